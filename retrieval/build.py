@@ -1,0 +1,135 @@
+"""Build or update a knowledge base: ``python -m retrieval.build``.
+
+    python -m retrieval.build --input docs.jsonl --db KB.db      # JSON array or JSONL of {title, text}
+    python -m retrieval.build --from-db knowledge_base.db         # FActScore/KnowRL DB, indexed in place
+    python -m retrieval.build --preset demo                       # offline Wikipedia + Factbook KB
+
+Re-running is idempotent: unchanged documents are skipped, only new passages are embedded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from retrieval import dense
+from retrieval.chunking import Chunker
+from retrieval.embedder import Embedder
+from retrieval.models import DEFAULT_EMBEDDING_MODEL
+from retrieval.paths import demo_kb_path
+from retrieval.schema import connect, create_schema, get_meta, set_meta
+from retrieval.sources import BadRow, Document, demo_documents, read_documents
+from retrieval.store import ingest, sync_passages
+
+
+@dataclass
+class BuildReport:
+    db: str
+    documents: dict
+    passages: dict
+    dense: dict
+    bad_rows: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def _documents(rows: Iterable[tuple[int, Document | BadRow]], bad: list[BadRow]) -> Iterator[Document]:
+    for _, row in rows:
+        if isinstance(row, BadRow):
+            bad.append(row)
+            print(f"skipped {row}", file=sys.stderr)
+        else:
+            yield row
+
+
+def build(
+    db_path: str | Path,
+    documents: Iterable[Document] | None = None,
+    model: str = DEFAULT_EMBEDDING_MODEL,
+    max_tokens: int = 256,
+    flat_max: int = dense.FLAT_MAX,
+    progress: bool = True,
+    bad_rows: list[BadRow] | None = None,
+    embedder: Embedder | None = None,
+) -> BuildReport:
+    """Ingest ``documents`` (if any), derive passages + FTS5, then sync the FAISS index."""
+    started = time.perf_counter()
+    db_path = Path(db_path)
+    embedder = embedder or Embedder(model)
+    conn = connect(db_path)
+    try:
+        create_schema(conn)
+        meta = get_meta(conn)
+        if meta.get("embedding_model") not in (None, embedder.name):
+            print(
+                f"embedding model changes from {meta['embedding_model']!r} to {embedder.name!r}: "
+                "re-embedding every passage",
+                file=sys.stderr,
+            )
+        chunker = Chunker(max_tokens=max_tokens)
+        ingested = ingest(conn, documents, chunker, progress) if documents is not None else None
+        synced = sync_passages(conn, progress)
+        set_meta(conn, "embedding_model", embedder.name)
+        set_meta(conn, "embedding_dim", embedder.dim)
+        set_meta(conn, "normalize", embedder.normalize)
+        set_meta(conn, "chunker", {"tokenizer": chunker.name, "max_tokens": max_tokens})
+        conn.commit()
+        dense_report = dense.sync(db_path, conn, embedder, flat_max=flat_max, progress=progress)
+    finally:
+        conn.close()
+    return BuildReport(
+        db=str(db_path),
+        documents=asdict(ingested) if ingested else {},
+        passages=asdict(synced),
+        dense=asdict(dense_report),
+        bad_rows=[str(b) for b in (bad_rows or [])],
+        seconds=round(time.perf_counter() - started, 2),
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m retrieval.build", description=__doc__.split("\n\n")[0])
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--input", type=Path, help="JSON array or JSONL of {title, text}")
+    source.add_argument("--from-db", type=Path, help="a DB with FActScore's documents table")
+    source.add_argument("--preset", choices=["demo"], help="the embedded offline KB")
+    parser.add_argument("--db", type=Path, help="KB file to create or update")
+    parser.add_argument("--model", default=DEFAULT_EMBEDDING_MODEL, help="sentence-transformers model (name or path)")
+    parser.add_argument("--max-tokens", type=int, default=256, help="passage length when chunking")
+    parser.add_argument("--flat-max", type=int, default=dense.FLAT_MAX, help="exact index up to this many passages")
+    parser.add_argument("--no-progress", action="store_true")
+    args = parser.parse_args(argv)
+
+    bad: list[BadRow] = []
+    documents: Iterable[Document] | None
+    if args.input is not None:
+        if args.db is None:
+            parser.error("--input needs --db")
+        if not args.input.exists():
+            parser.error(f"input file not found: {args.input}")
+        documents = _documents(read_documents(args.input), bad)
+        db = args.db
+    elif args.from_db is not None:
+        if not args.from_db.exists():
+            parser.error(f"database not found: {args.from_db}")
+        db = args.db or args.from_db
+        if db.resolve() != args.from_db.resolve():
+            shutil.copyfile(args.from_db, db)
+        documents = None
+    else:
+        db = args.db or demo_kb_path()
+        documents = demo_documents()
+    report = build(db, documents, args.model, args.max_tokens, args.flat_max, not args.no_progress, bad)
+    print(json.dumps(asdict(report), indent=2))
+    if bad:
+        print(f"{len(bad)} bad row(s) skipped; everything else was built", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

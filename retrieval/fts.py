@@ -1,0 +1,56 @@
+"""BM25 over the passages' FTS5 index, with any user string made a safe query.
+
+FTS5 gives meaning to quotes, AND/OR/NOT/NEAR, ``*``, ``:``, ``-``, ``^`` and
+parentheses. We never pass user text through: it is cut into word tokens, each one
+double-quoted (a quoted string is always a plain phrase), and OR-ed, so BM25 ranks
+passages by how many of the words they share.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from typing import Sequence
+
+_TOKEN = re.compile(r"\w+", re.UNICODE)
+# Words that match most passages: dropping them keeps OR queries cheap on big KBs
+# without changing which passages rank first.
+STOPWORDS = frozenset(
+    "a an and are as at be but by did do does for from had has have he her his how i in is it its "
+    "of on or she that the their them they this to was were what when where which who whom whose "
+    "why with you".split()
+)
+MAX_TERMS = 32
+
+
+def to_match_query(text: str) -> str | None:
+    """An FTS5 MATCH expression for ``text``, or None when it holds no searchable word."""
+    words = [w.lower() for w in _TOKEN.findall(text or "")]
+    kept = [w for w in words if w not in STOPWORDS] or words
+    unique = list(dict.fromkeys(kept))[:MAX_TERMS]
+    if not unique:
+        return None
+    return " OR ".join('"' + w.replace('"', '""') + '"' for w in unique)
+
+
+def search(
+    conn: sqlite3.Connection,
+    query: str,
+    k: int,
+    ids: Sequence[int] | None = None,
+) -> list[tuple[int, float]]:
+    """Top-``k`` ``(passage id, bm25 score)``, higher is better; ``ids`` restricts the pool."""
+    match = to_match_query(query)
+    if match is None or k <= 0:
+        return []
+    # bm25() is lower-is-better; the title column counts half as much as the text.
+    sql = "SELECT rowid, -bm25(passages_fts, 0.5, 1.0) AS score FROM passages_fts WHERE passages_fts MATCH ?"
+    params: list = [match]
+    if ids is not None:
+        if not ids:
+            return []
+        sql += f" AND rowid IN ({','.join('?' * len(ids))})"
+        params.extend(int(i) for i in ids)
+    sql += " ORDER BY bm25(passages_fts, 0.5, 1.0) LIMIT ?"
+    params.append(int(k))
+    return [(int(r), float(s)) for r, s in conn.execute(sql, params)]

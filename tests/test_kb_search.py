@@ -1,0 +1,227 @@
+"""Searching a KB: modes, hostile query strings, title filter and fallback, stale indexes."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from retrieval.build import build, main as build_main
+from retrieval.dense import IndexMismatchError, index_paths
+from retrieval.fts import to_match_query
+from retrieval.kb import KnowledgeBase, split_titles
+from retrieval.schema import SEPARATOR, connect
+from retrieval.sources import Document
+from retrieval.store import ingest, sync_passages
+from retrieval.chunking import Chunker
+from tests.kb_fixtures import CORPUS
+
+
+@pytest.fixture(scope="module")
+def kb_path(tmp_path_factory, embedder):
+    db = tmp_path_factory.mktemp("kb") / "kb.db"
+    build(db, [Document(t, x) for t, x in CORPUS], progress=False, embedder=embedder)
+    return db
+
+
+@pytest.fixture(scope="module")
+def kb(kb_path, embedder):
+    with KnowledgeBase(kb_path, embedder=embedder) as kb:
+        yield kb
+
+
+@pytest.mark.parametrize("mode", ["bm25", "dense", "hybrid"])
+@pytest.mark.parametrize(
+    "query,title",
+    [
+        ("What is the capital of Japan?", "Tokyo"),
+        ("Who created the Python language?", "Python (programming language)"),
+        ("Which planet has the Great Red Spot?", "Jupiter"),
+        ("Nobel Prize in Chemistry 1911 radioactivity", "Marie Curie"),
+    ],
+)
+def test_each_mode_finds_the_gold_document(kb, mode, query, title):
+    result = kb.search(query, k=3, mode=mode)
+    assert result.scope == "global"
+    assert result.hits[0].passage.title == title
+    assert all(mode_name in ("bm25", "dense") for mode_name in result.hits[0].ranks)
+
+
+def test_hybrid_reports_each_retrievers_rank(kb):
+    hit = kb.search("highest mountain Himalayas", k=1).hits[0]
+    assert hit.passage.title == "Mount Everest"
+    assert hit.ranks == {"bm25": 1, "dense": 1}
+    assert hit.score == pytest.approx(2 / 61)
+
+
+def test_convex_fusion_also_ranks(kb_path, embedder):
+    with KnowledgeBase(kb_path, embedder=embedder, fusion_rule="convex", dense_weight=0.7) as kb:
+        hit = kb.search("coral reef off Queensland", k=1).hits[0]
+    assert hit.passage.title == "Great Barrier Reef" and hit.score == pytest.approx(1.0)
+
+
+HOSTILE = [
+    "",
+    "   ",
+    '"',
+    '""""',
+    "capital AND OR NOT NEAR",
+    "NEAR(capital japan, 2)",
+    "capital*",
+    "*",
+    "title:Tokyo",
+    "-capital",
+    "^capital",
+    "(capital",
+    "capital)",
+    "{title text}: japan",
+    "Ťōkyō — 東京 capital ✓",
+    "\u202ecapital\u202c",
+    "capital\x00japan",
+    "' OR 1=1; DROP TABLE passages; --",
+    "a" * 5000,
+    "AND",
+    "NOT",
+    "+ - * / ^ : ( ) \" '",
+]
+
+
+@pytest.mark.parametrize("query", HOSTILE)
+@pytest.mark.parametrize("mode", ["bm25", "hybrid"])
+def test_hostile_query_strings_are_plain_queries(kb, query, mode):
+    result = kb.search(query, k=3, mode=mode)
+    assert isinstance(result.hits, list)
+    with_title = kb.search(query, titles=["Tokyo"], k=3, mode=mode)
+    assert all(h.passage.title == "Tokyo" for h in with_title.hits)
+
+
+def test_fts_operators_lose_their_meaning(kb):
+    # As an FTS5 expression "capital NOT japan" would exclude Tokyo; as words it ranks it.
+    assert kb.search("capital NOT japan", k=3, mode="bm25").hits[0].passage.title == "Tokyo"
+    assert to_match_query('say "hi"') == '"say" OR "hi"'
+    assert to_match_query("*:^()") is None
+
+
+def test_title_filter_ranks_only_that_documents_passages(kb):
+    result = kb.search("capital city", titles=["Paris"], k=5)
+    assert result.scope == "titles" and result.titles_found == ["Paris"]
+    assert {h.passage.title for h in result.hits} == {"Paris"}
+
+
+def test_missing_title_falls_back_to_global_search(kb):
+    result = kb.search("capital of Japan", titles="No Such Page;Another Missing", k=2)
+    assert result.scope == "global"
+    assert result.titles_missing == ["No Such Page", "Another Missing"]
+    assert result.hits[0].passage.title == "Tokyo"
+
+
+def test_some_titles_present_searches_those(kb):
+    result = kb.search("largest", titles=["Missing", "Jupiter", "Amazon River"], k=5)
+    assert result.scope == "titles"
+    assert result.titles_found == ["Jupiter", "Amazon River"] and result.titles_missing == ["Missing"]
+    assert {h.passage.title for h in result.hits} <= {"Jupiter", "Amazon River"}
+
+
+def test_title_match_tolerates_case_and_underscores(kb):
+    result = kb.search("summit height", titles=["mount_everest"], k=1)
+    assert result.scope == "titles" and result.hits[0].passage.title == "Mount Everest"
+
+
+def test_split_titles_knowrl_format():
+    assert split_titles("A; B;;A ; ") == ["A", "B"]
+    assert split_titles(["A", None, " ", "B"]) == ["A", "B"]
+    assert split_titles(None) == []
+
+
+def _factscore_db(path):
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE documents (title PRIMARY KEY, text)")
+    for title, text in CORPUS:
+        sentences = text.split(". ")
+        conn.execute("INSERT INTO documents VALUES (?, ?)", (title, SEPARATOR.join(sentences)))
+    conn.commit()
+    conn.close()
+    return path
+
+
+def test_factscore_db_opens_as_is_and_is_never_modified(tmp_path, embedder):
+    db = _factscore_db(tmp_path / "knowledge_base.db")
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    with KnowledgeBase(db, embedder=embedder) as kb:
+        assert not kb.indexed
+        result = kb.search("When was Mozart born?", titles="Mozart", k=2)
+        assert result.scope == "titles" and result.hits[0].passage.title == "Mozart"
+        assert "1756" in result.hits[0].passage.text
+        assert kb.search("anything", titles="Absent Page", k=2).hits == []
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+
+
+def test_factscore_db_indexed_with_from_db_keeps_its_passages(tmp_path, embedder):
+    db = _factscore_db(tmp_path / "knowledge_base.db")
+    out = tmp_path / "indexed.db"
+    assert build_main(["--from-db", str(db), "--db", str(out), "--no-progress"]) == 0
+    with sqlite3.connect(out) as conn:
+        passages = conn.execute("SELECT count(*) FROM passages").fetchone()[0]
+    assert passages == sum(len(text.split(". ")) for _, text in CORPUS)
+    with KnowledgeBase(out, embedder=embedder) as kb:
+        assert kb.indexed
+        hit = kb.search("Mozart Salzburg", k=1).hits[0]
+        assert hit.passage.title == "Mozart" and hit.passage.text.startswith("Wolfgang Amadeus Mozart")
+
+
+def test_stale_index_is_refused_naming_what_differs(tmp_path, embedder):
+    db = tmp_path / "kb.db"
+    build(db, [Document(t, x) for t, x in CORPUS], progress=False, embedder=embedder)
+    conn = connect(db)
+    ingest(conn, [Document("New Page", "Text added without rebuilding the index.")], Chunker(), progress=False)
+    sync_passages(conn, progress=False)
+    conn.close()
+    with pytest.raises(IndexMismatchError) as err:
+        KnowledgeBase(db, embedder=embedder)
+    message = str(err.value)
+    assert "passages count" in message and "python -m retrieval.build --db" in message
+    build(db, None, progress=False, embedder=embedder)  # the fix the message names
+    KnowledgeBase(db, embedder=embedder).close()
+
+
+def test_index_from_another_model_is_refused(tmp_path, embedder):
+    db = tmp_path / "kb.db"
+    build(db, [Document(t, x) for t, x in CORPUS], progress=False, embedder=embedder)
+    manifest_path = index_paths(db)[1]
+    data = json.loads(manifest_path.read_text())
+    data["model"] = "someone/other-model"
+    manifest_path.write_text(json.dumps(data))
+    with pytest.raises(IndexMismatchError, match="embedding model.*someone/other-model"):
+        KnowledgeBase(db, embedder=embedder)
+
+
+def test_missing_index_is_a_clear_error(tmp_path, embedder):
+    db = tmp_path / "kb.db"
+    build(db, [Document(t, x) for t, x in CORPUS], progress=False, embedder=embedder)
+    index_paths(db)[0].unlink()
+    with pytest.raises(FileNotFoundError, match="no dense index beside"):
+        KnowledgeBase(db, embedder=embedder)
+
+
+def test_search_cli_json(kb_path):
+    out = subprocess.run(
+        [sys.executable, "-m", "retrieval.search", "--db", str(kb_path), "--query", 'capital "Japan" AND*',
+         "--title", "Nowhere", "--k", "2", "--json"],
+        capture_output=True, text=True, check=True,
+    )
+    data = json.loads(out.stdout)
+    assert data["scope"] == "global" and data["titles_missing"] == ["Nowhere"]
+    assert data["hits"][0]["title"] == "Tokyo"
+    assert set(data["hits"][0]) == {"id", "title", "text", "score", "ranks"}
+
+
+def test_search_cli_missing_db_is_a_clear_error(tmp_path):
+    out = subprocess.run(
+        [sys.executable, "-m", "retrieval.search", "--db", str(tmp_path / "none.db"), "--query", "x"],
+        capture_output=True, text=True,
+    )
+    assert out.returncode == 2 and "knowledge base not found" in out.stderr
