@@ -33,7 +33,8 @@ CORE = [
 ]
 
 EXTRAS = {
-    "cpu": ["faiss-cpu>=1.8"],
+    # onnxruntime: ~3x faster single-query encoding on CPU (same vectors); onnx exports it.
+    "cpu": ["faiss-cpu>=1.8", "onnxruntime>=1.18", "onnx>=1.16"],
     # unsloth's own pins move trl to 1.15.0 there; vllm 0.31.0 pins torch 2.13.0.
     "gpu": ["unsloth==2026.10.9", "unsloth_zoo==2026.10.9", "vllm==0.31.0", "faiss-gpu>=1.8"],
     "dev": ["pytest>=8", "pytest-asyncio>=0.24", "pytest-timeout>=2.3"],

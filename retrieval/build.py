@@ -80,6 +80,10 @@ def build(
         set_meta(conn, "chunker", {"tokenizer": chunker.name, "max_tokens": max_tokens})
         conn.commit()
         dense_report = dense.sync(db_path, conn, embedder, flat_max=flat_max, progress=progress)
+        if dense_report.rebuilt:
+            set_meta(conn, "first_build", {"seconds": round(time.perf_counter() - started, 1),
+                                           "passages": dense_report.added, "index_type": dense_report.index_type})
+            conn.commit()
     finally:
         conn.close()
     return BuildReport(

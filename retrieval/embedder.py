@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import threading
+import warnings
+from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
 
 from retrieval.models import DEFAULT_EMBEDDING_MODEL, canonical_model_name, resolve_model_path
+
+
+FAST_BATCH_MAX = 8  # up to this many texts go through ONNX Runtime when available
 
 
 class Embedder:
@@ -20,6 +25,7 @@ class Embedder:
         model: str = DEFAULT_EMBEDDING_MODEL,
         device: str | None = None,
         batch_size: int = 64,
+        fast_queries: bool = True,
     ) -> None:
         self.name = canonical_model_name(model)
         self._requested = model
@@ -27,6 +33,9 @@ class Embedder:
         self.batch_size = batch_size
         self._model: Any = None
         self._lock = threading.Lock()
+        self._fast_queries = fast_queries
+        self._onnx: Any = None
+        self._onnx_tried = False
 
     @property
     def model(self) -> Any:
@@ -48,10 +57,40 @@ class Embedder:
         getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
         return int(getter())
 
+    def _query_encoder(self) -> Any:
+        """ONNX Runtime for a few short texts on CPU (same vectors, ~3x less latency), else None."""
+        if self._onnx_tried:
+            return self._onnx
+        model = self.model
+        with self._lock:
+            if self._onnx_tried:
+                return self._onnx
+            self._onnx_tried = True
+            from retrieval import onnx_encoder
+
+            model_dir = Path(resolve_model_path(self._requested))
+            if (
+                self._fast_queries
+                and str(model.device) == "cpu"
+                and onnx_encoder.onnx_available()
+                and model_dir.is_dir()
+                and onnx_encoder.mean_pooling_model(model_dir)
+            ):
+                try:
+                    path = onnx_encoder.export(model, model_dir)
+                    self._onnx = onnx_encoder.OnnxQueryEncoder(path, model.tokenizer, model.max_seq_length)
+                except Exception as exc:  # noqa: BLE001 - the PyTorch path always works
+                    warnings.warn(f"ONNX query encoder unavailable, using PyTorch: {exc}", stacklevel=2)
+            return self._onnx
+
     def encode(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
         """Embed ``texts`` as an (n, dim) float32 array."""
         if len(texts) == 0:
             return np.zeros((0, self.dim), dtype=np.float32)
+        if len(texts) <= FAST_BATCH_MAX and not progress:
+            fast = self._query_encoder()
+            if fast is not None:
+                return fast.encode(texts)
         vectors = self.model.encode(
             list(texts),
             batch_size=self.batch_size,

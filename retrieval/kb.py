@@ -10,6 +10,7 @@ encoder on the fly (what FActScore and KnowRL do); global search needs
 from __future__ import annotations
 
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Literal, Sequence
@@ -72,9 +73,10 @@ class KnowledgeBase:
         self,
         db_path: str | Path,
         embedder: Embedder | None = None,
-        fusion_rule: str = "rrf",
+        fusion_rule: str = "convex",
         dense_weight: float = 0.5,
         candidates: int = 50,
+        faiss_threads: int | None = 1,
     ) -> None:
         self.db_path = Path(db_path)
         if fusion_rule not in FUSIONS:
@@ -91,9 +93,16 @@ class KnowledgeBase:
         model = self.meta.get("embedding_model", DEFAULT_EMBEDDING_MODEL)
         self.embedder = embedder or Embedder(model)
         self._index: Any = None
+        self._executor: ThreadPoolExecutor | None = None
         self._raw_cache: dict[str, tuple[list[Passage], np.ndarray]] = {}
         if self.indexed:
             self._index, self.manifest = dense.load(self.db_path, conn, model=self.embedder.name)
+            if faiss_threads is not None:
+                # One query at a time gains nothing from OpenMP, and idle OpenMP threads spin
+                # on the core the BM25 thread needs. FAISS's setting is process-wide.
+                import faiss
+
+                faiss.omp_set_num_threads(faiss_threads)
 
     # -- plumbing ---------------------------------------------------------------------
     def _conn(self):
@@ -104,6 +113,9 @@ class KnowledgeBase:
         return conn
 
     def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
+            self._executor = None
         conn = getattr(self._local, "conn", None)
         if conn is not None:
             conn.close()
@@ -172,13 +184,27 @@ class KnowledgeBase:
             return SearchResult([], mode, scope, found, missing)
         n = max(k, self.candidates)
         lists: dict[str, list[tuple[int, float]]] = {}
-        if mode in ("hybrid", "bm25"):
-            lists["bm25"] = fts.search(self._conn(), query, n, pool)
+        bm25 = None
+        if mode == "hybrid" and query_vector is None:
+            # Encoding and FTS5 both release the GIL: overlap them on the two cores.
+            bm25 = self._worker().submit(self._bm25, query, n, pool)
+        elif mode in ("hybrid", "bm25"):
+            lists["bm25"] = self._bm25(query, n, pool)
         if mode in ("hybrid", "dense"):
             vector = query_vector if query_vector is not None else self.embedder.encode([query])[0]
             lists["dense"] = self._dense(vector, n, pool)
+        if bm25 is not None:
+            lists = {"bm25": bm25.result(), **lists}
         hits = self._fuse(lists, k)
         return SearchResult(hits, mode, scope, found, missing)
+
+    def _bm25(self, query: str, n: int, pool: Sequence[int] | None) -> list[tuple[int, float]]:
+        return fts.search(self._conn(), query, n, pool)
+
+    def _worker(self) -> ThreadPoolExecutor:
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-bm25")
+        return self._executor
 
     def encode_queries(self, queries: Sequence[str]) -> np.ndarray:
         """Embed many queries at once (much cheaper per query than one by one)."""

@@ -18,7 +18,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--query", required=True)
     parser.add_argument("--title", action="append", default=[], help="restrict to this document (repeatable)")
     parser.add_argument("--mode", choices=MODES, default="hybrid")
-    parser.add_argument("--fusion", choices=FUSIONS, default="rrf")
+    parser.add_argument("--fusion", choices=FUSIONS, default="convex")
     parser.add_argument("--k", type=int, default=5)
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)

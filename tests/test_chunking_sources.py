@@ -72,3 +72,16 @@ def test_data_packages_are_read_without_importing_them(package):
 
     list(wiki_documents()) if package.startswith("ovos") else list(factbook_documents())
     assert package not in sys.modules
+
+
+def test_onnx_query_path_gives_the_same_vectors_as_pytorch(embedder):
+    import numpy as np
+
+    texts = ["Paris", "What is the capital city of the French Republic, and when was it founded?",
+             "a b", "Ťōkyō 東京 — naïve café"]
+    fast = embedder.encode(texts)  # <= 8 texts: the ONNX path when onnxruntime is installed
+    slow = embedder.model.encode(texts, normalize_embeddings=True)
+    assert embedder._onnx is not None
+    assert np.allclose((fast * slow).sum(axis=1), 1.0, atol=1e-4)
+    singles = np.vstack([embedder.encode([t]) for t in texts])  # unpadded, one by one
+    assert np.allclose((singles * slow).sum(axis=1), 1.0, atol=1e-4)

@@ -1,0 +1,50 @@
+"""A circuit breaker: after N consecutive failures, stop calling for a cool-down.
+
+While open, a call fails at once, so a step against a dead judge costs ~0 s and its
+rewards come back None + flagged instead of waiting out every retry.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+@dataclass
+class CircuitBreaker:
+    failure_threshold: int = 10
+    cooldown_s: float = 30.0
+    clock: Callable[[], float] = time.monotonic
+    failures: int = 0
+    opened_at: float | None = None
+    opens: int = field(default=0)
+    _probing: bool = False
+
+    @property
+    def state(self) -> str:
+        if self.opened_at is None:
+            return "closed"
+        return "half_open" if self.clock() - self.opened_at >= self.cooldown_s else "open"
+
+    def allow(self) -> bool:
+        """May a call go out now? In half-open state exactly one probe is let through."""
+        state = self.state
+        if state == "closed":
+            return True
+        if state == "half_open" and not self._probing:
+            self._probing = True
+            return True
+        return False
+
+    def success(self) -> None:
+        self.failures = 0
+        self.opened_at = None
+        self._probing = False
+
+    def failure(self) -> None:
+        self.failures += 1
+        if self._probing or (self.opened_at is None and self.failures >= self.failure_threshold):
+            self.opened_at = self.clock()
+            self.opens += 1
+        self._probing = False

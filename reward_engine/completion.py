@@ -1,0 +1,82 @@
+"""Reading a completion: its text, its ``<think>`` reasoning and its ``<answer>``.
+
+KnowRL prompts end with the assistant turn open and often pre-fill ``<think>``, so a
+completion may start inside the think block: ``<think>`` is prepended when missing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+# KnowRL's format rule: one think block, then one answer block, nothing else; neither
+# block empty, and no nested <think>/<answer> opening tags inside either.
+FORMAT_RE = re.compile(
+    r"^<think>\s*(\S(?:(?!<think>|<answer>)[\s\S])*?)\s*</think>\s*"
+    r"<answer>\s*(\S(?:(?!<think>|<answer>)[\s\S])*?)\s*</answer>$",
+    re.DOTALL,
+)
+_TAG = re.compile(r"</?(think|answer)>", re.IGNORECASE)
+
+
+def completion_text(completion: Any) -> str:
+    """TRL passes a string, or a conversation ``[{"role": "assistant", "content": ...}]``."""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, list):
+        parts = [m.get("content", "") for m in completion if isinstance(m, dict)]
+        return "".join(p if isinstance(p, str) else "" for p in parts)
+    if isinstance(completion, dict):
+        content = completion.get("content", "")
+        return content if isinstance(content, str) else ""
+    return ""
+
+
+def with_think(text: str) -> str:
+    stripped = text.lstrip()
+    return stripped if stripped.startswith("<think>") else "<think>" + stripped
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """What the rewards need from one completion."""
+
+    well_formed: bool
+    think: str
+    answer: str | None  # None: no usable answer block
+
+    @property
+    def has_answer(self) -> bool:
+        return bool(self.answer and self.answer.strip())
+
+
+def parse(completion: Any) -> Parsed:
+    """Split a completion into reasoning and answer.
+
+    The answer is taken only from the single ``<answer>`` block that follows the last
+    ``</think>``: answer tags hidden inside the reasoning, or several answer blocks,
+    give no answer (a policy must not win by offering the grader several guesses).
+    """
+    text = with_think(completion_text(completion).strip())
+    match = FORMAT_RE.match(text)
+    if match:
+        return Parsed(True, match.group(1).strip(), match.group(2).strip())
+    think_end = text.rfind("</think>")
+    think = text[len("<think>"): think_end] if think_end >= 0 else text[len("<think>"):]
+    think = _TAG.sub(" ", think).strip()
+    tail = text[think_end + len("</think>"):] if think_end >= 0 else ""
+    answers = re.findall(r"<answer>(.*?)</answer>", tail, re.DOTALL)
+    answer = answers[0].strip() if len(answers) == 1 and "<answer>" not in answers[0] else None
+    if answer is not None and _TAG.search(answer):
+        answer = None
+    return Parsed(False, think, answer or None)
+
+
+def format_reward(completions: list[Any], **kwargs: Any) -> list[float]:
+    """KnowRL's format reward: +1.0 for ``<think>…</think><answer>…</answer>`` and nothing else, −1.0 otherwise.
+
+    >>> format_reward(["<think>Paris is in France.</think><answer>Paris</answer>", "Paris"])
+    [1.0, -1.0]
+    """
+    return [1.0 if parse(c).well_formed else -1.0 for c in completions]

@@ -1,0 +1,295 @@
+"""The one place judge calls go through: limits, retries, timeouts, a breaker and a cache.
+
+    async with JudgeClient(JudgeConfig(endpoints=[Endpoint(base_url=..., model=...)])) as judge:
+        reply = await judge.complete(messages, template_version="grader-v1", validate=ok)
+
+OpenAI-compatible ``POST {base_url}/chat/completions`` over aiohttp. Loop-bound objects
+(session, semaphore, throttler) are created on the running loop at ``__aenter__``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import logging
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import aiohttp
+from pydantic import BaseModel, ConfigDict, Field
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt, wait_random_exponential
+
+from reward_engine.breaker import CircuitBreaker
+from reward_engine.cache import JudgeCache, cache_key
+from reward_engine.limits import TokenWindow, estimate_tokens, request_throttler
+
+log = logging.getLogger(__name__)
+
+
+class Endpoint(BaseModel):
+    """One OpenAI-compatible server. The key is read from the environment variable named here."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    base_url: str = Field(..., description="e.g. http://127.0.0.1:8000/v1")
+    model: str = Field(..., description="model name sent in each request")
+    api_key_env: str | None = Field("KNOWRL_JUDGE_API_KEY", description="env var holding the API key")
+
+
+class JudgeConfig(BaseModel):
+    """Limits, retries and caching of judge calls (see DESIGN.md section 5)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    endpoints: list[Endpoint] = Field(..., min_length=1, description="tried round-robin; a retry moves on")
+    max_in_flight: int = Field(64, ge=1, description="concurrent requests at most")
+    requests_per_minute: float | None = Field(None, description="client-side RPM limit (per process)")
+    tokens_per_minute: float | None = Field(None, description="client-side TPM limit, estimated")
+    rate_window_s: float = Field(60.0, gt=0, description="window the per-minute limits are counted over")
+    timeout_s: float = Field(30.0, gt=0, description="per request")
+    max_attempts: int = Field(4, ge=1, description="tries per call, first included")
+    backoff_initial_s: float = Field(0.25, ge=0)
+    backoff_max_s: float = Field(8.0, ge=0)
+    max_retry_after_s: float = Field(30.0, description="longest Retry-After honoured")
+    breaker_failures: int = Field(8, ge=1, description="consecutive failed attempts that open the breaker")
+    breaker_cooldown_s: float = Field(30.0, ge=0)
+    temperature: float = 0.0
+    max_tokens: int = 512
+    seed: int | None = None
+    cache_dir: str | None = Field(None, description="diskcache directory; None disables caching")
+
+
+class JudgeError(Exception):
+    """A judge call that produced no usable answer."""
+
+
+class BreakerOpenError(JudgeError):
+    pass
+
+
+class JudgeTimeoutError(JudgeError):
+    pass
+
+
+class RetryableError(JudgeError):
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class RateLimitedError(RetryableError):
+    """HTTP 429: the server pacing us, not failing, so it does not trip the breaker."""
+
+
+class InvalidReplyError(RetryableError):
+    """The judge answered, but not in the form asked for."""
+
+
+@dataclass
+class JudgeReply:
+    text: str
+    cached: bool
+    attempts: int
+    latency_s: float
+
+
+@dataclass
+class JudgeMetrics:
+    calls: int = 0
+    requests: int = 0
+    cache_hits: int = 0
+    retries: int = 0
+    timeouts: int = 0
+    rate_limited: int = 0
+    failures: int = 0
+    invalid: int = 0
+    breaker_rejections: int = 0
+    latencies: list[float] = field(default_factory=list)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "latencies"}
+
+
+def _retryable(exc: BaseException) -> bool:
+    return isinstance(exc, (RetryableError, asyncio.TimeoutError, aiohttp.ClientError))
+
+
+def _parse_retry_after(value: str | None) -> float | None:
+    try:
+        return max(0.0, float(value)) if value else None
+    except ValueError:
+        return None
+
+
+class JudgeClient:
+    """Owns the HTTP session, limits, breaker and cache for one event loop."""
+
+    def __init__(self, config: JudgeConfig) -> None:
+        self.config = config
+        self.metrics = JudgeMetrics()
+        self.breaker = CircuitBreaker(config.breaker_failures, config.breaker_cooldown_s)
+        self.cache = JudgeCache(config.cache_dir) if config.cache_dir else None
+        self._endpoints = itertools.cycle(config.endpoints)
+        self._session: aiohttp.ClientSession | None = None
+        self._semaphore: asyncio.Semaphore | None = None
+        self._throttler: Any = None
+        self._tokens: TokenWindow | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    async def __aenter__(self) -> "JudgeClient":
+        self._ensure_loop_objects()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+        self._loop = None
+
+    def _ensure_loop_objects(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self._loop is loop and self._session is not None and not self._session.closed:
+            return
+        self._loop = loop
+        self._session = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=self.config.max_in_flight),
+            timeout=aiohttp.ClientTimeout(total=self.config.timeout_s),
+        )
+        self._semaphore = asyncio.Semaphore(self.config.max_in_flight)
+        self._throttler = request_throttler(self.config.requests_per_minute, self.config.rate_window_s)
+        self._tokens = TokenWindow(self.config.tokens_per_minute) if self.config.tokens_per_minute else None
+
+    def key_for(self, messages: list[dict[str, Any]], template_version: str, max_tokens: int | None = None) -> str:
+        cfg = self.config
+        return cache_key(cfg.endpoints[0].model, messages, cfg.temperature, max_tokens or cfg.max_tokens,
+                         cfg.seed, template_version)
+
+    def cached(self, messages: list[dict[str, Any]], template_version: str) -> str | None:
+        """The cached answer for this call, without calling (None when absent or uncacheable)."""
+        if self.cache is None or self.config.temperature != 0:
+            return None
+        return self.cache.get(self.key_for(messages, template_version))
+
+    async def complete(
+        self,
+        messages: list[dict[str, Any]],
+        template_version: str,
+        validate: Callable[[str], bool] | None = None,
+        max_tokens: int | None = None,
+    ) -> JudgeReply:
+        """One chat completion's text. Raises JudgeError subclasses, never anything else."""
+        self._ensure_loop_objects()
+        started = time.perf_counter()
+        self.metrics.calls += 1
+        max_tokens = max_tokens or self.config.max_tokens
+        deterministic = self.config.temperature == 0 and self.cache is not None
+        key = self.key_for(messages, template_version, max_tokens) if deterministic else None
+        if key is not None:
+            hit = self.cache.get(key)  # type: ignore[union-attr]
+            if hit is not None:
+                self.metrics.cache_hits += 1
+                return JudgeReply(hit, True, 0, time.perf_counter() - started)
+        attempts = 0
+        try:
+            async for attempt in AsyncRetrying(
+                retry=retry_if_exception(_retryable),
+                stop=stop_after_attempt(self.config.max_attempts),
+                wait=self._wait,
+                before_sleep=self._count_retry,
+                reraise=True,
+            ):
+                with attempt:
+                    attempts += 1
+                    text = await self._request(messages, max_tokens)
+                    if validate is not None and not validate(text):
+                        self.metrics.invalid += 1
+                        raise InvalidReplyError("judge reply not in the requested form")
+        except BreakerOpenError:
+            raise
+        except InvalidReplyError as exc:
+            self.metrics.failures += 1
+            raise JudgeError(str(exc)) from None
+        except asyncio.TimeoutError:
+            self.metrics.failures += 1
+            raise JudgeTimeoutError(f"judge timed out after {self.config.timeout_s}s x {attempts}") from None
+        except JudgeError:
+            self.metrics.failures += 1
+            raise
+        except Exception as exc:  # noqa: BLE001 - the engine must never see a raw exception
+            self.metrics.failures += 1
+            raise JudgeError(f"{type(exc).__name__}: {exc}") from None
+        latency = time.perf_counter() - started
+        self.metrics.latencies.append(latency)
+        if key is not None:
+            self.cache.set(key, text)  # type: ignore[union-attr]
+        return JudgeReply(text, False, attempts, latency)
+
+    def _wait(self, state: RetryCallState) -> float:
+        exc = state.outcome.exception() if state.outcome else None
+        retry_after = getattr(exc, "retry_after", None)
+        if retry_after is not None:
+            return min(retry_after, self.config.max_retry_after_s)
+        return wait_random_exponential(multiplier=self.config.backoff_initial_s, max=self.config.backoff_max_s)(state)
+
+    def _count_retry(self, state: RetryCallState) -> None:
+        self.metrics.retries += 1
+
+    async def _request(self, messages: list[dict[str, Any]], max_tokens: int) -> str:
+        if not self.breaker.allow():
+            self.metrics.breaker_rejections += 1
+            raise BreakerOpenError("judge circuit breaker is open")
+        assert self._semaphore is not None and self._session is not None
+        endpoint = next(self._endpoints)
+        async with self._semaphore:
+            if self._throttler is not None:
+                await self._throttler.acquire()
+            if self._tokens is not None:
+                await self._tokens.acquire(estimate_tokens(messages, max_tokens))
+            self.metrics.requests += 1
+            try:
+                text = await self._post(endpoint, messages, max_tokens)
+            except RateLimitedError:
+                raise
+            except (RetryableError, asyncio.TimeoutError, aiohttp.ClientError):
+                self.breaker.failure()
+                raise
+            self.breaker.success()
+            return text
+
+    async def _post(self, endpoint: Endpoint, messages: list[dict[str, Any]], max_tokens: int) -> str:
+        headers = {"Content-Type": "application/json"}
+        key = os.environ.get(endpoint.api_key_env) if endpoint.api_key_env else None
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        body: dict[str, Any] = {"model": endpoint.model, "messages": messages,
+                                "temperature": self.config.temperature, "max_tokens": max_tokens}
+        if self.config.seed is not None:
+            body["seed"] = self.config.seed
+        url = endpoint.base_url.rstrip("/") + "/chat/completions"
+        try:
+            async with self._session.post(url, json=body, headers=headers) as resp:  # type: ignore[union-attr]
+                if resp.status == 429:
+                    self.metrics.rate_limited += 1
+                    raise RateLimitedError("HTTP 429", _parse_retry_after(resp.headers.get("Retry-After")))
+                if resp.status >= 500:
+                    raise RetryableError(f"HTTP {resp.status}", _parse_retry_after(resp.headers.get("Retry-After")))
+                if resp.status >= 400:
+                    raise JudgeError(f"HTTP {resp.status} from judge (not retried)")
+                raw = await resp.text()
+        except asyncio.TimeoutError:
+            self.metrics.timeouts += 1
+            raise
+        try:
+            data = json.loads(raw)
+            content = data["choices"][0]["message"]["content"]
+        except (ValueError, KeyError, IndexError, TypeError):
+            raise RetryableError("malformed JSON from judge") from None
+        if not isinstance(content, str):
+            raise RetryableError("judge reply has no text content")
+        return content

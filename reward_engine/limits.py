@@ -1,0 +1,49 @@
+"""Client-side limits: requests/min (asyncio-throttle) and tokens/min (a sliding window)."""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import time
+
+from asyncio_throttle import Throttler
+
+# The server counts a request when it arrives, a little after we count it: a 1 %
+# margin on the window keeps us from tripping its limit at the edge.
+MARGIN = 1.01
+
+
+def request_throttler(requests_per_minute: float | None, window_s: float = 60.0) -> Throttler | None:
+    """At most ``requests_per_minute`` x window/60 requests started in any window."""
+    if not requests_per_minute:
+        return None
+    per_window = max(1, int(requests_per_minute * window_s / 60.0))
+    return Throttler(rate_limit=per_window, period=window_s * MARGIN, retry_interval=0.005)
+
+
+class TokenWindow:
+    """At most ``tokens_per_minute`` estimated tokens sent in any 60 s window."""
+
+    def __init__(self, tokens_per_minute: float, period: float = 60.0 * MARGIN) -> None:
+        self.limit = float(tokens_per_minute)
+        self.period = period
+        self._log: collections.deque[tuple[float, float]] = collections.deque()
+        self._used = 0.0
+
+    async def acquire(self, tokens: float) -> None:
+        tokens = min(tokens, self.limit)  # one oversized request still goes, alone
+        while True:
+            now = time.monotonic()
+            while self._log and now - self._log[0][0] > self.period:
+                self._used -= self._log.popleft()[1]
+            if self._used + tokens <= self.limit:
+                self._log.append((now, tokens))
+                self._used += tokens
+                return
+            wait = self.period - (now - self._log[0][0]) if self._log else 0.01
+            await asyncio.sleep(max(0.005, wait))
+
+
+def estimate_tokens(messages: list[dict], max_tokens: int) -> int:
+    """~4 characters per token for the prompt, plus the reply budget."""
+    return sum(len(str(m.get("content", ""))) for m in messages) // 4 + max_tokens

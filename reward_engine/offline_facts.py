@@ -1,0 +1,79 @@
+"""Offline decomposition and verification: no judge, deterministic, cheap.
+
+Decompose: sentences, then clauses, minus questions, hedges, plans and fragments.
+Verify: a claim is supported when one evidence passage holds nearly all its content
+words and every number it states. Crude next to an NLI model or an LLM, but it never
+calls out, and it is what the test judge server answers with.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Iterable
+
+from retrieval.text import split_sentences
+
+_HEDGES = re.compile(
+    r"\b(maybe|perhaps|possibly|might|i think|i believe|i guess|i recall|not sure|unsure|let me|let's|"
+    r"i need to|i should|i will|i'll|we need|wait|hmm|probably|seems?|i'm|i am)\b",
+    re.IGNORECASE,
+)
+_CLAUSE = re.compile(r";\s+|,\s+(?:and|but|while|whereas)\s+|\s+but\s+")
+_WORD = re.compile(r"[\w'-]+", re.UNICODE)
+_NUM = re.compile(r"\d+(?:[.,]\d+)*")
+STOP = frozenset(
+    "a an the and or but of in on at to for from by with as is are was were be been being it its this that "
+    "these those he she they his her their there which who whom whose what when where how also has have had "
+    "not no into over under than then so such very more most other some any each".split()
+)
+MIN_WORDS = 4
+
+
+def decompose(reasoning: str) -> list[str]:
+    """Atomic-ish claims from free text, in order, duplicates removed."""
+    claims: list[str] = []
+    for sentence in split_sentences(reasoning or ""):
+        for clause in _CLAUSE.split(sentence):
+            clause = clause.strip(" ,;:-")
+            if (
+                not clause
+                or clause.endswith("?")
+                or _HEDGES.search(clause)
+                or len(_WORD.findall(clause)) < MIN_WORDS
+            ):
+                continue
+            claims.append(clause if clause[-1] in ".!" else clause + ".")
+    return list(dict.fromkeys(claims))
+
+
+def _stem(word: str) -> str:
+    word = unicodedata.normalize("NFKD", word.lower())
+    word = "".join(c for c in word if not unicodedata.combining(c))
+    for suffix in ("'s", "ies", "es", "s", "ed", "ing"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def content_words(text: str) -> set[str]:
+    return {_stem(w) for w in _WORD.findall(text) if w.lower() not in STOP}
+
+
+def _numbers(text: str) -> set[str]:
+    return {n.replace(",", "") for n in _NUM.findall(text)}
+
+
+def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> bool:
+    """True when one passage covers ``threshold`` of the claim's content words and all its numbers."""
+    words = content_words(claim)
+    numbers = _numbers(claim)
+    if not words:
+        return False
+    for passage in passages:
+        have = content_words(passage)
+        if numbers - _numbers(passage):
+            continue
+        if len(words & have) / len(words) >= threshold:
+            return True
+    return False

@@ -1,0 +1,190 @@
+"""The judge client against the real test judge server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import aiohttp
+import pytest
+
+from reward_engine import prompts
+from reward_engine.judge_client import (
+    BreakerOpenError, Endpoint, JudgeClient, JudgeConfig, JudgeError, JudgeTimeoutError,
+)
+from reward_engine.judge_server import JudgeServer, ServerConfig
+
+SECRET = "sk-test-PLANTED-SECRET-4242"
+
+
+@pytest.fixture
+async def server():
+    srv = JudgeServer(ServerConfig())
+    await srv.start()
+    yield srv
+    await srv.stop()
+
+
+def client_for(server: JudgeServer, **overrides) -> JudgeClient:
+    cfg = {"endpoints": [Endpoint(base_url=server.url, model="test-judge")], "backoff_initial_s": 0.01,
+           "backoff_max_s": 0.05, **overrides}
+    return JudgeClient(JudgeConfig(**cfg))
+
+
+async def stats(server: JudgeServer) -> dict:
+    async with aiohttp.ClientSession() as session:
+        async with session.get(server.url.replace("/v1", "/stats")) as resp:
+            return await resp.json()
+
+
+async def test_grader_prompt_answered_from_its_fields(server):
+    async with client_for(server) as judge:
+        cases = [("Paris", "Paris", prompts.Label.CORRECT), ("Lyon", "Paris", prompts.Label.INCORRECT),
+                 ("I don't know", "Paris", prompts.Label.NOT_ATTEMPTED)]
+        for answer, gold, label in cases:
+            reply = await judge.complete(prompts.grader_messages("Capital of France?", gold, answer), prompts.GRADER_VERSION)
+            assert prompts.parse_grade(reply.text) is label
+
+
+async def test_max_in_flight_is_observed_by_the_server(server):
+    server.config.latency_ms = 60
+    async with client_for(server, max_in_flight=4) as judge:
+        msgs = [prompts.grader_messages(f"q{i}", "Paris", "Paris") for i in range(20)]
+        await asyncio.gather(*(judge.complete(m, prompts.GRADER_VERSION) for m in msgs))
+    s = await stats(server)
+    assert s["requests"] == 20 and s["max_in_flight"] == 4
+
+
+async def test_client_rpm_limit_keeps_the_server_from_refusing(server):
+    server.config.rpm, server.config.window_s = 5, 1.0
+    async with client_for(server, requests_per_minute=300, rate_window_s=1.0) as judge:  # 5 per 1 s
+        started = time.perf_counter()
+        msgs = [prompts.grader_messages(f"q{i}", "Paris", "Paris") for i in range(12)]
+        await asyncio.gather(*(judge.complete(m, prompts.GRADER_VERSION) for m in msgs))
+        elapsed = time.perf_counter() - started
+    s = await stats(server)
+    assert s["rate_limited"] == 0 and s["completed"] == 12
+    assert elapsed >= 2.0  # 12 requests at 5 per second-window need three windows
+
+
+async def test_429_retry_after_is_honoured(server):
+    server.config.rpm, server.config.window_s = 1, 1.0
+    async with client_for(server, max_attempts=5) as judge:
+        started = time.perf_counter()
+        replies = await asyncio.gather(*(judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"),
+                                                        prompts.GRADER_VERSION) for i in range(2)))
+        elapsed = time.perf_counter() - started
+        assert judge.metrics.rate_limited >= 1 and judge.metrics.retries >= 1
+    assert all(r.text == "A" for r in replies)
+    assert elapsed >= 0.9  # waited for the window (Retry-After), not the 10-50 ms backoff
+    s = await stats(server)
+    assert s["rate_limited"] >= 1 and s["completed"] == 2
+
+
+async def test_hang_is_cut_at_the_timeout(server):
+    server.config.fault_rate, server.config.faults = 1.0, ("hang",)
+    async with client_for(server, timeout_s=0.3, max_attempts=2) as judge:
+        started = time.perf_counter()
+        with pytest.raises(JudgeTimeoutError):
+            await judge.complete(prompts.grader_messages("q", "Paris", "Paris"), prompts.GRADER_VERSION)
+        assert time.perf_counter() - started < 1.5
+        assert judge.metrics.timeouts == 2
+
+
+async def test_malformed_and_500_are_retried_then_given_up(server):
+    server.config.fault_rate, server.config.faults = 1.0, ("malformed", "500")
+    async with client_for(server, max_attempts=3) as judge:
+        with pytest.raises(JudgeError):
+            await judge.complete(prompts.grader_messages("q", "Paris", "Paris"), prompts.GRADER_VERSION)
+        assert judge.metrics.requests == 3 and judge.metrics.retries == 2
+    server.config.fault_rate = 0.5
+    async with client_for(server, max_attempts=8) as judge:
+        replies = [await judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"), prompts.GRADER_VERSION)
+                   for i in range(10)]
+    assert all(r.text == "A" for r in replies)
+
+
+async def test_breaker_opens_and_later_calls_cost_nothing(server):
+    server.config.down = True
+    async with client_for(server, max_attempts=1, breaker_failures=3, breaker_cooldown_s=60) as judge:
+        for i in range(3):
+            with pytest.raises(JudgeError):
+                await judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"), prompts.GRADER_VERSION)
+        before = (await stats(server))["requests"]
+        started = time.perf_counter()
+        for i in range(20):
+            with pytest.raises(BreakerOpenError):
+                await judge.complete(prompts.grader_messages(f"z{i}", "Paris", "Paris"), prompts.GRADER_VERSION)
+        assert time.perf_counter() - started < 0.2
+        assert (await stats(server))["requests"] == before
+        assert judge.breaker.state == "open"
+
+
+async def test_breaker_recovers_after_cooldown_without_restart(server):
+    server.config.down = True
+    async with client_for(server, max_attempts=1, breaker_failures=2, breaker_cooldown_s=0.2) as judge:
+        for i in range(2):
+            with pytest.raises(JudgeError):
+                await judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"), prompts.GRADER_VERSION)
+        assert judge.breaker.state == "open"
+        server.config.down = False
+        await asyncio.sleep(0.25)
+        reply = await judge.complete(prompts.grader_messages("back", "Paris", "Paris"), prompts.GRADER_VERSION)
+        assert reply.text == "A" and judge.breaker.state == "closed"
+
+
+async def test_repeated_calls_hit_the_cache_and_keys_hold_no_secret(server, tmp_path, monkeypatch):
+    monkeypatch.setenv("KNOWRL_JUDGE_API_KEY", SECRET)
+    msgs = [prompts.grader_messages(f"q{i}", "Paris", "Paris") for i in range(5)]
+    async with client_for(server, cache_dir=str(tmp_path / "cache")) as judge:
+        await asyncio.gather(*(judge.complete(m, prompts.GRADER_VERSION) for m in msgs))
+        key_with_secret = judge.key_for(msgs[0], prompts.GRADER_VERSION)
+    first = (await stats(server))["requests"]
+    monkeypatch.setenv("KNOWRL_JUDGE_API_KEY", "another-key")
+    async with client_for(server, cache_dir=str(tmp_path / "cache")) as judge:
+        replies = await asyncio.gather(*(judge.complete(m, prompts.GRADER_VERSION) for m in msgs))
+        assert judge.key_for(msgs[0], prompts.GRADER_VERSION) == key_with_secret
+        assert all(r.cached for r in replies) and judge.metrics.cache_hits == 5
+    assert (await stats(server))["requests"] == first == 5
+    for path in (tmp_path / "cache").rglob("*"):
+        if path.is_file():
+            assert SECRET.encode() not in path.read_bytes()
+
+
+async def test_template_version_is_part_of_the_key(server, tmp_path):
+    async with client_for(server, cache_dir=str(tmp_path / "cache")) as judge:
+        m = prompts.grader_messages("q", "Paris", "Paris")
+        assert judge.key_for(m, "grader-v1") != judge.key_for(m, "grader-v2")
+
+
+async def test_invalid_replies_are_retried_and_never_cached(server, tmp_path):
+    server.config.fault_rate, server.config.faults = 1.0, ("wrong",)
+    async with client_for(server, cache_dir=str(tmp_path / "c"), max_attempts=2) as judge:
+        valid = lambda text: prompts.parse_grade(text) is not prompts.Label.UNPARSEABLE  # noqa: E731
+        with pytest.raises(JudgeError):
+            await judge.complete(prompts.grader_messages("q", "Paris", "Paris"), prompts.GRADER_VERSION, validate=valid)
+        assert judge.metrics.invalid == 2 and len(judge.cache) == 0
+
+
+async def test_api_key_is_sent_as_bearer(server, monkeypatch):
+    seen = {}
+
+    @aiohttp.web.middleware
+    async def capture(request, handler):
+        seen["auth"] = request.headers.get("Authorization")
+        return await handler(request)
+
+    monkeypatch.setenv("MY_JUDGE_KEY", SECRET)
+    app_server = JudgeServer()
+    app = app_server.app()
+    app.middlewares.append(capture)
+    runner = aiohttp.web.AppRunner(app)
+    await runner.setup()
+    site = aiohttp.web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]
+    cfg = JudgeConfig(endpoints=[Endpoint(base_url=f"http://127.0.0.1:{port}/v1", model="m", api_key_env="MY_JUDGE_KEY")])
+    async with JudgeClient(cfg) as judge:
+        await judge.complete(prompts.grader_messages("q", "Paris", "Paris"), prompts.GRADER_VERSION)
+    await runner.cleanup()
+    assert seen["auth"] == f"Bearer {SECRET}"
