@@ -89,6 +89,7 @@ class JudgeServer:
         self._rng = random.Random(self.config.seed)
         self._window: collections.deque[float] = collections.deque()
         self._runner: web.AppRunner | None = None
+        self._closing: asyncio.Event | None = None
         self.url = ""
 
     def app(self) -> web.Application:
@@ -109,6 +110,8 @@ class JudgeServer:
         return self.url
 
     async def stop(self) -> None:
+        if self._closing is not None:
+            self._closing.set()  # release hanging handlers so shutdown does not wait them out
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -195,7 +198,12 @@ class JudgeServer:
         if fault == "500":
             return web.json_response({"error": {"message": "injected 500"}}, status=500)
         if fault == "hang":
-            await asyncio.sleep(self.config.hang_s)
+            if self._closing is None:
+                self._closing = asyncio.Event()
+            try:
+                await asyncio.wait_for(self._closing.wait(), self.config.hang_s)
+            except asyncio.TimeoutError:
+                pass
         if fault == "malformed":
             return web.Response(text='{"choices": [{"message": {"content": ', content_type="application/json")
         kind, reply = answer_for(content)

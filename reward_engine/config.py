@@ -1,0 +1,161 @@
+"""The reward engine's configuration: one validated model, loaded from YAML.
+
+Unknown or misspelt keys are errors that name the key and suggest the closest valid one
+(KnowRL's ``swanlab_experiment_name::`` typo silently disabled its logging). Secrets are
+never in the config: only the *names* of environment variables that hold them.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from reward_engine.judge_client import Endpoint, JudgeConfig
+from reward_engine.scoring import PRESETS, Semantics, semantics
+
+
+class ConfigError(ValueError):
+    """A config file that cannot be used; the message names the file, key and fix."""
+
+
+class FactualityConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = Field(True, description="False: INCORRECT answers get no fact score (reward = incorrect)")
+    kb_path: str | None = Field(None, description="knowledge base file; 'demo' for the offline demo KB")
+    evidence_k: int = Field(5, ge=1, description="passages of evidence per claim")
+    retrieval_mode: Literal["hybrid", "bm25", "dense"] = "hybrid"
+    max_claims: int = Field(24, ge=1, description="claims verified per completion (first ones kept)")
+    offline_threshold: float = Field(0.75, gt=0, le=1, description="offline verifier word coverage")
+
+
+class RewardEngineConfig(BaseModel):
+    """Everything the reward engine needs; the YAML keys are these field names."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    preset: str = Field("knowrl", description=f"reward semantics preset: {sorted(PRESETS)}")
+    semantics: dict[str, Any] = Field(default_factory=dict, description="overrides of the preset's constants")
+    grader: Literal["offline", "llm"] = "offline"
+    decomposer: Literal["offline", "llm"] = "offline"
+    verifier: Literal["offline", "llm"] = "offline"
+    judge: JudgeConfig | None = Field(None, description="required when any stage is 'llm'")
+    factuality: FactualityConfig = Field(default_factory=FactualityConfig)
+    step_timeout_s: float = Field(120.0, gt=0, description="a batch answers within this budget, None for the rest")
+    world_size: int = Field(1, ge=1, description="processes sharing the judge's rate budget (set by the trainer)")
+
+    @model_validator(mode="after")
+    def _check(self) -> "RewardEngineConfig":
+        semantics(self.preset, **self.semantics)  # raises on an unknown preset or constant
+        uses_judge = "llm" in (self.grader, self.decomposer, self.verifier)
+        if uses_judge and self.judge is None:
+            raise ValueError("grader/decomposer/verifier 'llm' needs a 'judge' section")
+        if self.factuality.enabled and not self.factuality.kb_path:
+            raise ValueError("factuality.enabled needs factuality.kb_path (or set factuality.enabled: false)")
+        return self
+
+    @property
+    def reward_semantics(self) -> Semantics:
+        return semantics(self.preset, **self.semantics)
+
+    def judge_for_rank(self) -> JudgeConfig | None:
+        """The judge config with per-minute budgets divided across ``world_size`` processes."""
+        if self.judge is None or self.world_size == 1:
+            return self.judge
+        share = {}
+        for key in ("requests_per_minute", "tokens_per_minute"):
+            value = getattr(self.judge, key)
+            if value:
+                share[key] = value / self.world_size
+        return self.judge.model_copy(update=share)
+
+
+def _env_judge(data: dict[str, Any]) -> dict[str, Any]:
+    """Fill endpoint fields given as ``${VAR}`` from the environment (URLs and model names only)."""
+    judge = data.get("judge")
+    if not isinstance(judge, dict):
+        return data
+    for endpoint in judge.get("endpoints", []) or []:
+        if not isinstance(endpoint, dict):
+            continue
+        for key in ("base_url", "model"):
+            value = endpoint.get(key)
+            if isinstance(value, str) and value.startswith("${") and value.endswith("}"):
+                name = value[2:-1]
+                if name not in os.environ:
+                    raise ConfigError(f"judge endpoint {key} comes from ${{{name}}}, which is not set")
+                endpoint[key] = os.environ[name]
+    return data
+
+
+def _suggest(model: type[BaseModel], loc: tuple[Any, ...]) -> str:
+    """'did you mean ...' for an unknown key at ``loc``, walking nested models."""
+    current: Any = model
+    for part in loc[:-1]:
+        fields = getattr(current, "model_fields", {})
+        if part in fields:
+            annotation = fields[part].annotation
+            current = next((a for a in getattr(annotation, "__args__", (annotation,)) if hasattr(a, "model_fields")),
+                           annotation)
+    names = list(getattr(current, "model_fields", {}))
+    close = difflib.get_close_matches(str(loc[-1]), names, n=1, cutoff=0.5)
+    return f"; did you mean '{close[0]}'?" if close else f"; valid keys: {', '.join(names)}"
+
+
+def format_validation_error(exc: ValidationError, source: str, model: type[BaseModel]) -> str:
+    lines = [f"invalid config {source}:"]
+    for err in exc.errors():
+        loc = tuple(err["loc"])
+        where = ".".join(str(p) for p in loc) or "(top level)"
+        if err["type"] == "extra_forbidden":
+            lines.append(f"  unknown key '{where}'{_suggest(model, loc)}")
+        else:
+            lines.append(f"  {where}: {err['msg']} (got {err.get('input')!r})"[:300])
+    return "\n".join(lines)
+
+
+def load_yaml(path: str | Path) -> dict[str, Any]:
+    path = Path(path)
+    if not path.exists():
+        raise ConfigError(f"config file not found: {path}")
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"config {path} is not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"config {path}: expected a mapping at the top level, got {type(data).__name__}")
+    return data
+
+
+def parse_reward_config(data: dict[str, Any], source: str = "<dict>", base_dir: Path | None = None) -> RewardEngineConfig:
+    """Validate a mapping; relative paths are taken relative to ``base_dir`` (the config's folder)."""
+    data = _env_judge(dict(data))
+    try:
+        config = RewardEngineConfig.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(format_validation_error(exc, source, RewardEngineConfig)) from None
+    kb = config.factuality.kb_path
+    if kb and kb != "demo" and base_dir is not None and not Path(kb).is_absolute():
+        config.factuality.kb_path = str((base_dir / kb).resolve())
+    cache = config.judge.cache_dir if config.judge else None
+    if cache and base_dir is not None and not Path(cache).expanduser().is_absolute():
+        config.judge.cache_dir = str((base_dir / cache).resolve())  # type: ignore[union-attr]
+    return config
+
+
+def load_reward_config(path: str | Path) -> RewardEngineConfig:
+    """A reward config from its own YAML file, or from the ``reward`` section of a training config."""
+    path = Path(path)
+    data = load_yaml(path)
+    if "reward" in data and isinstance(data["reward"], dict):
+        data = data["reward"]
+    return parse_reward_config(data, str(path), path.parent)
+
+
+__all__ = ["ConfigError", "Endpoint", "FactualityConfig", "JudgeConfig", "RewardEngineConfig",
+           "load_reward_config", "parse_reward_config"]

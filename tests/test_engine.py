@@ -1,0 +1,215 @@
+"""The reward engine end to end: real KB, real test judge server, KnowRL semantics."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+
+import aiohttp
+import pytest
+
+from retrieval.build import build
+from retrieval.kb import KnowledgeBase
+from retrieval.sources import Document
+from reward_engine.config import ConfigError, parse_reward_config
+from reward_engine.engine import RewardEngine, Sample
+from reward_engine.judge_server import JudgeServer, ServerConfig
+from reward_engine.scoring import fact_score, semantics
+from reward_engine.trl_rewards import KnowRLRewards
+from tests.kb_fixtures import CORPUS
+
+GOOD = "<think>Paris is the capital and largest city of France.</think><answer>Paris</answer>"
+WRONG_TRUE_FACTS = ("<think>The Eiffel Tower was completed in 1889 for the World's Fair. "
+                    "Paris lies on the river Seine. The city of Paris is the capital of France.</think>"
+                    "<answer>Lyon</answer>")
+WRONG_FALSE_FACTS = ("<think>The Eiffel Tower was completed in 1650 for a royal wedding. "
+                     "Lyon is the capital city of Germany.</think><answer>Lyon</answer>")
+REFUSAL = "<think>I am not certain about this.</think><answer>I don't know</answer>"
+NO_ANSWER = "<think>Paris is the capital of France.</think>"
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory, embedder):
+    db = tmp_path_factory.mktemp("kb") / "kb.db"
+    build(db, [Document(t, x) for t, x in CORPUS], progress=False, embedder=embedder)
+    with KnowledgeBase(db, embedder=embedder) as kb:
+        yield kb
+
+
+@pytest.fixture
+async def server():
+    srv = JudgeServer(ServerConfig())
+    await srv.start()
+    yield srv
+    await srv.stop()
+
+
+def offline_config(**over):
+    return parse_reward_config({"factuality": {"kb_path": "unused-kb-object-given"}, **over})
+
+
+def llm_config(server, tmp_path=None, **over):
+    judge = {"endpoints": [{"base_url": server.url, "model": "test"}], "backoff_initial_s": 0.01,
+             "backoff_max_s": 0.05, "timeout_s": 5}
+    if tmp_path is not None:
+        judge["cache_dir"] = str(tmp_path / "judge-cache")
+    judge.update(over.pop("judge", {}))
+    return parse_reward_config({"grader": "llm", "decomposer": "llm", "verifier": "llm", "judge": judge,
+                                "factuality": {"kb_path": "unused-kb-object-given"}, **over})
+
+
+def samples():
+    q = "What is the capital of France?"
+    return [Sample(q, c, "Paris", "Paris") for c in (GOOD, WRONG_TRUE_FACTS, WRONG_FALSE_FACTS, REFUSAL, NO_ANSWER)]
+
+
+@pytest.mark.parametrize("mode", ["offline", "llm"])
+async def test_knowrl_semantics_end_to_end(mode, server, kb):
+    config = offline_config() if mode == "offline" else llm_config(server)
+    async with RewardEngine(config, kb=kb) as engine:
+        good, wrong_true, wrong_false, refusal, no_answer = await engine.score(samples())
+    assert (good.label, good.correctness, good.format, good.total) == ("CORRECT", 2.0, 1.0, 3.0)
+    assert (refusal.label, refusal.correctness) == ("NOT_ATTEMPTED", 1.0)
+    assert (no_answer.label, no_answer.correctness, no_answer.format) == (None, -1.0, -1.0)
+    assert wrong_true.label == wrong_false.label == "INCORRECT"
+    supported = sum(c.supported for c in wrong_true.claims)
+    assert len(wrong_true.claims) == 3 and supported == 3
+    assert wrong_true.factuality == pytest.approx(fact_score(3, 3, semantics()))
+    assert wrong_true.correctness == pytest.approx(-1 + math.exp(1 - 10 / 3))
+    assert sum(c.supported for c in wrong_false.claims) == 0 and wrong_false.correctness == -1.0
+    assert all(c.evidence_ids for c in wrong_true.claims)
+    assert {r.status for r in (good, wrong_true, refusal, no_answer)} == {"ok"}
+
+
+async def test_only_incorrect_answers_pay_for_factuality(server, kb):
+    async with RewardEngine(llm_config(server), kb=kb) as engine:
+        await engine.score(samples())
+    by_kind = (await _stats(server))["by_kind"]
+    # 4 answers graded (no-answer is not), 2 INCORRECT -> 2 decompositions + 2 verifications.
+    assert by_kind == {"grader": 4, "decompose": 2, "verify": 2}
+
+
+async def test_identical_completions_are_scored_once(server, kb):
+    batch = samples() * 8  # 40 completions, 5 distinct
+    async with RewardEngine(llm_config(server), kb=kb) as engine:
+        results = await engine.score(batch)
+        assert engine.last_metrics.unique == 5
+    assert (await _stats(server))["requests"] == 8
+    assert [r.correctness for r in results[:5]] == [r.correctness for r in results[5:10]]
+
+
+async def test_second_run_makes_no_judge_requests(server, kb, tmp_path):
+    async with RewardEngine(llm_config(server, tmp_path), kb=kb) as engine:
+        first = await engine.score(samples())
+    before = (await _stats(server))["requests"]
+    async with RewardEngine(llm_config(server, tmp_path), kb=kb) as engine:
+        second = await engine.score(samples())
+        assert engine.last_metrics.judge_requests == 0 and engine.last_metrics.cache_hits == 8
+    assert (await _stats(server))["requests"] == before
+    assert [r.correctness for r in first] == [r.correctness for r in second]
+    assert second[0].status == "cached"
+
+
+async def test_hanging_judge_is_cut_at_the_step_budget(server, kb):
+    server.config.fault_rate, server.config.faults = 1.0, ("hang",)
+    async with RewardEngine(llm_config(server, judge={"timeout_s": 30}), kb=kb) as engine:
+        started = time.perf_counter()
+        results = await engine.score(samples(), deadline_s=0.5)
+        elapsed = time.perf_counter() - started
+    assert elapsed < 1.5
+    assert [r.status for r in results[:4]] == ["timeout"] * 4
+    assert all(r.correctness is None and r.format is not None for r in results[:4])
+    assert results[4].correctness == -1.0  # no answer: decided without the judge
+
+
+async def test_breaker_open_makes_the_next_step_cost_nothing(server, kb):
+    server.config.down = True
+    config = llm_config(server, judge={"max_attempts": 1, "breaker_failures": 3, "breaker_cooldown_s": 60})
+    async with RewardEngine(config, kb=kb) as engine:
+        first = await engine.score(samples())
+        assert {r.status for r in first[:4]} <= {"error", "breaker_open"}
+        started = time.perf_counter()
+        second = await engine.score([Sample("Q?", GOOD, "Paris", None)] * 16)
+        assert time.perf_counter() - started < 0.2
+        assert {r.status for r in second} == {"breaker_open"}
+        assert engine.last_metrics.breaker_open == 1 and engine.last_metrics.coverage == 0.0
+
+
+async def test_wrong_format_labels_flag_only_their_completion(server, kb):
+    server.config.fault_rate, server.config.faults, server.config.seed = 0.4, ("wrong",), 3
+    config = llm_config(server, judge={"max_attempts": 1})
+    async with RewardEngine(config, kb=kb) as engine:
+        results = await engine.score([Sample(f"Capital {i}?", GOOD, "Paris", None) for i in range(30)])
+    statuses = [r.status for r in results]
+    assert "error" in statuses and "ok" in statuses
+    assert all(r.correctness == 2.0 for r in results if r.status == "ok")
+    assert all(r.correctness is None for r in results if r.status == "error")
+
+
+async def test_bad_input_is_flagged_not_fatal(kb):
+    async with RewardEngine(offline_config(), kb=kb) as engine:
+        results = await engine.score([
+            Sample(None, GOOD, "Paris"), Sample("Q?", GOOD, None), Sample("Q?", 12345, "Paris"),
+            Sample("Q?", GOOD, "Paris"), Sample("Q?", "\x00" * 10 + "x" * 1_000_000, "Paris"),
+        ])
+    assert [r.status for r in results] == ["bad_input", "bad_input", "ok", "ok", "ok"]
+    assert results[2].correctness == -1.0 and results[3].correctness == 2.0 and results[4].format == -1.0
+
+
+async def test_trl_reward_functions_share_one_engine_run(server, kb):
+    rewards = KnowRLRewards(llm_config(server), kb=kb)
+    fmt, correctness = rewards.functions()
+    assert (fmt.__name__, correctness.__name__) == ("knowrl_format", "knowrl_correctness")
+    batch = samples()
+    logged, extra = {}, {}
+    kwargs = dict(prompts=[[{"role": "user", "content": "chat template noise"}]] * 5,
+                  completions=[[{"role": "assistant", "content": s.completion}] for s in batch],
+                  question=[s.question for s in batch], answers=[s.answers for s in batch],
+                  title=[s.title for s in batch], log_metric=logged.__setitem__, log_extra=extra.__setitem__)
+    f, c = await asyncio.gather(fmt(**kwargs), correctness(**kwargs))
+    assert f == [1.0, 1.0, 1.0, 1.0, -1.0] and c[0] == 2.0 and c[4] == -1.0
+    assert (await _stats(server))["by_kind"]["grader"] == 4  # one engine run for both functions
+    assert logged["reward_engine/coverage"] == 1.0 and extra["reward_status"] == ["ok"] * 5
+    await rewards.aclose()
+
+
+async def test_trl_drops_unscored_completions_entirely(server, kb):
+    server.config.down = True
+    rewards = KnowRLRewards(llm_config(server, judge={"max_attempts": 1}), kb=kb)
+    fmt, correctness = rewards.functions()
+    batch = samples()
+    kwargs = dict(prompts=["p"] * 5, completions=[s.completion for s in batch], question=[s.question for s in batch],
+                  answers=[s.answers for s in batch], title=[s.title for s in batch])
+    f, c = await asyncio.gather(fmt(**kwargs), correctness(**kwargs))
+    assert c[:4] == [None] * 4 and f[:4] == [None] * 4  # all-None rows: TRL excludes them
+    assert (f[4], c[4]) == (-1.0, -1.0)
+    await rewards.aclose()
+
+
+def test_config_errors_name_the_key_and_suggest():
+    with pytest.raises(ConfigError, match="unknown key 'grder'.*did you mean 'grader'"):
+        parse_reward_config({"grder": "offline", "factuality": {"enabled": False}})
+    with pytest.raises(ConfigError, match="unknown key 'factuality.evidence_kk'.*did you mean 'evidence_k'"):
+        parse_reward_config({"factuality": {"enabled": False, "evidence_kk": 3}})
+    with pytest.raises(ConfigError, match="needs a 'judge' section"):
+        parse_reward_config({"grader": "llm", "factuality": {"enabled": False}})
+    with pytest.raises(ConfigError, match="unknown reward preset"):
+        parse_reward_config({"preset": "nope", "factuality": {"enabled": False}})
+
+
+def test_june2025_preset_punishes_refusals():
+    sem = semantics("knowrl-june2025")
+    assert sem.not_attempted == -1.0 and fact_score(15, 20, sem) == 1.0 and fact_score(3, 3, sem) == 0.2
+
+
+def test_rate_budget_is_divided_across_ranks(server):
+    config = llm_config(server, judge={"requests_per_minute": 1200, "tokens_per_minute": 90000}, world_size=4)
+    judge = config.judge_for_rank()
+    assert judge.requests_per_minute == 300 and judge.tokens_per_minute == 22500
+
+
+async def _stats(server):
+    async with aiohttp.ClientSession() as session:
+        async with session.get(server.url.replace("/v1", "/stats")) as resp:
+            return await resp.json()
