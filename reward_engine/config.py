@@ -143,8 +143,11 @@ def parse_reward_config(data: dict[str, Any], source: str = "<dict>", base_dir: 
     if kb and kb != "demo" and base_dir is not None and not Path(kb).is_absolute():
         config.factuality.kb_path = str((base_dir / kb).resolve())
     cache = config.judge.cache_dir if config.judge else None
-    if cache and base_dir is not None and not Path(cache).expanduser().is_absolute():
-        config.judge.cache_dir = str((base_dir / cache).resolve())  # type: ignore[union-attr]
+    if cache:
+        path = Path(cache).expanduser()
+        if base_dir is not None and not path.is_absolute():
+            path = (base_dir / path).resolve()
+        config.judge.cache_dir = str(path)  # type: ignore[union-attr]
     return config
 
 

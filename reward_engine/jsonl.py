@@ -1,0 +1,99 @@
+"""Line-numbered JSONL input and crash-safe, resumable JSONL output for the standalone jobs."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+
+@dataclass
+class Row:
+    line: int
+    data: dict[str, Any] | None  # None: the line is bad
+    error: str | None = None
+
+
+def read_rows(path: Path, required: dict[str, tuple[type, ...]], optional: dict[str, tuple[type, ...]]) -> Iterator[Row]:
+    """Yield every non-blank line; a bad one carries an error naming its line and field."""
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            if not raw.strip():
+                continue
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                yield Row(number, None, f"{path}:{number}: not valid UTF-8 (byte {exc.start})")
+                continue
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as exc:
+                yield Row(number, None, f"{path}:{number}: invalid JSON: {exc.msg} (column {exc.colno})")
+                continue
+            if not isinstance(data, dict):
+                yield Row(number, None, f"{path}:{number}: expected an object, got {type(data).__name__}")
+                continue
+            problem = _check(data, required, optional)
+            yield Row(number, data if problem is None else None, f"{path}:{number}: {problem}" if problem else None)
+
+
+def _check(data: dict[str, Any], required: dict[str, tuple[type, ...]], optional: dict[str, tuple[type, ...]]) -> str | None:
+    for name, types in required.items():
+        if name not in data:
+            return f"field '{name}' missing"
+        if not isinstance(data[name], types):
+            return f"field '{name}' must be {' or '.join(t.__name__ for t in types)}, got {type(data[name]).__name__}"
+        if isinstance(data[name], str) and not data[name].strip():
+            return f"field '{name}' is empty"
+    for name, types in optional.items():
+        if data.get(name) is not None and not isinstance(data[name], types):
+            return f"field '{name}' must be {' or '.join(t.__name__ for t in types)}, got {type(data[name]).__name__}"
+    return None
+
+
+def load_done(path: Path, keep: set[str]) -> dict[int, dict[str, Any]]:
+    """Rows of an earlier run whose status is in ``keep``, by input line.
+
+    A torn last line (the process was killed mid-write) and rows to redo are dropped.
+    """
+    done: dict[int, dict[str, Any]] = {}
+    if not path.exists():
+        return done
+    with path.open("rb") as handle:
+        for raw in handle:
+            try:
+                row = json.loads(raw)
+            except (json.JSONDecodeError, UnicodeDecodeError):
+                continue
+            if isinstance(row, dict) and isinstance(row.get("line"), int) and row.get("status") in keep:
+                done[row["line"]] = row
+    return done
+
+
+def rewrite(path: Path, rows: list[dict[str, Any]]) -> None:
+    """Atomically replace ``path`` with ``rows`` (a reader never sees half a file)."""
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+    tmp.replace(path)
+
+
+class Appender:
+    """Appends whole lines and fsyncs each batch, so a kill loses at most the batch in flight."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._handle = path.open("a", encoding="utf-8")
+
+    def write(self, rows: list[dict[str, Any]]) -> None:
+        self._handle.write("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+
+    def close(self) -> None:
+        self._handle.close()

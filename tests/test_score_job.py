@@ -1,0 +1,139 @@
+"""``python -m reward_engine.score``: bad lines, resume, torn output, the CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import aiohttp
+import pytest
+import yaml
+
+from retrieval.build import build
+from retrieval.kb import KnowledgeBase
+from retrieval.sources import Document
+from reward_engine.config import parse_reward_config
+from reward_engine.judge_server import JudgeServer, ServerConfig
+from reward_engine.score import score_file
+from tests.kb_fixtures import CORPUS
+
+ROWS = [
+    {"id": "a", "question": "Capital of France?", "answers": "Paris",
+     "completion": "<think>Paris is the capital of France.</think><answer>Paris</answer>"},
+    {"id": "b", "question": "Capital of France?", "answers": ["Paris", "Paname"], "title": "Paris",
+     "completion": "<think>The Eiffel Tower was completed in 1889 for the World's Fair.</think><answer>Lyon</answer>"},
+    {"id": "c", "question": "Capital of Japan?", "answers": "Tokyo",
+     "completion": "<think>Unsure.</think><answer>I don't know</answer>"},
+]
+
+
+@pytest.fixture(scope="module")
+def kb_path(tmp_path_factory, embedder):
+    db = tmp_path_factory.mktemp("kb") / "kb.db"
+    build(db, [Document(t, x) for t, x in CORPUS], progress=False, embedder=embedder)
+    return db
+
+
+@pytest.fixture(scope="module")
+def kb(kb_path, embedder):
+    with KnowledgeBase(kb_path, embedder=embedder) as kb:
+        yield kb
+
+
+@pytest.fixture
+async def server():
+    srv = JudgeServer(ServerConfig())
+    await srv.start()
+    yield srv
+    await srv.stop()
+
+
+def write_input(path, extra_lines=()):
+    lines = [json.dumps(r) for r in ROWS] + list(extra_lines)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def read_output(path):
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+async def test_every_line_gets_one_row_and_bad_lines_are_named(tmp_path, kb, capsys):
+    src = write_input(tmp_path / "in.jsonl", [
+        '{"id": "d", "question": "Q?"',                                            # line 4: invalid JSON
+        json.dumps({"id": "e", "question": "Q?", "completion": "x"}),              # line 5: no answers
+        json.dumps({"id": "f", "question": 7, "completion": "x", "answers": "y"}),  # line 6: wrong type
+        json.dumps({"id": "g", "question": "Q?", "completion": "x", "answers": "y", "title": 3}),  # line 7
+    ])
+    out = tmp_path / "out.jsonl"
+    config = parse_reward_config({"factuality": {"kb_path": "x"}})
+    summary = await score_file(src, out, config, progress=False, kb=kb)
+    rows = read_output(out)
+    assert [r["line"] for r in rows] == [1, 2, 3, 4, 5, 6, 7]
+    assert [r["id"] for r in rows] == ["a", "b", "c", None, None, None, None]
+    assert [r["reward"] for r in rows[:3]] == [3.0, pytest.approx(1 - 1 + rows[1]["factuality"]), 2.0]
+    assert rows[1]["label"] == "INCORRECT" and rows[1]["claims"][0]["supported"] is True
+    errors = {r["line"]: r["error"] for r in rows[3:]}
+    assert "in.jsonl:4: invalid JSON" in errors[4]
+    assert "field 'answers' missing" in errors[5] and "field 'question' must be str" in errors[6]
+    assert "field 'title'" in errors[7]
+    assert summary["statuses"] == {"ok": 3, "bad_input": 4}
+    assert summary["labels"] == {"CORRECT": 1, "INCORRECT": 1, "NOT_ATTEMPTED": 1}
+    assert "in.jsonl:5" in capsys.readouterr().err
+
+
+async def test_rerun_resumes_without_recomputing(tmp_path, kb, server):
+    src = write_input(tmp_path / "in.jsonl")
+    out = tmp_path / "out.jsonl"
+    judge = {"endpoints": [{"base_url": server.url, "model": "m"}]}
+    config = parse_reward_config({"grader": "llm", "judge": judge, "factuality": {"kb_path": "x"}})
+    first = await score_file(src, out, config, progress=False, kb=kb)
+    requests = await _requests(server)
+    with out.open("a") as handle:
+        handle.write('{"id": "a", "line": 1, "rew')  # a torn line from a killed run
+    second = await score_file(src, out, config, progress=False, kb=kb)
+    assert first["already_scored"] == 0 and second["already_scored"] == 3
+    assert await _requests(server) == requests  # nothing recomputed
+    assert [r["line"] for r in read_output(out)] == [1, 2, 3]
+
+
+async def test_failed_rows_are_retried_on_the_next_run(tmp_path, kb, server):
+    src = write_input(tmp_path / "in.jsonl")
+    out = tmp_path / "out.jsonl"
+    judge = {"endpoints": [{"base_url": server.url, "model": "m"}], "max_attempts": 1}
+    config = parse_reward_config({"grader": "llm", "judge": judge, "factuality": {"kb_path": "x"}})
+    server.config.down = True
+    summary = await score_file(src, out, config, progress=False, kb=kb)
+    assert summary["statuses"] == {"error": 3} and all(r["reward"] is None for r in read_output(out))
+    server.config.down = False
+    summary = await score_file(src, out, config, progress=False, kb=kb)
+    assert summary["statuses"] == {"ok": 3} and summary["already_scored"] == 0
+    assert [r["line"] for r in read_output(out)] == [1, 2, 3]
+
+
+def test_score_cli(tmp_path, kb_path):
+    src = write_input(tmp_path / "in.jsonl")
+    cfg = tmp_path / "reward.yaml"
+    cfg.write_text(yaml.safe_dump({"factuality": {"kb_path": str(kb_path)}}))
+    out = tmp_path / "scored.jsonl"
+    proc = subprocess.run([sys.executable, "-m", "reward_engine.score", "--input", str(src), "--output", str(out),
+                           "--config", str(cfg), "--no-progress"], capture_output=True, text=True, check=True)
+    summary = json.loads(proc.stdout)
+    assert summary["rows"] == 3 and summary["labels"] == {"CORRECT": 1, "INCORRECT": 1, "NOT_ATTEMPTED": 1}
+    assert len(read_output(out)) == 3
+
+
+def test_score_cli_bad_config_is_a_clear_error(tmp_path):
+    cfg = tmp_path / "reward.yaml"
+    cfg.write_text("gradr: offline\nfactuality: {enabled: false}\n")
+    src = write_input(tmp_path / "in.jsonl")
+    proc = subprocess.run([sys.executable, "-m", "reward_engine.score", "--input", str(src), "--output",
+                           str(tmp_path / "o.jsonl"), "--config", str(cfg)], capture_output=True, text=True)
+    assert proc.returncode == 2 and "unknown key 'gradr'" in proc.stderr and "did you mean 'grader'" in proc.stderr
+
+
+async def _requests(server):
+    async with aiohttp.ClientSession() as session:
+        async with session.get(server.url.replace("/v1", "/stats")) as resp:
+            return (await resp.json())["requests"]
