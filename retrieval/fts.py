@@ -33,24 +33,47 @@ def to_match_query(text: str) -> str | None:
     return " OR ".join('"' + w.replace('"', '""') + '"' for w in unique)
 
 
+def _runs(ids: Sequence[int]) -> list[tuple[int, int]]:
+    """Contiguous id ranges: a document's passages are inserted together, so a title is one run."""
+    runs: list[tuple[int, int]] = []
+    for i in sorted(set(int(x) for x in ids)):
+        if runs and i == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], i)
+        else:
+            runs.append((i, i))
+    return runs
+
+
+_SELECT = "SELECT rowid, -bm25(passages_fts, 0.5, 1.0) FROM passages_fts WHERE passages_fts MATCH ?"
+_ORDER = " ORDER BY bm25(passages_fts, 0.5, 1.0) LIMIT ?"
+MAX_RUNS = 8
+
+
 def search(
     conn: sqlite3.Connection,
     query: str,
     k: int,
     ids: Sequence[int] | None = None,
 ) -> list[tuple[int, float]]:
-    """Top-``k`` ``(passage id, bm25 score)``, higher is better; ``ids`` restricts the pool."""
+    """Top-``k`` ``(passage id, bm25 score)``, higher is better; ``ids`` restricts the pool.
+
+    bm25() is lower-is-better; the title column counts half as much as the text. A pool
+    is searched as rowid ranges (FTS5 seeks them; an ``IN`` list makes it scan every match).
+    """
     match = to_match_query(query)
     if match is None or k <= 0:
         return []
-    # bm25() is lower-is-better; the title column counts half as much as the text.
-    sql = "SELECT rowid, -bm25(passages_fts, 0.5, 1.0) AS score FROM passages_fts WHERE passages_fts MATCH ?"
-    params: list = [match]
-    if ids is not None:
-        if not ids:
-            return []
-        sql += f" AND rowid IN ({','.join('?' * len(ids))})"
-        params.extend(int(i) for i in ids)
-    sql += " ORDER BY bm25(passages_fts, 0.5, 1.0) LIMIT ?"
-    params.append(int(k))
-    return [(int(r), float(s)) for r, s in conn.execute(sql, params)]
+    if ids is None:
+        return [(int(r), float(s)) for r, s in conn.execute(_SELECT + _ORDER, (match, int(k)))]
+    if not ids:
+        return []
+    runs = _runs(ids)
+    if len(runs) > MAX_RUNS:
+        sql = _SELECT + f" AND rowid IN ({','.join('?' * len(ids))})" + _ORDER
+        return [(int(r), float(s)) for r, s in conn.execute(sql, [match, *map(int, ids), int(k)])]
+    scored: list[tuple[int, float]] = []
+    for lo, hi in runs:
+        rows = conn.execute(_SELECT + " AND rowid BETWEEN ? AND ?" + _ORDER, (match, lo, hi, hi - lo + 1))
+        scored.extend((int(r), float(s)) for r, s in rows)
+    scored.sort(key=lambda rs: -rs[1])
+    return scored[:k]

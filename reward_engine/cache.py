@@ -7,6 +7,7 @@ or the endpoint URL (which may carry credentials).
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import json
 from pathlib import Path
@@ -36,17 +37,36 @@ def cache_key(
 
 
 class JudgeCache:
-    """A namespaced view of one diskcache directory (several processes may share it)."""
+    """One diskcache directory (several processes may share it) behind a small in-memory LRU.
 
-    def __init__(self, directory: str | Path, size_limit_gb: float = 4.0) -> None:
-        self.directory = Path(directory)
+    Values are immutable answers to deterministic calls, so the memory copy can never be
+    stale; it only saves the SQLite round trip on a warm training step.
+    """
+
+    def __init__(self, directory: str | Path, size_limit_gb: float = 4.0, memory_items: int = 50_000) -> None:
+        self.directory = Path(directory).expanduser()
         self._cache = diskcache.Cache(str(self.directory), size_limit=int(size_limit_gb * 2**30))
+        self._memory: collections.OrderedDict[str, Any] = collections.OrderedDict()
+        self._memory_items = memory_items
+
+    def _remember(self, key: str, value: Any) -> None:
+        self._memory[key] = value
+        self._memory.move_to_end(key)
+        while len(self._memory) > self._memory_items:
+            self._memory.popitem(last=False)
 
     def get(self, key: str) -> Any | None:
-        return self._cache.get(key)
+        if key in self._memory:
+            self._memory.move_to_end(key)
+            return self._memory[key]
+        value = self._cache.get(key)
+        if value is not None:
+            self._remember(key, value)
+        return value
 
     def set(self, key: str, value: Any) -> None:
         self._cache.set(key, value)
+        self._remember(key, value)
 
     def __contains__(self, key: str) -> bool:
         return key in self._cache

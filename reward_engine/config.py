@@ -32,6 +32,7 @@ class FactualityConfig(BaseModel):
     retrieval_mode: Literal["hybrid", "bm25", "dense"] = "hybrid"
     max_claims: int = Field(24, ge=1, description="claims verified per completion (first ones kept)")
     offline_threshold: float = Field(0.75, gt=0, le=1, description="offline verifier word coverage")
+    cache_dir: str | None = Field(None, description="disk cache of retrieved evidence (default: the judge's cache_dir)")
 
 
 class RewardEngineConfig(BaseModel):
@@ -47,6 +48,9 @@ class RewardEngineConfig(BaseModel):
     judge: JudgeConfig | None = Field(None, description="required when any stage is 'llm'")
     factuality: FactualityConfig = Field(default_factory=FactualityConfig)
     step_timeout_s: float = Field(120.0, gt=0, description="a batch answers within this budget, None for the rest")
+    speculate: bool = Field(
+        True, description="with the LLM grader, start factuality at once for answers the offline grader calls "
+        "INCORRECT (one round trip less per step; a disagreement wastes at most 2 calls, counted)")
     world_size: int = Field(1, ge=1, description="processes sharing the judge's rate budget (set by the trainer)")
 
     @model_validator(mode="after")
@@ -132,6 +136,14 @@ def load_yaml(path: str | Path) -> dict[str, Any]:
     return data
 
 
+def _resolve(path: str, base_dir: Path | None) -> str:
+    """``~`` expanded; a relative path is relative to the config file's folder."""
+    resolved = Path(path).expanduser()
+    if base_dir is not None and not resolved.is_absolute():
+        resolved = (base_dir / resolved).resolve()
+    return str(resolved)
+
+
 def parse_reward_config(data: dict[str, Any], source: str = "<dict>", base_dir: Path | None = None) -> RewardEngineConfig:
     """Validate a mapping; relative paths are taken relative to ``base_dir`` (the config's folder)."""
     data = _env_judge(dict(data))
@@ -139,15 +151,13 @@ def parse_reward_config(data: dict[str, Any], source: str = "<dict>", base_dir: 
         config = RewardEngineConfig.model_validate(data)
     except ValidationError as exc:
         raise ConfigError(format_validation_error(exc, source, RewardEngineConfig)) from None
-    kb = config.factuality.kb_path
-    if kb and kb != "demo" and base_dir is not None and not Path(kb).is_absolute():
-        config.factuality.kb_path = str((base_dir / kb).resolve())
-    cache = config.judge.cache_dir if config.judge else None
-    if cache:
-        path = Path(cache).expanduser()
-        if base_dir is not None and not path.is_absolute():
-            path = (base_dir / path).resolve()
-        config.judge.cache_dir = str(path)  # type: ignore[union-attr]
+    fc = config.factuality
+    if fc.kb_path and fc.kb_path != "demo":
+        fc.kb_path = _resolve(fc.kb_path, base_dir)
+    if fc.cache_dir:
+        fc.cache_dir = _resolve(fc.cache_dir, base_dir)
+    if config.judge is not None and config.judge.cache_dir:
+        config.judge.cache_dir = _resolve(config.judge.cache_dir, base_dir)
     return config
 
 

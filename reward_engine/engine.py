@@ -12,17 +12,19 @@ status bookkeeping. The stages and the arithmetic live in ``stages`` and ``scori
 from __future__ import annotations
 
 import asyncio
+import collections
 import statistics
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
-from reward_engine.completion import parse
+from reward_engine.completion import Parsed, parse
+from reward_engine.cache import JudgeCache
 from reward_engine.config import RewardEngineConfig
 from reward_engine.judge_client import BreakerOpenError, JudgeClient, JudgeError, JudgeTimeoutError
 from reward_engine.labels import Label, Status
 from reward_engine.scoring import combine, fact_score
-from reward_engine import stages
+from reward_engine import offline_grader, stages
 
 
 @dataclass
@@ -73,6 +75,8 @@ class BatchMetrics:
     retries: int = 0
     timeouts: int = 0
     breaker_open: int = 0
+    speculated: int = 0
+    speculation_wasted: int = 0
     statuses: dict[str, int] = field(default_factory=dict)
     labels: dict[str, int] = field(default_factory=dict)
     wall_s: float = 0.0
@@ -99,6 +103,7 @@ class RewardEngine:
         self.verifier = (stages.LLMVerifier(self.judge) if config.verifier == "llm"
                          else stages.OfflineVerifier(config.factuality.offline_threshold))
         self._retriever: stages.EvidenceRetriever | None = None
+        self._counters: collections.Counter[str] = collections.Counter()
         self.last_metrics = BatchMetrics()
 
     async def __aenter__(self) -> "RewardEngine":
@@ -134,7 +139,10 @@ class RewardEngine:
             if kb is None:
                 kb = await asyncio.get_running_loop().run_in_executor(None, self.open_kb)
             fc = self.config.factuality
-            self._retriever = stages.EvidenceRetriever(kb, fc.evidence_k, fc.retrieval_mode)
+            cache = self.judge.cache if self.judge is not None and not fc.cache_dir else None
+            if fc.cache_dir:
+                cache = JudgeCache(fc.cache_dir)
+            self._retriever = stages.EvidenceRetriever(kb, fc.evidence_k, fc.retrieval_mode, cache)
         return self._retriever
 
     # -- scoring ------------------------------------------------------------------------
@@ -143,6 +151,7 @@ class RewardEngine:
         started = time.perf_counter()
         budget = self.config.step_timeout_s if deadline_s is None else deadline_s
         before = self._judge_counters()
+        self._counters.clear()
         try:
             results = await self._score(samples, budget)
         except Exception as exc:  # noqa: BLE001 - a reward must never crash a training step
@@ -156,7 +165,12 @@ class RewardEngine:
         for key, sample in zip(keys, samples):
             unique.setdefault(key, sample)
         partial = {key: RewardResult() for key in unique}
-        tasks = {key: asyncio.ensure_future(self._job(sample, partial[key])) for key, sample in unique.items()}
+        parsed = {key: parse(sample.completion) for key, sample in unique.items()}
+        # Critical-path work first: speculative factuality takes its connection slots
+        # before the grader calls queue up behind them.
+        speculative = {key: self._speculate(sample, parsed[key]) for key, sample in unique.items()}
+        tasks = {key: asyncio.ensure_future(self._job(sample, parsed[key], speculative[key], partial[key]))
+                 for key, sample in unique.items()}
         if tasks:
             done, pending = await asyncio.wait(tasks.values(), timeout=budget)
             for task in pending:
@@ -176,10 +190,11 @@ class RewardEngine:
         completion = sample.completion if isinstance(sample.completion, str) else repr(sample.completion)
         return (repr(sample.question), completion, repr(sample.answers), repr(sample.title))
 
-    async def _job(self, sample: Sample, result: RewardResult) -> None:
+    async def _job(self, sample: Sample, parsed: Parsed, speculative: asyncio.Future | None,
+                   result: RewardResult) -> None:
         started = time.perf_counter()
         try:
-            await self._run(sample, result)
+            await self._run(sample, parsed, speculative, result)
         except BreakerOpenError as exc:
             result.status, result.error = Status.BREAKER_OPEN.value, str(exc)
         except JudgeTimeoutError as exc:
@@ -187,6 +202,7 @@ class RewardEngine:
         except JudgeError as exc:
             result.status, result.error = Status.ERROR.value, str(exc)
         except asyncio.CancelledError:
+            await self._drop(speculative)
             raise
         except Exception as exc:  # noqa: BLE001 - one bad completion never sinks the batch
             result.status, result.error = Status.ERROR.value, f"{type(exc).__name__}: {exc}"
@@ -195,11 +211,12 @@ class RewardEngine:
         if result.status not in (Status.OK.value, Status.CACHED.value, Status.BAD_INPUT.value):
             result.correctness = result.total = None
 
-    async def _run(self, sample: Sample, result: RewardResult) -> None:
+    async def _run(self, sample: Sample, parsed: Parsed, speculative: asyncio.Future | None,
+                   result: RewardResult) -> None:
         sem = self.semantics
-        parsed = parse(sample.completion)
         result.format = sem.format_correct if parsed.well_formed else sem.format_wrong
         if not isinstance(sample.question, str) or not sample.question.strip():
+            await self._drop(speculative)
             result.status, result.error = Status.BAD_INPUT.value, "question missing or not a string"
             return
         gold = _gold_text(sample.answers)
@@ -210,40 +227,65 @@ class RewardEngine:
         if not gold.strip():
             result.status, result.error = Status.BAD_INPUT.value, "no gold answer to grade against"
             return
-        graded = await self.grader.grade(sample.question, sample.answers if self.config.grader == "offline" else gold,
-                                         parsed.answer or "")
+        try:
+            graded = await self.grader.grade(
+                sample.question, sample.answers if self.config.grader == "offline" else gold, parsed.answer or "")
+        except BaseException:
+            await self._drop(speculative)
+            raise
         label: Label = graded.value  # type: ignore[assignment]
         result.label = label.value
         all_cached = graded.cached
         fact: float | None = None
         if label is Label.INCORRECT:
             if self.config.factuality.enabled:
-                fact, cached = await self._factuality(parsed.think, sample.title, result)
+                fact, claims, cached = await (speculative or self._factuality(parsed.think, sample.title))
+                result.claims = claims
                 all_cached = all_cached and cached
             else:
                 fact = 0.0
             result.factuality = fact
+        elif speculative is not None:
+            self._counters["speculation_wasted"] += 1
+            await self._drop(speculative)
         result.correctness = combine(label, fact, sem)
         result.total = None if result.correctness is None else result.format + result.correctness
         if all_cached and self.config.grader == "llm":
             result.status = Status.CACHED.value
 
-    async def _factuality(self, reasoning: str, titles: Any, result: RewardResult) -> tuple[float, bool]:
+    def _speculate(self, sample: Sample, parsed: Any) -> asyncio.Future | None:
+        """Start factuality beside the LLM grader when the offline grader already says INCORRECT.
+
+        Cuts a round trip off the step's critical path; when the judge disagrees, work not yet
+        sent is cancelled and the miss is counted (``speculation_wasted``).
+        """
+        if not (self.config.speculate and self.config.grader == "llm" and self.config.factuality.enabled):
+            return None
+        if not parsed.has_answer or not isinstance(sample.question, str) or not _gold_text(sample.answers).strip():
+            return None
+        if offline_grader.grade(parsed.answer or "", sample.answers) is not Label.INCORRECT:
+            return None
+        self._counters["speculated"] += 1
+        return asyncio.ensure_future(self._factuality(parsed.think, sample.title))
+
+    @staticmethod
+    async def _drop(task: asyncio.Future | None) -> None:
+        if task is not None:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+
+    async def _factuality(self, reasoning: str, titles: Any) -> tuple[float, list[ClaimResult], bool]:
         decomposed = await self.decomposer.decompose(reasoning)
         claims = self._distinct(decomposed.value)[: self.config.factuality.max_claims]  # type: ignore[arg-type]
-        result.claims = [ClaimResult(c, None) for c in claims]
         if not claims:
-            return 0.0, decomposed.cached
+            return 0.0, [], decomposed.cached
         title_text = titles if isinstance(titles, str) else ";".join(t for t in titles or [] if isinstance(t, str))
         retriever = await self._retriever_ready()
         evidence = await retriever.retrieve(claims, title_text)
-        for claim, passages in zip(result.claims, evidence):
-            claim.evidence_ids = [p.id for p in passages]
         verified = await self.verifier.verify(claims, evidence)
         flags: list[bool] = verified.value  # type: ignore[assignment]
-        for claim, ok in zip(result.claims, flags):
-            claim.supported = ok
-        return fact_score(sum(flags), len(claims), self.semantics), decomposed.cached and verified.cached
+        results = [ClaimResult(c, ok, [p.id for p in passages]) for c, ok, passages in zip(claims, flags, evidence)]
+        return fact_score(sum(flags), len(claims), self.semantics), results, decomposed.cached and verified.cached
 
     @staticmethod
     def _distinct(claims: Sequence[str]) -> list[str]:
@@ -282,6 +324,8 @@ class RewardEngine:
             retries=after.get("retries", 0) - before.get("retries", 0),
             timeouts=statuses.get(Status.TIMEOUT.value, 0),
             breaker_open=int(self.judge is not None and self.judge.breaker.state == "open"),
+            speculated=self._counters["speculated"],
+            speculation_wasted=self._counters["speculation_wasted"],
             statuses=statuses,
             labels=labels,
             wall_s=wall,

@@ -24,7 +24,7 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_aft
 
 from reward_engine.breaker import CircuitBreaker
 from reward_engine.cache import JudgeCache, cache_key
-from reward_engine.limits import TokenWindow, estimate_tokens, request_throttler
+from reward_engine.limits import PrioritySlots, TokenWindow, estimate_tokens, request_throttler
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +134,7 @@ class JudgeClient:
         self.cache = JudgeCache(config.cache_dir) if config.cache_dir else None
         self._endpoints = itertools.cycle(config.endpoints)
         self._session: aiohttp.ClientSession | None = None
-        self._semaphore: asyncio.Semaphore | None = None
+        self._slots: PrioritySlots | None = None
         self._throttler: Any = None
         self._tokens: TokenWindow | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -161,7 +161,7 @@ class JudgeClient:
             connector=aiohttp.TCPConnector(limit=self.config.max_in_flight),
             timeout=aiohttp.ClientTimeout(total=self.config.timeout_s),
         )
-        self._semaphore = asyncio.Semaphore(self.config.max_in_flight)
+        self._slots = PrioritySlots(self.config.max_in_flight)
         self._throttler = request_throttler(self.config.requests_per_minute, self.config.rate_window_s)
         self._tokens = TokenWindow(self.config.tokens_per_minute) if self.config.tokens_per_minute else None
 
@@ -182,8 +182,12 @@ class JudgeClient:
         template_version: str,
         validate: Callable[[str], bool] | None = None,
         max_tokens: int | None = None,
+        priority: int = 1,
     ) -> JudgeReply:
-        """One chat completion's text. Raises JudgeError subclasses, never anything else."""
+        """One chat completion's text. Raises JudgeError subclasses, never anything else.
+
+        Lower ``priority`` numbers get a free connection slot first.
+        """
         self._ensure_loop_objects()
         started = time.perf_counter()
         self.metrics.calls += 1
@@ -206,7 +210,7 @@ class JudgeClient:
             ):
                 with attempt:
                     attempts += 1
-                    text = await self._request(messages, max_tokens)
+                    text = await self._request(messages, max_tokens, priority)
                     if validate is not None and not validate(text):
                         self.metrics.invalid += 1
                         raise InvalidReplyError("judge reply not in the requested form")
@@ -240,13 +244,14 @@ class JudgeClient:
     def _count_retry(self, state: RetryCallState) -> None:
         self.metrics.retries += 1
 
-    async def _request(self, messages: list[dict[str, Any]], max_tokens: int) -> str:
+    async def _request(self, messages: list[dict[str, Any]], max_tokens: int, priority: int) -> str:
         if not self.breaker.allow():
             self.metrics.breaker_rejections += 1
             raise BreakerOpenError("judge circuit breaker is open")
-        assert self._semaphore is not None and self._session is not None
+        assert self._slots is not None and self._session is not None
         endpoint = next(self._endpoints)
-        async with self._semaphore:
+        await self._slots.acquire(priority)
+        try:
             if self._throttler is not None:
                 await self._throttler.acquire()
             if self._tokens is not None:
@@ -261,6 +266,8 @@ class JudgeClient:
                 raise
             self.breaker.success()
             return text
+        finally:
+            self._slots.release()
 
     async def _post(self, endpoint: Endpoint, messages: list[dict[str, Any]], max_tokens: int) -> str:
         headers = {"Content-Type": "application/json"}

@@ -42,6 +42,7 @@ class ServerConfig:
     hang_s: float = 3600.0
     retry_after_s: float = 1.0
     down: bool = False
+    grade_as: str | None = None  # answer every grader prompt with this letter (a judge that disagrees)
     seed: int = 0
 
 
@@ -61,8 +62,10 @@ def _field(content: str, name: str) -> str:
     return match.group(1) if match else ""
 
 
-def answer_for(content: str) -> tuple[str, str]:
+def answer_for(content: str, grade_as: str | None = None) -> tuple[str, str]:
     """(kind, reply) for one of the project's prompts, computed from its fields."""
+    if f"[{prompts.GRADER_VERSION}]" in content and grade_as:
+        return "grader", grade_as
     if f"[{prompts.GRADER_VERSION}]" in content:
         label = offline_grader.grade(_field(content, "predicted_answer"), _field(content, "gold_target"))
         letter = {"CORRECT": "A", "INCORRECT": "B", "NOT_ATTEMPTED": "C"}[label.value]
@@ -127,7 +130,7 @@ class JudgeServer:
 
     async def _admin(self, request: web.Request) -> web.Response:
         body = await request.json()
-        for key in ("fault_rate", "down", "latency_ms", "rpm"):
+        for key in ("fault_rate", "down", "latency_ms", "rpm", "grade_as"):
             if key in body:
                 setattr(self.config, key, type(getattr(self.config, key))(body[key]))
         if "faults" in body:
@@ -206,7 +209,7 @@ class JudgeServer:
                 pass
         if fault == "malformed":
             return web.Response(text='{"choices": [{"message": {"content": ', content_type="application/json")
-        kind, reply = answer_for(content)
+        kind, reply = answer_for(content, self.config.grade_as)
         self.stats.by_kind[kind] += 1
         if fault == "wrong":
             reply = {"grader": "Perhaps", "decompose": "Claims follow:", "verify": '{"labels": "yes"}'}.get(kind, "?")
@@ -254,6 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--latency-ms", type=float, default=0.0, help="mean latency per request")
     parser.add_argument("--latency-dist", choices=["fixed", "uniform", "exponential"], default="uniform")
     parser.add_argument("--rpm", type=int, default=0, help="requests per minute before 429 (0: unlimited)")
+    parser.add_argument("--window-s", type=float, default=60.0, help="window the RPM limit is counted over")
     parser.add_argument("--fault-rate", type=float, default=0.0, help="fraction of requests given a fault")
     parser.add_argument("--faults", default=",".join(FAULTS), help=f"comma list from {','.join(FAULTS)}")
     parser.add_argument("--hang-s", type=float, default=3600.0)
@@ -263,7 +267,9 @@ def main(argv: list[str] | None = None) -> int:
     unknown = set(faults) - set(FAULTS)
     if unknown:
         parser.error(f"unknown fault kind(s) {sorted(unknown)}; choose from {FAULTS}")
-    config = ServerConfig(args.latency_ms, args.latency_dist, args.rpm, args.fault_rate, faults, args.hang_s, seed=args.seed)
+    config = ServerConfig(latency_ms=args.latency_ms, latency_dist=args.latency_dist, rpm=args.rpm,
+                          window_s=args.window_s, fault_rate=args.fault_rate, faults=faults, hang_s=args.hang_s,
+                          seed=args.seed)
     server = JudgeServer(config)
     web.run_app(server.app(), host=args.host, port=args.port, access_log=None,
                 print=lambda *_: print(f"test judge on http://{args.host}:{args.port}/v1", flush=True))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import heapq
 import time
 
 from asyncio_throttle import Throttler
@@ -47,3 +48,44 @@ class TokenWindow:
 def estimate_tokens(messages: list[dict], max_tokens: int) -> int:
     """~4 characters per token for the prompt, plus the reply budget."""
     return sum(len(str(m.get("content", ""))) for m in messages) // 4 + max_tokens
+
+
+class PrioritySlots:
+    """A semaphore whose waiters are served lowest priority number first (FIFO within one).
+
+    Decomposition and verification sit on a step's critical path (grade -> decompose ->
+    verify); grader calls of other completions can wait a moment without delaying the step.
+    """
+
+    def __init__(self, slots: int) -> None:
+        self._free = slots
+        self._waiters: list[tuple[int, int, asyncio.Future]] = []
+        self._seq = 0
+
+    async def acquire(self, priority: int = 0) -> None:
+        if self._free > 0 and not self._waiters:
+            self._free -= 1
+            return
+        future = asyncio.get_running_loop().create_future()
+        self._seq += 1
+        heapq.heappush(self._waiters, (priority, self._seq, future))
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self.release()  # the slot was handed to us as we were cancelled: pass it on
+            raise
+
+    def release(self) -> None:
+        while self._waiters:
+            _, _, future = heapq.heappop(self._waiters)
+            if not future.done():
+                future.set_result(None)
+                return
+        self._free += 1
+
+    async def __aenter__(self) -> None:
+        await self.acquire()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.release()

@@ -9,11 +9,14 @@ Judge-backed stages send one call per completion (decompose, verify) or per answ
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import threading
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Any, Protocol, Sequence
 
 from reward_engine import offline_facts, offline_grader, prompts
+from reward_engine.cache import JudgeCache
 from reward_engine.judge_client import JudgeClient, JudgeError
 from reward_engine.labels import Label
 from reward_engine.prompts import EvidencePassage
@@ -73,7 +76,7 @@ class LLMDecomposer:
     async def decompose(self, reasoning: str) -> StageOutput:
         reply = await self.judge.complete(
             prompts.decompose_messages(reasoning), prompts.DECOMPOSE_VERSION,
-            validate=lambda t: prompts.parse_claims(t) is not None, max_tokens=self.max_tokens,
+            validate=lambda t: prompts.parse_claims(t) is not None, max_tokens=self.max_tokens, priority=0,
         )
         claims = prompts.parse_claims(reply.text)
         if claims is None:  # validate() already retried; never guess
@@ -108,7 +111,7 @@ class LLMVerifier:
         n = len(claims)
         reply = await self.judge.complete(
             prompts.verify_messages(claims, evidence), prompts.VERIFY_VERSION,
-            validate=lambda t: prompts.parse_verdicts(t, n) is not None, max_tokens=self.max_tokens,
+            validate=lambda t: prompts.parse_verdicts(t, n) is not None, max_tokens=self.max_tokens, priority=0,
         )
         verdicts = prompts.parse_verdicts(reply.text, n)
         if verdicts is None:
@@ -120,35 +123,101 @@ class LLMVerifier:
 class EvidenceRetriever:
     """Evidence per claim from the KB: the row's titles first, global hybrid search otherwise.
 
-    Searches run in the default executor (embedding and FAISS are CPU work); results are
-    memoised per (claim, titles) for the life of the engine.
+    A completion's claims are embedded in one batch and searched in the default executor
+    (embedding, FAISS and FTS5 are CPU work, never on the loop). Results are memoised in
+    memory and, with a cache, on disk keyed by the KB's checksum, so a warmed or repeated
+    run does not search again and a rebuilt KB never serves stale evidence.
     """
 
-    def __init__(self, kb: object, k: int = 5, mode: str = "hybrid", memo_size: int = 100_000) -> None:
+    def __init__(self, kb: Any, k: int = 5, mode: str = "hybrid", cache: JudgeCache | None = None,
+                 memo_size: int = 100_000) -> None:
         self.kb = kb
         self.k = k
         self.mode = mode
+        self.cache = cache
+        manifest = getattr(kb, "manifest", None)
+        self._kb_version = getattr(manifest, "checksum", None) or str(getattr(kb, "db_path", ""))
         self._memo: dict[tuple[str, str], list[EvidencePassage]] = {}
         self._memo_size = memo_size
         self._lock = threading.Lock()
+        self._inflight: dict[tuple[str, str], asyncio.Future] = {}
+        self.searches = 0
+
+    def _key(self, claim: str, titles: str) -> str:
+        payload = json.dumps(["evidence-v1", self._kb_version, self.k, self.mode, claim, titles])
+        return hashlib.sha256(payload.encode()).hexdigest()
+
+    def _lookup(self, claim: str, titles: str) -> list[EvidencePassage] | None:
+        hit = self._memo.get((claim, titles))
+        if hit is None and self.cache is not None:
+            stored = self.cache.get(self._key(claim, titles))
+            if stored is not None:
+                hit = [EvidencePassage(*p) for p in stored]
+                self._remember(claim, titles, hit)
+        return hit
+
+    def _remember(self, claim: str, titles: str, passages: list[EvidencePassage]) -> None:
+        with self._lock:
+            if len(self._memo) >= self._memo_size:
+                self._memo.pop(next(iter(self._memo)))
+            self._memo[(claim, titles)] = passages
+
+    def cached(self, claims: Sequence[str], titles: str) -> list[list[EvidencePassage]] | None:
+        """Evidence for every claim if all of it is cached, else None (no search)."""
+        found = [self._lookup(c, titles) for c in claims]
+        return None if any(f is None for f in found) else found  # type: ignore[return-value]
 
     def _search(self, claims: Sequence[str], titles: str) -> list[list[EvidencePassage]]:
-        out = []
-        for claim in claims:
-            key = (claim, titles)
-            hit = self._memo.get(key)
-            if hit is None:
-                result = self.kb.search(claim, titles=titles, k=self.k, mode=self.mode)  # type: ignore[attr-defined]
-                hit = [EvidencePassage(h.passage.id, h.passage.title, h.passage.text) for h in result.hits]
-                with self._lock:
-                    if len(self._memo) >= self._memo_size:
-                        self._memo.pop(next(iter(self._memo)))
-                    self._memo[key] = hit
-            out.append(hit)
-        return out
+        out = [self._lookup(c, titles) for c in claims]
+        todo = [i for i, found in enumerate(out) if found is None]
+        if todo:
+            vectors = (self.kb.encode_queries([claims[i] for i in todo]) if self.mode != "bm25"
+                       else [None] * len(todo))
+            for i, vector in zip(todo, vectors):
+                result = self.kb.search(claims[i], titles=titles, k=self.k, mode=self.mode, query_vector=vector)
+                passages = [EvidencePassage(h.passage.id, h.passage.title, h.passage.text) for h in result.hits]
+                self.searches += 1
+                self._remember(claims[i], titles, passages)
+                if self.cache is not None:
+                    self.cache.set(self._key(claims[i], titles), [(p.id, p.title, p.text) for p in passages])
+                out[i] = passages
+        return out  # type: ignore[return-value]
 
     async def retrieve(self, claims: Sequence[str], titles: str) -> list[list[EvidencePassage]]:
+        """Evidence for each claim. A claim another completion is already searching is awaited, not searched
+        again (in GRPO the generations of one prompt repeat many facts)."""
+        titles = titles or ""
         if not claims:
             return []
+        hit = self.cached(claims, titles)
+        if hit is not None:
+            return hit
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(None, self._search, list(claims), titles or "")
+        mine: list[str] = []
+        pending: dict[str, asyncio.Future] = {}
+        known: dict[str, list[EvidencePassage]] = {}
+        for claim in dict.fromkeys(claims):
+            found = self._lookup(claim, titles)
+            if found is not None:
+                known[claim] = found
+                continue
+            future = self._inflight.get((claim, titles))
+            if future is None:
+                future = loop.create_future()
+                self._inflight[(claim, titles)] = future
+                mine.append(claim)
+            pending[claim] = future
+        if mine:
+            try:
+                found_all = await loop.run_in_executor(None, self._search, mine, titles)
+            except BaseException as exc:
+                for claim in mine:
+                    future = self._inflight.pop((claim, titles))
+                    if not future.done():
+                        future.set_exception(exc) if isinstance(exc, Exception) else future.cancel()
+                raise
+            for claim, evidence in zip(mine, found_all):
+                self._inflight.pop((claim, titles)).set_result(evidence)
+        for claim, future in pending.items():
+            known[claim] = await asyncio.shield(future)
+        return [known[c] for c in claims]

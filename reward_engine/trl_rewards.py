@@ -99,7 +99,7 @@ class KnowRLRewards:
         log_metric = kwargs.get("log_metric")
         if callable(log_metric):
             for name in ("coverage", "latency_p50_s", "latency_p95_s", "judge_requests", "cache_hits", "retries",
-                         "timeouts", "breaker_open", "wall_s"):
+                         "timeouts", "breaker_open", "speculation_wasted", "wall_s"):
                 log_metric(f"reward_engine/{name}", float(getattr(metrics, name)))
             total = max(1, len(results))
             for label in ("CORRECT", "INCORRECT", "NOT_ATTEMPTED"):

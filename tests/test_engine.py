@@ -90,6 +90,26 @@ async def test_only_incorrect_answers_pay_for_factuality(server, kb):
     assert by_kind == {"grader": 4, "decompose": 2, "verify": 2}
 
 
+async def test_speculation_waste_is_bounded_and_counted(server, kb):
+    server.config.grade_as = "A"  # a judge that calls every answer CORRECT
+    async with RewardEngine(llm_config(server), kb=kb) as engine:
+        results = await engine.score(samples())
+        metrics = engine.last_metrics
+    assert [r.correctness for r in results[:4]] == [2.0, 2.0, 2.0, 2.0]
+    assert all(r.claims == [] and r.factuality is None for r in results)
+    assert metrics.speculated == 2 and metrics.speculation_wasted == 2
+    by_kind = (await _stats(server))["by_kind"]
+    assert by_kind["grader"] == 4 and by_kind.get("verify", 0) <= 2  # never more than decompose+verify per miss
+
+
+async def test_no_speculation_when_disabled(server, kb):
+    server.config.grade_as = "A"
+    async with RewardEngine(llm_config(server, speculate=False), kb=kb) as engine:
+        await engine.score(samples())
+        assert engine.last_metrics.speculated == 0
+    assert (await _stats(server))["by_kind"] == {"grader": 4}
+
+
 async def test_identical_completions_are_scored_once(server, kb):
     batch = samples() * 8  # 40 completions, 5 distinct
     async with RewardEngine(llm_config(server), kb=kb) as engine:

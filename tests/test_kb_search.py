@@ -226,3 +226,16 @@ def test_search_cli_missing_db_is_a_clear_error(tmp_path):
         capture_output=True, text=True,
     )
     assert out.returncode == 2 and "knowledge base not found" in out.stderr
+
+
+@pytest.mark.parametrize("n_titles", [2, 10])
+def test_pool_search_equals_filtered_global_ranking(kb, n_titles):
+    from retrieval import fts
+
+    titles = [t for t, _ in CORPUS][:n_titles]
+    pool, _, _ = kb.title_passage_ids(titles)
+    query = "capital city largest river planet prize"
+    conn = kb._conn()
+    expected = [pid for pid, _ in fts.search(conn, query, 1000) if pid in set(pool)][:3]
+    assert [pid for pid, _ in fts.search(conn, query, 3, pool)] == expected
+    assert len(expected) == (1 if n_titles == 2 else 3)
