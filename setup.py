@@ -53,6 +53,9 @@ setup(
         "console_scripts": [
             "knowrl-kb-build=retrieval.build:main",
             "knowrl-kb-search=retrieval.search:main",
+            "knowrl-score=reward_engine.score:main",
+            "knowrl-warm=reward_engine.warm:main",
+            "knowrl-judge-server=reward_engine.judge_server:main",
         ]
     },
 )

@@ -30,7 +30,11 @@ from retrieval.kb import KnowledgeBase  # noqa: E402
 from retrieval.paths import demo_kb_path  # noqa: E402
 from retrieval.schema import connect, get_meta  # noqa: E402
 from retrieval.sources import (  # noqa: E402
-    FACTBOOK_SUFFIX, WIKI_PACKAGE, _package_dir, demo_documents, factbook_documents,
+    FACTBOOK_SUFFIX,
+    WIKI_PACKAGE,
+    _package_dir,
+    demo_documents,
+    factbook_documents,
 )
 
 RESULTS = ROOT / "bench" / "results"

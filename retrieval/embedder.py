@@ -11,7 +11,6 @@ import numpy as np
 
 from retrieval.models import DEFAULT_EMBEDDING_MODEL, canonical_model_name, resolve_model_path
 
-
 FAST_BATCH_MAX = 8  # up to this many texts go through ONNX Runtime when available
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
+from retrieval.records import iter_records
 from retrieval.text import clean_html, normalize_space
 
 
@@ -52,55 +53,13 @@ def _validate(path: str, line: int, obj: object) -> Document | BadRow:
     return Document(normalize_space(obj["title"]).replace("\n", " "), obj["text"])
 
 
-def _line_of(text: str, pos: int) -> int:
-    return text.count("\n", 0, pos) + 1
-
-
-def _read_json_array(path: str, text: str) -> Iterator[Row]:
-    """Decode an array element by element so one broken element loses only itself."""
-    decoder = json.JSONDecoder()
-    pos = text.index("[") + 1
-    resume = re.compile(r",?\s*\n\s*(?=\{)")
-    while True:
-        while pos < len(text) and text[pos] in " \t\r\n,":
-            pos += 1
-        if pos >= len(text) or text[pos] == "]":
-            return
-        line = _line_of(text, pos)
-        try:
-            obj, end = decoder.raw_decode(text, pos)
-        except json.JSONDecodeError as exc:
-            yield line, BadRow(path, _line_of(text, exc.pos), None, f"invalid JSON: {exc.msg}")
-            nxt = resume.search(text, exc.pos)
-            if nxt is None:
-                return
-            pos = nxt.end()
-            continue
-        yield line, _validate(path, line, obj)
-        pos = end
-
-
 def read_documents(path: Path) -> Iterator[Row]:
     """Yield ``(line, Document | BadRow)`` from a JSON array or a JSONL file."""
-    raw = path.read_bytes()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        yield line, BadRow(str(path), line, None, "not valid UTF-8; decoded with replacement")
-        text = raw.decode("utf-8", errors="replace")
-    if text.lstrip().startswith("["):
-        yield from _read_json_array(str(path), text)
-        return
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            yield number, BadRow(str(path), number, None, f"invalid JSON: {exc.msg}")
-            continue
-        yield number, _validate(str(path), number, obj)
+    for record in iter_records(path):
+        if record.error is not None:
+            yield record.line, BadRow(str(path), record.line, None, record.error)
+        else:
+            yield record.line, _validate(str(path), record.line, record.value)
 
 
 # --- the embedded offline demo --------------------------------------------------------

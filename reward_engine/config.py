@@ -170,5 +170,16 @@ def load_reward_config(path: str | Path) -> RewardEngineConfig:
     return parse_reward_config(data, str(path), path.parent)
 
 
+def load_reward_config_or_report(path: str | Path) -> RewardEngineConfig | None:
+    """For CLIs: the config, or None after printing the error (the caller exits with 2)."""
+    import sys
+
+    try:
+        return load_reward_config(path)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
+
+
 __all__ = ["ConfigError", "Endpoint", "FactualityConfig", "JudgeConfig", "RewardEngineConfig",
            "load_reward_config", "parse_reward_config"]

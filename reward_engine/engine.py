@@ -18,13 +18,13 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
-from reward_engine.completion import Parsed, parse
+from reward_engine import offline_grader, stages
 from reward_engine.cache import JudgeCache
+from reward_engine.completion import Parsed, parse
 from reward_engine.config import RewardEngineConfig
 from reward_engine.judge_client import BreakerOpenError, JudgeClient, JudgeError, JudgeTimeoutError
 from reward_engine.labels import Label, Status
 from reward_engine.scoring import combine, fact_score
-from reward_engine import offline_grader, stages
 
 
 @dataclass

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
+from retrieval.records import iter_records
+
 
 @dataclass
 class Row:
@@ -17,26 +19,16 @@ class Row:
 
 
 def read_rows(path: Path, required: dict[str, tuple[type, ...]], optional: dict[str, tuple[type, ...]]) -> Iterator[Row]:
-    """Yield every non-blank line; a bad one carries an error naming its line and field."""
-    with path.open("rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            if not raw.strip():
-                continue
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                yield Row(number, None, f"{path}:{number}: not valid UTF-8 (byte {exc.start})")
-                continue
-            try:
-                data = json.loads(text)
-            except json.JSONDecodeError as exc:
-                yield Row(number, None, f"{path}:{number}: invalid JSON: {exc.msg} (column {exc.colno})")
-                continue
-            if not isinstance(data, dict):
-                yield Row(number, None, f"{path}:{number}: expected an object, got {type(data).__name__}")
-                continue
-            problem = _check(data, required, optional)
-            yield Row(number, data if problem is None else None, f"{path}:{number}: {problem}" if problem else None)
+    """Every record of a JSONL file or JSON array; a bad one carries an error naming its line and field."""
+    for record in iter_records(path):
+        if record.error is not None:
+            yield Row(record.line, None, f"{path}:{record.line}: {record.error}")
+        elif not isinstance(record.value, dict):
+            yield Row(record.line, None, f"{path}:{record.line}: expected an object, got {type(record.value).__name__}")
+        else:
+            problem = _check(record.value, required, optional)
+            yield Row(record.line, record.value if problem is None else None,
+                      f"{path}:{record.line}: {problem}" if problem else None)
 
 
 def _check(data: dict[str, Any], required: dict[str, tuple[type, ...]], optional: dict[str, tuple[type, ...]]) -> str | None:

@@ -170,11 +170,11 @@ class JudgeClient:
         return cache_key(cfg.endpoints[0].model, messages, cfg.temperature, max_tokens or cfg.max_tokens,
                          cfg.seed, template_version)
 
-    def cached(self, messages: list[dict[str, Any]], template_version: str) -> str | None:
+    def cached(self, messages: list[dict[str, Any]], template_version: str, max_tokens: int | None = None) -> str | None:
         """The cached answer for this call, without calling (None when absent or uncacheable)."""
         if self.cache is None or self.config.temperature != 0:
             return None
-        return self.cache.get(self.key_for(messages, template_version))
+        return self.cache.get(self.key_for(messages, template_version, max_tokens))
 
     async def complete(
         self,

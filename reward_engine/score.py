@@ -23,7 +23,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from reward_engine.config import ConfigError, RewardEngineConfig, load_reward_config
+from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.engine import RewardEngine, RewardResult, Sample
 from reward_engine.jsonl import Appender, Row, load_done, read_rows, rewrite
 
@@ -109,10 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.input.exists():
         parser.error(f"input file not found: {args.input}")
-    try:
-        config = load_reward_config(args.config)
-    except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    config = load_reward_config_or_report(args.config)
+    if config is None:
         return 2
     summary = asyncio.run(score_file(args.input, args.output, config, args.batch_size, not args.no_progress))
     print(json.dumps(summary, indent=2))

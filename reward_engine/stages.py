@@ -21,6 +21,9 @@ from reward_engine.judge_client import JudgeClient, JudgeError
 from reward_engine.labels import Label
 from reward_engine.prompts import EvidencePassage
 
+GRADER_MAX_TOKENS = 4  # one letter; part of the cache key
+FACTS_MAX_TOKENS = 512  # decomposition and verification replies
+
 
 @dataclass
 class StageOutput:
@@ -57,7 +60,7 @@ class LLMGrader:
     async def grade(self, question: str, gold: str, answer: str) -> StageOutput:
         reply = await self.judge.complete(
             prompts.grader_messages(question, gold, answer), prompts.GRADER_VERSION,
-            validate=lambda t: prompts.parse_grade(t) is not Label.UNPARSEABLE, max_tokens=4,
+            validate=lambda t: prompts.parse_grade(t) is not Label.UNPARSEABLE, max_tokens=GRADER_MAX_TOKENS,
         )
         return StageOutput(prompts.parse_grade(reply.text), reply.cached)
 
@@ -69,7 +72,7 @@ class OfflineDecomposer:
 
 
 class LLMDecomposer:
-    def __init__(self, judge: JudgeClient, max_tokens: int = 512) -> None:
+    def __init__(self, judge: JudgeClient, max_tokens: int = FACTS_MAX_TOKENS) -> None:
         self.judge = judge
         self.max_tokens = max_tokens
 
@@ -101,7 +104,7 @@ class OfflineVerifier:
 class LLMVerifier:
     """All claims of one completion in one judge call, strict JSON labels back."""
 
-    def __init__(self, judge: JudgeClient, max_tokens: int = 512) -> None:
+    def __init__(self, judge: JudgeClient, max_tokens: int = FACTS_MAX_TOKENS) -> None:
         self.judge = judge
         self.max_tokens = max_tokens
 

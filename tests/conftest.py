@@ -21,3 +21,34 @@ def embedder():
     from retrieval.embedder import Embedder
 
     return Embedder()
+
+
+@pytest.fixture(scope="session")
+def kb_path(tmp_path_factory, embedder):
+    """A real KB (SQLite + FTS5 + FAISS) over the small hand-written corpus."""
+    from retrieval.build import build
+    from retrieval.sources import Document
+    from tests.helpers import CORPUS
+
+    db = tmp_path_factory.mktemp("kb") / "kb.db"
+    build(db, [Document(t, x) for t, x in CORPUS], progress=False, embedder=embedder)
+    return db
+
+
+@pytest.fixture(scope="session")
+def kb(kb_path, embedder):
+    from retrieval.kb import KnowledgeBase
+
+    with KnowledgeBase(kb_path, embedder=embedder) as kb:
+        yield kb
+
+
+@pytest.fixture
+async def server():
+    """The project's test judge server on 127.0.0.1, fresh for each test."""
+    from reward_engine.judge_server import JudgeServer, ServerConfig
+
+    srv = JudgeServer(ServerConfig())
+    await srv.start()
+    yield srv
+    await srv.stop()

@@ -6,18 +6,13 @@ import asyncio
 import math
 import time
 
-import aiohttp
 import pytest
 
-from retrieval.build import build
-from retrieval.kb import KnowledgeBase
-from retrieval.sources import Document
 from reward_engine.config import ConfigError, parse_reward_config
 from reward_engine.engine import RewardEngine, Sample
-from reward_engine.judge_server import JudgeServer, ServerConfig
 from reward_engine.scoring import fact_score, semantics
 from reward_engine.trl_rewards import KnowRLRewards
-from tests.kb_fixtures import CORPUS
+from tests.helpers import server_stats
 
 GOOD = "<think>Paris is the capital and largest city of France.</think><answer>Paris</answer>"
 WRONG_TRUE_FACTS = ("<think>The Eiffel Tower was completed in 1889 for the World's Fair. "
@@ -27,22 +22,6 @@ WRONG_FALSE_FACTS = ("<think>The Eiffel Tower was completed in 1650 for a royal 
                      "Lyon is the capital city of Germany.</think><answer>Lyon</answer>")
 REFUSAL = "<think>I am not certain about this.</think><answer>I don't know</answer>"
 NO_ANSWER = "<think>Paris is the capital of France.</think>"
-
-
-@pytest.fixture(scope="module")
-def kb(tmp_path_factory, embedder):
-    db = tmp_path_factory.mktemp("kb") / "kb.db"
-    build(db, [Document(t, x) for t, x in CORPUS], progress=False, embedder=embedder)
-    with KnowledgeBase(db, embedder=embedder) as kb:
-        yield kb
-
-
-@pytest.fixture
-async def server():
-    srv = JudgeServer(ServerConfig())
-    await srv.start()
-    yield srv
-    await srv.stop()
 
 
 def offline_config(**over):
@@ -85,7 +64,7 @@ async def test_knowrl_semantics_end_to_end(mode, server, kb):
 async def test_only_incorrect_answers_pay_for_factuality(server, kb):
     async with RewardEngine(llm_config(server), kb=kb) as engine:
         await engine.score(samples())
-    by_kind = (await _stats(server))["by_kind"]
+    by_kind = (await server_stats(server))["by_kind"]
     # 4 answers graded (no-answer is not), 2 INCORRECT -> 2 decompositions + 2 verifications.
     assert by_kind == {"grader": 4, "decompose": 2, "verify": 2}
 
@@ -98,7 +77,7 @@ async def test_speculation_waste_is_bounded_and_counted(server, kb):
     assert [r.correctness for r in results[:4]] == [2.0, 2.0, 2.0, 2.0]
     assert all(r.claims == [] and r.factuality is None for r in results)
     assert metrics.speculated == 2 and metrics.speculation_wasted == 2
-    by_kind = (await _stats(server))["by_kind"]
+    by_kind = (await server_stats(server))["by_kind"]
     assert by_kind["grader"] == 4 and by_kind.get("verify", 0) <= 2  # never more than decompose+verify per miss
 
 
@@ -107,7 +86,7 @@ async def test_no_speculation_when_disabled(server, kb):
     async with RewardEngine(llm_config(server, speculate=False), kb=kb) as engine:
         await engine.score(samples())
         assert engine.last_metrics.speculated == 0
-    assert (await _stats(server))["by_kind"] == {"grader": 4}
+    assert (await server_stats(server))["by_kind"] == {"grader": 4}
 
 
 async def test_identical_completions_are_scored_once(server, kb):
@@ -115,18 +94,18 @@ async def test_identical_completions_are_scored_once(server, kb):
     async with RewardEngine(llm_config(server), kb=kb) as engine:
         results = await engine.score(batch)
         assert engine.last_metrics.unique == 5
-    assert (await _stats(server))["requests"] == 8
+    assert (await server_stats(server))["requests"] == 8
     assert [r.correctness for r in results[:5]] == [r.correctness for r in results[5:10]]
 
 
 async def test_second_run_makes_no_judge_requests(server, kb, tmp_path):
     async with RewardEngine(llm_config(server, tmp_path), kb=kb) as engine:
         first = await engine.score(samples())
-    before = (await _stats(server))["requests"]
+    before = (await server_stats(server))["requests"]
     async with RewardEngine(llm_config(server, tmp_path), kb=kb) as engine:
         second = await engine.score(samples())
         assert engine.last_metrics.judge_requests == 0 and engine.last_metrics.cache_hits == 8
-    assert (await _stats(server))["requests"] == before
+    assert (await server_stats(server))["requests"] == before
     assert [r.correctness for r in first] == [r.correctness for r in second]
     assert second[0].status == "cached"
 
@@ -189,7 +168,7 @@ async def test_trl_reward_functions_share_one_engine_run(server, kb):
                   title=[s.title for s in batch], log_metric=logged.__setitem__, log_extra=extra.__setitem__)
     f, c = await asyncio.gather(fmt(**kwargs), correctness(**kwargs))
     assert f == [1.0, 1.0, 1.0, 1.0, -1.0] and c[0] == 2.0 and c[4] == -1.0
-    assert (await _stats(server))["by_kind"]["grader"] == 4  # one engine run for both functions
+    assert (await server_stats(server))["by_kind"]["grader"] == 4  # one engine run for both functions
     assert logged["reward_engine/coverage"] == 1.0 and extra["reward_status"] == ["ok"] * 5
     await rewards.aclose()
 
@@ -228,8 +207,3 @@ def test_rate_budget_is_divided_across_ranks(server):
     judge = config.judge_for_rank()
     assert judge.requests_per_minute == 300 and judge.tokens_per_minute == 22500
 
-
-async def _stats(server):
-    async with aiohttp.ClientSession() as session:
-        async with session.get(server.url.replace("/v1", "/stats")) as resp:
-            return await resp.json()

@@ -10,31 +10,23 @@ import pytest
 
 from reward_engine import prompts
 from reward_engine.judge_client import (
-    BreakerOpenError, Endpoint, JudgeClient, JudgeConfig, JudgeError, JudgeTimeoutError,
+    BreakerOpenError,
+    Endpoint,
+    JudgeClient,
+    JudgeConfig,
+    JudgeError,
+    JudgeTimeoutError,
 )
-from reward_engine.judge_server import JudgeServer, ServerConfig
+from reward_engine.judge_server import JudgeServer
+from tests.helpers import server_stats
 
 SECRET = "sk-test-PLANTED-SECRET-4242"
-
-
-@pytest.fixture
-async def server():
-    srv = JudgeServer(ServerConfig())
-    await srv.start()
-    yield srv
-    await srv.stop()
 
 
 def client_for(server: JudgeServer, **overrides) -> JudgeClient:
     cfg = {"endpoints": [Endpoint(base_url=server.url, model="test-judge")], "backoff_initial_s": 0.01,
            "backoff_max_s": 0.05, **overrides}
     return JudgeClient(JudgeConfig(**cfg))
-
-
-async def stats(server: JudgeServer) -> dict:
-    async with aiohttp.ClientSession() as session:
-        async with session.get(server.url.replace("/v1", "/stats")) as resp:
-            return await resp.json()
 
 
 async def test_grader_prompt_answered_from_its_fields(server):
@@ -51,7 +43,7 @@ async def test_max_in_flight_is_observed_by_the_server(server):
     async with client_for(server, max_in_flight=4) as judge:
         msgs = [prompts.grader_messages(f"q{i}", "Paris", "Paris") for i in range(20)]
         await asyncio.gather(*(judge.complete(m, prompts.GRADER_VERSION) for m in msgs))
-    s = await stats(server)
+    s = await server_stats(server)
     assert s["requests"] == 20 and s["max_in_flight"] == 4
 
 
@@ -62,7 +54,7 @@ async def test_client_rpm_limit_keeps_the_server_from_refusing(server):
         msgs = [prompts.grader_messages(f"q{i}", "Paris", "Paris") for i in range(12)]
         await asyncio.gather(*(judge.complete(m, prompts.GRADER_VERSION) for m in msgs))
         elapsed = time.perf_counter() - started
-    s = await stats(server)
+    s = await server_stats(server)
     assert s["rate_limited"] == 0 and s["completed"] == 12
     assert elapsed >= 2.0  # 12 requests at 5 per second-window need three windows
 
@@ -77,7 +69,7 @@ async def test_429_retry_after_is_honoured(server):
         assert judge.metrics.rate_limited >= 1 and judge.metrics.retries >= 1
     assert all(r.text == "A" for r in replies)
     assert elapsed >= 0.9  # waited for the window (Retry-After), not the 10-50 ms backoff
-    s = await stats(server)
+    s = await server_stats(server)
     assert s["rate_limited"] >= 1 and s["completed"] == 2
 
 
@@ -110,13 +102,13 @@ async def test_breaker_opens_and_later_calls_cost_nothing(server):
         for i in range(3):
             with pytest.raises(JudgeError):
                 await judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"), prompts.GRADER_VERSION)
-        before = (await stats(server))["requests"]
+        before = (await server_stats(server))["requests"]
         started = time.perf_counter()
         for i in range(20):
             with pytest.raises(BreakerOpenError):
                 await judge.complete(prompts.grader_messages(f"z{i}", "Paris", "Paris"), prompts.GRADER_VERSION)
         assert time.perf_counter() - started < 0.2
-        assert (await stats(server))["requests"] == before
+        assert (await server_stats(server))["requests"] == before
         assert judge.breaker.state == "open"
 
 
@@ -139,13 +131,13 @@ async def test_repeated_calls_hit_the_cache_and_keys_hold_no_secret(server, tmp_
     async with client_for(server, cache_dir=str(tmp_path / "cache")) as judge:
         await asyncio.gather(*(judge.complete(m, prompts.GRADER_VERSION) for m in msgs))
         key_with_secret = judge.key_for(msgs[0], prompts.GRADER_VERSION)
-    first = (await stats(server))["requests"]
+    first = (await server_stats(server))["requests"]
     monkeypatch.setenv("KNOWRL_JUDGE_API_KEY", "another-key")
     async with client_for(server, cache_dir=str(tmp_path / "cache")) as judge:
         replies = await asyncio.gather(*(judge.complete(m, prompts.GRADER_VERSION) for m in msgs))
         assert judge.key_for(msgs[0], prompts.GRADER_VERSION) == key_with_secret
         assert all(r.cached for r in replies) and judge.metrics.cache_hits == 5
-    assert (await stats(server))["requests"] == first == 5
+    assert (await server_stats(server))["requests"] == first == 5
     for path in (tmp_path / "cache").rglob("*"):
         if path.is_file():
             assert SECRET.encode() not in path.read_bytes()

@@ -10,28 +10,16 @@ import sys
 
 import pytest
 
-from retrieval.build import build, main as build_main
+from retrieval.build import build
+from retrieval.build import main as build_main
+from retrieval.chunking import Chunker
 from retrieval.dense import IndexMismatchError, index_paths
 from retrieval.fts import to_match_query
 from retrieval.kb import KnowledgeBase, split_titles
 from retrieval.schema import SEPARATOR, connect
 from retrieval.sources import Document
 from retrieval.store import ingest, sync_passages
-from retrieval.chunking import Chunker
-from tests.kb_fixtures import CORPUS
-
-
-@pytest.fixture(scope="module")
-def kb_path(tmp_path_factory, embedder):
-    db = tmp_path_factory.mktemp("kb") / "kb.db"
-    build(db, [Document(t, x) for t, x in CORPUS], progress=False, embedder=embedder)
-    return db
-
-
-@pytest.fixture(scope="module")
-def kb(kb_path, embedder):
-    with KnowledgeBase(kb_path, embedder=embedder) as kb:
-        yield kb
+from tests.helpers import CORPUS
 
 
 @pytest.mark.parametrize("mode", ["bm25", "dense", "hybrid"])

@@ -6,17 +6,12 @@ import json
 import subprocess
 import sys
 
-import aiohttp
 import pytest
 import yaml
 
-from retrieval.build import build
-from retrieval.kb import KnowledgeBase
-from retrieval.sources import Document
 from reward_engine.config import parse_reward_config
-from reward_engine.judge_server import JudgeServer, ServerConfig
 from reward_engine.score import score_file
-from tests.kb_fixtures import CORPUS
+from tests.helpers import server_stats
 
 ROWS = [
     {"id": "a", "question": "Capital of France?", "answers": "Paris",
@@ -26,27 +21,6 @@ ROWS = [
     {"id": "c", "question": "Capital of Japan?", "answers": "Tokyo",
      "completion": "<think>Unsure.</think><answer>I don't know</answer>"},
 ]
-
-
-@pytest.fixture(scope="module")
-def kb_path(tmp_path_factory, embedder):
-    db = tmp_path_factory.mktemp("kb") / "kb.db"
-    build(db, [Document(t, x) for t, x in CORPUS], progress=False, embedder=embedder)
-    return db
-
-
-@pytest.fixture(scope="module")
-def kb(kb_path, embedder):
-    with KnowledgeBase(kb_path, embedder=embedder) as kb:
-        yield kb
-
-
-@pytest.fixture
-async def server():
-    srv = JudgeServer(ServerConfig())
-    await srv.start()
-    yield srv
-    await srv.stop()
 
 
 def write_input(path, extra_lines=()):
@@ -89,12 +63,12 @@ async def test_rerun_resumes_without_recomputing(tmp_path, kb, server):
     judge = {"endpoints": [{"base_url": server.url, "model": "m"}]}
     config = parse_reward_config({"grader": "llm", "judge": judge, "factuality": {"kb_path": "x"}})
     first = await score_file(src, out, config, progress=False, kb=kb)
-    requests = await _requests(server)
+    requests = (await server_stats(server))["requests"]
     with out.open("a") as handle:
         handle.write('{"id": "a", "line": 1, "rew')  # a torn line from a killed run
     second = await score_file(src, out, config, progress=False, kb=kb)
     assert first["already_scored"] == 0 and second["already_scored"] == 3
-    assert await _requests(server) == requests  # nothing recomputed
+    assert (await server_stats(server))["requests"] == requests  # nothing recomputed
     assert [r["line"] for r in read_output(out)] == [1, 2, 3]
 
 
@@ -132,8 +106,3 @@ def test_score_cli_bad_config_is_a_clear_error(tmp_path):
                            str(tmp_path / "o.jsonl"), "--config", str(cfg)], capture_output=True, text=True)
     assert proc.returncode == 2 and "unknown key 'gradr'" in proc.stderr and "did you mean 'grader'" in proc.stderr
 
-
-async def _requests(server):
-    async with aiohttp.ClientSession() as session:
-        async with session.get(server.url.replace("/v1", "/stats")) as resp:
-            return (await resp.json())["requests"]

@@ -12,8 +12,7 @@ from retrieval.sources import Document
 from reward_engine.config import parse_reward_config
 from reward_engine.judge_server import ServerConfig, serve_in_thread
 from reward_engine.trl_rewards import KnowRLRewards
-from tests.kb_fixtures import CORPUS
-
+from tests.helpers import CORPUS
 
 QUESTION = "What is the capital of France?"
 TAUGHT = [

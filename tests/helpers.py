@@ -33,3 +33,12 @@ def write_jsonl(path: Path, rows: list[dict] | None = None) -> Path:
     rows = rows if rows is not None else [{"title": t, "text": x} for t, x in CORPUS]
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     return path
+
+
+async def server_stats(server) -> dict:
+    """The test judge server's /stats, over real HTTP."""
+    import aiohttp
+
+    async with aiohttp.ClientSession() as session:
+        async with session.get(server.url.replace("/v1", "/stats")) as resp:
+            return await resp.json()

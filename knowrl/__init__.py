@@ -1,0 +1,1 @@
+"""KnowRL training: GRPO with knowledge-grounded rewards, cold-start SFT, evaluation."""

@@ -1,0 +1,1 @@
+"""Async, rate-limited, retried, cached KnowRL reward evaluation (format, correctness, factuality)."""

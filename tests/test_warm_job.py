@@ -1,0 +1,54 @@
+"""``python -m reward_engine.warm``: title coverage, cache hit rates before/after, idempotence."""
+
+from __future__ import annotations
+
+import json
+
+from reward_engine.config import parse_reward_config
+from reward_engine.warm import warm
+from tests.test_score_job import ROWS
+
+
+async def test_warm_fills_every_stage_and_is_idempotent(tmp_path, kb, server):
+    data = tmp_path / "train.json"
+    data.write_text(json.dumps([
+        {"question": "Capital of France?", "answers": "Paris", "title": "Paris;Tokyo"},
+        {"question": "Highest mountain?", "answers": "Mount Everest", "title": "Mount Everest;Nowhere"},
+        {"question": "Unknown?", "answers": "x", "title": "Not In KB"},
+        {"question": "No title?", "answers": "x"},
+        {"question": 5, "answers": "x"},
+    ], indent=1))
+    completions = tmp_path / "prev.jsonl"
+    completions.write_text("".join(json.dumps(r) + "\n" for r in ROWS))
+    judge = {"endpoints": [{"base_url": server.url, "model": "m"}], "cache_dir": str(tmp_path / "cache")}
+    config = parse_reward_config({"grader": "llm", "decomposer": "llm", "verifier": "llm", "judge": judge,
+                                  "factuality": {"kb_path": "given"}})
+    first = await warm(config, data, completions, kb=kb)
+    assert first["titles"] == {"rows": 4, "bad_rows": 1, "all_titles": 1, "some_titles": 1, "no_titles_in_kb": 1,
+                               "no_title_field": 1}
+    assert first["before"]["grader"] == 0.0 and first["after"]["grader"] == 1.0
+    assert first["after"]["needed"] == {"grader": 3, "decomposition": 1, "verification": 1}
+    assert first["after"]["decomposition"] == 1.0 and first["after"]["verification"] == 1.0
+    assert first["judge_requests"] == 5  # 3 grades + 1 decomposition + 1 verification
+
+    second = await warm(config, None, completions, kb=kb)
+    assert second["before"]["grader"] == 1.0 and second["before"]["verification"] == 1.0
+    assert second["judge_requests"] == 0
+
+
+def test_warm_cli_with_offline_config(tmp_path, kb):
+    import subprocess
+    import sys
+
+    import yaml
+
+    data = tmp_path / "train.jsonl"
+    data.write_text(json.dumps({"question": "Capital of France?", "answers": "Paris", "title": "Paris"}) + "\n")
+    completions = tmp_path / "prev.jsonl"
+    completions.write_text("".join(json.dumps(r) + "\n" for r in ROWS))
+    cfg = tmp_path / "reward.yaml"
+    cfg.write_text(yaml.safe_dump({"factuality": {"kb_path": str(kb.db_path)}}))
+    proc = subprocess.run([sys.executable, "-m", "reward_engine.warm", "--data", str(data), "--completions",
+                           str(completions), "--config", str(cfg)], capture_output=True, text=True, check=True)
+    report = json.loads(proc.stdout)
+    assert report["titles"]["all_titles"] == 1 and report["judge_requests"] == 0
