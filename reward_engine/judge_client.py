@@ -163,7 +163,8 @@ class JudgeClient:
         )
         self._slots = PrioritySlots(self.config.max_in_flight)
         self._throttler = request_throttler(self.config.requests_per_minute, self.config.rate_window_s)
-        self._tokens = TokenWindow(self.config.tokens_per_minute) if self.config.tokens_per_minute else None
+        self._tokens = (TokenWindow(self.config.tokens_per_minute, self.config.rate_window_s)
+                        if self.config.tokens_per_minute else None)
 
     def key_for(self, messages: list[dict[str, Any]], template_version: str, max_tokens: int | None = None) -> str:
         cfg = self.config

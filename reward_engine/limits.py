@@ -23,11 +23,11 @@ def request_throttler(requests_per_minute: float | None, window_s: float = 60.0)
 
 
 class TokenWindow:
-    """At most ``tokens_per_minute`` estimated tokens sent in any 60 s window."""
+    """At most ``tokens_per_minute`` x window/60 estimated tokens sent in any window."""
 
-    def __init__(self, tokens_per_minute: float, period: float = 60.0 * MARGIN) -> None:
-        self.limit = float(tokens_per_minute)
-        self.period = period
+    def __init__(self, tokens_per_minute: float, window_s: float = 60.0) -> None:
+        self.limit = float(tokens_per_minute) * window_s / 60.0
+        self.period = window_s * MARGIN
         self._log: collections.deque[tuple[float, float]] = collections.deque()
         self._used = 0.0
 

@@ -180,3 +180,40 @@ async def test_api_key_is_sent_as_bearer(server, monkeypatch):
         await judge.complete(prompts.grader_messages("q", "Paris", "Paris"), prompts.GRADER_VERSION)
     await runner.cleanup()
     assert seen["auth"] == f"Bearer {SECRET}"
+
+
+async def test_tokens_per_minute_limit_spreads_requests(server):
+    # Each grader request is estimated at ~150 prompt tokens + 4: a 400-token window fits two.
+    async with client_for(server, tokens_per_minute=400 * 60, rate_window_s=1.0) as judge:  # 400 per second
+        started = time.perf_counter()
+        await asyncio.gather(*(judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"),
+                                              prompts.GRADER_VERSION) for i in range(6)))
+        elapsed = time.perf_counter() - started
+    assert elapsed >= 2.0  # 6 requests at 2 per second-window
+
+
+async def test_a_dead_endpoint_fails_over_to_the_next(server):
+    dead = "http://127.0.0.1:9/v1"  # nothing listens on the discard port
+    cfg = JudgeConfig(endpoints=[Endpoint(base_url=dead, model="m"), Endpoint(base_url=server.url, model="m")],
+                      backoff_initial_s=0.01, backoff_max_s=0.02, max_attempts=3, timeout_s=2)
+    async with JudgeClient(cfg) as judge:
+        replies = [await judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"), prompts.GRADER_VERSION)
+                   for i in range(4)]
+    assert all(r.text == "A" for r in replies)
+    assert (await server_stats(server))["completed"] == 4
+
+
+async def test_no_secret_in_logs(server, tmp_path, monkeypatch, caplog):
+    import logging
+
+    monkeypatch.setenv("KNOWRL_JUDGE_API_KEY", SECRET)
+    server.config.fault_rate, server.config.faults = 0.5, ("500", "malformed", "429")
+    caplog.set_level(logging.DEBUG)
+    async with client_for(server, cache_dir=str(tmp_path / "c"), max_attempts=6, max_retry_after_s=0.05) as judge:
+        for i in range(6):
+            try:
+                await judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"), prompts.GRADER_VERSION)
+            except JudgeError as exc:
+                assert SECRET not in str(exc)
+        assert SECRET not in repr(judge.config) and SECRET not in judge.config.model_dump_json()
+    assert SECRET not in caplog.text
