@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -61,6 +62,7 @@ def test_two_grpo_steps_with_engine_rewards(tmp_path, tiny_model, embedder):
                               processing_class=tokenizer, peft_config=LoraConfig(r=4, lora_alpha=8,
                                                                                  target_modules=["q_proj", "v_proj"]))
         result = trainer.train()
+        asyncio.run_coroutine_threadsafe(rewards.aclose(), trainer.async_loop).result(30)
         requests = server.stats.requests
     assert trainer.state.global_step == 2 and result.training_loss == result.training_loss  # not NaN
     logged = [h for h in trainer.state.log_history if "rewards/knowrl_format/mean" in h]
