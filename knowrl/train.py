@@ -1,0 +1,147 @@
+"""Knowledgeable RL with GRPO: ``python -m knowrl.train --config configs/X.yaml``.
+
+    python -m knowrl.train --config configs/smoke.yaml [--set grpo.max_steps=5] [--resume]
+    accelerate launch -m knowrl.train --config configs/X.yaml     # several GPUs (DDP / DeepSpeed)
+
+The model loads first (Unsloth, when used, must be imported before TRL); the reward
+engine's functions score every step; a per-completion reward breakdown is appended to
+``<output_dir>/rewards.jsonl`` (never rewritten); checkpoints follow TRL's ``save_steps``;
+``--resume`` continues from the last checkpoint; the final LoRA adapter goes to
+``<output_dir>/final``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from knowrl.config import ConfigError, TrainConfig, load_train_config
+from knowrl.data import load_rl_rows, rl_dataset
+from knowrl.models import MissingExtraError, cuda_available, load_policy
+from reward_engine.engine import RewardResult, Sample
+from reward_engine.jsonl import Appender
+
+
+def ensure_kb(config: TrainConfig) -> None:
+    """Build the reward's KB from ``kb.build_from`` when it does not exist yet (idempotent)."""
+    reward = config.reward
+    if reward is None or not reward.factuality.enabled:
+        return
+    from retrieval.build import build
+    from retrieval.paths import demo_kb_path
+    from retrieval.sources import Document, demo_documents, read_documents
+
+    path = demo_kb_path() if reward.factuality.kb_path == "demo" else Path(reward.factuality.kb_path or "")
+    if path.exists():
+        return
+    source = config.kb.build_from or ("demo" if reward.factuality.kb_path == "demo" else None)
+    if source is None:
+        raise ConfigError(f"knowledge base {path} does not exist; build it (python -m retrieval.build) "
+                          "or set kb.build_from")
+    print(f"building the knowledge base {path} from {source} (once)", file=sys.stderr)
+    documents = demo_documents() if source == "demo" else (r for _, r in read_documents(Path(source))
+                                                           if isinstance(r, Document))
+    build(path, documents)
+
+
+class RewardLog:
+    """Appends one JSON line per scored completion: step, inputs and every reward component."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._out = Appender(path)
+
+    def __call__(self, step: int, samples: list[Sample], results: list[RewardResult]) -> None:
+        self._out.write([
+            {"step": step, "question": s.question, "answers": s.answers, "title": s.title,
+             "completion": s.completion if isinstance(s.completion, str) else str(s.completion), **r.to_dict()}
+            for s, r in zip(samples, results)
+        ])
+
+    def close(self) -> None:
+        self._out.close()
+
+
+def grpo_args(config: TrainConfig) -> Any:
+    from trl import GRPOConfig
+
+    values: dict[str, Any] = {"output_dir": config.output_dir, "seed": config.seed,
+                              "report_to": config.logging.report_to or "none", "logging_steps": 1,
+                              "save_strategy": "steps", "save_steps": 50}
+    if not cuda_available():
+        values.update(use_cpu=True, bf16=False)
+    values.update(config.grpo)
+    return GRPOConfig(**values)
+
+
+def train(config: TrainConfig, resume: bool = False) -> dict[str, Any]:
+    started = time.perf_counter()
+    ensure_kb(config)
+    policy = load_policy(config.model, config.lora, config.seed)  # before importing trl's trainer
+    from transformers.trainer_utils import get_last_checkpoint
+    from trl import GRPOTrainer
+
+    from reward_engine.trl_rewards import KnowRLRewards
+
+    rows, report = load_rl_rows(config.data.train, config.data.max_samples)
+    if not rows:
+        raise ConfigError(f"no usable training rows in {config.data.train} ({len(report.bad)} bad)")
+    dataset = rl_dataset(rows, policy.tokenizer)
+    reward_cfg = config.reward
+    if reward_cfg is None:
+        raise ConfigError("a GRPO run needs a 'reward' section (see configs/reward_offline.yaml)")
+    world = int(os.environ.get("WORLD_SIZE", "1"))
+    reward_cfg = reward_cfg.model_copy(update={"world_size": world})  # each rank gets its share of the judge budget
+    out = Path(config.output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    log = RewardLog(out / config.logging.reward_log)
+    rewards = KnowRLRewards(reward_cfg, sink=log)
+    args = grpo_args(config)
+    trainer = GRPOTrainer(model=policy.model, reward_funcs=rewards.functions(), args=args, train_dataset=dataset,
+                          processing_class=policy.tokenizer, peft_config=policy.peft_config)
+    checkpoint = get_last_checkpoint(str(out)) if resume and out.exists() else None
+    if resume and checkpoint is None:
+        print(f"--resume: no checkpoint in {out}, starting fresh", file=sys.stderr)
+    try:
+        result = trainer.train(resume_from_checkpoint=checkpoint)
+    finally:
+        loop = getattr(trainer, "async_loop", None)
+        if loop is not None:
+            asyncio.run_coroutine_threadsafe(rewards.aclose(), loop).result(60)
+        log.close()
+    trainer.save_model(str(out / "final"))
+    policy.tokenizer.save_pretrained(str(out / "final"))
+    summary = {
+        "backend": policy.backend, "global_step": trainer.state.global_step, "resumed_from": checkpoint,
+        "train_rows": len(rows), "bad_rows": len(report.bad), "training_loss": result.training_loss,
+        "reward_log": str(out / config.logging.reward_log), "adapter": str(out / "final"),
+        "wall_s": round(time.perf_counter() - started, 1),
+    }
+    (out / "summary.json").write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m knowrl.train", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--config", required=True, type=Path)
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
+    parser.add_argument("--resume", action="store_true", help="continue from the last checkpoint in output_dir")
+    args = parser.parse_args(argv)
+    try:
+        config = load_train_config(args.config, args.set)
+        summary = train(config, resume=args.resume)
+    except (ConfigError, MissingExtraError, FileNotFoundError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(summary, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,136 @@
+"""knowrl.train: config validation, data loaders, and the smoke run through real TRL GRPO steps."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from knowrl.config import ConfigError, load_train_config
+from knowrl.data import load_rl_rows, load_sharegpt, render_prompt
+
+ROOT = Path(__file__).resolve().parents[1]
+SMOKE = ROOT / "configs" / "smoke.yaml"
+SHARED = ROOT.parent / "shared" / "data" / "knowrl"
+
+
+def write(tmp_path, text, name="cfg.yaml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+BASE = "model: {name_or_path: tiny}\ndata: {train: data.jsonl}\n"
+
+
+@pytest.mark.parametrize("extra,message", [
+    ("outptu_dir: x\n", "unknown key 'outptu_dir'; did you mean 'output_dir'"),
+    ("lora: {rank: 4}\n", "unknown key 'lora.rank'"),
+    ("grpo: {lossy_type: dapo}\n", "unknown key 'grpo.lossy_type' (not a field of TRL's GRPOConfig); did you mean "
+                                   "'loss_type'"),
+    ("lora: {r: many}\n", "lora.r: Input should be a valid integer"),
+    ("reward: {grder: offline, factuality: {enabled: false}}\n", "unknown key 'grder'; did you mean 'grader'"),
+])
+def test_config_errors_name_the_key(tmp_path, extra, message):
+    with pytest.raises(ConfigError) as err:
+        load_train_config(write(tmp_path, BASE + extra))
+    assert message in str(err.value) and "cfg.yaml" in str(err.value)
+
+
+def test_missing_config_file_is_clear(tmp_path):
+    with pytest.raises(ConfigError, match="config file not found"):
+        load_train_config(tmp_path / "nope.yaml")
+
+
+def test_overrides_and_relative_paths(tmp_path):
+    config = load_train_config(write(tmp_path, BASE), ["grpo.beta=0.05", "lora.r=8", "data.max_samples=3",
+                                                       "grpo.loss_type=dr_grpo"])
+    assert config.grpo == {"beta": 0.05, "loss_type": "dr_grpo"} and config.lora.r == 8
+    assert config.data.max_samples == 3 and config.data.train == str(tmp_path / "data.jsonl")
+    assert config.output_dir == str((tmp_path / "runs/knowrl").resolve())
+    with pytest.raises(ConfigError, match="key=value"):
+        load_train_config(write(tmp_path, BASE), ["grpo.beta"])
+
+
+def test_rl_rows_skip_bad_lines_by_number(tmp_path, capsys):
+    data = tmp_path / "rl.jsonl"
+    data.write_text("\n".join([
+        json.dumps({"question": "Q1?", "answers": "A", "title": "T"}),
+        "{broken",
+        json.dumps({"question": "", "answers": "A"}),
+        json.dumps({"question": "Q4?", "answers": ["A", 3]}),
+        json.dumps({"question": "Q5?", "answers": ["A", "B"]}),
+        json.dumps({"question": "Q6?", "answers": "A", "title": 7}),
+    ]) + "\n")
+    rows, report = load_rl_rows(data)
+    assert [r["question"] for r in rows] == ["Q1?", "Q5?"] and rows[1]["title"] == ""
+    assert [b.split(":")[1] for b in report.bad] == ["2", "3", "4", "6"]
+    assert "field 'answers'" in report.bad[2] and "rl.jsonl:6" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not SHARED.exists(), reason="../shared/data/knowrl is not beside this checkout")
+def test_knowrl_released_files_load():
+    rows, report = load_rl_rows(SHARED / "knowrl_RLdata.json")
+    assert len(rows) == 3177 and not report.bad
+    assert all(isinstance(r["title"], str) for r in rows) and any(";" in r["title"] for r in rows)
+    conversations, report = load_sharegpt(SHARED / "knowrl_coldstart.json")
+    assert len(conversations) == 1798 and not report.bad
+    assert conversations[0][0]["role"] == "user" and "<answer>" in conversations[0][-1]["content"]
+
+
+def test_sharegpt_malformed_rows_are_reported(tmp_path):
+    path = tmp_path / "cold.json"
+    path.write_text(json.dumps([
+        {"conversations": [{"from": "human", "value": "Q"}, {"from": "gpt", "value": "<think>x</think><answer>y</answer>"}]},
+        {"conversations": [{"from": "human", "value": "Q"}]},
+        {"conversations": [{"from": "robot", "value": "Q"}, {"from": "gpt", "value": "A"}]},
+        {"id": "no conversations"},
+    ], indent=1))
+    conversations, report = load_sharegpt(path)
+    assert len(conversations) == 1 and len(report.bad) == 3
+
+
+def test_prompt_ends_in_the_open_think_block(tmp_path):
+    from transformers import AutoTokenizer
+
+    from knowrl.tiny import build_tiny_model
+
+    tokenizer = AutoTokenizer.from_pretrained(build_tiny_model(tmp_path / "tiny"))
+    prompt = render_prompt(tokenizer, "What is the capital of France?")
+    assert prompt.endswith("<|assistant|><think>") and "What is the capital of France?" in prompt
+    assert "I don't know" in prompt
+
+
+def run_train(*args):
+    return subprocess.run([sys.executable, "-m", "knowrl.train", "--config", str(SMOKE), *args],
+                          capture_output=True, text=True)
+
+
+def test_smoke_run_trains_logs_rewards_and_resumes(tmp_path):
+    out, kb = tmp_path / "run", tmp_path / "kb.db"
+    common = [f"--set=output_dir={out}", f"--set=reward.factuality.kb_path={kb}"]
+    first = run_train(*common)
+    assert first.returncode == 0, first.stderr[-3000:]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["global_step"] == 2 and summary["backend"] == "transformers"
+    log = (out / "rewards.jsonl").read_text().splitlines()
+    assert len(log) == 8  # 2 steps x 4 completions
+    row = json.loads(log[0])
+    assert {"step", "question", "completion", "total", "format", "correctness", "status"} <= set(row)
+    assert (out / "final" / "adapter_config.json").exists() and (out / "checkpoint-2").exists()
+
+    second = run_train(*common, "--resume", "--set", "grpo.max_steps=3")
+    assert second.returncode == 0, second.stderr[-3000:]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["global_step"] == 3 and summary["resumed_from"].endswith("checkpoint-2")
+    after = (out / "rewards.jsonl").read_text().splitlines()
+    assert after[:8] == log and len(after) == 12  # appended, never rewritten
+
+
+def test_train_bad_config_exits_2_with_the_message(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "knowrl.train", "--config", str(write(tmp_path, BASE + "sedd: 1\n"))],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "unknown key 'sedd'; did you mean 'seed'" in proc.stderr
