@@ -1,0 +1,43 @@
+"""Fold a LoRA adapter into its base model: ``python -m knowrl.merge --base B --adapter A --out DIR``.
+
+For starting the RL stage from the cold-start SFT result, or serving with vLLM.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def merge(base: str, adapter: str, out: str | Path) -> Path:
+    from peft import PeftModel
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from knowrl.models import resolve_model_path
+
+    path = resolve_model_path(base)
+    model = PeftModel.from_pretrained(AutoModelForCausalLM.from_pretrained(path), adapter)
+    merged = model.merge_and_unload()
+    out = Path(out)
+    merged.save_pretrained(out)
+    tokenizer_source = adapter if (Path(adapter) / "tokenizer_config.json").exists() else path
+    AutoTokenizer.from_pretrained(tokenizer_source).save_pretrained(out)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m knowrl.merge", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--base", required=True, help="base model path or id ('tiny', 'smollm2' too)")
+    parser.add_argument("--adapter", required=True)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args(argv)
+    if not Path(args.adapter).exists():
+        print(f"error: adapter not found: {args.adapter}", file=sys.stderr)
+        return 2
+    print(merge(args.base, args.adapter, args.out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

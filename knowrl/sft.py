@@ -1,0 +1,73 @@
+"""Cold-start SFT (KnowRL stage 1): ``python -m knowrl.sft --config configs/Y.yaml``.
+
+Trains a LoRA adapter with TRL's SFTTrainer on ShareGPT conversations (KnowRL's
+cold-start format), loss on the model's turns only; Unsloth on GPU when available. The
+adapter goes to ``<output_dir>/final``; ``python -m knowrl.merge`` folds it into a full
+model for the RL stage or vLLM.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from knowrl.config import ConfigError, TrainConfig, load_train_config
+from knowrl.data import load_sharegpt
+from knowrl.models import MissingExtraError, cuda_available, load_policy
+
+
+def sft_args(config: TrainConfig) -> Any:
+    from trl import SFTConfig
+
+    values: dict[str, Any] = {"output_dir": config.output_dir, "seed": config.seed, "logging_steps": 1,
+                              "report_to": config.logging.report_to or "none", "assistant_only_loss": False,
+                              "save_strategy": "no"}
+    if not cuda_available():
+        values.update(use_cpu=True, bf16=False)
+    values.update(config.sft)
+    return SFTConfig(**values)
+
+
+def sft(config: TrainConfig) -> dict[str, Any]:
+    started = time.perf_counter()
+    policy = load_policy(config.model, config.lora, config.seed)
+    from datasets import Dataset
+    from trl import SFTTrainer
+
+    conversations, report = load_sharegpt(config.data.train, config.data.max_samples)
+    if not conversations:
+        raise ConfigError(f"no usable conversations in {config.data.train} ({len(report.bad)} bad)")
+    dataset = Dataset.from_list([{"messages": c} for c in conversations])
+    trainer = SFTTrainer(model=policy.model, args=sft_args(config), train_dataset=dataset,
+                         processing_class=policy.tokenizer, peft_config=policy.peft_config)
+    result = trainer.train()
+    out = Path(config.output_dir) / "final"
+    trainer.save_model(str(out))
+    policy.tokenizer.save_pretrained(str(out))
+    summary = {"backend": policy.backend, "global_step": trainer.state.global_step, "conversations": len(conversations),
+               "bad_rows": len(report.bad), "training_loss": result.training_loss, "adapter": str(out),
+               "wall_s": round(time.perf_counter() - started, 1)}
+    (Path(config.output_dir) / "summary.json").write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m knowrl.sft", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--config", required=True, type=Path)
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    args = parser.parse_args(argv)
+    try:
+        summary = sft(load_train_config(args.config, args.set))
+    except (ConfigError, MissingExtraError, FileNotFoundError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(summary, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,79 @@
+"""Cold-start SFT (one real step), merge, and evaluation metrics on sets with known rates."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from knowrl.config import load_train_config
+from knowrl.evaluate import grade_completions, simpleqa_metrics
+from reward_engine.config import parse_reward_config
+
+
+def test_simpleqa_metrics_on_known_rates():
+    labels = ["CORRECT"] * 5 + ["INCORRECT"] * 3 + ["NOT_ATTEMPTED"] * 1 + [None]
+    m = simpleqa_metrics(labels, [True] * 7 + [False] * 3)
+    assert (m["correct"], m["incorrect"], m["not_attempted"]) == pytest.approx((0.5, 0.3, 0.2))
+    assert m["accuracy_given_attempted"] == pytest.approx(5 / 8)
+    assert m["f_score"] == pytest.approx(2 * 0.5 * 0.625 / 1.125)
+    assert m["format_compliance"] == pytest.approx(0.7)
+    empty = simpleqa_metrics([], [])
+    assert empty["f_score"] == 0.0 and empty["n"] == 0
+
+
+async def test_grading_a_hand_made_set():
+    rows = [{"question": "Capital of France?", "answers": "Paris", "title": ""}] * 4
+    completions = ["<think>It is Paris.</think><answer>Paris</answer>",
+                   "<think>Hmm.</think><answer>Lyon</answer>",
+                   "<think>Unsure.</think><answer>I don't know</answer>",
+                   "Paris"]  # no answer tags: not attempted, not well-formed
+    metrics, details = await grade_completions(rows, completions, parse_reward_config({"factuality": {"enabled": False}}))
+    assert (metrics["correct"], metrics["incorrect"], metrics["not_attempted"]) == (0.25, 0.25, 0.5)
+    assert metrics["format_compliance"] == 0.75 and [d["label"] for d in details] == [
+        "CORRECT", "INCORRECT", "NOT_ATTEMPTED", None]
+
+
+def test_one_sft_step_then_merge_then_evaluate(tmp_path):
+    data = tmp_path / "cold.json"
+    answer = "<think>Paris is the capital of France.</think><answer>Paris</answer>"
+    data.write_text(json.dumps([{"id": str(i), "conversations": [
+        {"from": "human", "value": "What is the capital of France?"}, {"from": "gpt", "value": answer}]}
+        for i in range(4)]))
+    cfg = tmp_path / "sft.yaml"
+    cfg.write_text(f"model: {{name_or_path: tiny}}\nlora: {{r: 4, alpha: 8, target_modules: [q_proj, v_proj]}}\n"
+                   f"data: {{train: {data}}}\nsft: {{max_steps: 1, per_device_train_batch_size: 2, max_length: 128}}\n"
+                   f"output_dir: {tmp_path / 'sft'}\nseed: 0\n")
+    load_train_config(cfg)  # the sft section is checked against TRL's SFTConfig
+    proc = subprocess.run([sys.executable, "-m", "knowrl.sft", "--config", str(cfg)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    summary = json.loads((tmp_path / "sft" / "summary.json").read_text())
+    assert summary["global_step"] == 1 and summary["conversations"] == 4
+    adapter = tmp_path / "sft" / "final"
+    assert (adapter / "adapter_config.json").exists()
+
+    merged = tmp_path / "merged"
+    proc = subprocess.run([sys.executable, "-m", "knowrl.merge", "--base", "tiny", "--adapter", str(adapter),
+                           "--out", str(merged)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert (merged / "config.json").exists() and not (merged / "adapter_config.json").exists()
+
+    heldout = tmp_path / "heldout.jsonl"
+    heldout.write_text(json.dumps({"question": "What is the capital of France?", "answers": "Paris"}) + "\n")
+    proc = subprocess.run([sys.executable, "-m", "knowrl.evaluate", "--model", str(merged), "--data", str(heldout),
+                           "--max-new-tokens", "8", "--out", str(tmp_path / "eval")], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    report = json.loads((tmp_path / "eval" / "report.json").read_text())
+    assert report["metrics"]["n"] == 1 and report["details"][0]["completion"].startswith("<think>")
+    assert (tmp_path / "eval" / "report.md").read_text().startswith("# Evaluation of")
+
+
+def test_sft_config_rejects_unknown_trl_field(tmp_path):
+    from knowrl.config import ConfigError
+
+    cfg = tmp_path / "sft.yaml"
+    cfg.write_text("model: {name_or_path: tiny}\ndata: {train: x.json}\nsft: {max_stepz: 1}\n")
+    with pytest.raises(ConfigError, match="unknown key 'sft.max_stepz'.*did you mean 'max_steps'"):
+        load_train_config(cfg)
