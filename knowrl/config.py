@@ -45,9 +45,23 @@ class DataConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     train: str = Field(..., description="KnowRL JSON array, JSONL, or a local HF dataset file/folder")
-    eval: str | None = None
+    eval: str | None = Field(None, description="held-out RL rows for --evaluate before/after")
+    sft: str | None = Field(None, description="ShareGPT conversations for the cold-start stage")
     max_samples: int | None = Field(None, description="use only the first N training rows")
     prompt_template: Literal["knowrl"] = "knowrl"
+
+
+class PipelineConfig(BaseModel):
+    """KnowRL's two stages end to end (the demo): data, SFT, GRPO, evaluation before and after."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    demo_data: bool = Field(False, description="generate QA from the demo KB's sources (train/held-out/SFT)")
+    demo_train_questions: int = 160
+    demo_heldout_questions: int = 40
+    cold_start_sft: bool = Field(False, description="run the `sft` stage on data.sft first, merge, then GRPO")
+    evaluate_before_after: bool = Field(False, description="evaluate data.eval before SFT and after GRPO")
+    eval_max_new_tokens: int = 64
 
 
 class KBConfig(BaseModel):
@@ -87,6 +101,7 @@ class TrainConfig(BaseModel):
     grpo: dict[str, Any] = Field(default_factory=dict, description="TRL GRPOConfig fields")
     sft: dict[str, Any] = Field(default_factory=dict, description="TRL SFTConfig fields")
     logging: LoggingConfig = Field(default_factory=LoggingConfig)
+    pipeline: PipelineConfig = Field(default_factory=PipelineConfig)
     output_dir: str = "runs/knowrl"
     seed: int = 42
 
@@ -151,6 +166,7 @@ def load_train_config(path: str | Path, overrides: list[str] | None = None) -> T
     config.model.adapter = _resolve(config.model.adapter, base)
     config.data.train = _resolve(config.data.train, base)  # type: ignore[assignment]
     config.data.eval = _resolve(config.data.eval, base)
+    config.data.sft = _resolve(config.data.sft, base)
     config.kb.build_from = _resolve(config.kb.build_from, base)
     config.output_dir = str((base / config.output_dir).resolve()) if not Path(config.output_dir).is_absolute() \
         else config.output_dir

@@ -83,6 +83,13 @@ def generate(model_path: str, adapter: str | None, questions: list[str], max_new
     return outputs
 
 
+def evaluate_model(model: str, adapter: str | None, data: Path, config: RewardEngineConfig,
+                   max_new_tokens: int = 64, max_samples: int | None = None) -> tuple[dict[str, float], list[dict]]:
+    rows, _ = load_rl_rows(data, max_samples)
+    completions = generate(model, adapter, [r["question"] for r in rows], max_new_tokens)
+    return asyncio.run(grade_completions(rows, completions, config))
+
+
 def markdown(metrics: dict[str, float], title: str) -> str:
     rows = [f"| {k} | {v:.3f} |" if isinstance(v, float) else f"| {k} | {v} |" for k, v in metrics.items()]
     return "\n".join([f"# {title}", "", "| metric | value |", "|---|---|", *rows, ""])
@@ -105,9 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.data.exists():
         print(f"error: data not found: {args.data}", file=sys.stderr)
         return 2
-    rows, _ = load_rl_rows(args.data, args.max_samples)
-    completions = generate(args.model, args.adapter, [r["question"] for r in rows], args.max_new_tokens)
-    metrics, details = asyncio.run(grade_completions(rows, completions, config))
+    metrics, details = evaluate_model(args.model, args.adapter, args.data, config, args.max_new_tokens,
+                                      args.max_samples)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "report.json").write_text(json.dumps({"metrics": metrics, "details": details}, indent=2))
     (args.out / "report.md").write_text(markdown(metrics, f"Evaluation of {args.model}"

@@ -65,7 +65,17 @@ def smollm2_safetensors() -> Path:
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     tokenizer = AutoTokenizer.from_pretrained(str(folder), gguf_file=gguf.name)
-    model = AutoModelForCausalLM.from_pretrained(str(folder), gguf_file=gguf.name)
+    if "<|im_end|>" in tokenizer.get_vocab():
+        tokenizer.eos_token = "<|im_end|>"  # the GGUF metadata names <|im_start|>; turns end with <|im_end|>
+    loaded = AutoModelForCausalLM.from_pretrained(str(folder), gguf_file=gguf.name)
+    # Loading dequantises the weights but keeps a "quantized" flag that blocks saving: copy them
+    # into a plain model of the same architecture.
+    config = loaded.config
+    if hasattr(config, "quantization_config"):
+        del config.quantization_config
+    model = AutoModelForCausalLM.from_config(config)
+    model.load_state_dict(loaded.state_dict())
+    model.generation_config = loaded.generation_config
     tmp = out.with_name(out.name + ".tmp")
     model.save_pretrained(tmp)
     tokenizer.save_pretrained(tmp)

@@ -1,7 +1,7 @@
 """Cold-start SFT (KnowRL stage 1): ``python -m knowrl.sft --config configs/Y.yaml``.
 
 Trains a LoRA adapter with TRL's SFTTrainer on ShareGPT conversations (KnowRL's
-cold-start format), loss on the model's turns only; Unsloth on GPU when available. The
+cold-start format), loss on the model's answer; Unsloth on GPU when available. The
 adapter goes to ``<output_dir>/final``; ``python -m knowrl.merge`` folds it into a full
 model for the RL stage or vLLM.
 """
@@ -24,7 +24,7 @@ def sft_args(config: TrainConfig) -> Any:
     from trl import SFTConfig
 
     values: dict[str, Any] = {"output_dir": config.output_dir, "seed": config.seed, "logging_steps": 1,
-                              "report_to": config.logging.report_to or "none", "assistant_only_loss": False,
+                              "report_to": config.logging.report_to or "none",
                               "save_strategy": "no"}
     if not cuda_available():
         values.update(use_cpu=True, bf16=False)
@@ -41,7 +41,11 @@ def sft(config: TrainConfig) -> dict[str, Any]:
     conversations, report = load_sharegpt(config.data.train, config.data.max_samples)
     if not conversations:
         raise ConfigError(f"no usable conversations in {config.data.train} ({len(report.bad)} bad)")
-    dataset = Dataset.from_list([{"messages": c} for c in conversations])
+    # Single-answer conversations become prompt/completion pairs: TRL then puts the loss on the
+    # model's turn only (no chat-template generation markers needed). Multi-turn stay as messages.
+    single = all(len(c) >= 2 and all(m["role"] != "assistant" for m in c[:-1]) for c in conversations)
+    dataset = Dataset.from_list([{"prompt": c[:-1], "completion": c[-1:]} for c in conversations] if single
+                                else [{"messages": c} for c in conversations])
     trainer = SFTTrainer(model=policy.model, args=sft_args(config), train_dataset=dataset,
                          processing_class=policy.tokenizer, peft_config=policy.peft_config)
     result = trainer.train()

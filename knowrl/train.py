@@ -135,8 +135,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         config = load_train_config(args.config, args.set)
+        p = config.pipeline
+        if p.demo_data or p.cold_start_sft or p.evaluate_before_after:
+            from knowrl.pipeline import run_pipeline
+
+            result = run_pipeline(config)
+            if "table" in result:
+                print("\n" + result["table"])
+            print(f"\nreward log: {result['grpo']['reward_log']}\nreward curve: {result['reward_curve']}")
+            return 0
         summary = train(config, resume=args.resume)
-    except (ConfigError, MissingExtraError, FileNotFoundError) as exc:
+    except (ConfigError, MissingExtraError, FileNotFoundError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(json.dumps(summary, indent=2))

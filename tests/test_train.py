@@ -134,3 +134,18 @@ def test_train_bad_config_exits_2_with_the_message(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "knowrl.train", "--config", str(write(tmp_path, BASE + "sedd: 1\n"))],
                           capture_output=True, text=True)
     assert proc.returncode == 2 and "unknown key 'sedd'; did you mean 'seed'" in proc.stderr
+
+
+def test_two_stage_pipeline_prints_a_before_after_table(tmp_path):
+    out, kb = tmp_path / "run", tmp_path / "kb.db"
+    data = ROOT / "configs" / "data"
+    proc = run_train(f"--set=output_dir={out}", f"--set=reward.factuality.kb_path={kb}",
+                     f"--set=data.eval={data / 'smoke_rl.jsonl'}", f"--set=data.sft={data / 'smoke_sft.json'}",
+                     "--set=pipeline.cold_start_sft=true", "--set=pipeline.evaluate_before_after=true",
+                     "--set=pipeline.eval_max_new_tokens=8", "--set=sft.max_steps=1", "--set=sft.max_length=128")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "| held-out metric | before | after SFT | after GRPO |" in proc.stdout
+    assert "| format_compliance |" in proc.stdout
+    result = json.loads((out / "pipeline.json").read_text())
+    assert result["before"]["n"] == result["after_sft"]["n"] == result["after"]["n"] == 8
+    assert (out / "sft-merged" / "config.json").exists() and (out / "reward_curve.png").exists()

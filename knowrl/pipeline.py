@@ -1,0 +1,120 @@
+"""KnowRL's two stages end to end from one config (what ``configs/demo.yaml`` runs).
+
+data (optionally generated from the demo KB) -> evaluate the base model on the held-out
+split -> cold-start SFT -> merge -> GRPO with the reward engine -> evaluate again ->
+a before/after table and a reward-curve PNG.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from knowrl.config import TrainConfig
+from reward_engine.config import parse_reward_config
+
+ROWS = ("correct", "incorrect", "not_attempted", "accuracy_given_attempted", "f_score", "format_compliance")
+
+
+def _stage(message: str) -> None:
+    print(f"\n=== {message} ===", file=sys.stderr, flush=True)
+
+
+def table(before: dict[str, float] | None, after: dict[str, float], after_sft: dict[str, float] | None = None) -> str:
+    """Held-out metrics of the base model, after cold-start SFT (when run) and after GRPO."""
+    columns = [("before", before)] + ([("after SFT", after_sft)] if after_sft else []) + [("after GRPO", after)]
+    lines = ["| held-out metric | " + " | ".join(name for name, _ in columns) + " |",
+             "|---|" + "---|" * len(columns)]
+    for key in ROWS:
+        cells = [f"{values[key]:.3f}" if values else "-" for _, values in columns]
+        lines.append(f"| {key} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def reward_curve(log: Path, png: Path) -> Path | None:
+    """Mean total reward and format reward per GRPO step, from the reward log."""
+    if not log.exists():
+        return None
+    steps: dict[int, list[tuple[float, float]]] = {}
+    for line in log.read_text().splitlines():
+        row = json.loads(line)
+        if row.get("total") is not None:
+            steps.setdefault(row["step"], []).append((row["total"], row["format"]))
+    if not steps:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    xs = sorted(steps)
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ax.plot(xs, [sum(t for t, _ in steps[x]) / len(steps[x]) for x in xs], label="total reward")
+    ax.plot(xs, [sum(f for _, f in steps[x]) / len(steps[x]) for x in xs], label="format reward")
+    ax.set_xlabel("GRPO step")
+    ax.set_ylabel("mean over completions")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(png, dpi=100)
+    return png
+
+
+def run_pipeline(config: TrainConfig) -> dict[str, Any]:
+    from knowrl.evaluate import evaluate_model
+    from knowrl.merge import merge
+    from knowrl.models import resolve_model_path
+    from knowrl.sft import sft
+    from knowrl.train import ensure_kb, train
+    from retrieval.paths import cache_dir
+
+    p = config.pipeline
+    out = Path(config.output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    if p.demo_data:
+        from knowrl.demo_data import build_demo_data
+
+        _stage("generating QA from the demo KB sources")
+        paths = build_demo_data(cache_dir() / "demo-data" / f"seed-{config.seed}", p.demo_train_questions,
+                                p.demo_heldout_questions, config.seed)
+        config.data.train, config.data.eval, config.data.sft = (str(paths["train"]), str(paths["heldout"]),
+                                                                str(paths["sft"]))
+    _stage("knowledge base")
+    ensure_kb(config)
+    _stage("policy model")
+    base = resolve_model_path(config.model.name_or_path, config.seed)
+    grader = parse_reward_config({"factuality": {"enabled": False}})
+    before = None
+    if p.evaluate_before_after and config.data.eval:
+        _stage("evaluating the base model on the held-out split")
+        before, _ = evaluate_model(base, None, Path(config.data.eval), grader, p.eval_max_new_tokens)
+    grpo_base = base
+    after_sft = None
+    if p.cold_start_sft:
+        if not config.data.sft:
+            raise ValueError("pipeline.cold_start_sft needs data.sft")
+        _stage("cold-start SFT")
+        sft_config = config.model_copy(deep=True)
+        sft_config.data.train, sft_config.output_dir = config.data.sft, str(out / "sft")
+        sft_config.model.name_or_path = base
+        sft(sft_config)
+        grpo_base = str(merge(base, str(out / "sft" / "final"), out / "sft-merged"))
+        if p.evaluate_before_after and config.data.eval:
+            _stage("evaluating after cold-start SFT")
+            after_sft, _ = evaluate_model(grpo_base, None, Path(config.data.eval), grader, p.eval_max_new_tokens)
+    _stage("GRPO with the reward engine")
+    grpo_config = config.model_copy(deep=True)
+    grpo_config.model.name_or_path = grpo_base
+    summary = train(grpo_config)
+    result: dict[str, Any] = {"grpo": summary}
+    if p.evaluate_before_after and config.data.eval:
+        _stage("evaluating after GRPO")
+        after, details = evaluate_model(grpo_base, summary["adapter"], Path(config.data.eval), grader,
+                                        p.eval_max_new_tokens)
+        (out / "heldout_after.json").write_text(json.dumps({"metrics": after, "details": details}, indent=2))
+        result.update(before=before, after_sft=after_sft, after=after, table=table(before, after, after_sft))
+    curve = reward_curve(out / config.logging.reward_log, out / "reward_curve.png")
+    result["reward_curve"] = str(curve) if curve else None
+    (out / "pipeline.json").write_text(json.dumps(result, indent=2))
+    return result
