@@ -80,9 +80,17 @@ def grpo_args(config: TrainConfig) -> Any:
     return GRPOConfig(**values)
 
 
+def _rank() -> tuple[int, int]:
+    """(this process's index, number of processes), from the launcher (torchrun / accelerate set both)."""
+    return int(os.environ.get("RANK", "0")), int(os.environ.get("WORLD_SIZE", "1"))
+
+
 def train(config: TrainConfig, resume: bool = False) -> dict[str, Any]:
     started = time.perf_counter()
-    ensure_kb(config)
+    from accelerate import PartialState
+
+    with PartialState().main_process_first():  # one rank builds the KB, the others then open it
+        ensure_kb(config)
     policy = load_policy(config.model, config.lora, config.seed)  # before importing trl's trainer
     from transformers.trainer_utils import get_last_checkpoint
     from trl import GRPOTrainer
@@ -96,11 +104,14 @@ def train(config: TrainConfig, resume: bool = False) -> dict[str, Any]:
     reward_cfg = config.reward
     if reward_cfg is None:
         raise ConfigError("a GRPO run needs a 'reward' section (see configs/reward_offline.yaml)")
-    world = int(os.environ.get("WORLD_SIZE", "1"))
+    rank, world = _rank()
     reward_cfg = reward_cfg.model_copy(update={"world_size": world})  # each rank gets its share of the judge budget
     out = Path(config.output_dir)
     out.mkdir(parents=True, exist_ok=True)
-    log = RewardLog(out / config.logging.reward_log)
+    log_path = out / config.logging.reward_log
+    if world > 1:  # each rank scores its own completions: one log per rank
+        log_path = log_path.with_name(f"{log_path.stem}.rank{rank}{log_path.suffix}")
+    log = RewardLog(log_path)
     rewards = KnowRLRewards(reward_cfg, sink=log)
     args = grpo_args(config)
     trainer = GRPOTrainer(model=policy.model, reward_funcs=rewards.functions(), args=args, train_dataset=dataset,
@@ -115,15 +126,17 @@ def train(config: TrainConfig, resume: bool = False) -> dict[str, Any]:
         if loop is not None:
             asyncio.run_coroutine_threadsafe(rewards.aclose(), loop).result(60)
         log.close()
-    trainer.save_model(str(out / "final"))
-    policy.tokenizer.save_pretrained(str(out / "final"))
+    trainer.save_model(str(out / "final"))  # main process only, inside TRL
     summary = {
         "backend": policy.backend, "global_step": trainer.state.global_step, "resumed_from": checkpoint,
         "train_rows": len(rows), "bad_rows": len(report.bad), "training_loss": result.training_loss,
-        "reward_log": str(out / config.logging.reward_log), "adapter": str(out / "final"),
+        "reward_log": str(log_path), "adapter": str(out / "final"), "world_size": world,
+        "judge_rpm_per_rank": reward_cfg.judge_for_rank().requests_per_minute if reward_cfg.judge else None,
         "wall_s": round(time.perf_counter() - started, 1),
     }
-    (out / "summary.json").write_text(json.dumps(summary, indent=2))
+    if rank == 0:
+        policy.tokenizer.save_pretrained(str(out / "final"))
+        (out / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
 
 

@@ -149,3 +149,15 @@ def test_two_stage_pipeline_prints_a_before_after_table(tmp_path):
     result = json.loads((out / "pipeline.json").read_text())
     assert result["before"]["n"] == result["after_sft"]["n"] == result["after"]["n"] == 8
     assert (out / "sft-merged" / "config.json").exists() and (out / "reward_curve.png").exists()
+
+
+
+def test_rank_comes_from_the_launcher(monkeypatch):
+    from knowrl.train import _rank
+
+    monkeypatch.delenv("RANK", raising=False)
+    monkeypatch.delenv("WORLD_SIZE", raising=False)
+    assert _rank() == (0, 1)
+    monkeypatch.setenv("RANK", "3")
+    monkeypatch.setenv("WORLD_SIZE", "4")
+    assert _rank() == (3, 4)
