@@ -131,6 +131,7 @@ def train(config: TrainConfig, resume: bool = False) -> dict[str, Any]:
         "backend": policy.backend, "global_step": trainer.state.global_step, "resumed_from": checkpoint,
         "train_rows": len(rows), "bad_rows": len(report.bad), "training_loss": result.training_loss,
         "reward_log": str(log_path), "adapter": str(out / "final"), "world_size": world,
+        "trainer_processes": trainer.accelerator.num_processes,
         "judge_rpm_per_rank": reward_cfg.judge_for_rank().requests_per_minute if reward_cfg.judge else None,
         "wall_s": round(time.perf_counter() - started, 1),
     }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -161,3 +162,22 @@ def test_rank_comes_from_the_launcher(monkeypatch):
     monkeypatch.setenv("RANK", "3")
     monkeypatch.setenv("WORLD_SIZE", "4")
     assert _rank() == (3, 4)
+
+
+def test_two_ddp_processes_on_cpu_share_the_run(tmp_path):
+    """torchrun, 2 CPU ranks (gloo): one DDP run, each rank with half the judge budget and its own reward log."""
+    out, kb = tmp_path / "run", tmp_path / "kb.db"
+    judge = ("--set=reward.judge={endpoints: [{base_url: 'http://127.0.0.1:9/v1', model: m}], "
+             "requests_per_minute: 600}")
+    proc = subprocess.run(
+        [sys.executable, "-m", "torch.distributed.run", "--nproc_per_node", "2", "--master_port", "29541",
+         "-m", "knowrl.train", "--config", str(SMOKE), f"--set=output_dir={out}",
+         f"--set=reward.factuality.kb_path={kb}", judge],
+        capture_output=True, text=True, env={**os.environ, "OMP_NUM_THREADS": "1"}, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["world_size"] == summary["trainer_processes"] == 2
+    assert summary["judge_rpm_per_rank"] == 300 and summary["global_step"] == 2
+    logs = sorted(p.name for p in out.glob("rewards.rank*.jsonl"))
+    assert logs == ["rewards.rank0.jsonl", "rewards.rank1.jsonl"]
+    assert all(len((out / name).read_text().splitlines()) == 8 for name in logs)  # 2 steps x 4 completions
