@@ -8,16 +8,16 @@ model for the RL stage or vLLM.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from knowrl.cli import config_parser, run_job
 from knowrl.config import ConfigError, TrainConfig, load_train_config
 from knowrl.data import load_sharegpt
-from knowrl.models import MissingExtraError, cuda_available, load_policy
+from knowrl.models import cuda_available, load_policy
 
 
 def sft_args(config: TrainConfig) -> Any:
@@ -60,17 +60,8 @@ def sft(config: TrainConfig) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m knowrl.sft", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--config", required=True, type=Path)
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
-    args = parser.parse_args(argv)
-    try:
-        summary = sft(load_train_config(args.config, args.set))
-    except (ConfigError, MissingExtraError, FileNotFoundError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(json.dumps(summary, indent=2))
-    return 0
+    args = config_parser("python -m knowrl.sft", __doc__).parse_args(argv)
+    return run_job(lambda: sft(load_train_config(args.config, args.set)))
 
 
 if __name__ == "__main__":

@@ -12,7 +12,6 @@ engine's functions score every step; a per-completion reward breakdown is append
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
@@ -21,9 +20,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from knowrl.cli import config_parser, run_job
 from knowrl.config import ConfigError, TrainConfig, load_train_config
 from knowrl.data import load_rl_rows, rl_dataset
-from knowrl.models import MissingExtraError, cuda_available, load_policy
+from knowrl.models import cuda_available, load_policy
 from reward_engine.engine import RewardResult, Sample
 from reward_engine.jsonl import Appender
 
@@ -141,29 +141,25 @@ def train(config: TrainConfig, resume: bool = False) -> dict[str, Any]:
     return summary
 
 
+def run(config: TrainConfig, resume: bool) -> dict[str, Any] | None:
+    """The two-stage pipeline when the config asks for it (prints its table), else one GRPO run."""
+    p = config.pipeline
+    if not (p.demo_data or p.cold_start_sft or p.evaluate_before_after):
+        return train(config, resume=resume)
+    from knowrl.pipeline import run_pipeline
+
+    result = run_pipeline(config)
+    if "table" in result:
+        print("\n" + result["table"])
+    print(f"\nreward log: {result['grpo']['reward_log']}\nreward curve: {result['reward_curve']}")
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m knowrl.train", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--config", required=True, type=Path)
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
+    parser = config_parser("python -m knowrl.train", __doc__)
     parser.add_argument("--resume", action="store_true", help="continue from the last checkpoint in output_dir")
     args = parser.parse_args(argv)
-    try:
-        config = load_train_config(args.config, args.set)
-        p = config.pipeline
-        if p.demo_data or p.cold_start_sft or p.evaluate_before_after:
-            from knowrl.pipeline import run_pipeline
-
-            result = run_pipeline(config)
-            if "table" in result:
-                print("\n" + result["table"])
-            print(f"\nreward log: {result['grpo']['reward_log']}\nreward curve: {result['reward_curve']}")
-            return 0
-        summary = train(config, resume=args.resume)
-    except (ConfigError, MissingExtraError, FileNotFoundError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(json.dumps(summary, indent=2))
-    return 0
+    return run_job(lambda: run(load_train_config(args.config, args.set), args.resume))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,33 @@
+"""What every ``knowrl`` job's command line shares: ``--config``/``--set``, and errors as one line + exit 2."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from knowrl.config import ConfigError
+from knowrl.models import MissingExtraError
+
+JOB_ERRORS = (ConfigError, MissingExtraError, FileNotFoundError, ValueError)
+
+
+def config_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=(doc or "").split("\n\n")[0])
+    parser.add_argument("--config", required=True, type=Path)
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
+    return parser
+
+
+def run_job(job: Callable[[], dict[str, Any] | None]) -> int:
+    """Run ``job``; print its summary as JSON (when it returns one), or the error and exit 2."""
+    try:
+        summary = job()
+    except JOB_ERRORS as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if summary is not None:
+        print(json.dumps(summary, indent=2))
+    return 0
