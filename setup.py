@@ -14,6 +14,7 @@ CORE = [
     "tokenizers>=0.22",
     "numpy>=1.26",
     "tqdm>=4.66",
+    "filelock>=3.12",
     "pyyaml>=6.0",
     "pydantic>=2.7",
     "aiohttp>=3.9",

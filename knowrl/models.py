@@ -9,6 +9,8 @@ is imported.
 from __future__ import annotations
 
 import importlib.util
+import os
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,13 +43,19 @@ def choose_backend(model: ModelConfig) -> str:
 
 def resolve_model_path(name: str, seed: int = 0) -> str:
     """'tiny' -> a tiny local test model; 'smollm2' -> the bundled GGUF converted once; else as given."""
-    if name == "tiny":
-        from knowrl.tiny import build_tiny_model
+    if name not in ("tiny", "smollm2"):
+        return name
+    from filelock import FileLock
 
-        return str(build_tiny_model(cache_dir() / "models" / f"tiny-{seed}", seed=seed))
-    if name == "smollm2":
+    models = cache_dir() / "models"
+    models.mkdir(parents=True, exist_ok=True)
+    # Several processes (DDP ranks, parallel jobs) may ask at once: one builds, the rest wait.
+    with FileLock(str(models / f"{name}.lock")):
+        if name == "tiny":
+            from knowrl.tiny import build_tiny_model
+
+            return str(build_tiny_model(models / f"tiny-{seed}", seed=seed))
         return str(smollm2_safetensors())
-    return name
 
 
 def smollm2_safetensors() -> Path:
@@ -76,10 +84,13 @@ def smollm2_safetensors() -> Path:
     model = AutoModelForCausalLM.from_config(config)
     model.load_state_dict(loaded.state_dict())
     model.generation_config = loaded.generation_config
-    tmp = out.with_name(out.name + ".tmp")
+    tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
     model.save_pretrained(tmp)
     tokenizer.save_pretrained(tmp)
-    tmp.rename(out)
+    try:
+        tmp.rename(out)
+    except OSError:  # another process converted it first
+        shutil.rmtree(tmp, ignore_errors=True)
     return out
 
 

@@ -7,6 +7,8 @@ prompts, generation, rewards, GRPO, SFT) runs exactly as it would on a real mode
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
 CHAT_TEMPLATE = (
@@ -48,9 +50,15 @@ def build_tiny_model(out_dir: str | Path, seed: int = 0, vocab_size: int = 512) 
         eos_token_id=fast.eos_token_id, bos_token_id=None, tie_word_embeddings=True,
     )
     model = LlamaForCausalLM(config)
-    out.mkdir(parents=True, exist_ok=True)
-    model.save_pretrained(out)
-    fast.save_pretrained(out)
+    # Write aside and rename: another process (a second DDP rank) never sees half a model.
+    tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
+    model.save_pretrained(tmp)
+    fast.save_pretrained(tmp)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        tmp.rename(out)
+    except OSError:  # someone else finished first: theirs is identical (same seed)
+        shutil.rmtree(tmp, ignore_errors=True)
     return out
 
 

@@ -33,18 +33,31 @@ def ensure_kb(config: TrainConfig) -> None:
     reward = config.reward
     if reward is None or not reward.factuality.enabled:
         return
-    from retrieval.build import build
+    from retrieval.dense import index_paths
     from retrieval.paths import demo_kb_path
-    from retrieval.sources import Document, demo_documents, read_documents
 
     path = demo_kb_path() if reward.factuality.kb_path == "demo" else Path(reward.factuality.kb_path or "")
-    if path.exists():
-        return
+    built = index_paths(path)[1]  # the manifest is written last: it marks a finished build
+    if built.exists() or (path.exists() and not config.kb.build_from):
+        return  # built, or a KB the user gave as-is (e.g. a documents-only FActScore DB)
     source = config.kb.build_from or ("demo" if reward.factuality.kb_path == "demo" else None)
     if source is None:
         raise ConfigError(f"knowledge base {path} does not exist; build it (python -m retrieval.build) "
                           "or set kb.build_from")
-    print(f"building the knowledge base {path} from {source} (once)", file=sys.stderr)
+    from filelock import FileLock
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(path) + ".lock"):  # DDP ranks start together: one builds, the others wait
+        if built.exists():
+            return
+        print(f"building the knowledge base {path} from {source} (once)", file=sys.stderr)
+        _build_kb(path, source)
+
+
+def _build_kb(path: Path, source: str) -> None:
+    from retrieval.build import build
+    from retrieval.sources import Document, demo_documents, read_documents
+
     documents = demo_documents() if source == "demo" else (r for _, r in read_documents(Path(source))
                                                            if isinstance(r, Document))
     build(path, documents)
@@ -87,10 +100,7 @@ def _rank() -> tuple[int, int]:
 
 def train(config: TrainConfig, resume: bool = False) -> dict[str, Any]:
     started = time.perf_counter()
-    from accelerate import PartialState
-
-    with PartialState().main_process_first():  # one rank builds the KB, the others then open it
-        ensure_kb(config)
+    ensure_kb(config)
     policy = load_policy(config.model, config.lora, config.seed)  # before importing trl's trainer
     from transformers.trainer_utils import get_last_checkpoint
     from trl import GRPOTrainer

@@ -169,8 +169,13 @@ def test_two_ddp_processes_on_cpu_share_the_run(tmp_path):
     out, kb = tmp_path / "run", tmp_path / "kb.db"
     judge = ("--set=reward.judge={endpoints: [{base_url: 'http://127.0.0.1:9/v1', model: m}], "
              "requests_per_minute: 600}")
+    import socket
+
+    with socket.socket() as sock:  # a free port: a fixed one can still be held by an earlier run
+        sock.bind(("127.0.0.1", 0))
+        port = str(sock.getsockname()[1])
     proc = subprocess.run(
-        [sys.executable, "-m", "torch.distributed.run", "--nproc_per_node", "2", "--master_port", "29541",
+        [sys.executable, "-m", "torch.distributed.run", "--nproc_per_node", "2", "--master_port", port,
          "-m", "knowrl.train", "--config", str(SMOKE), f"--set=output_dir={out}",
          f"--set=reward.factuality.kb_path={kb}", judge],
         capture_output=True, text=True, env={**os.environ, "OMP_NUM_THREADS": "1"}, timeout=600)
