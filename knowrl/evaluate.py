@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from knowrl.data import load_rl_rows, render_prompt
+from knowrl.data import INSTRUCTIONS, load_rl_rows, render_prompt
 from reward_engine.completion import parse
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report, parse_reward_config
 from reward_engine.engine import RewardEngine, Sample
@@ -52,7 +52,8 @@ async def grade_completions(rows: list[dict[str, Any]], completions: list[str],
 
 
 def generate(model_path: str, adapter: str | None, questions: list[str], max_new_tokens: int,
-             batch_size: int = 8) -> list[str]:
+             batch_size: int = 8, instructions: str = INSTRUCTIONS) -> list[str]:
+    """Greedy completions with the training prompt (``instructions``: the task's template)."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -72,7 +73,7 @@ def generate(model_path: str, adapter: str | None, questions: list[str], max_new
     model.eval()
     outputs: list[str] = []
     for start in range(0, len(questions), batch_size):
-        prompts = [render_prompt(tokenizer, q) for q in questions[start : start + batch_size]]
+        prompts = [render_prompt(tokenizer, q, instructions) for q in questions[start : start + batch_size]]
         batch = tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
         with torch.inference_mode():
             tokens = model.generate(**batch, max_new_tokens=max_new_tokens, do_sample=False,

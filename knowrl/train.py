@@ -22,7 +22,6 @@ from typing import Any
 
 from knowrl.cli import config_parser, run_job
 from knowrl.config import ConfigError, TrainConfig, load_train_config
-from knowrl.data import load_rl_rows, rl_dataset
 from knowrl.models import cuda_available, load_policy
 from reward_engine.engine import RewardResult, Sample
 from reward_engine.jsonl import Appender
@@ -77,6 +76,10 @@ class RewardLog:
             for s, r in zip(samples, results)
         ])
 
+    def write_rows(self, step: int, rows: list[dict[str, Any]]) -> None:
+        """Rows already shaped by a task reward (maths, reasoning-gym)."""
+        self._out.write([{"step": step, **row} for row in rows])
+
     def close(self) -> None:
         self._out.close()
 
@@ -93,6 +96,12 @@ def grpo_args(config: TrainConfig) -> Any:
     return GRPOConfig(**values)
 
 
+def _judge_rpm(rewards: Any) -> float | None:
+    engine = getattr(rewards, "engine", None)
+    judge = engine.config.judge_for_rank() if engine is not None else None
+    return judge.requests_per_minute if judge else None
+
+
 def _rank() -> tuple[int, int]:
     """(this process's index, number of processes), from the launcher (torchrun / accelerate set both)."""
     return int(os.environ.get("RANK", "0")), int(os.environ.get("WORLD_SIZE", "1"))
@@ -105,26 +114,19 @@ def train(config: TrainConfig, resume: bool = False) -> dict[str, Any]:
     from transformers.trainer_utils import get_last_checkpoint
     from trl import GRPOTrainer
 
-    from reward_engine.trl_rewards import KnowRLRewards
+    from knowrl import tasks
 
-    rows, report = load_rl_rows(config.data.train, config.data.max_samples)
-    if not rows:
-        raise ConfigError(f"no usable training rows in {config.data.train} ({len(report.bad)} bad)")
-    dataset = rl_dataset(rows, policy.tokenizer)
-    reward_cfg = config.reward
-    if reward_cfg is None:
-        raise ConfigError("a GRPO run needs a 'reward' section (see configs/reward_offline.yaml)")
     rank, world = _rank()
-    reward_cfg = reward_cfg.model_copy(update={"world_size": world})  # each rank gets its share of the judge budget
     out = Path(config.output_dir)
     out.mkdir(parents=True, exist_ok=True)
     log_path = out / config.logging.reward_log
     if world > 1:  # each rank scores its own completions: one log per rank
         log_path = log_path.with_name(f"{log_path.stem}.rank{rank}{log_path.suffix}")
     log = RewardLog(log_path)
-    rewards = KnowRLRewards(reward_cfg, sink=log)
+    task = tasks.setup(config, policy.tokenizer, knowrl_sink=log, rows_sink=log.write_rows, world_size=world)
+    rewards = task.rewards
     args = grpo_args(config)
-    trainer = GRPOTrainer(model=policy.model, reward_funcs=rewards.functions(), args=args, train_dataset=dataset,
+    trainer = GRPOTrainer(model=policy.model, reward_funcs=rewards.functions(), args=args, train_dataset=task.dataset,
                           processing_class=policy.tokenizer, peft_config=policy.peft_config)
     checkpoint = get_last_checkpoint(str(out)) if resume and out.exists() else None
     if resume and checkpoint is None:
@@ -138,11 +140,12 @@ def train(config: TrainConfig, resume: bool = False) -> dict[str, Any]:
         log.close()
     trainer.save_model(str(out / "final"))  # main process only, inside TRL
     summary = {
-        "backend": policy.backend, "global_step": trainer.state.global_step, "resumed_from": checkpoint,
-        "train_rows": len(rows), "bad_rows": len(report.bad), "training_loss": result.training_loss,
+        "task": config.task, "backend": policy.backend, "global_step": trainer.state.global_step,
+        "resumed_from": checkpoint, "train_rows": task.rows, "bad_rows": task.bad_rows,
+        "training_loss": result.training_loss,
         "reward_log": str(log_path), "adapter": str(out / "final"), "world_size": world,
         "trainer_processes": trainer.accelerator.num_processes,
-        "judge_rpm_per_rank": reward_cfg.judge_for_rank().requests_per_minute if reward_cfg.judge else None,
+        "judge_rpm_per_rank": _judge_rpm(rewards),
         "wall_s": round(time.perf_counter() - started, 1),
     }
     if rank == 0:
@@ -154,6 +157,12 @@ def train(config: TrainConfig, resume: bool = False) -> dict[str, Any]:
 def run(config: TrainConfig, resume: bool) -> dict[str, Any] | None:
     """The two-stage pipeline when the config asks for it (prints its table), else one GRPO run."""
     p = config.pipeline
+    if config.task != "knowrl" and p.evaluate_before_after:
+        from knowrl.task_eval import run_task_pipeline
+
+        result = run_task_pipeline(config, resume=resume)
+        print("\n" + result["table"])
+        return None
     if not (p.demo_data or p.cold_start_sft or p.evaluate_before_after):
         return train(config, resume=resume)
     from knowrl.pipeline import run_pipeline

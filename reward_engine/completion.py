@@ -12,11 +12,8 @@ from typing import Any
 
 # KnowRL's format rule: one think block, then one answer block, nothing else; neither
 # block empty, and no nested <think>/<answer> opening tags inside either.
-FORMAT_RE = re.compile(
-    r"^<think>\s*(\S(?:(?!<think>|<answer>)[\s\S])*?)\s*</think>\s*"
-    r"<answer>\s*(\S(?:(?!<think>|<answer>)[\s\S])*?)\s*</answer>$",
-    re.DOTALL,
-)
+_BLOCK = r"((?:(?!<think>|<answer>)\S)(?:(?!<think>|<answer>)[\s\S])*?)"  # the first character is checked too
+FORMAT_RE = re.compile(rf"^<think>\s*{_BLOCK}\s*</think>\s*<answer>\s*{_BLOCK}\s*</answer>$", re.DOTALL)
 _TAG = re.compile(r"</?(think|answer)>", re.IGNORECASE)
 
 

@@ -42,3 +42,23 @@ async def server_stats(server) -> dict:
     async with aiohttp.ClientSession() as session:
         async with session.get(server.url.replace("/v1", "/stats")) as resp:
             return await resp.json()
+
+
+def hanging_check(predicted: str, gold: str, timeout_s: int) -> bool:
+    """A verifier that never returns for the answer 'hang' (for the pool's timeout tests)."""
+    import time
+
+    if predicted == "hang":
+        time.sleep(3600)
+    return predicted.strip() == gold.strip()
+
+
+def hanging_scorer(task: str, answer, entry_json: str) -> float:
+    """A reasoning-gym scorer that never returns for the answer 'hang'."""
+    import time
+
+    if answer == "hang":
+        time.sleep(3600)
+    from reward_engine.rg_reward import score_entry
+
+    return score_entry(task, answer, entry_json)

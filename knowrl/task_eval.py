@@ -1,0 +1,99 @@
+"""Held-out evaluation of the verifiable tasks (maths, reasoning-gym), per task.
+
+For each task: accuracy (the verifier says right: boxed answer equivalent, or
+``score_answer`` = 1), the mean score, and format compliance (a ``\\boxed{}`` for maths;
+``<think>…</think><answer>…</answer>`` for reasoning-gym). With
+``pipeline.evaluate_before_after`` the trainer evaluates the base model, trains, and
+evaluates the adapter, and prints one table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from knowrl import tasks
+from knowrl.config import TrainConfig
+from reward_engine.boxed import last_boxed
+from reward_engine.completion import parse
+
+
+async def _score(config: TrainConfig, rows: list[dict[str, Any]], completions: list[str]) -> list[tuple]:
+    rewards = tasks.rewards(config)
+    try:
+        if config.task == "math":
+            return await rewards.score_batch(completions, [r["ground_truth"] for r in rows])
+        return await rewards.score_batch([r["rg_task"] for r in rows], [r["rg_entry"] for r in rows], completions)
+    finally:
+        rewards.close()
+
+
+def task_metrics(config: TrainConfig, rows: list[dict[str, Any]],
+                 completions: list[str]) -> tuple[dict[str, dict[str, float]], list[dict[str, Any]]]:
+    """Per-task metrics and per-row details for completions of ``rows``."""
+    scored = asyncio.run(_score(config, rows, completions))
+    groups: dict[str, list[tuple[bool, float, bool]]] = defaultdict(list)
+    details = []
+    for row, completion, (reward, status, answer) in zip(rows, completions, scored):
+        if config.task == "math":
+            name, correct, well_formed = "math", status == "correct", last_boxed(completion) is not None
+            score = 1.0 if correct else 0.0
+        else:
+            name, score, well_formed = row["rg_task"], float(reward or 0.0), parse(completion).well_formed
+            correct = score >= 1.0
+        groups[name].append((correct, score, well_formed))
+        details.append({"task": name, "question": row["question"], "completion": completion, "answer": answer,
+                        "status": status, "score": score, "well_formed": well_formed})
+    metrics = {name: {"n": len(g), "accuracy": sum(c for c, _, _ in g) / len(g),
+                      "mean_score": sum(s for _, s, _ in g) / len(g),
+                      "format_compliance": sum(f for _, _, f in g) / len(g)}
+               for name, g in sorted(groups.items())}
+    return metrics, details
+
+
+def evaluate_task(config: TrainConfig, model: str, adapter: str | None, rows: list[dict[str, Any]],
+                  max_new_tokens: int) -> tuple[dict[str, dict[str, float]], list[dict[str, Any]]]:
+    from knowrl.evaluate import generate
+
+    completions = generate(model, adapter, [r["question"] for r in rows], max_new_tokens,
+                           instructions=tasks.instructions(config))
+    return task_metrics(config, rows, completions)
+
+
+def task_table(before: dict[str, dict[str, float]] | None, after: dict[str, dict[str, float]],
+               trained: list[str]) -> str:
+    """One line per task: accuracy and format compliance before and after (unseen tasks marked)."""
+    lines = ["| task | n | accuracy before | accuracy after | format before | format after |",
+             "|---|---|---|---|---|---|"]
+    for name, values in after.items():
+        b = (before or {}).get(name)
+        label = name if name in trained or name == "math" else f"{name} (not trained on)"
+        lines.append(f"| {label} | {values['n']} | {b['accuracy'] if b else float('nan'):.3f} | "
+                     f"{values['accuracy']:.3f} | {b['format_compliance'] if b else float('nan'):.3f} | "
+                     f"{values['format_compliance']:.3f} |")
+    return "\n".join(lines)
+
+
+def run_task_pipeline(config: TrainConfig, resume: bool = False) -> dict[str, Any]:
+    """Evaluate the base model, GRPO, evaluate the adapter; writes ``task_eval.json``."""
+    from knowrl.models import resolve_model_path
+    from knowrl.train import train
+
+    out = Path(config.output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    rows = tasks.eval_rows(config)
+    base = resolve_model_path(config.model.name_or_path, config.seed)
+    n_tokens = config.pipeline.eval_max_new_tokens
+    print(f"\n=== evaluating the base model on {len(rows)} held-out rows ===", file=sys.stderr, flush=True)
+    before, _ = evaluate_task(config, base, config.model.adapter, rows, n_tokens)
+    summary = train(config, resume=resume)
+    print("\n=== evaluating after GRPO ===", file=sys.stderr, flush=True)
+    after, details = evaluate_task(config, base, summary["adapter"], rows, n_tokens)
+    trained = list(config.reasoning_gym.train_tasks) if config.reasoning_gym else []
+    result = {"grpo": summary, "before": before, "after": after, "table": task_table(before, after, trained)}
+    (out / "task_eval.json").write_text(json.dumps({**result, "details_after": details}, indent=2))
+    return result
