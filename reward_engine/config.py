@@ -30,7 +30,10 @@ class FactualityConfig(BaseModel):
     kb_path: str | None = Field(None, description="knowledge base file; 'demo' for the offline demo KB")
     evidence_k: int = Field(5, ge=1, description="passages of evidence per claim")
     retrieval_mode: Literal["hybrid", "bm25", "dense"] = "hybrid"
-    max_claims: int = Field(24, ge=1, description="claims verified per completion (first ones kept)")
+    max_claims: int = Field(24, ge=1, description="claims verified per completion (first on-topic ones kept)")
+    relevance: Literal["question", "off"] = Field(
+        "question", description="question: claims sharing no content word with the question/title are left out "
+        "of the fact score (padding with true but irrelevant facts must not pay); off: every claim counts")
     offline_threshold: float = Field(0.75, gt=0, le=1, description="offline verifier word coverage")
     cache_dir: str | None = Field(None, description="disk cache of retrieved evidence (default: the judge's cache_dir)")
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import re
 import statistics
 import time
 from dataclasses import asdict, dataclass, field
@@ -24,6 +25,7 @@ from reward_engine.completion import Parsed, parse
 from reward_engine.config import RewardEngineConfig
 from reward_engine.judge_client import BreakerOpenError, JudgeClient, JudgeError, JudgeTimeoutError
 from reward_engine.labels import Label, Status
+from reward_engine.relevance import Topic
 from reward_engine.scoring import combine, fact_score
 
 
@@ -40,8 +42,9 @@ class Sample:
 @dataclass
 class ClaimResult:
     text: str
-    supported: bool | None
+    supported: bool | None  # None: not verified (off-topic, or beyond max_claims)
     evidence_ids: list[int] = field(default_factory=list)
+    on_topic: bool = True  # off-topic claims are left out of the fact score
 
 
 @dataclass
@@ -239,7 +242,7 @@ class RewardEngine:
         fact: float | None = None
         if label is Label.INCORRECT:
             if self.config.factuality.enabled:
-                fact, claims, cached = await (speculative or self._factuality(parsed.think, sample.title))
+                fact, claims, cached = await (speculative or self._factuality(parsed.think, sample.title, sample.question))
                 result.claims = claims
                 all_cached = all_cached and cached
             else:
@@ -266,7 +269,7 @@ class RewardEngine:
         if offline_grader.grade(parsed.answer or "", sample.answers) is not Label.INCORRECT:
             return None
         self._counters["speculated"] += 1
-        return asyncio.ensure_future(self._factuality(parsed.think, sample.title))
+        return asyncio.ensure_future(self._factuality(parsed.think, sample.title, sample.question))
 
     @staticmethod
     async def _drop(task: asyncio.Future | None) -> None:
@@ -274,25 +277,39 @@ class RewardEngine:
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
 
-    async def _factuality(self, reasoning: str, titles: Any) -> tuple[float, list[ClaimResult], bool]:
+    async def _factuality(self, reasoning: str, titles: Any,
+                          question: Any = None) -> tuple[float, list[ClaimResult], bool]:
         decomposed = await self.decomposer.decompose(reasoning)
-        claims = self._distinct(decomposed.value)[: self.config.factuality.max_claims]  # type: ignore[arg-type]
-        if not claims:
-            return 0.0, [], decomposed.cached
         title_text = titles if isinstance(titles, str) else ";".join(t for t in titles or [] if isinstance(t, str))
+        claims, off_topic = self.select_claims(decomposed.value, question, title_text)  # type: ignore[arg-type]
+        if not claims:
+            return 0.0, off_topic, decomposed.cached
         retriever = await self._retriever_ready()
         evidence = await retriever.retrieve(claims, title_text)
         verified = await self.verifier.verify(claims, evidence)
         flags: list[bool] = verified.value  # type: ignore[assignment]
         results = [ClaimResult(c, ok, [p.id for p in passages]) for c, ok, passages in zip(claims, flags, evidence)]
-        return fact_score(sum(flags), len(claims), self.semantics), results, decomposed.cached and verified.cached
+        score = fact_score(sum(flags), len(claims), self.semantics)
+        return score, results + off_topic, decomposed.cached and verified.cached
+
+    def select_claims(self, claims: Sequence[str], question: Any,
+                      title_text: str) -> tuple[list[str], list[ClaimResult]]:
+        """The claims the fact score counts (distinct, on-topic, the first ``max_claims``) and the
+        off-topic ones, which are reported but never verified."""
+        distinct = self._distinct(claims)
+        off_topic: list[ClaimResult] = []
+        if self.config.factuality.relevance == "question":
+            topic = Topic(question if isinstance(question, str) else "", title_text)
+            off_topic = [ClaimResult(c, None, on_topic=False) for c in distinct if not topic.covers(c)]
+            distinct = [c for c in distinct if topic.covers(c)]
+        return distinct[: self.config.factuality.max_claims], off_topic
 
     @staticmethod
     def _distinct(claims: Sequence[str]) -> list[str]:
         """Repeating one fact must not count it twice."""
         seen: dict[str, str] = {}
         for claim in claims:
-            key = " ".join(claim.lower().strip(" .").split())
+            key = " ".join(re.findall(r"\w+", claim.lower()))  # case, spacing and punctuation do not count
             seen.setdefault(key, claim)
         return list(seen.values())
 

@@ -2,7 +2,7 @@
 
 Decompose: sentences, then clauses, minus questions, hedges, plans and fragments.
 Verify: a claim is supported when one evidence passage holds nearly all its content
-words and every number it states. Crude next to an NLI model or an LLM, but it never
+words and every number and name it states. Crude next to an NLI model or an LLM, but it never
 calls out, and it is what the test judge server answers with.
 """
 
@@ -64,15 +64,23 @@ def _numbers(text: str) -> set[str]:
     return {n.replace(",", "") for n in _NUM.findall(text)}
 
 
+def _names(text: str) -> set[str]:
+    """Capitalised content words: the entities a claim is about."""
+    return {_stem(w) for w in _WORD.findall(text) if w[:1].isupper() and w.lower() not in STOP}
+
+
 def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> bool:
-    """True when one passage covers ``threshold`` of the claim's content words and all its numbers."""
+    """True when one passage covers ``threshold`` of the claim's content words, all its numbers
+    and all its names ("Lyon is the capital city of France" is not supported by a passage on
+    Paris, though it covers three words in four)."""
     words = content_words(claim)
     numbers = _numbers(claim)
+    names = _names(claim)
     if not words:
         return False
     for passage in passages:
         have = content_words(passage)
-        if numbers - _numbers(passage):
+        if numbers - _numbers(passage) or names - have:
             continue
         if len(words & have) / len(words) >= threshold:
             return True

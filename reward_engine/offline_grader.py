@@ -172,10 +172,18 @@ def _compare(answer: str, pred: str, gold_raw: str, gold: str) -> Label | None:
     if _contains(pred, gold):
         before = pred[: pred.find(gold)]
         extra = len(pred.split()) - len(gold.split())
-        if _NEGATION.search(before + " ") or not _single_guess(pred, gold) or extra > max(6, len(gold.split())):
+        if _NEGATION.search(before + " ") or not _single_guess(pred, gold) or _is_list(answer, gold_raw) \
+                or extra > max(6, len(gold.split())):
             return Label.INCORRECT
         return Label.CORRECT
     return None
+
+
+def _is_list(answer: str, gold_raw: str) -> bool:
+    """True for "Lyon, Nice, Paris": three or more items are guesses, not one answer ("Paris, France" is fine)."""
+    items = [i for i in re.split(r"[,;/&\n]|\band\b", answer) if i.strip(" .")]
+    gold_items = [i for i in re.split(r"[,;/&\n]|\band\b", gold_raw) if i.strip(" .")]
+    return len(items) >= 3 and len(items) > len(gold_items)
 
 
 def _single_guess(pred: str, gold: str) -> bool:

@@ -82,8 +82,8 @@ def hit_rates(engine: RewardEngine, samples: list[Sample]) -> dict[str, Any]:
         decompositions[0] += reply is not None
         claims = prompts.parse_claims(reply) if reply is not None else None
         if claims and config.verifier == "llm" and engine._retriever is not None:
-            claims = engine._distinct(claims)[: config.factuality.max_claims]
             titles = sample.title if isinstance(sample.title, str) else ";".join(split_titles(sample.title))
+            claims, _ = engine.select_claims(claims, sample.question, titles)
             evidence = engine._retriever.cached(claims, titles)
             verifications[1] += 1
             if evidence is not None:

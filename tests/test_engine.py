@@ -15,11 +15,11 @@ from reward_engine.trl_rewards import KnowRLRewards
 from tests.helpers import server_stats
 
 GOOD = "<think>Paris is the capital and largest city of France.</think><answer>Paris</answer>"
-WRONG_TRUE_FACTS = ("<think>The Eiffel Tower was completed in 1889 for the World's Fair. "
+WRONG_TRUE_FACTS = ("<think>The Eiffel Tower in Paris was completed in 1889 for the World's Fair. "
                     "Paris lies on the river Seine. The city of Paris is the capital of France.</think>"
                     "<answer>Lyon</answer>")
-WRONG_FALSE_FACTS = ("<think>The Eiffel Tower was completed in 1650 for a royal wedding. "
-                     "Lyon is the capital city of Germany.</think><answer>Lyon</answer>")
+WRONG_FALSE_FACTS = ("<think>The Eiffel Tower in Paris was completed in 1650 for a royal wedding. "
+                     "Lyon is the capital city of France.</think><answer>Lyon</answer>")
 REFUSAL = "<think>I am not certain about this.</think><answer>I don't know</answer>"
 NO_ANSWER = "<think>Paris is the capital of France.</think>"
 
@@ -56,7 +56,7 @@ async def test_knowrl_semantics_end_to_end(mode, server, kb):
     assert len(wrong_true.claims) == 3 and supported == 3
     assert wrong_true.factuality == pytest.approx(fact_score(3, 3, semantics()))
     assert wrong_true.correctness == pytest.approx(-1 + math.exp(1 - 10 / 3))
-    assert sum(c.supported for c in wrong_false.claims) == 0 and wrong_false.correctness == -1.0
+    assert not any(c.supported for c in wrong_false.claims) and wrong_false.correctness == -1.0
     assert all(c.evidence_ids for c in wrong_true.claims)
     assert {r.status for r in (good, wrong_true, refusal, no_answer)} == {"ok"}
 
