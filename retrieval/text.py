@@ -45,7 +45,8 @@ def split_sentences(text: str) -> list[str]:
         for match in _SENTENCE_END.finditer(line):
             candidate = line[start : match.start()].rstrip()
             # Keep "Dr. Smith" and "J. Smith" together.
-            if _ABBREV.search(line[: match.start()].rstrip("\"')] ")):
+            # Only the last few characters matter: searching the whole prefix made long lines quadratic.
+            if _ABBREV.search(line[max(0, match.start() - 16) : match.start()].rstrip("\"')] ")):
                 continue
             if candidate:
                 sentences.append(line[start : match.end()].strip())

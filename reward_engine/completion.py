@@ -17,16 +17,24 @@ FORMAT_RE = re.compile(rf"^<think>\s*{_BLOCK}\s*</think>\s*<answer>\s*{_BLOCK}\s
 _TAG = re.compile(r"</?(think|answer)>", re.IGNORECASE)
 
 
+_UNSAFE = re.compile(r"[\ud800-\udfff\x00]")
+
+
+def clean_text(text: str) -> str:
+    """Drop NULs and replace lone surrogates (valid in JSON, fatal to UTF-8 files, SQLite and tokenizers)."""
+    return _UNSAFE.sub(lambda m: "" if m.group() == "\x00" else "\ufffd", text)
+
+
 def completion_text(completion: Any) -> str:
     """TRL passes a string, or a conversation ``[{"role": "assistant", "content": ...}]``."""
     if isinstance(completion, str):
-        return completion
+        return clean_text(completion)
     if isinstance(completion, list):
         parts = [m.get("content", "") for m in completion if isinstance(m, dict)]
-        return "".join(p if isinstance(p, str) else "" for p in parts)
+        return clean_text("".join(p if isinstance(p, str) else "" for p in parts))
     if isinstance(completion, dict):
         content = completion.get("content", "")
-        return content if isinstance(content, str) else ""
+        return clean_text(content) if isinstance(content, str) else ""
     return ""
 
 

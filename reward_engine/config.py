@@ -30,6 +30,8 @@ class FactualityConfig(BaseModel):
     kb_path: str | None = Field(None, description="knowledge base file; 'demo' for the offline demo KB")
     evidence_k: int = Field(5, ge=1, description="passages of evidence per claim")
     retrieval_mode: Literal["hybrid", "bm25", "dense"] = "hybrid"
+    max_reasoning_chars: int = Field(32000, ge=100, description="reasoning beyond this is not decomposed "
+                                     "(bounds judge tokens and CPU per completion)")
     max_claims: int = Field(24, ge=1, description="claims verified per completion (first on-topic ones kept)")
     relevance: Literal["question", "off"] = Field(
         "question", description="question: claims sharing no content word with the question/title are left out "
@@ -50,6 +52,7 @@ class RewardEngineConfig(BaseModel):
     verifier: Literal["offline", "llm"] = "offline"
     judge: JudgeConfig | None = Field(None, description="required when any stage is 'llm'")
     factuality: FactualityConfig = Field(default_factory=FactualityConfig)
+    max_answer_chars: int = Field(2000, ge=10, description="the answer sent to the grader is cut here")
     step_timeout_s: float = Field(120.0, gt=0, description="a batch answers within this budget, None for the rest")
     speculate: bool = Field(
         True, description="with the LLM grader, start factuality at once for answers the offline grader calls "

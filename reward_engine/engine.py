@@ -21,7 +21,7 @@ from typing import Any, Sequence
 
 from reward_engine import offline_grader, stages
 from reward_engine.cache import JudgeCache
-from reward_engine.completion import Parsed, parse
+from reward_engine.completion import Parsed, clean_text, parse
 from reward_engine.config import RewardEngineConfig
 from reward_engine.judge_client import BreakerOpenError, JudgeClient, JudgeError, JudgeTimeoutError
 from reward_engine.labels import Label, Status
@@ -83,6 +83,18 @@ class BatchMetrics:
     statuses: dict[str, int] = field(default_factory=dict)
     labels: dict[str, int] = field(default_factory=dict)
     wall_s: float = 0.0
+
+
+def _clean(sample: Sample) -> Sample:
+    """The sample with NULs and lone surrogates out of every text field (see ``clean_text``)."""
+    def fix(value: Any) -> Any:
+        if isinstance(value, str):
+            return clean_text(value)
+        if isinstance(value, list):
+            return [fix(v) for v in value]
+        return value
+
+    return Sample(fix(sample.question), sample.completion, fix(sample.answers), fix(sample.title))
 
 
 def _gold_text(answers: Any) -> str:
@@ -163,6 +175,7 @@ class RewardEngine:
         return results
 
     async def _score(self, samples: Sequence[Sample], budget: float) -> list[RewardResult]:
+        samples = [_clean(s) for s in samples]
         keys = [self._key(s) for s in samples]
         unique: dict[Any, Sample] = {}
         for key, sample in zip(keys, samples):
@@ -232,7 +245,8 @@ class RewardEngine:
             return
         try:
             graded = await self.grader.grade(
-                sample.question, sample.answers if self.config.grader == "offline" else gold, parsed.answer or "")
+                sample.question, sample.answers if self.config.grader == "offline" else gold,
+                (parsed.answer or "")[: self.config.max_answer_chars])
         except BaseException:
             await self._drop(speculative)
             raise
@@ -279,7 +293,8 @@ class RewardEngine:
 
     async def _factuality(self, reasoning: str, titles: Any,
                           question: Any = None) -> tuple[float, list[ClaimResult], bool]:
-        decomposed = await self.decomposer.decompose(reasoning)
+        # A megabyte of reasoning must not cost a megabyte of judge tokens (or minutes of CPU).
+        decomposed = await self.decomposer.decompose(reasoning[: self.config.factuality.max_reasoning_chars])
         title_text = titles if isinstance(titles, str) else ";".join(t for t in titles or [] if isinstance(t, str))
         claims, off_topic = self.select_claims(decomposed.value, question, title_text)  # type: ignore[arg-type]
         if not claims:

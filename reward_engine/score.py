@@ -32,7 +32,7 @@ OPTIONAL = {"title": (str, list), "id": (str, int)}
 FINAL = {"ok", "cached", "bad_input"}  # statuses that are not recomputed on resume
 
 
-def _output_row(row: Row, result: RewardResult | None) -> dict[str, Any]:
+def _output_row(row: Row, result: RewardResult | None, source: Path) -> dict[str, Any]:
     data = row.data or {}
     out: dict[str, Any] = {"id": data.get("id"), "line": row.line}
     if result is None:
@@ -40,6 +40,8 @@ def _output_row(row: Row, result: RewardResult | None) -> dict[str, Any]:
         return out
     out["reward"] = result.total
     out.update(result.to_dict())
+    if result.status == "bad_input" and result.error:  # found by the engine: name the row too
+        out["error"] = f"{source}:{row.line}: {result.error}"
     return out
 
 
@@ -69,7 +71,7 @@ async def score_file(
                         for r in good
                     ])
                     by_line = {r.line: res for r, res in zip(good, results)}
-                    writer.write([_output_row(r, by_line.get(r.line)) for r in chunk])
+                    writer.write([_output_row(r, by_line.get(r.line), input_path) for r in chunk])
                     m = engine.last_metrics
                     counters.update(judge_requests=m.judge_requests, cache_hits=m.cache_hits, retries=m.retries)
                     bar.update(len(chunk))
