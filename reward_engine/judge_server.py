@@ -53,6 +53,7 @@ class Stats:
     in_flight: int = 0
     max_in_flight: int = 0
     rate_limited: int = 0
+    authorized: int = 0  # requests that carried an Authorization header (the key itself is never kept)
     by_kind: dict = field(default_factory=lambda: collections.Counter())
     faults: dict = field(default_factory=lambda: collections.Counter())
 
@@ -164,6 +165,7 @@ class JudgeServer:
 
     async def _chat(self, request: web.Request) -> web.StreamResponse:
         self.stats.requests += 1
+        self.stats.authorized += "Authorization" in request.headers
         self.stats.in_flight += 1
         self.stats.max_in_flight = max(self.stats.max_in_flight, self.stats.in_flight)
         try:
