@@ -107,7 +107,8 @@ def _rank() -> tuple[int, int]:
     return int(os.environ.get("RANK", "0")), int(os.environ.get("WORLD_SIZE", "1"))
 
 
-def train(config: TrainConfig, resume: bool = False) -> dict[str, Any]:
+def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None = None) -> dict[str, Any]:
+    """One GRPO run; ``callbacks`` are extra ``transformers.TrainerCallback`` objects (e.g. for benchmarks)."""
     started = time.perf_counter()
     ensure_kb(config)
     policy = load_policy(config.model, config.lora, config.seed)  # before importing trl's trainer
@@ -127,7 +128,7 @@ def train(config: TrainConfig, resume: bool = False) -> dict[str, Any]:
     rewards = task.rewards
     args = grpo_args(config)
     trainer = GRPOTrainer(model=policy.model, reward_funcs=rewards.functions(), args=args, train_dataset=task.dataset,
-                          processing_class=policy.tokenizer, peft_config=policy.peft_config)
+                          processing_class=policy.tokenizer, peft_config=policy.peft_config, callbacks=callbacks)
     checkpoint = get_last_checkpoint(str(out)) if resume and out.exists() else None
     if resume and checkpoint is None:
         print(f"--resume: no checkpoint in {out}, starting fresh", file=sys.stderr)

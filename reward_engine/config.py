@@ -57,6 +57,10 @@ class RewardEngineConfig(BaseModel):
     speculate: bool = Field(
         True, description="with the LLM grader, start factuality at once for answers the offline grader calls "
         "INCORRECT (one round trip less per step; a disagreement wastes at most 2 calls, counted)")
+    drop_unscored: bool = Field(
+        True, description="TRL functions: a completion without a correctness reward gets None for format too "
+        "(zero advantage). False keeps the format signal while the judge is down; pair it with "
+        "grpo.multi_objective_aggregation: normalize_then_sum, where a None is neutral")
     world_size: int = Field(1, ge=1, description="processes sharing the judge's rate budget (set by the trainer)")
 
     @model_validator(mode="after")

@@ -46,11 +46,11 @@ def _column(kwargs: dict[str, Any], name: str, n: int) -> list[Any]:
 class KnowRLRewards:
     """Builds the reward functions; one engine, shared by both, created once."""
 
-    def __init__(self, config: RewardEngineConfig, kb: Any = None, drop_unscored: bool = True,
+    def __init__(self, config: RewardEngineConfig, kb: Any = None, drop_unscored: bool | None = None,
                  sink: Callable[[int, list[Sample], list[RewardResult]], None] | None = None) -> None:
         """``sink(step, samples, results)`` receives every scored batch (e.g. to append a reward log)."""
         self.engine = RewardEngine(config, kb=kb)
-        self.drop_unscored = drop_unscored
+        self.drop_unscored = config.drop_unscored if drop_unscored is None else drop_unscored
         self.sink = sink
         self._batches: collections.OrderedDict[str, asyncio.Future] = collections.OrderedDict()
         self.history: list[dict[str, Any]] = []  # per-batch metrics, for callers that log elsewhere
@@ -109,7 +109,9 @@ class KnowRLRewards:
 
     def _log(self, results: list[RewardResult], kwargs: dict[str, Any]) -> None:
         metrics = self.engine.last_metrics
-        self.history.append({"coverage": metrics.coverage, "statuses": metrics.statuses, "labels": metrics.labels})
+        self.history.append({"coverage": metrics.coverage, "statuses": metrics.statuses, "labels": metrics.labels,
+                             "wall_s": metrics.wall_s, "judge_requests": metrics.judge_requests,
+                             "breaker_open": metrics.breaker_open})
         log_metric = kwargs.get("log_metric")
         if callable(log_metric):
             for name in ("coverage", "latency_p50_s", "latency_p95_s", "judge_requests", "cache_hits", "retries",

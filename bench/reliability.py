@@ -1,0 +1,335 @@
+"""Reliability bench: fault soak, judge outage and recovery, crash-safe jobs, training resume.
+
+    python bench/reliability.py [--steps 20] [--fault-rate 0.3] [--down-steps 5] [--rows 400]
+
+Writes ``bench/results/reliability.md``. Everything runs on this machine against the
+project's test judge on 127.0.0.1: a tiny policy taught the answer format (so the judge
+really grades, decomposes and verifies), ``configs/smoke.yaml``'s GRPO set-up, and the
+real ``reward_engine.score`` / ``knowrl.train`` processes killed with SIGKILL.
+The tests run the same functions with small sizes (``tests/test_reliability.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+SMOKE = ROOT / "configs" / "smoke.yaml"
+SMOKE_RL = ROOT / "configs" / "data" / "smoke_rl.jsonl"
+SMOKE_KB = ROOT / "configs" / "data" / "smoke_kb.jsonl"
+FINAL_STATUSES = {"ok", "cached"}
+FLAGGED_STATUSES = {"timeout", "error", "breaker_open"}
+
+
+def _rows(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def taught_policy(out: Path, seed: int = 0) -> Path:
+    """A tiny model taught to answer the smoke questions in format (right, wrong with facts, refusal)."""
+    from transformers import AutoTokenizer
+
+    from knowrl.data import render_prompt
+    from knowrl.tiny import build_tiny_model, teach_tiny_model
+
+    path = build_tiny_model(out / "taught-tiny", seed=seed)
+    tokenizer = AutoTokenizer.from_pretrained(path)
+    pairs = []
+    for row in _rows(SMOKE_RL):
+        prompt = render_prompt(tokenizer, row["question"])
+        gold = row["answers"] if isinstance(row["answers"], str) else row["answers"][0]
+        pairs += [(prompt, f"{row['title']} is about {gold}.</think><answer>{gold}</answer>"),
+                  (prompt, f"{row['title']} was described in 1889.</think><answer>Lyon</answer>"),
+                  (prompt, "I am not sure.</think><answer>I don't know</answer>")]
+    return teach_tiny_model(path, pairs, steps=300)
+
+
+def _judge(url: str, cache_dir: str | None = None) -> dict[str, Any]:
+    # Timeouts and the breaker's cooldown are scaled to the tiny policy's ~0.3 s steps (a GPU
+    # step takes a minute: there the defaults, 30 s each, play the same role).
+    return {"endpoints": [{"base_url": url, "model": "test-judge"}], "timeout_s": 1.5, "max_attempts": 3,
+            "backoff_initial_s": 0.05, "backoff_max_s": 0.2, "max_retry_after_s": 0.5, "breaker_failures": 8,
+            "breaker_cooldown_s": 0.5, "cache_dir": cache_dir}
+
+
+def soak(out: Path, steps: int = 20, fault_rate: float = 0.3, down_steps: int = 5, recovery_steps: int = 3,
+         step_timeout_s: float = 6.0, seed: int = 0) -> dict[str, Any]:
+    """GRPO steps against a faulty judge, then a full outage, then recovery, in one run (no restart)."""
+    from transformers import TrainerCallback
+
+    from knowrl.config import load_train_config
+    from knowrl.train import train
+    from reward_engine.judge_server import FAULTS, ServerConfig, serve_in_thread
+
+    out.mkdir(parents=True, exist_ok=True)
+    policy = taught_policy(out, seed)
+    total = steps + down_steps + recovery_steps
+    per_step: dict[int, dict[str, Any]] = {}
+
+    with serve_in_thread(ServerConfig(latency_ms=20, fault_rate=fault_rate, faults=FAULTS, hang_s=30,
+                                      retry_after_s=0.2, seed=seed)) as server:
+
+        class Phases(TrainerCallback):
+            """Takes the judge down after ``steps`` steps and brings it back ``down_steps`` later."""
+
+            def on_step_end(self, args, state, control, **kwargs):  # noqa: ANN001
+                if state.global_step == steps:
+                    server.config.down = True
+                elif state.global_step == steps + down_steps:
+                    server.config.down = False
+                    server.config.fault_rate = 0.0
+
+            def on_log(self, args, state, control, logs=None, **kwargs):  # noqa: ANN001
+                if logs and "reward_engine/wall_s" in logs:
+                    per_step[state.global_step] = {k: logs[k] for k in logs
+                                                   if k.startswith(("reward_engine/", "rewards/"))}
+
+        overrides = [f"output_dir={out / 'run'}", f"model.name_or_path={policy}", f"grpo.max_steps={total}",
+                     "grpo.save_steps=1000", "grpo.max_completion_length=40", "grpo.temperature=0.7",
+                     "grpo.multi_objective_aggregation=normalize_then_sum", "reward.drop_unscored=false",
+                     "reward.grader=llm", "reward.decomposer=llm", "reward.verifier=llm", "reward.speculate=true",
+                     f"reward.step_timeout_s={step_timeout_s}", f"reward.factuality.kb_path={out / 'kb.db'}",
+                     "reward.judge=" + json.dumps(_judge(server.url)), f"seed={seed}"]
+        config = load_train_config(SMOKE, overrides)
+        started = time.perf_counter()
+        summary = train(config, callbacks=[Phases()])
+        wall = time.perf_counter() - started
+        faults = dict(server.stats.faults)
+        requests = server.stats.requests
+
+    log = _rows(Path(summary["reward_log"]))
+    phase = {s: "faults" if s < steps else "down" if s < steps + down_steps else "recovery" for s in range(total)}
+    statuses: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    unexplained = 0
+    for row in log:
+        statuses[phase.get(row["step"], "faults")][row["status"]] += 1
+        real = isinstance(row.get("correctness"), (int, float))
+        if not (real and row["status"] in FINAL_STATUSES or row["correctness"] is None
+                and row["status"] in FLAGGED_STATUSES | {"bad_input"}):
+            unexplained += 1
+    walls = {s: v["reward_engine/wall_s"] for s, v in per_step.items()}
+    recovery = [s for s in range(steps + down_steps + 1, total + 1)
+                if per_step.get(s, {}).get("reward_engine/coverage", 0) > 0]
+    return {
+        "steps_run": summary["global_step"], "steps_planned": total, "completions": len(log),
+        "statuses": {k: dict(v) for k, v in statuses.items()}, "unexplained_rows": unexplained,
+        "faults_injected": faults, "judge_requests": requests, "step_budget_s": step_timeout_s,
+        "max_reward_wall_s": max(walls.values()) if walls else None,
+        "max_overrun_s": max(0.0, max(walls.values()) - step_timeout_s) if walls else None,
+        "breaker_open_steps": [s for s, v in per_step.items() if v.get("reward_engine/breaker_open")],
+        "first_recovered_step": recovery[0] if recovery else None,
+        "format_mean_while_down": _mean([per_step[s].get("rewards/knowrl_format/mean") for s in per_step
+                                         if steps < s <= steps + down_steps]),
+        "wall_s": round(wall, 1),
+    }
+
+
+def _mean(values: list[Any]) -> float | None:
+    real = [v for v in values if isinstance(v, (int, float)) and v == v]
+    return round(sum(real) / len(real), 3) if real else None
+
+
+def _score_input(path: Path, rows: int) -> Path:
+    questions = _rows(SMOKE_RL)
+    with path.open("w") as handle:
+        for i in range(rows):
+            q = questions[i % len(questions)]
+            answer = [q["answers"], "Lyon", "I don't know"][i % 3]
+            completion = (f"<think>{q['title']} was described in {1800 + i}. The river Seine runs through Paris. "
+                          f"Claim number {i} is here.</think><answer>{answer}</answer>")
+            handle.write(json.dumps({"id": f"r{i}", **q, "completion": completion}) + "\n")
+    return path
+
+
+def _score_cmd(src: Path, dst: Path, config: Path, batch: int = 8) -> list[str]:
+    return [sys.executable, "-m", "reward_engine.score", "--input", str(src), "--output", str(dst), "--config",
+            str(config), "--batch-size", str(batch), "--no-progress"]
+
+
+def _reward_config(out: Path, url: str, cache: Path) -> Path:
+    import yaml
+
+    path = out / f"reward-{cache.name}.yaml"
+    path.write_text(yaml.safe_dump({"grader": "llm", "decomposer": "llm", "verifier": "llm",
+                                    "judge": {**_judge(url, str(cache)), "timeout_s": 10},
+                                    "factuality": {"kb_path": str(out / "kb.db"),
+                                                   "cache_dir": str(cache / "evidence")}}))
+    return path
+
+
+def _ensure_kb(out: Path) -> None:
+    from retrieval.build import build
+    from retrieval.sources import Document, read_documents
+
+    if not (out / "kb.db").exists():
+        build(out / "kb.db", (r for _, r in read_documents(SMOKE_KB) if isinstance(r, Document)), progress=False)
+
+
+def crash_score(out: Path, rows: int = 400, kill_after_lines: int | None = None) -> dict[str, Any]:
+    """SIGKILL the score job mid-run, run it again on the same output; compare with a clean run."""
+    from reward_engine.judge_server import ServerConfig, serve_in_thread
+
+    out.mkdir(parents=True, exist_ok=True)
+    _ensure_kb(out)
+    src = _score_input(out / "score-in.jsonl", rows)
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    kill_after = kill_after_lines or rows // 3
+    with serve_in_thread(ServerConfig(latency_ms=15)) as server:
+        config = _reward_config(out, server.url, out / "cache-crash")
+        dst = out / "scored-crash.jsonl"
+        proc = subprocess.Popen(_score_cmd(src, dst, config), env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        while proc.poll() is None and (not dst.exists() or len(dst.read_bytes().splitlines()) < kill_after):
+            time.sleep(0.05)
+        killed = proc.poll() is None
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        lines_at_kill = len(dst.read_bytes().splitlines()) if dst.exists() else 0
+        first = server.stats.requests
+        rerun = subprocess.run(_score_cmd(src, dst, config), env=env, capture_output=True, text=True)
+        second = server.stats.requests - first
+        clean_config = _reward_config(out, server.url, out / "cache-clean")
+        clean_dst = out / "scored-clean.jsonl"
+        clean = subprocess.run(_score_cmd(src, clean_dst, clean_config), env=env, capture_output=True, text=True)
+        cold = server.stats.requests - first - second
+    lines = dst.read_bytes().splitlines()
+    parsed = []
+    corrupt = 0
+    for line in lines:
+        try:
+            parsed.append(json.loads(line))
+        except json.JSONDecodeError:
+            corrupt += 1
+    counts = collections.Counter(r["line"] for r in parsed)
+    clean_rows = {r["line"]: r for r in _rows(clean_dst)}
+    same = sum(r["reward"] == clean_rows.get(r["line"], {}).get("reward") for r in parsed)
+    return {
+        "rows": rows, "killed_mid_run": killed, "lines_at_kill": lines_at_kill, "rerun_rc": rerun.returncode,
+        "clean_rc": clean.returncode, "output_lines": len(lines), "corrupt_lines": corrupt,
+        "rows_lost": rows - len(counts), "rows_duplicated": sum(c > 1 for c in counts.values()),
+        "same_reward_as_clean_run": same, "judge_requests_killed_run": first, "judge_requests_rerun": second,
+        "judge_requests_clean_run": cold,
+        "redone_fraction": round((first + second - cold) / cold, 3) if cold else None,
+    }
+
+
+def shared_cache(out: Path, rows: int = 200) -> dict[str, Any]:
+    """Two score jobs at once on one judge cache directory: both finish, with identical rewards."""
+    from reward_engine.judge_server import ServerConfig, serve_in_thread
+
+    out.mkdir(parents=True, exist_ok=True)
+    _ensure_kb(out)
+    src = _score_input(out / "shared-in.jsonl", rows)
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    with serve_in_thread(ServerConfig(latency_ms=15)) as server:
+        config = _reward_config(out, server.url, out / "cache-shared")
+        outs = [out / "shared-a.jsonl", out / "shared-b.jsonl"]
+        procs = [subprocess.Popen(_score_cmd(src, o, config), env=env, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE, text=True) for o in outs]
+        codes = [p.wait() for p in procs]
+        requests = server.stats.requests
+    a, b = (_rows(o) for o in outs)
+    keys = ("line", "reward", "label", "factuality")
+    return {"rows": rows, "return_codes": codes, "rows_a": len(a), "rows_b": len(b),
+            "identical": [tuple(r[k] for k in keys) for r in a] == [tuple(r[k] for k in keys) for r in b],
+            "statuses": dict(collections.Counter(r["status"] for r in a + b)), "judge_requests": requests}
+
+
+def train_resume(out: Path, steps: int = 6, kill_at_checkpoint: int = 3) -> dict[str, Any]:
+    """SIGKILL ``knowrl.train`` after a checkpoint, then ``--resume``: the run ends at ``steps``."""
+    out.mkdir(parents=True, exist_ok=True)
+    run = out / "resume-run"
+    common = [sys.executable, "-m", "knowrl.train", "--config", str(SMOKE), f"--set=output_dir={run}",
+              f"--set=reward.factuality.kb_path={out / 'kb.db'}", f"--set=grpo.max_steps={steps}",
+              "--set=grpo.save_steps=1", "--set=grpo.save_total_limit=2"]
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    proc = subprocess.Popen(common, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    target = run / f"checkpoint-{kill_at_checkpoint}" / "trainer_state.json"
+    while proc.poll() is None and not target.exists():
+        time.sleep(0.05)
+    killed = proc.poll() is None
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    time.sleep(0.2)
+    resumed = subprocess.run(common + ["--resume"], env=env, capture_output=True, text=True)
+    summary = json.loads((run / "summary.json").read_text()) if (run / "summary.json").exists() else {}
+    steps_logged = collections.Counter(r["step"] for r in _rows(run / "rewards.jsonl"))
+    return {"killed_mid_run": killed, "resume_rc": resumed.returncode,
+            "resumed_from": Path(summary.get("resumed_from") or "").name, "final_step": summary.get("global_step"),
+            "steps_logged": sorted(steps_logged), "stderr_tail": resumed.stderr[-500:] if resumed.returncode else ""}
+
+
+def report(results: dict[str, Any]) -> str:
+    s, c, sh, t = results["soak"], results["crash"], results["shared"], results["resume"]
+    lines = [
+        "# Reliability", "",
+        f"Measured by `python bench/reliability.py` on this machine (2 CPU cores, no GPU), against the",
+        "project's test judge on 127.0.0.1; tiny taught policy, `configs/smoke.yaml`'s GRPO set-up.", "",
+        f"## Fault soak: {s['steps_planned']} GRPO steps in one run, no restart", "",
+        f"- Steps 0–{s['steps_planned'] - 1}: faults at the set rate for the first phase, the judge fully down "
+        "(every request 503) for the next, then healthy again.",
+        f"- Steps run: **{s['steps_run']} / {s['steps_planned']}**, completions scored: {s['completions']}, "
+        f"rows with neither a real reward nor a flagged status: **{s['unexplained_rows']}**.",
+        f"- Faults injected by kind: {json.dumps(s['faults_injected'], sort_keys=True)} "
+        f"(judge requests in all: {s['judge_requests']}).",
+        f"- Status counts by phase: {json.dumps(s['statuses'], sort_keys=True)}.",
+        f"- Step budget {s['step_budget_s']} s; slowest reward step {s['max_reward_wall_s']:.2f} s; "
+        f"**max overrun {s['max_overrun_s']:.2f} s**.",
+        f"- Breaker open at the end of steps: {s['breaker_open_steps']}; first step with scored completions "
+        f"after the outage: **{s['first_recovered_step']}** (recovered without a restart).",
+        f"- Mean format reward while the judge was down: {s['format_mean_while_down']} (steps go on with the "
+        "format reward: `reward.drop_unscored: false`, `grpo.multi_objective_aggregation: normalize_then_sum`).",
+        f"- Wall time: {s['wall_s']} s.", "",
+        f"## `reward_engine.score` killed with SIGKILL, then run again ({c['rows']} rows)", "",
+        f"- Killed mid-run: {c['killed_mid_run']} (at {c['lines_at_kill']} output lines); rerun exit code "
+        f"{c['rerun_rc']}.",
+        f"- Output lines {c['output_lines']}, corrupt lines **{c['corrupt_lines']}**, rows lost "
+        f"**{c['rows_lost']}**, rows duplicated **{c['rows_duplicated']}**; same reward as a clean run on "
+        f"{c['same_reward_as_clean_run']} / {c['rows']} rows.",
+        f"- Judge requests: killed run {c['judge_requests_killed_run']} + rerun {c['judge_requests_rerun']} vs "
+        f"a clean run {c['judge_requests_clean_run']}: work redone {c['redone_fraction']:.1%} (requests in flight "
+        "at the kill).", "",
+        f"## Two score jobs sharing one cache directory ({sh['rows']} rows each)", "",
+        f"- Exit codes {sh['return_codes']}; rows {sh['rows_a']} / {sh['rows_b']}; identical rewards: "
+        f"**{sh['identical']}**; statuses {json.dumps(sh['statuses'], sort_keys=True)}; judge requests "
+        f"{sh['judge_requests']}.", "",
+        "## Training killed with SIGKILL, then `--resume`", "",
+        f"- Killed mid-run: {t['killed_mid_run']}; resumed from `{t['resumed_from']}`; exit code "
+        f"{t['resume_rc']}; final step **{t['final_step']}**; steps in the reward log: {t['steps_logged']}.",
+        "- Steps after the last checkpoint run again on resume and are logged again (the reward log is",
+        "  append-only); deduplicate by `step` keeping the last row when reading it.", "",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--steps", type=int, default=20)
+    parser.add_argument("--fault-rate", type=float, default=0.3)
+    parser.add_argument("--down-steps", type=int, default=5)
+    parser.add_argument("--rows", type=int, default=400)
+    parser.add_argument("--work", type=Path, default=Path("/tmp/knowrl-reliability"))
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "reliability.md")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    results = {"soak": soak(args.work / "soak", args.steps, args.fault_rate, args.down_steps)}
+    results["crash"] = crash_score(args.work / "jobs", args.rows)
+    results["shared"] = shared_cache(args.work / "jobs", args.rows // 2)
+    results["resume"] = train_resume(args.work / "jobs")
+    (args.out.with_suffix(".json")).write_text(json.dumps(results, indent=2))
+    args.out.write_text(report(results))
+    print(report(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,40 @@
+"""Fast versions of bench/reliability.py: a faulty then absent judge during real GRPO steps,
+SIGKILLed score and training jobs, and two score jobs sharing one cache."""
+
+from __future__ import annotations
+
+from bench.reliability import crash_score, shared_cache, soak, train_resume
+
+
+def test_soak_faults_outage_and_recovery_without_restart(tmp_path):
+    r = soak(tmp_path / "soak", steps=4, fault_rate=0.5, down_steps=2, recovery_steps=3, step_timeout_s=6.0)
+    assert r["steps_run"] == r["steps_planned"] == 9
+    assert r["unexplained_rows"] == 0  # every reward is real, or None with a flagged status
+    assert sum(n for kind, n in r["faults_injected"].items() if kind != "down") >= 1
+    assert r["faults_injected"].get("down", 0) >= 1
+    down = r["statuses"]["down"]
+    assert down.get("breaker_open", 0) + down.get("error", 0) + down.get("timeout", 0) >= 1
+    assert r["breaker_open_steps"], "the breaker never opened while the judge was down"
+    assert r["first_recovered_step"] is not None  # scored again after the outage, same process
+    assert r["max_overrun_s"] <= 1.0
+
+
+def test_score_job_killed_and_rerun_loses_and_repeats_nothing(tmp_path):
+    r = crash_score(tmp_path, rows=60)
+    assert r["killed_mid_run"] and 0 < r["lines_at_kill"] < 60
+    assert r["rerun_rc"] == 0 and r["output_lines"] == 60
+    assert (r["corrupt_lines"], r["rows_lost"], r["rows_duplicated"]) == (0, 0, 0)
+    assert r["same_reward_as_clean_run"] == 60
+    assert r["redone_fraction"] < 0.5  # the rerun reused the killed run's cache
+
+
+def test_two_score_jobs_share_one_cache(tmp_path):
+    r = shared_cache(tmp_path, rows=30)
+    assert r["return_codes"] == [0, 0] and r["rows_a"] == r["rows_b"] == 30 and r["identical"]
+
+
+def test_training_resumes_after_sigkill(tmp_path):
+    r = train_resume(tmp_path, steps=3, kill_at_checkpoint=1)
+    assert r["killed_mid_run"] and r["resume_rc"] == 0, r["stderr_tail"]
+    assert r["resumed_from"] in ("checkpoint-1", "checkpoint-2") and r["final_step"] == 3
+    assert r["steps_logged"] == [0, 1, 2]
