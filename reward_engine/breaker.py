@@ -42,6 +42,10 @@ class CircuitBreaker:
         self.opened_at = None
         self._probing = False
 
+    def release(self) -> None:
+        """A call ended without a verdict (cancelled, paced): free the half-open probe slot."""
+        self._probing = False
+
     def failure(self) -> None:
         self.failures += 1
         if self._probing or (self.opened_at is None and self.failures >= self.failure_threshold):

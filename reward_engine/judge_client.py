@@ -250,25 +250,35 @@ class JudgeClient:
             self.metrics.breaker_rejections += 1
             raise BreakerOpenError("judge circuit breaker is open")
         assert self._slots is not None and self._session is not None
-        endpoint = next(self._endpoints)
-        await self._slots.acquire(priority)
+        settled = False  # did this call tell the breaker how it went?
         try:
-            if self._throttler is not None:
-                await self._throttler.acquire()
-            if self._tokens is not None:
-                await self._tokens.acquire(estimate_tokens(messages, max_tokens))
-            self.metrics.requests += 1
+            endpoint = next(self._endpoints)
+            await self._slots.acquire(priority)
             try:
-                text = await self._post(endpoint, messages, max_tokens)
-            except RateLimitedError:
-                raise
-            except (RetryableError, asyncio.TimeoutError, aiohttp.ClientError):
-                self.breaker.failure()
-                raise
-            self.breaker.success()
-            return text
+                if self._throttler is not None:
+                    await self._throttler.acquire()
+                if self._tokens is not None:
+                    await self._tokens.acquire(estimate_tokens(messages, max_tokens))
+                self.metrics.requests += 1
+                try:
+                    text = await self._post(endpoint, messages, max_tokens)
+                except RateLimitedError:
+                    raise
+                except (RetryableError, asyncio.TimeoutError, aiohttp.ClientError):
+                    self.breaker.failure()
+                    settled = True
+                    raise
+                self.breaker.success()
+                settled = True
+                return text
+            finally:
+                self._slots.release()
         finally:
-            self._slots.release()
+            if not settled:
+                # Cancelled (step budget, dropped speculation), paced by a 429, or refused with a 4xx:
+                # no verdict on the judge's health, but a half-open probe must not stay taken, or
+                # the breaker would never let another call through.
+                self.breaker.release()
 
     async def _post(self, endpoint: Endpoint, messages: list[dict[str, Any]], max_tokens: int) -> str:
         headers = {"Content-Type": "application/json"}

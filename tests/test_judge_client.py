@@ -125,6 +125,35 @@ async def test_breaker_recovers_after_cooldown_without_restart(server):
         assert reply.text == "A" and judge.breaker.state == "closed"
 
 
+@pytest.mark.parametrize("probe_ends", ["cancelled", "rate_limited"])
+async def test_a_probe_without_a_verdict_does_not_wedge_the_breaker(server, probe_ends):
+    """The half-open probe is cancelled (step budget) or paced by a 429: the next call may still probe.
+    Found by bench/reliability.py: the breaker stayed open for good after the judge came back."""
+    server.config.down = True
+    async with client_for(server, max_attempts=1, breaker_failures=2, breaker_cooldown_s=0.2,
+                          timeout_s=5) as judge:
+        for i in range(2):
+            with pytest.raises(JudgeError):
+                await judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"), prompts.GRADER_VERSION)
+        await asyncio.sleep(0.25)
+        server.config.down = False
+        server.config.fault_rate = 1.0
+        if probe_ends == "cancelled":
+            server.config.faults = ("hang",)
+            probe = asyncio.ensure_future(judge.complete(prompts.grader_messages("p", "Paris", "Paris"),
+                                                         prompts.GRADER_VERSION))
+            await asyncio.sleep(0.1)
+            probe.cancel()
+            await asyncio.gather(probe, return_exceptions=True)
+        else:
+            server.config.faults, server.config.retry_after_s = ("429",), 0.01
+            with pytest.raises(JudgeError):
+                await judge.complete(prompts.grader_messages("p", "Paris", "Paris"), prompts.GRADER_VERSION)
+        server.config.fault_rate = 0.0
+        reply = await judge.complete(prompts.grader_messages("after", "Paris", "Paris"), prompts.GRADER_VERSION)
+        assert reply.text == "A" and judge.breaker.state == "closed"
+
+
 async def test_repeated_calls_hit_the_cache_and_keys_hold_no_secret(server, tmp_path, monkeypatch):
     monkeypatch.setenv("KNOWRL_JUDGE_API_KEY", SECRET)
     msgs = [prompts.grader_messages(f"q{i}", "Paris", "Paris") for i in range(5)]
