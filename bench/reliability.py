@@ -95,8 +95,7 @@ def soak(out: Path, steps: int = 20, fault_rate: float = 0.3, down_steps: int = 
                 if logs and "reward_engine/wall_s" in logs:
                     per_step[state.global_step] = {k: logs[k] for k in logs
                                                    if k.startswith(("reward_engine/", "rewards/"))}
-                    if "up" in clock and "recovered" not in clock and logs.get("reward_engine/judge_requests", 0) \
-                            and not logs.get("reward_engine/breaker_open"):
+                    if "up" in clock and "recovered" not in clock and _graded(logs):
                         clock["recovered"] = time.perf_counter()
 
         overrides = [f"output_dir={out / 'run'}", f"model.name_or_path={policy}", f"grpo.max_steps={total}",
@@ -123,11 +122,10 @@ def soak(out: Path, steps: int = 20, fault_rate: float = 0.3, down_steps: int = 
                 and row["status"] in FLAGGED_STATUSES | {"bad_input"}):
             unexplained += 1
     walls = {s: v["reward_engine/wall_s"] for s, v in per_step.items()}
-    recovery = [s for s in range(steps + down_steps + 1, total + 1)
-                if per_step.get(s, {}).get("reward_engine/judge_requests", 0)
-                and not per_step[s].get("reward_engine/breaker_open")]
+    recovery = [s for s in range(steps + down_steps + 1, total + 1) if _graded(per_step.get(s, {}))]
     return {
-        "steps_run": summary["global_step"], "steps_planned": total, "recovery_steps": recovery_steps, "completions": len(log),
+        "steps_run": summary["global_step"], "steps_planned": total, "recovery_steps": recovery_steps,
+        "fault_steps": steps, "down_steps": down_steps, "fault_rate": fault_rate, "completions": len(log),
         "statuses": {k: dict(v) for k, v in statuses.items()}, "unexplained_rows": unexplained,
         "faults_injected": faults, "judge_requests": requests, "step_budget_s": step_timeout_s,
         "max_reward_wall_s": max(walls.values()) if walls else None,
@@ -140,6 +138,11 @@ def soak(out: Path, steps: int = 20, fault_rate: float = 0.3, down_steps: int = 
                                          if steps < s <= steps + down_steps]),
         "wall_s": round(wall, 1),
     }
+
+
+def _graded(logs: dict[str, Any]) -> bool:
+    """Did the judge grade anything in this step?"""
+    return sum(logs.get(f"reward_engine/frac_{k}", 0) for k in ("correct", "incorrect", "not_attempted")) > 0
 
 
 def _mean(values: list[Any]) -> float | None:
@@ -284,8 +287,9 @@ def report(results: dict[str, Any]) -> str:
         f"Measured by `python bench/reliability.py` on this machine (2 CPU cores, no GPU), against the",
         "project's test judge on 127.0.0.1; tiny taught policy, `configs/smoke.yaml`'s GRPO set-up.", "",
         f"## Fault soak: {s['steps_planned']} GRPO steps in one run, no restart", "",
-        f"- Steps 0–{s['steps_planned'] - 1}: faults at the set rate for the first phase, the judge fully down "
-        "(every request 503) for the next, then healthy again.",
+        f"- Steps 1–{s['fault_steps']}: {s['fault_rate']:.0%} of judge requests faulted; steps "
+        f"{s['fault_steps'] + 1}–{s['fault_steps'] + s['down_steps']}: the judge fully down (every request 503); "
+        f"steps {s['fault_steps'] + s['down_steps'] + 1}–{s['steps_planned']}: healthy again.",
         f"- Steps run: **{s['steps_run']} / {s['steps_planned']}**, completions scored: {s['completions']}, "
         f"rows with neither a real reward nor a flagged status: **{s['unexplained_rows']}**.",
         f"- Faults injected by kind: {json.dumps(s['faults_injected'], sort_keys=True)} "

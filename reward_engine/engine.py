@@ -278,6 +278,11 @@ class RewardEngine:
         """
         if not (self.config.speculate and self.config.grader == "llm" and self.config.factuality.enabled):
             return None
+        if self.judge is not None and self.judge.breaker.state != "closed":
+            # Not while the judge is failing: the half-open probe must be a grader call, which is
+            # never cancelled by a rejected grader (a dropped speculative probe left no verdict,
+            # and the breaker could stay open step after step).
+            return None
         if not parsed.has_answer or not isinstance(sample.question, str) or not _gold_text(sample.answers).strip():
             return None
         if offline_grader.grade(parsed.answer or "", sample.answers) is not Label.INCORRECT:
