@@ -110,7 +110,17 @@ def _dtype(name: str) -> Any:
     return getattr(torch, name)
 
 
+def check_model_path(name: str) -> None:
+    """A path-like model name that does not exist is a config error, not a hub lookup's traceback."""
+    from knowrl.config import ConfigError
+
+    if name.startswith(("/", ".", "~")) and not Path(name).expanduser().exists():
+        raise ConfigError(f"model.name_or_path: {name} does not exist; set it to a local model folder or a hub id "
+                          "(--set model.name_or_path=...)")
+
+
 def load_policy(model_cfg: ModelConfig, lora: LoraConfig, seed: int = 0) -> Policy:
+    check_model_path(model_cfg.name_or_path)
     backend = choose_backend(model_cfg)
     path = resolve_model_path(model_cfg.name_or_path, seed)
     if backend == "unsloth":

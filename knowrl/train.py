@@ -157,6 +157,9 @@ def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None
 
 def run(config: TrainConfig, resume: bool) -> dict[str, Any] | None:
     """The two-stage pipeline when the config asks for it (prints its table), else one GRPO run."""
+    from knowrl.models import check_model_path
+
+    check_model_path(config.model.name_or_path)  # before any stage spends time
     p = config.pipeline
     if config.task != "knowrl" and p.evaluate_before_after:
         from knowrl.task_eval import run_task_pipeline

@@ -175,3 +175,14 @@ def test_math_guide_settings():
     rg = load_train_config(CONFIGS / "reasoning_gym.yaml").reasoning_gym
     assert set(rg.train_tasks) == {"number_filtering", "string_insertion", "family_relationships", "maze"}
     assert set(rg.evaluation_tasks) - set(rg.train_tasks) == {"base_conversion"}
+
+
+def test_placeholder_model_path_is_one_clear_line():
+    """configs/math_grpo.yaml ships with the model path to fill in: forgetting it is exit 2, not a traceback."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "knowrl.train", "--config", str(CONFIGS / "math_grpo.yaml")],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2 and "model.name_or_path: /path/to/your/model does not exist" in proc.stderr
+    assert "Traceback" not in proc.stderr
