@@ -277,7 +277,8 @@ def train_resume(out: Path, steps: int = 6, kill_at_checkpoint: int = 3) -> dict
     steps_logged = collections.Counter(r["step"] for r in _rows(run / "rewards.jsonl"))
     return {"killed_mid_run": killed, "resume_rc": resumed.returncode,
             "resumed_from": Path(summary.get("resumed_from") or "").name, "final_step": summary.get("global_step"),
-            "steps_logged": sorted(steps_logged), "stderr_tail": resumed.stderr[-500:] if resumed.returncode else ""}
+            "steps_logged": sorted(steps_logged), "rows_per_step": sorted(set(steps_logged.values())),
+            "stderr_tail": resumed.stderr[-500:] if resumed.returncode else ""}
 
 
 def report(results: dict[str, Any]) -> str:
@@ -319,9 +320,9 @@ def report(results: dict[str, Any]) -> str:
         f"{sh['judge_requests']}.", "",
         "## Training killed with SIGKILL, then `--resume`", "",
         f"- Killed mid-run: {t['killed_mid_run']}; resumed from `{t['resumed_from']}`; exit code "
-        f"{t['resume_rc']}; final step **{t['final_step']}**; steps in the reward log: {t['steps_logged']}.",
-        "- Steps after the last checkpoint run again on resume and are logged again (the reward log is",
-        "  append-only); deduplicate by `step` keeping the last row when reading it.", "",
+        f"{t['resume_rc']}; final step **{t['final_step']}**; steps in the reward log: {t['steps_logged']}, "
+        f"rows per step {t['rows_per_step']} (steps after the checkpoint ran again; `--resume` first drops their "
+        "rows from the log, so each step is there once).", "",
     ]
     return "\n".join(lines)
 

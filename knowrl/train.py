@@ -5,7 +5,7 @@
 
 The model loads first (Unsloth, when used, must be imported before TRL); the reward
 engine's functions score every step; a per-completion reward breakdown is appended to
-``<output_dir>/rewards.jsonl`` (never rewritten); checkpoints follow TRL's ``save_steps``;
+``<output_dir>/rewards.jsonl`` (append-only; ``--resume`` drops rows of steps it re-runs); checkpoints follow TRL's ``save_steps``;
 ``--resume`` continues from the last checkpoint; the final LoRA adapter goes to
 ``<output_dir>/final``.
 """
@@ -60,6 +60,24 @@ def _build_kb(path: Path, source: str) -> None:
     documents = demo_documents() if source == "demo" else (r for _, r in read_documents(Path(source))
                                                            if isinstance(r, Document))
     build(path, documents)
+
+
+def trim_reward_log(path: Path, step: int) -> None:
+    """On resume from ``checkpoint-<step>``: drop rows of steps that will run again (and a torn last line),
+    so the log holds each step once."""
+    if not path.exists():
+        return
+    from reward_engine.jsonl import rewrite
+
+    kept = []
+    for raw in path.read_bytes().splitlines():
+        try:
+            row = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            continue
+        if isinstance(row, dict) and isinstance(row.get("step"), int) and row["step"] < step:
+            kept.append(row)
+    rewrite(path, kept)
 
 
 class RewardLog:
@@ -123,13 +141,15 @@ def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None
     log_path = out / config.logging.reward_log
     if world > 1:  # each rank scores its own completions: one log per rank
         log_path = log_path.with_name(f"{log_path.stem}.rank{rank}{log_path.suffix}")
+    checkpoint = get_last_checkpoint(str(out)) if resume and out.exists() else None
+    if checkpoint is not None:  # each process trims its own log
+        trim_reward_log(log_path, int(Path(checkpoint).name.rsplit("-", 1)[-1]))
     log = RewardLog(log_path)
     task = tasks.setup(config, policy.tokenizer, knowrl_sink=log, rows_sink=log.write_rows, world_size=world)
     rewards = task.rewards
     args = grpo_args(config)
     trainer = GRPOTrainer(model=policy.model, reward_funcs=rewards.functions(), args=args, train_dataset=task.dataset,
                           processing_class=policy.tokenizer, peft_config=policy.peft_config, callbacks=callbacks)
-    checkpoint = get_last_checkpoint(str(out)) if resume and out.exists() else None
     if resume and checkpoint is None:
         print(f"--resume: no checkpoint in {out}, starting fresh", file=sys.stderr)
     try:

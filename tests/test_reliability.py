@@ -37,4 +37,4 @@ def test_training_resumes_after_sigkill(tmp_path):
     r = train_resume(tmp_path, steps=3, kill_at_checkpoint=1)
     assert r["killed_mid_run"] and r["resume_rc"] == 0, r["stderr_tail"]
     assert r["resumed_from"] in ("checkpoint-1", "checkpoint-2") and r["final_step"] == 3
-    assert r["steps_logged"] == [0, 1, 2]
+    assert r["steps_logged"] == [0, 1, 2] and r["rows_per_step"] == [4]  # each step once, none twice
