@@ -285,7 +285,7 @@ def report(results: dict[str, Any]) -> str:
     s, c, sh, t = results["soak"], results["crash"], results["shared"], results["resume"]
     lines = [
         "# Reliability", "",
-        f"Measured by `python bench/reliability.py` on this machine (2 CPU cores, no GPU), against the",
+        "Measured by `python bench/reliability.py` on this machine (2 CPU cores, no GPU), against the",
         "project's test judge on 127.0.0.1; tiny taught policy, `configs/smoke.yaml`'s GRPO set-up.", "",
         f"## Fault soak: {s['steps_planned']} GRPO steps in one run, no restart", "",
         f"- Steps 1–{s['fault_steps']}: {s['fault_rate']:.0%} of judge requests faulted; steps "

@@ -5,7 +5,8 @@
 
 The model loads first (Unsloth, when used, must be imported before TRL); the reward
 engine's functions score every step; a per-completion reward breakdown is appended to
-``<output_dir>/rewards.jsonl`` (append-only; ``--resume`` drops rows of steps it re-runs); checkpoints follow TRL's ``save_steps``;
+``<output_dir>/rewards.jsonl`` (append-only; ``--resume`` drops rows of steps it re-runs);
+checkpoints follow TRL's ``save_steps``;
 ``--resume`` continues from the last checkpoint; the final LoRA adapter goes to
 ``<output_dir>/final``.
 """

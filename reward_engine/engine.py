@@ -256,7 +256,8 @@ class RewardEngine:
         fact: float | None = None
         if label is Label.INCORRECT:
             if self.config.factuality.enabled:
-                fact, claims, cached = await (speculative or self._factuality(parsed.think, sample.title, sample.question))
+                fact, claims, cached = await (speculative
+                                              or self._factuality(parsed.think, sample.title, sample.question))
                 result.claims = claims
                 all_cached = all_cached and cached
             else:

@@ -17,7 +17,8 @@ ROWS = [
     {"id": "a", "question": "Capital of France?", "answers": "Paris",
      "completion": "<think>Paris is the capital of France.</think><answer>Paris</answer>"},
     {"id": "b", "question": "Capital of France?", "answers": ["Paris", "Paname"], "title": "Paris",
-     "completion": "<think>The Eiffel Tower in Paris was completed in 1889 for the World's Fair.</think><answer>Lyon</answer>"},
+     "completion": "<think>The Eiffel Tower in Paris was completed in 1889 for the World's Fair.</think>"
+                   "<answer>Lyon</answer>"},
     {"id": "c", "question": "Capital of Japan?", "answers": "Tokyo",
      "completion": "<think>Unsure.</think><answer>I don't know</answer>"},
 ]
