@@ -19,7 +19,8 @@ _THOUSANDS = re.compile(r"(?<![\d.])(\d{1,3})((?:(?:,|\{,\}|\\,|\s)\d{3})+)(?![\
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 _FRAC = re.compile(r"^([+-]?)\\frac\{([^{}]+)\}\{([^{}]+)\}$|^([+-]?)\\frac(\d)(\d)$")
 # "12 apples", "3.5 km/h", "7 cm^2": a number, then words/units only.
-_UNIT_TAIL = re.compile(r"^([+-]?[\d.,/]+)\s*(?:[A-Za-z]{1,}(?:\s*[A-Za-z/^0-9]*)*)$")
+# One character class, no nested quantifiers: a policy's "12 aaaa…a!" must not backtrack exponentially.
+_UNIT_TAIL = re.compile(r"^([+-]?[\d.,/]+)\s*[A-Za-z][A-Za-z/^0-9 ]*$")
 
 
 def last_boxed(text: str) -> str | None:

@@ -31,6 +31,7 @@ class MathRewardConfig(BaseModel):
     timeout_s: float = Field(5.0, gt=0, description="per symbolic check, in a worker process")
     on_timeout: Literal["wrong", "none"] = Field("wrong", description="'none': unscorable (zero advantage)")
     workers: int = Field(2, ge=1, description="verifier worker processes")
+    max_answer_chars: int = Field(1000, ge=10, description="a longer boxed answer is wrong without a check")
     step_timeout_s: float = Field(30.0, gt=0, description="the whole batch answers within this; late checks "
                                   "score as on_timeout")
 
@@ -51,6 +52,8 @@ class MathRewards(TaskRewards):
         predicted = last_boxed(completion_text(completion))
         if predicted is None:
             return c.no_answer, "no_box", None
+        if len(predicted) > c.max_answer_chars:  # no gold answer is this long; never worth a verifier call
+            return c.wrong, "wrong", predicted[:200]
         quick = quick_equal(predicted, gold) if self.check is symbolic_equal else None
         if quick is None:
             try:

@@ -159,3 +159,16 @@ def test_step_budget_cuts_queued_checks() -> None:
         assert time.perf_counter() - started < 10
     finally:
         rewards.close()
+
+
+@pytest.mark.timeout(60)
+def test_hostile_boxed_answers_do_not_hang_the_loop() -> None:
+    """Decided in-process, so they must stay linear: a unit-like tail that fails at the end used to
+    backtrack exponentially; a megabyte box is wrong without a check."""
+    assert symbolic_equal("12 " + "a" * 60 + "!", "12") is False
+    rewards = MathRewards(MathRewardConfig())
+    try:
+        assert _score(rewards, ["\\boxed{" + "1+" * 500_000 + "1}", "\\boxed{" + "{" * 100_000],
+                      ["2", "2"]) == [-1.0, -0.5]
+    finally:
+        rewards.close()
