@@ -23,6 +23,16 @@ _FRAC = re.compile(r"^([+-]?)\\frac\{([^{}]+)\}\{([^{}]+)\}$|^([+-]?)\\frac(\d)(
 _UNIT_TAIL = re.compile(r"^([+-]?[\d.,/]+)\s*[A-Za-z][A-Za-z/^0-9 ]*$")
 
 
+_HEDGE_WORDS = frozenset("or and not to plus minus times either nor".split())
+
+
+def _is_unit(tail: str) -> bool:
+    """'apples', 'km/h', 'cm^2' are units; 'or 5' and 'and 7' are a second answer, not a unit."""
+    if re.search(r"(?<!\^)\d", tail):
+        return False
+    return not any(word.lower() in _HEDGE_WORDS for word in re.findall(r"[A-Za-z]+", tail))
+
+
 def last_boxed(text: str) -> str | None:
     """The contents of the last ``\\boxed{…}`` (nested braces kept); None when absent or unbalanced."""
     starts = [m.end() for m in _BOX.finditer(text)]
@@ -52,7 +62,7 @@ def normalise(answer: str) -> tuple[str, bool]:
     without_text = _TEXT.sub("", s).strip()
     s = without_text if without_text else _TEXT.sub(lambda m: m.group(1), s).strip()
     unit = _UNIT_TAIL.match(s)
-    if unit:
+    if unit and _is_unit(s[unit.end(1):]):
         s = unit.group(1)
     s = s.rstrip(".").strip()
     s = re.sub(r"^\{(.*)\}$", r"\1", s)

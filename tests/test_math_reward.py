@@ -58,6 +58,9 @@ EQUIVALENCE = [
     ("", "0", False),
     ("\\frac{1}{0}", "1", False),
     ("2/3", "0.67", False),
+    ("4 or 5", "4", False),  # a hedge is not a unit
+    ("4 and 5", "5", False),
+    ("7 cm^2", "7", True),
 ]
 
 
