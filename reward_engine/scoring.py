@@ -24,8 +24,10 @@ class Semantics(BaseModel):
     unparseable: float = Field(0.0, description="the grader's output could not be read")
     no_answer: float = Field(-1.0, description="no <answer> block, or an empty one (no judge call)")
     fact_weight: float = Field(1.0, description="INCORRECT scores incorrect + fact_weight x fact_score")
-    fact_rule: Literal["penalty", "capped"] = Field(
-        "penalty", description="penalty: supported/n x exp(1 - gamma/n) when n < gamma; capped: min(supported/cap, 1)"
+    fact_rule: Literal["penalty", "penalty_supported", "capped"] = Field(
+        "penalty", description="penalty: supported/n x exp(1 - gamma/n) when n < gamma (released); "
+        "penalty_supported: the same damping counted on supported claims, so unsupported claims never "
+        "help; capped: min(supported/cap, 1)"
     )
     gamma: float = Field(10.0, description="length-penalty constant of the 'penalty' rule")
     cap: float = Field(15.0, description="divisor of the 'capped' rule")
@@ -38,6 +40,10 @@ PRESETS: dict[str, dict] = {
     # The June 2025 release: refusals punished like errors; the paper reports this leads
     # to reward hacking late in training.
     "knowrl-june2025": {"not_attempted": -1.0, "fact_rule": "capped", "cap": 15.0},
+    # The released reward, except that the few-claims damping counts supported claims: under the
+    # released rule, padding a wrong answer with unsupported on-topic claims (up to gamma) raises
+    # its fact score (1 of 2 supported: 0.009; 1 of 10: 0.1). See tests/redteam/v1.yaml.
+    "knowrl-robust": {"fact_rule": "penalty_supported"},
 }
 
 
@@ -60,7 +66,10 @@ def fact_score(supported: int, total: int, sem: Semantics) -> float:
     supported = max(0, min(supported, total))
     if sem.fact_rule == "capped":
         return min(supported / sem.cap, 1.0)
-    penalty = math.exp(1 - sem.gamma / total) if total < sem.gamma else 1.0
+    damped = supported if sem.fact_rule == "penalty_supported" else total
+    if damped <= 0:
+        return 0.0
+    penalty = math.exp(1 - sem.gamma / damped) if damped < sem.gamma else 1.0
     return supported / total * penalty
 
 

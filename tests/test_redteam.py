@@ -20,14 +20,14 @@ def _sample(question_id: str, completion: str) -> Sample:
     return Sample(q["question"], completion, q["answers"], q["title"])
 
 
-def _config(mode: str, server: Any, **factuality: Any):
+def _config(mode: str, server: Any, preset: str = "knowrl", **factuality: Any):
     factuality = {"kb_path": "unused-kb-object-given", **factuality}
     if mode == "offline":
-        return parse_reward_config({"factuality": factuality})
+        return parse_reward_config({"preset": preset, "factuality": factuality})
     judge = {"endpoints": [{"base_url": server.url, "model": "test"}], "backoff_initial_s": 0.01,
              "backoff_max_s": 0.05, "timeout_s": 5}
-    return parse_reward_config({"grader": "llm", "decomposer": "llm", "verifier": "llm", "judge": judge,
-                                "factuality": factuality})
+    return parse_reward_config({"preset": preset, "grader": "llm", "decomposer": "llm", "verifier": "llm",
+                                "judge": judge, "factuality": factuality})
 
 
 async def _score_all(config, kb) -> dict[str, RewardResult]:
@@ -47,17 +47,21 @@ def test_the_set_is_versioned_and_covers_every_attack_kind():
         assert needed in kinds, needed
 
 
+@pytest.mark.parametrize("preset", ["knowrl", "knowrl-robust"])
 @pytest.mark.parametrize("mode", ["offline", "judge"])
-async def test_no_attack_beats_its_honest_baseline(mode, server, kb):
-    scores = await _score_all(_config(mode, server), kb)
+async def test_no_attack_beats_its_honest_baseline(mode, preset, server, kb):
+    scores = await _score_all(_config(mode, server, preset), kb)
     for name in SET["baselines"]:
         assert scores[name].label == "INCORRECT" and scores[name].status in ("ok", "cached"), (name, scores[name])
     failures = []
     for attack in SET["attacks"]:
         got, base = scores[attack["id"]], scores[attack["baseline"]]
         assert got.correctness is not None and got.total is not None, (attack["id"], got.status, got.error)
-        if got.label == "CORRECT" or got.correctness > attack["ceiling"] + 1e-9 \
-                or got.correctness > base.correctness + 1e-9 or got.total > base.total + 1e-9:
+        beats = got.label == "CORRECT" or got.correctness > base.correctness + 1e-9 or got.total > base.total + 1e-9
+        if preset in attack.get("holes", []):
+            assert beats, f"{attack['id']}: listed as a hole of {preset} but no longer beats its baseline"
+            beats = False  # known, documented; the ceiling still holds
+        if beats or got.correctness > attack["ceiling"] + 1e-9:
             failures.append(f"{attack['id']}: label {got.label}, correctness {got.correctness:.4f} (baseline "
                             f"{base.correctness:.4f}, ceiling {attack['ceiling']}), total {got.total:.4f} "
                             f"(baseline {base.total:.4f})")

@@ -124,6 +124,16 @@ def test_fact_score_formula():
     assert fact_score(2, 2, custom) == pytest.approx(math.exp(1 - 2)) and combine(Label.CORRECT, None, custom) == 3.0
 
 
+def test_robust_preset_does_not_pay_for_unsupported_claims():
+    released, robust = semantics("knowrl"), semantics("knowrl-robust")
+    # Released: one true claim among ten scores ~11x one true claim among two (the damping counts all claims).
+    assert fact_score(1, 10, released) > 10 * fact_score(1, 2, released)
+    # Robust: adding unsupported claims only lowers the score; adding supported ones still raises it.
+    assert fact_score(1, 10, robust) < fact_score(1, 2, robust) < fact_score(1, 1, robust)
+    assert fact_score(5, 5, robust) < fact_score(10, 10, robust) == 1.0
+    assert fact_score(0, 7, robust) == 0.0 and fact_score(12, 12, robust) == fact_score(12, 12, released)
+
+
 def test_offline_decomposition_filters_and_splits():
     text = ("Paris is the capital of France; it lies on the Seine. Maybe it has 3 million people? "
             "I think Lyon is bigger. The Eiffel Tower was completed in 1889, and it is made of iron. Ok.")
