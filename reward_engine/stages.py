@@ -46,9 +46,11 @@ class Verifier(Protocol):
 
 
 # -- grading ------------------------------------------------------------------------------
+# The offline stages are CPU work; they run on a worker thread so the step budget's timer on the
+# event loop still fires however long one input takes (the late result is discarded).
 class OfflineGrader:
     async def grade(self, question: str, gold: str, answer: str) -> StageOutput:
-        return StageOutput(offline_grader.grade(answer, gold))
+        return StageOutput(await asyncio.to_thread(offline_grader.grade, answer, gold))
 
 
 class LLMGrader:
@@ -68,7 +70,7 @@ class LLMGrader:
 # -- decomposition ------------------------------------------------------------------------
 class OfflineDecomposer:
     async def decompose(self, reasoning: str) -> StageOutput:
-        return StageOutput(offline_facts.decompose(reasoning))
+        return StageOutput(await asyncio.to_thread(offline_facts.decompose, reasoning))
 
 
 class LLMDecomposer:
@@ -95,10 +97,9 @@ class OfflineVerifier:
         self.threshold = threshold
 
     async def verify(self, claims: Sequence[str], evidence: Sequence[Sequence[EvidencePassage]]) -> StageOutput:
-        return StageOutput([
-            offline_facts.supported(claim, [p.text for p in passages], self.threshold)
-            for claim, passages in zip(claims, evidence)
-        ])
+        texts = [[p.text for p in passages] for passages in evidence]
+        return StageOutput(await asyncio.to_thread(
+            lambda: [offline_facts.supported(c, t, self.threshold) for c, t in zip(claims, texts)]))
 
 
 class LLMVerifier:

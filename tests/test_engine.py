@@ -122,6 +122,28 @@ async def test_hanging_judge_is_cut_at_the_step_budget(server, kb):
     assert results[4].correctness == -1.0  # no answer: decided without the judge
 
 
+async def test_slow_offline_stage_is_cut_at_the_step_budget(kb, monkeypatch):
+    """Offline stages run off the event loop: a decomposition stuck in CPU work (here a blocking
+    sleep) cannot hold the batch past its budget."""
+    import reward_engine.offline_facts as offline_facts
+
+    real = offline_facts.decompose
+
+    def stuck(reasoning):
+        time.sleep(3)
+        return real(reasoning)
+
+    monkeypatch.setattr(offline_facts, "decompose", stuck)
+    async with RewardEngine(offline_config(), kb=kb) as engine:
+        started = time.perf_counter()
+        results = await engine.score(samples(), deadline_s=0.5)
+        elapsed = time.perf_counter() - started
+    assert elapsed < 2.5
+    good, wrong_true, wrong_false, refusal, _ = results
+    assert (good.label, refusal.label) == ("CORRECT", "NOT_ATTEMPTED")  # no factuality needed: on time
+    assert wrong_true.status == wrong_false.status == "timeout" and wrong_true.correctness is None
+
+
 async def test_breaker_open_makes_the_next_step_cost_nothing(server, kb):
     server.config.down = True
     config = llm_config(server, judge={"max_attempts": 1, "breaker_failures": 3, "breaker_cooldown_s": 60})
