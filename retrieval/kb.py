@@ -9,6 +9,7 @@ encoder on the fly (what FActScore and KnowRL do); global search needs
 
 from __future__ import annotations
 
+import collections
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -77,6 +78,7 @@ class KnowledgeBase:
         dense_weight: float = 0.5,
         candidates: int = 50,
         faiss_threads: int | None = 1,
+        raw_cache_titles: int = 4096,
     ) -> None:
         self.db_path = Path(db_path)
         if fusion_rule not in FUSIONS:
@@ -94,7 +96,9 @@ class KnowledgeBase:
         self.embedder = embedder or Embedder(model)
         self._index: Any = None
         self._executor: ThreadPoolExecutor | None = None
-        self._raw_cache: dict[str, tuple[list[Passage], np.ndarray]] = {}
+        # Embedded passages of documents-only DBs, by title; least recently used dropped beyond the cap.
+        self._raw_cache: collections.OrderedDict[str, tuple[list[Passage], np.ndarray]] = collections.OrderedDict()
+        self.raw_cache_titles = raw_cache_titles
         if self.indexed:
             self._index, self.manifest = dense.load(self.db_path, conn, model=self.embedder.name)
             if faiss_threads is not None:
@@ -259,7 +263,9 @@ class KnowledgeBase:
         return SearchResult(hits, "dense", "titles", found, missing)
 
     def _raw_title(self, title: str) -> tuple[list[Passage], np.ndarray] | None:
-        if title not in self._raw_cache:
+        if title in self._raw_cache:
+            self._raw_cache.move_to_end(title)
+        else:
             row = self._conn().execute("SELECT rowid, text FROM documents WHERE title = ?", (title,)).fetchone()
             if row is None or not isinstance(row[1], str):
                 return None
@@ -267,4 +273,6 @@ class KnowledgeBase:
             texts = [t.strip() for t in row[1].split(SEPARATOR) if t.strip()]
             passages = [Passage(row[0] * 100_000 + i, title, t) for i, t in enumerate(texts)]
             self._raw_cache[title] = (passages, self.embedder.encode(texts))
+            while len(self._raw_cache) > self.raw_cache_titles:
+                self._raw_cache.popitem(last=False)
         return self._raw_cache[title]

@@ -149,6 +149,17 @@ def test_factscore_db_opens_as_is_and_is_never_modified(tmp_path, embedder):
     assert hashlib.sha256(db.read_bytes()).hexdigest() == before
 
 
+def test_factscore_db_title_cache_is_bounded(tmp_path, embedder):
+    """A documents-only DB embeds a title's passages on first use; a long run must not keep them all."""
+    db = _factscore_db(tmp_path / "knowledge_base.db")
+    with KnowledgeBase(db, embedder=embedder, raw_cache_titles=3) as kb:
+        for title, _ in CORPUS:
+            assert kb.search("what", titles=title, k=1).hits[0].passage.title == title
+        assert list(kb._raw_cache) == [t for t, _ in CORPUS[-3:]]
+        kb.search("what", titles=CORPUS[-3][0], k=1)  # a hit moves to the back
+        assert list(kb._raw_cache)[-1] == CORPUS[-3][0]
+
+
 def test_factscore_db_indexed_with_from_db_keeps_its_passages(tmp_path, embedder):
     db = _factscore_db(tmp_path / "knowledge_base.db")
     out = tmp_path / "indexed.db"
