@@ -1,5 +1,7 @@
 """Held-out evaluation of the verifiable tasks (maths, reasoning-gym), per task.
 
+    python -m knowrl.task_eval --config configs/reasoning_gym.yaml [--adapter runs/x/final] [--out DIR]
+
 For each task: accuracy (the verifier says right: boxed answer equivalent, or
 ``score_answer`` = 1), the mean score, and format compliance (a ``\\boxed{}`` for maths;
 ``<think>…</think><answer>…</answer>`` for reasoning-gym). With
@@ -97,3 +99,39 @@ def run_task_pipeline(config: TrainConfig, resume: bool = False) -> dict[str, An
     result = {"grpo": summary, "before": before, "after": after, "table": task_table(before, after, trained)}
     (out / "task_eval.json").write_text(json.dumps({**result, "details_after": details}, indent=2))
     return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Evaluate the config's model (plus ``--adapter``) on its task's held-out rows."""
+    from knowrl.cli import config_parser, run_job
+    from knowrl.config import ConfigError, load_train_config
+    from knowrl.models import check_model_path, resolve_model_path
+
+    parser = config_parser("python -m knowrl.task_eval", __doc__)
+    parser.add_argument("--adapter", help="a LoRA adapter (e.g. <output_dir>/final)")
+    parser.add_argument("--out", type=Path, help="report folder (default: <output_dir>/task_eval)")
+    args = parser.parse_args(argv)
+
+    def job() -> dict[str, Any]:
+        config = load_train_config(args.config, args.set)
+        if config.task == "knowrl":
+            raise ConfigError("task 'knowrl' is evaluated by python -m knowrl.evaluate")
+        check_model_path(config.model.name_or_path)
+        rows = tasks.eval_rows(config)
+        model = resolve_model_path(config.model.name_or_path, config.seed)
+        metrics, details = evaluate_task(config, model, args.adapter or config.model.adapter, rows,
+                                         config.pipeline.eval_max_new_tokens)
+        out = args.out or Path(config.output_dir) / "task_eval"
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "report.json").write_text(json.dumps({"metrics": metrics, "details": details}, indent=2))
+        lines = ["| task | n | accuracy | mean score | format compliance |", "|---|---|---|---|---|"]
+        lines += [f"| {k} | {v['n']} | {v['accuracy']:.3f} | {v['mean_score']:.3f} | {v['format_compliance']:.3f} |"
+                  for k, v in metrics.items()]
+        (out / "report.md").write_text("\n".join(lines) + "\n")
+        return metrics
+
+    return run_job(job)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -93,3 +93,18 @@ def test_regularisation_keys_reach_trl(tmp_path):
         assert moved > 0  # the reference was mixed with the updated policy
     finally:
         setup.rewards.close()
+
+
+def test_task_eval_cli_reports_per_task(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "knowrl.task_eval", "--config", str(CONFIGS / "reasoning_gym_cpu.yaml"),
+                           "--set=model.name_or_path=tiny", "--set=reasoning_gym.eval_size_per_task=2",
+                           "--set=pipeline.eval_max_new_tokens=4", "--out", str(tmp_path / "eval")],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    metrics = json.loads(proc.stdout)
+    assert set(metrics) == {"number_filtering", "string_insertion", "family_relationships", "maze", "base_conversion"}
+    assert all(m["n"] == 2 and 0.0 <= m["accuracy"] <= 1.0 for m in metrics.values())
+    assert "| base_conversion | 2 |" in (tmp_path / "eval" / "report.md").read_text()
+    bad = subprocess.run([sys.executable, "-m", "knowrl.task_eval", "--config", str(CONFIGS / "smoke.yaml")],
+                         capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2 and "knowrl.evaluate" in bad.stderr
