@@ -163,6 +163,10 @@ class TrainConfig(BaseModel):
 
     @model_validator(mode="after")
     def _task_sections(self) -> "TrainConfig":
+        for section in ("math", "reasoning_gym"):
+            if getattr(self, section) is not None and self.task != section:
+                raise ValueError(f"section '{section}' is only read with task: {section} (this config has "
+                                 f"task: {self.task})")
         if self.task == "math" and self.math is None:
             self.math = MathTaskConfig()
         if self.task == "reasoning_gym" and self.reasoning_gym is None:
@@ -227,6 +231,9 @@ def load_train_config(path: str | Path, overrides: list[str] | None = None) -> T
         raise ConfigError(f"invalid config {path}: {exc}") from None
     base = path.parent.resolve()
     if reward is not None:
+        if config.task != "knowrl":
+            raise ConfigError(f"invalid config {path}: the 'reward' section is the reward engine's (task: knowrl); "
+                              f"task: {config.task} is rewarded by its '{config.task}.reward' section")
         if not isinstance(reward, dict):
             raise ConfigError(f"invalid config {path}: 'reward' must be a mapping")
         config.reward = parse_reward_config(reward, f"{path} (reward)", base)

@@ -146,6 +146,8 @@ TASK_BASE = "model: {name_or_path: tiny}\n"
     ("task: math\n", "task 'math' needs data.train"),
     ("task: math\nmath: {source: gsm_symbolic, reward: {wrng: 1}}\n", "unknown key 'math.reward.wrng'"),
     ("task: maths\n", "task"),
+    ("math: {source: gsm_symbolic}\ndata: {train: x.jsonl}\n", "section 'math' is only read with task: math"),
+    ("task: math\nmath: {source: gsm_symbolic}\nreward: {factuality: {enabled: false}}\n", "'math.reward' section"),
     ("task: math\nmath: {source: gsm_symbolic}\ngrpo: {sync_ref_model: true, beta: 0.0}\n", "needs grpo.beta > 0"),
     ("task: math\nmath: {source: gsm_symbolic}\ngrpo: {sync_ref_model: true, beta: 0.1}\n",
      "not supported by TRL with a LoRA"),
