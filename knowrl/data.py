@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterable
 
 from retrieval.records import iter_records
 
@@ -37,63 +37,60 @@ def bad_row(path: Path, line: int, message: str, bad: list[str]) -> None:
     print(f"skipped {text}", file=sys.stderr)
 
 
-def load_rl_rows(path: str | Path, max_samples: int | None = None) -> tuple[list[dict[str, Any]], LoadReport]:
-    """Valid RL rows (question, answers as given, title or None); bad rows reported by line and skipped."""
+Convert = Callable[[Any], "tuple[Any, str | None]"]
+
+
+def load_rows(path: str | Path, convert: Convert, max_samples: int | None = None,
+              what: str = "training data") -> tuple[list[Any], LoadReport]:
+    """Rows of a JSON array, JSONL or local HF dataset, each through ``convert(value) -> (row, problem)``.
+
+    Every loader shares this: a bad record is reported by file:line and the problem (naming the
+    field) and skipped; the rest load.
+    """
     path = Path(path)
     if not path.exists():
-        raise FileNotFoundError(f"training data not found: {path}")
+        raise FileNotFoundError(f"{what} not found: {path}")
     if path.is_dir() or path.suffix in (".parquet", ".arrow"):
-        return _load_hf(path, max_samples)
-    rows: list[dict[str, Any]] = []
+        from datasets import load_dataset, load_from_disk
+
+        source = load_from_disk(str(path)) if path.is_dir() else load_dataset(path.suffix[1:], data_files=str(path),
+                                                                              split="train")
+        records: Iterable[tuple[int, Any, str | None]] = ((i + 1, value, None) for i, value in enumerate(source))
+    else:
+        records = ((r.line, r.value, r.error) for r in iter_records(path))
+    rows: list[Any] = []
     bad: list[str] = []
-    for record in iter_records(path):
-        if record.error is not None:
-            bad_row(path, record.line, record.error, bad)
+    for line, value, error in records:
+        row, problem = (None, error) if error else convert(value)
+        if row is None:
+            bad_row(path, line, problem or "unreadable row", bad)
             continue
-        value = record.value
-        if not isinstance(value, dict):
-            bad_row(path, record.line, f"expected an object, got {type(value).__name__}", bad)
-            continue
-        problem = _rl_problem(value)
-        if problem:
-            bad_row(path, record.line, problem, bad)
-            continue
-        rows.append({"question": value["question"].strip(), "answers": value["answers"],
-                     "title": value.get("title") or ""})
+        rows.append(row)
         if max_samples is not None and len(rows) >= max_samples:
             break
     return rows, LoadReport(len(rows), bad)
 
 
-def _rl_problem(value: dict[str, Any]) -> str | None:
+def load_rl_rows(path: str | Path, max_samples: int | None = None) -> tuple[list[dict[str, Any]], LoadReport]:
+    """Valid RL rows (question, answers as given, title or ""); bad rows reported by line and skipped."""
+    return load_rows(path, rl_row, max_samples)
+
+
+def rl_row(value: Any) -> tuple[dict[str, Any] | None, str | None]:
+    """``{"question", "answers", "title"}`` or the problem, naming the field."""
+    if not isinstance(value, dict):
+        return None, f"expected an object, got {type(value).__name__}"
     question, answers, title = value.get("question"), value.get("answers"), value.get("title")
     if not isinstance(question, str) or not question.strip():
-        return "field 'question' missing, empty or not a string"
+        return None, "field 'question' missing, empty or not a string"
     if isinstance(answers, list):
         if not answers or not all(isinstance(a, str) for a in answers):
-            return "field 'answers' must be a string or a list of strings"
+            return None, "field 'answers' must be a string or a list of strings"
     elif not isinstance(answers, str) or not answers.strip():
-        return "field 'answers' missing, empty or not a string"
+        return None, "field 'answers' missing, empty or not a string"
     if title is not None and not isinstance(title, (str, list)):
-        return f"field 'title' must be a string, got {type(title).__name__}"
-    return None
-
-
-def _load_hf(path: Path, max_samples: int | None) -> tuple[list[dict[str, Any]], LoadReport]:
-    from datasets import load_dataset, load_from_disk
-
-    dataset = load_from_disk(str(path)) if path.is_dir() else load_dataset(path.suffix[1:], data_files=str(path),
-                                                                           split="train")
-    rows, bad = [], []
-    for i, value in enumerate(dataset):
-        problem = _rl_problem(value)
-        if problem:
-            bad_row(path, i + 1, problem, bad)
-            continue
-        rows.append({"question": value["question"], "answers": value["answers"], "title": value.get("title") or ""})
-        if max_samples is not None and len(rows) >= max_samples:
-            break
-    return rows, LoadReport(len(rows), bad)
+        return None, f"field 'title' must be a string, got {type(title).__name__}"
+    return {"question": question.strip(), "answers": answers, "title": title or ""}, None
 
 
 def render_prompt(tokenizer: Any, question: str, instructions: str = INSTRUCTIONS) -> str:
@@ -106,46 +103,43 @@ def render_prompt(tokenizer: Any, question: str, instructions: str = INSTRUCTION
     return tokenizer.apply_chat_template(messages, tokenize=False, continue_final_message=True)
 
 
-def rl_dataset(rows: list[dict[str, Any]], tokenizer: Any) -> Any:
-    """A TRL-ready dataset: ``prompt`` plus the columns the rewards read."""
+def prompt_dataset(rows: list[dict[str, Any]], tokenizer: Any, instructions: str) -> Any:
+    """A TRL-ready dataset: ``prompt`` plus every column of the rows (the rewards read them)."""
     from datasets import Dataset
 
+    return Dataset.from_list([{"prompt": render_prompt(tokenizer, r["question"], instructions), **r} for r in rows])
+
+
+def rl_dataset(rows: list[dict[str, Any]], tokenizer: Any) -> Any:
+    """KnowRL rows as :func:`prompt_dataset`, with list-valued fields joined into text."""
     # answers may be a string or a list: store as text so Arrow sees one type; the grader splits on ';'/'|'.
-    return Dataset.from_list([
-        {"prompt": render_prompt(tokenizer, r["question"]), "question": r["question"],
+    return prompt_dataset([
+        {"question": r["question"],
          "answers": r["answers"] if isinstance(r["answers"], str) else "; ".join(r["answers"]),
          "title": r["title"] if isinstance(r["title"], str) else ";".join(r["title"])}
         for r in rows
-    ])
+    ], tokenizer, INSTRUCTIONS)
+
+
+_ROLES = {"human": "user", "user": "user", "gpt": "assistant", "assistant": "assistant", "system": "system"}
 
 
 def load_sharegpt(path: str | Path, max_samples: int | None = None) -> tuple[list[list[dict[str, str]]], LoadReport]:
     """KnowRL's cold-start format: ``{"conversations": [{"from": "human"|"gpt", "value": ...}]}`` -> chat messages."""
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"SFT data not found: {path}")
-    roles = {"human": "user", "user": "user", "gpt": "assistant", "assistant": "assistant", "system": "system"}
-    conversations: list[list[dict[str, str]]] = []
-    bad: list[str] = []
-    for record in iter_records(path):
-        if record.error is not None:
-            bad_row(path, record.line, record.error, bad)
-            continue
-        turns = record.value.get("conversations") if isinstance(record.value, dict) else None
-        if not isinstance(turns, list) or not turns:
-            bad_row(path, record.line, "field 'conversations' missing or empty", bad)
-            continue
-        messages = []
-        for turn in turns:
-            role = roles.get(turn.get("from")) if isinstance(turn, dict) else None
-            if role is None or not isinstance(turn.get("value"), str):
-                messages = []
-                break
-            messages.append({"role": role, "content": turn["value"]})
-        if not messages or messages[-1]["role"] != "assistant":
-            bad_row(path, record.line, "field 'conversations' needs from/value turns ending with the model's turn", bad)
-            continue
-        conversations.append(messages)
-        if max_samples is not None and len(conversations) >= max_samples:
+    return load_rows(path, sharegpt_messages, max_samples, what="SFT data")
+
+
+def sharegpt_messages(value: Any) -> tuple[list[dict[str, str]] | None, str | None]:
+    turns = value.get("conversations") if isinstance(value, dict) else None
+    if not isinstance(turns, list) or not turns:
+        return None, "field 'conversations' missing or empty"
+    messages = []
+    for turn in turns:
+        role = _ROLES.get(turn.get("from")) if isinstance(turn, dict) else None
+        if role is None or not isinstance(turn.get("value"), str):
+            messages = []
             break
-    return conversations, LoadReport(len(conversations), bad)
+        messages.append({"role": role, "content": turn["value"]})
+    if not messages or messages[-1]["role"] != "assistant":
+        return None, "field 'conversations' needs from/value turns ending with the model's turn"
+    return messages, None

@@ -12,8 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from knowrl.data import LoadReport, bad_row, render_prompt
-from retrieval.records import iter_records
+from knowrl.data import LoadReport, load_rows
 from reward_engine.boxed import gsm8k_answer, last_boxed
 
 MATH_INSTRUCTIONS = (
@@ -45,28 +44,7 @@ def math_row(value: Any) -> tuple[dict[str, str] | None, str | None]:
 
 def load_math_rows(path: str | Path, max_samples: int | None = None) -> tuple[list[dict[str, str]], LoadReport]:
     """Valid rows; bad ones reported by file:line and field, and skipped."""
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"training data not found: {path}")
-    if path.is_dir() or path.suffix in (".parquet", ".arrow"):
-        from datasets import load_dataset, load_from_disk
-
-        source = load_from_disk(str(path)) if path.is_dir() else load_dataset(path.suffix[1:], data_files=str(path),
-                                                                              split="train")
-        records = ((i + 1, value, None) for i, value in enumerate(source))
-    else:
-        records = ((r.line, r.value, r.error) for r in iter_records(path))
-    rows: list[dict[str, str]] = []
-    bad: list[str] = []
-    for line, value, error in records:
-        row, problem = (None, error) if error else math_row(value)
-        if row is None:
-            bad_row(path, line, problem or "unreadable row", bad)
-            continue
-        rows.append(row)
-        if max_samples is not None and len(rows) >= max_samples:
-            break
-    return rows, LoadReport(len(rows), bad)
+    return load_rows(path, math_row, max_samples)
 
 
 def gsm_symbolic_rows(size: int, seed: int) -> list[dict[str, str]]:
@@ -75,11 +53,3 @@ def gsm_symbolic_rows(size: int, seed: int) -> list[dict[str, str]]:
 
     return [{"question": e["question"], "ground_truth": str(e["answer"])}
             for e in reasoning_gym.create_dataset("gsm_symbolic", size=size, seed=seed)]
-
-
-def math_dataset(rows: list[dict[str, str]], tokenizer: Any) -> Any:
-    """``prompt`` plus the ``question`` and ``ground_truth`` columns the reward reads."""
-    from datasets import Dataset
-
-    return Dataset.from_list([{"prompt": render_prompt(tokenizer, r["question"], MATH_INSTRUCTIONS), **r}
-                              for r in rows])

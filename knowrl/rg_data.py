@@ -12,8 +12,6 @@ import difflib
 import json
 from typing import Any
 
-from knowrl.data import render_prompt
-
 RG_INSTRUCTIONS = (
     "{question}\n\nFirst reason step by step inside <think> </think>. Then give only the final answer inside "
     "<answer> </answer>."
@@ -62,10 +60,3 @@ def eval_rows(tasks: list[str], per_task: int, seed: int,
         for entry in reasoning_gym.create_dataset(name, size=per_task, seed=seed + EVAL_SEED_OFFSET, **config):
             rows.append(_row(entry, name))
     return rows
-
-
-def rg_dataset(rows: list[dict[str, str]], tokenizer: Any) -> Any:
-    from datasets import Dataset
-
-    return Dataset.from_list([{"prompt": render_prompt(tokenizer, r["question"], RG_INSTRUCTIONS), **r}
-                              for r in rows])

@@ -1,4 +1,4 @@
-"""One place that knows, per ``task``, which data and which reward functions a run uses.
+"""One place that knows, per ``task``, which data, prompt and reward functions a run uses.
 
 ``knowrl``: factual QA scored by the reward engine (format + KnowRL's combined reward).
 ``math``: boxed answers (``math_boxed``). ``reasoning_gym``: generated tasks
@@ -12,6 +12,8 @@ from typing import Any, Callable
 
 from knowrl.config import ConfigError, TrainConfig
 
+RowsSink = Callable[[int, list[dict[str, Any]]], None]
+
 
 @dataclass
 class TaskSetup:
@@ -21,108 +23,155 @@ class TaskSetup:
     bad_rows: int
 
 
-def train_rows(config: TrainConfig) -> tuple[list[dict[str, Any]], int]:
-    """(training rows, bad rows skipped) for the configured task."""
-    if config.task == "reasoning_gym":
-        from knowrl.rg_data import train_rows as rg_train
+class Task:
+    """What a task provides; rows become ``prompt`` + their own columns, which the rewards read."""
 
-        rg = config.reasoning_gym
-        assert rg is not None
-        return rg_train(rg.train_tasks, rg.train_size, config.seed, rg.task_configs), 0
-    if config.task == "math":
+    instructions: str
+
+    def __init__(self, config: TrainConfig) -> None:
+        self.config = config
+
+    def _eval_path(self) -> str:
+        if not self.config.data.eval:
+            raise ConfigError("evaluation needs data.eval")
+        return self.config.data.eval
+
+    def dataset(self, rows: list[dict[str, Any]], tokenizer: Any) -> Any:
+        from knowrl.data import prompt_dataset
+
+        return prompt_dataset(rows, tokenizer, self.instructions)
+
+    def train_rows(self) -> tuple[list[dict[str, Any]], int]:
+        raise NotImplementedError
+
+    def eval_rows(self) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def rewards(self, knowrl_sink: Callable[..., None] | None, rows_sink: RowsSink | None, world_size: int) -> Any:
+        raise NotImplementedError
+
+
+class KnowRLTask(Task):
+    @property
+    def instructions(self) -> str:
+        from knowrl.data import INSTRUCTIONS
+
+        return INSTRUCTIONS
+
+    def train_rows(self) -> tuple[list[dict[str, Any]], int]:
+        from knowrl.data import load_rl_rows
+
+        rows, report = load_rl_rows(self.config.data.train or "", self.config.data.max_samples)
+        return rows, len(report.bad)
+
+    def eval_rows(self) -> list[dict[str, Any]]:
+        from knowrl.data import load_rl_rows
+
+        return load_rl_rows(self._eval_path())[0]
+
+    def dataset(self, rows: list[dict[str, Any]], tokenizer: Any) -> Any:
+        from knowrl.data import rl_dataset
+
+        return rl_dataset(rows, tokenizer)
+
+    def rewards(self, knowrl_sink: Callable[..., None] | None, rows_sink: RowsSink | None, world_size: int) -> Any:
+        from reward_engine.trl_rewards import KnowRLRewards
+
+        if self.config.reward is None:
+            raise ConfigError("a GRPO run needs a 'reward' section (see configs/reward_offline.yaml)")
+        # each rank gets its share of the judge budget
+        return KnowRLRewards(self.config.reward.model_copy(update={"world_size": world_size}), sink=knowrl_sink)
+
+
+class MathTask(Task):
+    @property
+    def instructions(self) -> str:
+        from knowrl.math_data import MATH_INSTRUCTIONS
+
+        return MATH_INSTRUCTIONS
+
+    def train_rows(self) -> tuple[list[dict[str, Any]], int]:
         from knowrl.math_data import gsm_symbolic_rows, load_math_rows
 
-        assert config.math is not None
-        if config.math.source == "gsm_symbolic":
-            return gsm_symbolic_rows(config.math.train_size, config.seed), 0
-        rows, report = load_math_rows(config.data.train or "", config.data.max_samples)
+        math, data = self.config.math, self.config.data
+        assert math is not None
+        if math.source == "gsm_symbolic":
+            return gsm_symbolic_rows(math.train_size, self.config.seed), 0
+        rows, report = load_math_rows(data.train or "", data.max_samples)
         return rows, len(report.bad)
-    from knowrl.data import load_rl_rows
 
-    rows, report = load_rl_rows(config.data.train or "", config.data.max_samples)
-    return rows, len(report.bad)
+    def eval_rows(self) -> list[dict[str, Any]]:
+        from knowrl.math_data import gsm_symbolic_rows, load_math_rows
+        from knowrl.rg_data import EVAL_SEED_OFFSET
+
+        math = self.config.math
+        assert math is not None
+        if math.source == "gsm_symbolic" and not self.config.data.eval:
+            return gsm_symbolic_rows(math.eval_size, self.config.seed + EVAL_SEED_OFFSET)
+        return load_math_rows(self._eval_path())[0]
+
+    def rewards(self, knowrl_sink: Callable[..., None] | None, rows_sink: RowsSink | None, world_size: int) -> Any:
+        from reward_engine.math_reward import MathRewards
+
+        assert self.config.math is not None
+        return MathRewards(self.config.math.reward, sink=rows_sink)
+
+
+class ReasoningGymTask(Task):
+    @property
+    def instructions(self) -> str:
+        from knowrl.rg_data import RG_INSTRUCTIONS
+
+        return RG_INSTRUCTIONS
+
+    def train_rows(self) -> tuple[list[dict[str, Any]], int]:
+        from knowrl.rg_data import train_rows
+
+        rg = self.config.reasoning_gym
+        assert rg is not None
+        return train_rows(rg.train_tasks, rg.train_size, self.config.seed, rg.task_configs), 0
+
+    def eval_rows(self) -> list[dict[str, Any]]:
+        from knowrl.rg_data import eval_rows
+
+        rg = self.config.reasoning_gym
+        assert rg is not None
+        return eval_rows(rg.evaluation_tasks, rg.eval_size_per_task, self.config.seed, rg.task_configs)
+
+    def rewards(self, knowrl_sink: Callable[..., None] | None, rows_sink: RowsSink | None, world_size: int) -> Any:
+        from reward_engine.rg_reward import ReasoningGymRewards
+
+        assert self.config.reasoning_gym is not None
+        return ReasoningGymRewards(self.config.reasoning_gym.reward, sink=rows_sink)
+
+
+TASKS = {"knowrl": KnowRLTask, "math": MathTask, "reasoning_gym": ReasoningGymTask}
+
+
+def task_for(config: TrainConfig) -> Task:
+    return TASKS[config.task](config)
 
 
 def eval_rows(config: TrainConfig) -> list[dict[str, Any]]:
     """Held-out rows: data.eval, or generated from a seed training never uses."""
-    if config.task == "reasoning_gym":
-        from knowrl.rg_data import eval_rows as rg_eval
-
-        rg = config.reasoning_gym
-        assert rg is not None
-        return rg_eval(rg.evaluation_tasks, rg.eval_size_per_task, config.seed, rg.task_configs)
-    if config.task == "math":
-        from knowrl.math_data import gsm_symbolic_rows, load_math_rows
-        from knowrl.rg_data import EVAL_SEED_OFFSET
-
-        assert config.math is not None
-        if config.math.source == "gsm_symbolic" and not config.data.eval:
-            return gsm_symbolic_rows(config.math.eval_size, config.seed + EVAL_SEED_OFFSET)
-        if not config.data.eval:
-            raise ConfigError("evaluation needs data.eval")
-        return load_math_rows(config.data.eval)[0]
-    from knowrl.data import load_rl_rows
-
-    if not config.data.eval:
-        raise ConfigError("evaluation needs data.eval")
-    return load_rl_rows(config.data.eval)[0]
-
-
-def dataset(config: TrainConfig, rows: list[dict[str, Any]], tokenizer: Any) -> Any:
-    if config.task == "reasoning_gym":
-        from knowrl.rg_data import rg_dataset
-
-        return rg_dataset(rows, tokenizer)
-    if config.task == "math":
-        from knowrl.math_data import math_dataset
-
-        return math_dataset(rows, tokenizer)
-    from knowrl.data import rl_dataset
-
-    return rl_dataset(rows, tokenizer)
+    return task_for(config).eval_rows()
 
 
 def instructions(config: TrainConfig) -> str:
     """The user-turn template of the task's prompt (``{question}`` filled in)."""
-    if config.task == "reasoning_gym":
-        from knowrl.rg_data import RG_INSTRUCTIONS
-
-        return RG_INSTRUCTIONS
-    if config.task == "math":
-        from knowrl.math_data import MATH_INSTRUCTIONS
-
-        return MATH_INSTRUCTIONS
-    from knowrl.data import INSTRUCTIONS
-
-    return INSTRUCTIONS
+    return task_for(config).instructions
 
 
 def rewards(config: TrainConfig, knowrl_sink: Callable[..., None] | None = None,
-            rows_sink: Callable[[int, list[dict[str, Any]]], None] | None = None, world_size: int = 1) -> Any:
+            rows_sink: RowsSink | None = None, world_size: int = 1) -> Any:
     """The task's reward object (``.functions()`` for TRL)."""
-    if config.task == "reasoning_gym":
-        from reward_engine.rg_reward import ReasoningGymRewards
-
-        assert config.reasoning_gym is not None
-        return ReasoningGymRewards(config.reasoning_gym.reward, sink=rows_sink)
-    if config.task == "math":
-        from reward_engine.math_reward import MathRewards
-
-        assert config.math is not None
-        return MathRewards(config.math.reward, sink=rows_sink)
-    from reward_engine.trl_rewards import KnowRLRewards
-
-    if config.reward is None:
-        raise ConfigError("a GRPO run needs a 'reward' section (see configs/reward_offline.yaml)")
-    # each rank gets its share of the judge budget
-    return KnowRLRewards(config.reward.model_copy(update={"world_size": world_size}), sink=knowrl_sink)
+    return task_for(config).rewards(knowrl_sink, rows_sink, world_size)
 
 
 def setup(config: TrainConfig, tokenizer: Any, knowrl_sink: Callable[..., None] | None = None,
-          rows_sink: Callable[[int, list[dict[str, Any]]], None] | None = None, world_size: int = 1) -> TaskSetup:
-    rows, bad = train_rows(config)
+          rows_sink: RowsSink | None = None, world_size: int = 1) -> TaskSetup:
+    task = task_for(config)
+    rows, bad = task.train_rows()
     if not rows:
         raise ConfigError(f"no usable training rows in {config.data.train} ({bad} bad)")
-    return TaskSetup(dataset(config, rows, tokenizer), rewards(config, knowrl_sink, rows_sink, world_size),
-                     len(rows), bad)
-
+    return TaskSetup(task.dataset(rows, tokenizer), task.rewards(knowrl_sink, rows_sink, world_size), len(rows), bad)

@@ -66,19 +66,10 @@ def _build_kb(path: Path, source: str) -> None:
 def trim_reward_log(path: Path, step: int) -> None:
     """On resume from ``checkpoint-<step>``: drop rows of steps that will run again (and a torn last line),
     so the log holds each step once."""
-    if not path.exists():
-        return
-    from reward_engine.jsonl import rewrite
+    from reward_engine.jsonl import read_objects, rewrite
 
-    kept = []
-    for raw in path.read_bytes().splitlines():
-        try:
-            row = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            continue
-        if isinstance(row, dict) and isinstance(row.get("step"), int) and row["step"] < step:
-            kept.append(row)
-    rewrite(path, kept)
+    if path.exists():
+        rewrite(path, [row for row in read_objects(path) if isinstance(row.get("step"), int) and row["step"] < step])
 
 
 class RewardLog:

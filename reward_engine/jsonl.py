@@ -50,18 +50,23 @@ def load_done(path: Path, keep: set[str]) -> dict[int, dict[str, Any]]:
 
     A torn last line (the process was killed mid-write) and rows to redo are dropped.
     """
-    done: dict[int, dict[str, Any]] = {}
+    return {row["line"]: row for row in read_objects(path)
+            if isinstance(row.get("line"), int) and row.get("status") in keep}
+
+
+def read_objects(path: Path) -> Iterator[dict[str, Any]]:
+    """The JSON objects of an output file this project wrote, skipping a torn last line (a killed
+    writer) and anything that is not an object; nothing when the file does not exist."""
     if not path.exists():
-        return done
+        return
     with path.open("rb") as handle:
         for raw in handle:
             try:
                 row = json.loads(raw)
             except (json.JSONDecodeError, UnicodeDecodeError):
                 continue
-            if isinstance(row, dict) and isinstance(row.get("line"), int) and row.get("status") in keep:
-                done[row["line"]] = row
-    return done
+            if isinstance(row, dict):
+                yield row
 
 
 def rewrite(path: Path, rows: list[dict[str, Any]]) -> None:

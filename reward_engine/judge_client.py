@@ -249,36 +249,36 @@ class JudgeClient:
         if not self.breaker.allow():
             self.metrics.breaker_rejections += 1
             raise BreakerOpenError("judge circuit breaker is open")
-        assert self._slots is not None and self._session is not None
-        settled = False  # did this call tell the breaker how it went?
         try:
-            endpoint = next(self._endpoints)
-            await self._slots.acquire(priority)
-            try:
-                if self._throttler is not None:
-                    await self._throttler.acquire()
-                if self._tokens is not None:
-                    await self._tokens.acquire(estimate_tokens(messages, max_tokens))
-                self.metrics.requests += 1
-                try:
-                    text = await self._post(endpoint, messages, max_tokens)
-                except RateLimitedError:
-                    raise
-                except (RetryableError, asyncio.TimeoutError, aiohttp.ClientError):
-                    self.breaker.failure()
-                    settled = True
-                    raise
-                self.breaker.success()
-                settled = True
-                return text
-            finally:
-                self._slots.release()
+            text = await self._send(messages, max_tokens, priority)
+        except RateLimitedError:
+            self.breaker.release()  # paced, not failing
+            raise
+        except (RetryableError, asyncio.TimeoutError, aiohttp.ClientError):
+            self.breaker.failure()
+            raise
+        except BaseException:
+            # Cancelled (step budget, dropped speculation) or refused with a 4xx: no verdict on the
+            # judge's health, but a half-open probe must not stay taken, or no call would go out again.
+            self.breaker.release()
+            raise
+        self.breaker.success()
+        return text
+
+    async def _send(self, messages: list[dict[str, Any]], max_tokens: int, priority: int) -> str:
+        """One request within the concurrency slots and the rate limits."""
+        assert self._slots is not None and self._session is not None
+        endpoint = next(self._endpoints)
+        await self._slots.acquire(priority)
+        try:
+            if self._throttler is not None:
+                await self._throttler.acquire()
+            if self._tokens is not None:
+                await self._tokens.acquire(estimate_tokens(messages, max_tokens))
+            self.metrics.requests += 1
+            return await self._post(endpoint, messages, max_tokens)
         finally:
-            if not settled:
-                # Cancelled (step budget, dropped speculation), paced by a 429, or refused with a 4xx:
-                # no verdict on the judge's health, but a half-open probe must not stay taken, or
-                # the breaker would never let another call through.
-                self.breaker.release()
+            self._slots.release()
 
     async def _post(self, endpoint: Endpoint, messages: list[dict[str, Any]], max_tokens: int) -> str:
         headers = {"Content-Type": "application/json"}

@@ -39,7 +39,8 @@ class MathRewardConfig(BaseModel):
 class MathRewards(TaskRewards):
     def __init__(self, config: MathRewardConfig | None = None, sink: Sink | None = None,
                  pool: VerifierPool | None = None, check: Any = symbolic_equal) -> None:
-        """``check(predicted, gold, timeout_s) -> bool`` runs in the pool (module-level, importable)."""
+        """``check(predicted, gold, timeout_s) -> bool`` runs in the pool (module-level, importable) for the
+        answers the in-process :func:`quick_equal` cannot decide."""
         self.config = config or MathRewardConfig()
         super().__init__(self.config.workers, sink, pool)
         self.check = check
@@ -54,7 +55,7 @@ class MathRewards(TaskRewards):
             return c.no_answer, "no_box", None
         if len(predicted) > c.max_answer_chars:  # no gold answer is this long; never worth a verifier call
             return c.wrong, "wrong", predicted[:200]
-        quick = quick_equal(predicted, gold) if self.check is symbolic_equal else None
+        quick = quick_equal(predicted, gold)
         if quick is None:
             try:
                 quick = bool(await self.pool.run(self.check, predicted, gold, int(c.timeout_s),

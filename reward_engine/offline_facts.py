@@ -47,7 +47,7 @@ def decompose(reasoning: str) -> list[str]:
     return list(dict.fromkeys(claims))
 
 
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
     word = unicodedata.normalize("NFKD", word.lower())
     word = "".join(c for c in word if not unicodedata.combining(c))
     for suffix in ("'s", "ies", "es", "s", "ed", "ing"):
@@ -57,16 +57,16 @@ def _stem(word: str) -> str:
 
 
 def content_words(text: str) -> set[str]:
-    return {_stem(w) for w in _WORD.findall(text) if w.lower() not in STOP}
+    return {stem(w) for w in _WORD.findall(text) if w.lower() not in STOP}
 
 
 def _numbers(text: str) -> set[str]:
     return {n.replace(",", "") for n in _NUM.findall(text)}
 
 
-def _names(text: str) -> set[str]:
+def names(text: str) -> set[str]:
     """Capitalised content words: the entities a claim is about."""
-    return {_stem(w) for w in _WORD.findall(text) if w[:1].isupper() and w.lower() not in STOP}
+    return {stem(w) for w in _WORD.findall(text) if w[:1].isupper() and w.lower() not in STOP}
 
 
 def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> bool:
@@ -75,12 +75,12 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
     Paris, though it covers three words in four)."""
     words = content_words(claim)
     numbers = _numbers(claim)
-    names = _names(claim)
+    claim_names = names(claim)
     if not words:
         return False
     for passage in passages:
         have = content_words(passage)
-        if numbers - _numbers(passage) or names - have:
+        if numbers - _numbers(passage) or claim_names - have:
             continue
         if len(words & have) / len(words) >= threshold:
             return True

@@ -12,38 +12,28 @@ up to gamma claims) and are never sent to the verifier.
 
 from __future__ import annotations
 
-import re
-import unicodedata
+from reward_engine import offline_facts
 
-# Question words, function words and nouns so generic they tie any two sentences together.
-_GENERIC = frozenset("""
-a an the and or but nor not no yes of in on at to for from by with about as into onto over under
-than then that this these those there here it its is are was were be been being am do does did
-has have had having will would can could shall should may might must what which who whom whose
-when where why how all any some each every both either neither many much more most few less least
-one two first last also only very just such same other another own his her their our your my
-he she they we you i me him them us name named called known city country year years people person
-place thing type kind part largest biggest smallest highest lowest main famous following answer
-question true false following located born died based made used
+# Question words and nouns so generic they tie any two sentences together (on top of the
+# offline verifier's stop words).
+_GENERIC = frozenset(offline_facts.stem(w) for w in """
+yes nor onto about then here am do does did having will would can could shall should may might must
+why all every both either neither many much few less least one two first last only just same
+another own our your my we you i me him them us name named called known city country year years
+people person place thing type kind part largest biggest smallest highest lowest main famous
+following answer question true false located born died based made used
 """.split())
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 def content_words(text: str) -> set[str]:
-    """Lower-cased, accent-folded words of 3+ characters (and all numbers), minus generic ones."""
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
-    words = set()
-    for word in _WORD.findall(folded):
-        if word in _GENERIC or (len(word) < 3 and not word.isdigit()):
-            continue
-        words.add(word[:-1] if len(word) > 4 and word.endswith("s") else word)  # crude plural folding
-    return words
+    """The offline verifier's content words (stemmed, accent-folded), minus generic ones and
+    words under 3 characters (numbers stay)."""
+    return {w for w in offline_facts.content_words(text) if w not in _GENERIC and (len(w) >= 3 or w.isdigit())}
 
 
 def names(text: str) -> set[str]:
-    """Content words written capitalised or as numbers: the entities a text is about."""
-    caps = " ".join(w for w in _WORD.findall(text) if w[:1].isupper() or w[:1].isdigit())
-    return content_words(caps)
+    """Capitalised words and numbers: the entities a text is about."""
+    return (offline_facts.names(text) - _GENERIC) | {w for w in content_words(text) if w[:1].isdigit()}
 
 
 class Topic:

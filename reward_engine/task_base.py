@@ -1,5 +1,5 @@
 """What the rule-verified task rewards (maths, reasoning-gym) share: a worker pool, a
-reward-log sink, and TRL's per-step logging hooks."""
+reward-log sink, and TRL's per-step logging hooks; ``column`` serves every TRL reward function."""
 
 from __future__ import annotations
 

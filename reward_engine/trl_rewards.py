@@ -27,6 +27,7 @@ from typing import Any, Callable
 from reward_engine.completion import completion_text
 from reward_engine.config import RewardEngineConfig
 from reward_engine.engine import RewardEngine, RewardResult, Sample
+from reward_engine.task_base import column
 
 
 def _question_from_prompt(prompt: Any) -> str:
@@ -36,11 +37,6 @@ def _question_from_prompt(prompt: Any) -> str:
         if users and isinstance(users[-1], str):
             return users[-1]
     return prompt if isinstance(prompt, str) else ""
-
-
-def _column(kwargs: dict[str, Any], name: str, n: int) -> list[Any]:
-    values = kwargs.get(name)
-    return list(values) if isinstance(values, (list, tuple)) and len(values) == n else [None] * n
 
 
 class KnowRLRewards:
@@ -90,12 +86,12 @@ class KnowRLRewards:
     async def _samples_and_results(self, prompts: list, completions: list,
                                    kwargs: dict[str, Any]) -> tuple[list[Sample], list[RewardResult]]:
         n = len(completions)
-        questions = _column(kwargs, "question", n)
+        questions = column(kwargs, "question", n)
         questions = [q if isinstance(q, str) and q.strip() else _question_from_prompt(p)
                      for q, p in zip(questions, prompts or [None] * n)]
         samples = [
             Sample(q, c, a, t)
-            for q, c, a, t in zip(questions, completions, _column(kwargs, "answers", n), _column(kwargs, "title", n))
+            for q, c, a, t in zip(questions, completions, column(kwargs, "answers", n), column(kwargs, "title", n))
         ]
         key = hashlib.sha256(repr([(s.question, completion_text(s.completion), s.answers, s.title)
                                    for s in samples]).encode()).hexdigest()

@@ -56,9 +56,3 @@ class VerifierPool:
             self._pool.stop()
             self._pool.join(timeout=10)
             self._pool = None
-
-    def __enter__(self) -> "VerifierPool":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
