@@ -32,7 +32,9 @@ FLAGGED_STATUSES = {"timeout", "error", "breaker_open"}
 
 
 def _rows(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    from reward_engine.jsonl import read_objects
+
+    return list(read_objects(path))
 
 
 def taught_policy(out: Path, seed: int = 0) -> Path:
@@ -179,11 +181,10 @@ def _reward_config(out: Path, url: str, cache: Path) -> Path:
 
 
 def _ensure_kb(out: Path) -> None:
-    from retrieval.build import build
-    from retrieval.sources import Document, read_documents
+    from knowrl.train import build_kb
 
     if not (out / "kb.db").exists():
-        build(out / "kb.db", (r for _, r in read_documents(SMOKE_KB) if isinstance(r, Document)), progress=False)
+        build_kb(out / "kb.db", str(SMOKE_KB))
 
 
 def crash_score(out: Path, rows: int = 400, kill_after_lines: int | None = None) -> dict[str, Any]:

@@ -27,9 +27,7 @@ from reward_engine.completion import parse
 async def _score(config: TrainConfig, rows: list[dict[str, Any]], completions: list[str]) -> list[tuple]:
     rewards = tasks.rewards(config)
     try:
-        if config.task == "math":
-            return await rewards.score_batch(completions, [r["ground_truth"] for r in rows])
-        return await rewards.score_batch([r["rg_task"] for r in rows], [r["rg_entry"] for r in rows], completions)
+        return await rewards.score_rows(rows, completions)
     finally:
         rewards.close()
 

@@ -51,10 +51,11 @@ def ensure_kb(config: TrainConfig) -> None:
         if built.exists():
             return
         print(f"building the knowledge base {path} from {source} (once)", file=sys.stderr)
-        _build_kb(path, source)
+        build_kb(path, source)
 
 
-def _build_kb(path: Path, source: str) -> None:
+def build_kb(path: Path, source: str) -> None:
+    """A KB at ``path`` from a JSON/JSONL of ``{title, text}`` (bad rows skipped), or 'demo'."""
     from retrieval.build import build
     from retrieval.sources import Document, demo_documents, read_documents
 

@@ -321,8 +321,9 @@ class RewardEngine:
         off_topic: list[ClaimResult] = []
         if self.config.factuality.relevance == "question":
             topic = Topic(question if isinstance(question, str) else "", title_text)
-            off_topic = [ClaimResult(c, None, on_topic=False) for c in distinct if not topic.covers(c)]
-            distinct = [c for c in distinct if topic.covers(c)]
+            covered = [topic.covers(c) for c in distinct]
+            off_topic = [ClaimResult(c, None, on_topic=False) for c, ok in zip(distinct, covered) if not ok]
+            distinct = [c for c, ok in zip(distinct, covered) if ok]
         return distinct[: self.config.factuality.max_claims], off_topic
 
     @staticmethod

@@ -73,6 +73,10 @@ class MathRewards(TaskRewards):
                                         self.config.step_timeout_s,
                                         lambda i: (late, "timeout", last_boxed(completion_text(completions[i]))))
 
+    async def score_rows(self, rows: list[dict[str, Any]], completions: list[Any]) -> list[tuple]:
+        """Completions of dataset rows (evaluation): as the training reward scores them."""
+        return await self.score_batch(completions, [r.get("ground_truth") for r in rows])
+
     def functions(self) -> list[Any]:
         async def math_boxed(prompts: list, completions: list, **kwargs: Any) -> list[float | None]:
             """+1 / −1 / −0.5 from the last \\boxed{} against ground_truth."""

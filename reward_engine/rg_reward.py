@@ -68,6 +68,11 @@ class ReasoningGymRewards(TaskRewards):
                                         self.config.step_timeout_s,
                                         lambda i: (0.0, "timeout", parse(completions[i]).answer))
 
+    async def score_rows(self, rows: list[dict[str, Any]], completions: list[Any]) -> list[tuple]:
+        """Completions of dataset rows (evaluation): as the training reward scores them."""
+        return await self.score_batch([r.get("rg_task") for r in rows], [r.get("rg_entry") for r in rows],
+                                      completions)
+
     def functions(self) -> list[Any]:
         async def rg_format(prompts: list, completions: list, **kwargs: Any) -> list[float]:
             """format_reward for <think>…</think><answer>…</answer>, else 0."""

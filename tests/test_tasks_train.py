@@ -96,7 +96,8 @@ def test_regularisation_keys_reach_trl(tmp_path):
 
 
 def test_task_eval_cli_reports_per_task(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "knowrl.task_eval", "--config", str(CONFIGS / "reasoning_gym_cpu.yaml"),
+    proc = subprocess.run([sys.executable, "-m", "knowrl.task_eval",
+                           "--config", str(CONFIGS / "reasoning_gym_cpu.yaml"),
                            "--set=model.name_or_path=tiny", "--set=reasoning_gym.eval_size_per_task=2",
                            "--set=pipeline.eval_max_new_tokens=4", "--out", str(tmp_path / "eval")],
                           capture_output=True, text=True, timeout=600)
