@@ -48,7 +48,8 @@ setup(
     version="0.1.0",
     description=__doc__,
     python_requires=">=3.10",
-    packages=find_packages(include=["knowrl*", "reward_engine*", "retrieval*"]),
+    packages=find_packages(include=["knowrl", "knowrl.*", "knowrl_io", "reward_engine", "reward_engine.*",
+                                    "retrieval"]),
     install_requires=CORE,
     extras_require=EXTRAS,
     entry_points={
@@ -57,7 +58,7 @@ setup(
             "knowrl-kb-search=retrieval.search:main",
             "knowrl-score=reward_engine.score:main",
             "knowrl-warm=reward_engine.warm:main",
-            "knowrl-judge-server=reward_engine.judge_server:main",
+            "knowrl-judge-server=reward_engine.judge.server:main",
         ]
     },
 )

@@ -32,7 +32,7 @@ FLAGGED_STATUSES = {"timeout", "error", "breaker_open"}
 
 
 def _rows(path: Path) -> list[dict[str, Any]]:
-    from reward_engine.jsonl import read_objects
+    from knowrl_io.jsonl import read_objects
 
     return list(read_objects(path))
 
@@ -70,8 +70,8 @@ def soak(out: Path, steps: int = 20, fault_rate: float = 0.3, down_steps: int = 
     from transformers import TrainerCallback
 
     from knowrl.config import load_train_config
-    from knowrl.train import train
-    from reward_engine.judge_server import FAULTS, ServerConfig, serve_in_thread
+    from knowrl.grpo import train
+    from reward_engine.judge.server import FAULTS, ServerConfig, serve_in_thread
 
     out.mkdir(parents=True, exist_ok=True)
     policy = taught_policy(out, seed)
@@ -181,7 +181,7 @@ def _reward_config(out: Path, url: str, cache: Path) -> Path:
 
 
 def _ensure_kb(out: Path) -> None:
-    from knowrl.train import build_kb
+    from knowrl.kb import build_kb
 
     if not (out / "kb.db").exists():
         build_kb(out / "kb.db", str(SMOKE_KB))
@@ -189,7 +189,7 @@ def _ensure_kb(out: Path) -> None:
 
 def crash_score(out: Path, rows: int = 400, kill_after_lines: int | None = None) -> dict[str, Any]:
     """SIGKILL the score job mid-run, run it again on the same output; compare with a clean run."""
-    from reward_engine.judge_server import ServerConfig, serve_in_thread
+    from reward_engine.judge.server import ServerConfig, serve_in_thread
 
     out.mkdir(parents=True, exist_ok=True)
     _ensure_kb(out)
@@ -237,7 +237,7 @@ def crash_score(out: Path, rows: int = 400, kill_after_lines: int | None = None)
 
 def shared_cache(out: Path, rows: int = 200) -> dict[str, Any]:
     """Two score jobs at once on one judge cache directory: both finish, with identical rewards."""
-    from reward_engine.judge_server import ServerConfig, serve_in_thread
+    from reward_engine.judge.server import ServerConfig, serve_in_thread
 
     out.mkdir(parents=True, exist_ok=True)
     _ensure_kb(out)

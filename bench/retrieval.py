@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 from retrieval.build import build  # noqa: E402
 from retrieval.dense import index_paths  # noqa: E402
 from retrieval.kb import KnowledgeBase  # noqa: E402
-from retrieval.paths import demo_kb_path  # noqa: E402
+from knowrl_io.paths import demo_kb_path  # noqa: E402
 from retrieval.schema import connect, get_meta  # noqa: E402
 from retrieval.sources import (  # noqa: E402
     FACTBOOK_SUFFIX,

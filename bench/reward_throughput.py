@@ -32,9 +32,9 @@ sys.path.insert(0, str(ROOT))
 
 from retrieval.build import build  # noqa: E402
 from retrieval.kb import KnowledgeBase  # noqa: E402
-from retrieval.paths import demo_kb_path  # noqa: E402
+from knowrl_io.paths import demo_kb_path  # noqa: E402
 from retrieval.sources import FACTBOOK_SUFFIX, demo_documents, factbook_documents  # noqa: E402
-from reward_engine import prompts  # noqa: E402
+from reward_engine.stages import prompts  # noqa: E402
 from reward_engine.completion import parse  # noqa: E402
 from reward_engine.config import parse_reward_config  # noqa: E402
 from reward_engine.engine import RewardEngine, Sample  # noqa: E402
@@ -101,7 +101,7 @@ def free_port() -> int:
 class Server:
     def __init__(self, *args: str) -> None:
         self.port = free_port()
-        self.proc = subprocess.Popen([sys.executable, "-m", "reward_engine.judge_server", "--port", str(self.port),
+        self.proc = subprocess.Popen([sys.executable, "-m", "reward_engine.judge.server", "--port", str(self.port),
                                       *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
         self.url = f"http://127.0.0.1:{self.port}/v1"
         for _ in range(200):

@@ -1,4 +1,5 @@
-"""What every ``knowrl`` job's command line shares: ``--config``/``--set``, and errors as one line + exit 2."""
+"""What every ``knowrl`` job's command line shares: ``--config``/``--set``, ``-v``/``-q``, and errors as one
+line + exit 2."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any, Callable
 
 from knowrl.config import ConfigError
 from knowrl.models import MissingExtraError
+from knowrl_io.logs import add_verbosity, setup_logging
 
 JOB_ERRORS = (ConfigError, MissingExtraError, FileNotFoundError, ValueError)
 
@@ -18,11 +20,13 @@ def config_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description=(doc or "").split("\n\n")[0])
     parser.add_argument("--config", required=True, type=Path)
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
-    return parser
+    return add_verbosity(parser)
 
 
-def run_job(job: Callable[[], dict[str, Any] | None]) -> int:
-    """Run ``job``; print its summary as JSON (when it returns one), or the error and exit 2."""
+def run_job(args: argparse.Namespace, job: Callable[[], dict[str, Any] | None]) -> int:
+    """Run ``job`` with logging at ``args.log_level``; print its summary as JSON (when it returns one), or the
+    error and exit 2."""
+    setup_logging(args.log_level)
     try:
         summary = job()
     except JOB_ERRORS as exc:

@@ -16,9 +16,10 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from reward_engine.config import ConfigError, RewardEngineConfig, format_validation_error, load_yaml, parse_reward_config
-from reward_engine.math_reward import MathRewardConfig
-from reward_engine.rg_reward import ReasoningGymRewardConfig
+from knowrl.tasks.math_reward import MathRewardConfig
+from knowrl.tasks.rg_reward import ReasoningGymRewardConfig
+from reward_engine.config import (ConfigError, RewardEngineConfig, format_validation_error, load_yaml,
+                                  parse_reward_config)
 
 
 class ModelConfig(BaseModel):
@@ -55,7 +56,7 @@ class DataConfig(BaseModel):
 
 
 class MathTaskConfig(BaseModel):
-    """``task: math`` — boxed answers checked by rule (``reward_engine.math_reward``)."""
+    """``task: math`` — boxed answers checked by rule (``knowrl.tasks.math_reward``)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -80,7 +81,7 @@ class ReasoningGymTaskConfig(BaseModel):
 
     @model_validator(mode="after")
     def _known(self) -> "ReasoningGymTaskConfig":
-        from knowrl.rg_data import check_tasks
+        from knowrl.tasks.rg_data import check_tasks
 
         if not self.train_tasks or any(w <= 0 for w in self.train_tasks.values()):
             raise ValueError("reasoning_gym.train_tasks needs at least one task with a positive weight")
@@ -208,15 +209,18 @@ def apply_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any
     return data
 
 
-def _resolve(path: str | None, base: Path) -> str | None:
+def _resolve(path: str | None, base: Path, hub_id: bool = False) -> str | None:
+    """A path relative to the config file's folder; with ``hub_id``, a name that is not a local folder
+    (``gpt2``, ``org/name``) stays as given for the hub loader."""
     if path is None or path in ("tiny", "smollm2", "demo") or "://" in path:
         return path
     candidate = Path(path).expanduser()
     if candidate.is_absolute():
         return str(candidate)
     local = (base / candidate).resolve()
-    # A hub id such as "HuggingFaceTB/SmolLM2-135M-Instruct" stays as given unless it exists here.
-    return str(local) if local.exists() or path.startswith(".") or "/" not in path else path
+    if local.exists() or path.startswith(".") or not hub_id:
+        return str(local)
+    return path
 
 
 def load_train_config(path: str | Path, overrides: list[str] | None = None) -> TrainConfig:
@@ -237,8 +241,8 @@ def load_train_config(path: str | Path, overrides: list[str] | None = None) -> T
         if not isinstance(reward, dict):
             raise ConfigError(f"invalid config {path}: 'reward' must be a mapping")
         config.reward = parse_reward_config(reward, f"{path} (reward)", base)
-    config.model.name_or_path = _resolve(config.model.name_or_path, base)  # type: ignore[assignment]
-    config.model.adapter = _resolve(config.model.adapter, base)
+    config.model.name_or_path = _resolve(config.model.name_or_path, base, hub_id=True)  # type: ignore[assignment]
+    config.model.adapter = _resolve(config.model.adapter, base, hub_id=True)
     config.data.train = _resolve(config.data.train, base)  # type: ignore[assignment]
     config.data.eval = _resolve(config.data.eval, base)
     config.data.sft = _resolve(config.data.sft, base)

@@ -9,12 +9,12 @@ assistant turn right after ``<think>`` (as KnowRL does), so generation starts re
 
 from __future__ import annotations
 
-import sys
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from retrieval.records import iter_records
+from knowrl_io.records import iter_records
 
 INSTRUCTIONS = (
     "{question}\n\nAnswer this question using the following format strictly:\n"
@@ -23,6 +23,7 @@ INSTRUCTIONS = (
     "If you do not know the answer, say so: <answer>I don't know</answer>."
 )
 ASSISTANT_PREFIX = "<think>"
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -34,7 +35,7 @@ class LoadReport:
 def bad_row(path: Path, line: int, message: str, bad: list[str]) -> None:
     text = f"{path}:{line}: {message}"
     bad.append(text)
-    print(f"skipped {text}", file=sys.stderr)
+    log.warning("skipped %s", text)
 
 
 Convert = Callable[[Any], "tuple[Any, str | None]"]

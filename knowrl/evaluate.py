@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from knowrl.data import INSTRUCTIONS, load_rl_rows, render_prompt
+from knowrl_io.logs import add_verbosity, setup_logging
 from reward_engine.completion import parse
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report, parse_reward_config
 from reward_engine.engine import RewardEngine, Sample
@@ -105,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-new-tokens", type=int, default=128)
     parser.add_argument("--max-samples", type=int)
     parser.add_argument("--out", type=Path, default=Path("eval"))
-    args = parser.parse_args(argv)
+    args = add_verbosity(parser).parse_args(argv)
+    setup_logging(args.log_level)
     config = (load_reward_config_or_report(args.config) if args.config
               else parse_reward_config({"factuality": {"enabled": False}}))
     if config is None:

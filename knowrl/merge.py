@@ -9,6 +9,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from knowrl_io.logs import add_verbosity, setup_logging
+
 
 def merge(base: str, adapter: str, out: str | Path) -> Path:
     from peft import PeftModel
@@ -31,7 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base", required=True, help="base model path or id ('tiny', 'smollm2' too)")
     parser.add_argument("--adapter", required=True)
     parser.add_argument("--out", required=True)
-    args = parser.parse_args(argv)
+    args = add_verbosity(parser).parse_args(argv)
+    setup_logging(args.log_level)
     if not Path(args.adapter).exists():
         print(f"error: adapter not found: {args.adapter}", file=sys.stderr)
         return 2

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from knowrl.config import LoraConfig, ModelConfig
-from retrieval.paths import cache_dir
+from knowrl_io.paths import cache_dir
 
 
 class MissingExtraError(RuntimeError):

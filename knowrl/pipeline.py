@@ -8,18 +8,28 @@ a before/after table and a reward-curve PNG.
 from __future__ import annotations
 
 import json
-import sys
+import logging
 from pathlib import Path
 from typing import Any
 
 from knowrl.config import TrainConfig
+from knowrl.evaluate import evaluate_model
+from knowrl.grpo import train
+from knowrl.kb import ensure_kb
+from knowrl.merge import merge
+from knowrl.models import resolve_model_path
+from knowrl.reward_log import reward_curve
+from knowrl.sft import sft
+from knowrl_io.paths import cache_dir
 from reward_engine.config import parse_reward_config
+
+log = logging.getLogger(__name__)
 
 ROWS = ("correct", "incorrect", "not_attempted", "accuracy_given_attempted", "f_score", "format_compliance")
 
 
 def _stage(message: str) -> None:
-    print(f"\n=== {message} ===", file=sys.stderr, flush=True)
+    log.info("=== %s ===", message)
 
 
 def table(before: dict[str, float] | None, after: dict[str, float], after_sft: dict[str, float] | None = None) -> str:
@@ -33,42 +43,7 @@ def table(before: dict[str, float] | None, after: dict[str, float], after_sft: d
     return "\n".join(lines)
 
 
-def reward_curve(log: Path, png: Path) -> Path | None:
-    """Mean total reward and format reward per GRPO step, from the reward log."""
-    if not log.exists():
-        return None
-    steps: dict[int, list[tuple[float, float]]] = {}
-    for line in log.read_text().splitlines():
-        row = json.loads(line)
-        if row.get("total") is not None:
-            steps.setdefault(row["step"], []).append((row["total"], row["format"]))
-    if not steps:
-        return None
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    xs = sorted(steps)
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    ax.plot(xs, [sum(t for t, _ in steps[x]) / len(steps[x]) for x in xs], label="total reward")
-    ax.plot(xs, [sum(f for _, f in steps[x]) / len(steps[x]) for x in xs], label="format reward")
-    ax.set_xlabel("GRPO step")
-    ax.set_ylabel("mean over completions")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(png, dpi=100)
-    return png
-
-
 def run_pipeline(config: TrainConfig) -> dict[str, Any]:
-    from knowrl.evaluate import evaluate_model
-    from knowrl.merge import merge
-    from knowrl.models import resolve_model_path
-    from knowrl.sft import sft
-    from knowrl.train import ensure_kb, train
-    from retrieval.paths import cache_dir
-
     p = config.pipeline
     out = Path(config.output_dir)
     out.mkdir(parents=True, exist_ok=True)

@@ -61,7 +61,7 @@ def sft(config: TrainConfig) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     args = config_parser("python -m knowrl.sft", __doc__).parse_args(argv)
-    return run_job(lambda: sft(load_train_config(args.config, args.set)))
+    return run_job(args, lambda: sft(load_train_config(args.config, args.set)))
 
 
 if __name__ == "__main__":

@@ -13,15 +13,22 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sys
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from knowrl import tasks
-from knowrl.config import TrainConfig
-from reward_engine.boxed import last_boxed
+from knowrl.cli import config_parser, run_job
+from knowrl.config import ConfigError, TrainConfig, load_train_config
+from knowrl.evaluate import generate
+from knowrl.grpo import train
+from knowrl.models import check_model_path, resolve_model_path
+from knowrl.tasks import registry as tasks
+from knowrl.tasks.boxed import last_boxed
 from reward_engine.completion import parse
+
+log = logging.getLogger(__name__)
 
 
 async def _score(config: TrainConfig, rows: list[dict[str, Any]], completions: list[str]) -> list[tuple]:
@@ -57,8 +64,6 @@ def task_metrics(config: TrainConfig, rows: list[dict[str, Any]],
 
 def evaluate_task(config: TrainConfig, model: str, adapter: str | None, rows: list[dict[str, Any]],
                   max_new_tokens: int) -> tuple[dict[str, dict[str, float]], list[dict[str, Any]]]:
-    from knowrl.evaluate import generate
-
     completions = generate(model, adapter, [r["question"] for r in rows], max_new_tokens,
                            instructions=tasks.instructions(config))
     return task_metrics(config, rows, completions)
@@ -80,18 +85,15 @@ def task_table(before: dict[str, dict[str, float]] | None, after: dict[str, dict
 
 def run_task_pipeline(config: TrainConfig, resume: bool = False) -> dict[str, Any]:
     """Evaluate the base model, GRPO, evaluate the adapter; writes ``task_eval.json``."""
-    from knowrl.models import resolve_model_path
-    from knowrl.train import train
-
     out = Path(config.output_dir)
     out.mkdir(parents=True, exist_ok=True)
     rows = tasks.eval_rows(config)
     base = resolve_model_path(config.model.name_or_path, config.seed)
     n_tokens = config.pipeline.eval_max_new_tokens
-    print(f"\n=== evaluating the base model on {len(rows)} held-out rows ===", file=sys.stderr, flush=True)
+    log.info("=== evaluating the base model on %d held-out rows ===", len(rows))
     before, _ = evaluate_task(config, base, config.model.adapter, rows, n_tokens)
     summary = train(config, resume=resume)
-    print("\n=== evaluating after GRPO ===", file=sys.stderr, flush=True)
+    log.info("=== evaluating after GRPO ===")
     after, details = evaluate_task(config, base, summary["adapter"], rows, n_tokens)
     trained = list(config.reasoning_gym.train_tasks) if config.reasoning_gym else []
     result = {"grpo": summary, "before": before, "after": after, "table": task_table(before, after, trained)}
@@ -101,10 +103,6 @@ def run_task_pipeline(config: TrainConfig, resume: bool = False) -> dict[str, An
 
 def main(argv: list[str] | None = None) -> int:
     """Evaluate the config's model (plus ``--adapter``) on its task's held-out rows."""
-    from knowrl.cli import config_parser, run_job
-    from knowrl.config import ConfigError, load_train_config
-    from knowrl.models import check_model_path, resolve_model_path
-
     parser = config_parser("python -m knowrl.task_eval", __doc__)
     parser.add_argument("--adapter", help="a LoRA adapter (e.g. <output_dir>/final)")
     parser.add_argument("--out", type=Path, help="report folder (default: <output_dir>/task_eval)")
@@ -128,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         (out / "report.md").write_text("\n".join(lines) + "\n")
         return metrics
 
-    return run_job(job)
+    return run_job(args, job)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import shutil
 import sys
 import time
@@ -22,10 +23,13 @@ from retrieval import dense
 from retrieval.chunking import Chunker
 from retrieval.embedder import Embedder
 from retrieval.models import DEFAULT_EMBEDDING_MODEL
-from retrieval.paths import demo_kb_path
+from knowrl_io.logs import add_verbosity, setup_logging
+from knowrl_io.paths import demo_kb_path
 from retrieval.schema import connect, create_schema, get_meta, set_meta
 from retrieval.sources import BadRow, Document, demo_documents, read_documents
 from retrieval.store import ingest, sync_passages
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -42,7 +46,7 @@ def _documents(rows: Iterable[tuple[int, Document | BadRow]], bad: list[BadRow])
     for _, row in rows:
         if isinstance(row, BadRow):
             bad.append(row)
-            print(f"skipped {row}", file=sys.stderr)
+            log.warning("skipped %s", row)
         else:
             yield row
 
@@ -66,11 +70,8 @@ def build(
         create_schema(conn)
         meta = get_meta(conn)
         if meta.get("embedding_model") not in (None, embedder.name):
-            print(
-                f"embedding model changes from {meta['embedding_model']!r} to {embedder.name!r}: "
-                "re-embedding every passage",
-                file=sys.stderr,
-            )
+            log.warning("embedding model changes from %r to %r: re-embedding every passage",
+                        meta["embedding_model"], embedder.name)
         chunker = Chunker(max_tokens=max_tokens)
         ingested = ingest(conn, documents, chunker, progress) if documents is not None else None
         synced = sync_passages(conn, progress)
@@ -107,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-tokens", type=int, default=256, help="passage length when chunking")
     parser.add_argument("--flat-max", type=int, default=dense.FLAT_MAX, help="exact index up to this many passages")
     parser.add_argument("--no-progress", action="store_true")
-    args = parser.parse_args(argv)
+    args = add_verbosity(parser).parse_args(argv)
+    setup_logging(args.log_level)
 
     bad: list[BadRow] = []
     documents: Iterable[Document] | None
@@ -131,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     report = build(db, documents, args.model, args.max_tokens, args.flat_max, not args.no_progress, bad)
     print(json.dumps(asdict(report), indent=2))
     if bad:
-        print(f"{len(bad)} bad row(s) skipped; everything else was built", file=sys.stderr)
+        log.warning("%d bad row(s) skipped; everything else was built", len(bad))
     return 0
 
 

@@ -24,7 +24,13 @@ MAX_TERMS = 32
 
 
 def to_match_query(text: str) -> str | None:
-    """An FTS5 MATCH expression for ``text``, or None when it holds no searchable word."""
+    """An FTS5 MATCH expression for ``text``, or None when it holds no searchable word.
+
+    Every word is quoted, so FTS5 syntax in user text is just text:
+
+    >>> to_match_query('Who wrote "NEAR" OR col:x*?')
+    '"wrote" OR "near" OR "col" OR "x"'
+    """
     words = [w.lower() for w in _TOKEN.findall(text or "")]
     kept = [w for w in words if w not in STOPWORDS] or words
     unique = list(dict.fromkeys(kept))[:MAX_TERMS]

@@ -14,7 +14,12 @@ RRF_K = 60
 
 
 def rrf(lists: Mapping[str, Ranked], k: int = RRF_K) -> dict[int, float]:
-    """score(id) = sum over lists of 1 / (k + rank), rank from 1."""
+    """score(id) = sum over lists of 1 / (k + rank), rank from 1.
+
+    >>> fused = rrf({"bm25": [(7, 12.0), (3, 9.5)], "dense": [(3, 0.8), (9, 0.7)]}, k=60)
+    >>> sorted(fused, key=fused.get, reverse=True)  # 3 is in both lists
+    [3, 7, 9]
+    """
     fused: dict[int, float] = {}
     for ranked in lists.values():
         for rank, (pid, _) in enumerate(ranked, start=1):
@@ -32,7 +37,11 @@ def _minmax(ranked: Ranked) -> dict[int, float]:
 
 
 def convex(lists: Mapping[str, Ranked], weights: Mapping[str, float]) -> dict[int, float]:
-    """score(id) = sum over lists of weight x min-max normalised score (0 when absent)."""
+    """score(id) = sum over lists of weight x min-max normalised score (0 when absent).
+
+    >>> convex({"bm25": [(7, 12.0), (3, 9.0)], "dense": [(3, 0.9), (9, 0.5)]}, {"bm25": 0.5, "dense": 0.5})
+    {7: 0.5, 3: 0.5, 9: 0.0}
+    """
     fused: dict[int, float] = {}
     for name, ranked in lists.items():
         w = weights.get(name, 0.0)

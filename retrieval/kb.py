@@ -60,7 +60,11 @@ class SearchResult:
 
 
 def split_titles(titles: str | Iterable[str] | None) -> list[str]:
-    """KnowRL joins a row's titles with ';'; accept that or a list, drop blanks."""
+    """KnowRL joins a row's titles with ';'; accept that or a list, drop blanks and repeats.
+
+    >>> split_titles("Marie Curie; Pierre Curie;;Marie Curie"), split_titles(["Paris", None, " "])
+    (['Marie Curie', 'Pierre Curie'], ['Paris'])
+    """
     if titles is None:
         return []
     items = titles.split(";") if isinstance(titles, str) else [t for t in titles if isinstance(t, str)]

@@ -18,7 +18,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from retrieval.paths import cache_dir
+from knowrl_io.paths import cache_dir
 
 
 def onnx_available() -> bool:

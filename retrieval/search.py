@@ -7,9 +7,10 @@ import json
 import sys
 import textwrap
 
+from knowrl_io.logs import add_verbosity, setup_logging
+from knowrl_io.paths import demo_kb_path
 from retrieval.dense import IndexMismatchError
 from retrieval.kb import FUSIONS, MODES, KnowledgeBase
-from retrieval.paths import demo_kb_path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -21,7 +22,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fusion", choices=FUSIONS, default="convex")
     parser.add_argument("--k", type=int, default=5)
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    args = parser.parse_args(argv)
+    args = add_verbosity(parser).parse_args(argv)
+    setup_logging(args.log_level)
     db = args.db or str(demo_kb_path())
     try:
         kb = KnowledgeBase(db, fusion_rule=args.fusion)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from retrieval.records import iter_records
+from knowrl_io.records import iter_records
 from retrieval.text import clean_html, normalize_space
 
 

@@ -15,8 +15,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from reward_engine.judge_client import Endpoint, JudgeConfig
-from reward_engine.scoring import PRESETS, Semantics, semantics
+from reward_engine.judge.client import Endpoint, JudgeConfig
+from reward_engine.stages.scoring import PRESETS, Semantics, semantics
 
 
 class ConfigError(ValueError):

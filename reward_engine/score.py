@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import sys
 import time
 from collections import Counter
@@ -23,9 +24,12 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
+from knowrl_io.jsonl import Appender, Row, load_done, read_rows, rewrite
+from knowrl_io.logs import add_verbosity, setup_logging
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.engine import RewardEngine, RewardResult, Sample
-from reward_engine.jsonl import Appender, Row, load_done, read_rows, rewrite
+
+log = logging.getLogger(__name__)
 
 REQUIRED = {"question": (str,), "completion": (str, list), "answers": (str, list)}
 OPTIONAL = {"title": (str, list), "id": (str, int)}
@@ -57,7 +61,7 @@ async def score_file(
     todo = [r for r in rows if r.line not in done]
     for row in todo:
         if row.data is None:
-            print(f"bad input: {row.error}", file=sys.stderr)
+            log.warning("bad input: %s", row.error)
     counters = Counter()
     writer = Appender(output_path)
     try:
@@ -108,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", type=Path, required=True, help="reward config YAML (or a training config)")
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--no-progress", action="store_true")
-    args = parser.parse_args(argv)
+    args = add_verbosity(parser).parse_args(argv)
+    setup_logging(args.log_level)
     if not args.input.exists():
         parser.error(f"input file not found: {args.input}")
     config = load_reward_config_or_report(args.config)

@@ -1,11 +1,13 @@
-"""TRL reward functions backed by the reward engine.
+"""TRL reward functions backed by the reward engine, in TRL's own style: picklable callables.
 
     rewards = KnowRLRewards(load_reward_config("configs/reward_offline.yaml"))
-    trainer = GRPOTrainer(..., reward_funcs=rewards.functions())
+    trainer = GRPOTrainer(..., reward_funcs=rewards.functions())   # [knowrl_format, knowrl_correctness]
 
-Two async functions, ``knowrl_format`` and ``knowrl_correctness`` (KnowRL's combined
-reward), so TRL logs each under its own name. Both await one shared engine run per
-batch (TRL passes them the same completions), so the judge is called once.
+Two async callables, :class:`KnowRLFormatReward` and :class:`KnowRLCorrectnessReward`
+(KnowRL's combined reward), so TRL logs each under its own name. Both await one shared
+engine run per batch (TRL passes them the same completions), so the judge is called once.
+They pickle with their config only; the engine, its HTTP session and the KB are rebuilt
+on first use in the process that unpickles them.
 
 None semantics. A completion the engine could not score in the step budget (judge down,
 timeout) gets ``None`` for correctness. With TRL's default
@@ -21,17 +23,34 @@ from __future__ import annotations
 import asyncio
 import collections
 import hashlib
-import sys
+import logging
 from typing import Any, Callable
 
 from reward_engine.completion import completion_text
 from reward_engine.config import RewardEngineConfig
-from reward_engine.engine import RewardEngine, RewardResult, Sample
-from reward_engine.task_base import column
+from reward_engine.engine import RewardEngine
+from reward_engine.samples import RewardResult, Sample
+
+log = logging.getLogger(__name__)
+Sink = Callable[[int, list[Sample], list[RewardResult]], None]
 
 
-def _question_from_prompt(prompt: Any) -> str:
-    """The last user turn of a conversational prompt (never the whole chat template)."""
+def column(kwargs: dict[str, Any], name: str, n: int) -> list[Any]:
+    """A dataset column TRL passed through, or ``None`` for each completion when absent.
+
+    >>> column({"answers": [["Paris"], ["Rome"]]}, "answers", 2), column({}, "title", 2)
+    ([['Paris'], ['Rome']], [None, None])
+    """
+    values = kwargs.get(name)
+    return list(values) if isinstance(values, (list, tuple)) and len(values) == n else [None] * n
+
+
+def question_from_prompt(prompt: Any) -> str:
+    """The last user turn of a conversational prompt (never the whole chat template).
+
+    >>> question_from_prompt([{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Why?"}])
+    'Why?'
+    """
     if isinstance(prompt, list):
         users = [m.get("content", "") for m in prompt if isinstance(m, dict) and m.get("role") == "user"]
         if users and isinstance(users[-1], str):
@@ -40,59 +59,49 @@ def _question_from_prompt(prompt: Any) -> str:
 
 
 class KnowRLRewards:
-    """Builds the reward functions; one engine, shared by both, created once."""
+    """One run's reward state: the config, the engine (built on first use) and the batch both functions share."""
 
     def __init__(self, config: RewardEngineConfig, kb: Any = None, drop_unscored: bool | None = None,
-                 sink: Callable[[int, list[Sample], list[RewardResult]], None] | None = None) -> None:
+                 sink: Sink | None = None) -> None:
         """``sink(step, samples, results)`` receives every scored batch (e.g. to append a reward log)."""
-        self.engine = RewardEngine(config, kb=kb)
+        self.config = config
         self.drop_unscored = config.drop_unscored if drop_unscored is None else drop_unscored
         self.sink = sink
+        self._kb = kb
+        self._engine: RewardEngine | None = None
         self._batches: collections.OrderedDict[str, asyncio.Future] = collections.OrderedDict()
         self.history: list[dict[str, Any]] = []  # per-batch metrics, for callers that log elsewhere
 
+    def __getstate__(self) -> dict[str, Any]:
+        # Loop-bound and process-bound state (HTTP session, futures, an open KB) is rebuilt after unpickling.
+        return {"config": self.config, "drop_unscored": self.drop_unscored, "sink": self.sink}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["config"], drop_unscored=state["drop_unscored"], sink=state["sink"])  # type: ignore[misc]
+
+    @property
+    def engine(self) -> RewardEngine:
+        if self._engine is None:
+            self._engine = RewardEngine(self.config, kb=self._kb)
+        return self._engine
+
     async def aclose(self) -> None:
         """Close the judge session (on the loop that used it)."""
-        await self.engine.close()
+        if self._engine is not None:
+            await self._engine.close()
 
-    def functions(self) -> list[Callable[..., Any]]:
-        async def knowrl_format(prompts: list, completions: list, **kwargs: Any) -> list[float | None]:
-            """+1 / -1 for the <think>…</think><answer>…</answer> format (None when the completion is dropped)."""
-            results = await self._results(prompts, completions, kwargs)
-            return [self._format_value(r) for r in results]
+    def functions(self) -> list[Any]:
+        """``[knowrl_format, knowrl_correctness]`` for ``GRPOTrainer(reward_funcs=...)``."""
+        return [KnowRLFormatReward(self), KnowRLCorrectnessReward(self)]
 
-        async def knowrl_correctness(prompts: list, completions: list, **kwargs: Any) -> list[float | None]:
-            """KnowRL's combined reward: +2 correct, +1 refusal, −1 + fact score wrong, −1 no answer."""
-            samples, results = await self._samples_and_results(prompts, completions, kwargs)
-            self._log(results, kwargs)
-            if self.sink is not None:
-                state = kwargs.get("trainer_state")
-                try:
-                    self.sink(int(getattr(state, "global_step", -1)), samples, results)
-                except Exception as exc:  # noqa: BLE001 - a full disk must not kill training
-                    print(f"reward log not written: {exc}", file=sys.stderr)
-            return [r.correctness for r in results]
-
-        return [knowrl_format, knowrl_correctness]
-
-    def _format_value(self, result: RewardResult) -> float | None:
-        if self.drop_unscored and result.correctness is None:
-            return None
-        return result.format
-
-    async def _results(self, prompts: list, completions: list, kwargs: dict[str, Any]) -> list[RewardResult]:
-        return (await self._samples_and_results(prompts, completions, kwargs))[1]
-
-    async def _samples_and_results(self, prompts: list, completions: list,
-                                   kwargs: dict[str, Any]) -> tuple[list[Sample], list[RewardResult]]:
+    async def score_batch(self, prompts: list | None, completions: list,
+                          kwargs: dict[str, Any]) -> tuple[list[Sample], list[RewardResult]]:
+        """The engine's results for TRL's batch; the second function's call awaits the first's run."""
         n = len(completions)
-        questions = column(kwargs, "question", n)
-        questions = [q if isinstance(q, str) and q.strip() else _question_from_prompt(p)
-                     for q, p in zip(questions, prompts or [None] * n)]
-        samples = [
-            Sample(q, c, a, t)
-            for q, c, a, t in zip(questions, completions, column(kwargs, "answers", n), column(kwargs, "title", n))
-        ]
+        questions = [q if isinstance(q, str) and q.strip() else question_from_prompt(p)
+                     for q, p in zip(column(kwargs, "question", n), prompts or [None] * n)]
+        samples = [Sample(q, c, a, t) for q, c, a, t in
+                   zip(questions, completions, column(kwargs, "answers", n), column(kwargs, "title", n))]
         key = hashlib.sha256(repr([(s.question, completion_text(s.completion), s.answers, s.title)
                                    for s in samples]).encode()).hexdigest()
         future = self._batches.get(key)
@@ -103,7 +112,13 @@ class KnowRLRewards:
                 self._batches.popitem(last=False)
         return samples, await asyncio.shield(future)
 
-    def _log(self, results: list[RewardResult], kwargs: dict[str, Any]) -> None:
+    def format_value(self, result: RewardResult) -> float | None:
+        if self.drop_unscored and result.correctness is None:
+            return None
+        return result.format
+
+    def report(self, samples: list[Sample], results: list[RewardResult], kwargs: dict[str, Any]) -> None:
+        """Metrics to TRL's ``log_metric``/``log_extra``, rows to the sink; a full disk never stops training."""
         metrics = self.engine.last_metrics
         self.history.append({"coverage": metrics.coverage, "statuses": metrics.statuses, "labels": metrics.labels,
                              "wall_s": metrics.wall_s, "judge_requests": metrics.judge_requests,
@@ -123,3 +138,71 @@ class KnowRLRewards:
         if callable(log_extra):
             log_extra("reward_status", [r.status for r in results])
             log_extra("grader_label", [r.label or "" for r in results])
+        if self.sink is not None:
+            try:
+                self.sink(int(getattr(kwargs.get("trainer_state"), "global_step", -1)), samples, results)
+            except Exception as exc:  # noqa: BLE001 - a full disk must not kill training
+                log.error("reward log not written: %s", exc)
+
+
+class KnowRLFormatReward:
+    """KnowRL's format reward: +1 for ``<think>…</think><answer>…</answer>`` and nothing else, −1 otherwise.
+
+    Args:
+        prompts: TRL's prompts (the question is read from the last user turn when there is no
+            ``question`` column).
+        completions: strings or ``[{"role": "assistant", "content": ...}]``.
+        **kwargs: dataset columns ``answers`` and ``title`` (and ``question``), plus TRL's
+            ``trainer_state``, ``log_metric``, ``log_extra``.
+
+    Returns:
+        One float per completion; None when the completion is dropped because its correctness
+        could not be scored (``drop_unscored``).
+
+    Example:
+        >>> import asyncio
+        >>> from reward_engine.config import parse_reward_config
+        >>> fmt, _ = KnowRLRewards(parse_reward_config({"factuality": {"enabled": False}})).functions()
+        >>> asyncio.run(fmt(prompts=["Capital of France?"] * 2, answers=[["Paris"]] * 2,
+        ...                 completions=["<think>It is Paris.</think><answer>Paris</answer>", "Paris"]))
+        [1.0, -1.0]
+    """
+
+    def __init__(self, rewards: KnowRLRewards) -> None:
+        self.rewards = rewards
+        self.__name__ = "knowrl_format"
+
+    async def __call__(self, prompts: list, completions: list, **kwargs: Any) -> list[float | None]:
+        _, results = await self.rewards.score_batch(prompts, completions, kwargs)
+        return [self.rewards.format_value(r) for r in results]
+
+
+class KnowRLCorrectnessReward:
+    """KnowRL's combined reward: +2 correct, +1 "I don't know", −1 + fact score wrong, −1 no answer.
+
+    Args:
+        prompts, completions, **kwargs: as for :class:`KnowRLFormatReward`; this function also reports
+            the batch's metrics to ``log_metric``/``log_extra`` and its rows to the reward log.
+
+    Returns:
+        One float per completion (the preset's values); None for a completion the engine could
+        not score within the step budget (its status says why).
+
+    Example:
+        >>> import asyncio
+        >>> from reward_engine.config import parse_reward_config
+        >>> _, correct = KnowRLRewards(parse_reward_config({"factuality": {"enabled": False}})).functions()
+        >>> asyncio.run(correct(prompts=["Capital of France?"] * 3, answers=[["Paris"]] * 3, completions=[
+        ...     "<think>Paris.</think><answer>Paris</answer>", "<think>Hmm.</think><answer>I don't know</answer>",
+        ...     "<think>Lyon.</think><answer>Lyon</answer>"]))
+        [2.0, 1.0, -1.0]
+    """
+
+    def __init__(self, rewards: KnowRLRewards) -> None:
+        self.rewards = rewards
+        self.__name__ = "knowrl_correctness"
+
+    async def __call__(self, prompts: list, completions: list, **kwargs: Any) -> list[float | None]:
+        samples, results = await self.rewards.score_batch(prompts, completions, kwargs)
+        self.rewards.report(samples, results, kwargs)
+        return [r.correctness for r in results]

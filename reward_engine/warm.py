@@ -16,18 +16,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import sys
 from pathlib import Path
 from typing import Any
 
+from knowrl_io.logs import add_verbosity, setup_logging
 from retrieval.kb import split_titles
-from reward_engine import offline_grader, prompts, stages
-from reward_engine.completion import parse
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
-from reward_engine.engine import RewardEngine, Sample, _gold_text
-from reward_engine.jsonl import read_rows
+from reward_engine.engine import RewardEngine, Sample
+from knowrl_io.jsonl import read_rows
 from reward_engine.score import OPTIONAL, REQUIRED
 
+log = logging.getLogger(__name__)
 DATA_REQUIRED = {"question": (str,), "answers": (str, list)}
 DATA_OPTIONAL = {"title": (str, list)}
 
@@ -39,7 +40,7 @@ def title_coverage(engine: RewardEngine, data_path: Path) -> dict[str, Any]:
     for row in read_rows(data_path, DATA_REQUIRED, DATA_OPTIONAL):
         if row.data is None:
             counts["bad_rows"] += 1
-            print(f"bad row: {row.error}", file=sys.stderr)
+            log.warning("bad row: %s", row.error)
             continue
         counts["rows"] += 1
         titles = split_titles(row.data.get("title"))
@@ -55,46 +56,8 @@ def title_coverage(engine: RewardEngine, data_path: Path) -> dict[str, Any]:
 
 
 def hit_rates(engine: RewardEngine, samples: list[Sample]) -> dict[str, Any]:
-    """Per stage: cached / needed, without calling anything. Offline stages need no cache."""
-    judge, config = engine.judge, engine.config
-    grades = [0, 0]
-    decompositions = [0, 0]
-    verifications = [0, 0]
-    for sample in samples:
-        parsed = parse(sample.completion)
-        if not parsed.has_answer or not _gold_text(sample.answers).strip():
-            continue
-        label = None
-        if config.grader == "llm" and judge is not None:
-            grades[1] += 1
-            reply = judge.cached(prompts.grader_messages(sample.question, _gold_text(sample.answers),
-                                                         parsed.answer or ""), prompts.GRADER_VERSION,
-                                 stages.GRADER_MAX_TOKENS)
-            grades[0] += reply is not None
-            label = prompts.parse_grade(reply) if reply is not None else None
-        elif config.grader == "offline":
-            label = offline_grader.grade(parsed.answer or "", sample.answers)
-        if label is not prompts.Label.INCORRECT or config.decomposer != "llm" or judge is None:
-            continue
-        decompositions[1] += 1
-        reply = judge.cached(prompts.decompose_messages(parsed.think), prompts.DECOMPOSE_VERSION,
-                             stages.FACTS_MAX_TOKENS)
-        decompositions[0] += reply is not None
-        claims = prompts.parse_claims(reply) if reply is not None else None
-        if claims and config.verifier == "llm" and engine._retriever is not None:
-            titles = sample.title if isinstance(sample.title, str) else ";".join(split_titles(sample.title))
-            claims, _ = engine.select_claims(claims, sample.question, titles)
-            evidence = engine._retriever.cached(claims, titles)
-            verifications[1] += 1
-            if evidence is not None:
-                verifications[0] += judge.cached(prompts.verify_messages(claims, evidence),
-                                                 prompts.VERIFY_VERSION, stages.FACTS_MAX_TOKENS) is not None
-
-    def rate(pair: list[int]) -> float | None:
-        return round(pair[0] / pair[1], 4) if pair[1] else None
-
-    return {"grader": rate(grades), "decomposition": rate(decompositions), "verification": rate(verifications),
-            "needed": {"grader": grades[1], "decomposition": decompositions[1], "verification": verifications[1]}}
+    """Per stage: cached / needed, from the engine's own request plan (calls nothing)."""
+    return engine.plan(samples).summary()
 
 
 async def warm(config: RewardEngineConfig, data: Path | None, completions: Path | None, kb: Any = None) -> dict:
@@ -107,7 +70,7 @@ async def warm(config: RewardEngineConfig, data: Path | None, completions: Path 
             samples = [Sample(r.data["question"], r.data["completion"], r.data["answers"], r.data.get("title"))
                        for r in rows]
             if config.factuality.enabled:
-                await engine._retriever_ready()
+                await engine.ensure_retriever()
             report["before"] = hit_rates(engine, samples)
             for start in range(0, len(samples), 64):
                 await engine.score(samples[start : start + 64])
@@ -121,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, help="training data (KnowRL JSON array or JSONL)")
     parser.add_argument("--completions", type=Path, help="earlier completions, rows as for reward_engine.score")
     parser.add_argument("--config", type=Path, required=True)
-    args = parser.parse_args(argv)
+    args = add_verbosity(parser).parse_args(argv)
+    setup_logging(args.log_level)
     if args.data is None and args.completions is None:
         parser.error("give --data, --completions or both")
     for path in (args.data, args.completions):

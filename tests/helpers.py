@@ -59,6 +59,6 @@ def hanging_scorer(task: str, answer, entry_json: str) -> float:
 
     if answer == "hang":
         time.sleep(3600)
-    from reward_engine.rg_reward import score_entry
+    from knowrl.tasks.rg_reward import score_entry
 
     return score_entry(task, answer, entry_json)

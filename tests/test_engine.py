@@ -10,7 +10,7 @@ import pytest
 
 from reward_engine.config import ConfigError, parse_reward_config
 from reward_engine.engine import RewardEngine, Sample
-from reward_engine.scoring import fact_score, semantics
+from reward_engine.stages.scoring import fact_score, semantics
 from reward_engine.trl_rewards import KnowRLRewards
 from tests.helpers import server_stats
 
@@ -125,7 +125,7 @@ async def test_hanging_judge_is_cut_at_the_step_budget(server, kb):
 async def test_slow_offline_stage_is_cut_at_the_step_budget(kb, monkeypatch):
     """Offline stages run off the event loop: a decomposition stuck in CPU work (here a blocking
     sleep) cannot hold the batch past its budget."""
-    import reward_engine.offline_facts as offline_facts
+    import reward_engine.stages.offline_facts as offline_facts
 
     real = offline_facts.decompose
 
@@ -229,3 +229,27 @@ def test_rate_budget_is_divided_across_ranks(server):
     judge = config.judge_for_rank()
     assert judge.requests_per_minute == 300 and judge.tokens_per_minute == 22500
 
+
+
+def test_reward_functions_are_picklable_trl_callables(tmp_path, kb):
+    """TRL's reward forms: named async callables that pickle (to another process) and score after unpickling."""
+    import pickle
+
+    from trl.trainer.utils import get_callable_name, is_async_callable
+
+    from knowrl.reward_log import RewardLog
+
+    rewards = KnowRLRewards(offline_config(factuality={"enabled": False}), sink=RewardLog(tmp_path / "r.jsonl"))
+    await_once = asyncio.run(rewards.functions()[1](prompts=["q"], completions=[GOOD], answers=["Paris"]))
+    fmt, correct = pickle.loads(pickle.dumps(rewards.functions()))
+    assert [get_callable_name(f) for f in (fmt, correct)] == ["knowrl_format", "knowrl_correctness"]
+    assert is_async_callable(fmt) and is_async_callable(correct)
+
+    async def step() -> tuple[list, list]:
+        kwargs = {"prompts": ["What is the capital of France?"] * 3, "completions": [GOOD, REFUSAL, NO_ANSWER],
+                  "answers": ["Paris"] * 3}
+        return await fmt(**kwargs), await correct(**kwargs)
+
+    assert await_once == [2.0]
+    assert asyncio.run(step()) == ([1.0, 1.0, -1.0], [2.0, 1.0, -1.0])
+    assert len((tmp_path / "r.jsonl").read_text().splitlines()) == 4  # one row before pickling, three after

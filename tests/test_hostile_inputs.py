@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from knowrl.data import load_rl_rows
-from knowrl.math_data import load_math_rows
+from knowrl.tasks.math_data import load_math_rows
 from reward_engine.config import parse_reward_config
 from reward_engine.score import score_file
 
@@ -84,7 +84,7 @@ async def test_every_hostile_row_is_scored_or_named(hostile_file, tmp_path, kb):
     assert summary["rows"] == len(CASES)
 
 
-def test_training_loaders_keep_good_rows_and_name_bad_ones(hostile_file, tmp_path, capsys):
+def test_training_loaders_keep_good_rows_and_name_bad_ones(hostile_file, tmp_path, caplog):
     rows, report = load_rl_rows(hostile_file)
     assert len(rows) + len(report.bad) == len(CASES)
     assert any(":2: invalid JSON" in b for b in report.bad) and any("not valid UTF-8" in b for b in report.bad)

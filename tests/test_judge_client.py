@@ -8,8 +8,8 @@ import time
 import aiohttp
 import pytest
 
-from reward_engine import prompts
-from reward_engine.judge_client import (
+from reward_engine.stages import prompts
+from reward_engine.judge.client import (
     BreakerOpenError,
     Endpoint,
     JudgeClient,
@@ -17,7 +17,7 @@ from reward_engine.judge_client import (
     JudgeError,
     JudgeTimeoutError,
 )
-from reward_engine.judge_server import JudgeServer
+from reward_engine.judge.server import JudgeServer
 from tests.helpers import server_stats
 
 SECRET = "sk-test-PLANTED-SECRET-4242"
@@ -246,3 +246,59 @@ async def test_no_secret_in_logs(server, tmp_path, monkeypatch, caplog):
                 assert SECRET not in str(exc)
         assert SECRET not in repr(judge.config) and SECRET not in judge.config.model_dump_json()
     assert SECRET not in caplog.text
+
+
+async def test_endpoints_serving_different_models_never_share_cached_answers(server, tmp_path):
+    endpoints = [Endpoint(base_url=server.url, model="judge-a"), Endpoint(base_url=server.url, model="judge-b")]
+    msgs = prompts.grader_messages("Capital of France?", "Paris", "Paris")
+    async with client_for(server, endpoints=endpoints, cache_dir=str(tmp_path / "cache")) as judge:
+        replies = [await judge.complete(msgs, prompts.GRADER_VERSION) for _ in range(4)]  # a, b, a, b
+        assert judge.cached(msgs, prompts.GRADER_VERSION) is not None  # both models answered: a sure hit
+    assert [r.cached for r in replies] == [False, False, True, True]
+    assert (await server_stats(server))["requests"] == 2  # each model asked once
+
+
+async def test_a_cached_answer_of_one_model_is_not_a_planned_hit_for_a_pool_of_two(server, tmp_path):
+    msgs = prompts.grader_messages("Capital of France?", "Paris", "Paris")
+    async with client_for(server, cache_dir=str(tmp_path / "cache"),
+                          endpoints=[Endpoint(base_url=server.url, model="judge-a")]) as judge:
+        await judge.complete(msgs, prompts.GRADER_VERSION)
+    two = [Endpoint(base_url=server.url, model="judge-a"), Endpoint(base_url=server.url, model="judge-b")]
+    async with client_for(server, cache_dir=str(tmp_path / "cache"), endpoints=two) as judge:
+        assert judge.cached(msgs, prompts.GRADER_VERSION) is None
+
+
+def test_a_new_event_loop_closes_the_session_of_the_old_one():
+    from reward_engine.judge.server import serve_in_thread
+
+    with serve_in_thread() as server:
+        judge = client_for(server)
+        msgs = prompts.grader_messages("Capital of France?", "Paris", "Paris")
+        asyncio.run(judge.complete(msgs, prompts.GRADER_VERSION))  # first loop, then it is closed
+        first = judge._session
+        assert first is not None and not first.closed
+        asyncio.run(judge.complete(msgs, prompts.GRADER_VERSION))  # a second loop: a second session
+        assert first.closed and judge._session is not first
+
+        async def close() -> None:
+            await judge.close()
+
+        asyncio.run(close())
+
+
+async def test_breaker_transitions_and_retries_are_logged_as_warnings(server, caplog):
+    import logging
+
+    caplog.set_level(logging.WARNING, logger="reward_engine")
+    server.config.fault_rate, server.config.faults = 1.0, ("500",)
+    async with client_for(server, breaker_failures=2, breaker_cooldown_s=0.2, max_attempts=2) as judge:
+        msgs = prompts.grader_messages("Capital of France?", "Paris", "Paris")
+        with pytest.raises(JudgeError):
+            await judge.complete(msgs, prompts.GRADER_VERSION)
+        server.config.fault_rate = 0.0
+        await asyncio.sleep(0.25)
+        await judge.complete(msgs, prompts.GRADER_VERSION)
+    text = caplog.text
+    assert "judge retry 1/1 after RetryableError: HTTP 500" in text
+    assert "breaker open after 2 consecutive failures" in text
+    assert "half-open" in text and "breaker closed" in text

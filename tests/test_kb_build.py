@@ -65,7 +65,7 @@ def test_changed_document_replaces_its_passages_and_vectors(tmp_path, embedder):
         assert not set(ids[0].tolist()) & set(old_ids)
 
 
-def test_bad_rows_are_reported_by_line_and_the_rest_is_built(tmp_path, embedder, capsys):
+def test_bad_rows_are_reported_by_line_and_the_rest_is_built(tmp_path, embedder, caplog):
     rows = [json.dumps({"title": t, "text": x}) for t, x in CORPUS[:3]]
     lines = [
         rows[0],
@@ -85,7 +85,7 @@ def test_bad_rows_are_reported_by_line_and_the_rest_is_built(tmp_path, embedder,
     assert "invalid JSON" in bad[2].reason and str(src) in str(bad[2])
 
     assert build_main(["--input", str(src), "--db", str(tmp_path / "kb.db"), "--no-progress"]) == 0
-    err = capsys.readouterr().err
+    err = caplog.text
     for line in (2, 3, 4, 5, 7):
         assert f"docs.jsonl:{line}:" in err
     assert _counts(tmp_path / "kb.db")[0] == 3

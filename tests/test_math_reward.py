@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from reward_engine.boxed import gsm8k_answer, last_boxed, symbolic_equal
-from reward_engine.math_reward import MathRewardConfig, MathRewards
-from reward_engine.verify_pool import VerifierPool
+from knowrl.tasks.boxed import gsm8k_answer, last_boxed, symbolic_equal
+from knowrl.tasks.math_reward import MathRewardConfig, MathRewards
+from knowrl.tasks.verify_pool import VerifierPool
 
 # (model's boxed answer, gold, equivalent?) — checked in both directions.
 EQUIVALENCE = [
@@ -175,3 +175,17 @@ def test_hostile_boxed_answers_do_not_hang_the_loop() -> None:
                       ["2", "2"]) == [-1.0, -0.5]
     finally:
         rewards.close()
+
+
+def test_math_reward_pickles_and_scores_after_unpickling() -> None:
+    import pickle
+
+    rewards = MathRewards(MathRewardConfig())
+    _score(rewards, [r"\boxed{2}"], ["2"])  # starts the worker pool, which must not travel
+    clone = pickle.loads(pickle.dumps(rewards))
+    try:
+        assert clone.functions()[0].__name__ == "math_boxed"
+        assert _score(clone, [r"\boxed{(x+1)^2}", r"\boxed{3}"], ["x^2+2x+1", "4"]) == [1.0, -1.0]
+    finally:
+        rewards.close()
+        clone.close()

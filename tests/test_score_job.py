@@ -34,7 +34,7 @@ def read_output(path):
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
-async def test_every_line_gets_one_row_and_bad_lines_are_named(tmp_path, kb, capsys):
+async def test_every_line_gets_one_row_and_bad_lines_are_named(tmp_path, kb, caplog):
     src = write_input(tmp_path / "in.jsonl", [
         '{"id": "d", "question": "Q?"',                                            # line 4: invalid JSON
         json.dumps({"id": "e", "question": "Q?", "completion": "x"}),              # line 5: no answers
@@ -55,7 +55,7 @@ async def test_every_line_gets_one_row_and_bad_lines_are_named(tmp_path, kb, cap
     assert "field 'title'" in errors[7]
     assert summary["statuses"] == {"ok": 3, "bad_input": 4}
     assert summary["labels"] == {"CORRECT": 1, "INCORRECT": 1, "NOT_ATTEMPTED": 1}
-    assert "in.jsonl:5" in capsys.readouterr().err
+    assert "in.jsonl:5" in caplog.text
 
 
 async def test_rerun_resumes_without_recomputing(tmp_path, kb, server):

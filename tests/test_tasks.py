@@ -12,10 +12,10 @@ import pytest
 import yaml
 
 from knowrl.config import ConfigError, load_train_config
-from knowrl.math_data import gsm_symbolic_rows, load_math_rows
-from knowrl.rg_data import eval_rows, train_rows
-from reward_engine.rg_reward import ReasoningGymRewardConfig, ReasoningGymRewards
-from reward_engine.verify_pool import VerifierPool
+from knowrl.tasks.math_data import gsm_symbolic_rows, load_math_rows
+from knowrl.tasks.rg_data import eval_rows, train_rows
+from knowrl.tasks.rg_reward import ReasoningGymRewardConfig, ReasoningGymRewards
+from knowrl.tasks.verify_pool import VerifierPool
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = ROOT / "configs"
@@ -27,7 +27,7 @@ def write(tmp_path: Path, text: str, name: str = "cfg.yaml") -> Path:
     return path
 
 
-def test_math_rows_accept_three_formats_and_name_bad_fields(tmp_path, capsys):
+def test_math_rows_accept_three_formats_and_name_bad_fields(tmp_path, caplog):
     data = tmp_path / "math.jsonl"
     data.write_text("\n".join([
         json.dumps({"question": "1+1?", "ground_truth": "2"}),
@@ -45,7 +45,7 @@ def test_math_rows_accept_three_formats_and_name_bad_fields(tmp_path, capsys):
     assert [r["ground_truth"] for r in rows] == ["2", "1072", "\\frac{1}{2}", "7"]
     assert rows[2]["question"] == "Half?"
     assert len(report.bad) == 6
-    err = capsys.readouterr().err
+    err = caplog.text
     for line, field in [(5, "invalid JSON"), (6, "'question'"), (7, "'answer'"), (8, "'solution'"),
                         (9, "'ground_truth'"), (10, "expected an object")]:
         assert f"math.jsonl:{line}: " in err and field in err

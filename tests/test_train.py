@@ -46,6 +46,28 @@ def test_missing_config_file_is_clear(tmp_path):
         load_train_config(tmp_path / "nope.yaml")
 
 
+@pytest.mark.parametrize("name", ["gpt2", "HuggingFaceTB/SmolLM2-135M-Instruct"])
+def test_hub_ids_stay_as_given(tmp_path, name):
+    config = load_train_config(write(tmp_path, BASE.replace("tiny", name)))
+    assert config.model.name_or_path == name
+
+
+def test_a_local_folder_named_like_a_hub_id_wins(tmp_path):
+    (tmp_path / "gpt2").mkdir()
+    config = load_train_config(write(tmp_path, BASE.replace("tiny", "gpt2")))
+    assert config.model.name_or_path == str(tmp_path / "gpt2")
+
+
+def test_reward_curve_skips_a_torn_last_line(tmp_path):
+    from knowrl.reward_log import reward_curve
+
+    log = tmp_path / "rewards.jsonl"
+    rows = [{"step": s, "total": 1.0 + s, "format": 1.0} for s in range(3)]
+    log.write_text("".join(json.dumps(r) + "\n" for r in rows) + '{"step": 3, "tot')  # killed mid-write
+    assert reward_curve(log, tmp_path / "curve.png") == tmp_path / "curve.png"
+    assert (tmp_path / "curve.png").stat().st_size > 1000
+
+
 def test_overrides_and_relative_paths(tmp_path):
     config = load_train_config(write(tmp_path, BASE), ["grpo.beta=0.05", "lora.r=8", "data.max_samples=3",
                                                        "grpo.loss_type=dr_grpo"])
@@ -56,7 +78,7 @@ def test_overrides_and_relative_paths(tmp_path):
         load_train_config(write(tmp_path, BASE), ["grpo.beta"])
 
 
-def test_rl_rows_skip_bad_lines_by_number(tmp_path, capsys):
+def test_rl_rows_skip_bad_lines_by_number(tmp_path, caplog):
     data = tmp_path / "rl.jsonl"
     data.write_text("\n".join([
         json.dumps({"question": "Q1?", "answers": "A", "title": "T"}),
@@ -69,7 +91,7 @@ def test_rl_rows_skip_bad_lines_by_number(tmp_path, capsys):
     rows, report = load_rl_rows(data)
     assert [r["question"] for r in rows] == ["Q1?", "Q5?"] and rows[1]["title"] == ""
     assert [b.split(":")[1] for b in report.bad] == ["2", "3", "4", "6"]
-    assert "field 'answers'" in report.bad[2] and "rl.jsonl:6" in capsys.readouterr().err
+    assert "field 'answers'" in report.bad[2] and "rl.jsonl:6" in caplog.text
 
 
 @pytest.mark.skipif(not SHARED.exists(), reason="../shared/data/knowrl is not beside this checkout")
@@ -130,6 +152,13 @@ def test_smoke_run_trains_logs_rewards_and_resumes(tmp_path):
     after = (out / "rewards.jsonl").read_text().splitlines()
     assert after[:8] == log and len(after) == 12  # appended, never rewritten
 
+    fresh = run_train(*common, "--set", "grpo.max_steps=1")  # a new run (no --resume) into the same folder
+    assert fresh.returncode == 0, fresh.stderr[-3000:]
+    rows = [json.loads(line) for line in (out / "rewards.jsonl").read_text().splitlines()]
+    assert len(rows) == 4 and {r["step"] for r in rows} == {0}  # its own step only, never the old run's
+    moved = [p for p in out.glob("rewards.*.jsonl")]
+    assert len(moved) == 1 and moved[0].read_text().splitlines() == after and "moved to" in fresh.stderr
+
 
 def test_train_bad_config_exits_2_with_the_message(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "knowrl.train", "--config", str(write(tmp_path, BASE + "sedd: 1\n"))],
@@ -154,7 +183,7 @@ def test_two_stage_pipeline_prints_a_before_after_table(tmp_path):
 
 
 def test_rank_comes_from_the_launcher(monkeypatch):
-    from knowrl.train import _rank
+    from knowrl.grpo import _rank
 
     monkeypatch.delenv("RANK", raising=False)
     monkeypatch.delenv("WORLD_SIZE", raising=False)

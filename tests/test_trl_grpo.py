@@ -11,7 +11,7 @@ from retrieval.build import build
 from retrieval.kb import KnowledgeBase
 from retrieval.sources import Document
 from reward_engine.config import parse_reward_config
-from reward_engine.judge_server import ServerConfig, serve_in_thread
+from reward_engine.judge.server import ServerConfig, serve_in_thread
 from reward_engine.trl_rewards import KnowRLRewards
 from tests.helpers import CORPUS
 

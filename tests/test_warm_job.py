@@ -52,3 +52,34 @@ def test_warm_cli_with_offline_config(tmp_path, kb):
                            str(completions), "--config", str(cfg)], capture_output=True, text=True, check=True)
     report = json.loads(proc.stdout)
     assert report["titles"]["all_titles"] == 1 and report["judge_requests"] == 0
+
+
+async def test_warm_plans_exactly_what_the_engine_sends_when_inputs_are_cut(tmp_path, kb, server):
+    """Answers beyond max_answer_chars and reasoning beyond max_reasoning_chars are cut before the judge sees
+    them; warm's plan must use the same cut text, or its hit rates describe calls the engine never makes."""
+    reasoning = "The Eiffel Tower in Paris was completed in 1889 for the World's Fair. " + "Lyon is old. " * 30
+    rows = [{"question": "Capital of France?", "answers": "Paris", "title": "Paris",
+             "completion": f"<think>{reasoning}</think><answer>Lyon, a city of France, {i} times over</answer>"}
+            for i in range(3)]
+    completions = tmp_path / "prev.jsonl"
+    completions.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    judge = {"endpoints": [{"base_url": server.url, "model": "m"}], "cache_dir": str(tmp_path / "cache")}
+    config = parse_reward_config({"grader": "llm", "decomposer": "llm", "verifier": "llm", "judge": judge,
+                                  "max_answer_chars": 12, "factuality": {"kb_path": "given",
+                                                                         "max_reasoning_chars": 120}})
+    first = await warm(config, None, completions, kb=kb)
+    # three completions, each graded, decomposed and verified (their cut inputs are identical)
+    assert first["before"]["needed"]["grader"] == 3 and first["before"]["grader"] == 0.0
+    assert first["after"] == {"grader": 1.0, "decomposition": 1.0, "verification": 1.0,
+                              "needed": {"grader": 3, "decomposition": 3, "verification": 3}}
+    assert first["judge_requests"] == 9
+
+    from reward_engine.engine import RewardEngine, Sample
+
+    async with RewardEngine(config, kb=kb) as engine:
+        await engine.ensure_retriever()
+        plan = engine.plan([Sample(r["question"], r["completion"], r["answers"], r["title"]) for r in rows])
+        assert all(p.cached for p in plan.requests) and len(plan.requests) == 9
+        assert all(p.key in engine.judge.cache for p in plan.requests)
+        await engine.score([Sample(r["question"], r["completion"], r["answers"], r["title"]) for r in rows])
+        assert engine.judge.metrics.requests == 0  # every planned hit was a hit

@@ -1,22 +1,22 @@
 """What the rule-verified task rewards (maths, reasoning-gym) share: a worker pool, a
-reward-log sink, and TRL's per-step logging hooks; ``column`` serves every TRL reward function."""
+reward-log sink, and TRL's per-step logging hooks."""
 
 from __future__ import annotations
 
 import asyncio
-import sys
+import logging
 from typing import Any, Awaitable, Callable, TypeVar
 
-from reward_engine.verify_pool import VerifierPool
+from knowrl.tasks.verify_pool import VerifierPool
+from reward_engine.trl_rewards import column
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 Sink = Callable[[int, list[dict[str, Any]]], None]
 
 
-def column(kwargs: dict[str, Any], name: str, n: int) -> list[Any]:
-    """A dataset column TRL passed through, or ``None`` for each completion when absent."""
-    values = kwargs.get(name)
-    return list(values) if isinstance(values, (list, tuple)) and len(values) == n else [None] * n
+__all__ = ["Sink", "TaskRewards", "column"]
 
 
 class TaskRewards:
@@ -53,7 +53,7 @@ class TaskRewards:
             try:
                 self.sink(step, rows)
             except Exception as exc:  # noqa: BLE001
-                print(f"reward log not written: {exc}", file=sys.stderr)
+                log.error("reward log not written: %s", exc)
 
     async def aclose(self) -> None:
         self.pool.close()

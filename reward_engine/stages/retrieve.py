@@ -1,10 +1,4 @@
-"""The four stages of the reward, each with an LLM (judge) and an offline implementation.
-
-grade -> decompose -> retrieve -> verify, FActScore-shaped. Every stage is an object with
-one async method, so the engine composes them without knowing which kind it has.
-Judge-backed stages send one call per completion (decompose, verify) or per answer
-(grade); offline stages run in an executor when they touch the KB or a model.
-"""
+"""Retrieval: evidence per claim from the knowledge base, titles first (FActScore style)."""
 
 from __future__ import annotations
 
@@ -12,118 +6,12 @@ import asyncio
 import hashlib
 import json
 import threading
-from dataclasses import dataclass
-from typing import Any, Protocol, Sequence
+from typing import Any, Sequence
 
-from reward_engine import offline_facts, offline_grader, prompts
-from reward_engine.cache import JudgeCache
-from reward_engine.judge_client import JudgeClient, JudgeError
-from reward_engine.labels import Label
-from reward_engine.prompts import EvidencePassage
-
-GRADER_MAX_TOKENS = 4  # one letter; part of the cache key
-FACTS_MAX_TOKENS = 512  # decomposition and verification replies
+from reward_engine.judge.cache import JudgeCache
+from reward_engine.stages.prompts import EvidencePassage
 
 
-@dataclass
-class StageOutput:
-    """A stage's value plus whether it came from the cache (for status and metrics)."""
-
-    value: object
-    cached: bool = False
-
-
-class Grader(Protocol):
-    async def grade(self, question: str, gold: str, answer: str) -> StageOutput: ...
-
-
-class Decomposer(Protocol):
-    async def decompose(self, reasoning: str) -> StageOutput: ...
-
-
-class Verifier(Protocol):
-    async def verify(self, claims: Sequence[str], evidence: Sequence[Sequence[EvidencePassage]]) -> StageOutput: ...
-
-
-# -- grading ------------------------------------------------------------------------------
-# The offline stages are CPU work; they run on a worker thread so the step budget's timer on the
-# event loop still fires however long one input takes (the late result is discarded).
-class OfflineGrader:
-    async def grade(self, question: str, gold: str, answer: str) -> StageOutput:
-        return StageOutput(await asyncio.to_thread(offline_grader.grade, answer, gold))
-
-
-class LLMGrader:
-    """SimpleQA-style grading by the judge; only the question (never the chat prompt) is sent."""
-
-    def __init__(self, judge: JudgeClient) -> None:
-        self.judge = judge
-
-    async def grade(self, question: str, gold: str, answer: str) -> StageOutput:
-        reply = await self.judge.complete(
-            prompts.grader_messages(question, gold, answer), prompts.GRADER_VERSION,
-            validate=lambda t: prompts.parse_grade(t) is not Label.UNPARSEABLE, max_tokens=GRADER_MAX_TOKENS,
-        )
-        return StageOutput(prompts.parse_grade(reply.text), reply.cached)
-
-
-# -- decomposition ------------------------------------------------------------------------
-class OfflineDecomposer:
-    async def decompose(self, reasoning: str) -> StageOutput:
-        return StageOutput(await asyncio.to_thread(offline_facts.decompose, reasoning))
-
-
-class LLMDecomposer:
-    def __init__(self, judge: JudgeClient, max_tokens: int = FACTS_MAX_TOKENS) -> None:
-        self.judge = judge
-        self.max_tokens = max_tokens
-
-    async def decompose(self, reasoning: str) -> StageOutput:
-        reply = await self.judge.complete(
-            prompts.decompose_messages(reasoning), prompts.DECOMPOSE_VERSION,
-            validate=lambda t: prompts.parse_claims(t) is not None, max_tokens=self.max_tokens, priority=0,
-        )
-        claims = prompts.parse_claims(reply.text)
-        if claims is None:  # validate() already retried; never guess
-            raise JudgeError("decomposition reply unreadable")
-        return StageOutput(claims, reply.cached)
-
-
-# -- verification -------------------------------------------------------------------------
-class OfflineVerifier:
-    """Word-and-number coverage of the claim by one evidence passage (see offline_facts)."""
-
-    def __init__(self, threshold: float = 0.75) -> None:
-        self.threshold = threshold
-
-    async def verify(self, claims: Sequence[str], evidence: Sequence[Sequence[EvidencePassage]]) -> StageOutput:
-        texts = [[p.text for p in passages] for passages in evidence]
-        return StageOutput(await asyncio.to_thread(
-            lambda: [offline_facts.supported(c, t, self.threshold) for c, t in zip(claims, texts)]))
-
-
-class LLMVerifier:
-    """All claims of one completion in one judge call, strict JSON labels back."""
-
-    def __init__(self, judge: JudgeClient, max_tokens: int = FACTS_MAX_TOKENS) -> None:
-        self.judge = judge
-        self.max_tokens = max_tokens
-
-    async def verify(self, claims: Sequence[str], evidence: Sequence[Sequence[EvidencePassage]]) -> StageOutput:
-        if not claims:
-            return StageOutput([])
-        n = len(claims)
-        reply = await self.judge.complete(
-            prompts.verify_messages(claims, evidence), prompts.VERIFY_VERSION,
-            validate=lambda t: prompts.parse_verdicts(t, n) is not None, max_tokens=self.max_tokens, priority=0,
-        )
-        verdicts = prompts.parse_verdicts(reply.text, n)
-        if verdicts is None:
-            raise JudgeError("verification reply unreadable")
-        return StageOutput(verdicts, reply.cached)
-
-
-# -- retrieval ----------------------------------------------------------------------------
 class EvidenceRetriever:
     """Evidence per claim from the KB: the row's titles first, global hybrid search otherwise.
 

@@ -16,10 +16,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from reward_engine.boxed import last_boxed, quick_equal, symbolic_equal
+from knowrl.tasks.boxed import last_boxed, quick_equal, symbolic_equal
 from reward_engine.completion import completion_text
-from reward_engine.task_base import Sink, TaskRewards, column
-from reward_engine.verify_pool import VerifierPool, VerifyTimeout
+from knowrl.tasks.base import Sink, TaskRewards, column
+from knowrl.tasks.verify_pool import VerifierPool, VerifyTimeout
 
 
 class MathRewardConfig(BaseModel):
@@ -78,17 +78,44 @@ class MathRewards(TaskRewards):
         return await self.score_batch(completions, [r.get("ground_truth") for r in rows])
 
     def functions(self) -> list[Any]:
-        async def math_boxed(prompts: list, completions: list, **kwargs: Any) -> list[float | None]:
-            """+1 / −1 / −0.5 from the last \\boxed{} against ground_truth."""
-            golds = column(kwargs, "ground_truth", len(completions))
-            scored = await self.score_batch(completions, golds)
-            n = max(1, len(scored))
-            statuses = [s for _, s, _ in scored]
-            metrics = {f"math/frac_{k}": statuses.count(k) / n for k in ("correct", "no_box", "timeout")}
-            questions = column(kwargs, "question", len(completions))
-            self.emit(kwargs, [{"question": q, "ground_truth": g, "completion": completion_text(c),
-                                "predicted": p, "reward": r, "status": s}
-                               for q, g, c, (r, s, p) in zip(questions, golds, completions, scored)], metrics)
-            return [r for r, _, _ in scored]
+        """``[math_boxed]`` for ``GRPOTrainer(reward_funcs=...)``."""
+        return [MathBoxedReward(self)]
 
-        return [math_boxed]
+
+class MathBoxedReward:
+    r"""+1 / −1 / −0.5 (defaults) from the completion's last ``\boxed{}`` against the ``ground_truth`` column.
+
+    Args:
+        prompts: TRL's prompts (unused).
+        completions: strings or ``[{"role": "assistant", "content": ...}]``.
+        **kwargs: the dataset column ``ground_truth`` (and ``question`` for the reward log), plus
+            TRL's ``trainer_state`` and ``log_metric``.
+
+    Returns:
+        One float per completion: ``correct``, ``wrong`` or ``no_answer``; a check that overruns
+        scores ``on_timeout`` (wrong, or None); a row without ``ground_truth`` gets None.
+
+    Example:
+        >>> import asyncio
+        >>> rewards = MathRewards()
+        >>> asyncio.run(rewards.functions()[0](prompts=["", "", ""], ground_truth=["1/2", "7", "7"],
+        ...             completions=[r"so \boxed{0.5}", r"\boxed{8}", "seven"]))
+        [1.0, -1.0, -0.5]
+        >>> rewards.close()
+    """
+
+    def __init__(self, rewards: MathRewards) -> None:
+        self.rewards = rewards
+        self.__name__ = "math_boxed"
+
+    async def __call__(self, prompts: list, completions: list, **kwargs: Any) -> list[float | None]:
+        golds = column(kwargs, "ground_truth", len(completions))
+        scored = await self.rewards.score_batch(completions, golds)
+        n = max(1, len(scored))
+        statuses = [s for _, s, _ in scored]
+        metrics = {f"math/frac_{k}": statuses.count(k) / n for k in ("correct", "no_box", "timeout")}
+        questions = column(kwargs, "question", len(completions))
+        self.rewards.emit(kwargs, [{"question": q, "ground_truth": g, "completion": completion_text(c),
+                                    "predicted": p, "reward": r, "status": s}
+                                   for q, g, c, (r, s, p) in zip(questions, golds, completions, scored)], metrics)
+        return [r for r, _, _ in scored]

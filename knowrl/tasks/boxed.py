@@ -4,7 +4,7 @@ Plain numbers (integers with thousands separators, decimals, fractions, percenta
 signs, units) are decided here, exactly and at once. Anything symbolic goes to HF's
 ``math-verify`` (``symbolic_equal``), which guards itself with ``signal.alarm``: that only
 works on a process's main thread, so the reward calls it in a worker process
-(:mod:`reward_engine.verify_pool`), never on the event loop.
+(:mod:`knowrl.tasks.verify_pool`), never on the event loop.
 """
 
 from __future__ import annotations

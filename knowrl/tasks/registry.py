@@ -86,12 +86,12 @@ class KnowRLTask(Task):
 class MathTask(Task):
     @property
     def instructions(self) -> str:
-        from knowrl.math_data import MATH_INSTRUCTIONS
+        from knowrl.tasks.math_data import MATH_INSTRUCTIONS
 
         return MATH_INSTRUCTIONS
 
     def train_rows(self) -> tuple[list[dict[str, Any]], int]:
-        from knowrl.math_data import gsm_symbolic_rows, load_math_rows
+        from knowrl.tasks.math_data import gsm_symbolic_rows, load_math_rows
 
         math, data = self.config.math, self.config.data
         assert math is not None
@@ -101,8 +101,8 @@ class MathTask(Task):
         return rows, len(report.bad)
 
     def eval_rows(self) -> list[dict[str, Any]]:
-        from knowrl.math_data import gsm_symbolic_rows, load_math_rows
-        from knowrl.rg_data import EVAL_SEED_OFFSET
+        from knowrl.tasks.math_data import gsm_symbolic_rows, load_math_rows
+        from knowrl.tasks.rg_data import EVAL_SEED_OFFSET
 
         math = self.config.math
         assert math is not None
@@ -111,7 +111,7 @@ class MathTask(Task):
         return load_math_rows(self._eval_path())[0]
 
     def rewards(self, knowrl_sink: Callable[..., None] | None, rows_sink: RowsSink | None, world_size: int) -> Any:
-        from reward_engine.math_reward import MathRewards
+        from knowrl.tasks.math_reward import MathRewards
 
         assert self.config.math is not None
         return MathRewards(self.config.math.reward, sink=rows_sink)
@@ -120,26 +120,26 @@ class MathTask(Task):
 class ReasoningGymTask(Task):
     @property
     def instructions(self) -> str:
-        from knowrl.rg_data import RG_INSTRUCTIONS
+        from knowrl.tasks.rg_data import RG_INSTRUCTIONS
 
         return RG_INSTRUCTIONS
 
     def train_rows(self) -> tuple[list[dict[str, Any]], int]:
-        from knowrl.rg_data import train_rows
+        from knowrl.tasks.rg_data import train_rows
 
         rg = self.config.reasoning_gym
         assert rg is not None
         return train_rows(rg.train_tasks, rg.train_size, self.config.seed, rg.task_configs), 0
 
     def eval_rows(self) -> list[dict[str, Any]]:
-        from knowrl.rg_data import eval_rows
+        from knowrl.tasks.rg_data import eval_rows
 
         rg = self.config.reasoning_gym
         assert rg is not None
         return eval_rows(rg.evaluation_tasks, rg.eval_size_per_task, self.config.seed, rg.task_configs)
 
     def rewards(self, knowrl_sink: Callable[..., None] | None, rows_sink: RowsSink | None, world_size: int) -> Any:
-        from reward_engine.rg_reward import ReasoningGymRewards
+        from knowrl.tasks.rg_reward import ReasoningGymRewards
 
         assert self.config.reasoning_gym is not None
         return ReasoningGymRewards(self.config.reasoning_gym.reward, sink=rows_sink)

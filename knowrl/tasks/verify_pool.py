@@ -34,6 +34,9 @@ class VerifierPool:
         self._pool: Any = None
         self.timeouts = 0
 
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_pool": None}  # worker processes stay with the process that started them
+
     def _ensure(self) -> Any:
         if self._pool is None:
             from pebble import ProcessPool

@@ -6,9 +6,12 @@ rewards come back None + flagged instead of waiting out every retry.
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass, field
 from typing import Callable
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -34,10 +37,13 @@ class CircuitBreaker:
             return True
         if state == "half_open" and not self._probing:
             self._probing = True
+            log.warning("judge circuit breaker half-open: sending one probe")
             return True
         return False
 
     def success(self) -> None:
+        if self.opened_at is not None:
+            log.warning("judge circuit breaker closed: the judge answers again")
         self.failures = 0
         self.opened_at = None
         self._probing = False
@@ -51,4 +57,6 @@ class CircuitBreaker:
         if self._probing or (self.opened_at is None and self.failures >= self.failure_threshold):
             self.opened_at = self.clock()
             self.opens += 1
+            log.warning("judge circuit breaker open after %d consecutive failures: no calls for %.0fs",
+                        self.failures, self.cooldown_s)
         self._probing = False

@@ -17,8 +17,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from reward_engine.completion import completion_text, parse
-from reward_engine.task_base import Sink, TaskRewards, column
-from reward_engine.verify_pool import VerifierPool, VerifyTimeout
+from knowrl.tasks.base import Sink, TaskRewards, column
+from knowrl.tasks.verify_pool import VerifierPool, VerifyTimeout
 
 
 class ReasoningGymRewardConfig(BaseModel):
@@ -74,24 +74,74 @@ class ReasoningGymRewards(TaskRewards):
                                       completions)
 
     def functions(self) -> list[Any]:
-        async def rg_format(prompts: list, completions: list, **kwargs: Any) -> list[float]:
-            """format_reward for <think>…</think><answer>…</answer>, else 0."""
-            return [self.config.format_reward if parse(c).well_formed else 0.0 for c in completions]
+        """``[rg_format, rg_score]`` for ``GRPOTrainer(reward_funcs=...)``."""
+        return [RGFormatReward(self), RGScoreReward(self)]
 
-        async def rg_score(prompts: list, completions: list, **kwargs: Any) -> list[float | None]:
-            """The task's own score_answer, in [0, 1]."""
-            n = len(completions)
-            tasks, entries = column(kwargs, "rg_task", n), column(kwargs, "rg_entry", n)
-            scored = await self.score_batch(tasks, entries, completions)
-            metrics: dict[str, float] = {}
-            for name in sorted({t for t in tasks if isinstance(t, str)}):
-                values = [r for t, (r, _, _) in zip(tasks, scored) if t == name and r is not None]
-                if values:
-                    metrics[f"rg/{name}"] = sum(values) / len(values)
-            self.emit(kwargs, [{"task": t, "question": q, "completion": completion_text(c), "answer": a,
-                                "reward": r, "status": s}
-                               for t, q, c, (r, s, a) in zip(tasks, column(kwargs, "question", n), completions,
-                                                              scored)], metrics)
-            return [r for r, _, _ in scored]
 
-        return [rg_format, rg_score]
+class RGFormatReward:
+    """``format_reward`` (0.2) for ``<think>…</think><answer>…</answer>`` and nothing else, else 0.
+
+    Args:
+        prompts: TRL's prompts (unused).
+        completions: strings or ``[{"role": "assistant", "content": ...}]``.
+        **kwargs: unused.
+
+    Returns:
+        One float per completion.
+
+    Example:
+        >>> import asyncio
+        >>> fmt, _ = ReasoningGymRewards().functions()
+        >>> asyncio.run(fmt(prompts=["", ""], completions=["<think>4 + 4</think><answer>8</answer>", "8"]))
+        [0.2, 0.0]
+    """
+
+    def __init__(self, rewards: ReasoningGymRewards) -> None:
+        self.rewards = rewards
+        self.__name__ = "rg_format"
+
+    async def __call__(self, prompts: list, completions: list, **kwargs: Any) -> list[float]:
+        return [self.rewards.config.format_reward if parse(c).well_formed else 0.0 for c in completions]
+
+
+class RGScoreReward:
+    """The reasoning-gym task's own ``score_answer`` on the single ``<answer>`` after ``</think>``, in [0, 1].
+
+    Args:
+        prompts: TRL's prompts (unused).
+        completions: strings or ``[{"role": "assistant", "content": ...}]``.
+        **kwargs: the dataset columns ``rg_task`` and ``rg_entry`` (the generator's entry as JSON),
+            plus TRL's ``trainer_state`` and ``log_metric``.
+
+    Returns:
+        One float per completion (0 for a timeout or a scorer error); None for a row without
+        ``rg_task``/``rg_entry``.
+
+    Example:
+        >>> import asyncio, json
+        >>> rewards = ReasoningGymRewards()
+        >>> entry = json.dumps({"question": "2+2?", "answer": "4", "metadata": {}})
+        >>> asyncio.run(rewards.functions()[1](prompts=["", ""], rg_task=["basic_arithmetic"] * 2,
+        ...     rg_entry=[entry] * 2, completions=["<think>2+2</think><answer>4</answer>", "<answer>5</answer>"]))
+        [1.0, 0.0]
+        >>> rewards.close()
+    """
+
+    def __init__(self, rewards: ReasoningGymRewards) -> None:
+        self.rewards = rewards
+        self.__name__ = "rg_score"
+
+    async def __call__(self, prompts: list, completions: list, **kwargs: Any) -> list[float | None]:
+        n = len(completions)
+        tasks, entries = column(kwargs, "rg_task", n), column(kwargs, "rg_entry", n)
+        scored = await self.rewards.score_batch(tasks, entries, completions)
+        metrics: dict[str, float] = {}
+        for name in sorted({t for t in tasks if isinstance(t, str)}):
+            values = [r for t, (r, _, _) in zip(tasks, scored) if t == name and r is not None]
+            if values:
+                metrics[f"rg/{name}"] = sum(values) / len(values)
+        self.rewards.emit(kwargs, [{"task": t, "question": q, "completion": completion_text(c), "answer": a,
+                                    "reward": r, "status": s}
+                                   for t, q, c, (r, s, a) in zip(tasks, column(kwargs, "question", n), completions,
+                                                                  scored)], metrics)
+        return [r for r, _, _ in scored]

@@ -22,9 +22,9 @@ import aiohttp
 from pydantic import BaseModel, ConfigDict, Field
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt, wait_random_exponential
 
-from reward_engine.breaker import CircuitBreaker
-from reward_engine.cache import JudgeCache, cache_key
-from reward_engine.limits import PrioritySlots, TokenWindow, estimate_tokens, request_throttler
+from reward_engine.judge.breaker import CircuitBreaker
+from reward_engine.judge.cache import JudgeCache, cache_key
+from reward_engine.judge.limits import PrioritySlots, TokenWindow, estimate_tokens, request_throttler
 
 log = logging.getLogger(__name__)
 
@@ -40,11 +40,12 @@ class Endpoint(BaseModel):
 
 
 class JudgeConfig(BaseModel):
-    """Limits, retries and caching of judge calls (see DESIGN.md section 5)."""
+    """Limits, retries and caching of judge calls (README: "Reward engine" and "Judge")."""
 
     model_config = ConfigDict(extra="forbid")
 
-    endpoints: list[Endpoint] = Field(..., min_length=1, description="tried round-robin; a retry moves on")
+    endpoints: list[Endpoint] = Field(..., min_length=1, description="tried round-robin; a retry moves on; "
+                                      "answers are cached per model, so endpoints may serve different models")
     max_in_flight: int = Field(64, ge=1, description="concurrent requests at most")
     requests_per_minute: float | None = Field(None, description="client-side RPM limit (per process)")
     tokens_per_minute: float | None = Field(None, description="client-side TPM limit, estimated")
@@ -156,6 +157,7 @@ class JudgeClient:
         loop = asyncio.get_running_loop()
         if self._loop is loop and self._session is not None and not self._session.closed:
             return
+        self._close_stale_session()
         self._loop = loop
         self._session = aiohttp.ClientSession(
             connector=aiohttp.TCPConnector(limit=self.config.max_in_flight),
@@ -166,16 +168,41 @@ class JudgeClient:
         self._tokens = (TokenWindow(self.config.tokens_per_minute, self.config.rate_window_s)
                         if self.config.tokens_per_minute else None)
 
-    def key_for(self, messages: list[dict[str, Any]], template_version: str, max_tokens: int | None = None) -> str:
+    def _close_stale_session(self) -> None:
+        """A session of another event loop (e.g. a second ``asyncio.run``) is closed, not leaked."""
+        old, old_loop = self._session, self._loop
+        self._session = None
+        if old is None or old.closed:
+            return
+        if old_loop is not None and old_loop.is_running() and not old_loop.is_closed():
+            asyncio.run_coroutine_threadsafe(old.close(), old_loop)
+            return
+        connector = old.connector
+        old.detach()
+        if connector is not None:
+            # Its loop is not running (``asyncio.run`` closed it): nothing can be awaited there, so the
+            # connector is closed synchronously (aiohttp's ``_close`` is what its async close wraps).
+            connector._close()
+
+    def key_for(self, messages: list[dict[str, Any]], template_version: str, max_tokens: int | None = None,
+                model: str | None = None) -> str:
+        """The cache key of this call answered by ``model`` (default: the first endpoint's)."""
         cfg = self.config
-        return cache_key(cfg.endpoints[0].model, messages, cfg.temperature, max_tokens or cfg.max_tokens,
+        return cache_key(model or cfg.endpoints[0].model, messages, cfg.temperature, max_tokens or cfg.max_tokens,
                          cfg.seed, template_version)
 
-    def cached(self, messages: list[dict[str, Any]], template_version: str, max_tokens: int | None = None) -> str | None:
-        """The cached answer for this call, without calling (None when absent or uncacheable)."""
+    def cached(self, messages: list[dict[str, Any]], template_version: str,
+               max_tokens: int | None = None) -> str | None:
+        """The cached answer for this call, without calling (None when absent or uncacheable).
+
+        With endpoints serving different models, an answer counts only when every model's is
+        cached: which endpoint the next call goes to is not known in advance.
+        """
         if self.cache is None or self.config.temperature != 0:
             return None
-        return self.cache.get(self.key_for(messages, template_version, max_tokens))
+        models = dict.fromkeys(e.model for e in self.config.endpoints)
+        answers = [self.cache.get(self.key_for(messages, template_version, max_tokens, m)) for m in models]
+        return None if any(a is None for a in answers) else answers[0]
 
     async def complete(
         self,
@@ -193,14 +220,23 @@ class JudgeClient:
         started = time.perf_counter()
         self.metrics.calls += 1
         max_tokens = max_tokens or self.config.max_tokens
-        deterministic = self.config.temperature == 0 and self.cache is not None
-        key = self.key_for(messages, template_version, max_tokens) if deterministic else None
-        if key is not None:
-            hit = self.cache.get(key)  # type: ignore[union-attr]
+        endpoint = next(self._endpoints)  # a retry moves on to the next one
+        if self.config.temperature != 0:
+            return await self._call(endpoint, messages, template_version, validate, max_tokens, priority, started)
+        key = self.key_for(messages, template_version, max_tokens, endpoint.model)  # per model: endpoints may differ
+        if self.cache is not None:
+            hit = self.cache.get(key)
             if hit is not None:
                 self.metrics.cache_hits += 1
                 return JudgeReply(hit, True, 0, time.perf_counter() - started)
+        return await self._call(endpoint, messages, template_version, validate, max_tokens, priority, started)
+
+    async def _call(self, endpoint: Endpoint, messages: list[dict[str, Any]], template_version: str,
+                    validate: Callable[[str], bool] | None, max_tokens: int, priority: int,
+                    started: float) -> JudgeReply:
+        """The request with retries; stores a deterministic answer in the cache."""
         attempts = 0
+        answered_by = endpoint
         try:
             async for attempt in AsyncRetrying(
                 retry=retry_if_exception(_retryable),
@@ -211,7 +247,8 @@ class JudgeClient:
             ):
                 with attempt:
                     attempts += 1
-                    text = await self._request(messages, max_tokens, priority)
+                    answered_by = endpoint if attempts == 1 else next(self._endpoints)
+                    text = await self._request(answered_by, messages, max_tokens, priority)
                     if validate is not None and not validate(text):
                         self.metrics.invalid += 1
                         raise InvalidReplyError("judge reply not in the requested form")
@@ -222,6 +259,7 @@ class JudgeClient:
             raise JudgeError(str(exc)) from None
         except asyncio.TimeoutError:
             self.metrics.failures += 1
+            log.warning("judge call timed out after %d attempt(s) of %.1fs", attempts, self.config.timeout_s)
             raise JudgeTimeoutError(f"judge timed out after {self.config.timeout_s}s x {attempts}") from None
         except JudgeError:
             self.metrics.failures += 1
@@ -231,8 +269,8 @@ class JudgeClient:
             raise JudgeError(f"{type(exc).__name__}: {exc}") from None
         latency = time.perf_counter() - started
         self.metrics.latencies.append(latency)
-        if key is not None:
-            self.cache.set(key, text)  # type: ignore[union-attr]
+        if self.cache is not None and self.config.temperature == 0:
+            self.cache.set(self.key_for(messages, template_version, max_tokens, answered_by.model), text)
         return JudgeReply(text, False, attempts, latency)
 
     def _wait(self, state: RetryCallState) -> float:
@@ -244,13 +282,19 @@ class JudgeClient:
 
     def _count_retry(self, state: RetryCallState) -> None:
         self.metrics.retries += 1
+        exc = state.outcome.exception() if state.outcome else None
+        cause = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        wait = state.next_action.sleep if state.next_action else 0.0
+        log.warning("judge retry %d/%d after %s (waiting %.2fs)", state.attempt_number,
+                    self.config.max_attempts - 1, cause, wait)
 
-    async def _request(self, messages: list[dict[str, Any]], max_tokens: int, priority: int) -> str:
+    async def _request(self, endpoint: Endpoint, messages: list[dict[str, Any]], max_tokens: int,
+                       priority: int) -> str:
         if not self.breaker.allow():
             self.metrics.breaker_rejections += 1
             raise BreakerOpenError("judge circuit breaker is open")
         try:
-            text = await self._send(messages, max_tokens, priority)
+            text = await self._send(endpoint, messages, max_tokens, priority)
         except RateLimitedError:
             self.breaker.release()  # paced, not failing
             raise
@@ -265,10 +309,9 @@ class JudgeClient:
         self.breaker.success()
         return text
 
-    async def _send(self, messages: list[dict[str, Any]], max_tokens: int, priority: int) -> str:
+    async def _send(self, endpoint: Endpoint, messages: list[dict[str, Any]], max_tokens: int, priority: int) -> str:
         """One request within the concurrency slots and the rate limits."""
         assert self._slots is not None and self._session is not None
-        endpoint = next(self._endpoints)
         await self._slots.acquire(priority)
         try:
             if self._throttler is not None:

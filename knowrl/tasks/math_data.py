@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from knowrl.data import LoadReport, load_rows
-from reward_engine.boxed import gsm8k_answer, last_boxed
+from knowrl.tasks.boxed import gsm8k_answer, last_boxed
 
 MATH_INSTRUCTIONS = (
     "{question}\n\nReason step by step inside <think> </think>. After </think>, give the final answer "

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from retrieval.records import iter_records
+from knowrl_io.records import iter_records
 
 
 @dataclass
@@ -81,16 +81,28 @@ def rewrite(path: Path, rows: list[dict[str, Any]]) -> None:
 
 
 class Appender:
-    """Appends whole lines and fsyncs each batch, so a kill loses at most the batch in flight."""
+    """Appends whole lines and fsyncs each batch, so a kill loses at most the batch in flight.
+
+    An appender pickles as its path and reopens on its next write (a reward function that holds
+    one can be sent to another process).
+    """
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._handle = path.open("a", encoding="utf-8")
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._handle: Any = self.path.open("a", encoding="utf-8")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"path": self.path, "_handle": None}
 
     def write(self, rows: list[dict[str, Any]]) -> None:
+        if self._handle is None:
+            self._handle = self.path.open("a", encoding="utf-8")
         self._handle.write("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
         self._handle.flush()
         os.fsync(self._handle.fileno())
 
     def close(self) -> None:
-        self._handle.close()
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None

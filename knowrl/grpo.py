@@ -1,0 +1,99 @@
+"""One GRPO run: the policy, the task's data and reward functions, TRL's trainer, the reward log.
+
+``train(config)`` is what ``python -m knowrl.train`` runs for a plain config, and the GRPO
+stage of the pipelines (``knowrl.pipeline``, ``knowrl.task_eval``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from knowrl.config import TrainConfig
+from knowrl.kb import ensure_kb
+from knowrl.models import cuda_available, load_policy
+from knowrl.reward_log import RewardLog, start_fresh, trim_reward_log
+
+log = logging.getLogger(__name__)
+
+
+def grpo_args(config: TrainConfig) -> Any:
+    """TRL's ``GRPOConfig`` from the run's config (CPU settings when there is no GPU)."""
+    from trl import GRPOConfig
+
+    values: dict[str, Any] = {"output_dir": config.output_dir, "seed": config.seed,
+                              "report_to": config.logging.report_to or "none", "logging_steps": 1,
+                              "save_strategy": "steps", "save_steps": 50}
+    if not cuda_available():
+        values.update(use_cpu=True, bf16=False)
+    values.update(config.grpo)
+    return GRPOConfig(**values)
+
+
+def _judge_rpm(rewards: Any) -> float | None:
+    config = getattr(rewards, "config", None)
+    judge = config.judge_for_rank() if hasattr(config, "judge_for_rank") else None
+    return judge.requests_per_minute if judge else None
+
+
+def _rank() -> tuple[int, int]:
+    """(this process's index, number of processes), from the launcher (torchrun / accelerate set both)."""
+    return int(os.environ.get("RANK", "0")), int(os.environ.get("WORLD_SIZE", "1"))
+
+
+def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None = None) -> dict[str, Any]:
+    """One GRPO run; ``callbacks`` are extra ``transformers.TrainerCallback`` objects (e.g. for benchmarks)."""
+    started = time.perf_counter()
+    ensure_kb(config)
+    policy = load_policy(config.model, config.lora, config.seed)  # before importing trl's trainer
+    from transformers.trainer_utils import get_last_checkpoint
+    from trl import GRPOTrainer
+
+    from knowrl.tasks import registry
+
+    rank, world = _rank()
+    out = Path(config.output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    log_path = out / config.logging.reward_log
+    if world > 1:  # each rank scores its own completions: one log per rank
+        log_path = log_path.with_name(f"{log_path.stem}.rank{rank}{log_path.suffix}")
+    checkpoint = get_last_checkpoint(str(out)) if resume and out.exists() else None
+    if checkpoint is not None:  # each process trims its own log
+        trim_reward_log(log_path, int(Path(checkpoint).name.rsplit("-", 1)[-1]))
+    else:
+        if resume:
+            log.warning("--resume: no checkpoint in %s, starting fresh", out)
+        start_fresh(log_path)
+    reward_log = RewardLog(log_path)
+    task = registry.setup(config, policy.tokenizer, knowrl_sink=reward_log, rows_sink=reward_log.write_rows,
+                          world_size=world)
+    rewards = task.rewards
+    trainer = GRPOTrainer(model=policy.model, reward_funcs=rewards.functions(), args=grpo_args(config),
+                          train_dataset=task.dataset, processing_class=policy.tokenizer,
+                          peft_config=policy.peft_config, callbacks=callbacks)
+    try:
+        result = trainer.train(resume_from_checkpoint=checkpoint)
+    finally:
+        loop = getattr(trainer, "async_loop", None)
+        if loop is not None:
+            asyncio.run_coroutine_threadsafe(rewards.aclose(), loop).result(60)
+        reward_log.close()
+    trainer.save_model(str(out / "final"))  # main process only, inside TRL
+    summary = {
+        "task": config.task, "backend": policy.backend, "global_step": trainer.state.global_step,
+        "resumed_from": checkpoint, "train_rows": task.rows, "bad_rows": task.bad_rows,
+        "training_loss": result.training_loss,
+        "reward_log": str(log_path), "adapter": str(out / "final"), "world_size": world,
+        "trainer_processes": trainer.accelerator.num_processes,
+        "judge_rpm_per_rank": _judge_rpm(rewards),
+        "wall_s": round(time.perf_counter() - started, 1),
+    }
+    if rank == 0:
+        policy.tokenizer.save_pretrained(str(out / "final"))
+        (out / "summary.json").write_text(json.dumps(summary, indent=2))
+    return summary

@@ -1,0 +1,83 @@
+"""The per-completion reward log of a GRPO run (``rewards.jsonl``) and the curve drawn from it."""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+from knowrl_io.jsonl import Appender, read_objects, rewrite
+from reward_engine.samples import RewardResult, Sample
+
+log = logging.getLogger(__name__)
+
+
+def trim_reward_log(path: Path, step: int) -> None:
+    """On resume from ``checkpoint-<step>``: drop rows of steps that will run again (and a torn last line),
+    so the log holds each step once."""
+    if path.exists():
+        rewrite(path, [row for row in read_objects(path) if isinstance(row.get("step"), int) and row["step"] < step])
+
+
+def start_fresh(path: Path) -> Path | None:
+    """A fresh run (no ``--resume``) starts a new log: an old one is moved aside, never appended to
+    (its steps would appear twice). Returns where the old log went."""
+    if not path.exists() or path.stat().st_size == 0:
+        return None
+    moved = path.with_name(f"{path.stem}.{time.strftime('%Y%m%d-%H%M%S')}{path.suffix}")
+    path.replace(moved)
+    log.warning("%s held an earlier run's rewards; moved to %s (use --resume to continue that run)", path, moved)
+    return moved
+
+
+class RewardLog:
+    """Appends one JSON line per scored completion: step, inputs and every reward component.
+
+    Picklable (it holds the path; the file reopens on the next write), as TRL-style reward
+    callables that carry it must be.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._out = Appender(path)
+
+    def __call__(self, step: int, samples: list[Sample], results: list[RewardResult]) -> None:
+        self._out.write([
+            {"step": step, "question": s.question, "answers": s.answers, "title": s.title,
+             "completion": s.completion if isinstance(s.completion, str) else str(s.completion), **r.to_dict()}
+            for s, r in zip(samples, results)
+        ])
+
+    def write_rows(self, step: int, rows: list[dict[str, Any]]) -> None:
+        """Rows already shaped by a task reward (maths, reasoning-gym)."""
+        self._out.write([{"step": step, **row} for row in rows])
+
+    def close(self) -> None:
+        self._out.close()
+
+
+def reward_curve(log_path: Path, png: Path) -> Path | None:
+    """Mean total reward and format reward per GRPO step, from the reward log (a torn last line is skipped)."""
+    steps: dict[int, list[tuple[float, float]]] = {}
+    for row in read_objects(log_path):
+        if isinstance(row.get("step"), int) and row.get("total") is not None and row.get("format") is not None:
+            steps.setdefault(row["step"], []).append((row["total"], row["format"]))
+    if not steps:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    xs = sorted(steps)
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ax.plot(xs, [sum(t for t, _ in steps[x]) / len(steps[x]) for x in xs], label="total reward")
+    ax.plot(xs, [sum(f for _, f in steps[x]) / len(steps[x]) for x in xs], label="format reward")
+    ax.set_xlabel("GRPO step")
+    ax.set_ylabel("mean over completions")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(png, dpi=100)
+    plt.close(fig)
+    return png

@@ -1,0 +1,284 @@
+"""An OpenAI-compatible test judge on 127.0.0.1, with latency, a real RPM limit and faults.
+
+    python -m reward_engine.judge.server --port 8011 --latency-ms 300 --rpm 1200 \\
+        --fault-rate 0.3 --faults 429,500,hang,malformed,wrong
+
+It recognises the project's own prompts (grader, decomposition, verification) and
+answers them deterministically from the fields inside, with the offline grader and
+offline fact checker. ``GET /stats`` counts requests, concurrency and faults, so tests can
+assert how many calls the engine really made. ``POST /admin`` changes the fault rate or
+takes the server "down" (every request 503) without restarting it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import json
+import random
+import re
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from typing import Iterator
+
+from aiohttp import web
+
+from knowrl_io.logs import add_verbosity, setup_logging
+from reward_engine.stages import offline_facts, offline_grader, prompts
+
+FAULTS = ("429", "500", "hang", "malformed", "wrong")
+
+
+@dataclass
+class ServerConfig:
+    latency_ms: float = 0.0
+    latency_dist: str = "uniform"  # fixed | uniform (±50%) | exponential
+    rpm: int = 0  # 0: unlimited
+    window_s: float = 60.0  # the RPM window (shorter in tests)
+    fault_rate: float = 0.0
+    faults: tuple[str, ...] = FAULTS
+    hang_s: float = 3600.0
+    retry_after_s: float = 1.0
+    down: bool = False
+    grade_as: str | None = None  # answer every grader prompt with this letter (a judge that disagrees)
+    seed: int = 0
+
+
+@dataclass
+class Stats:
+    requests: int = 0
+    completed: int = 0
+    in_flight: int = 0
+    max_in_flight: int = 0
+    rate_limited: int = 0
+    authorized: int = 0  # requests that carried an Authorization header (the key itself is never kept)
+    by_kind: dict = field(default_factory=lambda: collections.Counter())
+    faults: dict = field(default_factory=lambda: collections.Counter())
+
+
+def _field(content: str, name: str) -> str:
+    match = re.search(rf"<{name}>(.*?)</{name}>", content, re.DOTALL)
+    return match.group(1) if match else ""
+
+
+def answer_for(content: str, grade_as: str | None = None) -> tuple[str, str]:
+    """(kind, reply) for one of the project's prompts, computed from its fields."""
+    if f"[{prompts.GRADER_VERSION}]" in content and grade_as:
+        return "grader", grade_as
+    if f"[{prompts.GRADER_VERSION}]" in content:
+        label = offline_grader.grade(_field(content, "predicted_answer"), _field(content, "gold_target"))
+        letter = {"CORRECT": "A", "INCORRECT": "B", "NOT_ATTEMPTED": "C"}[label.value]
+        return "grader", letter
+    if f"[{prompts.DECOMPOSE_VERSION}]" in content:
+        claims = offline_facts.decompose(_field(content, "reasoning"))
+        return "decompose", "\n".join(f"- {c}" for c in claims) if claims else prompts.NO_CLAIMS
+    if f"[{prompts.VERIFY_VERSION}]" in content:
+        labels = []
+        for cid, body in re.findall(r'<claim id="(\d+)">(.*?)</claim>', content, re.DOTALL):
+            passages = re.findall(r"<passage [^>]*>(.*?)</passage>", body, re.DOTALL)
+            ok = offline_facts.supported(_field(body, "text"), passages)
+            labels.append({"id": int(cid), "label": prompts.SUPPORTED if ok else prompts.NOT_SUPPORTED})
+        return "verify", json.dumps({"labels": labels})
+    return "other", "OK"
+
+
+class JudgeServer:
+    """The aiohttp app plus its counters; one instance per server."""
+
+    def __init__(self, config: ServerConfig | None = None) -> None:
+        self.config = config or ServerConfig()
+        self.stats = Stats()
+        self._rng = random.Random(self.config.seed)
+        self._window: collections.deque[float] = collections.deque()
+        self._runner: web.AppRunner | None = None
+        self._closing: asyncio.Event | None = None
+        self.url = ""
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=64 * 2**20)
+        app.router.add_post("/v1/chat/completions", self._chat)
+        app.router.add_get("/stats", self._stats)
+        app.router.add_post("/admin", self._admin)
+        app.router.add_get("/v1/models", self._models)
+        return app
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> str:
+        self._runner = web.AppRunner(self.app(), access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        await site.start()
+        real_port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.url = f"http://{host}:{real_port}/v1"
+        return self.url
+
+    async def stop(self) -> None:
+        if self._closing is not None:
+            self._closing.set()  # release hanging handlers so shutdown does not wait them out
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    # -- handlers ------------------------------------------------------------------------
+    async def _stats(self, request: web.Request) -> web.Response:
+        data = asdict(self.stats)
+        data["by_kind"], data["faults"] = dict(self.stats.by_kind), dict(self.stats.faults)
+        return web.json_response(data)
+
+    async def _models(self, request: web.Request) -> web.Response:
+        return web.json_response({"object": "list", "data": [{"id": "knowrl-test-judge", "object": "model"}]})
+
+    async def _admin(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        for key in ("fault_rate", "down", "latency_ms", "rpm", "grade_as"):
+            if key in body:
+                setattr(self.config, key, type(getattr(self.config, key))(body[key]))
+        if "faults" in body:
+            self.config.faults = tuple(body["faults"])
+        if body.get("reset_stats"):
+            self.stats = Stats()
+        return web.json_response(asdict(self.config))
+
+    def _over_rpm(self) -> float | None:
+        """Seconds until a slot frees when the last 60 s already hold ``rpm`` requests."""
+        if self.config.rpm <= 0:
+            return None
+        now = time.monotonic()
+        window = self.config.window_s
+        while self._window and now - self._window[0] >= window:
+            self._window.popleft()
+        if len(self._window) >= self.config.rpm:
+            return window - (now - self._window[0])
+        self._window.append(now)
+        return None
+
+    def _latency(self) -> float:
+        mean = self.config.latency_ms / 1000.0
+        if mean <= 0:
+            return 0.0
+        if self.config.latency_dist == "fixed":
+            return mean
+        if self.config.latency_dist == "exponential":
+            return self._rng.expovariate(1.0 / mean)
+        return self._rng.uniform(0.5 * mean, 1.5 * mean)
+
+    async def _chat(self, request: web.Request) -> web.StreamResponse:
+        self.stats.requests += 1
+        self.stats.authorized += "Authorization" in request.headers
+        self.stats.in_flight += 1
+        self.stats.max_in_flight = max(self.stats.max_in_flight, self.stats.in_flight)
+        try:
+            return await self._answer(request)
+        finally:
+            self.stats.in_flight -= 1
+
+    async def _answer(self, request: web.Request) -> web.StreamResponse:
+        if self.config.down:
+            self.stats.faults["down"] += 1
+            return web.json_response({"error": {"message": "server down"}}, status=503)
+        wait = self._over_rpm()
+        if wait is not None:
+            self.stats.rate_limited += 1
+            return web.json_response(
+                {"error": {"message": "rate limit exceeded", "type": "rate_limit"}},
+                status=429, headers={"Retry-After": f"{max(wait, 0.001):.3f}"},
+            )
+        try:
+            body = await request.json()
+            content = "\n".join(
+                m.get("content", "") for m in body.get("messages", []) if isinstance(m.get("content"), str)
+            )
+            model = str(body.get("model", "knowrl-test-judge"))
+        except (json.JSONDecodeError, AttributeError, TypeError):
+            return web.json_response({"error": {"message": "invalid request body"}}, status=400)
+        fault = None
+        if self.config.fault_rate > 0 and self.config.faults and self._rng.random() < self.config.fault_rate:
+            fault = self._rng.choice(self.config.faults)
+            self.stats.faults[fault] += 1
+        await asyncio.sleep(self._latency())
+        if fault == "429":
+            return web.json_response({"error": {"message": "injected 429"}}, status=429,
+                                     headers={"Retry-After": str(self.config.retry_after_s)})
+        if fault == "500":
+            return web.json_response({"error": {"message": "injected 500"}}, status=500)
+        if fault == "hang":
+            if self._closing is None:
+                self._closing = asyncio.Event()
+            try:
+                await asyncio.wait_for(self._closing.wait(), self.config.hang_s)
+            except asyncio.TimeoutError:
+                pass
+        if fault == "malformed":
+            return web.Response(text='{"choices": [{"message": {"content": ', content_type="application/json")
+        kind, reply = answer_for(content, self.config.grade_as)
+        self.stats.by_kind[kind] += 1
+        if fault == "wrong":
+            reply = {"grader": "Perhaps", "decompose": "Claims follow:", "verify": '{"labels": "yes"}'}.get(kind, "?")
+        self.stats.completed += 1
+        return web.json_response({
+            "id": f"chatcmpl-{self.stats.requests}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": model,
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": reply}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": len(content) // 4, "completion_tokens": len(reply) // 4,
+                      "total_tokens": (len(content) + len(reply)) // 4},
+        })
+
+
+@contextmanager
+def serve_in_thread(config: ServerConfig | None = None, host: str = "127.0.0.1") -> Iterator[JudgeServer]:
+    """Run a server on its own loop in a daemon thread (for synchronous callers and tests)."""
+    server = JudgeServer(config)
+    loop = asyncio.new_event_loop()
+    ready = threading.Event()
+
+    def run() -> None:
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(server.start(host))
+        ready.set()
+        loop.run_forever()
+
+    thread = threading.Thread(target=run, name="judge-server", daemon=True)
+    thread.start()
+    if not ready.wait(30):
+        raise RuntimeError("test judge server did not start")
+    try:
+        yield server
+    finally:
+        asyncio.run_coroutine_threadsafe(server.stop(), loop).result(30)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(30)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m reward_engine.judge_server", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8011)
+    parser.add_argument("--latency-ms", type=float, default=0.0, help="mean latency per request")
+    parser.add_argument("--latency-dist", choices=["fixed", "uniform", "exponential"], default="uniform")
+    parser.add_argument("--rpm", type=int, default=0, help="requests per minute before 429 (0: unlimited)")
+    parser.add_argument("--window-s", type=float, default=60.0, help="window the RPM limit is counted over")
+    parser.add_argument("--fault-rate", type=float, default=0.0, help="fraction of requests given a fault")
+    parser.add_argument("--faults", default=",".join(FAULTS), help=f"comma list from {','.join(FAULTS)}")
+    parser.add_argument("--hang-s", type=float, default=3600.0)
+    parser.add_argument("--seed", type=int, default=0)
+    args = add_verbosity(parser).parse_args(argv)
+    setup_logging(args.log_level)
+    faults = tuple(f.strip() for f in args.faults.split(",") if f.strip())
+    unknown = set(faults) - set(FAULTS)
+    if unknown:
+        parser.error(f"unknown fault kind(s) {sorted(unknown)}; choose from {FAULTS}")
+    config = ServerConfig(latency_ms=args.latency_ms, latency_dist=args.latency_dist, rpm=args.rpm,
+                          window_s=args.window_s, fault_rate=args.fault_rate, faults=faults, hang_s=args.hang_s,
+                          seed=args.seed)
+    server = JudgeServer(config)
+    web.run_app(server.app(), host=args.host, port=args.port, access_log=None,
+                print=lambda *_: print(f"test judge on http://{args.host}:{args.port}/v1", flush=True))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

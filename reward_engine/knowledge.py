@@ -1,0 +1,27 @@
+"""Which knowledge base the factuality stage reads, and opening it (path policy in one place)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from knowrl_io.paths import demo_kb_path
+
+
+def kb_path(kb_path_setting: str | None) -> Path | None:
+    """``factuality.kb_path`` as a file: ``demo`` is the offline demo KB in the user cache."""
+    if not kb_path_setting:
+        return None
+    return demo_kb_path() if kb_path_setting == "demo" else Path(kb_path_setting)
+
+
+def open_kb(kb_path_setting: str | None) -> Any:
+    """The ``retrieval.KnowledgeBase`` (loads the embedding model); a clear error when it is missing."""
+    from retrieval.kb import KnowledgeBase
+
+    path = kb_path(kb_path_setting)
+    if path is None:
+        raise ValueError("factuality needs factuality.kb_path")
+    if kb_path_setting == "demo" and not path.exists():
+        raise FileNotFoundError("the demo KB is not built yet: python -m retrieval.build --preset demo")
+    return KnowledgeBase(str(path))

@@ -1,0 +1,99 @@
+"""Plan a batch's judge requests without sending any: what ``warm`` reports and fills.
+
+The requests are built by the engine's own stages from the engine's own (truncated)
+inputs, so a planned request's cache key is the key the engine will look up. A stage
+whose input depends on an earlier judge answer (decomposition needs an INCORRECT grade,
+verification needs claims and evidence) is planned only when that answer is cached: the
+plan is what is known before calling.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Sequence
+
+from reward_engine.completion import parse
+from reward_engine.labels import Label
+from reward_engine.stages import offline_grader, prompts
+from reward_engine.stages.output import JudgeRequest
+
+if TYPE_CHECKING:
+    from reward_engine.engine import RewardEngine
+    from reward_engine.samples import Sample
+
+KINDS = ("grade", "decompose", "verify")
+
+
+@dataclass(frozen=True)
+class PlannedRequest:
+    request: JudgeRequest
+    key: str  # the judge cache key (never holds a secret)
+    cached: bool
+
+
+@dataclass
+class RequestPlan:
+    requests: list[PlannedRequest] = field(default_factory=list)
+
+    def needed(self, kind: str) -> int:
+        return sum(p.request.kind == kind for p in self.requests)
+
+    def hit_rate(self, kind: str) -> float | None:
+        """Cached share of the requests of one kind (None when none is needed)."""
+        n = self.needed(kind)
+        return round(sum(p.cached for p in self.requests if p.request.kind == kind) / n, 4) if n else None
+
+    def summary(self) -> dict[str, Any]:
+        return {"grader": self.hit_rate("grade"), "decomposition": self.hit_rate("decompose"),
+                "verification": self.hit_rate("verify"),
+                "needed": {"grader": self.needed("grade"), "decomposition": self.needed("decompose"),
+                           "verification": self.needed("verify")}}
+
+
+def _planned(engine: "RewardEngine", request: JudgeRequest) -> tuple[PlannedRequest, str | None]:
+    judge = engine.judge
+    assert judge is not None
+    reply = judge.cached(request.messages, request.template_version, request.max_tokens)
+    key = judge.key_for(request.messages, request.template_version, request.max_tokens)
+    return PlannedRequest(request, key, reply is not None), reply
+
+
+def plan_requests(engine: "RewardEngine", samples: Sequence["Sample"]) -> RequestPlan:
+    """One entry per judge call scoring ``samples`` (cleaned) would make, in scoring order: identical
+    samples are scored once; distinct samples that ask the same question each make their call."""
+    from reward_engine.stages.decompose import LLMDecomposer
+    from reward_engine.stages.grade import LLMGrader
+    from reward_engine.stages.verify import LLMVerifier
+
+    plan = RequestPlan()
+
+    def add(request: JudgeRequest) -> str | None:
+        planned, reply = _planned(engine, request)
+        plan.requests.append(planned)
+        return reply
+
+    if engine.judge is None:
+        return plan
+    for sample in {s.key(): s for s in samples}.values():  # the engine scores identical samples once
+        parsed = parse(sample.completion)
+        if not isinstance(sample.question, str) or not parsed.has_answer or not sample.gold.strip():
+            continue
+        label: Label | None = None
+        if isinstance(engine.grader, LLMGrader):
+            reply = add(engine.grader.request(sample.question, sample.gold, engine.grader_answer(parsed)))
+            label = prompts.parse_grade(reply) if reply is not None else None
+        else:
+            label = offline_grader.grade(engine.grader_answer(parsed), sample.answers)
+        if label is not Label.INCORRECT or not engine.config.factuality.enabled:
+            continue
+        if not isinstance(engine.decomposer, LLMDecomposer):
+            continue
+        reply = add(engine.decomposer.request(engine.reasoning_input(parsed)))
+        claims = prompts.parse_claims(reply) if reply is not None else None
+        if not claims or not isinstance(engine.verifier, LLMVerifier) or engine.retriever is None:
+            continue
+        kept, _ = engine.select_claims(claims, sample)
+        evidence = engine.retriever.cached(kept, sample.title_text) if kept else None
+        if evidence is not None:
+            add(engine.verifier.request(kept, evidence))
+    return plan

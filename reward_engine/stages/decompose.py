@@ -1,0 +1,42 @@
+"""Decomposition: the reasoning as atomic, self-contained, verifiable claims (FActScore's first step)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Protocol
+
+from reward_engine.judge.client import JudgeClient, JudgeError
+from reward_engine.stages import offline_facts, prompts
+from reward_engine.stages.output import FACTS_MAX_TOKENS, JudgeRequest, StageOutput
+
+
+class Decomposer(Protocol):
+    async def decompose(self, reasoning: str) -> StageOutput: ...
+
+
+class OfflineDecomposer:
+    async def decompose(self, reasoning: str) -> StageOutput:
+        return StageOutput(await asyncio.to_thread(offline_facts.decompose, reasoning))
+
+
+class LLMDecomposer:
+    """One judge call per completion (not per sentence), bullet output."""
+
+    def __init__(self, judge: JudgeClient, max_tokens: int = FACTS_MAX_TOKENS) -> None:
+        self.judge = judge
+        self.max_tokens = max_tokens
+
+    def request(self, reasoning: str) -> JudgeRequest:
+        return JudgeRequest("decompose", prompts.decompose_messages(reasoning), prompts.DECOMPOSE_VERSION,
+                            self.max_tokens)
+
+    async def decompose(self, reasoning: str) -> StageOutput:
+        req = self.request(reasoning)
+        reply = await self.judge.complete(
+            req.messages, req.template_version,
+            validate=lambda t: prompts.parse_claims(t) is not None, max_tokens=req.max_tokens, priority=0,
+        )
+        claims = prompts.parse_claims(reply.text)
+        if claims is None:  # validate() already retried; never guess
+            raise JudgeError("decomposition reply unreadable")
+        return StageOutput(claims, reply.cached)

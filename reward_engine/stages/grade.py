@@ -1,0 +1,42 @@
+"""Correctness: SimpleQA-style grading of the answer against the gold target."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Protocol
+
+from reward_engine.judge.client import JudgeClient
+from reward_engine.labels import Label
+from reward_engine.stages import offline_grader, prompts
+from reward_engine.stages.output import GRADER_MAX_TOKENS, JudgeRequest, StageOutput
+
+
+class Grader(Protocol):
+    async def grade(self, question: str, gold: str, answer: str) -> StageOutput: ...
+
+
+# The offline stages are CPU work; they run on a worker thread so the step budget's timer on the
+# event loop still fires however long one input takes (the late result is discarded).
+class OfflineGrader:
+    async def grade(self, question: str, gold: str, answer: str) -> StageOutput:
+        return StageOutput(await asyncio.to_thread(offline_grader.grade, answer, gold))
+
+
+class LLMGrader:
+    """SimpleQA-style grading by the judge; only the question (never the chat prompt) is sent."""
+
+    def __init__(self, judge: JudgeClient) -> None:
+        self.judge = judge
+
+    @staticmethod
+    def request(question: str, gold: str, answer: str) -> JudgeRequest:
+        return JudgeRequest("grade", prompts.grader_messages(question, gold, answer), prompts.GRADER_VERSION,
+                            GRADER_MAX_TOKENS)
+
+    async def grade(self, question: str, gold: str, answer: str) -> StageOutput:
+        req = self.request(question, gold, answer)
+        reply = await self.judge.complete(
+            req.messages, req.template_version,
+            validate=lambda t: prompts.parse_grade(t) is not Label.UNPARSEABLE, max_tokens=req.max_tokens,
+        )
+        return StageOutput(prompts.parse_grade(reply.text), reply.cached)

@@ -1,0 +1,27 @@
+"""What a stage hands back, and the judge call it would make (for planning and warming)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+GRADER_MAX_TOKENS = 4  # one letter; part of the cache key
+FACTS_MAX_TOKENS = 512  # decomposition and verification replies
+
+
+@dataclass
+class StageOutput:
+    """A stage's value plus whether it came from the cache (for status and metrics)."""
+
+    value: object
+    cached: bool = False
+
+
+@dataclass(frozen=True)
+class JudgeRequest:
+    """One judge call exactly as a stage sends it: the engine and ``warm`` build it the same way."""
+
+    kind: str  # "grade" | "decompose" | "verify"
+    messages: list[dict[str, Any]]
+    template_version: str
+    max_tokens: int
