@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 CORPUS = [
     ("Paris", "Paris is the capital and largest city of France. The city lies on the river Seine. "
@@ -62,3 +66,15 @@ def hanging_scorer(task: str, answer, entry_json: str) -> float:
     from knowrl.tasks.rg_reward import score_entry
 
     return score_entry(task, answer, entry_json)
+
+
+@contextmanager
+def busy_cores(n: int) -> Iterator[None]:
+    """``n`` processes spinning on the CPU for the duration (a training step's load), killed on exit."""
+    procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+    try:
+        yield
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()

@@ -119,18 +119,23 @@ def test_rg_answer_hidden_in_think_or_repeated_scores_zero():
 
 
 def test_rg_scorer_timeout_scores_zero_without_stalling():
-    from tests.helpers import hanging_scorer
+    """Holds while two other processes keep both cores busy (as the trainer does): the 1 s timeout
+    measures the check alone, because the workers were started and warmed before the step."""
+    from tests.helpers import busy_cores, hanging_scorer
 
     rows = eval_rows(["syllogism"], 2, seed=0)
     gold = json.loads(rows[1]["rg_entry"])["answer"]
-    rewards = ReasoningGymRewards(ReasoningGymRewardConfig(timeout_s=1.0), pool=VerifierPool(2, warm=None),
-                                  scorer=hanging_scorer)
+    rewards = ReasoningGymRewards(ReasoningGymRewardConfig(timeout_s=1.0), scorer=hanging_scorer,
+                                  tasks=("syllogism",))
     try:
-        started = time.perf_counter()
-        _, score = _rg_score(rewards, rows, ["<think>x</think><answer>hang</answer>",
-                                             f"<think>x</think><answer>{gold}</answer>"])
+        rewards.start()
+        with busy_cores(2):
+            started = time.perf_counter()
+            _, score = _rg_score(rewards, rows, ["<think>x</think><answer>hang</answer>",
+                                                 f"<think>x</think><answer>{gold}</answer>"])
+            elapsed = time.perf_counter() - started
         assert score == [0.0, 1.0] and rewards.pool.timeouts == 1
-        assert time.perf_counter() - started < 20
+        assert elapsed < 20
     finally:
         rewards.close()
 

@@ -55,6 +55,10 @@ class TaskRewards:
             except Exception as exc:  # noqa: BLE001
                 log.error("reward log not written: %s", exc)
 
+    def start(self) -> None:
+        """Start and warm the verifier workers (before the first step; see ``VerifierPool.start``)."""
+        self.pool.start()
+
     async def aclose(self) -> None:
         self.pool.close()
 

@@ -142,7 +142,9 @@ class ReasoningGymTask(Task):
         from knowrl.tasks.rg_reward import ReasoningGymRewards
 
         assert self.config.reasoning_gym is not None
-        return ReasoningGymRewards(self.config.reasoning_gym.reward, sink=rows_sink)
+        rg = self.config.reasoning_gym
+        return ReasoningGymRewards(rg.reward, sink=rows_sink, tasks=tuple(dict.fromkeys([*rg.train_tasks,
+                                                                                          *rg.evaluation_tasks])))
 
 
 TASKS = {"knowrl": KnowRLTask, "math": MathTask, "reasoning_gym": ReasoningGymTask}
@@ -174,4 +176,7 @@ def setup(config: TrainConfig, tokenizer: Any, knowrl_sink: Callable[..., None] 
     rows, bad = task.train_rows()
     if not rows:
         raise ConfigError(f"no usable training rows in {config.data.train} ({bad} bad)")
-    return TaskSetup(task.dataset(rows, tokenizer), task.rewards(knowrl_sink, rows_sink, world_size), len(rows), bad)
+    rewards = task.rewards(knowrl_sink, rows_sink, world_size)
+    if hasattr(rewards, "start"):  # verifier workers up and warm before the first step's timed checks
+        rewards.start()
+    return TaskSetup(task.dataset(rows, tokenizer), rewards, len(rows), bad)

@@ -11,6 +11,7 @@ timeout; one that overruns or raises scores 0 and is counted, never crashes the 
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -37,15 +38,21 @@ def score_entry(task: str, answer: str | None, entry_json: str) -> float:
     return float(reasoning_gym.get_score_answer_fn(task)(answer, json.loads(entry_json)))
 
 
-def _warm() -> None:
-    import reasoning_gym  # noqa: F401
+def warm_tasks(tasks: tuple[str, ...] = ()) -> None:
+    """Worker initializer: import reasoning-gym and each task's scorer before the first timed call."""
+    import reasoning_gym
+
+    for task in tasks:
+        reasoning_gym.get_score_answer_fn(task)
 
 
 class ReasoningGymRewards(TaskRewards):
     def __init__(self, config: ReasoningGymRewardConfig | None = None, sink: Sink | None = None,
-                 pool: VerifierPool | None = None, scorer: Any = score_entry) -> None:
+                 pool: VerifierPool | None = None, scorer: Any = score_entry, tasks: tuple[str, ...] = ()) -> None:
+        """``tasks``: the task names whose scorers the workers import before the first call."""
         self.config = config or ReasoningGymRewardConfig()
-        super().__init__(self.config.workers, sink, pool or VerifierPool(self.config.workers, warm=_warm))
+        warm = functools.partial(warm_tasks, tuple(tasks))
+        super().__init__(self.config.workers, sink, pool or VerifierPool(self.config.workers, warm=warm))
         self.scorer = scorer
 
     async def score_one(self, task: Any, entry: Any, completion: Any) -> tuple[float | None, str, str | None]:

@@ -5,7 +5,10 @@ simplification can still hang; a reasoning-gym scorer is arbitrary Python. Runni
 in a ``pebble`` process pool keeps the event loop free, and a call that overruns its
 timeout has its worker killed and replaced, so one pathological answer never stalls a
 GRPO step. Workers start with ``spawn`` (a training process has threads; forking it is
-unsafe) and only on first use.
+unsafe). ``start()`` spawns and warms them before the first step: a call's timeout then
+measures the check alone, never a worker's start-up and imports (pebble times a task from
+when a worker picks it up, after the worker's initializer), which a busy training machine
+can stretch past a timeout and turn a right answer into a wrong reward.
 """
 
 from __future__ import annotations
@@ -23,6 +26,14 @@ class VerifyTimeout(Exception):
 def _warm() -> None:
     """Import the heavy verifiers once per worker, before the first timed call."""
     import math_verify  # noqa: F401
+
+
+def _ready(hold_s: float) -> bool:
+    """A no-op that keeps its worker busy briefly, so each of ``start()``'s calls lands on another worker."""
+    import time
+
+    time.sleep(hold_s)
+    return True
 
 
 class VerifierPool:
@@ -44,6 +55,12 @@ class VerifierPool:
             self._pool = ProcessPool(max_workers=self.workers, initializer=self._warm,
                                      context=multiprocessing.get_context("spawn"))
         return self._pool
+
+    def start(self, hold_s: float = 0.2) -> None:
+        """Spawn every worker and run its warm-up now (blocking, seconds), outside any timed call."""
+        pool = self._ensure()
+        for future in [pool.schedule(_ready, args=(hold_s,)) for _ in range(self.workers)]:
+            future.result()
 
     async def run(self, fn: Callable[..., Any], *args: Any, timeout_s: float = 5.0) -> Any:
         """The function's result; :class:`VerifyTimeout` after ``timeout_s`` of its own run time."""
