@@ -45,6 +45,35 @@ def test_offline_grader(answer, gold, label):
     assert grade(answer, gold) is label
 
 
+# Answers as real models write them (#12): harmless variants that are CORRECT, and near misses that stay wrong.
+REAL_ANSWER_CASES = [
+    # numbers in words vs digits, both ways, past twenty, with scales and ordinals
+    ("twenty-three", "23", C), ("46", "forty-six", C), ("one hundred and twelve", "112", C),
+    ("fifteen hundred", "1,500", C), ("three thousand two hundred", "3200", C), ("the fourth", "4th", C),
+    ("twenty-four", "23", I), ("two hundred", "2,000", I),
+    # refusals without "know" or "sure"
+    ("Not enough information to say.", "Paris", N), ("It is unclear from what I have.", "Paris", N),
+    ("No reliable information is available.", "1912", N), ("I don't have that information.", "Oslo", N),
+    ("I'm unable to determine this.", "Oslo", N), ("Hard to say without more context.", "Oslo", N),
+    ("Unclear", "Oslo", N), ("I couldn't find it", "Oslo", N),
+    # honorifics and titles, post-nominals
+    ("Isaac Newton", "Sir Isaac Newton", C), ("Marie Curie", "Dr. Marie Curie", C),
+    ("Martin Luther King", "Martin Luther King Jr.", C), ("Elizabeth", "Queen Elizabeth II", I),
+    ("Newton", "Sir Isaac Newton", I),
+    # generic head words dropped or added
+    ("the Pacific", "Pacific Ocean", C), ("Everest", "Mount Everest", C), ("Amazon", "Amazon River", C),
+    ("Lake Victoria", "Victoria", C), ("Harvard", "Harvard University", C), ("the Atlantic", "Pacific Ocean", I),
+    # initialisms of multi-word answers, both ways
+    ("UK", "United Kingdom", C), ("U.S.A.", "United States of America", C), ("United Nations", "UN", C),
+    ("US", "United Kingdom", I), ("UK", "Ukraine", I),
+]
+
+
+@pytest.mark.parametrize("answer,gold,label", REAL_ANSWER_CASES)
+def test_offline_grader_on_answers_as_real_models_write_them(answer, gold, label):
+    assert grade(answer, gold) is label
+
+
 def test_gold_aliases_split_and_heads():
     assert gold_aliases("Malia; Sasha | Obama (family)") == ["Malia", "Sasha", "Obama (family)", "Obama"]
     assert gold_aliases(["A", None, " "]) == ["A"] and gold_aliases(None) == []

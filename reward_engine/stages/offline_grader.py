@@ -15,10 +15,12 @@ from datetime import datetime
 from typing import Iterable
 
 from reward_engine.labels import Label
+from reward_engine.stages.answer_forms import numbers_in_words_to_digits, same_answer
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _PUNCT = re.compile(f"[{re.escape(string.punctuation)}\u2018\u2019\u201c\u201d\u2013\u2014\u00b7]")
 _SPACES = re.compile(r"\s+")
+_DOTTED = re.compile(r"\b(?:[a-z]\.){2,}")
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d{1,3}(?:[,\u00a0 ]\d{3})+(?:\.\d+)?(?![\w])|[-+]?\d*\.?\d+")
 _SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "billion": 1e9, "bn": 1e9, "trillion": 1e12}
 _NUMBER_WORDS = {w: i for i, w in enumerate(
@@ -31,6 +33,18 @@ ABSTENTIONS = (
     r"\b(?:insufficient|not enough) (?:information|data|context)\b", r"\bunable to (?:answer|determine)\b",
     r"\bi (?:have no|lack) (?:information|knowledge)\b", r"\bno reliable information\b", r"^unknown$",
     r"\bi(?: am|'m) unsure\b", r"\bi (?:cannot|can't) recall\b",
+    # refusals that never say "know" or "sure"
+    r"\b(?:it is|it's|that is|that's) (?:unclear|not clear|uncertain|impossible to (?:say|tell|know|determine))\b",
+    r"\bno (?:reliable |verifiable |specific )?(?:information|data|records?|details) (?:is |are )?"
+    r"(?:available|found|exists?)\b",
+    r"\b(?:information|data|details) (?:is |are )?(?:not available|unavailable|lacking)\b",
+    r"\bi (?:do not|don't|did not|didn't) have (?:that|this|the|enough|any|sufficient|reliable) "
+    r"(?:information|data|knowledge|details)\b",
+    r"\bi(?: am|'m) (?:not able|unable) to (?:answer|say|determine|tell|find|provide|confirm|verify)\b",
+    r"\bi (?:could not|couldn't|cannot|can't|was unable to) (?:find|verify|confirm|provide)\b",
+    r"\b(?:hard|difficult) to say\b", r"\bwithout (?:more|further|additional) (?:information|context|data)\b",
+    r"\bi (?:would|'d) (?:only )?be guessing\b", r"\bno way (?:of|to) know(?:ing)?\b",
+    r"^(?:unsure|uncertain|unclear|not known|n/?a|no answer|cannot say|can't say)$",
 )
 _ABSTAIN = re.compile("|".join(ABSTENTIONS))
 _NEGATION = re.compile(r"\b(not|no|never|isn't|wasn't|aren't|weren't|neither|nor)\s+(?:\w+\s+){0,2}$")
@@ -42,6 +56,7 @@ _MONTHS = ("january february march april may june july august september october 
 def normalize(text: str) -> str:
     """Lowercase, NFKC (NBSP -> space), strip punctuation and articles, squeeze spaces."""
     text = unicodedata.normalize("NFKC", text).lower()
+    text = _DOTTED.sub(lambda m: m.group().replace(".", ""), text)  # "u.s.a." is one word, not "u s" + article
     text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     text = _PUNCT.sub(" ", text)
     text = _ARTICLES.sub(" ", text)
@@ -70,7 +85,7 @@ def is_abstention(answer: str) -> bool:
 
 
 def _numbers(text: str) -> list[float]:
-    low = unicodedata.normalize("NFKC", text).lower()
+    low = numbers_in_words_to_digits(unicodedata.normalize("NFKC", text).lower())
     values = []
     for match in _NUMBER.finditer(low):
         raw = re.sub(r"[,\u00a0 ]", "", match.group())
@@ -148,6 +163,8 @@ def grade(answer: str, answers: str | Iterable[str] | None) -> Label:
         return Label.CORRECT
     if is_abstention(answer):
         return Label.NOT_ATTEMPTED
+    if any(same_answer(pred, g) for g in norm_golds):  # numbers in words, titles, head words, initialisms
+        return Label.CORRECT
     for gold_raw, gold in zip(golds, (normalize(g) for g in golds)):
         if not gold:
             continue
