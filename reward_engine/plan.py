@@ -53,8 +53,8 @@ class RequestPlan:
 def _planned(engine: "RewardEngine", request: JudgeRequest) -> tuple[PlannedRequest, str | None]:
     judge = engine.judge
     assert judge is not None
-    reply = judge.cached(request.messages, request.template_version, request.max_tokens)
-    key = judge.key_for(request.messages, request.template_version, request.max_tokens)
+    reply = judge.cached(request.messages, request.template_version, **request.send_args())
+    key = judge.key_for(request.messages, request.template_version, request.max_tokens, schema=request.schema)
     return PlannedRequest(request, key, reply is not None), reply
 
 

@@ -253,3 +253,27 @@ def test_reward_functions_are_picklable_trl_callables(tmp_path, kb):
     assert await_once == [2.0]
     assert asyncio.run(step()) == ([1.0, 1.0, -1.0], [2.0, 1.0, -1.0])
     assert len((tmp_path / "r.jsonl").read_text().splitlines()) == 4  # one row before pickling, three after
+
+
+@pytest.mark.parametrize("mode,accepts", [("on", True), ("off", True), ("auto", False)])
+async def test_structured_outputs_score_the_same(server, kb, mode, accepts):
+    """on: every call asks for its schema (JSON replies); off: text prompts; auto against a server without
+    response_format: the refused calls are re-sent as text at once, nothing is lost, later calls ask in text."""
+    server.config.accept_schema = accepts
+    async with RewardEngine(llm_config(server, judge={"structured_output": mode}, speculate=False), kb=kb) as engine:
+        results = await engine.score(samples())
+        first = await server_stats(server)
+        await engine.score([Sample("What is the capital of Japan?", GOOD.replace("Paris", "Kyoto"), "Tokyo")])
+    second = await server_stats(server)
+    assert [r.correctness for r in results][:2] == [2.0, pytest.approx(-1 + math.exp(1 - 10 / 3))]
+    assert [r.label for r in results] == ["CORRECT", "INCORRECT", "INCORRECT", "NOT_ATTEMPTED", None]
+    assert all(r.status == "ok" for r in results)
+    refused = first["requests"] - 8  # 4 grades, 2 decompositions, 2 verifications
+    if mode == "on":
+        assert first["structured"] == 8 and refused == 0
+    elif mode == "off":
+        assert first["structured"] == 0 and refused == 0
+    else:
+        assert 1 <= refused <= 4 and first["structured"] == refused  # only the first concurrent grades
+    later = second["structured"] - first["structured"]
+    assert (later >= 2) if mode == "on" else (later == 0)  # a grade and a decomposition at least

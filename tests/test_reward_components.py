@@ -177,3 +177,25 @@ def test_offline_verifier_needs_words_and_numbers():
     assert offline_facts.supported("Mount Everest stands in the Himalayas.", passages)
     assert not offline_facts.supported("Mount Everest is 9,000 metres high.", passages)
     assert not offline_facts.supported("Mount Fuji stands in Japan.", passages)
+
+
+U = Label.UNPARSEABLE
+
+
+@pytest.mark.parametrize("reply,label", [
+    # harmless variants real models produce
+    ("```\nB\n```", I), ("Grade: B", I), ("B.", I), ("**B**", I), ("(C)", N), ("B - INCORRECT", I),
+    ("A: CORRECT", C), ("Final answer: A", C), ('{"grade": "B"}', I), ('```json\n{"grade": "C"}\n```', N),
+    ("B\nThe predicted answer names another city.", I), ("NOT ATTEMPTED", N), ("  a  ", C),
+    # ambiguous or contradictory: never guessed
+    ("A or B", U), ("B: CORRECT", U), ("A\nB", U), ("Grade: D", U), ("The answer is A", U),
+    ('{"grade": "E"}', U), ('{"grade": ', U), ("A because B is wrong", U),
+])
+def test_grade_parser_accepts_harmless_variants_only(reply, label):
+    assert prompts.parse_grade(reply) is label
+
+
+def test_claims_parser_accepts_fences_and_json():
+    assert prompts.parse_claims("```\n- A is B.\n- C is D.\n```") == ["A is B.", "C is D."]
+    assert prompts.parse_claims('{"claims": ["A is B.", "A is B.", " "]}') == ["A is B."]
+    assert prompts.parse_claims('{"claims": [1]}') is None and prompts.parse_claims('{"facts": []}') is None

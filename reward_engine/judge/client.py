@@ -16,7 +16,7 @@ import logging
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Literal
 
 import aiohttp
 from pydantic import BaseModel, ConfigDict, Field
@@ -61,6 +61,9 @@ class JudgeConfig(BaseModel):
     max_tokens: int = 512
     seed: int | None = None
     cache_dir: str | None = Field(None, description="diskcache directory; None disables caching")
+    structured_output: Literal["auto", "on", "off"] = Field(
+        "auto", description="ask for grades, claims and verdicts through a JSON schema (response_format): "
+        "on = always; auto = unless the endpoint answers 400, then text; off = text prompts only")
 
 
 class JudgeError(Exception):
@@ -114,6 +117,22 @@ class JudgeMetrics:
         return {k: v for k, v in self.__dict__.items() if k != "latencies"}
 
 
+class _SchemaRefused(Exception):
+    """HTTP 400 to a request with ``response_format`` (structured_output: auto falls back to text)."""
+
+
+@dataclass(frozen=True)
+class _Call:
+    """One judge call as asked for: the prompt, its template version, the reply budget and form."""
+
+    messages: list[dict[str, Any]]
+    template_version: str
+    max_tokens: int
+    schema: dict[str, Any] | None
+    validate: Callable[[str], bool] | None
+    priority: int
+
+
 def _retryable(exc: BaseException) -> bool:
     return isinstance(exc, (RetryableError, asyncio.TimeoutError, aiohttp.ClientError))
 
@@ -139,6 +158,7 @@ class JudgeClient:
         self._throttler: Any = None
         self._tokens: TokenWindow | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._no_schema: set[str] = set()  # endpoints that refused response_format (structured_output: auto)
 
     async def __aenter__(self) -> "JudgeClient":
         self._ensure_loop_objects()
@@ -185,14 +205,24 @@ class JudgeClient:
             connector._close()
 
     def key_for(self, messages: list[dict[str, Any]], template_version: str, max_tokens: int | None = None,
-                model: str | None = None) -> str:
-        """The cache key of this call answered by ``model`` (default: the first endpoint's)."""
+                model: str | None = None, schema: dict[str, Any] | None = None) -> str:
+        """The cache key of this call answered by ``model`` (default: the first endpoint's); a call asking
+        for a JSON schema is another call than the same prompt in text."""
         cfg = self.config
+        version = template_version + ("+json" if self._asks_schema(schema) else "")
         return cache_key(model or cfg.endpoints[0].model, messages, cfg.temperature, max_tokens or cfg.max_tokens,
-                         cfg.seed, template_version)
+                         cfg.seed, version)
 
-    def cached(self, messages: list[dict[str, Any]], template_version: str,
-               max_tokens: int | None = None) -> str | None:
+    @property
+    def structured(self) -> bool:
+        """Whether calls that have a JSON schema ask for it (``structured_output`` is not off)."""
+        return self.config.structured_output != "off"
+
+    def _asks_schema(self, schema: dict[str, Any] | None) -> bool:
+        return schema is not None and self.structured
+
+    def cached(self, messages: list[dict[str, Any]], template_version: str, max_tokens: int | None = None,
+               schema: dict[str, Any] | None = None) -> str | None:
         """The cached answer for this call, without calling (None when absent or uncacheable).
 
         With endpoints serving different models, an answer counts only when every model's is
@@ -201,7 +231,7 @@ class JudgeClient:
         if self.cache is None or self.config.temperature != 0:
             return None
         models = dict.fromkeys(e.model for e in self.config.endpoints)
-        answers = [self.cache.get(self.key_for(messages, template_version, max_tokens, m)) for m in models]
+        answers = [self.cache.get(self.key_for(messages, template_version, max_tokens, m, schema)) for m in models]
         return None if any(a is None for a in answers) else answers[0]
 
     async def complete(
@@ -211,29 +241,30 @@ class JudgeClient:
         validate: Callable[[str], bool] | None = None,
         max_tokens: int | None = None,
         priority: int = 1,
+        schema: dict[str, Any] | None = None,
     ) -> JudgeReply:
         """One chat completion's text. Raises JudgeError subclasses, never anything else.
 
-        Lower ``priority`` numbers get a free connection slot first.
+        Lower ``priority`` numbers get a free connection slot first. ``schema``: a JSON schema the
+        reply must follow, sent as ``response_format`` when ``structured_output`` allows it.
         """
         self._ensure_loop_objects()
         started = time.perf_counter()
         self.metrics.calls += 1
-        max_tokens = max_tokens or self.config.max_tokens
+        call = _Call(messages, template_version, max_tokens or self.config.max_tokens,
+                     schema if self._asks_schema(schema) else None, validate, priority)
         endpoint = next(self._endpoints)  # a retry moves on to the next one
-        if self.config.temperature != 0:
-            return await self._call(endpoint, messages, template_version, validate, max_tokens, priority, started)
-        key = self.key_for(messages, template_version, max_tokens, endpoint.model)  # per model: endpoints may differ
-        if self.cache is not None:
-            hit = self.cache.get(key)
+        if self.config.temperature == 0 and self.cache is not None:
+            hit = self.cache.get(self._key(call, endpoint.model))  # per model: endpoints may serve different ones
             if hit is not None:
                 self.metrics.cache_hits += 1
                 return JudgeReply(hit, True, 0, time.perf_counter() - started)
-        return await self._call(endpoint, messages, template_version, validate, max_tokens, priority, started)
+        return await self._call(endpoint, call, started)
 
-    async def _call(self, endpoint: Endpoint, messages: list[dict[str, Any]], template_version: str,
-                    validate: Callable[[str], bool] | None, max_tokens: int, priority: int,
-                    started: float) -> JudgeReply:
+    def _key(self, call: "_Call", model: str) -> str:
+        return self.key_for(call.messages, call.template_version, call.max_tokens, model, call.schema)
+
+    async def _call(self, endpoint: Endpoint, call: "_Call", started: float) -> JudgeReply:
         """The request with retries; stores a deterministic answer in the cache."""
         attempts = 0
         answered_by = endpoint
@@ -248,8 +279,8 @@ class JudgeClient:
                 with attempt:
                     attempts += 1
                     answered_by = endpoint if attempts == 1 else next(self._endpoints)
-                    text = await self._request(answered_by, messages, max_tokens, priority)
-                    if validate is not None and not validate(text):
+                    text = await self._request(answered_by, call)
+                    if call.validate is not None and not call.validate(text):
                         self.metrics.invalid += 1
                         raise InvalidReplyError("judge reply not in the requested form")
         except BreakerOpenError:
@@ -270,7 +301,7 @@ class JudgeClient:
         latency = time.perf_counter() - started
         self.metrics.latencies.append(latency)
         if self.cache is not None and self.config.temperature == 0:
-            self.cache.set(self.key_for(messages, template_version, max_tokens, answered_by.model), text)
+            self.cache.set(self._key(call, answered_by.model), text)
         return JudgeReply(text, False, attempts, latency)
 
     def _wait(self, state: RetryCallState) -> float:
@@ -288,13 +319,12 @@ class JudgeClient:
         log.warning("judge retry %d/%d after %s (waiting %.2fs)", state.attempt_number,
                     self.config.max_attempts - 1, cause, wait)
 
-    async def _request(self, endpoint: Endpoint, messages: list[dict[str, Any]], max_tokens: int,
-                       priority: int) -> str:
+    async def _request(self, endpoint: Endpoint, call: "_Call") -> str:
         if not self.breaker.allow():
             self.metrics.breaker_rejections += 1
             raise BreakerOpenError("judge circuit breaker is open")
         try:
-            text = await self._send(endpoint, messages, max_tokens, priority)
+            text = await self._send(endpoint, call)
         except RateLimitedError:
             self.breaker.release()  # paced, not failing
             raise
@@ -309,21 +339,31 @@ class JudgeClient:
         self.breaker.success()
         return text
 
-    async def _send(self, endpoint: Endpoint, messages: list[dict[str, Any]], max_tokens: int, priority: int) -> str:
+    async def _send(self, endpoint: Endpoint, call: "_Call") -> str:
         """One request within the concurrency slots and the rate limits."""
         assert self._slots is not None and self._session is not None
-        await self._slots.acquire(priority)
+        await self._slots.acquire(call.priority)
         try:
             if self._throttler is not None:
                 await self._throttler.acquire()
             if self._tokens is not None:
-                await self._tokens.acquire(estimate_tokens(messages, max_tokens))
+                await self._tokens.acquire(estimate_tokens(call.messages, call.max_tokens))
             self.metrics.requests += 1
-            return await self._post(endpoint, messages, max_tokens)
+            schema = call.schema if endpoint.base_url not in self._no_schema else None
+            try:
+                return await self._post(endpoint, call.messages, call.max_tokens, schema)
+            except _SchemaRefused:
+                # auto: this endpoint does not take response_format; ask in text from now on
+                self._no_schema.add(endpoint.base_url)
+                log.warning("judge %s refused response_format; asking for text replies from now on",
+                            endpoint.base_url)
+                self.metrics.requests += 1
+                return await self._post(endpoint, call.messages, call.max_tokens, None)
         finally:
             self._slots.release()
 
-    async def _post(self, endpoint: Endpoint, messages: list[dict[str, Any]], max_tokens: int) -> str:
+    async def _post(self, endpoint: Endpoint, messages: list[dict[str, Any]], max_tokens: int,
+                    schema: dict[str, Any] | None = None) -> str:
         headers = {"Content-Type": "application/json"}
         key = os.environ.get(endpoint.api_key_env) if endpoint.api_key_env else None
         if key:
@@ -332,6 +372,9 @@ class JudgeClient:
                                 "temperature": self.config.temperature, "max_tokens": max_tokens}
         if self.config.seed is not None:
             body["seed"] = self.config.seed
+        if schema is not None:
+            body["response_format"] = {"type": "json_schema",
+                                       "json_schema": {"name": "reply", "schema": schema, "strict": True}}
         url = endpoint.base_url.rstrip("/") + "/chat/completions"
         try:
             async with self._session.post(url, json=body, headers=headers) as resp:  # type: ignore[union-attr]
@@ -340,6 +383,8 @@ class JudgeClient:
                     raise RateLimitedError("HTTP 429", _parse_retry_after(resp.headers.get("Retry-After")))
                 if resp.status >= 500:
                     raise RetryableError(f"HTTP {resp.status}", _parse_retry_after(resp.headers.get("Retry-After")))
+                if resp.status == 400 and schema is not None and self.config.structured_output == "auto":
+                    raise _SchemaRefused()
                 if resp.status >= 400:
                     raise JudgeError(f"HTTP {resp.status} from judge (not retried)")
                 raw = await resp.text()

@@ -44,6 +44,7 @@ class ServerConfig:
     retry_after_s: float = 1.0
     down: bool = False
     grade_as: str | None = None  # answer every grader prompt with this letter (a judge that disagrees)
+    accept_schema: bool = True  # False: a request with response_format gets 400 (a server without them)
     seed: int = 0
 
 
@@ -55,6 +56,7 @@ class Stats:
     max_in_flight: int = 0
     rate_limited: int = 0
     authorized: int = 0  # requests that carried an Authorization header (the key itself is never kept)
+    structured: int = 0  # requests that asked for a JSON schema (response_format)
     by_kind: dict = field(default_factory=lambda: collections.Counter())
     faults: dict = field(default_factory=lambda: collections.Counter())
 
@@ -62,6 +64,15 @@ class Stats:
 def _field(content: str, name: str) -> str:
     match = re.search(rf"<{name}>(.*?)</{name}>", content, re.DOTALL)
     return match.group(1) if match else ""
+
+
+def as_json(kind: str, reply: str) -> str:
+    """A text reply in the form the project's JSON schemas ask for (grade and claims; verdicts already are)."""
+    if kind == "grader":
+        return json.dumps({"grade": reply})
+    if kind == "decompose":
+        return json.dumps({"claims": prompts.parse_claims(reply) or []})
+    return reply
 
 
 def answer_for(content: str, grade_as: str | None = None) -> tuple[str, str]:
@@ -191,8 +202,12 @@ class JudgeServer:
                 m.get("content", "") for m in body.get("messages", []) if isinstance(m.get("content"), str)
             )
             model = str(body.get("model", "knowrl-test-judge"))
+            structured = isinstance(body.get("response_format"), dict)
         except (json.JSONDecodeError, AttributeError, TypeError):
             return web.json_response({"error": {"message": "invalid request body"}}, status=400)
+        self.stats.structured += structured
+        if structured and not self.config.accept_schema:
+            return web.json_response({"error": {"message": "response_format is not supported"}}, status=400)
         fault = None
         if self.config.fault_rate > 0 and self.config.faults and self._rng.random() < self.config.fault_rate:
             fault = self._rng.choice(self.config.faults)
@@ -213,6 +228,8 @@ class JudgeServer:
         if fault == "malformed":
             return web.Response(text='{"choices": [{"message": {"content": ', content_type="application/json")
         kind, reply = answer_for(content, self.config.grade_as)
+        if structured:
+            reply = as_json(kind, reply)
         self.stats.by_kind[kind] += 1
         if fault == "wrong":
             reply = {"grader": "Perhaps", "decompose": "Claims follow:", "verify": '{"labels": "yes"}'}.get(kind, "?")

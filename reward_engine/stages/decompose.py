@@ -28,13 +28,13 @@ class LLMDecomposer:
 
     def request(self, reasoning: str) -> JudgeRequest:
         return JudgeRequest("decompose", prompts.decompose_messages(reasoning), prompts.DECOMPOSE_VERSION,
-                            self.max_tokens)
+                            self.max_tokens, prompts.CLAIMS_SCHEMA)
 
     async def decompose(self, reasoning: str) -> StageOutput:
         req = self.request(reasoning)
         reply = await self.judge.complete(
             req.messages, req.template_version,
-            validate=lambda t: prompts.parse_claims(t) is not None, max_tokens=req.max_tokens, priority=0,
+            validate=lambda t: prompts.parse_claims(t) is not None, priority=0, **req.send_args(),
         )
         claims = prompts.parse_claims(reply.text)
         if claims is None:  # validate() already retried; never guess

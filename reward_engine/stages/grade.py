@@ -8,7 +8,7 @@ from typing import Protocol
 from reward_engine.judge.client import JudgeClient
 from reward_engine.labels import Label
 from reward_engine.stages import offline_grader, prompts
-from reward_engine.stages.output import GRADER_MAX_TOKENS, JudgeRequest, StageOutput
+from reward_engine.stages.output import GRADER_JSON_MAX_TOKENS, GRADER_MAX_TOKENS, JudgeRequest, StageOutput
 
 
 class Grader(Protocol):
@@ -28,15 +28,16 @@ class LLMGrader:
     def __init__(self, judge: JudgeClient) -> None:
         self.judge = judge
 
-    @staticmethod
-    def request(question: str, gold: str, answer: str) -> JudgeRequest:
+    def request(self, question: str, gold: str, answer: str) -> JudgeRequest:
+        structured = self.judge.structured
         return JudgeRequest("grade", prompts.grader_messages(question, gold, answer), prompts.GRADER_VERSION,
-                            GRADER_MAX_TOKENS)
+                            GRADER_JSON_MAX_TOKENS if structured else GRADER_MAX_TOKENS,
+                            prompts.GRADE_SCHEMA if structured else None)
 
     async def grade(self, question: str, gold: str, answer: str) -> StageOutput:
         req = self.request(question, gold, answer)
         reply = await self.judge.complete(
             req.messages, req.template_version,
-            validate=lambda t: prompts.parse_grade(t) is not Label.UNPARSEABLE, max_tokens=req.max_tokens,
+            validate=lambda t: prompts.parse_grade(t) is not Label.UNPARSEABLE, **req.send_args(),
         )
         return StageOutput(prompts.parse_grade(reply.text), reply.cached)

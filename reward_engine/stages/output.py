@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 GRADER_MAX_TOKENS = 4  # one letter; part of the cache key
+GRADER_JSON_MAX_TOKENS = 16  # {"grade": "B"} through a schema
 FACTS_MAX_TOKENS = 512  # decomposition and verification replies
 
 
@@ -25,3 +26,8 @@ class JudgeRequest:
     messages: list[dict[str, Any]]
     template_version: str
     max_tokens: int
+    schema: dict[str, Any] | None = None  # asked for as response_format when the judge is structured
+
+    def send_args(self) -> dict[str, Any]:
+        """Keyword arguments of ``JudgeClient.complete``/``cached`` for this request."""
+        return {"max_tokens": self.max_tokens, "schema": self.schema}

@@ -74,11 +74,74 @@ def grader_messages(question: str, gold: str, answer: str) -> list[dict[str, str
 _GRADE = {"A": Label.CORRECT, "B": Label.INCORRECT, "C": Label.NOT_ATTEMPTED,
           "CORRECT": Label.CORRECT, "INCORRECT": Label.INCORRECT, "NOT_ATTEMPTED": Label.NOT_ATTEMPTED}
 
+# JSON schemas for endpoints with structured outputs (``judge.structured_output``): a reply then
+# parses by construction; the text parsers below accept both forms.
+GRADE_SCHEMA = {"type": "object", "properties": {"grade": {"type": "string", "enum": ["A", "B", "C"]}},
+                "required": ["grade"], "additionalProperties": False}
+CLAIMS_SCHEMA = {"type": "object", "properties": {"claims": {"type": "array", "items": {"type": "string"}}},
+                 "required": ["claims"], "additionalProperties": False}
+VERDICTS_SCHEMA = {
+    "type": "object", "required": ["labels"], "additionalProperties": False,
+    "properties": {"labels": {"type": "array", "items": {
+        "type": "object", "required": ["id", "label"], "additionalProperties": False,
+        "properties": {"id": {"type": "integer"}, "label": {"type": "string", "enum": [SUPPORTED, NOT_SUPPORTED]}}}}},
+}
+
+_FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
+_GRADE_LINE = re.compile(
+    r"^(?:(?:final\s+)?(?:grade|answer|label|verdict)\s*[:=]\s*)?"  # "Grade: B"
+    r"[(\[]?(?P<letter>[ABC])[)\]]?"  # "B", "(B)"
+    r"(?:\s*[-:=.)]?\s*[(\[]?(?P<word>CORRECT|INCORRECT|NOT[_ ]ATTEMPTED)[)\]]?)?"  # "B - INCORRECT"
+    r"\s*[.!]?$"
+    r"|^(?P<only>CORRECT|INCORRECT|NOT[_ ]ATTEMPTED)\.?$", re.IGNORECASE)
+
+
+def _unwrap(text: str | None) -> str:
+    """A reply without a surrounding code fence and markdown emphasis."""
+    body = (text or "").strip()
+    fenced = _FENCE.match(body)
+    return (fenced.group(1) if fenced else body).replace("**", "").replace("__", "").strip()
+
+
+def _grade_line(line: str) -> Label | None:
+    match = _GRADE_LINE.match(line.strip())
+    if match is None:
+        return None
+    if match.group("only"):
+        return _GRADE[match.group("only").upper().replace(" ", "_")]
+    label = _GRADE[match.group("letter").upper()]
+    word = match.group("word")
+    if word and _GRADE[word.upper().replace(" ", "_")] is not label:
+        return None  # "B: CORRECT" contradicts itself
+    return label
+
 
 def parse_grade(text: str | None) -> Label:
-    """Exactly one of A/B/C (or the label word), optionally with a trailing period."""
-    token = (text or "").strip().strip(".").strip().upper()
-    return _GRADE.get(token, Label.UNPARSEABLE)
+    """One grade: a letter (A/B/C) or label word, as real models write it, or ``{"grade": "B"}``.
+
+    Accepted: code fences, emphasis, "B.", "(B)", "Grade: B", "B - INCORRECT", and a first line
+    holding the grade followed by an explanation. Refused (UNPARSEABLE, retried): anything with
+    two different grades, a letter contradicting its label word, or a grade inside a sentence.
+
+    >>> [parse_grade(t).value for t in ["B", "Grade: C.", "```\\nA\\n```", '{"grade": "B"}', "A or B"]]
+    ['INCORRECT', 'NOT_ATTEMPTED', 'CORRECT', 'INCORRECT', 'UNPARSEABLE']
+    """
+    body = _unwrap(text)
+    if body.startswith("{"):
+        try:
+            data = json.loads(body)
+        except json.JSONDecodeError:
+            return Label.UNPARSEABLE
+        grade = data.get("grade") if isinstance(data, dict) else None
+        return _GRADE.get(grade.strip().upper(), Label.UNPARSEABLE) if isinstance(grade, str) else Label.UNPARSEABLE
+    lines = [line for line in body.splitlines() if line.strip()]
+    if not lines:
+        return Label.UNPARSEABLE
+    first = _grade_line(lines[0])
+    if first is None:
+        return Label.UNPARSEABLE
+    others = {g for g in (_grade_line(line) for line in lines[1:]) if g is not None}
+    return first if others <= {first} else Label.UNPARSEABLE
 
 
 def decompose_messages(reasoning: str) -> list[dict[str, str]]:
@@ -87,10 +150,23 @@ def decompose_messages(reasoning: str) -> list[dict[str, str]]:
 
 
 def parse_claims(text: str | None) -> list[str] | None:
-    """Bullet lines -> claims (duplicates dropped); NO_CLAIMS -> []; anything else -> None."""
-    body = (text or "").strip()
+    """Bullet lines (or ``{"claims": [...]}``) -> claims, duplicates dropped; NO_CLAIMS -> []; else None.
+
+    >>> parse_claims("```\\n- Paris is in France.\\n```"), parse_claims('{"claims": []}'), parse_claims("Sure!")
+    (['Paris is in France.'], [], None)
+    """
+    body = _unwrap(text)
     if body.upper().strip(".") == NO_CLAIMS:
         return []
+    if body.startswith("{"):
+        try:
+            data = json.loads(body)
+        except json.JSONDecodeError:
+            return None
+        claims = data.get("claims") if isinstance(data, dict) else None
+        if not isinstance(claims, list) or not all(isinstance(c, str) for c in claims):
+            return None
+        return list(dict.fromkeys(c.strip() for c in claims if c.strip()))
     claims = [m.group(1).strip() for m in re.finditer(r"^\s*(?:[-*•]|\d+[.)])\s+(.+)$", body, re.MULTILINE)]
     claims = [c for c in claims if c]
     return list(dict.fromkeys(claims)) if claims else None

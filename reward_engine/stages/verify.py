@@ -36,7 +36,7 @@ class LLMVerifier:
 
     def request(self, claims: Sequence[str], evidence: Sequence[Sequence[EvidencePassage]]) -> JudgeRequest:
         return JudgeRequest("verify", prompts.verify_messages(claims, evidence), prompts.VERIFY_VERSION,
-                            self.max_tokens)
+                            self.max_tokens, prompts.VERDICTS_SCHEMA)
 
     async def verify(self, claims: Sequence[str], evidence: Sequence[Sequence[EvidencePassage]]) -> StageOutput:
         if not claims:
@@ -45,7 +45,7 @@ class LLMVerifier:
         req = self.request(claims, evidence)
         reply = await self.judge.complete(
             req.messages, req.template_version,
-            validate=lambda t: prompts.parse_verdicts(t, n) is not None, max_tokens=req.max_tokens, priority=0,
+            validate=lambda t: prompts.parse_verdicts(t, n) is not None, priority=0, **req.send_args(),
         )
         verdicts = prompts.parse_verdicts(reply.text, n)
         if verdicts is None:
