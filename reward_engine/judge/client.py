@@ -1,7 +1,7 @@
 """The one place judge calls go through: limits, retries, timeouts, a breaker and a cache.
 
     async with JudgeClient(JudgeConfig(endpoints=[Endpoint(base_url=..., model=...)])) as judge:
-        reply = await judge.complete(messages, template_version="grader-v1", validate=ok)
+        reply = await judge.complete(messages, template_version="grader-v2", validate=ok)
 
 OpenAI-compatible ``POST {base_url}/chat/completions`` over aiohttp. Loop-bound objects
 (session, semaphore, throttler) are created on the running loop at ``__aenter__``.
