@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from reward_engine.judge.client import Endpoint, JudgeConfig
 from reward_engine.stages.scoring import PRESETS, Semantics, semantics
+from reward_engine.stages.templates import Templates, load_templates
 
 
 class ConfigError(ValueError):
@@ -40,6 +41,17 @@ class FactualityConfig(BaseModel):
     cache_dir: str | None = Field(None, description="disk cache of retrieved evidence (default: the judge's cache_dir)")
 
 
+class PromptFiles(BaseModel):
+    """User template files for the judge prompts (see ``reward_engine.stages.templates``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    grader: str | None = Field(None, description="grader template: {question}, {gold}/{target}, "
+                               "{answer}/{predicted_answer}; e.g. KnowRL's exact grader template")
+    decompose: str | None = Field(None, description="decomposition template: {reasoning}")
+    verify: str | None = Field(None, description="verification template: {claims}")
+
+
 class RewardEngineConfig(BaseModel):
     """Everything the reward engine needs; the YAML keys are these field names."""
 
@@ -52,6 +64,8 @@ class RewardEngineConfig(BaseModel):
     verifier: Literal["offline", "llm"] = "offline"
     judge: JudgeConfig | None = Field(None, description="required when any stage is 'llm'")
     factuality: FactualityConfig = Field(default_factory=FactualityConfig)
+    prompts: PromptFiles = Field(default_factory=PromptFiles, description="judge templates from files; their "
+                                 "hash is part of the cache key")
     max_answer_chars: int = Field(2000, ge=10, description="the answer sent to the grader is cut here")
     step_timeout_s: float = Field(120.0, gt=0, description="a batch answers within this budget, None for the rest")
     speculate: bool = Field(
@@ -72,6 +86,10 @@ class RewardEngineConfig(BaseModel):
         if self.factuality.enabled and not self.factuality.kb_path:
             raise ValueError("factuality.enabled needs factuality.kb_path (or set factuality.enabled: false)")
         return self
+
+    def templates(self) -> Templates:
+        """The judge templates: the project's own, with any given as a file replaced by it."""
+        return load_templates(self.prompts.grader, self.prompts.decompose, self.prompts.verify)
 
     @property
     def reward_semantics(self) -> Semantics:
@@ -168,6 +186,14 @@ def parse_reward_config(data: dict[str, Any], source: str = "<dict>", base_dir: 
         fc.cache_dir = _resolve(fc.cache_dir, base_dir)
     if config.judge is not None and config.judge.cache_dir:
         config.judge.cache_dir = _resolve(config.judge.cache_dir, base_dir)
+    for kind in ("grader", "decompose", "verify"):
+        path = getattr(config.prompts, kind)
+        if path:
+            setattr(config.prompts, kind, _resolve(path, base_dir))
+    try:
+        config.templates()  # a missing file or an unknown field is a config error now, not at the first call
+    except ValueError as exc:
+        raise ConfigError(f"invalid config {source}: {exc}") from None
     return config
 
 

@@ -50,9 +50,11 @@ class RewardEngine:
         judge_cfg = config.judge_for_rank()
         self.judge = JudgeClient(judge_cfg) if judge_cfg is not None else None
         self._kb = kb
-        self.grader = LLMGrader(self.judge) if config.grader == "llm" else OfflineGrader()
-        self.decomposer = LLMDecomposer(self.judge) if config.decomposer == "llm" else OfflineDecomposer()
-        self.verifier = (LLMVerifier(self.judge) if config.verifier == "llm"
+        templates = config.templates()
+        self.grader = LLMGrader(self.judge, templates.grader) if config.grader == "llm" else OfflineGrader()
+        self.decomposer = (LLMDecomposer(self.judge, template=templates.decompose) if config.decomposer == "llm"
+                           else OfflineDecomposer())
+        self.verifier = (LLMVerifier(self.judge, template=templates.verify) if config.verifier == "llm"
                          else OfflineVerifier(config.factuality.offline_threshold))
         self.retriever: EvidenceRetriever | None = None  # built on first use (opens the KB)
         self._counters: collections.Counter[str] = collections.Counter()

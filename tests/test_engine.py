@@ -277,3 +277,37 @@ async def test_structured_outputs_score_the_same(server, kb, mode, accepts):
         assert 1 <= refused <= 4 and first["structured"] == refused  # only the first concurrent grades
     later = second["structured"] - first["structured"]
     assert (later >= 2) if mode == "on" else (later == 0)  # a grade and a decomposition at least
+
+
+def test_user_template_files_render_fields_and_key_the_cache_by_their_text(tmp_path, server):
+    """KnowRL's grader template names its fields as SimpleQA does; it loads unchanged, its fields are escaped,
+    and its hash is in the judge cache key (an edited template never reuses old answers)."""
+    from reward_engine.engine import RewardEngine
+
+    template = tmp_path / "knowrl_grader.txt"
+    template.write_text("Question: {question}\nGold target: {target}\nPredicted answer: {predicted_answer}\n"
+                        "Grade as A, B or C. Literal braces: {{}}")
+    config = llm_config(server, prompts={"grader": str(template)})
+    request = RewardEngine(config).grader.request("Capital of France?", "Paris", "Lyon </predicted_answer>")
+    content = request.messages[0]["content"]
+    assert content.startswith("Question: Capital of France?\nGold target: Paris\nPredicted answer: Lyon ‹/")
+    assert content.endswith("Literal braces: {}") and request.template_version.startswith("grader-knowrl_grader-")
+    judge = RewardEngine(config).judge
+    key = judge.key_for(request.messages, request.template_version, request.max_tokens, schema=request.schema)
+    template.write_text(template.read_text() + "\n")
+    edited = RewardEngine(llm_config(server, prompts={"grader": str(template)})).grader.request(
+        "Capital of France?", "Paris", "Lyon </predicted_answer>")
+    assert edited.template_version != request.template_version
+    assert judge.key_for(edited.messages, edited.template_version, edited.max_tokens, schema=edited.schema) != key
+
+
+@pytest.mark.parametrize("text,message", [("Q: {question} {gold_answer}", "uses the field {gold_answer}"),
+                                          ("Q: {question", "not a valid template")])
+def test_a_bad_template_file_is_a_config_error_naming_it(tmp_path, server, text, message):
+    template = tmp_path / "grader.txt"
+    template.write_text(text)
+    with pytest.raises(ConfigError, match=message) as err:
+        llm_config(server, prompts={"grader": str(template)})
+    assert "grader.txt" in str(err.value)
+    with pytest.raises(ConfigError, match="cannot read"):
+        llm_config(server, prompts={"grader": str(tmp_path / "missing.txt")})

@@ -22,12 +22,14 @@ class OfflineDecomposer:
 class LLMDecomposer:
     """One judge call per completion (not per sentence), bullet output."""
 
-    def __init__(self, judge: JudgeClient, max_tokens: int = FACTS_MAX_TOKENS) -> None:
+    def __init__(self, judge: JudgeClient, max_tokens: int = FACTS_MAX_TOKENS,
+                 template: prompts.Template = prompts.DECOMPOSE) -> None:
         self.judge = judge
         self.max_tokens = max_tokens
+        self.template = template
 
     def request(self, reasoning: str) -> JudgeRequest:
-        return JudgeRequest("decompose", prompts.decompose_messages(reasoning), prompts.DECOMPOSE_VERSION,
+        return JudgeRequest("decompose", prompts.decompose_messages(reasoning, self.template), self.template.version,
                             self.max_tokens, prompts.CLAIMS_SCHEMA)
 
     async def decompose(self, reasoning: str) -> StageOutput:

@@ -25,12 +25,14 @@ class OfflineGrader:
 class LLMGrader:
     """SimpleQA-style grading by the judge; only the question (never the chat prompt) is sent."""
 
-    def __init__(self, judge: JudgeClient) -> None:
+    def __init__(self, judge: JudgeClient, template: prompts.Template = prompts.GRADER) -> None:
         self.judge = judge
+        self.template = template
 
     def request(self, question: str, gold: str, answer: str) -> JudgeRequest:
         structured = self.judge.structured
-        return JudgeRequest("grade", prompts.grader_messages(question, gold, answer), prompts.GRADER_VERSION,
+        return JudgeRequest("grade", prompts.grader_messages(question, gold, answer, self.template),
+                            self.template.version,
                             GRADER_JSON_MAX_TOKENS if structured else GRADER_MAX_TOKENS,
                             prompts.GRADE_SCHEMA if structured else None)
 

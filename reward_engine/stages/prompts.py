@@ -83,11 +83,21 @@ Answer with strict JSON only: {{"labels": [{{"id": 1, "label": "SUPPORTED"}}, ..
 one entry per claim id and labels {supported} or {not_supported}."""
 
 
-def grader_messages(question: str, gold: str, answer: str) -> list[dict[str, str]]:
-    content = GRADER_TEMPLATE.format(
-        version=GRADER_VERSION, question=untrusted(question), gold=untrusted(gold), answer=untrusted(answer)
-    )
-    return [{"role": "user", "content": content}]
+@dataclass(frozen=True)
+class Template:
+    """A prompt template with ``str.format`` fields, and the version that goes into the cache key."""
+
+    text: str
+    version: str
+
+    def render(self, **fields: str) -> list[dict[str, str]]:
+        return [{"role": "user", "content": self.text.format(version=self.version, **fields)}]
+
+
+def grader_messages(question: str, gold: str, answer: str, template: "Template | None" = None) -> list[dict[str, str]]:
+    """The grader prompt; a user template may name the fields as SimpleQA does (target, predicted_answer)."""
+    q, g, a = untrusted(question), untrusted(gold), untrusted(answer)
+    return (template or GRADER).render(question=q, gold=g, target=g, answer=a, predicted_answer=a)
 
 
 _GRADE = {"A": Label.CORRECT, "B": Label.INCORRECT, "C": Label.NOT_ATTEMPTED,
@@ -163,9 +173,8 @@ def parse_grade(text: str | None) -> Label:
     return first if others <= {first} else Label.UNPARSEABLE
 
 
-def decompose_messages(reasoning: str) -> list[dict[str, str]]:
-    content = DECOMPOSE_TEMPLATE.format(version=DECOMPOSE_VERSION, reasoning=untrusted(reasoning), no_claims=NO_CLAIMS)
-    return [{"role": "user", "content": content}]
+def decompose_messages(reasoning: str, template: "Template | None" = None) -> list[dict[str, str]]:
+    return (template or DECOMPOSE).render(reasoning=untrusted(reasoning), no_claims=NO_CLAIMS)
 
 
 def parse_claims(text: str | None) -> list[str] | None:
@@ -198,7 +207,8 @@ class EvidencePassage:
     text: str
 
 
-def verify_messages(claims: Sequence[str], evidence: Sequence[Sequence[EvidencePassage]]) -> list[dict[str, str]]:
+def claim_blocks(claims: Sequence[str], evidence: Sequence[Sequence[EvidencePassage]]) -> str:
+    """The numbered claims with their evidence passages, every text escaped."""
     blocks = []
     for number, (claim, passages) in enumerate(zip(claims, evidence), start=1):
         docs = "\n".join(
@@ -206,10 +216,13 @@ def verify_messages(claims: Sequence[str], evidence: Sequence[Sequence[EvidenceP
             for p in passages
         )
         blocks.append(f'<claim id="{number}">\n<text>{untrusted(claim)}</text>\n<evidence>\n{docs}\n</evidence>\n</claim>')
-    content = VERIFY_TEMPLATE.format(
-        version=VERIFY_VERSION, claims="\n".join(blocks), supported=SUPPORTED, not_supported=NOT_SUPPORTED
-    )
-    return [{"role": "user", "content": content}]
+    return "\n".join(blocks)
+
+
+def verify_messages(claims: Sequence[str], evidence: Sequence[Sequence[EvidencePassage]],
+                    template: "Template | None" = None) -> list[dict[str, str]]:
+    return (template or VERIFY).render(claims=claim_blocks(claims, evidence), supported=SUPPORTED,
+                                       not_supported=NOT_SUPPORTED)
 
 
 def parse_verdicts(text: str | None, n_claims: int) -> list[bool] | None:
@@ -243,3 +256,8 @@ def parse_verdicts(text: str | None, n_claims: int) -> list[bool] | None:
     if set(found) != set(range(1, n_claims + 1)):
         return None
     return [found[i] for i in range(1, n_claims + 1)]
+
+
+GRADER = Template(GRADER_TEMPLATE, GRADER_VERSION)
+DECOMPOSE = Template(DECOMPOSE_TEMPLATE, DECOMPOSE_VERSION)
+VERIFY = Template(VERIFY_TEMPLATE, VERIFY_VERSION)

@@ -30,12 +30,14 @@ class OfflineVerifier:
 class LLMVerifier:
     """All claims of one completion in one judge call, strict JSON labels back."""
 
-    def __init__(self, judge: JudgeClient, max_tokens: int = FACTS_MAX_TOKENS) -> None:
+    def __init__(self, judge: JudgeClient, max_tokens: int = FACTS_MAX_TOKENS,
+                 template: prompts.Template = prompts.VERIFY) -> None:
         self.judge = judge
         self.max_tokens = max_tokens
+        self.template = template
 
     def request(self, claims: Sequence[str], evidence: Sequence[Sequence[EvidencePassage]]) -> JudgeRequest:
-        return JudgeRequest("verify", prompts.verify_messages(claims, evidence), prompts.VERIFY_VERSION,
+        return JudgeRequest("verify", prompts.verify_messages(claims, evidence, self.template), self.template.version,
                             self.max_tokens, prompts.VERDICTS_SCHEMA)
 
     async def verify(self, claims: Sequence[str], evidence: Sequence[Sequence[EvidencePassage]]) -> StageOutput:

@@ -1,0 +1,68 @@
+"""The judge prompt templates a run uses: the project's own, or the user's files.
+
+    reward:
+      prompts: {grader: knowrl_grader.txt}     # e.g. KnowRL's exact grader template
+
+A user template is plain text with ``str.format`` fields. Grader: ``{question}``,
+``{gold}`` (alias ``{target}``) and ``{answer}`` (alias ``{predicted_answer}``), so
+SimpleQA's and KnowRL's templates load unchanged; decomposition: ``{reasoning}``;
+verification: ``{claims}``. Every template may use ``{version}``. A user template's version
+is its name plus a hash of its text: the hash is part of the judge cache key, so editing a
+template never serves answers to the old one. The fields' contents are untrusted text and
+are escaped the same way as in the project's templates.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from reward_engine.stages import prompts
+from reward_engine.stages.prompts import Template
+
+FIELDS = {
+    "grader": {"version", "question", "gold", "target", "answer", "predicted_answer"},
+    "decompose": {"version", "reasoning", "no_claims"},
+    "verify": {"version", "claims", "supported", "not_supported"},
+}
+
+
+class TemplateError(ValueError):
+    """A template file that cannot be used; the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class Templates:
+    """The three judge templates of a run (the project's own by default)."""
+
+    grader: Template = prompts.GRADER
+    decompose: Template = prompts.DECOMPOSE
+    verify: Template = prompts.VERIFY
+
+
+def load_template(kind: str, path: str | Path) -> Template:
+    """A user template file, checked for unknown fields now rather than at the first judge call."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TemplateError(f"prompts.{kind}: cannot read {path}: {exc}") from None
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+    template = Template(text, f"{kind}-{path.stem}-{digest}")
+    try:
+        template.text.format(**{name: "" for name in FIELDS[kind]})
+    except KeyError as exc:
+        raise TemplateError(f"prompts.{kind}: {path} uses the field {{{exc.args[0]}}}; "
+                            f"known fields: {', '.join(sorted(FIELDS[kind]))}") from None
+    except (IndexError, ValueError) as exc:
+        raise TemplateError(f"prompts.{kind}: {path} is not a valid template ({exc}); "
+                            "write literal braces as {{ and }}") from None
+    return template
+
+
+def load_templates(grader: str | None = None, decompose: str | None = None, verify: str | None = None) -> Templates:
+    """The project's templates, with each one given as a file replaced by it."""
+    default = Templates()
+    return Templates(load_template("grader", grader) if grader else default.grader,
+                     load_template("decompose", decompose) if decompose else default.decompose,
+                     load_template("verify", verify) if verify else default.verify)
