@@ -59,17 +59,20 @@ def _planned(engine: "RewardEngine", request: JudgeRequest) -> tuple[PlannedRequ
 
 
 def plan_requests(engine: "RewardEngine", samples: Sequence["Sample"]) -> RequestPlan:
-    """One entry per judge call scoring ``samples`` (cleaned) would make, in scoring order: identical
-    samples are scored once; distinct samples that ask the same question each make their call."""
+    """One entry per distinct judge request scoring ``samples`` (cleaned) would send, in scoring order:
+    identical samples are scored once, and identical requests are sent once."""
     from reward_engine.stages.decompose import LLMDecomposer
     from reward_engine.stages.grade import LLMGrader
     from reward_engine.stages.verify import LLMVerifier
 
     plan = RequestPlan()
+    seen: set[str] = set()
 
     def add(request: JudgeRequest) -> str | None:
         planned, reply = _planned(engine, request)
-        plan.requests.append(planned)
+        if planned.key not in seen:  # the judge client sends identical calls once (cache or in flight)
+            seen.add(planned.key)
+            plan.requests.append(planned)
         return reply
 
     if engine.judge is None:

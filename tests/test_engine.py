@@ -19,7 +19,7 @@ WRONG_TRUE_FACTS = ("<think>The Eiffel Tower in Paris was completed in 1889 for 
                     "Paris lies on the river Seine. The city of Paris is the capital of France.</think>"
                     "<answer>Lyon</answer>")
 WRONG_FALSE_FACTS = ("<think>The Eiffel Tower in Paris was completed in 1650 for a royal wedding. "
-                     "Lyon is the capital city of France.</think><answer>Lyon</answer>")
+                     "Lyon is the capital city of France.</think><answer>Marseille</answer>")
 REFUSAL = "<think>I am not certain about this.</think><answer>I don't know</answer>"
 NO_ANSWER = "<think>Paris is the capital of France.</think>"
 

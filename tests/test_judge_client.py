@@ -302,3 +302,30 @@ async def test_breaker_transitions_and_retries_are_logged_as_warnings(server, ca
     assert "judge retry 1/1 after RetryableError: HTTP 500" in text
     assert "breaker open after 2 consecutive failures" in text
     assert "half-open" in text and "breaker closed" in text
+
+
+async def test_identical_calls_in_flight_are_sent_once(server):
+    """GRPO's generations of one prompt often give the same answer: one grader request serves them all."""
+    server.config.latency_ms = 100
+    msgs = prompts.grader_messages("Capital of France?", "Paris", "Lyon")
+    async with client_for(server) as judge:
+        replies = await asyncio.gather(*(judge.complete(msgs, prompts.GRADER_VERSION) for _ in range(5)))
+        assert {r.text for r in replies} == {"B"} and judge.metrics.deduplicated == 4
+    assert (await server_stats(server))["requests"] == 1
+
+
+async def test_a_caller_leaving_does_not_cancel_a_shared_call(server):
+    server.config.latency_ms = 200
+    msgs = prompts.grader_messages("Capital of France?", "Paris", "Lyon")
+    async with client_for(server) as judge:
+        leaving = asyncio.ensure_future(judge.complete(msgs, prompts.GRADER_VERSION))
+        staying = asyncio.ensure_future(judge.complete(msgs, prompts.GRADER_VERSION))
+        await asyncio.sleep(0.05)
+        leaving.cancel()  # e.g. a dropped speculative call
+        assert (await staying).text == "B"
+        alone = asyncio.ensure_future(judge.complete(prompts.grader_messages("q2", "Paris", "Lyon"),
+                                                     prompts.GRADER_VERSION))
+        await asyncio.sleep(0.05)
+        alone.cancel()  # its only caller left: the request itself is cancelled
+        await asyncio.gather(alone, return_exceptions=True)
+        assert alone.cancelled() and not judge._inflight

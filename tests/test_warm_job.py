@@ -68,18 +68,18 @@ async def test_warm_plans_exactly_what_the_engine_sends_when_inputs_are_cut(tmp_
                                   "max_answer_chars": 12, "factuality": {"kb_path": "given",
                                                                          "max_reasoning_chars": 120}})
     first = await warm(config, None, completions, kb=kb)
-    # three completions, each graded, decomposed and verified (their cut inputs are identical)
-    assert first["before"]["needed"]["grader"] == 3 and first["before"]["grader"] == 0.0
+    # three completions whose cut answers and reasoning are identical: one request per stage is sent
+    assert first["before"]["needed"]["grader"] == 1 and first["before"]["grader"] == 0.0
     assert first["after"] == {"grader": 1.0, "decomposition": 1.0, "verification": 1.0,
-                              "needed": {"grader": 3, "decomposition": 3, "verification": 3}}
-    assert first["judge_requests"] == 9
+                              "needed": {"grader": 1, "decomposition": 1, "verification": 1}}
+    assert first["judge_requests"] == 3
 
     from reward_engine.engine import RewardEngine, Sample
 
     async with RewardEngine(config, kb=kb) as engine:
         await engine.ensure_retriever()
         plan = engine.plan([Sample(r["question"], r["completion"], r["answers"], r["title"]) for r in rows])
-        assert all(p.cached for p in plan.requests) and len(plan.requests) == 9
+        assert all(p.cached for p in plan.requests) and len(plan.requests) == 3
         assert all(p.key in engine.judge.cache for p in plan.requests)
         await engine.score([Sample(r["question"], r["completion"], r["answers"], r["title"]) for r in rows])
         assert engine.judge.metrics.requests == 0  # every planned hit was a hit

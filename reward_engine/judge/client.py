@@ -111,10 +111,29 @@ class JudgeMetrics:
     failures: int = 0
     invalid: int = 0
     breaker_rejections: int = 0
+    deduplicated: int = 0  # calls that awaited an identical call in flight instead of sending their own
     latencies: list[float] = field(default_factory=list)
 
     def snapshot(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != "latencies"}
+
+
+class _Shared:
+    """One in-flight call awaited by several callers. It is cancelled only when every caller has left:
+    a dropped speculative call must still stop work nobody waits for, and must not cancel a grader's."""
+
+    def __init__(self, task: asyncio.Future) -> None:
+        self.task = task
+        self.waiters = 0
+
+    async def wait(self) -> "JudgeReply":
+        self.waiters += 1
+        try:
+            return await asyncio.shield(self.task)
+        finally:
+            self.waiters -= 1
+            if self.waiters == 0 and not self.task.done():
+                self.task.cancel()
 
 
 class _SchemaRefused(Exception):
@@ -158,6 +177,7 @@ class JudgeClient:
         self._throttler: Any = None
         self._tokens: TokenWindow | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._inflight: dict[str, _Shared] = {}  # deterministic calls in flight, by cache key
         self._no_schema: set[str] = set()  # endpoints that refused response_format (structured_output: auto)
 
     async def __aenter__(self) -> "JudgeClient":
@@ -178,6 +198,7 @@ class JudgeClient:
         if self._loop is loop and self._session is not None and not self._session.closed:
             return
         self._close_stale_session()
+        self._inflight = {}  # futures of another loop cannot be awaited on this one
         self._loop = loop
         self._session = aiohttp.ClientSession(
             connector=aiohttp.TCPConnector(limit=self.config.max_in_flight),
@@ -254,12 +275,28 @@ class JudgeClient:
         call = _Call(messages, template_version, max_tokens or self.config.max_tokens,
                      schema if self._asks_schema(schema) else None, validate, priority)
         endpoint = next(self._endpoints)  # a retry moves on to the next one
-        if self.config.temperature == 0 and self.cache is not None:
-            hit = self.cache.get(self._key(call, endpoint.model))  # per model: endpoints may serve different ones
+        if self.config.temperature != 0:
+            return await self._call(endpoint, call, started)
+        key = self._key(call, endpoint.model)  # per model: endpoints may serve different ones
+        if self.cache is not None:
+            hit = self.cache.get(key)
             if hit is not None:
                 self.metrics.cache_hits += 1
                 return JudgeReply(hit, True, 0, time.perf_counter() - started)
-        return await self._call(endpoint, call, started)
+        # A deterministic call identical to one in flight awaits it instead of paying again (GRPO's
+        # generations of one prompt often give the same answer, or the same reasoning).
+        shared = self._inflight.get(key)
+        if shared is None or shared.waiters == 0:  # none, or one whose callers all left (being cancelled)
+            shared = _Shared(asyncio.ensure_future(self._call(endpoint, call, started)))
+            self._inflight[key] = shared
+            shared.task.add_done_callback(lambda _t, k=key, s=shared: self._forget(k, s))
+        else:
+            self.metrics.deduplicated += 1
+        return await shared.wait()
+
+    def _forget(self, key: str, shared: "_Shared") -> None:
+        if self._inflight.get(key) is shared:
+            del self._inflight[key]
 
     def _key(self, call: "_Call", model: str) -> str:
         return self.key_for(call.messages, call.template_version, call.max_tokens, model, call.schema)
