@@ -255,12 +255,14 @@ def test_reward_functions_are_picklable_trl_callables(tmp_path, kb):
     assert len((tmp_path / "r.jsonl").read_text().splitlines()) == 4  # one row before pickling, three after
 
 
-@pytest.mark.parametrize("mode,accepts", [("on", True), ("off", True), ("auto", False)])
-async def test_structured_outputs_score_the_same(server, kb, mode, accepts):
+@pytest.mark.parametrize("mode,accepts,style", [("on", True, "json_schema"), ("on", True, "json_object"),
+                                               ("off", True, "json_schema"), ("auto", False, "json_schema")])
+async def test_structured_outputs_score_the_same(server, kb, mode, accepts, style):
     """on: every call asks for its schema (JSON replies); off: text prompts; auto against a server without
     response_format: the refused calls are re-sent as text at once, nothing is lost, later calls ask in text."""
     server.config.accept_schema = accepts
-    async with RewardEngine(llm_config(server, judge={"structured_output": mode}, speculate=False), kb=kb) as engine:
+    judge = {"structured_output": mode, "schema_format": style}
+    async with RewardEngine(llm_config(server, judge=judge, speculate=False), kb=kb) as engine:
         results = await engine.score(samples())
         first = await server_stats(server)
         await engine.score([Sample("What is the capital of Japan?", GOOD.replace("Paris", "Kyoto"), "Tokyo")])
@@ -270,7 +272,7 @@ async def test_structured_outputs_score_the_same(server, kb, mode, accepts):
     assert all(r.status == "ok" for r in results)
     refused = first["requests"] - 8  # 4 grades, 2 decompositions, 2 verifications
     if mode == "on":
-        assert first["structured"] == 8 and refused == 0
+        assert first["structured"] == 8 and refused == 0 and first["response_formats"] == {style: 8}
     elif mode == "off":
         assert first["structured"] == 0 and refused == 0
     else:

@@ -64,6 +64,9 @@ class JudgeConfig(BaseModel):
     structured_output: Literal["auto", "on", "off"] = Field(
         "auto", description="ask for grades, claims and verdicts through a JSON schema (response_format): "
         "on = always; auto = unless the endpoint answers 400, then text; off = text prompts only")
+    schema_format: Literal["json_schema", "json_object"] = Field(
+        "json_schema", description="how the schema is sent: json_schema (OpenAI, vLLM, llama.cpp's llama-server) "
+        "or json_object with a 'schema' key (llama-cpp-python's server, which answers json_schema with a 500)")
 
 
 class JudgeError(Exception):
@@ -409,7 +412,9 @@ class JudgeClient:
                                 "temperature": self.config.temperature, "max_tokens": max_tokens}
         if self.config.seed is not None:
             body["seed"] = self.config.seed
-        if schema is not None:
+        if schema is not None and self.config.schema_format == "json_object":
+            body["response_format"] = {"type": "json_object", "schema": schema}
+        elif schema is not None:
             body["response_format"] = {"type": "json_schema",
                                        "json_schema": {"name": "reply", "schema": schema, "strict": True}}
         url = endpoint.base_url.rstrip("/") + "/chat/completions"

@@ -57,6 +57,7 @@ class Stats:
     rate_limited: int = 0
     authorized: int = 0  # requests that carried an Authorization header (the key itself is never kept)
     structured: int = 0  # requests that asked for a JSON schema (response_format)
+    response_formats: dict = field(default_factory=lambda: collections.Counter())  # by response_format type
     by_kind: dict = field(default_factory=lambda: collections.Counter())
     faults: dict = field(default_factory=lambda: collections.Counter())
 
@@ -135,7 +136,8 @@ class JudgeServer:
     # -- handlers ------------------------------------------------------------------------
     async def _stats(self, request: web.Request) -> web.Response:
         data = asdict(self.stats)
-        data["by_kind"], data["faults"] = dict(self.stats.by_kind), dict(self.stats.faults)
+        for name in ("by_kind", "faults", "response_formats"):  # asdict mangles Counters
+            data[name] = dict(getattr(self.stats, name))
         return web.json_response(data)
 
     async def _models(self, request: web.Request) -> web.Response:
@@ -206,6 +208,8 @@ class JudgeServer:
         except (json.JSONDecodeError, AttributeError, TypeError):
             return web.json_response({"error": {"message": "invalid request body"}}, status=400)
         self.stats.structured += structured
+        if structured:
+            self.stats.response_formats[str(body["response_format"].get("type"))] += 1
         if structured and not self.config.accept_schema:
             return web.json_response({"error": {"message": "response_format is not supported"}}, status=400)
         fault = None
