@@ -64,38 +64,35 @@ class Chunker:
         sentences = split_sentences(text)
         if not sentences:
             return []
-        counts = self._count(sentences)
         passages: list[str] = []
-        current: list[str] = []
-        size = 0
-        for sentence, n in zip(sentences, counts):
-            if n > self.max_tokens:
-                if current:
-                    passages.append(" ".join(current))
-                    current, size = [], 0
-                passages.extend(self._split_long(sentence))
+        run: list[tuple[str, int]] = []  # consecutive sentences that fit a passage each
+        for sentence, n in zip(sentences, self._count(sentences)):
+            if n <= self.max_tokens:
+                run.append((sentence, n))
                 continue
-            if current and size + n > self.max_tokens:
-                passages.append(" ".join(current))
-                current, size = [], 0
-            current.append(sentence)
-            size += n
-        if current:
-            passages.append(" ".join(current))
-        return passages
+            passages += _pack(run, self.max_tokens)
+            run = []
+            # WordPiece pre-splits on whitespace, so per-word counts add up exactly.
+            words = sentence.split()
+            passages += _pack(list(zip(words, self._count(words))), self.max_tokens)
+        return passages + _pack(run, self.max_tokens)
 
-    def _split_long(self, sentence: str) -> list[str]:
-        # WordPiece pre-splits on whitespace, so per-word counts add up exactly.
-        words = sentence.split()
-        pieces: list[str] = []
-        current: list[str] = []
-        size = 0
-        for word, n in zip(words, self._count(words)):
-            if current and size + n > self.max_tokens:
-                pieces.append(" ".join(current))
-                current, size = [], 0
-            current.append(word)
-            size += n
-        if current:
+
+def _pack(units: list[tuple[str, int]], max_tokens: int) -> list[str]:
+    """Greedy packing of (text, tokens) units, in order, into pieces of at most ``max_tokens``.
+
+    >>> _pack([("a b", 2), ("c", 1), ("d e f", 3)], 3)
+    ['a b c', 'd e f']
+    """
+    pieces: list[str] = []
+    current: list[str] = []
+    size = 0
+    for unit, n in units:
+        if current and size + n > max_tokens:
             pieces.append(" ".join(current))
-        return pieces
+            current, size = [], 0
+        current.append(unit)
+        size += n
+    if current:
+        pieces.append(" ".join(current))
+    return pieces
