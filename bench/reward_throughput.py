@@ -272,8 +272,8 @@ def write_markdown(path: Path, r: dict, args: argparse.Namespace) -> None:
         f"- cold engine vs serial baseline: **{serial['wall_s'] / cold['step_p50_s']:.1f}x** faster per step "
         "(target >= 40x)",
         f"- judge calls per completion: KnowRL pattern {serial['calls'] / 64:.2f}; engine "
-        f"{cold['calls_per_completion']:.2f} = 1 grader call for each answer + 2 x {cold['frac_incorrect']:.2f} "
-        "(decompose + verify only for INCORRECT)",
+        f"{cold['calls_per_completion']:.2f}: one grader call per distinct answer, decomposition and verification "
+        f"only for the {cold['frac_incorrect']:.0%} graded INCORRECT, identical calls in flight sent once",
         f"- speculation: factuality started beside the grader for {cold['speculated']} answers the offline "
         f"grader called INCORRECT; {cold['speculation_wasted']} wasted (the judge disagreed). The test server grades "
         "with the offline grader's rules, so agreement here is perfect; with a real judge each disagreement costs at "
