@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statistics
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -47,12 +48,8 @@ def batch_metrics(results: Sequence[RewardResult], unique: int, judge_delta: dic
                   counters: dict[str, int], wall_s: float) -> BatchMetrics:
     """Metrics of one scored batch; ``judge_delta`` is the judge client's counters' change over it."""
     latencies = [r.latency_s for r in results]
-    statuses: dict[str, int] = {}
-    labels: dict[str, int] = {}
-    for r in results:
-        statuses[r.status] = statuses.get(r.status, 0) + 1
-        if r.label:
-            labels[r.label] = labels.get(r.label, 0) + 1
+    statuses = dict(Counter(r.status for r in results))
+    labels = dict(Counter(r.label for r in results if r.label))
     return BatchMetrics(
         completions=len(results),
         unique=unique,

@@ -15,7 +15,10 @@ from typing import TYPE_CHECKING, Any, Sequence
 from reward_engine.completion import parse
 from reward_engine.labels import Label
 from reward_engine.stages import offline_grader, prompts
+from reward_engine.stages.decompose import LLMDecomposer
+from reward_engine.stages.grade import LLMGrader
 from reward_engine.stages.output import JudgeRequest
+from reward_engine.stages.verify import LLMVerifier
 
 if TYPE_CHECKING:
     from reward_engine.engine import RewardEngine
@@ -61,10 +64,6 @@ def _planned(engine: "RewardEngine", request: JudgeRequest) -> tuple[PlannedRequ
 def plan_requests(engine: "RewardEngine", samples: Sequence["Sample"]) -> RequestPlan:
     """One entry per distinct judge request scoring ``samples`` (cleaned) would send, in scoring order:
     identical samples are scored once, and identical requests are sent once."""
-    from reward_engine.stages.decompose import LLMDecomposer
-    from reward_engine.stages.grade import LLMGrader
-    from reward_engine.stages.verify import LLMVerifier
-
     plan = RequestPlan()
     seen: set[str] = set()
 

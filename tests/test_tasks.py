@@ -15,7 +15,6 @@ from knowrl.config import ConfigError, load_train_config
 from knowrl.tasks.math_data import gsm_symbolic_rows, load_math_rows
 from knowrl.tasks.rg_data import eval_rows, train_rows
 from knowrl.tasks.rg_reward import ReasoningGymRewardConfig, ReasoningGymRewards
-from knowrl.tasks.verify_pool import VerifierPool
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = ROOT / "configs"

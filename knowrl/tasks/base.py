@@ -8,15 +8,11 @@ import logging
 from typing import Any, Awaitable, Callable, TypeVar
 
 from knowrl.tasks.verify_pool import VerifierPool
-from reward_engine.trl_rewards import column
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 Sink = Callable[[int, list[dict[str, Any]]], None]
-
-
-__all__ = ["Sink", "TaskRewards", "column"]
 
 
 class TaskRewards:

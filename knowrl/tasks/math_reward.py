@@ -16,10 +16,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from knowrl.tasks.base import Sink, TaskRewards
 from knowrl.tasks.boxed import last_boxed, quick_equal, symbolic_equal
-from reward_engine.completion import completion_text
-from knowrl.tasks.base import Sink, TaskRewards, column
 from knowrl.tasks.verify_pool import VerifierPool, VerifyTimeout
+from reward_engine.completion import completion_text
+from reward_engine.trl_rewards import column
 
 
 class MathRewardConfig(BaseModel):

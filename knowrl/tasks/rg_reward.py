@@ -17,9 +17,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from reward_engine.completion import completion_text, parse
-from knowrl.tasks.base import Sink, TaskRewards, column
+from knowrl.tasks.base import Sink, TaskRewards
 from knowrl.tasks.verify_pool import VerifierPool, VerifyTimeout
+from reward_engine.completion import completion_text, parse
+from reward_engine.trl_rewards import column
 
 
 class ReasoningGymRewardConfig(BaseModel):

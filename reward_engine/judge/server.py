@@ -67,25 +67,17 @@ def _field(content: str, name: str) -> str:
     return match.group(1) if match else ""
 
 
-def as_json(kind: str, reply: str) -> str:
-    """A text reply in the form the project's JSON schemas ask for (grade and claims; verdicts already are)."""
-    if kind == "grader":
-        return json.dumps({"grade": reply})
-    if kind == "decompose":
-        return json.dumps({"claims": prompts.parse_claims(reply) or []})
-    return reply
-
-
-def answer_for(content: str, grade_as: str | None = None) -> tuple[str, str]:
-    """(kind, reply) for one of the project's prompts, computed from its fields."""
-    if f"[{prompts.GRADER_VERSION}]" in content and grade_as:
-        return "grader", grade_as
+def answer_for(content: str, grade_as: str | None = None, structured: bool = False) -> tuple[str, str]:
+    """(kind, reply) for one of the project's prompts, computed from its fields; ``structured``: in the form
+    the project's JSON schemas ask for (verdicts are JSON either way)."""
     if f"[{prompts.GRADER_VERSION}]" in content:
-        label = offline_grader.grade(_field(content, "predicted_answer"), _field(content, "gold_target"))
-        letter = {"CORRECT": "A", "INCORRECT": "B", "NOT_ATTEMPTED": "C"}[label.value]
-        return "grader", letter
+        letter = grade_as or {"CORRECT": "A", "INCORRECT": "B", "NOT_ATTEMPTED": "C"}[offline_grader.grade(
+            _field(content, "predicted_answer"), _field(content, "gold_target")).value]
+        return "grader", json.dumps({"grade": letter}) if structured else letter
     if f"[{prompts.DECOMPOSE_VERSION}]" in content:
         claims = offline_facts.decompose(_field(content, "reasoning"))
+        if structured:
+            return "decompose", json.dumps({"claims": claims})
         return "decompose", "\n".join(f"- {c}" for c in claims) if claims else prompts.NO_CLAIMS
     if f"[{prompts.VERIFY_VERSION}]" in content:
         labels = []
@@ -231,9 +223,7 @@ class JudgeServer:
                 pass
         if fault == "malformed":
             return web.Response(text='{"choices": [{"message": {"content": ', content_type="application/json")
-        kind, reply = answer_for(content, self.config.grade_as)
-        if structured:
-            reply = as_json(kind, reply)
+        kind, reply = answer_for(content, self.config.grade_as, structured)
         self.stats.by_kind[kind] += 1
         if fault == "wrong":
             reply = {"grader": "Perhaps", "decompose": "Claims follow:", "verify": '{"labels": "yes"}'}.get(kind, "?")

@@ -90,7 +90,7 @@ def without_head(name: str) -> str:
     words = name.split()
     if len(words) > 1 and words[-1] in _HEADS_AFTER:
         words = words[:-1]
-    if len(words) > 2 and words[-1] == "of" or len(words) > 1 and words[0] in _HEADS_BEFORE:
+    if len(words) > 1 and words[0] in _HEADS_BEFORE:
         words = words[1:]
         if len(words) > 1 and words[0] == "of":  # "city of london"
             words = words[1:]

@@ -23,9 +23,6 @@ _SPACES = re.compile(r"\s+")
 _DOTTED = re.compile(r"\b(?:[a-z]\.){2,}")
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d{1,3}(?:[,\u00a0 ]\d{3})+(?:\.\d+)?(?![\w])|[-+]?\d*\.?\d+")
 _SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "billion": 1e9, "bn": 1e9, "trillion": 1e12}
-_NUMBER_WORDS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen twenty".split())}
 ABSTENTIONS = (
     r"\bi (?:do not|don't|dont) know\b", r"\bi(?: am|'m) not (?:sure|certain)\b", r"\bnot sure\b",
     r"\bcannot be determined\b", r"\bcan(?:no|')t be determined\b", r"\bno idea\b", r"\bunknown to me\b",
@@ -98,9 +95,6 @@ def _numbers(text: str) -> list[float]:
         if scale:
             value *= _SCALE[scale.group(1)]
         values.append(value)
-    for word, value in _NUMBER_WORDS.items():
-        if re.search(rf"\b{word}\b", low):
-            values.append(float(value))
     return values
 
 
