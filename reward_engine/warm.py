@@ -21,11 +21,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from knowrl_io.jsonl import read_rows
 from knowrl_io.logs import add_verbosity, setup_logging
 from retrieval.kb import split_titles
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.engine import RewardEngine, Sample
-from knowrl_io.jsonl import read_rows
 from reward_engine.score import OPTIONAL, REQUIRED
 
 log = logging.getLogger(__name__)
@@ -55,11 +55,6 @@ def title_coverage(engine: RewardEngine, data_path: Path) -> dict[str, Any]:
     return counts
 
 
-def hit_rates(engine: RewardEngine, samples: list[Sample]) -> dict[str, Any]:
-    """Per stage: cached / needed, from the engine's own request plan (calls nothing)."""
-    return engine.plan(samples).summary()
-
-
 async def warm(config: RewardEngineConfig, data: Path | None, completions: Path | None, kb: Any = None) -> dict:
     report: dict[str, Any] = {}
     async with RewardEngine(config, kb=kb) as engine:
@@ -71,10 +66,11 @@ async def warm(config: RewardEngineConfig, data: Path | None, completions: Path 
                        for r in rows]
             if config.factuality.enabled:
                 await engine.ensure_retriever()
-            report["before"] = hit_rates(engine, samples)
+            # per stage: cached / needed, from the engine's own request plan (calls nothing)
+            report["before"] = engine.plan(samples).summary()
             for start in range(0, len(samples), 64):
                 await engine.score(samples[start : start + 64])
-            report["after"] = hit_rates(engine, samples)
+            report["after"] = engine.plan(samples).summary()
             report["judge_requests"] = engine.judge.metrics.requests if engine.judge else 0
     return report
 
