@@ -28,6 +28,11 @@ class FactualityConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     enabled: bool = Field(True, description="False: INCORRECT answers get no fact score (reward = incorrect)")
+    mode: Literal["staged", "fused"] = Field(
+        "staged", description="staged (KnowRL's): decompose, retrieve per claim, verify -- two judge round trips; "
+        "fused: evidence retrieved up front, claims extracted and labelled in one judge call (needs decomposer "
+        "and verifier 'llm')")
+    fused_evidence_k: int = Field(10, ge=1, description="fused mode: passages sent with the reasoning")
     kb_path: str | None = Field(None, description="knowledge base file; 'demo' for the offline demo KB")
     evidence_k: int = Field(5, ge=1, description="passages of evidence per claim")
     retrieval_mode: Literal["hybrid", "bm25", "dense"] = "hybrid"
@@ -50,6 +55,7 @@ class PromptFiles(BaseModel):
                                "{answer}/{predicted_answer}; e.g. KnowRL's exact grader template")
     decompose: str | None = Field(None, description="decomposition template: {reasoning}")
     verify: str | None = Field(None, description="verification template: {claims}")
+    fused: str | None = Field(None, description="fused factuality template: {question}, {evidence}, {reasoning}")
 
 
 class RewardEngineConfig(BaseModel):
@@ -85,11 +91,14 @@ class RewardEngineConfig(BaseModel):
             raise ValueError("grader/decomposer/verifier 'llm' needs a 'judge' section")
         if self.factuality.enabled and not self.factuality.kb_path:
             raise ValueError("factuality.enabled needs factuality.kb_path (or set factuality.enabled: false)")
+        if self.factuality.mode == "fused" and (self.decomposer, self.verifier) != ("llm", "llm"):
+            raise ValueError("factuality.mode 'fused' extracts and verifies claims in one judge call: set "
+                             "decomposer and verifier to 'llm' (or use mode 'staged')")
         return self
 
     def templates(self) -> Templates:
         """The judge templates: the project's own, with any given as a file replaced by it."""
-        return load_templates(self.prompts.grader, self.prompts.decompose, self.prompts.verify)
+        return load_templates(self.prompts.grader, self.prompts.decompose, self.prompts.verify, self.prompts.fused)
 
     @property
     def reward_semantics(self) -> Semantics:
@@ -186,7 +195,7 @@ def parse_reward_config(data: dict[str, Any], source: str = "<dict>", base_dir: 
         fc.cache_dir = _resolve(fc.cache_dir, base_dir)
     if config.judge is not None and config.judge.cache_dir:
         config.judge.cache_dir = _resolve(config.judge.cache_dir, base_dir)
-    for kind in ("grader", "decompose", "verify"):
+    for kind in ("grader", "decompose", "verify", "fused"):
         path = getattr(config.prompts, kind)
         if path:
             setattr(config.prompts, kind, _resolve(path, base_dir))

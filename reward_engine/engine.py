@@ -28,11 +28,13 @@ from reward_engine.labels import Label, Status
 from reward_engine.metrics import BatchMetrics, batch_metrics
 from reward_engine.plan import RequestPlan, plan_requests
 from reward_engine.samples import ClaimResult, RewardResult, Sample
-from reward_engine.stages import offline_grader
+from reward_engine.stages import offline_grader, prompts
 from reward_engine.stages.claims import select_claims
 from reward_engine.stages.decompose import LLMDecomposer, OfflineDecomposer
+from reward_engine.stages.fused import LLMFusedChecker, evidence_queries, merge_evidence
 from reward_engine.stages.grade import LLMGrader, OfflineGrader
 from reward_engine.stages.retrieve import EvidenceRetriever
+from reward_engine.stages.prompts import EvidencePassage
 from reward_engine.stages.scoring import combine, fact_score
 from reward_engine.stages.verify import LLMVerifier, OfflineVerifier
 
@@ -56,6 +58,8 @@ class RewardEngine:
                            else OfflineDecomposer())
         self.verifier = (LLMVerifier(self.judge, template=templates.verify) if config.verifier == "llm"
                          else OfflineVerifier(config.factuality.offline_threshold))
+        self.fuser = (LLMFusedChecker(self.judge, template=templates.fused)
+                      if config.factuality.mode == "fused" and self.judge is not None else None)
         self.retriever: EvidenceRetriever | None = None  # built on first use (opens the KB)
         self._counters: collections.Counter[str] = collections.Counter()
         self.last_metrics = BatchMetrics()
@@ -103,6 +107,13 @@ class RewardEngine:
         """(claims the fact score counts, off-topic claims): see ``stages.claims``."""
         fc = self.config.factuality
         return select_claims(claims, sample.question, sample.title_text, fc.relevance, fc.max_claims)
+
+    def evidence_queries(self, sample: Sample, parsed: Parsed) -> list[str]:
+        """Fused mode: the searches its up-front evidence comes from (the question, the reasoning's sentences)."""
+        return evidence_queries(sample.question, self.reasoning_input(parsed), self.config.factuality.max_claims + 1)
+
+    def merge_evidence(self, per_query: Sequence[Sequence[EvidencePassage]]) -> list[EvidencePassage]:
+        return merge_evidence(per_query, self.config.factuality.fused_evidence_k)
 
     def plan(self, samples: Sequence[Sample]) -> RequestPlan:
         """The judge requests scoring ``samples`` would send, each with its cache key and whether it is
@@ -255,6 +266,8 @@ class RewardEngine:
             await asyncio.gather(task, return_exceptions=True)
 
     async def _factuality(self, sample: Sample, parsed: Parsed) -> tuple[float, list[ClaimResult], bool]:
+        if self.fuser is not None:
+            return await self._fused_factuality(sample, parsed)
         decomposed = await self.decomposer.decompose(self.reasoning_input(parsed))
         claims, off = self.select_claims(decomposed.value, sample)  # type: ignore[arg-type]
         off_topic = [ClaimResult(c, None, on_topic=False) for c in off]
@@ -267,6 +280,25 @@ class RewardEngine:
         results = [ClaimResult(c, ok, [p.id for p in passages]) for c, ok, passages in zip(claims, flags, evidence)]
         score = fact_score(sum(flags), len(claims), self.semantics)
         return score, results + off_topic, decomposed.cached and verified.cached
+
+    async def _fused_factuality(self, sample: Sample, parsed: Parsed) -> tuple[float, list[ClaimResult], bool]:
+        """Evidence first (no judge), then one call that extracts and labels the claims."""
+        assert self.fuser is not None
+        reasoning = self.reasoning_input(parsed)
+        if not reasoning.strip():
+            return 0.0, [], True  # nothing to check, nothing sent
+        retriever = await self.ensure_retriever()
+        evidence = self.merge_evidence(await retriever.retrieve(self.evidence_queries(sample, parsed),
+                                                                sample.title_text))
+        checked = await self.fuser.check(sample.question, reasoning, evidence)
+        found: list[prompts.FusedClaim] = checked.value  # type: ignore[assignment]
+        kept, off = self.select_claims([c.text for c in found], sample)
+        by_text = {c.text: c for c in found}
+        results = [ClaimResult(t, by_text[t].supported, list(by_text[t].evidence_ids)) for t in kept]
+        results += [ClaimResult(t, None, on_topic=False) for t in off]
+        if not kept:
+            return 0.0, results, checked.cached
+        return fact_score(sum(by_text[t].supported for t in kept), len(kept), self.semantics), results, checked.cached
 
     def _judge_counters(self) -> dict[str, int]:
         if self.judge is None:

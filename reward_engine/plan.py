@@ -3,8 +3,8 @@
 The requests are built by the engine's own stages from the engine's own (truncated)
 inputs, so a planned request's cache key is the key the engine will look up. A stage
 whose input depends on an earlier judge answer (decomposition needs an INCORRECT grade,
-verification needs claims and evidence) is planned only when that answer is cached: the
-plan is what is known before calling.
+verification needs claims and evidence, a fused check needs its evidence) is planned only
+when that answer is cached: the plan is what is known before calling.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from reward_engine.engine import RewardEngine
     from reward_engine.samples import Sample
 
-KINDS = ("grade", "decompose", "verify")
+KINDS = ("grade", "decompose", "verify", "fused")
+REPORTED = {"grade": "grader", "decompose": "decomposition", "verify": "verification", "fused": "fused"}
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ class PlannedRequest:
 @dataclass
 class RequestPlan:
     requests: list[PlannedRequest] = field(default_factory=list)
+    kinds: tuple[str, ...] = ("grade", "decompose", "verify")  # the judge stages the engine uses
 
     def needed(self, kind: str) -> int:
         return sum(p.request.kind == kind for p in self.requests)
@@ -47,10 +49,9 @@ class RequestPlan:
         return round(sum(p.cached for p in self.requests if p.request.kind == kind) / n, 4) if n else None
 
     def summary(self) -> dict[str, Any]:
-        return {"grader": self.hit_rate("grade"), "decomposition": self.hit_rate("decompose"),
-                "verification": self.hit_rate("verify"),
-                "needed": {"grader": self.needed("grade"), "decomposition": self.needed("decompose"),
-                           "verification": self.needed("verify")}}
+        """Hit rate and requests needed per judge stage the engine uses."""
+        return {**{REPORTED[k]: self.hit_rate(k) for k in self.kinds},
+                "needed": {REPORTED[k]: self.needed(k) for k in self.kinds}}
 
 
 def _planned(engine: "RewardEngine", request: JudgeRequest) -> tuple[PlannedRequest, str | None]:
@@ -64,7 +65,7 @@ def _planned(engine: "RewardEngine", request: JudgeRequest) -> tuple[PlannedRequ
 def plan_requests(engine: "RewardEngine", samples: Sequence["Sample"]) -> RequestPlan:
     """One entry per distinct judge request scoring ``samples`` (cleaned) would send, in scoring order:
     identical samples are scored once, and identical requests are sent once."""
-    plan = RequestPlan()
+    plan = RequestPlan(kinds=("grade", "fused") if engine.fuser is not None else ("grade", "decompose", "verify"))
     seen: set[str] = set()
 
     def add(request: JudgeRequest) -> str | None:
@@ -87,6 +88,13 @@ def plan_requests(engine: "RewardEngine", samples: Sequence["Sample"]) -> Reques
         else:
             label = offline_grader.grade(engine.grader_answer(parsed), sample.answers)
         if label is not Label.INCORRECT or not engine.config.factuality.enabled:
+            continue
+        if engine.fuser is not None:
+            reasoning = engine.reasoning_input(parsed)
+            per_query = (engine.retriever.cached(engine.evidence_queries(sample, parsed), sample.title_text)
+                         if engine.retriever is not None and reasoning.strip() else None)
+            if per_query is not None:
+                add(engine.fuser.request(sample.question, reasoning, engine.merge_evidence(per_query)))
             continue
         if not isinstance(engine.decomposer, LLMDecomposer):
             continue

@@ -3,7 +3,7 @@
     python -m reward_engine.judge.server --port 8011 --latency-ms 300 --rpm 1200 \\
         --fault-rate 0.3 --faults 429,500,hang,malformed,wrong
 
-It recognises the project's own prompts (grader, decomposition, verification) and
+It recognises the project's own prompts (grader, decomposition, verification, fused) and
 answers them deterministically from the fields inside, with the offline grader and
 offline fact checker. ``GET /stats`` counts requests, concurrency and faults, so tests can
 assert how many calls the engine really made. ``POST /admin`` changes the fault rate or
@@ -86,6 +86,14 @@ def answer_for(content: str, grade_as: str | None = None, structured: bool = Fal
             ok = offline_facts.supported(_field(body, "text"), passages)
             labels.append({"id": int(cid), "label": prompts.SUPPORTED if ok else prompts.NOT_SUPPORTED})
         return "verify", json.dumps({"labels": labels})
+    if f"[{prompts.FUSED_VERSION}]" in content:
+        passages = re.findall(r'<passage id="(\d+)"[^>]*>(.*?)</passage>', _field(content, "evidence"), re.DOTALL)
+        claims = []
+        for claim in offline_facts.decompose(_field(content, "reasoning")):
+            ids = [int(pid) for pid, text in passages if offline_facts.supported(claim, [text])]
+            claims.append({"claim": claim, "label": prompts.SUPPORTED if ids else prompts.NOT_SUPPORTED,
+                           "evidence_ids": ids})
+        return "fused", json.dumps({"claims": claims})
     return "other", "OK"
 
 
@@ -226,7 +234,8 @@ class JudgeServer:
         kind, reply = answer_for(content, self.config.grade_as, structured)
         self.stats.by_kind[kind] += 1
         if fault == "wrong":
-            reply = {"grader": "Perhaps", "decompose": "Claims follow:", "verify": '{"labels": "yes"}'}.get(kind, "?")
+            reply = {"grader": "Perhaps", "decompose": "Claims follow:", "verify": '{"labels": "yes"}',
+                     "fused": '{"claims": "yes"}'}.get(kind, "?")
         self.stats.completed += 1
         return web.json_response({
             "id": f"chatcmpl-{self.stats.requests}",

@@ -8,6 +8,7 @@ from typing import Any
 GRADER_MAX_TOKENS = 4  # one letter; part of the cache key
 GRADER_JSON_MAX_TOKENS = 16  # {"grade": "B"} through a schema
 FACTS_MAX_TOKENS = 512  # decomposition and verification replies
+FUSED_MAX_TOKENS = 1024  # claims with labels and cited ids in one reply
 
 
 @dataclass
@@ -22,7 +23,7 @@ class StageOutput:
 class JudgeRequest:
     """One judge call exactly as a stage sends it: the engine and ``warm`` build it the same way."""
 
-    kind: str  # "grade" | "decompose" | "verify"
+    kind: str  # "grade" | "decompose" | "verify" | "fused"
     messages: list[dict[str, Any]]
     template_version: str
     max_tokens: int

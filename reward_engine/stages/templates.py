@@ -6,7 +6,8 @@
 A user template is plain text with ``str.format`` fields. Grader: ``{question}``,
 ``{gold}`` (alias ``{target}``) and ``{answer}`` (alias ``{predicted_answer}``), so
 SimpleQA's and KnowRL's templates load unchanged; decomposition: ``{reasoning}``;
-verification: ``{claims}``. Every template may use ``{version}``. A user template's version
+verification: ``{claims}``; fused factuality: ``{question}``, ``{evidence}``, ``{reasoning}``.
+Every template may use ``{version}``. A user template's version
 is its name plus a hash of its text: the hash is part of the judge cache key, so editing a
 template never serves answers to the old one. The fields' contents are untrusted text and
 are escaped the same way as in the project's templates.
@@ -24,6 +25,7 @@ FIELDS = {
     "grader": {"version", "question", "gold", "target", "answer", "predicted_answer"},
     "decompose": {"version", "reasoning", "no_claims"},
     "verify": {"version", "claims", "supported", "not_supported"},
+    "fused": {"version", "question", "evidence", "reasoning", "supported", "not_supported"},
 }
 
 
@@ -38,6 +40,7 @@ class Templates:
     grader: Template = prompts.GRADER
     decompose: Template = prompts.DECOMPOSE
     verify: Template = prompts.VERIFY
+    fused: Template = prompts.FUSED
 
 
 def load_template(kind: str, path: str | Path) -> Template:
@@ -60,9 +63,11 @@ def load_template(kind: str, path: str | Path) -> Template:
     return template
 
 
-def load_templates(grader: str | None = None, decompose: str | None = None, verify: str | None = None) -> Templates:
+def load_templates(grader: str | None = None, decompose: str | None = None, verify: str | None = None,
+                   fused: str | None = None) -> Templates:
     """The project's templates, with each one given as a file replaced by it."""
     default = Templates()
     return Templates(load_template("grader", grader) if grader else default.grader,
                      load_template("decompose", decompose) if decompose else default.decompose,
-                     load_template("verify", verify) if verify else default.verify)
+                     load_template("verify", verify) if verify else default.verify,
+                     load_template("fused", fused) if fused else default.fused)
