@@ -1,13 +1,13 @@
-"""Reward throughput: KnowRL's serial call pattern vs the engine, cold and warm, and under an RPM limit.
+"""Reward throughput: KnowRL's serial call pattern, a naive asyncio.gather, and the engine (staged and fused).
 
-    python bench/reward_throughput.py [--steps 3] [--latency-dist uniform]
+    python bench/reward_throughput.py [--steps 3] [--rpm-steps 3] [--seed 0]
 
-Starts the test judge server (a separate process, 300 ms mean latency) on 127.0.0.1 and
-scores GRPO-sized steps of 64 completions (8 prompts x 8) built from the demo KB's
-Factbook documents: about half correct, some refusals, the rest wrong, each think block
-holding 3-6 claims (true ones copied from the KB, false ones with another country's value).
-Everything is measured in this one run; results go to bench/results/reward_throughput.md
-and reward_throughput.png.
+Starts the test judge server (a separate process, 300 ms latency, fixed and then uniform
++-50 %) on 127.0.0.1 and scores GRPO-sized steps of 64 completions (8 prompts x 8) built
+from the demo KB's Factbook documents: about half correct, some refusals, the rest wrong,
+each think block holding 3-6 claims (true ones copied from the KB, false ones with another
+country's value). Every row of the results comes from this one run, each cold row on its
+own prompts; results go to bench/results/reward_throughput.md and reward_throughput.png.
 """
 
 from __future__ import annotations
@@ -141,21 +141,69 @@ def serial_baseline(url: str, step: list[Sample]) -> dict:
     return {"wall_s": time.perf_counter() - started, "calls": calls}
 
 
-def engine_config(url: str, cache_dir: str, **judge: object) -> object:
+async def naive_gather(url: str, kb: KnowledgeBase, steps: list[list[Sample]]) -> dict:
+    """The same judge calls as the staged engine, each round one plain ``asyncio.gather``: no deduplication,
+    cache, priority slots, speculation or claim policy (grade all, then decompose / retrieve / verify the
+    INCORRECT ones)."""
+    from openai import AsyncOpenAI
+
+    client = AsyncOpenAI(base_url=url, api_key="unused", max_retries=0)
+
+    async def ask(messages: list, max_tokens: int) -> str:
+        reply = await client.chat.completions.create(model="judge", messages=messages, temperature=0.0,
+                                                     max_tokens=max_tokens)
+        return reply.choices[0].message.content or ""
+
+    walls, calls = [], 0
+    try:
+        for step in steps:
+            started = time.perf_counter()
+            parsed = [parse(s.completion) for s in step]
+            grades = await asyncio.gather(*(ask(prompts.grader_messages(s.question, s.answers, p.answer or ""), 4)
+                                            for s, p in zip(step, parsed)))
+            wrong = [i for i, g in enumerate(grades) if prompts.parse_grade(g).value == "INCORRECT"]
+            claims = await asyncio.gather(*(ask(prompts.decompose_messages(parsed[i].think), 512) for i in wrong))
+            claim_lists = [prompts.parse_claims(c) or [] for c in claims]
+
+            def search(claims: list[str], title: str) -> list[list[prompts.EvidencePassage]]:
+                return [[prompts.EvidencePassage(h.passage.id, h.passage.title, h.passage.text)
+                         for h in kb.search(c, titles=title, k=5).hits] for c in claims]
+
+            evidence = await asyncio.gather(*(asyncio.to_thread(search, cl, step[i].title_text)
+                                              for i, cl in zip(wrong, claim_lists)))
+            await asyncio.gather(*(ask(prompts.verify_messages(cl, ev), 512)
+                                   for cl, ev in zip(claim_lists, evidence) if cl))
+            calls += len(step) + len(wrong) + sum(1 for cl in claim_lists if cl)
+            walls.append(time.perf_counter() - started)
+    finally:
+        await client.close()
+    return _timing(walls, calls, sum(len(s) for s in steps))
+
+
+def _timing(walls: list[float], requests: int, completions: int) -> dict:
+    return {"step_p50_s": statistics.median(walls), "step_p95_s": max(walls) if len(walls) < 20 else
+            sorted(walls)[int(0.95 * (len(walls) - 1))], "wall_s": sum(walls), "requests": requests,
+            "completions": completions, "completions_per_s": completions / sum(walls),
+            "calls_per_completion": requests / completions, "steps": len(walls)}
+
+
+def engine_config(url: str, cache_dir: str, mode: str = "staged", **judge: object) -> object:
     return parse_reward_config({
         "grader": "llm", "decomposer": "llm", "verifier": "llm",
         "judge": {"endpoints": [{"base_url": url, "model": "judge"}], "max_in_flight": 64, "timeout_s": 30,
                   "cache_dir": cache_dir, **judge},
-        "factuality": {"kb_path": str(demo_kb_path())}, "step_timeout_s": 600,
+        "factuality": {"kb_path": str(demo_kb_path()), "mode": mode}, "step_timeout_s": 600,
     })
 
 
 async def run_engine(engine: RewardEngine, steps: list[list[Sample]]) -> dict:
     walls, requests, incorrect, completions, coverage, speculated, wasted = [], 0, 0, 0, [], 0, 0
+    rows: list = []
     for step in steps:
         started = time.perf_counter()
         results = await engine.score(step)
         walls.append(time.perf_counter() - started)
+        rows.extend(results)
         m = engine.last_metrics
         requests += m.judge_requests
         incorrect += m.labels.get("INCORRECT", 0)
@@ -164,13 +212,27 @@ async def run_engine(engine: RewardEngine, steps: list[list[Sample]]) -> dict:
         speculated += m.speculated
         wasted += m.speculation_wasted
         assert len(results) == len(step)
-    return {
-        "step_p50_s": statistics.median(walls), "step_p95_s": max(walls) if len(walls) < 20 else
-        sorted(walls)[int(0.95 * (len(walls) - 1))], "wall_s": sum(walls), "requests": requests,
-        "completions": completions, "completions_per_s": completions / sum(walls),
-        "calls_per_completion": requests / completions, "frac_incorrect": incorrect / completions,
-        "coverage": min(coverage), "steps": len(steps), "speculated": speculated, "speculation_wasted": wasted,
-    }
+    return {**_timing(walls, requests, completions), "frac_incorrect": incorrect / completions,
+            "coverage": min(coverage), "speculated": speculated, "speculation_wasted": wasted, "results": rows}
+
+
+def agreement(staged: list, fused: list) -> dict:
+    """Fused vs staged on the same rows: rewards, fact scores and the labels of claims both found."""
+    both = [(a, b) for a, b in zip(staged, fused) if a.label == b.label == "INCORRECT"]
+    same_reward = sum(None not in (a.correctness, b.correctness) and abs(a.correctness - b.correctness) < 1e-9
+                      for a, b in both)
+    diffs = [abs(a.correctness - b.correctness) for a, b in both if None not in (a.correctness, b.correctness)]
+    claims = same = 0
+    for a, b in both:
+        fused_labels = {c.text: c.supported for c in b.claims if c.on_topic}
+        for c in a.claims:
+            if c.on_topic and c.text in fused_labels:
+                claims += 1
+                same += fused_labels[c.text] == c.supported
+    return {"rows": len(staged), "incorrect": len(both), "same_reward": same_reward,
+            "mean_abs_diff": statistics.mean(diffs) if diffs else 0.0, "claims_matched": claims,
+            "claims_same_label": same,
+            "labels_equal": sum(a.label == b.label for a, b in zip(staged, fused))}
 
 
 async def measure(args: argparse.Namespace, kb: KnowledgeBase) -> dict:
@@ -178,44 +240,60 @@ async def measure(args: argparse.Namespace, kb: KnowledgeBase) -> dict:
     facts = country_facts()
     countries = sorted(facts)
     rng.shuffle(countries)
-    needed = (1 + args.steps + args.rpm_steps) * PROMPTS_PER_STEP
+    plan = {"serial": 1, "naive": 2, "staged": args.steps, "fused": args.steps, "staged_uniform": args.steps,
+            "fused_uniform": args.steps, "staged_rpm": args.rpm_steps, "fused_rpm": args.rpm_steps}
+    needed = sum(plan.values()) * PROMPTS_PER_STEP
     if len(countries) < needed:
         raise SystemExit(f"need {needed} countries with enough Factbook fields, have {len(countries)}")
-    groups = [countries[i * PROMPTS_PER_STEP:(i + 1) * PROMPTS_PER_STEP] for i in range(needed // PROMPTS_PER_STEP)]
-    steps = [make_step(rng, facts, g) for g in groups]
-    serial_step, cold_steps, rpm_steps = steps[0], steps[1:1 + args.steps], steps[1 + args.steps:]
+    groups = iter(countries[i:i + PROMPTS_PER_STEP] for i in range(0, needed, PROMPTS_PER_STEP))
+    steps = {name: [make_step(rng, facts, next(groups)) for _ in range(n)] for name, n in plan.items()}
     out: dict = {}
 
-    server = Server("--latency-ms", "300", "--latency-dist", args.latency_dist)
+    server = Server("--latency-ms", "300", "--latency-dist", "fixed")
     try:
-        out["serial"] = serial_baseline(server.url, serial_step)
-        with tempfile.TemporaryDirectory() as cache:
-            async with RewardEngine(engine_config(server.url, cache), kb=kb) as engine:
-                out["cold"] = await run_engine(engine, cold_steps)
-                out["warm"] = await run_engine(engine, cold_steps)
-            async with RewardEngine(engine_config(server.url, cache), kb=kb) as engine:
-                out["warm_new_process"] = await run_engine(engine, cold_steps)
+        out["serial"] = serial_baseline(server.url, steps["serial"][0])
+        out["naive"] = await naive_gather(server.url, kb, steps["naive"])
+        for mode in ("staged", "fused"):
+            with tempfile.TemporaryDirectory() as cache:
+                async with RewardEngine(engine_config(server.url, cache, mode), kb=kb) as engine:
+                    out[mode] = await run_engine(engine, steps[mode])
+                    out[f"{mode}_warm"] = await run_engine(engine, steps[mode])
+                async with RewardEngine(engine_config(server.url, cache, mode), kb=kb) as engine:
+                    out[f"{mode}_warm_new_process"] = await run_engine(engine, steps[mode])
+        with tempfile.TemporaryDirectory() as cache:  # the staged rows again, fused, for agreement
+            async with RewardEngine(engine_config(server.url, cache, "fused"), kb=kb) as engine:
+                again = await run_engine(engine, steps["staged"])
+        out["agreement"] = agreement(out["staged"]["results"], again["results"])
         out["server_max_in_flight"] = server.stats()["max_in_flight"]
     finally:
         server.stop()
 
-    server = Server("--latency-ms", "300", "--latency-dist", args.latency_dist, "--rpm", "1200", "--window-s", "1")
+    server = Server("--latency-ms", "300", "--latency-dist", "uniform")
     try:
-        with tempfile.TemporaryDirectory() as cache:
-            config = engine_config(server.url, cache, requests_per_minute=1200, rate_window_s=1.0)
-            async with RewardEngine(config, kb=kb) as engine:
-                out["rpm"] = await run_engine(engine, rpm_steps)
-        out["rpm"]["server_429"] = server.stats()["rate_limited"]
+        for mode in ("staged", "fused"):
+            with tempfile.TemporaryDirectory() as cache:
+                async with RewardEngine(engine_config(server.url, cache, mode), kb=kb) as engine:
+                    out[f"{mode}_uniform"] = await run_engine(engine, steps[f"{mode}_uniform"])
     finally:
         server.stop()
+
+    for mode in ("staged", "fused"):
+        server = Server("--latency-ms", "300", "--latency-dist", "uniform", "--rpm", "1200", "--window-s", "1")
+        try:
+            with tempfile.TemporaryDirectory() as cache:
+                config = engine_config(server.url, cache, mode, requests_per_minute=1200, rate_window_s=1.0)
+                async with RewardEngine(config, kb=kb) as engine:
+                    out[f"{mode}_rpm"] = await run_engine(engine, steps[f"{mode}_rpm"])
+            out[f"{mode}_rpm"]["server_429"] = server.stats()["rate_limited"]
+        finally:
+            server.stop()
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=3, help="cold steps (each with new prompts)")
-    parser.add_argument("--rpm-steps", type=int, default=4)
-    parser.add_argument("--latency-dist", default="uniform", choices=["fixed", "uniform", "exponential"])
+    parser.add_argument("--rpm-steps", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
@@ -247,45 +325,64 @@ def _commit() -> str:
 
 
 def write_markdown(path: Path, r: dict, args: argparse.Namespace) -> None:
-    serial, cold, warm, warm2, rpm = r["serial"], r["cold"], r["warm"], r["warm_new_process"], r["rpm"]
-    bound_s = rpm["requests"] / 20.0
+    serial, naive, staged, fused, agree = r["serial"], r["naive"], r["staged"], r["fused"], r["agreement"]
+    serial_s = serial["wall_s"]
     lines = [
         "# Reward throughput",
         "",
         f"Generated by `{' '.join(['python', *sys.argv])}` at commit {_commit()} on a "
-        f"{os.cpu_count()}-core machine. Test judge server in its own process, 300 ms mean latency "
-        f"({args.latency_dist}); steps of {PROMPTS_PER_STEP} prompts x {GENERATIONS} completions "
-        f"({cold['frac_incorrect']:.0%} graded INCORRECT), 3-6 claims per think block; demo KB for evidence.",
+        f"{os.cpu_count()}-core machine. Test judge server in its own process, 300 ms latency; steps of "
+        f"{PROMPTS_PER_STEP} prompts x {GENERATIONS} completions ({staged['frac_incorrect']:.0%} graded INCORRECT), "
+        "3-6 claims per think block; demo KB for evidence. Every row is from this run; each cold row scores "
+        "its own prompts with an empty cache.",
         "",
-        "| set-up | steps | step p50 s | step p95 s | completions/s | judge calls per completion |",
-        "|---|---|---|---|---|---|",
-        f"| serial, KnowRL's call pattern | 1 | {serial['wall_s']:.2f} | {serial['wall_s']:.2f} | "
-        f"{64 / serial['wall_s']:.2f} | {serial['calls'] / 64:.2f} |",
+        "| set-up | latency | steps | step p50 s | step p95 s | vs serial | completions/s | judge calls per completion |",
+        "|---|---|---|---|---|---|---|---|",
+        f"| serial, KnowRL's call pattern | fixed | 1 | {serial_s:.2f} | {serial_s:.2f} | 1x | "
+        f"{64 / serial_s:.2f} | {serial['calls'] / 64:.2f} |",
     ]
-    for name, row in (("engine, cold cache", cold), ("engine, warm cache (same process)", warm),
-                      ("engine, warm cache (new process, disk cache)", warm2),
-                      ("engine, cold, server RPM 1200", rpm)):
-        lines.append(f"| {name} | {row['steps']} | {row['step_p50_s']:.3f} | {row['step_p95_s']:.3f} | "
-                     f"{row['completions_per_s']:.1f} | {row['calls_per_completion']:.2f} |")
+    rows = [("naive `asyncio.gather` of the staged calls", "fixed", naive)]
+    for mode in ("staged", "fused"):
+        rows += [(f"engine {mode}, cold cache", "fixed", r[mode]),
+                 (f"engine {mode}, cold cache", "uniform", r[f"{mode}_uniform"]),
+                 (f"engine {mode}, warm cache (same process)", "fixed", r[f"{mode}_warm"]),
+                 (f"engine {mode}, warm cache (new process, disk cache)", "fixed", r[f"{mode}_warm_new_process"]),
+                 (f"engine {mode}, cold, server RPM 1200", "uniform", r[f"{mode}_rpm"])]
+    for name, latency, row in rows:
+        lines.append(f"| {name} | {latency} | {row['steps']} | {row['step_p50_s']:.3f} | {row['step_p95_s']:.3f} | "
+                     f"{serial_s / row['step_p50_s']:.0f}x | {row['completions_per_s']:.1f} | "
+                     f"{row['calls_per_completion']:.2f} |")
     lines += [
         "",
-        f"- cold engine vs serial baseline: **{serial['wall_s'] / cold['step_p50_s']:.1f}x** faster per step "
-        "(target >= 40x)",
-        f"- judge calls per completion: KnowRL pattern {serial['calls'] / 64:.2f}; engine "
-        f"{cold['calls_per_completion']:.2f}: one grader call per distinct answer, decomposition and verification "
-        f"only for the {cold['frac_incorrect']:.0%} graded INCORRECT, identical calls in flight sent once",
-        f"- speculation: factuality started beside the grader for {cold['speculated']} answers the offline "
-        f"grader called INCORRECT; {cold['speculation_wasted']} wasted (the judge disagreed). The test server grades "
-        "with the offline grader's rules, so agreement here is perfect; with a real judge each disagreement costs at "
-        "most 2 calls and is reported as `reward_engine/speculation_wasted` (`speculate: false` turns it off)",
-        f"- warm cache: {warm['requests']} judge calls, step p50 {warm['step_p50_s'] * 1000:.1f} ms "
-        f"(target: 0 calls, < 50 ms); from a new process over the same disk cache: {warm2['requests']} calls, "
-        f"{warm2['step_p50_s'] * 1000:.1f} ms",
-        f"- max requests in flight seen by the server: {r['server_max_in_flight']} (engine limit 64)",
-        f"- RPM 1200 (enforced by the server per 1-s window: 20 requests/s): {rpm['requests']} calls need "
-        f"{bound_s:.1f} s at the limit; the engine took {rpm['wall_s']:.1f} s = **{bound_s / rpm['wall_s']:.0%}** of "
-        f"the rate-limit bound (target >= 90%); 429s from the server: {rpm['server_429']}; coverage "
-        f"{rpm['coverage']:.0%}",
+        f"- cold step at fixed 300 ms vs the serial pattern: fused **{serial_s / fused['step_p50_s']:.1f}x** "
+        f"(target >= 60x), staged {serial_s / staged['step_p50_s']:.1f}x, naive gather "
+        f"{serial_s / naive['step_p50_s']:.1f}x. Naive gather pays three rounds (grade, decompose, verify) plus "
+        "retrieval and sends every call, duplicates included; the staged engine sends each distinct call once and "
+        "starts factuality beside the grader (two rounds when the offline grader and the judge agree); fused "
+        "retrieves the evidence up front and extracts and labels the claims in one call (one round).",
+    ]
+    for mode in ("staged", "fused"):
+        row, warm, warm2, rpm = r[mode], r[f"{mode}_warm"], r[f"{mode}_warm_new_process"], r[f"{mode}_rpm"]
+        bound_s = rpm["requests"] / 20.0
+        lines += [
+            f"- {mode}: {row['calls_per_completion']:.2f} judge calls per completion cold; speculation started "
+            f"factuality for {row['speculated']} answers, {row['speculation_wasted']} wasted; warm cache "
+            f"{warm['requests']} calls at {warm['step_p50_s'] * 1000:.1f} ms p50, new process {warm2['requests']} "
+            f"calls at {warm2['step_p50_s'] * 1000:.1f} ms; RPM 1200 (20 requests per 1-s window, enforced by the "
+            f"server): {rpm['requests']} calls need {bound_s:.1f} s at the limit, the engine took "
+            f"{rpm['wall_s']:.1f} s = **{bound_s / rpm['wall_s']:.0%}** of the bound, {rpm['server_429']} 429s, "
+            f"coverage {rpm['coverage']:.0%}",
+        ]
+    lines += [
+        f"- fused vs staged on the same {agree['rows']} rows (the staged cold rows scored again in fused mode, "
+        f"fresh cache): labels equal on {agree['labels_equal']}/{agree['rows']}; of {agree['incorrect']} INCORRECT "
+        f"rows {agree['same_reward']} got the same reward (mean |difference| {agree['mean_abs_diff']:.3f}); "
+        f"{agree['claims_same_label']}/{agree['claims_matched']} claims found by both got the same label. The "
+        "test judge decomposes both ways with the same offline rules, so differences here come from evidence: "
+        "per-claim searches (staged) vs one pool from the question and the reasoning's sentences (fused).",
+        f"- the test judge grades with the offline grader's rules, so speculation is never wasted here; a real "
+        "judge's disagreements are counted in `reward_engine/speculation_wasted`. Max requests in flight seen by "
+        f"the server: {r['server_max_in_flight']} (engine limit 64).",
         "",
         "External, not measured by this bench (source: `../shared/anchors.md`, KnowRL's own reward code run "
         "separately on a machine of this kind, fixed 300 ms latency): 43.7 s for one such step (median of 2), "
@@ -301,15 +398,17 @@ def plot(path: Path, r: dict) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    names = ["serial (KnowRL)", "engine cold", "engine warm", "engine RPM 1200"]
-    values = [r["serial"]["wall_s"], r["cold"]["step_p50_s"], r["warm"]["step_p50_s"], r["rpm"]["step_p50_s"]]
-    fig, ax = plt.subplots(figsize=(7, 4))
-    ax.bar(names, values, color=["#999", "#1f77b4", "#2ca02c", "#ff7f0e"])
+    names = ["serial\n(KnowRL)", "naive\ngather", "staged\ncold", "fused\ncold", "fused\nwarm",
+             "fused\nRPM 1200"]
+    values = [r["serial"]["wall_s"], r["naive"]["step_p50_s"], r["staged"]["step_p50_s"], r["fused"]["step_p50_s"],
+              r["fused_warm"]["step_p50_s"], r["fused_rpm"]["step_p50_s"]]
+    fig, ax = plt.subplots(figsize=(8, 4))
+    ax.bar(names, values, color=["#999", "#bbb", "#1f77b4", "#17becf", "#2ca02c", "#ff7f0e"])
     ax.set_yscale("log")
     ax.set_ylabel("seconds per 64-completion step (log)")
     for i, v in enumerate(values):
         ax.text(i, v, f"{v:.3g}s", ha="center", va="bottom")
-    ax.set_title("Reward step latency, 300 ms judge")
+    ax.set_title("Reward step latency, 300 ms judge (fixed; RPM row uniform)")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
 

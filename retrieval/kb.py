@@ -160,6 +160,27 @@ class KnowledgeBase:
             ids.extend(r[0] for r in rows)
         return list(dict.fromkeys(ids)), found, missing
 
+    def title_passages(self, titles: str | Iterable[str] | None, limit: int) -> list[Passage] | None:
+        """Every passage of ``titles`` in document order when there are 1 to ``limit`` of them, else None.
+
+        A short document is its own best evidence: sending all of it needs no search.
+        """
+        wanted = split_titles(titles)
+        if not wanted:
+            return None
+        if self.indexed:
+            ids, _, _ = self.title_passage_ids(wanted)
+            if not ids or len(ids) > limit:
+                return None
+            found = self.get_passages(ids)
+            return [found[i] for i in ids if i in found]
+        passages: list[Passage] = []
+        for title in wanted:
+            passages.extend(self._raw_passages(title) or [])
+            if len(passages) > limit:
+                return None
+        return passages or None
+
     # -- search -----------------------------------------------------------------------
     def search(
         self,
@@ -266,17 +287,22 @@ class KnowledgeBase:
         hits = [Hit(passages[i], float(scores[i]), {"dense": r}) for r, i in enumerate(order, 1)]
         return SearchResult(hits, "dense", "titles", found, missing)
 
+    def _raw_passages(self, title: str) -> list[Passage] | None:
+        row = self._conn().execute("SELECT rowid, text FROM documents WHERE title = ?", (title,)).fetchone()
+        if row is None or not isinstance(row[1], str):
+            return None
+        # Synthetic ids: no passages table here, so number passages within the document row.
+        texts = [t.strip() for t in row[1].split(SEPARATOR) if t.strip()]
+        return [Passage(row[0] * 100_000 + i, title, t) for i, t in enumerate(texts)]
+
     def _raw_title(self, title: str) -> tuple[list[Passage], np.ndarray] | None:
         if title in self._raw_cache:
             self._raw_cache.move_to_end(title)
         else:
-            row = self._conn().execute("SELECT rowid, text FROM documents WHERE title = ?", (title,)).fetchone()
-            if row is None or not isinstance(row[1], str):
+            passages = self._raw_passages(title)
+            if passages is None:
                 return None
-            # Synthetic ids: no passages table here, so number passages within the document row.
-            texts = [t.strip() for t in row[1].split(SEPARATOR) if t.strip()]
-            passages = [Passage(row[0] * 100_000 + i, title, t) for i, t in enumerate(texts)]
-            self._raw_cache[title] = (passages, self.embedder.encode(texts))
+            self._raw_cache[title] = (passages, self.embedder.encode([p.text for p in passages]))
             while len(self._raw_cache) > self.raw_cache_titles:
                 self._raw_cache.popitem(last=False)
         return self._raw_cache[title]

@@ -31,10 +31,9 @@ from reward_engine.samples import ClaimResult, RewardResult, Sample
 from reward_engine.stages import offline_grader, prompts
 from reward_engine.stages.claims import select_claims
 from reward_engine.stages.decompose import LLMDecomposer, OfflineDecomposer
-from reward_engine.stages.fused import LLMFusedChecker, evidence_queries, merge_evidence
+from reward_engine.stages.fused import LLMFusedChecker, evidence_query
 from reward_engine.stages.grade import LLMGrader, OfflineGrader
 from reward_engine.stages.retrieve import EvidenceRetriever
-from reward_engine.stages.prompts import EvidencePassage
 from reward_engine.stages.scoring import combine, fact_score
 from reward_engine.stages.verify import LLMVerifier, OfflineVerifier
 
@@ -108,12 +107,9 @@ class RewardEngine:
         fc = self.config.factuality
         return select_claims(claims, sample.question, sample.title_text, fc.relevance, fc.max_claims)
 
-    def evidence_queries(self, sample: Sample, parsed: Parsed) -> list[str]:
-        """Fused mode: the searches its up-front evidence comes from (the question, the reasoning's sentences)."""
-        return evidence_queries(sample.question, self.reasoning_input(parsed), self.config.factuality.max_claims + 1)
-
-    def merge_evidence(self, per_query: Sequence[Sequence[EvidencePassage]]) -> list[EvidencePassage]:
-        return merge_evidence(per_query, self.config.factuality.fused_evidence_k)
+    def evidence_query(self, sample: Sample, parsed: Parsed) -> str:
+        """Fused mode: the search its up-front evidence comes from when the row's titles do not hold it all."""
+        return evidence_query(sample.question, self.grader_answer(parsed), self.reasoning_input(parsed))
 
     def plan(self, samples: Sequence[Sample]) -> RequestPlan:
         """The judge requests scoring ``samples`` would send, each with its cache key and whether it is
@@ -288,8 +284,8 @@ class RewardEngine:
         if not reasoning.strip():
             return 0.0, [], True  # nothing to check, nothing sent
         retriever = await self.ensure_retriever()
-        evidence = self.merge_evidence(await retriever.retrieve(self.evidence_queries(sample, parsed),
-                                                                sample.title_text))
+        evidence = await retriever.pool(self.evidence_query(sample, parsed), sample.title_text,
+                                        self.config.factuality.fused_evidence_k)
         checked = await self.fuser.check(sample.question, reasoning, evidence)
         found: list[prompts.FusedClaim] = checked.value  # type: ignore[assignment]
         kept, off = self.select_claims([c.text for c in found], sample)

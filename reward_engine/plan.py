@@ -91,10 +91,11 @@ def plan_requests(engine: "RewardEngine", samples: Sequence["Sample"]) -> Reques
             continue
         if engine.fuser is not None:
             reasoning = engine.reasoning_input(parsed)
-            per_query = (engine.retriever.cached(engine.evidence_queries(sample, parsed), sample.title_text)
-                         if engine.retriever is not None and reasoning.strip() else None)
-            if per_query is not None:
-                add(engine.fuser.request(sample.question, reasoning, engine.merge_evidence(per_query)))
+            evidence = (engine.retriever.cached_pool(engine.evidence_query(sample, parsed), sample.title_text,
+                                                     engine.config.factuality.fused_evidence_k)
+                        if engine.retriever is not None and reasoning.strip() else None)
+            if evidence is not None:
+                add(engine.fuser.request(sample.question, reasoning, evidence))
             continue
         if not isinstance(engine.decomposer, LLMDecomposer):
             continue

@@ -76,6 +76,21 @@ async def test_plan_lists_a_fused_request_once_its_evidence_is_cached(server, kb
     assert after["fused"] == after["grader"] == 1.0
 
 
+async def test_evidence_pool_is_the_short_document_else_one_search(kb, tmp_path):
+    from reward_engine.judge.cache import JudgeCache
+    from reward_engine.stages.retrieve import EvidenceRetriever
+
+    retriever = EvidenceRetriever(kb, cache=JudgeCache(str(tmp_path / "cache")))
+    whole = await retriever.pool("Lyon. The Eiffel Tower was finished in 1889.", "Paris", k=10)
+    assert [p.id for p in whole] == [p.id for p in kb.title_passages("Paris", 10)] and retriever.searches == 0
+    one = await retriever.pool("Which mountain is the highest above sea level?", "", k=1)
+    assert len(one) == 1 and one[0].title == "Mount Everest" and retriever.searches == 1
+    assert retriever.cached_pool("Which mountain is the highest above sea level?", "", 1) == one
+    fresh = EvidenceRetriever(kb, cache=JudgeCache(str(tmp_path / "cache")))  # a new process: the disk cache
+    assert fresh.cached_pool("Which mountain is the highest above sea level?", "", 1) == one
+    assert fresh.cached_pool("Which mountain is the highest above sea level?", "", 2) is None
+
+
 def test_fused_mode_needs_the_llm_stages():
     with pytest.raises(ConfigError, match="mode 'fused'.*decomposer and verifier"):
         parse_reward_config({"factuality": {"kb_path": "kb.db", "mode": "fused"}})

@@ -238,3 +238,21 @@ def test_pool_search_equals_filtered_global_ranking(kb, n_titles):
     expected = [pid for pid, _ in fts.search(conn, query, 1000) if pid in set(pool)][:3]
     assert [pid for pid, _ in fts.search(conn, query, 3, pool)] == expected
     assert len(expected) == (1 if n_titles == 2 else 3)
+
+
+@pytest.mark.parametrize("kind", ["indexed", "factscore"])
+def test_title_passages_whole_short_documents_only(kind, kb, tmp_path, embedder):
+    """Fused factuality sends a short document whole; a long one (or none) is left to search."""
+    if kind == "factscore":
+        kb = KnowledgeBase(_factscore_db(tmp_path / "knowledge_base.db"), embedder=embedder)
+    try:
+        paris = kb.title_passages("Paris; Absent Page", limit=50)
+        assert paris and {p.title for p in paris} == {"Paris"}
+        assert "capital" in paris[0].text and "1889" in paris[-1].text  # document order
+        both = kb.title_passages(["Paris", "Mount Everest"], limit=50)
+        assert {p.title for p in both} == {"Paris", "Mount Everest"} and len(both) > len(paris)
+        assert kb.title_passages(["Paris", "Mount Everest"], limit=len(both) - 1) is None
+        assert kb.title_passages("Absent Page", limit=50) is None and kb.title_passages("", limit=50) is None
+    finally:
+        if kind == "factscore":
+            kb.close()

@@ -15,33 +15,15 @@ from reward_engine.judge.client import JudgeClient, JudgeError
 from reward_engine.stages import prompts
 from reward_engine.stages.output import FUSED_MAX_TOKENS, JudgeRequest, StageOutput
 from reward_engine.stages.prompts import EvidencePassage
-from retrieval.text import split_sentences
 
 
-def evidence_queries(question: str, reasoning: str, max_queries: int) -> list[str]:
-    """The searches a fused check's evidence comes from: the question, then the reasoning's sentences.
+def evidence_query(question: str, answer: str, reasoning: str, max_chars: int = 2000) -> str:
+    """The one search a fused check's evidence comes from when the row's titles are long or missing.
 
-    >>> evidence_queries("Capital of France?", "Paris is in France. It is large.", 2)
-    ['Capital of France?', 'Paris is in France.']
+    >>> evidence_query("Capital of France?", "Lyon", "Paris is in France.")
+    'Capital of France? Lyon Paris is in France.'
     """
-    queries = [question.strip()] + [s.strip() for s in split_sentences(reasoning or "")]
-    return list(dict.fromkeys(q for q in queries if q))[:max_queries]
-
-
-def merge_evidence(per_query: Sequence[Sequence[EvidencePassage]], k: int) -> list[EvidencePassage]:
-    """Up to ``k`` distinct passages, round-robin over the queries' rankings (each query's best first).
-
-    >>> p = [EvidencePassage(i, "t", str(i)) for i in range(4)]
-    >>> [e.id for e in merge_evidence([[p[0], p[1]], [p[0], p[2], p[3]]], 3)]
-    [0, 1, 2]
-    """
-    out: dict[int, EvidencePassage] = {}
-    depth = max((len(r) for r in per_query), default=0)
-    for rank in range(depth):
-        for ranking in per_query:
-            if rank < len(ranking) and len(out) < k:
-                out.setdefault(ranking[rank].id, ranking[rank])
-    return list(out.values())
+    return " ".join(t.strip() for t in (question, answer, reasoning) if t and t.strip())[:max_chars]
 
 
 class LLMFusedChecker:

@@ -54,6 +54,36 @@ class EvidenceRetriever:
                 self._memo.pop(next(iter(self._memo)))
             self._memo[(claim, titles)] = passages
 
+    @staticmethod
+    def _pool_key(query: str, k: int) -> str:
+        return f"\0pool-v1\0{k}\0{query}"  # a memo/cache slot of its own, never a claim's
+
+    def cached_pool(self, query: str, titles: str, k: int) -> list[EvidencePassage] | None:
+        """``pool``'s answer if it is cached, else None (no search)."""
+        return self._lookup(self._pool_key(query, k), titles or "")
+
+    async def pool(self, query: str, titles: str, k: int) -> list[EvidencePassage]:
+        """Up to ``k`` passages of evidence for a whole completion (fused factuality): every passage of the row's
+        titles when they hold at most ``k``, else the best ``k`` for ``query`` (within the titles, or global)."""
+        titles = titles or ""
+        key = self._pool_key(query, k)
+        hit = self._lookup(key, titles)
+        if hit is not None:
+            return hit
+
+        def find() -> list[EvidencePassage]:
+            found = self.kb.title_passages(titles, k)
+            if found is None:
+                found = [h.passage for h in self.kb.search(query, titles=titles, k=k, mode=self.mode).hits]
+                self.searches += 1
+            passages = [EvidencePassage(p.id, p.title, p.text) for p in found]
+            self._remember(key, titles, passages)
+            if self.cache is not None:
+                self.cache.set(self._key(key, titles), [(p.id, p.title, p.text) for p in passages])
+            return passages
+
+        return await asyncio.get_running_loop().run_in_executor(None, find)
+
     def cached(self, claims: Sequence[str], titles: str) -> list[list[EvidencePassage]] | None:
         """Evidence for every claim if all of it is cached, else None (no search)."""
         found = [self._lookup(c, titles) for c in claims]
