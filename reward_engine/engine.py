@@ -74,6 +74,9 @@ class RewardEngine:
     async def close(self) -> None:
         if self.judge is not None:
             await self.judge.close()
+        cache = self.retriever.cache if self.retriever is not None else None
+        if cache is not None:
+            await asyncio.to_thread(cache.flush)
 
     # -- knowledge base -----------------------------------------------------------------
     def open_kb(self) -> Any:

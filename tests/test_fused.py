@@ -86,6 +86,7 @@ async def test_evidence_pool_is_the_short_document_else_one_search(kb, tmp_path)
     one = await retriever.pool("Which mountain is the highest above sea level?", "", k=1)
     assert len(one) == 1 and one[0].title == "Mount Everest" and retriever.searches == 1
     assert retriever.cached_pool("Which mountain is the highest above sea level?", "", 1) == one
+    retriever.cache.flush()  # written on the cache's own thread
     fresh = EvidenceRetriever(kb, cache=JudgeCache(str(tmp_path / "cache")))  # a new process: the disk cache
     assert fresh.cached_pool("Which mountain is the highest above sea level?", "", 1) == one
     assert fresh.cached_pool("Which mountain is the highest above sea level?", "", 2) is None

@@ -195,6 +195,8 @@ class JudgeClient:
             await self._session.close()
             self._session = None
         self._loop = None
+        if self.cache is not None:
+            await asyncio.to_thread(self.cache.flush)  # answers written on the cache's thread reach the disk
 
     def _ensure_loop_objects(self) -> None:
         loop = asyncio.get_running_loop()

@@ -8,6 +8,7 @@ calls out, and it is what the test judge server answers with.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import Iterable
@@ -69,6 +70,12 @@ def names(text: str) -> set[str]:
     return {stem(w) for w in _WORD.findall(text) if w[:1].isupper() and w.lower() not in STOP}
 
 
+@functools.lru_cache(maxsize=8192)
+def _passage_features(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A passage's content words and numbers: the same passages back many claims (pure, so memoised)."""
+    return frozenset(content_words(text)), frozenset(_numbers(text))
+
+
 def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> bool:
     """True when one passage covers ``threshold`` of the claim's content words, all its numbers
     and all its names ("Lyon is the capital city of France" is not supported by a passage on
@@ -79,8 +86,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
     if not words:
         return False
     for passage in passages:
-        have = content_words(passage)
-        if numbers - _numbers(passage) or claim_names - have:
+        have, passage_numbers = _passage_features(passage)
+        if numbers - passage_numbers or claim_names - have:
             continue
         if len(words & have) / len(words) >= threshold:
             return True
