@@ -45,13 +45,40 @@ def _check(data: dict[str, Any], required: dict[str, tuple[type, ...]], optional
     return None
 
 
-def load_done(path: Path, keep: set[str]) -> dict[int, dict[str, Any]]:
-    """Rows of an earlier run whose status is in ``keep``, by input line.
+def index_rows(path: Path, keep: set[str]) -> dict[int, tuple[int, int]]:
+    """Where each input line's row sits in an output file: ``{line: (offset, length)}``, the last row per
+    line whose status is in ``keep``. Rows are parsed one at a time and dropped, so a 20,000-row file
+    costs a few integers per row, never the rows themselves; a torn last line is skipped."""
+    index: dict[int, tuple[int, int]] = {}
+    if not path.exists():
+        return index
+    offset = 0
+    with path.open("rb") as handle:
+        for raw in handle:
+            try:
+                row = json.loads(raw)
+            except (json.JSONDecodeError, UnicodeDecodeError):
+                row = None
+            if isinstance(row, dict) and isinstance(row.get("line"), int) and row.get("status") in keep \
+                    and raw.endswith(b"\n"):
+                index[row["line"]] = (offset, len(raw))
+            offset += len(raw)
+    return index
 
-    A torn last line (the process was killed mid-write) and rows to redo are dropped.
-    """
-    return {row["line"]: row for row in read_objects(path)
-            if isinstance(row.get("line"), int) and row.get("status") in keep}
+
+def rewrite_indexed(path: Path, index: dict[int, tuple[int, int]]) -> None:
+    """Atomically replace ``path`` with the indexed rows in line order, copying their bytes one at a time."""
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("wb") as out:
+        if path.exists():
+            with path.open("rb") as src:
+                for line in sorted(index):
+                    offset, length = index[line]
+                    src.seek(offset)
+                    out.write(src.read(length))
+        out.flush()
+        os.fsync(out.fileno())
+    tmp.replace(path)
 
 
 def read_objects(path: Path) -> Iterator[dict[str, Any]]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextvars
 import logging
 import time
 from typing import Any, Sequence
@@ -39,6 +40,10 @@ from reward_engine.stages.verify import LLMVerifier, OfflineVerifier
 
 log = logging.getLogger(__name__)
 
+# This score() call's counters: tasks inherit the context they were created in, so calls that
+# overlap (the score job keeps several batches in flight) never count each other's work.
+_CALL_COUNTERS: contextvars.ContextVar[collections.Counter[str]] = contextvars.ContextVar("reward_call_counters")
+
 __all__ = ["ClaimResult", "RewardEngine", "RewardResult", "Sample"]
 
 
@@ -60,7 +65,6 @@ class RewardEngine:
         self.fuser = (LLMFusedChecker(self.judge, template=templates.fused)
                       if config.factuality.mode == "fused" and self.judge is not None else None)
         self.retriever: EvidenceRetriever | None = None  # built on first use (opens the KB)
-        self._counters: collections.Counter[str] = collections.Counter()
         self.last_metrics = BatchMetrics()
 
     async def __aenter__(self) -> "RewardEngine":
@@ -121,11 +125,16 @@ class RewardEngine:
 
     # -- scoring ------------------------------------------------------------------------
     async def score(self, samples: Sequence[Sample], deadline_s: float | None = None) -> list[RewardResult]:
-        """One result per sample, in order, within ``deadline_s`` (default: the config's step budget)."""
+        """One result per sample, in order, within ``deadline_s`` (default: the config's step budget).
+
+        Calls may overlap; ``last_metrics`` is then the latest call's, and its judge counts include the
+        requests of calls that overlapped it (read ``judge.metrics`` for totals).
+        """
         started = time.perf_counter()
         budget = self.config.step_timeout_s if deadline_s is None else deadline_s
         before = self._judge_counters()
-        self._counters.clear()
+        counters: collections.Counter[str] = collections.Counter()
+        _CALL_COUNTERS.set(counters)
         try:
             results = await self._score(samples, budget)
         except Exception as exc:  # noqa: BLE001 - a reward must never crash a training step
@@ -134,7 +143,7 @@ class RewardEngine:
         after = self._judge_counters()
         self.last_metrics = batch_metrics(
             results, len({s.key() for s in samples}), {k: after[k] - before.get(k, 0) for k in after},
-            self.judge is not None and self.judge.breaker.state == "open", dict(self._counters),
+            self.judge is not None and self.judge.breaker.state == "open", dict(counters),
             time.perf_counter() - started)
         self._warn_if_degraded(self.last_metrics)
         return results
@@ -231,7 +240,7 @@ class RewardEngine:
                 fact = 0.0
             result.factuality = fact
         elif speculative is not None:
-            self._counters["speculation_wasted"] += 1
+            _CALL_COUNTERS.get()["speculation_wasted"] += 1
             await self._drop(speculative)
         result.correctness = combine(label, fact, sem)
         result.total = None if result.correctness is None else result.format + result.correctness
@@ -255,7 +264,7 @@ class RewardEngine:
             return None
         if offline_grader.grade(parsed.answer or "", sample.answers) is not Label.INCORRECT:
             return None
-        self._counters["speculated"] += 1
+        _CALL_COUNTERS.get()["speculated"] += 1
         return asyncio.ensure_future(self._factuality(sample, parsed))
 
     @staticmethod

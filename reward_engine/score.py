@@ -7,7 +7,7 @@ or list, ``title`` optional). One output row per input row, ``id`` and ``line`` 
 ``reward`` and every component. A bad line becomes a ``bad_input`` row naming the line and
 field; the rest is scored. Re-running with the same output resumes: rows already scored
 are kept, rows that timed out or failed are scored again, and the file ends with exactly
-one row per input line, in input order.
+one row per input line, in input order. Memory stays flat however many rows there are.
 """
 
 from __future__ import annotations
@@ -20,11 +20,12 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Iterator
 
 from tqdm.auto import tqdm
 
-from knowrl_io.jsonl import Appender, Row, load_done, read_rows, rewrite
+from knowrl_io.jsonl import Appender, Row, index_rows, read_objects, read_rows, rewrite_indexed
+from knowrl_io.records import iter_records
 from knowrl_io.logs import add_verbosity, setup_logging
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.engine import RewardEngine, RewardResult, Sample
@@ -51,53 +52,97 @@ def _output_row(row: Row, result: RewardResult | None, source: Path) -> dict[str
 
 async def score_file(
     input_path: Path, output_path: Path, config: RewardEngineConfig, batch_size: int = 64, progress: bool = True,
-    kb: Any = None,
+    kb: Any = None, concurrency: int = 8,
 ) -> dict[str, Any]:
-    """Score ``input_path`` into ``output_path``; returns the run summary."""
+    """Score ``input_path`` into ``output_path``; returns the run summary.
+
+    Streams: input rows are read as they are scored, up to ``concurrency`` batches are in flight
+    (one slow or hung row holds back only its own batch), finished batches are appended as they
+    come, and the file is put in input order at the end by byte offsets, so memory does not grow
+    with the number of rows.
+    """
     started = time.perf_counter()
-    done = load_done(output_path, FINAL)
-    rewrite(output_path, [done[k] for k in sorted(done)])  # drop torn lines and rows to redo
-    rows = list(read_rows(input_path, REQUIRED, OPTIONAL))
-    todo = [r for r in rows if r.line not in done]
-    for row in todo:
-        if row.data is None:
-            log.warning("bad input: %s", row.error)
-    counters = Counter()
+    done = index_rows(output_path, FINAL)
+    rewrite_indexed(output_path, done)  # drop torn lines and rows to redo
+    total = sum(1 for _ in iter_records(input_path)) if progress else None
     writer = Appender(output_path)
+    seen = 0
+
+    def todo() -> Iterator[Row]:
+        nonlocal seen
+        for row in read_rows(input_path, REQUIRED, OPTIONAL):
+            seen += 1
+            if row.line in done:
+                continue
+            if row.data is None:
+                log.warning("bad input: %s", row.error)
+            yield row
+
     try:
         async with RewardEngine(config, kb=kb) as engine:
-            with tqdm(total=len(todo), desc="scoring", unit="row", disable=not progress) as bar:
-                for start in range(0, len(todo), batch_size):
-                    chunk = todo[start : start + batch_size]
+            with tqdm(total=total, initial=len(done), desc="scoring", unit="row", disable=not progress) as bar:
+
+                async def run(chunk: list[Row]) -> None:
                     good = [r for r in chunk if r.data is not None]
                     results = await engine.score([
                         Sample(r.data["question"], r.data["completion"], r.data["answers"], r.data.get("title"))
-                        for r in good
+                        for r in good  # type: ignore[index]
                     ])
                     by_line = {r.line: res for r, res in zip(good, results)}
                     writer.write([_output_row(r, by_line.get(r.line), input_path) for r in chunk])
-                    m = engine.last_metrics
-                    counters.update(judge_requests=m.judge_requests, cache_hits=m.cache_hits, retries=m.retries)
                     bar.update(len(chunk))
+
+                pending: set[asyncio.Task] = set()
+                for chunk in _batches(todo(), batch_size):
+                    if len(pending) >= concurrency:
+                        finished, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                        for task in finished:
+                            task.result()
+                    pending.add(asyncio.create_task(run(chunk)))
+                for task in asyncio.as_completed(pending):
+                    await task
+            judge = engine.judge.metrics if engine.judge is not None else None
+            counters = Counter(judge_requests=judge.requests, cache_hits=judge.cache_hits,
+                               retries=judge.retries) if judge else Counter()
     finally:
         writer.close()
-    final = load_done(output_path, FINAL | {"timeout", "error", "breaker_open"})
-    ordered = [final[k] for k in sorted(final)]
-    rewrite(output_path, ordered)
-    return summarize(ordered, len(rows), len(rows) - len(todo), counters, time.perf_counter() - started)
+    rewrite_indexed(output_path, index_rows(output_path, FINAL | {"timeout", "error", "breaker_open"}))
+    return summarize(read_objects(output_path), seen, len(done), counters, time.perf_counter() - started)
 
 
-def summarize(rows: list[dict[str, Any]], total: int, resumed: int, counters: Counter, wall: float) -> dict[str, Any]:
-    def mean(key: str) -> float | None:
-        values = [r[key] for r in rows if isinstance(r.get(key), (int, float))]
-        return round(sum(values) / len(values), 4) if values else None
+def _batches(rows: Iterable[Row], size: int) -> Iterator[list[Row]]:
+    batch: list[Row] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
+
+def summarize(rows: Iterable[dict[str, Any]], total: int, resumed: int, counters: Counter,
+              wall: float) -> dict[str, Any]:
+    """Counts and means over the output rows, read once as a stream."""
+    statuses: Counter = Counter()
+    labels: Counter = Counter()
+    sums: Counter = Counter()
+    counts: Counter = Counter()
+    keys = ("reward", "format", "correctness", "factuality")
+    for row in rows:
+        statuses[row.get("status")] += 1
+        if row.get("label"):
+            labels[row["label"]] += 1
+        for key in keys:
+            if isinstance(row.get(key), (int, float)):
+                sums[key] += row[key]
+                counts[key] += 1
     return {
         "rows": total,
         "already_scored": resumed,
-        "statuses": dict(Counter(r.get("status") for r in rows)),
-        "labels": dict(Counter(r.get("label") for r in rows if r.get("label"))),
-        "mean": {k: mean(k) for k in ("reward", "format", "correctness", "factuality")},
+        "statuses": dict(statuses),
+        "labels": dict(labels),
+        "mean": {k: round(sums[k] / counts[k], 4) if counts[k] else None for k in keys},
         "judge_requests": counters["judge_requests"],
         "cache_hits": counters["cache_hits"],
         "retries": counters["retries"],
@@ -111,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, required=True)
     parser.add_argument("--config", type=Path, required=True, help="reward config YAML (or a training config)")
     parser.add_argument("--batch-size", type=int, default=64)
+    parser.add_argument("--concurrency", type=int, default=8, help="batches in flight at once")
     parser.add_argument("--no-progress", action="store_true")
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)
@@ -119,7 +165,10 @@ def main(argv: list[str] | None = None) -> int:
     config = load_reward_config_or_report(args.config)
     if config is None:
         return 2
-    summary = asyncio.run(score_file(args.input, args.output, config, args.batch_size, not args.no_progress))
+    if args.batch_size < 1 or args.concurrency < 1:
+        parser.error("--batch-size and --concurrency must be at least 1")
+    summary = asyncio.run(score_file(args.input, args.output, config, args.batch_size, not args.no_progress,
+                                     concurrency=args.concurrency))
     print(json.dumps(summary, indent=2))
     return 0
 

@@ -313,3 +313,17 @@ def test_a_bad_template_file_is_a_config_error_naming_it(tmp_path, server, text,
     assert "grader.txt" in str(err.value)
     with pytest.raises(ConfigError, match="cannot read"):
         llm_config(server, prompts={"grader": str(tmp_path / "missing.txt")})
+
+
+async def test_overlapping_score_calls_count_only_their_own_speculation(server, kb):
+    """The score job keeps several batches in flight on one engine: each call's metrics are its own."""
+    server.config.latency_ms = 50
+    async with RewardEngine(llm_config(server), kb=kb) as engine:
+
+        async def one(batch):
+            await engine.score(batch)
+            return engine.last_metrics.speculated
+
+        wrong_only = [s for s in samples() if s.completion in (WRONG_TRUE_FACTS, WRONG_FALSE_FACTS)]
+        counts = await asyncio.gather(one(samples()), one(wrong_only[:1]))
+    assert sorted(counts) == [1, 2]

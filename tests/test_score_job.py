@@ -107,3 +107,39 @@ def test_score_cli_bad_config_is_a_clear_error(tmp_path):
                            str(tmp_path / "o.jsonl"), "--config", str(cfg)], capture_output=True, text=True)
     assert proc.returncode == 2 and "unknown key 'gradr'" in proc.stderr and "did you mean 'grader'" in proc.stderr
 
+
+
+async def test_batches_in_flight_at_once_finish_in_input_order(tmp_path, kb, server):
+    """A batch held up by a slow judge call does not hold back the others; the file still ends in input order."""
+    rows = [dict(r, id=f"{r['id']}{i}", question=f"{r['question']} ({i})") for i in range(6) for r in ROWS]
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    judge = {"endpoints": [{"base_url": server.url, "model": "m"}]}
+    config = parse_reward_config({"grader": "llm", "judge": judge, "factuality": {"kb_path": "x"}})
+    server.config.latency_ms = 50
+    serial = await score_file(src, tmp_path / "serial.jsonl", config, batch_size=2, progress=False, kb=kb,
+                              concurrency=1)
+    requests = (await server_stats(server))["requests"]
+    overlapped = await score_file(src, tmp_path / "overlapped.jsonl", config, batch_size=2, progress=False, kb=kb,
+                                  concurrency=4)
+    assert (await server_stats(server))["max_in_flight"] >= 2
+    keys = ("id", "line", "reward", "label")
+    assert [tuple(r[k] for k in keys) for r in read_output(tmp_path / "overlapped.jsonl")] == \
+        [tuple(r[k] for k in keys) for r in read_output(tmp_path / "serial.jsonl")]
+    assert [r["line"] for r in read_output(tmp_path / "overlapped.jsonl")] == list(range(1, len(rows) + 1))
+    assert serial["statuses"] == overlapped["statuses"] == {"ok": len(rows)}
+    # totals come from the judge client, not from summing overlapping batches' deltas
+    assert overlapped["judge_requests"] == (await server_stats(server))["requests"] - requests
+
+
+def test_index_rows_keeps_the_last_whole_row_per_line(tmp_path):
+    from knowrl_io.jsonl import index_rows, rewrite_indexed
+
+    path = tmp_path / "out.jsonl"
+    path.write_bytes(b'{"line": 2, "status": "error"}\n{"line": 1, "status": "ok", "v": 1}\nnot json\n'
+                     b'{"line": 2, "status": "ok", "v": 2}\n{"line": 3, "status": "ok"}\n{"line": 4, "sta')
+    index = index_rows(path, {"ok"})
+    assert sorted(index) == [1, 2, 3]
+    rewrite_indexed(path, index)
+    assert read_output(path) == [{"line": 1, "status": "ok", "v": 1}, {"line": 2, "status": "ok", "v": 2},
+                                 {"line": 3, "status": "ok"}]

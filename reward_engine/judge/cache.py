@@ -48,7 +48,7 @@ class JudgeCache:
     (and ``close``, and interpreter exit) wait for them.
     """
 
-    def __init__(self, directory: str | Path, size_limit_gb: float = 4.0, memory_items: int = 50_000) -> None:
+    def __init__(self, directory: str | Path, size_limit_gb: float = 4.0, memory_items: int = 10_000) -> None:
         self.directory = Path(directory).expanduser()
         self._cache = diskcache.Cache(str(self.directory), size_limit=int(size_limit_gb * 2**30))
         self._memory: collections.OrderedDict[str, Any] = collections.OrderedDict()

@@ -22,7 +22,7 @@ class EvidenceRetriever:
     """
 
     def __init__(self, kb: Any, k: int = 5, mode: str = "hybrid", cache: JudgeCache | None = None,
-                 memo_size: int = 100_000) -> None:
+                 memo_size: int = 10_000) -> None:
         self.kb = kb
         self.k = k
         self.mode = mode
