@@ -1,6 +1,7 @@
 """Reliability bench: fault soak, judge outage and recovery, crash-safe jobs, training resume.
 
-    python bench/reliability.py [--steps 20] [--fault-rate 0.3] [--down-steps 5] [--rows 400]
+    python bench/reliability.py [--steps 20] [--fault-rate 0.3] [--down-steps 5] [--rows 400] \
+        [--soak-rows 20000] [--soak-rpm 1200]
 
 Writes ``bench/results/reliability.md``. Everything runs on this machine against the
 project's test judge on 127.0.0.1: a tiny policy taught the answer format (so the judge
@@ -169,12 +170,12 @@ def _score_cmd(src: Path, dst: Path, config: Path, batch: int = 8) -> list[str]:
             str(config), "--batch-size", str(batch), "--no-progress"]
 
 
-def _reward_config(out: Path, url: str, cache: Path) -> Path:
+def _reward_config(out: Path, url: str, cache: Path, judge: dict[str, Any] | None = None) -> Path:
     import yaml
 
     path = out / f"reward-{cache.name}.yaml"
     path.write_text(yaml.safe_dump({"grader": "llm", "decomposer": "llm", "verifier": "llm",
-                                    "judge": {**_judge(url, str(cache)), "timeout_s": 10},
+                                    "judge": {**_judge(url, str(cache)), "timeout_s": 10, **(judge or {})},
                                     "factuality": {"kb_path": str(out / "kb.db"),
                                                    "cache_dir": str(cache / "evidence")}}))
     return path
@@ -235,6 +236,104 @@ def crash_score(out: Path, rows: int = 400, kill_after_lines: int | None = None)
     }
 
 
+class _Watch:
+    """Polls a running score job: its output's line count (read incrementally), its RSS, the judge's counts."""
+
+    def __init__(self, dst: Path, server: Any) -> None:
+        self.dst, self.server = dst, server
+        self.lines = 0
+        self._offset = 0
+
+    def count(self) -> int:
+        if self.dst.exists():
+            with self.dst.open("rb") as handle:
+                if handle.seek(0, 2) < self._offset:  # rewritten (resume): count again
+                    self._offset = self.lines = 0
+                handle.seek(self._offset)
+                data = handle.read()
+            self.lines += data.count(b"\n")
+            self._offset += len(data)
+        return self.lines
+
+    @staticmethod
+    def rss_mb(pid: int) -> float | None:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            return None
+        kb = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), None)
+        return None if kb is None else round(kb / 1024, 1)
+
+    def sample(self, proc: subprocess.Popen) -> dict[str, Any]:
+        stats = self.server.stats
+        return {"t": time.perf_counter(), "lines": self.count(), "rss_mb": self.rss_mb(proc.pid),
+                "accepted": stats.requests - stats.rate_limited}
+
+
+def score_soak(out: Path, rows: int = 20_000, rpm: int = 1200, fault_rate: float = 0.3, kills: int = 2,
+               seed: int = 0) -> dict[str, Any]:
+    """``reward_engine.score`` on ``rows`` rows against the test judge at ``rpm`` with faults, killed with
+    SIGKILL ``kills`` times at random points and run again until done; RSS and judge throughput sampled."""
+    import random
+
+    from reward_engine.judge.server import FAULTS, ServerConfig, serve_in_thread
+
+    out.mkdir(parents=True, exist_ok=True)
+    _ensure_kb(out)
+    src = _score_input(out / "soak-in.jsonl", rows)
+    rng = random.Random(seed)
+    kill_points = sorted(rng.sample(range(rows // 40, rows // 10), kills))  # early, so the last run is long
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    dst = out / "soak-scored.jsonl"
+    dst.unlink(missing_ok=True)
+    runs: list[dict[str, Any]] = []
+    server_config = ServerConfig(latency_ms=100, rpm=rpm, fault_rate=fault_rate, faults=FAULTS, hang_s=30,
+                                 retry_after_s=1.0, seed=seed)
+    with serve_in_thread(server_config) as server:
+        config = _reward_config(out, server.url, out / "cache-soak",
+                                {"requests_per_minute": rpm, "timeout_s": 2.0, "max_attempts": 6})
+        watch = _Watch(dst, server)
+        for kill_at in [*kill_points, None]:
+            proc = subprocess.Popen(_score_cmd(src, dst, config, batch=64), env=env, stdout=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL, text=True)
+            samples = [watch.sample(proc)]
+            while proc.poll() is None:
+                time.sleep(0.5)
+                samples.append(watch.sample(proc))
+                if kill_at is not None and samples[-1]["lines"] >= kill_at:
+                    proc.send_signal(signal.SIGKILL)
+                    proc.wait()
+                    break
+            stdout = proc.stdout.read() if proc.stdout else ""
+            runs.append({"kill_at": kill_at, "rc": proc.returncode, "samples": samples, "stdout": stdout})
+        faults = dict(server.stats.faults)
+        requests = server.stats.requests
+    final_rows = _rows(dst)
+    counts = collections.Counter(r["line"] for r in final_rows)
+    statuses = collections.Counter(r["status"] for r in final_rows)
+    unexplained = sum(not (isinstance(r.get("reward"), (int, float)) and r["status"] in FINAL_STATUSES
+                           or r.get("reward") is None and r["status"] in FLAGGED_STATUSES | {"bad_input"})
+                      for r in final_rows)
+    last = runs[-1]["samples"]
+    started = next(s for s in last if s["lines"] > last[0]["lines"])  # first rows written by the last run
+    at_1k = next((s for s in last if s["lines"] - last[0]["lines"] >= 1000 and s["rss_mb"]), None)
+    end = [s for s in last if s["rss_mb"]][-1]
+    span = end["t"] - started["t"]
+    return {
+        "rows": rows, "rpm": rpm, "fault_rate": fault_rate, "kill_points": kill_points,
+        "killed": [r["rc"] == -signal.SIGKILL for r in runs[:-1]], "final_rc": runs[-1]["rc"],
+        "output_lines": len(final_rows), "rows_lost": rows - len(counts),
+        "rows_duplicated": sum(c > 1 for c in counts.values()), "statuses": dict(statuses),
+        "unexplained_rows": unexplained, "faults_injected": faults, "judge_requests": requests,
+        "last_run_rows": end["lines"] - last[0]["lines"], "last_run_span_s": round(span, 1),
+        "accepted_per_s": round((end["accepted"] - started["accepted"]) / span, 2) if span > 0 else None,
+        "bound_per_s": rpm / 60, "rss_mb_at_1k": at_1k["rss_mb"] if at_1k else None,
+        "rows_at_1k_sample": at_1k["lines"] if at_1k else None, "rss_mb_at_end": end["rss_mb"],
+        "rows_at_end_sample": end["lines"],
+        "wall_s": round(sum(r["samples"][-1]["t"] - r["samples"][0]["t"] for r in runs), 1),
+    }
+
+
 def shared_cache(out: Path, rows: int = 200) -> dict[str, Any]:
     """Two score jobs at once on one judge cache directory: both finish, with identical rewards."""
     from reward_engine.judge.server import ServerConfig, serve_in_thread
@@ -286,8 +385,8 @@ def report(results: dict[str, Any]) -> str:
     s, c, sh, t = results["soak"], results["crash"], results["shared"], results["resume"]
     lines = [
         "# Reliability", "",
-        "Measured by `python bench/reliability.py` on this machine (2 CPU cores, no GPU), against the",
-        "project's test judge on 127.0.0.1; tiny taught policy, `configs/smoke.yaml`'s GRPO set-up.", "",
+        f"Measured by `{' '.join(['python', *sys.argv])}` on this machine ({os.cpu_count()} CPU cores, no GPU), "
+        "against the project's test judge on 127.0.0.1; tiny taught policy, `configs/smoke.yaml`'s GRPO set-up.", "",
         f"## Fault soak: {s['steps_planned']} GRPO steps in one run, no restart", "",
         f"- Steps 1–{s['fault_steps']}: {s['fault_rate']:.0%} of judge requests faulted; steps "
         f"{s['fault_steps'] + 1}–{s['fault_steps'] + s['down_steps']}: the judge fully down (every request 503); "
@@ -325,6 +424,27 @@ def report(results: dict[str, Any]) -> str:
         f"rows per step {t['rows_per_step']} (steps after the checkpoint ran again; `--resume` first drops their "
         "rows from the log, so each step is there once).", "",
     ]
+    if "score_soak" in results:
+        k = results["score_soak"]
+        lines += [
+            f"## Scoring at scale: `reward_engine.score` on {k['rows']:,} rows, judge at {k['rpm']} RPM with "
+            f"{k['fault_rate']:.0%} faults, killed twice", "",
+            f"- Test judge: 100 ms latency, {k['rpm']} requests/min enforced by the server (429 + Retry-After), "
+            f"{k['fault_rate']:.0%} of requests faulted (429, 500, hang, malformed, wrong); the job: batches of 64, "
+            "8 in flight, client-side RPM limit equal to the server's, 2 s timeout, 6 attempts.",
+            f"- SIGKILLed at {k['kill_points']} output lines (random points; killed: {k['killed']}), then run "
+            f"again until done (exit code {k['final_rc']}).",
+            f"- Output lines {k['output_lines']:,}; rows lost **{k['rows_lost']}**, duplicated "
+            f"**{k['rows_duplicated']}**; rows with neither a reward nor a flagged status: "
+            f"**{k['unexplained_rows']}**; statuses {json.dumps(k['statuses'], sort_keys=True)}.",
+            f"- Judge throughput over the last run ({k['last_run_rows']:,} rows in {k['last_run_span_s']} s): "
+            f"{k['accepted_per_s']} accepted requests/s against a bound of {k['bound_per_s']:.0f}/s = "
+            f"**{k['accepted_per_s'] / k['bound_per_s']:.0%}** of the RPM bound (target >= 90%).",
+            f"- Memory of the job (RSS): {k['rss_mb_at_1k']} MB at {k['rows_at_1k_sample']:,} rows, "
+            f"{k['rss_mb_at_end']} MB at {k['rows_at_end_sample']:,} rows.",
+            f"- Faults injected {json.dumps(k['faults_injected'], sort_keys=True)}; judge requests in all "
+            f"{k['judge_requests']:,}; wall time {k['wall_s']} s.", "",
+        ]
     return "\n".join(lines)
 
 
@@ -334,6 +454,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fault-rate", type=float, default=0.3)
     parser.add_argument("--down-steps", type=int, default=5)
     parser.add_argument("--rows", type=int, default=400)
+    parser.add_argument("--soak-rows", type=int, default=20_000, help="rows of the scoring soak (0: skip it)")
+    parser.add_argument("--soak-rpm", type=int, default=1200)
     parser.add_argument("--work", type=Path, default=Path("/tmp/knowrl-reliability"))
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "reliability.md")
     args = parser.parse_args(argv)
@@ -342,6 +464,8 @@ def main(argv: list[str] | None = None) -> int:
     results["crash"] = crash_score(args.work / "jobs", args.rows)
     results["shared"] = shared_cache(args.work / "jobs", args.rows // 2)
     results["resume"] = train_resume(args.work / "jobs")
+    if args.soak_rows:
+        results["score_soak"] = score_soak(args.work / "score-soak", args.soak_rows, args.soak_rpm, args.fault_rate)
     (args.out.with_suffix(".json")).write_text(json.dumps(results, indent=2))
     args.out.write_text(report(results))
     print(report(results))
