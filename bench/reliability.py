@@ -300,7 +300,8 @@ def score_soak(out: Path, rows: int = 20_000, rpm: int = 1200, fault_rate: float
             while proc.poll() is None:
                 time.sleep(0.5)
                 samples.append(watch.sample(proc))
-                if kill_at is not None and samples[-1]["lines"] >= kill_at:
+                # at the kill point, and only once this run has written rows of its own
+                if kill_at is not None and samples[-1]["lines"] >= max(kill_at, samples[0]["lines"] + 1):
                     proc.send_signal(signal.SIGKILL)
                     proc.wait()
                     break

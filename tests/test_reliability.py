@@ -1,9 +1,9 @@
 """Fast versions of bench/reliability.py: a faulty then absent judge during real GRPO steps,
-SIGKILLed score and training jobs, and two score jobs sharing one cache."""
+SIGKILLed score and training jobs, two score jobs sharing one cache, and the scoring soak."""
 
 from __future__ import annotations
 
-from bench.reliability import crash_score, shared_cache, soak, train_resume
+from bench.reliability import crash_score, score_soak, shared_cache, soak, train_resume
 
 
 def test_soak_faults_outage_and_recovery_without_restart(tmp_path):
@@ -38,3 +38,11 @@ def test_training_resumes_after_sigkill(tmp_path):
     assert r["killed_mid_run"] and r["resume_rc"] == 0, r["stderr_tail"]
     assert r["resumed_from"] in ("checkpoint-1", "checkpoint-2") and r["final_step"] == 3
     assert r["steps_logged"] == [0, 1, 2] and r["rows_per_step"] == [4]  # each step once, none twice
+
+
+def test_scoring_soak_kill_anywhere_loses_nothing(tmp_path):
+    """Small version of the 20,000-row soak: faults, a server RPM limit, two SIGKILLs at random points."""
+    r = score_soak(tmp_path, rows=240, rpm=6000, fault_rate=0.3, kills=2)
+    assert all(r["killed"]) and r["final_rc"] == 0
+    assert (r["output_lines"], r["rows_lost"], r["rows_duplicated"], r["unexplained_rows"]) == (240, 0, 0, 0)
+    assert sum(r["faults_injected"].values()) >= 10
