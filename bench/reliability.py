@@ -432,7 +432,7 @@ def report(results: dict[str, Any]) -> str:
             f"{k['fault_rate']:.0%} faults, killed twice", "",
             f"- Test judge: 100 ms latency, {k['rpm']} requests/min enforced by the server (429 + Retry-After), "
             f"{k['fault_rate']:.0%} of requests faulted (429, 500, hang, malformed, wrong); the job: batches of 64, "
-            "8 in flight, client-side RPM limit equal to the server's, 2 s timeout, 6 attempts.",
+            "8 in flight, 3 passes over failed rows, client-side RPM limit equal to the server's, 2 s timeout, 6 attempts.",
             f"- SIGKILLed at {k['kill_points']} output lines (random points; killed: {k['killed']}), then run "
             f"again until done (exit code {k['final_rc']}).",
             f"- Output lines {k['output_lines']:,}; rows lost **{k['rows_lost']}**, duplicated "

@@ -35,6 +35,16 @@ log = logging.getLogger(__name__)
 REQUIRED = {"question": (str,), "completion": (str, list), "answers": (str, list)}
 OPTIONAL = {"title": (str, list), "id": (str, int)}
 FINAL = {"ok", "cached", "bad_input"}  # statuses that are not recomputed on resume
+RETRY = {"timeout", "error", "breaker_open"}  # a job has no step budget: these are tried again
+
+
+async def _pause(engine: RewardEngine, backoff_s: float = 1.0) -> None:
+    """Before another pass over a batch's failed rows: out the breaker's cool-down, or a short backoff."""
+    breaker = engine.judge.breaker if engine.judge is not None else None
+    wait = backoff_s
+    if breaker is not None and breaker.opened_at is not None:
+        wait = max(wait, breaker.cooldown_s - (breaker.clock() - breaker.opened_at))
+    await asyncio.sleep(wait)
 
 
 def _output_row(row: Row, result: RewardResult | None, source: Path) -> dict[str, Any]:
@@ -52,14 +62,15 @@ def _output_row(row: Row, result: RewardResult | None, source: Path) -> dict[str
 
 async def score_file(
     input_path: Path, output_path: Path, config: RewardEngineConfig, batch_size: int = 64, progress: bool = True,
-    kb: Any = None, concurrency: int = 8,
+    kb: Any = None, concurrency: int = 8, passes: int = 3,
 ) -> dict[str, Any]:
     """Score ``input_path`` into ``output_path``; returns the run summary.
 
     Streams: input rows are read as they are scored, up to ``concurrency`` batches are in flight
     (one slow or hung row holds back only its own batch), finished batches are appended as they
     come, and the file is put in input order at the end by byte offsets, so memory does not grow
-    with the number of rows.
+    with the number of rows. A batch's rows that time out or fail (judge errors, breaker open) are
+    scored again, up to ``passes`` times in all, after the breaker's cool-down.
     """
     started = time.perf_counter()
     done = index_rows(output_path, FINAL)
@@ -83,12 +94,19 @@ async def score_file(
             with tqdm(total=total, initial=len(done), desc="scoring", unit="row", disable=not progress) as bar:
 
                 async def run(chunk: list[Row]) -> None:
-                    good = [r for r in chunk if r.data is not None]
-                    results = await engine.score([
-                        Sample(r.data["question"], r.data["completion"], r.data["answers"], r.data.get("title"))
-                        for r in good  # type: ignore[index]
-                    ])
-                    by_line = {r.line: res for r, res in zip(good, results)}
+                    by_line: dict[int, RewardResult] = {}
+                    todo_rows = [r for r in chunk if r.data is not None]
+                    for attempt in range(passes):
+                        if attempt:
+                            await _pause(engine)
+                        results = await engine.score([
+                            Sample(r.data["question"], r.data["completion"], r.data["answers"], r.data.get("title"))
+                            for r in todo_rows  # type: ignore[index]
+                        ])
+                        by_line.update((r.line, res) for r, res in zip(todo_rows, results))
+                        todo_rows = [r for r, res in zip(todo_rows, results) if res.status in RETRY]
+                        if not todo_rows:
+                            break
                     writer.write([_output_row(r, by_line.get(r.line), input_path) for r in chunk])
                     bar.update(len(chunk))
 
@@ -106,7 +124,7 @@ async def score_file(
                                retries=judge.retries) if judge else Counter()
     finally:
         writer.close()
-    rewrite_indexed(output_path, index_rows(output_path, FINAL | {"timeout", "error", "breaker_open"}))
+    rewrite_indexed(output_path, index_rows(output_path, FINAL | RETRY))
     return summarize(read_objects(output_path), seen, len(done), counters, time.perf_counter() - started)
 
 
@@ -157,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", type=Path, required=True, help="reward config YAML (or a training config)")
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--concurrency", type=int, default=8, help="batches in flight at once")
+    parser.add_argument("--passes", type=int, default=3, help="tries per row that times out or fails")
     parser.add_argument("--no-progress", action="store_true")
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)
@@ -165,10 +184,10 @@ def main(argv: list[str] | None = None) -> int:
     config = load_reward_config_or_report(args.config)
     if config is None:
         return 2
-    if args.batch_size < 1 or args.concurrency < 1:
-        parser.error("--batch-size and --concurrency must be at least 1")
+    if min(args.batch_size, args.concurrency, args.passes) < 1:
+        parser.error("--batch-size, --concurrency and --passes must be at least 1")
     summary = asyncio.run(score_file(args.input, args.output, config, args.batch_size, not args.no_progress,
-                                     concurrency=args.concurrency))
+                                     concurrency=args.concurrency, passes=args.passes))
     print(json.dumps(summary, indent=2))
     return 0
 

@@ -329,3 +329,21 @@ async def test_a_caller_leaving_does_not_cancel_a_shared_call(server):
         alone.cancel()  # its only caller left: the request itself is cancelled
         await asyncio.gather(alone, return_exceptions=True)
         assert alone.cancelled() and not judge._inflight
+
+
+async def test_a_probe_waiting_for_the_rate_limit_does_not_fail_the_other_calls(server):
+    """The half-open probe is taken when a request is sent, not while it waits for a rate-limit window:
+    otherwise every other call failed fast with 'breaker open' for up to a minute (the 20k-row soak)."""
+    async with client_for(server, max_attempts=1, breaker_failures=1, breaker_cooldown_s=0.05,
+                          requests_per_minute=60, rate_window_s=1.0) as judge:
+        server.config.down = True
+        with pytest.raises(JudgeError):
+            await judge.complete(prompts.grader_messages("q0", "Paris", "Paris"), prompts.GRADER_VERSION)
+        assert judge.breaker.state != "closed"
+        server.config.down = False
+        await asyncio.sleep(0.1)  # cooled down: half-open; the 1-per-second window still holds the 3 calls
+        replies = await asyncio.gather(*(judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"),
+                                                        prompts.GRADER_VERSION) for i in range(1, 4)),
+                                       return_exceptions=True)
+    assert [getattr(r, "text", r) for r in replies] == ["A", "A", "A"]
+    assert judge.breaker.state == "closed" and judge.metrics.breaker_rejections == 0

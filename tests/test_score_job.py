@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -79,7 +80,7 @@ async def test_failed_rows_are_retried_on_the_next_run(tmp_path, kb, server):
     judge = {"endpoints": [{"base_url": server.url, "model": "m"}], "max_attempts": 1}
     config = parse_reward_config({"grader": "llm", "judge": judge, "factuality": {"kb_path": "x"}})
     server.config.down = True
-    summary = await score_file(src, out, config, progress=False, kb=kb)
+    summary = await score_file(src, out, config, progress=False, kb=kb, passes=1)
     assert summary["statuses"] == {"error": 3} and all(r["reward"] is None for r in read_output(out))
     server.config.down = False
     summary = await score_file(src, out, config, progress=False, kb=kb)
@@ -143,3 +144,15 @@ def test_index_rows_keeps_the_last_whole_row_per_line(tmp_path):
     rewrite_indexed(path, index)
     assert read_output(path) == [{"line": 1, "status": "ok", "v": 1}, {"line": 2, "status": "ok", "v": 2},
                                  {"line": 3, "status": "ok"}]
+
+
+async def test_a_judge_back_within_the_run_scores_every_row(tmp_path, kb, server):
+    """A job has no step budget: rows that failed while the judge was away are tried again in the same run."""
+    src = write_input(tmp_path / "in.jsonl")
+    out = tmp_path / "out.jsonl"
+    judge = {"endpoints": [{"base_url": server.url, "model": "m"}], "max_attempts": 1}
+    config = parse_reward_config({"grader": "llm", "judge": judge, "factuality": {"kb_path": "x"}})
+    server.config.down = True
+    asyncio.get_running_loop().call_later(0.5, lambda: setattr(server.config, "down", False))
+    summary = await score_file(src, out, config, progress=False, kb=kb, passes=3)
+    assert summary["statuses"] == {"ok": 3} and [r["status"] for r in read_output(out)] == ["ok"] * 3
