@@ -16,6 +16,7 @@ import argparse
 import collections
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -413,7 +414,8 @@ def report(results: dict[str, Any]) -> str:
         f"**{c['rows_lost']}**, rows duplicated **{c['rows_duplicated']}**; same reward as a clean run on "
         f"{c['same_reward_as_clean_run']} / {c['rows']} rows.",
         f"- Judge requests: killed run {c['judge_requests_killed_run']} + rerun {c['judge_requests_rerun']} vs "
-        f"a clean run {c['judge_requests_clean_run']}: work redone {c['redone_fraction']:.1%} (requests in flight "
+        f"a clean run {c['judge_requests_clean_run']}: work redone "
+        f"{'n/a' if c['redone_fraction'] is None else format(c['redone_fraction'], '.1%')} (requests in flight "
         "at the kill).", "",
         f"## Two score jobs sharing one cache directory ({sh['rows']} rows each)", "",
         f"- Exit codes {sh['return_codes']}; rows {sh['rows_a']} / {sh['rows_b']}; identical rewards: "
@@ -461,6 +463,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "reliability.md")
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
+    shutil.rmtree(args.work, ignore_errors=True)  # a judge cache left by an earlier run would answer everything
     results = {"soak": soak(args.work / "soak", args.steps, args.fault_rate, args.down_steps)}
     results["crash"] = crash_score(args.work / "jobs", args.rows)
     results["shared"] = shared_cache(args.work / "jobs", args.rows // 2)
