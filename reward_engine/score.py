@@ -40,11 +40,8 @@ RETRY = {"timeout", "error", "breaker_open"}  # a job has no step budget: these 
 
 async def _pause(engine: RewardEngine, backoff_s: float = 1.0) -> None:
     """Before another pass over a batch's failed rows: out the breaker's cool-down, or a short backoff."""
-    breaker = engine.judge.breaker if engine.judge is not None else None
-    wait = backoff_s
-    if breaker is not None and breaker.opened_at is not None:
-        wait = max(wait, breaker.cooldown_s - (breaker.clock() - breaker.opened_at))
-    await asyncio.sleep(wait)
+    left = engine.judge.breaker.cooldown_left() if engine.judge is not None else 0.0
+    await asyncio.sleep(max(backoff_s, left))
 
 
 def _output_row(row: Row, result: RewardResult | None, source: Path) -> dict[str, Any]:

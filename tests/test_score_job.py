@@ -74,11 +74,15 @@ async def test_rerun_resumes_without_recomputing(tmp_path, kb, server):
     assert [r["line"] for r in read_output(out)] == [1, 2, 3]
 
 
-async def test_failed_rows_are_retried_on_the_next_run(tmp_path, kb, server):
-    src = write_input(tmp_path / "in.jsonl")
-    out = tmp_path / "out.jsonl"
+def one_try_judge_job(tmp_path, server):
+    """(input, output, config) of a job whose judge calls are tried once each."""
     judge = {"endpoints": [{"base_url": server.url, "model": "m"}], "max_attempts": 1}
     config = parse_reward_config({"grader": "llm", "judge": judge, "factuality": {"kb_path": "x"}})
+    return write_input(tmp_path / "in.jsonl"), tmp_path / "out.jsonl", config
+
+
+async def test_failed_rows_are_retried_on_the_next_run(tmp_path, kb, server):
+    src, out, config = one_try_judge_job(tmp_path, server)
     server.config.down = True
     summary = await score_file(src, out, config, progress=False, kb=kb, passes=1)
     assert summary["statuses"] == {"error": 3} and all(r["reward"] is None for r in read_output(out))
@@ -148,10 +152,7 @@ def test_index_rows_keeps_the_last_whole_row_per_line(tmp_path):
 
 async def test_a_judge_back_within_the_run_scores_every_row(tmp_path, kb, server):
     """A job has no step budget: rows that failed while the judge was away are tried again in the same run."""
-    src = write_input(tmp_path / "in.jsonl")
-    out = tmp_path / "out.jsonl"
-    judge = {"endpoints": [{"base_url": server.url, "model": "m"}], "max_attempts": 1}
-    config = parse_reward_config({"grader": "llm", "judge": judge, "factuality": {"kb_path": "x"}})
+    src, out, config = one_try_judge_job(tmp_path, server)
     server.config.down = True
     asyncio.get_running_loop().call_later(0.5, lambda: setattr(server.config, "down", False))
     summary = await score_file(src, out, config, progress=False, kb=kb, passes=3)

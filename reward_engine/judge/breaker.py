@@ -28,7 +28,13 @@ class CircuitBreaker:
     def state(self) -> str:
         if self.opened_at is None:
             return "closed"
-        return "half_open" if self.clock() - self.opened_at >= self.cooldown_s else "open"
+        return "open" if self.cooldown_left() > 0 else "half_open"
+
+    def cooldown_left(self) -> float:
+        """Seconds until a probe may go out (0 unless open)."""
+        if self.opened_at is None:
+            return 0.0
+        return max(0.0, self.cooldown_s - (self.clock() - self.opened_at))
 
     def allow(self) -> bool:
         """May a call go out now? In half-open state exactly one probe is let through."""

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from reward_engine.judge.client import JudgeClient, JudgeError
 from reward_engine.stages import prompts
-from reward_engine.stages.output import FUSED_MAX_TOKENS, JudgeRequest, StageOutput
+from reward_engine.stages.output import FUSED_MAX_TOKENS, JudgeRequest, LLMStage, StageOutput
 from reward_engine.stages.prompts import EvidencePassage
 
 
@@ -26,28 +25,18 @@ def evidence_query(question: str, answer: str, reasoning: str, max_chars: int = 
     return " ".join(t.strip() for t in (question, answer, reasoning) if t and t.strip())[:max_chars]
 
 
-class LLMFusedChecker:
+class LLMFusedChecker(LLMStage):
     """One judge call per INCORRECT completion: claims + SUPPORTED/NOT_SUPPORTED + cited passage ids."""
 
-    def __init__(self, judge: JudgeClient, max_tokens: int = FUSED_MAX_TOKENS,
-                 template: prompts.Template = prompts.FUSED) -> None:
-        self.judge = judge
-        self.max_tokens = max_tokens
-        self.template = template
+    kind = "fused factuality"
+    default_template = prompts.FUSED
+    default_max_tokens = FUSED_MAX_TOKENS
 
     def request(self, question: str, reasoning: str, evidence: Sequence[EvidencePassage]) -> JudgeRequest:
         return JudgeRequest("fused", prompts.fused_messages(question, reasoning, evidence, self.template),
                             self.template.version, self.max_tokens, prompts.FUSED_SCHEMA)
 
     async def check(self, question: str, reasoning: str, evidence: Sequence[EvidencePassage]) -> StageOutput:
-        """``StageOutput(list[FusedClaim])``; a reply that never parses raises ``JudgeError`` (never guessed)."""
+        """``StageOutput(list[FusedClaim])``."""
         ids = [p.id for p in evidence]
-        req = self.request(question, reasoning, evidence)
-        reply = await self.judge.complete(
-            req.messages, req.template_version,
-            validate=lambda t: prompts.parse_fused(t, ids) is not None, priority=0, **req.send_args(),
-        )
-        claims = prompts.parse_fused(reply.text, ids)
-        if claims is None:
-            raise JudgeError("fused factuality reply unreadable")
-        return StageOutput(claims, reply.cached)
+        return await self.ask(self.request(question, reasoning, evidence), lambda t: prompts.parse_fused(t, ids))

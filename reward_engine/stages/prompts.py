@@ -253,11 +253,8 @@ def verify_messages(claims: Sequence[str], evidence: Sequence[Sequence[EvidenceP
                                        not_supported=NOT_SUPPORTED)
 
 
-def parse_verdicts(text: str | None, n_claims: int) -> list[bool] | None:
-    """``{"labels": [{"id", "label"}]}`` -> supported flags in claim order, or None if any is missing.
-
-    Tolerates a code fence or prose around the JSON object; not a missing or unknown label.
-    """
+def _json_list(text: str | None, key: str) -> list | None:
+    """The list under ``key`` of the JSON object in a reply (code fence or prose around it tolerated), or None."""
     body = (text or "").strip()
     start, end = body.find("{"), body.rfind("}")
     if start < 0 or end <= start:
@@ -266,8 +263,17 @@ def parse_verdicts(text: str | None, n_claims: int) -> list[bool] | None:
         data = json.loads(body[start : end + 1])
     except json.JSONDecodeError:
         return None
-    labels = data.get("labels") if isinstance(data, dict) else None
-    if not isinstance(labels, list):
+    found = data.get(key) if isinstance(data, dict) else None
+    return found if isinstance(found, list) else None
+
+
+def parse_verdicts(text: str | None, n_claims: int) -> list[bool] | None:
+    """``{"labels": [{"id", "label"}]}`` -> supported flags in claim order, or None if any is missing.
+
+    Tolerates a code fence or prose around the JSON object; not a missing or unknown label.
+    """
+    labels = _json_list(text, "labels")
+    if labels is None:
         return None
     found: dict[int, bool] = {}
     for item in labels:
@@ -314,18 +320,10 @@ def parse_fused(text: str | None, passage_ids: Sequence[int] = ()) -> list[Fused
     >>> parse_fused('{"claims": [{"claim": "x", "label": "TRUE"}]}') is None, parse_fused("NO_CLAIMS")
     (True, [])
     """
-    body = _unwrap(text)
-    if body.upper().strip(".") == NO_CLAIMS:
+    if _unwrap(text).upper().strip(".") == NO_CLAIMS:
         return []
-    start, end = body.find("{"), body.rfind("}")
-    if start < 0 or end <= start:
-        return None
-    try:
-        data = json.loads(body[start : end + 1])
-    except json.JSONDecodeError:
-        return None
-    items = data.get("claims") if isinstance(data, dict) else None
-    if not isinstance(items, list):
+    items = _json_list(text, "claims")
+    if items is None:
         return None
     known = set(passage_ids)
     found: dict[str, FusedClaim] = {}

@@ -77,12 +77,16 @@ class EvidenceRetriever:
                 found = [h.passage for h in self.kb.search(query, titles=titles, k=k, mode=self.mode).hits]
                 self.searches += 1
             passages = [EvidencePassage(p.id, p.title, p.text) for p in found]
-            self._remember(key, titles, passages)
-            if self.cache is not None:
-                self.cache.set(self._key(key, titles), [(p.id, p.title, p.text) for p in passages])
+            self._store(key, titles, passages)
             return passages
 
         return await asyncio.get_running_loop().run_in_executor(None, find)
+
+    def _store(self, query: str, titles: str, passages: list[EvidencePassage]) -> None:
+        """In memory now, and in the disk cache (keyed by the KB's checksum) when there is one."""
+        self._remember(query, titles, passages)
+        if self.cache is not None:
+            self.cache.set(self._key(query, titles), [(p.id, p.title, p.text) for p in passages])
 
     def cached(self, claims: Sequence[str], titles: str) -> list[list[EvidencePassage]] | None:
         """Evidence for every claim if all of it is cached, else None (no search)."""
@@ -99,9 +103,7 @@ class EvidenceRetriever:
                 result = self.kb.search(claims[i], titles=titles, k=self.k, mode=self.mode, query_vector=vector)
                 passages = [EvidencePassage(h.passage.id, h.passage.title, h.passage.text) for h in result.hits]
                 self.searches += 1
-                self._remember(claims[i], titles, passages)
-                if self.cache is not None:
-                    self.cache.set(self._key(claims[i], titles), [(p.id, p.title, p.text) for p in passages])
+                self._store(claims[i], titles, passages)
                 out[i] = passages
         return out  # type: ignore[return-value]
 
