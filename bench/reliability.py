@@ -166,9 +166,9 @@ def _score_input(path: Path, rows: int) -> Path:
     return path
 
 
-def _score_cmd(src: Path, dst: Path, config: Path, batch: int = 8) -> list[str]:
+def _score_cmd(src: Path, dst: Path, config: Path, batch: int = 8, concurrency: int = 8) -> list[str]:
     return [sys.executable, "-m", "reward_engine.score", "--input", str(src), "--output", str(dst), "--config",
-            str(config), "--batch-size", str(batch), "--no-progress"]
+            str(config), "--batch-size", str(batch), "--concurrency", str(concurrency), "--no-progress"]
 
 
 def _reward_config(out: Path, url: str, cache: Path, judge: dict[str, Any] | None = None) -> Path:
@@ -272,7 +272,7 @@ class _Watch:
 
 
 def score_soak(out: Path, rows: int = 20_000, rpm: int = 1200, fault_rate: float = 0.3, kills: int = 2,
-               seed: int = 0) -> dict[str, Any]:
+               seed: int = 0, batch: int = 64, concurrency: int = 8) -> dict[str, Any]:
     """``reward_engine.score`` on ``rows`` rows against the test judge at ``rpm`` with faults, killed with
     SIGKILL ``kills`` times at random points and run again until done; RSS and judge throughput sampled."""
     import random
@@ -295,11 +295,11 @@ def score_soak(out: Path, rows: int = 20_000, rpm: int = 1200, fault_rate: float
                                 {"requests_per_minute": rpm, "timeout_s": 2.0, "max_attempts": 6})
         watch = _Watch(dst, server)
         for kill_at in [*kill_points, None]:
-            proc = subprocess.Popen(_score_cmd(src, dst, config, batch=64), env=env, stdout=subprocess.PIPE,
+            proc = subprocess.Popen(_score_cmd(src, dst, config, batch, concurrency), env=env, stdout=subprocess.PIPE,
                                     stderr=subprocess.DEVNULL, text=True)
             samples = [watch.sample(proc)]
             while proc.poll() is None:
-                time.sleep(0.5)
+                time.sleep(0.2)
                 samples.append(watch.sample(proc))
                 # at the kill point, and only once this run has written rows of its own
                 if kill_at is not None and samples[-1]["lines"] >= max(kill_at, samples[0]["lines"] + 1):
@@ -317,9 +317,10 @@ def score_soak(out: Path, rows: int = 20_000, rpm: int = 1200, fault_rate: float
                            or r.get("reward") is None and r["status"] in FLAGGED_STATUSES | {"bad_input"})
                       for r in final_rows)
     last = runs[-1]["samples"]
-    started = next(s for s in last if s["lines"] > last[0]["lines"])  # first rows written by the last run
+    # From the first rows the last run wrote (a short last run may have written them all between two polls).
+    started = next((s for s in last if s["lines"] > last[0]["lines"]), last[0])
     at_1k = next((s for s in last if s["lines"] - last[0]["lines"] >= 1000 and s["rss_mb"]), None)
-    end = [s for s in last if s["rss_mb"]][-1]
+    end = next((s for s in reversed(last) if s["rss_mb"]), last[-1])
     span = end["t"] - started["t"]
     return {
         "rows": rows, "rpm": rpm, "fault_rate": fault_rate, "kill_points": kill_points,
@@ -442,7 +443,8 @@ def report(results: dict[str, Any]) -> str:
             f"**{k['unexplained_rows']}**; statuses {json.dumps(k['statuses'], sort_keys=True)}.",
             f"- Judge throughput over the last run ({k['last_run_rows']:,} rows in {k['last_run_span_s']} s): "
             f"{k['accepted_per_s']} accepted requests/s against a bound of {k['bound_per_s']:.0f}/s = "
-            f"**{k['accepted_per_s'] / k['bound_per_s']:.0%}** of the RPM bound (target >= 90%).",
+            f"**{'n/a' if k['accepted_per_s'] is None else format(k['accepted_per_s'] / k['bound_per_s'], '.0%')}** "
+            "of the RPM bound (target >= 90%).",
             f"- Memory of the job (RSS): {k['rss_mb_at_1k']} MB at {k['rows_at_1k_sample']:,} rows, "
             f"{k['rss_mb_at_end']} MB at {k['rows_at_end_sample']:,} rows.",
             f"- Faults injected {json.dumps(k['faults_injected'], sort_keys=True)}; judge requests in all "

@@ -42,7 +42,8 @@ def test_training_resumes_after_sigkill(tmp_path):
 
 def test_scoring_soak_kill_anywhere_loses_nothing(tmp_path):
     """Small version of the 20,000-row soak: faults, a server RPM limit, two SIGKILLs at random points."""
-    r = score_soak(tmp_path, rows=240, rpm=6000, fault_rate=0.3, kills=2)
+    # small batches, two at a time: the job writes for seconds, so each kill lands while it runs
+    r = score_soak(tmp_path, rows=240, rpm=6000, fault_rate=0.3, kills=2, batch=8, concurrency=2)
     assert all(r["killed"]) and r["final_rc"] == 0
     assert (r["output_lines"], r["rows_lost"], r["rows_duplicated"], r["unexplained_rows"]) == (240, 0, 0, 0)
     assert sum(r["faults_injected"].values()) >= 10
