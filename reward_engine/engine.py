@@ -255,6 +255,10 @@ class RewardEngine:
         """
         if not (self.config.speculate and self.config.grader == "llm" and self.config.factuality.enabled):
             return None
+        if self.judge is not None and self.judge.config.max_in_flight < 2:
+            # One request at a time (a local llama.cpp judge): nothing can overlap, and a speculative
+            # call, sent ahead of the graders, only delays them (bench/results/real_judge.md).
+            return None
         if self.judge is not None and self.judge.breaker.state != "closed":
             # Not while the judge is failing: the half-open probe must be a grader call, which is
             # never cancelled by a rejected grader (a dropped speculative probe left no verdict,

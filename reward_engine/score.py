@@ -29,6 +29,7 @@ from knowrl_io.records import iter_records
 from knowrl_io.logs import add_verbosity, setup_logging
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.engine import RewardEngine, RewardResult, Sample
+from reward_engine.metrics import percentile
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +76,7 @@ async def score_file(
     total = sum(1 for _ in iter_records(input_path)) if progress else None
     writer = Appender(output_path)
     seen = 0
+    speculation: Counter = Counter()
 
     def todo() -> Iterator[Row]:
         nonlocal seen
@@ -100,6 +102,9 @@ async def score_file(
                             Sample(r.data["question"], r.data["completion"], r.data["answers"], r.data.get("title"))
                             for r in todo_rows  # type: ignore[index]
                         ])
+                        # read before any other await: ``last_metrics`` is this call's until the next one ends
+                        speculation.update(speculated=engine.last_metrics.speculated,
+                                           speculation_wasted=engine.last_metrics.speculation_wasted)
                         by_line.update((r.line, res) for r, res in zip(todo_rows, results))
                         todo_rows = [r for r, res in zip(todo_rows, results) if res.status in RETRY]
                         if not todo_rows:
@@ -118,11 +123,17 @@ async def score_file(
                     await task
             judge = engine.judge.metrics if engine.judge is not None else None
             counters = Counter(judge_requests=judge.requests, cache_hits=judge.cache_hits,
-                               retries=judge.retries) if judge else Counter()
+                               retries=judge.retries, **speculation) if judge else Counter()
+            replies = {kind: dict(c) for kind, c in judge.parsed.items()} if judge else {}
+            latency = {kind: {"calls": len(v), "p50_s": round(percentile(v, 50), 3), "p95_s": round(percentile(v, 95), 3)}
+                       for kind, v in judge.kind_latencies.items()} if judge else {}
     finally:
         writer.close()
     rewrite_indexed(output_path, index_rows(output_path, FINAL | RETRY))
-    return summarize(read_objects(output_path), seen, len(done), counters, time.perf_counter() - started)
+    summary = summarize(read_objects(output_path), seen, len(done), counters, time.perf_counter() - started)
+    summary["judge_replies"] = replies  # per kind of call: parsed first time / after a retry / never
+    summary["judge_latency"] = latency  # per kind of call answered by the judge (cache hits excluded)
+    return summary
 
 
 def _batches(rows: Iterable[Row], size: int) -> Iterator[list[Row]]:
@@ -161,6 +172,8 @@ def summarize(rows: Iterable[dict[str, Any]], total: int, resumed: int, counters
         "judge_requests": counters["judge_requests"],
         "cache_hits": counters["cache_hits"],
         "retries": counters["retries"],
+        "speculated": counters["speculated"],
+        "speculation_wasted": counters["speculation_wasted"],
         "wall_s": round(wall, 2),
     }
 

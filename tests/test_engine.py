@@ -89,6 +89,17 @@ async def test_no_speculation_when_disabled(server, kb):
     assert (await server_stats(server))["by_kind"] == {"grader": 4}
 
 
+async def test_no_speculation_on_a_judge_that_takes_one_request_at_a_time(server, kb):
+    """With one slot nothing overlaps: a speculative call sent ahead of the graders only delays them
+    (a real llama.cpp judge that graded every row CORRECT waited for 10 wasted fused calls first)."""
+    server.config.grade_as = "A"
+    async with RewardEngine(llm_config(server, judge={"max_in_flight": 1}), kb=kb) as engine:
+        results = await engine.score(samples())
+        assert engine.last_metrics.speculated == 0
+    assert [r.label for r in results[:4]] == ["CORRECT"] * 4
+    assert (await server_stats(server))["by_kind"] == {"grader": 4}
+
+
 async def test_identical_completions_are_scored_once(server, kb):
     batch = samples() * 8  # 40 completions, 5 distinct
     async with RewardEngine(llm_config(server), kb=kb) as engine:

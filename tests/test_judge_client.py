@@ -185,6 +185,35 @@ async def test_invalid_replies_are_retried_and_never_cached(server, tmp_path):
         with pytest.raises(JudgeError):
             await judge.complete(prompts.grader_messages("q", "Paris", "Paris"), prompts.GRADER_VERSION, validate=valid)
         assert judge.metrics.invalid == 2 and len(judge.cache) == 0
+        assert judge.metrics.parsed == {"other": {"never": 1}}
+
+
+async def test_parse_outcomes_are_tallied_per_kind(server):
+    """What real_judge.md reports: per kind of call, replies that parsed first time, after a retry, never."""
+    valid = lambda text: prompts.parse_grade(text) is not prompts.Label.UNPARSEABLE  # noqa: E731
+    async with client_for(server, max_attempts=2) as judge:
+        for i in range(3):
+            await judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"), prompts.GRADER_VERSION,
+                                 validate=valid, kind="grade")
+        server.config.fault_rate, server.config.faults = 1.0, ("wrong",)
+        with pytest.raises(JudgeError):
+            await judge.complete(prompts.grader_messages("q9", "Paris", "Paris"), prompts.GRADER_VERSION,
+                                 validate=valid, kind="grade")
+        server.config.fault_rate = 0.5  # some first replies refused, some retries pass
+        outcomes = []
+        for i in range(40):
+            try:
+                await judge.complete(prompts.grader_messages(f"r{i}", "Paris", "Paris"), prompts.GRADER_VERSION,
+                                     validate=valid, kind="verify")
+                outcomes.append("ok")
+            except JudgeError:
+                outcomes.append("never")
+        await judge.complete(prompts.grader_messages("no-check", "Paris", "Paris"), prompts.GRADER_VERSION)
+    grade, verify = judge.metrics.parsed["grade"], judge.metrics.parsed["verify"]
+    assert grade == {"first": 3, "never": 1}
+    assert verify["first"] > 0 and verify["retry"] > 0 and sum(verify.values()) == 40
+    assert verify["never"] == outcomes.count("never")
+    assert set(judge.metrics.parsed) == {"grade", "verify"}  # a call without a validator is not a parse
 
 
 async def test_api_key_is_sent_as_bearer(server, monkeypatch):

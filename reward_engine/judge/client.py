@@ -15,6 +15,7 @@ import json
 import logging
 import os
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal
 
@@ -116,9 +117,16 @@ class JudgeMetrics:
     breaker_rejections: int = 0
     deduplicated: int = 0  # calls that awaited an identical call in flight instead of sending their own
     latencies: list[float] = field(default_factory=list)
+    # per kind of call ("grade", "fused", ...): how its validated replies went -- "first" (the first
+    # reply parsed), "retry" (one parsed after a refused one), "never" (retries ran out on refusals)
+    parsed: dict[str, Counter] = field(default_factory=dict)
+    kind_latencies: dict[str, list[float]] = field(default_factory=dict)  # answered calls' latency per kind
 
     def snapshot(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k != "latencies"}
+        return {k: v for k, v in self.__dict__.items() if k not in ("latencies", "parsed", "kind_latencies")}
+
+    def count_parse(self, kind: str, outcome: str) -> None:
+        self.parsed.setdefault(kind, Counter())[outcome] += 1
 
 
 class _Shared:
@@ -153,6 +161,7 @@ class _Call:
     schema: dict[str, Any] | None
     validate: Callable[[str], bool] | None
     priority: int
+    kind: str = "other"  # names the call in the parse tallies (JudgeMetrics.parsed)
 
 
 def _retryable(exc: BaseException) -> bool:
@@ -268,17 +277,19 @@ class JudgeClient:
         max_tokens: int | None = None,
         priority: int = 1,
         schema: dict[str, Any] | None = None,
+        kind: str = "other",
     ) -> JudgeReply:
         """One chat completion's text. Raises JudgeError subclasses, never anything else.
 
         Lower ``priority`` numbers get a free connection slot first. ``schema``: a JSON schema the
-        reply must follow, sent as ``response_format`` when ``structured_output`` allows it.
+        reply must follow, sent as ``response_format`` when ``structured_output`` allows it. ``kind``
+        names the call in ``metrics.parsed`` (how often replies parse first time, after a retry, never).
         """
         self._ensure_loop_objects()
         started = time.perf_counter()
         self.metrics.calls += 1
         call = _Call(messages, template_version, max_tokens or self.config.max_tokens,
-                     schema if self._asks_schema(schema) else None, validate, priority)
+                     schema if self._asks_schema(schema) else None, validate, priority, kind)
         endpoint = next(self._endpoints)  # a retry moves on to the next one
         if self.config.temperature != 0:
             return await self._call(endpoint, call, started)
@@ -308,7 +319,7 @@ class JudgeClient:
 
     async def _call(self, endpoint: Endpoint, call: "_Call", started: float) -> JudgeReply:
         """The request with retries; stores a deterministic answer in the cache."""
-        attempts = 0
+        attempts = refused = 0
         answered_by = endpoint
         try:
             async for attempt in AsyncRetrying(
@@ -324,11 +335,13 @@ class JudgeClient:
                     text = await self._request(answered_by, call)
                     if call.validate is not None and not call.validate(text):
                         self.metrics.invalid += 1
+                        refused += 1
                         raise InvalidReplyError("judge reply not in the requested form")
         except BreakerOpenError:
             raise
         except InvalidReplyError as exc:
             self.metrics.failures += 1
+            self.metrics.count_parse(call.kind, "never")
             raise JudgeError(str(exc)) from None
         except asyncio.TimeoutError:
             self.metrics.failures += 1
@@ -342,6 +355,9 @@ class JudgeClient:
             raise JudgeError(f"{type(exc).__name__}: {exc}") from None
         latency = time.perf_counter() - started
         self.metrics.latencies.append(latency)
+        self.metrics.kind_latencies.setdefault(call.kind, []).append(latency)
+        if call.validate is not None:
+            self.metrics.count_parse(call.kind, "retry" if refused else "first")
         if self.cache is not None and self.config.temperature == 0:
             self.cache.set(self._key(call, answered_by.model), text)
         return JudgeReply(text, False, attempts, latency)

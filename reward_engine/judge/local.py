@@ -44,13 +44,15 @@ def bundled_gguf() -> Path:
     return found[0]
 
 
-def server_command(model: Path, port: int, threads: int = 2, n_ctx: int = 4096) -> list[str]:
+def server_command(model: Path, port: int, threads: int = 2, n_ctx: int = 4096,
+                   chat_format: str | None = "chatml") -> list[str]:
+    """The server's command line; ``chat_format`` None lets llama.cpp read the GGUF's own chat template."""
     if importlib.util.find_spec("llama_cpp") is None:
         raise LocalJudgeError('the local judge needs llama-cpp-python: pip install -e ".[judge-cpu]" '
                               "(built from source, about 5 minutes once; pip caches the wheel)")
     return [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", MODEL_NAME,
             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(threads),
-            "--n_threads_batch", str(threads), "--chat_format", "chatml"]
+            "--n_threads_batch", str(threads)] + (["--chat_format", chat_format] if chat_format else [])
 
 
 def _free_port() -> int:
@@ -72,7 +74,8 @@ def running(port: int = 0, model: Path | None = None, threads: int = 2, n_ctx: i
             start_timeout_s: float = 180.0, log_path: Path | None = None) -> Iterator[str]:
     """The local judge for the duration of the block; yields its base URL (``http://127.0.0.1:PORT/v1``)."""
     port = port or _free_port()
-    cmd = server_command(model or bundled_gguf(), port, threads, n_ctx)
+    # SmolLM2's GGUF is chatml; another model's own template is read from its file
+    cmd = server_command(model or bundled_gguf(), port, threads, n_ctx, None if model else "chatml")
     log = log_path.open("wb") if log_path else subprocess.DEVNULL
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/v1"

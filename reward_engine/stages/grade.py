@@ -40,6 +40,6 @@ class LLMGrader:
         req = self.request(question, gold, answer)
         reply = await self.judge.complete(
             req.messages, req.template_version,
-            validate=lambda t: prompts.parse_grade(t) is not Label.UNPARSEABLE, **req.send_args(),
+            validate=lambda t: prompts.parse_grade(t) is not Label.UNPARSEABLE, **req.call_args(),
         )
         return StageOutput(prompts.parse_grade(reply.text), reply.cached)

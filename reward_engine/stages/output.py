@@ -36,6 +36,10 @@ class JudgeRequest:
         """Keyword arguments of ``JudgeClient.complete``/``cached`` for this request."""
         return {"max_tokens": self.max_tokens, "schema": self.schema}
 
+    def call_args(self) -> dict[str, Any]:
+        """``send_args`` plus the kind ``JudgeClient.complete`` tallies parse outcomes under."""
+        return {**self.send_args(), "kind": self.kind}
+
 
 class LLMStage:
     """A judge stage whose reply must parse: one judge client, one template, one reply-size limit."""
@@ -53,7 +57,7 @@ class LLMStage:
         """The parsed reply to ``req``. The client retries a reply ``parse`` refuses (None); one that never
         parses raises ``JudgeError`` -- never guessed."""
         reply = await self.judge.complete(req.messages, req.template_version,
-                                          validate=lambda t: parse(t) is not None, priority=0, **req.send_args())
+                                          validate=lambda t: parse(t) is not None, priority=0, **req.call_args())
         value = parse(reply.text)
         if value is None:
             raise JudgeError(f"{self.kind} reply unreadable")
