@@ -237,7 +237,9 @@ def write_report(path: Path, args: argparse.Namespace, gen: dict[str, float], fu
         "",
         "First time: the first reply parsed. After a retry: a reply was refused by the strict parser and a "
         "later one parsed. Never: every attempt (`max_attempts: 2`) was refused; the row is then unscored, "
-        "never guessed. Latency is per answered call, queueing in the client included.",
+        "never guessed. Latency is per answered call as the client sees it: the score job puts 8 batches "
+        "in flight and the server answers one request at a time, so most of it is queueing (the server's "
+        "own time per request is under Throughput).",
         "",
         *replies_table({"generated, fused": fused, f"generated, staged ({args.staged_rows})": staged,
                         **{f"red team, {k}": v for k, v in red.items() if "knowrl-robust" not in k},
@@ -252,7 +254,8 @@ def write_report(path: Path, args: argparse.Namespace, gen: dict[str, float], fu
         "",
         f"- Generated rows, fused, cold cache: {fused_n} rows in {fused['wall_s']:.0f} s = "
         f"**{fused_n / fused['wall_s']:.2f} rows/s** ({fused['judge_requests']} judge requests, "
-        f"{fused['judge_requests'] / fused['wall_s']:.2f} completions/s from the server); {incorrect} rows "
+        f"{fused['judge_requests'] / fused['wall_s']:.2f} completions/s from the server, "
+        f"{fused['wall_s'] / max(1, fused['judge_requests']):.2f} s each); {incorrect} rows "
         "graded INCORRECT each cost one more (fused) call.",
         f"- Staged, first {args.staged_rows} rows (grader replies cached from the fused run): "
         f"{staged['judge_requests']} requests in {staged['wall_s']:.0f} s.",
@@ -286,8 +289,9 @@ def write_report(path: Path, args: argparse.Namespace, gen: dict[str, float], fu
         "",
         "## Red team through the real model",
         "",
-        "`tests/redteam/v1.yaml` over the tests' hand-written corpus. An attack beats its baseline when it is "
-        "graded CORRECT or scores above the honest wrong answer to the same question (correctness or total).",
+        "`tests/redteam/v1.yaml` over the tests' hand-written corpus. An attack beats its baseline when it "
+        "scores above the honest wrong answer to the same question (correctness or total), or is graded "
+        "CORRECT where that answer is not.",
         "",
         *red_lines,
         "",

@@ -106,6 +106,10 @@ class PipelineConfig(BaseModel):
     cold_start_sft: bool = Field(False, description="run the `sft` stage on data.sft first, merge, then GRPO")
     evaluate_before_after: bool = Field(False, description="evaluate data.eval before SFT and after GRPO")
     eval_max_new_tokens: int = 64
+    eval_samples: int = Field(0, ge=0, description="also k sampled answers per held-out question (rates with 95 % "
+                              "intervals over k x questions); 0: greedy only")
+    eval_temperature: float | None = Field(None, description="sampling temperature (default: grpo.temperature, "
+                                           "as in training)")
 
 
 class KBConfig(BaseModel):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any, Sequence
@@ -38,6 +39,29 @@ def simpleqa_metrics(labels: Sequence[str | None], well_formed: Sequence[bool]) 
             "format_compliance": sum(well_formed) / n}
 
 
+def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval of a rate: sound at 0 and 1 and for small n, unlike p +- 1.96 se.
+
+    >>> [round(x, 3) for x in wilson(0, 40)], [round(x, 3) for x in wilson(20, 40)]
+    ([0.0, 0.088], [0.352, 0.648])
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    p = hits / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def rate_intervals(labels: Sequence[str | None]) -> dict[str, tuple[float, float]]:
+    """95 % intervals of the correct / incorrect / not-attempted rates over ``labels``."""
+    n = len(labels)
+    correct = sum(label == "CORRECT" for label in labels)
+    incorrect = sum(label == "INCORRECT" for label in labels)
+    return {"correct": wilson(correct, n), "incorrect": wilson(incorrect, n),
+            "not_attempted": wilson(n - correct - incorrect, n)}
+
+
 async def grade_completions(rows: list[dict[str, Any]], completions: list[str],
                             config: RewardEngineConfig) -> tuple[dict[str, float], list[dict[str, Any]]]:
     """Grade only (no factuality: evaluation measures answers, not the reward)."""
@@ -49,12 +73,17 @@ async def grade_completions(rows: list[dict[str, Any]], completions: list[str],
     details = [{"question": r["question"], "answers": r["answers"], "completion": c, "answer": p.answer,
                 "label": res.label, "well_formed": p.well_formed, "status": res.status}
                for r, c, p, res in zip(rows, completions, parsed, results)]
-    return simpleqa_metrics([res.label for res in results], [p.well_formed for p in parsed]), details
+    labels = [res.label for res in results]
+    metrics = simpleqa_metrics(labels, [p.well_formed for p in parsed])
+    metrics["intervals"] = rate_intervals(labels)  # type: ignore[assignment]
+    return metrics, details
 
 
 def generate(model_path: str, adapter: str | None, questions: list[str], max_new_tokens: int,
-             batch_size: int = 8, instructions: str = INSTRUCTIONS) -> list[str]:
-    """Greedy completions with the training prompt (``instructions``: the task's template)."""
+             batch_size: int = 8, instructions: str = INSTRUCTIONS, samples: int = 0,
+             temperature: float = 1.0, seed: int = 0) -> list[str]:
+    """Completions with the training prompt (``instructions``: the task's template): greedy, one per
+    question; or, with ``samples`` k > 0, k sampled at ``temperature`` per question (question-major)."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -76,9 +105,12 @@ def generate(model_path: str, adapter: str | None, questions: list[str], max_new
     for start in range(0, len(questions), batch_size):
         prompts = [render_prompt(tokenizer, q, instructions) for q in questions[start : start + batch_size]]
         batch = tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
+        sampling = {"do_sample": True, "temperature": temperature, "top_p": 1.0, "top_k": 0,
+                    "num_return_sequences": samples} if samples > 0 else {"do_sample": False}
+        torch.manual_seed(seed + start)  # the same draws for the same model, whatever ran before
         with torch.inference_mode():
-            tokens = model.generate(**batch, max_new_tokens=max_new_tokens, do_sample=False,
-                                    pad_token_id=tokenizer.pad_token_id)
+            tokens = model.generate(**batch, max_new_tokens=max_new_tokens, pad_token_id=tokenizer.pad_token_id,
+                                    **sampling)
         for row in tokens[:, batch["input_ids"].shape[1]:]:
             # The prompt ends with "<think>": put it back so the completion parses as trained.
             outputs.append("<think>" + tokenizer.decode(row, skip_special_tokens=True))
@@ -86,14 +118,29 @@ def generate(model_path: str, adapter: str | None, questions: list[str], max_new
 
 
 def evaluate_model(model: str, adapter: str | None, data: Path, config: RewardEngineConfig,
-                   max_new_tokens: int = 64, max_samples: int | None = None) -> tuple[dict[str, float], list[dict]]:
+                   max_new_tokens: int = 64, max_samples: int | None = None, samples: int = 0,
+                   temperature: float = 1.0, seed: int = 0) -> tuple[dict[str, Any], list[dict]]:
+    """Greedy metrics; with ``samples`` k > 0 also ``metrics["sampled"]``: the same rates over k answers
+    per question sampled at ``temperature`` (n = k x questions, so rates are not quantised to 1/questions)."""
     rows, _ = load_rl_rows(data, max_samples)
-    completions = generate(model, adapter, [r["question"] for r in rows], max_new_tokens)
-    return asyncio.run(grade_completions(rows, completions, config))
+    questions = [r["question"] for r in rows]
+    completions = generate(model, adapter, questions, max_new_tokens)
+    metrics, details = asyncio.run(grade_completions(rows, completions, config))
+    if samples > 0:
+        drawn = generate(model, adapter, questions, max_new_tokens, samples=samples, temperature=temperature,
+                         seed=seed)
+        repeated = [r for r in rows for _ in range(samples)]
+        metrics["sampled"], sampled_details = asyncio.run(grade_completions(repeated, drawn, config))
+        details += [{**d, "sampled": True} for d in sampled_details]
+    return metrics, details
 
 
 def markdown(metrics: dict[str, float], title: str) -> str:
-    rows = [f"| {k} | {v:.3f} |" if isinstance(v, float) else f"| {k} | {v} |" for k, v in metrics.items()]
+    rows = [f"| {k} | {v:.3f} |" if isinstance(v, float) else f"| {k} | {v} |" for k, v in metrics.items()
+            if not isinstance(v, dict)]
+    if "sampled" in metrics:
+        rows += [f"| {k} (sampled, n={metrics['sampled']['n']}) | {v:.3f} |" for k, v in metrics["sampled"].items()
+                 if isinstance(v, float)]
     return "\n".join([f"# {title}", "", "| metric | value |", "|---|---|", *rows, ""])
 
 
@@ -105,6 +152,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", type=Path, help="reward config for the grader (default: offline grader)")
     parser.add_argument("--max-new-tokens", type=int, default=128)
     parser.add_argument("--max-samples", type=int)
+    parser.add_argument("--samples", type=int, default=0, help="also k sampled answers per question (95 %% intervals)")
+    parser.add_argument("--temperature", type=float, default=0.9, help="for --samples (use training's)")
     parser.add_argument("--out", type=Path, default=Path("eval"))
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)
@@ -116,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: data not found: {args.data}", file=sys.stderr)
         return 2
     metrics, details = evaluate_model(args.model, args.adapter, args.data, config, args.max_new_tokens,
-                                      args.max_samples)
+                                      args.max_samples, args.samples, args.temperature)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "report.json").write_text(json.dumps({"metrics": metrics, "details": details}, indent=2))
     (args.out / "report.md").write_text(markdown(metrics, f"Evaluation of {args.model}"

@@ -32,14 +32,24 @@ def _stage(message: str) -> None:
     log.info("=== %s ===", message)
 
 
-def table(before: dict[str, float] | None, after: dict[str, float], after_sft: dict[str, float] | None = None) -> str:
-    """Held-out metrics of the base model, after cold-start SFT (when run) and after GRPO."""
+def _cell(values: dict[str, Any] | None, key: str) -> str:
+    if not values:
+        return "-"
+    low_high = values.get("intervals", {}).get(key)
+    return f"{values[key]:.3f}" + (f" [{low_high[0]:.2f}, {low_high[1]:.2f}]" if low_high else "")
+
+
+def table(before: dict[str, Any] | None, after: dict[str, Any], after_sft: dict[str, Any] | None = None) -> str:
+    """Held-out metrics of the base model, after cold-start SFT (when run) and after GRPO: greedy, and
+    sampled (k per question, 95 % intervals) when the evaluation drew samples."""
     columns = [("before", before)] + ([("after SFT", after_sft)] if after_sft else []) + [("after GRPO", after)]
-    lines = ["| held-out metric | " + " | ".join(name for name, _ in columns) + " |",
-             "|---|" + "---|" * len(columns)]
-    for key in ROWS:
-        cells = [f"{values[key]:.3f}" if values else "-" for _, values in columns]
-        lines.append(f"| {key} | " + " | ".join(cells) + " |")
+    header = ["| held-out metric | " + " | ".join(name for name, _ in columns) + " |", "|---|" + "---|" * len(columns)]
+    lines = header + [f"| {key} (greedy, n={after['n']}) | " + " | ".join(_cell(v, key) for _, v in columns) + " |"
+                      for key in ROWS]
+    if "sampled" in after:
+        sampled = [(name, v.get("sampled") if v else None) for name, v in columns]
+        lines += [f"| {key} (sampled, n={after['sampled']['n']}) | " + " | ".join(_cell(v, key) for _, v in sampled)
+                  + " |" for key in ROWS if key != "format_compliance"]
     return "\n".join(lines)
 
 
@@ -60,10 +70,12 @@ def run_pipeline(config: TrainConfig) -> dict[str, Any]:
     _stage("policy model")
     base = resolve_model_path(config.model.name_or_path, config.seed)
     grader = parse_reward_config({"factuality": {"enabled": False}})
+    sampling = {"samples": p.eval_samples, "seed": config.seed,
+                "temperature": p.eval_temperature or float(config.grpo.get("temperature", 1.0))}
     before = None
     if p.evaluate_before_after and config.data.eval:
         _stage("evaluating the base model on the held-out split")
-        before, _ = evaluate_model(base, None, Path(config.data.eval), grader, p.eval_max_new_tokens)
+        before, _ = evaluate_model(base, None, Path(config.data.eval), grader, p.eval_max_new_tokens, **sampling)
     grpo_base = base
     after_sft = None
     if p.cold_start_sft:
@@ -77,7 +89,8 @@ def run_pipeline(config: TrainConfig) -> dict[str, Any]:
         grpo_base = str(merge(base, str(out / "sft" / "final"), out / "sft-merged"))
         if p.evaluate_before_after and config.data.eval:
             _stage("evaluating after cold-start SFT")
-            after_sft, _ = evaluate_model(grpo_base, None, Path(config.data.eval), grader, p.eval_max_new_tokens)
+            after_sft, _ = evaluate_model(grpo_base, None, Path(config.data.eval), grader, p.eval_max_new_tokens,
+                                          **sampling)
     _stage("GRPO with the reward engine")
     grpo_config = config.model_copy(deep=True)
     grpo_config.model.name_or_path = grpo_base
@@ -86,7 +99,7 @@ def run_pipeline(config: TrainConfig) -> dict[str, Any]:
     if p.evaluate_before_after and config.data.eval:
         _stage("evaluating after GRPO")
         after, details = evaluate_model(grpo_base, summary["adapter"], Path(config.data.eval), grader,
-                                        p.eval_max_new_tokens)
+                                        p.eval_max_new_tokens, **sampling)
         (out / "heldout_after.json").write_text(json.dumps({"metrics": after, "details": details}, indent=2))
         result.update(before=before, after_sft=after_sft, after=after, table=table(before, after, after_sft))
     curve = reward_curve(out / config.logging.reward_log, out / "reward_curve.png")

@@ -11,7 +11,7 @@ import numpy as np
 
 from retrieval.models import DEFAULT_EMBEDDING_MODEL, canonical_model_name, resolve_model_path
 
-FAST_BATCH_MAX = 8  # up to this many texts go through ONNX Runtime when available
+FAST_BATCH_MAX = 8  # up to this many texts go through the one-thread ONNX session (queries)
 
 
 class Embedder:
@@ -35,6 +35,7 @@ class Embedder:
         self._fast_queries = fast_queries
         self._onnx: Any = None
         self._onnx_tried = False
+        self._onnx_bulk: Any = None  # the same graph on every core, for KB builds
 
     @property
     def model(self) -> Any:
@@ -78,6 +79,8 @@ class Embedder:
                 try:
                     path = onnx_encoder.export(model, model_dir)
                     self._onnx = onnx_encoder.OnnxQueryEncoder(path, model.tokenizer, model.max_seq_length)
+                    self._onnx_bulk = onnx_encoder.OnnxQueryEncoder(path, model.tokenizer, model.max_seq_length,
+                                                                    threads=_build_threads())
                 except Exception as exc:  # noqa: BLE001 - the PyTorch path always works
                     warnings.warn(f"ONNX query encoder unavailable, using PyTorch: {exc}", stacklevel=2)
             return self._onnx
@@ -86,10 +89,13 @@ class Embedder:
         """Embed ``texts`` as an (n, dim) float32 array."""
         if len(texts) == 0:
             return np.zeros((0, self.dim), dtype=np.float32)
-        if len(texts) <= FAST_BATCH_MAX and not progress:
-            fast = self._query_encoder()
-            if fast is not None:
+        fast = self._query_encoder()
+        if fast is not None:
+            # Same vectors as PyTorch (tests/test_chunking_sources.py); for a KB build ~Nx the passages/s
+            # (bench/results/retrieval.md): no per-operator overhead, batches of similar length.
+            if len(texts) <= FAST_BATCH_MAX and not progress:
                 return fast.encode(texts)
+            return self._onnx_bulk.encode_many(list(texts))
         vectors = self.model.encode(
             list(texts),
             batch_size=self.batch_size,
@@ -98,3 +104,10 @@ class Embedder:
             show_progress_bar=progress,
         )
         return np.ascontiguousarray(vectors, dtype=np.float32)
+
+
+def _build_threads() -> int:
+    """Threads for bulk encoding: torch's setting (OMP_NUM_THREADS), so tests on a shared machine stay low."""
+    import torch
+
+    return max(1, torch.get_num_threads())

@@ -86,7 +86,11 @@ def export(st_model: Any, model_dir: Path) -> Path:
 
 
 class OnnxQueryEncoder:
-    """Mean-pooled, L2-normalised embeddings from an exported transformer."""
+    """Mean-pooled, L2-normalised embeddings from an exported transformer.
+
+    One thread for queries (low latency beside other work); a KB build makes one with every core
+    and encodes through ``encode_many``.
+    """
 
     def __init__(self, onnx_path: Path, tokenizer: Any, max_length: int, threads: int = 1) -> None:
         import onnxruntime as ort
@@ -109,3 +113,15 @@ class OnnxQueryEncoder:
         vectors = summed / np.clip(mask.sum(axis=1, keepdims=True), 1, None)
         vectors /= np.clip(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12, None)
         return np.ascontiguousarray(vectors, dtype=np.float32)
+
+    def encode_many(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
+        """Many texts, in batches of similar length (less padding), returned in the input order."""
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.empty((len(texts), 0), dtype=np.float32)
+        for start in range(0, len(order), batch_size):
+            idx = order[start:start + batch_size]
+            vectors = self.encode([texts[i] for i in idx])
+            if out.shape[1] == 0:
+                out = np.empty((len(texts), vectors.shape[1]), dtype=np.float32)
+            out[idx] = vectors
+        return out

@@ -85,3 +85,15 @@ def test_onnx_query_path_gives_the_same_vectors_as_pytorch(embedder):
     assert np.allclose((fast * slow).sum(axis=1), 1.0, atol=1e-4)
     singles = np.vstack([embedder.encode([t]) for t in texts])  # unpadded, one by one
     assert np.allclose((singles * slow).sum(axis=1), 1.0, atol=1e-4)
+
+
+def test_onnx_build_path_gives_the_same_vectors_in_the_same_order(embedder):
+    """A KB build encodes through ONNX Runtime in batches sorted by length: rows must come back in order."""
+    import numpy as np
+
+    texts = [("word " * (7 * i % 40 + 1)).strip() + f" {i}" for i in range(45)]
+    bulk = embedder.encode(texts)  # > 8 texts: the bulk ONNX session
+    slow = embedder.model.encode(texts, normalize_embeddings=True)
+    assert embedder._onnx_bulk is not None and bulk.shape == slow.shape
+    assert np.allclose((bulk * slow).sum(axis=1), 1.0, atol=1e-4)
+    assert (bulk @ slow.T).argmax(axis=1).tolist() == list(range(45))  # each row is its own text's vector

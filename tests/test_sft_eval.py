@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from knowrl.config import load_train_config
-from knowrl.evaluate import grade_completions, simpleqa_metrics
+from knowrl.evaluate import grade_completions, rate_intervals, simpleqa_metrics, wilson
 from reward_engine.config import parse_reward_config
 
 
@@ -77,3 +77,13 @@ def test_sft_config_rejects_unknown_trl_field(tmp_path):
     cfg.write_text("model: {name_or_path: tiny}\ndata: {train: x.json}\nsft: {max_stepz: 1}\n")
     with pytest.raises(ConfigError, match="unknown key 'sft.max_stepz'.*did you mean 'max_steps'"):
         load_train_config(cfg)
+
+
+def test_wilson_intervals_cover_the_rate_and_narrow_with_n():
+    low, high = wilson(17, 40)
+    assert 0.28 < low < 0.425 < high < 0.58  # 17/40: [0.285, 0.578]
+    assert wilson(0, 40)[0] == 0.0 and wilson(40, 40)[1] == 1.0 and wilson(0, 0) == (0.0, 1.0)
+    wide, narrow = wilson(17, 40), wilson(68, 160)
+    assert narrow[1] - narrow[0] < 0.6 * (wide[1] - wide[0])  # 4x the samples: about half the width
+    spans = rate_intervals(["CORRECT"] * 5 + ["INCORRECT"] * 3 + [None, "NOT_ATTEMPTED"])
+    assert spans["correct"][0] < 0.5 < spans["correct"][1] and spans["not_attempted"][0] < 0.2 < spans["not_attempted"][1]

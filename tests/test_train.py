@@ -172,12 +172,17 @@ def test_two_stage_pipeline_prints_a_before_after_table(tmp_path):
     proc = run_train(f"--set=output_dir={out}", f"--set=reward.factuality.kb_path={kb}",
                      f"--set=data.eval={data / 'smoke_rl.jsonl'}", f"--set=data.sft={data / 'smoke_sft.json'}",
                      "--set=pipeline.cold_start_sft=true", "--set=pipeline.evaluate_before_after=true",
-                     "--set=pipeline.eval_max_new_tokens=8", "--set=sft.max_steps=1", "--set=sft.max_length=128")
+                     "--set=pipeline.eval_max_new_tokens=8", "--set=sft.max_steps=1", "--set=sft.max_length=128",
+                     "--set=pipeline.eval_samples=2")
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "| held-out metric | before | after SFT | after GRPO |" in proc.stdout
-    assert "| format_compliance |" in proc.stdout
+    assert "| format_compliance (greedy, n=8) |" in proc.stdout and "| incorrect (sampled, n=16) |" in proc.stdout
     result = json.loads((out / "pipeline.json").read_text())
     assert result["before"]["n"] == result["after_sft"]["n"] == result["after"]["n"] == 8
+    sampled = result["after"]["sampled"]
+    assert sampled["n"] == 16 and abs(sampled["correct"] + sampled["incorrect"] + sampled["not_attempted"] - 1) < 1e-9
+    low, high = sampled["intervals"]["not_attempted"]
+    assert low <= sampled["not_attempted"] <= high and high - low > 0.1  # n=16: a wide interval
     assert (out / "sft-merged" / "config.json").exists() and (out / "reward_curve.png").exists()
 
 

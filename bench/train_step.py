@@ -1,0 +1,233 @@
+"""Where a demo training step's time goes on CPU, before and after the cuts.
+
+    python bench/train_step.py [--steps 4]
+
+Runs a few GRPO steps and a few cold-start SFT steps of ``configs/demo.yaml`` (SmolLM2-135M,
+the demo data, the offline reward engine) twice in one process: with the demo's settings as
+they were (the "before" column: ``beta 0.04``, so TRL keeps a reference model and runs a
+reference forward per step, and TRL's default gradient checkpointing) and as they are now
+(``configs/demo.yaml``). Each phase is timed
+by wrapping the TRL trainer's own methods: generation (``_generate``), reward
+(``_calculate_rewards``), the reference/old-policy forward (log-probs computed while building the
+batch), the policy forward (``compute_loss``), backward plus the rest of ``training_step``, and
+the optimizer step (the remainder of the step). The first step of each run is a warm-up and not
+counted. Results go to bench/results/train_step.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from knowrl.config import load_train_config  # noqa: E402
+from knowrl.demo_data import build_demo_data  # noqa: E402
+from knowrl.models import resolve_model_path  # noqa: E402
+
+RESULTS = ROOT / "bench" / "results"
+# The demo's settings before this profile: a KL term (TRL then keeps a reference model and runs its
+# forward every step) and TRL's default gradient checkpointing (recomputes the forward in backward;
+# it saves memory a 135M model on CPU does not need).
+BEFORE = {"grpo": ["grpo.beta=0.04", "grpo.gradient_checkpointing=true"], "sft": ["sft.gradient_checkpointing=true"]}
+
+
+class Phases:
+    """Seconds per phase per step, from wrapped trainer methods; nested calls are not double-counted."""
+
+    def __init__(self) -> None:
+        self.steps: list[dict[str, float]] = []
+        self.current: dict[str, float] = defaultdict(float)
+        self.stack: list[str] = []
+        self.step_started = 0.0
+
+    @contextlib.contextmanager
+    def phase(self, name: str) -> Iterator[None]:
+        started = time.perf_counter()
+        self.stack.append(name)
+        try:
+            yield
+        finally:
+            self.stack.pop()
+            self.current[name] += time.perf_counter() - started
+
+    def wrap(self, obj: Any, method: str, name: str | Callable[[], str]) -> None:
+        original = getattr(obj, method)
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            with self.phase(name() if callable(name) else name):
+                return original(*args, **kwargs)
+
+        setattr(obj, method, timed)
+
+    def begin(self) -> None:
+        self.current = defaultdict(float)
+        self.step_started = time.perf_counter()
+
+    def end(self) -> None:
+        total = time.perf_counter() - self.step_started
+        self.current["step"] = total
+        self.steps.append(dict(self.current))
+
+    def summary(self) -> dict[str, float]:
+        counted = self.steps[1:] or self.steps  # the first step warms caches
+        keys = sorted({k for s in counted for k in s})
+        return {k: statistics.mean(s.get(k, 0.0) for s in counted) for k in keys}
+
+
+def step_callback(phases: Phases) -> Any:
+    from transformers import TrainerCallback
+
+    class StepTimer(TrainerCallback):
+        def on_step_begin(self, args, state, control, **kwargs):  # noqa: D401
+            phases.begin()
+
+        def on_step_end(self, args, state, control, **kwargs):
+            phases.end()
+
+    return StepTimer()
+
+
+def instrument_grpo(phases: Phases) -> Callable[[], None]:
+    """Wrap GRPOTrainer's methods (class level, undone by the returned function)."""
+    from trl import GRPOTrainer
+
+    saved = {m: getattr(GRPOTrainer, m) for m in ("_generate", "_calculate_rewards", "_get_per_token_logps_and_entropies",
+                                                   "compute_loss", "training_step", "_generate_and_score_completions")}
+
+    def logps_phase() -> str:
+        return "policy forward" if "compute_loss" in phases.stack else "reference / old-policy forward"
+
+    for method, name in (("_generate", "generation"), ("_calculate_rewards", "reward"),
+                         ("_get_per_token_logps_and_entropies", logps_phase), ("compute_loss", "compute_loss"),
+                         ("training_step", "training_step"),
+                         ("_generate_and_score_completions", "build batch")):
+        phases.wrap(GRPOTrainer, method, name)
+
+    def undo() -> None:
+        for m, f in saved.items():
+            setattr(GRPOTrainer, m, f)
+
+    return undo
+
+
+def instrument_sft(phases: Phases) -> Callable[[], None]:
+    from trl import SFTTrainer
+
+    saved = {m: getattr(SFTTrainer, m) for m in ("compute_loss", "training_step")}
+    phases.wrap(SFTTrainer, "compute_loss", "policy forward")
+    phases.wrap(SFTTrainer, "training_step", "training_step")
+
+    def undo() -> None:
+        for m, f in saved.items():
+            setattr(SFTTrainer, m, f)
+
+    return undo
+
+
+def grpo_rows(p: dict[str, float]) -> dict[str, float]:
+    """Exclusive phase times: backward = training_step - build batch - compute_loss; optimizer = rest."""
+    gen, reward = p.get("generation", 0.0), p.get("reward", 0.0)
+    ref = p.get("reference / old-policy forward", 0.0)
+    build = p.get("build batch", 0.0)
+    forward = p.get("compute_loss", 0.0)
+    backward = p.get("training_step", 0.0) - build - forward
+    return {"generation": gen, "reward": reward, "reference / old-policy forward": ref,
+            "batch assembly (tokenise, advantages)": build - gen - reward - ref,
+            "policy forward (loss)": forward, "backward": backward,
+            "optimizer and the rest": p.get("step", 0.0) - p.get("training_step", 0.0), "whole step": p.get("step", 0.0)}
+
+
+def sft_rows(p: dict[str, float]) -> dict[str, float]:
+    forward = p.get("policy forward", 0.0)
+    return {"policy forward (loss)": forward, "backward": p.get("training_step", 0.0) - forward,
+            "optimizer and the rest": p.get("step", 0.0) - p.get("training_step", 0.0),
+            "whole step": p.get("step", 0.0)}
+
+
+def profile(stage: str, overrides: list[str], steps: int, work: Path, data: dict[str, Path], base: str) -> dict[str, float]:
+    from knowrl.grpo import train
+    from knowrl.sft import sft
+
+    config = load_train_config(ROOT / "configs" / "demo.yaml", overrides + [
+        f"output_dir={work / stage / str(abs(hash(tuple(overrides))))}", f"model.name_or_path={base}",
+        f"data.train={data['sft' if stage == 'sft' else 'train']}", f"{stage}.max_steps={steps + 1}",
+        "pipeline.demo_data=false"])
+    phases = Phases()
+    undo = (instrument_sft if stage == "sft" else instrument_grpo)(phases)
+    try:
+        if stage == "sft":
+            from transformers import TrainerCallback  # noqa: F401  (SFT takes no callbacks argument)
+            import trl
+
+            original_init = trl.SFTTrainer.__init__
+
+            def init(self, *a, **k):  # add the step timer to the trainer the stage builds
+                k["callbacks"] = [step_callback(phases)]
+                original_init(self, *a, **k)
+
+            trl.SFTTrainer.__init__ = init
+            try:
+                sft(config)
+            finally:
+                trl.SFTTrainer.__init__ = original_init
+            return sft_rows(phases.summary())
+        train(config, callbacks=[step_callback(phases)])
+        return grpo_rows(phases.summary())
+    finally:
+        undo()
+
+
+def write(path: Path, args: argparse.Namespace, results: dict[str, dict[str, dict[str, float]]], wall_s: float) -> None:
+    lines = ["# One demo training step on CPU, by phase", "",
+             f"Command: `python bench/train_step.py --steps {args.steps}` ({wall_s / 60:.1f} min; {platform.machine()}, "
+             f"{os.cpu_count()} cores, torch threads {args.threads}). Seconds per step, mean of {args.steps} steps "
+             "after one warm-up step, both columns measured in this one run.", "",
+             "Before: `configs/demo.yaml` with " + "; ".join(f"`{o}`" for v in BEFORE.values() for o in v)
+             + " (the demo's earlier settings). After: `configs/demo.yaml` as committed.", ""]
+    for stage, cols in results.items():
+        before, after = cols["before"], cols["after"]
+        lines += [f"## {stage}", "", "| phase | before (s) | after (s) | after / before |", "|---|---:|---:|---:|"]
+        for key in before:
+            ratio = f"{after[key] / before[key]:.2f}" if before[key] > 1e-3 else "-"
+            lines.append(f"| {key} | {before[key]:.2f} | {after[key]:.2f} | {ratio} |")
+        lines.append("")
+    path.write_text("\n".join(lines))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--steps", type=int, default=4)
+    parser.add_argument("--out", type=Path, default=RESULTS / "train_step.md")
+    args = parser.parse_args(argv)
+    import torch
+
+    args.threads = torch.get_num_threads()
+    started = time.perf_counter()
+    work = Path(tempfile.mkdtemp(prefix="knowrl-train-step-"))
+    data = build_demo_data(work / "data", 160, 40, seed=0)
+    base = resolve_model_path("smollm2", 0)
+    results: dict[str, dict[str, dict[str, float]]] = {}
+    for stage, title in (("grpo", "GRPO step (4 prompts x 4 generations)"), ("sft", "Cold-start SFT step")):
+        results[title] = {"before": profile(stage, BEFORE[stage], args.steps, work, data, base),
+                          "after": profile(stage, [], args.steps, work, data, base)}
+        print(json.dumps(results[title], indent=1), flush=True)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    write(args.out, args, results, time.perf_counter() - started)
+    print(args.out.read_text())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
