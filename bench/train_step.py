@@ -99,41 +99,35 @@ def step_callback(phases: Phases) -> Any:
     return StepTimer()
 
 
-def instrument_grpo(phases: Phases) -> Callable[[], None]:
-    """Wrap GRPOTrainer's methods (class level, undone by the returned function)."""
-    from trl import GRPOTrainer
+def instrument(trainer_class: type, phases: Phases, methods: dict[str, str | Callable[[], str]]) -> Callable[[], None]:
+    """Wrap ``trainer_class``'s methods (class level: the stage builds the trainer); returns the undo."""
+    saved = {m: getattr(trainer_class, m) for m in methods}
+    for method, name in methods.items():
+        phases.wrap(trainer_class, method, name)
 
-    saved = {m: getattr(GRPOTrainer, m) for m in ("_generate", "_calculate_rewards", "_get_per_token_logps_and_entropies",
-                                                   "compute_loss", "training_step", "_generate_and_score_completions")}
+    def undo() -> None:
+        for method, original in saved.items():
+            setattr(trainer_class, method, original)
+
+    return undo
+
+
+def instrument_grpo(phases: Phases) -> Callable[[], None]:
+    from trl import GRPOTrainer
 
     def logps_phase() -> str:
         return "policy forward" if "compute_loss" in phases.stack else "reference / old-policy forward"
 
-    for method, name in (("_generate", "generation"), ("_calculate_rewards", "reward"),
-                         ("_get_per_token_logps_and_entropies", logps_phase), ("compute_loss", "compute_loss"),
-                         ("training_step", "training_step"),
-                         ("_generate_and_score_completions", "build batch")):
-        phases.wrap(GRPOTrainer, method, name)
-
-    def undo() -> None:
-        for m, f in saved.items():
-            setattr(GRPOTrainer, m, f)
-
-    return undo
+    return instrument(GRPOTrainer, phases, {
+        "_generate": "generation", "_calculate_rewards": "reward", "_get_per_token_logps_and_entropies": logps_phase,
+        "compute_loss": "compute_loss", "training_step": "training_step",
+        "_generate_and_score_completions": "build batch"})
 
 
 def instrument_sft(phases: Phases) -> Callable[[], None]:
     from trl import SFTTrainer
 
-    saved = {m: getattr(SFTTrainer, m) for m in ("compute_loss", "training_step")}
-    phases.wrap(SFTTrainer, "compute_loss", "policy forward")
-    phases.wrap(SFTTrainer, "training_step", "training_step")
-
-    def undo() -> None:
-        for m, f in saved.items():
-            setattr(SFTTrainer, m, f)
-
-    return undo
+    return instrument(SFTTrainer, phases, {"compute_loss": "policy forward", "training_step": "training_step"})
 
 
 def grpo_rows(p: dict[str, float]) -> dict[str, float]:
@@ -168,20 +162,7 @@ def profile(stage: str, overrides: list[str], steps: int, work: Path, data: dict
     undo = (instrument_sft if stage == "sft" else instrument_grpo)(phases)
     try:
         if stage == "sft":
-            from transformers import TrainerCallback  # noqa: F401  (SFT takes no callbacks argument)
-            import trl
-
-            original_init = trl.SFTTrainer.__init__
-
-            def init(self, *a, **k):  # add the step timer to the trainer the stage builds
-                k["callbacks"] = [step_callback(phases)]
-                original_init(self, *a, **k)
-
-            trl.SFTTrainer.__init__ = init
-            try:
-                sft(config)
-            finally:
-                trl.SFTTrainer.__init__ = original_init
+            sft(config, callbacks=[step_callback(phases)])
             return sft_rows(phases.summary())
         train(config, callbacks=[step_callback(phases)])
         return grpo_rows(phases.summary())

@@ -25,8 +25,9 @@ from reward_engine.config import RewardEngineConfig, load_reward_config_or_repor
 from reward_engine.engine import RewardEngine, Sample
 
 
-def simpleqa_metrics(labels: Sequence[str | None], well_formed: Sequence[bool]) -> dict[str, float]:
-    """Rates over all questions; an unanswered or ungradable one counts as not attempted."""
+def simpleqa_metrics(labels: Sequence[str | None], well_formed: Sequence[bool]) -> dict[str, Any]:
+    """Rates over all questions (an unanswered or ungradable one counts as not attempted), with their
+    95 % intervals under ``intervals``."""
     n = max(1, len(labels))
     correct = sum(label == "CORRECT" for label in labels) / n
     incorrect = sum(label == "INCORRECT" for label in labels) / n
@@ -36,7 +37,7 @@ def simpleqa_metrics(labels: Sequence[str | None], well_formed: Sequence[bool]) 
     f_score = 2 * correct * given_attempted / (correct + given_attempted) if correct + given_attempted else 0.0
     return {"n": len(labels), "correct": correct, "incorrect": incorrect, "not_attempted": not_attempted,
             "accuracy_given_attempted": given_attempted, "f_score": f_score,
-            "format_compliance": sum(well_formed) / n}
+            "format_compliance": sum(well_formed) / n, "intervals": rate_intervals(labels)}
 
 
 def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -63,7 +64,7 @@ def rate_intervals(labels: Sequence[str | None]) -> dict[str, tuple[float, float
 
 
 async def grade_completions(rows: list[dict[str, Any]], completions: list[str],
-                            config: RewardEngineConfig) -> tuple[dict[str, float], list[dict[str, Any]]]:
+                            config: RewardEngineConfig) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Grade only (no factuality: evaluation measures answers, not the reward)."""
     config = config.model_copy(update={"factuality": config.factuality.model_copy(update={"enabled": False})})
     async with RewardEngine(config) as engine:
@@ -73,10 +74,7 @@ async def grade_completions(rows: list[dict[str, Any]], completions: list[str],
     details = [{"question": r["question"], "answers": r["answers"], "completion": c, "answer": p.answer,
                 "label": res.label, "well_formed": p.well_formed, "status": res.status}
                for r, c, p, res in zip(rows, completions, parsed, results)]
-    labels = [res.label for res in results]
-    metrics = simpleqa_metrics(labels, [p.well_formed for p in parsed])
-    metrics["intervals"] = rate_intervals(labels)  # type: ignore[assignment]
-    return metrics, details
+    return simpleqa_metrics([res.label for res in results], [p.well_formed for p in parsed]), details
 
 
 def generate(model_path: str, adapter: str | None, questions: list[str], max_new_tokens: int,

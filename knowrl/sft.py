@@ -32,7 +32,8 @@ def sft_args(config: TrainConfig) -> Any:
     return SFTConfig(**values)
 
 
-def sft(config: TrainConfig) -> dict[str, Any]:
+def sft(config: TrainConfig, callbacks: list[Any] | None = None) -> dict[str, Any]:
+    """One cold-start SFT run; ``callbacks`` are extra ``transformers.TrainerCallback`` objects (as for ``train``)."""
     started = time.perf_counter()
     policy = load_policy(config.model, config.lora, config.seed)
     from datasets import Dataset
@@ -47,7 +48,7 @@ def sft(config: TrainConfig) -> dict[str, Any]:
     dataset = Dataset.from_list([{"prompt": c[:-1], "completion": c[-1:]} for c in conversations] if single
                                 else [{"messages": c} for c in conversations])
     trainer = SFTTrainer(model=policy.model, args=sft_args(config), train_dataset=dataset,
-                         processing_class=policy.tokenizer, peft_config=policy.peft_config)
+                         processing_class=policy.tokenizer, peft_config=policy.peft_config, callbacks=callbacks)
     result = trainer.train()
     out = Path(config.output_dir) / "final"
     trainer.save_model(str(out))

@@ -117,11 +117,9 @@ class OnnxQueryEncoder:
     def encode_many(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
         """Many texts, in batches of similar length (less padding), returned in the input order."""
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        out = np.empty((len(texts), 0), dtype=np.float32)
-        for start in range(0, len(order), batch_size):
-            idx = order[start:start + batch_size]
-            vectors = self.encode([texts[i] for i in idx])
-            if out.shape[1] == 0:
-                out = np.empty((len(texts), vectors.shape[1]), dtype=np.float32)
-            out[idx] = vectors
+        parts = [self.encode([texts[i] for i in order[start:start + batch_size]])
+                 for start in range(0, len(order), batch_size)]
+        stacked = np.vstack(parts)
+        out = np.empty_like(stacked)
+        out[order] = stacked
         return out

@@ -66,6 +66,7 @@ class RewardEngine:
                       if config.factuality.mode == "fused" and self.judge is not None else None)
         self.retriever: EvidenceRetriever | None = None  # built on first use (opens the KB)
         self.last_metrics = BatchMetrics()
+        self.totals: collections.Counter[str] = collections.Counter()  # per-call counters summed over calls
 
     async def __aenter__(self) -> "RewardEngine":
         if self.judge is not None:
@@ -140,6 +141,7 @@ class RewardEngine:
         except Exception as exc:  # noqa: BLE001 - a reward must never crash a training step
             log.exception("reward batch failed; every completion unscored")
             results = [RewardResult(status=Status.ERROR.value, error=f"{type(exc).__name__}: {exc}") for _ in samples]
+        self.totals.update(counters)
         after = self._judge_counters()
         self.last_metrics = batch_metrics(
             results, len({s.key() for s in samples}), {k: after[k] - before.get(k, 0) for k in after},

@@ -76,7 +76,6 @@ async def score_file(
     total = sum(1 for _ in iter_records(input_path)) if progress else None
     writer = Appender(output_path)
     seen = 0
-    speculation: Counter = Counter()
 
     def todo() -> Iterator[Row]:
         nonlocal seen
@@ -102,9 +101,6 @@ async def score_file(
                             Sample(r.data["question"], r.data["completion"], r.data["answers"], r.data.get("title"))
                             for r in todo_rows  # type: ignore[index]
                         ])
-                        # read before any other await: ``last_metrics`` is this call's until the next one ends
-                        speculation.update(speculated=engine.last_metrics.speculated,
-                                           speculation_wasted=engine.last_metrics.speculation_wasted)
                         by_line.update((r.line, res) for r, res in zip(todo_rows, results))
                         todo_rows = [r for r, res in zip(todo_rows, results) if res.status in RETRY]
                         if not todo_rows:
@@ -123,10 +119,11 @@ async def score_file(
                     await task
             judge = engine.judge.metrics if engine.judge is not None else None
             counters = Counter(judge_requests=judge.requests, cache_hits=judge.cache_hits,
-                               retries=judge.retries, **speculation) if judge else Counter()
+                               retries=judge.retries) if judge else Counter()
+            counters.update({k: engine.totals[k] for k in ("speculated", "speculation_wasted")})
             replies = {kind: dict(c) for kind, c in judge.parsed.items()} if judge else {}
             latency = {kind: {"calls": len(v), "p50_s": round(percentile(v, 50), 3), "p95_s": round(percentile(v, 95), 3)}
-                       for kind, v in judge.kind_latencies.items()} if judge else {}
+                       for kind, v in judge.latencies.items()} if judge else {}
     finally:
         writer.close()
     rewrite_indexed(output_path, index_rows(output_path, FINAL | RETRY))

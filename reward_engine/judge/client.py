@@ -116,14 +116,14 @@ class JudgeMetrics:
     invalid: int = 0
     breaker_rejections: int = 0
     deduplicated: int = 0  # calls that awaited an identical call in flight instead of sending their own
-    latencies: list[float] = field(default_factory=list)
-    # per kind of call ("grade", "fused", ...): how its validated replies went -- "first" (the first
-    # reply parsed), "retry" (one parsed after a refused one), "never" (retries ran out on refusals)
+    # per kind of call ("grade", "fused", ...): answered calls' latencies, and how validated replies went --
+    # "first" (the first reply parsed), "retry" (one parsed after a refused one), "never" (retries ran out)
+    latencies: dict[str, list[float]] = field(default_factory=dict)
     parsed: dict[str, Counter] = field(default_factory=dict)
-    kind_latencies: dict[str, list[float]] = field(default_factory=dict)  # answered calls' latency per kind
 
     def snapshot(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k not in ("latencies", "parsed", "kind_latencies")}
+        """The counters (not the per-kind tallies), for deltas over a batch."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("latencies", "parsed")}
 
     def count_parse(self, kind: str, outcome: str) -> None:
         self.parsed.setdefault(kind, Counter())[outcome] += 1
@@ -354,8 +354,7 @@ class JudgeClient:
             self.metrics.failures += 1
             raise JudgeError(f"{type(exc).__name__}: {exc}") from None
         latency = time.perf_counter() - started
-        self.metrics.latencies.append(latency)
-        self.metrics.kind_latencies.setdefault(call.kind, []).append(latency)
+        self.metrics.latencies.setdefault(call.kind, []).append(latency)
         if call.validate is not None:
             self.metrics.count_parse(call.kind, "retry" if refused else "first")
         if self.cache is not None and self.config.temperature == 0:
