@@ -18,11 +18,11 @@ def ensure_kb(config: TrainConfig) -> None:
         return
     from filelock import FileLock
 
-    from retrieval.dense import index_paths
+    from retrieval.build import is_built
 
     path = kb_path(reward.factuality.kb_path) or Path("")
-    built = index_paths(path)[1]  # the manifest is written last: it marks a finished build
-    if built.exists() or (path.exists() and not config.kb.build_from):
+    dense_index = reward.factuality.retrieval_mode != "bm25"  # BM25-only runs skip minutes of embedding
+    if is_built(path, dense_index) or (path.exists() and not config.kb.build_from):
         return  # built, or a KB the user gave as-is (e.g. a documents-only FActScore DB)
     source = config.kb.build_from or ("demo" if reward.factuality.kb_path == "demo" else None)
     if source is None:
@@ -30,17 +30,18 @@ def ensure_kb(config: TrainConfig) -> None:
                           "or set kb.build_from")
     path.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(str(path) + ".lock"):  # DDP ranks start together: one builds, the others wait
-        if built.exists():
+        if is_built(path, dense_index):
             return
-        log.info("building the knowledge base %s from %s (once)", path, source)
-        build_kb(path, source)
+        log.info("building the knowledge base %s from %s (once%s)", path, source,
+                 "" if dense_index else "; BM25 only, as retrieval_mode is bm25")
+        build_kb(path, source, dense_index)
 
 
-def build_kb(path: Path, source: str) -> None:
+def build_kb(path: Path, source: str, dense_index: bool = True) -> None:
     """A KB at ``path`` from a JSON/JSONL of ``{title, text}`` (bad rows skipped), or 'demo'."""
     from retrieval.build import build
     from retrieval.sources import Document, demo_documents, read_documents
 
     documents = demo_documents() if source == "demo" else (r for _, r in read_documents(Path(source))
                                                            if isinstance(r, Document))
-    build(path, documents)
+    build(path, documents, dense_index=dense_index)

@@ -3,6 +3,7 @@
     python -m retrieval.build --input docs.jsonl --db KB.db      # JSON array or JSONL of {title, text}
     python -m retrieval.build --from-db knowledge_base.db         # FActScore/KnowRL DB, indexed in place
     python -m retrieval.build --preset demo                       # offline Wikipedia + Factbook KB
+    python -m retrieval.build --preset demo --no-dense            # BM25 only: seconds, no embedding
 
 Re-running is idempotent: unchanged documents are skipped, only new passages are embedded.
 """
@@ -51,6 +52,20 @@ def _documents(rows: Iterable[tuple[int, Document | BadRow]], bad: list[BadRow])
             yield row
 
 
+def is_built(db_path: Path, dense_index: bool = True) -> bool:
+    """Whether a build of ``db_path`` finished: the index manifest is written last; a BM25-only build
+    records its chunker after the passages and FTS5 are in."""
+    if dense.index_paths(db_path)[1].exists():
+        return True
+    if dense_index or not db_path.exists():
+        return False
+    conn = connect(db_path, readonly=True)
+    try:
+        return "chunker" in get_meta(conn)
+    finally:
+        conn.close()
+
+
 def build(
     db_path: str | Path,
     documents: Iterable[Document] | None = None,
@@ -60,8 +75,13 @@ def build(
     progress: bool = True,
     bad_rows: list[BadRow] | None = None,
     embedder: Embedder | None = None,
+    dense_index: bool = True,
 ) -> BuildReport:
-    """Ingest ``documents`` (if any), derive passages + FTS5, then sync the FAISS index."""
+    """Ingest ``documents`` (if any), derive passages + FTS5, then sync the FAISS index.
+
+    ``dense_index=False`` stops after FTS5: a BM25-only KB in seconds instead of minutes of embedding
+    (enough where titles or names pin the evidence, e.g. the demo; a later full build adds the index).
+    """
     started = time.perf_counter()
     db_path = Path(db_path)
     embedder = embedder or Embedder(model)
@@ -75,10 +95,15 @@ def build(
         chunker = Chunker(max_tokens=max_tokens)
         ingested = ingest(conn, documents, chunker, progress) if documents is not None else None
         synced = sync_passages(conn, progress)
+        set_meta(conn, "chunker", {"tokenizer": chunker.name, "max_tokens": max_tokens})
+        conn.commit()
+        if not dense_index:
+            return BuildReport(db=str(db_path), documents=asdict(ingested) if ingested else {},
+                               passages=asdict(synced), dense={}, bad_rows=[str(b) for b in (bad_rows or [])],
+                               seconds=round(time.perf_counter() - started, 2))
         set_meta(conn, "embedding_model", embedder.name)
         set_meta(conn, "embedding_dim", embedder.dim)
         set_meta(conn, "normalize", embedder.normalize)
-        set_meta(conn, "chunker", {"tokenizer": chunker.name, "max_tokens": max_tokens})
         conn.commit()
         dense_report = dense.sync(db_path, conn, embedder, flat_max=flat_max, progress=progress)
         if dense_report.rebuilt:
@@ -107,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default=DEFAULT_EMBEDDING_MODEL, help="sentence-transformers model (name or path)")
     parser.add_argument("--max-tokens", type=int, default=256, help="passage length when chunking")
     parser.add_argument("--flat-max", type=int, default=dense.FLAT_MAX, help="exact index up to this many passages")
+    parser.add_argument("--no-dense", action="store_true",
+                        help="documents, passages and BM25 only (no embedding; search with mode bm25)")
     parser.add_argument("--no-progress", action="store_true")
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)
@@ -130,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         db = args.db or demo_kb_path()
         documents = demo_documents()
-    report = build(db, documents, args.model, args.max_tokens, args.flat_max, not args.no_progress, bad)
+    report = build(db, documents, args.model, args.max_tokens, args.flat_max, not args.no_progress, bad,
+                   dense_index=not args.no_dense)
     print(json.dumps(asdict(report), indent=2))
     if bad:
         log.warning("%d bad row(s) skipped; everything else was built", len(bad))

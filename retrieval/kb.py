@@ -21,7 +21,7 @@ import numpy as np
 from retrieval import dense, fts, fusion
 from retrieval.embedder import Embedder
 from retrieval.models import DEFAULT_EMBEDDING_MODEL
-from retrieval.schema import SEPARATOR, connect, get_meta, has_table
+from retrieval.schema import SEPARATOR, connect, get_meta, has_table, passages_fingerprint
 
 Mode = Literal["hybrid", "bm25", "dense"]
 MODES: tuple[str, ...] = ("hybrid", "bm25", "dense")
@@ -103,7 +103,8 @@ class KnowledgeBase:
         # Embedded passages of documents-only DBs, by title; least recently used dropped beyond the cap.
         self._raw_cache: collections.OrderedDict[str, tuple[list[Passage], np.ndarray]] = collections.OrderedDict()
         self.raw_cache_titles = raw_cache_titles
-        if self.indexed:
+        self.manifest: dense.Manifest | None = None
+        if self.indexed and any(p.exists() for p in dense.index_paths(self.db_path)):
             self._index, self.manifest = dense.load(self.db_path, conn, model=self.embedder.name)
             if faiss_threads is not None:
                 # One query at a time gains nothing from OpenMP, and idle OpenMP threads spin
@@ -111,6 +112,19 @@ class KnowledgeBase:
                 import faiss
 
                 faiss.omp_set_num_threads(faiss_threads)
+
+    @property
+    def version(self) -> str | None:
+        """Changes whenever the passages change (the evidence caches' key): the index manifest's checksum, or
+        the passage fingerprint of a BM25-only KB; None for a documents-only DB."""
+        if self.manifest is not None:
+            return self.manifest.checksum
+        return passages_fingerprint(self._conn())["checksum"] if self.indexed else None
+
+    @property
+    def modes(self) -> tuple[str, ...]:
+        """Search modes this KB serves: all of them, or only 'bm25' when it was built without a dense index."""
+        return MODES if self._index is not None or not self.indexed else ("bm25",)
 
     # -- plumbing ---------------------------------------------------------------------
     def _conn(self):
@@ -197,6 +211,9 @@ class KnowledgeBase:
         """
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+        if mode not in self.modes:
+            raise ValueError(f"{self.db_path} has no dense index, so no {mode!r} search: search with mode 'bm25', "
+                             f"or build the index: python -m retrieval.build --db {self.db_path}")
         wanted = split_titles(titles)
         query = query if isinstance(query, str) else ""
         if not self.indexed:

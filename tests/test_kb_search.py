@@ -256,3 +256,38 @@ def test_title_passages_whole_short_documents_only(kind, kb, tmp_path, embedder)
     finally:
         if kind == "factscore":
             kb.close()
+
+
+def test_bm25_only_build_serves_bm25_and_names_the_fix_for_other_modes(tmp_path, embedder):
+    from retrieval.build import is_built
+
+    db = tmp_path / "kb.db"
+    report = build(db, [Document(t, x) for t, x in CORPUS[:-1]], progress=False, embedder=embedder,
+                   dense_index=False)
+    assert report.dense == {} and not any(p.exists() for p in index_paths(db))
+    assert is_built(db, dense_index=False) and not is_built(db, dense_index=True)
+    with KnowledgeBase(db, embedder=embedder) as kb:
+        assert kb.modes == ("bm25",)
+        assert kb.search("highest mountain Himalayas", k=1, mode="bm25").hits[0].passage.title == "Mount Everest"
+        with pytest.raises(ValueError, match="no dense index.*retrieval.build --db"):
+            kb.search("highest mountain Himalayas", k=1, mode="hybrid")
+        sparse_version = kb.version
+    build(db, [Document(*CORPUS[-1])], progress=False, embedder=embedder, dense_index=False)
+    with KnowledgeBase(db, embedder=embedder) as kb:
+        assert kb.version != sparse_version  # new passages: evidence caches must not serve the old ones
+    build(db, progress=False, embedder=embedder)  # the full build adds the index to the same file
+    assert is_built(db, dense_index=True)
+    with KnowledgeBase(db, embedder=embedder) as kb:
+        assert set(kb.modes) == {"bm25", "dense", "hybrid"}
+        assert kb.search("highest mountain Himalayas", k=1).hits[0].passage.title == "Mount Everest"
+
+
+def test_evidence_retriever_refuses_a_mode_the_kb_cannot_serve(tmp_path, embedder):
+    from reward_engine.stages.retrieve import EvidenceRetriever
+
+    db = tmp_path / "kb.db"
+    build(db, [Document(t, x) for t, x in CORPUS], progress=False, embedder=embedder, dense_index=False)
+    with KnowledgeBase(db, embedder=embedder) as kb:
+        with pytest.raises(ValueError, match="retrieval_mode 'hybrid'.*no dense index"):
+            EvidenceRetriever(kb, mode="hybrid")
+        assert EvidenceRetriever(kb, mode="bm25").mode == "bm25"

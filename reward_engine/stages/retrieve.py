@@ -27,8 +27,10 @@ class EvidenceRetriever:
         self.k = k
         self.mode = mode
         self.cache = cache
-        manifest = getattr(kb, "manifest", None)
-        self._kb_version = getattr(manifest, "checksum", None) or str(getattr(kb, "db_path", ""))
+        if mode not in getattr(kb, "modes", (mode,)):
+            raise ValueError(f"factuality.retrieval_mode {mode!r}: {getattr(kb, 'db_path', 'the KB')} has no dense "
+                             "index (built with --no-dense); use retrieval_mode 'bm25' or build the index")
+        self._kb_version = getattr(kb, "version", None) or str(getattr(kb, "db_path", ""))
         self._memo: dict[tuple[str, str], list[EvidencePassage]] = {}
         self._memo_size = memo_size
         self._lock = threading.Lock()

@@ -1,0 +1,33 @@
+"""The training jobs build their reward KB once, and only as much of it as the reward's retrieval needs."""
+
+from __future__ import annotations
+
+import json
+
+from knowrl.config import load_train_config
+from knowrl.kb import ensure_kb
+from retrieval.build import is_built
+from retrieval.dense import index_paths
+from retrieval.kb import KnowledgeBase
+from tests.helpers import CORPUS
+
+
+def _config(tmp_path, mode: str):
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text("".join(json.dumps({"title": t, "text": x}) + "\n" for t, x in CORPUS))
+    config = tmp_path / "run.yaml"
+    config.write_text(json.dumps({"model": {"name_or_path": "tiny"}, "data": {"train": str(docs)}, "kb": {"build_from": str(docs)}, "reward": {"factuality": {
+        "kb_path": str(tmp_path / "kb.db"), "retrieval_mode": mode}}}))
+    return load_train_config(config)
+
+
+def test_bm25_reward_builds_no_dense_index_and_a_hybrid_run_adds_it(tmp_path, embedder):
+    db = tmp_path / "kb.db"
+    ensure_kb(_config(tmp_path, "bm25"))
+    assert is_built(db, dense_index=False) and not index_paths(db)[0].exists()
+    with KnowledgeBase(db, embedder=embedder) as kb:
+        assert kb.modes == ("bm25",) and kb.search("Eiffel Tower", k=1, mode="bm25").hits[0].passage.title == "Paris"
+    ensure_kb(_config(tmp_path, "hybrid"))
+    assert is_built(db, dense_index=True)
+    with KnowledgeBase(db, embedder=embedder) as kb:
+        assert kb.search("Eiffel Tower", k=1).hits[0].passage.title == "Paris"
