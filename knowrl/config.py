@@ -103,11 +103,18 @@ class PipelineConfig(BaseModel):
     demo_data: bool = Field(False, description="generate QA from the demo KB's sources (train/held-out/SFT)")
     demo_train_questions: int = 160
     demo_heldout_questions: int = 40
+    demo_sft_unsure_share: float = Field(0.0, ge=0.0, le=1.0, description="share of real training questions whose "
+                                         "cold-start answer is \"I don't know\" (GRPO then sees abstentions)")
     cold_start_sft: bool = Field(False, description="run the `sft` stage on data.sft first, merge, then GRPO")
     evaluate_before_after: bool = Field(False, description="evaluate data.eval before SFT and after GRPO")
     eval_max_new_tokens: int = 64
     eval_samples: int = Field(0, ge=0, description="also k sampled answers per held-out question (rates with 95 % "
                               "intervals over k x questions); 0: greedy only")
+    report: str | None = Field(None, description="also write the run's markdown report here (stage times, the "
+                               "table, whether GRPO moved the rates beyond their intervals); <output_dir>/report.md "
+                               "is always written")
+    sample_before: bool = Field(True, description="draw the k samples for the base model too (off when it cannot "
+                                "write the answer format: they would all be not attempted)")
     eval_temperature: float | None = Field(None, description="sampling temperature (default: grpo.temperature, "
                                            "as in training)")
 
@@ -251,6 +258,7 @@ def load_train_config(path: str | Path, overrides: list[str] | None = None) -> T
     config.data.eval = _resolve(config.data.eval, base)
     config.data.sft = _resolve(config.data.sft, base)
     config.kb.build_from = _resolve(config.kb.build_from, base)
+    config.pipeline.report = _resolve(config.pipeline.report, base)
     config.output_dir = str((base / config.output_dir).resolve()) if not Path(config.output_dir).is_absolute() \
         else config.output_dir
     return config

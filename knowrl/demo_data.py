@@ -20,9 +20,11 @@ from retrieval.sources import FACTBOOK_SUFFIX, factbook_documents
 NO_SUCH = "(no such country)"
 SYLLABLES = ["va", "lo", "ri", "en", "dor", "mar", "que", "sil", "tor", "ben", "ka", "zu", "lin", "phe", "oru"]
 FIELDS = {
-    "capital - name": ("What is the capital of {c}?", "The capital of {c} is {a}."),
+    "capital - name": ("What is the capital of {c}?", "The capital of {c} is {a}.",
+                       "I am not sure what the capital of {c} is."),
     "country name - conventional long form": ("What is the official long-form name of {c}?",
-                                              "The official long-form name of {c} is {a}."),
+                                              "The official long-form name of {c} is {a}.",
+                                              "I am not sure of the official long-form name of {c}."),
 }
 
 
@@ -47,18 +49,25 @@ def _fictional(rng: random.Random, taken: set[str], n: int) -> list[str]:
 
 
 def build_demo_data(out_dir: Path, train_questions: int = 160, heldout_questions: int = 40,
-                    seed: int = 0) -> dict[str, Path]:
-    """Write train.jsonl, heldout.jsonl (RL format) and sft.json (ShareGPT) into ``out_dir``."""
+                    seed: int = 0, sft_unsure_share: float = 0.0) -> dict[str, Path]:
+    """Write train.jsonl, heldout.jsonl (RL format) and sft.json (ShareGPT) into ``out_dir``.
+
+    ``sft_unsure_share`` of the real training questions (drawn at random) get "I don't know" as their
+    cold-start answer: the SFT policy then abstains some of the time, so GRPO's groups hold abstentions
+    next to answers and the reward can teach where each pays (an SFT policy that never abstains gives
+    GRPO nothing to reinforce but its answers).
+    """
     rng = random.Random(seed)
     items: list[dict[str, Any]] = []
     for doc in factbook_documents():
         country = doc.title[: -len(FACTBOOK_SUFFIX)]
         fields = _country_fields(doc.text, country)
-        for label, (question, reason) in FIELDS.items():
+        for label, (question, reason, unsure) in FIELDS.items():
             answer = fields.get(label, "").split(";")[0].strip()
             if answer and answer.lower() != "none" and len(answer) < 60 and answer.lower() != country.lower():
                 items.append({"entity": country, "question": question.format(c=country), "answers": answer,
-                              "title": doc.title, "reason": reason.format(c=country, a=answer)})
+                              "title": doc.title, "reason": reason.format(c=country, a=answer),
+                              "unsure": unsure.format(c=country)})
     entities = sorted({i["entity"] for i in items})
     rng.shuffle(entities)
     cut = int(len(entities) * 0.8)
@@ -80,11 +89,15 @@ def build_demo_data(out_dir: Path, train_questions: int = 160, heldout_questions
     for key, rows in (("train", train), ("heldout", heldout)):
         paths[key].write_text("".join(json.dumps({k: r[k] for k in ("question", "answers", "title")}) + "\n"
                                       for r in rows))
+    real = [i for i, row in enumerate(train) if row["answers"] != NO_SUCH]
+    unsure = set(rng.sample(real, round(len(real) * sft_unsure_share)))
     sft = []
     for i, row in enumerate(train):
-        answer = "I don't know" if row["answers"] == NO_SUCH else row["answers"]
+        reason, answer = row["reason"], row["answers"]
+        if answer == NO_SUCH or i in unsure:
+            reason, answer = row.get("unsure", reason), "I don't know"
         sft.append({"id": f"demo-{i}", "conversations": [
             {"from": "human", "value": INSTRUCTIONS.format(question=row["question"])},  # the RL prompt
-            {"from": "gpt", "value": f"<think>{row['reason']}</think><answer>{answer}</answer>"}]})
+            {"from": "gpt", "value": f"<think>{reason}</think><answer>{answer}</answer>"}]})
     paths["sft"].write_text(json.dumps(sft, indent=1))
     return paths

@@ -77,6 +77,19 @@ async def grade_completions(rows: list[dict[str, Any]], completions: list[str],
     return simpleqa_metrics([res.label for res in results], [p.well_formed for p in parsed]), details
 
 
+def shared_prefill(model: Any, batch: Any, k: int) -> dict[str, Any]:
+    """Inputs for ``generate`` that draw k answers per prompt from one prefill: the prompts (all but their
+    last token) run once and the KV cache is repeated k times. ``num_return_sequences`` would prefill every
+    copy, and on CPU the ~120-token prompt costs more than the ~25-token answer."""
+    ids, mask = batch["input_ids"], batch["attention_mask"]
+    positions = (mask.cumsum(-1) - 1).clamp(min=0)  # left padding: as generate() numbers them
+    cache = model(input_ids=ids[:, :-1], attention_mask=mask[:, :-1], position_ids=positions[:, :-1],
+                  use_cache=True).past_key_values
+    cache.batch_repeat_interleave(k)
+    return {"input_ids": ids.repeat_interleave(k, 0), "attention_mask": mask.repeat_interleave(k, 0),
+            "past_key_values": cache}
+
+
 def generate(model_path: str, adapter: str | None, questions: list[str], max_new_tokens: int,
              batch_size: int = 8, instructions: str = INSTRUCTIONS, samples: int = 0,
              temperature: float = 1.0, seed: int = 0) -> list[str]:
@@ -97,17 +110,19 @@ def generate(model_path: str, adapter: str | None, questions: list[str], max_new
     if adapter:
         from peft import PeftModel
 
-        model = PeftModel.from_pretrained(model, adapter)
+        # Merged for inference: the same function, without the per-layer LoRA matmuls on every token.
+        model = PeftModel.from_pretrained(model, adapter).merge_and_unload()
     model.eval()
     outputs: list[str] = []
     for start in range(0, len(questions), batch_size):
         prompts = [render_prompt(tokenizer, q, instructions) for q in questions[start : start + batch_size]]
         batch = tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
-        sampling = {"do_sample": True, "temperature": temperature, "top_p": 1.0, "top_k": 0,
-                    "num_return_sequences": samples} if samples > 0 else {"do_sample": False}
+        sampling = {"do_sample": True, "temperature": temperature, "top_p": 1.0, "top_k": 0} if samples > 0 \
+            else {"do_sample": False}
         torch.manual_seed(seed + start)  # the same draws for the same model, whatever ran before
         with torch.inference_mode():
-            tokens = model.generate(**batch, max_new_tokens=max_new_tokens, pad_token_id=tokenizer.pad_token_id,
+            inputs = shared_prefill(model, batch, samples) if samples > 1 else dict(batch)
+            tokens = model.generate(**inputs, max_new_tokens=max_new_tokens, pad_token_id=tokenizer.pad_token_id,
                                     **sampling)
         for row in tokens[:, batch["input_ids"].shape[1]:]:
             # The prompt ends with "<think>": put it back so the completion parses as trained.

@@ -8,7 +8,6 @@ a before/after table and a reward-curve PNG.
 from __future__ import annotations
 
 import json
-import logging
 from pathlib import Path
 from typing import Any
 
@@ -18,18 +17,14 @@ from knowrl.grpo import train
 from knowrl.kb import ensure_kb
 from knowrl.merge import merge
 from knowrl.models import resolve_model_path
+from knowrl.pipeline_report import StageClock, write_report
 from knowrl.reward_log import reward_curve
 from knowrl.sft import sft
 from knowrl_io.paths import cache_dir
 from reward_engine.config import parse_reward_config
 
-log = logging.getLogger(__name__)
 
 ROWS = ("correct", "incorrect", "not_attempted", "accuracy_given_attempted", "f_score", "format_compliance")
-
-
-def _stage(message: str) -> None:
-    log.info("=== %s ===", message)
 
 
 def _cell(values: dict[str, Any] | None, key: str) -> str:
@@ -53,56 +48,63 @@ def table(before: dict[str, Any] | None, after: dict[str, Any], after_sft: dict[
     return "\n".join(lines)
 
 
-def run_pipeline(config: TrainConfig) -> dict[str, Any]:
+def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -> dict[str, Any]:
+    clock = StageClock()
     p = config.pipeline
     out = Path(config.output_dir)
     out.mkdir(parents=True, exist_ok=True)
     if p.demo_data:
         from knowrl.demo_data import build_demo_data
 
-        _stage("generating QA from the demo KB sources")
-        paths = build_demo_data(cache_dir() / "demo-data" / f"seed-{config.seed}", p.demo_train_questions,
-                                p.demo_heldout_questions, config.seed)
+        clock.stage("generating QA from the demo KB sources")
+        name = f"seed-{config.seed}-{p.demo_train_questions}-{p.demo_heldout_questions}-{p.demo_sft_unsure_share:g}"
+        paths = build_demo_data(cache_dir() / "demo-data" / name, p.demo_train_questions,
+                                p.demo_heldout_questions, config.seed, p.demo_sft_unsure_share)
         config.data.train, config.data.eval, config.data.sft = (str(paths["train"]), str(paths["heldout"]),
                                                                 str(paths["sft"]))
-    _stage("knowledge base")
+    clock.stage("knowledge base")
     ensure_kb(config)
-    _stage("policy model")
+    clock.stage("policy model")
     base = resolve_model_path(config.model.name_or_path, config.seed)
     grader = parse_reward_config({"factuality": {"enabled": False}})
     sampling = {"samples": p.eval_samples, "seed": config.seed,
                 "temperature": p.eval_temperature or float(config.grpo.get("temperature", 1.0))}
     before = None
     if p.evaluate_before_after and config.data.eval:
-        _stage("evaluating the base model on the held-out split")
-        before, _ = evaluate_model(base, None, Path(config.data.eval), grader, p.eval_max_new_tokens, **sampling)
+        clock.stage("evaluating the base model on the held-out split")
+        before, _ = evaluate_model(base, None, Path(config.data.eval), grader, p.eval_max_new_tokens,
+                                   **{**sampling, "samples": p.eval_samples if p.sample_before else 0})
     grpo_base = base
     after_sft = None
     if p.cold_start_sft:
         if not config.data.sft:
             raise ValueError("pipeline.cold_start_sft needs data.sft")
-        _stage("cold-start SFT")
+        clock.stage("cold-start SFT")
         sft_config = config.model_copy(deep=True)
         sft_config.data.train, sft_config.output_dir = config.data.sft, str(out / "sft")
         sft_config.model.name_or_path = base
         sft(sft_config)
         grpo_base = str(merge(base, str(out / "sft" / "final"), out / "sft-merged"))
         if p.evaluate_before_after and config.data.eval:
-            _stage("evaluating after cold-start SFT")
+            clock.stage("evaluating after cold-start SFT")
             after_sft, _ = evaluate_model(grpo_base, None, Path(config.data.eval), grader, p.eval_max_new_tokens,
                                           **sampling)
-    _stage("GRPO with the reward engine")
+    clock.stage("GRPO with the reward engine")
     grpo_config = config.model_copy(deep=True)
     grpo_config.model.name_or_path = grpo_base
     summary = train(grpo_config)
     result: dict[str, Any] = {"grpo": summary}
     if p.evaluate_before_after and config.data.eval:
-        _stage("evaluating after GRPO")
+        clock.stage("evaluating after GRPO")
         after, details = evaluate_model(grpo_base, summary["adapter"], Path(config.data.eval), grader,
                                         p.eval_max_new_tokens, **sampling)
         (out / "heldout_after.json").write_text(json.dumps({"metrics": after, "details": details}, indent=2))
         result.update(before=before, after_sft=after_sft, after=after, table=table(before, after, after_sft))
     curve = reward_curve(out / config.logging.reward_log, out / "reward_curve.png")
     result["reward_curve"] = str(curve) if curve else None
+    clock.stop()
+    result["stages_s"] = dict(clock.stages)
     (out / "pipeline.json").write_text(json.dumps(result, indent=2))
+    for report in [out / "report.md"] + ([Path(p.report)] if p.report else []):
+        write_report(report, command, config, clock, result)
     return result

@@ -23,7 +23,7 @@ from knowrl.grpo import train
 from knowrl.models import check_model_path
 
 
-def run(config: TrainConfig, resume: bool) -> dict[str, Any] | None:
+def run(config: TrainConfig, resume: bool, command: str = "python -m knowrl.train") -> dict[str, Any] | None:
     """The two-stage pipeline when the config asks for it (prints its table), else one GRPO run."""
     check_model_path(config.model.name_or_path)  # before any stage spends time
     p = config.pipeline
@@ -37,7 +37,7 @@ def run(config: TrainConfig, resume: bool) -> dict[str, Any] | None:
         return train(config, resume=resume)
     from knowrl.pipeline import run_pipeline
 
-    result = run_pipeline(config)
+    result = run_pipeline(config, command)
     if "table" in result:
         print("\n" + result["table"])
     print(f"\nreward log: {result['grpo']['reward_log']}\nreward curve: {result['reward_curve']}")
@@ -48,7 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = config_parser("python -m knowrl.train", __doc__)
     parser.add_argument("--resume", action="store_true", help="continue from the last checkpoint in output_dir")
     args = parser.parse_args(argv)
-    return run_job(args, lambda: run(load_train_config(args.config, args.set), args.resume))
+    command = "python -m knowrl.train " + " ".join(sys.argv[1:] if argv is None else argv)
+    return run_job(args, lambda: run(load_train_config(args.config, args.set), args.resume, command))
 
 
 if __name__ == "__main__":

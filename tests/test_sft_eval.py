@@ -87,3 +87,31 @@ def test_wilson_intervals_cover_the_rate_and_narrow_with_n():
     assert narrow[1] - narrow[0] < 0.6 * (wide[1] - wide[0])  # 4x the samples: about half the width
     spans = rate_intervals(["CORRECT"] * 5 + ["INCORRECT"] * 3 + [None, "NOT_ATTEMPTED"])
     assert spans["correct"][0] < 0.5 < spans["correct"][1] and spans["not_attempted"][0] < 0.2 < spans["not_attempted"][1]
+
+
+def test_shared_prefill_continues_exactly_as_separate_prefills():
+    """k answers from one prefill (the KV cache repeated) must be the answers k separate prefills give:
+    greedy, so a cache or mask out of step with its rows shows as different tokens."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from knowrl.data import INSTRUCTIONS, render_prompt
+    from knowrl.evaluate import shared_prefill
+    from knowrl.models import resolve_model_path
+
+    path = resolve_model_path("tiny")
+    tokenizer = AutoTokenizer.from_pretrained(path)
+    tokenizer.padding_side = "left"
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    model = AutoModelForCausalLM.from_pretrained(path).eval()
+    questions = ["What is the capital of France?", "Which river flows through the capital city of Hungary, and why?"]
+    batch = tokenizer([render_prompt(tokenizer, q, INSTRUCTIONS) for q in questions], return_tensors="pt",
+                      padding=True, add_special_tokens=False)
+    assert batch["attention_mask"][0].sum() < batch["attention_mask"][1].sum()  # the first row is left-padded
+    settings = {"max_new_tokens": 12, "min_new_tokens": 12, "do_sample": False, "pad_token_id": tokenizer.pad_token_id}
+    with torch.inference_mode():
+        separate = model.generate(**batch, **settings)
+        shared = model.generate(**shared_prefill(model, batch, 3), **settings)
+    assert shared.shape == (6, separate.shape[1])
+    assert torch.equal(shared, separate.repeat_interleave(3, 0))

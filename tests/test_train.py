@@ -173,7 +173,8 @@ def test_two_stage_pipeline_prints_a_before_after_table(tmp_path):
                      f"--set=data.eval={data / 'smoke_rl.jsonl'}", f"--set=data.sft={data / 'smoke_sft.json'}",
                      "--set=pipeline.cold_start_sft=true", "--set=pipeline.evaluate_before_after=true",
                      "--set=pipeline.eval_max_new_tokens=8", "--set=sft.max_steps=1", "--set=sft.max_length=128",
-                     "--set=pipeline.eval_samples=2")
+                     "--set=pipeline.eval_samples=2", "--set=pipeline.sample_before=false",
+                     f"--set=pipeline.report={tmp_path / 'results' / 'demo.md'}")
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "| held-out metric | before | after SFT | after GRPO |" in proc.stdout
     assert "| format_compliance (greedy, n=8) |" in proc.stdout and "| incorrect (sampled, n=16) |" in proc.stdout
@@ -184,6 +185,15 @@ def test_two_stage_pipeline_prints_a_before_after_table(tmp_path):
     low, high = sampled["intervals"]["not_attempted"]
     assert low <= sampled["not_attempted"] <= high and high - low > 0.1  # n=16: a wide interval
     assert (out / "sft-merged" / "config.json").exists() and (out / "reward_curve.png").exists()
+    assert "sampled" not in result["before"] and "| incorrect (sampled, n=16) | - |" in proc.stdout  # greedy only
+    report = (tmp_path / "results" / "demo.md").read_text()
+    assert report.split("![")[0] == (out / "report.md").read_text().split("![")[0] and report.startswith("# Pipeline run: `python -m knowrl.train")
+    stages = [line for line in report.splitlines() if line.startswith("| ") and " min " in line]
+    assert [s.split(" | ")[0] for s in stages] == [
+        "| knowledge base", "| policy model", "| evaluating the base model on the held-out split", "| cold-start SFT",
+        "| evaluating after cold-start SFT", "| GRPO with the reward engine", "| evaluating after GRPO"]
+    assert "- sampled incorrect: " in report and "the after-SFT interval" in report
+    assert (tmp_path / "results" / "demo_reward_curve.png").exists()
 
 
 
