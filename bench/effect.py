@@ -50,7 +50,7 @@ SETTINGS: dict[str, list[str]] = {
 }
 QUICK = ["model.name_or_path=tiny", "sft.max_steps=2", "grpo.max_steps=2", "pipeline.demo_train_questions=16",
          "pipeline.demo_heldout_questions=8", "pipeline.eval_samples=2", "pipeline.eval_max_new_tokens=16",
-         "sft.max_length=192", "grpo.max_completion_length=16"]
+         "sft.max_length=384", "grpo.max_completion_length=16"]
 
 
 def config(overrides: list[str]) -> TrainConfig:
@@ -106,6 +106,7 @@ def cold_start(work: Path, overrides: list[str]) -> tuple[str, dict[str, Any], d
     if done.exists():
         saved = json.loads(done.read_text())
         return saved["policy"], saved["before"], saved["after_sft"], data
+    started = time.perf_counter()
     base = resolve_model_path(cfg.model.name_or_path, 0)
     before = heldout(base, None, cfg)
     sft_cfg = cfg.model_copy(deep=True)
@@ -113,7 +114,8 @@ def cold_start(work: Path, overrides: list[str]) -> tuple[str, dict[str, Any], d
     sft(sft_cfg)
     policy = str(merge(base, str(work / "sft" / "final"), work / "sft-merged"))
     after_sft = heldout(policy, None, cfg)
-    done.write_text(json.dumps({"policy": policy, "before": before, "after_sft": after_sft}))
+    done.write_text(json.dumps({"policy": policy, "before": before, "after_sft": after_sft,
+                                "wall_s": time.perf_counter() - started}))
     return policy, before, after_sft, data
 
 
@@ -132,8 +134,10 @@ def grpo_run(work: Path, overrides: list[str], policy: str, data: dict[str, Path
     started = time.perf_counter()
     summary = train(cfg)
     result = {"setting": setting, "seed": seed, "train_s": time.perf_counter() - started,
+              "semantics": cfg.reward.reward_semantics.model_dump(),
               "heldout": heldout(policy, summary["adapter"], cfg),
               "steps": per_step(out / cfg.logging.reward_log)}
+    result["wall_s"] = time.perf_counter() - started  # training and evaluation
     done.write_text(json.dumps(result))
     return result
 
@@ -164,13 +168,16 @@ def verdicts(after_sft: dict[str, Any], runs: dict[str, list[dict[str, Any]]]) -
 
 
 def write_markdown(path: Path, command: str, cfg: TrainConfig, before: dict[str, Any], after_sft: dict[str, Any],
-                   runs: dict[str, list[dict[str, Any]]], wall_s: float, png: Path) -> None:
+                   runs: dict[str, list[dict[str, Any]]], wall_s: tuple[float, float], png: Path) -> None:
+    """``wall_s``: the cold start plus every run as each recorded it (an interrupted job resumes, so one
+    invocation's clock can miss runs an earlier one finished), and this invocation's."""
     p, g = cfg.pipeline, cfg.grpo
     n = after_sft["n"]
     lines = [f"# Held-out hallucination after GRPO, by reward ({len(next(iter(runs.values())))} seeds)", "",
-             f"Command: `{command}` ({wall_s / 60:.1f} min; {platform.machine()}, {os.cpu_count()} cores, "
-             f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}). Everything below is from that one run.", "",
-             f"Set-up: `configs/demo.yaml` ({cfg.model.name_or_path if cfg.model.name_or_path in ('tiny',) else 'SmolLM2-135M-Instruct'}, "
+             f"Command: `{command}` ({wall_s[0] / 60:.1f} min: the cold start and every run as each recorded "
+             f"it; this invocation {wall_s[1] / 60:.1f} min; {platform.machine()}, {os.cpu_count()} cores, "
+             f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}). Everything below is from that command's runs.", "",
+             f"Set-up: `configs/demo.yaml` (policy `{cfg.model.name_or_path}`, "
              f"LoRA r {cfg.lora.r}); {p.demo_train_questions} training / {p.demo_heldout_questions} held-out questions "
              f"(data seed 0; {p.demo_sft_unsure_share:.0%} of the real training questions get \"I don't know\" as "
              f"cold-start target); one cold-start SFT ({cfg.sft.get('max_steps')} steps) shared by every run; GRPO "
@@ -252,6 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     policy, before, after_sft, data = cold_start(work, overrides)
+    cold_s = json.loads((work / "cold_start.json").read_text())["wall_s"]
     runs: dict[str, list[dict[str, Any]]] = {s: [] for s in args.settings}
     for seed in seeds:
         for setting in args.settings:
@@ -260,7 +268,9 @@ def main(argv: list[str] | None = None) -> int:
     png = out.with_suffix(".png")
     plot(png, before, after_sft, runs)
     command = "python bench/effect.py " + " ".join(argv if argv is not None else sys.argv[1:])
-    write_markdown(out, command.strip(), config(overrides), before, after_sft, runs, time.perf_counter() - started, png)
+    total_s = cold_s + sum(r["wall_s"] for results in runs.values() for r in results)
+    clocks = (total_s, time.perf_counter() - started)
+    write_markdown(out, command.strip(), config(overrides), before, after_sft, runs, clocks, png)
     print(out.read_text())
     return 0
 

@@ -204,7 +204,8 @@ def main(argv: list[str] | None = None) -> int:
     data = build_demo_data(work / "data", 160, 40, seed=0)
     base = resolve_model_path("smollm2", 0)
     results: dict[str, dict[str, dict[str, float]]] = {}
-    for stage, title in (("grpo", "GRPO step (4 prompts x 4 generations)"), ("sft", "Cold-start SFT step")):
+    grpo_title = "GRPO step (4 completions: TRL counts completions per batch, so 1 prompt x 4 generations)"
+    for stage, title in (("grpo", grpo_title), ("sft", "Cold-start SFT step")):
         results[title] = {"before": profile(stage, BEFORE[stage], args.steps, work, data, base),
                           "after": profile(stage, [], args.steps, work, data, base)}
         print(json.dumps(results[title], indent=1), flush=True)
