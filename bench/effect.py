@@ -105,7 +105,7 @@ def cold_start(work: Path, overrides: list[str]) -> tuple[str, dict[str, Any], d
     done = work / "cold_start.json"
     if done.exists():
         saved = json.loads(done.read_text())
-        return saved["policy"], saved["before"], saved["after_sft"], data
+        return str(Path(saved["policy"]).resolve()), saved["before"], saved["after_sft"], data
     started = time.perf_counter()
     base = resolve_model_path(cfg.model.name_or_path, 0)
     before = heldout(base, None, cfg)
@@ -254,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     overrides = (QUICK if args.quick else []) + args.set
     seeds = args.seeds[:1] if args.quick else args.seeds
     work = args.work or Path(os.environ.get("TMPDIR", "/tmp")) / ("knowrl-effect-quick" if args.quick else "knowrl-effect")
+    work = work.resolve()  # config overrides resolve relative paths against configs/
     work.mkdir(parents=True, exist_ok=True)
     out = args.out or (work / "effect.md" if args.quick else RESULTS / "effect.md")
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -76,6 +76,10 @@ def test_overrides_and_relative_paths(tmp_path):
     assert config.output_dir == str((tmp_path / "runs/knowrl").resolve())
     with pytest.raises(ConfigError, match="key=value"):
         load_train_config(write(tmp_path, BASE), ["grpo.beta"])
+    # YAML 1.1 reads 3e-4 as a string; a learning rate must arrive as a number (text fails inside torch)
+    config = load_train_config(write(tmp_path, BASE), ["grpo.learning_rate=3e-4", "grpo.beta=-1E2",
+                                                       "grpo.run_name=1e3x"])
+    assert config.grpo == {"learning_rate": 3e-4, "beta": -100.0, "run_name": "1e3x"}
 
 
 def test_rl_rows_skip_bad_lines_by_number(tmp_path, caplog):
