@@ -164,6 +164,12 @@ def verdicts(after_sft: dict[str, Any], runs: dict[str, list[dict[str, Any]]]) -
         lines.append(f"- `{setting}`: incorrect below the after-SFT interval (< {low_incorrect:.2f}) in {fell} of "
                      f"{len(results)} seeds; not-attempted above it (> {high_abstain:.2f}) in {rose} of {len(results)}; "
                      f"accuracy-given-attempted above after-SFT in {better} of {len(results)}.")
+    names = list(runs)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            if len(runs[a]) == len(runs[b]) and all(x["heldout"] == y["heldout"] for x, y in zip(runs[a], runs[b])):
+                lines.append(f"- `{a}` and `{b}` give the same held-out answers in every seed: their rewards never "
+                             "differed on this run's completions (same seed, same samples, same updates).")
     return lines
 
 
