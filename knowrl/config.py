@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import re
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from knowrl.tasks.math_reward import MathRewardConfig
 from knowrl.tasks.rg_reward import ReasoningGymRewardConfig
 from reward_engine.config import (ConfigError, RewardEngineConfig, format_validation_error, load_yaml,
-                                  parse_reward_config)
+                                  parse_reward_config, yaml_value)
 
 
 class ModelConfig(BaseModel):
@@ -217,17 +215,8 @@ def apply_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any
             node = node.setdefault(part, {})
             if not isinstance(node, dict):
                 raise ConfigError(f"--set {key}: '{part}' is not a section")
-        node[parts[-1]] = _scalar(raw)
+        node[parts[-1]] = yaml_value(raw)
     return data
-
-
-def _scalar(raw: str) -> Any:
-    """A YAML value, except that ``3e-4`` is a number: YAML 1.1 reads exponents without a dot as
-    strings, and a learning rate given as text only fails deep inside the optimizer."""
-    value = yaml.safe_load(raw)
-    if isinstance(value, str) and re.fullmatch(r"[-+]?(\d+\.?\d*|\.\d+)[eE][-+]?\d+", value.strip()):
-        return float(value)
-    return value
 
 
 def _resolve(path: str | None, base: Path, hub_id: bool = False) -> str | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -160,12 +161,25 @@ def format_validation_error(exc: ValidationError, source: str, model: type[BaseM
     return "\n".join(lines)
 
 
+class YamlLoader(yaml.SafeLoader):
+    """Safe YAML that reads ``1e-5`` as a number: YAML 1.1 (PyYAML's default) wants ``1.0e-5`` and
+    otherwise hands a learning rate to the optimizer as text, where it fails far from the config."""
+
+
+YamlLoader.add_implicit_resolver("tag:yaml.org,2002:float", re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)[eE][-+]?\d+$"),
+                                 list("-+0123456789."))
+
+
+def yaml_value(text: str) -> Any:
+    return yaml.load(text, Loader=YamlLoader)  # noqa: S506 - a SafeLoader subclass
+
+
 def load_yaml(path: str | Path) -> dict[str, Any]:
     path = Path(path)
     if not path.exists():
         raise ConfigError(f"config file not found: {path}")
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = yaml_value(path.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as exc:
         raise ConfigError(f"config {path} is not valid YAML: {exc}") from None
     if not isinstance(data, dict):

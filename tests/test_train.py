@@ -80,6 +80,8 @@ def test_overrides_and_relative_paths(tmp_path):
     config = load_train_config(write(tmp_path, BASE), ["grpo.learning_rate=3e-4", "grpo.beta=-1E2",
                                                        "grpo.run_name=1e3x"])
     assert config.grpo == {"learning_rate": 3e-4, "beta": -100.0, "run_name": "1e3x"}
+    (tmp_path / "lr.yaml").write_text(BASE + "sft: {learning_rate: 1e-4}\n")  # the same in a config file
+    assert load_train_config(tmp_path / "lr.yaml").sft == {"learning_rate": 1e-4}
 
 
 def test_rl_rows_skip_bad_lines_by_number(tmp_path, caplog):
