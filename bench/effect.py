@@ -22,7 +22,6 @@ Each finished run is kept in ``--work``, so an interrupted run resumes where it 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import platform
@@ -36,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from knowrl.config import TrainConfig, load_train_config  # noqa: E402
+from knowrl.pipeline import cell  # noqa: E402
 from knowrl_io.jsonl import read_objects  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
@@ -46,7 +46,8 @@ SETTINGS: dict[str, list[str]] = {
     "knowrl-june2025": ["reward.preset=knowrl-june2025"],
     "knowrl-robust": ["reward.preset=knowrl-robust"],
     # Format reward only: the same number of GRPO steps, no signal about being right or abstaining.
-    "control": ["reward.preset=knowrl", "reward.semantics={correct: 0, not_attempted: 0, incorrect: 0, fact_weight: 0}"],
+    "control": ["reward.preset=knowrl",
+                "reward.semantics={correct: 0, not_attempted: 0, incorrect: 0, fact_weight: 0}"],
 }
 QUICK = ["model.name_or_path=tiny", "sft.max_steps=2", "grpo.max_steps=2", "pipeline.demo_train_questions=16",
          "pipeline.demo_heldout_questions=8", "pipeline.eval_samples=2", "pipeline.eval_max_new_tokens=16",
@@ -59,19 +60,15 @@ def config(overrides: list[str]) -> TrainConfig:
 
 def heldout(model: str, adapter: str | None, cfg: TrainConfig) -> dict[str, Any]:
     """Sampled held-out rates (k answers per question at the training temperature) with 95 % intervals."""
-    from knowrl.data import load_rl_rows
-    from knowrl.evaluate import generate, grade_completions
+    from knowrl.evaluate import evaluate_model
     from reward_engine.config import parse_reward_config
 
     p = cfg.pipeline
-    rows, _ = load_rl_rows(Path(cfg.data.eval))
-    k = max(1, p.eval_samples)
-    temperature = p.eval_temperature or float(cfg.grpo.get("temperature", 1.0))
-    drawn = generate(model, adapter, [r["question"] for r in rows], p.eval_max_new_tokens, samples=k,
-                     temperature=temperature, seed=cfg.seed)
     grader = parse_reward_config({"factuality": {"enabled": False}})
-    metrics, _ = asyncio.run(grade_completions([r for r in rows for _ in range(k)], drawn, grader))
-    return metrics
+    metrics, _ = evaluate_model(model, adapter, Path(cfg.data.eval), grader, p.eval_max_new_tokens, samples=max(1, p.eval_samples),
+                                temperature=p.eval_temperature or float(cfg.grpo.get("temperature", 1.0)),
+                                seed=cfg.seed, greedy=False)
+    return metrics["sampled"]
 
 
 def per_step(log: Path) -> dict[str, list[float]]:
@@ -91,7 +88,6 @@ def per_step(log: Path) -> dict[str, list[float]]:
 def cold_start(work: Path, overrides: list[str]) -> tuple[str, dict[str, Any], dict[str, Any], dict[str, Path]]:
     """Data, the shared SFT policy, and the held-out rates before and after SFT (cached in ``work``)."""
     from knowrl.demo_data import build_demo_data
-    from knowrl.kb import ensure_kb
     from knowrl.merge import merge
     from knowrl.models import resolve_model_path
     from knowrl.sft import sft
@@ -101,7 +97,6 @@ def cold_start(work: Path, overrides: list[str]) -> tuple[str, dict[str, Any], d
     data = build_demo_data(work / "data", p.demo_train_questions, p.demo_heldout_questions, 0,
                            p.demo_sft_unsure_share)
     cfg.data.train, cfg.data.eval, cfg.data.sft = str(data["train"]), str(data["heldout"]), str(data["sft"])
-    ensure_kb(cfg)
     done = work / "cold_start.json"
     if done.exists():
         saved = json.loads(done.read_text())
@@ -145,11 +140,6 @@ def grpo_run(work: Path, overrides: list[str], policy: str, data: dict[str, Path
 def spread(values: list[float]) -> str:
     return f"{statistics.fmean(values):.3f} ± {statistics.stdev(values):.3f}" if len(values) > 1 \
         else f"{values[0]:.3f}"
-
-
-def cell(metrics: dict[str, Any], key: str) -> str:
-    low_high = metrics.get("intervals", {}).get(key)
-    return f"{metrics[key]:.3f}" + (f" [{low_high[0]:.2f}, {low_high[1]:.2f}]" if low_high else "")
 
 
 def verdicts(after_sft: dict[str, Any], runs: dict[str, list[dict[str, Any]]]) -> list[str]:

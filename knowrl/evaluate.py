@@ -132,13 +132,17 @@ def generate(model_path: str, adapter: str | None, questions: list[str], max_new
 
 def evaluate_model(model: str, adapter: str | None, data: Path, config: RewardEngineConfig,
                    max_new_tokens: int = 64, max_samples: int | None = None, samples: int = 0,
-                   temperature: float = 1.0, seed: int = 0) -> tuple[dict[str, Any], list[dict]]:
+                   temperature: float = 1.0, seed: int = 0, greedy: bool = True) -> tuple[dict[str, Any], list[dict]]:
     """Greedy metrics; with ``samples`` k > 0 also ``metrics["sampled"]``: the same rates over k answers
-    per question sampled at ``temperature`` (n = k x questions, so rates are not quantised to 1/questions)."""
+    per question sampled at ``temperature`` (n = k x questions, so rates are not quantised to 1/questions).
+    ``greedy=False`` skips the greedy pass (metrics then hold only ``sampled``)."""
     rows, _ = load_rl_rows(data, max_samples)
     questions = [r["question"] for r in rows]
-    completions = generate(model, adapter, questions, max_new_tokens)
-    metrics, details = asyncio.run(grade_completions(rows, completions, config))
+    metrics: dict[str, Any] = {}
+    details: list[dict] = []
+    if greedy:
+        completions = generate(model, adapter, questions, max_new_tokens)
+        metrics, details = asyncio.run(grade_completions(rows, completions, config))
     if samples > 0:
         drawn = generate(model, adapter, questions, max_new_tokens, samples=samples, temperature=temperature,
                          seed=seed)

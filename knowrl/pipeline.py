@@ -27,7 +27,7 @@ from reward_engine.config import parse_reward_config
 ROWS = ("correct", "incorrect", "not_attempted", "accuracy_given_attempted", "f_score", "format_compliance")
 
 
-def _cell(values: dict[str, Any] | None, key: str) -> str:
+def cell(values: dict[str, Any] | None, key: str) -> str:
     if not values:
         return "-"
     low_high = values.get("intervals", {}).get(key)
@@ -39,11 +39,11 @@ def table(before: dict[str, Any] | None, after: dict[str, Any], after_sft: dict[
     sampled (k per question, 95 % intervals) when the evaluation drew samples."""
     columns = [("before", before)] + ([("after SFT", after_sft)] if after_sft else []) + [("after GRPO", after)]
     header = ["| held-out metric | " + " | ".join(name for name, _ in columns) + " |", "|---|" + "---|" * len(columns)]
-    lines = header + [f"| {key} (greedy, n={after['n']}) | " + " | ".join(_cell(v, key) for _, v in columns) + " |"
+    lines = header + [f"| {key} (greedy, n={after['n']}) | " + " | ".join(cell(v, key) for _, v in columns) + " |"
                       for key in ROWS]
     if "sampled" in after:
         sampled = [(name, v.get("sampled") if v else None) for name, v in columns]
-        lines += [f"| {key} (sampled, n={after['sampled']['n']}) | " + " | ".join(_cell(v, key) for _, v in sampled)
+        lines += [f"| {key} (sampled, n={after['sampled']['n']}) | " + " | ".join(cell(v, key) for _, v in sampled)
                   + " |" for key in ROWS if key != "format_compliance"]
     return "\n".join(lines)
 
