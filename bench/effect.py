@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from knowrl.config import TrainConfig, load_train_config  # noqa: E402
-from knowrl.pipeline import cell  # noqa: E402
+from knowrl.pipeline import cell, eval_sampling  # noqa: E402
 from knowrl_io.jsonl import read_objects  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
@@ -63,11 +63,10 @@ def heldout(model: str, adapter: str | None, cfg: TrainConfig) -> dict[str, Any]
     from knowrl.evaluate import evaluate_model
     from reward_engine.config import parse_reward_config
 
-    p = cfg.pipeline
     grader = parse_reward_config({"factuality": {"enabled": False}})
-    metrics, _ = evaluate_model(model, adapter, Path(cfg.data.eval), grader, p.eval_max_new_tokens, samples=max(1, p.eval_samples),
-                                temperature=p.eval_temperature or float(cfg.grpo.get("temperature", 1.0)),
-                                seed=cfg.seed, greedy=False)
+    sampling = {**eval_sampling(cfg), "samples": max(1, cfg.pipeline.eval_samples)}
+    metrics, _ = evaluate_model(model, adapter, Path(cfg.data.eval), grader, cfg.pipeline.eval_max_new_tokens,
+                                greedy=False, **sampling)
     return metrics["sampled"]
 
 

@@ -48,6 +48,13 @@ def table(before: dict[str, Any] | None, after: dict[str, Any], after_sft: dict[
     return "\n".join(lines)
 
 
+def eval_sampling(config: TrainConfig) -> dict[str, Any]:
+    """How held-out answers are sampled: k per question at the training temperature unless set."""
+    p = config.pipeline
+    return {"samples": p.eval_samples, "seed": config.seed,
+            "temperature": p.eval_temperature or float(config.grpo.get("temperature", 1.0))}
+
+
 def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -> dict[str, Any]:
     clock = StageClock()
     p = config.pipeline
@@ -67,8 +74,7 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
     clock.stage("policy model")
     base = resolve_model_path(config.model.name_or_path, config.seed)
     grader = parse_reward_config({"factuality": {"enabled": False}})
-    sampling = {"samples": p.eval_samples, "seed": config.seed,
-                "temperature": p.eval_temperature or float(config.grpo.get("temperature", 1.0))}
+    sampling = eval_sampling(config)
     before = None
     if p.evaluate_before_after and config.data.eval:
         clock.stage("evaluating the base model on the held-out split")
