@@ -29,6 +29,8 @@ class ModelConfig(BaseModel):
     dtype: Literal["auto", "float32", "bfloat16", "float16"] = "auto"
     max_seq_length: int = Field(2048, description="prompt + completion tokens (Unsloth, vLLM)")
     gpu_memory_utilization: float = Field(0.6, description="vLLM's share of GPU memory (Unsloth fast_inference)")
+    fast_inference: bool | None = Field(None, description="Unsloth generates with vLLM; None: when vllm is "
+                                        "installed (without it, Unsloth's kernels still train, generation is HF's)")
     adapter: str | None = Field(None, description="a LoRA adapter to start from (e.g. the cold-start SFT output)")
 
 
@@ -237,6 +239,10 @@ def load_train_config(path: str | Path, overrides: list[str] | None = None) -> T
     path = Path(path)
     data = apply_overrides(load_yaml(path), overrides or [])
     reward = data.pop("reward", None)
+    from knowrl.models import import_unsloth_first
+
+    model = data.get("model")
+    import_unsloth_first(model.get("backend", "auto") if isinstance(model, dict) else None)
     try:
         config = TrainConfig.model_validate(data)
     except ValidationError as exc:

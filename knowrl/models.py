@@ -41,6 +41,14 @@ def choose_backend(model: ModelConfig) -> str:
     return "unsloth" if cuda_available() and is_available("unsloth") else "transformers"
 
 
+def import_unsloth_first(backend: object) -> None:
+    """Import Unsloth now if the run will use it: it patches TRL, transformers and peft at import and
+    must come before them (validating a config already imports TRL). ``backend``: the raw config value."""
+    if backend == "unsloth" or backend in (None, "auto") and is_available("unsloth") and cuda_available():
+        if is_available("unsloth"):
+            import unsloth  # noqa: F401
+
+
 def resolve_model_path(name: str, seed: int = 0) -> str:
     """'tiny' -> a tiny local test model; 'smollm2' -> the bundled GGUF converted once; else as given."""
     if name not in ("tiny", "smollm2"):
@@ -155,9 +163,10 @@ def _load_transformers(model_cfg: ModelConfig, lora: LoraConfig, path: str) -> P
 def _load_unsloth(model_cfg: ModelConfig, lora: LoraConfig, path: str, seed: int) -> Policy:
     from unsloth import FastLanguageModel  # before trl: Unsloth patches TRL at import
 
+    fast = model_cfg.fast_inference if model_cfg.fast_inference is not None else is_available("vllm")
     model, tokenizer = FastLanguageModel.from_pretrained(
         model_name=model_cfg.adapter or path, max_seq_length=model_cfg.max_seq_length, load_in_4bit=False,
-        fast_inference=True, max_lora_rank=lora.r, gpu_memory_utilization=model_cfg.gpu_memory_utilization,
+        fast_inference=fast, max_lora_rank=lora.r, gpu_memory_utilization=model_cfg.gpu_memory_utilization,
     )
     if not model_cfg.adapter and lora.enabled:
         model = FastLanguageModel.get_peft_model(
