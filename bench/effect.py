@@ -1,6 +1,7 @@
 """Does the KnowRL reward, and not just more training, lower held-out hallucination? A seeded ablation.
 
-    python bench/effect.py                 # 3 seeds x 4 reward settings, ~60 min on 2 CPU cores
+    python bench/effect.py                 # 3 seeds x 3 reward presets, ~55 min on 2 CPU cores
+    python bench/effect.py --settings knowrl control    # the format-only control beside the released reward
     python bench/effect.py --quick         # the tiny random model, 1 seed, 2 steps: checks the job end to end
 
 The set-up is ``configs/demo.yaml``'s (SmolLM2-135M, the demo data generated from the Factbook, the
@@ -12,6 +13,12 @@ initialisation) and its reward:
 - ``knowrl-june2025``: refusals score -1 like errors, so abstaining should not rise;
 - ``knowrl-robust``: the released reward with unsupported claims never raising the fact score;
 - ``control``: the same steps with a reward that ignores correctness (format only).
+
+``knowrl-robust`` differs from ``knowrl`` only on wrong answers whose reasoning mixes supported and
+unsupported claims. Training is deterministic for a seed, so where its reward equals ``knowrl``'s on every
+completion a ``knowrl`` run logged, its run would repeat that run update for update: the job checks this
+from the log (re-scoring each logged completion under both rewards) and reuses the run instead of
+training it again; any completion that scores differently makes it train for real.
 
 Held-out evaluation draws k answers per question at the training temperature (n = k x questions;
 95 % Wilson intervals). Results: ``bench/results/effect.md`` and ``effect.png`` (held-out rates per
@@ -37,6 +44,8 @@ sys.path.insert(0, str(ROOT))
 from knowrl.config import TrainConfig, load_train_config  # noqa: E402
 from knowrl.pipeline import cell, eval_sampling  # noqa: E402
 from knowrl_io.jsonl import read_objects  # noqa: E402
+from reward_engine.labels import Label  # noqa: E402
+from reward_engine.stages.scoring import Semantics, combine, fact_score  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 RATES = ("correct", "incorrect", "not_attempted", "accuracy_given_attempted")
@@ -49,6 +58,8 @@ SETTINGS: dict[str, list[str]] = {
     "control": ["reward.preset=knowrl",
                 "reward.semantics={correct: 0, not_attempted: 0, incorrect: 0, fact_weight: 0}"],
 }
+# A setting whose run may be a replay of another's (see the module docstring).
+REPLAYS = {"knowrl-robust": "knowrl"}
 QUICK = ["model.name_or_path=tiny", "sft.max_steps=2", "grpo.max_steps=2", "pipeline.demo_train_questions=16",
          "pipeline.demo_heldout_questions=8", "pipeline.eval_samples=2", "pipeline.eval_max_new_tokens=16",
          "sft.max_length=384", "grpo.max_completion_length=16"]
@@ -77,11 +88,48 @@ def per_step(log: Path) -> dict[str, list[float]]:
         if isinstance(row.get("step"), int):
             steps.setdefault(row["step"], []).append(row)
     xs = sorted(steps)
+    totals = {x: [r.get("total") or 0.0 for r in steps[x]] for x in xs}
     out: dict[str, list[float]] = {"step": [float(x) for x in xs],
-                                   "reward": [statistics.fmean(r.get("total") or 0.0 for r in steps[x]) for x in xs]}
+                                   "reward": [statistics.fmean(totals[x]) for x in xs],
+                                   # GRPO learns nothing from a step whose completions all score the same
+                                   "reward_sd": [statistics.pstdev(totals[x]) for x in xs]}
     for label in LABELS:
         out[label] = [sum(r.get("label") == label for r in steps[x]) / len(steps[x]) for x in xs]
     return out
+
+
+def rescore(row: dict[str, Any], sem: Semantics) -> float | None:
+    """A logged completion's correctness reward under ``sem``, from its label and checked claims."""
+    label = row.get("label")
+    if label is None:
+        return None if row.get("correctness") is None else sem.no_answer
+    fact = None
+    if label == Label.INCORRECT.value and row.get("factuality") is not None:
+        kept = [c for c in row.get("claims") or [] if c.get("on_topic", True)]
+        fact = fact_score(sum(bool(c.get("supported")) for c in kept), len(kept), sem)
+    return combine(Label(label), fact, sem)
+
+
+def replay(log: Path, trained: Semantics, other: Semantics) -> tuple[int, int] | None:
+    """(completions, how many ``other`` scores differently) over a run's reward log; None when the log
+    cannot reproduce the reward the run was trained with, or the format rewards differ."""
+    if (trained.format_correct, trained.format_wrong) != (other.format_correct, other.format_wrong):
+        return None
+    rows = differ = 0
+    for row in read_objects(log):
+        logged, mine, theirs = row.get("correctness"), rescore(row, trained), rescore(row, other)
+        if (logged is None) != (mine is None) or (mine is not None and abs(mine - logged) > 1e-9):
+            return None
+        rows += 1
+        differ += (mine is None) != (theirs is None) or (mine is not None and abs(mine - theirs) > 1e-12)
+    return rows, differ
+
+
+def check_made_with(saved: dict[str, Any], overrides: list[str], where: Path) -> None:
+    """A kept run is reused only if it was made with the same overrides (else a stale table)."""
+    if saved.get("overrides", overrides) != overrides:
+        raise SystemExit(f"{where} was made with {saved['overrides']}, not {overrides}: "
+                         "give another --work, or remove it")
 
 
 def cold_start(work: Path, overrides: list[str]) -> tuple[str, dict[str, Any], dict[str, Any], dict[str, Path]]:
@@ -97,8 +145,10 @@ def cold_start(work: Path, overrides: list[str]) -> tuple[str, dict[str, Any], d
                            p.demo_sft_unsure_share)
     cfg.data.train, cfg.data.eval, cfg.data.sft = str(data["train"]), str(data["heldout"]), str(data["sft"])
     done = work / "cold_start.json"
+    made_with = [o for o in overrides if not o.startswith("grpo.")]  # GRPO settings do not touch it
     if done.exists():
         saved = json.loads(done.read_text())
+        check_made_with(saved, made_with, done)
         return str(Path(saved["policy"]).resolve()), saved["before"], saved["after_sft"], data
     started = time.perf_counter()
     base = resolve_model_path(cfg.model.name_or_path, 0)
@@ -109,7 +159,7 @@ def cold_start(work: Path, overrides: list[str]) -> tuple[str, dict[str, Any], d
     policy = str(merge(base, str(work / "sft" / "final"), work / "sft-merged"))
     after_sft = heldout(policy, None, cfg)
     done.write_text(json.dumps({"policy": policy, "before": before, "after_sft": after_sft,
-                                "wall_s": time.perf_counter() - started}))
+                                "wall_s": time.perf_counter() - started, "overrides": made_with}))
     return policy, before, after_sft, data
 
 
@@ -121,7 +171,9 @@ def grpo_run(work: Path, overrides: list[str], policy: str, data: dict[str, Path
     out = work / f"{setting}-seed{seed}"
     done = out / "effect.json"
     if done.exists():
-        return json.loads(done.read_text())
+        saved = json.loads(done.read_text())
+        check_made_with(saved, overrides, done)
+        return saved
     cfg = config(overrides + SETTINGS[setting] + [f"seed={seed}", f"output_dir={out}", f"model.name_or_path={policy}",
                                                   f"data.train={data['train']}", f"data.eval={data['heldout']}",
                                                   "grpo.save_steps=100000"])
@@ -130,9 +182,25 @@ def grpo_run(work: Path, overrides: list[str], policy: str, data: dict[str, Path
     result = {"setting": setting, "seed": seed, "train_s": time.perf_counter() - started,
               "semantics": cfg.reward.reward_semantics.model_dump(),
               "heldout": heldout(policy, summary["adapter"], cfg),
-              "steps": per_step(out / cfg.logging.reward_log)}
+              "steps": per_step(out / cfg.logging.reward_log), "overrides": overrides}
     result["wall_s"] = time.perf_counter() - started  # training and evaluation
     done.write_text(json.dumps(result))
+    return result
+
+
+def replayed_run(work: Path, overrides: list[str], source: dict[str, Any], setting: str) -> dict[str, Any] | None:
+    """``setting``'s run as a copy of ``source``'s when its reward equals the source's on every logged
+    completion (same seed, so the same samples and updates); None when it must be trained."""
+    sem = config(overrides + SETTINGS[setting]).reward.reward_semantics
+    checked = replay(work / f"{source['setting']}-seed{source['seed']}" / "rewards.jsonl",
+                     Semantics(**source["semantics"]), sem)
+    if checked is None or checked[1]:
+        return None
+    out = work / f"{setting}-seed{source['seed']}"
+    out.mkdir(parents=True, exist_ok=True)
+    result = {**source, "setting": setting, "semantics": sem.model_dump(), "replayed_from": source["setting"],
+              "replayed_rows": checked[0], "train_s": 0.0, "wall_s": 0.0}
+    (out / "effect.json").write_text(json.dumps(result))
     return result
 
 
@@ -141,25 +209,113 @@ def spread(values: list[float]) -> str:
         else f"{values[0]:.3f}"
 
 
+def direction(sem: Semantics) -> str | None:
+    """'abstain' when the reward pays "I don't know" above a wrong answer, 'answer' when it does not,
+    None when it ignores correctness."""
+    if sem.correct == sem.not_attempted == sem.incorrect and not sem.fact_weight:
+        return None
+    return "answer" if sem.not_attempted <= sem.incorrect else "abstain"
+
+
+def moved(run: dict[str, Any], after_sft: dict[str, Any]) -> bool | None:
+    """Did the held-out rates leave the after-SFT intervals the way the run's reward predicts?"""
+    held, (low_inc, _), (low_na, high_na) = (run["heldout"], after_sft["intervals"]["incorrect"],
+                                             after_sft["intervals"]["not_attempted"])
+    way = direction(Semantics(**run["semantics"]))
+    if way is None:
+        return None
+    if way == "answer":
+        return held["not_attempted"] < low_na
+    return held["incorrect"] < low_inc and held["not_attempted"] > high_na
+
+
+def halves(values: list[float]) -> tuple[float, float]:
+    """Mean over the first and the second half of a run's steps."""
+    half = max(1, len(values) // 2)
+    return statistics.fmean(values[:half]), statistics.fmean(values[half:] or values)
+
+
+def flat_steps(steps: dict[str, list[float]]) -> int | None:
+    """Steps whose completions all scored the same: no advantage, so no GRPO update."""
+    return sum(sd < 1e-9 for sd in steps["reward_sd"]) if "reward_sd" in steps else None
+
+
 def verdicts(after_sft: dict[str, Any], runs: dict[str, list[dict[str, Any]]]) -> list[str]:
-    """Per setting: in how many seeds incorrect fell below, and not-attempted rose above, the SFT interval."""
-    low_incorrect = after_sft["intervals"]["incorrect"][0]
-    high_abstain = after_sft["intervals"]["not_attempted"][1]
+    """Per setting: how many seeds moved the way its reward predicts, and for those that did not, what
+    their training logs show next to the seeds that did."""
+    (low_inc, high_inc), (low_na, high_na) = after_sft["intervals"]["incorrect"], after_sft["intervals"]["not_attempted"]
     lines = []
     for setting, results in runs.items():
-        fell = sum(r["heldout"]["incorrect"] < low_incorrect for r in results)
-        rose = sum(r["heldout"]["not_attempted"] > high_abstain for r in results)
-        better = sum(r["heldout"]["accuracy_given_attempted"] > after_sft["accuracy_given_attempted"] for r in results)
-        lines.append(f"- `{setting}`: incorrect below the after-SFT interval (< {low_incorrect:.2f}) in {fell} of "
-                     f"{len(results)} seeds; not-attempted above it (> {high_abstain:.2f}) in {rose} of {len(results)}; "
-                     f"accuracy-given-attempted above after-SFT in {better} of {len(results)}.")
+        n, held = len(results), [r["heldout"] for r in results]
+        sem = Semantics(**results[0]["semantics"])
+        if direction(sem) == "answer":
+            lines.append(f"- `{setting}`: not-attempted below the after-SFT interval (< {low_na:.2f}) in "
+                         f"{sum(h['not_attempted'] < low_na for h in held)} of {n} seeds; incorrect above it "
+                         f"(> {high_inc:.2f}) in {sum(h['incorrect'] > high_inc for h in held)} of {n}.")
+        else:
+            better = sum(h["accuracy_given_attempted"] > after_sft["accuracy_given_attempted"] for h in held)
+            low_correct = after_sft["intervals"]["correct"][0]
+            lines.append(f"- `{setting}`: incorrect below the after-SFT interval (< {low_inc:.2f}) in "
+                         f"{sum(h['incorrect'] < low_inc for h in held)} of {n} seeds; not-attempted above it "
+                         f"(> {high_na:.2f}) in {sum(h['not_attempted'] > high_na for h in held)} of {n}; "
+                         f"accuracy-given-attempted above after-SFT in {better} of {n}; correct below its interval "
+                         f"(< {low_correct:.2f}: abstaining also on questions it knew) in "
+                         f"{sum(h['correct'] < low_correct for h in held)} of {n}.")
+        lines.append(f"  - Expected: {expectation(sem)}")
+        verdict = [moved(r, after_sft) for r in results]
+        if None not in verdict:
+            lines.append(f"  - Moved as expected, beyond the intervals, in {sum(verdict)} of {n} seeds.")
+            went = [halves(r["steps"]["NOT_ATTEMPTED"])[0] for r, ok in zip(results, verdict) if ok]
+            for r, ok in zip(results, verdict):
+                if not ok:
+                    lines.append(f"  - Seed {r['seed']} did not. {why(r, went)}")
+        replayed = [r for r in results if r.get("replayed_from")]
+        if replayed:
+            lines.append(f"  - Not trained again in {len(replayed)} of {n} seeds: on every completion the "
+                         f"`{replayed[0]['replayed_from']}` run logged ({replayed[0]['replayed_rows']} per seed) this "
+                         "reward gives the same number, so with the same seed its run takes the same samples and "
+                         "updates. The two rewards differ only on wrong answers whose reasoning mixes supported and "
+                         "unsupported claims, which this policy's one-sentence reasoning does not produce.")
     names = list(runs)
     for i, a in enumerate(names):
         for b in names[i + 1:]:
+            if any(r.get("replayed_from") for r in runs[a] + runs[b]):
+                continue
             if len(runs[a]) == len(runs[b]) and all(x["heldout"] == y["heldout"] for x, y in zip(runs[a], runs[b])):
                 lines.append(f"- `{a}` and `{b}` give the same held-out answers in every seed: their rewards never "
                              "differed on this run's completions (same seed, same samples, same updates).")
     return lines
+
+
+def why(run: dict[str, Any], moved_starts: list[float]) -> str:
+    """What the training log of a run that did not move shows, beside the runs that did."""
+    steps = run["steps"]
+    (na0, na1), (inc0, inc1) = halves(steps["NOT_ATTEMPTED"]), halves(steps["INCORRECT"])
+    flat = flat_steps(steps)
+    text = (f"In training, \"I don't know\" went {na0:.2f} -> {na1:.2f} of its completions and incorrect "
+            f"{inc0:.2f} -> {inc1:.2f} (first vs second half of its {len(steps['step'])} steps)")
+    text += f"; {flat} steps had no reward spread, so no update." if flat is not None else "."
+    if moved_starts and na0 < min(moved_starts):
+        text += (f" It sampled \"I don't know\" less at the start than the seeds that moved ("
+                 f"{min(moved_starts):.2f}-{max(moved_starts):.2f}): GRPO can only reinforce answers it samples, "
+                 "so it had less to push up; by its last step its held-out rates had not followed its training ones.")
+    elif moved_starts:
+        text += " Its training log looks like those of the seeds that moved: seed-to-seed spread, not a clear cause."
+    return text
+
+
+def expectation(sem: Semantics) -> str:
+    """The direction the reward's constants predict for abstention."""
+    way = direction(sem)
+    if way is None:
+        return "the reward ignores correctness, so it predicts no direction."
+    if way == "answer":
+        return (f"\"I don't know\" scores {sem.not_attempted:+g}, no more than a wrong answer ({sem.incorrect:+g}), "
+                "so guessing never pays less than abstaining: not-attempted should fall, not rise.")
+    p = (sem.not_attempted - sem.incorrect) / (sem.correct - sem.incorrect)
+    return (f"answering pays only where the policy is right more than {p:.0%} of the time (CORRECT "
+            f"{sem.correct:+g}, NOT_ATTEMPTED {sem.not_attempted:+g}, INCORRECT {sem.incorrect:+g}); below that, "
+            "abstaining scores more: incorrect should fall and not-attempted rise.")
 
 
 def write_markdown(path: Path, command: str, cfg: TrainConfig, before: dict[str, Any], after_sft: dict[str, Any],
@@ -187,13 +343,20 @@ def write_markdown(path: Path, command: str, cfg: TrainConfig, before: dict[str,
         lines.append(f"| {key} | {cell(before, key)} | {cell(after_sft, key)} | "
                      + " | ".join(spread([r["heldout"][key] for r in results]) for results in runs.values()) + " |")
     lines += ["", "## Did it move beyond the noise?", ""] + verdicts(after_sft, runs)
-    lines += ["", "## Every run", "", "| setting | seed | correct | incorrect | not attempted | acc. given attempted "
-              "| GRPO min |", "|---|---:|---|---|---|---:|---:|"]
+    lines += ["", "## Every run", "", "Held-out rates after GRPO, and the run's own training completions (first -> "
+              "second half of its steps; flat: steps whose completions all scored the same, so GRPO made no update).",
+              "", "| setting | seed | correct | incorrect | not attempted | acc. given attempted | training "
+              "\"I don't know\" | training incorrect | flat steps | GRPO min |",
+              "|---|---:|---|---|---|---:|---|---|---:|---:|"]
     for setting, results in runs.items():
         for r in results:
             h = r["heldout"]
+            minutes = f"= `{r['replayed_from']}`" if r.get("replayed_from") else f"{r['train_s'] / 60:.1f}"
+            trained = " | ".join("{:.2f} -> {:.2f}".format(*halves(r["steps"][k])) for k in ("NOT_ATTEMPTED", "INCORRECT"))
+            flat = flat_steps(r["steps"])
             lines.append(f"| {setting} | {r['seed']} | {cell(h, 'correct')} | {cell(h, 'incorrect')} | "
-                         f"{cell(h, 'not_attempted')} | {h['accuracy_given_attempted']:.3f} | {r['train_s'] / 60:.1f} |")
+                         f"{cell(h, 'not_attempted')} | {h['accuracy_given_attempted']:.3f} | {trained} | "
+                         f"{'' if flat is None else flat} | {minutes} |")
     lines += ["", f"![reward and label fractions per GRPO step]({png.name})", ""]
     path.write_text("\n".join(lines))
 
@@ -204,7 +367,7 @@ def plot(png: Path, before: dict[str, Any], after_sft: dict[str, Any], runs: dic
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+    fig, axes = plt.subplots(1, 4, figsize=(20, 4))
     names = ["after SFT"] + list(runs)
     for i, key in enumerate(("correct", "incorrect", "not_attempted")):
         means = [after_sft[key]] + [statistics.fmean(r["heldout"][key] for r in runs[s]) for s in runs]
@@ -216,12 +379,14 @@ def plot(png: Path, before: dict[str, Any], after_sft: dict[str, Any], runs: dic
     axes[0].legend(fontsize=8)
     for setting, results in runs.items():
         steps = results[0]["steps"]["step"]
-        for ax, key in ((axes[1], "reward"), (axes[2], "NOT_ATTEMPTED")):
+        for ax, key in ((axes[1], "reward"), (axes[2], "INCORRECT"), (axes[3], "NOT_ATTEMPTED")):
             series = [r["steps"][key] for r in results if len(r["steps"][key]) == len(steps)]
             mean = [statistics.fmean(v) for v in zip(*series)]
-            ax.plot(steps, smooth(mean), label=setting)
+            replay = any(r.get("replayed_from") for r in results)  # drawn dashed: it lies on its source
+            ax.plot(steps, smooth(mean), "--" if replay else "-", label=setting + (" (= replay)" if replay else ""))
     axes[1].set_title("reward per GRPO step (mean over seeds, smoothed)")
-    axes[2].set_title("fraction 'I don't know' per GRPO step")
+    axes[2].set_title("fraction incorrect per GRPO step (smoothed)")
+    axes[3].set_title("fraction 'I don't know' per GRPO step (smoothed)")
     for ax in axes[1:]:
         ax.set_xlabel("GRPO step")
         ax.legend(fontsize=8)
@@ -238,7 +403,8 @@ def smooth(values: list[float], window: int = 5) -> list[float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
-    parser.add_argument("--settings", nargs="+", default=list(SETTINGS), choices=list(SETTINGS))
+    parser.add_argument("--settings", nargs="+", default=["knowrl", "knowrl-june2025", "knowrl-robust"],
+                        choices=list(SETTINGS))
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override configs/demo.yaml (as python -m knowrl.train --set)")
     parser.add_argument("--quick", action="store_true", help="tiny model, 1 seed, 2 steps: the job end to end")
@@ -257,9 +423,14 @@ def main(argv: list[str] | None = None) -> int:
     policy, before, after_sft, data = cold_start(work, overrides)
     cold_s = json.loads((work / "cold_start.json").read_text())["wall_s"]
     runs: dict[str, list[dict[str, Any]]] = {s: [] for s in args.settings}
+    order = sorted(args.settings, key=lambda s: s in REPLAYS)  # a replay's source runs first
     for seed in seeds:
-        for setting in args.settings:
-            runs[setting].append(grpo_run(work, overrides, policy, data, setting, seed))
+        for setting in order:
+            source = REPLAYS.get(setting)
+            result = None
+            if source in runs and not (work / f"{setting}-seed{seed}" / "effect.json").exists():
+                result = replayed_run(work, overrides, runs[source][-1], setting)
+            runs[setting].append(result or grpo_run(work, overrides, policy, data, setting, seed))
             print(json.dumps({k: runs[setting][-1][k] for k in ("setting", "seed", "train_s")}), flush=True)
     png = out.with_suffix(".png")
     plot(png, before, after_sft, runs)

@@ -50,3 +50,41 @@ def test_quick_effect_run_writes_table_plot_and_resumes(tmp_path):
     assert again.returncode == 0, again.stderr[-3000:]
     assert [p.stat().st_mtime_ns for p in kept] == stamps
     assert json.loads((work / "control-seed0" / "effect.json").read_text()) == runs["control-seed0"]
+
+    stale = run_effect(work, "--set", "grpo.learning_rate=0.5")  # kept runs made with other settings
+    assert stale.returncode != 0 and "was made with" in stale.stderr and "another --work" in stale.stderr
+
+
+def log_rows(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def incorrect(claims: list[bool], sem) -> dict:
+    """A logged INCORRECT completion whose correctness was scored under ``sem``."""
+    from reward_engine.stages.scoring import fact_score
+
+    fact = fact_score(sum(claims), len(claims), sem)
+    return {"step": 0, "label": "INCORRECT", "factuality": fact, "correctness": sem.incorrect + fact,
+            "claims": [{"text": f"c{i}", "supported": ok, "on_topic": True} for i, ok in enumerate(claims)]}
+
+
+def test_replay_finds_where_two_rewards_differ(tmp_path):
+    sys.path.insert(0, str(ROOT / "bench"))
+    import effect
+    from reward_engine.stages.scoring import semantics
+
+    released, robust = semantics("knowrl"), semantics("knowrl-robust")
+    same = [{"step": 0, "label": "CORRECT", "correctness": 2.0, "claims": []},
+            {"step": 0, "label": "NOT_ATTEMPTED", "correctness": 1.0, "claims": []},
+            {"step": 1, "label": None, "correctness": -1.0},  # no answer block
+            incorrect([True], released), incorrect([False], released)]
+    assert effect.replay(log_rows(tmp_path / "a.jsonl", same), released, robust) == (5, 0)
+    # One supported claim beside an unsupported one: the released rule damps by all claims, robust by supported.
+    mixed = same + [incorrect([True, False], released)]
+    assert effect.replay(log_rows(tmp_path / "b.jsonl", mixed), released, robust) == (6, 1)
+    # June 2025 pays a refusal -1: that row differs, and so do the fact scores (capped rule).
+    assert effect.replay(log_rows(tmp_path / "c.jsonl", same), released, semantics("knowrl-june2025"))[1] >= 1
+    # A log that its own reward does not reproduce cannot stand in for a run.
+    wrong = same + [{"step": 2, "label": "CORRECT", "correctness": 1.5, "claims": []}]
+    assert effect.replay(log_rows(tmp_path / "d.jsonl", wrong), released, robust) is None
