@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from knowrl.accelerator import import_unsloth_first
 from knowrl.tasks.math_reward import MathRewardConfig
 from knowrl.tasks.rg_reward import ReasoningGymRewardConfig
 from reward_engine.config import (ConfigError, RewardEngineConfig, format_validation_error, load_yaml,
@@ -239,8 +240,6 @@ def load_train_config(path: str | Path, overrides: list[str] | None = None) -> T
     path = Path(path)
     data = apply_overrides(load_yaml(path), overrides or [])
     reward = data.pop("reward", None)
-    from knowrl.models import import_unsloth_first
-
     model = data.get("model")
     import_unsloth_first(model.get("backend", "auto") if isinstance(model, dict) else None)
     try:
