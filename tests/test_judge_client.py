@@ -376,3 +376,22 @@ async def test_a_probe_waiting_for_the_rate_limit_does_not_fail_the_other_calls(
                                        return_exceptions=True)
     assert [getattr(r, "text", r) for r in replies] == ["A", "A", "A"]
     assert judge.breaker.state == "closed" and judge.metrics.breaker_rejections == 0
+
+
+def test_only_the_probe_holder_frees_the_half_open_probe():
+    """A call that never held the probe (sent before the breaker opened, or still waiting for a
+    rate-limit window) ends without a verdict: the probe stays taken, so no second probe goes out."""
+    from reward_engine.judge.breaker import CircuitBreaker
+
+    now = [0.0]
+    breaker = CircuitBreaker(failure_threshold=1, cooldown_s=10, clock=lambda: now[0])
+    breaker.failure()
+    now[0] = 11.0
+    probe, other = object(), object()
+    assert breaker.state == "half_open" and breaker.allow(probe)
+    breaker.release(other)
+    assert not breaker.allow(other)  # the probe is still out
+    breaker.release(probe)  # the probe was cancelled: the next call may probe
+    assert breaker.allow(other)
+    breaker.success()
+    assert breaker.state == "closed"

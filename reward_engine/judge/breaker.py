@@ -23,6 +23,7 @@ class CircuitBreaker:
     opened_at: float | None = None
     opens: int = field(default=0)
     _probing: bool = False
+    _probe_owner: object = None
 
     @property
     def state(self) -> str:
@@ -36,13 +37,13 @@ class CircuitBreaker:
             return 0.0
         return max(0.0, self.cooldown_s - (self.clock() - self.opened_at))
 
-    def allow(self) -> bool:
-        """May a call go out now? In half-open state exactly one probe is let through."""
+    def allow(self, owner: object = None) -> bool:
+        """May a call go out now? In half-open state exactly one probe is let through, held by ``owner``."""
         state = self.state
         if state == "closed":
             return True
         if state == "half_open" and not self._probing:
-            self._probing = True
+            self._probing, self._probe_owner = True, owner
             log.warning("judge circuit breaker half-open: sending one probe")
             return True
         return False
@@ -52,11 +53,16 @@ class CircuitBreaker:
             log.warning("judge circuit breaker closed: the judge answers again")
         self.failures = 0
         self.opened_at = None
-        self._probing = False
+        self._probing, self._probe_owner = False, None
 
-    def release(self) -> None:
-        """A call ended without a verdict (cancelled, paced): free the half-open probe slot."""
-        self._probing = False
+    def release(self, owner: object = None) -> None:
+        """A call ended without a verdict (cancelled, paced): free the half-open probe if it held it.
+
+        A call that never held the probe (it was sent before the breaker opened, or was still waiting
+        for a rate-limit window) must not free another call's: two probes would go out at once.
+        """
+        if self._probing and self._probe_owner is owner:
+            self._probing, self._probe_owner = False, None
 
     def failure(self) -> None:
         self.failures += 1
@@ -65,4 +71,4 @@ class CircuitBreaker:
             self.opens += 1
             log.warning("judge circuit breaker open after %d consecutive failures: no calls for %.0fs",
                         self.failures, self.cooldown_s)
-        self._probing = False
+        self._probing, self._probe_owner = False, None

@@ -376,19 +376,19 @@ class JudgeClient:
         log.warning("judge retry %d/%d after %s (waiting %.2fs)", state.attempt_number,
                     self.config.max_attempts - 1, cause, wait)
 
-    def _reject_if_open(self, take_probe: bool) -> None:
-        if (not self.breaker.allow()) if take_probe else self.breaker.state == "open":
+    def _reject_if_open(self, call: "_Call", take_probe: bool) -> None:
+        if (not self.breaker.allow(call)) if take_probe else self.breaker.state == "open":
             self.metrics.breaker_rejections += 1
             raise BreakerOpenError("judge circuit breaker is open")
 
     async def _request(self, endpoint: Endpoint, call: "_Call") -> str:
-        self._reject_if_open(take_probe=False)  # fail fast while open, without waiting for a slot
+        self._reject_if_open(call, take_probe=False)  # fail fast while open, without waiting for a slot
         try:
             text = await self._send(endpoint, call)
         except BreakerOpenError:
             raise  # rejected before sending: no verdict, and the probe (if any) is another call's
         except RateLimitedError:
-            self.breaker.release()  # paced, not failing
+            self.breaker.release(call)  # paced, not failing
             raise
         except (RetryableError, asyncio.TimeoutError, aiohttp.ClientError):
             self.breaker.failure()
@@ -396,7 +396,7 @@ class JudgeClient:
         except BaseException:
             # Cancelled (step budget, dropped speculation) or refused with a 4xx: no verdict on the
             # judge's health, but a half-open probe must not stay taken, or no call would go out again.
-            self.breaker.release()
+            self.breaker.release(call)
             raise
         self.breaker.success()
         return text
@@ -412,7 +412,7 @@ class JudgeClient:
                 await self._tokens.acquire(estimate_tokens(call.messages, call.max_tokens))
             # The half-open probe is taken only now, at the moment of sending: a probe waiting for a
             # rate-limit window (up to a minute) kept the breaker half-open and failed every other call.
-            self._reject_if_open(take_probe=True)
+            self._reject_if_open(call, take_probe=True)
             self.metrics.requests += 1
             schema = call.schema if endpoint.base_url not in self._no_schema else None
             try:
