@@ -48,7 +48,9 @@ async def test_max_in_flight_is_observed_by_the_server(server):
 
 
 async def test_client_rpm_limit_keeps_the_server_from_refusing(server):
-    server.config.rpm, server.config.window_s = 5, 1.0
+    # The server refuses a 6th request within 0.5 s; the client sends at most 5 per 1 s. The half second
+    # of slack is for a busy machine, where requests paced 1 s apart can arrive closer together.
+    server.config.rpm, server.config.window_s = 5, 0.5
     async with client_for(server, requests_per_minute=300, rate_window_s=1.0) as judge:  # 5 per 1 s
         started = time.perf_counter()
         msgs = [prompts.grader_messages(f"q{i}", "Paris", "Paris") for i in range(12)]
@@ -186,6 +188,8 @@ async def test_invalid_replies_are_retried_and_never_cached(server, tmp_path):
             await judge.complete(prompts.grader_messages("q", "Paris", "Paris"), prompts.GRADER_VERSION, validate=valid)
         assert judge.metrics.invalid == 2 and len(judge.cache) == 0
         assert judge.metrics.parsed == {"other": {"never": 1}}
+    # The retry is asked warmer: at temperature 0 a deterministic judge repeats the refused reply.
+    assert (await server_stats(server))["temperatures"] == {"0.0": 1, "0.7": 1}
 
 
 async def test_parse_outcomes_are_tallied_per_kind(server):

@@ -59,6 +59,9 @@ class JudgeConfig(BaseModel):
     breaker_failures: int = Field(8, ge=1, description="consecutive failed attempts that open the breaker")
     breaker_cooldown_s: float = Field(30.0, ge=0)
     temperature: float = 0.0
+    invalid_retry_temperature: float = Field(
+        0.7, ge=0, description="a reply not in the requested form is asked again at this temperature (or the "
+        "configured one, if higher): at temperature 0 the same prompt gets the same reply, a paid call for nothing")
     max_tokens: int = 512
     seed: int | None = None
     cache_dir: str | None = Field(None, description="diskcache directory; None disables caching")
@@ -332,7 +335,9 @@ class JudgeClient:
                 with attempt:
                     attempts += 1
                     answered_by = endpoint if attempts == 1 else next(self._endpoints)
-                    text = await self._request(answered_by, call)
+                    temperature = self.config.temperature if not refused else \
+                        max(self.config.temperature, self.config.invalid_retry_temperature)
+                    text = await self._request(answered_by, call, temperature)
                     if call.validate is not None and not call.validate(text):
                         self.metrics.invalid += 1
                         refused += 1
@@ -381,10 +386,10 @@ class JudgeClient:
             self.metrics.breaker_rejections += 1
             raise BreakerOpenError("judge circuit breaker is open")
 
-    async def _request(self, endpoint: Endpoint, call: "_Call") -> str:
+    async def _request(self, endpoint: Endpoint, call: "_Call", temperature: float) -> str:
         self._reject_if_open(call, take_probe=False)  # fail fast while open, without waiting for a slot
         try:
-            text = await self._send(endpoint, call)
+            text = await self._send(endpoint, call, temperature)
         except BreakerOpenError:
             raise  # rejected before sending: no verdict, and the probe (if any) is another call's
         except RateLimitedError:
@@ -401,7 +406,7 @@ class JudgeClient:
         self.breaker.success()
         return text
 
-    async def _send(self, endpoint: Endpoint, call: "_Call") -> str:
+    async def _send(self, endpoint: Endpoint, call: "_Call", temperature: float) -> str:
         """One request within the concurrency slots and the rate limits."""
         assert self._slots is not None and self._session is not None
         await self._slots.acquire(call.priority)
@@ -416,25 +421,25 @@ class JudgeClient:
             self.metrics.requests += 1
             schema = call.schema if endpoint.base_url not in self._no_schema else None
             try:
-                return await self._post(endpoint, call.messages, call.max_tokens, schema)
+                return await self._post(endpoint, call.messages, call.max_tokens, temperature, schema)
             except _SchemaRefused:
                 # auto: this endpoint does not take response_format; ask in text from now on
                 self._no_schema.add(endpoint.base_url)
                 log.warning("judge %s refused response_format; asking for text replies from now on",
                             endpoint.base_url)
                 self.metrics.requests += 1
-                return await self._post(endpoint, call.messages, call.max_tokens, None)
+                return await self._post(endpoint, call.messages, call.max_tokens, temperature, None)
         finally:
             self._slots.release()
 
-    async def _post(self, endpoint: Endpoint, messages: list[dict[str, Any]], max_tokens: int,
+    async def _post(self, endpoint: Endpoint, messages: list[dict[str, Any]], max_tokens: int, temperature: float,
                     schema: dict[str, Any] | None = None) -> str:
         headers = {"Content-Type": "application/json"}
         key = os.environ.get(endpoint.api_key_env) if endpoint.api_key_env else None
         if key:
             headers["Authorization"] = f"Bearer {key}"
         body: dict[str, Any] = {"model": endpoint.model, "messages": messages,
-                                "temperature": self.config.temperature, "max_tokens": max_tokens}
+                                "temperature": temperature, "max_tokens": max_tokens}
         if self.config.seed is not None:
             body["seed"] = self.config.seed
         if schema is not None and self.config.schema_format == "json_object":

@@ -60,6 +60,7 @@ class Stats:
     response_formats: dict = field(default_factory=lambda: collections.Counter())  # by response_format type
     by_kind: dict = field(default_factory=lambda: collections.Counter())
     faults: dict = field(default_factory=lambda: collections.Counter())
+    temperatures: dict = field(default_factory=lambda: collections.Counter())  # requests by temperature asked
 
 
 def _field(content: str, name: str) -> str:
@@ -136,7 +137,7 @@ class JudgeServer:
     # -- handlers ------------------------------------------------------------------------
     async def _stats(self, request: web.Request) -> web.Response:
         data = asdict(self.stats)
-        for name in ("by_kind", "faults", "response_formats"):  # asdict mangles Counters
+        for name in ("by_kind", "faults", "response_formats", "temperatures"):  # asdict mangles Counters
             data[name] = dict(getattr(self.stats, name))
         return web.json_response(data)
 
@@ -208,6 +209,7 @@ class JudgeServer:
         except (json.JSONDecodeError, AttributeError, TypeError):
             return web.json_response({"error": {"message": "invalid request body"}}, status=400)
         self.stats.structured += structured
+        self.stats.temperatures[body.get("temperature")] += 1
         if structured:
             self.stats.response_formats[str(body["response_format"].get("type"))] += 1
         if structured and not self.config.accept_schema:
