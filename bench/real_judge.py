@@ -43,11 +43,10 @@ sys.path.insert(0, str(ROOT))
 from knowrl.demo_data import build_demo_data  # noqa: E402
 from knowrl_io.paths import demo_kb_path  # noqa: E402
 from retrieval.build import build  # noqa: E402
-from retrieval.sources import Document, demo_documents  # noqa: E402
+from retrieval.sources import Document, demo_documents, read_documents  # noqa: E402
 from reward_engine.judge.local import MODEL_NAME, running  # noqa: E402
 from reward_engine.stages import prompts  # noqa: E402
 from reward_engine.stages.output import GRADER_MAX_TOKENS  # noqa: E402
-from tests.helpers import CORPUS  # noqa: E402  (the red team's facts; the tests use the same KB)
 
 RESULTS = ROOT / "bench" / "results"
 REDTEAM = ROOT / "tests" / "redteam" / "v1.yaml"
@@ -55,6 +54,12 @@ LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 
 
 # -- completions from the model -------------------------------------------------------------
+def red_team_documents() -> list[Document]:
+    """The red team's facts: the smoke config's hand-written KB (the tests build the same one)."""
+    source = ROOT / "configs" / "data" / "smoke_kb.jsonl"
+    return [doc for _, doc in read_documents(source) if isinstance(doc, Document)]
+
+
 def chat(url: str, messages: list[dict[str, str]], max_tokens: int, seed: int, temperature: float = 0.8) -> str:
     body = json.dumps({"model": MODEL_NAME, "messages": messages, "max_tokens": max_tokens,
                        "temperature": temperature, "seed": seed}).encode()
@@ -373,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
     if not demo_kb.exists():
         build(demo_kb, demo_documents())
     red_kb = args.work / "redteam-kb.db"
-    build(red_kb, [Document(t, x) for t, x in CORPUS], progress=False)
+    build(red_kb, red_team_documents(), progress=False)
     data = build_demo_data(args.work / "demo-data", 160, 40, seed=0)
     questions = [json.loads(line) for key in ("train", "heldout") for line in data[key].read_text().splitlines()]
     questions = (questions * (args.rows // len(questions) + 1))[: args.rows]

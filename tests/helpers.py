@@ -1,4 +1,4 @@
-"""A small hand-written corpus for knowledge-base tests (our own text, no licensed data)."""
+"""Test helpers: a small hand-written corpus (our own text, no licensed data), a judge server's stats."""
 
 from __future__ import annotations
 
@@ -9,28 +9,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-CORPUS = [
-    ("Paris", "Paris is the capital and largest city of France. The city lies on the river Seine. "
-              "The Eiffel Tower was completed in 1889 for the World's Fair."),
-    ("Mount Everest", "Mount Everest is the highest mountain above sea level. It stands in the Himalayas "
-                      "on the border between Nepal and China. Its summit is 8,849 metres high."),
-    ("Python (programming language)", "Python is a general-purpose programming language. Guido van Rossum "
-                                      "first released it in 1991. Its design emphasises readable code."),
-    ("Amazon River", "The Amazon River flows through South America. It carries more water than any other "
-                     "river on Earth. Its basin covers much of Brazil."),
-    ("Marie Curie", "Marie Curie was a physicist and chemist who studied radioactivity. She won the Nobel Prize "
-                    "in Physics in 1903 and the Nobel Prize in Chemistry in 1911."),
-    ("Great Barrier Reef", "The Great Barrier Reef is the largest coral reef system in the world. It lies off the "
-                           "coast of Queensland, Australia."),
-    ("Photosynthesis", "Photosynthesis is the process by which green plants turn light energy into chemical "
-                       "energy. It releases oxygen and stores energy in sugars."),
-    ("Tokyo", "Tokyo is the capital of Japan. The Greater Tokyo Area is the most populous metropolitan area "
-              "in the world."),
-    ("Jupiter", "Jupiter is the fifth planet from the Sun and the largest in the Solar System. It is a gas "
-                "giant with a Great Red Spot, a storm larger than Earth."),
-    ("Mozart", "Wolfgang Amadeus Mozart was a composer of the Classical period born in Salzburg in 1756. He "
-               "wrote more than 600 works, including The Magic Flute."),
-]
+# The hand-written facts of configs/data/smoke_kb.jsonl (the smoke config's KB and the red team's):
+# one copy, read here for the tests and by bench/real_judge.py.
+SMOKE_KB = Path(__file__).resolve().parents[1] / "configs" / "data" / "smoke_kb.jsonl"
+CORPUS = [(row["title"], row["text"]) for row in map(json.loads, SMOKE_KB.read_text(encoding="utf-8").splitlines())]
 
 
 def write_jsonl(path: Path, rows: list[dict] | None = None) -> Path:
