@@ -90,12 +90,8 @@ def shared_prefill(model: Any, batch: Any, k: int) -> dict[str, Any]:
             "past_key_values": cache}
 
 
-def generate(model_path: str, adapter: str | None, questions: list[str], max_new_tokens: int,
-             batch_size: int = 8, instructions: str = INSTRUCTIONS, samples: int = 0,
-             temperature: float = 1.0, seed: int = 0) -> list[str]:
-    """Completions with the training prompt (``instructions``: the task's template): greedy, one per
-    question; or, with ``samples`` k > 0, k sampled at ``temperature`` per question (question-major)."""
-    import torch
+def load_for_generation(model_path: str, adapter: str | None) -> tuple[Any, Any]:
+    """The model (with ``adapter`` merged in) and its left-padding tokenizer, loaded once per evaluation."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     from knowrl.models import resolve_model_path
@@ -113,6 +109,18 @@ def generate(model_path: str, adapter: str | None, questions: list[str], max_new
         # Merged for inference: the same function, without the per-layer LoRA matmuls on every token.
         model = PeftModel.from_pretrained(model, adapter).merge_and_unload()
     model.eval()
+    return model, tokenizer
+
+
+def generate(model_path: str, adapter: str | None, questions: list[str], max_new_tokens: int,
+             batch_size: int = 8, instructions: str = INSTRUCTIONS, samples: int = 0,
+             temperature: float = 1.0, seed: int = 0, loaded: tuple[Any, Any] | None = None) -> list[str]:
+    """Completions with the training prompt (``instructions``: the task's template): greedy, one per
+    question; or, with ``samples`` k > 0, k sampled at ``temperature`` per question (question-major).
+    ``loaded``: a (model, tokenizer) from ``load_for_generation``, to skip loading again."""
+    import torch
+
+    model, tokenizer = loaded or load_for_generation(model_path, adapter)
     outputs: list[str] = []
     for start in range(0, len(questions), batch_size):
         prompts = [render_prompt(tokenizer, q, instructions) for q in questions[start : start + batch_size]]
@@ -140,12 +148,13 @@ def evaluate_model(model: str, adapter: str | None, data: Path, config: RewardEn
     questions = [r["question"] for r in rows]
     metrics: dict[str, Any] = {}
     details: list[dict] = []
+    loaded = load_for_generation(model, adapter)  # once for both passes
     if greedy:
-        completions = generate(model, adapter, questions, max_new_tokens)
+        completions = generate(model, adapter, questions, max_new_tokens, loaded=loaded)
         metrics, details = asyncio.run(grade_completions(rows, completions, config))
     if samples > 0:
         drawn = generate(model, adapter, questions, max_new_tokens, samples=samples, temperature=temperature,
-                         seed=seed)
+                         seed=seed, loaded=loaded)
         repeated = [r for r in rows for _ in range(samples)]
         metrics["sampled"], sampled_details = asyncio.run(grade_completions(repeated, drawn, config))
         details += [{**d, "sampled": True} for d in sampled_details]
