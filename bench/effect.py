@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from knowrl.config import TrainConfig, load_train_config  # noqa: E402
 from knowrl.pipeline import cell, eval_sampling  # noqa: E402
+from knowrl.pipeline_report import side  # noqa: E402
 from knowrl_io.jsonl import read_objects  # noqa: E402
 from reward_engine.labels import Label  # noqa: E402
 from reward_engine.stages.scoring import Semantics, combine, fact_score  # noqa: E402
@@ -219,14 +220,14 @@ def direction(sem: Semantics) -> str | None:
 
 def moved(run: dict[str, Any], after_sft: dict[str, Any]) -> bool | None:
     """Did the held-out rates leave the after-SFT intervals the way the run's reward predicts?"""
-    held, (low_inc, _), (low_na, high_na) = (run["heldout"], after_sft["intervals"]["incorrect"],
-                                             after_sft["intervals"]["not_attempted"])
+    held, intervals = run["heldout"], after_sft["intervals"]
     way = direction(Semantics(**run["semantics"]))
     if way is None:
         return None
+    abstained = side(held["not_attempted"], intervals["not_attempted"])
     if way == "answer":
-        return held["not_attempted"] < low_na
-    return held["incorrect"] < low_inc and held["not_attempted"] > high_na
+        return abstained == "below"
+    return side(held["incorrect"], intervals["incorrect"]) == "below" and abstained == "above"
 
 
 def halves(values: list[float]) -> tuple[float, float]:

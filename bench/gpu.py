@@ -130,10 +130,8 @@ def readings(env: dict[str, str], results: list[dict[str, Any]]) -> list[str]:
             lines.append(f"- `{name.rsplit('-', 1)[0]}`: Unsloth took {r['ms_per_completion'] / base['ms_per_completion']:.2f}x "
                          f"the transformers backend's time per completion after the first step (first step "
                          f"{r['first_step_s']:.0f} s against {base['first_step_s']:.0f} s: Unsloth compiles).")
-    same = {r["case"].rsplit("-", 1)[0]: set() for r in by_case.values()}
-    for r in by_case.values():
-        same[r["case"].rsplit("-", 1)[0]].add(r["completions_per_step"])
-    if all(len(v) == 1 for v in same.values()):
+    per_model = {(r["case"].rsplit("-", 1)[0], r["completions_per_step"]) for r in by_case.values()}
+    if len(per_model) == len({model for model, _ in per_model}):
         lines.append("- Both backends scored the same number of completions per step (the judge bill a config "
                      "promises): Unsloth's own trainer defaults are not let through (knowrl/trl_args.py).")
     if env.get("vllm") == "not installed":

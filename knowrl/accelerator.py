@@ -19,10 +19,13 @@ def cuda_available() -> bool:
     return torch.cuda.is_available()
 
 
+def unsloth_usable() -> bool:
+    """What ``model.backend: auto`` asks: Unsloth installed and a GPU to run it on."""
+    return is_available("unsloth") and cuda_available()
+
+
 def import_unsloth_first(backend: object) -> None:
     """Import Unsloth now if the run will use it: it must come before TRL / transformers / peft, and
     validating a config already imports TRL. ``backend``: the config's raw ``model.backend``."""
-    if not is_available("unsloth"):
-        return
-    if backend == "unsloth" or backend in (None, "auto") and cuda_available():
+    if backend == "unsloth" and is_available("unsloth") or backend in (None, "auto") and unsloth_usable():
         import unsloth  # noqa: F401

@@ -16,9 +16,10 @@ from typing import Any
 
 from knowrl.config import TrainConfig
 from knowrl.kb import ensure_kb
-from knowrl.models import cuda_available, is_available, load_policy
+from knowrl.accelerator import is_available
+from knowrl.models import load_policy
 from knowrl.reward_log import RewardLog, start_fresh, trim_reward_log
-from knowrl.trl_args import trl_defaults
+from knowrl.trl_args import trainer_args
 
 log = logging.getLogger(__name__)
 
@@ -27,18 +28,14 @@ def grpo_args(config: TrainConfig) -> Any:
     """TRL's ``GRPOConfig`` from the run's config (CPU settings when there is no GPU)."""
     import trl
 
-    values: dict[str, Any] = {**trl_defaults(trl.GRPOConfig), "output_dir": config.output_dir, "seed": config.seed,
-                              "report_to": config.logging.report_to or "none", "logging_steps": 1,
-                              "save_strategy": "steps", "save_steps": 50}
-    if not cuda_available():
-        values.update(use_cpu=True, bf16=False)
-    values.update(config.grpo)
-    if values.get("use_vllm") and not is_available("vllm"):
+    if config.grpo.get("use_vllm") and not is_available("vllm"):
         from knowrl.config import ConfigError
 
         raise ConfigError("grpo.use_vllm: true needs vLLM (pip install -e '.[gpu]'); or --set grpo.use_vllm=false "
                           "to generate with the policy itself")
-    return trl.GRPOConfig(**values)
+    ours = {"output_dir": config.output_dir, "seed": config.seed, "report_to": config.logging.report_to or "none",
+            "logging_steps": 1, "save_strategy": "steps", "save_steps": 50}
+    return trainer_args(trl.GRPOConfig, ours, config.grpo)
 
 
 def _judge_rpm(rewards: Any) -> float | None:

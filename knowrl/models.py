@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from knowrl.accelerator import cuda_available, is_available
+from knowrl.accelerator import cuda_available, is_available, unsloth_usable
 from knowrl.config import LoraConfig, ModelConfig
 from knowrl_io.paths import cache_dir
 
@@ -29,7 +29,7 @@ def choose_backend(model: ModelConfig) -> str:
         if model.backend == "unsloth" and not is_available("unsloth"):
             raise MissingExtraError("backend 'unsloth' needs the GPU extra: pip install -e '.[gpu]'")
         return model.backend
-    return "unsloth" if cuda_available() and is_available("unsloth") else "transformers"
+    return "unsloth" if unsloth_usable() else "transformers"
 
 
 def resolve_model_path(name: str, seed: int = 0) -> str:

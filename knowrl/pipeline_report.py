@@ -42,6 +42,12 @@ def minutes(seconds: float) -> str:
     return f"{int(seconds // 60)} min {int(seconds % 60)} s"
 
 
+def side(value: float, interval: tuple[float, float] | list[float]) -> str:
+    """Where a rate after GRPO lies against the after-SFT 95 % interval: below, inside or above."""
+    low, high = interval
+    return "below" if value < low else "above" if value > high else "inside"
+
+
 def moved(after_sft: dict[str, Any] | None, after: dict[str, Any]) -> list[str]:
     """KnowRL's direction, judged on the sampled rates: after GRPO outside the after-SFT 95 % interval?"""
     if not after_sft or "sampled" not in after or "sampled" not in after_sft:
@@ -50,7 +56,7 @@ def moved(after_sft: dict[str, Any] | None, after: dict[str, Any]) -> list[str]:
     for key, want in (("incorrect", "down"), ("not_attempted", "up"), ("correct", None)):
         low, high = after_sft["sampled"]["intervals"][key]
         value = after["sampled"][key]
-        where = "below" if value < low else "above" if value > high else "inside"
+        where = side(value, (low, high))
         verdict = "" if want is None else (" (KnowRL's direction, beyond the noise)" if
                                            (want, where) in (("down", "below"), ("up", "above")) else
                                            " (not beyond the noise in KnowRL's direction)")

@@ -17,20 +17,16 @@ from typing import Any
 from knowrl.cli import config_parser, run_job
 from knowrl.config import ConfigError, TrainConfig, load_train_config
 from knowrl.data import load_sharegpt
-from knowrl.models import cuda_available, load_policy
-from knowrl.trl_args import trl_defaults
+from knowrl.models import load_policy
+from knowrl.trl_args import trainer_args
 
 
 def sft_args(config: TrainConfig) -> Any:
     import trl
 
-    values: dict[str, Any] = {**trl_defaults(trl.SFTConfig), "output_dir": config.output_dir, "seed": config.seed, "logging_steps": 1,
-                              "report_to": config.logging.report_to or "none",
-                              "save_strategy": "no"}
-    if not cuda_available():
-        values.update(use_cpu=True, bf16=False)
-    values.update(config.sft)
-    return trl.SFTConfig(**values)
+    ours = {"output_dir": config.output_dir, "seed": config.seed, "logging_steps": 1,
+            "report_to": config.logging.report_to or "none", "save_strategy": "no"}
+    return trainer_args(trl.SFTConfig, ours, config.sft)
 
 
 def sft(config: TrainConfig, callbacks: list[Any] | None = None) -> dict[str, Any]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from knowrl.accelerator import cuda_available
+
 TRAINING_ARGS = ("per_device_train_batch_size", "gradient_accumulation_steps", "num_generations", "learning_rate",
                  "weight_decay", "optim")
 
@@ -20,3 +22,13 @@ def trl_defaults(config_class: type) -> dict[str, Any]:
     fields = {f.name: f for f in dataclasses.fields(base)}
     return {name: fields[name].default for name in TRAINING_ARGS
             if name in fields and fields[name].default is not dataclasses.MISSING}
+
+
+def trainer_args(config_class: type, ours: dict[str, Any], user: dict[str, Any]) -> Any:
+    """``config_class`` (TRL's GRPOConfig / SFTConfig, or Unsloth's patch of it) from TRL's defaults, then
+    ``ours`` (the run's output dir, seed, logging), CPU settings without a GPU, then the config's section."""
+    values: dict[str, Any] = {**trl_defaults(config_class), **ours}
+    if not cuda_available():
+        values.update(use_cpu=True, bf16=False)
+    values.update(user)
+    return config_class(**values)
