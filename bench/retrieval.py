@@ -24,10 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from knowrl_io.paths import demo_kb_path  # noqa: E402
 from retrieval.build import build  # noqa: E402
 from retrieval.dense import index_paths  # noqa: E402
 from retrieval.kb import KnowledgeBase  # noqa: E402
-from knowrl_io.paths import demo_kb_path  # noqa: E402
 from retrieval.schema import connect, get_meta  # noqa: E402
 from retrieval.sources import (  # noqa: E402
     FACTBOOK_SUFFIX,

@@ -30,11 +30,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from retrieval.build import build  # noqa: E402
-from retrieval.kb import KnowledgeBase  # noqa: E402
 from knowrl_io.paths import demo_kb_path  # noqa: E402
+from retrieval.build import build  # noqa: E402
+from retrieval.kb import KnowledgeBase, Passage  # noqa: E402
 from retrieval.sources import FACTBOOK_SUFFIX, demo_documents, factbook_documents  # noqa: E402
-from reward_engine.stages import prompts  # noqa: E402
+from reward_engine import prompts  # noqa: E402
 from reward_engine.completion import parse  # noqa: E402
 from reward_engine.config import parse_reward_config  # noqa: E402
 from reward_engine.engine import RewardEngine, Sample  # noqa: E402
@@ -104,7 +104,7 @@ def free_port() -> int:
 class Server:
     def __init__(self, *args: str) -> None:
         self.port = free_port()
-        self.proc = subprocess.Popen([sys.executable, "-m", "reward_engine.judge.server", "--port", str(self.port),
+        self.proc = subprocess.Popen([sys.executable, "-m", "judges.test_server", "--port", str(self.port),
                                       *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
         self.url = f"http://127.0.0.1:{self.port}/v1"
         for _ in range(200):
@@ -168,8 +168,8 @@ async def naive_gather(url: str, kb: KnowledgeBase, steps: list[list[Sample]]) -
             claims = await asyncio.gather(*(ask(prompts.decompose_messages(parsed[i].think), 512) for i in wrong))
             claim_lists = [prompts.parse_claims(c) or [] for c in claims]
 
-            def search(claims: list[str], title: str) -> list[list[prompts.EvidencePassage]]:
-                return [[prompts.EvidencePassage(h.passage.id, h.passage.title, h.passage.text)
+            def search(claims: list[str], title: str) -> list[list[Passage]]:
+                return [[h.passage
                          for h in kb.search(c, titles=title, k=5).hits] for c in claims]
 
             evidence = await asyncio.gather(*(asyncio.to_thread(search, cl, step[i].title_text)
@@ -303,6 +303,10 @@ def main(argv: list[str] | None = None) -> int:
     db = demo_kb_path()
     if not db.exists():
         build(db, demo_documents())
+    with KnowledgeBase(db) as kb:
+        needs_index = "dense" not in kb.modes  # the demo builds BM25 only; this bench searches hybrid
+    if needs_index:
+        build(db)  # adds the dense index to the existing KB
     with KnowledgeBase(db) as kb:
         kb.search("warm up", k=1)
         kb.encode_queries(["warm up", "the encoder"])

@@ -18,8 +18,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from knowrl.accelerator import import_unsloth_first
 from knowrl.tasks.math_reward import MathRewardConfig
 from knowrl.tasks.rg_reward import ReasoningGymRewardConfig
-from reward_engine.config import (ConfigError, RewardEngineConfig, format_validation_error, load_yaml,
-                                  parse_reward_config, yaml_value)
+from reward_engine.config import (
+    ConfigError,
+    RewardEngineConfig,
+    format_validation_error,
+    load_yaml,
+    parse_reward_config,
+    yaml_value,
+)
 
 
 class ModelConfig(BaseModel):

@@ -14,9 +14,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from knowrl.accelerator import is_available
 from knowrl.config import TrainConfig
 from knowrl.kb import ensure_kb
-from knowrl.accelerator import is_available
 from knowrl.models import load_policy
 from knowrl.reward_log import RewardLog, start_fresh, trim_reward_log
 from knowrl.trl_args import trainer_args
@@ -57,7 +57,7 @@ def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None
     from transformers.trainer_utils import get_last_checkpoint
     from trl import GRPOTrainer
 
-    from knowrl.tasks import registry
+    from knowrl import task_registry as registry
 
     rank, world = _rank()
     out = Path(config.output_dir)

@@ -23,7 +23,6 @@ from knowrl.sft import sft
 from knowrl_io.paths import cache_dir
 from reward_engine.config import parse_reward_config
 
-
 ROWS = ("correct", "incorrect", "not_attempted", "accuracy_given_attempted", "f_score", "format_compliance")
 
 

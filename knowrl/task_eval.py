@@ -24,7 +24,7 @@ from knowrl.config import ConfigError, TrainConfig, load_train_config
 from knowrl.evaluate import generate
 from knowrl.grpo import train
 from knowrl.models import check_model_path, resolve_model_path
-from knowrl.tasks import registry as tasks
+from knowrl import task_registry as tasks
 from knowrl.tasks.boxed import last_boxed
 from reward_engine.completion import parse
 

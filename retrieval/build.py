@@ -20,12 +20,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from knowrl_io.logs import add_verbosity, setup_logging
+from knowrl_io.paths import demo_kb_path
 from retrieval import dense
 from retrieval.chunking import Chunker
 from retrieval.embedder import Embedder
 from retrieval.models import DEFAULT_EMBEDDING_MODEL
-from knowrl_io.logs import add_verbosity, setup_logging
-from knowrl_io.paths import demo_kb_path
 from retrieval.schema import connect, create_schema, get_meta, set_meta
 from retrieval.sources import BadRow, Document, demo_documents, read_documents
 from retrieval.store import ingest, sync_passages

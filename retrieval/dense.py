@@ -104,7 +104,7 @@ def validate(manifest: Manifest, index: Any, conn: sqlite3.Connection, model: st
     if problems:
         raise IndexMismatchError(
             f"dense index {index_paths(db_path)[0]} does not match {db_path}: {'; '.join(problems)}. "
-            f"Rebuild it with: python -m retrieval.build --db {db_path}"
+            f"Rebuild it with: python -m retrieval.build --from-db {db_path}"
         )
 
 
@@ -114,7 +114,7 @@ def load(db_path: Path, conn: sqlite3.Connection, model: str | None = None) -> t
     if not index_path.exists() or not manifest_path.exists():
         raise FileNotFoundError(
             f"no dense index beside {db_path} (expected {index_path.name} and {manifest_path.name}); "
-            f"build it with: python -m retrieval.build --db {db_path}"
+            f"build it with: python -m retrieval.build --from-db {db_path}"
         )
     faiss = _faiss()
     manifest = Manifest.read(manifest_path)

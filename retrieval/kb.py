@@ -213,7 +213,7 @@ class KnowledgeBase:
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
         if mode not in self.modes:
             raise ValueError(f"{self.db_path} has no dense index, so no {mode!r} search: search with mode 'bm25', "
-                             f"or build the index: python -m retrieval.build --db {self.db_path}")
+                             f"or build the index: python -m retrieval.build --from-db {self.db_path}")
         wanted = split_titles(titles)
         query = query if isinstance(query, str) else ""
         if not self.indexed:

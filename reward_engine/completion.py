@@ -55,6 +55,14 @@ class Parsed:
     def has_answer(self) -> bool:
         return bool(self.answer and self.answer.strip())
 
+    def answer_cut(self, max_chars: int) -> str:
+        """The answer as the grader sees it (``max_answer_chars``)."""
+        return (self.answer or "")[:max_chars]
+
+    def reasoning_cut(self, max_chars: int) -> str:
+        """The reasoning as the fact checkers see it: a megabyte must not cost a megabyte of judge tokens."""
+        return self.think[:max_chars]
+
 
 def parse(completion: Any) -> Parsed:
     """Split a completion into reasoning and answer.

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
-from reward_engine.judge.client import Endpoint, JudgeConfig
-from reward_engine.stages.scoring import PRESETS, Semantics, semantics
-from reward_engine.stages.templates import Templates, load_templates
+from reward_engine.judge.config import Endpoint, JudgeConfig
+from reward_engine.prompts.files import Templates, load_templates
+from reward_engine.semantics import PRESETS, Semantics, semantics
 
 
 class ConfigError(ValueError):
@@ -48,7 +48,7 @@ class FactualityConfig(BaseModel):
 
 
 class PromptFiles(BaseModel):
-    """User template files for the judge prompts (see ``reward_engine.stages.templates``)."""
+    """User template files for the judge prompts (see ``reward_engine.prompts.files``)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -83,6 +83,8 @@ class RewardEngineConfig(BaseModel):
         "(zero advantage). False keeps the format signal while the judge is down; pair it with "
         "grpo.multi_objective_aggregation: normalize_then_sum, where a None is neutral")
     world_size: int = Field(1, ge=1, description="processes sharing the judge's rate budget (set by the trainer)")
+    _templates: Templates | None = PrivateAttr(None)
+    _templates_from: tuple[str | None, ...] = PrivateAttr(())
 
     @model_validator(mode="after")
     def _check(self) -> "RewardEngineConfig":
@@ -98,8 +100,12 @@ class RewardEngineConfig(BaseModel):
         return self
 
     def templates(self) -> Templates:
-        """The judge templates: the project's own, with any given as a file replaced by it."""
-        return load_templates(self.prompts.grader, self.prompts.decompose, self.prompts.verify, self.prompts.fused)
+        """The judge templates: the project's own, with any given as a file replaced by it (read once)."""
+        files = (self.prompts.grader, self.prompts.decompose, self.prompts.verify, self.prompts.fused)
+        if self._templates is None or self._templates_from != files:
+            self._templates = load_templates(*files)
+            self._templates_from = files
+        return self._templates
 
     @property
     def reward_semantics(self) -> Semantics:

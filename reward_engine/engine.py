@@ -6,9 +6,9 @@
 Orchestration only: deduplication, the stage order (factuality only after the grader says
 INCORRECT — the only case where it changes the reward), speculation, concurrency, the
 step budget and status bookkeeping. The stages live in ``stages`` (one module each), the
-knowledge-base path policy in ``knowledge``, the numbers in ``metrics`` and the request
-planning that ``warm`` reports in ``plan``. ``score`` never raises: what did not finish is
-None with a status saying why.
+reward arithmetic in ``semantics``, the knowledge-base path policy in ``knowledge``, the
+numbers in ``metrics``. ``plan`` runs this same stage order against a cache-only judge.
+``score`` never raises: what did not finish is None with a status saying why.
 """
 
 from __future__ import annotations
@@ -17,26 +17,30 @@ import asyncio
 import collections
 import contextvars
 import logging
+import math
 import time
 from typing import Any, Sequence
 
 from reward_engine import knowledge
 from reward_engine.completion import Parsed, parse
 from reward_engine.config import RewardEngineConfig
-from reward_engine.judge.cache import JudgeCache
-from reward_engine.judge.client import BreakerOpenError, JudgeClient, JudgeError, JudgeTimeoutError
+from reward_engine.judge.client import JudgeClient
+from reward_engine.judge.errors import BreakerOpenError, JudgeError, JudgeTimeoutError, NotCachedError
 from reward_engine.labels import Label, Status
 from reward_engine.metrics import BatchMetrics, batch_metrics
-from reward_engine.plan import RequestPlan, plan_requests
+from reward_engine.offline import grader as offline_grader
+from reward_engine.plan import CacheOnlyJudge, RequestPlan
+from reward_engine.prompts import FusedClaim
 from reward_engine.samples import ClaimResult, RewardResult, Sample
-from reward_engine.stages import offline_grader, prompts
+from reward_engine.semantics import combine, fact_score
 from reward_engine.stages.claims import select_claims
 from reward_engine.stages.decompose import LLMDecomposer, OfflineDecomposer
+from reward_engine.stages.evidence_cache import EvidenceCache
 from reward_engine.stages.fused import LLMFusedChecker, evidence_query
 from reward_engine.stages.grade import LLMGrader, OfflineGrader
 from reward_engine.stages.retrieve import EvidenceRetriever
-from reward_engine.stages.scoring import combine, fact_score
 from reward_engine.stages.verify import LLMVerifier, OfflineVerifier
+from reward_engine.trl_step import finished, run_within
 
 log = logging.getLogger(__name__)
 
@@ -46,25 +50,38 @@ _CALL_COUNTERS: contextvars.ContextVar[collections.Counter[str]] = contextvars.C
 
 __all__ = ["ClaimResult", "RewardEngine", "RewardResult", "Sample"]
 
+Factuality = tuple[float, list[ClaimResult], bool]  # fact score, the claims, all answers cached
+
 
 class RewardEngine:
     """Owns the judge client, the knowledge base and the stages for one event loop."""
 
-    def __init__(self, config: RewardEngineConfig, kb: Any = None) -> None:
+    def __init__(self, config: RewardEngineConfig, kb: Any = None, judge: Any = None) -> None:
+        """``judge``: a client to use instead of the config's (``plan`` passes a cache-only one)."""
         self.config = config
         self.semantics = config.reward_semantics
         judge_cfg = config.judge_for_rank()
-        self.judge = JudgeClient(judge_cfg) if judge_cfg is not None else None
+        self.judge = judge if judge is not None else JudgeClient(judge_cfg) if judge_cfg is not None else None
         self._kb = kb
         templates = config.templates()
-        self.grader = LLMGrader(self.judge, templates.grader) if config.grader == "llm" else OfflineGrader()
-        self.decomposer = (LLMDecomposer(self.judge, template=templates.decompose) if config.decomposer == "llm"
-                           else OfflineDecomposer())
-        self.verifier = (LLMVerifier(self.judge, template=templates.verify) if config.verifier == "llm"
-                         else OfflineVerifier(config.factuality.offline_threshold))
-        self.fuser = (LLMFusedChecker(self.judge, template=templates.fused)
-                      if config.factuality.mode == "fused" and self.judge is not None else None)
+        llm = self.judge
+        self.grader = LLMGrader(llm, templates.grader) if config.grader == "llm" else OfflineGrader()
+        self.decomposer = (
+            LLMDecomposer(llm, template=templates.decompose) if config.decomposer == "llm" else OfflineDecomposer()
+        )
+        self.verifier = (
+            LLMVerifier(llm, template=templates.verify)
+            if config.verifier == "llm"
+            else OfflineVerifier(config.factuality.offline_threshold)
+        )
+        self.fuser = (
+            LLMFusedChecker(llm, template=templates.fused)
+            if config.factuality.mode == "fused" and llm is not None
+            else None
+        )
         self.retriever: EvidenceRetriever | None = None  # built on first use (opens the KB)
+        self.speculate = config.speculate
+        self._may_open_kb = True
         self.last_metrics = BatchMetrics()
         self.totals: collections.Counter[str] = collections.Counter()  # per-call counters summed over calls
 
@@ -93,36 +110,33 @@ class RewardEngine:
     async def ensure_retriever(self) -> EvidenceRetriever:
         """The evidence retriever, opening the KB off the event loop the first time."""
         if self.retriever is None:
+            if not self._may_open_kb:
+                raise NotCachedError("evidence: the knowledge base is not open")
             kb = self._kb
             if kb is None:
                 kb = await asyncio.get_running_loop().run_in_executor(None, self.open_kb)
             fc = self.config.factuality
-            cache = JudgeCache(fc.cache_dir) if fc.cache_dir else self.judge.cache if self.judge else None
+            cache_dir = fc.cache_dir or (self.judge.config.cache_dir if self.judge is not None else None)
+            cache = EvidenceCache(cache_dir) if cache_dir else None
             self.retriever = EvidenceRetriever(kb, fc.evidence_k, fc.retrieval_mode, cache)
         return self.retriever
 
-    # -- what each stage is sent (shared with ``plan``, so warm and score agree) ---------
-    def grader_answer(self, parsed: Parsed) -> str:
-        """The answer as the grader sees it: cut at ``max_answer_chars``."""
-        return (parsed.answer or "")[: self.config.max_answer_chars]
+    # -- a dry run ----------------------------------------------------------------------
+    async def plan(self, samples: Sequence[Sample]) -> RequestPlan:
+        """The judge requests scoring ``samples`` would send, each with its cache key and whether it is cached.
 
-    def reasoning_input(self, parsed: Parsed) -> str:
-        """The reasoning as the decomposer sees it: a megabyte must not cost a megabyte of judge tokens."""
-        return parsed.think[: self.config.factuality.max_reasoning_chars]
-
-    def select_claims(self, claims: Sequence[str], sample: Sample) -> tuple[list[str], list[str]]:
-        """(claims the fact score counts, off-topic claims): see ``stages.claims``."""
-        fc = self.config.factuality
-        return select_claims(claims, sample.question, sample.title_text, fc.relevance, fc.max_claims)
-
-    def evidence_query(self, sample: Sample, parsed: Parsed) -> str:
-        """Fused mode: the search its up-front evidence comes from when the row's titles do not hold it all."""
-        return evidence_query(sample.question, self.grader_answer(parsed), self.reasoning_input(parsed))
-
-    def plan(self, samples: Sequence[Sample]) -> RequestPlan:
-        """The judge requests scoring ``samples`` would send, each with its cache key and whether it is
-        cached; calls nothing (``reward_engine.warm`` reports its hit rates from this)."""
-        return plan_requests(self, [s.cleaned() for s in samples])
+        This engine's own scoring run against a cache-only judge and retriever: nothing is sent or
+        searched, nothing is counted in this engine's metrics (``reward_engine.warm`` reports from it).
+        """
+        plan = RequestPlan(kinds=("grade", "fused") if self.fuser is not None else ("grade", "decompose", "verify"))
+        if self.judge is None:
+            return plan
+        dry = RewardEngine(self.config, self._kb, judge=CacheOnlyJudge(self.judge, plan))
+        dry.retriever = self.retriever.cache_only() if self.retriever is not None else None
+        dry._may_open_kb = False
+        dry.speculate = False
+        await dry._score(samples, math.inf)
+        return plan
 
     # -- scoring ------------------------------------------------------------------------
     async def score(self, samples: Sequence[Sample], deadline_s: float | None = None) -> list[RewardResult]:
@@ -133,7 +147,7 @@ class RewardEngine:
         """
         started = time.perf_counter()
         budget = self.config.step_timeout_s if deadline_s is None else deadline_s
-        before = self._judge_counters()
+        before = self.judge.metrics.snapshot() if self.judge is not None else {}
         counters: collections.Counter[str] = collections.Counter()
         _CALL_COUNTERS.set(counters)
         try:
@@ -142,21 +156,29 @@ class RewardEngine:
             log.exception("reward batch failed; every completion unscored")
             results = [RewardResult(status=Status.ERROR.value, error=f"{type(exc).__name__}: {exc}") for _ in samples]
         self.totals.update(counters)
-        after = self._judge_counters()
         self.last_metrics = batch_metrics(
-            results, len({s.key() for s in samples}), {k: after[k] - before.get(k, 0) for k in after},
-            self.judge is not None and self.judge.breaker.state == "open", dict(counters),
-            time.perf_counter() - started)
+            results,
+            len({s.key() for s in samples}),
+            self.judge.metrics.since(before) if self.judge is not None else {},
+            self.judge is not None and self.judge.breaker.state == "open",
+            dict(counters),
+            time.perf_counter() - started,
+        )
         self._warn_if_degraded(self.last_metrics)
         return results
 
     @staticmethod
     def _warn_if_degraded(m: BatchMetrics) -> None:
-        failed = sum(n for s, n in m.statuses.items() if s not in (Status.OK.value, Status.CACHED.value,
-                                                                      Status.BAD_INPUT.value))
+        ok = (Status.OK.value, Status.CACHED.value, Status.BAD_INPUT.value)
+        failed = sum(n for s, n in m.statuses.items() if s not in ok)
         if failed or m.retries:
-            log.warning("reward step degraded: coverage %.2f, statuses %s, %d judge retries, breaker %s",
-                        m.coverage, m.statuses, m.retries, "open" if m.breaker_open else "closed")
+            log.warning(
+                "reward step degraded: coverage %.2f, statuses %s, %d judge retries, breaker %s",
+                m.coverage,
+                m.statuses,
+                m.retries,
+                "open" if m.breaker_open else "closed",
+            )
 
     async def _score(self, samples: Sequence[Sample], budget: float) -> list[RewardResult]:
         samples = [s.cleaned() for s in samples]
@@ -164,30 +186,25 @@ class RewardEngine:
         unique: dict[Any, Sample] = {}
         for key, sample in zip(keys, samples):
             unique.setdefault(key, sample)
-        partial = {key: RewardResult() for key in unique}
+        results = {key: RewardResult() for key in unique}
         parsed = {key: parse(sample.completion) for key, sample in unique.items()}
         # Critical-path work first: speculative factuality takes its connection slots
         # before the grader calls queue up behind them.
         speculative = {key: self._speculate(sample, parsed[key]) for key, sample in unique.items()}
-        tasks = {key: asyncio.ensure_future(self._job(sample, parsed[key], speculative[key], partial[key]))
-                 for key, sample in unique.items()}
-        if tasks:
-            _, pending = await asyncio.wait(tasks.values(), timeout=budget)
-            for task in pending:
-                task.cancel()
-            if pending:
-                log.warning("%d completions unfinished after the step budget of %.1fs", len(pending), budget)
-                await asyncio.gather(*pending, return_exceptions=True)
-        for key, task in tasks.items():
-            result = partial[key]
-            if not task.done() or task.cancelled():
+        jobs = await run_within(
+            (self._job(s, parsed[k], speculative[k], results[k]) for k, s in unique.items()), budget
+        )
+        for job, result in zip(jobs, results.values()):
+            if not finished(job):
                 result.status = Status.TIMEOUT.value
                 result.error = f"not finished within the step budget of {budget:.1f}s"
                 result.correctness = result.total = None
-        return [partial[key] for key in keys]
+        return [results[key] for key in keys]
 
-    async def _job(self, sample: Sample, parsed: Parsed, speculative: asyncio.Future | None,
-                   result: RewardResult) -> None:
+    async def _job(
+        self, sample: Sample, parsed: Parsed, speculative: asyncio.Future | None, result: RewardResult
+    ) -> None:
+        """One completion, its errors turned into a status; a speculative factuality nobody used is dropped."""
         started = time.perf_counter()
         try:
             await self._run(sample, parsed, speculative, result)
@@ -197,22 +214,21 @@ class RewardEngine:
             result.status, result.error = Status.TIMEOUT.value, str(exc)
         except JudgeError as exc:
             result.status, result.error = Status.ERROR.value, str(exc)
-        except asyncio.CancelledError:
-            await self._drop(speculative)
-            raise
         except Exception as exc:  # noqa: BLE001 - one bad completion never sinks the batch
             result.status, result.error = Status.ERROR.value, f"{type(exc).__name__}: {exc}"
         finally:
             result.latency_s = time.perf_counter() - started
+            await _drop(speculative)  # done (used) or not wanted; cancelled either way
         if result.status not in (Status.OK.value, Status.CACHED.value, Status.BAD_INPUT.value):
             result.correctness = result.total = None
 
-    async def _run(self, sample: Sample, parsed: Parsed, speculative: asyncio.Future | None,
-                   result: RewardResult) -> None:
+    async def _run(
+        self, sample: Sample, parsed: Parsed, speculative: asyncio.Future | None, result: RewardResult
+    ) -> None:
+        """The stage order: format, input checks, the grade, and the fact score only for INCORRECT."""
         sem = self.semantics
         result.format = sem.format_correct if parsed.well_formed else sem.format_wrong
         if not isinstance(sample.question, str) or not sample.question.strip():
-            await self._drop(speculative)
             result.status, result.error = Status.BAD_INPUT.value, "question missing or not a string"
             return
         if not parsed.has_answer:
@@ -222,31 +238,19 @@ class RewardEngine:
         if not sample.gold.strip():
             result.status, result.error = Status.BAD_INPUT.value, "no gold answer to grade against"
             return
-        try:
-            graded = await self.grader.grade(
-                sample.question, sample.answers if self.config.grader == "offline" else sample.gold,
-                self.grader_answer(parsed))
-        except BaseException:
-            await self._drop(speculative)
-            raise
+        gold = sample.answers if self.config.grader == "offline" else sample.gold
+        graded = await self.grader.grade(sample.question, gold, parsed.answer_cut(self.config.max_answer_chars))
         label: Label = graded.value  # type: ignore[assignment]
         result.label = label.value
-        all_cached = graded.cached
-        fact: float | None = None
+        fact, facts_cached = None, True
         if label is Label.INCORRECT:
-            if self.config.factuality.enabled:
-                fact, claims, cached = await (speculative or self._factuality(sample, parsed))
-                result.claims = claims
-                all_cached = all_cached and cached
-            else:
-                fact = 0.0
+            fact, result.claims, facts_cached = await (speculative or self._factuality(sample, parsed))
             result.factuality = fact
         elif speculative is not None:
             _CALL_COUNTERS.get()["speculation_wasted"] += 1
-            await self._drop(speculative)
         result.correctness = combine(label, fact, sem)
         result.total = None if result.correctness is None else result.format + result.correctness
-        if all_cached and self.config.grader == "llm":
+        if graded.cached and facts_cached and self.config.grader == "llm":
             result.status = Status.CACHED.value
 
     def _speculate(self, sample: Sample, parsed: Parsed) -> asyncio.Future | None:
@@ -255,7 +259,7 @@ class RewardEngine:
         Cuts a round trip off the step's critical path; when the judge disagrees, work not yet
         sent is cancelled and the miss is counted (``speculation_wasted``).
         """
-        if not (self.config.speculate and self.config.grader == "llm" and self.config.factuality.enabled):
+        if not (self.speculate and self.config.grader == "llm" and self.config.factuality.enabled):
             return None
         if self.judge is not None and self.judge.config.max_in_flight < 2:
             # One request at a time (a local llama.cpp judge): nothing can overlap, and a speculative
@@ -273,17 +277,17 @@ class RewardEngine:
         _CALL_COUNTERS.get()["speculated"] += 1
         return asyncio.ensure_future(self._factuality(sample, parsed))
 
-    @staticmethod
-    async def _drop(task: asyncio.Future | None) -> None:
-        if task is not None:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
-
-    async def _factuality(self, sample: Sample, parsed: Parsed) -> tuple[float, list[ClaimResult], bool]:
+    # -- factuality -----------------------------------------------------------------------
+    async def _factuality(self, sample: Sample, parsed: Parsed) -> Factuality:
+        """The fact score of an INCORRECT answer's reasoning (0 with factuality off or no claims)."""
+        if not self.config.factuality.enabled:
+            return 0.0, [], True
+        reasoning = parsed.reasoning_cut(self.config.factuality.max_reasoning_chars)
         if self.fuser is not None:
-            return await self._fused_factuality(sample, parsed)
-        decomposed = await self.decomposer.decompose(self.reasoning_input(parsed))
-        claims, off = self.select_claims(decomposed.value, sample)  # type: ignore[arg-type]
+            answer = parsed.answer_cut(self.config.max_answer_chars)
+            return await self._fused_factuality(sample, evidence_query(sample.question, answer, reasoning), reasoning)
+        decomposed = await self.decomposer.decompose(reasoning)
+        claims, off = self._select(decomposed.value, sample)  # type: ignore[arg-type]
         off_topic = [ClaimResult(c, None, on_topic=False) for c in off]
         if not claims:
             return 0.0, off_topic, decomposed.cached
@@ -295,27 +299,29 @@ class RewardEngine:
         score = fact_score(sum(flags), len(claims), self.semantics)
         return score, results + off_topic, decomposed.cached and verified.cached
 
-    async def _fused_factuality(self, sample: Sample, parsed: Parsed) -> tuple[float, list[ClaimResult], bool]:
+    async def _fused_factuality(self, sample: Sample, query: str, reasoning: str) -> Factuality:
         """Evidence first (no judge), then one call that extracts and labels the claims."""
         assert self.fuser is not None
-        reasoning = self.reasoning_input(parsed)
         if not reasoning.strip():
             return 0.0, [], True  # nothing to check, nothing sent
         retriever = await self.ensure_retriever()
-        evidence = await retriever.pool(self.evidence_query(sample, parsed), sample.title_text,
-                                        self.config.factuality.fused_evidence_k)
+        evidence = await retriever.pool(query, sample.title_text, self.config.factuality.fused_evidence_k)
         checked = await self.fuser.check(sample.question, reasoning, evidence)
-        found: list[prompts.FusedClaim] = checked.value  # type: ignore[assignment]
-        kept, off = self.select_claims([c.text for c in found], sample)
+        found: list[FusedClaim] = checked.value  # type: ignore[assignment]
+        kept, off = self._select([c.text for c in found], sample)
         by_text = {c.text: c for c in found}
         results = [ClaimResult(t, by_text[t].supported, list(by_text[t].evidence_ids)) for t in kept]
         results += [ClaimResult(t, None, on_topic=False) for t in off]
-        if not kept:
-            return 0.0, results, checked.cached
-        return fact_score(sum(by_text[t].supported for t in kept), len(kept), self.semantics), results, checked.cached
+        score = fact_score(sum(by_text[t].supported for t in kept), len(kept), self.semantics) if kept else 0.0
+        return score, results, checked.cached
 
-    def _judge_counters(self) -> dict[str, int]:
-        if self.judge is None:
-            return {}
-        m = self.judge.metrics
-        return {"requests": m.requests, "calls": m.calls, "cache_hits": m.cache_hits, "retries": m.retries}
+    def _select(self, claims: Sequence[str], sample: Sample) -> tuple[list[str], list[str]]:
+        """(claims the fact score counts, off-topic claims): see ``stages.claims``."""
+        fc = self.config.factuality
+        return select_claims(claims, sample.question, sample.title_text, fc.relevance, fc.max_claims)
+
+
+async def _drop(task: asyncio.Future | None) -> None:
+    if task is not None:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)

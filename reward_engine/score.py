@@ -25,8 +25,8 @@ from typing import Any, Iterable, Iterator
 from tqdm.auto import tqdm
 
 from knowrl_io.jsonl import Appender, Row, index_rows, read_objects, read_rows, rewrite_indexed
-from knowrl_io.records import iter_records
 from knowrl_io.logs import add_verbosity, setup_logging
+from knowrl_io.records import iter_records
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.engine import RewardEngine, RewardResult, Sample
 from reward_engine.metrics import percentile
@@ -118,8 +118,9 @@ async def score_file(
                 for task in asyncio.as_completed(pending):
                     await task
             judge = engine.judge.metrics if engine.judge is not None else None
-            counters = Counter(judge_requests=judge.requests, cache_hits=judge.cache_hits,
-                               retries=judge.retries) if judge else Counter()
+            snap = judge.snapshot() if judge else {}
+            counters = Counter({name: snap.get(key, 0) for name, key in (
+                ("judge_requests", "requests"), ("cache_hits", "cache_hits"), ("retries", "retries"))})
             counters.update({k: engine.totals[k] for k in ("speculated", "speculation_wasted")})
             replies = {kind: dict(c) for kind, c in judge.parsed.items()} if judge else {}
             latency = {kind: {"calls": len(v), "p50_s": round(percentile(v, 50), 3), "p95_s": round(percentile(v, 95), 3)}

@@ -23,15 +23,15 @@ from __future__ import annotations
 import asyncio
 import collections
 import hashlib
-import logging
 from typing import Any, Callable
 
 from reward_engine.completion import completion_text
 from reward_engine.config import RewardEngineConfig
 from reward_engine.engine import RewardEngine
+from reward_engine.metrics import BatchMetrics
 from reward_engine.samples import RewardResult, Sample
+from reward_engine.trl_step import emit
 
-log = logging.getLogger(__name__)
 Sink = Callable[[int, list[Sample], list[RewardResult]], None]
 
 
@@ -123,26 +123,22 @@ class KnowRLRewards:
         self.history.append({"coverage": metrics.coverage, "statuses": metrics.statuses, "labels": metrics.labels,
                              "wall_s": metrics.wall_s, "judge_requests": metrics.judge_requests,
                              "breaker_open": metrics.breaker_open})
-        log_metric = kwargs.get("log_metric")
-        if callable(log_metric):
-            for name in ("coverage", "latency_p50_s", "latency_p95_s", "judge_requests", "cache_hits", "retries",
-                         "timeouts", "breaker_open", "speculation_wasted", "wall_s"):
-                log_metric(f"reward_engine/{name}", float(getattr(metrics, name)))
-            total = max(1, len(results))
-            for label in ("CORRECT", "INCORRECT", "NOT_ATTEMPTED"):
-                log_metric(f"reward_engine/frac_{label.lower()}", metrics.labels.get(label, 0) / total)
-            facts = [r.factuality for r in results if r.factuality is not None]
-            if facts:
-                log_metric("reward_engine/fact_score_mean", sum(facts) / len(facts))
-        log_extra = kwargs.get("log_extra")
-        if callable(log_extra):
-            log_extra("reward_status", [r.status for r in results])
-            log_extra("grader_label", [r.label or "" for r in results])
-        if self.sink is not None:
-            try:
-                self.sink(int(getattr(kwargs.get("trainer_state"), "global_step", -1)), samples, results)
-            except Exception as exc:  # noqa: BLE001 - a full disk must not kill training
-                log.error("reward log not written: %s", exc)
+        extras = {"reward_status": [r.status for r in results], "grader_label": [r.label or "" for r in results]}
+        emit(kwargs, trl_metrics(metrics, results), extras, self.sink, (samples, results))
+
+
+def trl_metrics(metrics: BatchMetrics, results: list[RewardResult]) -> dict[str, float]:
+    """One batch's numbers under TRL's ``reward_engine/`` names."""
+    out = {f"reward_engine/{name}": float(getattr(metrics, name)) for name in (
+        "coverage", "latency_p50_s", "latency_p95_s", "judge_requests", "cache_hits", "retries", "timeouts",
+        "breaker_open", "speculation_wasted", "wall_s")}
+    total = max(1, len(results))
+    for label in ("CORRECT", "INCORRECT", "NOT_ATTEMPTED"):
+        out[f"reward_engine/frac_{label.lower()}"] = metrics.labels.get(label, 0) / total
+    facts = [r.factuality for r in results if r.factuality is not None]
+    if facts:
+        out["reward_engine/fact_score_mean"] = sum(facts) / len(facts)
+    return out
 
 
 class KnowRLFormatReward:

@@ -67,10 +67,10 @@ async def warm(config: RewardEngineConfig, data: Path | None, completions: Path 
             if config.factuality.enabled:
                 await engine.ensure_retriever()
             # per stage: cached / needed, from the engine's own request plan (calls nothing)
-            report["before"] = engine.plan(samples).summary()
+            report["before"] = (await engine.plan(samples)).summary()
             for start in range(0, len(samples), 64):
                 await engine.score(samples[start : start + 64])
-            report["after"] = engine.plan(samples).summary()
+            report["after"] = (await engine.plan(samples)).summary()
             report["judge_requests"] = engine.judge.metrics.requests if engine.judge else 0
     return report
 

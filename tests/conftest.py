@@ -46,7 +46,7 @@ def kb(kb_path, embedder):
 @pytest.fixture
 async def server():
     """The project's test judge server on 127.0.0.1, fresh for each test."""
-    from reward_engine.judge.server import JudgeServer, ServerConfig
+    from judges.test_server import JudgeServer, ServerConfig
 
     srv = JudgeServer(ServerConfig())
     await srv.start()

@@ -1,15 +1,18 @@
-"""The layout the README's Architecture section describes: layers, no import cycles, every package named."""
+"""The layout the README's Architecture section describes: layers, no import cycles between files or
+folders (type-only imports included: they hide call-backs at run time), every package named."""
 
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-LAYERS = {"knowrl_io": 0, "retrieval": 1, "reward_engine": 2, "knowrl": 3}  # a package imports only lower ones
+# a package imports only lower ones
+LAYERS = {"knowrl_io": 0, "retrieval": 1, "reward_engine": 2, "judges": 3, "knowrl": 4}
 
 
 def _module_name(path: Path) -> str:
@@ -17,6 +20,7 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@functools.lru_cache(maxsize=1)
 def _modules() -> dict[str, Path]:
     return {_module_name(p): p for top in LAYERS for p in (ROOT / top).rglob("*.py")}
 
@@ -25,14 +29,14 @@ def _is_type_checking(node: ast.If) -> bool:
     return isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
 
 
-def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
-    """Every project module ``path`` imports, at module level or inside functions (typing-only imports aside)."""
+def _imports(path: Path, modules: dict[str, Path], typing_only: bool = True) -> set[str]:
+    """Every project module ``path`` imports, at module level or inside functions; ``typing_only``: with the
+    imports under ``if TYPE_CHECKING`` (a type-only import of a module that calls back is still a circle)."""
     found: set[str] = set()
-    package = _module_name(path) if path.name == "__init__.py" else _module_name(path).rpartition(".")[0]
 
     def visit(node: ast.AST) -> None:
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and _is_type_checking(child):
+            if isinstance(child, ast.If) and _is_type_checking(child) and not typing_only:
                 continue
             if isinstance(child, ast.Import):
                 for alias in child.names:
@@ -40,6 +44,8 @@ def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
             elif isinstance(child, ast.ImportFrom):
                 base = child.module or ""
                 if child.level:  # relative import
+                    own = _module_name(path)
+                    package = own if path.name == "__init__.py" else own.rpartition(".")[0]
                     parts = package.split(".")[: len(package.split(".")) - child.level + 1]
                     base = ".".join(parts + ([base] if base else []))
                 for alias in child.names:
@@ -50,15 +56,24 @@ def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
     return {m for m in found if m in modules}
 
 
-def _graph() -> dict[str, set[str]]:
+def _graph(typing_only: bool = True) -> dict[str, set[str]]:
     modules = _modules()
-    return {name: _imports(path, modules) - {name} for name, path in modules.items()}
+    return {name: _imports(path, modules, typing_only) - {name} for name, path in modules.items()}
 
 
-def test_the_graph_sees_function_level_imports():
+def _folder(module: str) -> str:
+    """The package a module lives in (a package's ``__init__`` lives in the package itself)."""
+    path = _modules()[module]
+    return module if path.name == "__init__.py" else module.rpartition(".")[0]
+
+
+def test_the_graph_sees_function_level_and_type_only_imports(tmp_path):
     graph = _graph()
     assert "knowrl.tasks.rg_data" in graph["knowrl.config"]  # imported inside a validator
-    assert "reward_engine.engine" not in graph["reward_engine.plan"]  # typing-only import
+    probe = tmp_path / "probe.py"
+    probe.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from reward_engine import engine\n")
+    assert _imports(probe, _modules()) == {"reward_engine.engine"}
+    assert _imports(probe, _modules(), typing_only=False) == set()
 
 
 def test_no_upward_import_between_packages():
@@ -68,7 +83,11 @@ def test_no_upward_import_between_packages():
 
 
 def test_no_import_cycle():
-    graph = _graph()
+    cycles = _cycles(_graph())
+    assert not cycles, "\n".join(" -> ".join(c) for c in cycles)
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     state: dict[str, int] = {}
     stack: list[str] = []
     cycles: list[list[str]] = []
@@ -76,7 +95,7 @@ def test_no_import_cycle():
     def dfs(node: str) -> None:
         state[node] = 1
         stack.append(node)
-        for dep in sorted(graph[node]):
+        for dep in sorted(graph.get(node, ())):
             if state.get(dep) == 1:
                 cycles.append(stack[stack.index(dep):] + [dep])
             elif dep not in state:
@@ -87,7 +106,25 @@ def test_no_import_cycle():
     for node in sorted(graph):
         if node not in state:
             dfs(node)
-    assert not cycles, "\n".join(" -> ".join(c) for c in cycles)
+    return cycles
+
+
+def test_no_import_cycle_between_folders():
+    """Sibling folders (``judge/``, ``stages/``, ``prompts/``, ``offline/``, ``judges/`` ...) form no circle, and a
+    folder reads from its parent only modules that import no folder below that parent (``labels``, ``samples``,
+    ``semantics`` ...): the engine's own modules, which compose the folders, are never imported back."""
+    graph = _graph()
+    folders: dict[str, set[str]] = {}
+    for module, deps in graph.items():
+        for dep in deps:
+            a, b = _folder(module), _folder(dep)
+            if a != b and not a.startswith(b + "."):
+                folders.setdefault(a, set()).add(b)
+    assert not _cycles(folders), "\n".join(" -> ".join(c) for c in _cycles(folders))
+    back = [f"{module} imports {dep}, which imports {below}" for module, deps in graph.items() for dep in deps
+            if _folder(module).startswith(_folder(dep) + ".")
+            for below in graph[dep] if _folder(below).startswith(_folder(dep) + ".")]
+    assert not back, "\n".join(back)
 
 
 def test_readme_architecture_names_every_package():

@@ -62,7 +62,7 @@ def log_rows(path: Path, rows: list[dict]) -> Path:
 
 def incorrect(claims: list[bool], sem) -> dict:
     """A logged INCORRECT completion whose correctness was scored under ``sem``."""
-    from reward_engine.stages.scoring import fact_score
+    from reward_engine.semantics import fact_score
 
     fact = fact_score(sum(claims), len(claims), sem)
     return {"step": 0, "label": "INCORRECT", "factuality": fact, "correctness": sem.incorrect + fact,
@@ -72,7 +72,8 @@ def incorrect(claims: list[bool], sem) -> dict:
 def test_replay_finds_where_two_rewards_differ(tmp_path):
     sys.path.insert(0, str(ROOT / "bench"))
     import effect
-    from reward_engine.stages.scoring import semantics
+
+    from reward_engine.semantics import semantics
 
     released, robust = semantics("knowrl"), semantics("knowrl-robust")
     same = [{"step": 0, "label": "CORRECT", "correctness": 2.0, "claims": []},

@@ -10,7 +10,7 @@ import pytest
 
 from reward_engine.config import ConfigError, parse_reward_config
 from reward_engine.engine import RewardEngine, Sample
-from reward_engine.stages.scoring import fact_score, semantics
+from reward_engine.semantics import fact_score, semantics
 from reward_engine.trl_rewards import KnowRLRewards
 from tests.helpers import server_stats
 
@@ -136,7 +136,7 @@ async def test_hanging_judge_is_cut_at_the_step_budget(server, kb):
 async def test_slow_offline_stage_is_cut_at_the_step_budget(kb, monkeypatch):
     """Offline stages run off the event loop: a decomposition stuck in CPU work (here a blocking
     sleep) cannot hold the batch past its budget."""
-    import reward_engine.stages.offline_facts as offline_facts
+    import reward_engine.offline.facts as offline_facts
 
     real = offline_facts.decompose
 

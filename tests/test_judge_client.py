@@ -8,16 +8,11 @@ import time
 import aiohttp
 import pytest
 
-from reward_engine.stages import prompts
-from reward_engine.judge.client import (
-    BreakerOpenError,
-    Endpoint,
-    JudgeClient,
-    JudgeConfig,
-    JudgeError,
-    JudgeTimeoutError,
-)
-from reward_engine.judge.server import JudgeServer
+from judges.test_server import JudgeServer
+from reward_engine import prompts
+from reward_engine.judge.client import JudgeClient
+from reward_engine.judge.config import Endpoint, JudgeConfig
+from reward_engine.judge.errors import BreakerOpenError, JudgeError, JudgeTimeoutError
 from tests.helpers import server_stats
 
 SECRET = "sk-test-PLANTED-SECRET-4242"
@@ -302,16 +297,16 @@ async def test_a_cached_answer_of_one_model_is_not_a_planned_hit_for_a_pool_of_t
 
 
 def test_a_new_event_loop_closes_the_session_of_the_old_one():
-    from reward_engine.judge.server import serve_in_thread
+    from judges.test_server import serve_in_thread
 
     with serve_in_thread() as server:
         judge = client_for(server)
         msgs = prompts.grader_messages("Capital of France?", "Paris", "Paris")
         asyncio.run(judge.complete(msgs, prompts.GRADER_VERSION))  # first loop, then it is closed
-        first = judge._session
+        first = judge.wire.session
         assert first is not None and not first.closed
         asyncio.run(judge.complete(msgs, prompts.GRADER_VERSION))  # a second loop: a second session
-        assert first.closed and judge._session is not first
+        assert first.closed and judge.wire.session is not first
 
         async def close() -> None:
             await judge.close()

@@ -28,7 +28,7 @@ if MISSING and not REQUIRED:
 
 @pytest.fixture(scope="module")
 def judge_url(tmp_path_factory):
-    from reward_engine.judge.local import running
+    from judges.local import running
 
     log = tmp_path_factory.mktemp("local-judge") / "server.log"
     with running(log_path=log) as url:

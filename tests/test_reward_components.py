@@ -6,11 +6,12 @@ import math
 
 import pytest
 
-from reward_engine.stages import offline_facts, prompts
+from reward_engine import prompts
 from reward_engine.completion import format_reward, parse
 from reward_engine.labels import Label
-from reward_engine.stages.offline_grader import gold_aliases, grade, is_abstention
-from reward_engine.stages.scoring import combine, fact_score, semantics
+from reward_engine.offline import facts as offline_facts
+from reward_engine.offline.grader import gold_aliases, grade, is_abstention
+from reward_engine.semantics import combine, fact_score, semantics
 
 C, I, N = Label.CORRECT, Label.INCORRECT, Label.NOT_ATTEMPTED
 

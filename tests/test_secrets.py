@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from reward_engine.judge.server import ServerConfig, serve_in_thread
+from judges.test_server import ServerConfig, serve_in_thread
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -62,10 +62,10 @@ def test_regularisation_keys_reach_trl(tmp_path):
     import torch
     from trl import GRPOTrainer
 
-    from knowrl.tasks import registry as tasks
     from knowrl.config import load_train_config
-    from knowrl.models import load_policy
     from knowrl.grpo import grpo_args
+    from knowrl.models import load_policy
+    from knowrl import task_registry as tasks
 
     config = load_train_config(CONFIGS / "syllogism_toy.yaml", [
         "model.name_or_path=tiny", "model.backend=transformers", "lora.enabled=false", f"output_dir={tmp_path}",

@@ -7,11 +7,11 @@ import json
 
 import pytest
 
+from judges.test_server import ServerConfig, serve_in_thread
 from retrieval.build import build
 from retrieval.kb import KnowledgeBase
 from retrieval.sources import Document
 from reward_engine.config import parse_reward_config
-from reward_engine.judge.server import ServerConfig, serve_in_thread
 from reward_engine.trl_rewards import KnowRLRewards
 from tests.helpers import CORPUS
 
@@ -25,9 +25,9 @@ TAUGHT = [
 
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory):
-    from knowrl.tiny import build_tiny_model, teach_tiny_model
-
     from transformers import AutoTokenizer
+
+    from knowrl.tiny import build_tiny_model, teach_tiny_model
 
     path = build_tiny_model(tmp_path_factory.mktemp("tiny"))
     tokenizer = AutoTokenizer.from_pretrained(path)

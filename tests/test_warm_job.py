@@ -78,7 +78,7 @@ async def test_warm_plans_exactly_what_the_engine_sends_when_inputs_are_cut(tmp_
 
     async with RewardEngine(config, kb=kb) as engine:
         await engine.ensure_retriever()
-        plan = engine.plan([Sample(r["question"], r["completion"], r["answers"], r["title"]) for r in rows])
+        plan = await engine.plan([Sample(r["question"], r["completion"], r["answers"], r["title"]) for r in rows])
         assert all(p.cached for p in plan.requests) and len(plan.requests) == 3
         assert all(p.key in engine.judge.cache for p in plan.requests)
         await engine.score([Sample(r["question"], r["completion"], r["answers"], r["title"]) for r in rows])

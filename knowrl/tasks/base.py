@@ -1,15 +1,13 @@
 """What the rule-verified task rewards (maths, reasoning-gym) share: a worker pool, a
-reward-log sink, and TRL's per-step logging hooks."""
+reward-log sink, and the step budget and TRL reporting every reward function uses
+(``reward_engine.trl_step``)."""
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from typing import Any, Awaitable, Callable, TypeVar
 
 from knowrl.tasks.verify_pool import VerifierPool
-
-log = logging.getLogger(__name__)
+from reward_engine.trl_step import emit, finished, run_within
 
 T = TypeVar("T")
 Sink = Callable[[int, list[dict[str, Any]]], None]
@@ -25,31 +23,12 @@ class TaskRewards:
     async def within_budget(self, checks: list[Awaitable[T]], budget_s: float, late: Callable[[int], T]) -> list[T]:
         """All checks concurrently; those unfinished after ``budget_s`` are cancelled (pebble stops a running
         worker) and answered by ``late(index)``, so a batch never waits past its budget."""
-        jobs = [asyncio.ensure_future(c) for c in checks]
-        if not jobs:
-            return []
-        await asyncio.wait(jobs, timeout=budget_s)
-        out = []
-        for i, job in enumerate(jobs):
-            if job.done():
-                out.append(job.result())
-            else:
-                job.cancel()
-                out.append(late(i))
-        return out
+        jobs = await run_within(checks, budget_s)
+        return [job.result() if finished(job) else late(i) for i, job in enumerate(jobs)]
 
     def emit(self, kwargs: dict[str, Any], rows: list[dict[str, Any]], metrics: dict[str, float]) -> None:
-        """Send rows to the sink and metrics to TRL; a failing sink (full disk) never stops training."""
-        log_metric = kwargs.get("log_metric")
-        if callable(log_metric):
-            for name, value in metrics.items():
-                log_metric(name, float(value))
-        if self.sink is not None:
-            step = int(getattr(kwargs.get("trainer_state"), "global_step", -1))
-            try:
-                self.sink(step, rows)
-            except Exception as exc:  # noqa: BLE001
-                log.error("reward log not written: %s", exc)
+        """Metrics to TRL, rows to the sink (a failing sink never stops training)."""
+        emit(kwargs, metrics, sink=self.sink, rows=(rows,))
 
     def start(self) -> None:
         """Start and warm the verifier workers (before the first step; see ``VerifierPool.start``)."""

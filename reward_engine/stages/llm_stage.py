@@ -1,12 +1,13 @@
-"""What a stage hands back, and the judge call it would make (for planning and warming)."""
+"""What a stage hands back, the judge call it makes, and the base of the stages that ask the judge."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
-from reward_engine.judge.client import JudgeClient, JudgeError
-from reward_engine.stages.prompts import Template
+from reward_engine.judge.client import JudgeClient, JudgeReply
+from reward_engine.judge.errors import JudgeError
+from reward_engine.prompts.templates import Template
 
 GRADER_MAX_TOKENS = 4  # one letter; part of the cache key
 GRADER_JSON_MAX_TOKENS = 16  # {"grade": "B"} through a schema
@@ -24,7 +25,7 @@ class StageOutput:
 
 @dataclass(frozen=True)
 class JudgeRequest:
-    """One judge call exactly as a stage sends it: the engine and ``warm`` build it the same way."""
+    """One judge call exactly as a stage sends it."""
 
     kind: str  # "grade" | "decompose" | "verify" | "fused"
     messages: list[dict[str, Any]]
@@ -32,13 +33,10 @@ class JudgeRequest:
     max_tokens: int
     schema: dict[str, Any] | None = None  # asked for as response_format when the judge is structured
 
-    def send_args(self) -> dict[str, Any]:
-        """Keyword arguments of ``JudgeClient.complete``/``cached`` for this request."""
-        return {"max_tokens": self.max_tokens, "schema": self.schema}
-
-    def call_args(self) -> dict[str, Any]:
-        """``send_args`` plus the kind ``JudgeClient.complete`` tallies parse outcomes under."""
-        return {**self.send_args(), "kind": self.kind}
+    async def send(self, judge: JudgeClient, validate: Callable[[str], bool], priority: int = 1) -> JudgeReply:
+        """This request through the judge client; a reply ``validate`` refuses is asked again."""
+        return await judge.complete(self.messages, self.template_version, validate=validate,
+                                    max_tokens=self.max_tokens, priority=priority, schema=self.schema, kind=self.kind)
 
 
 class LLMStage:
@@ -56,8 +54,7 @@ class LLMStage:
     async def ask(self, req: JudgeRequest, parse: Callable[[str], Any]) -> StageOutput:
         """The parsed reply to ``req``. The client retries a reply ``parse`` refuses (None); one that never
         parses raises ``JudgeError`` -- never guessed."""
-        reply = await self.judge.complete(req.messages, req.template_version,
-                                          validate=lambda t: parse(t) is not None, priority=0, **req.call_args())
+        reply = await req.send(self.judge, lambda t: parse(t) is not None, priority=0)
         value = parse(reply.text)
         if value is None:
             raise JudgeError(f"{self.kind} reply unreadable")

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Iterable
 
 from reward_engine.labels import Label
-from reward_engine.stages.answer_forms import numbers_in_words_to_digits, same_answer
+from reward_engine.offline.answer_forms import numbers_in_words_to_digits, same_answer
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _PUNCT = re.compile(f"[{re.escape(string.punctuation)}\u2018\u2019\u201c\u201d\u2013\u2014\u00b7]")

@@ -1,6 +1,6 @@
 """An OpenAI-compatible test judge on 127.0.0.1, with latency, a real RPM limit and faults.
 
-    python -m reward_engine.judge.server --port 8011 --latency-ms 300 --rpm 1200 \\
+    python -m judges.test_server --port 8011 --latency-ms 300 --rpm 1200 \\
         --fault-rate 0.3 --faults 429,500,hang,malformed,wrong
 
 It recognises the project's own prompts (grader, decomposition, verification, fused) and
@@ -27,7 +27,9 @@ from typing import Iterator
 from aiohttp import web
 
 from knowrl_io.logs import add_verbosity, setup_logging
-from reward_engine.stages import offline_facts, offline_grader, prompts
+from reward_engine import prompts
+from reward_engine.offline import facts as offline_facts
+from reward_engine.offline import grader as offline_grader
 
 FAULTS = ("429", "500", "hang", "malformed", "wrong")
 
@@ -276,7 +278,7 @@ def serve_in_thread(config: ServerConfig | None = None, host: str = "127.0.0.1")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reward_engine.judge_server", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m judges.test_server", description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8011)
     parser.add_argument("--latency-ms", type=float, default=0.0, help="mean latency per request")
