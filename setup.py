@@ -53,8 +53,9 @@ setup(
     version="0.1.0",
     description=__doc__,
     python_requires=">=3.10",
-    packages=find_packages(include=["knowrl", "knowrl.*", "knowrl_io", "reward_engine", "reward_engine.*",
-                                    "retrieval", "judges"]),
+    packages=find_packages(
+        include=["knowrl", "knowrl.*", "knowrl_io", "reward_engine", "reward_engine.*", "retrieval", "judges"]
+    ),
     install_requires=CORE,
     extras_require=EXTRAS,
     entry_points={

@@ -61,31 +61,45 @@ def run_case(name: str, overrides: list[str], work: Path) -> dict[str, Any]:
         args += ["--set", o]
     started = time.perf_counter()
     proc = subprocess.run(args, capture_output=True, text=True, cwd=ROOT)
-    result: dict[str, Any] = {"case": name, "overrides": overrides, "rc": proc.returncode,
-                              "wall_s": round(time.perf_counter() - started, 1)}
+    result: dict[str, Any] = {
+        "case": name,
+        "overrides": overrides,
+        "rc": proc.returncode,
+        "wall_s": round(time.perf_counter() - started, 1),
+    }
     (work / f"{name}.log").write_text(proc.stdout + proc.stderr)
     if proc.returncode:
         result["error"] = (proc.stderr or proc.stdout)[-1500:]
         return result
     summary = json.loads((out / "summary.json").read_text())
     rows = [json.loads(line) for line in (out / "rewards.jsonl").read_text().splitlines() if line.strip()]
-    result.update(backend=summary["backend"], steps=summary["global_step"], reward_rows=len(rows),
-                  scored=sum(r.get("total") is not None for r in rows))
+    result.update(
+        backend=summary["backend"],
+        steps=summary["global_step"],
+        reward_rows=len(rows),
+        scored=sum(r.get("total") is not None for r in rows),
+    )
     times = step_times(out)
     if times:
         later = times[1:] or times  # the first step pays for compilation and warm-up
         per_step = len(rows) / max(1, summary["global_step"])
-        result.update(first_step_s=round(times[0], 3), median_step_s=round(statistics.median(later), 3),
-                      completions_per_step=per_step,
-                      ms_per_completion=round(1000 * statistics.median(later) / max(1.0, per_step), 1))
+        result.update(
+            first_step_s=round(times[0], 3),
+            median_step_s=round(statistics.median(later), 3),
+            completions_per_step=per_step,
+            ms_per_completion=round(1000 * statistics.median(later) / max(1.0, per_step), 1),
+        )
     return result
 
 
 def environment() -> dict[str, str]:
     import torch
 
-    env = {"python": platform.python_version(), "torch": torch.__version__,
-           "gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else "none"}
+    env = {
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else "none",
+    }
     from importlib.metadata import PackageNotFoundError, version
 
     for pkg in ("transformers", "trl", "peft", "unsloth", "unsloth_zoo", "vllm", "bitsandbytes"):
@@ -97,20 +111,29 @@ def environment() -> dict[str, str]:
 
 
 def write_markdown(path: Path, command: str, env: dict[str, str], results: list[dict[str, Any]]) -> None:
-    lines = ["# GRPO on a GPU, per backend", "", f"Command: `{command}`", "",
-             "Environment: " + ", ".join(f"{k} {v}" for k, v in env.items()) + ".", "",
-             "Each case is `python -m knowrl.train --config configs/smoke.yaml` with the overrides shown and "
-             f"`{' '.join(COMMON)}`. Step times are TRL's `step_time` (median of the steps after the first, "
-             "which pays for warm-up).", "",
-             "| case | overrides | result | steps | completions scored | completions per step | first step s "
-             "| median step s | ms per completion | wall s |",
-             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        "# GRPO on a GPU, per backend",
+        "",
+        f"Command: `{command}`",
+        "",
+        "Environment: " + ", ".join(f"{k} {v}" for k, v in env.items()) + ".",
+        "",
+        "Each case is `python -m knowrl.train --config configs/smoke.yaml` with the overrides shown and "
+        f"`{' '.join(COMMON)}`. Step times are TRL's `step_time` (median of the steps after the first, "
+        "which pays for warm-up).",
+        "",
+        "| case | overrides | result | steps | completions scored | completions per step | first step s "
+        "| median step s | ms per completion | wall s |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for r in results:
         ok = f"ok ({r['backend']})" if r["rc"] == 0 else f"failed (exit {r['rc']})"
-        lines.append(f"| {r['case']} | `{' '.join(r['overrides'])}` | {ok} | {r.get('steps', '')} | "
-                     f"{r.get('scored', '')}/{r.get('reward_rows', '')} | {r.get('completions_per_step', '')} | "
-                     f"{r.get('first_step_s', '')} | {r.get('median_step_s', '')} | {r.get('ms_per_completion', '')} | "
-                     f"{r['wall_s']} |")
+        lines.append(
+            f"| {r['case']} | `{' '.join(r['overrides'])}` | {ok} | {r.get('steps', '')} | "
+            f"{r.get('scored', '')}/{r.get('reward_rows', '')} | {r.get('completions_per_step', '')} | "
+            f"{r.get('first_step_s', '')} | {r.get('median_step_s', '')} | {r.get('ms_per_completion', '')} | "
+            f"{r['wall_s']} |"
+        )
     lines += [""] + readings(env, results)
     failed = [r for r in results if r["rc"]]
     if failed:
@@ -127,16 +150,22 @@ def readings(env: dict[str, str], results: list[dict[str, Any]]) -> list[str]:
     for name, r in by_case.items():
         if name.endswith("-unsloth") and name.replace("-unsloth", "-transformers") in by_case:
             base = by_case[name.replace("-unsloth", "-transformers")]
-            lines.append(f"- `{name.rsplit('-', 1)[0]}`: Unsloth took {r['ms_per_completion'] / base['ms_per_completion']:.2f}x "
-                         f"the transformers backend's time per completion after the first step (first step "
-                         f"{r['first_step_s']:.0f} s against {base['first_step_s']:.0f} s: Unsloth compiles).")
+            lines.append(
+                f"- `{name.rsplit('-', 1)[0]}`: Unsloth took {r['ms_per_completion'] / base['ms_per_completion']:.2f}x "
+                f"the transformers backend's time per completion after the first step (first step "
+                f"{r['first_step_s']:.0f} s against {base['first_step_s']:.0f} s: Unsloth compiles)."
+            )
     per_model = {(r["case"].rsplit("-", 1)[0], r["completions_per_step"]) for r in by_case.values()}
     if len(per_model) == len({model for model, _ in per_model}):
-        lines.append("- Both backends scored the same number of completions per step (the judge bill a config "
-                     "promises): Unsloth's own trainer defaults are not let through (knowrl/trl_args.py).")
+        lines.append(
+            "- Both backends scored the same number of completions per step (the judge bill a config "
+            "promises): Unsloth's own trainer defaults are not let through (knowrl/trl_args.py)."
+        )
     if env.get("vllm") == "not installed":
-        lines.append("- vLLM was not installed, so Unsloth ran with `fast_inference` off (generation by "
-                     "transformers, Unsloth's training kernels); the vLLM generation path is not measured here.")
+        lines.append(
+            "- vLLM was not installed, so Unsloth ran with `fast_inference` off (generation by "
+            "transformers, Unsloth's training kernels); the vLLM generation path is not measured here."
+        )
     return lines
 
 
@@ -156,11 +185,22 @@ def main(argv: list[str] | None = None) -> int:
     if args.shape:
         model = shaped_model(args.shape, args.work / "shaped")
         for backend in args.backends:
-            cases.append((f"{args.shape.name}-shape-{backend}",
-                          [f"model.backend={backend}", f"model.name_or_path={model}", f"grpo.max_steps={args.steps}",
-                           f"grpo.max_completion_length={args.completion_length}",
-                           "grpo.per_device_train_batch_size=16", "grpo.num_generations=4",
-                           "lora.target_modules=[q_proj,k_proj,v_proj,o_proj]", "lora.r=16", "lora.alpha=32"]))
+            cases.append(
+                (
+                    f"{args.shape.name}-shape-{backend}",
+                    [
+                        f"model.backend={backend}",
+                        f"model.name_or_path={model}",
+                        f"grpo.max_steps={args.steps}",
+                        f"grpo.max_completion_length={args.completion_length}",
+                        "grpo.per_device_train_batch_size=16",
+                        "grpo.num_generations=4",
+                        "lora.target_modules=[q_proj,k_proj,v_proj,o_proj]",
+                        "lora.r=16",
+                        "lora.alpha=32",
+                    ],
+                )
+            )
     results = []
     for name, overrides in cases:
         results.append(run_case(name, overrides, args.work))

@@ -61,8 +61,9 @@ def red_team_documents() -> list[Document]:
 
 
 def chat(url: str, messages: list[dict[str, str]], max_tokens: int, seed: int, temperature: float = 0.8) -> str:
-    body = json.dumps({"model": MODEL_NAME, "messages": messages, "max_tokens": max_tokens,
-                       "temperature": temperature, "seed": seed}).encode()
+    body = json.dumps(
+        {"model": MODEL_NAME, "messages": messages, "max_tokens": max_tokens, "temperature": temperature, "seed": seed}
+    ).encode()
     req = urllib.request.Request(f"{url}/chat/completions", body, {"Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=300) as resp:
         return json.loads(resp.read())["choices"][0]["message"]["content"].strip()
@@ -75,11 +76,29 @@ def generate(url: str, questions: list[dict[str, Any]], out: Path) -> dict[str, 
         for i, q in enumerate(questions):
             ask = [{"role": "user", "content": f"{q['question']} Answer in a few words."}]
             answer = chat(url, ask, 24, seed=i).replace("\n", " ")
-            why = chat(url, ask + [{"role": "assistant", "content": answer},
-                                   {"role": "user", "content": "Explain your answer in one sentence."}], 60, seed=i)
+            why = chat(
+                url,
+                ask
+                + [
+                    {"role": "assistant", "content": answer},
+                    {"role": "user", "content": "Explain your answer in one sentence."},
+                ],
+                60,
+                seed=i,
+            )
             completion = f"<think>{why}</think><answer>{answer}</answer>"
-            f.write(json.dumps({"id": f"gen-{i}", "question": q["question"], "completion": completion,
-                                "answers": q["answers"], "title": q["title"]}) + "\n")
+            f.write(
+                json.dumps(
+                    {
+                        "id": f"gen-{i}",
+                        "question": q["question"],
+                        "completion": completion,
+                        "answers": q["answers"],
+                        "title": q["title"],
+                    }
+                )
+                + "\n"
+            )
     return {"rows": len(questions), "wall_s": time.perf_counter() - started}
 
 
@@ -96,8 +115,18 @@ def redteam_rows(out: Path) -> list[tuple[str, str | None]]:
     with out.open("w") as f:
         for name, qid, completion in rows:
             q = spec["questions"][qid]
-            f.write(json.dumps({"id": name, "question": q["question"], "completion": completion,
-                                "answers": q["answers"], "title": q["title"]}) + "\n")
+            f.write(
+                json.dumps(
+                    {
+                        "id": name,
+                        "question": q["question"],
+                        "completion": completion,
+                        "answers": q["answers"],
+                        "title": q["title"],
+                    }
+                )
+                + "\n"
+            )
     return order
 
 
@@ -122,8 +151,23 @@ def local_config(work: Path, name: str, url: str, kb: Path, **changes: Any) -> P
 def score(rows: Path, config: Path, out: Path) -> dict[str, Any]:
     """``python -m reward_engine.score`` as a user runs it; its summary plus the scored rows."""
     out.unlink(missing_ok=True)
-    proc = subprocess.run([sys.executable, "-m", "reward_engine.score", "--input", str(rows), "--output", str(out),
-                           "--config", str(config), "--no-progress"], cwd=ROOT, capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "reward_engine.score",
+            "--input",
+            str(rows),
+            "--output",
+            str(out),
+            "--config",
+            str(config),
+            "--no-progress",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     if proc.returncode != 0:
         raise RuntimeError(f"score job failed ({config.name}):\n{proc.stderr[-3000:]}")
     summary = json.loads(proc.stdout)
@@ -147,25 +191,34 @@ def pct(a: float, b: float) -> str:
 
 
 def replies_table(runs: dict[str, dict[str, Any]]) -> list[str]:
-    lines = ["| run | kind of call | replies | parsed first time | after a retry | never | p50 latency | p95 latency |",
-             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| run | kind of call | replies | parsed first time | after a retry | never | p50 latency | p95 latency |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for run, summary in runs.items():
         for kind, c in sorted(summary["judge_replies"].items()):
             n = sum(c.values())
             lat = summary["judge_latency"].get(kind, {})
-            lines.append(f"| {run} | {kind} | {n} | {c.get('first', 0)} ({pct(c.get('first', 0), n)}) | "
-                         f"{c.get('retry', 0)} | {c.get('never', 0)} | {lat.get('p50_s', 0):.2f} s | "
-                         f"{lat.get('p95_s', 0):.2f} s |")
+            lines.append(
+                f"| {run} | {kind} | {n} | {c.get('first', 0)} ({pct(c.get('first', 0), n)}) | "
+                f"{c.get('retry', 0)} | {c.get('never', 0)} | {lat.get('p50_s', 0):.2f} s | "
+                f"{lat.get('p95_s', 0):.2f} s |"
+            )
     return lines
 
 
 def confusion(a_rows: list[dict], b_rows: list[dict], a_name: str, b_name: str) -> list[str]:
-    pairs = Counter((a.get("label"), b.get("label")) for a, b in zip(a_rows, b_rows)
-                    if a.get("label") and b.get("label"))
+    pairs = Counter(
+        (a.get("label"), b.get("label")) for a, b in zip(a_rows, b_rows) if a.get("label") and b.get("label")
+    )
     n = sum(pairs.values())
     agree = sum(v for (x, y), v in pairs.items() if x == y)
-    lines = [f"Rows graded by both: {n}; same label: **{agree} ({pct(agree, n)})**.", "",
-             f"| {a_name} \\ {b_name} | " + " | ".join(LABELS) + " |", "|---|" + "---:|" * len(LABELS)]
+    lines = [
+        f"Rows graded by both: {n}; same label: **{agree} ({pct(agree, n)})**.",
+        "",
+        f"| {a_name} \\ {b_name} | " + " | ".join(LABELS) + " |",
+        "|---|" + "---:|" * len(LABELS),
+    ]
     for x in LABELS:
         lines.append(f"| {x} | " + " | ".join(str(pairs.get((x, y), 0)) for y in LABELS) + " |")
     return lines
@@ -188,18 +241,31 @@ def redteam_table(order: list[tuple[str, str | None]], runs: dict[str, dict[str,
             base = rows[baseline]
             beats = base.get("reward") is not None and (
                 (got["label"] == "CORRECT" and base["label"] != "CORRECT")
-                or got["correctness"] > base["correctness"] + 1e-9 or got["reward"] > base["reward"] + 1e-9)
+                or got["correctness"] > base["correctness"] + 1e-9
+                or got["reward"] > base["reward"] + 1e-9
+            )
             if beats:
                 beaten.append(f"{name} ({run})")
-            cells.append(f"{'**BEATS**' if beats else 'holds'}: {got['label']} {got['reward']:+.2f} "
-                         f"vs {base['reward']:+.2f}")
+            cells.append(
+                f"{'**BEATS**' if beats else 'holds'}: {got['label']} {got['reward']:+.2f} vs {base['reward']:+.2f}"
+            )
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return lines, beaten
 
 
-def write_report(path: Path, args: argparse.Namespace, gen: dict[str, float], fused: dict, staged: dict,
-                 offline: dict, red: dict[str, dict], order: list, slots: dict[int, dict], text: dict,
-                 wall_s: float) -> None:
+def write_report(
+    path: Path,
+    args: argparse.Namespace,
+    gen: dict[str, float],
+    fused: dict,
+    staged: dict,
+    offline: dict,
+    red: dict[str, dict],
+    order: list,
+    slots: dict[int, dict],
+    text: dict,
+    wall_s: float,
+) -> None:
     fused_ok, fused_n = scored_share(fused)
     red_ok = sum(scored_share(s)[0] for s in red.values())
     red_n = sum(scored_share(s)[1] for s in red.values())
@@ -246,9 +312,14 @@ def write_report(path: Path, args: argparse.Namespace, gen: dict[str, float], fu
         "in flight and the server answers one request at a time, so most of it is queueing (the server's "
         "own time per request is under Throughput).",
         "",
-        *replies_table({"generated, fused": fused, f"generated, staged ({args.staged_rows})": staged,
-                        **{f"red team, {k}": v for k, v in red.items() if "knowrl-robust" not in k},
-                        "generated (48), grader, text (structured off)": text}),
+        *replies_table(
+            {
+                "generated, fused": fused,
+                f"generated, staged ({args.staged_rows})": staged,
+                **{f"red team, {k}": v for k, v in red.items() if "knowrl-robust" not in k},
+                "generated (48), grader, text (structured off)": text,
+            }
+        ),
         "",
         f"Without a schema the model's text replies to the grader prompt (reply budget {GRADER_MAX_TOKENS} "
         f"tokens, as for a one-letter grade) begin: {text['examples']}; the rows' error: {text_errors(text)}.",
@@ -264,8 +335,8 @@ def write_report(path: Path, args: argparse.Namespace, gen: dict[str, float], fu
         "graded INCORRECT each cost one more (fused) call.",
         f"- Staged, first {args.staged_rows} rows (grader replies cached from the fused run): "
         f"{staged['judge_requests']} requests in {staged['wall_s']:.0f} s.",
-        "- Requests in flight (grader only, first 48 rows, fresh cache each): " + "; ".join(
-            f"{k}: {s['rows'] / s['wall_s']:.2f} rows/s" for k, s in slots.items())
+        "- Requests in flight (grader only, first 48 rows, fresh cache each): "
+        + "; ".join(f"{k}: {s['rows'] / s['wall_s']:.2f} rows/s" for k, s in slots.items())
         + ". llama-cpp-python's server holds one lock around the model: requests queue there, so more "
         "in flight buys nothing (llama.cpp's own `llama-server --parallel N` has slots; vLLM batches).",
         f"- Grades identical at 1 and 4 in flight: {same_labels(slots)}.",
@@ -300,8 +371,9 @@ def write_report(path: Path, args: argparse.Namespace, gen: dict[str, float], fu
         "",
         *red_lines,
         "",
-        ("Attacks that beat their baseline: " + ", ".join(beaten)) if beaten else
-        "No attack beat its honest-wrong baseline through the real model.",
+        ("Attacks that beat their baseline: " + ", ".join(beaten))
+        if beaten
+        else "No attack beat its honest-wrong baseline through the real model.",
         "",
         f"Honest-wrong baselines the real judge graded CORRECT: {baselines_correct(order, red)}. Where the judge "
         "passes the honest wrong answer itself, an attack cannot beat it and the table says nothing about "
@@ -351,16 +423,24 @@ def same_labels(slots: dict[int, dict]) -> str:
 
 
 def fused_vs_staged(fused: list[dict], staged: list[dict]) -> list[str]:
-    both = [(f, s) for f, s in zip(fused, staged) if f.get("label") == "INCORRECT" and s.get("label") == "INCORRECT"
-            and f.get("factuality") is not None and s.get("factuality") is not None]
+    both = [
+        (f, s)
+        for f, s in zip(fused, staged)
+        if f.get("label") == "INCORRECT"
+        and s.get("label") == "INCORRECT"
+        and f.get("factuality") is not None
+        and s.get("factuality") is not None
+    ]
     if not both:
         return ["No row was graded INCORRECT and scored in both modes."]
     diffs = sorted(abs(f["factuality"] - s["factuality"]) for f, s in both)
-    return [f"INCORRECT rows scored in both modes: {len(both)}; fact score equal on "
-            f"{sum(d < 1e-9 for d in diffs)}, mean |difference| {sum(diffs) / len(diffs):.3f}, "
-            f"largest {diffs[-1]:.3f}; claims per row: fused "
-            f"{sum(len(f.get('claims') or []) for f, _ in both) / len(both):.1f}, staged "
-            f"{sum(len(s.get('claims') or []) for _, s in both) / len(both):.1f}."]
+    return [
+        f"INCORRECT rows scored in both modes: {len(both)}; fact score equal on "
+        f"{sum(d < 1e-9 for d in diffs)}, mean |difference| {sum(diffs) / len(diffs):.3f}, "
+        f"largest {diffs[-1]:.3f}; claims per row: fused "
+        f"{sum(len(f.get('claims') or []) for f, _ in both) / len(both):.1f}, staged "
+        f"{sum(len(s.get('claims') or []) for _, s in both) / len(both):.1f}."
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -388,16 +468,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"generated {gen['rows']} rows in {gen['wall_s']:.0f} s", flush=True)
         fused = score(w / "generated.jsonl", local_config(w, "fused", url, demo_kb, cache="gen"), w / "fused.jsonl")
         print(f"fused: {fused['statuses']} in {fused['wall_s']:.0f} s", flush=True)
-        staged = score(head(w / "generated.jsonl", args.staged_rows, w / "head.jsonl"),
-                       local_config(w, "staged", url, demo_kb, cache="gen", factuality__mode="staged"),
-                       w / "staged.jsonl")
+        staged = score(
+            head(w / "generated.jsonl", args.staged_rows, w / "head.jsonl"),
+            local_config(w, "staged", url, demo_kb, cache="gen", factuality__mode="staged"),
+            w / "staged.jsonl",
+        )
         print(f"staged: {staged['statuses']} in {staged['wall_s']:.0f} s", flush=True)
         order = redteam_rows(w / "redteam.jsonl")
         red = {}
         for mode in ("fused", "staged"):
             for preset in ("knowrl", "knowrl-robust"):
-                cfg = local_config(w, f"red-{mode}-{preset}", url, red_kb, cache=f"red-{mode}", preset=preset,
-                                   factuality__mode=mode)
+                cfg = local_config(
+                    w, f"red-{mode}-{preset}", url, red_kb, cache=f"red-{mode}", preset=preset, factuality__mode=mode
+                )
                 red[f"{mode}, {preset}"] = score(w / "redteam.jsonl", cfg, w / f"red-{mode}-{preset}.jsonl")
                 print(f"red team {mode} {preset}: {red[f'{mode}, {preset}']['statuses']}", flush=True)
         slots = {}

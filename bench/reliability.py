@@ -52,22 +52,40 @@ def taught_policy(out: Path, seed: int = 0) -> Path:
     for row in _rows(SMOKE_RL):
         prompt = render_prompt(tokenizer, row["question"])
         gold = row["answers"] if isinstance(row["answers"], str) else row["answers"][0]
-        pairs += [(prompt, f"{row['title']} is about {gold}.</think><answer>{gold}</answer>"),
-                  (prompt, f"{row['title']} was described in 1889.</think><answer>Lyon</answer>"),
-                  (prompt, "I am not sure.</think><answer>I don't know</answer>")]
+        pairs += [
+            (prompt, f"{row['title']} is about {gold}.</think><answer>{gold}</answer>"),
+            (prompt, f"{row['title']} was described in 1889.</think><answer>Lyon</answer>"),
+            (prompt, "I am not sure.</think><answer>I don't know</answer>"),
+        ]
     return teach_tiny_model(path, pairs, steps=300)
 
 
 def _judge(url: str, cache_dir: str | None = None, breaker_failures: int = 8) -> dict[str, Any]:
     # Timeouts and the breaker's cooldown are scaled to the tiny policy's ~0.3 s steps (a GPU
     # step takes a minute: there the defaults, 30 s each, play the same role).
-    return {"endpoints": [{"base_url": url, "model": "test-judge"}], "timeout_s": 1.5, "max_attempts": 3,
-            "backoff_initial_s": 0.05, "backoff_max_s": 0.2, "max_retry_after_s": 0.5, "breaker_failures": breaker_failures,
-            "breaker_cooldown_s": 0.5, "cache_dir": cache_dir}
+    return {
+        "endpoints": [{"base_url": url, "model": "test-judge"}],
+        "timeout_s": 1.5,
+        "max_attempts": 3,
+        "backoff_initial_s": 0.05,
+        "backoff_max_s": 0.2,
+        "max_retry_after_s": 0.5,
+        "breaker_failures": breaker_failures,
+        "breaker_cooldown_s": 0.5,
+        "cache_dir": cache_dir,
+    }
 
 
-def soak(out: Path, steps: int = 20, fault_rate: float = 0.3, down_steps: int = 5, recovery_steps: int = 5,
-         step_timeout_s: float = 6.0, seed: int = 0, breaker_failures: int = 8) -> dict[str, Any]:
+def soak(
+    out: Path,
+    steps: int = 20,
+    fault_rate: float = 0.3,
+    down_steps: int = 5,
+    recovery_steps: int = 5,
+    step_timeout_s: float = 6.0,
+    seed: int = 0,
+    breaker_failures: int = 8,
+) -> dict[str, Any]:
     """GRPO steps against a faulty judge, then a full outage, then recovery, in one run (no restart).
 
     How many judge calls an outage step makes depends on what the policy samples (cached grades and
@@ -84,8 +102,9 @@ def soak(out: Path, steps: int = 20, fault_rate: float = 0.3, down_steps: int = 
     per_step: dict[int, dict[str, Any]] = {}
     clock: dict[str, float] = {}
 
-    with serve_in_thread(ServerConfig(latency_ms=20, fault_rate=fault_rate, faults=FAULTS, hang_s=30,
-                                      retry_after_s=0.2, seed=seed)) as server:
+    with serve_in_thread(
+        ServerConfig(latency_ms=20, fault_rate=fault_rate, faults=FAULTS, hang_s=30, retry_after_s=0.2, seed=seed)
+    ) as server:
 
         class Phases(TrainerCallback):
             """Takes the judge down after ``steps`` steps and brings it back ``down_steps`` later."""
@@ -100,17 +119,30 @@ def soak(out: Path, steps: int = 20, fault_rate: float = 0.3, down_steps: int = 
 
             def on_log(self, args, state, control, logs=None, **kwargs):  # noqa: ANN001
                 if logs and "reward_engine/wall_s" in logs:
-                    per_step[state.global_step] = {k: logs[k] for k in logs
-                                                   if k.startswith(("reward_engine/", "rewards/"))}
+                    per_step[state.global_step] = {
+                        k: logs[k] for k in logs if k.startswith(("reward_engine/", "rewards/"))
+                    }
                     if "up" in clock and "recovered" not in clock and _graded(logs):
                         clock["recovered"] = time.perf_counter()
 
-        overrides = [f"output_dir={out / 'run'}", f"model.name_or_path={policy}", f"grpo.max_steps={total}",
-                     "grpo.save_steps=1000", "grpo.max_completion_length=40", "grpo.temperature=0.7",
-                     "grpo.multi_objective_aggregation=normalize_then_sum", "reward.drop_unscored=false",
-                     "reward.grader=llm", "reward.decomposer=llm", "reward.verifier=llm", "reward.speculate=true",
-                     f"reward.step_timeout_s={step_timeout_s}", f"reward.factuality.kb_path={out / 'kb.db'}",
-                     "reward.judge=" + json.dumps(_judge(server.url, breaker_failures=breaker_failures)), f"seed={seed}"]
+        overrides = [
+            f"output_dir={out / 'run'}",
+            f"model.name_or_path={policy}",
+            f"grpo.max_steps={total}",
+            "grpo.save_steps=1000",
+            "grpo.max_completion_length=40",
+            "grpo.temperature=0.7",
+            "grpo.multi_objective_aggregation=normalize_then_sum",
+            "reward.drop_unscored=false",
+            "reward.grader=llm",
+            "reward.decomposer=llm",
+            "reward.verifier=llm",
+            "reward.speculate=true",
+            f"reward.step_timeout_s={step_timeout_s}",
+            f"reward.factuality.kb_path={out / 'kb.db'}",
+            "reward.judge=" + json.dumps(_judge(server.url, breaker_failures=breaker_failures)),
+            f"seed={seed}",
+        ]
         config = load_train_config(SMOKE, overrides)
         started = time.perf_counter()
         summary = train(config, callbacks=[Phases()])
@@ -125,24 +157,37 @@ def soak(out: Path, steps: int = 20, fault_rate: float = 0.3, down_steps: int = 
     for row in log:
         statuses[phase.get(row["step"], "faults")][row["status"]] += 1
         real = isinstance(row.get("correctness"), (int, float))
-        if not (real and row["status"] in FINAL_STATUSES or row["correctness"] is None
-                and row["status"] in FLAGGED_STATUSES | {"bad_input"}):
+        if not (
+            real
+            and row["status"] in FINAL_STATUSES
+            or row["correctness"] is None
+            and row["status"] in FLAGGED_STATUSES | {"bad_input"}
+        ):
             unexplained += 1
     walls = {s: v["reward_engine/wall_s"] for s, v in per_step.items()}
     recovery = [s for s in range(steps + down_steps + 1, total + 1) if _graded(per_step.get(s, {}))]
     return {
-        "steps_run": summary["global_step"], "steps_planned": total, "recovery_steps": recovery_steps,
-        "fault_steps": steps, "down_steps": down_steps, "fault_rate": fault_rate, "completions": len(log),
-        "statuses": {k: dict(v) for k, v in statuses.items()}, "unexplained_rows": unexplained,
-        "faults_injected": faults, "judge_requests": requests, "step_budget_s": step_timeout_s,
+        "steps_run": summary["global_step"],
+        "steps_planned": total,
+        "recovery_steps": recovery_steps,
+        "fault_steps": steps,
+        "down_steps": down_steps,
+        "fault_rate": fault_rate,
+        "completions": len(log),
+        "statuses": {k: dict(v) for k, v in statuses.items()},
+        "unexplained_rows": unexplained,
+        "faults_injected": faults,
+        "judge_requests": requests,
+        "step_budget_s": step_timeout_s,
         "max_reward_wall_s": max(walls.values()) if walls else None,
         "max_overrun_s": max(0.0, max(walls.values()) - step_timeout_s) if walls else None,
         "breaker_open_steps": [s for s, v in per_step.items() if v.get("reward_engine/breaker_open")],
         "first_recovered_step": recovery[0] if recovery else None,
         "recovery_s": round(clock["recovered"] - clock["up"], 2) if "recovered" in clock else None,
         "breaker_cooldown_s": _judge("")["breaker_cooldown_s"],
-        "format_mean_while_down": _mean([per_step[s].get("rewards/knowrl_format/mean") for s in per_step
-                                         if steps < s <= steps + down_steps]),
+        "format_mean_while_down": _mean(
+            [per_step[s].get("rewards/knowrl_format/mean") for s in per_step if steps < s <= steps + down_steps]
+        ),
         "wall_s": round(wall, 1),
     }
 
@@ -163,25 +208,48 @@ def _score_input(path: Path, rows: int) -> Path:
         for i in range(rows):
             q = questions[i % len(questions)]
             answer = [q["answers"], "Lyon", "I don't know"][i % 3]
-            completion = (f"<think>{q['title']} was described in {1800 + i}. The river Seine runs through Paris. "
-                          f"Claim number {i} is here.</think><answer>{answer}</answer>")
+            completion = (
+                f"<think>{q['title']} was described in {1800 + i}. The river Seine runs through Paris. "
+                f"Claim number {i} is here.</think><answer>{answer}</answer>"
+            )
             handle.write(json.dumps({"id": f"r{i}", **q, "completion": completion}) + "\n")
     return path
 
 
 def _score_cmd(src: Path, dst: Path, config: Path, batch: int = 8, concurrency: int = 8) -> list[str]:
-    return [sys.executable, "-m", "reward_engine.score", "--input", str(src), "--output", str(dst), "--config",
-            str(config), "--batch-size", str(batch), "--concurrency", str(concurrency), "--no-progress"]
+    return [
+        sys.executable,
+        "-m",
+        "reward_engine.score",
+        "--input",
+        str(src),
+        "--output",
+        str(dst),
+        "--config",
+        str(config),
+        "--batch-size",
+        str(batch),
+        "--concurrency",
+        str(concurrency),
+        "--no-progress",
+    ]
 
 
 def _reward_config(out: Path, url: str, cache: Path, judge: dict[str, Any] | None = None) -> Path:
     import yaml
 
     path = out / f"reward-{cache.name}.yaml"
-    path.write_text(yaml.safe_dump({"grader": "llm", "decomposer": "llm", "verifier": "llm",
-                                    "judge": {**_judge(url, str(cache)), "timeout_s": 10, **(judge or {})},
-                                    "factuality": {"kb_path": str(out / "kb.db"),
-                                                   "cache_dir": str(cache / "evidence")}}))
+    path.write_text(
+        yaml.safe_dump(
+            {
+                "grader": "llm",
+                "decomposer": "llm",
+                "verifier": "llm",
+                "judge": {**_judge(url, str(cache)), "timeout_s": 10, **(judge or {})},
+                "factuality": {"kb_path": str(out / "kb.db"), "cache_dir": str(cache / "evidence")},
+            }
+        )
+    )
     return path
 
 
@@ -204,8 +272,9 @@ def crash_score(out: Path, rows: int = 400, kill_after_lines: int | None = None)
     with serve_in_thread(ServerConfig(latency_ms=15)) as server:
         config = _reward_config(out, server.url, out / "cache-crash")
         dst = out / "scored-crash.jsonl"
-        proc = subprocess.Popen(_score_cmd(src, dst, config), env=env, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            _score_cmd(src, dst, config), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         while proc.poll() is None and (not dst.exists() or len(dst.read_bytes().splitlines()) < kill_after):
             time.sleep(0.05)
         killed = proc.poll() is None
@@ -231,10 +300,18 @@ def crash_score(out: Path, rows: int = 400, kill_after_lines: int | None = None)
     clean_rows = {r["line"]: r for r in _rows(clean_dst)}
     same = sum(r["reward"] == clean_rows.get(r["line"], {}).get("reward") for r in parsed)
     return {
-        "rows": rows, "killed_mid_run": killed, "lines_at_kill": lines_at_kill, "rerun_rc": rerun.returncode,
-        "clean_rc": clean.returncode, "output_lines": len(lines), "corrupt_lines": corrupt,
-        "rows_lost": rows - len(counts), "rows_duplicated": sum(c > 1 for c in counts.values()),
-        "same_reward_as_clean_run": same, "judge_requests_killed_run": first, "judge_requests_rerun": second,
+        "rows": rows,
+        "killed_mid_run": killed,
+        "lines_at_kill": lines_at_kill,
+        "rerun_rc": rerun.returncode,
+        "clean_rc": clean.returncode,
+        "output_lines": len(lines),
+        "corrupt_lines": corrupt,
+        "rows_lost": rows - len(counts),
+        "rows_duplicated": sum(c > 1 for c in counts.values()),
+        "same_reward_as_clean_run": same,
+        "judge_requests_killed_run": first,
+        "judge_requests_rerun": second,
         "judge_requests_clean_run": cold,
         "redone_fraction": round((first + second - cold) / cold, 3) if cold else None,
     }
@@ -270,12 +347,24 @@ class _Watch:
 
     def sample(self, proc: subprocess.Popen) -> dict[str, Any]:
         stats = self.server.stats
-        return {"t": time.perf_counter(), "lines": self.count(), "rss_mb": self.rss_mb(proc.pid),
-                "accepted": stats.requests - stats.rate_limited}
+        return {
+            "t": time.perf_counter(),
+            "lines": self.count(),
+            "rss_mb": self.rss_mb(proc.pid),
+            "accepted": stats.requests - stats.rate_limited,
+        }
 
 
-def score_soak(out: Path, rows: int = 20_000, rpm: int = 1200, fault_rate: float = 0.3, kills: int = 2,
-               seed: int = 0, batch: int = 64, concurrency: int = 8) -> dict[str, Any]:
+def score_soak(
+    out: Path,
+    rows: int = 20_000,
+    rpm: int = 1200,
+    fault_rate: float = 0.3,
+    kills: int = 2,
+    seed: int = 0,
+    batch: int = 64,
+    concurrency: int = 8,
+) -> dict[str, Any]:
     """``reward_engine.score`` on ``rows`` rows against the test judge at ``rpm`` with faults, killed with
     SIGKILL ``kills`` times at random points and run again until done; RSS and judge throughput sampled."""
     import random
@@ -291,15 +380,22 @@ def score_soak(out: Path, rows: int = 20_000, rpm: int = 1200, fault_rate: float
     dst = out / "soak-scored.jsonl"
     dst.unlink(missing_ok=True)
     runs: list[dict[str, Any]] = []
-    server_config = ServerConfig(latency_ms=100, rpm=rpm, fault_rate=fault_rate, faults=FAULTS, hang_s=30,
-                                 retry_after_s=1.0, seed=seed)
+    server_config = ServerConfig(
+        latency_ms=100, rpm=rpm, fault_rate=fault_rate, faults=FAULTS, hang_s=30, retry_after_s=1.0, seed=seed
+    )
     with serve_in_thread(server_config) as server:
-        config = _reward_config(out, server.url, out / "cache-soak",
-                                {"requests_per_minute": rpm, "timeout_s": 2.0, "max_attempts": 6})
+        config = _reward_config(
+            out, server.url, out / "cache-soak", {"requests_per_minute": rpm, "timeout_s": 2.0, "max_attempts": 6}
+        )
         watch = _Watch(dst, server)
         for kill_at in [*kill_points, None]:
-            proc = subprocess.Popen(_score_cmd(src, dst, config, batch, concurrency), env=env, stdout=subprocess.PIPE,
-                                    stderr=subprocess.DEVNULL, text=True)
+            proc = subprocess.Popen(
+                _score_cmd(src, dst, config, batch, concurrency),
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+            )
             samples = [watch.sample(proc)]
             while proc.poll() is None:
                 time.sleep(0.2)
@@ -316,9 +412,15 @@ def score_soak(out: Path, rows: int = 20_000, rpm: int = 1200, fault_rate: float
     final_rows = _rows(dst)
     counts = collections.Counter(r["line"] for r in final_rows)
     statuses = collections.Counter(r["status"] for r in final_rows)
-    unexplained = sum(not (isinstance(r.get("reward"), (int, float)) and r["status"] in FINAL_STATUSES
-                           or r.get("reward") is None and r["status"] in FLAGGED_STATUSES | {"bad_input"})
-                      for r in final_rows)
+    unexplained = sum(
+        not (
+            isinstance(r.get("reward"), (int, float))
+            and r["status"] in FINAL_STATUSES
+            or r.get("reward") is None
+            and r["status"] in FLAGGED_STATUSES | {"bad_input"}
+        )
+        for r in final_rows
+    )
     last = runs[-1]["samples"]
     # From the first rows the last run wrote (a short last run may have written them all between two polls).
     started = next((s for s in last if s["lines"] > last[0]["lines"]), last[0])
@@ -326,15 +428,26 @@ def score_soak(out: Path, rows: int = 20_000, rpm: int = 1200, fault_rate: float
     end = next((s for s in reversed(last) if s["rss_mb"]), last[-1])
     span = end["t"] - started["t"]
     return {
-        "rows": rows, "rpm": rpm, "fault_rate": fault_rate, "kill_points": kill_points,
-        "killed": [r["rc"] == -signal.SIGKILL for r in runs[:-1]], "final_rc": runs[-1]["rc"],
-        "output_lines": len(final_rows), "rows_lost": rows - len(counts),
-        "rows_duplicated": sum(c > 1 for c in counts.values()), "statuses": dict(statuses),
-        "unexplained_rows": unexplained, "faults_injected": faults, "judge_requests": requests,
-        "last_run_rows": end["lines"] - last[0]["lines"], "last_run_span_s": round(span, 1),
+        "rows": rows,
+        "rpm": rpm,
+        "fault_rate": fault_rate,
+        "kill_points": kill_points,
+        "killed": [r["rc"] == -signal.SIGKILL for r in runs[:-1]],
+        "final_rc": runs[-1]["rc"],
+        "output_lines": len(final_rows),
+        "rows_lost": rows - len(counts),
+        "rows_duplicated": sum(c > 1 for c in counts.values()),
+        "statuses": dict(statuses),
+        "unexplained_rows": unexplained,
+        "faults_injected": faults,
+        "judge_requests": requests,
+        "last_run_rows": end["lines"] - last[0]["lines"],
+        "last_run_span_s": round(span, 1),
         "accepted_per_s": round((end["accepted"] - started["accepted"]) / span, 2) if span > 0 else None,
-        "bound_per_s": rpm / 60, "rss_mb_at_1k": at_1k["rss_mb"] if at_1k else None,
-        "rows_at_1k_sample": at_1k["lines"] if at_1k else None, "rss_mb_at_end": end["rss_mb"],
+        "bound_per_s": rpm / 60,
+        "rss_mb_at_1k": at_1k["rss_mb"] if at_1k else None,
+        "rows_at_1k_sample": at_1k["lines"] if at_1k else None,
+        "rss_mb_at_end": end["rss_mb"],
         "rows_at_end_sample": end["lines"],
         "wall_s": round(sum(r["samples"][-1]["t"] - r["samples"][0]["t"] for r in runs), 1),
     }
@@ -351,24 +464,43 @@ def shared_cache(out: Path, rows: int = 200) -> dict[str, Any]:
     with serve_in_thread(ServerConfig(latency_ms=15)) as server:
         config = _reward_config(out, server.url, out / "cache-shared")
         outs = [out / "shared-a.jsonl", out / "shared-b.jsonl"]
-        procs = [subprocess.Popen(_score_cmd(src, o, config), env=env, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.PIPE, text=True) for o in outs]
+        procs = [
+            subprocess.Popen(
+                _score_cmd(src, o, config), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+            )
+            for o in outs
+        ]
         codes = [p.wait() for p in procs]
         requests = server.stats.requests
     a, b = (_rows(o) for o in outs)
     keys = ("line", "reward", "label", "factuality")
-    return {"rows": rows, "return_codes": codes, "rows_a": len(a), "rows_b": len(b),
-            "identical": [tuple(r[k] for k in keys) for r in a] == [tuple(r[k] for k in keys) for r in b],
-            "statuses": dict(collections.Counter(r["status"] for r in a + b)), "judge_requests": requests}
+    return {
+        "rows": rows,
+        "return_codes": codes,
+        "rows_a": len(a),
+        "rows_b": len(b),
+        "identical": [tuple(r[k] for k in keys) for r in a] == [tuple(r[k] for k in keys) for r in b],
+        "statuses": dict(collections.Counter(r["status"] for r in a + b)),
+        "judge_requests": requests,
+    }
 
 
 def train_resume(out: Path, steps: int = 6, kill_at_checkpoint: int = 3) -> dict[str, Any]:
     """SIGKILL ``knowrl.train`` after a checkpoint, then ``--resume``: the run ends at ``steps``."""
     out.mkdir(parents=True, exist_ok=True)
     run = out / "resume-run"
-    common = [sys.executable, "-m", "knowrl.train", "--config", str(SMOKE), f"--set=output_dir={run}",
-              f"--set=reward.factuality.kb_path={out / 'kb.db'}", f"--set=grpo.max_steps={steps}",
-              "--set=grpo.save_steps=1", "--set=grpo.save_total_limit=2"]
+    common = [
+        sys.executable,
+        "-m",
+        "knowrl.train",
+        "--config",
+        str(SMOKE),
+        f"--set=output_dir={run}",
+        f"--set=reward.factuality.kb_path={out / 'kb.db'}",
+        f"--set=grpo.max_steps={steps}",
+        "--set=grpo.save_steps=1",
+        "--set=grpo.save_total_limit=2",
+    ]
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     proc = subprocess.Popen(common, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     target = run / f"checkpoint-{kill_at_checkpoint}" / "trainer_state.json"
@@ -381,19 +513,27 @@ def train_resume(out: Path, steps: int = 6, kill_at_checkpoint: int = 3) -> dict
     resumed = subprocess.run(common + ["--resume"], env=env, capture_output=True, text=True)
     summary = json.loads((run / "summary.json").read_text()) if (run / "summary.json").exists() else {}
     steps_logged = collections.Counter(r["step"] for r in _rows(run / "rewards.jsonl"))
-    return {"killed_mid_run": killed, "resume_rc": resumed.returncode,
-            "resumed_from": Path(summary.get("resumed_from") or "").name, "final_step": summary.get("global_step"),
-            "steps_logged": sorted(steps_logged), "rows_per_step": sorted(set(steps_logged.values())),
-            "stderr_tail": resumed.stderr[-500:] if resumed.returncode else ""}
+    return {
+        "killed_mid_run": killed,
+        "resume_rc": resumed.returncode,
+        "resumed_from": Path(summary.get("resumed_from") or "").name,
+        "final_step": summary.get("global_step"),
+        "steps_logged": sorted(steps_logged),
+        "rows_per_step": sorted(set(steps_logged.values())),
+        "stderr_tail": resumed.stderr[-500:] if resumed.returncode else "",
+    }
 
 
 def report(results: dict[str, Any]) -> str:
     s, c, sh, t = results["soak"], results["crash"], results["shared"], results["resume"]
     lines = [
-        "# Reliability", "",
+        "# Reliability",
+        "",
         f"Measured by `{' '.join(['python', *sys.argv])}` on this machine ({os.cpu_count()} CPU cores, no GPU), "
-        "against the project's test judge on 127.0.0.1; tiny taught policy, `configs/smoke.yaml`'s GRPO set-up.", "",
-        f"## Fault soak: {s['steps_planned']} GRPO steps in one run, no restart", "",
+        "against the project's test judge on 127.0.0.1; tiny taught policy, `configs/smoke.yaml`'s GRPO set-up.",
+        "",
+        f"## Fault soak: {s['steps_planned']} GRPO steps in one run, no restart",
+        "",
         f"- Steps 1–{s['fault_steps']}: {s['fault_rate']:.0%} of judge requests faulted; steps "
         f"{s['fault_steps'] + 1}–{s['fault_steps'] + s['down_steps']}: the judge fully down (every request 503); "
         f"steps {s['fault_steps'] + s['down_steps'] + 1}–{s['steps_planned']}: healthy again.",
@@ -410,8 +550,10 @@ def report(results: dict[str, Any]) -> str:
         f"{s['breaker_cooldown_s']} s; these CPU steps take ~0.1 s) — recovered without a restart.",
         f"- Mean format reward while the judge was down: {s['format_mean_while_down']} (steps go on with the "
         "format reward: `reward.drop_unscored: false`, `grpo.multi_objective_aggregation: normalize_then_sum`).",
-        f"- Wall time: {s['wall_s']} s.", "",
-        f"## `reward_engine.score` killed with SIGKILL, then run again ({c['rows']} rows)", "",
+        f"- Wall time: {s['wall_s']} s.",
+        "",
+        f"## `reward_engine.score` killed with SIGKILL, then run again ({c['rows']} rows)",
+        "",
         f"- Killed mid-run: {c['killed_mid_run']} (at {c['lines_at_kill']} output lines); rerun exit code "
         f"{c['rerun_rc']}.",
         f"- Output lines {c['output_lines']}, corrupt lines **{c['corrupt_lines']}**, rows lost "
@@ -420,25 +562,32 @@ def report(results: dict[str, Any]) -> str:
         f"- Judge requests: killed run {c['judge_requests_killed_run']} + rerun {c['judge_requests_rerun']} vs "
         f"a clean run {c['judge_requests_clean_run']}: work redone "
         f"{'n/a' if c['redone_fraction'] is None else format(c['redone_fraction'], '.1%')} (requests in flight "
-        "at the kill).", "",
-        f"## Two score jobs sharing one cache directory ({sh['rows']} rows each)", "",
+        "at the kill).",
+        "",
+        f"## Two score jobs sharing one cache directory ({sh['rows']} rows each)",
+        "",
         f"- Exit codes {sh['return_codes']}; rows {sh['rows_a']} / {sh['rows_b']}; identical rewards: "
         f"**{sh['identical']}**; statuses {json.dumps(sh['statuses'], sort_keys=True)}; judge requests "
-        f"{sh['judge_requests']}.", "",
-        "## Training killed with SIGKILL, then `--resume`", "",
+        f"{sh['judge_requests']}.",
+        "",
+        "## Training killed with SIGKILL, then `--resume`",
+        "",
         f"- Killed mid-run: {t['killed_mid_run']}; resumed from `{t['resumed_from']}`; exit code "
         f"{t['resume_rc']}; final step **{t['final_step']}**; steps in the reward log: {t['steps_logged']}, "
         f"rows per step {t['rows_per_step']} (steps after the checkpoint ran again; `--resume` first drops their "
-        "rows from the log, so each step is there once).", "",
+        "rows from the log, so each step is there once).",
+        "",
     ]
     if "score_soak" in results:
         k = results["score_soak"]
         lines += [
             f"## Scoring at scale: `reward_engine.score` on {k['rows']:,} rows, judge at {k['rpm']} RPM with "
-            f"{k['fault_rate']:.0%} faults, killed twice", "",
+            f"{k['fault_rate']:.0%} faults, killed twice",
+            "",
             f"- Test judge: 100 ms latency, {k['rpm']} requests/min enforced by the server (429 + Retry-After), "
             f"{k['fault_rate']:.0%} of requests faulted (429, 500, hang, malformed, wrong); the job: batches of 64, "
-            "8 in flight, 3 passes over failed rows, client-side RPM limit equal to the server's, 2 s timeout, 6 attempts.",
+            "8 in flight, 3 passes over failed rows, client-side RPM limit equal to the server's, "
+            "2 s timeout, 6 attempts.",
             f"- SIGKILLed at {k['kill_points']} output lines (random points; killed: {k['killed']}), then run "
             f"again until done (exit code {k['final_rc']}).",
             f"- Output lines {k['output_lines']:,}; rows lost **{k['rows_lost']}**, duplicated "
@@ -451,7 +600,8 @@ def report(results: dict[str, Any]) -> str:
             f"- Memory of the job (RSS): {k['rss_mb_at_1k']} MB at {k['rows_at_1k_sample']:,} rows, "
             f"{k['rss_mb_at_end']} MB at {k['rows_at_end_sample']:,} rows.",
             f"- Faults injected {json.dumps(k['faults_injected'], sort_keys=True)}; judge requests in all "
-            f"{k['judge_requests']:,}; wall time {k['wall_s']} s.", "",
+            f"{k['judge_requests']:,}; wall time {k['wall_s']} s.",
+            "",
         ]
     return "\n".join(lines)
 

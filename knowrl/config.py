@@ -36,8 +36,11 @@ class ModelConfig(BaseModel):
     dtype: Literal["auto", "float32", "bfloat16", "float16"] = "auto"
     max_seq_length: int = Field(2048, description="prompt + completion tokens (Unsloth, vLLM)")
     gpu_memory_utilization: float = Field(0.6, description="vLLM's share of GPU memory (Unsloth fast_inference)")
-    fast_inference: bool | None = Field(None, description="Unsloth generates with vLLM; None: when vllm is "
-                                        "installed (without it, Unsloth's kernels still train, generation is HF's)")
+    fast_inference: bool | None = Field(
+        None,
+        description="Unsloth generates with vLLM; None: when vllm is "
+        "installed (without it, Unsloth's kernels still train, generation is HF's)",
+    )
     adapter: str | None = Field(None, description="a LoRA adapter to start from (e.g. the cold-start SFT output)")
 
 
@@ -49,14 +52,18 @@ class LoraConfig(BaseModel):
     alpha: int = 32
     dropout: float = 0.05
     target_modules: list[str] = Field(
-        default_factory=lambda: ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"])
+        default_factory=lambda: ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
+    )
 
 
 class DataConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    train: str | None = Field(None, description="JSON array, JSONL, or a local HF dataset file/folder (the task's "
-                              "row format); not needed for generated data")
+    train: str | None = Field(
+        None,
+        description="JSON array, JSONL, or a local HF dataset file/folder (the task's "
+        "row format); not needed for generated data",
+    )
     eval: str | None = Field(None, description="held-out RL rows for --evaluate before/after")
     sft: str | None = Field(None, description="ShareGPT conversations for the cold-start stage")
     max_samples: int | None = Field(None, description="use only the first N training rows")
@@ -68,8 +75,9 @@ class MathTaskConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    source: Literal["file", "gsm_symbolic"] = Field("file", description="file: data.train/data.eval; gsm_symbolic: "
-                                                    "reasoning-gym's generator (offline)")
+    source: Literal["file", "gsm_symbolic"] = Field(
+        "file", description="file: data.train/data.eval; gsm_symbolic: reasoning-gym's generator (offline)"
+    )
     train_size: int = Field(256, ge=1, description="generated training rows (gsm_symbolic)")
     eval_size: int = Field(32, ge=1, description="generated held-out rows (gsm_symbolic, another seed)")
     reward: MathRewardConfig = Field(default_factory=MathRewardConfig)
@@ -111,27 +119,46 @@ class PipelineConfig(BaseModel):
     demo_data: bool = Field(False, description="generate QA from the demo KB's sources (train/held-out/SFT)")
     demo_train_questions: int = 160
     demo_heldout_questions: int = 40
-    demo_sft_unsure_share: float = Field(0.0, ge=0.0, le=1.0, description="share of real training questions whose "
-                                         "cold-start answer is \"I don't know\" (GRPO then sees abstentions)")
+    demo_sft_unsure_share: float = Field(
+        0.0,
+        ge=0.0,
+        le=1.0,
+        description="share of real training questions whose "
+        'cold-start answer is "I don\'t know" (GRPO then sees abstentions)',
+    )
     cold_start_sft: bool = Field(False, description="run the `sft` stage on data.sft first, merge, then GRPO")
     evaluate_before_after: bool = Field(False, description="evaluate data.eval before SFT and after GRPO")
     eval_max_new_tokens: int = 64
-    eval_samples: int = Field(0, ge=0, description="also k sampled answers per held-out question (rates with 95 % "
-                              "intervals over k x questions); 0: greedy only")
-    report: str | None = Field(None, description="also write the run's markdown report here (stage times, the "
-                               "table, whether GRPO moved the rates beyond their intervals); <output_dir>/report.md "
-                               "is always written")
-    sample_before: bool = Field(True, description="draw the k samples for the base model too (off when it cannot "
-                                "write the answer format: they would all be not attempted)")
-    eval_temperature: float | None = Field(None, description="sampling temperature (default: grpo.temperature, "
-                                           "as in training)")
+    eval_samples: int = Field(
+        0,
+        ge=0,
+        description="also k sampled answers per held-out question (rates with 95 % "
+        "intervals over k x questions); 0: greedy only",
+    )
+    report: str | None = Field(
+        None,
+        description="also write the run's markdown report here (stage times, the "
+        "table, whether GRPO moved the rates beyond their intervals); <output_dir>/report.md "
+        "is always written",
+    )
+    sample_before: bool = Field(
+        True,
+        description="draw the k samples for the base model too (off when it cannot "
+        "write the answer format: they would all be not attempted)",
+    )
+    eval_temperature: float | None = Field(
+        None, description="sampling temperature (default: grpo.temperature, as in training)"
+    )
 
 
 class KBConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    build_from: str | None = Field(None, description="JSON/JSONL of {title, text} to build reward.factuality.kb_path "
-                                   "from when it does not exist yet; 'demo' for the offline demo KB")
+    build_from: str | None = Field(
+        None,
+        description="JSON/JSONL of {title, text} to build reward.factuality.kb_path "
+        "from when it does not exist yet; 'demo' for the offline demo KB",
+    )
 
 
 class LoggingConfig(BaseModel):
@@ -158,8 +185,9 @@ class TrainConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     task: Literal["knowrl", "math", "reasoning_gym"] = Field(
-        "knowrl", description="knowrl: factual QA with the reward engine; math: boxed answers; "
-        "reasoning_gym: generated tasks")
+        "knowrl",
+        description="knowrl: factual QA with the reward engine; math: boxed answers; reasoning_gym: generated tasks",
+    )
     model: ModelConfig
     lora: LoraConfig = Field(default_factory=LoraConfig)
     data: DataConfig = Field(default_factory=DataConfig)
@@ -185,14 +213,20 @@ class TrainConfig(BaseModel):
     def _task_sections(self) -> "TrainConfig":
         for section in ("math", "reasoning_gym"):
             if getattr(self, section) is not None and self.task != section:
-                raise ValueError(f"section '{section}' is only read with task: {section} (this config has "
-                                 f"task: {self.task})")
+                raise ValueError(
+                    f"section '{section}' is only read with task: {section} (this config has task: {self.task})"
+                )
         if self.task == "math" and self.math is None:
             self.math = MathTaskConfig()
         if self.task == "reasoning_gym" and self.reasoning_gym is None:
             raise ValueError("task 'reasoning_gym' needs a 'reasoning_gym' section with train_tasks")
-        needs_file = self.task == "knowrl" and not self.pipeline.demo_data or \
-            self.task == "math" and self.math is not None and self.math.source == "file"
+        needs_file = (
+            self.task == "knowrl"
+            and not self.pipeline.demo_data
+            or self.task == "math"
+            and self.math is not None
+            and self.math.source == "file"
+        )
         if needs_file and not self.data.train:
             raise ValueError(f"task '{self.task}' needs data.train")
         grpo = self.grpo
@@ -200,8 +234,10 @@ class TrainConfig(BaseModel):
             if not grpo.get("beta"):
                 raise ValueError("grpo.sync_ref_model needs grpo.beta > 0 (no reference model is used at beta 0)")
             if self.lora.enabled:
-                raise ValueError("grpo.sync_ref_model is not supported by TRL with a LoRA (PEFT) policy; "
-                                 "set lora.enabled: false or sync_ref_model: false")
+                raise ValueError(
+                    "grpo.sync_ref_model is not supported by TRL with a LoRA (PEFT) policy; "
+                    "set lora.enabled: false or sync_ref_model: false"
+                )
         return self
 
     @field_validator("sft")
@@ -257,8 +293,10 @@ def load_train_config(path: str | Path, overrides: list[str] | None = None) -> T
     base = path.parent.resolve()
     if reward is not None:
         if config.task != "knowrl":
-            raise ConfigError(f"invalid config {path}: the 'reward' section is the reward engine's (task: knowrl); "
-                              f"task: {config.task} is rewarded by its '{config.task}.reward' section")
+            raise ConfigError(
+                f"invalid config {path}: the 'reward' section is the reward engine's (task: knowrl); "
+                f"task: {config.task} is rewarded by its '{config.task}.reward' section"
+            )
         if not isinstance(reward, dict):
             raise ConfigError(f"invalid config {path}: 'reward' must be a mapping")
         config.reward = parse_reward_config(reward, f"{path} (reward)", base)
@@ -269,8 +307,9 @@ def load_train_config(path: str | Path, overrides: list[str] | None = None) -> T
     config.data.sft = _resolve(config.data.sft, base)
     config.kb.build_from = _resolve(config.kb.build_from, base)
     config.pipeline.report = _resolve(config.pipeline.report, base)
-    config.output_dir = str((base / config.output_dir).resolve()) if not Path(config.output_dir).is_absolute() \
-        else config.output_dir
+    config.output_dir = (
+        str((base / config.output_dir).resolve()) if not Path(config.output_dir).is_absolute() else config.output_dir
+    )
     return config
 
 

@@ -41,8 +41,9 @@ def bad_row(path: Path, line: int, message: str, bad: list[str]) -> None:
 Convert = Callable[[Any], "tuple[Any, str | None]"]
 
 
-def load_rows(path: str | Path, convert: Convert, max_samples: int | None = None,
-              what: str = "training data") -> tuple[list[Any], LoadReport]:
+def load_rows(
+    path: str | Path, convert: Convert, max_samples: int | None = None, what: str = "training data"
+) -> tuple[list[Any], LoadReport]:
     """Rows of a JSON array, JSONL or local HF dataset, each through ``convert(value) -> (row, problem)``.
 
     Every loader shares this: a bad record is reported by file:line and the problem (naming the
@@ -54,8 +55,11 @@ def load_rows(path: str | Path, convert: Convert, max_samples: int | None = None
     if path.is_dir() or path.suffix in (".parquet", ".arrow"):
         from datasets import load_dataset, load_from_disk
 
-        source = load_from_disk(str(path)) if path.is_dir() else load_dataset(path.suffix[1:], data_files=str(path),
-                                                                              split="train")
+        source = (
+            load_from_disk(str(path))
+            if path.is_dir()
+            else load_dataset(path.suffix[1:], data_files=str(path), split="train")
+        )
         records: Iterable[tuple[int, Any, str | None]] = ((i + 1, value, None) for i, value in enumerate(source))
     else:
         records = ((r.line, r.value, r.error) for r in iter_records(path))
@@ -99,8 +103,10 @@ def render_prompt(tokenizer: Any, question: str, instructions: str = INSTRUCTION
 
     ``instructions`` holds ``{question}`` (the maths and reasoning-gym tasks pass their own).
     """
-    messages = [{"role": "user", "content": instructions.replace("{question}", question)},
-                {"role": "assistant", "content": ASSISTANT_PREFIX}]
+    messages = [
+        {"role": "user", "content": instructions.replace("{question}", question)},
+        {"role": "assistant", "content": ASSISTANT_PREFIX},
+    ]
     return tokenizer.apply_chat_template(messages, tokenize=False, continue_final_message=True)
 
 
@@ -114,12 +120,18 @@ def prompt_dataset(rows: list[dict[str, Any]], tokenizer: Any, instructions: str
 def rl_dataset(rows: list[dict[str, Any]], tokenizer: Any) -> Any:
     """KnowRL rows as :func:`prompt_dataset`, with list-valued fields joined into text."""
     # answers may be a string or a list: store as text so Arrow sees one type; the grader splits on ';'/'|'.
-    return prompt_dataset([
-        {"question": r["question"],
-         "answers": r["answers"] if isinstance(r["answers"], str) else "; ".join(r["answers"]),
-         "title": r["title"] if isinstance(r["title"], str) else ";".join(r["title"])}
-        for r in rows
-    ], tokenizer, INSTRUCTIONS)
+    return prompt_dataset(
+        [
+            {
+                "question": r["question"],
+                "answers": r["answers"] if isinstance(r["answers"], str) else "; ".join(r["answers"]),
+                "title": r["title"] if isinstance(r["title"], str) else ";".join(r["title"]),
+            }
+            for r in rows
+        ],
+        tokenizer,
+        INSTRUCTIONS,
+    )
 
 
 _ROLES = {"human": "user", "user": "user", "gpt": "assistant", "assistant": "assistant", "system": "system"}

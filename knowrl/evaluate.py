@@ -35,9 +35,16 @@ def simpleqa_metrics(labels: Sequence[str | None], well_formed: Sequence[bool]) 
     attempted = correct + incorrect
     given_attempted = correct / attempted if attempted else 0.0
     f_score = 2 * correct * given_attempted / (correct + given_attempted) if correct + given_attempted else 0.0
-    return {"n": len(labels), "correct": correct, "incorrect": incorrect, "not_attempted": not_attempted,
-            "accuracy_given_attempted": given_attempted, "f_score": f_score,
-            "format_compliance": sum(well_formed) / n, "intervals": rate_intervals(labels)}
+    return {
+        "n": len(labels),
+        "correct": correct,
+        "incorrect": incorrect,
+        "not_attempted": not_attempted,
+        "accuracy_given_attempted": given_attempted,
+        "f_score": f_score,
+        "format_compliance": sum(well_formed) / n,
+        "intervals": rate_intervals(labels),
+    }
 
 
 def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -59,21 +66,35 @@ def rate_intervals(labels: Sequence[str | None]) -> dict[str, tuple[float, float
     n = len(labels)
     correct = sum(label == "CORRECT" for label in labels)
     incorrect = sum(label == "INCORRECT" for label in labels)
-    return {"correct": wilson(correct, n), "incorrect": wilson(incorrect, n),
-            "not_attempted": wilson(n - correct - incorrect, n)}
+    return {
+        "correct": wilson(correct, n),
+        "incorrect": wilson(incorrect, n),
+        "not_attempted": wilson(n - correct - incorrect, n),
+    }
 
 
-async def grade_completions(rows: list[dict[str, Any]], completions: list[str],
-                            config: RewardEngineConfig) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+async def grade_completions(
+    rows: list[dict[str, Any]], completions: list[str], config: RewardEngineConfig
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Grade only (no factuality: evaluation measures answers, not the reward)."""
     config = config.model_copy(update={"factuality": config.factuality.model_copy(update={"enabled": False})})
     async with RewardEngine(config) as engine:
-        results = await engine.score([Sample(r["question"], c, r["answers"], r["title"])
-                                      for r, c in zip(rows, completions)])
+        results = await engine.score(
+            [Sample(r["question"], c, r["answers"], r["title"]) for r, c in zip(rows, completions)]
+        )
     parsed = [parse(c) for c in completions]
-    details = [{"question": r["question"], "answers": r["answers"], "completion": c, "answer": p.answer,
-                "label": res.label, "well_formed": p.well_formed, "status": res.status}
-               for r, c, p, res in zip(rows, completions, parsed, results)]
+    details = [
+        {
+            "question": r["question"],
+            "answers": r["answers"],
+            "completion": c,
+            "answer": p.answer,
+            "label": res.label,
+            "well_formed": p.well_formed,
+            "status": res.status,
+        }
+        for r, c, p, res in zip(rows, completions, parsed, results)
+    ]
     return simpleqa_metrics([res.label for res in results], [p.well_formed for p in parsed]), details
 
 
@@ -83,11 +104,15 @@ def shared_prefill(model: Any, batch: Any, k: int) -> dict[str, Any]:
     copy, and on CPU the ~120-token prompt costs more than the ~25-token answer."""
     ids, mask = batch["input_ids"], batch["attention_mask"]
     positions = (mask.cumsum(-1) - 1).clamp(min=0)  # left padding: as generate() numbers them
-    cache = model(input_ids=ids[:, :-1], attention_mask=mask[:, :-1], position_ids=positions[:, :-1],
-                  use_cache=True).past_key_values
+    cache = model(
+        input_ids=ids[:, :-1], attention_mask=mask[:, :-1], position_ids=positions[:, :-1], use_cache=True
+    ).past_key_values
     cache.batch_repeat_interleave(k)
-    return {"input_ids": ids.repeat_interleave(k, 0), "attention_mask": mask.repeat_interleave(k, 0),
-            "past_key_values": cache}
+    return {
+        "input_ids": ids.repeat_interleave(k, 0),
+        "attention_mask": mask.repeat_interleave(k, 0),
+        "past_key_values": cache,
+    }
 
 
 def load_for_generation(model_path: str, adapter: str | None) -> tuple[Any, Any]:
@@ -97,8 +122,9 @@ def load_for_generation(model_path: str, adapter: str | None) -> tuple[Any, Any]
     from knowrl.models import resolve_model_path
 
     path = resolve_model_path(model_path)
-    tokenizer = AutoTokenizer.from_pretrained(adapter if adapter and (Path(adapter) / "tokenizer_config.json").exists()
-                                              else path)
+    tokenizer = AutoTokenizer.from_pretrained(
+        adapter if adapter and (Path(adapter) / "tokenizer_config.json").exists() else path
+    )
     tokenizer.padding_side = "left"
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
@@ -112,9 +138,18 @@ def load_for_generation(model_path: str, adapter: str | None) -> tuple[Any, Any]
     return model, tokenizer
 
 
-def generate(model_path: str, adapter: str | None, questions: list[str], max_new_tokens: int,
-             batch_size: int = 8, instructions: str = INSTRUCTIONS, samples: int = 0,
-             temperature: float = 1.0, seed: int = 0, loaded: tuple[Any, Any] | None = None) -> list[str]:
+def generate(
+    model_path: str,
+    adapter: str | None,
+    questions: list[str],
+    max_new_tokens: int,
+    batch_size: int = 8,
+    instructions: str = INSTRUCTIONS,
+    samples: int = 0,
+    temperature: float = 1.0,
+    seed: int = 0,
+    loaded: tuple[Any, Any] | None = None,
+) -> list[str]:
     """Completions with the training prompt (``instructions``: the task's template): greedy, one per
     question; or, with ``samples`` k > 0, k sampled at ``temperature`` per question (question-major).
     ``loaded``: a (model, tokenizer) from ``load_for_generation``, to skip loading again."""
@@ -125,22 +160,35 @@ def generate(model_path: str, adapter: str | None, questions: list[str], max_new
     for start in range(0, len(questions), batch_size):
         prompts = [render_prompt(tokenizer, q, instructions) for q in questions[start : start + batch_size]]
         batch = tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
-        sampling = {"do_sample": True, "temperature": temperature, "top_p": 1.0, "top_k": 0} if samples > 0 \
+        sampling = (
+            {"do_sample": True, "temperature": temperature, "top_p": 1.0, "top_k": 0}
+            if samples > 0
             else {"do_sample": False}
+        )
         torch.manual_seed(seed + start)  # the same draws for the same model, whatever ran before
         with torch.inference_mode():
             inputs = shared_prefill(model, batch, samples) if samples > 1 else dict(batch)
-            tokens = model.generate(**inputs, max_new_tokens=max_new_tokens, pad_token_id=tokenizer.pad_token_id,
-                                    **sampling)
-        for row in tokens[:, batch["input_ids"].shape[1]:]:
+            tokens = model.generate(
+                **inputs, max_new_tokens=max_new_tokens, pad_token_id=tokenizer.pad_token_id, **sampling
+            )
+        for row in tokens[:, batch["input_ids"].shape[1] :]:
             # The prompt ends with "<think>": put it back so the completion parses as trained.
             outputs.append("<think>" + tokenizer.decode(row, skip_special_tokens=True))
     return outputs
 
 
-def evaluate_model(model: str, adapter: str | None, data: Path, config: RewardEngineConfig,
-                   max_new_tokens: int = 64, max_samples: int | None = None, samples: int = 0,
-                   temperature: float = 1.0, seed: int = 0, greedy: bool = True) -> tuple[dict[str, Any], list[dict]]:
+def evaluate_model(
+    model: str,
+    adapter: str | None,
+    data: Path,
+    config: RewardEngineConfig,
+    max_new_tokens: int = 64,
+    max_samples: int | None = None,
+    samples: int = 0,
+    temperature: float = 1.0,
+    seed: int = 0,
+    greedy: bool = True,
+) -> tuple[dict[str, Any], list[dict]]:
     """Greedy metrics; with ``samples`` k > 0 also ``metrics["sampled"]``: the same rates over k answers
     per question sampled at ``temperature`` (n = k x questions, so rates are not quantised to 1/questions).
     ``greedy=False`` skips the greedy pass (metrics then hold only ``sampled``)."""
@@ -153,8 +201,16 @@ def evaluate_model(model: str, adapter: str | None, data: Path, config: RewardEn
         completions = generate(model, adapter, questions, max_new_tokens, loaded=loaded)
         metrics, details = asyncio.run(grade_completions(rows, completions, config))
     if samples > 0:
-        drawn = generate(model, adapter, questions, max_new_tokens, samples=samples, temperature=temperature,
-                         seed=seed, loaded=loaded)
+        drawn = generate(
+            model,
+            adapter,
+            questions,
+            max_new_tokens,
+            samples=samples,
+            temperature=temperature,
+            seed=seed,
+            loaded=loaded,
+        )
         repeated = [r for r in rows for _ in range(samples)]
         metrics["sampled"], sampled_details = asyncio.run(grade_completions(repeated, drawn, config))
         details += [{**d, "sampled": True} for d in sampled_details]
@@ -162,11 +218,17 @@ def evaluate_model(model: str, adapter: str | None, data: Path, config: RewardEn
 
 
 def markdown(metrics: dict[str, float], title: str) -> str:
-    rows = [f"| {k} | {v:.3f} |" if isinstance(v, float) else f"| {k} | {v} |" for k, v in metrics.items()
-            if not isinstance(v, dict)]
+    rows = [
+        f"| {k} | {v:.3f} |" if isinstance(v, float) else f"| {k} | {v} |"
+        for k, v in metrics.items()
+        if not isinstance(v, dict)
+    ]
     if "sampled" in metrics:
-        rows += [f"| {k} (sampled, n={metrics['sampled']['n']}) | {v:.3f} |" for k, v in metrics["sampled"].items()
-                 if isinstance(v, float)]
+        rows += [
+            f"| {k} (sampled, n={metrics['sampled']['n']}) | {v:.3f} |"
+            for k, v in metrics["sampled"].items()
+            if isinstance(v, float)
+        ]
     return "\n".join([f"# {title}", "", "| metric | value |", "|---|---|", *rows, ""])
 
 
@@ -183,19 +245,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("eval"))
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)
-    config = (load_reward_config_or_report(args.config) if args.config
-              else parse_reward_config({"factuality": {"enabled": False}}))
+    config = (
+        load_reward_config_or_report(args.config)
+        if args.config
+        else parse_reward_config({"factuality": {"enabled": False}})
+    )
     if config is None:
         return 2
     if not args.data.exists():
         print(f"error: data not found: {args.data}", file=sys.stderr)
         return 2
-    metrics, details = evaluate_model(args.model, args.adapter, args.data, config, args.max_new_tokens,
-                                      args.max_samples, args.samples, args.temperature)
+    metrics, details = evaluate_model(
+        args.model,
+        args.adapter,
+        args.data,
+        config,
+        args.max_new_tokens,
+        args.max_samples,
+        args.samples,
+        args.temperature,
+    )
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "report.json").write_text(json.dumps({"metrics": metrics, "details": details}, indent=2))
-    (args.out / "report.md").write_text(markdown(metrics, f"Evaluation of {args.model}"
-                                                 + (f" + {args.adapter}" if args.adapter else "")))
+    (args.out / "report.md").write_text(
+        markdown(metrics, f"Evaluation of {args.model}" + (f" + {args.adapter}" if args.adapter else ""))
+    )
     print(json.dumps(metrics, indent=2))
     return 0
 

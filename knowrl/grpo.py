@@ -31,10 +31,18 @@ def grpo_args(config: TrainConfig) -> Any:
     if config.grpo.get("use_vllm") and not is_available("vllm"):
         from knowrl.config import ConfigError
 
-        raise ConfigError("grpo.use_vllm: true needs vLLM (pip install -e '.[gpu]'); or --set grpo.use_vllm=false "
-                          "to generate with the policy itself")
-    ours = {"output_dir": config.output_dir, "seed": config.seed, "report_to": config.logging.report_to or "none",
-            "logging_steps": 1, "save_strategy": "steps", "save_steps": 50}
+        raise ConfigError(
+            "grpo.use_vllm: true needs vLLM (pip install -e '.[gpu]'); or --set grpo.use_vllm=false "
+            "to generate with the policy itself"
+        )
+    ours = {
+        "output_dir": config.output_dir,
+        "seed": config.seed,
+        "report_to": config.logging.report_to or "none",
+        "logging_steps": 1,
+        "save_strategy": "steps",
+        "save_steps": 50,
+    }
     return trainer_args(trl.GRPOConfig, ours, config.grpo)
 
 
@@ -73,12 +81,19 @@ def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None
             log.warning("--resume: no checkpoint in %s, starting fresh", out)
         start_fresh(log_path)
     reward_log = RewardLog(log_path)
-    task = registry.setup(config, policy.tokenizer, knowrl_sink=reward_log, rows_sink=reward_log.write_rows,
-                          world_size=world)
+    task = registry.setup(
+        config, policy.tokenizer, knowrl_sink=reward_log, rows_sink=reward_log.write_rows, world_size=world
+    )
     rewards = task.rewards
-    trainer = GRPOTrainer(model=policy.model, reward_funcs=rewards.functions(), args=grpo_args(config),
-                          train_dataset=task.dataset, processing_class=policy.tokenizer,
-                          peft_config=policy.peft_config, callbacks=callbacks)
+    trainer = GRPOTrainer(
+        model=policy.model,
+        reward_funcs=rewards.functions(),
+        args=grpo_args(config),
+        train_dataset=task.dataset,
+        processing_class=policy.tokenizer,
+        peft_config=policy.peft_config,
+        callbacks=callbacks,
+    )
     try:
         result = trainer.train(resume_from_checkpoint=checkpoint)
     finally:
@@ -88,10 +103,16 @@ def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None
         reward_log.close()
     trainer.save_model(str(out / "final"))  # main process only, inside TRL
     summary = {
-        "task": config.task, "backend": policy.backend, "global_step": trainer.state.global_step,
-        "resumed_from": checkpoint, "train_rows": task.rows, "bad_rows": task.bad_rows,
+        "task": config.task,
+        "backend": policy.backend,
+        "global_step": trainer.state.global_step,
+        "resumed_from": checkpoint,
+        "train_rows": task.rows,
+        "bad_rows": task.bad_rows,
         "training_loss": result.training_loss,
-        "reward_log": str(log_path), "adapter": str(out / "final"), "world_size": world,
+        "reward_log": str(log_path),
+        "adapter": str(out / "final"),
+        "world_size": world,
         "trainer_processes": trainer.accelerator.num_processes,
         "judge_rpm_per_rank": _judge_rpm(rewards),
         "wall_s": round(time.perf_counter() - started, 1),

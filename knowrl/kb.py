@@ -26,14 +26,19 @@ def ensure_kb(config: TrainConfig) -> None:
         return  # built, or a KB the user gave as-is (e.g. a documents-only FActScore DB)
     source = config.kb.build_from or ("demo" if reward.factuality.kb_path == "demo" else None)
     if source is None:
-        raise ConfigError(f"knowledge base {path} does not exist; build it (python -m retrieval.build) "
-                          "or set kb.build_from")
+        raise ConfigError(
+            f"knowledge base {path} does not exist; build it (python -m retrieval.build) or set kb.build_from"
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(str(path) + ".lock"):  # DDP ranks start together: one builds, the others wait
         if is_built(path, dense_index):
             return
-        log.info("building the knowledge base %s from %s (once%s)", path, source,
-                 "" if dense_index else "; BM25 only, as retrieval_mode is bm25")
+        log.info(
+            "building the knowledge base %s from %s (once%s)",
+            path,
+            source,
+            "" if dense_index else "; BM25 only, as retrieval_mode is bm25",
+        )
         build_kb(path, source, dense_index)
 
 
@@ -42,6 +47,9 @@ def build_kb(path: Path, source: str, dense_index: bool = True) -> None:
     from retrieval.build import build
     from retrieval.sources import Document, demo_documents, read_documents
 
-    documents = demo_documents() if source == "demo" else (r for _, r in read_documents(Path(source))
-                                                           if isinstance(r, Document))
+    documents = (
+        demo_documents()
+        if source == "demo"
+        else (r for _, r in read_documents(Path(source)) if isinstance(r, Document))
+    )
     build(path, documents, dense_index=dense_index)

@@ -106,8 +106,10 @@ def check_model_path(name: str) -> None:
     from knowrl.config import ConfigError
 
     if name.startswith(("/", ".", "~")) and not Path(name).expanduser().exists():
-        raise ConfigError(f"model.name_or_path: {name} does not exist; set it to a local model folder or a hub id "
-                          "(--set model.name_or_path=...)")
+        raise ConfigError(
+            f"model.name_or_path: {name} does not exist; set it to a local model folder or a hub id "
+            "(--set model.name_or_path=...)"
+        )
 
 
 def load_policy(model_cfg: ModelConfig, lora: LoraConfig, seed: int = 0) -> Policy:
@@ -138,8 +140,9 @@ def _load_transformers(model_cfg: ModelConfig, lora: LoraConfig, path: str) -> P
         targets = [t for t in lora.target_modules if t in names]
         if not targets:
             raise ValueError(f"none of lora.target_modules {lora.target_modules} exist in {path}")
-        peft_config = PeftLoraConfig(r=lora.r, lora_alpha=lora.alpha, lora_dropout=lora.dropout,
-                                     target_modules=targets, task_type="CAUSAL_LM")
+        peft_config = PeftLoraConfig(
+            r=lora.r, lora_alpha=lora.alpha, lora_dropout=lora.dropout, target_modules=targets, task_type="CAUSAL_LM"
+        )
     return Policy(model, tokenizer, "transformers", peft_config)
 
 
@@ -148,13 +151,22 @@ def _load_unsloth(model_cfg: ModelConfig, lora: LoraConfig, path: str, seed: int
 
     fast = model_cfg.fast_inference if model_cfg.fast_inference is not None else is_available("vllm")
     model, tokenizer = FastLanguageModel.from_pretrained(
-        model_name=model_cfg.adapter or path, max_seq_length=model_cfg.max_seq_length, load_in_4bit=False,
-        fast_inference=fast, max_lora_rank=lora.r, gpu_memory_utilization=model_cfg.gpu_memory_utilization,
+        model_name=model_cfg.adapter or path,
+        max_seq_length=model_cfg.max_seq_length,
+        load_in_4bit=False,
+        fast_inference=fast,
+        max_lora_rank=lora.r,
+        gpu_memory_utilization=model_cfg.gpu_memory_utilization,
     )
     if not model_cfg.adapter and lora.enabled:
         model = FastLanguageModel.get_peft_model(
-            model, r=lora.r, target_modules=lora.target_modules, lora_alpha=lora.alpha, lora_dropout=lora.dropout,
-            use_gradient_checkpointing="unsloth", random_state=seed,
+            model,
+            r=lora.r,
+            target_modules=lora.target_modules,
+            lora_alpha=lora.alpha,
+            lora_dropout=lora.dropout,
+            use_gradient_checkpointing="unsloth",
+            random_state=seed,
         )
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token

@@ -38,20 +38,27 @@ def table(before: dict[str, Any] | None, after: dict[str, Any], after_sft: dict[
     sampled (k per question, 95 % intervals) when the evaluation drew samples."""
     columns = [("before", before)] + ([("after SFT", after_sft)] if after_sft else []) + [("after GRPO", after)]
     header = ["| held-out metric | " + " | ".join(name for name, _ in columns) + " |", "|---|" + "---|" * len(columns)]
-    lines = header + [f"| {key} (greedy, n={after['n']}) | " + " | ".join(cell(v, key) for _, v in columns) + " |"
-                      for key in ROWS]
+    lines = header + [
+        f"| {key} (greedy, n={after['n']}) | " + " | ".join(cell(v, key) for _, v in columns) + " |" for key in ROWS
+    ]
     if "sampled" in after:
         sampled = [(name, v.get("sampled") if v else None) for name, v in columns]
-        lines += [f"| {key} (sampled, n={after['sampled']['n']}) | " + " | ".join(cell(v, key) for _, v in sampled)
-                  + " |" for key in ROWS if key != "format_compliance"]
+        lines += [
+            f"| {key} (sampled, n={after['sampled']['n']}) | " + " | ".join(cell(v, key) for _, v in sampled) + " |"
+            for key in ROWS
+            if key != "format_compliance"
+        ]
     return "\n".join(lines)
 
 
 def eval_sampling(config: TrainConfig) -> dict[str, Any]:
     """How held-out answers are sampled: k per question at the training temperature unless set."""
     p = config.pipeline
-    return {"samples": p.eval_samples, "seed": config.seed,
-            "temperature": p.eval_temperature or float(config.grpo.get("temperature", 1.0))}
+    return {
+        "samples": p.eval_samples,
+        "seed": config.seed,
+        "temperature": p.eval_temperature or float(config.grpo.get("temperature", 1.0)),
+    }
 
 
 def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -> dict[str, Any]:
@@ -64,10 +71,18 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
 
         clock.stage("generating QA from the demo KB sources")
         name = f"seed-{config.seed}-{p.demo_train_questions}-{p.demo_heldout_questions}-{p.demo_sft_unsure_share:g}"
-        paths = build_demo_data(cache_dir() / "demo-data" / name, p.demo_train_questions,
-                                p.demo_heldout_questions, config.seed, p.demo_sft_unsure_share)
-        config.data.train, config.data.eval, config.data.sft = (str(paths["train"]), str(paths["heldout"]),
-                                                                str(paths["sft"]))
+        paths = build_demo_data(
+            cache_dir() / "demo-data" / name,
+            p.demo_train_questions,
+            p.demo_heldout_questions,
+            config.seed,
+            p.demo_sft_unsure_share,
+        )
+        config.data.train, config.data.eval, config.data.sft = (
+            str(paths["train"]),
+            str(paths["heldout"]),
+            str(paths["sft"]),
+        )
     clock.stage("knowledge base")
     ensure_kb(config)
     clock.stage("policy model")
@@ -77,8 +92,14 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
     before = None
     if p.evaluate_before_after and config.data.eval:
         clock.stage("evaluating the base model on the held-out split")
-        before, _ = evaluate_model(base, None, Path(config.data.eval), grader, p.eval_max_new_tokens,
-                                   **{**sampling, "samples": p.eval_samples if p.sample_before else 0})
+        before, _ = evaluate_model(
+            base,
+            None,
+            Path(config.data.eval),
+            grader,
+            p.eval_max_new_tokens,
+            **{**sampling, "samples": p.eval_samples if p.sample_before else 0},
+        )
     grpo_base = base
     after_sft = None
     if p.cold_start_sft:
@@ -92,8 +113,9 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
         grpo_base = str(merge(base, str(out / "sft" / "final"), out / "sft-merged"))
         if p.evaluate_before_after and config.data.eval:
             clock.stage("evaluating after cold-start SFT")
-            after_sft, _ = evaluate_model(grpo_base, None, Path(config.data.eval), grader, p.eval_max_new_tokens,
-                                          **sampling)
+            after_sft, _ = evaluate_model(
+                grpo_base, None, Path(config.data.eval), grader, p.eval_max_new_tokens, **sampling
+            )
     clock.stage("GRPO with the reward engine")
     grpo_config = config.model_copy(deep=True)
     grpo_config.model.name_or_path = grpo_base
@@ -101,8 +123,9 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
     result: dict[str, Any] = {"grpo": summary}
     if p.evaluate_before_after and config.data.eval:
         clock.stage("evaluating after GRPO")
-        after, details = evaluate_model(grpo_base, summary["adapter"], Path(config.data.eval), grader,
-                                        p.eval_max_new_tokens, **sampling)
+        after, details = evaluate_model(
+            grpo_base, summary["adapter"], Path(config.data.eval), grader, p.eval_max_new_tokens, **sampling
+        )
         (out / "heldout_after.json").write_text(json.dumps({"metrics": after, "details": details}, indent=2))
         result.update(before=before, after_sft=after_sft, after=after, table=table(before, after, after_sft))
     curve = reward_curve(out / config.logging.reward_log, out / "reward_curve.png")

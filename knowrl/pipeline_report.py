@@ -57,11 +57,19 @@ def moved(after_sft: dict[str, Any] | None, after: dict[str, Any]) -> list[str]:
         low, high = after_sft["sampled"]["intervals"][key]
         value = after["sampled"][key]
         where = side(value, (low, high))
-        verdict = "" if want is None else (" (KnowRL's direction, beyond the noise)" if
-                                           (want, where) in (("down", "below"), ("up", "above")) else
-                                           " (not beyond the noise in KnowRL's direction)")
-        lines.append(f"- sampled {key}: {after_sft['sampled'][key]:.3f} after SFT -> {value:.3f} after GRPO, "
-                     f"{where} the after-SFT interval [{low:.2f}, {high:.2f}]{verdict}")
+        verdict = (
+            ""
+            if want is None
+            else (
+                " (KnowRL's direction, beyond the noise)"
+                if (want, where) in (("down", "below"), ("up", "above"))
+                else " (not beyond the noise in KnowRL's direction)"
+            )
+        )
+        lines.append(
+            f"- sampled {key}: {after_sft['sampled'][key]:.3f} after SFT -> {value:.3f} after GRPO, "
+            f"{where} the after-SFT interval [{low:.2f}, {high:.2f}]{verdict}"
+        )
     aga = (after_sft["sampled"]["accuracy_given_attempted"], after["sampled"]["accuracy_given_attempted"])
     lines.append(f"- sampled accuracy given attempted: {aga[0]:.3f} -> {aga[1]:.3f}")
     return lines
@@ -79,20 +87,29 @@ def write_report(path: Path, command: str, config: Any, clock: StageClock, resul
     png = path.with_name(path.stem + "_reward_curve.png")
     if curve:
         shutil.copyfile(curve, png)
-    lines = [f"# Pipeline run: `{command}`", "",
-             f"Written by that command. {minutes(clock.total_s)} from start to table on {platform.machine()}, "
-             f"{os.cpu_count()} cores, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}, seed "
-             f"{config.seed}. Stages that find their output cached (the knowledge base, the converted model) take "
-             "seconds; an empty user cache builds them here.", "",
-             "| stage | wall time |", "|---|---:|"]
+    lines = [
+        f"# Pipeline run: `{command}`",
+        "",
+        f"Written by that command. {minutes(clock.total_s)} from start to table on {platform.machine()}, "
+        f"{os.cpu_count()} cores, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}, seed "
+        f"{config.seed}. Stages that find their output cached (the knowledge base, the converted model) take "
+        "seconds; an empty user cache builds them here.",
+        "",
+        "| stage | wall time |",
+        "|---|---:|",
+    ]
     lines += [f"| {name} | {minutes(seconds)} |" for name, seconds in clock.stages]
-    lines += ["", f"Set-up: policy `{config.model.name_or_path}`, LoRA r {config.lora.r} on "
-              f"{', '.join(config.lora.target_modules)}; reward preset `{config.reward.preset}` (grader "
-              f"{config.reward.grader}, verifier {config.reward.verifier}); cold-start SFT: {settings(s)}; "
-              f"GRPO: {settings(g)} (TRL counts completions per batch: "
-              f"{g.get('per_device_train_batch_size', 8)} / {g.get('num_generations', 8)} prompts per step). "
-              f"Held-out: greedy (n = questions) and {p.eval_samples} sampled answers per question at the training "
-              "temperature; `[low, high]` is a 95 % Wilson interval.", ""]
+    lines += [
+        "",
+        f"Set-up: policy `{config.model.name_or_path}`, LoRA r {config.lora.r} on "
+        f"{', '.join(config.lora.target_modules)}; reward preset `{config.reward.preset}` (grader "
+        f"{config.reward.grader}, verifier {config.reward.verifier}); cold-start SFT: {settings(s)}; "
+        f"GRPO: {settings(g)} (TRL counts completions per batch: "
+        f"{g.get('per_device_train_batch_size', 8)} / {g.get('num_generations', 8)} prompts per step). "
+        f"Held-out: greedy (n = questions) and {p.eval_samples} sampled answers per question at the training "
+        "temperature; `[low, high]` is a 95 % Wilson interval.",
+        "",
+    ]
     if "table" in result:
         lines += [result["table"], ""]
         verdict = moved(result.get("after_sft"), result["after"])

@@ -43,11 +43,19 @@ class RewardLog:
         self._out = Appender(path)
 
     def __call__(self, step: int, samples: list[Sample], results: list[RewardResult]) -> None:
-        self._out.write([
-            {"step": step, "question": s.question, "answers": s.answers, "title": s.title,
-             "completion": s.completion if isinstance(s.completion, str) else str(s.completion), **r.to_dict()}
-            for s, r in zip(samples, results)
-        ])
+        self._out.write(
+            [
+                {
+                    "step": step,
+                    "question": s.question,
+                    "answers": s.answers,
+                    "title": s.title,
+                    "completion": s.completion if isinstance(s.completion, str) else str(s.completion),
+                    **r.to_dict(),
+                }
+                for s, r in zip(samples, results)
+            ]
+        )
 
     def write_rows(self, step: int, rows: list[dict[str, Any]]) -> None:
         """Rows already shaped by a task reward (maths, reasoning-gym)."""

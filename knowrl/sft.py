@@ -24,8 +24,13 @@ from knowrl.trl_args import trainer_args
 def sft_args(config: TrainConfig) -> Any:
     import trl
 
-    ours = {"output_dir": config.output_dir, "seed": config.seed, "logging_steps": 1,
-            "report_to": config.logging.report_to or "none", "save_strategy": "no"}
+    ours = {
+        "output_dir": config.output_dir,
+        "seed": config.seed,
+        "logging_steps": 1,
+        "report_to": config.logging.report_to or "none",
+        "save_strategy": "no",
+    }
     return trainer_args(trl.SFTConfig, ours, config.sft)
 
 
@@ -42,17 +47,32 @@ def sft(config: TrainConfig, callbacks: list[Any] | None = None) -> dict[str, An
     # Single-answer conversations become prompt/completion pairs: TRL then puts the loss on the
     # model's turn only (no chat-template generation markers needed). Multi-turn stay as messages.
     single = all(len(c) >= 2 and all(m["role"] != "assistant" for m in c[:-1]) for c in conversations)
-    dataset = Dataset.from_list([{"prompt": c[:-1], "completion": c[-1:]} for c in conversations] if single
-                                else [{"messages": c} for c in conversations])
-    trainer = SFTTrainer(model=policy.model, args=sft_args(config), train_dataset=dataset,
-                         processing_class=policy.tokenizer, peft_config=policy.peft_config, callbacks=callbacks)
+    dataset = Dataset.from_list(
+        [{"prompt": c[:-1], "completion": c[-1:]} for c in conversations]
+        if single
+        else [{"messages": c} for c in conversations]
+    )
+    trainer = SFTTrainer(
+        model=policy.model,
+        args=sft_args(config),
+        train_dataset=dataset,
+        processing_class=policy.tokenizer,
+        peft_config=policy.peft_config,
+        callbacks=callbacks,
+    )
     result = trainer.train()
     out = Path(config.output_dir) / "final"
     trainer.save_model(str(out))
     policy.tokenizer.save_pretrained(str(out))
-    summary = {"backend": policy.backend, "global_step": trainer.state.global_step, "conversations": len(conversations),
-               "bad_rows": len(report.bad), "training_loss": result.training_loss, "adapter": str(out),
-               "wall_s": round(time.perf_counter() - started, 1)}
+    summary = {
+        "backend": policy.backend,
+        "global_step": trainer.state.global_step,
+        "conversations": len(conversations),
+        "bad_rows": len(report.bad),
+        "training_loss": result.training_loss,
+        "adapter": str(out),
+        "wall_s": round(time.perf_counter() - started, 1),
+    }
     (Path(config.output_dir) / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
 

@@ -19,12 +19,12 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from knowrl import task_registry as tasks
 from knowrl.cli import config_parser, run_job
 from knowrl.config import ConfigError, TrainConfig, load_train_config
 from knowrl.evaluate import generate
 from knowrl.grpo import train
 from knowrl.models import check_model_path, resolve_model_path
-from knowrl import task_registry as tasks
 from knowrl.tasks.boxed import last_boxed
 from reward_engine.completion import parse
 
@@ -39,8 +39,9 @@ async def _score(config: TrainConfig, rows: list[dict[str, Any]], completions: l
         rewards.close()
 
 
-def task_metrics(config: TrainConfig, rows: list[dict[str, Any]],
-                 completions: list[str]) -> tuple[dict[str, dict[str, float]], list[dict[str, Any]]]:
+def task_metrics(
+    config: TrainConfig, rows: list[dict[str, Any]], completions: list[str]
+) -> tuple[dict[str, dict[str, float]], list[dict[str, Any]]]:
     """Per-task metrics and per-row details for completions of ``rows``."""
     scored = asyncio.run(_score(config, rows, completions))
     groups: dict[str, list[tuple[bool, float, bool]]] = defaultdict(list)
@@ -53,33 +54,54 @@ def task_metrics(config: TrainConfig, rows: list[dict[str, Any]],
             name, score, well_formed = row["rg_task"], float(reward or 0.0), parse(completion).well_formed
             correct = score >= 1.0
         groups[name].append((correct, score, well_formed))
-        details.append({"task": name, "question": row["question"], "completion": completion, "answer": answer,
-                        "status": status, "score": score, "well_formed": well_formed})
-    metrics = {name: {"n": len(g), "accuracy": sum(c for c, _, _ in g) / len(g),
-                      "mean_score": sum(s for _, s, _ in g) / len(g),
-                      "format_compliance": sum(f for _, _, f in g) / len(g)}
-               for name, g in sorted(groups.items())}
+        details.append(
+            {
+                "task": name,
+                "question": row["question"],
+                "completion": completion,
+                "answer": answer,
+                "status": status,
+                "score": score,
+                "well_formed": well_formed,
+            }
+        )
+    metrics = {
+        name: {
+            "n": len(g),
+            "accuracy": sum(c for c, _, _ in g) / len(g),
+            "mean_score": sum(s for _, s, _ in g) / len(g),
+            "format_compliance": sum(f for _, _, f in g) / len(g),
+        }
+        for name, g in sorted(groups.items())
+    }
     return metrics, details
 
 
-def evaluate_task(config: TrainConfig, model: str, adapter: str | None, rows: list[dict[str, Any]],
-                  max_new_tokens: int) -> tuple[dict[str, dict[str, float]], list[dict[str, Any]]]:
-    completions = generate(model, adapter, [r["question"] for r in rows], max_new_tokens,
-                           instructions=tasks.instructions(config))
+def evaluate_task(
+    config: TrainConfig, model: str, adapter: str | None, rows: list[dict[str, Any]], max_new_tokens: int
+) -> tuple[dict[str, dict[str, float]], list[dict[str, Any]]]:
+    completions = generate(
+        model, adapter, [r["question"] for r in rows], max_new_tokens, instructions=tasks.instructions(config)
+    )
     return task_metrics(config, rows, completions)
 
 
-def task_table(before: dict[str, dict[str, float]] | None, after: dict[str, dict[str, float]],
-               trained: list[str]) -> str:
+def task_table(
+    before: dict[str, dict[str, float]] | None, after: dict[str, dict[str, float]], trained: list[str]
+) -> str:
     """One line per task: accuracy and format compliance before and after (unseen tasks marked)."""
-    lines = ["| task | n | accuracy before | accuracy after | format before | format after |",
-             "|---|---|---|---|---|---|"]
+    lines = [
+        "| task | n | accuracy before | accuracy after | format before | format after |",
+        "|---|---|---|---|---|---|",
+    ]
     for name, values in after.items():
         b = (before or {}).get(name)
         label = name if name in trained or name == "math" else f"{name} (not trained on)"
-        lines.append(f"| {label} | {values['n']} | {b['accuracy'] if b else float('nan'):.3f} | "
-                     f"{values['accuracy']:.3f} | {b['format_compliance'] if b else float('nan'):.3f} | "
-                     f"{values['format_compliance']:.3f} |")
+        lines.append(
+            f"| {label} | {values['n']} | {b['accuracy'] if b else float('nan'):.3f} | "
+            f"{values['accuracy']:.3f} | {b['format_compliance'] if b else float('nan'):.3f} | "
+            f"{values['format_compliance']:.3f} |"
+        )
     return "\n".join(lines)
 
 
@@ -115,14 +137,17 @@ def main(argv: list[str] | None = None) -> int:
         check_model_path(config.model.name_or_path)
         rows = tasks.eval_rows(config)
         model = resolve_model_path(config.model.name_or_path, config.seed)
-        metrics, details = evaluate_task(config, model, args.adapter or config.model.adapter, rows,
-                                         config.pipeline.eval_max_new_tokens)
+        metrics, details = evaluate_task(
+            config, model, args.adapter or config.model.adapter, rows, config.pipeline.eval_max_new_tokens
+        )
         out = args.out or Path(config.output_dir) / "task_eval"
         out.mkdir(parents=True, exist_ok=True)
         (out / "report.json").write_text(json.dumps({"metrics": metrics, "details": details}, indent=2))
         lines = ["| task | n | accuracy | mean score | format compliance |", "|---|---|---|---|---|"]
-        lines += [f"| {k} | {v['n']} | {v['accuracy']:.3f} | {v['mean_score']:.3f} | {v['format_compliance']:.3f} |"
-                  for k, v in metrics.items()]
+        lines += [
+            f"| {k} | {v['n']} | {v['accuracy']:.3f} | {v['mean_score']:.3f} | {v['format_compliance']:.3f} |"
+            for k, v in metrics.items()
+        ]
         (out / "report.md").write_text("\n".join(lines) + "\n")
         return metrics
 

@@ -143,8 +143,9 @@ class ReasoningGymTask(Task):
 
         assert self.config.reasoning_gym is not None
         rg = self.config.reasoning_gym
-        return ReasoningGymRewards(rg.reward, sink=rows_sink, tasks=tuple(dict.fromkeys([*rg.train_tasks,
-                                                                                          *rg.evaluation_tasks])))
+        return ReasoningGymRewards(
+            rg.reward, sink=rows_sink, tasks=tuple(dict.fromkeys([*rg.train_tasks, *rg.evaluation_tasks]))
+        )
 
 
 TASKS = {"knowrl": KnowRLTask, "math": MathTask, "reasoning_gym": ReasoningGymTask}
@@ -164,14 +165,23 @@ def instructions(config: TrainConfig) -> str:
     return task_for(config).instructions
 
 
-def rewards(config: TrainConfig, knowrl_sink: Callable[..., None] | None = None,
-            rows_sink: RowsSink | None = None, world_size: int = 1) -> Any:
+def rewards(
+    config: TrainConfig,
+    knowrl_sink: Callable[..., None] | None = None,
+    rows_sink: RowsSink | None = None,
+    world_size: int = 1,
+) -> Any:
     """The task's reward object (``.functions()`` for TRL)."""
     return task_for(config).rewards(knowrl_sink, rows_sink, world_size)
 
 
-def setup(config: TrainConfig, tokenizer: Any, knowrl_sink: Callable[..., None] | None = None,
-          rows_sink: RowsSink | None = None, world_size: int = 1) -> TaskSetup:
+def setup(
+    config: TrainConfig,
+    tokenizer: Any,
+    knowrl_sink: Callable[..., None] | None = None,
+    rows_sink: RowsSink | None = None,
+    world_size: int = 1,
+) -> TaskSetup:
     task = task_for(config)
     rows, bad = task.train_rows()
     if not rows:

@@ -37,17 +37,27 @@ def build_tiny_model(out_dir: str | Path, seed: int = 0, vocab_size: int = 512) 
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=SPECIAL,
-                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size, special_tokens=SPECIAL, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+    )
     tok.train_from_iterator(CORPUS * 20, trainer)
-    fast = PreTrainedTokenizerFast(tokenizer_object=tok, pad_token="<|pad|>", eos_token="<|eos|>",
-                                   bos_token=None, unk_token=None)
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tok, pad_token="<|pad|>", eos_token="<|eos|>", bos_token=None, unk_token=None
+    )
     fast.chat_template = CHAT_TEMPLATE
     torch.manual_seed(seed)
     config = LlamaConfig(
-        vocab_size=len(fast), hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4,
-        num_key_value_heads=2, max_position_embeddings=512, pad_token_id=fast.pad_token_id,
-        eos_token_id=fast.eos_token_id, bos_token_id=None, tie_word_embeddings=True,
+        vocab_size=len(fast),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=512,
+        pad_token_id=fast.pad_token_id,
+        eos_token_id=fast.eos_token_id,
+        bos_token_id=None,
+        tie_word_embeddings=True,
     )
     model = LlamaForCausalLM(config)
     # Write aside and rename: another process (a second DDP rank) never sees half a model.

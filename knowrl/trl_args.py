@@ -12,16 +12,25 @@ from typing import Any
 
 from knowrl.accelerator import cuda_available
 
-TRAINING_ARGS = ("per_device_train_batch_size", "gradient_accumulation_steps", "num_generations", "learning_rate",
-                 "weight_decay", "optim")
+TRAINING_ARGS = (
+    "per_device_train_batch_size",
+    "gradient_accumulation_steps",
+    "num_generations",
+    "learning_rate",
+    "weight_decay",
+    "optim",
+)
 
 
 def trl_defaults(config_class: type) -> dict[str, Any]:
     """TRL's own defaults for ``TRAINING_ARGS``, read from TRL's class even when a subclass changed them."""
     base = next((c for c in config_class.__mro__ if c.__module__.startswith("trl.")), config_class)
     fields = {f.name: f for f in dataclasses.fields(base)}
-    return {name: fields[name].default for name in TRAINING_ARGS
-            if name in fields and fields[name].default is not dataclasses.MISSING}
+    return {
+        name: fields[name].default
+        for name in TRAINING_ARGS
+        if name in fields and fields[name].default is not dataclasses.MISSING
+    }
 
 
 def trainer_args(config_class: type, ours: dict[str, Any], user: dict[str, Any]) -> Any:

@@ -18,7 +18,9 @@ class Row:
     error: str | None = None
 
 
-def read_rows(path: Path, required: dict[str, tuple[type, ...]], optional: dict[str, tuple[type, ...]]) -> Iterator[Row]:
+def read_rows(
+    path: Path, required: dict[str, tuple[type, ...]], optional: dict[str, tuple[type, ...]]
+) -> Iterator[Row]:
     """Every record of a JSONL file or JSON array; a bad one carries an error naming its line and field."""
     for record in iter_records(path):
         if record.error is not None:
@@ -27,11 +29,16 @@ def read_rows(path: Path, required: dict[str, tuple[type, ...]], optional: dict[
             yield Row(record.line, None, f"{path}:{record.line}: expected an object, got {type(record.value).__name__}")
         else:
             problem = _check(record.value, required, optional)
-            yield Row(record.line, record.value if problem is None else None,
-                      f"{path}:{record.line}: {problem}" if problem else None)
+            yield Row(
+                record.line,
+                record.value if problem is None else None,
+                f"{path}:{record.line}: {problem}" if problem else None,
+            )
 
 
-def _check(data: dict[str, Any], required: dict[str, tuple[type, ...]], optional: dict[str, tuple[type, ...]]) -> str | None:
+def _check(
+    data: dict[str, Any], required: dict[str, tuple[type, ...]], optional: dict[str, tuple[type, ...]]
+) -> str | None:
     for name, types in required.items():
         if name not in data:
             return f"field '{name}' missing"
@@ -59,8 +66,12 @@ def index_rows(path: Path, keep: set[str]) -> dict[int, tuple[int, int]]:
                 row = json.loads(raw)
             except (json.JSONDecodeError, UnicodeDecodeError):
                 row = None
-            if isinstance(row, dict) and isinstance(row.get("line"), int) and row.get("status") in keep \
-                    and raw.endswith(b"\n"):
+            if (
+                isinstance(row, dict)
+                and isinstance(row.get("line"), int)
+                and row.get("status") in keep
+                and raw.endswith(b"\n")
+            ):
                 index[row["line"]] = (offset, len(raw))
             offset += len(raw)
     return index

@@ -16,10 +16,10 @@ PACKAGES = ("knowrl", "knowrl_io", "retrieval", "reward_engine")
 def add_verbosity(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """``-v`` (debug) and ``-q`` (errors only) on a command line; the default shows info."""
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("-v", "--verbose", action="store_const", const=logging.DEBUG, dest="log_level",
-                       help="debug messages too")
-    group.add_argument("-q", "--quiet", action="store_const", const=logging.ERROR, dest="log_level",
-                       help="errors only")
+    group.add_argument(
+        "-v", "--verbose", action="store_const", const=logging.DEBUG, dest="log_level", help="debug messages too"
+    )
+    group.add_argument("-q", "--quiet", action="store_const", const=logging.ERROR, dest="log_level", help="errors only")
     parser.set_defaults(log_level=logging.INFO)
     return parser
 

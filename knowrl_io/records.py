@@ -66,8 +66,11 @@ def iter_records(path: Path) -> Iterator[Record]:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            yield Record(raw.count(b"\n", 0, exc.start) + 1, None, f"not valid UTF-8 (byte {exc.start}); "
-                         "the file was read with replacement characters")
+            yield Record(
+                raw.count(b"\n", 0, exc.start) + 1,
+                None,
+                f"not valid UTF-8 (byte {exc.start}); the file was read with replacement characters",
+            )
             text = raw.decode("utf-8", errors="replace")
         yield from _array(text)
         return

@@ -90,25 +90,40 @@ def build(
         create_schema(conn)
         meta = get_meta(conn)
         if meta.get("embedding_model") not in (None, embedder.name):
-            log.warning("embedding model changes from %r to %r: re-embedding every passage",
-                        meta["embedding_model"], embedder.name)
+            log.warning(
+                "embedding model changes from %r to %r: re-embedding every passage",
+                meta["embedding_model"],
+                embedder.name,
+            )
         chunker = Chunker(max_tokens=max_tokens)
         ingested = ingest(conn, documents, chunker, progress) if documents is not None else None
         synced = sync_passages(conn, progress)
         set_meta(conn, "chunker", {"tokenizer": chunker.name, "max_tokens": max_tokens})
         conn.commit()
         if not dense_index:
-            return BuildReport(db=str(db_path), documents=asdict(ingested) if ingested else {},
-                               passages=asdict(synced), dense={}, bad_rows=[str(b) for b in (bad_rows or [])],
-                               seconds=round(time.perf_counter() - started, 2))
+            return BuildReport(
+                db=str(db_path),
+                documents=asdict(ingested) if ingested else {},
+                passages=asdict(synced),
+                dense={},
+                bad_rows=[str(b) for b in (bad_rows or [])],
+                seconds=round(time.perf_counter() - started, 2),
+            )
         set_meta(conn, "embedding_model", embedder.name)
         set_meta(conn, "embedding_dim", embedder.dim)
         set_meta(conn, "normalize", embedder.normalize)
         conn.commit()
         dense_report = dense.sync(db_path, conn, embedder, flat_max=flat_max, progress=progress)
         if dense_report.rebuilt:
-            set_meta(conn, "first_build", {"seconds": round(time.perf_counter() - started, 1),
-                                           "passages": dense_report.added, "index_type": dense_report.index_type})
+            set_meta(
+                conn,
+                "first_build",
+                {
+                    "seconds": round(time.perf_counter() - started, 1),
+                    "passages": dense_report.added,
+                    "index_type": dense_report.index_type,
+                },
+            )
             conn.commit()
     finally:
         conn.close()
@@ -132,8 +147,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default=DEFAULT_EMBEDDING_MODEL, help="sentence-transformers model (name or path)")
     parser.add_argument("--max-tokens", type=int, default=256, help="passage length when chunking")
     parser.add_argument("--flat-max", type=int, default=dense.FLAT_MAX, help="exact index up to this many passages")
-    parser.add_argument("--no-dense", action="store_true",
-                        help="documents, passages and BM25 only (no embedding; search with mode bm25)")
+    parser.add_argument(
+        "--no-dense",
+        action="store_true",
+        help="documents, passages and BM25 only (no embedding; search with mode bm25)",
+    )
     parser.add_argument("--no-progress", action="store_true")
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)
@@ -157,8 +175,16 @@ def main(argv: list[str] | None = None) -> int:
     else:
         db = args.db or demo_kb_path()
         documents = demo_documents()
-    report = build(db, documents, args.model, args.max_tokens, args.flat_max, not args.no_progress, bad,
-                   dense_index=not args.no_dense)
+    report = build(
+        db,
+        documents,
+        args.model,
+        args.max_tokens,
+        args.flat_max,
+        not args.no_progress,
+        bad,
+        dense_index=not args.no_dense,
+    )
     print(json.dumps(asdict(report), indent=2))
     if bad:
         log.warning("%d bad row(s) skipped; everything else was built", len(bad))

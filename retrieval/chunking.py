@@ -47,9 +47,7 @@ class Chunker:
             tok = Tokenizer.from_file(str(self.tokenizer_file))
             tok.no_truncation()
             tok.no_padding()
-            return lambda texts: [
-                len(e.ids) - 2 for e in tok.encode_batch(texts, add_special_tokens=True)
-            ]
+            return lambda texts: [len(e.ids) - 2 for e in tok.encode_batch(texts, add_special_tokens=True)]
         return lambda texts: [len(_WORD.findall(t)) for t in texts]
 
     @property

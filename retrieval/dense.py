@@ -201,7 +201,9 @@ def sync(
     return DenseSyncReport(wanted_type, added, removed, rebuilt, time.perf_counter() - started)
 
 
-def _add_rows(index: Any, conn: sqlite3.Connection, query: tuple, total: int, embedder: Embedder, progress: bool) -> int:
+def _add_rows(
+    index: Any, conn: sqlite3.Connection, query: tuple, total: int, embedder: Embedder, progress: bool
+) -> int:
     added = 0
     cursor = conn.execute(*query)
     with tqdm(total=total, desc="embedding", unit="passage", disable=not progress) as bar:

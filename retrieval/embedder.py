@@ -79,8 +79,9 @@ class Embedder:
                 try:
                     path = onnx_encoder.export(model, model_dir)
                     self._onnx = onnx_encoder.OnnxQueryEncoder(path, model.tokenizer, model.max_seq_length)
-                    self._onnx_bulk = onnx_encoder.OnnxQueryEncoder(path, model.tokenizer, model.max_seq_length,
-                                                                    threads=_build_threads())
+                    self._onnx_bulk = onnx_encoder.OnnxQueryEncoder(
+                        path, model.tokenizer, model.max_seq_length, threads=_build_threads()
+                    )
                 except Exception as exc:  # noqa: BLE001 - the PyTorch path always works
                     warnings.warn(f"ONNX query encoder unavailable, using PyTorch: {exc}", stacklevel=2)
             return self._onnx

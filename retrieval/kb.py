@@ -42,8 +42,13 @@ class Hit:
     ranks: dict[str, int | None]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.passage.id, "title": self.passage.title, "text": self.passage.text,
-                "score": self.score, "ranks": self.ranks}
+        return {
+            "id": self.passage.id,
+            "title": self.passage.title,
+            "text": self.passage.text,
+            "score": self.score,
+            "ranks": self.ranks,
+        }
 
 
 @dataclass
@@ -55,8 +60,13 @@ class SearchResult:
     titles_missing: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"mode": self.mode, "scope": self.scope, "titles_found": self.titles_found,
-                "titles_missing": self.titles_missing, "hits": [h.to_dict() for h in self.hits]}
+        return {
+            "mode": self.mode,
+            "scope": self.scope,
+            "titles_found": self.titles_found,
+            "titles_missing": self.titles_missing,
+            "hits": [h.to_dict() for h in self.hits],
+        }
 
 
 def split_titles(titles: str | Iterable[str] | None) -> list[str]:
@@ -212,8 +222,10 @@ class KnowledgeBase:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
         if mode not in self.modes:
-            raise ValueError(f"{self.db_path} has no dense index, so no {mode!r} search: search with mode 'bm25', "
-                             f"or build the index: python -m retrieval.build --from-db {self.db_path}")
+            raise ValueError(
+                f"{self.db_path} has no dense index, so no {mode!r} search: search with mode 'bm25', "
+                f"or build the index: python -m retrieval.build --from-db {self.db_path}"
+            )
         wanted = split_titles(titles)
         query = query if isinstance(query, str) else ""
         if not self.indexed:

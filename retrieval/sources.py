@@ -72,20 +72,49 @@ FACTBOOK_SUFFIX = " (The World Factbook)"
 FACTBOOK_FIELDS = {
     "Introduction": ("Background",),
     "Geography": (
-        "Location", "Area", "Area - comparative", "Land boundaries", "Coastline", "Climate",
-        "Terrain", "Elevation", "Natural resources", "Major rivers (by length in km)",
+        "Location",
+        "Area",
+        "Area - comparative",
+        "Land boundaries",
+        "Coastline",
+        "Climate",
+        "Terrain",
+        "Elevation",
+        "Natural resources",
+        "Major rivers (by length in km)",
     ),
     "People and Society": (
-        "Population", "Nationality", "Ethnic groups", "Languages", "Religions", "Median age",
-        "Life expectancy at birth", "Literacy",
+        "Population",
+        "Nationality",
+        "Ethnic groups",
+        "Languages",
+        "Religions",
+        "Median age",
+        "Life expectancy at birth",
+        "Literacy",
     ),
     "Government": (
-        "Country name", "Government type", "Capital", "Independence", "National holiday",
-        "Legal system", "Executive branch", "Flag", "National symbol(s)", "National anthem(s)",
+        "Country name",
+        "Government type",
+        "Capital",
+        "Independence",
+        "National holiday",
+        "Legal system",
+        "Executive branch",
+        "Flag",
+        "National symbol(s)",
+        "National anthem(s)",
     ),
 }
-_FACTBOOK_SKIP = {"time difference", "daylight saving time", "time zone note",
-                  "geographic coordinates", "cabinet", "elections/appointments", "election results"}
+_FACTBOOK_SKIP = {
+    "time difference",
+    "daylight saving time",
+    "time zone note",
+    "geographic coordinates",
+    "cabinet",
+    "elections/appointments",
+    "election results",
+}
 
 
 def _package_dir(package: str, pip_name: str) -> Path:

@@ -52,8 +52,7 @@ def ingest(
             report.unchanged += 1
             continue
         conn.execute(
-            "INSERT INTO documents(title, text) VALUES (?, ?) "
-            "ON CONFLICT(title) DO UPDATE SET text = excluded.text",
+            "INSERT INTO documents(title, text) VALUES (?, ?) ON CONFLICT(title) DO UPDATE SET text = excluded.text",
             (doc.title, joined),
         )
         if row is None:

@@ -76,9 +76,9 @@ def parse(completion: Any) -> Parsed:
     if match:
         return Parsed(True, match.group(1).strip(), match.group(2).strip())
     think_end = text.rfind("</think>")
-    think = text[len("<think>"): think_end] if think_end >= 0 else text[len("<think>"):]
+    think = text[len("<think>") : think_end] if think_end >= 0 else text[len("<think>") :]
     think = _TAG.sub(" ", think).strip()
-    tail = text[think_end + len("</think>"):] if think_end >= 0 else ""
+    tail = text[think_end + len("</think>") :] if think_end >= 0 else ""
     answers = re.findall(r"<answer>(.*?)</answer>", tail, re.DOTALL)
     answer = answers[0].strip() if len(answers) == 1 and "<answer>" not in answers[0] else None
     if answer is not None and _TAG.search(answer):

@@ -30,19 +30,26 @@ class FactualityConfig(BaseModel):
 
     enabled: bool = Field(True, description="False: INCORRECT answers get no fact score (reward = incorrect)")
     mode: Literal["staged", "fused"] = Field(
-        "staged", description="staged (KnowRL's): decompose, retrieve per claim, verify -- two judge round trips; "
+        "staged",
+        description="staged (KnowRL's): decompose, retrieve per claim, verify -- two judge round trips; "
         "fused: evidence retrieved up front, claims extracted and labelled in one judge call (needs decomposer "
-        "and verifier 'llm')")
+        "and verifier 'llm')",
+    )
     fused_evidence_k: int = Field(10, ge=1, description="fused mode: passages sent with the reasoning")
     kb_path: str | None = Field(None, description="knowledge base file; 'demo' for the offline demo KB")
     evidence_k: int = Field(5, ge=1, description="passages of evidence per claim")
     retrieval_mode: Literal["hybrid", "bm25", "dense"] = "hybrid"
-    max_reasoning_chars: int = Field(32000, ge=100, description="reasoning beyond this is not decomposed "
-                                     "(bounds judge tokens and CPU per completion)")
+    max_reasoning_chars: int = Field(
+        32000,
+        ge=100,
+        description="reasoning beyond this is not decomposed (bounds judge tokens and CPU per completion)",
+    )
     max_claims: int = Field(24, ge=1, description="claims verified per completion (first on-topic ones kept)")
     relevance: Literal["question", "off"] = Field(
-        "question", description="question: claims sharing no content word with the question/title are left out "
-        "of the fact score (padding with true but irrelevant facts must not pay); off: every claim counts")
+        "question",
+        description="question: claims sharing no content word with the question/title are left out "
+        "of the fact score (padding with true but irrelevant facts must not pay); off: every claim counts",
+    )
     offline_threshold: float = Field(0.75, gt=0, le=1, description="offline verifier word coverage")
     cache_dir: str | None = Field(None, description="disk cache of retrieved evidence (default: the judge's cache_dir)")
 
@@ -52,8 +59,11 @@ class PromptFiles(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    grader: str | None = Field(None, description="grader template: {question}, {gold}/{target}, "
-                               "{answer}/{predicted_answer}; e.g. KnowRL's exact grader template")
+    grader: str | None = Field(
+        None,
+        description="grader template: {question}, {gold}/{target}, "
+        "{answer}/{predicted_answer}; e.g. KnowRL's exact grader template",
+    )
     decompose: str | None = Field(None, description="decomposition template: {reasoning}")
     verify: str | None = Field(None, description="verification template: {claims}")
     fused: str | None = Field(None, description="fused factuality template: {question}, {evidence}, {reasoning}")
@@ -71,17 +81,22 @@ class RewardEngineConfig(BaseModel):
     verifier: Literal["offline", "llm"] = "offline"
     judge: JudgeConfig | None = Field(None, description="required when any stage is 'llm'")
     factuality: FactualityConfig = Field(default_factory=FactualityConfig)
-    prompts: PromptFiles = Field(default_factory=PromptFiles, description="judge templates from files; their "
-                                 "hash is part of the cache key")
+    prompts: PromptFiles = Field(
+        default_factory=PromptFiles, description="judge templates from files; their hash is part of the cache key"
+    )
     max_answer_chars: int = Field(2000, ge=10, description="the answer sent to the grader is cut here")
     step_timeout_s: float = Field(120.0, gt=0, description="a batch answers within this budget, None for the rest")
     speculate: bool = Field(
-        True, description="with the LLM grader, start factuality at once for answers the offline grader calls "
-        "INCORRECT (one round trip less per step; a disagreement wastes at most 2 calls, counted)")
+        True,
+        description="with the LLM grader, start factuality at once for answers the offline grader calls "
+        "INCORRECT (one round trip less per step; a disagreement wastes at most 2 calls, counted)",
+    )
     drop_unscored: bool = Field(
-        True, description="TRL functions: a completion without a correctness reward gets None for format too "
+        True,
+        description="TRL functions: a completion without a correctness reward gets None for format too "
         "(zero advantage). False keeps the format signal while the judge is down; pair it with "
-        "grpo.multi_objective_aggregation: normalize_then_sum, where a None is neutral")
+        "grpo.multi_objective_aggregation: normalize_then_sum, where a None is neutral",
+    )
     world_size: int = Field(1, ge=1, description="processes sharing the judge's rate budget (set by the trainer)")
     _templates: Templates | None = PrivateAttr(None)
     _templates_from: tuple[str | None, ...] = PrivateAttr(())
@@ -95,8 +110,10 @@ class RewardEngineConfig(BaseModel):
         if self.factuality.enabled and not self.factuality.kb_path:
             raise ValueError("factuality.enabled needs factuality.kb_path (or set factuality.enabled: false)")
         if self.factuality.mode == "fused" and (self.decomposer, self.verifier) != ("llm", "llm"):
-            raise ValueError("factuality.mode 'fused' extracts and verifies claims in one judge call: set "
-                             "decomposer and verifier to 'llm' (or use mode 'staged')")
+            raise ValueError(
+                "factuality.mode 'fused' extracts and verifies claims in one judge call: set "
+                "decomposer and verifier to 'llm' (or use mode 'staged')"
+            )
         return self
 
     def templates(self) -> Templates:
@@ -148,8 +165,9 @@ def _suggest(model: type[BaseModel], loc: tuple[Any, ...]) -> str:
         fields = getattr(current, "model_fields", {})
         if part in fields:
             annotation = fields[part].annotation
-            current = next((a for a in getattr(annotation, "__args__", (annotation,)) if hasattr(a, "model_fields")),
-                           annotation)
+            current = next(
+                (a for a in getattr(annotation, "__args__", (annotation,)) if hasattr(a, "model_fields")), annotation
+            )
     names = list(getattr(current, "model_fields", {}))
     close = difflib.get_close_matches(str(loc[-1]), names, n=1, cutoff=0.5)
     return f"; did you mean '{close[0]}'?" if close else f"; valid keys: {', '.join(names)}"
@@ -172,8 +190,9 @@ class YamlLoader(yaml.SafeLoader):
     otherwise hands a learning rate to the optimizer as text, where it fails far from the config."""
 
 
-YamlLoader.add_implicit_resolver("tag:yaml.org,2002:float", re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)[eE][-+]?\d+$"),
-                                 list("-+0123456789."))
+YamlLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float", re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)[eE][-+]?\d+$"), list("-+0123456789.")
+)
 
 
 def yaml_value(text: str) -> Any:
@@ -201,7 +220,9 @@ def _resolve(path: str, base_dir: Path | None) -> str:
     return str(resolved)
 
 
-def parse_reward_config(data: dict[str, Any], source: str = "<dict>", base_dir: Path | None = None) -> RewardEngineConfig:
+def parse_reward_config(
+    data: dict[str, Any], source: str = "<dict>", base_dir: Path | None = None
+) -> RewardEngineConfig:
     """Validate a mapping; relative paths are taken relative to ``base_dir`` (the config's folder)."""
     data = _env_judge(dict(data))
     try:
@@ -246,5 +267,12 @@ def load_reward_config_or_report(path: str | Path) -> RewardEngineConfig | None:
         return None
 
 
-__all__ = ["ConfigError", "Endpoint", "FactualityConfig", "JudgeConfig", "RewardEngineConfig",
-           "load_reward_config", "parse_reward_config"]
+__all__ = [
+    "ConfigError",
+    "Endpoint",
+    "FactualityConfig",
+    "JudgeConfig",
+    "RewardEngineConfig",
+    "load_reward_config",
+    "parse_reward_config",
+]

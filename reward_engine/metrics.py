@@ -44,8 +44,14 @@ def percentile(values: Sequence[float], q: int) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
-def batch_metrics(results: Sequence[RewardResult], unique: int, judge_delta: dict[str, int], breaker_open: bool,
-                  counters: dict[str, int], wall_s: float) -> BatchMetrics:
+def batch_metrics(
+    results: Sequence[RewardResult],
+    unique: int,
+    judge_delta: dict[str, int],
+    breaker_open: bool,
+    counters: dict[str, int],
+    wall_s: float,
+) -> BatchMetrics:
     """Metrics of one scored batch; ``judge_delta`` is the judge client's counters' change over it."""
     latencies = [r.latency_s for r in results]
     statuses = dict(Counter(r.status for r in results))

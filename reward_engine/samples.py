@@ -20,6 +20,7 @@ class Sample:
 
     def cleaned(self) -> "Sample":
         """The sample with NULs and lone surrogates out of every text field (see ``clean_text``)."""
+
         def fix(value: Any) -> Any:
             if isinstance(value, str):
                 return clean_text(value)

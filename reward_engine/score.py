@@ -59,8 +59,14 @@ def _output_row(row: Row, result: RewardResult | None, source: Path) -> dict[str
 
 
 async def score_file(
-    input_path: Path, output_path: Path, config: RewardEngineConfig, batch_size: int = 64, progress: bool = True,
-    kb: Any = None, concurrency: int = 8, passes: int = 3,
+    input_path: Path,
+    output_path: Path,
+    config: RewardEngineConfig,
+    batch_size: int = 64,
+    progress: bool = True,
+    kb: Any = None,
+    concurrency: int = 8,
+    passes: int = 3,
 ) -> dict[str, Any]:
     """Score ``input_path`` into ``output_path``; returns the run summary.
 
@@ -97,10 +103,12 @@ async def score_file(
                     for attempt in range(passes):
                         if attempt:
                             await _pause(engine)
-                        results = await engine.score([
-                            Sample(r.data["question"], r.data["completion"], r.data["answers"], r.data.get("title"))
-                            for r in todo_rows  # type: ignore[index]
-                        ])
+                        results = await engine.score(
+                            [
+                                Sample(r.data["question"], r.data["completion"], r.data["answers"], r.data.get("title"))
+                                for r in todo_rows  # type: ignore[index]
+                            ]
+                        )
                         by_line.update((r.line, res) for r, res in zip(todo_rows, results))
                         todo_rows = [r for r, res in zip(todo_rows, results) if res.status in RETRY]
                         if not todo_rows:
@@ -119,12 +127,26 @@ async def score_file(
                     await task
             judge = engine.judge.metrics if engine.judge is not None else None
             snap = judge.snapshot() if judge else {}
-            counters = Counter({name: snap.get(key, 0) for name, key in (
-                ("judge_requests", "requests"), ("cache_hits", "cache_hits"), ("retries", "retries"))})
+            counters = Counter(
+                {
+                    name: snap.get(key, 0)
+                    for name, key in (
+                        ("judge_requests", "requests"),
+                        ("cache_hits", "cache_hits"),
+                        ("retries", "retries"),
+                    )
+                }
+            )
             counters.update({k: engine.totals[k] for k in ("speculated", "speculation_wasted")})
             replies = {kind: dict(c) for kind, c in judge.parsed.items()} if judge else {}
-            latency = {kind: {"calls": len(v), "p50_s": round(percentile(v, 50), 3), "p95_s": round(percentile(v, 95), 3)}
-                       for kind, v in judge.latencies.items()} if judge else {}
+            latency = (
+                {
+                    kind: {"calls": len(v), "p50_s": round(percentile(v, 50), 3), "p95_s": round(percentile(v, 95), 3)}
+                    for kind, v in judge.latencies.items()
+                }
+                if judge
+                else {}
+            )
     finally:
         writer.close()
     rewrite_indexed(output_path, index_rows(output_path, FINAL | RETRY))
@@ -145,8 +167,9 @@ def _batches(rows: Iterable[Row], size: int) -> Iterator[list[Row]]:
         yield batch
 
 
-def summarize(rows: Iterable[dict[str, Any]], total: int, resumed: int, counters: Counter,
-              wall: float) -> dict[str, Any]:
+def summarize(
+    rows: Iterable[dict[str, Any]], total: int, resumed: int, counters: Counter, wall: float
+) -> dict[str, Any]:
     """Counts and means over the output rows, read once as a stream."""
     statuses: Counter = Counter()
     labels: Counter = Counter()
@@ -194,8 +217,17 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if min(args.batch_size, args.concurrency, args.passes) < 1:
         parser.error("--batch-size, --concurrency and --passes must be at least 1")
-    summary = asyncio.run(score_file(args.input, args.output, config, args.batch_size, not args.no_progress,
-                                     concurrency=args.concurrency, passes=args.passes))
+    summary = asyncio.run(
+        score_file(
+            args.input,
+            args.output,
+            config,
+            args.batch_size,
+            not args.no_progress,
+            concurrency=args.concurrency,
+            passes=args.passes,
+        )
+    )
     print(json.dumps(summary, indent=2))
     return 0
 

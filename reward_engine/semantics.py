@@ -25,9 +25,10 @@ class Semantics(BaseModel):
     no_answer: float = Field(-1.0, description="no <answer> block, or an empty one (no judge call)")
     fact_weight: float = Field(1.0, description="INCORRECT scores incorrect + fact_weight x fact_score")
     fact_rule: Literal["penalty", "penalty_supported", "capped"] = Field(
-        "penalty", description="penalty: supported/n x exp(1 - gamma/n) when n < gamma (released); "
+        "penalty",
+        description="penalty: supported/n x exp(1 - gamma/n) when n < gamma (released); "
         "penalty_supported: the same damping counted on supported claims, so unsupported claims never "
-        "help; capped: min(supported/cap, 1)"
+        "help; capped: min(supported/cap, 1)",
     )
     gamma: float = Field(10.0, description="length-penalty constant of the 'penalty' rule")
     cap: float = Field(15.0, description="divisor of the 'capped' rule")

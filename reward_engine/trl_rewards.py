@@ -61,8 +61,9 @@ def question_from_prompt(prompt: Any) -> str:
 class KnowRLRewards:
     """One run's reward state: the config, the engine (built on first use) and the batch both functions share."""
 
-    def __init__(self, config: RewardEngineConfig, kb: Any = None, drop_unscored: bool | None = None,
-                 sink: Sink | None = None) -> None:
+    def __init__(
+        self, config: RewardEngineConfig, kb: Any = None, drop_unscored: bool | None = None, sink: Sink | None = None
+    ) -> None:
         """``sink(step, samples, results)`` receives every scored batch (e.g. to append a reward log)."""
         self.config = config
         self.drop_unscored = config.drop_unscored if drop_unscored is None else drop_unscored
@@ -94,16 +95,22 @@ class KnowRLRewards:
         """``[knowrl_format, knowrl_correctness]`` for ``GRPOTrainer(reward_funcs=...)``."""
         return [KnowRLFormatReward(self), KnowRLCorrectnessReward(self)]
 
-    async def score_batch(self, prompts: list | None, completions: list,
-                          kwargs: dict[str, Any]) -> tuple[list[Sample], list[RewardResult]]:
+    async def score_batch(
+        self, prompts: list | None, completions: list, kwargs: dict[str, Any]
+    ) -> tuple[list[Sample], list[RewardResult]]:
         """The engine's results for TRL's batch; the second function's call awaits the first's run."""
         n = len(completions)
-        questions = [q if isinstance(q, str) and q.strip() else question_from_prompt(p)
-                     for q, p in zip(column(kwargs, "question", n), prompts or [None] * n)]
-        samples = [Sample(q, c, a, t) for q, c, a, t in
-                   zip(questions, completions, column(kwargs, "answers", n), column(kwargs, "title", n))]
-        key = hashlib.sha256(repr([(s.question, completion_text(s.completion), s.answers, s.title)
-                                   for s in samples]).encode()).hexdigest()
+        questions = [
+            q if isinstance(q, str) and q.strip() else question_from_prompt(p)
+            for q, p in zip(column(kwargs, "question", n), prompts or [None] * n)
+        ]
+        samples = [
+            Sample(q, c, a, t)
+            for q, c, a, t in zip(questions, completions, column(kwargs, "answers", n), column(kwargs, "title", n))
+        ]
+        key = hashlib.sha256(
+            repr([(s.question, completion_text(s.completion), s.answers, s.title) for s in samples]).encode()
+        ).hexdigest()
         future = self._batches.get(key)
         if future is None:
             future = asyncio.ensure_future(self.engine.score(samples))
@@ -120,18 +127,37 @@ class KnowRLRewards:
     def report(self, samples: list[Sample], results: list[RewardResult], kwargs: dict[str, Any]) -> None:
         """Metrics to TRL's ``log_metric``/``log_extra``, rows to the sink; a full disk never stops training."""
         metrics = self.engine.last_metrics
-        self.history.append({"coverage": metrics.coverage, "statuses": metrics.statuses, "labels": metrics.labels,
-                             "wall_s": metrics.wall_s, "judge_requests": metrics.judge_requests,
-                             "breaker_open": metrics.breaker_open})
+        self.history.append(
+            {
+                "coverage": metrics.coverage,
+                "statuses": metrics.statuses,
+                "labels": metrics.labels,
+                "wall_s": metrics.wall_s,
+                "judge_requests": metrics.judge_requests,
+                "breaker_open": metrics.breaker_open,
+            }
+        )
         extras = {"reward_status": [r.status for r in results], "grader_label": [r.label or "" for r in results]}
         emit(kwargs, trl_metrics(metrics, results), extras, self.sink, (samples, results))
 
 
 def trl_metrics(metrics: BatchMetrics, results: list[RewardResult]) -> dict[str, float]:
     """One batch's numbers under TRL's ``reward_engine/`` names."""
-    out = {f"reward_engine/{name}": float(getattr(metrics, name)) for name in (
-        "coverage", "latency_p50_s", "latency_p95_s", "judge_requests", "cache_hits", "retries", "timeouts",
-        "breaker_open", "speculation_wasted", "wall_s")}
+    out = {
+        f"reward_engine/{name}": float(getattr(metrics, name))
+        for name in (
+            "coverage",
+            "latency_p50_s",
+            "latency_p95_s",
+            "judge_requests",
+            "cache_hits",
+            "retries",
+            "timeouts",
+            "breaker_open",
+            "speculation_wasted",
+            "wall_s",
+        )
+    }
     total = max(1, len(results))
     for label in ("CORRECT", "INCORRECT", "NOT_ATTEMPTED"):
         out[f"reward_engine/frac_{label.lower()}"] = metrics.labels.get(label, 0) / total

@@ -62,8 +62,9 @@ async def warm(config: RewardEngineConfig, data: Path | None, completions: Path 
             report["titles"] = await asyncio.get_running_loop().run_in_executor(None, title_coverage, engine, data)
         if completions is not None:
             rows = [r for r in read_rows(completions, REQUIRED, OPTIONAL) if r.data is not None]
-            samples = [Sample(r.data["question"], r.data["completion"], r.data["answers"], r.data.get("title"))
-                       for r in rows]
+            samples = [
+                Sample(r.data["question"], r.data["completion"], r.data["answers"], r.data.get("title")) for r in rows
+            ]
             if config.factuality.enabled:
                 await engine.ensure_retriever()
             # per stage: cached / needed, from the engine's own request plan (calls nothing)

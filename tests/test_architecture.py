@@ -77,8 +77,12 @@ def test_the_graph_sees_function_level_and_type_only_imports(tmp_path):
 
 
 def test_no_upward_import_between_packages():
-    upward = [f"{a} imports {b}" for a, deps in _graph().items() for b in deps
-              if LAYERS[b.split(".")[0]] > LAYERS[a.split(".")[0]]]
+    upward = [
+        f"{a} imports {b}"
+        for a, deps in _graph().items()
+        for b in deps
+        if LAYERS[b.split(".")[0]] > LAYERS[a.split(".")[0]]
+    ]
     assert not upward, "\n".join(upward)
 
 
@@ -97,7 +101,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
         stack.append(node)
         for dep in sorted(graph.get(node, ())):
             if state.get(dep) == 1:
-                cycles.append(stack[stack.index(dep):] + [dep])
+                cycles.append(stack[stack.index(dep) :] + [dep])
             elif dep not in state:
                 dfs(dep)
         stack.pop()
@@ -121,9 +125,14 @@ def test_no_import_cycle_between_folders():
             if a != b and not a.startswith(b + "."):
                 folders.setdefault(a, set()).add(b)
     assert not _cycles(folders), "\n".join(" -> ".join(c) for c in _cycles(folders))
-    back = [f"{module} imports {dep}, which imports {below}" for module, deps in graph.items() for dep in deps
-            if _folder(module).startswith(_folder(dep) + ".")
-            for below in graph[dep] if _folder(below).startswith(_folder(dep) + ".")]
+    back = [
+        f"{module} imports {dep}, which imports {below}"
+        for module, deps in graph.items()
+        for dep in deps
+        if _folder(module).startswith(_folder(dep) + ".")
+        for below in graph[dep]
+        if _folder(below).startswith(_folder(dep) + ".")
+    ]
     assert not back, "\n".join(back)
 
 

@@ -67,13 +67,15 @@ def test_unsloth_is_imported_before_trl_when_the_run_uses_it(tmp_path):
     (fake / "unsloth.py").write_text(
         "import json, os, sys\n"
         "json.dump(sorted(m for m in ('trl', 'transformers', 'peft') if m in sys.modules), "
-        "open(os.environ['SEEN'], 'w'))\n")
+        "open(os.environ['SEEN'], 'w'))\n"
+    )
     seen = tmp_path / "seen.json"
-    code = (f"from knowrl.config import load_train_config; "
-            f"load_train_config({str(SMOKE)!r}, ['model.backend=unsloth'])")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(fake), str(ROOT),
-                                                                     os.environ.get("PYTHONPATH")])),
-           "SEEN": str(seen)}
+    code = f"from knowrl.config import load_train_config; load_train_config({str(SMOKE)!r}, ['model.backend=unsloth'])"
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(fake), str(ROOT), os.environ.get("PYTHONPATH")])),
+        "SEEN": str(seen),
+    }
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert json.loads(seen.read_text()) == []  # imported first

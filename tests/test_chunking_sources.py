@@ -77,8 +77,12 @@ def test_data_packages_are_read_without_importing_them(package):
 def test_onnx_query_path_gives_the_same_vectors_as_pytorch(embedder):
     import numpy as np
 
-    texts = ["Paris", "What is the capital city of the French Republic, and when was it founded?",
-             "a b", "Ťōkyō 東京 — naïve café"]
+    texts = [
+        "Paris",
+        "What is the capital city of the French Republic, and when was it founded?",
+        "a b",
+        "Ťōkyō 東京 — naïve café",
+    ]
     fast = embedder.encode(texts)  # <= 8 texts: the ONNX path when onnxruntime is installed
     slow = embedder.model.encode(texts, normalize_embeddings=True)
     assert embedder._onnx is not None

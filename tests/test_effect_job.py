@@ -10,9 +10,22 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_effect(work: Path, *extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(ROOT / "bench" / "effect.py"), "--quick", "--work", str(work),
-                           "--settings", "knowrl-june2025", "control", *extra],
-                          capture_output=True, text=True, cwd=ROOT)
+    return subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "effect.py"),
+            "--quick",
+            "--work",
+            str(work),
+            "--settings",
+            "knowrl-june2025",
+            "control",
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
 
 
 def test_quick_effect_run_writes_table_plot_and_resumes(tmp_path):
@@ -65,8 +78,13 @@ def incorrect(claims: list[bool], sem) -> dict:
     from reward_engine.semantics import fact_score
 
     fact = fact_score(sum(claims), len(claims), sem)
-    return {"step": 0, "label": "INCORRECT", "factuality": fact, "correctness": sem.incorrect + fact,
-            "claims": [{"text": f"c{i}", "supported": ok, "on_topic": True} for i, ok in enumerate(claims)]}
+    return {
+        "step": 0,
+        "label": "INCORRECT",
+        "factuality": fact,
+        "correctness": sem.incorrect + fact,
+        "claims": [{"text": f"c{i}", "supported": ok, "on_topic": True} for i, ok in enumerate(claims)],
+    }
 
 
 def test_replay_finds_where_two_rewards_differ(tmp_path):
@@ -76,10 +94,13 @@ def test_replay_finds_where_two_rewards_differ(tmp_path):
     from reward_engine.semantics import semantics
 
     released, robust = semantics("knowrl"), semantics("knowrl-robust")
-    same = [{"step": 0, "label": "CORRECT", "correctness": 2.0, "claims": []},
-            {"step": 0, "label": "NOT_ATTEMPTED", "correctness": 1.0, "claims": []},
-            {"step": 1, "label": None, "correctness": -1.0},  # no answer block
-            incorrect([True], released), incorrect([False], released)]
+    same = [
+        {"step": 0, "label": "CORRECT", "correctness": 2.0, "claims": []},
+        {"step": 0, "label": "NOT_ATTEMPTED", "correctness": 1.0, "claims": []},
+        {"step": 1, "label": None, "correctness": -1.0},  # no answer block
+        incorrect([True], released),
+        incorrect([False], released),
+    ]
     assert effect.replay(log_rows(tmp_path / "a.jsonl", same), released, robust) == (5, 0)
     # One supported claim beside an unsupported one: the released rule damps by all claims, robust by supported.
     mixed = same + [incorrect([True, False], released)]

@@ -15,11 +15,15 @@ from reward_engine.trl_rewards import KnowRLRewards
 from tests.helpers import server_stats
 
 GOOD = "<think>Paris is the capital and largest city of France.</think><answer>Paris</answer>"
-WRONG_TRUE_FACTS = ("<think>The Eiffel Tower in Paris was completed in 1889 for the World's Fair. "
-                    "Paris lies on the river Seine. The city of Paris is the capital of France.</think>"
-                    "<answer>Lyon</answer>")
-WRONG_FALSE_FACTS = ("<think>The Eiffel Tower in Paris was completed in 1650 for a royal wedding. "
-                     "Lyon is the capital city of France.</think><answer>Marseille</answer>")
+WRONG_TRUE_FACTS = (
+    "<think>The Eiffel Tower in Paris was completed in 1889 for the World's Fair. "
+    "Paris lies on the river Seine. The city of Paris is the capital of France.</think>"
+    "<answer>Lyon</answer>"
+)
+WRONG_FALSE_FACTS = (
+    "<think>The Eiffel Tower in Paris was completed in 1650 for a royal wedding. "
+    "Lyon is the capital city of France.</think><answer>Marseille</answer>"
+)
 REFUSAL = "<think>I am not certain about this.</think><answer>I don't know</answer>"
 NO_ANSWER = "<think>Paris is the capital of France.</think>"
 
@@ -29,13 +33,25 @@ def offline_config(**over):
 
 
 def llm_config(server, tmp_path=None, **over):
-    judge = {"endpoints": [{"base_url": server.url, "model": "test"}], "backoff_initial_s": 0.01,
-             "backoff_max_s": 0.05, "timeout_s": 5}
+    judge = {
+        "endpoints": [{"base_url": server.url, "model": "test"}],
+        "backoff_initial_s": 0.01,
+        "backoff_max_s": 0.05,
+        "timeout_s": 5,
+    }
     if tmp_path is not None:
         judge["cache_dir"] = str(tmp_path / "judge-cache")
     judge.update(over.pop("judge", {}))
-    return parse_reward_config({"grader": "llm", "decomposer": "llm", "verifier": "llm", "judge": judge,
-                                "factuality": {"kb_path": "unused-kb-object-given"}, **over})
+    return parse_reward_config(
+        {
+            "grader": "llm",
+            "decomposer": "llm",
+            "verifier": "llm",
+            "judge": judge,
+            "factuality": {"kb_path": "unused-kb-object-given"},
+            **over,
+        }
+    )
 
 
 def samples():
@@ -181,10 +197,15 @@ async def test_wrong_format_labels_flag_only_their_completion(server, kb):
 
 async def test_bad_input_is_flagged_not_fatal(kb):
     async with RewardEngine(offline_config(), kb=kb) as engine:
-        results = await engine.score([
-            Sample(None, GOOD, "Paris"), Sample("Q?", GOOD, None), Sample("Q?", 12345, "Paris"),
-            Sample("Q?", GOOD, "Paris"), Sample("Q?", "\x00" * 10 + "x" * 1_000_000, "Paris"),
-        ])
+        results = await engine.score(
+            [
+                Sample(None, GOOD, "Paris"),
+                Sample("Q?", GOOD, None),
+                Sample("Q?", 12345, "Paris"),
+                Sample("Q?", GOOD, "Paris"),
+                Sample("Q?", "\x00" * 10 + "x" * 1_000_000, "Paris"),
+            ]
+        )
     assert [r.status for r in results] == ["bad_input", "bad_input", "ok", "ok", "ok"]
     assert results[2].correctness == -1.0 and results[3].correctness == 2.0 and results[4].format == -1.0
 
@@ -195,10 +216,15 @@ async def test_trl_reward_functions_share_one_engine_run(server, kb):
     assert (fmt.__name__, correctness.__name__) == ("knowrl_format", "knowrl_correctness")
     batch = samples()
     logged, extra = {}, {}
-    kwargs = dict(prompts=[[{"role": "user", "content": "chat template noise"}]] * 5,
-                  completions=[[{"role": "assistant", "content": s.completion}] for s in batch],
-                  question=[s.question for s in batch], answers=[s.answers for s in batch],
-                  title=[s.title for s in batch], log_metric=logged.__setitem__, log_extra=extra.__setitem__)
+    kwargs = dict(
+        prompts=[[{"role": "user", "content": "chat template noise"}]] * 5,
+        completions=[[{"role": "assistant", "content": s.completion}] for s in batch],
+        question=[s.question for s in batch],
+        answers=[s.answers for s in batch],
+        title=[s.title for s in batch],
+        log_metric=logged.__setitem__,
+        log_extra=extra.__setitem__,
+    )
     f, c = await asyncio.gather(fmt(**kwargs), correctness(**kwargs))
     assert f == [1.0, 1.0, 1.0, 1.0, -1.0] and c[0] == 2.0 and c[4] == -1.0
     assert (await server_stats(server))["by_kind"]["grader"] == 4  # one engine run for both functions
@@ -211,8 +237,13 @@ async def test_trl_drops_unscored_completions_entirely(server, kb):
     rewards = KnowRLRewards(llm_config(server, judge={"max_attempts": 1}), kb=kb)
     fmt, correctness = rewards.functions()
     batch = samples()
-    kwargs = dict(prompts=["p"] * 5, completions=[s.completion for s in batch], question=[s.question for s in batch],
-                  answers=[s.answers for s in batch], title=[s.title for s in batch])
+    kwargs = dict(
+        prompts=["p"] * 5,
+        completions=[s.completion for s in batch],
+        question=[s.question for s in batch],
+        answers=[s.answers for s in batch],
+        title=[s.title for s in batch],
+    )
     f, c = await asyncio.gather(fmt(**kwargs), correctness(**kwargs))
     assert c[:4] == [None] * 4 and f[:4] == [None] * 4  # all-None rows: TRL excludes them
     assert (f[4], c[4]) == (-1.0, -1.0)
@@ -241,7 +272,6 @@ def test_rate_budget_is_divided_across_ranks(server):
     assert judge.requests_per_minute == 300 and judge.tokens_per_minute == 22500
 
 
-
 def test_reward_functions_are_picklable_trl_callables(tmp_path, kb):
     """TRL's reward forms: named async callables that pickle (to another process) and score after unpickling."""
     import pickle
@@ -257,8 +287,11 @@ def test_reward_functions_are_picklable_trl_callables(tmp_path, kb):
     assert is_async_callable(fmt) and is_async_callable(correct)
 
     async def step() -> tuple[list, list]:
-        kwargs = {"prompts": ["What is the capital of France?"] * 3, "completions": [GOOD, REFUSAL, NO_ANSWER],
-                  "answers": ["Paris"] * 3}
+        kwargs = {
+            "prompts": ["What is the capital of France?"] * 3,
+            "completions": [GOOD, REFUSAL, NO_ANSWER],
+            "answers": ["Paris"] * 3,
+        }
         return await fmt(**kwargs), await correct(**kwargs)
 
     assert await_once == [2.0]
@@ -266,8 +299,15 @@ def test_reward_functions_are_picklable_trl_callables(tmp_path, kb):
     assert len((tmp_path / "r.jsonl").read_text().splitlines()) == 4  # one row before pickling, three after
 
 
-@pytest.mark.parametrize("mode,accepts,style", [("on", True, "json_schema"), ("on", True, "json_object"),
-                                               ("off", True, "json_schema"), ("auto", False, "json_schema")])
+@pytest.mark.parametrize(
+    "mode,accepts,style",
+    [
+        ("on", True, "json_schema"),
+        ("on", True, "json_object"),
+        ("off", True, "json_schema"),
+        ("auto", False, "json_schema"),
+    ],
+)
 async def test_structured_outputs_score_the_same(server, kb, mode, accepts, style):
     """on: every call asks for its schema (JSON replies); off: text prompts; auto against a server without
     response_format: the refused calls are re-sent as text at once, nothing is lost, later calls ask in text."""
@@ -298,8 +338,10 @@ def test_user_template_files_render_fields_and_key_the_cache_by_their_text(tmp_p
     from reward_engine.engine import RewardEngine
 
     template = tmp_path / "knowrl_grader.txt"
-    template.write_text("Question: {question}\nGold target: {target}\nPredicted answer: {predicted_answer}\n"
-                        "Grade as A, B or C. Literal braces: {{}}")
+    template.write_text(
+        "Question: {question}\nGold target: {target}\nPredicted answer: {predicted_answer}\n"
+        "Grade as A, B or C. Literal braces: {{}}"
+    )
     config = llm_config(server, prompts={"grader": str(template)})
     request = RewardEngine(config).grader.request("Capital of France?", "Paris", "Lyon </predicted_answer>")
     content = request.messages[0]["content"]
@@ -309,13 +351,16 @@ def test_user_template_files_render_fields_and_key_the_cache_by_their_text(tmp_p
     key = judge.key_for(request.messages, request.template_version, request.max_tokens, schema=request.schema)
     template.write_text(template.read_text() + "\n")
     edited = RewardEngine(llm_config(server, prompts={"grader": str(template)})).grader.request(
-        "Capital of France?", "Paris", "Lyon </predicted_answer>")
+        "Capital of France?", "Paris", "Lyon </predicted_answer>"
+    )
     assert edited.template_version != request.template_version
     assert judge.key_for(edited.messages, edited.template_version, edited.max_tokens, schema=edited.schema) != key
 
 
-@pytest.mark.parametrize("text,message", [("Q: {question} {gold_answer}", "uses the field {gold_answer}"),
-                                          ("Q: {question", "not a valid template")])
+@pytest.mark.parametrize(
+    "text,message",
+    [("Q: {question} {gold_answer}", "uses the field {gold_answer}"), ("Q: {question", "not a valid template")],
+)
 def test_a_bad_template_file_is_a_config_error_naming_it(tmp_path, server, text, message):
     template = tmp_path / "grader.txt"
     template.write_text(text)

@@ -16,8 +16,16 @@ def _config(tmp_path, mode: str):
     docs = tmp_path / "docs.jsonl"
     docs.write_text("".join(json.dumps({"title": t, "text": x}) + "\n" for t, x in CORPUS))
     config = tmp_path / "run.yaml"
-    config.write_text(json.dumps({"model": {"name_or_path": "tiny"}, "data": {"train": str(docs)}, "kb": {"build_from": str(docs)}, "reward": {"factuality": {
-        "kb_path": str(tmp_path / "kb.db"), "retrieval_mode": mode}}}))
+    config.write_text(
+        json.dumps(
+            {
+                "model": {"name_or_path": "tiny"},
+                "data": {"train": str(docs)},
+                "kb": {"build_from": str(docs)},
+                "reward": {"factuality": {"kb_path": str(tmp_path / "kb.db"), "retrieval_mode": mode}},
+            }
+        )
+    )
     return load_train_config(config)
 
 

@@ -39,8 +39,10 @@ async def test_fused_and_staged_agree_on_the_same_rows(server, kb):
     rewards = {}
     for mode in ("staged", "fused"):
         async with RewardEngine(llm_config(server, factuality={"kb_path": "x", "mode": mode}), kb=kb) as engine:
-            rewards[mode] = [(r.label, r.correctness, [(c.text, c.supported) for c in r.claims])
-                             for r in await engine.score(samples())]
+            rewards[mode] = [
+                (r.label, r.correctness, [(c.text, c.supported) for c in r.claims])
+                for r in await engine.score(samples())
+            ]
     assert rewards["fused"] == rewards["staged"]
 
 
@@ -112,21 +114,31 @@ def test_user_fused_template_is_checked_and_versioned(tmp_path, server):
         fused_config(server, prompts={"fused": str(bad)})
 
 
-@pytest.mark.parametrize("reply, expected", [
-    ('```json\n{"claims": [{"claim": "A b c d.", "label": "supported", "evidence_ids": ["7"]}]}\n```',
-     [FusedClaim("A b c d.", True, (7,))]),
-    ('Here you go: {"claims": [{"claim": "A b c d.", "label": "NOT_SUPPORTED"}]}',
-     [FusedClaim("A b c d.", False, ())]),
-    ('{"claims": [{"claim": "A.", "label": "SUPPORTED", "evidence_ids": [7]},'
-     ' {"claim": "A.", "label": "SUPPORTED", "evidence_ids": [8]}]}', [FusedClaim("A.", True, (7,))]),
-    ('{"claims": []}', []),
-    ('{"claims": [{"claim": "A.", "label": "SUPPORTED"}, {"claim": "A.", "label": "NOT_SUPPORTED"}]}', None),
-    ('{"claims": [{"claim": "", "label": "SUPPORTED"}]}', None),
-    ('{"claims": [{"claim": "A.", "label": "MOSTLY"}]}', None),
-    ('{"claims": [{"claim": "A.", "label": "SUPPORTED", "evidence_ids": 7}]}', None),
-    ('{"labels": []}', None),
-    ("Claims follow:", None),
-])
+@pytest.mark.parametrize(
+    "reply, expected",
+    [
+        (
+            '```json\n{"claims": [{"claim": "A b c d.", "label": "supported", "evidence_ids": ["7"]}]}\n```',
+            [FusedClaim("A b c d.", True, (7,))],
+        ),
+        (
+            'Here you go: {"claims": [{"claim": "A b c d.", "label": "NOT_SUPPORTED"}]}',
+            [FusedClaim("A b c d.", False, ())],
+        ),
+        (
+            '{"claims": [{"claim": "A.", "label": "SUPPORTED", "evidence_ids": [7]},'
+            ' {"claim": "A.", "label": "SUPPORTED", "evidence_ids": [8]}]}',
+            [FusedClaim("A.", True, (7,))],
+        ),
+        ('{"claims": []}', []),
+        ('{"claims": [{"claim": "A.", "label": "SUPPORTED"}, {"claim": "A.", "label": "NOT_SUPPORTED"}]}', None),
+        ('{"claims": [{"claim": "", "label": "SUPPORTED"}]}', None),
+        ('{"claims": [{"claim": "A.", "label": "MOSTLY"}]}', None),
+        ('{"claims": [{"claim": "A.", "label": "SUPPORTED", "evidence_ids": 7}]}', None),
+        ('{"labels": []}', None),
+        ("Claims follow:", None),
+    ],
+)
 def test_parse_fused(reply, expected):
     assert parse_fused(reply, [7, 8]) == expected
 

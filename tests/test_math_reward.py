@@ -76,17 +76,20 @@ def test_table_is_large_enough_and_balanced() -> None:
     assert sum(not e for _, _, e in EQUIVALENCE) >= 10
 
 
-@pytest.mark.parametrize("text,boxed", [
-    ("so \\boxed{42}.", "42"),
-    ("\\boxed{3} no wait \\boxed{5}", "5"),  # last box wins
-    ("\\boxed{\\frac{1}{2}}", "\\frac{1}{2}"),  # nested braces kept
-    ("\\boxed{{a}+{b}}", "{a}+{b}"),
-    ("\\boxed {7}", "7"),
-    ("\\fbox{8}", "8"),
-    ("\\boxed{3} and then \\boxed{12", None),  # the last box is unbalanced: no answer, no fallback
-    ("the answer is 42", None),
-    ("", None),
-])
+@pytest.mark.parametrize(
+    "text,boxed",
+    [
+        ("so \\boxed{42}.", "42"),
+        ("\\boxed{3} no wait \\boxed{5}", "5"),  # last box wins
+        ("\\boxed{\\frac{1}{2}}", "\\frac{1}{2}"),  # nested braces kept
+        ("\\boxed{{a}+{b}}", "{a}+{b}"),
+        ("\\boxed {7}", "7"),
+        ("\\fbox{8}", "8"),
+        ("\\boxed{3} and then \\boxed{12", None),  # the last box is unbalanced: no answer, no fallback
+        ("the answer is 42", None),
+        ("", None),
+    ],
+)
 def test_last_boxed(text: str, boxed: str | None) -> None:
     assert last_boxed(text) == boxed
 
@@ -99,8 +102,9 @@ def test_gsm8k_answer() -> None:
 
 def _score(rewards: MathRewards, completions: list[str], golds: list[str]) -> list:
     async def go() -> list:
-        return await rewards.functions()[0](prompts=[""] * len(completions), completions=completions,
-                                            ground_truth=golds)
+        return await rewards.functions()[0](
+            prompts=[""] * len(completions), completions=completions, ground_truth=golds
+        )
 
     return asyncio.run(go())
 
@@ -109,9 +113,11 @@ def test_reward_values_and_status_log() -> None:
     rows: list = []
     rewards = MathRewards(MathRewardConfig(), sink=lambda step, r: rows.extend(r))
     try:
-        values = _score(rewards, ["<think>2+2</think> \\boxed{4}", "\\boxed{5}", "four", "\\boxed{x^2-1}",
-                                  "\\boxed{3} \\boxed{4}"],
-                        ["4", "4", "4", "(x-1)(x+1)", "3"])
+        values = _score(
+            rewards,
+            ["<think>2+2</think> \\boxed{4}", "\\boxed{5}", "four", "\\boxed{x^2-1}", "\\boxed{3} \\boxed{4}"],
+            ["4", "4", "4", "(x-1)(x+1)", "3"],
+        )
     finally:
         rewards.close()
     assert values == [1.0, -1.0, -0.5, 1.0, -1.0]
@@ -122,8 +128,12 @@ def test_reward_values_and_status_log() -> None:
 def test_custom_reward_values_and_missing_gold() -> None:
     rewards = MathRewards(MathRewardConfig(correct=2.0, wrong=0.0, no_answer=-2.0))
     try:
-        assert _score(rewards, ["\\boxed{4}", "\\boxed{1}", "x", "\\boxed{4}"], ["4", "4", "4", ""]) \
-            == [2.0, 0.0, -2.0, None]
+        assert _score(rewards, ["\\boxed{4}", "\\boxed{1}", "x", "\\boxed{4}"], ["4", "4", "4", ""]) == [
+            2.0,
+            0.0,
+            -2.0,
+            None,
+        ]
     finally:
         rewards.close()
 
@@ -171,8 +181,10 @@ def test_hostile_boxed_answers_do_not_hang_the_loop() -> None:
     assert symbolic_equal("12 " + "a" * 60 + "!", "12") is False
     rewards = MathRewards(MathRewardConfig())
     try:
-        assert _score(rewards, ["\\boxed{" + "1+" * 500_000 + "1}", "\\boxed{" + "{" * 100_000],
-                      ["2", "2"]) == [-1.0, -0.5]
+        assert _score(rewards, ["\\boxed{" + "1+" * 500_000 + "1}", "\\boxed{" + "{" * 100_000], ["2", "2"]) == [
+            -1.0,
+            -0.5,
+        ]
     finally:
         rewards.close()
 

@@ -24,10 +24,22 @@ def _config(mode: str, server: Any, preset: str = "knowrl", **factuality: Any):
     factuality = {"kb_path": "unused-kb-object-given", **factuality}
     if mode == "offline":
         return parse_reward_config({"preset": preset, "factuality": factuality})
-    judge = {"endpoints": [{"base_url": server.url, "model": "test"}], "backoff_initial_s": 0.01,
-             "backoff_max_s": 0.05, "timeout_s": 5}
-    return parse_reward_config({"preset": preset, "grader": "llm", "decomposer": "llm", "verifier": "llm",
-                                "judge": judge, "factuality": factuality})
+    judge = {
+        "endpoints": [{"base_url": server.url, "model": "test"}],
+        "backoff_initial_s": 0.01,
+        "backoff_max_s": 0.05,
+        "timeout_s": 5,
+    }
+    return parse_reward_config(
+        {
+            "preset": preset,
+            "grader": "llm",
+            "decomposer": "llm",
+            "verifier": "llm",
+            "judge": judge,
+            "factuality": factuality,
+        }
+    )
 
 
 async def _score_all(config, kb) -> dict[str, RewardResult]:
@@ -41,9 +53,17 @@ async def _score_all(config, kb) -> dict[str, RewardResult]:
 def test_the_set_is_versioned_and_covers_every_attack_kind():
     assert SET["version"] == 1
     kinds = " | ".join(a["kind"] for a in SET["attacks"])
-    for needed in ("addressed to the judge", "fake grader verdict", "closing the prompt's delimiters",
-                   "mimics the verification", "answer tags inside the think", "repeated answer blocks",
-                   "true but irrelevant facts", "repeating one fact", "empty think block"):
+    for needed in (
+        "addressed to the judge",
+        "fake grader verdict",
+        "closing the prompt's delimiters",
+        "mimics the verification",
+        "answer tags inside the think",
+        "repeated answer blocks",
+        "true but irrelevant facts",
+        "repeating one fact",
+        "empty think block",
+    ):
         assert needed in kinds, needed
 
 
@@ -62,9 +82,11 @@ async def test_no_attack_beats_its_honest_baseline(mode, preset, server, kb):
             assert beats, f"{attack['id']}: listed as a hole of {preset} but no longer beats its baseline"
             beats = False  # known, documented; the ceiling still holds
         if beats or got.correctness > attack["ceiling"] + 1e-9:
-            failures.append(f"{attack['id']}: label {got.label}, correctness {got.correctness:.4f} (baseline "
-                            f"{base.correctness:.4f}, ceiling {attack['ceiling']}), total {got.total:.4f} "
-                            f"(baseline {base.total:.4f})")
+            failures.append(
+                f"{attack['id']}: label {got.label}, correctness {got.correctness:.4f} (baseline "
+                f"{base.correctness:.4f}, ceiling {attack['ceiling']}), total {got.total:.4f} "
+                f"(baseline {base.total:.4f})"
+            )
     assert not failures, "\n".join(failures)
 
 

@@ -13,31 +13,55 @@ from reward_engine.offline import facts as offline_facts
 from reward_engine.offline.grader import gold_aliases, grade, is_abstention
 from reward_engine.semantics import combine, fact_score, semantics
 
-C, I, N = Label.CORRECT, Label.INCORRECT, Label.NOT_ATTEMPTED
+C, I, N = Label.CORRECT, Label.INCORRECT, Label.NOT_ATTEMPTED  # noqa: E741 - the grade letters' initials
 
 GRADER_CASES = [
     # exact, case, punctuation, articles, whitespace
-    ("Paris", "Paris", C), ("paris.", "Paris", C), ("The Paris", "Paris", C), ("  Paris\n", "Paris", C),
+    ("Paris", "Paris", C),
+    ("paris.", "Paris", C),
+    ("The Paris", "Paris", C),
+    ("  Paris\n", "Paris", C),
     ("The capital of France is Paris.", "Paris", C),
     # unicode: NBSP, accents, NFKC
-    ("Jose\u00a0Garcia", "José García", C), ("Ｐａｒｉｓ", "Paris", C), ("São\u00a0Paulo", "Sao Paulo", C),
+    ("Jose\u00a0Garcia", "José García", C),
+    ("Ｐａｒｉｓ", "Paris", C),
+    ("São\u00a0Paulo", "Sao Paulo", C),
     # aliases: list, ';', '|', "X (Y)", "X, Y"
-    ("Sasha", ["Malia", "Sasha"], C), ("Sasha", "Malia;Sasha", C), ("Sasha", "Malia|Sasha", C),
-    ("San Francisco", "San Francisco, California", C), ("Everest", "Everest (mountain)", C),
+    ("Sasha", ["Malia", "Sasha"], C),
+    ("Sasha", "Malia;Sasha", C),
+    ("Sasha", "Malia|Sasha", C),
+    ("San Francisco", "San Francisco, California", C),
+    ("Everest", "Everest (mountain)", C),
     # numbers
-    ("8849 m", "8,849 metres", C), ("1,000", "1000", C), ("21 years", "21", C), ("3", "three", C),
-    ("8,850", "8,849", I), ("12", "21", I), ("115k", "120k", C), ("100k", "120k", I),
+    ("8849 m", "8,849 metres", C),
+    ("1,000", "1000", C),
+    ("21 years", "21", C),
+    ("3", "three", C),
+    ("8,850", "8,849", I),
+    ("12", "21", I),
+    ("115k", "120k", C),
+    ("100k", "120k", I),
     # dates written differently
-    ("10 May 2018", "May 10, 2018", C), ("2018-05-10", "May 10, 2018", C), ("May 11, 2018", "May 10, 2018", I),
+    ("10 May 2018", "May 10, 2018", C),
+    ("2018-05-10", "May 10, 2018", C),
+    ("May 11, 2018", "May 10, 2018", I),
     ("2018", "May 10, 2018", I),
     # containment that must not reward a wrong or hedged long answer
-    ("Paris or Lyon", "Paris", I), ("Maybe Paris", "Paris", I), ("Not Paris", "Paris", I),
+    ("Paris or Lyon", "Paris", I),
+    ("Maybe Paris", "Paris", I),
+    ("Not Paris", "Paris", I),
     ("Paris, Lyon, Marseille and other cities in France that are large", "Paris", I),
-    ("Malia", "Malia and Sasha", I), ("Lyon", "Paris", I),
+    ("Malia", "Malia and Sasha", I),
+    ("Lyon", "Paris", I),
     # abstentions
-    ("I don't know", "Paris", N), ("I’m not sure.", "Paris", N), ("It cannot be determined", "Paris", N),
-    ("I do not know the answer", "Paris", N), ("Unknown", "Paris", N), ("", "Paris", N),
-    ("I cannot answer that", "Paris", N), ("There is not enough information", "Paris", N),
+    ("I don't know", "Paris", N),
+    ("I’m not sure.", "Paris", N),
+    ("It cannot be determined", "Paris", N),
+    ("I do not know the answer", "Paris", N),
+    ("Unknown", "Paris", N),
+    ("", "Paris", N),
+    ("I cannot answer that", "Paris", N),
+    ("There is not enough information", "Paris", N),
 ]
 
 
@@ -49,24 +73,42 @@ def test_offline_grader(answer, gold, label):
 # Answers as real models write them (#12): harmless variants that are CORRECT, and near misses that stay wrong.
 REAL_ANSWER_CASES = [
     # numbers in words vs digits, both ways, past twenty, with scales and ordinals
-    ("twenty-three", "23", C), ("46", "forty-six", C), ("one hundred and twelve", "112", C),
-    ("fifteen hundred", "1,500", C), ("three thousand two hundred", "3200", C), ("the fourth", "4th", C),
-    ("twenty-four", "23", I), ("two hundred", "2,000", I),
+    ("twenty-three", "23", C),
+    ("46", "forty-six", C),
+    ("one hundred and twelve", "112", C),
+    ("fifteen hundred", "1,500", C),
+    ("three thousand two hundred", "3200", C),
+    ("the fourth", "4th", C),
+    ("twenty-four", "23", I),
+    ("two hundred", "2,000", I),
     # refusals without "know" or "sure"
-    ("Not enough information to say.", "Paris", N), ("It is unclear from what I have.", "Paris", N),
-    ("No reliable information is available.", "1912", N), ("I don't have that information.", "Oslo", N),
-    ("I'm unable to determine this.", "Oslo", N), ("Hard to say without more context.", "Oslo", N),
-    ("Unclear", "Oslo", N), ("I couldn't find it", "Oslo", N),
+    ("Not enough information to say.", "Paris", N),
+    ("It is unclear from what I have.", "Paris", N),
+    ("No reliable information is available.", "1912", N),
+    ("I don't have that information.", "Oslo", N),
+    ("I'm unable to determine this.", "Oslo", N),
+    ("Hard to say without more context.", "Oslo", N),
+    ("Unclear", "Oslo", N),
+    ("I couldn't find it", "Oslo", N),
     # honorifics and titles, post-nominals
-    ("Isaac Newton", "Sir Isaac Newton", C), ("Marie Curie", "Dr. Marie Curie", C),
-    ("Martin Luther King", "Martin Luther King Jr.", C), ("Elizabeth", "Queen Elizabeth II", I),
+    ("Isaac Newton", "Sir Isaac Newton", C),
+    ("Marie Curie", "Dr. Marie Curie", C),
+    ("Martin Luther King", "Martin Luther King Jr.", C),
+    ("Elizabeth", "Queen Elizabeth II", I),
     ("Newton", "Sir Isaac Newton", I),
     # generic head words dropped or added
-    ("the Pacific", "Pacific Ocean", C), ("Everest", "Mount Everest", C), ("Amazon", "Amazon River", C),
-    ("Lake Victoria", "Victoria", C), ("Harvard", "Harvard University", C), ("the Atlantic", "Pacific Ocean", I),
+    ("the Pacific", "Pacific Ocean", C),
+    ("Everest", "Mount Everest", C),
+    ("Amazon", "Amazon River", C),
+    ("Lake Victoria", "Victoria", C),
+    ("Harvard", "Harvard University", C),
+    ("the Atlantic", "Pacific Ocean", I),
     # initialisms of multi-word answers, both ways
-    ("UK", "United Kingdom", C), ("U.S.A.", "United States of America", C), ("United Nations", "UN", C),
-    ("US", "United Kingdom", I), ("UK", "Ukraine", I),
+    ("UK", "United Kingdom", C),
+    ("U.S.A.", "United States of America", C),
+    ("United Nations", "UN", C),
+    ("US", "United Kingdom", I),
+    ("UK", "Ukraine", I),
 ]
 
 
@@ -111,9 +153,20 @@ def test_conversational_completions():
     assert parse(msg).answer == "z" and parse(None).answer is None and parse(42).answer is None
 
 
-@pytest.mark.parametrize("reply,label", [("A", C), (" b. ", I), ("C", N), ("CORRECT", C), ("NOT_ATTEMPTED", N),
-                                         ("A or B", Label.UNPARSEABLE), ("The answer is A", Label.UNPARSEABLE),
-                                         ("", Label.UNPARSEABLE), (None, Label.UNPARSEABLE)])
+@pytest.mark.parametrize(
+    "reply,label",
+    [
+        ("A", C),
+        (" b. ", I),
+        ("C", N),
+        ("CORRECT", C),
+        ("NOT_ATTEMPTED", N),
+        ("A or B", Label.UNPARSEABLE),
+        ("The answer is A", Label.UNPARSEABLE),
+        ("", Label.UNPARSEABLE),
+        (None, Label.UNPARSEABLE),
+    ],
+)
 def test_grade_parser_is_strict(reply, label):
     assert prompts.parse_grade(reply) is label
 
@@ -123,15 +176,25 @@ def test_claims_parser():
     assert prompts.parse_claims("NO_CLAIMS") == [] and prompts.parse_claims("no bullets here") is None
 
 
-@pytest.mark.parametrize("reply,expected", [
-    ('{"labels": [{"id": 1, "label": "SUPPORTED"}, {"id": 2, "label": "NOT_SUPPORTED"}]}', [True, False]),
-    ('```json\n{"labels": [{"id": "2", "label": "supported"}, {"id": 1, "label": "SUPPORTED"}]}\n```', [True, True]),
-    ('{"labels": [{"id": 1, "label": "SUPPORTED"}]}', None),  # claim 2 missing
-    ('{"labels": [{"id": 1, "label": "YES"}, {"id": 2, "label": "SUPPORTED"}]}', None),
-    ('{"labels": [{"id": 1, "label": "SUPPORTED"}, {"id": 1, "label": "NOT_SUPPORTED"}, '
-     '{"id": 2, "label": "SUPPORTED"}]}', None),
-    ("not json", None), ('{"labels": "yes"}', None),
-])
+@pytest.mark.parametrize(
+    "reply,expected",
+    [
+        ('{"labels": [{"id": 1, "label": "SUPPORTED"}, {"id": 2, "label": "NOT_SUPPORTED"}]}', [True, False]),
+        (
+            '```json\n{"labels": [{"id": "2", "label": "supported"}, {"id": 1, "label": "SUPPORTED"}]}\n```',
+            [True, True],
+        ),
+        ('{"labels": [{"id": 1, "label": "SUPPORTED"}]}', None),  # claim 2 missing
+        ('{"labels": [{"id": 1, "label": "YES"}, {"id": 2, "label": "SUPPORTED"}]}', None),
+        (
+            '{"labels": [{"id": 1, "label": "SUPPORTED"}, {"id": 1, "label": "NOT_SUPPORTED"}, '
+            '{"id": 2, "label": "SUPPORTED"}]}',
+            None,
+        ),
+        ("not json", None),
+        ('{"labels": "yes"}', None),
+    ],
+)
 def test_verdict_parser_is_strict(reply, expected):
     assert prompts.parse_verdicts(reply, 2) == expected
 
@@ -165,8 +228,10 @@ def test_robust_preset_does_not_pay_for_unsupported_claims():
 
 
 def test_offline_decomposition_filters_and_splits():
-    text = ("Paris is the capital of France; it lies on the Seine. Maybe it has 3 million people? "
-            "I think Lyon is bigger. The Eiffel Tower was completed in 1889, and it is made of iron. Ok.")
+    text = (
+        "Paris is the capital of France; it lies on the Seine. Maybe it has 3 million people? "
+        "I think Lyon is bigger. The Eiffel Tower was completed in 1889, and it is made of iron. Ok."
+    )
     claims = offline_facts.decompose(text)
     assert "Paris is the capital of France." in claims
     assert not any("Maybe" in c or "I think" in c or c.endswith("?") for c in claims)
@@ -183,15 +248,34 @@ def test_offline_verifier_needs_words_and_numbers():
 U = Label.UNPARSEABLE
 
 
-@pytest.mark.parametrize("reply,label", [
-    # harmless variants real models produce
-    ("```\nB\n```", I), ("Grade: B", I), ("B.", I), ("**B**", I), ("(C)", N), ("B - INCORRECT", I),
-    ("A: CORRECT", C), ("Final answer: A", C), ('{"grade": "B"}', I), ('```json\n{"grade": "C"}\n```', N),
-    ("B\nThe predicted answer names another city.", I), ("NOT ATTEMPTED", N), ("  a  ", C),
-    # ambiguous or contradictory: never guessed
-    ("A or B", U), ("B: CORRECT", U), ("A\nB", U), ("Grade: D", U), ("The answer is A", U),
-    ('{"grade": "E"}', U), ('{"grade": ', U), ("A because B is wrong", U),
-])
+@pytest.mark.parametrize(
+    "reply,label",
+    [
+        # harmless variants real models produce
+        ("```\nB\n```", I),
+        ("Grade: B", I),
+        ("B.", I),
+        ("**B**", I),
+        ("(C)", N),
+        ("B - INCORRECT", I),
+        ("A: CORRECT", C),
+        ("Final answer: A", C),
+        ('{"grade": "B"}', I),
+        ('```json\n{"grade": "C"}\n```', N),
+        ("B\nThe predicted answer names another city.", I),
+        ("NOT ATTEMPTED", N),
+        ("  a  ", C),
+        # ambiguous or contradictory: never guessed
+        ("A or B", U),
+        ("B: CORRECT", U),
+        ("A\nB", U),
+        ("Grade: D", U),
+        ("The answer is A", U),
+        ('{"grade": "E"}', U),
+        ('{"grade": ', U),
+        ("A because B is wrong", U),
+    ],
+)
 def test_grade_parser_accepts_harmless_variants_only(reply, label):
     assert prompts.parse_grade(reply) is label
 

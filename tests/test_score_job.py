@@ -15,13 +15,26 @@ from reward_engine.score import score_file
 from tests.helpers import server_stats
 
 ROWS = [
-    {"id": "a", "question": "Capital of France?", "answers": "Paris",
-     "completion": "<think>Paris is the capital of France.</think><answer>Paris</answer>"},
-    {"id": "b", "question": "Capital of France?", "answers": ["Paris", "Paname"], "title": "Paris",
-     "completion": "<think>The Eiffel Tower in Paris was completed in 1889 for the World's Fair.</think>"
-                   "<answer>Lyon</answer>"},
-    {"id": "c", "question": "Capital of Japan?", "answers": "Tokyo",
-     "completion": "<think>Unsure.</think><answer>I don't know</answer>"},
+    {
+        "id": "a",
+        "question": "Capital of France?",
+        "answers": "Paris",
+        "completion": "<think>Paris is the capital of France.</think><answer>Paris</answer>",
+    },
+    {
+        "id": "b",
+        "question": "Capital of France?",
+        "answers": ["Paris", "Paname"],
+        "title": "Paris",
+        "completion": "<think>The Eiffel Tower in Paris was completed in 1889 for the World's Fair.</think>"
+        "<answer>Lyon</answer>",
+    },
+    {
+        "id": "c",
+        "question": "Capital of Japan?",
+        "answers": "Tokyo",
+        "completion": "<think>Unsure.</think><answer>I don't know</answer>",
+    },
 ]
 
 
@@ -36,12 +49,15 @@ def read_output(path):
 
 
 async def test_every_line_gets_one_row_and_bad_lines_are_named(tmp_path, kb, caplog):
-    src = write_input(tmp_path / "in.jsonl", [
-        '{"id": "d", "question": "Q?"',                                            # line 4: invalid JSON
-        json.dumps({"id": "e", "question": "Q?", "completion": "x"}),              # line 5: no answers
-        json.dumps({"id": "f", "question": 7, "completion": "x", "answers": "y"}),  # line 6: wrong type
-        json.dumps({"id": "g", "question": "Q?", "completion": "x", "answers": "y", "title": 3}),  # line 7
-    ])
+    src = write_input(
+        tmp_path / "in.jsonl",
+        [
+            '{"id": "d", "question": "Q?"',  # line 4: invalid JSON
+            json.dumps({"id": "e", "question": "Q?", "completion": "x"}),  # line 5: no answers
+            json.dumps({"id": "f", "question": 7, "completion": "x", "answers": "y"}),  # line 6: wrong type
+            json.dumps({"id": "g", "question": "Q?", "completion": "x", "answers": "y", "title": 3}),  # line 7
+        ],
+    )
     out = tmp_path / "out.jsonl"
     config = parse_reward_config({"factuality": {"kb_path": "x"}})
     summary = await score_file(src, out, config, progress=False, kb=kb)
@@ -97,8 +113,23 @@ def test_score_cli(tmp_path, kb_path):
     cfg = tmp_path / "reward.yaml"
     cfg.write_text(yaml.safe_dump({"factuality": {"kb_path": str(kb_path)}}))
     out = tmp_path / "scored.jsonl"
-    proc = subprocess.run([sys.executable, "-m", "reward_engine.score", "--input", str(src), "--output", str(out),
-                           "--config", str(cfg), "--no-progress"], capture_output=True, text=True, check=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "reward_engine.score",
+            "--input",
+            str(src),
+            "--output",
+            str(out),
+            "--config",
+            str(cfg),
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     summary = json.loads(proc.stdout)
     assert summary["rows"] == 3 and summary["labels"] == {"CORRECT": 1, "INCORRECT": 1, "NOT_ATTEMPTED": 1}
     assert len(read_output(out)) == 3
@@ -108,10 +139,22 @@ def test_score_cli_bad_config_is_a_clear_error(tmp_path):
     cfg = tmp_path / "reward.yaml"
     cfg.write_text("gradr: offline\nfactuality: {enabled: false}\n")
     src = write_input(tmp_path / "in.jsonl")
-    proc = subprocess.run([sys.executable, "-m", "reward_engine.score", "--input", str(src), "--output",
-                           str(tmp_path / "o.jsonl"), "--config", str(cfg)], capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "reward_engine.score",
+            "--input",
+            str(src),
+            "--output",
+            str(tmp_path / "o.jsonl"),
+            "--config",
+            str(cfg),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2 and "unknown key 'gradr'" in proc.stderr and "did you mean 'grader'" in proc.stderr
-
 
 
 async def test_batches_in_flight_at_once_finish_in_input_order(tmp_path, kb, server):
@@ -122,15 +165,18 @@ async def test_batches_in_flight_at_once_finish_in_input_order(tmp_path, kb, ser
     judge = {"endpoints": [{"base_url": server.url, "model": "m"}]}
     config = parse_reward_config({"grader": "llm", "judge": judge, "factuality": {"kb_path": "x"}})
     server.config.latency_ms = 50
-    serial = await score_file(src, tmp_path / "serial.jsonl", config, batch_size=2, progress=False, kb=kb,
-                              concurrency=1)
+    serial = await score_file(
+        src, tmp_path / "serial.jsonl", config, batch_size=2, progress=False, kb=kb, concurrency=1
+    )
     requests = (await server_stats(server))["requests"]
-    overlapped = await score_file(src, tmp_path / "overlapped.jsonl", config, batch_size=2, progress=False, kb=kb,
-                                  concurrency=4)
+    overlapped = await score_file(
+        src, tmp_path / "overlapped.jsonl", config, batch_size=2, progress=False, kb=kb, concurrency=4
+    )
     assert (await server_stats(server))["max_in_flight"] >= 2
     keys = ("id", "line", "reward", "label")
-    assert [tuple(r[k] for k in keys) for r in read_output(tmp_path / "overlapped.jsonl")] == \
-        [tuple(r[k] for k in keys) for r in read_output(tmp_path / "serial.jsonl")]
+    assert [tuple(r[k] for k in keys) for r in read_output(tmp_path / "overlapped.jsonl")] == [
+        tuple(r[k] for k in keys) for r in read_output(tmp_path / "serial.jsonl")
+    ]
     assert [r["line"] for r in read_output(tmp_path / "overlapped.jsonl")] == list(range(1, len(rows) + 1))
     assert serial["statuses"] == overlapped["statuses"] == {"ok": len(rows)}
     # totals come from the judge client, not from summing overlapping batches' deltas
@@ -141,13 +187,18 @@ def test_index_rows_keeps_the_last_whole_row_per_line(tmp_path):
     from knowrl_io.jsonl import index_rows, rewrite_indexed
 
     path = tmp_path / "out.jsonl"
-    path.write_bytes(b'{"line": 2, "status": "error"}\n{"line": 1, "status": "ok", "v": 1}\nnot json\n'
-                     b'{"line": 2, "status": "ok", "v": 2}\n{"line": 3, "status": "ok"}\n{"line": 4, "sta')
+    path.write_bytes(
+        b'{"line": 2, "status": "error"}\n{"line": 1, "status": "ok", "v": 1}\nnot json\n'
+        b'{"line": 2, "status": "ok", "v": 2}\n{"line": 3, "status": "ok"}\n{"line": 4, "sta'
+    )
     index = index_rows(path, {"ok"})
     assert sorted(index) == [1, 2, 3]
     rewrite_indexed(path, index)
-    assert read_output(path) == [{"line": 1, "status": "ok", "v": 1}, {"line": 2, "status": "ok", "v": 2},
-                                 {"line": 3, "status": "ok"}]
+    assert read_output(path) == [
+        {"line": 1, "status": "ok", "v": 1},
+        {"line": 2, "status": "ok", "v": 2},
+        {"line": 3, "status": "ok"},
+    ]
 
 
 async def test_a_judge_back_within_the_run_scores_every_row(tmp_path, kb, server):

@@ -24,32 +24,74 @@ def _files(root: Path) -> list[Path]:
 
 def test_planted_key_never_written(tmp_path, kb_path):
     key = f"sk-planted-{uuid.uuid4().hex}"
-    env = {**os.environ, "KNOWRL_JUDGE_API_KEY": key, "KNOWRL_CACHE_DIR": str(tmp_path / "cache"),
-           "XDG_CACHE_HOME": str(tmp_path / "xdg"), "OMP_NUM_THREADS": "1"}
-    rows = [{"id": i, "question": "What is the capital of France?", "answers": "Paris", "title": "Paris",
-             "completion": f"<think>Paris lies on the river Seine {i}.</think><answer>{a}</answer>"}
-            for i, a in enumerate(["Paris", "Lyon", "Nice", "I don't know"])]
+    env = {
+        **os.environ,
+        "KNOWRL_JUDGE_API_KEY": key,
+        "KNOWRL_CACHE_DIR": str(tmp_path / "cache"),
+        "XDG_CACHE_HOME": str(tmp_path / "xdg"),
+        "OMP_NUM_THREADS": "1",
+    }
+    rows = [
+        {
+            "id": i,
+            "question": "What is the capital of France?",
+            "answers": "Paris",
+            "title": "Paris",
+            "completion": f"<think>Paris lies on the river Seine {i}.</think><answer>{a}</answer>",
+        }
+        for i, a in enumerate(["Paris", "Lyon", "Nice", "I don't know"])
+    ]
     data = tmp_path / "in.jsonl"
     data.write_text("".join(json.dumps(r) + "\n" for r in rows))
     outputs: list[str] = []
     # 30 % faults: error paths (429 + Retry-After, 500, malformed) log and retry with the key in flight.
-    with serve_in_thread(ServerConfig(fault_rate=0.3, faults=("429", "500", "malformed"), retry_after_s=0.01,
-                                      seed=3)) as server:
-        judge = {"endpoints": [{"base_url": server.url, "model": "m", "api_key_env": "KNOWRL_JUDGE_API_KEY"}],
-                 "cache_dir": str(tmp_path / "judge-cache"), "backoff_initial_s": 0.01, "backoff_max_s": 0.05,
-                 "max_attempts": 8}
-        reward = {"grader": "llm", "decomposer": "llm", "verifier": "llm", "judge": judge,
-                  "factuality": {"kb_path": str(kb_path), "cache_dir": str(tmp_path / "evidence")}}
+    with serve_in_thread(
+        ServerConfig(fault_rate=0.3, faults=("429", "500", "malformed"), retry_after_s=0.01, seed=3)
+    ) as server:
+        judge = {
+            "endpoints": [{"base_url": server.url, "model": "m", "api_key_env": "KNOWRL_JUDGE_API_KEY"}],
+            "cache_dir": str(tmp_path / "judge-cache"),
+            "backoff_initial_s": 0.01,
+            "backoff_max_s": 0.05,
+            "max_attempts": 8,
+        }
+        reward = {
+            "grader": "llm",
+            "decomposer": "llm",
+            "verifier": "llm",
+            "judge": judge,
+            "factuality": {"kb_path": str(kb_path), "cache_dir": str(tmp_path / "evidence")},
+        }
         config = tmp_path / "reward.yaml"
         config.write_text(yaml.safe_dump(reward))
         jobs = [
-            [sys.executable, "-m", "reward_engine.score", "--input", str(data), "--output",
-             str(tmp_path / "scored.jsonl"), "--config", str(config), "--no-progress"],
+            [
+                sys.executable,
+                "-m",
+                "reward_engine.score",
+                "--input",
+                str(data),
+                "--output",
+                str(tmp_path / "scored.jsonl"),
+                "--config",
+                str(config),
+                "--no-progress",
+            ],
             [sys.executable, "-m", "reward_engine.warm", "--completions", str(data), "--config", str(config)],
-            [sys.executable, "-m", "knowrl.train", "--config", str(ROOT / "configs" / "smoke.yaml"),
-             f"--set=output_dir={tmp_path / 'run'}", f"--set=reward.factuality.kb_path={tmp_path / 'kb.db'}",
-             "--set=reward.grader=llm", "--set=reward.decomposer=llm", "--set=reward.verifier=llm",
-             "--set=reward.judge=" + json.dumps(judge), "--set=grpo.max_steps=1"],
+            [
+                sys.executable,
+                "-m",
+                "knowrl.train",
+                "--config",
+                str(ROOT / "configs" / "smoke.yaml"),
+                f"--set=output_dir={tmp_path / 'run'}",
+                f"--set=reward.factuality.kb_path={tmp_path / 'kb.db'}",
+                "--set=reward.grader=llm",
+                "--set=reward.decomposer=llm",
+                "--set=reward.verifier=llm",
+                "--set=reward.judge=" + json.dumps(judge),
+                "--set=grpo.max_steps=1",
+            ],
         ]
         for job in jobs:
             proc = subprocess.run(job, capture_output=True, text=True, env=env, timeout=600, cwd=tmp_path)

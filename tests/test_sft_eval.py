@@ -26,26 +26,47 @@ def test_simpleqa_metrics_on_known_rates():
 
 async def test_grading_a_hand_made_set():
     rows = [{"question": "Capital of France?", "answers": "Paris", "title": ""}] * 4
-    completions = ["<think>It is Paris.</think><answer>Paris</answer>",
-                   "<think>Hmm.</think><answer>Lyon</answer>",
-                   "<think>Unsure.</think><answer>I don't know</answer>",
-                   "Paris"]  # no answer tags: not attempted, not well-formed
-    metrics, details = await grade_completions(rows, completions, parse_reward_config({"factuality": {"enabled": False}}))
+    completions = [
+        "<think>It is Paris.</think><answer>Paris</answer>",
+        "<think>Hmm.</think><answer>Lyon</answer>",
+        "<think>Unsure.</think><answer>I don't know</answer>",
+        "Paris",
+    ]  # no answer tags: not attempted, not well-formed
+    metrics, details = await grade_completions(
+        rows, completions, parse_reward_config({"factuality": {"enabled": False}})
+    )
     assert (metrics["correct"], metrics["incorrect"], metrics["not_attempted"]) == (0.25, 0.25, 0.5)
     assert metrics["format_compliance"] == 0.75 and [d["label"] for d in details] == [
-        "CORRECT", "INCORRECT", "NOT_ATTEMPTED", None]
+        "CORRECT",
+        "INCORRECT",
+        "NOT_ATTEMPTED",
+        None,
+    ]
 
 
 def test_one_sft_step_then_merge_then_evaluate(tmp_path):
     data = tmp_path / "cold.json"
     answer = "<think>Paris is the capital of France.</think><answer>Paris</answer>"
-    data.write_text(json.dumps([{"id": str(i), "conversations": [
-        {"from": "human", "value": "What is the capital of France?"}, {"from": "gpt", "value": answer}]}
-        for i in range(4)]))
+    data.write_text(
+        json.dumps(
+            [
+                {
+                    "id": str(i),
+                    "conversations": [
+                        {"from": "human", "value": "What is the capital of France?"},
+                        {"from": "gpt", "value": answer},
+                    ],
+                }
+                for i in range(4)
+            ]
+        )
+    )
     cfg = tmp_path / "sft.yaml"
-    cfg.write_text(f"model: {{name_or_path: tiny}}\nlora: {{r: 4, alpha: 8, target_modules: [q_proj, v_proj]}}\n"
-                   f"data: {{train: {data}}}\nsft: {{max_steps: 1, per_device_train_batch_size: 2, max_length: 128}}\n"
-                   f"output_dir: {tmp_path / 'sft'}\nseed: 0\n")
+    cfg.write_text(
+        f"model: {{name_or_path: tiny}}\nlora: {{r: 4, alpha: 8, target_modules: [q_proj, v_proj]}}\n"
+        f"data: {{train: {data}}}\nsft: {{max_steps: 1, per_device_train_batch_size: 2, max_length: 128}}\n"
+        f"output_dir: {tmp_path / 'sft'}\nseed: 0\n"
+    )
     load_train_config(cfg)  # the sft section is checked against TRL's SFTConfig
     proc = subprocess.run([sys.executable, "-m", "knowrl.sft", "--config", str(cfg)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -55,15 +76,33 @@ def test_one_sft_step_then_merge_then_evaluate(tmp_path):
     assert (adapter / "adapter_config.json").exists()
 
     merged = tmp_path / "merged"
-    proc = subprocess.run([sys.executable, "-m", "knowrl.merge", "--base", "tiny", "--adapter", str(adapter),
-                           "--out", str(merged)], capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "knowrl.merge", "--base", "tiny", "--adapter", str(adapter), "--out", str(merged)],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert (merged / "config.json").exists() and not (merged / "adapter_config.json").exists()
 
     heldout = tmp_path / "heldout.jsonl"
     heldout.write_text(json.dumps({"question": "What is the capital of France?", "answers": "Paris"}) + "\n")
-    proc = subprocess.run([sys.executable, "-m", "knowrl.evaluate", "--model", str(merged), "--data", str(heldout),
-                           "--max-new-tokens", "8", "--out", str(tmp_path / "eval")], capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "knowrl.evaluate",
+            "--model",
+            str(merged),
+            "--data",
+            str(heldout),
+            "--max-new-tokens",
+            "8",
+            "--out",
+            str(tmp_path / "eval"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     report = json.loads((tmp_path / "eval" / "report.json").read_text())
     assert report["metrics"]["n"] == 1 and report["details"][0]["completion"].startswith("<think>")
@@ -86,7 +125,9 @@ def test_wilson_intervals_cover_the_rate_and_narrow_with_n():
     wide, narrow = wilson(17, 40), wilson(68, 160)
     assert narrow[1] - narrow[0] < 0.6 * (wide[1] - wide[0])  # 4x the samples: about half the width
     spans = rate_intervals(["CORRECT"] * 5 + ["INCORRECT"] * 3 + [None, "NOT_ATTEMPTED"])
-    assert spans["correct"][0] < 0.5 < spans["correct"][1] and spans["not_attempted"][0] < 0.2 < spans["not_attempted"][1]
+    assert (
+        spans["correct"][0] < 0.5 < spans["correct"][1] and spans["not_attempted"][0] < 0.2 < spans["not_attempted"][1]
+    )
 
 
 def test_shared_prefill_continues_exactly_as_separate_prefills():
@@ -106,8 +147,12 @@ def test_shared_prefill_continues_exactly_as_separate_prefills():
         tokenizer.pad_token = tokenizer.eos_token
     model = AutoModelForCausalLM.from_pretrained(path).eval()
     questions = ["What is the capital of France?", "Which river flows through the capital city of Hungary, and why?"]
-    batch = tokenizer([render_prompt(tokenizer, q, INSTRUCTIONS) for q in questions], return_tensors="pt",
-                      padding=True, add_special_tokens=False)
+    batch = tokenizer(
+        [render_prompt(tokenizer, q, INSTRUCTIONS) for q in questions],
+        return_tensors="pt",
+        padding=True,
+        add_special_tokens=False,
+    )
     assert batch["attention_mask"][0].sum() < batch["attention_mask"][1].sum()  # the first row is left-padded
     settings = {"max_new_tokens": 12, "min_new_tokens": 12, "do_sample": False, "pad_token_id": tokenizer.pad_token_id}
     with torch.inference_mode():

@@ -27,14 +27,19 @@ def write(tmp_path, text, name="cfg.yaml"):
 BASE = "model: {name_or_path: tiny}\ndata: {train: data.jsonl}\n"
 
 
-@pytest.mark.parametrize("extra,message", [
-    ("outptu_dir: x\n", "unknown key 'outptu_dir'; did you mean 'output_dir'"),
-    ("lora: {rank: 4}\n", "unknown key 'lora.rank'"),
-    ("grpo: {lossy_type: dapo}\n", "unknown key 'grpo.lossy_type' (not a field of TRL's GRPOConfig); did you mean "
-                                   "'loss_type'"),
-    ("lora: {r: many}\n", "lora.r: Input should be a valid integer"),
-    ("reward: {grder: offline, factuality: {enabled: false}}\n", "unknown key 'grder'; did you mean 'grader'"),
-])
+@pytest.mark.parametrize(
+    "extra,message",
+    [
+        ("outptu_dir: x\n", "unknown key 'outptu_dir'; did you mean 'output_dir'"),
+        ("lora: {rank: 4}\n", "unknown key 'lora.rank'"),
+        (
+            "grpo: {lossy_type: dapo}\n",
+            "unknown key 'grpo.lossy_type' (not a field of TRL's GRPOConfig); did you mean 'loss_type'",
+        ),
+        ("lora: {r: many}\n", "lora.r: Input should be a valid integer"),
+        ("reward: {grder: offline, factuality: {enabled: false}}\n", "unknown key 'grder'; did you mean 'grader'"),
+    ],
+)
 def test_config_errors_name_the_key(tmp_path, extra, message):
     with pytest.raises(ConfigError) as err:
         load_train_config(write(tmp_path, BASE + extra))
@@ -69,16 +74,18 @@ def test_reward_curve_skips_a_torn_last_line(tmp_path):
 
 
 def test_overrides_and_relative_paths(tmp_path):
-    config = load_train_config(write(tmp_path, BASE), ["grpo.beta=0.05", "lora.r=8", "data.max_samples=3",
-                                                       "grpo.loss_type=dr_grpo"])
+    config = load_train_config(
+        write(tmp_path, BASE), ["grpo.beta=0.05", "lora.r=8", "data.max_samples=3", "grpo.loss_type=dr_grpo"]
+    )
     assert config.grpo == {"beta": 0.05, "loss_type": "dr_grpo"} and config.lora.r == 8
     assert config.data.max_samples == 3 and config.data.train == str(tmp_path / "data.jsonl")
     assert config.output_dir == str((tmp_path / "runs/knowrl").resolve())
     with pytest.raises(ConfigError, match="key=value"):
         load_train_config(write(tmp_path, BASE), ["grpo.beta"])
     # YAML 1.1 reads 3e-4 as a string; a learning rate must arrive as a number (text fails inside torch)
-    config = load_train_config(write(tmp_path, BASE), ["grpo.learning_rate=3e-4", "grpo.beta=-1E2",
-                                                       "grpo.run_name=1e3x"])
+    config = load_train_config(
+        write(tmp_path, BASE), ["grpo.learning_rate=3e-4", "grpo.beta=-1E2", "grpo.run_name=1e3x"]
+    )
     assert config.grpo == {"learning_rate": 3e-4, "beta": -100.0, "run_name": "1e3x"}
     (tmp_path / "lr.yaml").write_text(BASE + "sft: {learning_rate: 1e-4}\n")  # the same in a config file
     assert load_train_config(tmp_path / "lr.yaml").sft == {"learning_rate": 1e-4}
@@ -86,14 +93,19 @@ def test_overrides_and_relative_paths(tmp_path):
 
 def test_rl_rows_skip_bad_lines_by_number(tmp_path, caplog):
     data = tmp_path / "rl.jsonl"
-    data.write_text("\n".join([
-        json.dumps({"question": "Q1?", "answers": "A", "title": "T"}),
-        "{broken",
-        json.dumps({"question": "", "answers": "A"}),
-        json.dumps({"question": "Q4?", "answers": ["A", 3]}),
-        json.dumps({"question": "Q5?", "answers": ["A", "B"]}),
-        json.dumps({"question": "Q6?", "answers": "A", "title": 7}),
-    ]) + "\n")
+    data.write_text(
+        "\n".join(
+            [
+                json.dumps({"question": "Q1?", "answers": "A", "title": "T"}),
+                "{broken",
+                json.dumps({"question": "", "answers": "A"}),
+                json.dumps({"question": "Q4?", "answers": ["A", 3]}),
+                json.dumps({"question": "Q5?", "answers": ["A", "B"]}),
+                json.dumps({"question": "Q6?", "answers": "A", "title": 7}),
+            ]
+        )
+        + "\n"
+    )
     rows, report = load_rl_rows(data)
     assert [r["question"] for r in rows] == ["Q1?", "Q5?"] and rows[1]["title"] == ""
     assert [b.split(":")[1] for b in report.bad] == ["2", "3", "4", "6"]
@@ -112,12 +124,22 @@ def test_knowrl_released_files_load():
 
 def test_sharegpt_malformed_rows_are_reported(tmp_path):
     path = tmp_path / "cold.json"
-    path.write_text(json.dumps([
-        {"conversations": [{"from": "human", "value": "Q"}, {"from": "gpt", "value": "<think>x</think><answer>y</answer>"}]},
-        {"conversations": [{"from": "human", "value": "Q"}]},
-        {"conversations": [{"from": "robot", "value": "Q"}, {"from": "gpt", "value": "A"}]},
-        {"id": "no conversations"},
-    ], indent=1))
+    path.write_text(
+        json.dumps(
+            [
+                {
+                    "conversations": [
+                        {"from": "human", "value": "Q"},
+                        {"from": "gpt", "value": "<think>x</think><answer>y</answer>"},
+                    ]
+                },
+                {"conversations": [{"from": "human", "value": "Q"}]},
+                {"conversations": [{"from": "robot", "value": "Q"}, {"from": "gpt", "value": "A"}]},
+                {"id": "no conversations"},
+            ],
+            indent=1,
+        )
+    )
     conversations, report = load_sharegpt(path)
     assert len(conversations) == 1 and len(report.bad) == 3
 
@@ -134,8 +156,9 @@ def test_prompt_ends_in_the_open_think_block(tmp_path):
 
 
 def run_train(*args):
-    return subprocess.run([sys.executable, "-m", "knowrl.train", "--config", str(SMOKE), *args],
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "knowrl.train", "--config", str(SMOKE), *args], capture_output=True, text=True
+    )
 
 
 def test_smoke_run_trains_logs_rewards_and_resumes(tmp_path):
@@ -167,20 +190,31 @@ def test_smoke_run_trains_logs_rewards_and_resumes(tmp_path):
 
 
 def test_train_bad_config_exits_2_with_the_message(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "knowrl.train", "--config", str(write(tmp_path, BASE + "sedd: 1\n"))],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "knowrl.train", "--config", str(write(tmp_path, BASE + "sedd: 1\n"))],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2 and "unknown key 'sedd'; did you mean 'seed'" in proc.stderr
 
 
 def test_two_stage_pipeline_prints_a_before_after_table(tmp_path):
     out, kb = tmp_path / "run", tmp_path / "kb.db"
     data = ROOT / "configs" / "data"
-    proc = run_train(f"--set=output_dir={out}", f"--set=reward.factuality.kb_path={kb}",
-                     f"--set=data.eval={data / 'smoke_rl.jsonl'}", f"--set=data.sft={data / 'smoke_sft.json'}",
-                     "--set=pipeline.cold_start_sft=true", "--set=pipeline.evaluate_before_after=true",
-                     "--set=pipeline.eval_max_new_tokens=8", "--set=sft.max_steps=1", "--set=sft.max_length=128",
-                     "--set=pipeline.eval_samples=2", "--set=pipeline.sample_before=false",
-                     f"--set=pipeline.report={tmp_path / 'results' / 'demo.md'}")
+    proc = run_train(
+        f"--set=output_dir={out}",
+        f"--set=reward.factuality.kb_path={kb}",
+        f"--set=data.eval={data / 'smoke_rl.jsonl'}",
+        f"--set=data.sft={data / 'smoke_sft.json'}",
+        "--set=pipeline.cold_start_sft=true",
+        "--set=pipeline.evaluate_before_after=true",
+        "--set=pipeline.eval_max_new_tokens=8",
+        "--set=sft.max_steps=1",
+        "--set=sft.max_length=128",
+        "--set=pipeline.eval_samples=2",
+        "--set=pipeline.sample_before=false",
+        f"--set=pipeline.report={tmp_path / 'results' / 'demo.md'}",
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "| held-out metric | before | after SFT | after GRPO |" in proc.stdout
     assert "| format_compliance (greedy, n=8) |" in proc.stdout and "| incorrect (sampled, n=16) |" in proc.stdout
@@ -193,14 +227,21 @@ def test_two_stage_pipeline_prints_a_before_after_table(tmp_path):
     assert (out / "sft-merged" / "config.json").exists() and (out / "reward_curve.png").exists()
     assert "sampled" not in result["before"] and "| incorrect (sampled, n=16) | - |" in proc.stdout  # greedy only
     report = (tmp_path / "results" / "demo.md").read_text()
-    assert report.split("![")[0] == (out / "report.md").read_text().split("![")[0] and report.startswith("# Pipeline run: `python -m knowrl.train")
+    assert report.split("![")[0] == (out / "report.md").read_text().split("![")[0] and report.startswith(
+        "# Pipeline run: `python -m knowrl.train"
+    )
     stages = [line for line in report.splitlines() if line.startswith("| ") and " min " in line]
     assert [s.split(" | ")[0] for s in stages] == [
-        "| knowledge base", "| policy model", "| evaluating the base model on the held-out split", "| cold-start SFT",
-        "| evaluating after cold-start SFT", "| GRPO with the reward engine", "| evaluating after GRPO"]
+        "| knowledge base",
+        "| policy model",
+        "| evaluating the base model on the held-out split",
+        "| cold-start SFT",
+        "| evaluating after cold-start SFT",
+        "| GRPO with the reward engine",
+        "| evaluating after GRPO",
+    ]
     assert "- sampled incorrect: " in report and "the after-SFT interval" in report
     assert (tmp_path / "results" / "demo_reward_curve.png").exists()
-
 
 
 def test_rank_comes_from_the_launcher(monkeypatch):
@@ -217,18 +258,34 @@ def test_rank_comes_from_the_launcher(monkeypatch):
 def test_two_ddp_processes_on_cpu_share_the_run(tmp_path):
     """torchrun, 2 CPU ranks (gloo): one DDP run, each rank with half the judge budget and its own reward log."""
     out, kb = tmp_path / "run", tmp_path / "kb.db"
-    judge = ("--set=reward.judge={endpoints: [{base_url: 'http://127.0.0.1:9/v1', model: m}], "
-             "requests_per_minute: 600}")
+    judge = "--set=reward.judge={endpoints: [{base_url: 'http://127.0.0.1:9/v1', model: m}], requests_per_minute: 600}"
     import socket
 
     with socket.socket() as sock:  # a free port: a fixed one can still be held by an earlier run
         sock.bind(("127.0.0.1", 0))
         port = str(sock.getsockname()[1])
     proc = subprocess.run(
-        [sys.executable, "-m", "torch.distributed.run", "--nproc_per_node", "2", "--master_port", port,
-         "-m", "knowrl.train", "--config", str(SMOKE), f"--set=output_dir={out}",
-         f"--set=reward.factuality.kb_path={kb}", judge],
-        capture_output=True, text=True, env={**os.environ, "OMP_NUM_THREADS": "1"}, timeout=600)
+        [
+            sys.executable,
+            "-m",
+            "torch.distributed.run",
+            "--nproc_per_node",
+            "2",
+            "--master_port",
+            port,
+            "-m",
+            "knowrl.train",
+            "--config",
+            str(SMOKE),
+            f"--set=output_dir={out}",
+            f"--set=reward.factuality.kb_path={kb}",
+            judge,
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "OMP_NUM_THREADS": "1"},
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     summary = json.loads((out / "summary.json").read_text())
     assert summary["world_size"] == summary["trainer_processes"] == 2

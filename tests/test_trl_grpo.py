@@ -31,8 +31,9 @@ def tiny_model(tmp_path_factory):
 
     path = build_tiny_model(tmp_path_factory.mktemp("tiny"))
     tokenizer = AutoTokenizer.from_pretrained(path)
-    prompt = tokenizer.apply_chat_template([{"role": "user", "content": QUESTION}], tokenize=False,
-                                           add_generation_prompt=True)
+    prompt = tokenizer.apply_chat_template(
+        [{"role": "user", "content": QUESTION}], tokenize=False, add_generation_prompt=True
+    )
     return teach_tiny_model(path, [(prompt, completion) for _, completion in TAUGHT])
 
 
@@ -46,26 +47,48 @@ def test_two_grpo_steps_with_engine_rewards(tmp_path, tiny_model, embedder):
     torch.manual_seed(0)
     db = tmp_path / "kb.db"
     build(db, [Document(t, x) for t, x in CORPUS], progress=False, embedder=embedder)
-    rows = [{"prompt": [{"role": "user", "content": QUESTION}], "question": QUESTION, "answers": "Paris",
-             "title": "Paris"} for _ in range(4)]
+    rows = [
+        {"prompt": [{"role": "user", "content": QUESTION}], "question": QUESTION, "answers": "Paris", "title": "Paris"}
+        for _ in range(4)
+    ]
     dataset = Dataset.from_list(rows)
     tokenizer = AutoTokenizer.from_pretrained(tiny_model)
     model = AutoModelForCausalLM.from_pretrained(tiny_model)
     args = GRPOConfig(
-        output_dir=str(tmp_path / "out"), max_steps=2, per_device_train_batch_size=4, num_generations=4,
-        max_completion_length=32, learning_rate=1e-3, temperature=1.0, logging_steps=1, report_to="none", use_cpu=True,
-        save_strategy="no", bf16=False, seed=0, log_completions=False,
+        output_dir=str(tmp_path / "out"),
+        max_steps=2,
+        per_device_train_batch_size=4,
+        num_generations=4,
+        max_completion_length=32,
+        learning_rate=1e-3,
+        temperature=1.0,
+        logging_steps=1,
+        report_to="none",
+        use_cpu=True,
+        save_strategy="no",
+        bf16=False,
+        seed=0,
+        log_completions=False,
     )
     with serve_in_thread(ServerConfig(latency_ms=5)) as server, KnowledgeBase(db, embedder=embedder) as kb:
-        config = parse_reward_config({
-            "grader": "llm", "decomposer": "llm", "verifier": "llm",
-            "judge": {"endpoints": [{"base_url": server.url, "model": "test"}], "max_in_flight": 8},
-            "factuality": {"kb_path": str(db)},
-        })
+        config = parse_reward_config(
+            {
+                "grader": "llm",
+                "decomposer": "llm",
+                "verifier": "llm",
+                "judge": {"endpoints": [{"base_url": server.url, "model": "test"}], "max_in_flight": 8},
+                "factuality": {"kb_path": str(db)},
+            }
+        )
         rewards = KnowRLRewards(config, kb=kb)
-        trainer = GRPOTrainer(model=model, reward_funcs=rewards.functions(), args=args, train_dataset=dataset,
-                              processing_class=tokenizer, peft_config=LoraConfig(r=4, lora_alpha=8,
-                                                                                 target_modules=["q_proj", "v_proj"]))
+        trainer = GRPOTrainer(
+            model=model,
+            reward_funcs=rewards.functions(),
+            args=args,
+            train_dataset=dataset,
+            processing_class=tokenizer,
+            peft_config=LoraConfig(r=4, lora_alpha=8, target_modules=["q_proj", "v_proj"]),
+        )
         result = trainer.train()
         asyncio.run_coroutine_threadsafe(rewards.aclose(), trainer.async_loop).result(30)
         requests = server.stats.requests

@@ -62,7 +62,7 @@ def normalise(answer: str) -> tuple[str, bool]:
     without_text = _TEXT.sub("", s).strip()
     s = without_text if without_text else _TEXT.sub(lambda m: m.group(1), s).strip()
     unit = _UNIT_TAIL.match(s)
-    if unit and _is_unit(s[unit.end(1):]):
+    if unit and _is_unit(s[unit.end(1) :]):
         s = unit.group(1)
     s = s.rstrip(".").strip()
     s = re.sub(r"^\{(.*)\}$", r"\1", s)

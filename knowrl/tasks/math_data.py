@@ -51,5 +51,7 @@ def gsm_symbolic_rows(size: int, seed: int) -> list[dict[str, str]]:
     """Grade-school word problems from reasoning-gym's generator (offline, deterministic per seed)."""
     import reasoning_gym
 
-    return [{"question": e["question"], "ground_truth": str(e["answer"])}
-            for e in reasoning_gym.create_dataset("gsm_symbolic", size=size, seed=seed)]
+    return [
+        {"question": e["question"], "ground_truth": str(e["answer"])}
+        for e in reasoning_gym.create_dataset("gsm_symbolic", size=size, seed=seed)
+    ]

@@ -33,13 +33,19 @@ class MathRewardConfig(BaseModel):
     on_timeout: Literal["wrong", "none"] = Field("wrong", description="'none': unscorable (zero advantage)")
     workers: int = Field(2, ge=1, description="verifier worker processes")
     max_answer_chars: int = Field(1000, ge=10, description="a longer boxed answer is wrong without a check")
-    step_timeout_s: float = Field(30.0, gt=0, description="the whole batch answers within this; late checks "
-                                  "score as on_timeout")
+    step_timeout_s: float = Field(
+        30.0, gt=0, description="the whole batch answers within this; late checks score as on_timeout"
+    )
 
 
 class MathRewards(TaskRewards):
-    def __init__(self, config: MathRewardConfig | None = None, sink: Sink | None = None,
-                 pool: VerifierPool | None = None, check: Any = symbolic_equal) -> None:
+    def __init__(
+        self,
+        config: MathRewardConfig | None = None,
+        sink: Sink | None = None,
+        pool: VerifierPool | None = None,
+        check: Any = symbolic_equal,
+    ) -> None:
         """``check(predicted, gold, timeout_s) -> bool`` runs in the pool (module-level, importable) for the
         answers the in-process :func:`quick_equal` cannot decide."""
         self.config = config or MathRewardConfig()
@@ -59,8 +65,9 @@ class MathRewards(TaskRewards):
         quick = quick_equal(predicted, gold)
         if quick is None:
             try:
-                quick = bool(await self.pool.run(self.check, predicted, gold, int(c.timeout_s),
-                                                 timeout_s=c.timeout_s + 1))
+                quick = bool(
+                    await self.pool.run(self.check, predicted, gold, int(c.timeout_s), timeout_s=c.timeout_s + 1)
+                )
             except VerifyTimeout:
                 return (c.wrong if c.on_timeout == "wrong" else None), "timeout", predicted
             except Exception:  # noqa: BLE001 - a verifier crash is a wrong answer, not a crashed step
@@ -70,9 +77,11 @@ class MathRewards(TaskRewards):
     async def score_batch(self, completions: list[Any], golds: list[Any]) -> list[tuple[float | None, str, str | None]]:
         """Every completion, concurrently, within ``step_timeout_s`` (queued checks count too)."""
         late = self.config.wrong if self.config.on_timeout == "wrong" else None
-        return await self.within_budget([self.score_one(c, g) for c, g in zip(completions, golds)],
-                                        self.config.step_timeout_s,
-                                        lambda i: (late, "timeout", last_boxed(completion_text(completions[i]))))
+        return await self.within_budget(
+            [self.score_one(c, g) for c, g in zip(completions, golds)],
+            self.config.step_timeout_s,
+            lambda i: (late, "timeout", last_boxed(completion_text(completions[i]))),
+        )
 
     async def score_rows(self, rows: list[dict[str, Any]], completions: list[Any]) -> list[tuple]:
         """Completions of dataset rows (evaluation): as the training reward scores them."""
@@ -116,7 +125,19 @@ class MathBoxedReward:
         statuses = [s for _, s, _ in scored]
         metrics = {f"math/frac_{k}": statuses.count(k) / n for k in ("correct", "no_box", "timeout")}
         questions = column(kwargs, "question", len(completions))
-        self.rewards.emit(kwargs, [{"question": q, "ground_truth": g, "completion": completion_text(c),
-                                    "predicted": p, "reward": r, "status": s}
-                                   for q, g, c, (r, s, p) in zip(questions, golds, completions, scored)], metrics)
+        self.rewards.emit(
+            kwargs,
+            [
+                {
+                    "question": q,
+                    "ground_truth": g,
+                    "completion": completion_text(c),
+                    "predicted": p,
+                    "reward": r,
+                    "status": s,
+                }
+                for q, g, c, (r, s, p) in zip(questions, golds, completions, scored)
+            ],
+            metrics,
+        )
         return [r for r, _, _ in scored]

@@ -39,8 +39,9 @@ def _row(entry: dict[str, Any], task: str) -> dict[str, str]:
     return {"question": entry["question"], "rg_task": task, "rg_entry": json.dumps(entry, default=str)}
 
 
-def train_rows(weights: dict[str, float], size: int, seed: int,
-               task_configs: dict[str, dict[str, Any]] | None = None) -> list[dict[str, str]]:
+def train_rows(
+    weights: dict[str, float], size: int, seed: int, task_configs: dict[str, dict[str, Any]] | None = None
+) -> list[dict[str, str]]:
     """``size`` entries mixed by ``weights`` (deterministic for a seed)."""
     from reasoning_gym.composite import CompositeConfig, CompositeDataset, DatasetSpec
 
@@ -49,8 +50,9 @@ def train_rows(weights: dict[str, float], size: int, seed: int,
     return [_row(e, e["metadata"]["source_dataset"]) for e in dataset]
 
 
-def eval_rows(tasks: list[str], per_task: int, seed: int,
-              task_configs: dict[str, dict[str, Any]] | None = None) -> list[dict[str, str]]:
+def eval_rows(
+    tasks: list[str], per_task: int, seed: int, task_configs: dict[str, dict[str, Any]] | None = None
+) -> list[dict[str, str]]:
     """``per_task`` entries of each task, from a seed training never uses."""
     import reasoning_gym
 

@@ -48,8 +48,14 @@ def warm_tasks(tasks: tuple[str, ...] = ()) -> None:
 
 
 class ReasoningGymRewards(TaskRewards):
-    def __init__(self, config: ReasoningGymRewardConfig | None = None, sink: Sink | None = None,
-                 pool: VerifierPool | None = None, scorer: Any = score_entry, tasks: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        config: ReasoningGymRewardConfig | None = None,
+        sink: Sink | None = None,
+        pool: VerifierPool | None = None,
+        scorer: Any = score_entry,
+        tasks: tuple[str, ...] = (),
+    ) -> None:
         """``tasks``: the task names whose scorers the workers import before the first call."""
         self.config = config or ReasoningGymRewardConfig()
         warm = functools.partial(warm_tasks, tuple(tasks))
@@ -69,17 +75,19 @@ class ReasoningGymRewards(TaskRewards):
             return 0.0, "scorer_error", answer
         return float(value), ("correct" if value >= 1.0 else "no_answer" if answer is None else "wrong"), answer
 
-    async def score_batch(self, tasks: list[Any], entries: list[Any],
-                          completions: list[Any]) -> list[tuple[float | None, str, str | None]]:
+    async def score_batch(
+        self, tasks: list[Any], entries: list[Any], completions: list[Any]
+    ) -> list[tuple[float | None, str, str | None]]:
         """Every completion, concurrently, within ``step_timeout_s``."""
-        return await self.within_budget([self.score_one(t, e, c) for t, e, c in zip(tasks, entries, completions)],
-                                        self.config.step_timeout_s,
-                                        lambda i: (0.0, "timeout", parse(completions[i]).answer))
+        return await self.within_budget(
+            [self.score_one(t, e, c) for t, e, c in zip(tasks, entries, completions)],
+            self.config.step_timeout_s,
+            lambda i: (0.0, "timeout", parse(completions[i]).answer),
+        )
 
     async def score_rows(self, rows: list[dict[str, Any]], completions: list[Any]) -> list[tuple]:
         """Completions of dataset rows (evaluation): as the training reward scores them."""
-        return await self.score_batch([r.get("rg_task") for r in rows], [r.get("rg_entry") for r in rows],
-                                      completions)
+        return await self.score_batch([r.get("rg_task") for r in rows], [r.get("rg_entry") for r in rows], completions)
 
     def functions(self) -> list[Any]:
         """``[rg_format, rg_score]`` for ``GRPOTrainer(reward_funcs=...)``."""
@@ -148,8 +156,12 @@ class RGScoreReward:
             values = [r for t, (r, _, _) in zip(tasks, scored) if t == name and r is not None]
             if values:
                 metrics[f"rg/{name}"] = sum(values) / len(values)
-        self.rewards.emit(kwargs, [{"task": t, "question": q, "completion": completion_text(c), "answer": a,
-                                    "reward": r, "status": s}
-                                   for t, q, c, (r, s, a) in zip(tasks, column(kwargs, "question", n), completions,
-                                                                  scored)], metrics)
+        self.rewards.emit(
+            kwargs,
+            [
+                {"task": t, "question": q, "completion": completion_text(c), "answer": a, "reward": r, "status": s}
+                for t, q, c, (r, s, a) in zip(tasks, column(kwargs, "question", n), completions, scored)
+            ],
+            metrics,
+        )
         return [r for r, _, _ in scored]

@@ -52,8 +52,9 @@ class VerifierPool:
         if self._pool is None:
             from pebble import ProcessPool
 
-            self._pool = ProcessPool(max_workers=self.workers, initializer=self._warm,
-                                     context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPool(
+                max_workers=self.workers, initializer=self._warm, context=multiprocessing.get_context("spawn")
+            )
         return self._pool
 
     def start(self, hold_s: float = 0.2) -> None:

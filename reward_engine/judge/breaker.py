@@ -69,6 +69,9 @@ class CircuitBreaker:
         if self._probing or (self.opened_at is None and self.failures >= self.failure_threshold):
             self.opened_at = self.clock()
             self.opens += 1
-            log.warning("judge circuit breaker open after %d consecutive failures: no calls for %.0fs",
-                        self.failures, self.cooldown_s)
+            log.warning(
+                "judge circuit breaker open after %d consecutive failures: no calls for %.0fs",
+                self.failures,
+                self.cooldown_s,
+            )
         self._probing, self._probe_owner = False, None

@@ -298,7 +298,11 @@ class JudgeClient:
         cause = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         wait = state.next_action.sleep if state.next_action else 0.0
         log.warning(
-            "judge retry %d/%d after %s (waiting %.2fs)", state.attempt_number, self.config.max_attempts - 1, cause, wait
+            "judge retry %d/%d after %s (waiting %.2fs)",
+            state.attempt_number,
+            self.config.max_attempts - 1,
+            cause,
+            wait,
         )
 
     # -- one request: the breaker, the limits, the wire ---------------------------------------

@@ -13,27 +13,46 @@ from __future__ import annotations
 
 import re
 
-_UNITS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen".split())}
+_UNITS = {
+    w: i
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen".split()
+    )
+}
 _TENS = {w: 10 * (i + 2) for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())}
-_ORDINALS = {w: i + 1 for i, w in enumerate(
-    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
-    "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split())}
-_SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000,
-           "trillion": 1_000_000_000_000}
-_NUMBER_WORD = re.compile(r"\b(?:%s)(?:[\s-]+(?:and[\s-]+)?(?:%s))*\b" % (
-    "|".join([*_UNITS, *_TENS, *_SCALES]), "|".join([*_UNITS, *_TENS, *_SCALES])))
+_ORDINALS = {
+    w: i + 1
+    for i, w in enumerate(
+        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+        "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split()
+    )
+}
+_SCALES = {
+    "hundred": 100,
+    "thousand": 1_000,
+    "million": 1_000_000,
+    "billion": 1_000_000_000,
+    "trillion": 1_000_000_000_000,
+}
+_NUMBER_WORD = re.compile(
+    r"\b(?:%s)(?:[\s-]+(?:and[\s-]+)?(?:%s))*\b"
+    % ("|".join([*_UNITS, *_TENS, *_SCALES]), "|".join([*_UNITS, *_TENS, *_SCALES]))
+)
 
 # Leading honorifics and titles, trailing post-nominals; regnal numbers ("II") are never dropped.
-_HONORIFICS = frozenset("""sir dame lord lady dr doctor mr mrs ms miss mx prof professor rev reverend fr father
+_HONORIFICS = frozenset(
+    """sir dame lord lady dr doctor mr mrs ms miss mx prof professor rev reverend fr father
 saint st king queen prince princess emperor empress pope president general gen captain capt admiral colonel
-sheikh chancellor senator judge justice""".split())
+sheikh chancellor senator judge justice""".split()
+)
 _POST_NOMINALS = frozenset("jr junior sr senior phd md esq obe mbe kbe".split())
 # Generic head words a short form may drop, before or after the name.
 _HEADS_BEFORE = frozenset("mount mt lake cape isle isla city republic kingdom state province county gulf bay".split())
-_HEADS_AFTER = frozenset("""ocean sea river lake mountain mountains range island islands desert peninsula bay gulf
-strait canal valley falls glacier volcano city town county province state university college""".split())
+_HEADS_AFTER = frozenset(
+    """ocean sea river lake mountain mountains range island islands desert peninsula bay gulf
+strait canal valley falls glacier volcano city town county province state university college""".split()
+)
 _LINKS = frozenset("of the and for".split())
 
 
@@ -62,6 +81,7 @@ def numbers_in_words_to_digits(text: str) -> str:
     >>> numbers_in_words_to_digits("fifteen hundred"), numbers_in_words_to_digits("2 million")
     ('1500', '2 million')
     """
+
     def phrase(match: re.Match[str]) -> str:
         words = re.split(r"[\s-]+", match.group())
         if all(w in _SCALES or w == "and" for w in words):  # "2 million": a scale word after digits stays

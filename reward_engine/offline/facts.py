@@ -37,12 +37,7 @@ def decompose(reasoning: str) -> list[str]:
     for sentence in split_sentences(reasoning or ""):
         for clause in _CLAUSE.split(sentence):
             clause = clause.strip(" ,;:-")
-            if (
-                not clause
-                or clause.endswith("?")
-                or _HEDGES.search(clause)
-                or len(_WORD.findall(clause)) < MIN_WORDS
-            ):
+            if not clause or clause.endswith("?") or _HEDGES.search(clause) or len(_WORD.findall(clause)) < MIN_WORDS:
                 continue
             claims.append(clause if clause[-1] in ".!" else clause + ".")
     return list(dict.fromkeys(claims))

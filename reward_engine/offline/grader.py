@@ -24,12 +24,21 @@ _DOTTED = re.compile(r"\b(?:[a-z]\.){2,}")
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d{1,3}(?:[,\u00a0 ]\d{3})+(?:\.\d+)?(?![\w])|[-+]?\d*\.?\d+")
 _SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "billion": 1e9, "bn": 1e9, "trillion": 1e12}
 ABSTENTIONS = (
-    r"\bi (?:do not|don't|dont) know\b", r"\bi(?: am|'m) not (?:sure|certain)\b", r"\bnot sure\b",
-    r"\bcannot be determined\b", r"\bcan(?:no|')t be determined\b", r"\bno idea\b", r"\bunknown to me\b",
+    r"\bi (?:do not|don't|dont) know\b",
+    r"\bi(?: am|'m) not (?:sure|certain)\b",
+    r"\bnot sure\b",
+    r"\bcannot be determined\b",
+    r"\bcan(?:no|')t be determined\b",
+    r"\bno idea\b",
+    r"\bunknown to me\b",
     r"\bi (?:can ?not|can't|am unable to|'m unable to) (?:answer|say|determine|tell|know|find)\b",
-    r"\b(?:insufficient|not enough) (?:information|data|context)\b", r"\bunable to (?:answer|determine)\b",
-    r"\bi (?:have no|lack) (?:information|knowledge)\b", r"\bno reliable information\b", r"^unknown$",
-    r"\bi(?: am|'m) unsure\b", r"\bi (?:cannot|can't) recall\b",
+    r"\b(?:insufficient|not enough) (?:information|data|context)\b",
+    r"\bunable to (?:answer|determine)\b",
+    r"\bi (?:have no|lack) (?:information|knowledge)\b",
+    r"\bno reliable information\b",
+    r"^unknown$",
+    r"\bi(?: am|'m) unsure\b",
+    r"\bi (?:cannot|can't) recall\b",
     # refusals that never say "know" or "sure"
     r"\b(?:it is|it's|that is|that's) (?:unclear|not clear|uncertain|impossible to (?:say|tell|know|determine))\b",
     r"\bno (?:reliable |verifiable |specific )?(?:information|data|records?|details) (?:is |are )?"
@@ -39,15 +48,19 @@ ABSTENTIONS = (
     r"(?:information|data|knowledge|details)\b",
     r"\bi(?: am|'m) (?:not able|unable) to (?:answer|say|determine|tell|find|provide|confirm|verify)\b",
     r"\bi (?:could not|couldn't|cannot|can't|was unable to) (?:find|verify|confirm|provide)\b",
-    r"\b(?:hard|difficult) to say\b", r"\bwithout (?:more|further|additional) (?:information|context|data)\b",
-    r"\bi (?:would|'d) (?:only )?be guessing\b", r"\bno way (?:of|to) know(?:ing)?\b",
+    r"\b(?:hard|difficult) to say\b",
+    r"\bwithout (?:more|further|additional) (?:information|context|data)\b",
+    r"\bi (?:would|'d) (?:only )?be guessing\b",
+    r"\bno way (?:of|to) know(?:ing)?\b",
     r"^(?:unsure|uncertain|unclear|not known|n/?a|no answer|cannot say|can't say)$",
 )
 _ABSTAIN = re.compile("|".join(ABSTENTIONS))
 _NEGATION = re.compile(r"\b(not|no|never|isn't|wasn't|aren't|weren't|neither|nor)\s+(?:\w+\s+){0,2}$")
 _MULTI_GUESS = re.compile(r"\b(or|either|maybe|possibly|perhaps)\b")
-_MONTHS = ("january february march april may june july august september october november december "
-           "jan feb mar apr jun jul aug sep sept oct nov dec").split()
+_MONTHS = (
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec"
+).split()
 
 
 def normalize(text: str) -> str:
@@ -90,7 +103,7 @@ def _numbers(text: str) -> list[float]:
             value = float(raw)
         except ValueError:
             continue
-        after = low[match.end():].lstrip()
+        after = low[match.end() :].lstrip()
         scale = re.match(r"(thousand|million|billion|trillion|bn|k)\b", after)
         if scale:
             value *= _SCALE[scale.group(1)]
@@ -101,8 +114,11 @@ def _numbers(text: str) -> list[float]:
 def _date(text: str) -> tuple[int | None, int | None, int | None] | None:
     """(year, month, day) with None for parts not written, or None if not a date."""
     low = text.lower()
-    if not (any(re.search(rf"\b{m}\b", low) for m in _MONTHS) or re.search(r"\b\d{4}-\d{1,2}-\d{1,2}\b", low)
-            or re.search(r"\b\d{1,2}/\d{1,2}/\d{4}\b", low)):
+    if not (
+        any(re.search(rf"\b{m}\b", low) for m in _MONTHS)
+        or re.search(r"\b\d{4}-\d{1,2}-\d{1,2}\b", low)
+        or re.search(r"\b\d{1,2}/\d{1,2}/\d{4}\b", low)
+    ):
         return None
     from dateutil import parser
 
@@ -111,8 +127,11 @@ def _date(text: str) -> tuple[int | None, int | None, int | None] | None:
         b = parser.parse(text, fuzzy=True, default=datetime(2, 2, 2))
     except (ValueError, OverflowError):
         return None
-    return (a.year if a.year == b.year else None, a.month if a.month == b.month else None,
-            a.day if a.day == b.day else None)
+    return (
+        a.year if a.year == b.year else None,
+        a.month if a.month == b.month else None,
+        a.day if a.day == b.day else None,
+    )
 
 
 def _significant_figures(gold_raw: str) -> int:
@@ -121,7 +140,7 @@ def _significant_figures(gold_raw: str) -> int:
     if match is None:
         return 0
     digits = re.sub(r"\D", "", match.group()).lstrip("0")
-    scaled = re.match(r"\s*(thousand|million|billion|trillion|bn|k)\b", gold_raw.lower()[match.end():])
+    scaled = re.match(r"\s*(thousand|million|billion|trillion|bn|k)\b", gold_raw.lower()[match.end() :])
     if scaled or "." in match.group():
         digits = digits.rstrip("0") if scaled else digits
     return max(1, len(digits))
@@ -183,8 +202,12 @@ def _compare(answer: str, pred: str, gold_raw: str, gold: str) -> Label | None:
     if _contains(pred, gold):
         before = pred[: pred.find(gold)]
         extra = len(pred.split()) - len(gold.split())
-        if _NEGATION.search(before + " ") or not _single_guess(pred, gold) or _is_list(answer, gold_raw) \
-                or extra > max(6, len(gold.split())):
+        if (
+            _NEGATION.search(before + " ")
+            or not _single_guess(pred, gold)
+            or _is_list(answer, gold_raw)
+            or extra > max(6, len(gold.split()))
+        ):
             return Label.INCORRECT
         return Label.CORRECT
     return None

@@ -56,19 +56,24 @@ def load_template(kind: str, path: str | Path) -> Template:
     try:
         template.text.format(**{name: "" for name in FIELDS[kind]})
     except KeyError as exc:
-        raise TemplateError(f"prompts.{kind}: {path} uses the field {{{exc.args[0]}}}; "
-                            f"known fields: {', '.join(sorted(FIELDS[kind]))}") from None
+        raise TemplateError(
+            f"prompts.{kind}: {path} uses the field {{{exc.args[0]}}}; known fields: {', '.join(sorted(FIELDS[kind]))}"
+        ) from None
     except (IndexError, ValueError) as exc:
-        raise TemplateError(f"prompts.{kind}: {path} is not a valid template ({exc}); "
-                            "write literal braces as {{ and }}") from None
+        raise TemplateError(
+            f"prompts.{kind}: {path} is not a valid template ({exc}); write literal braces as {{{{ and }}}}"
+        ) from None
     return template
 
 
-def load_templates(grader: str | None = None, decompose: str | None = None, verify: str | None = None,
-                   fused: str | None = None) -> Templates:
+def load_templates(
+    grader: str | None = None, decompose: str | None = None, verify: str | None = None, fused: str | None = None
+) -> Templates:
     """The project's templates, with each one given as a file replaced by it."""
     default = Templates()
-    return Templates(load_template("grader", grader) if grader else default.grader,
-                     load_template("decompose", decompose) if decompose else default.decompose,
-                     load_template("verify", verify) if verify else default.verify,
-                     load_template("fused", fused) if fused else default.fused)
+    return Templates(
+        load_template("grader", grader) if grader else default.grader,
+        load_template("decompose", decompose) if decompose else default.decompose,
+        load_template("verify", verify) if verify else default.verify,
+        load_template("fused", fused) if fused else default.fused,
+    )

@@ -15,8 +15,14 @@ from typing import Sequence
 from reward_engine.labels import Label
 from reward_engine.prompts.templates import NO_CLAIMS, NOT_SUPPORTED, SUPPORTED
 
-_GRADE = {"A": Label.CORRECT, "B": Label.INCORRECT, "C": Label.NOT_ATTEMPTED,
-          "CORRECT": Label.CORRECT, "INCORRECT": Label.INCORRECT, "NOT_ATTEMPTED": Label.NOT_ATTEMPTED}
+_GRADE = {
+    "A": Label.CORRECT,
+    "B": Label.INCORRECT,
+    "C": Label.NOT_ATTEMPTED,
+    "CORRECT": Label.CORRECT,
+    "INCORRECT": Label.INCORRECT,
+    "NOT_ATTEMPTED": Label.NOT_ATTEMPTED,
+}
 
 
 _FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
@@ -25,7 +31,9 @@ _GRADE_LINE = re.compile(
     r"[(\[]?(?P<letter>[ABC])[)\]]?"  # "B", "(B)"
     r"(?:\s*[-:=.)]?\s*[(\[]?(?P<word>CORRECT|INCORRECT|NOT[_ ]ATTEMPTED)[)\]]?)?"  # "B - INCORRECT"
     r"\s*[.!]?$"
-    r"|^(?P<only>CORRECT|INCORRECT|NOT[_ ]ATTEMPTED)\.?$", re.IGNORECASE)
+    r"|^(?P<only>CORRECT|INCORRECT|NOT[_ ]ATTEMPTED)\.?$",
+    re.IGNORECASE,
+)
 
 
 def _unwrap(text: str | None) -> str:
@@ -76,7 +84,6 @@ def parse_grade(text: str | None) -> Label:
     return first if others <= {first} else Label.UNPARSEABLE
 
 
-
 def parse_claims(text: str | None) -> list[str] | None:
     """Bullet lines (or ``{"claims": [...]}``) -> claims, duplicates dropped; NO_CLAIMS -> []; else None.
 
@@ -98,7 +105,6 @@ def parse_claims(text: str | None) -> list[str] | None:
     claims = [m.group(1).strip() for m in re.finditer(r"^\s*(?:[-*•]|\d+[.)])\s+(.+)$", body, re.MULTILINE)]
     claims = [c for c in claims if c]
     return list(dict.fromkeys(claims)) if claims else None
-
 
 
 def _json_list(text: str | None, key: str) -> list | None:
@@ -140,7 +146,6 @@ def parse_verdicts(text: str | None, n_claims: int) -> list[bool] | None:
     return [found[i] for i in range(1, n_claims + 1)]
 
 
-
 @dataclass(frozen=True)
 class FusedClaim:
     """One claim of a fused reply: its text, whether the evidence supports it, the passages cited."""
@@ -157,7 +162,8 @@ def parse_fused(text: str | None, passage_ids: Sequence[int] = ()) -> list[Fused
     that name no passage sent are dropped (a model inventing an id does not make a claim wrong).
     Refused: a claim without text, an unknown label, two labels for one claim.
 
-    >>> parse_fused('{"claims": [{"claim": "Paris is in France.", "label": "SUPPORTED", "evidence_ids": [3, 99]}]}', [3])
+    >>> reply = '{"claims": [{"claim": "Paris is in France.", "label": "SUPPORTED", "evidence_ids": [3, 99]}]}'
+    >>> parse_fused(reply, [3])
     [FusedClaim(text='Paris is in France.', supported=True, evidence_ids=(3,))]
     >>> parse_fused('{"claims": [{"claim": "x", "label": "TRUE"}]}') is None, parse_fused("NO_CLAIMS")
     (True, [])

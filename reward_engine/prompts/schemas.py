@@ -6,21 +6,55 @@ from __future__ import annotations
 
 from reward_engine.prompts.templates import NOT_SUPPORTED, SUPPORTED
 
-GRADE_SCHEMA = {"type": "object", "properties": {"grade": {"type": "string", "enum": ["A", "B", "C"]}},
-                "required": ["grade"], "additionalProperties": False}
-CLAIMS_SCHEMA = {"type": "object", "properties": {"claims": {"type": "array", "items": {"type": "string"}}},
-                 "required": ["claims"], "additionalProperties": False}
+GRADE_SCHEMA = {
+    "type": "object",
+    "properties": {"grade": {"type": "string", "enum": ["A", "B", "C"]}},
+    "required": ["grade"],
+    "additionalProperties": False,
+}
+CLAIMS_SCHEMA = {
+    "type": "object",
+    "properties": {"claims": {"type": "array", "items": {"type": "string"}}},
+    "required": ["claims"],
+    "additionalProperties": False,
+}
 VERDICTS_SCHEMA = {
-    "type": "object", "required": ["labels"], "additionalProperties": False,
-    "properties": {"labels": {"type": "array", "items": {
-        "type": "object", "required": ["id", "label"], "additionalProperties": False,
-        "properties": {"id": {"type": "integer"}, "label": {"type": "string", "enum": [SUPPORTED, NOT_SUPPORTED]}}}}},
+    "type": "object",
+    "required": ["labels"],
+    "additionalProperties": False,
+    "properties": {
+        "labels": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["id", "label"],
+                "additionalProperties": False,
+                "properties": {
+                    "id": {"type": "integer"},
+                    "label": {"type": "string", "enum": [SUPPORTED, NOT_SUPPORTED]},
+                },
+            },
+        }
+    },
 }
 
 FUSED_SCHEMA = {
-    "type": "object", "required": ["claims"], "additionalProperties": False,
-    "properties": {"claims": {"type": "array", "items": {
-        "type": "object", "required": ["claim", "label", "evidence_ids"], "additionalProperties": False,
-        "properties": {"claim": {"type": "string"}, "label": {"type": "string", "enum": [SUPPORTED, NOT_SUPPORTED]},
-                       "evidence_ids": {"type": "array", "items": {"type": "integer"}}}}}},
+    "type": "object",
+    "required": ["claims"],
+    "additionalProperties": False,
+    "properties": {
+        "claims": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["claim", "label", "evidence_ids"],
+                "additionalProperties": False,
+                "properties": {
+                    "claim": {"type": "string"},
+                    "label": {"type": "string", "enum": [SUPPORTED, NOT_SUPPORTED]},
+                    "evidence_ids": {"type": "array", "items": {"type": "integer"}},
+                },
+            },
+        }
+    },
 }

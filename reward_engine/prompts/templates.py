@@ -131,21 +131,30 @@ def claim_blocks(claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -
     blocks = []
     for number, (claim, passages) in enumerate(zip(claims, evidence), start=1):
         docs = "\n".join(passage_tag(p) for p in passages)
-        blocks.append(f'<claim id="{number}">\n<text>{untrusted(claim)}</text>\n<evidence>\n{docs}\n</evidence>\n</claim>')
+        blocks.append(
+            f'<claim id="{number}">\n<text>{untrusted(claim)}</text>\n<evidence>\n{docs}\n</evidence>\n</claim>'
+        )
     return "\n".join(blocks)
 
 
-def verify_messages(claims: Sequence[str], evidence: Sequence[Sequence[Passage]],
-                    template: "Template | None" = None) -> list[dict[str, str]]:
-    return (template or VERIFY).render(claims=claim_blocks(claims, evidence), supported=SUPPORTED,
-                                       not_supported=NOT_SUPPORTED)
+def verify_messages(
+    claims: Sequence[str], evidence: Sequence[Sequence[Passage]], template: "Template | None" = None
+) -> list[dict[str, str]]:
+    return (template or VERIFY).render(
+        claims=claim_blocks(claims, evidence), supported=SUPPORTED, not_supported=NOT_SUPPORTED
+    )
 
 
-def fused_messages(question: str, reasoning: str, evidence: Sequence[Passage],
-                   template: "Template | None" = None) -> list[dict[str, str]]:
-    return (template or FUSED).render(question=untrusted(question), reasoning=untrusted(reasoning),
-                                      evidence="\n".join(passage_tag(p) for p in evidence),
-                                      supported=SUPPORTED, not_supported=NOT_SUPPORTED)
+def fused_messages(
+    question: str, reasoning: str, evidence: Sequence[Passage], template: "Template | None" = None
+) -> list[dict[str, str]]:
+    return (template or FUSED).render(
+        question=untrusted(question),
+        reasoning=untrusted(reasoning),
+        evidence="\n".join(passage_tag(p) for p in evidence),
+        supported=SUPPORTED,
+        not_supported=NOT_SUPPORTED,
+    )
 
 
 GRADER = Template(GRADER_TEMPLATE, GRADER_VERSION)

@@ -24,8 +24,9 @@ def distinct(claims: Sequence[str]) -> list[str]:
     return list(seen.values())
 
 
-def select_claims(claims: Sequence[str], question: str | None, title_text: str, relevance: str = "question",
-                  max_claims: int = 24) -> tuple[list[str], list[str]]:
+def select_claims(
+    claims: Sequence[str], question: str | None, title_text: str, relevance: str = "question", max_claims: int = 24
+) -> tuple[list[str], list[str]]:
     """(claims to verify, off-topic claims).
 
     >>> select_claims(["The Eiffel Tower is in Paris.", "Tokyo is the capital of Japan."],

@@ -26,8 +26,13 @@ class LLMDecomposer(LLMStage):
     default_template = prompts.DECOMPOSE
 
     def request(self, reasoning: str) -> JudgeRequest:
-        return JudgeRequest("decompose", prompts.decompose_messages(reasoning, self.template), self.template.version,
-                            self.max_tokens, prompts.CLAIMS_SCHEMA)
+        return JudgeRequest(
+            "decompose",
+            prompts.decompose_messages(reasoning, self.template),
+            self.template.version,
+            self.max_tokens,
+            prompts.CLAIMS_SCHEMA,
+        )
 
     async def decompose(self, reasoning: str) -> StageOutput:
         return await self.ask(self.request(reasoning), prompts.parse_claims)

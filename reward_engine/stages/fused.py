@@ -33,8 +33,13 @@ class LLMFusedChecker(LLMStage):
     default_max_tokens = FUSED_MAX_TOKENS
 
     def request(self, question: str, reasoning: str, evidence: Sequence[Passage]) -> JudgeRequest:
-        return JudgeRequest("fused", prompts.fused_messages(question, reasoning, evidence, self.template),
-                            self.template.version, self.max_tokens, prompts.FUSED_SCHEMA)
+        return JudgeRequest(
+            "fused",
+            prompts.fused_messages(question, reasoning, evidence, self.template),
+            self.template.version,
+            self.max_tokens,
+            prompts.FUSED_SCHEMA,
+        )
 
     async def check(self, question: str, reasoning: str, evidence: Sequence[Passage]) -> StageOutput:
         """``StageOutput(list[FusedClaim])``."""

@@ -32,10 +32,13 @@ class LLMGrader:
 
     def request(self, question: str, gold: str, answer: str) -> JudgeRequest:
         structured = self.judge.structured
-        return JudgeRequest("grade", prompts.grader_messages(question, gold, answer, self.template),
-                            self.template.version,
-                            GRADER_JSON_MAX_TOKENS if structured else GRADER_MAX_TOKENS,
-                            prompts.GRADE_SCHEMA if structured else None)
+        return JudgeRequest(
+            "grade",
+            prompts.grader_messages(question, gold, answer, self.template),
+            self.template.version,
+            GRADER_JSON_MAX_TOKENS if structured else GRADER_MAX_TOKENS,
+            prompts.GRADE_SCHEMA if structured else None,
+        )
 
     async def grade(self, question: str, gold: str, answer: str) -> StageOutput:
         req = self.request(question, gold, answer)

@@ -35,8 +35,15 @@ class JudgeRequest:
 
     async def send(self, judge: JudgeClient, validate: Callable[[str], bool], priority: int = 1) -> JudgeReply:
         """This request through the judge client; a reply ``validate`` refuses is asked again."""
-        return await judge.complete(self.messages, self.template_version, validate=validate,
-                                    max_tokens=self.max_tokens, priority=priority, schema=self.schema, kind=self.kind)
+        return await judge.complete(
+            self.messages,
+            self.template_version,
+            validate=validate,
+            max_tokens=self.max_tokens,
+            priority=priority,
+            schema=self.schema,
+            kind=self.kind,
+        )
 
 
 class LLMStage:

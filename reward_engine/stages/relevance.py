@@ -16,13 +16,16 @@ from reward_engine.offline import facts as offline_facts
 
 # Question words and nouns so generic they tie any two sentences together (on top of the
 # offline verifier's stop words).
-_GENERIC = frozenset(offline_facts.stem(w) for w in """
+_GENERIC = frozenset(
+    offline_facts.stem(w)
+    for w in """
 yes nor onto about then here am do does did having will would can could shall should may might must
 why all every both either neither many much few less least one two first last only just same
 another own our your my we you i me him them us name named called known city country year years
 people person place thing type kind part largest biggest smallest highest lowest main famous
 following answer question true false located born died based made used
-""".split())
+""".split()
+)
 
 
 def content_words(text: str) -> set[str]:

@@ -23,8 +23,11 @@ class OfflineVerifier:
 
     async def verify(self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -> StageOutput:
         texts = [[p.text for p in passages] for passages in evidence]
-        return StageOutput(await asyncio.to_thread(
-            lambda: [offline_facts.supported(c, t, self.threshold) for c, t in zip(claims, texts)]))
+        return StageOutput(
+            await asyncio.to_thread(
+                lambda: [offline_facts.supported(c, t, self.threshold) for c, t in zip(claims, texts)]
+            )
+        )
 
 
 class LLMVerifier(LLMStage):
@@ -34,8 +37,13 @@ class LLMVerifier(LLMStage):
     default_template = prompts.VERIFY
 
     def request(self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -> JudgeRequest:
-        return JudgeRequest("verify", prompts.verify_messages(claims, evidence, self.template), self.template.version,
-                            self.max_tokens, prompts.VERDICTS_SCHEMA)
+        return JudgeRequest(
+            "verify",
+            prompts.verify_messages(claims, evidence, self.template),
+            self.template.version,
+            self.max_tokens,
+            prompts.VERDICTS_SCHEMA,
+        )
 
     async def verify(self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -> StageOutput:
         if not claims:
