@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
+from knowrl_io.job_output import write_atomically
 from knowrl_io.records import iter_records
 
 
@@ -16,6 +18,17 @@ class Row:
     line: int
     data: dict[str, Any] | None  # None: the line is bad
     error: str | None = None
+    digest: str = ""  # of the input record's bytes: resume tells a changed row from the one it scored
+    id: str | int | None = None  # the row's id, read even when the row is bad
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where one output row sits in its file, and the digest of the input row it scored."""
+
+    offset: int
+    length: int
+    digest: str = ""
 
 
 def read_rows(
@@ -24,16 +37,22 @@ def read_rows(
     """Every record of a JSONL file or JSON array; a bad one carries an error naming its line and field."""
     for record in iter_records(path):
         if record.error is not None:
-            yield Row(record.line, None, f"{path}:{record.line}: {record.error}")
+            yield Row(record.line, None, f"{path}:{record.line}: {record.error}", record.digest)
         elif not isinstance(record.value, dict):
-            yield Row(record.line, None, f"{path}:{record.line}: expected an object, got {type(record.value).__name__}")
+            kind = type(record.value).__name__
+            yield Row(record.line, None, f"{path}:{record.line}: expected an object, got {kind}", record.digest)
         else:
             problem = _check(record.value, required, optional)
+            error = f"{path}:{record.line}: {problem}" if problem else None
             yield Row(
-                record.line,
-                record.value if problem is None else None,
-                f"{path}:{record.line}: {problem}" if problem else None,
+                record.line, record.value if problem is None else None, error, record.digest, _row_id(record.value)
             )
+
+
+def _row_id(value: dict[str, Any]) -> str | int | None:
+    """The row's ``id`` when it can be read, even from a row that fails validation."""
+    found = value.get("id")
+    return found if isinstance(found, (str, int)) and not isinstance(found, bool) else None
 
 
 def _check(
@@ -52,11 +71,11 @@ def _check(
     return None
 
 
-def index_rows(path: Path, keep: set[str]) -> dict[int, tuple[int, int]]:
-    """Where each input line's row sits in an output file: ``{line: (offset, length)}``, the last row per
-    line whose status is in ``keep``. Rows are parsed one at a time and dropped, so a 20,000-row file
-    costs a few integers per row, never the rows themselves; a torn last line is skipped."""
-    index: dict[int, tuple[int, int]] = {}
+def index_rows(path: Path, keep: set[str]) -> dict[int, Span]:
+    """Where each input line's row sits in an output file, with the digest of the input row it scored: the
+    last row per line whose status is in ``keep``. Rows are parsed one at a time and dropped, so a large
+    file costs a few integers per row, never the rows themselves; a torn last line is skipped."""
+    index: dict[int, Span] = {}
     if not path.exists():
         return index
     offset = 0
@@ -64,7 +83,7 @@ def index_rows(path: Path, keep: set[str]) -> dict[int, tuple[int, int]]:
         for raw in handle:
             try:
                 row = json.loads(raw)
-            except (json.JSONDecodeError, UnicodeDecodeError):
+            except (ValueError, RecursionError):
                 row = None
             if (
                 isinstance(row, dict)
@@ -72,24 +91,30 @@ def index_rows(path: Path, keep: set[str]) -> dict[int, tuple[int, int]]:
                 and row.get("status") in keep
                 and raw.endswith(b"\n")
             ):
-                index[row["line"]] = (offset, len(raw))
+                found = row.get("input_digest")
+                index[row["line"]] = Span(offset, len(raw), found if isinstance(found, str) else "")
             offset += len(raw)
     return index
 
 
-def rewrite_indexed(path: Path, index: dict[int, tuple[int, int]]) -> None:
-    """Atomically replace ``path`` with the indexed rows in line order, copying their bytes one at a time."""
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("wb") as out:
-        if path.exists():
-            with path.open("rb") as src:
-                for line in sorted(index):
-                    offset, length = index[line]
-                    src.seek(offset)
-                    out.write(src.read(length))
-        out.flush()
-        os.fsync(out.fileno())
-    tmp.replace(path)
+def rewrite_indexed(path: Path, index: dict[int, Span], lines: Callable[[int], bool] = lambda _: True) -> None:
+    """Atomically replace ``path`` with the indexed rows whose line passes ``lines``, in line order, copying
+    their bytes one at a time (a temporary file created exclusively: a planted link is never followed)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            if path.exists():
+                with path.open("rb") as src:
+                    for line in sorted(index):
+                        if lines(line):
+                            src.seek(index[line].offset)
+                            out.write(src.read(index[line].length))
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def read_objects(path: Path) -> Iterator[dict[str, Any]]:
@@ -109,13 +134,13 @@ def read_objects(path: Path) -> Iterator[dict[str, Any]]:
 
 def rewrite(path: Path, rows: list[dict[str, Any]]) -> None:
     """Atomically replace ``path`` with ``rows`` (a reader never sees half a file)."""
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as handle:
-        for row in rows:
-            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
-    tmp.replace(path)
+    write_atomically(path, "".join(dumps(row) for row in rows).encode("utf-8", "backslashreplace"))
+
+
+def dumps(row: dict[str, Any]) -> str:
+    """One output line. A lone surrogate (from ``\\ud800`` in an input) is written as that escape again:
+    still valid JSON, where UTF-8 has no way to write it."""
+    return json.dumps(row, ensure_ascii=False) + "\n"
 
 
 class Appender:
@@ -128,15 +153,18 @@ class Appender:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._handle: Any = self.path.open("a", encoding="utf-8")
+        self._handle: Any = self._open()
+
+    def _open(self) -> Any:
+        return self.path.open("a", encoding="utf-8", errors="backslashreplace")
 
     def __getstate__(self) -> dict[str, Any]:
         return {"path": self.path, "_handle": None}
 
     def write(self, rows: list[dict[str, Any]]) -> None:
         if self._handle is None:
-            self._handle = self.path.open("a", encoding="utf-8")
-        self._handle.write("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+            self._handle = self._open()
+        self._handle.write("".join(dumps(r) for r in rows))
         self._handle.flush()
         os.fsync(self._handle.fileno())
 

@@ -1,17 +1,24 @@
 """Line-numbered records from a JSON array or a JSONL file, for every job that reads user files.
 
 A broken record is yielded as an error naming its line and the rest is still read, so
-one bad row never sinks a batch. Linear in the file size (line numbers are counted
-incrementally, not by rescanning).
+one bad row never sinks a batch: invalid JSON, invalid UTF-8, a number too long to read, a
+nesting too deep to decode, a lone surrogate. JSONL is read line by line from a stream (a
+pipe works, memory does not grow with the file); a JSON array is read whole (KnowRL's data
+files are arrays of a few MB). Each record carries a digest of its bytes, so a job can tell
+whether the row at a line is still the row it scored.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import IO, Any, Iterator
+
+BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(frozen=True)
@@ -19,6 +26,31 @@ class Record:
     line: int
     value: Any  # the decoded JSON value; None when ``error`` is set
     error: str | None = None
+    digest: str = ""  # sha256 of the record's bytes (16 hex digits): which row this is
+
+
+def digest(data: bytes) -> str:
+    """The digest a record carries.
+
+    >>> digest(b'{"a": 1}')
+    '015abd7f5cc57a2d'
+    """
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def _decode(text: str) -> Any:
+    """``json.loads`` that never lets a hostile value out as anything but ``ValueError``: a 5,000-digit
+    integer (``ValueError`` from int()), 100,000 nested brackets (``RecursionError``)."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nesting too deep") from None
+
+
+def _problem(exc: ValueError) -> str:
+    if isinstance(exc, json.JSONDecodeError):
+        return f"invalid JSON: {exc.msg} (column {exc.colno})"
+    return f"unreadable JSON value: {str(exc).splitlines()[0][:120]}"
 
 
 _RESUME = re.compile(r",?\s*\n\s*(?=\{)")
@@ -55,34 +87,62 @@ def _array(text: str) -> Iterator[Record]:
                 return
             pos = nxt.end()
             continue
-        yield Record(line, value)
+        except (ValueError, RecursionError) as exc:  # a huge number, deep nesting: skip to the next object
+            yield Record(line, None, _problem(exc if isinstance(exc, ValueError) else ValueError("nesting too deep")))
+            nxt = _RESUME.search(text, pos + 1)
+            if nxt is None:
+                return
+            pos = nxt.end()
+            continue
+        yield Record(line, value, digest=digest(text[pos:end].encode("utf-8", "surrogatepass")))
         pos = end
 
 
-def iter_records(path: Path) -> Iterator[Record]:
-    """Records of ``path``: a JSON array (element by element) or JSONL (line by line)."""
-    raw = path.read_bytes()
-    if raw.lstrip()[:1] == b"[":
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            yield Record(
-                raw.count(b"\n", 0, exc.start) + 1,
-                None,
-                f"not valid UTF-8 (byte {exc.start}); the file was read with replacement characters",
-            )
-            text = raw.decode("utf-8", errors="replace")
-        yield from _array(text)
+def _jsonl_line(number: int, raw: bytes) -> Iterator[Record]:
+    line = raw.rstrip(b"\r\n")
+    if number == 1 and line.startswith(BOM):
+        line = line[len(BOM) :]
+    if not line.strip():
         return
-    for number, line in enumerate(raw.split(b"\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            decoded = line.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            yield Record(number, None, f"not valid UTF-8 (byte {exc.start} of the line)")
-            continue
-        try:
-            yield Record(number, json.loads(decoded))
-        except json.JSONDecodeError as exc:
-            yield Record(number, None, f"invalid JSON: {exc.msg} (column {exc.colno})")
+    try:
+        decoded = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        yield Record(number, None, f"not valid UTF-8 (byte {exc.start} of the line)", digest(line))
+        return
+    try:
+        yield Record(number, _decode(decoded), digest=digest(line))
+    except ValueError as exc:
+        yield Record(number, None, _problem(exc), digest(line))
+
+
+def open_input(path: Path) -> IO[bytes]:
+    """The input as a binary stream; ``-`` is standard input."""
+    return sys.stdin.buffer if str(path) == "-" else Path(path).open("rb")
+
+
+def iter_records(path: Path) -> Iterator[Record]:
+    """Records of ``path`` (``-``: standard input): a JSON array (element by element) or JSONL (line by line)."""
+    handle = open_input(path)
+    try:
+        head = handle.peek(1 << 16)[: 1 << 16] if hasattr(handle, "peek") else b""  # type: ignore[union-attr]
+        if head.removeprefix(BOM).lstrip()[:1] == b"[":
+            yield from _array_records(handle.read().removeprefix(BOM))
+            return
+        for number, raw in enumerate(handle, start=1):
+            yield from _jsonl_line(number, raw)
+    finally:
+        if handle is not sys.stdin.buffer:
+            handle.close()
+
+
+def _array_records(raw: bytes) -> Iterator[Record]:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        yield Record(
+            raw.count(b"\n", 0, exc.start) + 1,
+            None,
+            f"not valid UTF-8 (byte {exc.start}); the file was read with replacement characters",
+        )
+        text = raw.decode("utf-8", errors="replace")
+    yield from _array(text)

@@ -48,9 +48,19 @@ def _validate(path: str, line: int, obj: object) -> Document | BadRow:
             return BadRow(path, line, key, f"expected a string, got {type(value).__name__}")
         if "\x00" in value:
             return BadRow(path, line, key, "contains a NUL byte")
+        if not value.isascii() and _has_surrogate(value):
+            return BadRow(path, line, key, "contains a lone surrogate (\\ud800-\\udfff), which UTF-8 cannot store")
         if not value.strip():
             return BadRow(path, line, key, "empty")
     return Document(normalize_space(obj["title"]).replace("\n", " "), obj["text"])
+
+
+def _has_surrogate(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def read_documents(path: Path) -> Iterator[Row]:

@@ -7,7 +7,10 @@ never in the config: only the *names* of environment variables that hold them.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
+import hashlib
+import json
 import os
 import re
 from pathlib import Path
@@ -26,7 +29,7 @@ class ConfigError(ValueError):
 
 
 class FactualityConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     enabled: bool = Field(True, description="False: INCORRECT answers get no fact score (reward = incorrect)")
     mode: Literal["staged", "fused"] = Field(
@@ -72,7 +75,7 @@ class PromptFiles(BaseModel):
 class RewardEngineConfig(BaseModel):
     """Everything the reward engine needs; the YAML keys are these field names."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     preset: str = Field("knowrl", description=f"reward semantics preset: {sorted(PRESETS)}")
     semantics: dict[str, Any] = Field(default_factory=dict, description="overrides of the preset's constants")
@@ -123,6 +126,25 @@ class RewardEngineConfig(BaseModel):
             self._templates = load_templates(*files)
             self._templates_from = files
         return self._templates
+
+    def fingerprint(self) -> str:
+        """A hash of what decides a reward (not limits, timeouts or cache folders): rows scored under another
+        fingerprint must not be mixed with these (``reward_engine.score`` refuses to resume them)."""
+        judge = self.judge
+        decides = {
+            "semantics": self.reward_semantics.model_dump(),
+            "stages": [self.grader, self.decomposer, self.verifier],
+            "factuality": self.factuality.model_dump(exclude={"cache_dir"}),
+            "templates": [getattr(self.templates(), f.name).version for f in dataclasses.fields(Templates)],
+            "max_answer_chars": self.max_answer_chars,
+            "judge": None
+            if judge is None
+            else {
+                "models": [e.model for e in judge.endpoints],
+                **judge.model_dump(include={"temperature", "max_tokens", "seed", "structured_output", "schema_format"}),
+            },
+        }
+        return hashlib.sha256(json.dumps(decides, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
     @property
     def reward_semantics(self) -> Semantics:
@@ -181,13 +203,44 @@ def format_validation_error(exc: ValidationError, source: str, model: type[BaseM
         if err["type"] == "extra_forbidden":
             lines.append(f"  unknown key '{where}'{_suggest(model, loc)}")
         else:
-            lines.append(f"  {where}: {err['msg']} (got {err.get('input')!r})"[:300])
+            lines.append(f"  {where}: {err['msg']}{_got(loc, err.get('input'))}")
     return "\n".join(lines)
 
 
+_SECRET_PARTS = ("url", "key", "token", "password", "secret")
+
+
+def _got(loc: tuple[Any, ...], value: Any) -> str:
+    """The offending value when it is a scalar, cut before it is rendered (a billion-laughs YAML must never
+    become text), and withheld under keys that may carry credentials (a ``base_url`` from the environment)."""
+    if any(isinstance(p, str) and any(k in p.lower() for k in _SECRET_PARTS) for p in loc):
+        return ""
+    if isinstance(value, str):
+        return f" (got {value[:80]!r}{'...' if len(value) > 80 else ''})"
+    return f" (got {value!r})" if isinstance(value, (int, float, bool)) or value is None else ""
+
+
 class YamlLoader(yaml.SafeLoader):
-    """Safe YAML that reads ``1e-5`` as a number: YAML 1.1 (PyYAML's default) wants ``1.0e-5`` and
-    otherwise hands a learning rate to the optimizer as text, where it fails far from the config."""
+    """Safe YAML that reads ``1e-5`` as a number (YAML 1.1, PyYAML's default, wants ``1.0e-5`` and
+    otherwise hands a learning rate to the optimizer as text, where it fails far from the config), and
+    refuses a document that expands to more than ``MAX_NODES`` nodes through aliases (a billion-laughs
+    file is a few lines that grow to gigabytes when used)."""
+
+    MAX_NODES = 100_000
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        node = super().compose_node(parent, index)
+        sizes = self.__dict__.setdefault("_sizes", {})
+        if isinstance(node, yaml.SequenceNode):
+            size = 1 + sum(sizes.get(id(child), 1) for child in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            size = 1 + sum(sizes.get(id(k), 1) + sizes.get(id(v), 1) for k, v in node.value)
+        else:
+            size = 1
+        if size > self.MAX_NODES:
+            raise yaml.YAMLError(f"the document expands to more than {self.MAX_NODES} values through aliases")
+        sizes[id(node)] = size
+        return node
 
 
 YamlLoader.add_implicit_resolver(

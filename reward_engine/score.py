@@ -24,9 +24,10 @@ from typing import Any, Iterable, Iterator
 
 from tqdm.auto import tqdm
 
-from knowrl_io.jsonl import Appender, Row, index_rows, read_objects, read_rows, rewrite_indexed
+from knowrl_io.job_output import OutputError, own_output
+from knowrl_io.jsonl import Appender, Row, Span, index_rows, read_objects, read_rows, rewrite_indexed
 from knowrl_io.logs import add_verbosity, setup_logging
-from knowrl_io.records import iter_records
+from reward_engine import knowledge
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.engine import RewardEngine, RewardResult, Sample
 from reward_engine.metrics import percentile
@@ -47,7 +48,7 @@ async def _pause(engine: RewardEngine, backoff_s: float = 1.0) -> None:
 
 def _output_row(row: Row, result: RewardResult | None, source: Path) -> dict[str, Any]:
     data = row.data or {}
-    out: dict[str, Any] = {"id": data.get("id"), "line": row.line}
+    out: dict[str, Any] = {"id": data.get("id", row.id), "line": row.line, "input_digest": row.digest}
     if result is None:
         out.update(reward=None, status="bad_input", error=row.error)
         return out
@@ -56,6 +57,39 @@ def _output_row(row: Row, result: RewardResult | None, source: Path) -> dict[str
     if result.status == "bad_input" and result.error:  # found by the engine: name the row too
         out["error"] = f"{source}:{row.line}: {result.error}"
     return out
+
+
+class _Lines:
+    """The input lines seen in this run, one bit each (a billion-line input costs 125 MB, not gigabytes)."""
+
+    def __init__(self) -> None:
+        self._bits = bytearray()
+
+    def add(self, line: int) -> None:
+        short = (line >> 3) + 1 - len(self._bits)
+        if short > 0:
+            self._bits.extend(bytes(max(short, len(self._bits))))  # doubling: amortised O(1)
+        self._bits[line >> 3] |= 1 << (line & 7)
+
+    def __contains__(self, line: int) -> bool:
+        return line >> 3 < len(self._bits) and bool(self._bits[line >> 3] & (1 << (line & 7)))
+
+
+def _completion_problem(completion: Any) -> str | None:
+    """A conversational completion must hold a message (``{"role", "content"}``), not be any list."""
+    if isinstance(completion, str):
+        return None
+    if not any(isinstance(m, dict) and isinstance(m.get("content"), str) for m in completion):
+        return "field 'completion' must be a string or a list of {'role', 'content'} messages"
+    return None
+
+
+def _line_count(path: Path) -> int | None:
+    """Lines of a regular file, for the progress bar (a pipe is never read twice: no count)."""
+    if str(path) == "-" or not path.is_file():
+        return None
+    with path.open("rb") as handle:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
 
 
 async def score_file(
@@ -67,35 +101,61 @@ async def score_file(
     kb: Any = None,
     concurrency: int = 8,
     passes: int = 3,
+    overwrite: bool = False,
 ) -> dict[str, Any]:
-    """Score ``input_path`` into ``output_path``; returns the run summary.
+    """Score ``input_path`` (``-``: standard input) into ``output_path``; returns the run summary.
 
-    Streams: input rows are read as they are scored, up to ``concurrency`` batches are in flight
-    (one slow or hung row holds back only its own batch), finished batches are appended as they
-    come, and the file is put in input order at the end by byte offsets, so memory does not grow
-    with the number of rows. A batch's rows that time out or fail (judge errors, breaker open) are
-    scored again, up to ``passes`` times in all, after the breaker's cool-down.
+    The output is owned (``knowrl_io.job_output``): never the input, never another job's file, never
+    two runs at once. Streams: input rows are read as they are scored, up to ``concurrency`` batches
+    are in flight (one slow or hung row holds back only its own batch), finished batches are appended
+    as they come, and the file is put in input order at the end by byte offsets. Resume is keyed by
+    content: a row is kept only when the input row at its line has the digest it was scored from. A
+    batch's rows that time out or fail (judge errors, breaker open) are scored again, up to ``passes``
+    times in all, after the breaker's cool-down.
     """
     started = time.perf_counter()
-    done = index_rows(output_path, FINAL)
-    rewrite_indexed(output_path, done)  # drop torn lines and rows to redo
-    total = sum(1 for _ in iter_records(input_path)) if progress else None
+    with own_output(output_path, input_path, "reward_engine.score", config.fingerprint(), overwrite):
+        done = index_rows(output_path, FINAL)
+        rewrite_indexed(output_path, done)  # drop torn lines and rows to redo
+        return await _score_rows(
+            input_path, output_path, config, done, batch_size, progress, kb, concurrency, passes, started
+        )
+
+
+async def _score_rows(
+    input_path: Path,
+    output_path: Path,
+    config: RewardEngineConfig,
+    done: dict[int, Span],
+    batch_size: int,
+    progress: bool,
+    kb: Any,
+    concurrency: int,
+    passes: int,
+    started: float,
+) -> dict[str, Any]:
+    total = _line_count(input_path) if progress else None
     writer = Appender(output_path)
-    seen = 0
+    seen = _Lines()
+    counts = Counter()
 
     def todo() -> Iterator[Row]:
-        nonlocal seen
         for row in read_rows(input_path, REQUIRED, OPTIONAL):
-            seen += 1
-            if row.line in done:
+            seen.add(row.line)
+            counts["rows"] += 1
+            if row.line in done and done[row.line].digest == row.digest:
+                counts["kept"] += 1
                 continue
+            problem = _completion_problem(row.data["completion"]) if row.data is not None else None
+            if problem:
+                row = Row(row.line, None, f"{input_path}:{row.line}: {problem}", row.digest, row.id)
             if row.data is None:
                 log.warning("bad input: %s", row.error)
             yield row
 
     try:
         async with RewardEngine(config, kb=kb) as engine:
-            with tqdm(total=total, initial=len(done), desc="scoring", unit="row", disable=not progress) as bar:
+            with tqdm(total=total, desc="scoring", unit="row", disable=not progress) as bar:
 
                 async def run(chunk: list[Row]) -> None:
                     by_line: dict[int, RewardResult] = {}
@@ -141,7 +201,11 @@ async def score_file(
             replies = {kind: dict(c) for kind, c in judge.parsed.items()} if judge else {}
             latency = (
                 {
-                    kind: {"calls": len(v), "p50_s": round(percentile(v, 50), 3), "p95_s": round(percentile(v, 95), 3)}
+                    kind: {
+                        "calls": len(v),
+                        "p50_s": round(percentile(v, 50), 3),
+                        "p95_s": round(percentile(v, 95), 3),
+                    }
                     for kind, v in judge.latencies.items()
                 }
                 if judge
@@ -149,8 +213,11 @@ async def score_file(
             )
     finally:
         writer.close()
-    rewrite_indexed(output_path, index_rows(output_path, FINAL | RETRY))
-    summary = summarize(read_objects(output_path), seen, len(done), counters, time.perf_counter() - started)
+    # the last row per line wins (a changed input row was scored again); lines this input no longer has go
+    rewrite_indexed(output_path, index_rows(output_path, FINAL | RETRY), lines=seen.__contains__)
+    summary = summarize(
+        read_objects(output_path), counts["rows"], counts["kept"], counters, time.perf_counter() - started
+    )
     summary["judge_replies"] = replies  # per kind of call: parsed first time / after a retry / never
     summary["judge_latency"] = latency  # per kind of call answered by the judge (cache hits excluded)
     return summary
@@ -199,37 +266,72 @@ def summarize(
     }
 
 
+# Exit codes (README "Jobs"): 0 done; 2 a usage, config or output error (one line on stderr, nothing
+# written); 3 no row could be scored (every row failed or was bad input); 130 interrupted (rows kept).
+EXIT_USAGE, EXIT_NOTHING_SCORED, EXIT_INTERRUPTED = 2, 3, 130
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m reward_engine.score", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--input", type=Path, required=True)
+    parser.add_argument("--input", type=Path, required=True, help="JSONL or JSON array; '-' reads standard input")
     parser.add_argument("--output", type=Path, required=True)
     parser.add_argument("--config", type=Path, required=True, help="reward config YAML (or a training config)")
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--concurrency", type=int, default=8, help="batches in flight at once")
     parser.add_argument("--passes", type=int, default=3, help="tries per row that times out or fails")
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace an output this job did not write, or one scored with other settings",
+    )
     parser.add_argument("--no-progress", action="store_true")
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)
-    if not args.input.exists():
+    if str(args.input) != "-" and not args.input.is_file():
         parser.error(f"input file not found: {args.input}")
-    config = load_reward_config_or_report(args.config)
-    if config is None:
-        return 2
     if min(args.batch_size, args.concurrency, args.passes) < 1:
         parser.error("--batch-size, --concurrency and --passes must be at least 1")
-    summary = asyncio.run(
-        score_file(
-            args.input,
-            args.output,
-            config,
-            args.batch_size,
-            not args.no_progress,
-            concurrency=args.concurrency,
-            passes=args.passes,
+    config = load_reward_config_or_report(args.config)
+    if config is None or not _kb_ready(config):
+        return EXIT_USAGE
+    try:
+        summary = asyncio.run(
+            score_file(
+                args.input,
+                args.output,
+                config,
+                args.batch_size,
+                not args.no_progress,
+                concurrency=args.concurrency,
+                passes=args.passes,
+                overwrite=args.overwrite,
+            )
         )
-    )
+    except OutputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(
+            f"interrupted: the rows written so far are in {args.output}; run the same command again to resume",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
     print(json.dumps(summary, indent=2))
+    scored = sum(n for status, n in summary["statuses"].items() if status in ("ok", "cached"))
+    if summary["rows"] and not scored:
+        print("error: no row could be scored (see the statuses above and the rows' 'error')", file=sys.stderr)
+        return EXIT_NOTHING_SCORED
     return 0
+
+
+def _kb_ready(config: RewardEngineConfig) -> bool:
+    """A missing knowledge base is one line now, not an error on every row later."""
+    path = knowledge.kb_path(config.factuality.kb_path) if config.factuality.enabled else None
+    if path is not None and not path.is_file():
+        fix = "python -m retrieval.build --preset demo" if config.factuality.kb_path == "demo" else "check kb_path"
+        print(f"error: factuality.kb_path: knowledge base {path} not found ({fix})", file=sys.stderr)
+        return False
+    return True
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from reward_engine.labels import Label
 class Semantics(BaseModel):
     """Every constant of the reward. Presets: ``knowrl`` (released, default), ``knowrl-june2025``."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)  # a NaN reward would train on NaN
 
     correct: float = Field(2.0, description="grader says CORRECT")
     not_attempted: float = Field(1.0, description="an honest refusal ('I don't know')")
@@ -30,8 +30,8 @@ class Semantics(BaseModel):
         "penalty_supported: the same damping counted on supported claims, so unsupported claims never "
         "help; capped: min(supported/cap, 1)",
     )
-    gamma: float = Field(10.0, description="length-penalty constant of the 'penalty' rule")
-    cap: float = Field(15.0, description="divisor of the 'capped' rule")
+    gamma: float = Field(10.0, gt=0, description="length-penalty constant of the 'penalty' rule")
+    cap: float = Field(15.0, gt=0, description="divisor of the 'capped' rule")
     format_correct: float = Field(1.0, description="format reward for a well-formed completion")
     format_wrong: float = Field(-1.0, description="format reward otherwise")
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class Endpoint(BaseModel):
@@ -16,11 +17,19 @@ class Endpoint(BaseModel):
     model: str = Field(..., description="model name sent in each request")
     api_key_env: str | None = Field("KNOWRL_JUDGE_API_KEY", description="env var holding the API key")
 
+    @field_validator("api_key_env")
+    @classmethod
+    def _a_name_not_a_key(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,127}", value):
+            # never echo it: it may be the key itself, pasted where its variable's name belongs
+            raise ValueError("must be the NAME of an environment variable (e.g. OPENAI_API_KEY), not the key")
+        return value
+
 
 class JudgeConfig(BaseModel):
     """Limits, retries and caching of judge calls (README: "Reward engine" and "Judge")."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     endpoints: list[Endpoint] = Field(
         ...,
@@ -29,24 +38,25 @@ class JudgeConfig(BaseModel):
         "answers are cached per model, so endpoints may serve different models",
     )
     max_in_flight: int = Field(64, ge=1, description="concurrent requests at most")
-    requests_per_minute: float | None = Field(None, description="client-side RPM limit (per process)")
-    tokens_per_minute: float | None = Field(None, description="client-side TPM limit, estimated")
+    requests_per_minute: float | None = Field(None, gt=0, description="client-side RPM limit (per process)")
+    tokens_per_minute: float | None = Field(None, gt=0, description="client-side TPM limit, estimated")
     rate_window_s: float = Field(60.0, gt=0, description="window the per-minute limits are counted over")
     timeout_s: float = Field(30.0, gt=0, description="per request")
     max_attempts: int = Field(4, ge=1, description="tries per call, first included")
     backoff_initial_s: float = Field(0.25, ge=0)
     backoff_max_s: float = Field(8.0, ge=0)
-    max_retry_after_s: float = Field(30.0, description="longest Retry-After honoured")
+    max_retry_after_s: float = Field(30.0, ge=0, description="longest Retry-After honoured")
     breaker_failures: int = Field(8, ge=1, description="consecutive failed attempts that open the breaker")
     breaker_cooldown_s: float = Field(30.0, ge=0)
-    temperature: float = 0.0
+    temperature: float = Field(0.0, ge=0, le=2, description="0: deterministic calls, which are cached")
     invalid_retry_temperature: float = Field(
         0.7,
         ge=0,
+        le=2,
         description="a reply not in the requested form is asked again at this temperature (or the "
         "configured one, if higher): at temperature 0 the same prompt gets the same reply, a paid call for nothing",
     )
-    max_tokens: int = 512
+    max_tokens: int = Field(512, ge=1, description="reply budget of calls that do not set their own")
     seed: int | None = None
     cache_dir: str | None = Field(None, description="diskcache directory; None disables caching")
     structured_output: Literal["auto", "on", "off"] = Field(

@@ -1,0 +1,114 @@
+"""An output file a job owns: never its own input, never someone else's file, never two writers.
+
+    with own_output(output, input, job="score", settings=config_hash, overwrite=False) as out:
+        ...  # append rows to out; a second run on the same output is refused while this one runs
+
+A sidecar ``OUTPUT.job.json`` records which job wrote the file and with which settings (a
+hash, never the settings themselves: they may name secrets' variables or URLs), so a rerun
+resumes only its own work; an exclusive lock (``OUTPUT.lock``, via ``filelock``) turns a second
+concurrent run into a clear error instead of interleaved rows.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from filelock import FileLock, Timeout
+
+
+class OutputError(Exception):
+    """An output the job must not (or cannot) write; the message says why and what to do."""
+
+
+def sidecar(output: Path) -> Path:
+    return output.with_name(output.name + ".job.json")
+
+
+def lock_path(output: Path) -> Path:
+    return output.with_name(output.name + ".lock")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _check_location(output: Path, source: Path | None) -> None:
+    if output.is_dir():
+        raise OutputError(f"--output {output} is a directory; give a file path")
+    if source is not None and str(source) != "-" and _same_file(source, output):
+        raise OutputError(f"--output {output} is the input file; write the scores to another file")
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot create the folder of --output {output}: {exc.strerror}") from None
+    if not os.access(output.parent, os.W_OK) or (output.exists() and not os.access(output, os.W_OK)):
+        raise OutputError(f"cannot write --output {output}: permission denied")
+
+
+def _check_owner(output: Path, job: str, settings: str) -> None:
+    """An existing non-empty output must be this job's, written with the same settings."""
+    if not output.exists() or output.stat().st_size == 0:
+        return
+    try:
+        meta = json.loads(sidecar(output).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        meta = None
+    if not isinstance(meta, dict) or meta.get("job") != job:
+        raise OutputError(
+            f"--output {output} exists and was not written by this {job} job (no {sidecar(output).name}); "
+            "pass --overwrite to replace it, or choose another --output"
+        )
+    if meta.get("settings") != settings:
+        raise OutputError(
+            f"--output {output} was written with other settings (config hash {meta.get('settings')}, now "
+            f"{settings}): its rows would mix two rewards. Pass --overwrite to start over, or choose another --output"
+        )
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data``: a temporary file created exclusively beside it (a planted link is
+    never followed), fsynced, then renamed over it."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@contextmanager
+def own_output(output: Path, source: Path | None, job: str, settings: str, overwrite: bool = False) -> Iterator[Path]:
+    """Check, lock and claim ``output`` for one run of ``job``; raises ``OutputError`` with a one-line reason."""
+    output = Path(output)
+    _check_location(output, source)
+    lock = FileLock(str(lock_path(output)), timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise OutputError(
+            f"another job is writing --output {output} (it holds {lock_path(output).name}); "
+            "wait for it to finish, or choose another --output"
+        ) from None
+    except OSError as exc:
+        raise OutputError(f"cannot lock --output {output}: {exc.strerror}") from None
+    try:
+        if overwrite:
+            output.unlink(missing_ok=True)
+        else:
+            _check_owner(output, job, settings)
+        write_atomically(sidecar(output), json.dumps({"job": job, "settings": settings}).encode())
+        yield output
+    finally:
+        lock.release()
