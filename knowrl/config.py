@@ -13,6 +13,7 @@ import difflib
 from pathlib import Path
 from typing import Any, Literal
 
+import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from knowrl.accelerator import import_unsloth_first
@@ -260,7 +261,10 @@ def apply_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any
             node = node.setdefault(part, {})
             if not isinstance(node, dict):
                 raise ConfigError(f"--set {key}: '{part}' is not a section")
-        node[parts[-1]] = yaml_value(raw)
+        try:
+            node[parts[-1]] = yaml_value(raw)
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"--set {key}: {raw!r} is not a YAML value ({str(exc).splitlines()[0]})") from None
     return data
 
 

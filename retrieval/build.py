@@ -14,6 +14,7 @@ import argparse
 import json
 import logging
 import shutil
+import sqlite3
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -24,6 +25,7 @@ from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.paths import demo_kb_path
 from retrieval import dense
 from retrieval.chunking import Chunker
+from retrieval.dense import IndexMismatchError
 from retrieval.embedder import Embedder
 from retrieval.models import DEFAULT_EMBEDDING_MODEL
 from retrieval.schema import connect, create_schema, get_meta, set_meta
@@ -175,16 +177,20 @@ def main(argv: list[str] | None = None) -> int:
     else:
         db = args.db or demo_kb_path()
         documents = demo_documents()
-    report = build(
-        db,
-        documents,
-        args.model,
-        args.max_tokens,
-        args.flat_max,
-        not args.no_progress,
-        bad,
-        dense_index=not args.no_dense,
-    )
+    try:
+        report = build(
+            db,
+            documents,
+            args.model,
+            args.max_tokens,
+            args.flat_max,
+            not args.no_progress,
+            bad,
+            dense_index=not args.no_dense,
+        )
+    except (ValueError, IndexMismatchError, sqlite3.DatabaseError) as exc:  # not a KB, a foreign index: one line
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     print(json.dumps(asdict(report), indent=2))
     if bad:
         log.warning("%d bad row(s) skipped; everything else was built", len(bad))

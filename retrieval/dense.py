@@ -44,8 +44,15 @@ class Manifest:
 
     @classmethod
     def read(cls, path: Path) -> "Manifest":
-        data = json.loads(path.read_text())
-        return cls(**{k: data[k] for k in cls.__dataclass_fields__})
+        """The manifest; a file that is not one raises ``IndexMismatchError`` naming it."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return cls(**{k: data[k] for k in cls.__dataclass_fields__})
+        except (OSError, ValueError, TypeError, KeyError) as exc:
+            raise IndexMismatchError(
+                f"index manifest {path} is unreadable ({type(exc).__name__}); rebuild the index: "
+                "python -m retrieval.build --from-db on its knowledge base"
+            ) from None
 
     def write(self, path: Path) -> None:
         tmp = path.with_suffix(path.suffix + ".tmp")
@@ -108,6 +115,17 @@ def validate(manifest: Manifest, index: Any, conn: sqlite3.Connection, model: st
         )
 
 
+def read_index(index_path: Path, db_path: Path) -> Any:
+    """The FAISS index; a truncated or foreign file raises ``IndexMismatchError`` naming the fix."""
+    try:
+        return _faiss().read_index(str(index_path))
+    except RuntimeError:
+        raise IndexMismatchError(
+            f"dense index {index_path} is unreadable (truncated or not a FAISS index); "
+            f"rebuild it with: python -m retrieval.build --from-db {db_path}"
+        ) from None
+
+
 def load(db_path: Path, conn: sqlite3.Connection, model: str | None = None) -> tuple[Any, Manifest]:
     """Load and validate the index beside ``db_path``; optionally move it to a GPU."""
     index_path, manifest_path = index_paths(db_path)
@@ -116,9 +134,8 @@ def load(db_path: Path, conn: sqlite3.Connection, model: str | None = None) -> t
             f"no dense index beside {db_path} (expected {index_path.name} and {manifest_path.name}); "
             f"build it with: python -m retrieval.build --from-db {db_path}"
         )
-    faiss = _faiss()
     manifest = Manifest.read(manifest_path)
-    index = faiss.read_index(str(index_path))
+    index = read_index(index_path, db_path)
     validate(manifest, index, conn, model, db_path)
     return _maybe_gpu(index), manifest
 
@@ -160,8 +177,11 @@ def sync(
     if index_path.exists() and manifest_path.exists():
         old = Manifest.read(manifest_path)
         if old.model == embedder.name and _family(old.index_type) == _family(wanted_type):
-            index = faiss.read_index(str(index_path))
-            if index.ntotal != old.count:
+            try:
+                index = faiss.read_index(str(index_path))
+            except RuntimeError:  # truncated or not an index: build it again
+                index = None
+            if index is None or index.ntotal != old.count:
                 index, old = None, None  # half-written: start again
         else:
             old = None

@@ -54,8 +54,14 @@ def connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
     else:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(str(path), check_same_thread=False)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
+    try:
+        conn.execute("PRAGMA schema_version").fetchone()  # a text file fails here, not deep in a query
+        if not readonly:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise ValueError(f"{path} is not a knowledge base (SQLite: {exc})") from None
     return conn
 
 

@@ -30,6 +30,14 @@ def main(argv: list[str] | None = None) -> int:
     except (FileNotFoundError, ValueError, IndexMismatchError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if args.mode not in kb.modes:
+        kb.close()
+        print(
+            f"error: {db} has no dense index, so no {args.mode!r} search: use --mode bm25, or build the index: "
+            f"python -m retrieval.build --from-db {db}",
+            file=sys.stderr,
+        )
+        return 2
     with kb:
         result = kb.search(args.query, titles=args.title, k=args.k, mode=args.mode)
     if args.json:

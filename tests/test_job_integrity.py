@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 import yaml
@@ -17,6 +18,7 @@ from knowrl_io.job_output import OutputError, own_output, sidecar
 from reward_engine.config import ConfigError, load_reward_config, parse_reward_config
 from reward_engine.score import score_file
 
+ROOT = Path(__file__).resolve().parents[1]
 OFFLINE = {"factuality": {"kb_path": "x"}}
 
 
@@ -305,3 +307,65 @@ def test_no_row_scored_exits_3_and_a_missing_kb_exits_2(tmp_path, config_file, k
     missing.write_text(yaml.safe_dump({"factuality": {"kb_path": str(tmp_path / "nope.db")}}))
     proc = cli("--input", src, "--output", tmp_path / "p.jsonl", "--config", missing, "--no-progress")
     assert proc.returncode == 2 and "nope.db not found" in proc.stderr and "Traceback" not in proc.stderr
+
+
+# -- B11-B13: a broken KB or a bad --set is one line, never a traceback ----------------------------------------------
+def test_broken_knowledge_bases_are_one_line_each(tmp_path, kb_path):
+    import shutil
+
+    from retrieval.dense import index_paths
+
+    def search(db, *extra):
+        return subprocess.run(
+            [sys.executable, "-m", "retrieval.search", "--db", str(db), "--query", "Paris", *extra],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    db = tmp_path / "kb.db"
+    shutil.copy(kb_path, db)
+    index, manifest = index_paths(db)
+    for src, dst in zip(index_paths(kb_path), (index, manifest)):
+        shutil.copy(src, dst)
+    index.write_bytes(index_paths(kb_path)[0].read_bytes()[:100])  # a truncated index
+    proc = search(db)
+    assert proc.returncode == 2 and "unreadable" in proc.stderr and "--from-db" in proc.stderr
+    shutil.copy(index_paths(kb_path)[0], index)
+    manifest.write_text("[1, 2]")
+    proc = search(db)
+    assert proc.returncode == 2 and "manifest" in proc.stderr and "Traceback" not in proc.stderr
+    index.unlink()
+    manifest.unlink()  # now a BM25-only KB: hybrid search names the command that adds the index
+    proc = search(db)
+    assert proc.returncode == 2 and f"retrieval.build --from-db {db}" in proc.stderr
+    assert search(db, "--mode", "bm25").returncode == 0
+    text = tmp_path / "notes.db"
+    text.write_text("not a database\n")
+    proc = search(text)
+    assert proc.returncode == 2 and "is not a knowledge base" in proc.stderr
+    proc = subprocess.run(
+        [sys.executable, "-m", "retrieval.build", "--from-db", str(text), "--no-progress"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2 and "is not a knowledge base" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_bad_set_value_is_one_line():
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "knowrl.train",
+            "--config",
+            str(ROOT / "configs" / "smoke.yaml"),
+            "--set",
+            "output_dir=[1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2 and "--set output_dir" in proc.stderr and "Traceback" not in proc.stderr

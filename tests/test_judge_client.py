@@ -435,3 +435,41 @@ def test_only_the_probe_holder_frees_the_half_open_probe():
     assert breaker.allow(other)
     breaker.success()
     assert breaker.state == "closed"
+
+
+async def test_a_reply_over_the_size_limit_fails_the_attempt_without_holding_it():
+    """A 20 MB reply (sent gzipped: 20 KB on the wire) is refused at max_reply_bytes and retried, never read whole."""
+    import gzip
+    import json as json_lib
+
+    from aiohttp import web
+
+    sizes = {"requests": 0}
+    huge = json_lib.dumps({"choices": [{"message": {"content": "A" + " " * 20_000_000}}]}).encode()
+    packed = gzip.compress(huge)
+
+    async def reply(request):
+        sizes["requests"] += 1
+        return web.Response(body=packed, headers={"Content-Encoding": "gzip", "Content-Type": "application/json"})
+
+    app = web.Application()
+    app.router.add_post("/v1/chat/completions", reply)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]
+    try:
+        cfg = JudgeConfig(
+            endpoints=[Endpoint(base_url=f"http://127.0.0.1:{port}/v1", model="m")],
+            max_attempts=2,
+            backoff_initial_s=0.01,
+            backoff_max_s=0.02,
+            max_reply_bytes=1_000_000,
+        )
+        async with JudgeClient(cfg) as judge:
+            with pytest.raises(JudgeError, match="over 1000000 bytes"):
+                await judge.complete(prompts.grader_messages("q", "Paris", "Paris"), prompts.GRADER_VERSION)
+        assert sizes["requests"] == 2 and judge.metrics.retries == 1
+    finally:
+        await runner.cleanup()

@@ -96,7 +96,9 @@ class JudgeClient:
         self.metrics = JudgeMetrics()
         self.breaker = CircuitBreaker(config.breaker_failures, config.breaker_cooldown_s)
         self.cache = JudgeCache(config.cache_dir) if config.cache_dir else None
-        self.wire = Wire(config.max_in_flight, config.timeout_s, config.seed, config.schema_format)
+        self.wire = Wire(
+            config.max_in_flight, config.timeout_s, config.seed, config.schema_format, config.max_reply_bytes
+        )
         self._endpoints = itertools.cycle(config.endpoints)
         self._slots: PrioritySlots | None = None
         self._throttler: Any = None

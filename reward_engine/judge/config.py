@@ -59,6 +59,12 @@ class JudgeConfig(BaseModel):
     max_tokens: int = Field(512, ge=1, description="reply budget of calls that do not set their own")
     seed: int | None = None
     cache_dir: str | None = Field(None, description="diskcache directory; None disables caching")
+    max_reply_bytes: int = Field(
+        4 * 2**20,
+        ge=1024,
+        description="a reply body larger than this (after decompression) fails that attempt: a hostile or broken "
+        "server cannot make the job hold gigabytes",
+    )
     structured_output: Literal["auto", "on", "off"] = Field(
         "auto",
         description="ask for grades, claims and verdicts through a JSON schema (response_format): "

@@ -101,8 +101,11 @@ def check_status(status: int, header_retry_after: str | None, sent_schema: bool)
 class Wire:
     """An aiohttp session for one event loop, and the request/response above."""
 
-    def __init__(self, max_connections: int, timeout_s: float, seed: int | None, schema_format: str) -> None:
+    def __init__(
+        self, max_connections: int, timeout_s: float, seed: int | None, schema_format: str, max_reply_bytes: int
+    ) -> None:
         self.max_connections = max_connections
+        self.max_reply_bytes = max_reply_bytes
         self.timeout_s = timeout_s
         self.seed = seed
         self.schema_format = schema_format
@@ -155,9 +158,22 @@ class Wire:
         try:
             async with self.session.post(url, json=body, headers=headers(endpoint)) as resp:
                 check_status(resp.status, resp.headers.get("Retry-After"), schema is not None)
-                raw = await resp.text()
+                raw = await self._body(resp)
         except asyncio.TimeoutError:
             raise AttemptTimeoutError(f"no reply within {self.timeout_s}s") from None
         except aiohttp.ClientError as exc:
             raise TransportError(f"{type(exc).__name__}: {exc}") from None
         return reply_text(raw)
+
+    async def _body(self, resp: aiohttp.ClientResponse) -> str:
+        """The body as text, read in chunks and refused past ``max_reply_bytes`` (a 510 KB gzip reply once
+        expanded to gigabytes): the attempt fails and is retried like a malformed reply."""
+        body = bytearray()
+        async for chunk in resp.content.iter_chunked(1 << 16):
+            body += chunk
+            if len(body) > self.max_reply_bytes:
+                raise RetryableError(f"judge reply over {self.max_reply_bytes} bytes")
+        try:
+            return body.decode(resp.charset or "utf-8", errors="replace")
+        except LookupError:  # a charset Python does not know
+            return body.decode("utf-8", errors="replace")
