@@ -317,6 +317,126 @@ def crash_score(out: Path, rows: int = 400, kill_after_lines: int | None = None)
     }
 
 
+_RSS_PROBE = (
+    "import resource, runpy, sys; sys.argv = ['reward_engine.score'] + sys.argv[1:]\n"
+    "try:\n    runpy.run_module('reward_engine.score', run_name='__main__')\n"
+    "except SystemExit as exc:\n    code = exc.code\nelse:\n    code = 0\n"
+    "print('MAXRSS_KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+    "sys.exit(code)"
+)
+
+
+def _offline_config(out: Path) -> Path:
+    path = out / "offline.yaml"
+    path.write_text("factuality: {enabled: false}\n")  # the job's own cost, not the grader's or a judge's
+    return path
+
+
+def _big_input(path: Path, megabytes: float, think_chars: int = 4000) -> int:
+    """A JSONL of about ``megabytes`` of rows (long reasoning, short answers); returns the row count."""
+    reasoning = ("The capital of France is Paris, on the Seine. " * (think_chars // 46 + 1))[:think_chars]
+    rows = 0
+    with path.open("w", encoding="utf-8") as handle:
+        while handle.tell() < megabytes * 2**20:
+            answer = ("Paris", "Lyon", "I don't know")[rows % 3]
+            handle.write(
+                json.dumps(
+                    {
+                        "id": rows,
+                        "question": "Capital of France?",
+                        "answers": "Paris",
+                        "completion": f"<think>{reasoning}</think><answer>{answer}</answer>",
+                    }
+                )
+                + "\n"
+            )
+            rows += 1
+    return rows
+
+
+def job_memory(out: Path, sizes_mb: tuple[float, ...] = (1, 100, 1024)) -> list[dict[str, Any]]:
+    """Peak RSS of ``reward_engine.score`` against input size (offline grader, factuality off: what is
+    measured is the job's own reading, batching and output handling)."""
+    out.mkdir(parents=True, exist_ok=True)
+    config = _offline_config(out)
+    found = []
+    for size in sizes_mb:
+        src, dst = out / f"in-{size:g}mb.jsonl", out / f"out-{size:g}mb.jsonl"
+        rows = _big_input(src, size)
+        dst.unlink(missing_ok=True)
+        started = time.perf_counter()
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                _RSS_PROBE,
+                "--input",
+                str(src),
+                "--output",
+                str(dst),
+                "--config",
+                str(config),
+                "--no-progress",
+            ],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
+        wall = time.perf_counter() - started
+        rss = next((int(line.split()[1]) for line in proc.stderr.splitlines() if line.startswith("MAXRSS_KB")), 0)
+        found.append(
+            {
+                "input_mb": round(src.stat().st_size / 2**20, 1),
+                "rows": rows,
+                "rc": proc.returncode,
+                "output_rows": sum(1 for _ in dst.open("rb")) if dst.exists() else 0,
+                "peak_rss_mb": round(rss / 1024, 1),
+                "wall_s": round(wall, 1),
+                "rows_per_s": round(rows / wall) if wall else None,
+            }
+        )
+        src.unlink()
+        dst.unlink(missing_ok=True)
+    return found
+
+
+def concurrent_runs(out: Path, megabytes: float = 20) -> dict[str, Any]:
+    """Two runs on one output: the second, started while the first runs, must be refused; the first completes.
+
+    The first reads its rows from a pipe held open, so it is certainly running (and holding the output)
+    when the second starts, however fast the machine."""
+    out.mkdir(parents=True, exist_ok=True)
+    config = _offline_config(out)
+    src, dst = out / "in.jsonl", out / "out.jsonl"
+    rows = _big_input(src, megabytes)
+    data = src.read_bytes()
+    half = data.index(b"\n", len(data) // 2) + 1
+    cmd = [sys.executable, "-m", "reward_engine.score", "--output", str(dst), "--config", str(config), "--no-progress"]
+    first = subprocess.Popen(
+        [*cmd, "--input", "-"], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert first.stdin is not None
+    first.stdin.write(data[:half])
+    first.stdin.flush()
+    while not dst.exists() and first.poll() is None:  # it holds the output once it writes
+        time.sleep(0.05)
+    second = subprocess.run([*cmd, "--input", str(src)], cwd=ROOT, capture_output=True, text=True)
+    running = first.poll() is None
+    first_out, _ = first.communicate(data[half:])
+    lines = [json.loads(line) for line in dst.open(encoding="utf-8")]
+    return {
+        "rows": rows,
+        "first_rc": first.returncode,
+        "second_rc": second.returncode,
+        "first_running_when_second_refused": running,
+        "second_stderr": second.stderr.strip().splitlines()[-1] if second.stderr.strip() else "",
+        "output_rows": len(lines),
+        "distinct_lines": len({r["line"] for r in lines}),
+        "in_order": [r["line"] for r in lines] == sorted(r["line"] for r in lines),
+        "summary_rows": json.loads(first_out)["rows"] if first_out.strip().startswith(b"{") else None,
+    }
+
+
 class _Watch:
     """Polls a running score job: its output's line count (read incrementally), its RSS, the judge's counts."""
 
@@ -578,6 +698,33 @@ def report(results: dict[str, Any]) -> str:
         "rows from the log, so each step is there once).",
         "",
     ]
+    if "memory" in results:
+        lines += [
+            "## Memory of the score job against input size",
+            "",
+            "Offline grader, factuality off (the job's own reading, batching and writing); rows of ~4 KB "
+            "(long reasoning); peak RSS of the whole process (Python, the engine, the libraries it imports).",
+            "",
+            "| input | rows | peak RSS | wall | rows/s | exit | output rows |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        lines += [
+            f"| {m['input_mb']:g} MB | {m['rows']:,} | {m['peak_rss_mb']} MB | {m['wall_s']} s | "
+            f"{m['rows_per_s']:,} | {m['rc']} | {m['output_rows']:,} |"
+            for m in results["memory"]
+        ]
+        lines.append("")
+    if "concurrent" in results:
+        c2 = results["concurrent"]
+        lines += [
+            "## Two runs on one output",
+            "",
+            f"- A second `reward_engine.score` on the same `--output`, started while the first ran "
+            f"({c2['rows']:,} rows): exit code **{c2['second_rc']}** (`{c2['second_stderr']}`).",
+            f"- The first: exit code {c2['first_rc']}, {c2['output_rows']:,} output rows for {c2['rows']:,} "
+            f"input rows, {c2['distinct_lines']:,} distinct lines, in input order: {c2['in_order']}.",
+            "",
+        ]
     if "score_soak" in results:
         k = results["score_soak"]
         lines += [
@@ -616,6 +763,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--soak-rpm", type=int, default=1200)
     parser.add_argument("--work", type=Path, default=Path("/tmp/knowrl-reliability"))
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "reliability.md")
+    parser.add_argument(
+        "--memory-mb",
+        type=float,
+        nargs="*",
+        default=[1, 100, 1024],
+        help="input sizes of the memory rows (none: skip them)",
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     shutil.rmtree(args.work, ignore_errors=True)  # a judge cache left by an earlier run would answer everything
@@ -623,6 +777,9 @@ def main(argv: list[str] | None = None) -> int:
     results["crash"] = crash_score(args.work / "jobs", args.rows)
     results["shared"] = shared_cache(args.work / "jobs", args.rows // 2)
     results["resume"] = train_resume(args.work / "jobs")
+    results["concurrent"] = concurrent_runs(args.work / "concurrent")
+    if args.memory_mb:
+        results["memory"] = job_memory(args.work / "memory", tuple(args.memory_mb))
     if args.soak_rows:
         results["score_soak"] = score_soak(args.work / "score-soak", args.soak_rows, args.soak_rpm, args.fault_rate)
     (args.out.with_suffix(".json")).write_text(json.dumps(results, indent=2))

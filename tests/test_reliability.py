@@ -57,3 +57,17 @@ def test_scoring_soak_kill_anywhere_loses_nothing(tmp_path):
     assert all(r["killed"]) and r["final_rc"] == 0
     assert (r["output_lines"], r["rows_lost"], r["rows_duplicated"], r["unexplained_rows"]) == (240, 0, 0, 0)
     assert sum(r["faults_injected"].values()) >= 10
+
+
+def test_memory_rows_and_a_refused_second_run(tmp_path):
+    from bench.reliability import concurrent_runs, job_memory
+
+    (small,) = job_memory(tmp_path / "memory", (0.5,))
+    assert small["rc"] == 0 and small["output_rows"] == small["rows"] > 100 and small["peak_rss_mb"] > 0
+    c = concurrent_runs(tmp_path / "concurrent", megabytes=2)
+    assert (
+        c["second_rc"] == 2
+        and "another job is writing" in c["second_stderr"]
+        and c["first_running_when_second_refused"]
+    )
+    assert c["first_rc"] == 0 and c["output_rows"] == c["distinct_lines"] == c["rows"] and c["in_order"]
