@@ -16,7 +16,7 @@ import os
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import IO, Iterator
 
 from filelock import FileLock, Timeout
 
@@ -73,19 +73,26 @@ def _check_owner(output: Path, job: str, settings: str) -> None:
         )
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data``: a temporary file created exclusively beside it (a planted link is
-    never followed), fsynced, then renamed over it."""
+@contextmanager
+def atomic_file(path: Path) -> Iterator[IO[bytes]]:
+    """A binary handle whose bytes replace ``path`` when the block ends without error: a temporary file
+    created exclusively beside it (a planted link is never followed), fsynced, then renamed over it."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            yield handle
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` (see ``atomic_file``)."""
+    with atomic_file(path) as handle:
+        handle.write(data)
 
 
 @contextmanager

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from knowrl_io.job_output import write_atomically
+from knowrl_io.job_output import atomic_file, write_atomically
 from knowrl_io.records import iter_records
 
 
@@ -100,21 +99,13 @@ def index_rows(path: Path, keep: set[str]) -> dict[int, Span]:
 def rewrite_indexed(path: Path, index: dict[int, Span], lines: Callable[[int], bool] = lambda _: True) -> None:
     """Atomically replace ``path`` with the indexed rows whose line passes ``lines``, in line order, copying
     their bytes one at a time (a temporary file created exclusively: a planted link is never followed)."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            if path.exists():
-                with path.open("rb") as src:
-                    for line in sorted(index):
-                        if lines(line):
-                            src.seek(index[line].offset)
-                            out.write(src.read(index[line].length))
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_file(path) as out:
+        if path.exists():
+            with path.open("rb") as src:
+                for line in sorted(index):
+                    if lines(line):
+                        src.seek(index[line].offset)
+                        out.write(src.read(index[line].length))
 
 
 def read_objects(path: Path) -> Iterator[dict[str, Any]]:
