@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,17 @@ def kb_path(kb_path_setting: str | None) -> Path | None:
     if not kb_path_setting:
         return None
     return demo_kb_path() if kb_path_setting == "demo" else Path(kb_path_setting)
+
+
+def report_missing_kb(kb_path_setting: str | None, enabled: bool = True) -> bool:
+    """For CLIs: print one line and return True when factuality needs a KB file that is not there (a
+    missing KB is one line before a job starts, not an error on every row later)."""
+    path = kb_path(kb_path_setting) if enabled else None
+    if path is None or path.is_file():
+        return False
+    fix = "python -m retrieval.build --preset demo" if kb_path_setting == "demo" else "check factuality.kb_path"
+    print(f"error: factuality.kb_path: knowledge base {path} not found ({fix})", file=sys.stderr)
+    return True
 
 
 def open_kb(kb_path_setting: str | None) -> Any:

@@ -292,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
     if min(args.batch_size, args.concurrency, args.passes) < 1:
         parser.error("--batch-size, --concurrency and --passes must be at least 1")
     config = load_reward_config_or_report(args.config)
-    if config is None or not _kb_ready(config):
+    if config is None or knowledge.report_missing_kb(config.factuality.kb_path, config.factuality.enabled):
         return EXIT_USAGE
     try:
         summary = asyncio.run(
@@ -322,16 +322,6 @@ def main(argv: list[str] | None = None) -> int:
         print("error: no row could be scored (see the statuses above and the rows' 'error')", file=sys.stderr)
         return EXIT_NOTHING_SCORED
     return 0
-
-
-def _kb_ready(config: RewardEngineConfig) -> bool:
-    """A missing knowledge base is one line now, not an error on every row later."""
-    path = knowledge.kb_path(config.factuality.kb_path) if config.factuality.enabled else None
-    if path is not None and not path.is_file():
-        fix = "python -m retrieval.build --preset demo" if config.factuality.kb_path == "demo" else "check kb_path"
-        print(f"error: factuality.kb_path: knowledge base {path} not found ({fix})", file=sys.stderr)
-        return False
-    return True
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from knowrl_io.logs import add_verbosity, setup_logging
 from retrieval.kb import split_titles
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.engine import RewardEngine, Sample
+from reward_engine.knowledge import report_missing_kb
 from reward_engine.score import OPTIONAL, REQUIRED
 
 log = logging.getLogger(__name__)
@@ -89,9 +90,13 @@ def main(argv: list[str] | None = None) -> int:
         if path is not None and not path.exists():
             parser.error(f"file not found: {path}")
     config = load_reward_config_or_report(args.config)
-    if config is None:
+    if config is None or report_missing_kb(config.factuality.kb_path, config.factuality.enabled):
         return 2
-    print(json.dumps(asyncio.run(warm(config, args.data, args.completions)), indent=2))
+    try:
+        print(json.dumps(asyncio.run(warm(config, args.data, args.completions)), indent=2))
+    except KeyboardInterrupt:
+        print("interrupted: what was cached so far stays cached; run the same command again", file=sys.stderr)
+        return 130
     return 0
 
 

@@ -369,3 +369,23 @@ def test_a_bad_set_value_is_one_line():
         timeout=120,
     )
     assert proc.returncode == 2 and "--set output_dir" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_warm_with_a_missing_kb_is_one_line(tmp_path):
+    cfg = tmp_path / "r.yaml"
+    cfg.write_text(yaml.safe_dump({"factuality": {"kb_path": str(tmp_path / "nope.db")}}))
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "reward_engine.warm",
+            "--data",
+            str(write(tmp_path / "d.jsonl", [PARIS])),
+            "--config",
+            str(cfg),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2 and "nope.db not found" in proc.stderr and "Traceback" not in proc.stderr
