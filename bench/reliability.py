@@ -317,11 +317,14 @@ def crash_score(out: Path, rows: int = 400, kill_after_lines: int | None = None)
     }
 
 
+# The peak RSS of the job's own process: VmHWM (reset by exec), not ru_maxrss, which Linux carries over from the
+# forking parent (here a benchmark process that had trained a policy: ~1 GB whatever the job did).
 _RSS_PROBE = (
-    "import resource, runpy, sys; sys.argv = ['reward_engine.score'] + sys.argv[1:]\n"
+    "import re, runpy, sys; sys.argv = ['reward_engine.score'] + sys.argv[1:]\n"
     "try:\n    runpy.run_module('reward_engine.score', run_name='__main__')\n"
     "except SystemExit as exc:\n    code = exc.code\nelse:\n    code = 0\n"
-    "print('MAXRSS_KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+    "hwm = re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1)\n"
+    "print('MAXRSS_KB', hwm, file=sys.stderr)\n"
     "sys.exit(code)"
 )
 
@@ -714,6 +717,15 @@ def report(results: dict[str, Any]) -> str:
             for m in results["memory"]
         ]
         lines.append("")
+        mem = results["memory"]
+        if len(mem) > 1 and mem[-1]["rows"] > mem[0]["rows"]:
+            per_row = (mem[-1]["peak_rss_mb"] - mem[0]["peak_rss_mb"]) * 2**20 / (mem[-1]["rows"] - mem[0]["rows"])
+            lines.append(
+                f"Memory does not follow the input's size ({mem[-1]['input_mb']:g} MB read as a stream) but its row "
+                f"count: about {per_row:.0f} bytes per row, the index of where each output row sits that the job "
+                "builds to put the file in input order at the end."
+            )
+            lines.append("")
     if "concurrent" in results:
         c2 = results["concurrent"]
         lines += [
