@@ -14,7 +14,6 @@ from typing import Any, Callable
 
 from reward_engine.judge.client import JudgeClient, JudgeReply
 from reward_engine.judge.errors import NotCachedError
-from reward_engine.judge.metrics import JudgeMetrics
 
 REPORTED = {"grade": "grader", "decompose": "decomposition", "verify": "verification", "fused": "fused"}
 
@@ -55,8 +54,6 @@ class CacheOnlyJudge:
         self.judge = judge
         self.plan = plan
         self.config = judge.config
-        self.breaker = judge.breaker
-        self.metrics = JudgeMetrics()
         self._seen: set[str] = set()
 
     @property
@@ -81,6 +78,3 @@ class CacheOnlyJudge:
         if reply is None:
             raise NotCachedError(f"{kind} reply not cached")
         return JudgeReply(reply, True, 0, 0.0)
-
-    async def close(self) -> None:
-        """Nothing to close: the real client's session is its owner's."""

@@ -188,14 +188,9 @@ async def _score_rows(
             judge = engine.judge.metrics if engine.judge is not None else None
             snap = judge.snapshot() if judge else {}
             counters = Counter(
-                {
-                    name: snap.get(key, 0)
-                    for name, key in (
-                        ("judge_requests", "requests"),
-                        ("cache_hits", "cache_hits"),
-                        ("retries", "retries"),
-                    )
-                }
+                judge_requests=snap.get("requests", 0),
+                cache_hits=snap.get("cache_hits", 0),
+                retries=snap.get("retries", 0),
             )
             counters.update({k: engine.totals[k] for k in ("speculated", "speculation_wasted")})
             replies = {kind: dict(c) for kind, c in judge.parsed.items()} if judge else {}

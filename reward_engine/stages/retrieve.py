@@ -57,14 +57,14 @@ class EvidenceRetriever:
     def _lookup(self, key: SearchKey) -> list[Passage] | None:
         hit = self._memo.get(key)
         if hit is None and self.cache is not None:
-            hit = self.cache.passages(evidence_key(self._kb_version, *self._disk_fields(key)))
+            hit = self.cache.passages(self._disk_key(key))
             if hit is not None:
                 self._remember(key, hit)
         return hit
 
-    def _disk_fields(self, key: SearchKey) -> tuple[str, int, str, str, str]:
+    def _disk_key(self, key: SearchKey) -> str:
         kind, k, query, titles = key
-        return kind, k, self.mode, query, titles
+        return evidence_key(self._kb_version, kind, k, self.mode, query, titles)
 
     def _remember(self, key: SearchKey, passages: list[Passage]) -> None:
         with self._lock:
@@ -76,7 +76,7 @@ class EvidenceRetriever:
         """In memory now, and in the disk cache when there is one."""
         self._remember(key, passages)
         if self.cache is not None:
-            self.cache.store(evidence_key(self._kb_version, *self._disk_fields(key)), passages)
+            self.cache.store(self._disk_key(key), passages)
 
     def _claim_key(self, claim: str, titles: str) -> SearchKey:
         return ("claim", self.k, claim, titles)
