@@ -184,12 +184,32 @@ class KnowledgeBase:
             ids.extend(r[0] for r in rows)
         return list(dict.fromkeys(ids)), found, missing
 
+    def has_title(self, title: str) -> bool:
+        table = "passages" if self.indexed else "documents"
+        return self._conn().execute(f"SELECT 1 FROM {table} WHERE title = ? LIMIT 1", (title,)).fetchone() is not None
+
+    def wanted_titles(self, titles: str | Iterable[str] | None) -> list[str]:
+        """The titles to search within: a title string that is itself a document's title (KnowRL looks the
+        whole string up, and real titles contain ';'), else its ';'-separated parts.
+
+        >>> import sqlite3, tempfile, os
+        >>> path = os.path.join(tempfile.mkdtemp(), "kb.db")
+        >>> with sqlite3.connect(path) as c: _ = c.execute("CREATE TABLE documents(title TEXT PRIMARY KEY, text TEXT)")
+        >>> with sqlite3.connect(path) as c: _ = c.execute("INSERT INTO documents VALUES ('A;B', 'x')")
+        >>> kb = KnowledgeBase(path, embedder=object())
+        >>> kb.wanted_titles("A;B"), kb.wanted_titles("A; C")
+        (['A;B'], ['A', 'C'])
+        """
+        if isinstance(titles, str) and ";" in titles and self.has_title(titles.strip()):
+            return [titles.strip()]
+        return split_titles(titles)
+
     def title_passages(self, titles: str | Iterable[str] | None, limit: int) -> list[Passage] | None:
         """Every passage of ``titles`` in document order when there are 1 to ``limit`` of them, else None.
 
         A short document is its own best evidence: sending all of it needs no search.
         """
-        wanted = split_titles(titles)
+        wanted = self.wanted_titles(titles)
         if not wanted:
             return None
         if self.indexed:
@@ -226,7 +246,7 @@ class KnowledgeBase:
                 f"{self.db_path} has no dense index, so no {mode!r} search: search with mode 'bm25', "
                 f"or build the index: python -m retrieval.build --from-db {self.db_path}"
             )
-        wanted = split_titles(titles)
+        wanted = self.wanted_titles(titles)
         query = query if isinstance(query, str) else ""
         if not self.indexed:
             return self._search_raw(query, wanted, k)
@@ -331,7 +351,9 @@ class KnowledgeBase:
             passages = self._raw_passages(title)
             if passages is None:
                 return None
-            self._raw_cache[title] = (passages, self.embedder.encode([p.text for p in passages]))
+            # FActScore (and KnowRL) embed a passage of a documents-only DB as its title, a space, its text.
+            vectors = self.embedder.encode([f"{title} {p.text}" for p in passages])
+            self._raw_cache[title] = (passages, vectors)
             while len(self._raw_cache) > self.raw_cache_titles:
                 self._raw_cache.popitem(last=False)
         return self._raw_cache[title]

@@ -28,6 +28,26 @@ class ConfigError(ValueError):
     """A config file that cannot be used; the message names the file, key and fix."""
 
 
+class NLIConfig(BaseModel):
+    """An NLI model as the claim verifier, as KnowRL runs it (``verifier: nli``)."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    model: str = Field(
+        "MoritzLaurer/DeBERTa-v3-base-mnli-fever-anli",
+        description="a Hugging Face sequence-classification NLI model: hub name (already downloaded) or local path",
+    )
+    entailment_threshold: float = Field(
+        0.3, gt=0, le=1, description="supported when P(entailment) reaches this on any evidence passage (KnowRL: 0.3)"
+    )
+    contradiction_threshold: float = Field(
+        0.5, gt=0, le=1, description="contradicted (Binary RAR) when P(contradiction) reaches this on a passage"
+    )
+    max_length: int = Field(512, ge=8, description="premise + claim tokens; longer pairs are cut (KnowRL: 512)")
+    batch_size: int = Field(32, ge=1, description="pairs per forward pass")
+    device: str = Field("auto", description="auto (the GPU when there is one), cpu, cuda, cuda:1, ...")
+
+
 class FactualityConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
@@ -47,12 +67,20 @@ class FactualityConfig(BaseModel):
         ge=100,
         description="reasoning beyond this is not decomposed (bounds judge tokens and CPU per completion)",
     )
-    max_claims: int = Field(24, ge=1, description="claims verified per completion (first on-topic ones kept)")
-    relevance: Literal["question", "off"] = Field(
-        "question",
-        description="question: claims sharing no content word with the question/title are left out "
-        "of the fact score (padding with true but irrelevant facts must not pay); off: every claim counts",
+    max_claims: int | None = Field(
+        None, ge=1, description="claims verified per completion; None: the preset's (knowrl: all, as KnowRL)"
     )
+    relevance: Literal["question", "off"] | None = Field(
+        None,
+        description="question: claims sharing no content word with the question/title are left out of the fact "
+        "score; off: every claim counts; None: the preset's (knowrl: off, as KnowRL; knowrl-robust: question)",
+    )
+    retrieval_query: Literal["topic+claim", "claim"] = Field(
+        "topic+claim",
+        description="topic+claim: the row's title (or the question when it has none), a space, the claim -- "
+        "FActScore's and KnowRL's query; claim: the claim alone",
+    )
+    nli: NLIConfig = Field(default_factory=lambda: NLIConfig(), description="verifier 'nli' (KnowRL's verifier)")
     offline_threshold: float = Field(0.75, gt=0, le=1, description="offline verifier word coverage")
     cache_dir: str | None = Field(None, description="disk cache of retrieved evidence (default: the judge's cache_dir)")
 
@@ -81,7 +109,9 @@ class RewardEngineConfig(BaseModel):
     semantics: dict[str, Any] = Field(default_factory=dict, description="overrides of the preset's constants")
     grader: Literal["offline", "llm"] = "offline"
     decomposer: Literal["offline", "llm"] = "offline"
-    verifier: Literal["offline", "llm"] = "offline"
+    verifier: Literal["offline", "llm", "nli"] = Field(
+        "offline", description="offline rules, the LLM judge, or an NLI model (KnowRL's; see factuality.nli)"
+    )
     judge: JudgeConfig | None = Field(None, description="required when any stage is 'llm'")
     factuality: FactualityConfig = Field(default_factory=FactualityConfig)
     prompts: PromptFiles = Field(
@@ -106,7 +136,13 @@ class RewardEngineConfig(BaseModel):
 
     @model_validator(mode="after")
     def _check(self) -> "RewardEngineConfig":
-        semantics(self.preset, **self.semantics)  # raises on an unknown preset or constant
+        sem = self.reward_semantics  # raises on an unknown preset or constant
+        if sem.rule == "binary_rar":
+            if self.verifier != "nli" or not self.factuality.enabled or self.factuality.mode != "staged":
+                raise ValueError(
+                    "Binary RAR needs a verifier that finds contradictions: set verifier 'nli', "
+                    "factuality.enabled true and factuality.mode 'staged'"
+                )
         uses_judge = "llm" in (self.grader, self.decomposer, self.verifier)
         if uses_judge and self.judge is None:
             raise ValueError("grader/decomposer/verifier 'llm' needs a 'judge' section")
@@ -148,7 +184,11 @@ class RewardEngineConfig(BaseModel):
 
     @property
     def reward_semantics(self) -> Semantics:
-        return semantics(self.preset, **self.semantics)
+        """The preset's constants with the ``semantics`` overrides, and ``factuality.relevance``/``max_claims``
+        when set (they are claim policy: part of the reward)."""
+        fc = self.factuality
+        claim_policy = {k: v for k, v in (("relevance", fc.relevance), ("max_claims", fc.max_claims)) if v is not None}
+        return semantics(self.preset, **{**claim_policy, **self.semantics})
 
     def judge_for_rank(self) -> JudgeConfig | None:
         """The judge config with per-minute budgets divided across ``world_size`` processes."""

@@ -29,15 +29,18 @@ from reward_engine.judge.errors import BreakerOpenError, JudgeError, JudgeTimeou
 from reward_engine.labels import Label, Status
 from reward_engine.metrics import BatchMetrics, batch_metrics
 from reward_engine.offline import grader as offline_grader
+from reward_engine.offline import shortcuts
 from reward_engine.plan import CacheOnlyJudge, RequestPlan
 from reward_engine.prompts import FusedClaim
 from reward_engine.samples import ClaimResult, RewardResult, Sample
-from reward_engine.semantics import combine, fact_score
+from reward_engine.semantics import binary_rar, combine, fact_score, no_answer_reward, uses_fact
 from reward_engine.stages.claims import select_claims
 from reward_engine.stages.decompose import LLMDecomposer, OfflineDecomposer
 from reward_engine.stages.evidence_cache import EvidenceCache
 from reward_engine.stages.fused import LLMFusedChecker, evidence_query
 from reward_engine.stages.grade import LLMGrader, OfflineGrader
+from reward_engine.stages.llm_stage import StageOutput
+from reward_engine.stages.nli import NLIVerifier, Verdict
 from reward_engine.stages.retrieve import EvidenceRetriever
 from reward_engine.stages.verify import LLMVerifier, OfflineVerifier
 from reward_engine.trl_step import finished, run_within
@@ -69,9 +72,11 @@ class RewardEngine:
         self.decomposer = (
             LLMDecomposer(llm, template=templates.decompose) if config.decomposer == "llm" else OfflineDecomposer()
         )
-        self.verifier = (
+        self.verifier: Any = (
             LLMVerifier(llm, template=templates.verify)
             if config.verifier == "llm"
+            else NLIVerifier(config.factuality.nli)
+            if config.verifier == "nli"
             else OfflineVerifier(config.factuality.offline_threshold)
         )
         self.fuser = (
@@ -135,6 +140,8 @@ class RewardEngine:
         dry.retriever = self.retriever.cache_only() if self.retriever is not None else None
         dry._may_open_kb = False
         dry.speculate = False
+        if isinstance(dry.verifier, NLIVerifier):
+            dry.verifier = _NoVerifier()  # a local model, not a judge request: nothing to plan, nothing to run
         await dry._score(samples, math.inf)
         return plan
 
@@ -225,33 +232,75 @@ class RewardEngine:
     async def _run(
         self, sample: Sample, parsed: Parsed, speculative: asyncio.Future | None, result: RewardResult
     ) -> None:
-        """The stage order: format, input checks, the grade, and the fact score only for INCORRECT."""
+        """The stage order: format, input checks, the grade, and the fact score only where it changes the reward."""
         sem = self.semantics
         result.format = sem.format_correct if parsed.well_formed else sem.format_wrong
         if not isinstance(sample.question, str) or not sample.question.strip():
             result.status, result.error = Status.BAD_INPUT.value, "question missing or not a string"
             return
+        if sem.rule == "binary_rar":
+            await self._binary_rar(sample, parsed, result)
+            return
         if not parsed.has_answer:
-            result.correctness = sem.no_answer
-            result.total = result.format + result.correctness
+            fact = None
+            if uses_fact(None, sem) and self.config.factuality.enabled:
+                fact, result.claims, _ = await (speculative or self._factuality(sample, parsed))
+                result.factuality = fact
+            result.correctness = no_answer_reward(fact if self.config.factuality.enabled else 0.0, sem)
+            result.total = None if result.correctness is None else result.format + result.correctness
             return
         if not sample.gold.strip():
             result.status, result.error = Status.BAD_INPUT.value, "no gold answer to grade against"
             return
-        gold = sample.answers if self.config.grader == "offline" else sample.gold
-        graded = await self.grader.grade(sample.question, gold, parsed.answer_cut(self.config.max_answer_chars))
-        label: Label = graded.value  # type: ignore[assignment]
+        answer = parsed.answer_cut(self.config.max_answer_chars)
+        label, graded_cached = self._shortcut(answer, sample.gold), True
+        if label is None:
+            gold = sample.answers if self.config.grader == "offline" else sample.gold
+            graded = await self.grader.grade(sample.question, gold, answer)
+            label, graded_cached = graded.value, graded.cached  # type: ignore[assignment]
+        assert isinstance(label, Label)
         result.label = label.value
         fact, facts_cached = None, True
-        if label is Label.INCORRECT:
-            fact, result.claims, facts_cached = await (speculative or self._factuality(sample, parsed))
+        if uses_fact(label, sem):
+            if self.config.factuality.enabled:
+                fact, result.claims, facts_cached = await (speculative or self._factuality(sample, parsed))
+            else:
+                fact = 0.0
             result.factuality = fact
         elif speculative is not None:
             _CALL_COUNTERS.get()["speculation_wasted"] += 1
         result.correctness = combine(label, fact, sem)
         result.total = None if result.correctness is None else result.format + result.correctness
-        if graded.cached and facts_cached and self.config.grader == "llm":
+        if graded_cached and facts_cached and self.config.grader == "llm":
             result.status = Status.CACHED.value
+
+    def _shortcut(self, answer: str, gold: str) -> Label | None:
+        """KnowRL June 2025's judge-free verdicts, when the preset has them (see ``offline.shortcuts``)."""
+        sem = self.semantics
+        if sem.refusal_shortcut and shortcuts.is_refusal(answer):
+            return Label.NOT_ATTEMPTED
+        if sem.keyword_shortcut and shortcuts.misses_gold_keywords(answer, gold):
+            return Label.INCORRECT
+        return None
+
+    async def _binary_rar(self, sample: Sample, parsed: Parsed, result: RewardResult) -> None:
+        """Binary RAR: the whole output's claims against the evidence; 1 when none is contradicted, no grader."""
+        text = parsed.reasoning_cut(self.config.factuality.max_reasoning_chars)
+        if parsed.answer:
+            text = f"{text}\n{parsed.answer_cut(self.config.max_answer_chars)}"
+        decomposed = await self.decomposer.decompose(text)
+        claims, _ = self._select(decomposed.value, sample)  # type: ignore[arg-type]
+        contradicted = 0
+        if claims:
+            evidence = await (await self.ensure_retriever()).retrieve(claims, sample.title_text, self._topic(sample))
+            verdicts: list[Verdict] = (await self.verifier.verdicts(claims, evidence)).value
+            result.claims = [
+                ClaimResult(c, v is Verdict.SUPPORTED, [p.id for p in ps])
+                for c, v, ps in zip(claims, verdicts, evidence)
+            ]
+            contradicted = sum(v is Verdict.CONTRADICTED for v in verdicts)
+        result.correctness = binary_rar(contradicted)
+        result.total = result.format + result.correctness  # type: ignore[operator]
 
     def _speculate(self, sample: Sample, parsed: Parsed) -> asyncio.Future | None:
         """Start factuality beside the LLM grader when the offline grader already says INCORRECT.
@@ -292,7 +341,7 @@ class RewardEngine:
         if not claims:
             return 0.0, off_topic, decomposed.cached
         retriever = await self.ensure_retriever()
-        evidence = await retriever.retrieve(claims, sample.title_text)
+        evidence = await retriever.retrieve(claims, sample.title_text, self._topic(sample))
         verified = await self.verifier.verify(claims, evidence)
         flags: list[bool] = verified.value  # type: ignore[assignment]
         results = [ClaimResult(c, ok, [p.id for p in passages]) for c, ok, passages in zip(claims, flags, evidence)]
@@ -317,8 +366,21 @@ class RewardEngine:
 
     def _select(self, claims: Sequence[str], sample: Sample) -> tuple[list[str], list[str]]:
         """(claims the fact score counts, off-topic claims): see ``stages.claims``."""
-        fc = self.config.factuality
-        return select_claims(claims, sample.question, sample.title_text, fc.relevance, fc.max_claims)
+        return select_claims(claims, sample.question, sample.title_text, self.semantics)
+
+    def _topic(self, sample: Sample) -> str | None:
+        """The words put before each claim in its evidence query (FActScore's topic): the row's title string,
+        else the question; None with ``retrieval_query: claim``."""
+        if self.config.factuality.retrieval_query != "topic+claim":
+            return None
+        return sample.title_text.strip() or (sample.question or "").strip() or None
+
+
+class _NoVerifier:
+    """Stands in for a local verifier in dry runs: no judge request to plan, no model to run."""
+
+    async def verify(self, claims: Sequence[str], evidence: Any) -> Any:
+        return StageOutput([False] * len(claims))
 
 
 async def _drop(task: asyncio.Future | None) -> None:

@@ -1,6 +1,8 @@
-"""KnowRL's reward arithmetic: the fact score and the combined correctness reward.
+"""The reward's arithmetic and policy: the fact score, the combined correctness reward, and the presets.
 
-Pure functions of labels and counts, so every constant is testable without I/O.
+Pure functions of labels and counts, so every constant is testable without I/O. A preset
+is a published design, cited; ``knowrl`` (the default) is KnowRL's released reward, shown
+equal to their code on the same inputs in ``bench/results/conformance.md``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from reward_engine.labels import Label
 
 
 class Semantics(BaseModel):
-    """Every constant of the reward. Presets: ``knowrl`` (released, default), ``knowrl-june2025``."""
+    """Every constant of the reward, and which claims and shortcuts count."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)  # a NaN reward would train on NaN
 
@@ -24,6 +26,22 @@ class Semantics(BaseModel):
     unparseable: float = Field(0.0, description="the grader's output could not be read")
     no_answer: float = Field(-1.0, description="no <answer> block, or an empty one (no judge call)")
     fact_weight: float = Field(1.0, description="INCORRECT scores incorrect + fact_weight x fact_score")
+    fact_on_no_answer: bool = Field(
+        True,
+        description="a missing or empty answer also earns fact_weight x fact_score (KnowRL: a completion cut "
+        "mid-<think> still has its reasoning checked)",
+    )
+    fact_on_refusal: bool = Field(
+        False, description="a refusal also earns the fact score (KnowRL June 2025, where refusals score -1)"
+    )
+    refusal_shortcut: bool = Field(
+        False, description="answers matching refusal phrases score not_attempted without a judge call (June 2025)"
+    )
+    keyword_shortcut: bool = Field(
+        False,
+        description="an answer containing no keyword of a gold without digits is INCORRECT without a judge call "
+        "(June 2025)",
+    )
     fact_rule: Literal["penalty", "penalty_supported", "capped"] = Field(
         "penalty",
         description="penalty: supported/n x exp(1 - gamma/n) when n < gamma (released); "
@@ -34,21 +52,70 @@ class Semantics(BaseModel):
     cap: float = Field(15.0, gt=0, description="divisor of the 'capped' rule")
     format_correct: float = Field(1.0, description="format reward for a well-formed completion")
     format_wrong: float = Field(-1.0, description="format reward otherwise")
+    # Which claims count (FActScore's extraction rules under KnowRL):
+    min_claim_words: int = Field(3, ge=1, description="claims with fewer words are dropped (FActScore: 3)")
+    claim_dedupe: Literal["case", "words"] = Field(
+        "case",
+        description="case: repeats differing only in case are one claim (FActScore); words: case, spacing "
+        "and punctuation ignored",
+    )
+    relevance: Literal["off", "question"] = Field(
+        "off",
+        description="question: claims sharing nothing with the question/title are left out of the fact score "
+        "(padding with true but irrelevant facts must not pay); off: every claim counts (KnowRL)",
+    )
+    max_claims: int | None = Field(None, ge=1, description="claims verified per completion; None: all (KnowRL)")
+    rule: Literal["graded", "binary_rar"] = Field(
+        "graded",
+        description="graded: the grader's label plus the fact score (KnowRL); binary_rar: 1 when no claim of "
+        "the completion is contradicted by the evidence, else 0, with no grader (Binary RAR)",
+    )
 
 
 PRESETS: dict[str, dict] = {
+    # KnowRL's released reward (zjunlp/KnowRL f75b0bb): +2 / +1 / -1 + fact score.
     "knowrl": {},
-    # The June 2025 release: refusals punished like errors; the paper reports this leads
-    # to reward hacking late in training.
-    "knowrl-june2025": {"not_attempted": -1.0, "fact_rule": "capped", "cap": 15.0},
-    # The released reward, except that the few-claims damping counts supported claims: under the
-    # released rule, padding a wrong answer with unsupported on-topic claims (up to gamma) raises
-    # its fact score (1 of 2 supported: 0.009; 1 of 10: 0.1). See tests/redteam/v1.yaml.
-    "knowrl-robust": {"fact_rule": "penalty_supported"},
+    # The June 2025 release (1201fc0): refusals punished like errors, the fact score added to every -1
+    # (refusals included) as min(supported/15, 1), and two judge-free shortcuts. The paper reports that
+    # refusal -1 leads to reward hacking late in training.
+    "knowrl-june2025": {
+        "not_attempted": -1.0,
+        "fact_rule": "capped",
+        "cap": 15.0,
+        "fact_on_refusal": True,
+        "refusal_shortcut": True,
+        "keyword_shortcut": True,
+    },
+    # The released reward hardened against padding: unsupported claims never help (the few-claims damping
+    # counts supported claims), claims must be about the question, at most 24 are verified. See
+    # tests/redteam/v1.yaml.
+    "knowrl-robust": {
+        "fact_rule": "penalty_supported",
+        "relevance": "question",
+        "max_claims": 24,
+        "claim_dedupe": "words",
+    },
+    # TruthRL's ternary reward (Wei et al., arXiv 2509.25760): +1 correct, 0 abstain, -1 wrong; no fact term.
+    "truthrl": {
+        "correct": 1.0,
+        "not_attempted": 0.0,
+        "incorrect": -1.0,
+        "no_answer": -1.0,
+        "fact_weight": 0.0,
+        "fact_on_no_answer": False,
+    },
+    # Binary RAR (Chen et al., arXiv 2510.17733): 1 when no claim of the output is contradicted by the
+    # retrieved evidence, else 0; no grader, no format term.
+    "binary-rar": {
+        "rule": "binary_rar",
+        "format_correct": 0.0,
+        "format_wrong": 0.0,
+        "fact_on_no_answer": False,
+    },
 }
 
 
-def semantics(preset: str = "knowrl", **overrides: float | str) -> Semantics:
+def semantics(preset: str = "knowrl", **overrides: float | str | bool | None) -> Semantics:
     if preset not in PRESETS:
         raise ValueError(f"unknown reward preset {preset!r}; choose one of {sorted(PRESETS)}")
     return Semantics(**{**PRESETS[preset], **overrides})
@@ -74,19 +141,49 @@ def fact_score(supported: int, total: int, sem: Semantics) -> float:
     return supported / total * penalty
 
 
+def uses_fact(label: Label | None, sem: Semantics) -> bool:
+    """Whether the fact score changes the reward of a completion graded ``label`` (None: no answer to grade)."""
+    if sem.rule == "binary_rar":
+        return True
+    if sem.fact_weight == 0:
+        return False
+    if label is None:
+        return sem.fact_on_no_answer
+    return label is Label.INCORRECT or (label is Label.NOT_ATTEMPTED and sem.fact_on_refusal)
+
+
 def combine(label: Label | None, fact: float | None, sem: Semantics) -> float | None:
     """Correctness reward for a graded answer (None: the grader gave no verdict in time).
 
-    INCORRECT without a fact score (factuality timed out) is None, not a made-up number.
+    A label whose reward needs the fact score (``uses_fact``) but has none (factuality timed
+    out) is None, not a made-up number.
     """
     if label is None:
         return None
-    if label is Label.CORRECT:
-        return sem.correct
-    if label is Label.NOT_ATTEMPTED:
-        return sem.not_attempted
-    if label is Label.UNPARSEABLE:
-        return sem.unparseable
+    base = {
+        Label.CORRECT: sem.correct,
+        Label.NOT_ATTEMPTED: sem.not_attempted,
+        Label.INCORRECT: sem.incorrect,
+        Label.UNPARSEABLE: sem.unparseable,
+    }[label]
+    if not uses_fact(label, sem):
+        return base
     if fact is None:
         return None
-    return sem.incorrect + sem.fact_weight * fact
+    return base + sem.fact_weight * fact
+
+
+def no_answer_reward(fact: float | None, sem: Semantics) -> float | None:
+    """A completion with no usable answer: ``no_answer``, plus its fact score when the preset says so."""
+    if not uses_fact(None, sem):
+        return sem.no_answer
+    if fact is None:
+        return None
+    return sem.no_answer + sem.fact_weight * fact
+
+
+def binary_rar(contradicted: int | None) -> float | None:
+    """Binary RAR: 1.0 when no claim is contradicted, else 0.0 (None: not checked in time)."""
+    if contradicted is None:
+        return None
+    return 1.0 if contradicted == 0 else 0.0

@@ -66,7 +66,9 @@ async def test_knowrl_semantics_end_to_end(mode, server, kb):
         good, wrong_true, wrong_false, refusal, no_answer = await engine.score(samples())
     assert (good.label, good.correctness, good.format, good.total) == ("CORRECT", 2.0, 1.0, 3.0)
     assert (refusal.label, refusal.correctness) == ("NOT_ATTEMPTED", 1.0)
-    assert (no_answer.label, no_answer.correctness, no_answer.format) == (None, -1.0, -1.0)
+    # KnowRL: a missing answer is -1 plus the fact score of its reasoning (1 claim, supported).
+    assert (no_answer.label, no_answer.format, no_answer.factuality) == (None, -1.0, fact_score(1, 1, semantics()))
+    assert no_answer.correctness == pytest.approx(-1 + math.exp(1 - 10))
     assert wrong_true.label == wrong_false.label == "INCORRECT"
     supported = sum(c.supported for c in wrong_true.claims)
     assert len(wrong_true.claims) == 3 and supported == 3
@@ -81,8 +83,8 @@ async def test_only_incorrect_answers_pay_for_factuality(server, kb):
     async with RewardEngine(llm_config(server), kb=kb) as engine:
         await engine.score(samples())
     by_kind = (await server_stats(server))["by_kind"]
-    # 4 answers graded (no-answer is not), 2 INCORRECT -> 2 decompositions + 2 verifications.
-    assert by_kind == {"grader": 4, "decompose": 2, "verify": 2}
+    # 4 answers graded (no-answer is not), 2 INCORRECT + 1 without an answer -> 3 decompositions + 3 verifications.
+    assert by_kind == {"grader": 4, "decompose": 3, "verify": 3}
 
 
 async def test_speculation_waste_is_bounded_and_counted(server, kb):
@@ -91,10 +93,11 @@ async def test_speculation_waste_is_bounded_and_counted(server, kb):
         results = await engine.score(samples())
         metrics = engine.last_metrics
     assert [r.correctness for r in results[:4]] == [2.0, 2.0, 2.0, 2.0]
-    assert all(r.claims == [] and r.factuality is None for r in results)
+    assert all(r.claims == [] and r.factuality is None for r in results[:4])
     assert metrics.speculated == 2 and metrics.speculation_wasted == 2
     by_kind = (await server_stats(server))["by_kind"]
-    assert by_kind["grader"] == 4 and by_kind.get("verify", 0) <= 2  # never more than decompose+verify per miss
+    # never more than decompose+verify per miss, plus the no-answer completion's own pair
+    assert by_kind["grader"] == 4 and by_kind.get("verify", 0) <= 3
 
 
 async def test_no_speculation_when_disabled(server, kb):
@@ -102,7 +105,7 @@ async def test_no_speculation_when_disabled(server, kb):
     async with RewardEngine(llm_config(server, speculate=False), kb=kb) as engine:
         await engine.score(samples())
         assert engine.last_metrics.speculated == 0
-    assert (await server_stats(server))["by_kind"] == {"grader": 4}
+    assert (await server_stats(server))["by_kind"] == {"grader": 4, "decompose": 1, "verify": 1}  # the no-answer
 
 
 async def test_no_speculation_on_a_judge_that_takes_one_request_at_a_time(server, kb):
@@ -113,7 +116,7 @@ async def test_no_speculation_on_a_judge_that_takes_one_request_at_a_time(server
         results = await engine.score(samples())
         assert engine.last_metrics.speculated == 0
     assert [r.label for r in results[:4]] == ["CORRECT"] * 4
-    assert (await server_stats(server))["by_kind"] == {"grader": 4}
+    assert (await server_stats(server))["by_kind"] == {"grader": 4, "decompose": 1, "verify": 1}  # the no-answer
 
 
 async def test_identical_completions_are_scored_once(server, kb):
@@ -121,7 +124,7 @@ async def test_identical_completions_are_scored_once(server, kb):
     async with RewardEngine(llm_config(server), kb=kb) as engine:
         results = await engine.score(batch)
         assert engine.last_metrics.unique == 5
-    assert (await server_stats(server))["requests"] == 8
+    assert (await server_stats(server))["requests"] == 10  # 4 grades, 3 decompositions, 3 verifications
     assert [r.correctness for r in results[:5]] == [r.correctness for r in results[5:10]]
 
 
@@ -131,7 +134,7 @@ async def test_second_run_makes_no_judge_requests(server, kb, tmp_path):
     before = (await server_stats(server))["requests"]
     async with RewardEngine(llm_config(server, tmp_path), kb=kb) as engine:
         second = await engine.score(samples())
-        assert engine.last_metrics.judge_requests == 0 and engine.last_metrics.cache_hits == 8
+        assert engine.last_metrics.judge_requests == 0 and engine.last_metrics.cache_hits == 10
     assert (await server_stats(server))["requests"] == before
     assert [r.correctness for r in first] == [r.correctness for r in second]
     assert second[0].status == "cached"
@@ -144,9 +147,9 @@ async def test_hanging_judge_is_cut_at_the_step_budget(server, kb):
         results = await engine.score(samples(), deadline_s=0.5)
         elapsed = time.perf_counter() - started
     assert elapsed < 1.5
-    assert [r.status for r in results[:4]] == ["timeout"] * 4
-    assert all(r.correctness is None and r.format is not None for r in results[:4])
-    assert results[4].correctness == -1.0  # no answer: decided without the judge
+    # every row needs the judge (the no-answer row for its reasoning's fact score)
+    assert [r.status for r in results] == ["timeout"] * 5
+    assert all(r.correctness is None and r.format is not None for r in results)
 
 
 async def test_slow_offline_stage_is_cut_at_the_step_budget(kb, monkeypatch):
@@ -226,7 +229,7 @@ async def test_trl_reward_functions_share_one_engine_run(server, kb):
         log_extra=extra.__setitem__,
     )
     f, c = await asyncio.gather(fmt(**kwargs), correctness(**kwargs))
-    assert f == [1.0, 1.0, 1.0, 1.0, -1.0] and c[0] == 2.0 and c[4] == -1.0
+    assert f == [1.0, 1.0, 1.0, 1.0, -1.0] and c[0] == 2.0 and c[4] == pytest.approx(-1 + math.exp(-9))
     assert (await server_stats(server))["by_kind"]["grader"] == 4  # one engine run for both functions
     assert logged["reward_engine/coverage"] == 1.0 and extra["reward_status"] == ["ok"] * 5
     await rewards.aclose()
@@ -234,7 +237,9 @@ async def test_trl_reward_functions_share_one_engine_run(server, kb):
 
 async def test_trl_drops_unscored_completions_entirely(server, kb):
     server.config.down = True
-    rewards = KnowRLRewards(llm_config(server, judge={"max_attempts": 1}), kb=kb)
+    # A missing answer is decided without the judge when its fact score is not part of the reward.
+    config = llm_config(server, judge={"max_attempts": 1}, semantics={"fact_on_no_answer": False})
+    rewards = KnowRLRewards(config, kb=kb)
     fmt, correctness = rewards.functions()
     batch = samples()
     kwargs = dict(
@@ -321,13 +326,14 @@ async def test_structured_outputs_score_the_same(server, kb, mode, accepts, styl
     assert [r.correctness for r in results][:2] == [2.0, pytest.approx(-1 + math.exp(1 - 10 / 3))]
     assert [r.label for r in results] == ["CORRECT", "INCORRECT", "INCORRECT", "NOT_ATTEMPTED", None]
     assert all(r.status == "ok" for r in results)
-    refused = first["requests"] - 8  # 4 grades, 2 decompositions, 2 verifications
+    refused = first["requests"] - 10  # 4 grades, 3 decompositions, 3 verifications
     if mode == "on":
-        assert first["structured"] == 8 and refused == 0 and first["response_formats"] == {style: 8}
+        assert first["structured"] == 10 and refused == 0 and first["response_formats"] == {style: 10}
     elif mode == "off":
         assert first["structured"] == 0 and refused == 0
     else:
-        assert 1 <= refused <= 4 and first["structured"] == refused  # only the first concurrent grades
+        # only the first concurrent calls: 4 grades and the no-answer row's decomposition
+        assert 1 <= refused <= 5 and first["structured"] == refused
     later = second["structured"] - first["structured"]
     assert (later >= 2) if mode == "on" else (later == 0)  # a grade and a decomposition at least
 
@@ -359,7 +365,7 @@ def test_user_template_files_render_fields_and_key_the_cache_by_their_text(tmp_p
 
 @pytest.mark.parametrize(
     "text,message",
-    [("Q: {question} {gold_answer}", "uses the field {gold_answer}"), ("Q: {question", "not a valid template")],
+    [("Q: {question} {gold_answr}", "uses the field {gold_answr}"), ("Q: {question", "not a valid template")],
 )
 def test_a_bad_template_file_is_a_config_error_naming_it(tmp_path, server, text, message):
     template = tmp_path / "grader.txt"

@@ -4,8 +4,9 @@
       prompts: {grader: knowrl_grader.txt}     # e.g. KnowRL's exact grader template
 
 A user template is plain text with ``str.format`` fields. Grader: ``{question}``,
-``{gold}`` (alias ``{target}``) and ``{answer}`` (alias ``{predicted_answer}``), so
-SimpleQA's and KnowRL's templates load unchanged; decomposition: ``{reasoning}``;
+``{gold}`` (aliases ``{target}``, SimpleQA's, and ``{gold_answer}``, KnowRL's) and ``{answer}``
+(alias ``{predicted_answer}``), so SimpleQA's and KnowRL's templates load unchanged;
+decomposition: ``{reasoning}`` (alias ``{text}``, FActScore's);
 verification: ``{claims}``; fused factuality: ``{question}``, ``{evidence}``, ``{reasoning}``.
 Every template may use ``{version}``. A user template's version
 is its name plus a hash of its text: the hash is part of the judge cache key, so editing a
@@ -23,8 +24,8 @@ from reward_engine.prompts import templates as prompts
 from reward_engine.prompts.templates import Template
 
 FIELDS = {
-    "grader": {"version", "question", "gold", "target", "answer", "predicted_answer"},
-    "decompose": {"version", "reasoning", "no_claims"},
+    "grader": {"version", "question", "gold", "target", "gold_answer", "answer", "predicted_answer"},
+    "decompose": {"version", "reasoning", "text", "no_claims"},
     "verify": {"version", "claims", "supported", "not_supported"},
     "fused": {"version", "question", "evidence", "reasoning", "supported", "not_supported"},
 }

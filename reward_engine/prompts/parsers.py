@@ -15,6 +15,8 @@ from typing import Sequence
 from reward_engine.labels import Label
 from reward_engine.prompts.templates import NO_CLAIMS, NOT_SUPPORTED, SUPPORTED
 
+NON_FACTUAL = "NON_FACTUAL:"  # FActScore's decomposition prompt's "no facts here" marker
+
 _GRADE = {
     "A": Label.CORRECT,
     "B": Label.INCORRECT,
@@ -85,14 +87,14 @@ def parse_grade(text: str | None) -> Label:
 
 
 def parse_claims(text: str | None) -> list[str] | None:
-    """Bullet lines (or ``{"claims": [...]}``) -> claims, duplicates dropped; NO_CLAIMS -> []; else None.
+    """Bullet lines (or ``{"claims": [...]}``) -> claims, duplicates dropped; NO_CLAIMS or NON_FACTUAL -> []; else None.
 
     >>> parse_claims("```\\n- Paris is in France.\\n```"), parse_claims('{"claims": []}'), parse_claims("Sure!")
     (['Paris is in France.'], [], None)
     """
     body = _unwrap(text)
-    if body.upper().strip(".") == NO_CLAIMS:
-        return []
+    if body.upper().strip(".") == NO_CLAIMS or NON_FACTUAL in body:
+        return []  # FActScore's marker: a reply naming any line NON_FACTUAL has no facts (KnowRL: score 0)
     if body.startswith("{"):
         try:
             data = json.loads(body)

@@ -114,11 +114,12 @@ class Template:
 def grader_messages(question: str, gold: str, answer: str, template: "Template | None" = None) -> list[dict[str, str]]:
     """The grader prompt; a user template may name the fields as SimpleQA does (target, predicted_answer)."""
     q, g, a = untrusted(question), untrusted(gold), untrusted(answer)
-    return (template or GRADER).render(question=q, gold=g, target=g, answer=a, predicted_answer=a)
+    return (template or GRADER).render(question=q, gold=g, target=g, gold_answer=g, answer=a, predicted_answer=a)
 
 
 def decompose_messages(reasoning: str, template: "Template | None" = None) -> list[dict[str, str]]:
-    return (template or DECOMPOSE).render(reasoning=untrusted(reasoning), no_claims=NO_CLAIMS)
+    text = untrusted(reasoning)
+    return (template or DECOMPOSE).render(reasoning=text, text=text, no_claims=NO_CLAIMS)
 
 
 def passage_tag(p: Passage) -> str:

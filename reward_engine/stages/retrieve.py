@@ -78,8 +78,8 @@ class EvidenceRetriever:
         if self.cache is not None:
             self.cache.store(self._disk_key(key), passages)
 
-    def _claim_key(self, claim: str, titles: str) -> SearchKey:
-        return ("claim", self.k, claim, titles)
+    def _claim_key(self, query: str, titles: str) -> SearchKey:
+        return ("claim", self.k, query, titles)
 
     def _must_search(self, what: str) -> None:
         if not self._searching:
@@ -106,44 +106,46 @@ class EvidenceRetriever:
         return list(found)
 
     # -- evidence per claim (staged factuality) ----------------------------------------------
-    async def retrieve(self, claims: Sequence[str], titles: str) -> list[list[Passage]]:
-        """Evidence for each claim. A claim another completion is already searching is awaited, not searched
-        again (in GRPO the generations of one prompt repeat many facts)."""
+    async def retrieve(self, claims: Sequence[str], titles: str, topic: str | None = None) -> list[list[Passage]]:
+        """Evidence for each claim, searched with ``topic + " " + claim`` (FActScore's query) or the claim alone.
+        A query another completion is already searching is awaited, not searched again (in GRPO the generations
+        of one prompt repeat many facts)."""
         titles = titles or ""
-        found = {c: self._lookup(self._claim_key(c, titles)) for c in dict.fromkeys(claims)}
-        missing = [c for c, hit in found.items() if hit is None]
+        queries = [f"{topic} {c.strip()}" if topic else c for c in claims]
+        found = {q: self._lookup(self._claim_key(q, titles)) for q in dict.fromkeys(queries)}
+        missing = [q for q, hit in found.items() if hit is None]
         if missing:
             self._must_search(f"{len(missing)} claim(s)")
             found.update(await self._search_shared(missing, titles))
-        return [found[c] for c in claims]  # type: ignore[misc]
+        return [found[q] for q in queries]  # type: ignore[misc]
 
-    async def _search_shared(self, claims: list[str], titles: str) -> dict[str, list[Passage]]:
-        """Claims not in flight are searched in one batch on the executor; every claim's batch is awaited
+    async def _search_shared(self, queries: list[str], titles: str) -> dict[str, list[Passage]]:
+        """Queries not in flight are searched in one batch on the executor; every query's batch is awaited
         (shielded: a cancelled completion does not cancel a search another one waits for)."""
-        mine = [c for c in claims if (c, titles) not in self._inflight]
+        mine = [q for q in queries if (q, titles) not in self._inflight]
         if mine:
             batch = asyncio.get_running_loop().run_in_executor(None, self._search_claims, mine, titles)
-            for claim in mine:
-                self._inflight[(claim, titles)] = batch
+            for query in mine:
+                self._inflight[(query, titles)] = batch
             batch.add_done_callback(lambda _f: self._forget(mine, titles, batch))
-        batches = {id(b): b for b in (self._inflight.get((c, titles)) for c in claims) if b is not None}
+        batches = {id(b): b for b in (self._inflight.get((q, titles)) for q in queries) if b is not None}
         found: dict[str, list[Passage]] = {}
         for batch in batches.values():
             found.update(await asyncio.shield(batch))
         return found
 
-    def _forget(self, claims: list[str], titles: str, batch: asyncio.Future) -> None:
-        for claim in claims:
-            if self._inflight.get((claim, titles)) is batch:
-                del self._inflight[(claim, titles)]
+    def _forget(self, queries: list[str], titles: str, batch: asyncio.Future) -> None:
+        for query in queries:
+            if self._inflight.get((query, titles)) is batch:
+                del self._inflight[(query, titles)]
 
-    def _search_claims(self, claims: Sequence[str], titles: str) -> dict[str, list[Passage]]:
-        """One batch: the claims embedded together (dense and hybrid modes), then one search each."""
-        vectors = self.kb.encode_queries(list(claims)) if self.mode != "bm25" else [None] * len(claims)
+    def _search_claims(self, queries: Sequence[str], titles: str) -> dict[str, list[Passage]]:
+        """One batch: the queries embedded together (dense and hybrid modes), then one search each."""
+        vectors = self.kb.encode_queries(list(queries)) if self.mode != "bm25" else [None] * len(queries)
         found: dict[str, list[Passage]] = {}
-        for claim, vector in zip(claims, vectors):
-            result = self.kb.search(claim, titles=titles, k=self.k, mode=self.mode, query_vector=vector)
-            found[claim] = [h.passage for h in result.hits]
+        for query, vector in zip(queries, vectors):
+            result = self.kb.search(query, titles=titles, k=self.k, mode=self.mode, query_vector=vector)
+            found[query] = [h.passage for h in result.hits]
             self.searches += 1
-            self._store(self._claim_key(claim, titles), found[claim])
+            self._store(self._claim_key(query, titles), found[query])
         return found
