@@ -7,11 +7,19 @@ a short form without a generic head word ("the Pacific" for "Pacific Ocean", "Ev
 for "Mount Everest"), and initialisms ("UK" for "United Kingdom"). Each rule here is
 general (word lists, not examples) and only ever makes two strings *equal*; containment,
 hedges and lists stay the grader's business. Inputs are already ``normalize``d.
+
+The second half reads *values* out of an answer, with the precision it was written at:
+quantities (``quantities``, ``gold_quantity``) and dates (``date_spans``, ``gold_date``).
+Whether a value matches, contradicts or is too vague for the gold is again the grader's call.
 """
 
 from __future__ import annotations
 
+import functools
+import math
 import re
+import unicodedata
+from dataclasses import dataclass
 
 _UNITS = {
     w: i
@@ -151,3 +159,330 @@ def same_answer(pred: str, gold: str) -> bool:
         return True
     short_pred, short_gold = _as_initialism(pred), _as_initialism(gold)
     return bool(short_pred and short_pred == initials(gold) or short_gold and short_gold == initials(pred))
+
+
+# --------------------------------------------------------------------------- values: quantities
+
+_SCALE_VALUE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9, "trillion": 1e12}
+_DIGITS = re.compile(r"(?<![\w.])([-+]?)(\d{1,3}(?:(?:,\d{3})+|(?: \d{3})+)(?!\d)|\d+)(\.\d+)?")
+_SCALE_AFTER = re.compile(r"\s*(thousand|million|billion|trillion|bn|mn|k)\b")
+_RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|\u2014|to|and|until|through)\s*")
+_APPROX_BEFORE = re.compile(
+    r"(?:\babout|\baround|\bapproximately|\bapprox\.?|\broughly|\bcirca|\bca\.|\bc\.|\bsome|\bnearly|\balmost|"
+    r"\bclose to|\bin the region of|\bon the order of|\bof the order of|\ban estimated|\bestimated at|~|\u2248)\s*$"
+)
+_APPROX_AFTER = re.compile(r"\s*(?:or so\b|or thereabouts\b|give or take\b|-?ish\b|approximately\b|roughly\b)")
+_ABOVE = re.compile(
+    r"(?:\bmore than|\bover|\babove|\bgreater than|\bat least|\bupwards of|\bin excess of|\bexceeding|\bno less than|"
+    r"\bnot less than|\bbeyond)\s*$"
+)
+_BELOW = re.compile(
+    r"(?:\bless than|\bunder|\bbelow|\bfewer than|\bat most|\bup to|\bno more than|\bnot more than|\bnot exceeding)\s*$"
+)
+_PLURAL_SCALE = re.compile(r"(?<![\d.,])\b(?:(tens|hundreds)\s+of\s+)?(hundreds|thousands|millions|billions)\b")
+_PLURAL_BASE = {"hundreds": (1e2, 1e3), "thousands": (1e3, 1e6), "millions": (1e6, 1e9), "billions": (1e9, 1e12)}
+_GOLD_NUMBER = re.compile(
+    r"(?:about |around |approximately |roughly |circa |c\. |ca\. |~)?[$\u20ac\u00a3\u00a5]?\s*[-+]?\d[\d\s.,]*"
+    r"(?:thousand|million|billion|trillion|bn|mn|k)?[a-z\s.%\u00b2\u00b3\u00b0/]*"
+)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number an answer commits to.
+
+    ``low``..``high`` is what it claims (one value: equal; a bound: one end infinite), ``step`` one
+    unit of its last significant figure as written (trailing zeros of a whole number read as
+    placeholders: "100k" has step 100k, "115k" 1k), ``kind`` how it was said: exact, approx ("about",
+    "or so"), above / below ("over", "under"), range ("between .. and ..", "110-130", "thousands").
+    """
+
+    low: float
+    high: float
+    step: float
+    kind: str
+
+
+@dataclass(frozen=True)
+class _Number:
+    start: int
+    end: int
+    value: float
+    digits: str  # the whole part's digits
+    fraction: str  # the written decimals
+    scale: float
+    grouped: bool  # written with thousands separators
+
+
+def _prepare_numbers(text: str) -> str:
+    low = unicodedata.normalize("NFKC", text).lower().replace("\u2212", "-")
+    low = re.sub(r"\ban?\s+(?=(?:hundred|thousand|million|billion|trillion)\b)", "one ", low)  # "a hundred" is 100
+    return numbers_in_words_to_digits(low)
+
+
+def _read_numbers(low: str) -> list[_Number]:
+    found = []
+    for match in _DIGITS.finditer(low):
+        sign, whole, fraction = match.group(1), match.group(2), (match.group(3) or "")[1:]
+        digits = re.sub(r"\D", "", whole)
+        end, scale = match.end(), 1.0
+        scaled = _SCALE_AFTER.match(low, end)
+        if scaled:
+            scale, end = _SCALE_VALUE[scaled.group(1)], scaled.end()
+        value = float(f"{digits}.{fraction or 0}") * scale * (-1.0 if sign == "-" else 1.0)
+        found.append(_Number(match.start(), end, value, digits, fraction, scale, not whole.isdigit()))
+    return found
+
+
+def _step(number: _Number, placeholder_zeros: bool, at_least: int) -> float:
+    """One unit of the last significant figure. Written decimals all count ("3.50": 0.01); a whole
+    number's trailing zeros count unless ``placeholder_zeros``, and then at least ``at_least`` figures
+    (as far as there are digits) still do."""
+    if number.fraction:
+        return 10.0 ** -len(number.fraction) * number.scale
+    digits = number.digits.lstrip("0") or "0"
+    kept = len(digits)
+    if placeholder_zeros:
+        kept = max(len(digits.rstrip("0")), min(at_least, len(digits)))
+    return 10.0 ** (len(digits) - kept) * number.scale
+
+
+def quantities(text: str) -> list[Quantity]:
+    """Every number ``text`` commits to, numbers in words included, with how it was said.
+
+    >>> [(q.low, q.high, q.step, q.kind) for q in quantities("about 115k, or over a hundred thousand")]
+    [(115000.0, 115000.0, 1000.0, 'approx'), (100000.0, inf, 100000.0, 'above')]
+    >>> [(q.low, q.high, q.kind) for q in quantities("between 110 and 130 thousand; hundreds of thousands")]
+    [(110000.0, 130000.0, 'range'), (100000.0, 1000000.0, 'range')]
+    """
+    low = _prepare_numbers(text)
+    numbers = _read_numbers(low)
+    out: list[tuple[int, Quantity]] = []
+    i = 0
+    while i < len(numbers):
+        a = numbers[i]
+        before = low[max(0, a.start - 40) : a.start]
+        if i + 1 < len(numbers):
+            b = numbers[i + 1]
+            join = low[a.end : b.start]
+            if _RANGE_JOIN.fullmatch(join) and ("and" not in join or re.search(r"\bbetween\s*$", before)):
+                first = a.value * (b.scale if a.scale == 1 and b.scale != 1 else 1)
+                lo, hi = sorted((first, b.value))
+                out.append((a.start, Quantity(lo, hi, hi - lo, "range")))
+                i += 2
+                continue
+        step = _step(a, placeholder_zeros=True, at_least=1)
+        if _ABOVE.search(before):
+            quantity = Quantity(a.value, math.inf, step, "above")
+        elif _BELOW.search(before):
+            quantity = Quantity(-math.inf, a.value, step, "below")
+        elif _APPROX_BEFORE.search(before) or _APPROX_AFTER.match(low, a.end):
+            quantity = Quantity(a.value, a.value, step, "approx")
+        else:
+            quantity = Quantity(a.value, a.value, step, "exact")
+        out.append((a.start, quantity))
+        i += 1
+    for match in _PLURAL_SCALE.finditer(low):
+        base, top = _PLURAL_BASE[match.group(2)]
+        times = {"tens": 10.0, "hundreds": 100.0}.get(match.group(1) or "", 1.0)
+        lo, hi = base * times, (base * times * 10 if times > 1 else top)
+        out.append((match.start(), Quantity(lo, hi, hi - lo, "range")))
+    return [q for _, q in sorted(out, key=lambda item: item[0])]
+
+
+@functools.lru_cache(maxsize=4096)
+def gold_quantity(gold: str) -> tuple[float, float] | None:
+    """(value, step) when the gold target is one number, perhaps with a scale word and a unit.
+
+    The step is one unit of the gold's last significant figure. Written decimals all count
+    ("3.50": 0.01). A whole number written with a scale word ("120k", "120 thousand"), thousands
+    separators ("120,000") or five digits or more is read with its trailing zeros as placeholders,
+    but never with fewer than two figures ("1,000": step 100, not 1,000: one figure would accept
+    1,400); other whole numbers ("100", "1000", "8849") count every digit.
+
+    >>> gold_quantity("120k"), gold_quantity("120,000 people"), gold_quantity("3.50"), gold_quantity("Apollo 11")
+    ((120000.0, 10000.0), (120000.0, 10000.0), (3.5, 0.01), None)
+    >>> gold_quantity("1,000"), gold_quantity("1000"), gold_quantity("three")
+    ((1000.0, 100.0), (1000.0, 1.0), (3.0, 1.0))
+    """
+    low = _prepare_numbers(gold).strip()
+    if not _GOLD_NUMBER.fullmatch(low):
+        return None
+    numbers = _read_numbers(low)
+    if len(numbers) != 1:
+        return None
+    number = numbers[0]
+    placeholder = number.scale != 1 or number.grouped or len(number.digits.lstrip("0")) >= 5
+    return number.value, _step(number, placeholder_zeros=placeholder, at_least=2)
+
+
+# --------------------------------------------------------------------------- values: dates
+
+_MONTH_NUMBER = {
+    name: i % 12 + 1
+    for i, name in enumerate(
+        "january february march april may june july august september october november december "
+        "jan feb mar apr may jun jul aug sep oct nov dec".split()
+    )
+} | {"sept": 9}
+_MON = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|"
+    r"jun|jul|aug|sept|sep|oct|nov|dec)\.?"
+)
+_SAFE_MON = r"(?:january|february|april|june|july|august|september|october|november|december)"  # not "may", "march"
+_DECADE_WORDS = "twenties thirties forties fifties sixties seventies eighties nineties".split()
+_CENTURY_WORDS = (
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+    "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth twenty-first".split()
+)
+
+
+def _part(name: str) -> str:
+    return rf"(?:(?P<{name}>early|mid|late)[\s-]+)?"
+
+
+_DATE = re.compile(
+    "|".join(
+        [
+            r"(?<!\d)(?P<iso_y>\d{4})-(?P<iso_m>\d{1,2})-(?P<iso_d>\d{1,2})(?!\d)",
+            r"(?<!\d)(?P<sl_a>\d{1,2})/(?P<sl_b>\d{1,2})/(?P<sl_y>\d{4})(?!\d)",
+            r"\bbetween\s+(?:the\s+)?(?:years?\s+)?(?P<rb_a>\d{4})\s+and\s+(?P<rb_b>\d{2,4})(?![\d,])",
+            r"(?<![\d,.])(?P<rg_a>\d{4})\s*(?:-|\u2013|\u2014|to|until|till|through)\s*(?P<rg_b>\d{2,4})(?![\d,])",
+            r"\b(?P<bd_w>before|prior to|earlier than|after|later than|since)\s+(?:the\s+)?(?:years?\s+)?"
+            r"(?P<bd_y>\d{4})(?![\d,])",
+            rf"(?<!\d)(?P<dmy_d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dmy_m>{_MON})(?!\w)"
+            r"(?:,?\s+(?P<dmy_y>\d{4})(?!\d))?",
+            rf"\b(?P<mdy_m>{_MON})\s+(?P<mdy_d>\d{{1,2}})(?:st|nd|rd|th)?(?![\d,]\d|\d)(?:,?\s+(?P<mdy_y>\d{{4}})(?!\d))?",
+            _part("my_p") + rf"\b(?P<my_m>{_MON}),?\s+(?:of\s+)?(?P<my_y>\d{{4}})(?!\d)",
+            _part("dc_p") + r"(?:the\s+)?(?:(?<!\d)(?P<dc_4>\d{2}[1-9])0'?s|(?<![\d'])'?(?P<dc_2>[1-9])0'?s|"
+            rf"\b(?P<dc_w>{'|'.join(_DECADE_WORDS)}))\b",
+            _part("ct_p")
+            + r"(?:the\s+)?(?:(?<!\d)(?P<ct_n>\d{1,2})(?:st|nd|rd|th)?|"
+            + rf"\b(?P<ct_w>{'|'.join(_CENTURY_WORDS)}))[\s-]+century\b",
+            _part("c0_p") + r"(?:the\s+)?(?<!\d)(?P<c0>\d{2})00'?s\b",
+            _part("yr_p") + r"(?<![\d,.$\u20ac\u00a3\u00a5])(?P<yr>\d{4})(?![\d]|[,.]\d)",
+            rf"\b(?:in\s+)?(?P<mo>{_SAFE_MON})\b",
+        ]
+    )
+)
+_DATE_FILLER = frozenset(
+    "on in the of year years ad ce circa c ca around about approximately during sometime by".split()
+)
+_WITHIN = {"early": (0.0, 0.45), "mid": (0.3, 0.75), "late": (0.55, 1.0)}  # share of a span each word covers
+
+
+@dataclass(frozen=True)
+class DateSpan:
+    """What a date expression pins down: a span of years, a span of months, a day; None where it says
+    nothing ("May 2018": years (2018, 2018), months (5, 5), day None)."""
+
+    years: tuple[int, int] | None
+    months: tuple[int, int] | None = None
+    day: int | None = None
+
+
+def _share(lo: int, hi: int, part: str | None) -> tuple[int, int]:
+    """The early / mid / late part of lo..hi, generously wide (the words are loose)."""
+    if not part:
+        return lo, hi
+    a, b = _WITHIN[part]
+    return lo + round(a * (hi - lo)), lo + round(b * (hi - lo))
+
+
+def _year(text: str | None) -> int | None:
+    return int(text) if text and 1000 <= int(text) <= 2199 else None
+
+
+def _span(m: re.Match[str], century: int) -> DateSpan | None:
+    g = m.groupdict()
+    if g["iso_y"]:
+        month, day = int(g["iso_m"]), int(g["iso_d"])
+        return DateSpan((int(g["iso_y"]),) * 2, (month, month), day) if 1 <= month <= 12 and 1 <= day <= 31 else None
+    if g["sl_a"]:
+        a, b = int(g["sl_a"]), int(g["sl_b"])
+        month, day = (b, a) if a > 12 else (a, b)  # month first unless it cannot be a month
+        return DateSpan((int(g["sl_y"]),) * 2, (month, month), day) if month <= 12 and 1 <= day <= 31 else None
+    if g["rb_a"] or g["rg_a"]:
+        a, b = (g["rb_a"], g["rb_b"]) if g["rb_a"] else (g["rg_a"], g["rg_b"])
+        lo, hi = int(a), int(b)
+        if len(b) == 2:
+            hi = lo // 100 * 100 + hi
+            if hi <= lo:  # "2018-05": a year and a month
+                month = int(b)
+                return DateSpan((lo, lo), (month, month)) if 1 <= month <= 12 else None
+        return DateSpan((lo, hi)) if _year(a) and lo <= hi <= 2199 else None
+    if g["bd_w"]:
+        year = int(g["bd_y"])
+        if g["bd_w"] in ("before", "prior to", "earlier than"):
+            return DateSpan((-9999, year - 1))
+        return DateSpan((year + (g["bd_w"] != "since"), 9999))
+    for prefix in ("dmy", "mdy"):
+        if g[f"{prefix}_m"]:
+            month, day = _MONTH_NUMBER[g[f"{prefix}_m"].rstrip(".")], int(g[f"{prefix}_d"])
+            if not 1 <= day <= 31:
+                return None
+            year = _year(g[f"{prefix}_y"])
+            return DateSpan((year, year) if year else None, (month, month), day)
+    if g["my_m"]:
+        month, year = _MONTH_NUMBER[g["my_m"].rstrip(".")], _year(g["my_y"])
+        return DateSpan((year, year), (month, month)) if year else None
+    if g["dc_4"] or g["dc_2"] or g["dc_w"]:
+        if g["dc_4"]:
+            start = int(g["dc_4"]) * 10
+        else:
+            digit = int(g["dc_2"]) if g["dc_2"] else _DECADE_WORDS.index(g["dc_w"]) + 2
+            start = century * 100 + digit * 10
+        return DateSpan(_share(start, start + 9, g["dc_p"]))
+    if g["ct_n"] or g["ct_w"]:
+        number = int(g["ct_n"]) if g["ct_n"] else _CENTURY_WORDS.index(g["ct_w"]) + 1
+        if not 1 <= number <= 22:
+            return None
+        start = (number - 1) * 100  # both readings: 1900-1999 and 1901-2000
+        return DateSpan(_share(start, start + 100, g["ct_p"]))
+    if g["c0"]:
+        start = int(g["c0"]) * 100
+        return DateSpan(_share(start, start + 99, g["c0_p"]))
+    if g["yr"]:
+        year = _year(g["yr"])
+        if year is None:
+            return None
+        if g["yr_p"]:
+            return DateSpan((year, year), _share(1, 12, g["yr_p"]))
+        return DateSpan((year, year))
+    month = _MONTH_NUMBER[g["mo"]]
+    return DateSpan(None, (month, month))
+
+
+def _date_matches(text: str, century: int) -> list[tuple[re.Match[str], DateSpan]]:
+    low = unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'")
+    out = []
+    for match in _DATE.finditer(low):
+        span = _span(match, century)
+        if span is not None:
+            out.append((match, span))
+    return out
+
+
+def date_spans(text: str, century: int = 19) -> list[DateSpan]:
+    """Every date expression in ``text``: full dates, month and year, years, decades ("the early
+    1990s"; "the 90s" falls in ``century``), centuries, year ranges and bounds ("before 2000").
+
+    >>> date_spans("10 May 2018"), date_spans("the early 1990s")
+    ([DateSpan(years=(2018, 2018), months=(5, 5), day=10)], [DateSpan(years=(1990, 1994), months=None, day=None)])
+    >>> date_spans("sometime in the 20th century"), date_spans("it may be Lyon")
+    ([DateSpan(years=(1900, 2000), months=None, day=None)], [])
+    """
+    return [span for _, span in _date_matches(text, century)]
+
+
+@functools.lru_cache(maxsize=4096)
+def gold_date(gold: str) -> DateSpan | None:
+    """The gold target as a date, when it is one date expression and nothing else ("May 10, 2018",
+    "1992", "the 1990s"); None for "Apollo 11", "Windows 2000" or a plain count."""
+    matches = _date_matches(gold, 19)
+    if len(matches) != 1:
+        return None
+    match, span = matches[0]
+    low = unicodedata.normalize("NFKC", gold).lower()
+    rest = re.sub(r"[^\w\s]", " ", low[: match.start()] + " " + low[match.end() :]).split()
+    return span if all(word in _DATE_FILLER for word in rest) else None

@@ -1,0 +1,306 @@
+"""The offline grader follows SimpleQA's grading rules: hedging never turns a wrong answer into a non-answer.
+
+Every case below was written and labelled by hand under the rules in ``reward_engine/offline/grader.py``:
+CORRECT states the gold and contradicts none of it (hedges allowed), INCORRECT commits to anything that
+conflicts with it (hedged or not, lists of candidates included), NOT_ATTEMPTED commits to nothing
+checkable at the gold's precision.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reward_engine.labels import Label
+from reward_engine.offline.grader import gold_aliases, grade, is_abstention
+
+C, I, N = Label.CORRECT, Label.INCORRECT, Label.NOT_ATTEMPTED  # noqa: E741 - the grade letters' initials
+OBAMA = "Malia Obama and Sasha Obama"
+
+
+def cases(*rows):
+    """pytest params from (id, answer, gold, label) rows."""
+    return [pytest.param(answer, gold, label, id=case_id) for case_id, answer, gold, label in rows]
+
+
+EXACT_AND_ALIASES = cases(
+    ("exact", "Paris", "Paris", C),
+    ("case-punct-article", "the PARIS.", "Paris", C),
+    ("accents", "Sao Paulo", "São Paulo", C),
+    ("alias-list", "Sasha", ["Malia", "Sasha"], C),
+    ("alias-semicolon", "the Amazon", "Amazon River;the Amazon", C),
+    ("head-before-comma", "San Francisco", "San Francisco, California", C),
+    ("title-omitted", "Isaac Newton", "Sir Isaac Newton", C),
+    ("initialism", "UK", "United Kingdom", C),
+    ("sentence-with-gold", "The capital of France is Paris.", "Paris", C),
+    ("extra-true-detail", "Paris. It is in France.", "Paris", C),
+    ("gold-with-hedge-word", "I think it's Maybe Baby", "Maybe Baby", C),
+    ("gold-with-refusal-words", "It's I Don't Know How to Love Him", "I Don't Know How to Love Him", C),
+    ("plain-wrong", "Lyon", "Paris", I),
+    ("cyrillic-a", "P\u0430ris", "Paris", I),
+)
+
+HEDGED_GOLD = cases(
+    ("maybe-year", "maybe 1992", "1992", C),
+    ("gold-but-not-sure", "Paris, but I'm not sure", "Paris", C),
+    ("maybe-gold", "Maybe Paris", "Paris", C),
+    ("i-think", "I think it's Paris.", "Paris", C),
+    ("believe-was", "I believe it was Paris", "Paris", C),
+    ("probably-could-be-wrong", "Probably Paris, though I could be wrong.", "Paris", C),
+    ("bracketed-hedge", "Paris (I think).", "Paris", C),
+    ("question-mark", "Paris?", "Paris", C),
+    ("not-entirely-sure-but", "I'm not entirely sure, but I believe the answer is Paris", "Paris", C),
+    ("dont-know-best-guess-gold", "I don't know. My best guess is Paris.", "Paris", C),
+    ("if-i-recall", "Salzburg, if I remember correctly.", "Salzburg", C),
+    ("fairly-confident", "It's Tokyo, I'm fairly confident.", "Tokyo", C),
+    ("hedged-title", "Isaac Newton, I believe", "Sir Isaac Newton", C),
+)
+
+HEDGED_WRONG = cases(
+    ("wrong-but-not-sure", "Lyon, but I'm not sure", "Paris", I),
+    ("might-be", "I think it might be Lyon", "Paris", I),
+    ("not-sure-possibly", "I'm not sure, possibly Lyon", "Paris", I),
+    ("question-mark", "Lyon?", "Paris", I),
+    ("maybe-year", "maybe 1993", "1992", I),
+    ("is-my-guess", "Lyon is my guess", "Paris", I),
+    ("not-sure-its", "I'm not sure it's Lyon", "Paris", I),
+    ("not-sure-the-x-is", "I'm not sure the capital of France is Lyon", "Paris", I),
+    ("perhaps-trailing", "No idea, Lyon perhaps", "Paris", I),
+    ("unknown-bracket-guess", "unknown (possibly Lyon)", "Paris", I),
+    ("lean-towards", "I can't be certain, though I'd lean towards Lyon", "Paris", I),
+)
+
+DONT_KNOW_PLUS_GUESS = cases(
+    ("best-guess", "I don't know. My best guess is Lyon.", "Paris", I),
+    ("dont-know-comma-guess", "I don't know, Lyon", "Paris", I),
+    ("dont-know-but-think", "I don't know, but I think it is Lyon", "Paris", I),
+    ("no-idea-maybe", "No idea. Maybe Lyon?", "Paris", I),
+    ("cannot-answer-but-guess", "I cannot answer that for certain, but my guess would be 1988", "1992", I),
+    ("dont-know-if", "I don't know if it's Lyon", "Paris", I),
+    ("unsure-maybe-year", "Unsure - maybe 1968?", "1969", I),
+    ("refusal-then-remark-with-new-name", "I don't know, but Lyon is a big city", "Paris", I),
+)
+
+CANDIDATE_LISTS = cases(
+    ("or", "Paris or Lyon", "Paris", I),
+    ("either-or-pairs", "either Malia and Sasha, or Malia and Jackie", OBAMA, I),
+    ("extra-name", "Malia, Sasha, and Susan", OBAMA, I),
+    ("and-list", "Paris and Lyon", "Paris", I),
+    ("gold-second", "Lyon, Paris", "Paris", I),
+    ("long-list", "Lyon, Marseille, Nice, Toulouse, Paris, Bordeaux", "Paris", I),
+    ("maybe-second", "Paris, maybe Lyon", "Paris", I),
+    ("and-possibly", "Paris and possibly Lyon", "Paris", I),
+    ("two-sentences", "Paris. Maybe Lyon.", "Paris", I),
+    ("numbered", "1. Paris 2. Lyon", "Paris", I),
+    ("two-years", "1992 or 1993", "1992", I),
+    ("if-x-or-y", "I don't know if it's Paris or Lyon", "Paris", I),
+)
+
+NON_ANSWERS = cases(
+    ("dont-know", "I don't know", "Paris", N),
+    ("need-context", "I need more context", "Paris", N),
+    ("empty", "", "Paris", N),
+    ("whitespace", "  \n", "Paris", N),
+    ("not-sure", "I'm not sure.", "Paris", N),
+    ("sorry-but", "I'm sorry, but I don't know.", "Paris", N),
+    ("no-idea", "Honestly, I have no idea.", "Paris", N),
+    ("restated-question", "I don't know who won the 1921 prize", "Albert Einstein", N),
+    ("refused-relative-clause", "I don't know the exact date the treaty was signed", "1992", N),
+    ("as-an-ai", "As an AI, I don't have access to that information.", "Paris", N),
+    ("rather-not-guess", "I'd rather not guess.", "Paris", N),
+    ("unknown", "Unknown", "Paris", N),
+    ("hedge-only", "Maybe.", "Paris", N),
+    ("true-side-remark", "Without researching I cannot answer; however Obama has two children", OBAMA, N),
+)
+
+VAGUE = cases(
+    ("early-decade", "early 1990s", "1992", N),
+    ("decade", "the 1990s", "1992", N),
+    ("two-digit-decade", "in the 60s", "1969", N),
+    ("century", "sometime in the 20th century", "1969", N),
+    ("before-year", "before 2000", "1992", N),
+    ("year-for-full-date", "2018", "10 May 2018", N),
+    ("month-for-full-date", "May 2018", "10 May 2018", N),
+    ("day-month-no-year", "10 May", "10 May 2018", N),
+    ("over-magnitude", "over a hundred thousand", "120,000", N),
+    ("around-magnitude", "around a hundred thousand", "120,000", N),
+    ("plural-scale", "hundreds of thousands", "120,000", N),
+    ("range-holding-gold", "between 110,000 and 130,000", "120,000", N),
+    ("refusal-then-vague-date", "I don't know, but it happened in the 1990s", "1992", N),
+)
+
+NUMBERS = cases(
+    ("k-exact", "120k", "120k", C),
+    ("k-upper-in", "124k", "120k", C),
+    ("k-lower-edge-in", "115k", "120k", C),
+    ("k-upper-edge-out", "125k", "120k", I),  # the interval is [115k, 125k): the upper end is out
+    ("k-too-low", "113k", "120k", I),
+    ("k-too-high", "126k", "120k", I),
+    ("k-one-figure", "100k", "120k", I),
+    ("commas-for-k", "124,999", "120,000", C),
+    ("thousand-word", "115 thousand", "120 thousand", C),
+    ("approx-fine", "about 115k", "120k", C),
+    ("approx-wrong", "about 200k", "120k", I),
+    ("approx-same-step-wrong", "around 130,000", "120,000", I),
+    ("bound-wrong", "under a hundred thousand", "120,000", I),
+    ("decimal-trailing-zero", "3.50", "3.5", C),
+    ("decimal-dropped", "3", "3.5", I),
+    ("words", "twenty-three", "23", C),
+    ("words-wrong", "twenty-four", "23", I),
+    ("units", "8849 m", "8,849 metres", C),
+    ("unit-off-by-one", "8,850 metres", "8,849 metres", I),
+    ("small-count-exact", "104", "100", I),
+)
+
+DATES = cases(
+    ("reordered", "10 May 2018", "May 10, 2018", C),
+    ("iso", "2018-05-10", "May 10, 2018", C),
+    ("ordinal-of", "the 20th of July, 1969", "20 July 1969", C),
+    ("finer-than-year", "10 May 1992", "1992", C),
+    ("year-in-sentence", "Apollo 11 landed in 1969.", "1969", C),
+    ("around-year", "around 1992", "1992", C),
+    ("wrong-day", "11 May 2018", "10 May 2018", I),
+    ("wrong-month", "June 2018", "10 May 2018", I),
+    ("wrong-year", "May 10, 2017", "May 10, 2018", I),
+    ("wrong-decade", "the 1980s", "1992", I),
+    ("wrong-part-of-decade", "early 1960s", "1969", I),
+    ("wrong-century", "sometime in the 19th century", "1969", I),
+    ("after-year-wrong", "after 2000", "1992", I),
+    ("finer-wrong-year", "May 1993", "1992", I),
+    ("two-dates", "10 May 2018 or 11 May 2018", "10 May 2018", I),
+)
+
+NEGATIONS = cases(
+    ("not-gold", "Not Paris", "Paris", I),
+    ("it-is-not", "It is not Paris", "Paris", I),
+    ("gold-is-not", "Paris is not the capital", "Paris", I),
+    ("dont-think", "I don't think it's Paris", "Paris", I),
+    ("gold-not-other", "Paris, not Lyon", "Paris", C),
+)
+
+MULTI_PART = cases(
+    ("given-names", "Malia and Sasha", OBAMA, C),
+    ("reversed", "Sasha and Malia Obama", OBAMA, C),
+    ("hedged-both", "most people would say Malia and Sasha, but I'm not sure and would have to double check", OBAMA, C),
+    ("described", "his daughters Malia and Sasha", OBAMA, C),
+    ("one-part", "Malia", OBAMA, I),
+    ("one-full-part", "Malia Obama", OBAMA, I),
+    ("one-part-hedged-about-rest", "one of them is Malia, but I'm not sure about the other", OBAMA, N),
+    ("one-part-and-others", "Malia and others", OBAMA, N),
+    ("one-right-one-wrong", "Malia and Jackie", OBAMA, I),
+    ("wrong-count-remark", "While I don't know their exact names, Obama has three children", OBAMA, I),
+    ("bare-wrong-count", "Obama has three children", OBAMA, I),
+)
+
+
+@pytest.mark.parametrize("answer,gold,label", EXACT_AND_ALIASES)
+def test_exact_forms_and_aliases(answer, gold, label):
+    assert grade(answer, gold) is label
+
+
+@pytest.mark.parametrize("answer,gold,label", HEDGED_GOLD)
+def test_a_hedged_gold_is_correct(answer, gold, label):
+    assert grade(answer, gold) is label
+
+
+@pytest.mark.parametrize("answer,gold,label", HEDGED_WRONG)
+def test_a_hedged_wrong_answer_is_incorrect(answer, gold, label):
+    assert grade(answer, gold) is label
+
+
+@pytest.mark.parametrize("answer,gold,label", DONT_KNOW_PLUS_GUESS)
+def test_i_dont_know_plus_a_wrong_guess_is_incorrect(answer, gold, label):
+    assert grade(answer, gold) is label
+
+
+@pytest.mark.parametrize("answer,gold,label", CANDIDATE_LISTS)
+def test_several_candidates_are_incorrect(answer, gold, label):
+    assert grade(answer, gold) is label
+
+
+@pytest.mark.parametrize("answer,gold,label", NON_ANSWERS)
+def test_real_non_answers_are_not_attempted(answer, gold, label):
+    assert grade(answer, gold) is label
+
+
+@pytest.mark.parametrize("answer,gold,label", VAGUE)
+def test_vague_answers_are_not_attempted(answer, gold, label):
+    assert grade(answer, gold) is label
+
+
+@pytest.mark.parametrize("answer,gold,label", NUMBERS)
+def test_numbers_to_the_gold_s_last_significant_figure(answer, gold, label):
+    assert grade(answer, gold) is label
+
+
+@pytest.mark.parametrize("answer,gold,label", DATES)
+def test_dates_part_by_part(answer, gold, label):
+    assert grade(answer, gold) is label
+
+
+@pytest.mark.parametrize("answer,gold,label", NEGATIONS)
+def test_negations(answer, gold, label):
+    assert grade(answer, gold) is label
+
+
+@pytest.mark.parametrize("answer,gold,label", MULTI_PART)
+def test_multi_part_golds(answer, gold, label):
+    assert grade(answer, gold) is label
+
+
+# The same hedge around the gold and around a wrong answer: the hedge never changes which side wins.
+HEDGES = [
+    "{}",
+    "{}, but I'm not sure",
+    "I don't know. My best guess is {}.",
+    "I think it might be {}",
+    "I'm not sure, possibly {}",
+    "Maybe {}?",
+    "Not sure - {} perhaps.",
+    "If I had to guess, {}.",
+    "I can't say for certain; I'd say {}",
+    "Honestly no idea, but probably {}",
+]
+
+
+@pytest.mark.parametrize("template", HEDGES)
+@pytest.mark.parametrize("gold,wrong", [("Paris", "Lyon"), ("1992", "1993"), ("Salzburg", "Vienna")])
+def test_hedging_never_turns_a_wrong_answer_into_a_non_answer(template, gold, wrong):
+    assert grade(template.format(gold), gold) is C
+    assert grade(template.format(wrong), gold) is I
+
+
+@pytest.mark.parametrize(
+    "answer,refusal",
+    [
+        ("I don't know", True),
+        ("I'm not sure.", True),
+        ("I don't know who won the 1921 prize.", True),
+        ("Sorry, no idea.", True),
+        ("I don't know. My best guess is Lyon.", False),
+        ("Lyon, but I'm not sure", False),
+        ("Maybe Lyon", False),
+        ("Sure, it is Paris", False),
+        ("early 1990s", False),
+        ("", False),
+    ],
+)
+def test_is_abstention_only_for_real_non_answers(answer, refusal):
+    assert is_abstention(answer) is refusal
+
+
+def test_gold_aliases_keep_multi_part_and_date_golds_whole():
+    assert gold_aliases("Paris, France") == ["Paris, France", "Paris"]
+    assert gold_aliases("Malia, Sasha, and Susan") == ["Malia, Sasha, and Susan"]
+    assert gold_aliases("May 10, 2018") == ["May 10, 2018"]
+
+
+def test_the_test_judge_grades_hedges_by_the_same_rules():
+    """The test judge server answers grading prompts with this grader."""
+    from judges.test_server import answer_for
+    from reward_engine import prompts
+
+    def letter(answer):
+        content = prompts.grader_messages("What is the capital of France?", "Paris", answer)[0]["content"]
+        return answer_for(content)[1]
+
+    assert [letter(a) for a in ("Lyon, but I'm not sure", "Paris, but I'm not sure", "I don't know")] == ["B", "A", "C"]
