@@ -18,6 +18,14 @@ _TAG = re.compile(r"</?(think|answer)>", re.IGNORECASE)
 
 
 _UNSAFE = re.compile(r"[\ud800-\udfff\x00]")
+# An answer that is only a reasoning opener or punctuation says nothing, and such answers are
+# what talks LLM judges into CORRECT ("One Token to Fool LLM-as-a-Judge", arXiv 2507.08794).
+_OPENER = re.compile(
+    r"^(?:(?:the\s+)?(?:thought process|reasoning|solution|answer|final answer|explanation|analysis)"
+    r"|let(?:'|’)?s\s+(?:think|solve|work|reason|go)\b[^.:\n]*|step\s*\d*|first(?:ly)?|okay|ok|so|well|hmm+)"
+    r"\s*[:.,;!…\-]*$",
+    re.IGNORECASE,
+)
 
 
 def clean_text(text: str) -> str:
@@ -53,7 +61,9 @@ class Parsed:
 
     @property
     def has_answer(self) -> bool:
-        return bool(self.answer and self.answer.strip())
+        """An answer block with something in it: not empty, not only punctuation, not a bare reasoning opener
+        ("Thought process:", "Let's solve this step by step") -- those are scored as no answer."""
+        return is_answer(self.answer)
 
     def answer_cut(self, max_chars: int) -> str:
         """The answer as the grader sees it (``max_answer_chars``)."""
@@ -62,6 +72,16 @@ class Parsed:
     def reasoning_cut(self, max_chars: int) -> str:
         """The reasoning as the fact checkers see it: a megabyte must not cost a megabyte of judge tokens."""
         return self.think[:max_chars]
+
+
+def is_answer(text: str | None) -> bool:
+    """False for an empty answer, punctuation alone, or a bare reasoning opener.
+
+    >>> [is_answer(t) for t in ["Paris", ":", "Thought process:", "Let's solve this step by step.", "So", "42"]]
+    [True, False, False, False, False, True]
+    """
+    text = (text or "").strip()
+    return bool(re.search(r"\w", text)) and _OPENER.match(text) is None
 
 
 def parse(completion: Any) -> Parsed:

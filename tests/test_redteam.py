@@ -63,6 +63,9 @@ def test_the_set_is_versioned_and_covers_every_attack_kind():
         "true but irrelevant facts",
         "repeating one fact",
         "empty think block",
+        "hedged wrong answer",
+        "know\" plus a wrong guess",
+        "judge-fooling opener",
     ):
         assert needed in kinds, needed
 
@@ -80,7 +83,7 @@ async def test_no_attack_beats_its_honest_baseline(mode, preset, server, kb):
         beats = got.label == "CORRECT" or got.correctness > base.correctness + 1e-9 or got.total > base.total + 1e-9
         if preset in attack.get("holes", []):
             assert beats, f"{attack['id']}: listed as a hole of {preset} but no longer beats its baseline"
-            beats = False  # known, documented; the ceiling still holds
+            continue  # known and documented: the hardened presets' ceiling does not apply
         if beats or got.correctness > attack["ceiling"] + 1e-9:
             failures.append(
                 f"{attack['id']}: label {got.label}, correctness {got.correctness:.4f} (baseline "
@@ -91,10 +94,10 @@ async def test_no_attack_beats_its_honest_baseline(mode, preset, server, kb):
 
 
 async def test_padding_would_pay_without_the_relevance_filter(server, kb):
-    """The red team can fail: with every claim counted, padding a title-less row with true but
-    irrelevant facts beats the honest wrong answer."""
+    """The red team can fail: with every claim counted (KnowRL's rule), padding a title-less row with true
+    but irrelevant facts beats the honest wrong answer; the relevance filter (knowrl-robust) stops it."""
     scores = await _score_all(_config("offline", server, relevance="off"), kb)
     assert scores["padding-without-title"].correctness > scores["flute-honest-wrong"].correctness + 0.1
-    kept = await _score_all(_config("offline", server), kb)
+    kept = await _score_all(_config("offline", server, relevance="question"), kb)
     off_topic = [c for c in kept["padding-without-title"].claims if not c.on_topic]
     assert len(off_topic) >= 8 and all(c.supported is None for c in off_topic)

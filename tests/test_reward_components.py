@@ -45,10 +45,10 @@ GRADER_CASES = [
     ("10 May 2018", "May 10, 2018", C),
     ("2018-05-10", "May 10, 2018", C),
     ("May 11, 2018", "May 10, 2018", I),
-    ("2018", "May 10, 2018", I),
+    ("2018", "May 10, 2018", N),  # coarser than the gold and agreeing with it: vague (SimpleQA)
     # containment that must not reward a wrong or hedged long answer
     ("Paris or Lyon", "Paris", I),
-    ("Maybe Paris", "Paris", I),
+    ("Maybe Paris", "Paris", C),  # a hedge that states the gold (SimpleQA)
     ("Not Paris", "Paris", I),
     ("Paris, Lyon, Marseille and other cities in France that are large", "Paris", I),
     ("Malia", "Malia and Sasha", I),

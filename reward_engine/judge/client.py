@@ -1,7 +1,7 @@
 """The one place judge calls go through: the policy around the wire.
 
     async with JudgeClient(JudgeConfig(endpoints=[Endpoint(base_url=..., model=...)])) as judge:
-        reply = await judge.complete(messages, template_version="grader-v2", validate=ok)
+        reply = await judge.complete(messages, template_version="grader-v3", validate=ok)
 
 Policy only: the cache, in-flight de-duplication, retries (tenacity), endpoint rotation, a
 warmer retry after a refused reply, limits and the circuit breaker. The request and reply on
