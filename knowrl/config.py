@@ -34,9 +34,22 @@ class ModelConfig(BaseModel):
 
     name_or_path: str = Field(..., description="local path or hub id; 'tiny' (test model) or 'smollm2' (bundled GGUF)")
     backend: Literal["auto", "unsloth", "transformers"] = Field("auto", description="auto: unsloth when CUDA + unsloth")
-    dtype: Literal["auto", "float32", "bfloat16", "float16"] = "auto"
-    max_seq_length: int = Field(2048, description="prompt + completion tokens (Unsloth, vLLM)")
-    gpu_memory_utilization: float = Field(0.6, description="vLLM's share of GPU memory (Unsloth fast_inference)")
+    dtype: Literal["auto", "float32", "bfloat16", "float16"] = Field(
+        "auto", description="weights' dtype on both backends; auto: bfloat16 where the GPU has it"
+    )
+    attn_implementation: Literal["eager", "sdpa", "flash_attention_2", "flash_attention_3"] | None = Field(
+        None,
+        description="transformers backend's attention (flash_* need flash-attn and a GPU; without CUDA, "
+        "transformers' default is used). Unsloth picks its own kernels and drops this argument",
+    )
+    max_seq_length: int = Field(2048, gt=0, description="prompt + completion tokens (Unsloth, vLLM)")
+    gpu_memory_utilization: float = Field(
+        0.6,
+        gt=0,
+        le=1,
+        description="vLLM's share of GPU memory (Unsloth fast_inference); grpo.vllm_gpu_memory_utilization "
+        "sets it too when this is left out",
+    )
     fast_inference: bool | None = Field(
         None,
         description="Unsloth generates with vLLM; None: when vllm is "
@@ -68,6 +81,12 @@ class DataConfig(BaseModel):
     eval: str | None = Field(None, description="held-out RL rows for --evaluate before/after")
     sft: str | None = Field(None, description="ShareGPT conversations for the cold-start stage")
     max_samples: int | None = Field(None, description="use only the first N training rows")
+    max_prompt_length: int | None = Field(
+        None,
+        gt=0,
+        description="GRPO prompts longer than this many tokens are cut from the left, as TRL <= 0.27's "
+        "GRPOConfig.max_prompt_length did (TRL 0.28 dropped the field); None: never cut",
+    )
     prompt_template: Literal["knowrl"] = "knowrl"
 
 
@@ -169,12 +188,24 @@ class LoggingConfig(BaseModel):
     reward_log: str = Field("rewards.jsonl", description="per-completion reward breakdown, appended each step")
 
 
+# Keys of older TRL / transformers (KnowRL's TRL 0.23 and transformers 4.57) that the installed ones
+# dropped, and where their meaning lives now.
+RENAMED = {
+    ("grpo", "max_prompt_length"): "data.max_prompt_length (TRL 0.28 dropped GRPOConfig.max_prompt_length)",
+    ("grpo", "warmup_ratio"): "warmup_steps (transformers 5: a float below 1 is a ratio of the total steps)",
+    ("sft", "warmup_ratio"): "warmup_steps (transformers 5: a float below 1 is a ratio of the total steps)",
+}
+
+
 def _check_trl_fields(values: dict[str, Any], cls: type, section: str) -> dict[str, Any]:
     names = {f.name for f in dataclasses.fields(cls)}
     for key in values:
         if key not in names:
-            close = difflib.get_close_matches(key, sorted(names), n=1, cutoff=0.6)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
+            if (section, key) in RENAMED:
+                hint = f"; use {RENAMED[section, key]}"
+            else:
+                close = difflib.get_close_matches(key, sorted(names), n=1, cutoff=0.6)
+                hint = f"; did you mean '{close[0]}'?" if close else ""
             raise ValueError(f"unknown key '{section}.{key}' (not a field of TRL's {cls.__name__}){hint}")
     # YAML reads a bare `no` as False: `save_strategy: no` means the string TRL expects.
     return {k: ("no" if v is False and k.endswith("_strategy") else v) for k, v in values.items()}
@@ -239,6 +270,40 @@ class TrainConfig(BaseModel):
                     "grpo.sync_ref_model is not supported by TRL with a LoRA (PEFT) policy; "
                     "set lora.enabled: false or sync_ref_model: false"
                 )
+        return self
+
+    @model_validator(mode="after")
+    def _shared_settings(self) -> "TrainConfig":
+        """Settings that two libraries read: one value, or values that agree."""
+        # Unsloth's in-process vLLM takes its share at model load (model.gpu_memory_utilization), TRL's own vLLM
+        # from grpo.vllm_gpu_memory_utilization; KnowRL's main.py handed the latter to Unsloth, so it sets both.
+        share = self.grpo.get("vllm_gpu_memory_utilization")
+        if share is not None:
+            if "gpu_memory_utilization" not in self.model.model_fields_set:
+                self.model.gpu_memory_utilization = share
+            elif self.model.gpu_memory_utilization != share:
+                raise ValueError(
+                    f"model.gpu_memory_utilization {self.model.gpu_memory_utilization} and "
+                    f"grpo.vllm_gpu_memory_utilization {share} differ (the backends read one each); set one of them"
+                )
+        # Unsloth (and its vLLM) hold at most model.max_seq_length tokens: a cut prompt plus a full completion
+        # must fit (KnowRL: 256 + 1024, the max_seq_length its main.py gave Unsloth).
+        if self.data.max_prompt_length is not None:
+            from trl import GRPOConfig
+
+            default = next(f.default for f in dataclasses.fields(GRPOConfig) if f.name == "max_completion_length")
+            completion = self.grpo.get("max_completion_length", default)
+            if self.data.max_prompt_length + completion > self.model.max_seq_length:
+                raise ValueError(
+                    f"data.max_prompt_length {self.data.max_prompt_length} + grpo.max_completion_length "
+                    f"{completion} exceeds model.max_seq_length {self.model.max_seq_length}"
+                )
+        max_length = self.sft.get("max_length")
+        if isinstance(max_length, int) and max_length > self.model.max_seq_length:
+            raise ValueError(
+                f"sft.max_length {max_length} exceeds model.max_seq_length {self.model.max_seq_length} "
+                "(Unsloth's limit); raise model.max_seq_length too"
+            )
         return self
 
     @field_validator("sft")

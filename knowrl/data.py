@@ -117,6 +117,26 @@ def prompt_dataset(rows: list[dict[str, Any]], tokenizer: Any, instructions: str
     return Dataset.from_list([{"prompt": render_prompt(tokenizer, r["question"], instructions), **r} for r in rows])
 
 
+def truncate_prompts(dataset: Any, tokenizer: Any, max_tokens: int) -> tuple[Any, int]:
+    """Prompts longer than ``max_tokens`` keep their last ``max_tokens`` tokens, decoded back to text.
+
+    What TRL <= 0.27 did with ``GRPOConfig.max_prompt_length`` (tokenised without added special tokens,
+    cut from the left, decoded keeping special tokens); TRL 0.28 dropped the field, so the dataset is cut
+    once here. Prompts that fit are left byte-for-byte as they were. Returns the dataset and how many were cut.
+    """
+    prompts = list(dataset["prompt"])
+    ids = tokenizer(prompts, add_special_tokens=False)["input_ids"]
+    cut = {
+        i: tokenizer.decode(x[-max_tokens:], skip_special_tokens=False, clean_up_tokenization_spaces=False)
+        for i, x in enumerate(ids)
+        if len(x) > max_tokens
+    }
+    if not cut:
+        return dataset, 0
+    log.warning("%d of %d prompts are longer than %d tokens: cut from the left", len(cut), len(prompts), max_tokens)
+    return dataset.map(lambda row, i: {"prompt": cut.get(i, row["prompt"])}, with_indices=True), len(cut)
+
+
 def rl_dataset(rows: list[dict[str, Any]], tokenizer: Any) -> Any:
     """KnowRL rows as :func:`prompt_dataset`, with list-valued fields joined into text."""
     # answers may be a string or a list: store as text so Arrow sees one type; the grader splits on ';'/'|'.

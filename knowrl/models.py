@@ -127,7 +127,11 @@ def _load_transformers(model_cfg: ModelConfig, lora: LoraConfig, path: str) -> P
     tokenizer = AutoTokenizer.from_pretrained(path)
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
-    model = AutoModelForCausalLM.from_pretrained(path, dtype=_dtype(model_cfg.dtype))
+    kwargs: dict[str, Any] = {}
+    attn = model_cfg.attn_implementation
+    if attn is not None and (cuda_available() or not attn.startswith("flash_attention")):
+        kwargs["attn_implementation"] = attn  # flash-attn kernels are CUDA-only: without CUDA, the default
+    model = AutoModelForCausalLM.from_pretrained(path, dtype=_dtype(model_cfg.dtype), **kwargs)
     peft_config = None
     if model_cfg.adapter:
         from peft import PeftModel
@@ -150,8 +154,11 @@ def _load_unsloth(model_cfg: ModelConfig, lora: LoraConfig, path: str, seed: int
     from unsloth import FastLanguageModel  # before trl: Unsloth patches TRL at import
 
     fast = model_cfg.fast_inference if model_cfg.fast_inference is not None else is_available("vllm")
+    # dtype None: Unsloth's own choice (bfloat16 where supported). attn_implementation is not passed:
+    # Unsloth drops it and picks its kernels (flash-attn when installed).
     model, tokenizer = FastLanguageModel.from_pretrained(
         model_name=model_cfg.adapter or path,
+        dtype=None if model_cfg.dtype == "auto" else _dtype(model_cfg.dtype),
         max_seq_length=model_cfg.max_seq_length,
         load_in_4bit=False,
         fast_inference=fast,

@@ -31,7 +31,7 @@ def sft_args(config: TrainConfig) -> Any:
         "report_to": config.logging.report_to or "none",
         "save_strategy": "no",
     }
-    return trainer_args(trl.SFTConfig, ours, config.sft)
+    return trainer_args(trl.SFTConfig, ours, config.sft, "sft")
 
 
 def sft(config: TrainConfig, callbacks: list[Any] | None = None) -> dict[str, Any]:

@@ -189,4 +189,9 @@ def setup(
     rewards = task.rewards(knowrl_sink, rows_sink, world_size)
     if hasattr(rewards, "start"):  # verifier workers up and warm before the first step's timed checks
         rewards.start()
-    return TaskSetup(task.dataset(rows, tokenizer), rewards, len(rows), bad)
+    dataset = task.dataset(rows, tokenizer)
+    if config.data.max_prompt_length is not None:
+        from knowrl.data import truncate_prompts
+
+        dataset, _ = truncate_prompts(dataset, tokenizer, config.data.max_prompt_length)
+    return TaskSetup(dataset, rewards, len(rows), bad)
