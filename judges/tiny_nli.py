@@ -4,11 +4,12 @@ KnowRL verifies claims with ``MoritzLaurer/DeBERTa-v3-base-mnli-fever-anli`` (a 
 conformance bench and the NLI verifier's tests need *a* model with the same interface that both sides
 load from the same files: ``build_tiny_nli`` makes a two-layer DeBERTa-v2 sequence classifier
 (labels entailment / neutral / contradiction) with a word-level tokenizer over the given texts, its
-classifier scaled so entailment probabilities spread over (0, 1) instead of sitting near 1/3 (a verdict
-must never hang on float noise at a 0.3 threshold). Its verdicts mean nothing about language; they are
-a fixed function of (premise, hypothesis) that both sides compute. ``install_in_hub_cache`` lays the
-folder out as a hub cache entry, so code that loads the model by its hub name resolves to it with
-``HF_HUB_CACHE`` pointing there and ``HF_HUB_OFFLINE=1``.
+classifier scaled so entailment probabilities spread to both ends of (0, 1) instead of sitting near 1/3
+(a verdict must never hang on float noise at a 0.3 threshold: most pairs land near 0 or 1; a caller that
+knows its pairs can pick the seed that keeps all of them far from its threshold). Its verdicts mean
+nothing about language; they are a fixed function of (premise, hypothesis) that both sides compute.
+``install_in_hub_cache`` lays the folder out as a hub cache entry, so code that loads the model by its
+hub name resolves to it with ``HF_HUB_CACHE`` pointing there and ``HF_HUB_OFFLINE=1``.
 
     >>> path = build_tiny_nli(tmp / "nli", ["Paris is the capital of France."])  # doctest: +SKIP
     >>> install_in_hub_cache(path, "MoritzLaurer/DeBERTa-v3-base-mnli-fever-anli", tmp / "hub")  # doctest: +SKIP
@@ -27,7 +28,7 @@ LABELS = {0: "entailment", 1: "neutral", 2: "contradiction"}
 SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 MAX_LENGTH = 512
 ENTAILMENT_RATE = 0.15  # share of calibration pairs with p(entailment) >= 0.5 (the bias sets it)
-LOGIT_SPREAD = 6.0  # std of the entailment logit margin over the calibration pairs
+LOGIT_SPREAD = 40.0  # std of the entailment logit margin over the calibration pairs (few pairs near any threshold)
 
 
 def _tokenizer(vocab_texts: Iterable[str]):
@@ -94,8 +95,8 @@ def _margins(model, tokenizer, pairs: list[tuple[str, str]]):
     return logits[:, 0] - torch.logsumexp(logits[:, 1:], dim=-1)
 
 
-def _scale_classifier(model, tokenizer, texts: Sequence[str], seed: int) -> None:
-    """Scale the classifier so the entailment margin has std LOGIT_SPREAD, and shift the entailment bias so
+def _scale_classifier(model, tokenizer, texts: Sequence[str], seed: int, spread: float) -> None:
+    """Scale the classifier so the entailment margin has std ``spread``, and shift the entailment bias so
     ENTAILMENT_RATE of random text pairs come out entailed."""
     import torch
 
@@ -103,15 +104,16 @@ def _scale_classifier(model, tokenizer, texts: Sequence[str], seed: int) -> None
     with torch.no_grad():
         head = model.classifier
         head.bias.zero_()
-        spread = float(_margins(model, tokenizer, pairs).std()) or 1.0
-        head.weight.mul_(LOGIT_SPREAD / spread)
+        measured = float(_margins(model, tokenizer, pairs).std()) or 1.0
+        head.weight.mul_(spread / measured)
         head.bias[0] = -float(torch.quantile(_margins(model, tokenizer, pairs), 1 - ENTAILMENT_RATE))
 
 
-def build_tiny_nli(path: str | Path, vocab_texts: Iterable[str], seed: int = 0) -> Path:
+def build_tiny_nli(path: str | Path, vocab_texts: Iterable[str], seed: int = 0, spread: float = LOGIT_SPREAD) -> Path:
     """Write a tiny DeBERTa-v2 NLI classifier and its tokenizer to ``path``; the same texts and seed give the
     same files. ``AutoTokenizer`` / ``AutoModelForSequenceClassification.from_pretrained(path)`` load it
-    offline; label 0 is entailment. Words not in ``vocab_texts`` read as [UNK]."""
+    offline; label 0 is entailment. Words not in ``vocab_texts`` read as [UNK]. ``spread``: the std of the
+    entailment logit margin over random pairs of the texts (smaller: more probabilities in the middle)."""
     import torch
     from transformers import DebertaV2ForSequenceClassification, PreTrainedTokenizerFast
 
@@ -128,7 +130,7 @@ def build_tiny_nli(path: str | Path, vocab_texts: Iterable[str], seed: int = 0) 
     )
     torch.manual_seed(seed)
     model = DebertaV2ForSequenceClassification(_config(len(tokenizer))).eval()
-    _scale_classifier(model, tokenizer, texts, seed)
+    _scale_classifier(model, tokenizer, texts, seed, spread)
     path.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(path)
     tokenizer.save_pretrained(path)
