@@ -22,30 +22,11 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from reward_engine.judge.config import Endpoint, JudgeConfig
 from reward_engine.prompts.files import Templates, load_templates
 from reward_engine.semantics import PRESETS, Semantics, semantics
+from reward_engine.stages.nli import NLIConfig
 
 
 class ConfigError(ValueError):
     """A config file that cannot be used; the message names the file, key and fix."""
-
-
-class NLIConfig(BaseModel):
-    """An NLI model as the claim verifier, as KnowRL runs it (``verifier: nli``)."""
-
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
-
-    model: str = Field(
-        "MoritzLaurer/DeBERTa-v3-base-mnli-fever-anli",
-        description="a Hugging Face sequence-classification NLI model: hub name (already downloaded) or local path",
-    )
-    entailment_threshold: float = Field(
-        0.3, gt=0, le=1, description="supported when P(entailment) reaches this on any evidence passage (KnowRL: 0.3)"
-    )
-    contradiction_threshold: float = Field(
-        0.5, gt=0, le=1, description="contradicted (Binary RAR) when P(contradiction) reaches this on a passage"
-    )
-    max_length: int = Field(512, ge=8, description="premise + claim tokens; longer pairs are cut (KnowRL: 512)")
-    batch_size: int = Field(32, ge=1, description="pairs per forward pass")
-    device: str = Field("auto", description="auto (the GPU when there is one), cpu, cuda, cuda:1, ...")
 
 
 class FactualityConfig(BaseModel):

@@ -214,8 +214,7 @@ def _one_pair_at_a_time(model_dir, premise, hypothesis):
 
 
 def test_nli_batched_scores_equal_one_pair_at_a_time(nli_dir):
-    from reward_engine.config import NLIConfig
-    from reward_engine.stages.nli import NLIModel
+    from reward_engine.stages.nli import NLIConfig, NLIModel
 
     model = NLIModel(NLIConfig(model=str(nli_dir), device="cpu", batch_size=3))
     pairs = [(p, h) for p in NLI_TEXTS for h in NLI_TEXTS[:3]]
@@ -230,8 +229,7 @@ def test_nli_batched_scores_equal_one_pair_at_a_time(nli_dir):
 
 def test_nli_verdicts_follow_the_thresholds(nli_dir):
     from retrieval.kb import Passage
-    from reward_engine.config import NLIConfig
-    from reward_engine.stages.nli import NLIModel, Verdict
+    from reward_engine.stages.nli import NLIConfig, NLIModel, Verdict
 
     model = NLIModel(NLIConfig(model=str(nli_dir), device="cpu"))
     claims = NLI_TEXTS[:3]
@@ -246,16 +244,14 @@ def test_nli_verdicts_follow_the_thresholds(nli_dir):
 
 
 def test_a_missing_nli_model_is_a_clear_error(tmp_path):
-    from reward_engine.config import NLIConfig
-    from reward_engine.stages.nli import NLIModel, NLIModelError
+    from reward_engine.stages.nli import NLIConfig, NLIModel, NLIModelError
 
     with pytest.raises(NLIModelError, match="cannot be loaded.*huggingface-cli download"):
         NLIModel(NLIConfig(model=str(tmp_path / "nowhere"), device="cpu")).scores([("a b c", "a b")])
 
 
 async def test_engine_with_the_nli_verifier(server, kb, nli_dir):
-    from reward_engine.config import NLIConfig
-    from reward_engine.stages.nli import NLIModel
+    from reward_engine.stages.nli import NLIConfig, NLIModel
     from tests.test_engine import WRONG_TRUE_FACTS
 
     config = _llm(

@@ -15,13 +15,32 @@ import asyncio
 import collections
 import threading
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from retrieval.kb import Passage
 from reward_engine.stages.llm_stage import StageOutput
 
-if TYPE_CHECKING:
-    from reward_engine.config import NLIConfig
+
+class NLIConfig(BaseModel):
+    """An NLI model as the claim verifier, as KnowRL runs it (``verifier: nli``)."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    model: str = Field(
+        "MoritzLaurer/DeBERTa-v3-base-mnli-fever-anli",
+        description="a Hugging Face sequence-classification NLI model: hub name (already downloaded) or local path",
+    )
+    entailment_threshold: float = Field(
+        0.3, gt=0, le=1, description="supported when P(entailment) reaches this on any evidence passage (KnowRL: 0.3)"
+    )
+    contradiction_threshold: float = Field(
+        0.5, gt=0, le=1, description="contradicted (Binary RAR) when P(contradiction) reaches this on a passage"
+    )
+    max_length: int = Field(512, ge=8, description="premise + claim tokens; longer pairs are cut (KnowRL: 512)")
+    batch_size: int = Field(32, ge=1, description="pairs per forward pass")
+    device: str = Field("auto", description="auto (the GPU when there is one), cpu, cuda, cuda:1, ...")
 
 
 class Verdict(str, Enum):
@@ -46,7 +65,7 @@ def premise(passage: Passage) -> str:
 class NLIModel:
     """A sequence-classification NLI model, loaded on first use (never at import or construction)."""
 
-    def __init__(self, config: "NLIConfig", memo_size: int = 50_000) -> None:
+    def __init__(self, config: NLIConfig, memo_size: int = 50_000) -> None:
         self.config = config
         self._lock = threading.Lock()
         self._loaded: tuple[Any, Any, Any, int, int | None] | None = None
@@ -140,7 +159,7 @@ class NLIModel:
 class NLIVerifier:
     """The verifier stage over an ``NLIModel``: supported flags, or three-way verdicts for Binary RAR."""
 
-    def __init__(self, config: "NLIConfig") -> None:
+    def __init__(self, config: NLIConfig) -> None:
         self.model = NLIModel(config)
 
     async def verdicts(self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -> StageOutput:
