@@ -210,6 +210,23 @@ def test_knowrl_grpo_config_holds_the_reward_and_data(judge_env):
     reward = config.reward
     assert reward is not None and reward.preset == "knowrl" and reward.grader == "llm"
     assert reward.judge.endpoints[0].model == "gpt-4o-mini" and "PLANTED" not in config.model_dump_json()
+    # KnowRL's factuality (train/reward_function/fact_reward.py, factscorer.py, retrieval.py at f75b0bb)
+    fc = reward.factuality
+    assert (reward.decomposer, reward.verifier) == ("llm", "nli")
+    assert (fc.nli.model, fc.nli.entailment_threshold, fc.nli.max_length) == (
+        "MoritzLaurer/DeBERTa-v3-base-mnli-fever-anli",
+        0.3,
+        512,
+    )
+    assert (fc.evidence_k, fc.retrieval_query, fc.mode) == (5, "topic+claim", "staged")
+    sem = reward.reward_semantics
+    assert (sem.relevance, sem.max_claims, sem.min_claim_words, sem.fact_on_no_answer, sem.gamma) == (
+        "off",
+        None,
+        3,
+        True,
+        10.0,
+    )
     assert config.data.train.endswith("shared/data/knowrl/knowrl_RLdata.json")
     if Path(config.data.train).exists():  # ../shared beside the checkout (CI has it; a bare clone may not)
         from knowrl.data import load_rl_rows
