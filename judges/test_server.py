@@ -90,8 +90,14 @@ def answer_for(content: str, grade_as: str | None = None, structured: bool = Fal
         labels = []
         for cid, body in re.findall(r'<claim id="(\d+)">(.*?)</claim>', content, re.DOTALL):
             passages = re.findall(r"<passage [^>]*>(.*?)</passage>", body, re.DOTALL)
-            ok = offline_facts.supported(_field(body, "text"), passages)
-            labels.append({"id": int(cid), "label": prompts.SUPPORTED if ok else prompts.NOT_SUPPORTED})
+            claim = _field(body, "text")
+            if offline_facts.supported(claim, passages):
+                label = prompts.SUPPORTED
+            elif offline_facts.contradicted(claim, passages):
+                label = prompts.CONTRADICTED
+            else:
+                label = prompts.NOT_SUPPORTED
+            labels.append({"id": int(cid), "label": label})
         return "verify", json.dumps({"labels": labels})
     if f"[{prompts.FUSED_VERSION}]" in content:
         passages = re.findall(r'<passage id="(\d+)"[^>]*>(.*?)</passage>', _field(content, "evidence"), re.DOTALL)

@@ -118,12 +118,11 @@ class RewardEngineConfig(BaseModel):
     @model_validator(mode="after")
     def _check(self) -> "RewardEngineConfig":
         sem = self.reward_semantics  # raises on an unknown preset or constant
-        if sem.rule == "binary_rar":
-            if self.verifier != "nli" or not self.factuality.enabled or self.factuality.mode != "staged":
-                raise ValueError(
-                    "Binary RAR needs a verifier that finds contradictions: set verifier 'nli', "
-                    "factuality.enabled true and factuality.mode 'staged'"
-                )
+        if sem.rule == "binary_rar" and (not self.factuality.enabled or self.factuality.mode != "staged"):
+            raise ValueError(
+                "Binary RAR needs three-way verdicts from the verifier stage: set factuality.enabled true and "
+                "factuality.mode 'staged' (verifier 'nli' or 'llm'; 'offline' sees only contradicted numbers)"
+            )
         uses_judge = "llm" in (self.grader, self.decomposer, self.verifier)
         if uses_judge and self.judge is None:
             raise ValueError("grader/decomposer/verifier 'llm' needs a 'judge' section")

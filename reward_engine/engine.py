@@ -26,7 +26,7 @@ from reward_engine.completion import Parsed, parse
 from reward_engine.config import RewardEngineConfig
 from reward_engine.judge.client import JudgeClient
 from reward_engine.judge.errors import BreakerOpenError, JudgeError, JudgeTimeoutError, NotCachedError
-from reward_engine.labels import Label, Status
+from reward_engine.labels import Label, Status, Verdict
 from reward_engine.metrics import BatchMetrics, batch_metrics
 from reward_engine.offline import grader as offline_grader
 from reward_engine.offline import shortcuts
@@ -40,7 +40,7 @@ from reward_engine.stages.evidence_cache import EvidenceCache
 from reward_engine.stages.fused import LLMFusedChecker, evidence_query
 from reward_engine.stages.grade import LLMGrader, OfflineGrader
 from reward_engine.stages.llm_stage import StageOutput
-from reward_engine.stages.nli import NLIVerifier, Verdict
+from reward_engine.stages.nli import NLIVerifier
 from reward_engine.stages.retrieve import EvidenceRetriever
 from reward_engine.stages.verify import LLMVerifier, OfflineVerifier
 from reward_engine.trl_step import finished, run_within

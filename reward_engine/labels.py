@@ -12,6 +12,14 @@ class Label(str, Enum):
     UNPARSEABLE = "UNPARSEABLE"  # the LLM grader answered something we cannot read
 
 
+class Verdict(str, Enum):
+    """A claim against its evidence; CONTRADICTED is what Binary RAR's reward counts."""
+
+    SUPPORTED = "SUPPORTED"
+    CONTRADICTED = "CONTRADICTED"
+    NOT_ENOUGH = "NOT_ENOUGH_EVIDENCE"
+
+
 class Status(str, Enum):
     """How a reward was obtained; anything but ok/cached means the value may be None."""
 

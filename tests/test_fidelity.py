@@ -272,18 +272,35 @@ async def test_engine_with_the_nli_verifier(server, kb, nli_dir):
     assert "verify" not in (await _stats(server))["by_kind"]  # no judge call to verify
 
 
-async def test_binary_rar_needs_a_verifier_that_finds_contradictions(server, kb, nli_dir):
+async def test_binary_rar_through_the_llm_and_nli_verifiers(server, kb, nli_dir):
     with pytest.raises(ConfigError, match="Binary RAR needs"):
-        _llm(server, preset="binary-rar")
-    config = _llm(
-        server, preset="binary-rar", verifier="nli", factuality={"kb_path": "u", "nli": {"model": str(nli_dir)}}
-    )
-    from tests.test_engine import WRONG_TRUE_FACTS
-
-    async with RewardEngine(config, kb=kb) as engine:
-        (result,) = await engine.score([Sample("What is the capital of France?", WRONG_TRUE_FACTS, "Paris", "Paris")])
-    assert result.label is None and result.format == 0.0 and result.correctness in (0.0, 1.0)
+        _llm(server, preset="binary-rar", factuality={"kb_path": "u", "mode": "fused"})
+    honest = "<think>The Eiffel Tower in Paris was completed in 1889.</think><answer>Paris</answer>"
+    wrong = "<think>The Eiffel Tower in Paris was completed in 1901.</think><answer>Paris</answer>"
+    silent = "<think>Hmm.</think><answer>I don't know</answer>"
+    rows = [Sample("When was the Eiffel Tower completed?", c, "1889", "Eiffel Tower") for c in (honest, wrong, silent)]
+    async with RewardEngine(_llm(server, preset="binary-rar"), kb=kb) as engine:
+        results = await engine.score(rows)
+    # the test judge finds the contradicted year; an answer with no claim contradicts nothing
+    assert [r.correctness for r in results] == [1.0, 0.0, 1.0]
+    assert [r.label for r in results] == [None] * 3 and {r.format for r in results} == {0.0}
     assert "grader" not in (await _stats(server))["by_kind"]  # no grading under Binary RAR
+    nli = _llm(server, preset="binary-rar", verifier="nli", factuality={"kb_path": "u", "nli": {"model": str(nli_dir)}})
+    async with RewardEngine(nli, kb=kb) as engine:
+        (result,) = await engine.score(rows[:1])
+    assert result.correctness in (0.0, 1.0) and result.status == "ok"
+
+
+def test_verdict_labels_are_parsed_strictly():
+    from reward_engine.prompts import parse_labels
+
+    reply = (
+        '{"labels": [{"id": 1, "label": "SUPPORTED"}, {"id": 2, "label": "contradicted"}, '
+        '{"id": 3, "label": "NOT_SUPPORTED"}]}'
+    )
+    assert parse_labels(reply, 3) == ["SUPPORTED", "CONTRADICTED", "NOT_SUPPORTED"]
+    assert parse_labels('{"labels": [{"id": 1, "label": "REFUTED"}]}', 1) is None
+    assert parse_labels('{"labels": [{"id": 1, "label": "SUPPORTED"}, {"id": 1, "label": "CONTRADICTED"}]}', 1) is None
 
 
 # -- helpers -------------------------------------------------------------------------------------

@@ -64,7 +64,7 @@ def test_the_set_is_versioned_and_covers_every_attack_kind():
         "repeating one fact",
         "empty think block",
         "hedged wrong answer",
-        "know\" plus a wrong guess",
+        'know" plus a wrong guess',
         "judge-fooling opener",
     ):
         assert needed in kinds, needed

@@ -87,3 +87,27 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
         if len(words & have) / len(words) >= threshold:
             return True
     return False
+
+
+def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -> bool:
+    """True when a passage is about what the claim is about (all its names, ``threshold`` of its other words)
+    but gives other numbers than the claim's ("completed in 1901" against "completed in 1889"). The only
+    contradiction these rules can see; an NLI model or an LLM finds the rest.
+
+    >>> contradicted("The Eiffel Tower was completed in 1901.", ["The Eiffel Tower was completed in 1889."])
+    True
+    >>> contradicted("The Eiffel Tower was completed in 1889.", ["The Eiffel Tower was completed in 1889."])
+    False
+    """
+    numbers = _numbers(claim)
+    if not numbers:
+        return False
+    words = content_words(claim) - {stem(n) for n in numbers}
+    claim_names = names(claim)
+    for passage in passages:
+        have, passage_numbers = _passage_features(passage)
+        if not passage_numbers or numbers <= passage_numbers or claim_names - have:
+            continue
+        if words and len(words & have) / len(words) >= threshold:
+            return True
+    return False

@@ -9,10 +9,12 @@ from reward_engine.prompts.parsers import (
     parse_claims,
     parse_fused,
     parse_grade,
+    parse_labels,
     parse_verdicts,
 )
 from reward_engine.prompts.schemas import CLAIMS_SCHEMA, FUSED_SCHEMA, GRADE_SCHEMA, VERDICTS_SCHEMA
 from reward_engine.prompts.templates import (
+    CONTRADICTED,
     DECOMPOSE,
     DECOMPOSE_VERSION,
     FUSED,
@@ -47,6 +49,7 @@ __all__ = [
     "GRADE_SCHEMA",
     "Label",
     "NOT_SUPPORTED",
+    "CONTRADICTED",
     "NO_CLAIMS",
     "SUPPORTED",
     "Template",
@@ -65,6 +68,7 @@ __all__ = [
     "parse_fused",
     "parse_grade",
     "parse_verdicts",
+    "parse_labels",
     "passage_tag",
     "untrusted",
     "verify_messages",

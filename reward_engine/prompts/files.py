@@ -26,7 +26,7 @@ from reward_engine.prompts.templates import Template
 FIELDS = {
     "grader": {"version", "question", "gold", "target", "gold_answer", "answer", "predicted_answer"},
     "decompose": {"version", "reasoning", "text", "no_claims"},
-    "verify": {"version", "claims", "supported", "not_supported"},
+    "verify": {"version", "claims", "supported", "not_supported", "contradicted"},
     "fused": {"version", "question", "evidence", "reasoning", "supported", "not_supported"},
 }
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from reward_engine.labels import Label
-from reward_engine.prompts.templates import NO_CLAIMS, NOT_SUPPORTED, SUPPORTED
+from reward_engine.prompts.templates import CONTRADICTED, NO_CLAIMS, NOT_SUPPORTED, SUPPORTED
 
 NON_FACTUAL = "NON_FACTUAL:"  # FActScore's decomposition prompt's "no facts here" marker
 
@@ -123,29 +123,37 @@ def _json_list(text: str | None, key: str) -> list | None:
     return found if isinstance(found, list) else None
 
 
-def parse_verdicts(text: str | None, n_claims: int) -> list[bool] | None:
-    """``{"labels": [{"id", "label"}]}`` -> supported flags in claim order, or None if any is missing.
+def parse_labels(text: str | None, n_claims: int) -> list[str] | None:
+    """``{"labels": [{"id", "label"}]}`` -> one label per claim in claim order (SUPPORTED, CONTRADICTED or
+    NOT_SUPPORTED), or None if any is missing, unknown or given twice with two values.
 
-    Tolerates a code fence or prose around the JSON object; not a missing or unknown label.
+    Tolerates a code fence or prose around the JSON object.
     """
     labels = _json_list(text, "labels")
     if labels is None:
         return None
-    found: dict[int, bool] = {}
+    found: dict[int, str] = {}
     for item in labels:
         if not isinstance(item, dict):
             return None
         cid, label = item.get("id"), item.get("label")
         if isinstance(cid, str) and cid.isdigit():
             cid = int(cid)
-        if not isinstance(cid, int) or not isinstance(label, str) or label.upper() not in (SUPPORTED, NOT_SUPPORTED):
+        if not isinstance(cid, int) or not isinstance(label, str):
             return None
-        if cid in found and found[cid] != (label.upper() == SUPPORTED):
-            return None  # contradictory verdicts for one claim
-        found[cid] = label.upper() == SUPPORTED
+        label = label.upper()
+        if label not in (SUPPORTED, CONTRADICTED, NOT_SUPPORTED) or found.get(cid, label) != label:
+            return None  # unknown, or contradictory verdicts for one claim
+        found[cid] = label
     if set(found) != set(range(1, n_claims + 1)):
         return None
     return [found[i] for i in range(1, n_claims + 1)]
+
+
+def parse_verdicts(text: str | None, n_claims: int) -> list[bool] | None:
+    """Supported flags in claim order (see ``parse_labels``), or None."""
+    labels = parse_labels(text, n_claims)
+    return None if labels is None else [label == SUPPORTED for label in labels]
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ outputs (``judge.structured_output``): a reply then parses by construction. The 
 
 from __future__ import annotations
 
-from reward_engine.prompts.templates import NOT_SUPPORTED, SUPPORTED
+from reward_engine.prompts.templates import CONTRADICTED, NOT_SUPPORTED, SUPPORTED
 
 GRADE_SCHEMA = {
     "type": "object",
@@ -31,7 +31,7 @@ VERDICTS_SCHEMA = {
                 "additionalProperties": False,
                 "properties": {
                     "id": {"type": "integer"},
-                    "label": {"type": "string", "enum": [SUPPORTED, NOT_SUPPORTED]},
+                    "label": {"type": "string", "enum": [SUPPORTED, CONTRADICTED, NOT_SUPPORTED]},
                 },
             },
         }

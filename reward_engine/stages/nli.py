@@ -14,12 +14,12 @@ from __future__ import annotations
 import asyncio
 import collections
 import threading
-from enum import Enum
 from typing import Any, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from retrieval.kb import Passage
+from reward_engine.labels import Verdict
 from reward_engine.stages.llm_stage import StageOutput
 
 
@@ -41,12 +41,6 @@ class NLIConfig(BaseModel):
     max_length: int = Field(512, ge=8, description="premise + claim tokens; longer pairs are cut (KnowRL: 512)")
     batch_size: int = Field(32, ge=1, description="pairs per forward pass")
     device: str = Field("auto", description="auto (the GPU when there is one), cpu, cuda, cuda:1, ...")
-
-
-class Verdict(str, Enum):
-    SUPPORTED = "SUPPORTED"
-    CONTRADICTED = "CONTRADICTED"
-    NOT_ENOUGH = "NOT_ENOUGH_EVIDENCE"
 
 
 class NLIModelError(RuntimeError):

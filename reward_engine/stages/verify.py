@@ -1,4 +1,8 @@
-"""Verification: is each claim supported by its evidence passages?"""
+"""Verification: is each claim supported by its evidence passages -- or, for Binary RAR, contradicted?
+
+``verify`` gives supported flags (KnowRL's fact score); ``verdicts`` gives the three-way
+verdict (supported / contradicted / not enough evidence) from the same stage.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +11,18 @@ from typing import Protocol, Sequence
 
 from retrieval.kb import Passage
 from reward_engine import prompts
+from reward_engine.labels import Verdict
 from reward_engine.offline import facts as offline_facts
 from reward_engine.stages.llm_stage import JudgeRequest, LLMStage, StageOutput
 
 
 class Verifier(Protocol):
     async def verify(self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -> StageOutput: ...
+
+    async def verdicts(self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -> StageOutput: ...
+
+
+_VERDICT = {prompts.SUPPORTED: Verdict.SUPPORTED, prompts.CONTRADICTED: Verdict.CONTRADICTED}
 
 
 class OfflineVerifier:
@@ -28,6 +38,17 @@ class OfflineVerifier:
                 lambda: [offline_facts.supported(c, t, self.threshold) for c, t in zip(claims, texts)]
             )
         )
+
+    async def verdicts(self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -> StageOutput:
+        texts = [[p.text for p in passages] for passages in evidence]
+        return StageOutput(await asyncio.to_thread(lambda: [self._verdict(c, t) for c, t in zip(claims, texts)]))
+
+    def _verdict(self, claim: str, texts: list[str]) -> Verdict:
+        if offline_facts.supported(claim, texts, self.threshold):
+            return Verdict.SUPPORTED
+        if offline_facts.contradicted(claim, texts, self.threshold):
+            return Verdict.CONTRADICTED
+        return Verdict.NOT_ENOUGH
 
 
 class LLMVerifier(LLMStage):
@@ -49,3 +70,10 @@ class LLMVerifier(LLMStage):
         if not claims:
             return StageOutput([])
         return await self.ask(self.request(claims, evidence), lambda t: prompts.parse_verdicts(t, len(claims)))
+
+    async def verdicts(self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -> StageOutput:
+        if not claims:
+            return StageOutput([])
+        found = await self.ask(self.request(claims, evidence), lambda t: prompts.parse_labels(t, len(claims)))
+        labels: list[str] = found.value  # type: ignore[assignment]
+        return StageOutput([_VERDICT.get(label, Verdict.NOT_ENOUGH) for label in labels], found.cached)
