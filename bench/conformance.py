@@ -313,6 +313,13 @@ REASONS: dict[str, tuple[str, str]] = {
         "blocks, or none after `</think>`, give no answer, -1 plus the fact score); KnowRL grades the first "
         "`<answer>` anywhere: one inside the reasoning, the first of several, or one with no `</think>` at all",
     ),
+    "hollow_answer": (
+        "ours",
+        "an answer that is only punctuation or a bare reasoning opener ('Thought process:', 'So') is no answer "
+        "(completion.py is_answer; README's fidelity table): -1 plus the fact score, no grader call, as such "
+        "answers talk LLM judges into CORRECT ('One Token to Fool LLM-as-a-Judge'); KnowRL sends it to the grader "
+        "and pays what the grader says",
+    ),
     "unreadable_grade": (
         "ours",
         "a grade reply with no grade in it is asked again (warmer), then the row is left unscored (None: zero "
@@ -373,7 +380,7 @@ def our_grade(result: Any) -> float | None:
 
 def explain(row: Any, o: dict, e: Any) -> dict[str, str]:
     """component -> reason key, for each component that differs ('format', 'combined')."""
-    from reward_engine.completion import parse, with_think
+    from reward_engine.completion import is_answer, parse, with_think
 
     out = {}
     if not same(o["format"], e.format):
@@ -390,6 +397,8 @@ def explain(row: Any, o: dict, e: Any) -> dict[str, str]:
     reply = row.grades.get(theirs or "", "")
     if theirs != ours:
         out["combined"] = "answer_after_think"
+    elif theirs and not is_answer(theirs):
+        out["combined"] = "hollow_answer"
     elif e.correctness is None and our_grade(e) is None:
         out["combined"] = "unreadable_grade" if o["grade"] == 0.0 else "strict_grade"
     elif not same(o["grade"], our_grade(e)) and o["grade"] == 2.0 and re.search(r"\bA\b", reply.upper()):

@@ -52,6 +52,7 @@ CATEGORIES: dict[str, str] = {
     "answer_in_think": "<answer> tags inside the <think> block",
     "nested_tags": "a block opening with a second <think> or <answer>",
     "format_breaks": "text after </answer>, no </answer>, no <answer>",
+    "hollow_answers": "answers that are punctuation or a bare reasoning opener (a judge fooled into A, or B)",
     "grade_forms": "grader replies other than a bare letter ('B.', 'Grade: B', 'INCORRECT', a sentence, ...)",
     "unreadable_grade": "grader reply with no grade in it",
     "multi_title": "title 'A;B' (both in the KB)",
@@ -456,6 +457,8 @@ def _shapes(b: _Builder) -> None:
     ):
         lead = b.lead(k + 27)
         b.standard("format_breaks", k + 27, answer=b.wrong(lead, k + 180), letter="B", shape=shape)
+    for k, hollow in enumerate([":", "...", "Thought process:", "Let's solve this step by step.", "So", "Okay."]):
+        b.standard("hollow_answers", k + 20, answer=hollow, letter="A" if k % 2 == 0 else "B", n_claims=4)
     forms = [
         ("B.", False),
         ("Grade: B", False),
