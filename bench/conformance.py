@@ -296,10 +296,10 @@ def choose_nli(tmp: Path, rows: Any, leads: Any, texts: list[str], want: float =
 # "engine?" (not documented as a choice: to be decided), "unexplained".
 REASONS: dict[str, tuple[str, str]] = {
     "trailing_ws": (
-        "engine?",
-        "format: ours strips whitespace around the completion before matching (reward_engine/completion.py "
-        "parse); KnowRL's regex ends in `$`, which forgives one trailing newline and nothing else, so a trailing "
-        "space or two newlines is -1 there",
+        "ours",
+        "format: whitespace around the completion is ignored (completion.py parse strips it; README, KnowRL "
+        "fidelity: 'a stray newline is not a format error'); KnowRL's regex ends in `$`, which forgives one "
+        "trailing newline and nothing else, so a trailing space or two newlines is -1 there",
     ),
     "nested_tag": (
         "ours",
@@ -336,15 +336,16 @@ REASONS: dict[str, tuple[str, str]] = {
         "an explanation holding the word 'A' (the article) is read as CORRECT, +2; ours reads the first line, B",
     ),
     "unreadable_claims": (
-        "engine?",
+        "ours",
         "a decomposition reply with neither a bullet line nor a NON_FACTUAL marker is unreadable for us "
-        "(parsers.py parse_claims returns None): asked again, then the row is unscored (None); FActScore's parser "
-        "reads it as no facts, fact score 0, reward -1",
+        "(parsers.py parse_claims returns None; README, KnowRL fidelity, claim extraction): asked again, then "
+        "the row is unscored (None: a guessed 0 trains on a parse failure); FActScore's parser reads it as no "
+        "facts, fact score 0, reward -1",
     ),
     "bullets": (
-        "engine?",
-        "ours reads claims from '* ', '\u2022 ' and '1. ' bullet lines too (parsers.py parse_claims); FActScore keeps "
-        "only lines starting '- ', so those claims do not exist there",
+        "ours",
+        "ours reads claims from '* ', '\u2022 ' and '1. ' bullet lines too (parsers.py parse_claims; README, KnowRL "
+        "fidelity, claim extraction); FActScore keeps only lines starting '- ', so those claims do not exist there",
     ),
     "batch_zero": (
         "knowrl",
@@ -706,7 +707,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _engine_commit() -> str:
-    """HEAD of this repository, and whether the engine's folders had uncommitted changes."""
+    """HEAD of this repository, and the engine's files with uncommitted changes."""
     head = _commit(ROOT)
     try:
         dirty = subprocess.run(
@@ -714,10 +715,11 @@ def _engine_commit() -> str:
             capture_output=True,
             text=True,
             check=True,
-        ).stdout.strip()
+        ).stdout
     except (OSError, subprocess.CalledProcessError):
         dirty = ""
-    return head + (" with uncommitted changes in reward_engine/, retrieval/ or judges/" if dirty else "")
+    files = [line[3:] for line in dirty.splitlines() if line.strip()]
+    return head + (f" with uncommitted changes to {', '.join(files)}" if files else "")
 
 
 def _placeholders(config: dict[str, Any]) -> dict[str, Any]:
