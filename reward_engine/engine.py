@@ -310,6 +310,8 @@ class RewardEngine:
         """
         if not (self.speculate and self.config.grader == "llm" and self.config.factuality.enabled):
             return None
+        if self.semantics.rule != "graded" or not uses_fact(Label.INCORRECT, self.semantics):
+            return None  # no grader (Binary RAR), or a wrong answer's fact score is not part of the reward
         if self.judge is not None and self.judge.config.max_in_flight < 2:
             # One request at a time (a local llama.cpp judge): nothing can overlap, and a speculative
             # call, sent ahead of the graders, only delays them (bench/results/real_judge.md).
