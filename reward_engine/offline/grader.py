@@ -20,14 +20,9 @@ answers grading prompts with ``grade``. The three verdicts, in this module's wor
   of them is Malia, but I'm not sure about the other"), or a refusal with a side remark that
   names no candidate and agrees with the gold. An empty answer too.
 
-How: the answer is cut into clauses; refusals ("I don't know", "I'm not sure who won ...")
-and hedges ("maybe", "I think", "my best guess is", "I'd have to double check") are set
-aside, and what is left is the answer's committed content, in one or more *candidates* (a
-new candidate starts after a refusal or hedge, or where a hedge introduces one: "Paris,
-maybe Lyon" holds two). Each candidate is graded against the gold (dates, then numbers, then
-text); any INCORRECT candidate makes the answer INCORRECT, else any CORRECT one makes it
-CORRECT. Only an answer with nothing committed, or whose commitments are all too vague or
-side remarks, is NOT_ATTEMPTED, so hedging never turns a wrong answer into a non-answer.
+How an answer is read (refusals and hedges set aside, candidates kept) is ``reading``.
+Each candidate is graded against the gold (dates, then numbers, then text); any INCORRECT
+candidate makes the answer INCORRECT, else any CORRECT one makes it CORRECT.
 
 Conservative by design where rules cannot know better: a long answer that merely contains
 the gold among many other words, a list, a negation, or a remark naming a new name is not
@@ -41,7 +36,6 @@ from __future__ import annotations
 import re
 import string
 import unicodedata
-from dataclasses import dataclass, field
 from typing import Iterable
 
 from reward_engine.labels import Label
@@ -55,130 +49,24 @@ from reward_engine.offline.answer_forms import (
     same_answer,
     without_titles,
 )
+from reward_engine.offline.reading import (
+    ABSTENTIONS,  # noqa: F401 - re-exported: grader.ABSTENTIONS, grader.is_abstention
+    MAX_CHARS,
+    Candidate,
+    Reading,
+    empty,
+    is_abstention,  # noqa: F401
+    lower,
+    prepare,
+    read,
+)
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _PUNCT = re.compile(f"[{re.escape(string.punctuation)}\u2018\u2019\u201c\u201d\u2013\u2014\u00b7]")
 _SPACES = re.compile(r"\s+")
 _DOTTED = re.compile(r"\b(?:[a-z]\.){2,}")
-_MAX_CHARS = 4_000  # past this an answer is not a short answer: INCORRECT unless it is the gold itself
 
-# Refusals: a clause holding one of these says "I cannot give the answer". A refusal and whatever
-# it refuses ("I don't know who won the 1921 prize", "I'm not sure about the other") are set aside.
-ABSTENTIONS = (
-    r"\bi (?:do not|don't|dont|did not|didn't) (?:really |actually |honestly |exactly |definitively )?know\b",
-    r"\bnot (?:entirely |completely |totally |quite |absolutely |really |too |that |very |fully |100% )?"
-    r"(?:sure|certain|positive|confident)\b",
-    r"\b(?:unsure|uncertain)\b",
-    r"\bno (?:idea|clue)\b",
-    r"\b(?:cannot|can not|can't|cant|could not|couldn't) be (?:determined|known|answered|said|confirmed|verified)\b",
-    r"\bunknown to me\b",
-    r"\bi (?:cannot|can not|can't|cant|could not|couldn't|am unable to|'m unable to|am not able to|'m not able to|"
-    r"was unable to|do not|don't|did not|didn't) (?:answer|say|determine|tell|know|find|recall|remember|confirm|"
-    r"verify|provide|identify|pinpoint|be sure|be certain|give)\b",
-    r"\b(?:insufficient|not enough|lack of|need more|needs more|would need more|require more|requires more|"
-    r"without more|without further|without additional|without sufficient|no further) "
-    r"(?:information|data|context|details|research|specifics|clarification)\b",
-    r"\bi (?:need|would need|'d need|require) (?:more |additional |further )?(?:context|information|details|"
-    r"clarification|research)\b",
-    r"\bunable to (?:answer|determine|say|confirm|verify|find|identify)\b",
-    r"\bi (?:have no|lack|lack the|have no reliable) (?:information|knowledge|data|details)\b",
-    r"\bno (?:reliable |verifiable |specific |definitive |clear |available )?(?:information|data|records?|details|"
-    r"answer) (?:is |are |was |were )?(?:available|found|exists?|known)\b",
-    r"\b(?:information|data|details|records?|the answer) (?:is |are |was |were )?(?:not available|unavailable|"
-    r"lacking|not known|unknown)\b",
-    r"\bi (?:do not|don't|did not|didn't) have (?:that|this|the|enough|any|sufficient|reliable|specific|"
-    r"the relevant) (?:information|data|knowledge|details)\b",
-    r"\bi (?:do not|don't) have access\b",
-    r"\b(?:it is|it's|that is|that's|this is) (?:unclear|not clear|unknown|"
-    r"impossible to (?:say|tell|know|determine))\b",
-    r"\b(?:hard|difficult|impossible) to (?:say|tell|know|determine)\b",
-    r"\bi (?:would|'d) (?:only )?be guessing\b",
-    r"\bno way (?:of|to) (?:know|knowing|tell|telling)\b",
-    r"\b(?:i am|i'm|im) not (?:aware|familiar)\b",
-    r"\b(?:beyond|outside) (?:of )?(?:my|the scope of my) knowledge\b",
-    r"\bi (?:would|'d) (?:need|have) to (?:research|look (?:it |this |that )?up|search)\b",
-    r"\b(?:i (?:do not|don't) (?:want|wish) to|i (?:won't|will not|would rather not|'d rather not)|rather not) "
-    r"(?:guess|speculate)\b",
-    r"\b(?:idk|dunno)\b",
-    r"\b(?:nobody|no one|no-one) (?:really |truly )?knows\b",
-    r"^(?:unknown|unclear|not known|n/?a|no answer|cannot say|can't say|not available|pass|no comment)$",
-)
-_ABSTAIN = re.compile("|".join(ABSTENTIONS))
 
-# Hedges: they qualify an answer without taking it back. One that opens a clause introduces a candidate.
-_HEDGE = re.compile(
-    r"\b(?:i think|i believe|i guess|i suppose|i suspect|i reckon|i assume|i imagine|i feel|i recall|i remember|"
-    r"i would guess|i'd guess|i would say|i'd say|i want to say|i'd go with|i would go with|i'll go with|"
-    r"i'm guessing|i am guessing|let's say)\b(?: that\b)?"
-    r"|\b(?:i am|i'm|im) (?:fairly |pretty |quite |almost |reasonably |somewhat |mostly |kind of |sort of )?"
-    r"(?:sure|certain|confident|positive)\b(?: that\b)?"
-    r"|\bmy (?:best |first |only |honest |educated |wild )?(?:guess|bet|estimate|recollection|understanding|belief|"
-    r"instinct|hunch)(?: would be| is| was|:)?(?: that\b)?"
-    r"|\bif i (?:had|have) to (?:guess|bet|say)\b"
-    r"|\bif (?:i (?:remember|recall)|memory serves)(?: me)?(?: correctly| rightly| right)?\b"
-    r"|\b(?:as far as|from what) i (?:know|remember|recall|can tell|understand)\b"
-    r"|\bto the best of my (?:knowledge|recollection|memory)\b"
-    r"|\boff the top of my head\b"
-    r"|\b(?:most|many|some) (?:people|sources|historians|experts|accounts) (?:would |might |will |may )?"
-    r"(?:say|think|believe|suggest|claim|agree)\b(?: that\b)?"
-    r"|\bi (?:could|might|may) be (?:wrong|mistaken|misremembering)\b"
-    r"|\b(?:if|unless) i'm (?:not )?mistaken\b"
-    r"|\b(?:don't|do not) quote me(?: on (?:that|this|it))?\b"
-    r"|\b(?:i )?(?:would |'d |will |might )?(?:have|need) to (?:double[- ]?check|check|verify|confirm)"
-    r"(?: (?:that|this|it))?\b"
-    r"|\bmost likely\b|\bmore likely than not\b|\bat a guess\b|\bor something(?: like that)?\b"
-    r"|\b(?:maybe|perhaps|possibly|probably|likely|presumably|supposedly|apparently|conceivably|potentially|"
-    r"plausibly|allegedly|reportedly|definitely|certainly|surely|obviously|clearly)\b"
-    r"|\b(?:it|this|that) (?:seems|appears|looks)(?: like| to be| that)?\b"
-    r"|\b(?:is|would be|was) (?:my|the) (?:best )?(?:guess|bet)\b"
-    r"|\?"
-)
-# Openers that introduce the answer itself ("it's Lyon", "the answer might be Lyon"), set aside at a clause start.
-_INTRO = re.compile(
-    r"(?:(?:the |my )?(?:correct |right |final |likely )?answer (?:is|was|would be|might be|could be|may be|"
-    r"should be|:)|(?:it|that|this)(?:'s| is| was)|(?:it|that|this|the answer) (?:might|may|could|must|would|should|"
-    r"will) (?:well )?(?:be|have been)|(?:could|might|may) be)\b\s*"
-)
-_FILLER = (
-    "and but so also then well anyway though however yet still hmm um uh ok okay sure honestly frankly sorry "
-    "unfortunately actually again just really oh ah alright now regardless nonetheless nevertheless personally "
-    "truly simply"
-)
-_EDGE_FILLER = re.compile(rf"(?:(?:{'|'.join(_FILLER.split())}|hm+|u+m+|u+h+)\b[\s,]*)+")
-_EDGE_FILLER_END = re.compile(rf"(?:[\s,]*\b(?:{'|'.join(_FILLER.split())}|either|too|though))+$")
-_PREFIX_FILLER = frozenset(
-    (
-        _FILLER + " it there is are was i am i'm im i'd i've it's there's that's afraid to be honest that this as of "
-        "now currently the moment sadly genuinely regret apologize apologise admit have must say being quite very "
-        "rather me an a ai assistant language model"
-    ).split()
-)
-# A clause of only these commits to nothing ("I'm sorry", "As an AI", "Answer:").
-_ONLY_FILLER = _PREFIX_FILLER | {"either", "too", "on", "answer", "final", "my", "guess"}
-_PREPOSITIONS = frozenset("without before from based given as at with in for after until unless".split())
-# After a refusal phrase, these open what is refused ("... who won", "... the answer", "... about the other").
-_REFUSED_OBJECT = re.compile(
-    r"^(?:who|what|when|where|which|why|how|whose|whom|about|of|on|regarding|concerning|to|for|the|a|an|their|his|"
-    r"her|its|my|your|our|this|that|these|those|it|them|him|any|anything|enough|exactly|offhand|right|now|at|in|"
-    r"from|without|because|since|as|with|off|much|more|all|yet|here|there|precisely|personally|at all|either)\b"
-)
-_REFUSED_THEN_CLAIM = re.compile(
-    r"^(?:(?:that|if|whether) )?(?:the|this|that|it|he|she|they|his|her|their|its)\b(?: [\w']+){0,6}?"
-    r"(?:'s| is| was| are| were| would be| might be| could be| may be| will be)\s+(?P<rest>\S.*)$"
-)
-_PARTICIPLE = re.compile(
-    r"^(?:\w+ed|born|built|written|made|held|won|given|taken|known|seen|done|sung|drawn|begun|run|found|"
-    r"shown|sold|told|thought|brought|bought|set|put|cut|led|left|lost|kept|spent|sent|chosen|known)\b"
-)
-_REFUSED_IF = re.compile(r"^(?:if|whether|that)\s+(?P<rest>\S.*)$")
-_BREAK_WORDS = re.compile(
-    r"\b(?:but|however|although|though|whereas|nevertheless|nonetheless|otherwise)\b"
-    r"|\band\s+(?=(?:maybe|perhaps|possibly|probably|likely|most likely)\b)"
-)
-_ABBREVIATIONS = frozenset(
-    "mr mrs ms dr st mt jr sr prof gen col lt capt sgt rev fr no vs etc approx ca c inc ltd co corp dept univ ft "
-    "op vol ed eds fig".split()
-)
 _INCOMPLETE = re.compile(
     r"\b(?:one of (?:them|those|the \w+)|the others?|other one|others|the rest|at least|among (?:them|others)|"
     r"including|and more|etc|not all|one is|one was|another)\b"
@@ -247,201 +135,6 @@ def gold_aliases(answers: str | Iterable[str] | None) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-# --------------------------------------------------------------------------- reading the answer
-
-
-@dataclass
-class _Candidate:
-    text: str  # raw text of what the answer commits to
-    guessed: bool  # a hedge or opener introduced it ("maybe Lyon", "my best guess is Lyon")
-
-
-@dataclass
-class _Reading:
-    candidates: list[_Candidate] = field(default_factory=list)
-    refused: bool = False  # a refusal phrase somewhere
-    low: str = ""  # the whole answer, lowercased
-
-
-def _prepare(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text)
-    text = text.translate({0x2018: "'", 0x2019: "'", 0x201C: '"', 0x201D: '"', 0x200B: None, 0x200D: None})
-    return "".join(c for c in text if c.isprintable() or c in "\n\t")
-
-
-def _lower(text: str) -> str:
-    """Lowercase with the same length as ``text`` (positions carry over)."""
-    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
-
-
-def _clauses(text: str, protect: list[str]) -> list[tuple[str, bool]]:
-    """(clause, ends a sentence) pieces: cut at sentence ends, commas, dashes, brackets and "but"-like words,
-    never inside a gold target ("But Not for Me", "Yahoo! Inc.")."""
-    low = _lower(text)
-    keep = _protected(low, protect)
-    cuts: list[tuple[int, int, bool]] = []
-    for match in re.finditer(r"[.!?;:]+(?=\s|$)|,(?=\s|$)|\s[-\u2013\u2014]+\s|\u2014|\u2013(?!\d)|[()\[\]\n]", low):
-        if match.group() == ".":
-            word = re.search(r"(\S+)$", low[: match.start()])
-            token = word.group(1) if word else ""
-            if (len(token) == 1 and token.isalpha()) or token in _ABBREVIATIONS or "." in token:
-                continue  # initials and abbreviations: "J. K.", "Jr.", "U.S."
-        cuts.append((match.start(), match.end(), match.group()[0] in ".!?;"))
-    for match in _BREAK_WORDS.finditer(low):
-        cuts.append((match.start(), match.end(), False))
-    cuts.sort()
-    out, start = [], 0
-    for a, b, sentence in cuts:
-        if a < start or _inside(keep, a):
-            continue
-        out.append((text[start:a], sentence))
-        start = b
-    out.append((text[start:], True))
-    return [(piece.strip(), sentence) for piece, sentence in out if piece.strip()]
-
-
-_EDGE_PUNCT = re.compile(r"[\s,.;:!\"']*")
-
-
-def _skip(low: str, pos: int, keep: list[tuple[int, int]]) -> int:
-    """Past punctuation and filler words from ``pos`` (not into a gold target)."""
-    pos = _EDGE_PUNCT.match(low, pos).end()
-    lead = _EDGE_FILLER.match(low, pos)
-    if not lead or _inside(keep, lead.start()):
-        return pos
-    return _EDGE_PUNCT.match(low, lead.end()).end()
-
-
-def _trim(text: str, protect: list[str]) -> str:
-    """``text`` without punctuation and filler words at either end (not those of a gold target)."""
-    text = text.strip(" \t\n,.;:!\"'")
-    low = _lower(text)
-    keep = _protected(low, protect)
-    lead = _EDGE_FILLER.match(low)
-    if lead and not _inside(keep, lead.start()):
-        text, low = text[lead.end() :], low[lead.end() :]
-        keep = _protected(low, protect)
-    tail = _EDGE_FILLER_END.search(low)
-    if tail and tail.start() > 0 and not any(a < tail.end() and tail.start() < b for a, b in keep):
-        text = text[: tail.start()]
-    return text.strip(" \t\n,.;:!\"'")
-
-
-def _empty(text: str) -> bool:
-    words = re.findall(r"[\w']+", _lower(text))
-    return all(w in _ONLY_FILLER for w in words)
-
-
-def _strip_hedges(text: str, protect: list[str]) -> tuple[str, bool, bool]:
-    """(text without hedges, a hedge or opener led it, any hedge found); hedge words inside a gold target
-    ("Maybe Baby") stay."""
-    led = found = False
-    low = _lower(text)
-    keep = _protected(low, protect)
-    pos = _skip(low, 0, keep)
-    while True:  # openers and hedges at the start introduce the candidate
-        match = _INTRO.match(low, pos) or _HEDGE.match(low, pos)
-        if not match or not match.group().strip() or _inside(keep, match.start()):
-            break
-        led = found = True
-        pos = _skip(low, match.end(), keep)
-    text = _trim(text[pos:], protect)
-    low = _lower(text)
-    keep = _protected(low, protect)
-    pieces, last = [], 0
-    for match in _HEDGE.finditer(low):
-        if _inside(keep, match.start()):
-            continue
-        pieces.append(text[last : match.start()])
-        last = match.end()
-        found = True
-    pieces.append(text[last:])
-    return _trim(" ".join(p.strip() for p in pieces if p.strip()), protect), led, found
-
-
-def _protected(low: str, protect: list[str]) -> list[tuple[int, int]]:
-    return [(m.start(), m.end()) for g in protect if g for m in re.finditer(rf"(?<!\w){re.escape(g)}(?!\w)", low)]
-
-
-def _inside(spans: list[tuple[int, int]], at: int) -> bool:
-    return any(a <= at < b for a, b in spans)
-
-
-def _refusal(clause: str, protect: list[str]) -> tuple[str, str] | None:
-    """(what the clause still commits to before, after the refusal) when it holds one outside any gold
-    target ("I Don't Know How to Love Him" is a title), else None."""
-    low = _lower(clause)
-    stripped = low.strip(" .!?,")
-    offset = low.find(stripped)
-    keep = _protected(stripped, protect)
-    match = next((m for m in _ABSTAIN.finditer(stripped) if not _inside(keep, m.start())), None)
-    if not match:
-        return None
-    start, end = match.start() + offset, match.end() + offset
-    prefix, rest = clause[:start], clause[end:]
-    words = re.findall(r"[\w']+", _lower(prefix))
-    capital = re.search(r"(?<!^)\b[A-Z]", prefix.strip())
-    if all(w in _PREFIX_FILLER for w in words) or (words and words[0] in _PREPOSITIONS and not capital):
-        prefix = ""
-    rest_low = _lower(rest).strip(" ,")
-    claim = _REFUSED_THEN_CLAIM.match(rest_low)
-    if claim and _PARTICIPLE.match(claim.group("rest")):  # "... the date the treaty was signed": what is refused
-        claim = None
-    claim = claim or _REFUSED_IF.match(rest_low)
-    if claim:
-        rest = rest.strip(" ,")[claim.start("rest") :]
-    elif not rest_low or _REFUSED_OBJECT.match(rest_low):
-        rest = ""
-    return prefix, rest
-
-
-def _read(answer: str, protect: list[str] = ()) -> _Reading:
-    """Split an answer into its committed candidates, setting refusals and hedges aside."""
-    reading = _Reading(low=_lower(answer))
-    current: list[str] = []
-    current_guessed = False
-
-    def close() -> None:
-        nonlocal current, current_guessed
-        if current:
-            reading.candidates.append(_Candidate(", ".join(current), current_guessed))
-        current, current_guessed = [], False
-
-    protect = list(protect)
-    queue = _clauses(answer, protect)  # a sentence end closes a candidate: "Paris. Lyon." holds two
-    while queue:
-        clause, sentence = queue.pop(0)
-        refusal = _refusal(clause, protect)
-        if refusal is not None:
-            reading.refused = True
-            close()
-            prefix, rest = refusal
-            queue[:0] = [(p, sentence) for p in (prefix, rest) if p.strip()]  # each is read again as a clause
-            continue
-        content, led, found = _strip_hedges(clause, protect)
-        if content and (not _empty(content) or _protected(_lower(content), protect)):
-            if led:
-                close()
-                current_guessed = True
-            current.append(content)
-        elif found:
-            close()
-        if sentence:
-            close()
-    close()
-    return reading
-
-
-def is_abstention(answer: str) -> bool:
-    """True when the answer is a refusal and nothing else: a refusal phrase, hedges and filler only.
-    "I don't know. My best guess is Lyon." is not one (it commits to Lyon)."""
-    text = _prepare(answer or "")
-    if len(text) > _MAX_CHARS:
-        return False
-    reading = _read(text)
-    return reading.refused and not reading.candidates
-
-
 # --------------------------------------------------------------------------- grading one candidate
 
 
@@ -453,16 +146,16 @@ def grade(answer: str, answers: str | Iterable[str] | None) -> Label:
     >>> grade("Lyon, but I'm not sure", "Paris"), grade("maybe 1992", "1992"), grade("early 1990s", "1992")
     (<Label.INCORRECT: 'INCORRECT'>, <Label.CORRECT: 'CORRECT'>, <Label.NOT_ATTEMPTED: 'NOT_ATTEMPTED'>)
     """
-    text = _prepare(answer or "")
+    text = prepare(answer or "")
     pred = normalize(text)
     if not pred:
         return Label.NOT_ATTEMPTED
     golds = [(raw, norm) for raw in gold_aliases(answers) if (norm := normalize(raw))]
     if any(pred == g or same_answer(pred, g) for _, g in golds):
         return Label.CORRECT
-    if len(text) > _MAX_CHARS:
+    if len(text) > MAX_CHARS:
         return Label.INCORRECT
-    reading = _read(text, [g for _, g in golds] + [_lower(raw) for raw, _ in golds])
+    reading = read(text, [g for _, g in golds] + [lower(raw) for raw, _ in golds])
     if not reading.candidates:
         return Label.NOT_ATTEMPTED
     if not golds:
@@ -488,7 +181,7 @@ def _best(results: Iterable[tuple[Label, bool]]) -> tuple[Label, bool]:
     return min(results, key=lambda r: (_ORDER[r[0]], r[1]))
 
 
-def _grade_candidate(candidate: _Candidate, gold_raw: str, gold: str, reading: _Reading) -> tuple[Label, bool]:
+def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Reading) -> tuple[Label, bool]:
     """(label, competing): competing is True for an INCORRECT that contradicts the gold or reads as
     another answer, False for a remark that merely fails to match."""
     seg = normalize(candidate.text)
@@ -505,7 +198,7 @@ def _grade_candidate(candidate: _Candidate, gold_raw: str, gold: str, reading: _
     return Label.INCORRECT, _candidate_item(candidate.text)
 
 
-def _date_verdict(candidate: _Candidate, seg: str, gold_raw: str, gold: str, reading: _Reading) -> Label | None:
+def _date_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, reading: Reading) -> Label | None:
     """Dates: every part the gold gives must be there and agree. A part that disagrees is INCORRECT
     (June for May, the 1980s for 1992); a date that agrees but stops short of the gold's precision is
     NOT_ATTEMPTED ("May 2018" or "2018" for 10 May 2018, "the early 1990s" for 1992); a finer date
@@ -541,7 +234,7 @@ def _compare_dates(gold: DateSpan, pred: DateSpan) -> Label:
     return Label.CORRECT if precise else Label.NOT_ATTEMPTED
 
 
-def _number_verdict(candidate: _Candidate, seg: str, gold_raw: str, gold: str, reading: _Reading) -> Label | None:
+def _number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, reading: Reading) -> Label | None:
     """Numbers: right to the gold's last significant figure (see ``answer_forms.gold_quantity``): a
     value in [gold - step/2, gold + step/2) is CORRECT, the upper end left out (so for 120k, step 10k:
     115k and 124,999 are CORRECT, 125k is INCORRECT, like 113k and 126k). An approximate value ("about
@@ -592,7 +285,7 @@ def _contains(haystack: str, needle: str) -> int:
     return match.start() if match else -1
 
 
-def _text_verdict(candidate: _Candidate, seg: str, gold_raw: str, gold: str, reading: _Reading) -> Label | None:
+def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, reading: Reading) -> Label | None:
     """Text: the candidate holds the gold (or the gold without its titles) as whole words, with no
     negation on it, no alternative beside it ("or", a list of names), and not buried in a long answer.
     A multi-part gold needs every part (given names suffice when the parts share a family name)."""
@@ -618,7 +311,7 @@ def _alternatives(text: str) -> bool:
 def _candidate_item(item: str) -> bool:
     """A short item that reads as another answer ("Lyon", "Joe Biden"), not a description ("the capital")."""
     words = normalize(item).split()
-    raw_words = re.findall(r"[\w']+", _lower(item))
+    raw_words = re.findall(r"[\w']+", lower(item))
     return 1 <= len(words) <= 3 and bool(raw_words) and raw_words[0] not in _NON_CANDIDATE_START
 
 
@@ -629,10 +322,10 @@ def _is_list(answer: str, gold_raw: str, gold: str) -> bool:
     gold_items = [i for i in _ITEM_SPLIT.split(gold_raw) if normalize(i)]
     if len(items) <= max(1, len(gold_items)):
         return False
-    others = [i for i in items if _contains(normalize(i), gold) < 0 and not _empty(i)]
+    others = [i for i in items if _contains(normalize(i), gold) < 0 and not empty(i)]
     if not any(_candidate_item(i) for i in others):
         return False
-    joined_by_and = bool(re.search(r"\band\b|&|\bas well as\b|\bplus\b", _lower(answer)))
+    joined_by_and = bool(re.search(r"\band\b|&|\bas well as\b|\bplus\b", lower(answer)))
     gold_first = _contains(normalize(items[0]), gold) >= 0
     return len(items) >= 3 or joined_by_and or not gold_first
 
@@ -660,7 +353,7 @@ def _part_forms(parts: list[str]) -> list[list[str]]:
     return forms
 
 
-def _parts_verdict(candidate: _Candidate, seg: str, gold_raw: str, reading: _Reading) -> Label | None:
+def _parts_verdict(candidate: Candidate, seg: str, gold_raw: str, reading: Reading) -> Label | None:
     """A multi-part gold ("Malia Obama and Sasha Obama"): every part named and no other candidate is
     CORRECT; alternatives or an extra name are INCORRECT; some parts named, with the answer saying
     outright that it leaves the rest open ("one of them is Malia, not sure about the other") is
@@ -676,7 +369,7 @@ def _parts_verdict(candidate: _Candidate, seg: str, gold_raw: str, reading: _Rea
         return Label.INCORRECT
     all_forms = [f for options in forms for f in options]
     items = [i for i in _ITEM_SPLIT.split(candidate.text) if normalize(i)]
-    extra = [i for i in items if not any(_contains(normalize(i), f) >= 0 for f in all_forms) and not _empty(i)]
+    extra = [i for i in items if not any(_contains(normalize(i), f) >= 0 for f in all_forms) and not empty(i)]
     if any(_candidate_item(i) for i in extra):
         return Label.INCORRECT
     if all(named):
@@ -685,7 +378,7 @@ def _parts_verdict(candidate: _Candidate, seg: str, gold_raw: str, reading: _Rea
     return Label.NOT_ATTEMPTED if _INCOMPLETE.search(reading.low) else Label.INCORRECT
 
 
-def _side_remark(candidate: _Candidate, seg: str, gold_raw: str, gold: str, reading: _Reading) -> bool:
+def _side_remark(candidate: Candidate, seg: str, gold_raw: str, gold: str, reading: Reading) -> bool:
     """A refusal's side remark that commits to no candidate: "I cannot answer without research;
     however Obama has two children" for the Obama daughters. It must follow a refusal, not be put
     forward as a guess, be a statement (a verb) about the gold's subject (a word of the gold), name
@@ -700,7 +393,7 @@ def _side_remark(candidate: _Candidate, seg: str, gold_raw: str, gold: str, read
         return False
     if _NEGATION_BEFORE.search(seg + " ") or re.search(r"\b(?:not|never|no)\b|n t\b", seg) or _alternatives(seg):
         return False
-    if re.search(r"\band\b|&|,", _lower(candidate.text)):
+    if re.search(r"\band\b|&|,", lower(candidate.text)):
         return False
     for name in re.findall(r"\b[A-Z][\w'-]*", candidate.text):
         low = normalize(name)

@@ -1,0 +1,357 @@
+"""Reading an answer before grading it: what it commits to, and what it only hedges or refuses.
+
+How: the answer is cut into clauses; refusals ("I don't know", "I'm not sure who won ...")
+and hedges ("maybe", "I think", "my best guess is", "I'd have to double check") are set
+aside, and what is left is the answer's committed content, in one or more *candidates* (a
+new candidate starts after a refusal or hedge, or where a hedge introduces one: "Paris,
+maybe Lyon" holds two). ``grader`` grades each candidate; only an answer with no candidate left
+is NOT_ATTEMPTED, so hedging never turns a wrong answer into a non-answer.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+MAX_CHARS = 4_000  # past this an answer is not a short answer: INCORRECT unless it is the gold itself
+
+
+# Refusals: a clause holding one of these says "I cannot give the answer". A refusal and whatever
+# it refuses ("I don't know who won the 1921 prize", "I'm not sure about the other") are set aside.
+ABSTENTIONS = (
+    r"\bi (?:do not|don't|dont|did not|didn't) (?:really |actually |honestly |exactly |definitively )?know\b",
+    r"\bnot (?:entirely |completely |totally |quite |absolutely |really |too |that |very |fully |100% )?"
+    r"(?:sure|certain|positive|confident)\b",
+    r"\b(?:unsure|uncertain)\b",
+    r"\bno (?:idea|clue)\b",
+    r"\b(?:cannot|can not|can't|cant|could not|couldn't) be (?:determined|known|answered|said|confirmed|verified)\b",
+    r"\bunknown to me\b",
+    r"\bi (?:cannot|can not|can't|cant|could not|couldn't|am unable to|'m unable to|am not able to|'m not able to|"
+    r"was unable to|do not|don't|did not|didn't) (?:answer|say|determine|tell|know|find|recall|remember|confirm|"
+    r"verify|provide|identify|pinpoint|be sure|be certain|give)\b",
+    r"\b(?:insufficient|not enough|lack of|need more|needs more|would need more|require more|requires more|"
+    r"without more|without further|without additional|without sufficient|no further) "
+    r"(?:information|data|context|details|research|specifics|clarification)\b",
+    r"\bi (?:need|would need|'d need|require) (?:more |additional |further )?(?:context|information|details|"
+    r"clarification|research)\b",
+    r"\bunable to (?:answer|determine|say|confirm|verify|find|identify)\b",
+    r"\bi (?:have no|lack|lack the|have no reliable) (?:information|knowledge|data|details)\b",
+    r"\bno (?:reliable |verifiable |specific |definitive |clear |available )?(?:information|data|records?|details|"
+    r"answer) (?:is |are |was |were )?(?:available|found|exists?|known)\b",
+    r"\b(?:information|data|details|records?|the answer) (?:is |are |was |were )?(?:not available|unavailable|"
+    r"lacking|not known|unknown)\b",
+    r"\bi (?:do not|don't|did not|didn't) have (?:that|this|the|enough|any|sufficient|reliable|specific|"
+    r"the relevant) (?:information|data|knowledge|details)\b",
+    r"\bi (?:do not|don't) have access\b",
+    r"\b(?:it is|it's|that is|that's|this is) (?:unclear|not clear|unknown|"
+    r"impossible to (?:say|tell|know|determine))\b",
+    r"\b(?:hard|difficult|impossible) to (?:say|tell|know|determine)\b",
+    r"\bi (?:would|'d) (?:only )?be guessing\b",
+    r"\bno way (?:of|to) (?:know|knowing|tell|telling)\b",
+    r"\b(?:i am|i'm|im) not (?:aware|familiar)\b",
+    r"\b(?:beyond|outside) (?:of )?(?:my|the scope of my) knowledge\b",
+    r"\bi (?:would|'d) (?:need|have) to (?:research|look (?:it |this |that )?up|search)\b",
+    r"\b(?:i (?:do not|don't) (?:want|wish) to|i (?:won't|will not|would rather not|'d rather not)|rather not) "
+    r"(?:guess|speculate)\b",
+    r"\b(?:idk|dunno)\b",
+    r"\b(?:nobody|no one|no-one) (?:really |truly )?knows\b",
+    r"^(?:unknown|unclear|not known|n/?a|no answer|cannot say|can't say|not available|pass|no comment)$",
+)
+
+
+_ABSTAIN = re.compile("|".join(ABSTENTIONS))
+
+
+# Hedges: they qualify an answer without taking it back. One that opens a clause introduces a candidate.
+_HEDGE = re.compile(
+    r"\b(?:i think|i believe|i guess|i suppose|i suspect|i reckon|i assume|i imagine|i feel|i recall|i remember|"
+    r"i would guess|i'd guess|i would say|i'd say|i want to say|i'd go with|i would go with|i'll go with|"
+    r"i'm guessing|i am guessing|let's say)\b(?: that\b)?"
+    r"|\b(?:i am|i'm|im) (?:fairly |pretty |quite |almost |reasonably |somewhat |mostly |kind of |sort of )?"
+    r"(?:sure|certain|confident|positive)\b(?: that\b)?"
+    r"|\bmy (?:best |first |only |honest |educated |wild )?(?:guess|bet|estimate|recollection|understanding|belief|"
+    r"instinct|hunch)(?: would be| is| was|:)?(?: that\b)?"
+    r"|\bif i (?:had|have) to (?:guess|bet|say)\b"
+    r"|\bif (?:i (?:remember|recall)|memory serves)(?: me)?(?: correctly| rightly| right)?\b"
+    r"|\b(?:as far as|from what) i (?:know|remember|recall|can tell|understand)\b"
+    r"|\bto the best of my (?:knowledge|recollection|memory)\b"
+    r"|\boff the top of my head\b"
+    r"|\b(?:most|many|some) (?:people|sources|historians|experts|accounts) (?:would |might |will |may )?"
+    r"(?:say|think|believe|suggest|claim|agree)\b(?: that\b)?"
+    r"|\bi (?:could|might|may) be (?:wrong|mistaken|misremembering)\b"
+    r"|\b(?:if|unless) i'm (?:not )?mistaken\b"
+    r"|\b(?:don't|do not) quote me(?: on (?:that|this|it))?\b"
+    r"|\b(?:i )?(?:would |'d |will |might )?(?:have|need) to (?:double[- ]?check|check|verify|confirm)"
+    r"(?: (?:that|this|it))?\b"
+    r"|\bmost likely\b|\bmore likely than not\b|\bat a guess\b|\bor something(?: like that)?\b"
+    r"|\b(?:maybe|perhaps|possibly|probably|likely|presumably|supposedly|apparently|conceivably|potentially|"
+    r"plausibly|allegedly|reportedly|definitely|certainly|surely|obviously|clearly)\b"
+    r"|\b(?:it|this|that) (?:seems|appears|looks)(?: like| to be| that)?\b"
+    r"|\b(?:is|would be|was) (?:my|the) (?:best )?(?:guess|bet)\b"
+    r"|\?"
+)
+
+
+# Openers that introduce the answer itself ("it's Lyon", "the answer might be Lyon"), set aside at a clause start.
+_INTRO = re.compile(
+    r"(?:(?:the |my )?(?:correct |right |final |likely )?answer (?:is|was|would be|might be|could be|may be|"
+    r"should be|:)|(?:it|that|this)(?:'s| is| was)|(?:it|that|this|the answer) (?:might|may|could|must|would|should|"
+    r"will) (?:well )?(?:be|have been)|(?:could|might|may) be)\b\s*"
+)
+
+
+_FILLER = (
+    "and but so also then well anyway though however yet still hmm um uh ok okay sure honestly frankly sorry "
+    "unfortunately actually again just really oh ah alright now regardless nonetheless nevertheless personally "
+    "truly simply"
+)
+
+
+_EDGE_FILLER = re.compile(rf"(?:(?:{'|'.join(_FILLER.split())}|hm+|u+m+|u+h+)\b[\s,]*)+")
+
+
+_EDGE_FILLER_END = re.compile(rf"(?:[\s,]*\b(?:{'|'.join(_FILLER.split())}|either|too|though))+$")
+
+
+_PREFIX_FILLER = frozenset(
+    (
+        _FILLER + " it there is are was i am i'm im i'd i've it's there's that's afraid to be honest that this as of "
+        "now currently the moment sadly genuinely regret apologize apologise admit have must say being quite very "
+        "rather me an a ai assistant language model"
+    ).split()
+)
+
+
+# A clause of only these commits to nothing ("I'm sorry", "As an AI", "Answer:").
+_ONLY_FILLER = _PREFIX_FILLER | {"either", "too", "on", "answer", "final", "my", "guess"}
+
+
+_PREPOSITIONS = frozenset("without before from based given as at with in for after until unless".split())
+
+
+# After a refusal phrase, these open what is refused ("... who won", "... the answer", "... about the other").
+_REFUSED_OBJECT = re.compile(
+    r"^(?:who|what|when|where|which|why|how|whose|whom|about|of|on|regarding|concerning|to|for|the|a|an|their|his|"
+    r"her|its|my|your|our|this|that|these|those|it|them|him|any|anything|enough|exactly|offhand|right|now|at|in|"
+    r"from|without|because|since|as|with|off|much|more|all|yet|here|there|precisely|personally|at all|either)\b"
+)
+
+
+_REFUSED_THEN_CLAIM = re.compile(
+    r"^(?:(?:that|if|whether) )?(?:the|this|that|it|he|she|they|his|her|their|its)\b(?: [\w']+){0,6}?"
+    r"(?:'s| is| was| are| were| would be| might be| could be| may be| will be)\s+(?P<rest>\S.*)$"
+)
+
+
+_PARTICIPLE = re.compile(
+    r"^(?:\w+ed|born|built|written|made|held|won|given|taken|known|seen|done|sung|drawn|begun|run|found|"
+    r"shown|sold|told|thought|brought|bought|set|put|cut|led|left|lost|kept|spent|sent|chosen|known)\b"
+)
+
+
+_REFUSED_IF = re.compile(r"^(?:if|whether|that)\s+(?P<rest>\S.*)$")
+
+
+_BREAK_WORDS = re.compile(
+    r"\b(?:but|however|although|though|whereas|nevertheless|nonetheless|otherwise)\b"
+    r"|\band\s+(?=(?:maybe|perhaps|possibly|probably|likely|most likely)\b)"
+)
+
+
+_ABBREVIATIONS = frozenset(
+    "mr mrs ms dr st mt jr sr prof gen col lt capt sgt rev fr no vs etc approx ca c inc ltd co corp dept univ ft "
+    "op vol ed eds fig".split()
+)
+
+
+@dataclass
+class Candidate:
+    text: str  # raw text of what the answer commits to
+    guessed: bool  # a hedge or opener introduced it ("maybe Lyon", "my best guess is Lyon")
+
+
+@dataclass
+class Reading:
+    candidates: list[Candidate] = field(default_factory=list)
+    refused: bool = False  # a refusal phrase somewhere
+    low: str = ""  # the whole answer, lowercased
+
+
+def prepare(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text)
+    text = text.translate({0x2018: "'", 0x2019: "'", 0x201C: '"', 0x201D: '"', 0x200B: None, 0x200D: None})
+    return "".join(c for c in text if c.isprintable() or c in "\n\t")
+
+
+def lower(text: str) -> str:
+    """Lowercase with the same length as ``text`` (positions carry over)."""
+    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+
+
+def _clauses(text: str, protect: list[str]) -> list[tuple[str, bool]]:
+    """(clause, ends a sentence) pieces: cut at sentence ends, commas, dashes, brackets and "but"-like words,
+    never inside a gold target ("But Not for Me", "Yahoo! Inc.")."""
+    low = lower(text)
+    keep = _protected(low, protect)
+    cuts: list[tuple[int, int, bool]] = []
+    for match in re.finditer(r"[.!?;:]+(?=\s|$)|,(?=\s|$)|\s[-\u2013\u2014]+\s|\u2014|\u2013(?!\d)|[()\[\]\n]", low):
+        if match.group() == ".":
+            word = re.search(r"(\S+)$", low[: match.start()])
+            token = word.group(1) if word else ""
+            if (len(token) == 1 and token.isalpha()) or token in _ABBREVIATIONS or "." in token:
+                continue  # initials and abbreviations: "J. K.", "Jr.", "U.S."
+        cuts.append((match.start(), match.end(), match.group()[0] in ".!?;"))
+    for match in _BREAK_WORDS.finditer(low):
+        cuts.append((match.start(), match.end(), False))
+    cuts.sort()
+    out, start = [], 0
+    for a, b, sentence in cuts:
+        if a < start or _inside(keep, a):
+            continue
+        out.append((text[start:a], sentence))
+        start = b
+    out.append((text[start:], True))
+    return [(piece.strip(), sentence) for piece, sentence in out if piece.strip()]
+
+
+_EDGE_PUNCT = re.compile(r"[\s,.;:!\"']*")
+
+
+def _skip(low: str, pos: int, keep: list[tuple[int, int]]) -> int:
+    """Past punctuation and filler words from ``pos`` (not into a gold target)."""
+    pos = _EDGE_PUNCT.match(low, pos).end()
+    lead = _EDGE_FILLER.match(low, pos)
+    if not lead or _inside(keep, lead.start()):
+        return pos
+    return _EDGE_PUNCT.match(low, lead.end()).end()
+
+
+def _trim(text: str, protect: list[str]) -> str:
+    """``text`` without punctuation and filler words at either end (not those of a gold target)."""
+    text = text.strip(" \t\n,.;:!\"'")
+    low = lower(text)
+    keep = _protected(low, protect)
+    lead = _EDGE_FILLER.match(low)
+    if lead and not _inside(keep, lead.start()):
+        text, low = text[lead.end() :], low[lead.end() :]
+        keep = _protected(low, protect)
+    tail = _EDGE_FILLER_END.search(low)
+    if tail and tail.start() > 0 and not any(a < tail.end() and tail.start() < b for a, b in keep):
+        text = text[: tail.start()]
+    return text.strip(" \t\n,.;:!\"'")
+
+
+def empty(text: str) -> bool:
+    words = re.findall(r"[\w']+", lower(text))
+    return all(w in _ONLY_FILLER for w in words)
+
+
+def _strip_hedges(text: str, protect: list[str]) -> tuple[str, bool, bool]:
+    """(text without hedges, a hedge or opener led it, any hedge found); hedge words inside a gold target
+    ("Maybe Baby") stay."""
+    led = found = False
+    low = lower(text)
+    keep = _protected(low, protect)
+    pos = _skip(low, 0, keep)
+    while True:  # openers and hedges at the start introduce the candidate
+        match = _INTRO.match(low, pos) or _HEDGE.match(low, pos)
+        if not match or not match.group().strip() or _inside(keep, match.start()):
+            break
+        led = found = True
+        pos = _skip(low, match.end(), keep)
+    text = _trim(text[pos:], protect)
+    low = lower(text)
+    keep = _protected(low, protect)
+    pieces, last = [], 0
+    for match in _HEDGE.finditer(low):
+        if _inside(keep, match.start()):
+            continue
+        pieces.append(text[last : match.start()])
+        last = match.end()
+        found = True
+    pieces.append(text[last:])
+    return _trim(" ".join(p.strip() for p in pieces if p.strip()), protect), led, found
+
+
+def _protected(low: str, protect: list[str]) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for g in protect if g for m in re.finditer(rf"(?<!\w){re.escape(g)}(?!\w)", low)]
+
+
+def _inside(spans: list[tuple[int, int]], at: int) -> bool:
+    return any(a <= at < b for a, b in spans)
+
+
+def _refusal(clause: str, protect: list[str]) -> tuple[str, str] | None:
+    """(what the clause still commits to before, after the refusal) when it holds one outside any gold
+    target ("I Don't Know How to Love Him" is a title), else None."""
+    low = lower(clause)
+    stripped = low.strip(" .!?,")
+    offset = low.find(stripped)
+    keep = _protected(stripped, protect)
+    match = next((m for m in _ABSTAIN.finditer(stripped) if not _inside(keep, m.start())), None)
+    if not match:
+        return None
+    start, end = match.start() + offset, match.end() + offset
+    prefix, rest = clause[:start], clause[end:]
+    words = re.findall(r"[\w']+", lower(prefix))
+    capital = re.search(r"(?<!^)\b[A-Z]", prefix.strip())
+    if all(w in _PREFIX_FILLER for w in words) or (words and words[0] in _PREPOSITIONS and not capital):
+        prefix = ""
+    rest_low = lower(rest).strip(" ,")
+    claim = _REFUSED_THEN_CLAIM.match(rest_low)
+    if claim and _PARTICIPLE.match(claim.group("rest")):  # "... the date the treaty was signed": what is refused
+        claim = None
+    claim = claim or _REFUSED_IF.match(rest_low)
+    if claim:
+        rest = rest.strip(" ,")[claim.start("rest") :]
+    elif not rest_low or _REFUSED_OBJECT.match(rest_low):
+        rest = ""
+    return prefix, rest
+
+
+def read(answer: str, protect: list[str] = ()) -> Reading:
+    """Split an answer into its committed candidates, setting refusals and hedges aside."""
+    reading = Reading(low=lower(answer))
+    current: list[str] = []
+    current_guessed = False
+
+    def close() -> None:
+        nonlocal current, current_guessed
+        if current:
+            reading.candidates.append(Candidate(", ".join(current), current_guessed))
+        current, current_guessed = [], False
+
+    protect = list(protect)
+    queue = _clauses(answer, protect)  # a sentence end closes a candidate: "Paris. Lyon." holds two
+    while queue:
+        clause, sentence = queue.pop(0)
+        refusal = _refusal(clause, protect)
+        if refusal is not None:
+            reading.refused = True
+            close()
+            prefix, rest = refusal
+            queue[:0] = [(p, sentence) for p in (prefix, rest) if p.strip()]  # each is read again as a clause
+            continue
+        content, led, found = _strip_hedges(clause, protect)
+        if content and (not empty(content) or _protected(lower(content), protect)):
+            if led:
+                close()
+                current_guessed = True
+            current.append(content)
+        elif found:
+            close()
+        if sentence:
+            close()
+    close()
+    return reading
+
+
+def is_abstention(answer: str) -> bool:
+    """True when the answer is a refusal and nothing else: a refusal phrase, hedges and filler only.
+    "I don't know. My best guess is Lyon." is not one (it commits to Lyon)."""
+    text = prepare(answer or "")
+    if len(text) > MAX_CHARS:
+        return False
+    reading = read(text)
+    return reading.refused and not reading.candidates
