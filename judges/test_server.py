@@ -63,6 +63,7 @@ class Stats:
     by_kind: dict = field(default_factory=lambda: collections.Counter())
     faults: dict = field(default_factory=lambda: collections.Counter())
     temperatures: dict = field(default_factory=lambda: collections.Counter())  # requests by temperature asked
+    truncated: int = 0  # replies cut at the request's max_tokens (finish_reason "length")
 
 
 def _field(content: str, name: str) -> str:
@@ -260,13 +261,18 @@ class JudgeServer:
                 "fused": '{"claims": "yes"}',
             }.get(kind, "?")
         self.stats.completed += 1
+        finish = "stop"
+        budget = body.get("max_tokens")
+        if isinstance(budget, int) and len(reply) > 4 * budget:  # a real server stops at max_tokens (~4 chars each)
+            reply, finish = reply[: 4 * budget], "length"
+            self.stats.truncated += 1
         return web.json_response(
             {
                 "id": f"chatcmpl-{self.stats.requests}",
                 "object": "chat.completion",
                 "created": int(time.time()),
                 "model": model,
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": reply}, "finish_reason": "stop"}],
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": reply}, "finish_reason": finish}],
                 "usage": {
                     "prompt_tokens": len(content) // 4,
                     "completion_tokens": len(reply) // 4,

@@ -69,6 +69,7 @@ class CacheOnlyJudge:
         priority: int = 1,
         schema: dict[str, Any] | None = None,
         kind: str = "other",
+        whole: bool = False,
     ) -> JudgeReply:
         reply = self.judge.cached(messages, template_version, max_tokens, schema)
         key = self.judge.key_for(messages, template_version, max_tokens, schema=schema)

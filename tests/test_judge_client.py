@@ -473,3 +473,21 @@ async def test_a_reply_over_the_size_limit_fails_the_attempt_without_holding_it(
         assert sizes["requests"] == 2 and judge.metrics.retries == 1
     finally:
         await runner.cleanup()
+
+
+async def test_a_list_reply_cut_at_max_tokens_is_refused_not_parsed_short(server):
+    """A decomposition cut at max_tokens would parse with claims missing: it is asked again (warmer) and,
+    still cut, the engine gets a clear error instead of a short list."""
+    from reward_engine.prompts import decompose_messages
+
+    reasoning = " ".join(f"Claim number {i} is about the river Seine in Paris." for i in range(30))
+    config = JudgeConfig(endpoints=[{"base_url": server.url, "model": "test"}], backoff_initial_s=0.01, max_attempts=2)
+    async with JudgeClient(config) as judge:
+        messages = decompose_messages(reasoning)
+        with pytest.raises(JudgeError, match="cut at max_tokens"):
+            await judge.complete(messages, "decompose-v1", max_tokens=20, kind="decompose", whole=True)
+        cut = await judge.complete(messages, "decompose-v1", max_tokens=20, kind="grade")  # not a list: kept
+        full = await judge.complete(messages, "decompose-v1", max_tokens=4000, kind="decompose", whole=True)
+    assert len(cut.text) == 80 and full.text.count("\n- ") + 1 > 20
+    stats = await server_stats(server)
+    assert stats["truncated"] == 3 and stats["requests"] == 4  # the cut list was asked twice

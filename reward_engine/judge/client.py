@@ -35,7 +35,7 @@ from reward_engine.judge.errors import (
 )
 from reward_engine.judge.limits import PrioritySlots, TokenWindow, estimate_tokens, request_throttler
 from reward_engine.judge.metrics import JudgeMetrics
-from reward_engine.judge.wire import Wire
+from reward_engine.judge.wire import Wire, WireReply
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +59,7 @@ class _Call:
     validate: Callable[[str], bool] | None
     priority: int
     kind: str = "other"  # names the call in the parse tallies (JudgeMetrics.parsed)
+    whole: bool = False  # a reply cut at max_tokens is refused (lists of claims or verdicts)
 
 
 @dataclass
@@ -184,12 +185,15 @@ class JudgeClient:
         priority: int = 1,
         schema: dict[str, Any] | None = None,
         kind: str = "other",
+        whole: bool = False,
     ) -> JudgeReply:
         """One chat completion's text. Raises JudgeError subclasses, never anything else.
 
         Lower ``priority`` numbers get a free connection slot first. ``schema``: a JSON schema the
         reply must follow, sent as ``response_format`` when ``structured_output`` allows it. ``kind``
         names the call in ``metrics.parsed`` (how often replies parse first time, after a retry, never).
+        ``whole``: a reply the server cut at ``max_tokens`` is refused like an unreadable one (a list cut
+        short would parse, with items missing).
         """
         await self._ensure_loop_objects()
         started = time.perf_counter()
@@ -202,6 +206,7 @@ class JudgeClient:
             validate,
             priority,
             kind,
+            whole,
         )
         endpoint = next(self._endpoints)  # a retry moves on to the next one
         if self.config.temperature != 0:
@@ -260,7 +265,13 @@ class JudgeClient:
         tries.count += 1
         if tries.count > 1:
             tries.endpoint = next(self._endpoints)
-        text = await self._request(tries.endpoint, call, self._temperature(tries.refused))
+        text, finish = await self._request(tries.endpoint, call, self._temperature(tries.refused))
+        if call.whole and finish == "length":
+            # A list cut short would parse with items missing: refused like an unreadable reply (asked again,
+            # warmer, where a shorter reply may fit), never accepted short.
+            self.metrics.invalid += 1
+            tries.refused += 1
+            raise InvalidReplyError(f"{call.kind} reply cut at max_tokens ({call.max_tokens})")
         if call.validate is not None and not call.validate(text):
             self.metrics.invalid += 1
             tries.refused += 1
@@ -313,11 +324,11 @@ class JudgeClient:
             self.metrics.breaker_rejections += 1
             raise BreakerOpenError("judge circuit breaker is open")
 
-    async def _request(self, endpoint: Endpoint, call: _Call, temperature: float) -> str:
+    async def _request(self, endpoint: Endpoint, call: _Call, temperature: float) -> WireReply:
         """One request, and the breaker's verdict on it."""
         self._reject_if_open(call, take_probe=False)  # fail fast while open, without waiting for a slot
         try:
-            text = await self._send(endpoint, call, temperature)
+            reply = await self._send(endpoint, call, temperature)
         except BreakerOpenError:
             raise  # rejected before sending: no verdict, and the probe (if any) is another call's
         except RateLimitedError:
@@ -334,9 +345,9 @@ class JudgeClient:
             self.breaker.release(call)
             raise
         self.breaker.success()
-        return text
+        return reply
 
-    async def _send(self, endpoint: Endpoint, call: _Call, temperature: float) -> str:
+    async def _send(self, endpoint: Endpoint, call: _Call, temperature: float) -> WireReply:
         """One request within the concurrency slots and the rate limits."""
         assert self._slots is not None
         await self._slots.acquire(call.priority)
@@ -357,7 +368,7 @@ class JudgeClient:
         finally:
             self._slots.release()
 
-    async def _without_schema(self, endpoint: Endpoint, call: _Call, temperature: float) -> str:
+    async def _without_schema(self, endpoint: Endpoint, call: _Call, temperature: float) -> WireReply:
         """``structured_output: auto``: an endpoint that answers 400 to ``response_format`` is asked in text
         from now on; with ``on`` the 400 is final."""
         if self.config.structured_output != "auto":

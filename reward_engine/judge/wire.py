@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from typing import Any
+from typing import Any, NamedTuple
 
 import aiohttp
 
@@ -75,15 +75,22 @@ def headers(endpoint: Endpoint) -> dict[str, str]:
     return out
 
 
-def reply_text(raw: str) -> str:
-    """The first choice's message content, or a retryable error naming what was wrong."""
+class WireReply(NamedTuple):
+    text: str
+    finish_reason: str | None  # "length": cut at max_tokens
+
+
+def reply_text(raw: str) -> WireReply:
+    """The first choice's message content and finish reason, or a retryable error naming what was wrong."""
     try:
-        content = json.loads(raw)["choices"][0]["message"]["content"]
+        choice = json.loads(raw)["choices"][0]
+        content = choice["message"]["content"]
     except (ValueError, KeyError, IndexError, TypeError):
         raise RetryableError("malformed JSON from judge") from None
     if not isinstance(content, str):
         raise RetryableError("judge reply has no text content")
-    return content
+    finish = choice.get("finish_reason") if isinstance(choice, dict) else None
+    return WireReply(content, finish if isinstance(finish, str) else None)
 
 
 def check_status(status: int, header_retry_after: str | None, sent_schema: bool) -> None:
@@ -150,8 +157,10 @@ class Wire:
         max_tokens: int,
         temperature: float,
         schema: dict[str, Any] | None,
-    ) -> str:
-        """One request's reply text. Raises the errors of ``judge.errors`` (and ``SchemaRefusedError``)."""
+    ) -> WireReply:
+        """One request's reply text and finish reason.
+
+        Raises the errors of ``judge.errors`` (and ``SchemaRefusedError``)."""
         assert self.session is not None, "Wire.open() first"
         body = request_body(endpoint, messages, max_tokens, temperature, self.seed, schema, self.schema_format)
         url = endpoint.base_url.rstrip("/") + "/chat/completions"

@@ -43,6 +43,7 @@ class JudgeRequest:
             priority=priority,
             schema=self.schema,
             kind=self.kind,
+            whole=self.kind in ("decompose", "verify", "fused"),  # lists: a reply cut short drops items
         )
 
 
