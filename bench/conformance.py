@@ -246,25 +246,11 @@ def nli_pairs(rows: Any, leads: Any) -> list[tuple[str, str]]:
 
 
 def entailment(model_dir: Path, pairs: list[tuple[str, str]], batch: int = 64) -> list[float]:
-    import torch
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+    """P(entailment) of each (premise, claim) pair, scored by the engine's own NLI stage."""
+    from reward_engine.stages.nli import NLIConfig, NLIModel
 
-    tokenizer = AutoTokenizer.from_pretrained(model_dir)
-    model = AutoModelForSequenceClassification.from_pretrained(model_dir).eval()
-    out: list[float] = []
-    with torch.no_grad():
-        for i in range(0, len(pairs), batch):
-            chunk = pairs[i : i + batch]
-            enc = tokenizer(
-                [p for p, _ in chunk],
-                [c for _, c in chunk],
-                return_tensors="pt",
-                padding=True,
-                truncation=True,
-                max_length=512,
-            )
-            out += torch.softmax(model(**enc).logits, dim=-1)[:, 0].tolist()
-    return out
+    model = NLIModel(NLIConfig(model=str(model_dir), device="cpu", batch_size=batch))
+    return [entail for entail, _ in model.scores(pairs)]
 
 
 def choose_nli(tmp: Path, rows: Any, leads: Any, texts: list[str], want: float = 0.01, tries: int = 8) -> dict:

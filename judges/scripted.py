@@ -21,18 +21,17 @@ matching nothing gets ``UNMATCHED`` and is counted, so a harness can refuse a ru
 from __future__ import annotations
 
 import argparse
-import asyncio
 import collections
 import json
 import re
-import threading
 import time
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import ContextManager
 
 from aiohttp import web
+
+from judges.threaded import in_thread
 
 UNMATCHED = "UNMATCHED"
 _TAGS = re.compile(r"</?(?:think|answer)>")
@@ -198,29 +197,9 @@ class ScriptedServer:
         )
 
 
-@contextmanager
-def serve_in_thread(script: Script, host: str = "127.0.0.1") -> Iterator[ScriptedServer]:
-    """Run the server on its own loop in a daemon thread (for synchronous callers and subprocesses)."""
-    server = ScriptedServer(script)
-    loop = asyncio.new_event_loop()
-    ready = threading.Event()
-
-    def run() -> None:
-        asyncio.set_event_loop(loop)
-        loop.run_until_complete(server.start(host))
-        ready.set()
-        loop.run_forever()
-
-    thread = threading.Thread(target=run, name="scripted-judge", daemon=True)
-    thread.start()
-    if not ready.wait(30):
-        raise RuntimeError("scripted judge did not start")
-    try:
-        yield server
-    finally:
-        asyncio.run_coroutine_threadsafe(server.stop(), loop).result(30)
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(30)
+def serve_in_thread(script: Script, host: str = "127.0.0.1") -> ContextManager[ScriptedServer]:
+    """A scripted judge on its own loop in a daemon thread (for synchronous callers and subprocesses)."""
+    return in_thread(ScriptedServer(script), "scripted-judge", host)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,14 +18,13 @@ import collections
 import json
 import random
 import re
-import threading
 import time
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from typing import Iterator
+from typing import ContextManager
 
 from aiohttp import web
 
+from judges.threaded import in_thread
 from knowrl_io.logs import add_verbosity, setup_logging
 from reward_engine import prompts
 from reward_engine.offline import facts as offline_facts
@@ -282,29 +281,9 @@ class JudgeServer:
         )
 
 
-@contextmanager
-def serve_in_thread(config: ServerConfig | None = None, host: str = "127.0.0.1") -> Iterator[JudgeServer]:
-    """Run a server on its own loop in a daemon thread (for synchronous callers and tests)."""
-    server = JudgeServer(config)
-    loop = asyncio.new_event_loop()
-    ready = threading.Event()
-
-    def run() -> None:
-        asyncio.set_event_loop(loop)
-        loop.run_until_complete(server.start(host))
-        ready.set()
-        loop.run_forever()
-
-    thread = threading.Thread(target=run, name="judge-server", daemon=True)
-    thread.start()
-    if not ready.wait(30):
-        raise RuntimeError("test judge server did not start")
-    try:
-        yield server
-    finally:
-        asyncio.run_coroutine_threadsafe(server.stop(), loop).result(30)
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(30)
+def serve_in_thread(config: ServerConfig | None = None, host: str = "127.0.0.1") -> ContextManager[JudgeServer]:
+    """A test judge server on its own loop in a daemon thread (for synchronous callers and subprocesses)."""
+    return in_thread(JudgeServer(config), "test-judge-server", host)
 
 
 def main(argv: list[str] | None = None) -> int:
