@@ -120,6 +120,7 @@ def load_for_generation(model_path: str, adapter: str | None) -> tuple[Any, Any]
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     from knowrl.models import resolve_model_path
+    from knowrl_io.model_loading import model_load_lock
 
     path = resolve_model_path(model_path)
     tokenizer = AutoTokenizer.from_pretrained(
@@ -128,12 +129,13 @@ def load_for_generation(model_path: str, adapter: str | None) -> tuple[Any, Any]
     tokenizer.padding_side = "left"
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
-    model = AutoModelForCausalLM.from_pretrained(path)
-    if adapter:
-        from peft import PeftModel
+    with model_load_lock():
+        model = AutoModelForCausalLM.from_pretrained(path)
+        if adapter:
+            from peft import PeftModel
 
-        # Merged for inference: the same function, without the per-layer LoRA matmuls on every token.
-        model = PeftModel.from_pretrained(model, adapter).merge_and_unload()
+            # Merged for inference: the same function, without the per-layer LoRA matmuls on every token.
+            model = PeftModel.from_pretrained(model, adapter).merge_and_unload()
     model.eval()
     return model, tokenizer
 

@@ -17,9 +17,11 @@ def merge(base: str, adapter: str, out: str | Path) -> Path:
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     from knowrl.models import resolve_model_path
+    from knowrl_io.model_loading import model_load_lock
 
     path = resolve_model_path(base)
-    model = PeftModel.from_pretrained(AutoModelForCausalLM.from_pretrained(path), adapter)
+    with model_load_lock():
+        model = PeftModel.from_pretrained(AutoModelForCausalLM.from_pretrained(path), adapter)
     merged = model.merge_and_unload()
     out = Path(out)
     merged.save_pretrained(out)

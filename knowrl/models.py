@@ -17,6 +17,7 @@ from typing import Any
 
 from knowrl.accelerator import cuda_available, is_available, unsloth_usable
 from knowrl.config import LoraConfig, ModelConfig
+from knowrl_io.model_loading import model_load_lock
 from knowrl_io.paths import cache_dir
 
 
@@ -131,7 +132,8 @@ def _load_transformers(model_cfg: ModelConfig, lora: LoraConfig, path: str) -> P
     attn = model_cfg.attn_implementation
     if attn is not None and (cuda_available() or not attn.startswith("flash_attention")):
         kwargs["attn_implementation"] = attn  # flash-attn kernels are CUDA-only: without CUDA, the default
-    model = AutoModelForCausalLM.from_pretrained(path, dtype=_dtype(model_cfg.dtype), **kwargs)
+    with model_load_lock():
+        model = AutoModelForCausalLM.from_pretrained(path, dtype=_dtype(model_cfg.dtype), **kwargs)
     peft_config = None
     if model_cfg.adapter:
         from peft import PeftModel

@@ -9,6 +9,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from knowrl_io.model_loading import model_load_lock
 from retrieval.models import DEFAULT_EMBEDDING_MODEL, canonical_model_name, resolve_model_path
 
 FAST_BATCH_MAX = 8  # up to this many texts go through the one-thread ONNX session (queries)
@@ -48,7 +49,8 @@ class Embedder:
                     import torch
 
                     device = "cuda" if torch.cuda.is_available() else "cpu"
-                self._model = SentenceTransformer(resolve_model_path(self._requested), device=device)
+                with model_load_lock():
+                    self._model = SentenceTransformer(resolve_model_path(self._requested), device=device)
             return self._model
 
     @property

@@ -18,6 +18,7 @@ import collections
 import contextvars
 import logging
 import math
+import threading
 import time
 from typing import Any, Sequence
 
@@ -87,6 +88,7 @@ class RewardEngine:
         self.retriever: EvidenceRetriever | None = None  # built on first use (opens the KB)
         self.speculate = config.speculate
         self._may_open_kb = True
+        self._kb_lock = threading.Lock()  # a batch's first samples all ask for the KB at once: open it once
         self.last_metrics = BatchMetrics()
         self.totals: collections.Counter[str] = collections.Counter()  # per-call counters summed over calls
 
@@ -108,9 +110,10 @@ class RewardEngine:
     # -- knowledge base -----------------------------------------------------------------
     def open_kb(self) -> Any:
         """Open the KB now (loads the embedding model); raises a clear error if it is missing."""
-        if self._kb is None and self.config.factuality.enabled:
-            self._kb = knowledge.open_kb(self.config.factuality.kb_path)
-        return self._kb
+        with self._kb_lock:
+            if self._kb is None and self.config.factuality.enabled:
+                self._kb = knowledge.open_kb(self.config.factuality.kb_path)
+            return self._kb
 
     async def ensure_retriever(self) -> EvidenceRetriever:
         """The evidence retriever, opening the KB off the event loop the first time."""
@@ -120,6 +123,8 @@ class RewardEngine:
             kb = self._kb
             if kb is None:
                 kb = await asyncio.get_running_loop().run_in_executor(None, self.open_kb)
+            if self.retriever is not None:  # another sample's request built it while this one waited
+                return self.retriever
             fc = self.config.factuality
             cache_dir = fc.cache_dir or (self.judge.config.cache_dir if self.judge is not None else None)
             cache = EvidenceCache(cache_dir) if cache_dir else None

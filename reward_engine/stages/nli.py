@@ -18,6 +18,7 @@ from typing import Any, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from knowrl_io.model_loading import model_load_lock
 from retrieval.kb import Passage
 from reward_engine.labels import Verdict
 from reward_engine.stages.llm_stage import StageOutput
@@ -79,8 +80,9 @@ class NLIModel:
 
         name = self.config.model
         try:
-            tokenizer = AutoTokenizer.from_pretrained(name)
-            model = AutoModelForSequenceClassification.from_pretrained(name)
+            with model_load_lock():
+                tokenizer = AutoTokenizer.from_pretrained(name)
+                model = AutoModelForSequenceClassification.from_pretrained(name)
         except (OSError, ValueError) as exc:
             raise NLIModelError(
                 f"factuality.nli.model {name!r} cannot be loaded ({exc}). Give a local path, or download it "
