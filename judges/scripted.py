@@ -32,6 +32,7 @@ from typing import ContextManager
 from aiohttp import web
 
 from judges.threaded import in_thread
+from reward_engine.prompts.templates import GRADER_VERSION
 
 UNMATCHED = "UNMATCHED"
 _TAGS = re.compile(r"</?(?:think|answer)>")
@@ -79,7 +80,9 @@ class ScriptedJudge:
 
     def __init__(self, script: Script) -> None:
         # the last entry for a key wins; ``conflicts`` finds a script that needs that rule
-        self._grades = {(squash(g.gold), squash(g.answer)): g.reply for g in script.grades if squash(g.answer)}
+        self._grades = {
+            (squash(g.gold), squash(g.answer)): (g.reply, g.answer) for g in script.grades if squash(g.answer)
+        }
         self._claims = {bare(c.reasoning): c.reply for c in script.claims}
         self._fallback = self._claims.pop("", None)
         self._by_length = sorted(self._claims, key=len, reverse=True)
@@ -92,9 +95,16 @@ class ScriptedJudge:
         return None
 
     def grade(self, prompt: str) -> str | None:
+        """The scripted reply; to the engine's grader (which asks for the span graded) a scripted letter
+        comes back as that JSON, the whole scripted answer as the span, so the letter still decides."""
         flat = squash(prompt)
-        fits = [(len(a), len(g), reply) for (g, a), reply in self._grades.items() if _apart(flat, g, a)]
-        return max(fits)[2] if fits else None
+        fits = [(len(a), len(g), *entry) for (g, a), entry in self._grades.items() if _apart(flat, g, a)]
+        if not fits:
+            return None
+        reply, answer = max(fits)[2:]
+        if f"[{GRADER_VERSION}]" in prompt and reply.strip() in ("A", "B", "C"):
+            return json.dumps({"grade": reply.strip(), "answer_span": answer if reply.strip() == "A" else ""})
+        return reply
 
     def reply(self, prompt: str) -> tuple[str, str]:
         """(kind, reply): kind is ``decompose``, ``grade`` or ``unmatched``."""

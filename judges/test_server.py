@@ -74,13 +74,16 @@ def answer_for(content: str, grade_as: str | None = None, structured: bool = Fal
     """(kind, reply) for one of the project's prompts, computed from its fields; ``structured``: in the form
     the project's JSON schemas ask for (verdicts are JSON either way)."""
     if f"[{prompts.GRADER_VERSION}]" in content:
+        answer = _field(content, "predicted_answer")
         letter = (
             grade_as
             or {"CORRECT": "A", "INCORRECT": "B", "NOT_ATTEMPTED": "C"}[
-                offline_grader.grade(_field(content, "predicted_answer"), _field(content, "gold_target")).value
+                offline_grader.grade(answer, _field(content, "gold_target")).value
             ]
         )
-        return "grader", json.dumps({"grade": letter}) if structured else letter
+        # grader-v4 asks for JSON with the span graded: here the whole answer (the offline rules read it all)
+        span = answer.strip() if len(answer.strip()) <= 150 else answer.strip()[:150].rsplit(" ", 1)[0]
+        return "grader", json.dumps({"grade": letter, "answer_span": span if letter == "A" else ""})
     if f"[{prompts.DECOMPOSE_VERSION}]" in content:
         claims = offline_facts.decompose(_field(content, "reasoning"))
         if structured:

@@ -8,6 +8,8 @@ checkable at the gold's precision.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from reward_engine.labels import Label
@@ -301,6 +303,6 @@ def test_the_test_judge_grades_hedges_by_the_same_rules():
 
     def letter(answer):
         content = prompts.grader_messages("What is the capital of France?", "Paris", answer)[0]["content"]
-        return answer_for(content)[1]
+        return json.loads(answer_for(content)[1])["grade"]
 
     assert [letter(a) for a in ("Lyon, but I'm not sure", "Paris, but I'm not sure", "I don't know")] == ["B", "A", "C"]

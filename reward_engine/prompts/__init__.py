@@ -6,13 +6,14 @@ from reward_engine.labels import Label
 from reward_engine.prompts.files import TemplateError, Templates, load_template, load_templates
 from reward_engine.prompts.parsers import (
     FusedClaim,
+    parse_answer_span,
     parse_claims,
     parse_fused,
     parse_grade,
     parse_labels,
     parse_verdicts,
 )
-from reward_engine.prompts.schemas import CLAIMS_SCHEMA, FUSED_SCHEMA, GRADE_SCHEMA, VERDICTS_SCHEMA
+from reward_engine.prompts.schemas import CLAIMS_SCHEMA, FUSED_SCHEMA, GRADE_SCHEMA, GRADE_SPAN_SCHEMA, VERDICTS_SCHEMA
 from reward_engine.prompts.templates import (
     CONTRADICTED,
     DECOMPOSE,
@@ -47,6 +48,7 @@ __all__ = [
     "GRADER",
     "GRADER_VERSION",
     "GRADE_SCHEMA",
+    "GRADE_SPAN_SCHEMA",
     "Label",
     "NOT_SUPPORTED",
     "CONTRADICTED",
@@ -64,6 +66,7 @@ __all__ = [
     "grader_messages",
     "load_template",
     "load_templates",
+    "parse_answer_span",
     "parse_claims",
     "parse_fused",
     "parse_grade",

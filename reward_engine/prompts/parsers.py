@@ -86,6 +86,23 @@ def parse_grade(text: str | None) -> Label:
     return first if others <= {first} else Label.UNPARSEABLE
 
 
+def parse_answer_span(text: str | None) -> str | None:
+    """The ``answer_span`` of a JSON grade reply (grader-v4), or None when the reply names none.
+
+    >>> parse_answer_span('{"grade": "A", "answer_span": "Paris"}'), parse_answer_span("A")
+    ('Paris', None)
+    """
+    body = _unwrap(text)
+    if not body.startswith("{"):
+        return None
+    try:
+        data = json.loads(body)
+    except json.JSONDecodeError:
+        return None
+    span = data.get("answer_span") if isinstance(data, dict) else None
+    return span if isinstance(span, str) else None
+
+
 def parse_claims(text: str | None) -> list[str] | None:
     """Bullet lines (or ``{"claims": [...]}``) -> claims, duplicates dropped; NO_CLAIMS or NON_FACTUAL -> []; else None.
 

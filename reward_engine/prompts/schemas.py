@@ -12,6 +12,16 @@ GRADE_SCHEMA = {
     "required": ["grade"],
     "additionalProperties": False,
 }
+# The engine's own grader (grader-v4) also names the span of the answer it graded (stages.grade_guard).
+GRADE_SPAN_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "grade": {"type": "string", "enum": ["A", "B", "C"]},
+        "answer_span": {"type": "string", "maxLength": 200},
+    },
+    "required": ["grade", "answer_span"],
+    "additionalProperties": False,
+}
 CLAIMS_SCHEMA = {
     "type": "object",
     "properties": {"claims": {"type": "array", "items": {"type": "string"}}},

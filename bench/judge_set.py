@@ -1,0 +1,172 @@
+"""Judges scored against the hand-labelled judge set (bench/data/judge_set.jsonl).
+
+    python bench/judge_set.py [--models qwen2.5-coder-1.5b,qwen2.5-coder-0.5b,smollm2] [--slots 2]
+
+Each model is served by ``judges.local`` (llama.cpp's C++ server, 2 threads) and asked through the
+engine's own judge client, prompts and schemas: every grade case with the grader (grader-v4), every
+verify case with the verifier (verify-v3), ``--slots`` requests in flight. Reported per model: the
+judge's raw grade, the engine's grade after the span check (``stages.grade_guard``), claim labels;
+accuracy with 95 % Wilson intervals, confusion matrices, seconds per call. The offline grader and
+verifier are scored on the same cases. ``bench/real_judge.py`` runs this as its first part.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from retrieval.kb import Passage  # noqa: E402
+from reward_engine import prompts  # noqa: E402
+from reward_engine.judge.client import JudgeClient  # noqa: E402
+from reward_engine.judge.config import Endpoint, JudgeConfig  # noqa: E402
+from reward_engine.offline import facts as offline_facts  # noqa: E402
+from reward_engine.offline import grader as offline_grader  # noqa: E402
+from reward_engine.stages.grade import LLMGrader  # noqa: E402
+from reward_engine.stages.llm_stage import FACTS_MAX_TOKENS, JudgeRequest  # noqa: E402
+
+JUDGE_SET = ROOT / "bench" / "data" / "judge_set.jsonl"
+GRADES = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
+VERDICTS = (prompts.SUPPORTED, prompts.CONTRADICTED, prompts.NOT_SUPPORTED)
+
+
+def load_cases(path: Path = JUDGE_SET) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of k successes in n trials (95 % by default)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def accuracy(pairs: list[tuple[str, str]]) -> dict[str, Any]:
+    k, n = sum(a == b for a, b in pairs), len(pairs)
+    low, high = wilson(k, n)
+    return {"correct": k, "n": n, "accuracy": k / n if n else 0.0, "low": low, "high": high}
+
+
+def offline_verdict(claim: str, evidence: list[dict[str, str]]) -> str:
+    texts = [e["text"] for e in evidence]
+    if offline_facts.supported(claim, texts):
+        return prompts.SUPPORTED
+    if offline_facts.contradicted(claim, texts):
+        return prompts.CONTRADICTED
+    return prompts.NOT_SUPPORTED
+
+
+def offline_results(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for case in cases:
+        if case["kind"] == "grade":
+            got = offline_grader.grade(case["answer"], case["gold"]).value
+            out.append({"id": case["id"], "raw": got, "engine": got})
+        else:
+            out.append({"id": case["id"], "engine": offline_verdict(case["claim"], case["evidence"])})
+    return out
+
+
+async def judge_results(url: str, model: str, cases: list[dict[str, Any]], slots: int) -> list[dict[str, Any]]:
+    """Every case through the engine's judge client (no cache), ``slots`` at a time."""
+    config = JudgeConfig(
+        endpoints=[Endpoint(base_url=url, model=model, api_key_env=None)],
+        max_in_flight=slots,
+        timeout_s=600,
+        max_attempts=2,
+        structured_output="on",
+        schema_format="json_schema",
+        temperature=0.0,
+    )
+    gate = asyncio.Semaphore(slots)
+    async with JudgeClient(config) as judge:
+        grader = LLMGrader(judge)
+
+        async def one(case: dict[str, Any]) -> dict[str, Any]:
+            async with gate:
+                started = time.perf_counter()
+                try:
+                    if case["kind"] == "grade":
+                        q, gold, answer = case["question"], case["gold"], case["answer"]
+                        raw, span, _ = await grader.ask(q, gold, answer)
+                        guarded = (await grader.guard(q, gold, answer, raw, span)).value
+                        row = {"raw": raw.value, "span": span, "engine": guarded.value}
+                    else:
+                        passages = [Passage(i + 1, e["title"], e["text"]) for i, e in enumerate(case["evidence"])]
+                        req = JudgeRequest(
+                            "verify",
+                            prompts.verify_messages([case["claim"]], [passages]),
+                            prompts.VERIFY_VERSION,
+                            FACTS_MAX_TOKENS,
+                            prompts.VERDICTS_SCHEMA,
+                        )
+                        reply = await req.send(judge, lambda t: prompts.parse_labels(t, 1) is not None)
+                        row = {"engine": (prompts.parse_labels(reply.text, 1) or ["UNPARSEABLE"])[0]}
+                except Exception as exc:  # a judge failure is a wrong answer here, counted and shown
+                    row = {"raw": "ERROR", "engine": "ERROR", "error": f"{type(exc).__name__}: {exc}"[:200]}
+                return {"id": case["id"], "seconds": time.perf_counter() - started, **row}
+
+        return list(await asyncio.gather(*(one(c) for c in cases)))
+
+
+def summarise(cases: list[dict[str, Any]], results: list[dict[str, Any]]) -> dict[str, Any]:
+    by_id = {c["id"]: c for c in cases}
+    grades = [(r, by_id[r["id"]]) for r in results if by_id[r["id"]]["kind"] == "grade"]
+    verifies = [(r, by_id[r["id"]]) for r in results if by_id[r["id"]]["kind"] == "verify"]
+    out: dict[str, Any] = {
+        "grade_raw": accuracy([(r.get("raw", r["engine"]), c["label"]) for r, c in grades]),
+        "grade_engine": accuracy([(r["engine"], c["label"]) for r, c in grades]),
+        "verify": accuracy([(r["engine"], c["label"]) for r, c in verifies]),
+        "grade_confusion": Counter((c["label"], r["engine"]) for r, c in grades),
+        "verify_confusion": Counter((c["label"], r["engine"]) for r, c in verifies),
+        "by_category": {},
+    }
+    for cat in sorted({c["category"] for _, c in grades}):
+        out["by_category"][cat] = accuracy([(r["engine"], c["label"]) for r, c in grades if c["category"] == cat])
+    seconds = [r["seconds"] for r in results if "seconds" in r]
+    out["seconds_per_call"] = sum(seconds) / len(seconds) if seconds else None
+    out["errors"] = [r for r in results if r.get("engine") == "ERROR"]
+    return out
+
+
+def run_model(model: str, cases: list[dict[str, Any]], slots: int, log_dir: Path) -> tuple[list[dict], float]:
+    from judges.local import resolve_model, running
+
+    _, served_as = resolve_model(model)
+    with running(model=model, parallel=slots, log_path=log_dir / f"{model}-{slots}.log") as url:
+        started = time.perf_counter()
+        results = asyncio.run(judge_results(url, served_as, cases, slots))
+        return results, time.perf_counter() - started
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--models", default="qwen2.5-coder-1.5b,qwen2.5-coder-0.5b,smollm2")
+    parser.add_argument("--slots", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=Path("/tmp/knowrl-judge-set.json"))
+    args = parser.parse_args(argv)
+    cases = load_cases()
+    report: dict[str, Any] = {"offline": summarise(cases, offline_results(cases))}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    for model in args.models.split(","):
+        results, wall = run_model(model, cases, args.slots, args.out.parent)
+        report[model] = {**summarise(cases, results), "wall_s": wall, "results": results}
+        print(model, json.dumps({k: report[model][k] for k in ("grade_raw", "grade_engine", "verify")}), flush=True)
+    args.out.write_text(json.dumps(report, indent=1, default=lambda o: {f"{a}->{b}": n for (a, b), n in o.items()}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
