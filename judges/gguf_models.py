@@ -86,14 +86,6 @@ def part_paths(model: PartModel) -> list[Path]:
     return paths
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 22), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def assembled(model: PartModel, folder: Path | None = None) -> Path:
     """The model's GGUF in the user cache, concatenated from its parts and checked the first time.
 
@@ -127,10 +119,3 @@ def assembled(model: PartModel, folder: Path | None = None) -> Path:
             )
         os.replace(partial, target)
         return target
-
-
-def verify(path: Path, model: PartModel) -> None:
-    """Check an assembled file's checksum again (the cache trusts the size after the first check)."""
-    actual = _sha256(path)
-    if actual != model.sha256:
-        raise ModelAssemblyError(f"{path}: SHA-256 {actual}, expected {model.sha256} for {model.name}")
