@@ -21,9 +21,11 @@ _UNSAFE = re.compile(r"[\ud800-\udfff\x00]")
 # An answer that is only a reasoning opener or punctuation says nothing, and such answers are
 # what talks LLM judges into CORRECT ("One Token to Fool LLM-as-a-Judge", arXiv 2507.08794).
 _OPENER = re.compile(
-    r"^(?:(?:the\s+)?(?:thought process|reasoning|solution|answer|final answer|explanation|analysis)"
-    r"|let(?:'|’)?s\s+(?:think|solve|work|reason|go)\b[^.:\n]*|step\s*\d*|first(?:ly)?|okay|ok|so|well|hmm+)"
-    r"\s*[:.,;!…\-]*$",
+    r"^(?:(?:(?:the|my)\s+)?(?:thought process|reasoning|solution|answer|final answer|explanation|analysis)"
+    r"(?:\s+(?:is|would be|will be))?"
+    r"|let(?:'|’)?s\s+(?:think|solve|work|reason|go)\b[^.:\n]*|step\s*\d*|first(?:ly)?|okay|ok|so|well|hmm+"
+    r"|解|解答|答案|解析|思路|答)"
+    r"\s*[:.,;!…\-：。，；！]*$",
     re.IGNORECASE,
 )
 
@@ -79,6 +81,8 @@ def is_answer(text: str | None) -> bool:
 
     >>> [is_answer(t) for t in ["Paris", ":", "Thought process:", "Let's solve this step by step.", "So", "42"]]
     [True, False, False, False, False, True]
+    >>> [is_answer(t) for t in ["The answer is:", "解", "答案：", "Answer is Paris"]]
+    [False, False, False, True]
     """
     text = (text or "").strip()
     return bool(re.search(r"\w", text)) and _OPENER.match(text) is None
