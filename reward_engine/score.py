@@ -194,6 +194,7 @@ async def _score_rows(
             )
             counters.update({k: engine.totals[k] for k in ("speculated", "speculation_wasted")})
             replies = {kind: dict(c) for kind, c in judge.parsed.items()} if judge else {}
+            guard = dict(getattr(engine.grader, "guard_counts", {}))
             latency = (
                 {
                     kind: {
@@ -215,6 +216,7 @@ async def _score_rows(
     )
     summary["judge_replies"] = replies  # per kind of call: parsed first time / after a retry / never
     summary["judge_latency"] = latency  # per kind of call answered by the judge (cache hits excluded)
+    summary["grade_guard"] = guard  # the judge's CORRECTs by span check: confirmed / ask / refused / overturned
     return summary
 
 
