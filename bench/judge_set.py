@@ -1,9 +1,9 @@
 """Judges scored against the hand-labelled judge set (bench/data/judge_set.jsonl).
 
-    python bench/judge_set.py [--models qwen2.5-coder-1.5b,qwen2.5-coder-0.5b,smollm2] [--slots 2]
+    python bench/judge_set.py [--models qwen2.5-coder-1.5b,qwen2.5-coder-0.5b,smollm2] [--slots 2] [--grader-calls two]
 
 Each model is served by ``judges.local`` (llama.cpp's C++ server, 2 threads) and asked through the
-engine's own judge client, prompts and schemas: every grade case with the grader (grader-v4), every
+engine's own judge client, prompts and schemas: every grade case with the grader (``--grader-calls``), every
 verify case with the verifier (verify-v3), ``--slots`` requests in flight. Reported per model: the
 judge's raw grade, the engine's grade after the span check (``stages.grade_guard``), claim labels;
 accuracy with 95 % Wilson intervals, confusion matrices, seconds per call. The offline grader and
@@ -31,7 +31,7 @@ from reward_engine.judge.client import JudgeClient  # noqa: E402
 from reward_engine.judge.config import Endpoint, JudgeConfig  # noqa: E402
 from reward_engine.offline import facts as offline_facts  # noqa: E402
 from reward_engine.offline import grader as offline_grader  # noqa: E402
-from reward_engine.stages.grade import LLMGrader  # noqa: E402
+from reward_engine.stages.grade import LLMGrader, ReadThenCompareGrader  # noqa: E402
 from reward_engine.stages.llm_stage import FACTS_MAX_TOKENS, JudgeRequest  # noqa: E402
 
 JUDGE_SET = ROOT / "bench" / "data" / "judge_set.jsonl"
@@ -69,8 +69,11 @@ def offline_results(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-async def judge_results(url: str, model: str, cases: list[dict[str, Any]], slots: int) -> list[dict[str, Any]]:
-    """Every case through the engine's judge client (no cache), ``slots`` at a time."""
+async def judge_results(
+    url: str, model: str, cases: list[dict[str, Any]], slots: int, grader_calls: str = "two"
+) -> list[dict[str, Any]]:
+    """Every case through the engine's judge client (no cache), ``slots`` at a time; the grader as
+    ``grader_calls`` configures it (one: read and compare at once; two: read, then compare the span)."""
     config = JudgeConfig(
         endpoints=[Endpoint(base_url=url, model=model, api_key_env=None)],
         max_in_flight=slots,
@@ -82,7 +85,7 @@ async def judge_results(url: str, model: str, cases: list[dict[str, Any]], slots
     )
     gate = asyncio.Semaphore(slots)
     async with JudgeClient(config) as judge:
-        grader = LLMGrader(judge)
+        grader = ReadThenCompareGrader(judge) if grader_calls == "two" else LLMGrader(judge)
 
         async def one(case: dict[str, Any]) -> dict[str, Any]:
             async with gate:
@@ -111,6 +114,15 @@ async def judge_results(url: str, model: str, cases: list[dict[str, Any]], slots
         return list(await asyncio.gather(*(one(c) for c in cases)))
 
 
+def jsonable(obj: Any) -> Any:
+    """The report with confusion counts keyed "label->got" (JSON keys are strings)."""
+    if isinstance(obj, dict):
+        return {("->".join(k) if isinstance(k, tuple) else k): jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [jsonable(v) for v in obj]
+    return obj
+
+
 def summarise(cases: list[dict[str, Any]], results: list[dict[str, Any]]) -> dict[str, Any]:
     by_id = {c["id"]: c for c in cases}
     grades = [(r, by_id[r["id"]]) for r in results if by_id[r["id"]]["kind"] == "grade"]
@@ -131,13 +143,15 @@ def summarise(cases: list[dict[str, Any]], results: list[dict[str, Any]]) -> dic
     return out
 
 
-def run_model(model: str, cases: list[dict[str, Any]], slots: int, log_dir: Path) -> tuple[list[dict], float]:
+def run_model(
+    model: str, cases: list[dict[str, Any]], slots: int, log_dir: Path, grader_calls: str
+) -> tuple[list[dict], float]:
     from judges.local import resolve_model, running
 
     _, served_as = resolve_model(model)
     with running(model=model, parallel=slots, log_path=log_dir / f"{model}-{slots}.log") as url:
         started = time.perf_counter()
-        results = asyncio.run(judge_results(url, served_as, cases, slots))
+        results = asyncio.run(judge_results(url, served_as, cases, slots, grader_calls))
         return results, time.perf_counter() - started
 
 
@@ -145,16 +159,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--models", default="qwen2.5-coder-1.5b,qwen2.5-coder-0.5b,smollm2")
     parser.add_argument("--slots", type=int, default=2)
+    parser.add_argument("--grader-calls", choices=("one", "two"), default="two")
     parser.add_argument("--out", type=Path, default=Path("/tmp/knowrl-judge-set.json"))
     args = parser.parse_args(argv)
     cases = load_cases()
     report: dict[str, Any] = {"offline": summarise(cases, offline_results(cases))}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     for model in args.models.split(","):
-        results, wall = run_model(model, cases, args.slots, args.out.parent)
+        results, wall = run_model(model, cases, args.slots, args.out.parent, args.grader_calls)
         report[model] = {**summarise(cases, results), "wall_s": wall, "results": results}
         print(model, json.dumps({k: report[model][k] for k in ("grade_raw", "grade_engine", "verify")}), flush=True)
-    args.out.write_text(json.dumps(report, indent=1, default=lambda o: {f"{a}->{b}": n for (a, b), n in o.items()}))
+    args.out.write_text(json.dumps(jsonable(report), indent=1))
     return 0
 
 

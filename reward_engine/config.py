@@ -89,6 +89,12 @@ class RewardEngineConfig(BaseModel):
     preset: str = Field("knowrl", description=f"reward semantics preset: {sorted(PRESETS)}")
     semantics: dict[str, Any] = Field(default_factory=dict, description="overrides of the preset's constants")
     grader: Literal["offline", "llm"] = "offline"
+    grader_calls: Literal["one", "two"] = Field(
+        "one",
+        description="the LLM grader: one call (read the answer and compare it with the gold at once: strong "
+        "judges), or two (read the answer without the gold, then compare the span read with the gold: small "
+        "local judges, which let the gold lead their reading; up to twice the grader calls)",
+    )
     decomposer: Literal["offline", "llm"] = "offline"
     verifier: Literal["offline", "llm", "nli"] = Field(
         "offline", description="offline rules, the LLM judge, or an NLI model (KnowRL's; see factuality.nli)"
@@ -123,6 +129,8 @@ class RewardEngineConfig(BaseModel):
                 "Binary RAR needs three-way verdicts from the verifier stage: set factuality.enabled true and "
                 "factuality.mode 'staged' (verifier 'nli' or 'llm'; 'offline' sees only contradicted numbers)"
             )
+        if self.grader_calls == "two" and self.prompts.grader:
+            raise ValueError("grader_calls 'two' uses the engine's own read and compare prompts: drop prompts.grader")
         uses_judge = "llm" in (self.grader, self.decomposer, self.verifier)
         if uses_judge and self.judge is None:
             raise ValueError("grader/decomposer/verifier 'llm' needs a 'judge' section")

@@ -39,7 +39,7 @@ from reward_engine.stages.claims import select_claims
 from reward_engine.stages.decompose import LLMDecomposer, OfflineDecomposer
 from reward_engine.stages.evidence_cache import EvidenceCache
 from reward_engine.stages.fused import LLMFusedChecker, evidence_query
-from reward_engine.stages.grade import LLMGrader, OfflineGrader
+from reward_engine.stages.grade import LLMGrader, OfflineGrader, ReadThenCompareGrader
 from reward_engine.stages.llm_stage import StageOutput
 from reward_engine.stages.nli import NLIVerifier
 from reward_engine.stages.retrieve import EvidenceRetriever
@@ -69,7 +69,13 @@ class RewardEngine:
         self._kb = kb
         templates = config.templates()
         llm = self.judge
-        self.grader = LLMGrader(llm, templates.grader) if config.grader == "llm" else OfflineGrader()
+        self.grader = (
+            OfflineGrader()
+            if config.grader != "llm"
+            else ReadThenCompareGrader(llm)
+            if config.grader_calls == "two"
+            else LLMGrader(llm, templates.grader)
+        )
         self.decomposer = (
             LLMDecomposer(llm, template=templates.decompose) if config.decomposer == "llm" else OfflineDecomposer()
         )

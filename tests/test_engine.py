@@ -93,12 +93,13 @@ async def test_speculation_waste_is_bounded_and_counted(server, kb):
         results = await engine.score(samples())
         metrics = engine.last_metrics
         asked_again = engine.grader.guard_counts["ask"]  # answer spans the offline rules cannot match
-    assert [r.correctness for r in results[:4]] == [2.0, 2.0, 2.0, 2.0]
+    # the two wrong answers are graded CORRECT again alone; a refusal stays NOT_ATTEMPTED whatever the judge says
+    assert [r.correctness for r in results[:4]] == [2.0, 2.0, 2.0, 1.0]
     assert all(r.claims == [] and r.factuality is None for r in results[:4])
     assert metrics.speculated == 2 and metrics.speculation_wasted == 2
     by_kind = (await server_stats(server))["by_kind"]
     # never more than decompose+verify per miss, plus the no-answer completion's own pair
-    assert asked_again == 3 and by_kind["grader"] == 4 + asked_again and by_kind.get("verify", 0) <= 3
+    assert asked_again == 2 and by_kind["grader"] == 4 + asked_again and by_kind.get("verify", 0) <= 3
 
 
 async def test_no_speculation_when_disabled(server, kb):
@@ -108,7 +109,7 @@ async def test_no_speculation_when_disabled(server, kb):
         assert engine.last_metrics.speculated == 0
         asked_again = engine.grader.guard_counts["ask"]  # wrong answers graded A: each span graded alone once
     by_kind = (await server_stats(server))["by_kind"]
-    assert asked_again == 3 and by_kind == {"grader": 4 + asked_again, "decompose": 1, "verify": 1}  # the no-answer
+    assert asked_again == 2 and by_kind == {"grader": 4 + asked_again, "decompose": 1, "verify": 1}  # the no-answer
 
 
 async def test_no_speculation_on_a_judge_that_takes_one_request_at_a_time(server, kb):
@@ -119,9 +120,9 @@ async def test_no_speculation_on_a_judge_that_takes_one_request_at_a_time(server
         results = await engine.score(samples())
         assert engine.last_metrics.speculated == 0
         asked_again = engine.grader.guard_counts["ask"]
-    assert [r.label for r in results[:4]] == ["CORRECT"] * 4
+    assert [r.label for r in results[:4]] == ["CORRECT"] * 3 + ["NOT_ATTEMPTED"]  # a refusal is never CORRECT
     by_kind = (await server_stats(server))["by_kind"]
-    assert asked_again == 3 and by_kind == {"grader": 4 + asked_again, "decompose": 1, "verify": 1}  # the no-answer
+    assert asked_again == 2 and by_kind == {"grader": 4 + asked_again, "decompose": 1, "verify": 1}  # the no-answer
 
 
 async def test_identical_completions_are_scored_once(server, kb):

@@ -52,7 +52,8 @@ async def test_fused_speculation_is_dropped_when_the_judge_disagrees(server, kb)
     async with RewardEngine(fused_config(server), kb=kb) as engine:
         results = await engine.score(samples())
         metrics = engine.last_metrics
-    assert [r.correctness for r in results[:4]] == [2.0] * 4 and all(r.claims == [] for r in results[:4])
+    # a refusal stays NOT_ATTEMPTED (+1) whatever the judge says
+    assert [r.correctness for r in results[:4]] == [2.0] * 3 + [1.0] and all(r.claims == [] for r in results[:4])
     assert metrics.speculated == 2 and metrics.speculation_wasted == 2
     assert (await server_stats(server))["by_kind"].get("fused", 0) <= 3  # 2 wasted at most + the no-answer
 

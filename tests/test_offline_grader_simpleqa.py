@@ -8,8 +8,6 @@ checkable at the gold's precision.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from reward_engine.labels import Label
@@ -302,7 +300,9 @@ def test_the_test_judge_grades_hedges_by_the_same_rules():
     from reward_engine import prompts
 
     def letter(answer):
-        content = prompts.grader_messages("What is the capital of France?", "Paris", answer)[0]["content"]
-        return json.loads(answer_for(content)[1])["grade"]
+        messages = prompts.grader_messages("What is the capital of France?", "Paris", answer)
+        content = "\n".join(m["content"] for m in messages)
+        return prompts.parse_grade(answer_for(content)[1])
 
-    assert [letter(a) for a in ("Lyon, but I'm not sure", "Paris, but I'm not sure", "I don't know")] == ["B", "A", "C"]
+    got = [letter(a) for a in ("Lyon, but I'm not sure", "Paris, but I'm not sure", "I don't know")]
+    assert got == [prompts.Label.INCORRECT, prompts.Label.CORRECT, prompts.Label.NOT_ATTEMPTED]

@@ -296,7 +296,7 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
         before, after = seg[:at], seg[at + len(variant) :]
         if _NEGATION_BEFORE.search(before + " ") or _NEGATION_AFTER.match(after):
             return Label.INCORRECT
-        if _alternatives(seg.replace(variant, " ")) or _is_list(candidate.text, gold_raw, variant):
+        if names_alternatives(seg.replace(variant, " ")) or _is_list(candidate.text, gold_raw, variant):
             return Label.INCORRECT
         if len(seg.split()) - len(variant.split()) > max(6, len(variant.split())):
             return Label.INCORRECT
@@ -304,7 +304,8 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
     return _parts_verdict(candidate, seg, gold_raw, reading)
 
 
-def _alternatives(text: str) -> bool:
+def names_alternatives(text: str) -> bool:
+    """ "Lyon or Paris", "either ... or": a list of guesses (normalised text; "or so" is not one)."""
     return bool(_ALTERNATIVES.search(_NOT_ALTERNATIVES.sub(" ", text)))
 
 
@@ -365,7 +366,7 @@ def _parts_verdict(candidate: Candidate, seg: str, gold_raw: str, reading: Readi
     named = [any(_contains(seg, f) >= 0 for f in options) for options in forms]
     if not any(named):
         return None
-    if _alternatives(seg):
+    if names_alternatives(seg):
         return Label.INCORRECT
     all_forms = [f for options in forms for f in options]
     items = [i for i in _ITEM_SPLIT.split(candidate.text) if normalize(i)]
@@ -391,7 +392,7 @@ def _side_remark(candidate: Candidate, seg: str, gold_raw: str, gold: str, readi
     content_gold = {w for w in gold_words if w not in _STOP and len(w) > 2}
     if len(words) < 3 or not any(w in _VERBS for w in words) or not content_gold.intersection(words):
         return False
-    if _NEGATION_BEFORE.search(seg + " ") or re.search(r"\b(?:not|never|no)\b|n t\b", seg) or _alternatives(seg):
+    if _NEGATION_BEFORE.search(seg + " ") or re.search(r"\b(?:not|never|no)\b|n t\b", seg) or names_alternatives(seg):
         return False
     if re.search(r"\band\b|&|,", lower(candidate.text)):
         return False

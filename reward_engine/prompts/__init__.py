@@ -13,8 +13,18 @@ from reward_engine.prompts.parsers import (
     parse_labels,
     parse_verdicts,
 )
-from reward_engine.prompts.schemas import CLAIMS_SCHEMA, FUSED_SCHEMA, GRADE_SCHEMA, GRADE_SPAN_SCHEMA, VERDICTS_SCHEMA
+from reward_engine.prompts.schemas import (
+    CLAIMS_SCHEMA,
+    COMPARE_SCHEMA,
+    FUSED_SCHEMA,
+    GRADE_SCHEMA,
+    GRADE_SPAN_SCHEMA,
+    READ_SCHEMA,
+    VERDICTS_SCHEMA,
+)
 from reward_engine.prompts.templates import (
+    COMPARE,
+    COMPARE_VERSION,
     CONTRADICTED,
     DECOMPOSE,
     DECOMPOSE_VERSION,
@@ -24,6 +34,9 @@ from reward_engine.prompts.templates import (
     GRADER_VERSION,
     NO_CLAIMS,
     NOT_SUPPORTED,
+    READ,
+    READ_VERSION,
+    SAME_AS_GOLD,
     SUPPORTED,
     VERIFY,
     VERIFY_VERSION,
@@ -31,6 +44,7 @@ from reward_engine.prompts.templates import (
     claim_blocks,
     decompose_messages,
     fused_messages,
+    grader_fields,
     grader_messages,
     passage_tag,
     untrusted,
@@ -39,6 +53,9 @@ from reward_engine.prompts.templates import (
 
 __all__ = [
     "CLAIMS_SCHEMA",
+    "COMPARE",
+    "COMPARE_SCHEMA",
+    "COMPARE_VERSION",
     "DECOMPOSE",
     "DECOMPOSE_VERSION",
     "FUSED",
@@ -53,6 +70,10 @@ __all__ = [
     "NOT_SUPPORTED",
     "CONTRADICTED",
     "NO_CLAIMS",
+    "READ",
+    "READ_SCHEMA",
+    "READ_VERSION",
+    "SAME_AS_GOLD",
     "SUPPORTED",
     "Template",
     "TemplateError",
@@ -63,6 +84,7 @@ __all__ = [
     "claim_blocks",
     "decompose_messages",
     "fused_messages",
+    "grader_fields",
     "grader_messages",
     "load_template",
     "load_templates",

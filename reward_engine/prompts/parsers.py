@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from reward_engine.labels import Label
-from reward_engine.prompts.templates import CONTRADICTED, NO_CLAIMS, NOT_SUPPORTED, SUPPORTED
+from reward_engine.prompts.templates import CONTRADICTED, NO_CLAIMS, NOT_SUPPORTED, SAME_AS_GOLD, SUPPORTED
 
 NON_FACTUAL = "NON_FACTUAL:"  # FActScore's decomposition prompt's "no facts here" marker
 
@@ -25,6 +25,7 @@ _GRADE = {
     "INCORRECT": Label.INCORRECT,
     "NOT_ATTEMPTED": Label.NOT_ATTEMPTED,
 }
+_SAME = dict(zip(SAME_AS_GOLD, (Label.CORRECT, Label.INCORRECT, Label.NOT_ATTEMPTED)))
 
 
 _FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
@@ -59,7 +60,8 @@ def _grade_line(line: str) -> Label | None:
 
 
 def parse_grade(text: str | None) -> Label:
-    """One grade: a letter (A/B/C) or label word, as real models write it, or ``{"grade": "B"}``.
+    """One grade: a letter (A/B/C) or label word, as real models write it, ``{"grade": "B"}``, or
+    grader-v6's ``{"answer_span": ..., "same_as_gold": "no"}``.
 
     Accepted: code fences, emphasis, "B.", "(B)", "Grade: B", "B - INCORRECT", and a first line
     holding the grade followed by an explanation. Refused (UNPARSEABLE, retried): anything with
@@ -67,6 +69,8 @@ def parse_grade(text: str | None) -> Label:
 
     >>> [parse_grade(t).value for t in ["B", "Grade: C.", "```\\nA\\n```", '{"grade": "B"}', "A or B"]]
     ['INCORRECT', 'NOT_ATTEMPTED', 'CORRECT', 'INCORRECT', 'UNPARSEABLE']
+    >>> parse_grade('{"answer_span": "Lyon", "same_as_gold": "no"}').value
+    'INCORRECT'
     """
     body = _unwrap(text)
     if body.startswith("{"):
@@ -74,6 +78,8 @@ def parse_grade(text: str | None) -> Label:
             data = json.loads(body)
         except json.JSONDecodeError:
             return Label.UNPARSEABLE
+        if isinstance(data, dict) and isinstance(data.get("same_as_gold"), str):
+            return _SAME.get(data["same_as_gold"].strip().lower(), Label.UNPARSEABLE)
         grade = data.get("grade") if isinstance(data, dict) else None
         return _GRADE.get(grade.strip().upper(), Label.UNPARSEABLE) if isinstance(grade, str) else Label.UNPARSEABLE
     lines = [line for line in body.splitlines() if line.strip()]
@@ -87,9 +93,9 @@ def parse_grade(text: str | None) -> Label:
 
 
 def parse_answer_span(text: str | None) -> str | None:
-    """The ``answer_span`` of a JSON grade reply (grader-v4), or None when the reply names none.
+    """The ``answer_span`` of a JSON grade reply, or None when the reply names none.
 
-    >>> parse_answer_span('{"grade": "A", "answer_span": "Paris"}'), parse_answer_span("A")
+    >>> parse_answer_span('{"answer_span": "Paris", "same_as_gold": "yes"}'), parse_answer_span("A")
     ('Paris', None)
     """
     body = _unwrap(text)

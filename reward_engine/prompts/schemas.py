@@ -4,7 +4,7 @@ outputs (``judge.structured_output``): a reply then parses by construction. The 
 
 from __future__ import annotations
 
-from reward_engine.prompts.templates import CONTRADICTED, NOT_SUPPORTED, SUPPORTED
+from reward_engine.prompts.templates import CONTRADICTED, NOT_SUPPORTED, SAME_AS_GOLD, SUPPORTED
 
 GRADE_SCHEMA = {
     "type": "object",
@@ -12,14 +12,26 @@ GRADE_SCHEMA = {
     "required": ["grade"],
     "additionalProperties": False,
 }
-# The engine's own grader (grader-v4) also names the span of the answer it graded (stages.grade_guard).
-GRADE_SPAN_SCHEMA = {
+# The engine's own grader names the span of the answer it compared with the gold (stages.grade_guard).
+GRADE_SPAN_SCHEMA = {  # grader-v6: the span first (a small judge compares better what it has just copied)
     "type": "object",
     "properties": {
-        "grade": {"type": "string", "enum": ["A", "B", "C"]},
         "answer_span": {"type": "string", "maxLength": 200},
+        "same_as_gold": {"type": "string", "enum": list(SAME_AS_GOLD)},
     },
-    "required": ["grade", "answer_span"],
+    "required": ["answer_span", "same_as_gold"],
+    "additionalProperties": False,
+}
+READ_SCHEMA = {  # the grader's first call (read-v1): the span alone
+    "type": "object",
+    "properties": {"answer_span": {"type": "string", "maxLength": 200}},
+    "required": ["answer_span"],
+    "additionalProperties": False,
+}
+COMPARE_SCHEMA = {  # its second (compare-v1): the span against the gold
+    "type": "object",
+    "properties": {"same_as_gold": {"type": "string", "enum": list(SAME_AS_GOLD)}},
+    "required": ["same_as_gold"],
     "additionalProperties": False,
 }
 CLAIMS_SCHEMA = {
