@@ -77,7 +77,7 @@ def test_the_grader_prompt_puts_the_row_last_for_the_prompt_cache():
         prompts.verify_messages(["Paris is in France."], [[]]),
         prompts.fused_messages("q", "Paris is in France.", []),
     ):
-        text = messages[0]["content"]
+        text = "\n".join(m["content"] for m in messages)
         assert "JSON" in text[: text.index("<")] or "- " in text[: text.index("<")]  # the reply format comes first
 
 

@@ -49,10 +49,11 @@ VERDICTS_SCHEMA = {
             "type": "array",
             "items": {
                 "type": "object",
-                "required": ["id", "label"],
+                "required": ["id", "quote", "label"],  # verify-v4: the evidence quoted, then the label
                 "additionalProperties": False,
                 "properties": {
                     "id": {"type": "integer"},
+                    "quote": {"type": "string", "maxLength": 400},
                     "label": {"type": "string", "enum": [SUPPORTED, CONTRADICTED, NOT_SUPPORTED]},
                 },
             },
