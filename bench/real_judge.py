@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import pickle
 import platform
 import shutil
 import subprocess
@@ -422,7 +423,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cases", type=int, default=0, help="only the first N judge-set cases of each kind")
     parser.add_argument("--work", type=Path, default=Path("/tmp/knowrl-real-judge"))
     parser.add_argument("--out", type=Path, default=RESULTS / "real_judge.md")
+    parser.add_argument("--report-only", action="store_true", help="write the report again from --work's last run")
     args = parser.parse_args(argv)
+    if args.report_only:  # the same arguments as the run: the report names them
+        cases = judge_set.load_cases()
+        if args.cases:
+            cases = [c for kind in ("grade", "verify") for c in [c for c in cases if c["kind"] == kind][: args.cases]]
+        write_report(args.out, args, pickle.loads((args.work / "report.pickle").read_bytes()), cases)
+        return 0
     started = time.perf_counter()
     shutil.rmtree(args.work, ignore_errors=True)  # every call of this run is a real one
     w = args.work
@@ -486,6 +494,7 @@ def main(argv: list[str] | None = None) -> int:
     r["slots"] = dict(sorted(r["slots"].items()))
     r["wall_s"] = time.perf_counter() - started
     (w / "report.json").write_text(json.dumps(judge_set.jsonable(r), indent=1))
+    (w / "report.pickle").write_bytes(pickle.dumps(r))  # --report-only renders it again
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write_report(args.out, args, r, cases)
     print(args.out.read_text())
