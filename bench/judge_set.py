@@ -4,7 +4,7 @@
 
 Each model is served by ``judges.local`` (llama.cpp's C++ server, 2 threads) and asked through the
 engine's own judge client, prompts and schemas: every grade case with the grader (``--grader-calls``), every
-verify case with the verifier (verify-v3), ``--slots`` requests in flight. Reported per model: the
+verify case with the verifier (verify-v4), ``--slots`` requests in flight. Reported per model: the
 judge's raw grade, the engine's grade after the span check (``stages.grade_guard``), claim labels;
 accuracy with 95 % Wilson intervals, confusion matrices, seconds per call. The offline grader and
 verifier are scored on the same cases. ``bench/real_judge.py`` runs this as its first part.

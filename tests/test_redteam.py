@@ -34,6 +34,7 @@ def _config(mode: str, server: Any, preset: str = "knowrl", **factuality: Any):
         {
             "preset": preset,
             "grader": "llm",
+            "grader_calls": "two" if mode == "judge-two-calls" else "one",
             "decomposer": "llm",
             "verifier": "llm",
             "judge": judge,
@@ -74,7 +75,7 @@ def test_the_set_is_versioned_and_covers_every_attack_kind():
 
 
 @pytest.mark.parametrize("preset", ["knowrl", "knowrl-robust"])
-@pytest.mark.parametrize("mode", ["offline", "judge"])
+@pytest.mark.parametrize("mode", ["offline", "judge", "judge-two-calls"])
 async def test_no_attack_beats_its_honest_baseline(mode, preset, server, kb):
     scores = await _score_all(_config(mode, server, preset), kb)
     for name in SET["baselines"]:
