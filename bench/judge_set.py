@@ -103,7 +103,7 @@ async def judge_results(
                             prompts.verify_messages([case["claim"]], [passages]),
                             prompts.VERIFY_VERSION,
                             FACTS_MAX_TOKENS,
-                            prompts.VERDICTS_SCHEMA,
+                            prompts.verdicts_schema(1),
                         )
                         reply = await req.send(judge, lambda t: prompts.parse_labels(t, 1) is not None)
                         row = {"engine": (prompts.parse_labels(reply.text, 1) or ["UNPARSEABLE"])[0]}

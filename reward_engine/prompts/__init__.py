@@ -21,6 +21,7 @@ from reward_engine.prompts.schemas import (
     GRADE_SPAN_SCHEMA,
     READ_SCHEMA,
     VERDICTS_SCHEMA,
+    verdicts_schema,
 )
 from reward_engine.prompts.templates import (
     COMPARE,
@@ -96,5 +97,6 @@ __all__ = [
     "parse_labels",
     "passage_tag",
     "untrusted",
+    "verdicts_schema",
     "verify_messages",
 ]

@@ -61,6 +61,19 @@ VERDICTS_SCHEMA = {
     },
 }
 
+
+def verdicts_schema(n_claims: int) -> dict:
+    """``VERDICTS_SCHEMA`` for exactly ``n_claims`` claims: a judge constrained by it cannot run on past the
+    last claim (SmolLM2 filled its 2048-token budget with labels until the array was bounded)."""
+    labels = {**VERDICTS_SCHEMA["properties"]["labels"], "minItems": n_claims, "maxItems": n_claims}
+    item = labels["items"]
+    labels["items"] = {
+        **item,
+        "properties": {**item["properties"], "id": {"type": "integer", "minimum": 1, "maximum": n_claims}},
+    }
+    return {**VERDICTS_SCHEMA, "properties": {"labels": labels}}
+
+
 FUSED_SCHEMA = {
     "type": "object",
     "required": ["claims"],

@@ -63,7 +63,7 @@ class LLMVerifier(LLMStage):
             prompts.verify_messages(claims, evidence, self.template),
             self.template.version,
             self.max_tokens,
-            prompts.VERDICTS_SCHEMA,
+            prompts.verdicts_schema(len(claims)),
         )
 
     async def verify(self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -> StageOutput:
