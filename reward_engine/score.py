@@ -216,7 +216,8 @@ async def _score_rows(
     )
     summary["judge_replies"] = replies  # per kind of call: parsed first time / after a retry / never
     summary["judge_latency"] = latency  # per kind of call answered by the judge (cache hits excluded)
-    summary["grade_guard"] = guard  # the judge's CORRECTs by span check: confirmed / ask / refused / overturned
+    # what the span check changed: no_answer / several / refused, and CORRECTs confirmed / ask / overturned
+    summary["grade_guard"] = guard
     return summary
 
 

@@ -40,6 +40,8 @@ class LLMGrader:
     the offline grader's label. ``guard_counts`` says how often each happened.
     """
 
+    compared_alone = False  # True when the judge compared the span with the gold without the rest of the answer
+
     def __init__(self, judge: JudgeClient, template: prompts.Template = prompts.GRADER) -> None:
         self.judge = judge
         self.template = template
@@ -68,8 +70,6 @@ class LLMGrader:
     async def grade(self, question: str, gold: str, answer: str) -> StageOutput:
         label, span, cached = await self.ask(question, gold, answer)
         return await self.guard(question, gold, answer, label, span, cached)
-
-    compared_alone = False  # True when the judge compared the span with the gold without the rest of the answer
 
     async def guard(
         self, question: str, gold: str, answer: str, label: Label, span: str | None, cached: bool = False

@@ -45,7 +45,7 @@ _EDGE = " \t\n\"'`“”‘’.,;:!?()[]{}*_"
 
 class SpanCheck(str, Enum):
     KEPT = "kept"  # not CORRECT, and nothing above overrules it: the judge's grade stands
-    NO_ANSWER = "no_answer"  # a refusal, no span, or a span the answer does not contain: NOT_ATTEMPTED
+    NO_ANSWER = "no_answer"  # a refusal, or the judge found no answer (an empty span): NOT_ATTEMPTED
     SEVERAL = "several"  # the span names several candidates: INCORRECT
     CONFIRMED = "confirmed"  # the span matches the gold by the offline rules
     ASK = "ask"  # a plausible answer the offline rules cannot match (an alias, a paraphrase): grade it alone
