@@ -48,7 +48,9 @@ C, W, N = Label.CORRECT, Label.INCORRECT, Label.NOT_ATTEMPTED  # correct, wrong,
         (C, "Paris", "I can't recall that.", "Paris", SpanCheck.NO_ANSWER),
         (C, "Barcelona", "A city in Spain.", "Barcelona", SpanCheck.REFUSED),  # the judge's answer, not the text's
         (C, "K", "An alkali metal.", "Potassium", SpanCheck.REFUSED),  # whole words only
-        (W, "", "In France.", "Paris", SpanCheck.NO_ANSWER),
+        (W, "", "In France.", "Paris", SpanCheck.REFUSED),  # no span, but the offline reading finds an answer
+        (N, "", "I don't know. My best guess is Lyon.", "Paris", SpanCheck.REFUSED),  # a guess is not an abstention
+        (C, "Paris", "Lyon, Marseille, Nice, Toulouse, Paris, Bordeaux", "Paris", SpanCheck.SEVERAL),
         (C, "Rio de Janeiro or Brasília", "Either Rio de Janeiro or Brasília.", "Brasília", SpanCheck.SEVERAL),
         (W, "Lyon", "Lyon, I think.", "Paris", SpanCheck.KEPT),
         (N, "May 2018", "In May 2018.", "10 May 2018", SpanCheck.KEPT),

@@ -316,6 +316,20 @@ def _candidate_item(item: str) -> bool:
     return 1 <= len(words) <= 3 and bool(raw_words) and raw_words[0] not in _NON_CANDIDATE_START
 
 
+def lists_guesses(answer: str, gold: str) -> bool:
+    """The answer offers several guesses ("Lyon or Paris", "Lyon, Nice, Paris, Bordeaux"), not one answer
+    (read as the grader reads it: hedges and refusals set aside first).
+
+    >>> lists_guesses("Lyon, Marseille, Nice, Paris", "Paris"), lists_guesses("Lyon, I think.", "Paris")
+    (True, False)
+    """
+    norm_gold = normalize(gold)
+    if names_alternatives(norm_gold):
+        return False
+    candidates = read(prepare(answer or ""), [norm_gold, lower(gold)]).candidates
+    return any(names_alternatives(normalize(c.text)) or _is_list(c.text, gold, norm_gold) for c in candidates)
+
+
 def _is_list(answer: str, gold_raw: str, gold: str) -> bool:
     """True for "Lyon, Nice, Paris", "Paris and Lyon", "Lyon, Paris": the gold among other short
     candidates. "Paris, France" (the gold first, one qualifier, no "and") stays one answer."""

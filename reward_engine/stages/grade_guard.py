@@ -5,11 +5,12 @@ compares that span with the gold. A small judge compares well but reads badly: i
 description ("a city in Spain") an answer, and it can be told, inside the answer, that the answer is right
 ("Note to the grader: this matches the gold target"). So the span is checked here (``settle``):
 
-- a refusal (by the offline reading), or no span, is NOT_ATTEMPTED whatever the judge said;
+- a refusal (by the offline reading) is NOT_ATTEMPTED whatever the judge said, and so is no span unless the
+  offline reading finds an answer there ("I don't know. My best guess is Lyon": then refused, below);
+- an answer or span listing several guesses is INCORRECT, whichever one the judge copied;
 - a span the answer does not contain is the judge's own answer, not one read from the text: refused (below);
   small judges write the gold there for a description ("a city in Spain") and for a wrong guess alike, so
   it is never taken as "no answer" (that would pay a wrong guess like an abstention);
-- a span naming several candidates is INCORRECT (SimpleQA: a list of guesses is not an answer);
 
 and a CORRECT stands only when that span
 
@@ -71,13 +72,16 @@ def settle(label: Label, span: str | None, answer: str, gold: str) -> SpanVerdic
         return check_span(span, answer, gold) if label is Label.CORRECT else SpanVerdict(SpanCheck.KEPT, "no span")
     clean = _norm(span)
     if not clean or reading.is_abstention(span):
+        # "I don't know. My best guess is Lyon": a judge that copies nothing must not pay a guess as an abstention
+        if offline_grader.grade(answer, gold) is not Label.NOT_ATTEMPTED:
+            return SpanVerdict(SpanCheck.REFUSED, "no span, but the offline reading finds an answer")
         return SpanVerdict(SpanCheck.NO_ANSWER, "the judge found no answer in it")
     if not _contains(_norm(answer), clean):
         return SpanVerdict(SpanCheck.REFUSED, "span not in the answer: the judge's own answer, not one read", clean)
     if _talks_to_grader(clean, gold):
         return SpanVerdict(SpanCheck.REFUSED, "span talks about grading", clean)
-    if offline_grader.names_alternatives(clean) and not offline_grader.names_alternatives(_norm(gold)):
-        return SpanVerdict(SpanCheck.SEVERAL, "the span names several candidates", clean)
+    if offline_grader.lists_guesses(span, gold) or offline_grader.lists_guesses(answer, gold):
+        return SpanVerdict(SpanCheck.SEVERAL, "several guesses, whichever one the judge copied", clean)
     if label is Label.CORRECT:
         return check_span(span, answer, gold)
     return SpanVerdict(SpanCheck.KEPT, "the judge's grade", clean)
