@@ -77,7 +77,7 @@ class LLMGrader:
         """The judge's grade after the span check (``grade_guard.settle``)."""
         if not self.template.answer_span or label is Label.UNPARSEABLE:
             return StageOutput(label, cached)
-        verdict = settle(label, span, answer, gold)
+        verdict = await asyncio.to_thread(settle, label, span, answer, gold)  # offline reading: off the loop
         if verdict.check is SpanCheck.ASK and self.compared_alone:
             verdict = SpanVerdict(SpanCheck.CONFIRMED, "the judge compared the span alone", verdict.span)
         if verdict.check is not SpanCheck.KEPT:

@@ -47,7 +47,7 @@ _EDGE = " \t\n\"'`“”‘’.,;:!?()[]{}*_"
 class SpanCheck(str, Enum):
     KEPT = "kept"  # not CORRECT, and nothing above overrules it: the judge's grade stands
     NO_ANSWER = "no_answer"  # a refusal, or the judge found no answer (an empty span): NOT_ATTEMPTED
-    SEVERAL = "several"  # the span names several candidates: INCORRECT
+    SEVERAL = "several"  # the answer or span lists several guesses: INCORRECT
     CONFIRMED = "confirmed"  # the span matches the gold by the offline rules
     ASK = "ask"  # a plausible answer the offline rules cannot match (an alias, a paraphrase): grade it alone
     REFUSED = "refused"  # no span, not in the answer, talk about grading, or too long
@@ -76,15 +76,23 @@ def settle(label: Label, span: str | None, answer: str, gold: str) -> SpanVerdic
         if offline_grader.grade(answer, gold) is not Label.NOT_ATTEMPTED:
             return SpanVerdict(SpanCheck.REFUSED, "no span, but the offline reading finds an answer")
         return SpanVerdict(SpanCheck.NO_ANSWER, "the judge found no answer in it")
-    if not _contains(_norm(answer), clean):
-        return SpanVerdict(SpanCheck.REFUSED, "span not in the answer: the judge's own answer, not one read", clean)
-    if _talks_to_grader(clean, gold):
-        return SpanVerdict(SpanCheck.REFUSED, "span talks about grading", clean)
+    refused = _refused(clean, answer, gold)
+    if refused is not None:
+        return refused
     if offline_grader.lists_guesses(span, gold) or offline_grader.lists_guesses(answer, gold):
         return SpanVerdict(SpanCheck.SEVERAL, "several guesses, whichever one the judge copied", clean)
     if label is Label.CORRECT:
         return check_span(span, answer, gold)
     return SpanVerdict(SpanCheck.KEPT, "the judge's grade", clean)
+
+
+def _refused(clean: str, answer: str, gold: str) -> SpanVerdict | None:
+    """A span the answer does not contain (the judge's own answer, not one read), or talk about grading."""
+    if not _contains(_norm(answer), clean):
+        return SpanVerdict(SpanCheck.REFUSED, "span not in the answer", clean)
+    if _talks_to_grader(clean, gold):
+        return SpanVerdict(SpanCheck.REFUSED, "span talks about grading", clean)
+    return None
 
 
 def _contains(text: str, span: str) -> bool:
@@ -102,10 +110,9 @@ def check_span(span: str | None, answer: str, gold: str) -> SpanVerdict:
     if not span or not _norm(span):
         return SpanVerdict(SpanCheck.REFUSED, "no answer span")
     clean = _norm(span)
-    if not _contains(_norm(answer), clean):
-        return SpanVerdict(SpanCheck.REFUSED, "span not in the answer", clean)
-    if _talks_to_grader(clean, gold):
-        return SpanVerdict(SpanCheck.REFUSED, "span talks about grading", clean)
+    refused = _refused(clean, answer, gold)
+    if refused is not None:
+        return refused
     if len(clean.split()) > max(MAX_SPAN_WORDS, 3 * len(gold.split())):
         return SpanVerdict(SpanCheck.REFUSED, "span too long to be an answer", clean)
     if offline_grader.grade(clean, gold) is Label.CORRECT:
