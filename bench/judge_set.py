@@ -160,9 +160,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", default="qwen2.5-coder-1.5b,qwen2.5-coder-0.5b,smollm2")
     parser.add_argument("--slots", type=int, default=2)
     parser.add_argument("--grader-calls", choices=("one", "two"), default="two")
+    parser.add_argument("--kinds", default="grade,verify", help="which cases: grade, verify or both")
     parser.add_argument("--out", type=Path, default=Path("/tmp/knowrl-judge-set.json"))
     args = parser.parse_args(argv)
-    cases = load_cases()
+    cases = [c for c in load_cases() if c["kind"] in args.kinds.split(",")]
     report: dict[str, Any] = {"offline": summarise(cases, offline_results(cases))}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     for model in args.models.split(","):

@@ -89,11 +89,18 @@ def answer_for(content: str, grade_as: str | None = None, structured: bool = Fal
         return "grader", json.dumps({"answer_span": span if letter != "C" else "", "same_as_gold": same})
     if f"[{prompts.READ_VERSION}]" in content:  # the two-call grader's reading: the whole answer, none if declined
         answer = _field(content, "predicted_answer").strip()
-        span = "" if offline_reading.is_abstention(answer) else answer[:150]
-        return "grader", json.dumps({"answer_span": span})
+        if offline_reading.is_abstention(answer):
+            return "grader", json.dumps({"answer_kind": "declines", "answer_span": ""})
+        # a sentence that opens with an article reads as a description ("A city in France.")
+        described = [s.strip(" .") for s in re.split(r"(?<=\.)\s+", answer) if re.match(r"(?i)an?\s", s.strip())]
+        if described:
+            return "grader", json.dumps({"answer_kind": "describes", "answer_span": described[0]})
+        return "grader", json.dumps({"answer_kind": "names", "answer_span": answer[:150]})
     if f"[{prompts.COMPARE_VERSION}]" in content:  # and its comparison of that span with the gold
         letter = grade_as or _LETTER[offline_grader.grade(_field(content, "answer"), _field(content, "gold_target"))]
         return "grader", json.dumps({"same_as_gold": dict(zip("ABC", prompts.SAME_AS_GOLD))[letter]})
+    if f"[{prompts.FITS_VERSION}]" in content:  # or whether the gold fits a description: it knows no facts, says
+        return "grader", json.dumps({"gold_fits": "no" if grade_as == "B" else "yes"})  # yes unless told B
     if f"[{prompts.DECOMPOSE_VERSION}]" in content:
         claims = offline_facts.decompose(_field(content, "reasoning"))
         if structured:

@@ -160,3 +160,36 @@ def test_the_two_call_grader_refuses_a_user_grader_template(tmp_path):
                 "prompts": {"grader": str(template)},
             }
         )
+
+
+async def test_the_two_call_grader_asks_whether_the_gold_fits_a_description():
+    """read-v2 "describes": the second call asks whether the gold fits the description (fits-v1: too vague,
+    NOT_ATTEMPTED) -- unless the answer also names something, which is then compared as a name, so a wrong
+    guess cannot hide behind a description. Dates and numbers at the gold's precision need no second call."""
+    srv = JudgeServer(ServerConfig())
+    await srv.start()
+    try:
+        rows = [
+            Sample("What is the capital of France?", "<think>x</think><answer>A city in France.</answer>", "Paris"),
+            Sample("What is the capital of France?", "<think>x</think><answer>Lyon. A city in France.</answer>", "Paris"),
+            Sample("When did the Berlin Wall fall?", "<think>x</think><answer>November 1989</answer>", "9 November 1989"),
+            Sample("When did the Berlin Wall fall?", "<think>x</think><answer>9 November 1989</answer>", "9 November 1989"),
+        ]
+        async with RewardEngine(_config(srv.url, "two")) as engine:
+            results = await engine.score(rows)
+        by_kind = srv.stats.by_kind
+    finally:
+        await srv.stop()
+    assert [r.label for r in results] == ["NOT_ATTEMPTED", "INCORRECT", "NOT_ATTEMPTED", "CORRECT"]
+    assert by_kind["grader"] == 4 + 2  # four readings; a fits call and a comparison; the dates by rule
+
+
+def test_a_description_holds_nothing_else():
+    from reward_engine.stages.grade import _by_rule, _only_describes
+
+    assert _only_describes("A city in Spain", "A city in Spain.")
+    assert not _only_describes("A city in France", "Lyon. A city in France.")
+    assert _by_rule("9.81 m/s²", "9.8 m/s²") is Label.CORRECT
+    assert _by_rule("November 1989", "9 November 1989") is Label.NOT_ATTEMPTED
+    assert _by_rule("42,195 metres", "42.195 km") is None  # units: the judge compares
+    assert _by_rule("Lyon", "Paris") is None

@@ -306,3 +306,45 @@ def test_the_test_judge_grades_hedges_by_the_same_rules():
 
     got = [letter(a) for a in ("Lyon, but I'm not sure", "Paris, but I'm not sure", "I don't know")]
     assert got == [prompts.Label.INCORRECT, prompts.Label.CORRECT, prompts.Label.NOT_ATTEMPTED]
+
+
+# Written and labelled by hand from what the 1.5B judge set exposed (2026-11-25): contracted refusals ("I'm",
+# "I'd") were not read as refusals, a date or number with a comma was read as a list of guesses, a gold's
+# year after a comma was dropped ("Athens, 1896" accepted "Athens"), and units written with ² broke the gold.
+READ_AS_WRITTEN = cases(
+    ("contracted-not-able", "I'm not able to answer that without checking a reference.", "Ulaanbaatar", N),
+    ("contracted-look-up", "I'd need to look that up.", "6", N),
+    ("check-a-reference", "I'd have to check a physics reference to give you the exact figure.", "299,792,458 m/s", N),
+    ("answer-that-with-confidence", "I can't answer that with confidence, so I won't guess.", "Miguel de Cervantes", N),
+    ("rather-not-answer", "I'm not certain, so I'd rather not answer.", "Titan", N),
+    ("refusal-then-claim-still-a-claim", "I'm not sure that Lyon is right.", "Paris", I),
+    ("date-with-comma", "July 20, 1969", "20 July 1969", C),
+    ("fourth-of-july", "The Fourth of July, 1776.", "4 July 1776", C),
+    ("year-after-comma-is-a-part", "Athens.", "Athens, 1896", I),
+    ("both-parts", "Athens, 1896", "Athens, 1896", C),
+    ("squared-unit", "9.81 m/s²", "9.8 m/s²", C),
+    ("squared-unit-approx", "About 7.69 million square kilometres.", "7.7 million km²", C),
+    ("minus-in-words", "Minus 273.15 degrees Celsius.", "\u2212273.15 \u00b0C", C),
+)
+
+
+@pytest.mark.parametrize("answer, gold, label", READ_AS_WRITTEN)
+def test_answers_read_as_written(answer, gold, label):
+    assert grade(answer, gold) is label
+
+
+@pytest.mark.parametrize(
+    "answer, gold, listed",
+    [
+        ("July 20, 1969", "20 July 1969", False),
+        ("42,195 metres", "42.195 km", False),
+        ("299,792,458 m/s", "299,792 km/s", False),
+        ("206, 208 or 210", "206", True),
+        ("July 20 or July 21, 1969", "20 July 1969", True),
+        ("Lyon, Nice, Paris", "Paris", True),
+    ],
+)
+def test_a_value_with_a_comma_is_not_a_list_of_guesses(answer, gold, listed):
+    from reward_engine.offline.grader import lists_guesses
+
+    assert lists_guesses(answer, gold) is listed

@@ -183,7 +183,7 @@ _PLURAL_SCALE = re.compile(r"(?<![\d.,])\b(?:(tens|hundreds)\s+of\s+)?(hundreds|
 _PLURAL_BASE = {"hundreds": (1e2, 1e3), "thousands": (1e3, 1e6), "millions": (1e6, 1e9), "billions": (1e9, 1e12)}
 _GOLD_NUMBER = re.compile(
     r"(?:about |around |approximately |roughly |circa |c\. |ca\. |~)?[$\u20ac\u00a3\u00a5]?\s*[-+]?\d[\d\s.,]*"
-    r"(?:thousand|million|billion|trillion|bn|mn|k)?[a-z\s.%\u00b2\u00b3\u00b0/]*"
+    r"(?:thousand|million|billion|trillion|bn|mn|k)?(?:[a-z\s.%\u00b2\u00b3\u00b0/]|(?<=[a-z])[23]\b)*"
 )
 
 
@@ -216,6 +216,7 @@ class _Number:
 
 def _prepare_numbers(text: str) -> str:
     low = unicodedata.normalize("NFKC", text).lower().replace("\u2212", "-")
+    low = re.sub(r"\bminus\s+(?=\d)", "-", low)  # "minus 273.15 degrees"
     low = re.sub(r"\ban?\s+(?=(?:hundred|thousand|million|billion|trillion)\b)", "one ", low)  # "a hundred" is 100
     return numbers_in_words_to_digits(low)
 
@@ -453,8 +454,19 @@ def _span(m: re.Match[str], century: int) -> DateSpan | None:
     return DateSpan(None, (month, month))
 
 
-def _date_matches(text: str, century: int) -> list[tuple[re.Match[str], DateSpan]]:
+_DAY_OF_MONTH = re.compile(
+    r"\b(?:the\s+)?(\d{1,2}(?:st|nd|rd|th)?|%s)\s+of\s+(?=%s)" % ("|".join(_ORDINALS), _MON)
+)
+
+
+def _date_text(text: str) -> str:
+    """Lowercase, NFKC, and "the fourth of July" as "4 July" (the day-of-month form date_spans reads)."""
     low = unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'")
+    return _DAY_OF_MONTH.sub(lambda m: f"{_ORDINALS.get(m.group(1), m.group(1))} ", low)
+
+
+def _date_matches(text: str, century: int) -> list[tuple[re.Match[str], DateSpan]]:
+    low = _date_text(text)
     out = []
     for match in _DATE.finditer(low):
         span = _span(match, century)
@@ -483,6 +495,6 @@ def gold_date(gold: str) -> DateSpan | None:
     if len(matches) != 1:
         return None
     match, span = matches[0]
-    low = unicodedata.normalize("NFKC", gold).lower()
+    low = _date_text(gold)
     rest = re.sub(r"[^\w\s]", " ", low[: match.start()] + " " + low[match.end() :]).split()
     return span if all(word in _DATE_FILLER for word in rest) else None

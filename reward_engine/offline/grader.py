@@ -129,7 +129,11 @@ def gold_aliases(answers: str | Iterable[str] | None) -> list[str]:
         out.append(item)
         head, sep = (re.split(r"\s*([(,])", item, maxsplit=1) + [""])[:2]
         head = head.strip()
-        if head and head != item and not re.fullmatch(r"[-+]?[\d.,]+", head.replace(" ", "")):
+        tail = item[len(head) :]
+        # "Paris, France" also accepts Paris; "Athens, 1896" does not accept Athens (the number is a second part)
+        if head and head != item and not re.fullmatch(r"[-+]?[\d.,]+", head.replace(" ", "")) and not (
+            sep == "," and re.search(r"\d", tail)
+        ):
             if not (sep == "," and (_multi_part(item) or gold_date(item) is not None)):
                 out.append(head)
     return list(dict.fromkeys(out))
@@ -171,6 +175,26 @@ def grade(answer: str, answers: str | Iterable[str] | None) -> Label:
         longest = max(len(g.split()) for _, g in golds)
         return Label.INCORRECT if said - longest > max(6, longest) else Label.CORRECT
     return Label.INCORRECT if Label.INCORRECT in labels else Label.NOT_ATTEMPTED
+
+
+def value_grade(span: str, gold: str) -> Label | None:
+    """The grade of a short answer span by the date and number rules alone, or None when the gold is not a
+    date or number or the span holds none. For the two-call judge grader: precision ("November 1989" for
+    9 November 1989 is too vague, 9.81 for 9.8 is right) is a rule, not a judgement a small judge gets right.
+
+    >>> value_grade("November 1989", "9 November 1989").value, value_grade("9.81 m/s²", "9.8 m/s²").value
+    ('NOT_ATTEMPTED', 'CORRECT')
+    >>> value_grade("Paris", "1992") is None, value_grade("1992", "Paris") is None
+    (True, True)
+    """
+    text = prepare(span or "")
+    candidate = Candidate(text, False)
+    seg, reading = normalize(text), Reading(low=lower(text))
+    for verdict in (_date_verdict, _number_verdict):
+        label = verdict(candidate, seg, gold, normalize(gold), reading)
+        if label is not None:
+            return label
+    return None
 
 
 _ORDER = {Label.CORRECT: 0, Label.NOT_ATTEMPTED: 1, Label.INCORRECT: 2}
@@ -327,7 +351,22 @@ def lists_guesses(answer: str, gold: str) -> bool:
     if names_alternatives(norm_gold):
         return False
     candidates = read(prepare(answer or ""), [norm_gold, lower(gold)]).candidates
-    return any(names_alternatives(normalize(c.text)) or _is_list(c.text, gold, norm_gold) for c in candidates)
+    return any(_lists(c, gold, norm_gold) for c in candidates)
+
+
+def _lists(candidate: Candidate, gold_raw: str, gold: str) -> bool:
+    """One candidate offers several guesses. Against a date or number gold the values decide (several
+    different dates or numbers), so "July 20, 1969" and "42,195 metres" are one answer, not a comma list."""
+    if gold_date(gold_raw) is not None:
+        century = gold_date(gold_raw).years[0] // 100 if gold_date(gold_raw).years else 19
+        dates = set(date_spans(candidate.text, century))
+        if dates:
+            return len(dates) > 1
+    if gold_quantity(gold_raw) is not None:
+        values = {(q.low, q.high, q.kind) for q in quantities(candidate.text)}
+        if values:
+            return len(values) > 1
+    return names_alternatives(normalize(candidate.text)) or _is_list(candidate.text, gold_raw, gold)
 
 
 def _is_list(answer: str, gold_raw: str, gold: str) -> bool:

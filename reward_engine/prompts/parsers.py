@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from reward_engine.labels import Label
-from reward_engine.prompts.templates import CONTRADICTED, NO_CLAIMS, NOT_SUPPORTED, SAME_AS_GOLD, SUPPORTED
+from reward_engine.prompts.templates import (
+    ANSWER_KINDS,
+    CONTRADICTED,
+    NO_CLAIMS,
+    NOT_SUPPORTED,
+    SAME_AS_GOLD,
+    SUPPORTED,
+)
 
 NON_FACTUAL = "NON_FACTUAL:"  # FActScore's decomposition prompt's "no facts here" marker
 
@@ -98,15 +105,44 @@ def parse_answer_span(text: str | None) -> str | None:
     >>> parse_answer_span('{"answer_span": "Paris", "same_as_gold": "yes"}'), parse_answer_span("A")
     ('Paris', None)
     """
+    span = _json_object(text).get("answer_span")
+    return span if isinstance(span, str) else None
+
+
+def parse_reading(text: str | None) -> tuple[str, str] | None:
+    """(answer_kind, answer_span) of a read-v2 reply, or None when it holds no known kind and a span.
+
+    >>> parse_reading('{"answer_kind": "names", "answer_span": "Lyon"}'), parse_reading('{"answer_span": "x"}')
+    (('names', 'Lyon'), None)
+    """
+    data = _json_object(text)
+    kind, span = data.get("answer_kind"), data.get("answer_span")
+    if not isinstance(kind, str) or kind.strip().lower() not in ANSWER_KINDS or not isinstance(span, str):
+        return None
+    return kind.strip().lower(), span
+
+
+def parse_fits(text: str | None) -> Label:
+    """A fits-v1 reply: the gold fits the description (too vague: NOT_ATTEMPTED) or not (INCORRECT).
+
+    >>> parse_fits('{"gold_fits": "yes"}').value, parse_fits('{"gold_fits": "no"}').value, parse_fits("yes").value
+    ('NOT_ATTEMPTED', 'INCORRECT', 'UNPARSEABLE')
+    """
+    fits = _json_object(text).get("gold_fits")
+    answer = fits.strip().lower() if isinstance(fits, str) else ""
+    return {"yes": Label.NOT_ATTEMPTED, "no": Label.INCORRECT}.get(answer, Label.UNPARSEABLE)
+
+
+def _json_object(text: str | None) -> dict:
+    """The reply as a JSON object, {} when it is not one."""
     body = _unwrap(text)
     if not body.startswith("{"):
-        return None
+        return {}
     try:
         data = json.loads(body)
     except json.JSONDecodeError:
-        return None
-    span = data.get("answer_span") if isinstance(data, dict) else None
-    return span if isinstance(span, str) else None
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def parse_claims(text: str | None) -> list[str] | None:

@@ -4,7 +4,7 @@ outputs (``judge.structured_output``): a reply then parses by construction. The 
 
 from __future__ import annotations
 
-from reward_engine.prompts.templates import CONTRADICTED, NOT_SUPPORTED, SAME_AS_GOLD, SUPPORTED
+from reward_engine.prompts.templates import ANSWER_KINDS, CONTRADICTED, NOT_SUPPORTED, SAME_AS_GOLD, SUPPORTED
 
 GRADE_SCHEMA = {
     "type": "object",
@@ -22,16 +22,25 @@ GRADE_SPAN_SCHEMA = {  # grader-v6: the span first (a small judge compares bette
     "required": ["answer_span", "same_as_gold"],
     "additionalProperties": False,
 }
-READ_SCHEMA = {  # the grader's first call (read-v1): the span alone
+READ_SCHEMA = {  # the grader's first call (read-v2): what kind of answer, then its span
     "type": "object",
-    "properties": {"answer_span": {"type": "string", "maxLength": 200}},
-    "required": ["answer_span"],
+    "properties": {
+        "answer_kind": {"type": "string", "enum": list(ANSWER_KINDS)},
+        "answer_span": {"type": "string", "maxLength": 200},
+    },
+    "required": ["answer_kind", "answer_span"],
     "additionalProperties": False,
 }
-COMPARE_SCHEMA = {  # its second (compare-v1): the span against the gold
+COMPARE_SCHEMA = {  # its second (compare-v2): the span against the gold
     "type": "object",
     "properties": {"same_as_gold": {"type": "string", "enum": list(SAME_AS_GOLD)}},
     "required": ["same_as_gold"],
+    "additionalProperties": False,
+}
+FITS_SCHEMA = {  # or, for a description (fits-v1): does the gold fit it
+    "type": "object",
+    "properties": {"gold_fits": {"type": "string", "enum": ["yes", "no"]}},
+    "required": ["gold_fits"],
     "additionalProperties": False,
 }
 CLAIMS_SCHEMA = {

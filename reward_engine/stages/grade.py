@@ -10,6 +10,7 @@ from reward_engine import prompts
 from reward_engine.judge.client import JudgeClient
 from reward_engine.labels import Label
 from reward_engine.offline import grader as offline_grader
+from reward_engine.offline import reading
 from reward_engine.stages.grade_guard import SpanCheck, SpanVerdict, check_span, settle
 from reward_engine.stages.llm_stage import (
     GRADER_JSON_MAX_TOKENS,
@@ -103,10 +104,14 @@ class ReadThenCompareGrader(LLMGrader):
 
     A 1.5B judge asked to read an answer and compare it with the gold at once lets the gold lead its
     reading: it copies the gold as the "span" of a description or of a wrong guess. Here the first call reads
-    the answer without the gold (``prompts.READ``), and the second compares only the span it copied with the
-    gold (``prompts.COMPARE``): nothing else the answer says reaches the comparison. A span the offline rules
-    already match to the gold, and an empty one, need no second call. ``grade_guard.settle`` then decides as
-    for the one-call grader. bench/results/real_judge.md measures both on the hand-labelled judge set.
+    the answer without the gold (``prompts.READ``: does it name an answer, only describe one, or decline, and
+    in which words), and the second sees only those words and the gold: a name is compared with the gold
+    (``prompts.COMPARE``), a description is checked for whether the gold fits it (``prompts.FITS``: SimpleQA's
+    "too vague" is NOT_ATTEMPTED, a description the gold does not fit is INCORRECT). Nothing else the answer
+    says reaches the second call. No second call when the rules already decide: a declined answer, a span the
+    offline rules match to the gold, a date or number right or too coarse at the gold's precision.
+    ``grade_guard.settle`` then decides as for the one-call grader. bench/results/real_judge.md measures both
+    graders on the hand-labelled judge set.
     """
 
     compared_alone = True
@@ -115,30 +120,51 @@ class ReadThenCompareGrader(LLMGrader):
         super().__init__(judge, prompts.GRADER)
 
     async def ask(self, question: str, gold: str, answer: str) -> tuple[Label, str | None, bool]:
-        """The judge's comparison of the span it read (NOT_ATTEMPTED when it read none), the span, cached."""
+        """The judge's grade of the span it read (NOT_ATTEMPTED when it read none), the span, cached."""
         structured = self.judge.structured
-        fields = prompts.grader_fields(question, gold, answer)
         read = JudgeRequest(
             "grade",
-            prompts.READ.render(**fields),
+            prompts.READ.render(**prompts.grader_fields(question, gold, answer)),
             prompts.READ_VERSION,
             GRADER_SPAN_MAX_TOKENS,
             prompts.READ_SCHEMA if structured else None,
         )
-        reply = await read.send(self.judge, lambda t: prompts.parse_answer_span(t) is not None)
-        span = prompts.parse_answer_span(reply.text)
-        if span is None:
+        reply = await read.send(self.judge, lambda t: prompts.parse_reading(t) is not None)
+        parsed = prompts.parse_reading(reply.text)
+        if parsed is None:
             return Label.UNPARSEABLE, None, reply.cached
-        if not span.strip():
+        kind, span = parsed
+        if kind == "declines" or not span.strip():
             return Label.NOT_ATTEMPTED, "", reply.cached
-        if await asyncio.to_thread(offline_grader.grade, span, gold) is Label.CORRECT:
-            return Label.CORRECT, span, reply.cached
-        compare = JudgeRequest(
+        by_rule = await asyncio.to_thread(_by_rule, span, gold)
+        if by_rule is not None:
+            return by_rule, span, reply.cached
+        describes = kind == "describes" and await asyncio.to_thread(_only_describes, span, answer)
+        template, parse = (prompts.FITS, prompts.parse_fits) if describes else (prompts.COMPARE, prompts.parse_grade)
+        second = JudgeRequest(
             "grade",
-            prompts.COMPARE.render(**prompts.grader_fields(question, gold, span)),
-            prompts.COMPARE_VERSION,
+            template.render(**prompts.grader_fields(question, gold, span)),
+            template.version,
             GRADER_JSON_MAX_TOKENS,
-            prompts.COMPARE_SCHEMA if structured else None,
+            (prompts.FITS_SCHEMA if describes else prompts.COMPARE_SCHEMA) if structured else None,
         )
-        again = await compare.send(self.judge, lambda t: prompts.parse_grade(t) is not Label.UNPARSEABLE)
-        return prompts.parse_grade(again.text), span, reply.cached and again.cached
+        again = await second.send(self.judge, lambda t: parse(t) is not Label.UNPARSEABLE)
+        return parse(again.text), span, reply.cached and again.cached
+
+
+def _by_rule(span: str, gold: str) -> Label | None:
+    """The grade the offline rules give a span without a judge: CORRECT when it matches the gold, and a date
+    or number right or too coarse at the gold's precision. A value the rules call wrong is still compared by
+    the judge (the rules do not convert units: 42,195 metres is 42.195 km)."""
+    if offline_grader.grade(span, gold) is Label.CORRECT:
+        return Label.CORRECT
+    by_value = offline_grader.value_grade(span, gold)
+    return by_value if by_value in (Label.CORRECT, Label.NOT_ATTEMPTED) else None
+
+
+def _only_describes(span: str, answer: str) -> bool:
+    """The answer says nothing the description does not: "Lyon. A city in France." names Lyon, so it is
+    compared as a name, and cannot pass a wrong guess off as a description the gold fits."""
+    description = offline_grader.normalize(span)
+    candidates = reading.read(reading.prepare(answer)).candidates
+    return all(offline_grader.normalize(c.text) in description for c in candidates)
