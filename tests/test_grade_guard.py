@@ -171,9 +171,15 @@ async def test_the_two_call_grader_asks_whether_the_gold_fits_a_description():
     try:
         rows = [
             Sample("What is the capital of France?", "<think>x</think><answer>A city in France.</answer>", "Paris"),
-            Sample("What is the capital of France?", "<think>x</think><answer>Lyon. A city in France.</answer>", "Paris"),
-            Sample("When did the Berlin Wall fall?", "<think>x</think><answer>November 1989</answer>", "9 November 1989"),
-            Sample("When did the Berlin Wall fall?", "<think>x</think><answer>9 November 1989</answer>", "9 November 1989"),
+            Sample(
+                "What is the capital of France?", "<think>x</think><answer>Lyon. A city in France.</answer>", "Paris"
+            ),
+            Sample(
+                "When did the Berlin Wall fall?", "<think>x</think><answer>November 1989</answer>", "9 November 1989"
+            ),
+            Sample(
+                "When did the Berlin Wall fall?", "<think>x</think><answer>9 November 1989</answer>", "9 November 1989"
+            ),
         ]
         async with RewardEngine(_config(srv.url, "two")) as engine:
             results = await engine.score(rows)

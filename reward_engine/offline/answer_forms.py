@@ -454,9 +454,7 @@ def _span(m: re.Match[str], century: int) -> DateSpan | None:
     return DateSpan(None, (month, month))
 
 
-_DAY_OF_MONTH = re.compile(
-    r"\b(?:the\s+)?(\d{1,2}(?:st|nd|rd|th)?|%s)\s+of\s+(?=%s)" % ("|".join(_ORDINALS), _MON)
-)
+_DAY_OF_MONTH = re.compile(r"\b(?:the\s+)?(\d{1,2}(?:st|nd|rd|th)?|%s)\s+of\s+(?=%s)" % ("|".join(_ORDINALS), _MON))
 
 
 def _date_text(text: str) -> str:

@@ -131,8 +131,11 @@ def gold_aliases(answers: str | Iterable[str] | None) -> list[str]:
         head = head.strip()
         tail = item[len(head) :]
         # "Paris, France" also accepts Paris; "Athens, 1896" does not accept Athens (the number is a second part)
-        if head and head != item and not re.fullmatch(r"[-+]?[\d.,]+", head.replace(" ", "")) and not (
-            sep == "," and re.search(r"\d", tail)
+        if (
+            head
+            and head != item
+            and not re.fullmatch(r"[-+]?[\d.,]+", head.replace(" ", ""))
+            and not (sep == "," and re.search(r"\d", tail))
         ):
             if not (sep == "," and (_multi_part(item) or gold_date(item) is not None)):
                 out.append(head)

@@ -19,42 +19,45 @@ MAX_CHARS = 4_000  # past this an answer is not a short answer: INCORRECT unless
 
 # Refusals: a clause holding one of these says "I cannot give the answer". A refusal and whatever
 # it refuses ("I don't know who won the 1921 prize", "I'm not sure about the other") are set aside.
+_I = r"\bi(?: |(?='))"  # "i " or "i" before a contraction ("i'm", "i'd")
 ABSTENTIONS = (
-    r"\bi(?: |(?=\x27))(?:do not|don't|dont|did not|didn't) (?:really |actually |honestly |exactly |definitively )?know\b",
+    _I + r"(?:do not|don't|dont|did not|didn't) (?:really |actually |honestly |exactly |definitively )?know\b",
     r"\bnot (?:entirely |completely |totally |quite |absolutely |really |too |that |very |fully |100% )?"
     r"(?:sure|certain|positive|confident)\b",
     r"\b(?:unsure|uncertain)\b",
     r"\bno (?:idea|clue)\b",
     r"\b(?:cannot|can not|can't|cant|could not|couldn't) be (?:determined|known|answered|said|confirmed|verified)\b",
     r"\bunknown to me\b",
-    r"\bi(?: |(?=\x27))(?:cannot|can not|can't|cant|could not|couldn't|am unable to|'m unable to|am not able to|'m not able to|"
+    _I + r"(?:cannot|can not|can't|cant|could not|couldn't|am unable to|'m unable to|am not able to|'m not able to|"
     r"was unable to|do not|don't|did not|didn't) (?:answer|say|determine|tell|know|find|recall|remember|confirm|"
     r"verify|provide|identify|pinpoint|be sure|be certain|give|name)\b",
     r"\b(?:insufficient|not enough|lack of|need more|needs more|would need more|require more|requires more|"
     r"without more|without further|without additional|without sufficient|no further) "
     r"(?:information|data|context|details|research|specifics|clarification)\b",
-    r"\bi(?: |(?=\x27))(?:need|would need|'d need|require) (?:more |additional |further )?(?:context|information|details|"
+    _I + r"(?:need|would need|'d need|require) (?:more |additional |further )?(?:context|information|details|"
     r"clarification|research)\b",
     r"\bunable to (?:answer|determine|say|confirm|verify|find|identify)\b",
-    r"\bi(?: |(?=\x27))(?:have no|lack|lack the|have no reliable) (?:information|knowledge|data|details)\b",
+    _I + r"(?:have no|lack|lack the|have no reliable) (?:information|knowledge|data|details)\b",
     r"\bno (?:reliable |verifiable |specific |definitive |clear |available )?(?:information|data|records?|details|"
     r"answer) (?:is |are |was |were )?(?:available|found|exists?|known)\b",
     r"\b(?:information|data|details|records?|the answer) (?:is |are |was |were )?(?:not available|unavailable|"
     r"lacking|not known|unknown)\b",
-    r"\bi(?: |(?=\x27))(?:do not|don't|did not|didn't) have (?:that|this|the|enough|any|sufficient|reliable|specific|"
+    _I + r"(?:do not|don't|did not|didn't) have (?:that|this|the|enough|any|sufficient|reliable|specific|"
     r"the relevant) (?:information|data|knowledge|details)\b",
-    r"\bi(?: |(?=\x27))(?:do not|don't) have access\b",
+    _I + r"(?:do not|don't) have access\b",
     r"\b(?:it is|it's|that is|that's|this is) (?:unclear|not clear|unknown|"
     r"impossible to (?:say|tell|know|determine))\b",
     r"\b(?:hard|difficult|impossible) to (?:say|tell|know|determine)\b",
-    r"\bi(?: |(?=\x27))(?:would|'d) (?:only )?be guessing\b",
+    _I + r"(?:would|'d) (?:only )?be guessing\b",
     r"\bno way (?:of|to) (?:know|knowing|tell|telling)\b",
     r"\b(?:i am|i'm|im) not (?:aware|familiar)\b",
     r"\b(?:beyond|outside) (?:of )?(?:my|the scope of my) knowledge\b",
-    r"\bi(?: |(?=\x27))(?:would|'d) (?:need|have) to (?:research|look (?:it |this |that )?up|search)\b",
-    r"\bi(?: |(?=\x27))(?:would|'d|will|need to|have to) (?:need to |have to )?(?:check|consult|look (?:it |this |that )?up in)"
+    _I + r"(?:would|'d) (?:need|have) to (?:research|look (?:it |this |that )?up|search)\b",
+    _I + r"(?:would|'d|will|need to|have to) (?:need to |have to )?"
+    r"(?:check|consult|look (?:it |this |that )?up in)"
     r" (?:a|an|the|some|my) (?:[\w-]+ )?(?:reference|source|book|encyclopedia|atlas|almanac|records?)\b",
-    r"\b(?:i (?:do not|don't) (?:want|wish) to|i(?: |(?='))(?:won't|will not|would rather not|'d rather not)|rather not) "
+    r"\b(?:i (?:do not|don't) (?:want|wish) to|i(?: |(?='))(?:won't|will not|would rather not|'d rather not)|"
+    r"rather not) "
     r"(?:guess|speculate|answer|say|name)\b",
     r"\b(?:idk|dunno)\b",
     r"\b(?:nobody|no one|no-one) (?:really |truly )?knows\b",
