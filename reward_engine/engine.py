@@ -37,7 +37,7 @@ from reward_engine.samples import ClaimResult, RewardResult, Sample
 from reward_engine.semantics import binary_rar, combine, fact_score, no_answer_reward, uses_fact
 from reward_engine.stages.claims import select_claims
 from reward_engine.stages.decompose import LLMDecomposer, OfflineDecomposer
-from reward_engine.stages.evidence_cache import EvidenceCache
+from reward_engine.stages.evidence_cache import evidence_cache
 from reward_engine.stages.fused import LLMFusedChecker, evidence_query
 from reward_engine.stages.grade import LLMGrader, OfflineGrader, ReadThenCompareGrader
 from reward_engine.stages.llm_stage import StageOutput
@@ -133,7 +133,7 @@ class RewardEngine:
                 return self.retriever
             fc = self.config.factuality
             cache_dir = fc.cache_dir or (self.judge.config.cache_dir if self.judge is not None else None)
-            cache = EvidenceCache(cache_dir) if cache_dir else None
+            cache = evidence_cache(cache_dir, self.judge.config.cache if self.judge is not None else None)
             self.retriever = EvidenceRetriever(kb, fc.evidence_k, fc.retrieval_mode, cache)
         return self.retriever
 

@@ -40,10 +40,38 @@ FINAL = {"ok", "cached", "bad_input"}  # statuses that are not recomputed on res
 RETRY = {"timeout", "error", "breaker_open"}  # a job has no step budget: these are tried again
 
 
-async def _pause(engine: RewardEngine, backoff_s: float = 1.0) -> None:
-    """Before another pass over a batch's failed rows: out the breaker's cool-down, or a short backoff."""
-    left = engine.judge.breaker.cooldown_left() if engine.judge is not None else 0.0
-    await asyncio.sleep(max(backoff_s, left))
+class LocalScorer:
+    """The job's engine in this process; ``reward_engine.ray_pool.RayPool`` is the same interface on Ray actors."""
+
+    def __init__(self, config: RewardEngineConfig, kb: Any = None) -> None:
+        self.engine = RewardEngine(config, kb=kb)
+
+    async def __aenter__(self) -> "LocalScorer":
+        await self.engine.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.engine.__aexit__(*exc)
+
+    async def score(self, samples: list[Sample]) -> list[RewardResult]:
+        return await self.engine.score(samples)
+
+    async def pause(self, backoff_s: float = 1.0) -> None:
+        """Before another pass over a batch's failed rows: out the breaker's cool-down, or a short backoff."""
+        engine = self.engine
+        left = engine.judge.breaker.cooldown_left() if engine.judge is not None else 0.0
+        await asyncio.sleep(max(backoff_s, left))
+
+    async def stats(self) -> dict[str, Any]:
+        engine = self.engine
+        judge = engine.judge.metrics if engine.judge is not None else None
+        return {
+            "judge": judge.snapshot() if judge else {},
+            "latencies": judge.latencies if judge else {},
+            "parsed": {kind: dict(c) for kind, c in judge.parsed.items()} if judge else {},
+            "totals": {k: engine.totals[k] for k in ("speculated", "speculation_wasted")},
+            "guard": dict(getattr(engine.grader, "guard_counts", {})),
+        }
 
 
 def _output_row(row: Row, result: RewardResult | None, source: Path) -> dict[str, Any]:
@@ -102,6 +130,8 @@ async def score_file(
     concurrency: int = 8,
     passes: int = 3,
     overwrite: bool = False,
+    ray_address: str | None = None,
+    ray_actors: int = 2,
 ) -> dict[str, Any]:
     """Score ``input_path`` (``-``: standard input) into ``output_path``; returns the run summary.
 
@@ -118,7 +148,18 @@ async def score_file(
         done = index_rows(output_path, FINAL)
         rewrite_indexed(output_path, done)  # drop torn lines and rows to redo
         return await _score_rows(
-            input_path, output_path, config, done, batch_size, progress, kb, concurrency, passes, started
+            input_path,
+            output_path,
+            config,
+            done,
+            batch_size,
+            progress,
+            kb,
+            concurrency,
+            passes,
+            started,
+            ray_address,
+            ray_actors,
         )
 
 
@@ -133,6 +174,8 @@ async def _score_rows(
     concurrency: int,
     passes: int,
     started: float,
+    ray_address: str | None = None,
+    ray_actors: int = 2,
 ) -> dict[str, Any]:
     total = _line_count(input_path) if progress else None
     writer = Appender(output_path)
@@ -154,7 +197,13 @@ async def _score_rows(
             yield row
 
     try:
-        async with RewardEngine(config, kb=kb) as engine:
+        if ray_address is not None:
+            from reward_engine.ray_pool import RayPool
+
+            scorer: Any = RayPool(config, ray_actors, ray_address or None)  # each actor opens its own KB
+        else:
+            scorer = LocalScorer(config, kb)
+        async with scorer:
             with tqdm(total=total, desc="scoring", unit="row", disable=not progress) as bar:
 
                 async def run(chunk: list[Row]) -> None:
@@ -162,8 +211,8 @@ async def _score_rows(
                     todo_rows = [r for r in chunk if r.data is not None]
                     for attempt in range(passes):
                         if attempt:
-                            await _pause(engine)
-                        results = await engine.score(
+                            await scorer.pause()
+                        results = await scorer.score(
                             [
                                 Sample(r.data["question"], r.data["completion"], r.data["answers"], r.data.get("title"))
                                 for r in todo_rows  # type: ignore[index]
@@ -185,28 +234,22 @@ async def _score_rows(
                     pending.add(asyncio.create_task(run(chunk)))
                 for task in asyncio.as_completed(pending):
                     await task
-            judge = engine.judge.metrics if engine.judge is not None else None
-            snap = judge.snapshot() if judge else {}
+            stats = await scorer.stats()
+            snap = stats["judge"]
             counters = Counter(
                 judge_requests=snap.get("requests", 0),
                 cache_hits=snap.get("cache_hits", 0),
                 retries=snap.get("retries", 0),
             )
-            counters.update({k: engine.totals[k] for k in ("speculated", "speculation_wasted")})
-            replies = {kind: dict(c) for kind, c in judge.parsed.items()} if judge else {}
-            guard = dict(getattr(engine.grader, "guard_counts", {}))
-            latency = (
-                {
-                    kind: {
-                        "calls": len(v),
-                        "p50_s": round(percentile(v, 50), 3),
-                        "p95_s": round(percentile(v, 95), 3),
-                    }
-                    for kind, v in judge.latencies.items()
-                }
-                if judge
-                else {}
-            )
+            counters.update(stats["totals"])
+            replies = stats["parsed"]
+            guard = dict(stats["guard"])
+            latency = {
+                kind: {"calls": len(v), "p50_s": round(percentile(v, 50), 3), "p95_s": round(percentile(v, 95), 3)}
+                for kind, v in stats["latencies"].items()
+            }
+            shared = {k: snap.get(k, 0) for k in ("limit_fallbacks", "cache_fallbacks")}
+            resent = getattr(scorer, "resent", 0)
     finally:
         writer.close()
     # the last row per line wins (a changed input row was scored again); lines this input no longer has go
@@ -218,6 +261,9 @@ async def _score_rows(
     summary["judge_latency"] = latency  # per kind of call answered by the judge (cache hits excluded)
     # what the span check changed: no_answer / several / refused, and CORRECTs confirmed / ask / overturned
     summary["grade_guard"] = guard
+    summary["shared_state_fallbacks"] = shared  # served locally while the shared Redis was away
+    if ray_address is not None:
+        summary["ray"] = {"actors": ray_actors, "batches_resent": resent}
     return summary
 
 
@@ -269,6 +315,18 @@ def summarize(
 EXIT_USAGE, EXIT_NOTHING_SCORED, EXIT_INTERRUPTED = 2, 3, 130
 
 
+def add_ray_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="score on a pool of Ray actors: a cluster's address (auto, ray://host:10001), or none for a local Ray",
+    )
+    parser.add_argument("--ray-actors", type=int, default=2, help="with --ray: engines (actors) in the pool")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m reward_engine.score", description=__doc__.split("\n\n")[0])
     parser.add_argument("--input", type=Path, required=True, help="JSONL or JSON array; '-' reads standard input")
@@ -283,12 +341,13 @@ def main(argv: list[str] | None = None) -> int:
         help="replace an output this job did not write, or one scored with other settings",
     )
     parser.add_argument("--no-progress", action="store_true")
+    add_ray_arguments(parser)
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)
     if str(args.input) != "-" and not args.input.is_file():
         parser.error(f"input file not found: {args.input}")
-    if min(args.batch_size, args.concurrency, args.passes) < 1:
-        parser.error("--batch-size, --concurrency and --passes must be at least 1")
+    if min(args.batch_size, args.concurrency, args.passes, args.ray_actors) < 1:
+        parser.error("--batch-size, --concurrency, --passes and --ray-actors must be at least 1")
     config = load_reward_config_or_report(args.config)
     if config is None or knowledge.report_missing_kb(config.factuality.kb_path, config.factuality.enabled):
         return EXIT_USAGE
@@ -303,6 +362,8 @@ def main(argv: list[str] | None = None) -> int:
                 concurrency=args.concurrency,
                 passes=args.passes,
                 overwrite=args.overwrite,
+                ray_address=args.ray,
+                ray_actors=args.ray_actors,
             )
         )
     except OutputError as exc:

@@ -27,7 +27,7 @@ from retrieval.kb import split_titles
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.engine import RewardEngine, Sample
 from reward_engine.knowledge import report_missing_kb
-from reward_engine.score import OPTIONAL, REQUIRED
+from reward_engine.score import OPTIONAL, REQUIRED, add_ray_arguments
 
 log = logging.getLogger(__name__)
 DATA_REQUIRED = {"question": (str,), "answers": (str, list)}
@@ -56,7 +56,16 @@ def title_coverage(engine: RewardEngine, data_path: Path) -> dict[str, Any]:
     return counts
 
 
-async def warm(config: RewardEngineConfig, data: Path | None, completions: Path | None, kb: Any = None) -> dict:
+async def warm(
+    config: RewardEngineConfig,
+    data: Path | None,
+    completions: Path | None,
+    kb: Any = None,
+    ray_address: str | None = None,
+    ray_actors: int = 2,
+) -> dict:
+    """Titles' coverage in the KB, and the completions scored once so their judge calls and evidence are cached;
+    ``ray_address`` (``""``: a local Ray) scores them on Ray actors (``reward_engine.ray_pool``)."""
     report: dict[str, Any] = {}
     async with RewardEngine(config, kb=kb) as engine:
         if data is not None:
@@ -70,10 +79,19 @@ async def warm(config: RewardEngineConfig, data: Path | None, completions: Path 
                 await engine.ensure_retriever()
             # per stage: cached / needed, from the engine's own request plan (calls nothing)
             report["before"] = (await engine.plan(samples)).summary()
-            for start in range(0, len(samples), 64):
-                await engine.score(samples[start : start + 64])
+            batches = [samples[start : start + 64] for start in range(0, len(samples), 64)]
+            if ray_address is None:
+                for batch in batches:
+                    await engine.score(batch)
+                report["judge_requests"] = engine.judge.metrics.requests if engine.judge else 0
+            else:
+                from reward_engine.ray_pool import RayPool
+
+                async with RayPool(config, ray_actors, ray_address or None) as pool:
+                    await asyncio.gather(*(pool.score(batch) for batch in batches))
+                    report["judge_requests"] = (await pool.stats())["judge"].get("requests", 0)
+                    report["ray"] = {"actors": ray_actors, "batches_resent": pool.resent}
             report["after"] = (await engine.plan(samples)).summary()
-            report["judge_requests"] = engine.judge.metrics.requests if engine.judge else 0
     return report
 
 
@@ -82,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, help="training data (KnowRL JSON array or JSONL)")
     parser.add_argument("--completions", type=Path, help="earlier completions, rows as for reward_engine.score")
     parser.add_argument("--config", type=Path, required=True)
+    add_ray_arguments(parser)
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)
     if args.data is None and args.completions is None:
@@ -93,7 +112,10 @@ def main(argv: list[str] | None = None) -> int:
     if config is None or report_missing_kb(config.factuality.kb_path, config.factuality.enabled):
         return 2
     try:
-        print(json.dumps(asyncio.run(warm(config, args.data, args.completions)), indent=2))
+        report = asyncio.run(
+            warm(config, args.data, args.completions, ray_address=args.ray, ray_actors=args.ray_actors)
+        )
+        print(json.dumps(report, indent=2))
     except KeyboardInterrupt:
         print("interrupted: what was cached so far stays cached; run the same command again", file=sys.stderr)
         return 130

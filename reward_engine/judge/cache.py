@@ -12,6 +12,8 @@ import json
 from typing import Any
 
 from reward_engine.disk_cache import DiskCache
+from reward_engine.judge.config import JudgeConfig
+from reward_engine.shared_cache import RedisCache, expand_env
 
 
 def cache_key(
@@ -36,3 +38,13 @@ def cache_key(
 
 class JudgeCache(DiskCache):
     """Judge replies (text) by ``cache_key``."""
+
+
+def judge_cache(config: JudgeConfig) -> JudgeCache | RedisCache | None:
+    """The cache ``config`` names: none without ``cache_dir``; shared through Redis when ``cache.url`` is set."""
+    if not config.cache_dir:
+        return None
+    local = JudgeCache(config.cache_dir)
+    if config.cache is None:
+        return local
+    return RedisCache(expand_env(config.cache.url), local, "judge", config.cache.ttl_s)

@@ -21,7 +21,7 @@ from typing import Any, Callable
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt, wait_random_exponential
 
 from reward_engine.judge.breaker import CircuitBreaker
-from reward_engine.judge.cache import JudgeCache, cache_key
+from reward_engine.judge.cache import cache_key, judge_cache
 from reward_engine.judge.config import Endpoint, JudgeConfig
 from reward_engine.judge.errors import (
     AttemptTimeoutError,
@@ -38,6 +38,9 @@ from reward_engine.judge.metrics import JudgeMetrics
 from reward_engine.judge.wire import Wire, WireReply
 
 log = logging.getLogger(__name__)
+
+
+_NO_LEASE = object()  # no shared-budget lease taken (yet)
 
 
 @dataclass
@@ -96,7 +99,7 @@ class JudgeClient:
         self.config = config
         self.metrics = JudgeMetrics()
         self.breaker = CircuitBreaker(config.breaker_failures, config.breaker_cooldown_s)
-        self.cache = JudgeCache(config.cache_dir) if config.cache_dir else None
+        self.cache = judge_cache(config)
         self.wire = Wire(
             config.max_in_flight, config.timeout_s, config.seed, config.schema_format, config.max_reply_bytes
         )
@@ -104,6 +107,7 @@ class JudgeClient:
         self._slots: PrioritySlots | None = None
         self._throttler: Any = None
         self._tokens: TokenWindow | None = None
+        self._budget: Any = None  # judge.shared_limits.SharedBudget when judge.limits is set
         self._inflight: dict[str, _Shared] = {}  # deterministic calls in flight, by cache key
         self._no_schema: set[str] = set()  # endpoints that refused response_format (structured_output: auto)
 
@@ -116,6 +120,8 @@ class JudgeClient:
 
     async def close(self) -> None:
         await self.wire.close()
+        if self._budget is not None:
+            await self._budget.close()
         if self.cache is not None:
             await asyncio.to_thread(self.cache.flush)  # answers written on the cache's thread reach the disk
 
@@ -131,6 +137,11 @@ class JudgeClient:
             if self.config.tokens_per_minute
             else None
         )
+        if self.config.limits is not None:  # one budget across processes replaces the local limits
+            from reward_engine.judge.shared_limits import shared_budget  # the distributed extra
+
+            self._throttler, self._tokens = None, None
+            self._budget = shared_budget(self.config)
 
     # -- what a call is, and what the cache holds for it -------------------------------------
     def key_for(
@@ -213,6 +224,7 @@ class JudgeClient:
             return await self._call(endpoint, call, started)
         key = self._key(call, endpoint.model)  # per model: endpoints may serve different ones
         hit = self.cache.get(key) if self.cache is not None else None
+        self.metrics.cache_fallbacks = getattr(self.cache, "fallbacks", 0)
         if hit is not None:
             self.metrics.cache_hits += 1
             return JudgeReply(hit, True, 0, time.perf_counter() - started)
@@ -351,11 +363,19 @@ class JudgeClient:
         """One request within the concurrency slots and the rate limits."""
         assert self._slots is not None
         await self._slots.acquire(call.priority)
+        lease: str | None | object = _NO_LEASE
         try:
             if self._throttler is not None:
                 await self._throttler.acquire()
             if self._tokens is not None:
                 await self._tokens.acquire(estimate_tokens(call.messages, call.max_tokens))
+            if self._budget is not None:
+                lease = await self._budget.acquire(estimate_tokens(call.messages, call.max_tokens))
+                self.metrics.limit_fallbacks = self._budget.fallbacks
+                # another process may have paid for this call while this one waited for the shared budget
+                hit = self._cached_meanwhile(endpoint, call, temperature)
+                if hit is not None:
+                    return WireReply(hit, "stop")
             # The half-open probe is taken only now, at the moment of sending: a probe waiting for a
             # rate-limit window (up to a minute) kept the breaker half-open and failed every other call.
             self._reject_if_open(call, take_probe=True)
@@ -366,7 +386,21 @@ class JudgeClient:
             except SchemaRefusedError:
                 return await self._without_schema(endpoint, call, temperature)
         finally:
-            self._slots.release()
+            try:
+                if lease is not _NO_LEASE:
+                    assert self._budget is not None
+                    await asyncio.shield(self._budget.release(lease))
+            finally:
+                self._slots.release()
+
+    def _cached_meanwhile(self, endpoint: Endpoint, call: _Call, temperature: float) -> str | None:
+        """The cached answer to a deterministic call, looked up again after a wait for the shared budget."""
+        if self.cache is None or temperature != 0 or self.config.temperature != 0:
+            return None
+        hit = self.cache.get(self._key(call, endpoint.model))
+        if hit is not None:
+            self.metrics.cache_hits += 1
+        return hit
 
     async def _without_schema(self, endpoint: Endpoint, call: _Call, temperature: float) -> WireReply:
         """``structured_output: auto``: an endpoint that answers 400 to ``response_format`` is asked in text

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 
 class Endpoint(BaseModel):
@@ -26,10 +26,58 @@ class Endpoint(BaseModel):
         return value
 
 
+_REDIS_URL = re.compile(r"(?:redis|rediss|unix)://\S+|\$\{[A-Za-z_][A-Za-z0-9_]*\}")
+
+
+class _RedisURL(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    url: str = Field(
+        ..., repr=False, description="redis://[:password@]host:port/db (Redis or Valkey); ${VAR}: from the environment"
+    )
+
+    @field_validator("url")
+    @classmethod
+    def _a_redis_url(cls, value: str) -> str:
+        if not _REDIS_URL.fullmatch(value):
+            raise ValueError("must be a redis://, rediss:// or unix:// URL")  # never echoed: it may hold a password
+        return value
+
+
+class SharedCache(_RedisURL):
+    """Judge replies and evidence in one Redis for every process and node (``reward_engine.shared_cache``)."""
+
+    ttl_s: float | None = Field(
+        None, gt=0, description="entries expire after this long; None: kept (bound Redis's maxmemory)"
+    )
+
+
+class SharedLimits(_RedisURL):
+    """One judge budget (requests/min, tokens/min, requests in flight) for every process naming it
+    (``judge.shared_limits``), instead of each rank's static 1/world_size share."""
+
+    name: str = Field(
+        "judge",
+        pattern=r"^[A-Za-z0-9_.-]{1,64}$",
+        description="the budget's name: every process and job spending one API key's limits names the same one",
+    )
+    lease_s: float = Field(
+        600.0, gt=0, description="a slot in flight held by a process that died is freed after this long"
+    )
+    fallback_share: float = Field(
+        1.0,
+        gt=0,
+        le=1,
+        description="share of the limits a process keeps to itself while Redis is away (the trainer sets "
+        "1/world_size; a scoring job beside a trainer should set its own)",
+    )
+
+
 class JudgeConfig(BaseModel):
     """Limits, retries and caching of judge calls (README: "Reward engine" and "Judge")."""
 
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    # a Redis URL may hold a password: pydantic's own error text must never echo an input
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, hide_input_in_errors=True)
 
     endpoints: list[Endpoint] = Field(
         ...,
@@ -38,8 +86,10 @@ class JudgeConfig(BaseModel):
         "answers are cached per model, so endpoints may serve different models",
     )
     max_in_flight: int = Field(64, ge=1, description="concurrent requests at most")
-    requests_per_minute: float | None = Field(None, gt=0, description="client-side RPM limit (per process)")
-    tokens_per_minute: float | None = Field(None, gt=0, description="client-side TPM limit, estimated")
+    requests_per_minute: float | None = Field(
+        None, gt=0, description="client-side RPM limit (per process, or across processes with limits.url)"
+    )
+    tokens_per_minute: float | None = Field(None, gt=0, description="client-side TPM limit, estimated (likewise)")
     rate_window_s: float = Field(60.0, gt=0, description="window the per-minute limits are counted over")
     timeout_s: float = Field(30.0, gt=0, description="per request")
     max_attempts: int = Field(4, ge=1, description="tries per call, first included")
@@ -59,6 +109,12 @@ class JudgeConfig(BaseModel):
     max_tokens: int = Field(512, ge=1, description="reply budget of calls that do not set their own")
     seed: int | None = None
     cache_dir: str | None = Field(None, description="diskcache directory; None disables caching")
+    cache: SharedCache | None = Field(
+        None, description="a Redis every process and node shares, beside cache_dir (which it needs: this node's copy)"
+    )
+    limits: SharedLimits | None = Field(
+        None, description="the per-minute limits and max_in_flight enforced across every process sharing this Redis"
+    )
     max_reply_bytes: int = Field(
         4 * 2**20,
         ge=1024,
@@ -75,3 +131,14 @@ class JudgeConfig(BaseModel):
         description="how the schema is sent: json_schema (OpenAI, vLLM, llama.cpp's llama-server) "
         "or json_object with a 'schema' key (llama-cpp-python's server, which answers json_schema with a 500)",
     )
+
+    @model_validator(mode="after")
+    def _shared_cache_has_a_local_copy(self) -> "JudgeConfig":
+        if self.cache is not None and not self.cache_dir:
+            raise ValueError("cache.url needs cache_dir too: this node's copy, which serves while Redis is away")
+        if self.limits is not None and self.limits.lease_s < 2 * self.timeout_s:
+            raise ValueError(
+                f"limits.lease_s ({self.limits.lease_s:g}) must be at least twice timeout_s ({self.timeout_s:g}): "
+                "a lease that expires while its request is still running lets more than max_in_flight in"
+            )
+        return self

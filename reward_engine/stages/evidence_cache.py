@@ -8,6 +8,8 @@ import json
 
 from retrieval.kb import Passage
 from reward_engine.disk_cache import DiskCache
+from reward_engine.judge.config import SharedCache
+from reward_engine.shared_cache import RedisCache, expand_env
 
 
 def evidence_key(kb_version: str, kind: str, k: int, mode: str, query: str, titles: str) -> str:
@@ -16,12 +18,30 @@ def evidence_key(kb_version: str, kind: str, k: int, mode: str, query: str, titl
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
-class EvidenceCache(DiskCache):
-    """Passages by ``evidence_key``, stored as plain tuples (readable whatever ``Passage`` becomes)."""
+class EvidenceStore:
+    """Passages by ``evidence_key``, stored as plain lists (readable whatever ``Passage`` becomes, and JSON
+    for the shared cache); over a ``DiskCache`` or a ``RedisCache`` (their ``get`` and ``set``)."""
 
     def passages(self, key: str) -> list[Passage] | None:
-        stored = self.get(key)
+        stored = self.get(key)  # type: ignore[attr-defined]
         return None if stored is None else [Passage(*p) for p in stored]
 
     def store(self, key: str, passages: list[Passage]) -> None:
-        self.set(key, [(p.id, p.title, p.text) for p in passages])
+        self.set(key, [(p.id, p.title, p.text) for p in passages])  # type: ignore[attr-defined]
+
+
+class EvidenceCache(EvidenceStore, DiskCache):
+    """Evidence on this node's disk."""
+
+
+class SharedEvidenceCache(EvidenceStore, RedisCache):
+    """Evidence in the shared Redis, this node's disk cache beside it."""
+
+
+def evidence_cache(cache_dir: str | None, shared: SharedCache | None) -> EvidenceCache | SharedEvidenceCache | None:
+    """The evidence cache the config names: none without a directory, shared when a Redis is named."""
+    if not cache_dir:
+        return None
+    if shared is None:
+        return EvidenceCache(cache_dir)
+    return SharedEvidenceCache(expand_env(shared.url), DiskCache(cache_dir), "evidence", shared.ttl_s)

@@ -9,7 +9,7 @@ from typing import Any, Sequence
 
 from retrieval.kb import Passage
 from reward_engine.judge.errors import NotCachedError
-from reward_engine.stages.evidence_cache import EvidenceCache, evidence_key
+from reward_engine.stages.evidence_cache import EvidenceStore, evidence_key
 
 # (kind, k, query, titles): one search, a claim's or a completion's pool
 SearchKey = tuple[str, int, str, str]
@@ -27,7 +27,7 @@ class EvidenceRetriever:
     """
 
     def __init__(
-        self, kb: Any, k: int = 5, mode: str = "hybrid", cache: EvidenceCache | None = None, memo_size: int = 10_000
+        self, kb: Any, k: int = 5, mode: str = "hybrid", cache: EvidenceStore | None = None, memo_size: int = 10_000
     ) -> None:
         self.kb = kb
         self.k = k

@@ -1,0 +1,347 @@
+"""One judge cache and one judge budget for every process and node (``judge.cache.url``, ``judge.limits.url``):
+a real redis-server and the real test judge server on 127.0.0.1, separate OS processes for the ranks."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import textwrap
+
+import pytest
+import redis
+
+from judges.redis_local import LocalRedis, running_redis
+from judges.test_server import JudgeServer, ServerConfig
+from retrieval.kb import Passage
+from reward_engine import prompts, shared_cache
+from reward_engine.config import parse_reward_config
+from reward_engine.judge import shared_limits
+from reward_engine.judge.client import JudgeClient
+from reward_engine.judge.config import Endpoint, JudgeConfig
+from reward_engine.stages.evidence_cache import SharedEvidenceCache, evidence_cache
+from tests.helpers import server_stats
+
+
+@pytest.fixture
+def redis_server():
+    with running_redis() as server:
+        yield server
+
+
+def judge_config(server: JudgeServer, cache_dir, redis_url: str, **overrides) -> JudgeConfig:
+    return JudgeConfig(
+        endpoints=[Endpoint(base_url=server.url, model="test-judge", api_key_env=None)],
+        backoff_initial_s=0.01,
+        backoff_max_s=0.05,
+        cache_dir=str(cache_dir),
+        cache={"url": redis_url},
+        **overrides,
+    )
+
+
+def question(i: int) -> list[dict]:
+    return prompts.grader_messages(f"Capital of country {i}?", "Paris", "Paris" if i % 2 else "Lyon")
+
+
+async def test_a_second_node_pays_nothing_for_what_the_first_asked(server, redis_server, tmp_path):
+    """Two nodes (two disk caches) sharing one Redis: the second one's calls are all cache hits."""
+    calls = [question(i) for i in range(12)]
+    async with JudgeClient(judge_config(server, tmp_path / "node-a", redis_server.url)) as node_a:
+        first = [await node_a.complete(m, prompts.GRADER_VERSION) for m in calls]
+    async with JudgeClient(judge_config(server, tmp_path / "node-b", redis_server.url)) as node_b:
+        second = [await node_b.complete(m, prompts.GRADER_VERSION) for m in calls]
+        assert node_b.metrics.cache_hits == 12 and node_b.metrics.requests == 0
+    assert [r.text for r in first] == [r.text for r in second] and all(r.cached for r in second)
+    assert (await server_stats(server))["requests"] == 12
+    stored = redis.Redis.from_url(redis_server.url).keys("knowrl:judge:*")
+    assert len(stored) == 12  # JSON strings under the disk cache's keys, nothing else
+    assert all(json.loads(redis.Redis.from_url(redis_server.url).get(k)) for k in stored)
+
+
+def test_evidence_is_shared_as_json_and_a_bad_url_is_refused(redis_server, tmp_path):
+    shared = JudgeConfig(
+        endpoints=[Endpoint(base_url="http://127.0.0.1:1/v1", model="m")],
+        cache_dir=str(tmp_path),
+        cache={"url": redis_server.url},
+    ).cache
+    one = evidence_cache(str(tmp_path / "a"), shared)
+    assert isinstance(one, SharedEvidenceCache)
+    one.store("k", [Passage(3, "Paris", "Paris is the capital of France.")])
+    one.flush()
+    other = evidence_cache(str(tmp_path / "b"), shared)
+    assert other.passages("k") == [Passage(3, "Paris", "Paris is the capital of France.")]
+    with pytest.raises(ValueError, match="redis://"):
+        JudgeConfig(endpoints=[{"base_url": "http://x/v1", "model": "m"}], cache_dir="c", cache={"url": "http://x"})
+    with pytest.raises(ValueError, match="cache_dir"):
+        JudgeConfig(endpoints=[{"base_url": "http://x/v1", "model": "m"}], cache={"url": redis_server.url})
+
+
+def test_shared_limits_replace_the_static_split_and_keep_it_as_the_fallback():
+    config = parse_reward_config(
+        {
+            "grader": "llm",
+            "world_size": 4,
+            "factuality": {"enabled": False},
+            "judge": {
+                "endpoints": [{"base_url": "http://127.0.0.1:1/v1", "model": "m"}],
+                "requests_per_minute": 400,
+                "limits": {"url": "redis://:hunter2@127.0.0.1:1/0"},
+            },
+        }
+    )
+    rank = config.judge_for_rank()
+    assert rank.requests_per_minute == 400 and rank.limits.fallback_share == 0.25
+    assert "hunter2" not in repr(rank) and "hunter2" not in shared_cache.redact(rank.limits.url)
+
+
+RANK = textwrap.dedent(
+    """
+    import asyncio, json, sys
+    from reward_engine import prompts
+    from reward_engine.judge.client import JudgeClient
+    from reward_engine.judge.config import JudgeConfig
+
+    config = JudgeConfig.model_validate_json(sys.stdin.read())  # not in argv: the URL may hold a password
+    first, count = int(sys.argv[1]), int(sys.argv[2])
+
+    async def main():
+        async with JudgeClient(config) as judge:
+            questions = [f"Capital of country {i}?" for i in range(first, first + count)]
+            calls = [prompts.grader_messages(q, "Paris", "Lyon") for q in questions]
+            await asyncio.gather(*(judge.complete(m, prompts.GRADER_VERSION) for m in calls))
+            print(json.dumps(judge.metrics.snapshot()))
+
+    asyncio.run(main())
+    """
+)
+
+
+async def run_ranks(config: JudgeConfig, loads: list[tuple[int, int]]) -> list[dict]:
+    """One OS process per (first question, count), all at once; their metrics."""
+    procs = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            RANK,
+            str(first),
+            str(count),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        for first, count in loads
+    ]
+    outs = await asyncio.gather(*(p.communicate(config.model_dump_json().encode()) for p in procs))
+    assert all(p.returncode == 0 for p in procs)
+    return [json.loads(out.decode().strip().splitlines()[-1]) for out, _ in outs]
+
+
+async def test_ranks_under_uneven_load_share_one_budget_and_one_cache(redis_server, tmp_path):
+    """Three processes, one with three times the others' calls and overlapping them: the judge's own RPM limit
+    is never exceeded (no 429), at most max_in_flight requests reach it at once across all of them, and it
+    answers each distinct call once."""
+    server = JudgeServer(ServerConfig(rpm=12, window_s=1.0, latency_ms=40))
+    await server.start()
+    try:
+        config = judge_config(
+            server,
+            tmp_path / "cache",
+            redis_server.url,
+            requests_per_minute=720,  # 12 per 1 s window, which the shared limits count over ceil(1.01 s) = 2 s
+            rate_window_s=1.0,
+            max_in_flight=3,
+            limits={"url": redis_server.url, "name": "test-budget"},
+        )
+        metrics = await run_ranks(config, [(0, 30), (20, 10), (25, 10)])  # 50 calls, 35 distinct
+        stats = await server_stats(server)
+    finally:
+        await server.stop()
+    assert stats["rate_limited"] == 0 and stats["max_in_flight"] <= 3
+    # a call cached by another rank while this one waited for the budget is not paid again; only two ranks
+    # sending the same call within one judge latency both pay it
+    assert stats["distinct"] == 35 and stats["requests"] <= 35 + 3
+    assert sum(m["calls"] for m in metrics) == 50 and sum(m["failures"] for m in metrics) == 0
+    assert sum(m["limit_fallbacks"] for m in metrics) == 0
+
+
+async def test_redis_killed_mid_run_loses_nothing_and_is_used_again_when_back(server, tmp_path, monkeypatch, caplog):
+    monkeypatch.setattr(shared_cache, "RETRY_AFTER_S", 0.2)
+    monkeypatch.setattr(shared_limits, "RETRY_AFTER_S", 0.2)
+    store = LocalRedis(password="hunter2").start()
+    try:
+        config = judge_config(
+            server, tmp_path / "cache", store.url, requests_per_minute=6000, limits={"url": store.url}
+        )
+        async with JudgeClient(config) as judge:
+            before = [await judge.complete(question(i), prompts.GRADER_VERSION) for i in range(5)]
+            store.kill()
+            during = [await judge.complete(question(i), prompts.GRADER_VERSION) for i in range(5, 10)]
+            down = judge.metrics.snapshot()
+            store.start()
+            await asyncio.sleep(0.3)
+            after = [await judge.complete(question(i), prompts.GRADER_VERSION) for i in range(10, 15)]
+            judge.cache.flush()
+            up = judge.metrics.snapshot()
+        stored = redis.Redis.from_url(store.url).keys("knowrl:judge:*")
+    finally:
+        store.stop()
+    assert all(r.text for r in before + during + after)
+    assert down["limit_fallbacks"] >= 5 and down["cache_fallbacks"] > 0 and down["failures"] == 0
+    assert up["limit_fallbacks"] <= down["limit_fallbacks"] + 1  # back on the shared budget
+    # the restarted Redis is empty: it holds the answers stored during the outage (copied) and after it
+    assert len(stored) == 10
+    assert any("unreachable" in r.getMessage() for r in caplog.records)
+    assert all("hunter2" not in r.getMessage() for r in caplog.records)
+
+
+def test_two_trainer_ranks_and_a_score_job_share_one_budget_and_one_cache(redis_server, tmp_path):
+    """torchrun, 2 CPU ranks with the LLM grader against a judge that refuses more than 6 requests a second,
+    both sharing one Redis budget (12 RPM-per-second-window in all, not 6 each) and cache: no 429, every
+    distinct call paid once. Then a score job on another "node" (its own disk cache) scores the completions
+    the ranks logged: all from the shared cache, nothing paid."""
+    import os
+    import socket
+    import subprocess
+
+    from judges.test_server import serve_in_thread
+    from tests.test_train import SMOKE
+
+    out, kb = tmp_path / "run", tmp_path / "kb.db"
+    with serve_in_thread(ServerConfig(rpm=6, window_s=1.0, latency_ms=20)) as server:
+        judge = (
+            "--set=reward.judge={"
+            f"endpoints: [{{base_url: '{server.url}', model: test-judge, api_key_env: null}}], "
+            "requests_per_minute: 360, rate_window_s: 1.0, "  # 6 per 1 s, counted over 2 s by the shared limits
+            f"cache_dir: '{tmp_path / 'node-a'}', cache: {{url: '{redis_server.url}'}}, "
+            f"limits: {{url: '{redis_server.url}', name: torchrun-test}}}}"
+        )
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = str(sock.getsockname()[1])
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "torch.distributed.run",
+                "--nproc_per_node",
+                "2",
+                "--master_port",
+                port,
+                "-m",
+                "knowrl.train",
+                "--config",
+                str(SMOKE),
+                f"--set=output_dir={out}",
+                f"--set=reward.factuality.kb_path={kb}",
+                "--set=reward.grader=llm",
+                judge,
+            ],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "OMP_NUM_THREADS": "1"},
+            timeout=600,
+        )
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        trained = (server.stats.requests, server.stats.distinct, server.stats.rate_limited)
+        rows = []
+        for log in sorted(out.glob("rewards.rank*.jsonl")):
+            for line in log.read_text().splitlines():
+                r = json.loads(line)
+                rows.append({"question": r["question"], "completion": r["completion"], "answers": r["answers"]})
+        src = tmp_path / "logged.jsonl"
+        src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        config = tmp_path / "score.yaml"
+        config.write_text(
+            json.dumps(
+                {
+                    "grader": "llm",
+                    "factuality": {"kb_path": str(kb)},
+                    "judge": {
+                        "endpoints": [{"base_url": server.url, "model": "test-judge", "api_key_env": None}],
+                        "cache_dir": str(tmp_path / "node-b"),
+                        "cache": {"url": redis_server.url},
+                        "limits": {"url": redis_server.url, "name": "torchrun-test"},
+                    },
+                }
+            )
+        )
+        job = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "reward_engine.score",
+                "--input",
+                str(src),
+                "--output",
+                str(tmp_path / "s.jsonl"),
+                "--config",
+                str(config),
+                "--no-progress",
+            ],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "OMP_NUM_THREADS": "1"},
+            timeout=300,
+        )
+        after = server.stats.requests
+    assert job.returncode == 0, job.stderr[-3000:]
+    requests, distinct, limited = trained
+    assert limited == 0 and requests == distinct > 0
+    assert len(rows) == 16 and after == requests  # the second node paid nothing
+    summary = json.loads(job.stdout[job.stdout.index("{") :])
+    assert (
+        summary["judge_requests"] == 0 and summary["statuses"].get("ok", 0) + summary["statuses"].get("cached", 0) == 16
+    )
+
+
+async def test_a_score_job_loses_nothing_when_redis_dies_mid_run(redis_server, tmp_path, monkeypatch):
+    from reward_engine.score import score_file
+
+    monkeypatch.setattr(shared_cache, "RETRY_AFTER_S", 0.2)
+    monkeypatch.setattr(shared_limits, "RETRY_AFTER_S", 0.2)
+    server = JudgeServer(ServerConfig(latency_ms=30))
+    await server.start()
+    try:
+        src = tmp_path / "in.jsonl"
+        src.write_text(
+            "".join(
+                json.dumps(
+                    {
+                        "id": i,
+                        "question": f"Capital of France ({i})?",
+                        "answers": "Paris",
+                        "completion": f"<think>{i}</think><answer>{'Paris' if i % 2 else 'Lyon'}</answer>",
+                    }
+                )
+                + "\n"
+                for i in range(40)
+            )
+        )
+        config = parse_reward_config(
+            {
+                "grader": "llm",
+                "factuality": {"enabled": False},
+                "judge": {
+                    "endpoints": [{"base_url": server.url, "model": "test-judge", "api_key_env": None}],
+                    "cache_dir": str(tmp_path / "cache"),
+                    "cache": {"url": redis_server.url},
+                    "limits": {"url": redis_server.url},
+                    "requests_per_minute": 60000,
+                    "max_in_flight": 4,
+                },
+            }
+        )
+
+        async def kill_when_under_way() -> None:
+            while (await server_stats(server))["requests"] < 10:
+                await asyncio.sleep(0.01)
+            redis_server.kill()
+
+        killer = asyncio.create_task(kill_when_under_way())
+        summary = await score_file(src, tmp_path / "out.jsonl", config, batch_size=4, progress=False)
+        await killer
+    finally:
+        await server.stop()
+    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert [r["line"] for r in rows] == list(range(1, 41)) and all(r["status"] == "ok" for r in rows)
+    assert summary["shared_state_fallbacks"]["limit_fallbacks"] > 0
