@@ -55,14 +55,15 @@ def redact(url: str) -> str:
 
 
 def redis_client(url: str, timeout_s: float = 1.0) -> Any:
-    """A redis-py client that fails fast: no retries (redis-py's default retries each command with backoff, and
-    an outage probe would then hold the caller for seconds), short timeouts."""
+    """A redis-py client that fails fast: one immediate retry (a connection left stale by a Redis restart is
+    replaced), not redis-py's default of several with backoff (an outage probe would hold the caller for
+    seconds); short timeouts."""
     import redis  # the distributed extra: imported only when shared state is configured
     from redis.backoff import NoBackoff
     from redis.retry import Retry
 
     return redis.Redis.from_url(
-        url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s, retry=Retry(NoBackoff(), 0)
+        url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s, retry=Retry(NoBackoff(), 1)
     )
 
 

@@ -7,6 +7,7 @@ import asyncio
 import json
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 import redis
@@ -195,26 +196,34 @@ async def test_redis_killed_mid_run_loses_nothing_and_is_used_again_when_back(se
 
 
 def test_two_trainer_ranks_and_a_score_job_share_one_budget_and_one_cache(redis_server, tmp_path):
-    """torchrun, 2 CPU ranks with the LLM grader against a judge that refuses more than 6 requests a second,
-    both sharing one Redis budget (12 RPM-per-second-window in all, not 6 each) and cache: no 429, every
-    distinct call paid once. Then a score job on another "node" (its own disk cache) scores the completions
-    the ranks logged: all from the shared cache, nothing paid."""
+    """torchrun, 2 CPU ranks calling the TRL reward functions with the LLM grader, as GRPO ranks do, against a
+    judge that refuses more than 6 requests a second; both share one Redis budget (6 a second in all, not 3
+    each) and one cache: no 429, every distinct call paid once (rank 1 repeats rows rank 0 paid for). Then a
+    score job on another "node" (its own disk cache) scores every row the ranks graded: nothing paid."""
     import os
     import socket
     import subprocess
 
     from judges.test_server import serve_in_thread
-    from tests.test_train import SMOKE
 
-    out, kb = tmp_path / "run", tmp_path / "kb.db"
+    script = Path(__file__).parent / "scripts" / "rank_rewards.py"
     with serve_in_thread(ServerConfig(rpm=6, window_s=1.0, latency_ms=20)) as server:
-        judge = (
-            "--set=reward.judge={"
-            f"endpoints: [{{base_url: '{server.url}', model: test-judge, api_key_env: null}}], "
-            "requests_per_minute: 360, rate_window_s: 1.0, "  # 6 per 1 s, counted over 2 s by the shared limits
-            f"cache_dir: '{tmp_path / 'node-a'}', cache: {{url: '{redis_server.url}'}}, "
-            f"limits: {{url: '{redis_server.url}', name: torchrun-test}}}}"
-        )
+
+        def reward_config(node: str) -> dict:
+            return {
+                "grader": "llm",
+                "factuality": {"enabled": False},
+                "judge": {
+                    "endpoints": [{"base_url": server.url, "model": "test-judge", "api_key_env": None}],
+                    "requests_per_minute": 360,  # 6 per 1 s window (counted over 2 s by the shared limits)
+                    "rate_window_s": 1.0,
+                    "cache_dir": str(tmp_path / node),
+                    "cache": {"url": redis_server.url},
+                    "limits": {"url": redis_server.url, "name": "torchrun-test"},
+                },
+            }
+
+        (tmp_path / "ranks.json").write_text(json.dumps(reward_config("node-a")))
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
             port = str(sock.getsockname()[1])
@@ -227,14 +236,10 @@ def test_two_trainer_ranks_and_a_score_job_share_one_budget_and_one_cache(redis_
                 "2",
                 "--master_port",
                 port,
-                "-m",
-                "knowrl.train",
-                "--config",
-                str(SMOKE),
-                f"--set=output_dir={out}",
-                f"--set=reward.factuality.kb_path={kb}",
-                "--set=reward.grader=llm",
-                judge,
+                str(script),
+                str(tmp_path / "ranks.json"),
+                str(tmp_path),
+                "3",
             ],
             capture_output=True,
             text=True,
@@ -243,28 +248,14 @@ def test_two_trainer_ranks_and_a_score_job_share_one_budget_and_one_cache(redis_
         )
         assert proc.returncode == 0, proc.stderr[-3000:]
         trained = (server.stats.requests, server.stats.distinct, server.stats.rate_limited)
-        rows = []
-        for log in sorted(out.glob("rewards.rank*.jsonl")):
-            for line in log.read_text().splitlines():
-                r = json.loads(line)
-                rows.append({"question": r["question"], "completion": r["completion"], "answers": r["answers"]})
-        src = tmp_path / "logged.jsonl"
-        src.write_text("".join(json.dumps(r) + "\n" for r in rows))
-        config = tmp_path / "score.yaml"
-        config.write_text(
-            json.dumps(
-                {
-                    "grader": "llm",
-                    "factuality": {"kb_path": str(kb)},
-                    "judge": {
-                        "endpoints": [{"base_url": server.url, "model": "test-judge", "api_key_env": None}],
-                        "cache_dir": str(tmp_path / "node-b"),
-                        "cache": {"url": redis_server.url},
-                        "limits": {"url": redis_server.url, "name": "torchrun-test"},
-                    },
-                }
-            )
+        graded = [
+            json.loads(line) for rank in (0, 1) for line in (tmp_path / f"rank{rank}.jsonl").read_text().splitlines()
+        ]
+        src = tmp_path / "graded.jsonl"
+        src.write_text(
+            "".join(json.dumps({k: r[k] for k in ("question", "completion", "answers")}) + "\n" for r in graded)
         )
+        (tmp_path / "score.yaml").write_text(json.dumps(reward_config("node-b")))
         job = subprocess.run(
             [
                 sys.executable,
@@ -275,7 +266,7 @@ def test_two_trainer_ranks_and_a_score_job_share_one_budget_and_one_cache(redis_
                 "--output",
                 str(tmp_path / "s.jsonl"),
                 "--config",
-                str(config),
+                str(tmp_path / "score.yaml"),
                 "--no-progress",
             ],
             capture_output=True,
@@ -286,12 +277,10 @@ def test_two_trainer_ranks_and_a_score_job_share_one_budget_and_one_cache(redis_
         after = server.stats.requests
     assert job.returncode == 0, job.stderr[-3000:]
     requests, distinct, limited = trained
-    assert limited == 0 and requests == distinct > 0
-    assert len(rows) == 16 and after == requests  # the second node paid nothing
+    assert len(graded) == 6 * 3 * 2 + 2 * 2 and all(r["reward"] in (2.0, -1.0) for r in graded)
+    assert limited == 0 and requests == distinct == 36  # 36 distinct rows; rank 1's 4 repeats were not paid
     summary = json.loads(job.stdout[job.stdout.index("{") :])
-    assert (
-        summary["judge_requests"] == 0 and summary["statuses"].get("ok", 0) + summary["statuses"].get("cached", 0) == 16
-    )
+    assert after == requests and summary["judge_requests"] == 0 and summary["cache_hits"] >= 36
 
 
 async def test_a_score_job_loses_nothing_when_redis_dies_mid_run(redis_server, tmp_path, monkeypatch):

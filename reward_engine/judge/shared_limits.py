@@ -97,6 +97,7 @@ class SharedBudget:
         self._limiter: MovingWindowRateLimiter | None = None
         self._token_limiter: SlidingWindowCounterRateLimiter | None = None
         self._client: aioredis.Redis | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         window = max(1, math.ceil(budget.window_s * MARGIN))
         per_window = budget.window_s / 60.0
         rpm, tpm = budget.requests_per_minute, budget.tokens_per_minute
@@ -112,7 +113,7 @@ class SharedBudget:
             from redis.asyncio.retry import Retry
             from redis.backoff import NoBackoff
 
-            fail_fast = {"socket_timeout": 1.0, "socket_connect_timeout": 1.0, "retry": Retry(NoBackoff(), 0)}
+            fail_fast = {"socket_timeout": 1.0, "socket_connect_timeout": 1.0, "retry": Retry(NoBackoff(), 1)}
             # limits reads "unix://" as Valkey's scheme; "redis+unix://" is Redis over a socket
             uri = "redis+" + self._raw_url if self._raw_url.startswith("unix://") else self._raw_url
             self._storage = RedisStorage(
@@ -125,6 +126,7 @@ class SharedBudget:
             self._limiter = MovingWindowRateLimiter(self._storage)
             self._token_limiter = SlidingWindowCounterRateLimiter(self._storage)
             self._client = aioredis.Redis.from_url(self._raw_url, **fail_fast)
+            self._loop = asyncio.get_running_loop()
 
     async def acquire(self, tokens: int) -> str | None:
         """Wait until the shared budget admits one request of ~``tokens``; the lease to ``release`` (None when
@@ -156,9 +158,11 @@ class SharedBudget:
             self._failed(exc)
 
     async def close(self) -> None:
-        if self._client is not None:
-            await self._client.aclose()
-        self._client = None
+        """Close the connections, on the loop that opened them (a reward function may run each step on a new
+        loop: connections of a closed loop are dropped, not closed)."""
+        client, self._client = self._client, None
+        if client is not None and self._loop is asyncio.get_running_loop():
+            await client.aclose()
 
     # -- the shared budget --------------------------------------------------------------------
     async def _acquire_shared(self, tokens: int) -> str:
