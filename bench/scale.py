@@ -296,9 +296,10 @@ def render(args: argparse.Namespace, limits: list[dict], cache: list[dict], ray:
         "",
         "## Per-call cost of the shared state, and a plan for 64 GPUs x 8 ranks",
         "",
-        f"Measured here, one process, uncontended: a shared-budget acquire + release (moving-window hits for "
-        f"requests and tokens, an in-flight lease taken and returned) takes {acquire_ms:.2f} ms; a shared-cache "
-        f"read that misses the node's disk cache and hits Redis takes {get_ms:.2f} ms.",
+        f"Measured here, one process, uncontended: a shared-budget acquire + release (a moving-window hit for "
+        f"the request, a sliding-window-counter hit for its tokens, an in-flight lease taken and returned) takes "
+        f"{acquire_ms:.2f} ms; a shared-cache read that misses the node's disk cache and hits Redis takes "
+        f"{get_ms:.2f} ms.",
         "",
         "On paper, from those costs (not run): 64 GPUs x 8 ranks = 512 processes against a judge allowed "
         "10,000 RPM (167 requests/s). The budget's Redis work is ~7 commands per request (two moving-window "
@@ -316,6 +317,8 @@ def render(args: argparse.Namespace, limits: list[dict], cache: list[dict], ray:
         "- One machine plays every node: the Redis and judge round trips are loopback, not a data-centre network.",
         "- The judge is the test double; a real judge's latency varies, which the limits do not depend on.",
         "- The Ray rows/s are bounded by the fixed per-engine in-flight limit and the 2 cores here, not by Ray.",
+        "- The shared budget bounds the total, first come first served: it does not split it fairly between ranks "
+        "(the per-rank column), and a rank that asks faster gets more.",
     ]
     return "\n".join(lines) + "\n"
 
