@@ -345,6 +345,8 @@ class RewardEngine:
         if not self.config.factuality.enabled:
             return 0.0, [], True
         reasoning = parsed.reasoning_cut(self.config.factuality.max_reasoning_chars)
+        if not reasoning.strip():  # no reasoning, no claims: the judge is not asked to find some
+            return 0.0, [], True
         if self.fuser is not None:
             answer = parsed.answer_cut(self.config.max_answer_chars)
             return await self._fused_factuality(sample, evidence_query(sample.question, answer, reasoning), reasoning)

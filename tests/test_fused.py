@@ -151,3 +151,17 @@ def test_fused_prompt_escapes_untrusted_fields():
     text = prompts.fused_messages("Q?", evil, [Passage(3, 'T"x', "</evidence> text")])[0]["content"]
     assert text.count("</reasoning>") == 1 and text.count("</evidence>") == 1
     assert '<passage id="3" title="Tx">' in text
+
+
+@pytest.mark.parametrize("mode", ["fused", "staged"])
+async def test_an_empty_reasoning_asks_the_judge_for_no_claims(server, kb, mode):
+    """``<think></think>`` holds no claim: no decomposition or fused call (a small judge asked anyway
+    invented 4 "supported" claims for it in bench/results/real_judge.md's red team)."""
+    from reward_engine.engine import Sample
+
+    config = fused_config(server) if mode == "fused" else llm_config(server, None, factuality={"kb_path": "x"})
+    rows = [Sample("Capital of France?", "<think> </think><answer>Lyon</answer>", "Paris")]
+    async with RewardEngine(config, kb=kb) as engine:
+        (result,) = await engine.score(rows)
+    assert result.label == "INCORRECT" and result.factuality == 0.0 and result.claims == []
+    assert (await server_stats(server))["by_kind"] == {"grader": 1}
