@@ -290,6 +290,13 @@ def judge_set_section(sets: dict[str, dict[str, Any]], cases: list[dict[str, Any
         )
     lines += ["", "Errors (a judge call that failed twice counts as wrong): "]
     lines[-1] += "; ".join(f"{n}: {len(s.get('errors', []))}" for n, s in sets.items())
+    lines += [
+        "",
+        "**In-sample, read it as such**: the two-call grader's prompts (read-v2, compare-v2, fits-v1) and the "
+        "offline-reading fixes of 2026-11-25 were made after reading the 1.5B's failures on this same set "
+        "(the prompts' worked examples are generic, none from the set). The set was not split, so these "
+        "accuracies are not a held-out estimate; a second hand-labelled set, written after the prompts, is.",
+    ]
     lines += ["", "Engine's grade accuracy by category of case (two-call grader; the offline grader alone):", ""]
     cats = sorted({c["category"] for c in cases if c["kind"] == "grade"})
     lines += ["| category | n | " + " | ".join(sets) + " |", "|---|---:|" + "---:|" * len(sets)]
