@@ -165,8 +165,9 @@ class RayPool:
             "totals": Counter(),
             "guard": Counter(),
         }
-        for one in await asyncio.gather(*(actor.stats.remote() for actor in self._actors)):
-            if not one:
+        # an actor still restarting after a kill answers with an error: its counters are lost, not the job
+        for one in await asyncio.gather(*(actor.stats.remote() for actor in self._actors), return_exceptions=True):
+            if not one or isinstance(one, BaseException):
                 continue
             merged["judge"].update(one["judge"])
             merged["totals"].update(one["totals"])

@@ -59,7 +59,7 @@ def engine_actor_pids() -> list[int]:
     return [int(p) for p in found]
 
 
-async def test_score_on_ray_matches_the_local_job_and_survives_a_killed_actor(tmp_path):
+async def test_score_on_ray_matches_the_local_job_and_survives_killed_actors(tmp_path):
     server = JudgeServer(ServerConfig(latency_ms=60))
     await server.start()
     try:
@@ -67,17 +67,22 @@ async def test_score_on_ray_matches_the_local_job_and_survives_a_killed_actor(tm
         local_out, ray_out = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"
         await score_file(src, local_out, config_for(server, tmp_path / "c1"), batch_size=4, progress=False)
 
-        async def kill_one_actor() -> int:
-            """SIGKILL an engine actor's process once the job is under way (an OOM kill, a lost node)."""
+        async def kill_the_actors() -> int:
+            """SIGKILL the engine actors' processes once the job is under way (an OOM kill, a lost node): every
+            actor, so a batch is surely in flight on a killed one whichever was busy."""
             for _ in range(600):
                 pids = await asyncio.to_thread(engine_actor_pids)
                 if pids and (await server_stats(server))["requests"] >= 48 + 8:
-                    os.kill(pids[0], signal.SIGKILL)
-                    return pids[0]
+                    for pid in pids:
+                        try:
+                            os.kill(pid, signal.SIGKILL)
+                        except ProcessLookupError:
+                            pass
+                    return len(pids)
                 await asyncio.sleep(0.05)
             return 0
 
-        killer = asyncio.create_task(kill_one_actor())
+        killer = asyncio.create_task(kill_the_actors())
         summary = await score_file(
             src,
             ray_out,

@@ -189,8 +189,9 @@ async def test_redis_killed_mid_run_loses_nothing_and_is_used_again_when_back(se
     assert all(r.text for r in before + during + after)
     assert down["limit_fallbacks"] >= 5 and down["cache_fallbacks"] > 0 and down["failures"] == 0
     assert up["limit_fallbacks"] <= down["limit_fallbacks"] + 1  # back on the shared budget
-    # the restarted Redis is empty: it holds the answers stored during the outage (copied) and after it
-    assert len(stored) == 10
+    # the restarted Redis started empty: it holds the 5 answers stored during the outage (copied when it
+    # came back) and the 5 after it, plus any of the first 5 whose write was still queued when it died
+    assert 10 <= len(stored) <= 15
     assert any("unreachable" in r.getMessage() for r in caplog.records)
     assert all("hunter2" not in r.getMessage() for r in caplog.records)
 
