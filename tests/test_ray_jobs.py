@@ -98,9 +98,10 @@ async def test_score_on_ray_matches_the_local_job_and_survives_killed_actors(tmp
     local, remote = scored(local_out), scored(ray_out)
     assert killed, "no actor was killed: the test did not test the fault"
     assert [r["line"] for r in remote] == list(range(1, 49))  # every row once, in input order
-    keep = ("line", "id", "label", "reward", "status")
+    keep = ("line", "id", "label", "reward")
     assert [{k: r[k] for k in keep} for r in remote] == [{k: r[k] for k in keep} for r in local]
-    assert summary["statuses"] == {"ok": 48} and summary["ray"]["batches_resent"] >= 1
+    # a batch sent again after its actor died may find the judge's replies the dead actor already cached
+    assert all(r["status"] in ("ok", "cached") for r in remote) and summary["ray"]["batches_resent"] >= 1
 
 
 async def test_warm_on_ray_fills_the_cache_a_later_run_hits(tmp_path):
