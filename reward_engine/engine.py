@@ -114,6 +114,18 @@ class RewardEngine:
             await asyncio.to_thread(cache.flush)
 
     # -- knowledge base -----------------------------------------------------------------
+    def stats(self) -> dict[str, Any]:
+        """The judge's counters, latencies and parse outcomes, the engine's totals and the span check's counts:
+        what a job's summary reports (``reward_engine.score``, one per Ray actor in ``ray_pool``)."""
+        judge = self.judge.metrics if self.judge is not None else None
+        return {
+            "judge": judge.snapshot() if judge else {},
+            "latencies": dict(judge.latencies) if judge else {},
+            "parsed": {kind: dict(c) for kind, c in judge.parsed.items()} if judge else {},
+            "totals": {k: self.totals[k] for k in ("speculated", "speculation_wasted")},
+            "guard": dict(getattr(self.grader, "guard_counts", {})),
+        }
+
     def open_kb(self) -> Any:
         """Open the KB now (loads the embedding model); raises a clear error if it is missing."""
         with self._kb_lock:

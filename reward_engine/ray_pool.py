@@ -56,18 +56,8 @@ class EngineActor:
         await (await self._engine()).ensure_retriever()
 
     def stats(self) -> dict[str, Any]:
-        """This actor's judge counters, latencies, parse outcomes and span-check counts."""
-        engine = self.engine
-        if engine is None:
-            return {}
-        judge = engine.judge.metrics if engine.judge is not None else None
-        return {
-            "judge": judge.snapshot() if judge else {},
-            "latencies": dict(judge.latencies) if judge else {},
-            "parsed": {kind: dict(c) for kind, c in judge.parsed.items()} if judge else {},
-            "totals": {k: engine.totals[k] for k in ("speculated", "speculation_wasted")},
-            "guard": dict(getattr(engine.grader, "guard_counts", {})),
-        }
+        """This actor's engine's counters (``RewardEngine.stats``), empty before its first batch."""
+        return self.engine.stats() if self.engine is not None else {}
 
     async def close(self) -> None:
         if self.engine is not None:

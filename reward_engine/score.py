@@ -63,15 +63,7 @@ class LocalScorer:
         await asyncio.sleep(max(backoff_s, left))
 
     async def stats(self) -> dict[str, Any]:
-        engine = self.engine
-        judge = engine.judge.metrics if engine.judge is not None else None
-        return {
-            "judge": judge.snapshot() if judge else {},
-            "latencies": judge.latencies if judge else {},
-            "parsed": {kind: dict(c) for kind, c in judge.parsed.items()} if judge else {},
-            "totals": {k: engine.totals[k] for k in ("speculated", "speculation_wasted")},
-            "guard": dict(getattr(engine.grader, "guard_counts", {})),
-        }
+        return self.engine.stats()
 
 
 def _output_row(row: Row, result: RewardResult | None, source: Path) -> dict[str, Any]:

@@ -131,9 +131,9 @@ def _wait(predicate, timeout_s: float = 120.0) -> bool:
 
 
 def test_killing_the_launcher_stops_the_server(tmp_path):
-    from judges.local import _free_port
+    from judges.ports import free_port
 
-    port = _free_port()
+    port = free_port()
     log = (tmp_path / "launcher.log").open("wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "judges.local", "--model", "smollm2", "--port", str(port), "--parallel", "1"],
@@ -152,9 +152,9 @@ def test_killing_the_launcher_stops_the_server(tmp_path):
 
 def test_the_server_does_not_outlive_a_killed_parent(tmp_path):
     """``running()`` in a process that is SIGKILLed (no cleanup runs): its server stops on its own."""
-    from judges.local import _free_port
+    from judges.ports import free_port
 
-    port = _free_port()
+    port = free_port()
     script = textwrap.dedent(
         f"""
         import time

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import redis
 
+from judges.ports import free_port
 from judges.redis_local import LocalRedis, running_redis
 from judges.test_server import JudgeServer, ServerConfig
 from retrieval.kb import Passage
@@ -202,7 +203,6 @@ def test_two_trainer_ranks_and_a_score_job_share_one_budget_and_one_cache(redis_
     each) and one cache: no 429, every distinct call paid once (rank 1 repeats rows rank 0 paid for). Then a
     score job on another "node" (its own disk cache) scores every row the ranks graded: nothing paid."""
     import os
-    import socket
     import subprocess
 
     from judges.test_server import serve_in_thread
@@ -225,9 +225,7 @@ def test_two_trainer_ranks_and_a_score_job_share_one_budget_and_one_cache(redis_
             }
 
         (tmp_path / "ranks.json").write_text(json.dumps(reward_config("node-a")))
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            port = str(sock.getsockname()[1])
+        port = str(free_port())
         proc = subprocess.run(
             [
                 sys.executable,

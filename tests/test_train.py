@@ -259,11 +259,9 @@ def test_two_ddp_processes_on_cpu_share_the_run(tmp_path):
     """torchrun, 2 CPU ranks (gloo): one DDP run, each rank with half the judge budget and its own reward log."""
     out, kb = tmp_path / "run", tmp_path / "kb.db"
     judge = "--set=reward.judge={endpoints: [{base_url: 'http://127.0.0.1:9/v1', model: m}], requests_per_minute: 600}"
-    import socket
+    from judges.ports import free_port
 
-    with socket.socket() as sock:  # a free port: a fixed one can still be held by an earlier run
-        sock.bind(("127.0.0.1", 0))
-        port = str(sock.getsockname()[1])
+    port = str(free_port())
     proc = subprocess.run(
         [
             sys.executable,

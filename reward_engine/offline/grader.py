@@ -225,6 +225,11 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
     return Label.INCORRECT, _candidate_item(candidate.text)
 
 
+def _century(want: DateSpan) -> int:
+    """The century a two-digit decade ("the 90s") in an answer falls in: the gold's."""
+    return want.years[0] // 100 if want.years and want.years[0] > 0 else 19
+
+
 def _date_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, reading: Reading) -> Label | None:
     """Dates: every part the gold gives must be there and agree. A part that disagrees is INCORRECT
     (June for May, the 1980s for 1992); a date that agrees but stops short of the gold's precision is
@@ -233,8 +238,7 @@ def _date_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
     want = gold_date(gold_raw)
     if want is None:
         return None
-    century = want.years[0] // 100 if want.years and want.years[0] > 0 else 19
-    spans = list(dict.fromkeys(date_spans(candidate.text, century)))
+    spans = list(dict.fromkeys(date_spans(candidate.text, _century(want))))
     if not spans:
         return None
     if len(spans) > 1:
@@ -360,9 +364,9 @@ def lists_guesses(answer: str, gold: str) -> bool:
 def _lists(candidate: Candidate, gold_raw: str, gold: str) -> bool:
     """One candidate offers several guesses. Against a date or number gold the values decide (several
     different dates or numbers), so "July 20, 1969" and "42,195 metres" are one answer, not a comma list."""
-    if gold_date(gold_raw) is not None:
-        century = gold_date(gold_raw).years[0] // 100 if gold_date(gold_raw).years else 19
-        dates = set(date_spans(candidate.text, century))
+    want = gold_date(gold_raw)
+    if want is not None:
+        dates = set(date_spans(candidate.text, _century(want)))
         if dates:
             return len(dates) > 1
     if gold_quantity(gold_raw) is not None:
