@@ -1,0 +1,122 @@
+"""The model's knowledge boundary: which training questions it can already answer (as KnowRL and R-Tuning
+build cold-start data).
+
+Before SFT the model is asked each training question k times (a plain few-shot short-answer prompt, since
+it cannot write the think/answer format yet) at temperature ``temperature``; the training grader grades
+each answer. A question is *known* when at least ``min_correct`` of the k are right. The cold start then
+teaches "I don't know" exactly where the model is wrong, not on a random share of questions.
+
+Results are cached per model folder (its config and weight files' sizes and times) and per question, so a
+seed that asks the same questions again costs nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from pathlib import Path
+from typing import Any, Sequence
+
+SHOTS = (
+    ("What is the chemical symbol for gold?", "Au"),
+    ("How many legs does a spider have?", "8"),
+    ("At what temperature in degrees Celsius does water boil at sea level?", "100"),
+)
+SYSTEM = "Answer with only the answer: a name, a year or a number. No sentence."
+
+
+def probe_messages(question: str) -> list[dict[str, str]]:
+    """A few-shot chat asking for a bare answer (the shots are general facts no template asks about)."""
+    messages = [{"role": "system", "content": SYSTEM}]
+    for q, a in SHOTS:
+        messages += [{"role": "user", "content": q}, {"role": "assistant", "content": a}]
+    return messages + [{"role": "user", "content": question}]
+
+
+def model_key(model_path: str) -> str:
+    """Names a model folder's contents cheaply: its files' names, sizes and modification times."""
+    folder = Path(model_path)
+    parts = [str(folder.resolve())]
+    if folder.is_dir():
+        for f in sorted(folder.iterdir()):
+            if f.is_file():
+                st = f.stat()
+                parts.append(f"{f.name}:{st.st_size}:{int(st.st_mtime)}")
+    return hashlib.sha1("|".join(parts).encode()).hexdigest()[:16]
+
+
+def sample_answers(
+    model_path: str, questions: Sequence[str], k: int, temperature: float, seed: int, max_new_tokens: int = 16
+) -> list[list[str]]:
+    """k sampled bare answers per question (first line of each reply)."""
+    import torch
+
+    from knowrl.evaluate import load_for_generation, shared_prefill
+
+    model, tokenizer = load_for_generation(model_path, None)
+    out: list[list[str]] = []
+    batch_size = 16
+    for start in range(0, len(questions), batch_size):
+        chunk = questions[start : start + batch_size]
+        prompts = [
+            tokenizer.apply_chat_template(probe_messages(q), tokenize=False, add_generation_prompt=True)
+            for q in chunk
+        ]
+        batch = tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
+        torch.manual_seed(seed + start)
+        with torch.inference_mode():
+            inputs = shared_prefill(model, batch, k) if k > 1 else dict(batch)
+            tokens = model.generate(
+                **inputs,
+                max_new_tokens=max_new_tokens,
+                do_sample=True,
+                temperature=temperature,
+                top_p=1.0,
+                top_k=0,
+                pad_token_id=tokenizer.pad_token_id,
+            )
+        texts = [
+            tokenizer.decode(row, skip_special_tokens=True).strip().split("\n")[0]
+            for row in tokens[:, batch["input_ids"].shape[1] :]
+        ]
+        out += [texts[i * k : (i + 1) * k] for i in range(len(chunk))]
+    return out
+
+
+def probe(
+    model_path: str,
+    rows: Sequence[dict[str, Any]],
+    cache: Path,
+    k: int = 4,
+    temperature: float = 0.9,
+    seed: int = 0,
+) -> dict[str, dict[str, Any]]:
+    """Per training row (by ``qid``): the k answers and how many the training grader marks CORRECT.
+    Rows about things that do not exist are not asked (nothing to know)."""
+    from reward_engine.labels import Label
+    from reward_engine.offline.grader import grade
+
+    path = cache / f"{model_key(model_path)}-k{k}-t{temperature:g}-s{seed}.json"
+    known: dict[str, dict[str, Any]] = json.loads(path.read_text()) if path.exists() else {}
+    todo = [r for r in rows if r["answerable"] and r["qid"] not in known]
+    if todo:
+        answers = sample_answers(model_path, [r["question"] for r in todo], k, temperature, seed)
+        for row, said in zip(todo, answers):
+            correct = sum(grade(a, row["answers"]) is Label.CORRECT for a in said)
+            known[row["qid"]] = {"answers": said, "correct": correct}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(known))
+        tmp.replace(path)
+    return {r["qid"]: known[r["qid"]] for r in rows if r["qid"] in known}
+
+
+def knows(result: dict[str, Any] | None, k: int, min_correct: int | None = None) -> bool:
+    """Known when at least ``min_correct`` (default: half, rounded up) of the k answers were right.
+
+    >>> knows({"correct": 2}, 4), knows({"correct": 1}, 4), knows(None, 4)
+    (True, False, False)
+    """
+    need = math.ceil(k / 2) if min_correct is None else min_correct
+    return bool(result) and result["correct"] >= need
