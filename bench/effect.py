@@ -1,35 +1,36 @@
-"""Does the KnowRL reward, and not just more training, lower held-out hallucination? A seeded ablation.
+"""Does the KnowRL reward lower held-out hallucination the way a SimpleQA reader measures it? A seeded study.
 
-    python bench/effect.py                 # 3 seeds x 3 reward presets, ~55 min on 2 CPU cores
-    python bench/effect.py --settings knowrl control    # the format-only control beside the released reward
-    python bench/effect.py --quick         # the tiny random model, 1 seed, 2 steps: checks the job end to end
+    python bench/effect.py --profile        # time each stage here, print the sizes that fit --budget-min
+    python bench/effect.py                  # 5 seeds x 5 arms at the default sizes -> bench/results/effect.md
+    python bench/effect.py --quick          # the tiny random model, 1 seed, 2 steps: the job end to end
 
-The set-up is ``configs/demo.yaml``'s (SmolLM2-135M, the demo data generated from the Factbook, the
-offline reward engine). One cold-start SFT is shared by every run, so the comparison is paired: each
-GRPO run starts from the same policy and differs only in its seed (sampling, data order, LoRA
-initialisation) and its reward:
+Per seed s (data, SFT and GRPO all seeded by s): training questions drawn from the pool (the held-out set of
+``knowrl.demo_questions`` is fixed and split from it by entity); the base model's knowledge boundary
+(``knowrl.boundary``) picks the cold-start "I don't know" targets; cold-start SFT; then one GRPO run per arm
+from that SFT policy:
 
-- ``knowrl``: the released reward (CORRECT +2, NOT_ATTEMPTED +1, INCORRECT -1 + fact score);
-- ``knowrl-june2025``: refusals score -1 like errors, so abstaining should not rise;
-- ``knowrl-robust``: the released reward with unsupported claims never raising the fact score;
-- ``control``: the same steps with a reward that ignores correctness (format only).
+- ``knowrl``: the released reward (+2 / +1 / -1 + fact score);
+- ``correctness``: the same without the fact term (fact weight 0);
+- ``control``: format reward only (no signal about being right or abstaining);
+- ``knowrl-june2025``: refusals score -1 like errors;
+- ``truthrl``: TruthRL's ternary reward (+1 / 0 / -1).
 
-``knowrl-robust`` differs from ``knowrl`` only on wrong answers whose reasoning mixes supported and
-unsupported claims. Training is deterministic for a seed, so where its reward equals ``knowrl``'s on every
-completion a ``knowrl`` run logged, its run would repeat that run update for update: the job checks this
-from the log (re-scoring each logged completion under both rewards) and reuses the run instead of
-training it again; any completion that scores differently makes it train for real.
+Every stage is evaluated on all held-out questions, greedy (the headline) and, after SFT, with k sampled
+answers (which defines "known" for the selectivity figures). Grades come from the strict evaluation grader
+(``knowrl.eval_grader``), not the grader the policy was trained against; the training grader's labels and
+the agreement between the two are reported beside them. Deltas are after GRPO minus after SFT of the same
+seed, with 95 % intervals from a paired bootstrap over questions (``knowrl.stats``).
 
-Held-out evaluation draws k answers per question at the training temperature (n = k x questions;
-95 % Wilson intervals). Results: ``bench/results/effect.md`` and ``effect.png`` (held-out rates per
-setting, mean and spread over seeds; reward and label fractions per GRPO step from ``rewards.jsonl``).
-Each finished run is kept in ``--work``, so an interrupted run resumes where it stopped.
+Arms whose after-GRPO greedy answers are identical to another arm's in every seed are reported once.
+Each finished piece is kept in ``--work``: an interrupted study resumes where it stopped.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import math
 import os
 import platform
 import statistics
@@ -38,509 +39,412 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from knowrl.config import TrainConfig, load_train_config  # noqa: E402
-from knowrl.pipeline import cell, eval_sampling  # noqa: E402
-from knowrl.pipeline_report import side  # noqa: E402
+from knowrl.effect_eval import evaluate_policy, save  # noqa: E402
+from knowrl.selectivity import known, paired_gap, report  # noqa: E402
+from knowrl.stats import paired_bootstrap, rates  # noqa: E402
 from knowrl_io.jsonl import read_objects  # noqa: E402
-from reward_engine.labels import Label  # noqa: E402
-from reward_engine.semantics import Semantics, combine, fact_score  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
-RATES = ("correct", "incorrect", "not_attempted", "accuracy_given_attempted")
-LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
-SETTINGS: dict[str, list[str]] = {
+ARMS: dict[str, list[str]] = {
     "knowrl": ["reward.preset=knowrl"],
-    "knowrl-june2025": ["reward.preset=knowrl-june2025"],
-    "knowrl-robust": ["reward.preset=knowrl-robust"],
-    # Format reward only: the same number of GRPO steps, no signal about being right or abstaining.
+    "correctness": ["reward.preset=knowrl", "reward.semantics={fact_weight: 0, fact_on_no_answer: false}"],
     "control": [
         "reward.preset=knowrl",
-        "reward.semantics={correct: 0, not_attempted: 0, incorrect: 0, fact_weight: 0}",
+        "reward.semantics={correct: 0, not_attempted: 0, incorrect: 0, no_answer: 0, fact_weight: 0}",
     ],
+    "knowrl-june2025": ["reward.preset=knowrl-june2025"],
+    "truthrl": ["reward.preset=truthrl"],
 }
-# A setting whose run may be a replay of another's (see the module docstring).
-REPLAYS = {"knowrl-robust": "knowrl"}
-QUICK = [
-    "model.name_or_path=tiny",
-    "sft.max_steps=2",
-    "grpo.max_steps=2",
-    "pipeline.demo_train_questions=16",
-    "pipeline.demo_heldout_questions=8",
-    "pipeline.eval_samples=2",
-    "pipeline.eval_max_new_tokens=16",
-    "sft.max_length=384",
-    "grpo.max_completion_length=16",
-]
+HEADLINE = ("f_score", "correct_given_attempted", "correct", "incorrect", "not_attempted", "malformed")
+DEFAULTS = {"train_questions": 160, "sft_steps": 40, "grpo_steps": 20, "samples": 2, "max_new_tokens": 96}
+QUICK = ["model.name_or_path=tiny", "sft.max_length=384"]
 
 
 def config(overrides: list[str]) -> TrainConfig:
     return load_train_config(ROOT / "configs" / "demo.yaml", overrides)
 
 
-def heldout(model: str, adapter: str | None, cfg: TrainConfig) -> dict[str, Any]:
-    """Sampled held-out rates (k answers per question at the training temperature) with 95 % intervals."""
-    from knowrl.evaluate import evaluate_model
-    from reward_engine.config import parse_reward_config
-
-    grader = parse_reward_config({"factuality": {"enabled": False}})
-    sampling = {**eval_sampling(cfg), "samples": max(1, cfg.pipeline.eval_samples)}
-    metrics, _ = evaluate_model(
-        model, adapter, Path(cfg.data.eval), grader, cfg.pipeline.eval_max_new_tokens, greedy=False, **sampling
-    )
-    return metrics["sampled"]
+def sizes_overrides(sizes: dict[str, int]) -> list[str]:
+    return [
+        f"sft.max_steps={sizes['sft_steps']}",
+        f"grpo.max_steps={sizes['grpo_steps']}",
+        f"grpo.max_completion_length={sizes['max_new_tokens']}",
+        f"pipeline.eval_max_new_tokens={sizes['max_new_tokens']}",
+        "grpo.save_steps=100000",
+    ]
 
 
-def per_step(log: Path) -> dict[str, list[float]]:
-    """Mean reward and label fractions per GRPO step, from the run's reward log."""
-    steps: dict[int, list[dict[str, Any]]] = {}
-    for row in read_objects(log):
-        if isinstance(row.get("step"), int):
-            steps.setdefault(row["step"], []).append(row)
-    xs = sorted(steps)
-    totals = {x: [r.get("total") or 0.0 for r in steps[x]] for x in xs}
-    out: dict[str, list[float]] = {
-        "step": [float(x) for x in xs],
-        "reward": [statistics.fmean(totals[x]) for x in xs],
-        # GRPO learns nothing from a step whose completions all score the same
-        "reward_sd": [statistics.pstdev(totals[x]) for x in xs],
-    }
-    for label in LABELS:
-        out[label] = [sum(r.get("label") == label for r in steps[x]) / len(steps[x]) for x in xs]
-    return out
-
-
-def rescore(row: dict[str, Any], sem: Semantics) -> float | None:
-    """A logged completion's correctness reward under ``sem``, from its label and checked claims."""
-    label = row.get("label")
-    if label is None:
-        return None if row.get("correctness") is None else sem.no_answer
-    fact = None
-    if label == Label.INCORRECT.value and row.get("factuality") is not None:
-        kept = [c for c in row.get("claims") or [] if c.get("on_topic", True)]
-        fact = fact_score(sum(bool(c.get("supported")) for c in kept), len(kept), sem)
-    return combine(Label(label), fact, sem)
-
-
-def replay(log: Path, trained: Semantics, other: Semantics) -> tuple[int, int] | None:
-    """(completions, how many ``other`` scores differently) over a run's reward log; None when the log
-    cannot reproduce the reward the run was trained with, or the format rewards differ."""
-    if (trained.format_correct, trained.format_wrong) != (other.format_correct, other.format_wrong):
+def _done(path: Path, made_with: dict[str, Any]) -> dict[str, Any] | None:
+    """A kept result, reused only if made with the same settings (else the table would be stale)."""
+    if not path.exists():
         return None
-    rows = differ = 0
-    for row in read_objects(log):
-        logged, mine, theirs = row.get("correctness"), rescore(row, trained), rescore(row, other)
-        if (logged is None) != (mine is None) or (mine is not None and abs(mine - logged) > 1e-9):
-            return None
-        rows += 1
-        differ += (mine is None) != (theirs is None) or (mine is not None and abs(mine - theirs) > 1e-12)
-    return rows, differ
+    saved = json.loads(path.read_text())
+    if saved.get("made_with") != made_with:
+        raise SystemExit(f"{path} was made with {saved.get('made_with')}, not {made_with}: use another --work")
+    return saved
 
 
-def check_made_with(saved: dict[str, Any], overrides: list[str], where: Path) -> None:
-    """A kept run is reused only if it was made with the same overrides (else a stale table)."""
-    if saved.get("overrides", overrides) != overrides:
-        raise SystemExit(
-            f"{where} was made with {saved['overrides']}, not {overrides}: give another --work, or remove it"
-        )
-
-
-def cold_start(work: Path, overrides: list[str]) -> tuple[str, dict[str, Any], dict[str, Any], dict[str, Path]]:
-    """Data, the shared SFT policy, and the held-out rates before and after SFT (cached in ``work``)."""
+def cold_start(work: Path, seed: int, sizes: dict[str, int], overrides: list[str], heldout_n: int | None) -> dict:
+    """Seed ``seed``'s data, boundary probe, SFT policy and its held-out evaluation (kept in ``work``)."""
     from knowrl.demo_data import build_demo_data
     from knowrl.merge import merge
     from knowrl.models import resolve_model_path
     from knowrl.sft import sft
 
-    cfg = config(overrides + ["seed=0"])
-    p = cfg.pipeline
-    data = build_demo_data(work / "data", p.demo_train_questions, p.demo_heldout_questions, 0, p.demo_sft_unsure_share)
-    cfg.data.train, cfg.data.eval, cfg.data.sft = str(data["train"]), str(data["heldout"]), str(data["sft"])
-    done = work / "cold_start.json"
-    made_with = [o for o in overrides if not o.startswith("grpo.")]  # GRPO settings do not touch it
-    if done.exists():
-        saved = json.loads(done.read_text())
-        check_made_with(saved, made_with, done)
-        return str(Path(saved["policy"]).resolve()), saved["before"], saved["after_sft"], data
+    made_with = {"sizes": sizes, "overrides": overrides, "heldout": heldout_n}
+    out = work / f"seed{seed}"
+    saved = _done(out / "cold_start.json", made_with)
+    if saved:
+        return saved
+    cfg = config(overrides + sizes_overrides(sizes) + [f"seed={seed}"])
     started = time.perf_counter()
     base = resolve_model_path(cfg.model.name_or_path, 0)
-    before = heldout(base, None, cfg)
-    sft_cfg = cfg.model_copy(deep=True)
-    sft_cfg.data.train, sft_cfg.output_dir, sft_cfg.model.name_or_path = str(data["sft"]), str(work / "sft"), base
-    sft(sft_cfg)
-    policy = str(merge(base, str(work / "sft" / "final"), work / "sft-merged"))
-    after_sft = heldout(policy, None, cfg)
-    done.write_text(
-        json.dumps(
-            {
-                "policy": policy,
-                "before": before,
-                "after_sft": after_sft,
-                "wall_s": time.perf_counter() - started,
-                "overrides": made_with,
-            }
-        )
+    data = build_demo_data(
+        out / "data",
+        sizes["train_questions"],
+        heldout_n,
+        seed,
+        boundary={"model": base, "k": 4, "temperature": 0.9, "cache": work / "boundary"},
     )
-    return policy, before, after_sft, data
+    probe_s = time.perf_counter() - started
+    sft_cfg = cfg.model_copy(deep=True)
+    sft_cfg.data.train, sft_cfg.output_dir, sft_cfg.model.name_or_path = str(data["sft"]), str(out / "sft"), base
+    sft(sft_cfg)
+    policy = str(merge(base, str(out / "sft" / "final"), out / "sft-merged"))
+    sft_s = time.perf_counter() - started - probe_s
+    evaluation = evaluate_policy(
+        policy, None, data["heldout"], sizes["max_new_tokens"], sizes["samples"], 0.9, seed
+    )
+    save(evaluation, out / "after_sft.eval.json")
+    result = {
+        "seed": seed,
+        "policy": policy,
+        "data": {k: str(v) for k, v in data.items()},
+        "cold_start": {k: v for k, v in json.loads(data["cold_start"].read_text()).items() if k != "probe"},
+        "probe_s": probe_s,
+        "sft_s": sft_s,
+        "eval_s": time.perf_counter() - started - probe_s - sft_s,
+        "made_with": made_with,
+    }
+    save(result, out / "cold_start.json")
+    return result
 
 
-def grpo_run(
-    work: Path, overrides: list[str], policy: str, data: dict[str, Path], setting: str, seed: int
-) -> dict[str, Any]:
-    """One GRPO run from the shared SFT policy and its held-out rates (cached in ``work``)."""
+def arm_run(work: Path, seed: int, arm: str, cs: dict, sizes: dict[str, int], overrides: list[str]) -> dict:
+    """One GRPO run of ``arm`` from seed ``seed``'s SFT policy, and its greedy held-out evaluation."""
     from knowrl.grpo import train
 
-    out = work / f"{setting}-seed{seed}"
-    done = out / "effect.json"
-    if done.exists():
-        saved = json.loads(done.read_text())
-        check_made_with(saved, overrides, done)
+    made_with = {"sizes": sizes, "overrides": overrides, "arm": ARMS[arm]}
+    out = work / f"seed{seed}" / arm
+    saved = _done(out / "effect.json", made_with)
+    if saved:
         return saved
     cfg = config(
         overrides
-        + SETTINGS[setting]
+        + sizes_overrides(sizes)
+        + ARMS[arm]
         + [
             f"seed={seed}",
             f"output_dir={out}",
-            f"model.name_or_path={policy}",
-            f"data.train={data['train']}",
-            f"data.eval={data['heldout']}",
-            "grpo.save_steps=100000",
+            f"model.name_or_path={cs['policy']}",
+            f"data.train={cs['data']['train']}",
+            f"data.eval={cs['data']['heldout']}",
         ]
     )
     started = time.perf_counter()
     summary = train(cfg)
+    train_s = time.perf_counter() - started
+    evaluation = evaluate_policy(cs["policy"], summary["adapter"], Path(cs["data"]["heldout"]), sizes["max_new_tokens"])
+    save(evaluation, out / "after_grpo.eval.json")
+    answers = [d["completion"] for d in evaluation["greedy"]["details"]]
     result = {
-        "setting": setting,
         "seed": seed,
-        "train_s": time.perf_counter() - started,
+        "arm": arm,
         "semantics": cfg.reward.reward_semantics.model_dump(),
-        "heldout": heldout(policy, summary["adapter"], cfg),
-        "steps": per_step(out / cfg.logging.reward_log),
-        "overrides": overrides,
+        "train_s": train_s,
+        "eval_s": time.perf_counter() - started - train_s,
+        "training": training_log(out / cfg.logging.reward_log, cfg.reward.reward_semantics.fact_weight),
+        "answers_sha": hashlib.sha1(json.dumps(answers).encode()).hexdigest(),
+        "made_with": made_with,
     }
-    result["wall_s"] = time.perf_counter() - started  # training and evaluation
-    done.write_text(json.dumps(result))
+    save(result, out / "effect.json")
     return result
 
 
-def replayed_run(work: Path, overrides: list[str], source: dict[str, Any], setting: str) -> dict[str, Any] | None:
-    """``setting``'s run as a copy of ``source``'s when its reward equals the source's on every logged
-    completion (same seed, so the same samples and updates); None when it must be trained."""
-    sem = config(overrides + SETTINGS[setting]).reward.reward_semantics
-    checked = replay(
-        work / f"{source['setting']}-seed{source['seed']}" / "rewards.jsonl", Semantics(**source["semantics"]), sem
-    )
-    if checked is None or checked[1]:
-        return None
-    out = work / f"{setting}-seed{source['seed']}"
-    out.mkdir(parents=True, exist_ok=True)
-    result = {
-        **source,
-        "setting": setting,
-        "semantics": sem.model_dump(),
-        "replayed_from": source["setting"],
-        "replayed_rows": checked[0],
-        "train_s": 0.0,
-        "wall_s": 0.0,
+def training_log(log: Path, fact_weight: float) -> dict[str, Any]:
+    """From the run's reward log: label shares, steps with no reward spread (no update), claims per
+    completion, and the fact term's share of the reward's variance inside groups (one prompt per step)."""
+    from knowrl.effect_eval import claims_in
+
+    steps: dict[int, list[dict[str, Any]]] = {}
+    for row in read_objects(log):
+        if isinstance(row.get("step"), int):
+            steps.setdefault(row["step"], []).append(row)
+    rows = [r for s in sorted(steps) for r in steps[s]]
+    if not rows:
+        return {"completions": 0}
+    var_total = var_fact = 0.0
+    flat = 0
+    for group in steps.values():
+        totals = [r.get("total") or 0.0 for r in group]
+        facts = [fact_weight * (r.get("factuality") or 0.0) for r in group]
+        var_total += statistics.pvariance(totals)
+        var_fact += statistics.pvariance(facts)
+        flat += statistics.pstdev(totals) < 1e-9
+    incorrect = [r for r in rows if r.get("label") == "INCORRECT"]
+    return {
+        "completions": len(rows),
+        "steps": len(steps),
+        "flat_steps": flat,
+        "labels": {lab: sum(r.get("label") == lab for r in rows) / len(rows) for lab in ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")},
+        "no_answer": sum(r.get("label") is None for r in rows) / len(rows),
+        "claims_per_completion": statistics.fmean(claims_in(r["completion"]) for r in rows),
+        "claims_per_incorrect": statistics.fmean(claims_in(r["completion"]) for r in incorrect) if incorrect else None,
+        "fact_score_incorrect": statistics.fmean(r.get("factuality") or 0.0 for r in incorrect) if incorrect else None,
+        "fact_variance_share": var_fact / var_total if var_total > 0 else None,
     }
-    (out / "effect.json").write_text(json.dumps(result))
-    return result
 
 
-def spread(values: list[float]) -> str:
-    return f"{statistics.fmean(values):.3f} ± {statistics.stdev(values):.3f}" if len(values) > 1 else f"{values[0]:.3f}"
+def load_eval(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text())
 
 
-def direction(sem: Semantics) -> str | None:
-    """'abstain' when the reward pays "I don't know" above a wrong answer, 'answer' when it does not,
-    None when it ignores correctness."""
-    if sem.correct == sem.not_attempted == sem.incorrect and not sem.fact_weight:
-        return None
-    return "answer" if sem.not_attempted <= sem.incorrect else "abstain"
+def compare(work: Path, seed: int, arm: str) -> dict[str, Any]:
+    """Paired deltas (after GRPO - after SFT, greedy, strict grader) and selectivity for one run."""
+    sft_eval = load_eval(work / f"seed{seed}" / "after_sft.eval.json")
+    grpo_eval = load_eval(work / f"seed{seed}" / arm / "after_grpo.eval.json")
+    before, after = np.array(sft_eval["greedy"]["counts"]), np.array(grpo_eval["greedy"]["counts"])
+    answerable = sft_eval["answerable"]
+    basis = np.array(sft_eval["sampled"]["counts"]) if "sampled" in sft_eval else before
+    is_known = known(basis, answerable)
+    return {
+        "deltas": paired_bootstrap(before, after, seed=seed),
+        "after": rates(after),
+        "train_grader_after": grpo_eval["greedy"]["train_rates"],
+        "agreement_after": grpo_eval["greedy"]["agreement"],
+        "selectivity_sft": report(before, is_known, answerable),
+        "selectivity_grpo": report(after, is_known, answerable),
+        "gap": paired_gap(before, after, is_known, answerable, seed=seed),
+        "claims_eval": grpo_eval["greedy"]["claims_mean"],
+    }
 
 
-def moved(run: dict[str, Any], after_sft: dict[str, Any]) -> bool | None:
-    """Did the held-out rates leave the after-SFT intervals the way the run's reward predicts?"""
-    held, intervals = run["heldout"], after_sft["intervals"]
-    way = direction(Semantics(**run["semantics"]))
-    if way is None:
-        return None
-    abstained = side(held["not_attempted"], intervals["not_attempted"])
-    if way == "answer":
-        return abstained == "below"
-    return side(held["incorrect"], intervals["incorrect"]) == "below" and abstained == "above"
+def goal(c: dict[str, Any]) -> dict[str, bool]:
+    """The issue's goal for one run, each beyond its paired 95 % interval."""
+    d, gap = c["deltas"], c["gap"]
+    return {
+        "F up": d["f_score"]["low"] > 0,
+        "CGA up": d["correct_given_attempted"]["low"] > 0,
+        "incorrect down": d["incorrect"]["high"] < 0,
+        "abstention more on unknown": bool(gap) and gap["low"] > 0,
+    }
 
 
-def halves(values: list[float]) -> tuple[float, float]:
-    """Mean over the first and the second half of a run's steps."""
-    half = max(1, len(values) // 2)
-    return statistics.fmean(values[:half]), statistics.fmean(values[half:] or values)
+def fmt_delta(d: dict[str, float]) -> str:
+    return f"{d['delta']:+.3f} [{d['low']:+.3f}, {d['high']:+.3f}]"
 
 
-def flat_steps(steps: dict[str, list[float]]) -> int | None:
-    """Steps whose completions all scored the same: no advantage, so no GRPO update."""
-    return sum(sd < 1e-9 for sd in steps["reward_sd"]) if "reward_sd" in steps else None
+def opt(x: float | None, spec: str = ".2f") -> str:
+    return "-" if x is None else format(x, spec)
 
 
-def verdicts(after_sft: dict[str, Any], runs: dict[str, list[dict[str, Any]]]) -> list[str]:
-    """Per setting: how many seeds moved the way its reward predicts, and for those that did not, what
-    their training logs show next to the seeds that did."""
-    (low_inc, high_inc), (low_na, high_na) = (
-        after_sft["intervals"]["incorrect"],
-        after_sft["intervals"]["not_attempted"],
-    )
-    lines = []
-    for setting, results in runs.items():
-        n, held = len(results), [r["heldout"] for r in results]
-        sem = Semantics(**results[0]["semantics"])
-        if direction(sem) == "answer":
-            lines.append(
-                f"- `{setting}`: not-attempted below the after-SFT interval (< {low_na:.2f}) in "
-                f"{sum(h['not_attempted'] < low_na for h in held)} of {n} seeds; incorrect above it "
-                f"(> {high_inc:.2f}) in {sum(h['incorrect'] > high_inc for h in held)} of {n}."
-            )
-        else:
-            better = sum(h["accuracy_given_attempted"] > after_sft["accuracy_given_attempted"] for h in held)
-            low_correct = after_sft["intervals"]["correct"][0]
-            lines.append(
-                f"- `{setting}`: incorrect below the after-SFT interval (< {low_inc:.2f}) in "
-                f"{sum(h['incorrect'] < low_inc for h in held)} of {n} seeds; not-attempted above it "
-                f"(> {high_na:.2f}) in {sum(h['not_attempted'] > high_na for h in held)} of {n}; "
-                f"accuracy-given-attempted above after-SFT in {better} of {n}; correct below its interval "
-                f"(< {low_correct:.2f}: abstaining also on questions it knew) in "
-                f"{sum(h['correct'] < low_correct for h in held)} of {n}."
-            )
-        lines.append(f"  - Expected: {expectation(sem)}")
-        verdict = [moved(r, after_sft) for r in results]
-        if None not in verdict:
-            lines.append(f"  - Moved as expected, beyond the intervals, in {sum(verdict)} of {n} seeds.")
-            went = [halves(r["steps"]["NOT_ATTEMPTED"])[0] for r, ok in zip(results, verdict) if ok]
-            for r, ok in zip(results, verdict):
-                if not ok:
-                    lines.append(f"  - Seed {r['seed']} did not. {why(r, went)}")
-        replayed = [r for r in results if r.get("replayed_from")]
-        if replayed:
-            lines.append(
-                f"  - Not trained again in {len(replayed)} of {n} seeds: on every completion the "
-                f"`{replayed[0]['replayed_from']}` run logged ({replayed[0]['replayed_rows']} per seed) this "
-                "reward gives the same number, so with the same seed its run takes the same samples and "
-                "updates. The two rewards differ only on wrong answers whose reasoning mixes supported and "
-                "unsupported claims, which this policy's one-sentence reasoning does not produce."
-            )
+def identical_arms(runs: dict[str, dict[int, dict]]) -> dict[str, str]:
+    """arm -> the earlier arm whose greedy held-out answers it repeats in every seed."""
+    same: dict[str, str] = {}
     names = list(runs)
-    for i, a in enumerate(names):
-        for b in names[i + 1 :]:
-            if any(r.get("replayed_from") for r in runs[a] + runs[b]):
-                continue
-            if len(runs[a]) == len(runs[b]) and all(x["heldout"] == y["heldout"] for x, y in zip(runs[a], runs[b])):
-                lines.append(
-                    f"- `{a}` and `{b}` give the same held-out answers in every seed: their rewards never "
-                    "differed on this run's completions (same seed, same samples, same updates)."
-                )
-    return lines
-
-
-def why(run: dict[str, Any], moved_starts: list[float]) -> str:
-    """What the training log of a run that did not move shows, beside the runs that did."""
-    steps = run["steps"]
-    (na0, na1), (inc0, inc1) = halves(steps["NOT_ATTEMPTED"]), halves(steps["INCORRECT"])
-    flat = flat_steps(steps)
-    text = (
-        f'In training, "I don\'t know" went {na0:.2f} -> {na1:.2f} of its completions and incorrect '
-        f"{inc0:.2f} -> {inc1:.2f} (first vs second half of its {len(steps['step'])} steps)"
-    )
-    text += f"; {flat} steps had no reward spread, so no update." if flat is not None else "."
-    if moved_starts and na0 < min(moved_starts):
-        text += (
-            f' It sampled "I don\'t know" less at the start than the seeds that moved ('
-            f"{min(moved_starts):.2f}-{max(moved_starts):.2f}): GRPO can only reinforce answers it samples, "
-            "so it had less to push up; by its last step its held-out rates had not followed its training ones."
-        )
-    elif moved_starts:
-        text += " Its training log looks like those of the seeds that moved: seed-to-seed spread, not a clear cause."
-    return text
-
-
-def expectation(sem: Semantics) -> str:
-    """The direction the reward's constants predict for abstention."""
-    way = direction(sem)
-    if way is None:
-        return "the reward ignores correctness, so it predicts no direction."
-    if way == "answer":
-        return (
-            f'"I don\'t know" scores {sem.not_attempted:+g}, no more than a wrong answer ({sem.incorrect:+g}), '
-            "so guessing never pays less than abstaining: not-attempted should fall, not rise."
-        )
-    p = (sem.not_attempted - sem.incorrect) / (sem.correct - sem.incorrect)
-    return (
-        f"answering pays only where the policy is right more than {p:.0%} of the time (CORRECT "
-        f"{sem.correct:+g}, NOT_ATTEMPTED {sem.not_attempted:+g}, INCORRECT {sem.incorrect:+g}); below that, "
-        "abstaining scores more: incorrect should fall and not-attempted rise."
-    )
+    for i, b in enumerate(names):
+        for a in names[:i]:
+            if a not in same and set(runs[a]) == set(runs[b]) and all(
+                runs[a][s]["answers_sha"] == runs[b][s]["answers_sha"] for s in runs[b]
+            ):
+                same[b] = a
+                break
+    return same
 
 
 def write_markdown(
-    path: Path,
-    command: str,
-    cfg: TrainConfig,
-    before: dict[str, Any],
-    after_sft: dict[str, Any],
-    runs: dict[str, list[dict[str, Any]]],
-    wall_s: tuple[float, float],
-    png: Path,
+    path: Path, command: str, sizes: dict, seeds: list[int], runs: dict[str, dict[int, dict]], work: Path, colds: dict
 ) -> None:
-    """``wall_s``: the cold start plus every run as each recorded it (an interrupted job resumes, so one
-    invocation's clock can miss runs an earlier one finished), and this invocation's."""
-    p, g = cfg.pipeline, cfg.grpo
-    n = after_sft["n"]
+    from knowrl.effect_eval import heldout_rows
+
+    same = identical_arms(runs)
+    shown = [a for a in runs if a not in same]
+    any_cs = colds[seeds[0]]
+    rows = heldout_rows(Path(any_cs["data"]["heldout"]))
+    templates: dict[str, int] = {}
+    for r in rows:
+        templates[r.get("template", "?")] = templates.get(r.get("template", "?"), 0) + 1
+    total_s = sum(c["probe_s"] + c["sft_s"] + c["eval_s"] for c in colds.values()) + sum(
+        r["train_s"] + r["eval_s"] for arm in runs.values() for r in arm.values()
+    )
     lines = [
-        f"# Held-out hallucination after GRPO, by reward ({len(next(iter(runs.values())))} seeds)",
+        f"# The effect, measured as a SimpleQA reader would ({len(seeds)} seeds x {len(runs)} arms)",
         "",
-        f"Command: `{command}` ({wall_s[0] / 60:.1f} min: the cold start and every run as each recorded "
-        f"it; this invocation {wall_s[1] / 60:.1f} min; {platform.machine()}, {os.cpu_count()} cores, "
-        f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}). Everything below is from that command's runs.",
+        f"Command: `{command}` ({total_s / 60:.0f} min of stages as each recorded it; {platform.machine()}, "
+        f"{os.cpu_count()} cores, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}).",
         "",
-        f"Set-up: `configs/demo.yaml` (policy `{cfg.model.name_or_path}`, "
-        f"LoRA r {cfg.lora.r}); {p.demo_train_questions} training / {p.demo_heldout_questions} held-out questions "
-        f'(data seed 0; {p.demo_sft_unsure_share:.0%} of the real training questions get "I don\'t know" as '
-        f"cold-start target); one cold-start SFT ({cfg.sft.get('max_steps')} steps) shared by every run; GRPO "
-        f"{g.get('max_steps')} steps, {g.get('per_device_train_batch_size')} completions per step "
-        f"({g.get('num_generations')} per prompt), lr {g.get('learning_rate')}, beta {g.get('beta')}, "
-        f"temperature {g.get('temperature')}. Held-out: {max(1, p.eval_samples)} sampled answers per question "
-        f"at the training temperature, n = {n} per run; `[low, high]` is a 95 % Wilson interval; GRPO columns "
-        "are mean ± sd over seeds.",
+        f"Sizes: {sizes['train_questions']} training questions per seed, SFT {sizes['sft_steps']} steps, GRPO "
+        f"{sizes['grpo_steps']} steps (one prompt x 4 completions each), {sizes['max_new_tokens']} new tokens; "
+        f"held-out {len(rows)} questions ({', '.join(f'{k} {v}' for k, v in sorted(templates.items()))}), "
+        f"greedy at every stage, {sizes['samples']} sampled answers per question after SFT (for \"known\").",
         "",
-        "| held-out rate | before | after SFT | " + " | ".join(f"GRPO `{s}`" for s in runs) + " |",
-        "|---|---|---|" + "---|" * len(runs),
+        "Grades: the strict evaluation grader (alias match, its own refusals; shares no rule with the training "
+        "grader). Deltas: after GRPO minus after SFT of the same seed, greedy, with a 95 % interval from a "
+        "paired bootstrap over questions. Malformed answers (no parseable answer) are counted apart from "
+        "abstentions.",
+        "",
+        "## F-score and the SimpleQA rates, after GRPO minus after SFT",
+        "",
+        "| arm | seed | after SFT F | after GRPO F | " + " | ".join(f"Δ {k}" for k in HEADLINE) + " |",
+        "|---|---:|---:|---:|" + "---|" * len(HEADLINE),
     ]
-    for key in RATES:
-        lines.append(
-            f"| {key} | {cell(before, key)} | {cell(after_sft, key)} | "
-            + " | ".join(spread([r["heldout"][key] for r in results]) for results in runs.values())
-            + " |"
-        )
-    lines += ["", "## Did it move beyond the noise?", ""] + verdicts(after_sft, runs)
+    compared = {a: {s: compare(work, s, a) for s in runs[a]} for a in shown}
+    for arm in shown:
+        for s in seeds:
+            if s not in compared[arm]:
+                continue
+            c = compared[arm][s]
+            f_before = c["after"]["f_score"] - c["deltas"]["f_score"]["delta"]
+            lines.append(
+                f"| {arm} | {s} | {f_before:.3f} | {c['after']['f_score']:.3f} | "
+                + " | ".join(fmt_delta(c["deltas"][k]) for k in HEADLINE)
+                + " |"
+            )
+    lines += ["", "## The goal, per seed (each beyond its paired interval)", ""]
+    lines += ["| arm | F up | CGA up | greedy incorrect down | abstention up more on unknown | all four |", "|---|---|---|---|---|---|"]
+    for arm in shown:
+        marks = [goal(compared[arm][s]) for s in seeds if s in compared[arm]]
+        n = len(marks)
+        cols = [f"{sum(m[k] for m in marks)} of {n}" for k in ("F up", "CGA up", "incorrect down", "abstention more on unknown")]
+        lines.append(f"| {arm} | " + " | ".join(cols) + f" | {sum(all(m.values()) for m in marks)} of {n} |")
     lines += [
         "",
-        "## Every run",
+        "## Selectivity: abstention on questions the SFT policy knew vs did not",
         "",
-        "Held-out rates after GRPO, and the run's own training completions (first -> "
-        "second half of its steps; flat: steps whose completions all scored the same, so GRPO made no update).",
+        "Known: right in at least half of its sampled answers after SFT (strict grader). AUROC: how well a "
+        "question's abstention ranks unknown above known questions (0.5 = at random). Gap change: (abstention "
+        "on unknown - on known) after GRPO minus after SFT, 95 % paired interval.",
         "",
-        "| setting | seed | correct | incorrect | not attempted | acc. given attempted | training "
-        '"I don\'t know" | training incorrect | flat steps | GRPO min |',
-        "|---|---:|---|---|---|---:|---|---|---:|---:|",
+        "| arm | seed | known / unknown | abstain known SFT -> GRPO | abstain unknown SFT -> GRPO | made-up SFT -> GRPO | AUROC SFT -> GRPO | gap change |",
+        "|---|---:|---|---|---|---|---|---|",
     ]
-    for setting, results in runs.items():
-        for r in results:
-            h = r["heldout"]
-            minutes = f"= `{r['replayed_from']}`" if r.get("replayed_from") else f"{r['train_s'] / 60:.1f}"
-            trained = " | ".join(
-                "{:.2f} -> {:.2f}".format(*halves(r["steps"][k])) for k in ("NOT_ATTEMPTED", "INCORRECT")
-            )
-            flat = flat_steps(r["steps"])
+    for arm in shown:
+        for s, c in compared[arm].items():
+            a, b = c["selectivity_sft"], c["selectivity_grpo"]
+            gap = fmt_delta(c["gap"]) if c["gap"] else "- (no known or no unknown)"
             lines.append(
-                f"| {setting} | {r['seed']} | {cell(h, 'correct')} | {cell(h, 'incorrect')} | "
-                f"{cell(h, 'not_attempted')} | {h['accuracy_given_attempted']:.3f} | {trained} | "
-                f"{'' if flat is None else flat} | {minutes} |"
+                f"| {arm} | {s} | {a['n_known']} / {a['n_unknown']} | {opt(a['abstain_known'])} -> {opt(b['abstain_known'])} | "
+                f"{opt(a['abstain_unknown'])} -> {opt(b['abstain_unknown'])} | {opt(a['abstain_made_up'])} -> "
+                f"{opt(b['abstain_made_up'])} | {opt(a['auroc_unknown'])} -> {opt(b['auroc_unknown'])} | {gap} |"
             )
-    lines += ["", f"![reward and label fractions per GRPO step]({png.name})", ""]
-    path.write_text("\n".join(lines))
+    lines += [
+        "",
+        "## Training: the reward's signal, claims and the fact term",
+        "",
+        "| arm | seed | GRPO min | flat steps | CORRECT / INCORRECT / IDK / no answer | claims per completion | claims per INCORRECT | fact score (INCORRECT) | fact term's share of in-group reward variance |",
+        "|---|---:|---:|---|---|---:|---:|---:|---:|",
+    ]
+    for arm in shown:
+        for s, r in runs[arm].items():
+            t = r["training"]
+            if not t.get("completions"):
+                continue
+            lab = t["labels"]
+            lines.append(
+                f"| {arm} | {s} | {r['train_s'] / 60:.1f} | {t['flat_steps']} of {t['steps']} | "
+                f"{lab['CORRECT']:.2f} / {lab['INCORRECT']:.2f} / {lab['NOT_ATTEMPTED']:.2f} / {t['no_answer']:.2f} | "
+                f"{t['claims_per_completion']:.2f} | {opt(t['claims_per_incorrect'])} | {opt(t['fact_score_incorrect'], '.3f')} | "
+                f"{opt(t['fact_variance_share'], '.1%')} |"
+            )
+    lines += ["", "## Graders and cold start", ""]
+    lines += ["| seed | cold start: real questions / \"I don't know\" targets | strict vs training grader after SFT (agree, kappa) |", "|---:|---|---|"]
+    for s in seeds:
+        cs = colds[s]
+        ev = load_eval(work / f"seed{s}" / "after_sft.eval.json")["greedy"]["agreement"]
+        lines.append(f"| {s} | {cs['cold_start']['real']} / {cs['cold_start']['unsure_real']} | {ev['agree']:.3f}, {ev['kappa']:.2f} |")
+    if same:
+        lines += ["", "Arms reported once (identical greedy held-out answers to another arm in every seed): "]
+        lines += [f"- `{b}` = `{a}`" for b, a in same.items()]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n")
 
 
-def plot(png: Path, before: dict[str, Any], after_sft: dict[str, Any], runs: dict[str, list[dict[str, Any]]]) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 4, figsize=(20, 4))
-    names = ["after SFT"] + list(runs)
-    for i, key in enumerate(("correct", "incorrect", "not_attempted")):
-        means = [after_sft[key]] + [statistics.fmean(r["heldout"][key] for r in runs[s]) for s in runs]
-        sds = [0.0] + [
-            statistics.stdev([r["heldout"][key] for r in runs[s]]) if len(runs[s]) > 1 else 0.0 for s in runs
-        ]
-        axes[0].bar([x + i * 0.27 for x in range(len(names))], means, 0.27, yerr=sds, label=key, capsize=3)
-    axes[0].set_xticks([x + 0.27 for x in range(len(names))], names, rotation=20, fontsize=8)
-    axes[0].set_title("held-out rates (mean ± sd over seeds)")
-    axes[0].legend(fontsize=8)
-    for setting, results in runs.items():
-        steps = results[0]["steps"]["step"]
-        for ax, key in ((axes[1], "reward"), (axes[2], "INCORRECT"), (axes[3], "NOT_ATTEMPTED")):
-            series = [r["steps"][key] for r in results if len(r["steps"][key]) == len(steps)]
-            mean = [statistics.fmean(v) for v in zip(*series)]
-            replay = any(r.get("replayed_from") for r in results)  # drawn dashed: it lies on its source
-            ax.plot(steps, smooth(mean), "--" if replay else "-", label=setting + (" (= replay)" if replay else ""))
-    axes[1].set_title("reward per GRPO step (mean over seeds, smoothed)")
-    axes[2].set_title("fraction incorrect per GRPO step (smoothed)")
-    axes[3].set_title("fraction 'I don't know' per GRPO step (smoothed)")
-    for ax in axes[1:]:
-        ax.set_xlabel("GRPO step")
-        ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(png, dpi=110)
-    plt.close(fig)
+def profile(overrides: list[str], sizes: dict[str, int], work: Path, budget_min: float, seeds: int, arms: int) -> dict:
+    """Time one seed's stages at small sizes and solve for the GRPO steps that fit the budget."""
+    quick = {**sizes, "train_questions": 24, "sft_steps": 4, "grpo_steps": 2, "samples": sizes["samples"]}
+    t = time.perf_counter()
+    cs = cold_start(work / "profile", 0, quick, overrides, 48)
+    r = arm_run(work / "profile", 0, "knowrl", cs, quick, overrides)
+    wall = time.perf_counter() - t
+    n_held = len(json.loads((work / "profile" / "seed0" / "after_sft.eval.json").read_text())["qids"])
+    per = {
+        "probe_per_question_s": cs["probe_s"] / quick["train_questions"],
+        "sft_step_s": cs["sft_s"] / quick["sft_steps"],
+        "eval_sft_per_question_s": cs["eval_s"] / n_held,
+        "grpo_step_s": r["train_s"] / quick["grpo_steps"],
+        "eval_greedy_per_question_s": r["eval_s"] / n_held,
+        "profile_wall_s": wall,
+    }
+    return {**per, **plan(per, sizes, budget_min, seeds, arms)}
 
 
-def smooth(values: list[float], window: int = 5) -> list[float]:
-    """Trailing mean: a step holds one prompt's few completions, too noisy to read raw."""
-    return [statistics.fmean(values[max(0, i - window + 1) : i + 1]) for i in range(len(values))]
+def plan(per: dict[str, float], sizes: dict[str, int], budget_min: float, seeds: int, arms: int, heldout: int = 312) -> dict:
+    """The budget arithmetic: fixed costs per seed and per run, and the GRPO steps S that fill the rest."""
+    per_seed = (
+        per["probe_per_question_s"] * sizes["train_questions"]
+        + per["sft_step_s"] * sizes["sft_steps"]
+        + per["eval_sft_per_question_s"] * heldout
+    )
+    per_run_fixed = per["eval_greedy_per_question_s"] * heldout
+    fixed = seeds * (per_seed + arms * per_run_fixed)
+    left = budget_min * 60 - fixed
+    steps = max(0, math.floor(left / (seeds * arms * per["grpo_step_s"])))
+    return {"fixed_min": fixed / 60, "grpo_steps_that_fit": steps, "per_seed_fixed_min": per_seed / 60, "per_run_eval_min": per_run_fixed / 60}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
-    parser.add_argument(
-        "--settings", nargs="+", default=["knowrl", "knowrl-june2025", "knowrl-robust"], choices=list(SETTINGS)
-    )
-    parser.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="override configs/demo.yaml (as python -m knowrl.train --set)",
-    )
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
+    parser.add_argument("--arms", nargs="+", default=list(ARMS), choices=list(ARMS))
+    for key, value in DEFAULTS.items():
+        parser.add_argument(f"--{key.replace('_', '-')}", type=int, default=value)
+    parser.add_argument("--heldout", type=int, help="first N held-out questions only (default: all)")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override configs/demo.yaml")
     parser.add_argument("--quick", action="store_true", help="tiny model, 1 seed, 2 steps: the job end to end")
-    parser.add_argument("--work", type=Path, help="where runs are kept (and resumed from)")
-    parser.add_argument(
-        "--out", type=Path, help="results markdown (default bench/results/effect.md; with --quick, <work>/effect.md)"
-    )
+    parser.add_argument("--profile", action="store_true", help="time the stages, print the sizes that fit")
+    parser.add_argument("--budget-min", type=float, default=150.0)
+    parser.add_argument("--work", type=Path)
+    parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
-    overrides = (QUICK if args.quick else []) + args.set
-    seeds = args.seeds[:1] if args.quick else args.seeds
-    work = args.work or Path(os.environ.get("TMPDIR", "/tmp")) / (
-        "knowrl-effect-quick" if args.quick else "knowrl-effect"
-    )
-    work = work.resolve()  # config overrides resolve relative paths against configs/
+    sizes = {k: getattr(args, k) for k in DEFAULTS}
+    overrides = list(args.set)
+    seeds, heldout_n = args.seeds, args.heldout
+    if args.quick:
+        overrides = QUICK + overrides
+        sizes = {"train_questions": 16, "sft_steps": 2, "grpo_steps": 2, "samples": 2, "max_new_tokens": 16}
+        seeds, heldout_n = seeds[:1], heldout_n or 12
+    work = (args.work or Path(os.environ.get("TMPDIR", "/tmp")) / ("knowrl-effect-quick" if args.quick else "knowrl-effect")).resolve()
     work.mkdir(parents=True, exist_ok=True)
-    out = args.out or (work / "effect.md" if args.quick else RESULTS / "effect.md")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
-    policy, before, after_sft, data = cold_start(work, overrides)
-    cold_s = json.loads((work / "cold_start.json").read_text())["wall_s"]
-    runs: dict[str, list[dict[str, Any]]] = {s: [] for s in args.settings}
-    order = sorted(args.settings, key=lambda s: s in REPLAYS)  # a replay's source runs first
-    for seed in seeds:
-        for setting in order:
-            source = REPLAYS.get(setting)
-            result = None
-            if source in runs and not (work / f"{setting}-seed{seed}" / "effect.json").exists():
-                result = replayed_run(work, overrides, runs[source][-1], setting)
-            runs[setting].append(result or grpo_run(work, overrides, policy, data, setting, seed))
-            print(json.dumps({k: runs[setting][-1][k] for k in ("setting", "seed", "train_s")}), flush=True)
-    png = out.with_suffix(".png")
-    plot(png, before, after_sft, runs)
+    if args.profile:
+        print(json.dumps(profile(overrides, sizes, work, args.budget_min, len(seeds), len(args.arms)), indent=2))
+        return 0
     command = "python bench/effect.py " + " ".join(argv if argv is not None else sys.argv[1:])
-    total_s = cold_s + sum(r["wall_s"] for results in runs.values() for r in results)
-    clocks = (total_s, time.perf_counter() - started)
-    write_markdown(out, command.strip(), config(overrides), before, after_sft, runs, clocks, png)
+    colds, runs = {}, {arm: {} for arm in args.arms}
+    for seed in seeds:
+        colds[seed] = cold_start(work, seed, sizes, overrides, heldout_n)
+        for arm in args.arms:
+            runs[arm][seed] = arm_run(work, seed, arm, colds[seed], sizes, overrides)
+    out = args.out or (work / "effect.md" if args.quick else RESULTS / "effect.md")
+    write_markdown(out, command.strip(), sizes, seeds, runs, work, colds)
     print(out.read_text())
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    sys.exit(main())

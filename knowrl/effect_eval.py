@@ -1,0 +1,122 @@
+"""Held-out evaluation as a SimpleQA reader reads it: per question, graded by a grader the policy was not
+trained against.
+
+Each held-out answer gets two labels: the strict evaluation grader's (``knowrl.eval_grader``: alias match,
+its own refusals; the headline) and the training reward's offline grader's (reported beside it, with their
+agreement, so a quirk of the training grader cannot pass as improvement). Outcomes are kept per question
+(``knowrl.stats``) so intervals resample questions, and two stages on the same questions can be paired.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+from pathlib import Path
+from typing import Any, Sequence
+
+from knowrl.eval_grader import agreement, strict_label
+from knowrl.stats import counts_per_question, outcome, rates
+from knowrl_io.jsonl import read_objects
+from reward_engine.completion import parse
+
+TRAIN_GRADER = {"factuality": {"enabled": False}}
+
+
+def heldout_rows(path: Path) -> list[dict[str, Any]]:
+    """Held-out rows with what the strict grader needs; a row without ``aliases`` is graded on ``answers``."""
+    rows = []
+    for row in read_objects(path):
+        answers = row.get("answers")
+        aliases = row.get("aliases") or ([answers] if isinstance(answers, str) else list(answers or []))
+        rows.append({**row, "aliases": aliases, "answerable": row.get("answerable", True), "title": row.get("title") or ""})
+    return rows
+
+
+def claims_in(completion: str) -> int:
+    """How many claims the offline decomposer finds in a completion's reasoning (what the fact term checks)."""
+    from reward_engine.offline.facts import decompose
+
+    return len(decompose(parse(completion).think or ""))
+
+
+def grade_stage(rows: Sequence[dict[str, Any]], completions: Sequence[str], k: int) -> dict[str, Any]:
+    """Strict and training-grader outcomes of ``k`` completions per row (row-major), per question."""
+    from knowrl.evaluate import grade_completions
+    from reward_engine.config import parse_reward_config
+
+    repeated = [r for r in rows for _ in range(k)]
+    _, train_details = asyncio.run(grade_completions(list(repeated), list(completions), parse_reward_config(TRAIN_GRADER)))
+    strict, train, details = [], [], []
+    for row, completion, graded in zip(repeated, completions, train_details):
+        parsed = parse(completion)
+        label = strict_label(parsed.answer or "", row["aliases"], row["answerable"]) if parsed.has_answer else None
+        strict.append(outcome(label, parsed.has_answer))
+        train.append(outcome(graded["label"], parsed.has_answer))
+        details.append(
+            {
+                "qid": row.get("qid"),
+                "answer": parsed.answer,
+                "strict": strict[-1],
+                "train": train[-1],
+                "claims": claims_in(completion),
+                "completion": completion,
+            }
+        )
+    per_q = [strict[i * k : (i + 1) * k] for i in range(len(rows))]
+    per_q_train = [train[i * k : (i + 1) * k] for i in range(len(rows))]
+    counts, train_counts = counts_per_question(per_q), counts_per_question(per_q_train)
+    return {
+        "k": k,
+        "counts": counts.tolist(),
+        "rates": rates(counts),
+        "train_counts": train_counts.tolist(),
+        "train_rates": rates(train_counts),
+        "agreement": agreement(strict, train),
+        "claims_mean": statistics.fmean(d["claims"] for d in details) if details else 0.0,
+        "details": details,
+    }
+
+
+def evaluate_policy(
+    model: str,
+    adapter: str | None,
+    heldout: Path,
+    max_new_tokens: int,
+    samples: int = 0,
+    temperature: float = 1.0,
+    seed: int = 0,
+    greedy: bool = True,
+    batch_size: int = 16,
+) -> dict[str, Any]:
+    """``{"greedy": stage, "sampled": stage}`` (each present when asked) for one policy on ``heldout``."""
+    from knowrl.evaluate import generate, load_for_generation
+
+    rows = heldout_rows(heldout)
+    questions = [r["question"] for r in rows]
+    loaded = load_for_generation(model, adapter)
+    out: dict[str, Any] = {"qids": [r.get("qid") for r in rows], "answerable": [bool(r["answerable"]) for r in rows]}
+    if greedy:
+        completions = generate(model, adapter, questions, max_new_tokens, batch_size=batch_size, loaded=loaded)
+        out["greedy"] = grade_stage(rows, completions, 1)
+    if samples > 0:
+        drawn = generate(
+            model,
+            adapter,
+            questions,
+            max_new_tokens,
+            batch_size=max(1, batch_size // samples),
+            samples=samples,
+            temperature=temperature,
+            seed=seed,
+            loaded=loaded,
+        )
+        out["sampled"] = grade_stage(rows, drawn, samples)
+    return out
+
+
+def save(result: dict[str, Any], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(result))
+    tmp.replace(path)
