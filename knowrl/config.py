@@ -138,16 +138,26 @@ class PipelineConfig(BaseModel):
 
     demo_data: bool = Field(False, description="generate QA from the demo KB's sources (train/held-out/SFT)")
     demo_train_questions: int = 160
-    demo_heldout_questions: int = 40
+    demo_heldout_questions: int | None = Field(
+        40, description="the first N of the fixed held-out set (knowrl.demo_questions); null: all of it"
+    )
+    demo_cold_start: Literal["random", "boundary"] = Field(
+        "random",
+        description='which training questions get "I don\'t know" as their cold-start answer: boundary, those '
+        "the model before SFT gets wrong (KnowRL, R-Tuning); random, demo_sft_unsure_share of them",
+    )
     demo_sft_unsure_share: float = Field(
         0.0,
         ge=0.0,
         le=1.0,
-        description="share of real training questions whose "
+        description="with demo_cold_start random: share of real training questions whose "
         'cold-start answer is "I don\'t know" (GRPO then sees abstentions)',
     )
     cold_start_sft: bool = Field(False, description="run the `sft` stage on data.sft first, merge, then GRPO")
     evaluate_before_after: bool = Field(False, description="evaluate data.eval before SFT and after GRPO")
+    evaluate_base: bool = Field(
+        True, description="with evaluate_before_after, also the base model (off when it cannot write the format)"
+    )
     eval_max_new_tokens: int = 64
     eval_samples: int = Field(
         0,

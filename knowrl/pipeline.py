@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from knowrl.config import TrainConfig
-from knowrl.evaluate import evaluate_model
+from knowrl.effect_eval import evaluate_policy, save
 from knowrl.grpo import train
 from knowrl.kb import ensure_kb
 from knowrl.merge import merge
@@ -21,34 +21,82 @@ from knowrl.pipeline_report import StageClock, write_report
 from knowrl.reward_log import reward_curve
 from knowrl.sft import sft
 from knowrl_io.paths import cache_dir
-from reward_engine.config import parse_reward_config
 
-ROWS = ("correct", "incorrect", "not_attempted", "accuracy_given_attempted", "f_score", "format_compliance")
+STAGES = (("before", "before"), ("after_sft", "after SFT"), ("after", "after GRPO"))
 
 
-def cell(values: dict[str, Any] | None, key: str) -> str:
-    if not values:
+def interval_cell(stage: dict[str, Any] | None, key: str) -> str:
+    """A rate with its 95 % interval from resampling questions (k answers of one question move together)."""
+    if not stage:
         return "-"
-    low_high = values.get("intervals", {}).get(key)
-    return f"{values[key]:.3f}" + (f" [{low_high[0]:.2f}, {low_high[1]:.2f}]" if low_high else "")
+    low, high = stage["intervals"][key]
+    return f"{stage['rates'][key]:.3f} [{low:.2f}, {high:.2f}]"
 
 
-def table(before: dict[str, Any] | None, after: dict[str, Any], after_sft: dict[str, Any] | None = None) -> str:
-    """Held-out metrics of the base model, after cold-start SFT (when run) and after GRPO: greedy, and
-    sampled (k per question, 95 % intervals) when the evaluation drew samples."""
-    columns = [("before", before)] + ([("after SFT", after_sft)] if after_sft else []) + [("after GRPO", after)]
-    header = ["| held-out metric | " + " | ".join(name for name, _ in columns) + " |", "|---|" + "---|" * len(columns)]
-    lines = header + [
-        f"| {key} (greedy, n={after['n']}) | " + " | ".join(cell(v, key) for _, v in columns) + " |" for key in ROWS
-    ]
-    if "sampled" in after:
-        sampled = [(name, v.get("sampled") if v else None) for name, v in columns]
-        lines += [
-            f"| {key} (sampled, n={after['sampled']['n']}) | " + " | ".join(cell(v, key) for _, v in sampled) + " |"
-            for key in ROWS
-            if key != "format_compliance"
-        ]
+def summarise(evaluation: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Per mode (greedy, sampled): strict-grader rates with question-bootstrap intervals, the training
+    grader's rates and the two graders' agreement."""
+    if evaluation is None:
+        return None
+    import numpy as np
+
+    from knowrl.stats import bootstrap
+
+    out: dict[str, Any] = {}
+    for mode in ("greedy", "sampled"):
+        if mode in evaluation:
+            stage = evaluation[mode]
+            out[mode] = {
+                "n_questions": len(stage["counts"]),
+                "k": stage["k"],
+                "rates": stage["rates"],
+                "intervals": bootstrap(np.array(stage["counts"])),
+                "train_rates": stage["train_rates"],
+                "agreement": {k: stage["agreement"][k] for k in ("agree", "kappa")},
+                "claims_mean": stage["claims_mean"],
+            }
+    return out
+
+
+def table(summaries: dict[str, dict[str, Any] | None]) -> str:
+    """Held-out rates per stage, strict evaluation grader, F first: greedy, then sampled when drawn."""
+    from knowrl.stats import STATS
+
+    columns = [(label, summaries.get(key)) for key, label in STAGES if key in summaries]
+    lines = ["| held-out (strict grader) | " + " | ".join(name for name, _ in columns) + " |", "|---|" + "---|" * len(columns)]
+    for mode in ("greedy", "sampled"):
+        shown = [(name, (v or {}).get(mode)) for name, v in columns]
+        ref = next((v for _, v in shown if v), None)
+        if ref is None:
+            continue
+        n = f"{ref['n_questions']} questions" + (f" x {ref['k']}" if ref["k"] > 1 else "")
+        lines += [f"| {key} ({mode}, {n}) | " + " | ".join(interval_cell(v, key) for _, v in shown) + " |" for key in STATS]
     return "\n".join(lines)
+
+
+def paired(evals: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """After GRPO minus after SFT on the same questions (paired bootstrap), per mode, and selectivity."""
+    if "after_sft" not in evals or "after" not in evals:
+        return {}
+    import numpy as np
+
+    from knowrl.selectivity import known, paired_gap, report
+    from knowrl.stats import paired_bootstrap
+
+    sft_eval, grpo_eval = evals["after_sft"], evals["after"]
+    out: dict[str, Any] = {}
+    for mode in ("greedy", "sampled"):
+        if mode in sft_eval and mode in grpo_eval:
+            out[mode] = paired_bootstrap(np.array(sft_eval[mode]["counts"]), np.array(grpo_eval[mode]["counts"]))
+    basis = sft_eval.get("sampled", sft_eval["greedy"])
+    is_known = known(np.array(basis["counts"]), sft_eval["answerable"])
+    before, after = np.array(sft_eval["greedy"]["counts"]), np.array(grpo_eval["greedy"]["counts"])
+    out["selectivity"] = {
+        "after_sft": report(before, is_known, sft_eval["answerable"]),
+        "after": report(after, is_known, sft_eval["answerable"]),
+        "gap": paired_gap(before, after, is_known, sft_eval["answerable"]),
+    }
+    return out
 
 
 def eval_sampling(config: TrainConfig) -> dict[str, Any]:
@@ -70,13 +118,24 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
         from knowrl.demo_data import build_demo_data
 
         clock.stage("generating QA from the demo KB sources")
-        name = f"seed-{config.seed}-{p.demo_train_questions}-{p.demo_heldout_questions}-{p.demo_sft_unsure_share:g}"
+        unsure = "boundary" if p.demo_cold_start == "boundary" else f"{p.demo_sft_unsure_share:g}"
+        name = f"seed-{config.seed}-{p.demo_train_questions}-{p.demo_heldout_questions}-{unsure}"
+        boundary = None
+        if p.demo_cold_start == "boundary":
+            clock.stage("probing what the base model knows (its knowledge boundary)")
+            boundary = {
+                "model": resolve_model_path(config.model.name_or_path, config.seed),
+                "k": 4,
+                "temperature": 0.9,
+                "cache": cache_dir() / "boundary",
+            }
         paths = build_demo_data(
-            cache_dir() / "demo-data" / name,
+            out / "data" if boundary else cache_dir() / "demo-data" / name,
             p.demo_train_questions,
             p.demo_heldout_questions,
             config.seed,
             p.demo_sft_unsure_share,
+            boundary,
         )
         config.data.train, config.data.eval, config.data.sft = (
             str(paths["train"]),
@@ -87,21 +146,19 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
     ensure_kb(config)
     clock.stage("policy model")
     base = resolve_model_path(config.model.name_or_path, config.seed)
-    grader = parse_reward_config({"factuality": {"enabled": False}})
     sampling = eval_sampling(config)
-    before = None
-    if p.evaluate_before_after and config.data.eval:
-        clock.stage("evaluating the base model on the held-out split")
-        before, _ = evaluate_model(
-            base,
-            None,
-            Path(config.data.eval),
-            grader,
-            p.eval_max_new_tokens,
-            **{**sampling, "samples": p.eval_samples if p.sample_before else 0},
+    evals: dict[str, dict[str, Any]] = {}
+
+    def evaluate(stage: str, model: str, adapter: str | None, samples: int) -> None:
+        evals[stage] = evaluate_policy(
+            model, adapter, Path(config.data.eval), p.eval_max_new_tokens, samples, sampling["temperature"], config.seed
         )
+        save(evals[stage], out / f"heldout_{stage}.json")
+
+    if p.evaluate_before_after and p.evaluate_base and config.data.eval:
+        clock.stage("evaluating the base model on the held-out split")
+        evaluate("before", base, None, p.eval_samples if p.sample_before else 0)
     grpo_base = base
-    after_sft = None
     if p.cold_start_sft:
         if not config.data.sft:
             raise ValueError("pipeline.cold_start_sft needs data.sft")
@@ -113,9 +170,7 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
         grpo_base = str(merge(base, str(out / "sft" / "final"), out / "sft-merged"))
         if p.evaluate_before_after and config.data.eval:
             clock.stage("evaluating after cold-start SFT")
-            after_sft, _ = evaluate_model(
-                grpo_base, None, Path(config.data.eval), grader, p.eval_max_new_tokens, **sampling
-            )
+            evaluate("after_sft", grpo_base, None, p.eval_samples)
     clock.stage("GRPO with the reward engine")
     grpo_config = config.model_copy(deep=True)
     grpo_config.model.name_or_path = grpo_base
@@ -123,11 +178,9 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
     result: dict[str, Any] = {"grpo": summary}
     if p.evaluate_before_after and config.data.eval:
         clock.stage("evaluating after GRPO")
-        after, details = evaluate_model(
-            grpo_base, summary["adapter"], Path(config.data.eval), grader, p.eval_max_new_tokens, **sampling
-        )
-        (out / "heldout_after.json").write_text(json.dumps({"metrics": after, "details": details}, indent=2))
-        result.update(before=before, after_sft=after_sft, after=after, table=table(before, after, after_sft))
+        evaluate("after", grpo_base, summary["adapter"], p.eval_samples)
+        summaries = {key: summarise(evals.get(key)) for key, _ in STAGES}
+        result.update(summaries, table=table(summaries), paired=paired(evals))
     curve = reward_curve(out / config.logging.reward_log, out / "reward_curve.png")
     result["reward_curve"] = str(curve) if curve else None
     clock.stop()

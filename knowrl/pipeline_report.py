@@ -42,36 +42,32 @@ def minutes(seconds: float) -> str:
     return f"{int(seconds // 60)} min {int(seconds % 60)} s"
 
 
-def side(value: float, interval: tuple[float, float] | list[float]) -> str:
-    """Where a rate after GRPO lies against the after-SFT 95 % interval: below, inside or above."""
-    low, high = interval
-    return "below" if value < low else "above" if value > high else "inside"
-
-
-def moved(after_sft: dict[str, Any] | None, after: dict[str, Any]) -> list[str]:
-    """KnowRL's direction, judged on the sampled rates: after GRPO outside the after-SFT 95 % interval?"""
-    if not after_sft or "sampled" not in after or "sampled" not in after_sft:
-        return []
+def paired_lines(paired: dict[str, Any]) -> list[str]:
+    """After GRPO minus after SFT, per rate, with 95 % intervals from a paired bootstrap over questions, and
+    whether abstention moved toward the questions the SFT policy did not know."""
     lines = []
-    for key, want in (("incorrect", "down"), ("not_attempted", "up"), ("correct", None)):
-        low, high = after_sft["sampled"]["intervals"][key]
-        value = after["sampled"][key]
-        where = side(value, (low, high))
-        verdict = (
-            ""
-            if want is None
-            else (
-                " (KnowRL's direction, beyond the noise)"
-                if (want, where) in (("down", "below"), ("up", "above"))
-                else " (not beyond the noise in KnowRL's direction)"
-            )
-        )
+    for mode in ("greedy", "sampled"):
+        if mode not in paired:
+            continue
+        for key in ("f_score", "correct_given_attempted", "correct", "incorrect", "not_attempted", "malformed"):
+            d = paired[mode][key]
+            beyond = "beyond the noise" if d["low"] > 0 or d["high"] < 0 else "within the noise"
+            lines.append(f"- {mode} {key}: {d['delta']:+.3f} [{d['low']:+.3f}, {d['high']:+.3f}] ({beyond})")
+    sel = paired.get("selectivity")
+    if sel:
+        a, b, gap = sel["after_sft"], sel["after"], sel["gap"]
+
+        def pct(x: float | None) -> str:
+            return "-" if x is None else f"{x:.2f}"
+
         lines.append(
-            f"- sampled {key}: {after_sft['sampled'][key]:.3f} after SFT -> {value:.3f} after GRPO, "
-            f"{where} the after-SFT interval [{low:.2f}, {high:.2f}]{verdict}"
+            f"- greedy abstention on the {a['n_known']} questions the SFT policy knew: {pct(a['abstain_known'])} -> "
+            f"{pct(b['abstain_known'])}; on the {a['n_unknown']} it did not: {pct(a['abstain_unknown'])} -> "
+            f"{pct(b['abstain_unknown'])}; on {a['n_made_up']} made-up: {pct(a['abstain_made_up'])} -> "
+            f"{pct(b['abstain_made_up'])}; AUROC of abstention for unknown {pct(a['auroc_unknown'])} -> "
+            f"{pct(b['auroc_unknown'])}"
+            + (f"; gap change {gap['delta']:+.3f} [{gap['low']:+.3f}, {gap['high']:+.3f}]" if gap else "")
         )
-    aga = (after_sft["sampled"]["accuracy_given_attempted"], after["sampled"]["accuracy_given_attempted"])
-    lines.append(f"- sampled accuracy given attempted: {aga[0]:.3f} -> {aga[1]:.3f}")
     return lines
 
 
@@ -106,15 +102,25 @@ def write_report(path: Path, command: str, config: Any, clock: StageClock, resul
         f"{config.reward.grader}, verifier {config.reward.verifier}); cold-start SFT: {settings(s)}; "
         f"GRPO: {settings(g)} (TRL counts completions per batch: "
         f"{g.get('per_device_train_batch_size', 8)} / {g.get('num_generations', 8)} prompts per step). "
-        f"Held-out: greedy (n = questions) and {p.eval_samples} sampled answers per question at the training "
-        "temperature; `[low, high]` is a 95 % Wilson interval.",
+        f"Held-out: greedy and {p.eval_samples} sampled answers per question at the training temperature, "
+        "graded by the strict evaluation grader (alias match; no rule shared with the training grader); "
+        "`[low, high]` is a 95 % interval from resampling questions.",
         "",
     ]
     if "table" in result:
         lines += [result["table"], ""]
-        verdict = moved(result.get("after_sft"), result["after"])
+        verdict = paired_lines(result.get("paired") or {})
         if verdict:
-            lines += ["After GRPO against after SFT:", ""] + verdict + [""]
+            lines += ["After GRPO minus after SFT, same questions (paired bootstrap, 95 %):", ""] + verdict + [""]
+        agree = [
+            f"{label} {mode}: {v[mode]['agreement']['agree']:.3f} (kappa {v[mode]['agreement']['kappa']:.2f})"
+            for key, label in (("after_sft", "after SFT"), ("after", "after GRPO"))
+            for v in [result.get(key)]
+            if v
+            for mode in v
+        ]
+        if agree:
+            lines += ["Strict grader vs the training grader, share of answers labelled alike: " + "; ".join(agree), ""]
     if curve:
         lines += [f"![mean reward per GRPO step]({png.name})", ""]
     path.write_text("\n".join(lines))

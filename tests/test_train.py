@@ -216,16 +216,20 @@ def test_two_stage_pipeline_prints_a_before_after_table(tmp_path):
         f"--set=pipeline.report={tmp_path / 'results' / 'demo.md'}",
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    assert "| held-out metric | before | after SFT | after GRPO |" in proc.stdout
-    assert "| format_compliance (greedy, n=8) |" in proc.stdout and "| incorrect (sampled, n=16) |" in proc.stdout
+    assert "| held-out (strict grader) | before | after SFT | after GRPO |" in proc.stdout
+    assert "| f_score (greedy, 8 questions) |" in proc.stdout and "| incorrect (sampled, 8 questions x 2) |" in proc.stdout
     result = json.loads((out / "pipeline.json").read_text())
-    assert result["before"]["n"] == result["after_sft"]["n"] == result["after"]["n"] == 8
+    assert all(result[k]["greedy"]["n_questions"] == 8 for k in ("before", "after_sft", "after"))
     sampled = result["after"]["sampled"]
-    assert sampled["n"] == 16 and abs(sampled["correct"] + sampled["incorrect"] + sampled["not_attempted"] - 1) < 1e-9
-    low, high = sampled["intervals"]["not_attempted"]
-    assert low <= sampled["not_attempted"] <= high and high - low > 0.1  # n=16: a wide interval
+    rates = sampled["rates"]
+    assert abs(rates["correct"] + rates["incorrect"] + rates["not_attempted"] + rates["malformed"] - 1) < 1e-9
+    low, high = sampled["intervals"]["malformed"]
+    assert low <= rates["malformed"] <= high
+    assert set(result["paired"]) == {"greedy", "sampled", "selectivity"}
+    kept = json.loads((out / "heldout_after.json").read_text())
+    assert len(kept["sampled"]["details"]) == 16 and kept["sampled"]["k"] == 2  # every answer kept, per question
     assert (out / "sft-merged" / "config.json").exists() and (out / "reward_curve.png").exists()
-    assert "sampled" not in result["before"] and "| incorrect (sampled, n=16) | - |" in proc.stdout  # greedy only
+    assert "sampled" not in result["before"] and "| incorrect (sampled, 8 questions x 2) | - |" in proc.stdout
     report = (tmp_path / "results" / "demo.md").read_text()
     assert report.split("![")[0] == (out / "report.md").read_text().split("![")[0] and report.startswith(
         "# Pipeline run: `python -m knowrl.train"
@@ -240,7 +244,7 @@ def test_two_stage_pipeline_prints_a_before_after_table(tmp_path):
         "| GRPO with the reward engine",
         "| evaluating after GRPO",
     ]
-    assert "- sampled incorrect: " in report and "the after-SFT interval" in report
+    assert "- sampled incorrect: " in report and "paired bootstrap" in report and "Strict grader vs the training grader" in report
     assert (tmp_path / "results" / "demo_reward_curve.png").exists()
 
 
