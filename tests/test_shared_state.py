@@ -282,6 +282,163 @@ def test_two_trainer_ranks_and_a_score_job_share_one_budget_and_one_cache(redis_
     assert after == requests and summary["judge_requests"] == 0 and summary["cache_hits"] >= 36
 
 
+ROOT = Path(__file__).resolve().parents[1]
+SMOKE = ROOT / "configs" / "smoke.yaml"
+SMOKE_RL = ROOT / "configs" / "data" / "smoke_rl.jsonl"
+SCRIPTS = Path(__file__).parent / "scripts"
+
+
+def test_grpo_ranks_under_torchrun_and_a_score_job_share_one_budget_and_one_cache(redis_server, tmp_path):
+    """``python -m knowrl.train`` itself under torchrun (2 CPU ranks, gloo: real TRL GRPO steps on the tiny policy,
+    taught first to answer in format so that its sampled completions reach the LLM grader) against a judge that
+    refuses more than 6 requests a second, while a ``python -m reward_engine.score`` job on another "node" (its own
+    disk cache) grades rows of its own: one Redis holds the budget and the cache of all three processes. No 429,
+    every distinct call paid once, the ranks' reward logs hold the judge's grades; then a score job over the rows
+    the ranks graded pays nothing and gives the same labels."""
+    import os
+    import subprocess
+    import time
+
+    from judges.test_server import serve_in_thread
+    from reward_engine.completion import parse
+
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "TOKENIZERS_PARALLELISM": "false"}
+    env.pop("KNOWRL_SCORE_NODE_KEY", None)
+    questions, steps = 4, 4
+    policy = tmp_path / "policy"
+    taught = subprocess.run(
+        [sys.executable, str(SCRIPTS / "taught_tiny.py"), str(policy), str(SMOKE_RL), str(questions)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert taught.returncode == 0, taught.stderr[-3000:]
+    out = tmp_path / "run"
+    own = [  # the score job's rows: questions the policy is never asked (no call is both theirs and the ranks')
+        {
+            "id": f"own-{i}",
+            "question": f"Capital of country {i}?",
+            "answers": "Paris",
+            "completion": f"<think>Country {i}.</think><answer>{'Paris' if i % 2 else 'Lyon'}</answer>",
+        }
+        for i in range(20)
+    ]
+    with serve_in_thread(ServerConfig(rpm=6, window_s=1.0, latency_ms=20)) as server:
+
+        def judge(node: str, key_env: str | None) -> dict:
+            return {
+                # the score job sends a key, the ranks none: the server's `authorized` count tells them apart
+                "endpoints": [{"base_url": server.url, "model": "test-judge", "api_key_env": key_env}],
+                "requests_per_minute": 360,  # 6 per 1 s window (counted over 2 s by the shared limits)
+                "rate_window_s": 1.0,
+                "cache_dir": str(tmp_path / node),
+                "cache": {"url": redis_server.url},
+                "limits": {"url": redis_server.url, "name": "grpo-torchrun-test"},
+            }
+
+        score_config = {
+            "preset": "knowrl",  # the grader's settings as the smoke config's reward section has them
+            "grader": "llm",
+            "decomposer": "offline",
+            "verifier": "offline",
+            "factuality": {"enabled": False},
+            "judge": judge("node-b", "KNOWRL_SCORE_NODE_KEY"),
+        }
+        (tmp_path / "score.yaml").write_text(json.dumps(score_config))
+
+        def score_job(source: str, output: str) -> subprocess.Popen:
+            with (tmp_path / f"{output}.summary").open("w") as summary, (tmp_path / f"{output}.log").open("w") as log:
+                return subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "reward_engine.score",
+                        *("--input", source, "--output", str(tmp_path / output)),
+                        *("--config", str(tmp_path / "score.yaml"), "--batch-size", "4", "--no-progress"),
+                    ],
+                    stdin=subprocess.PIPE if source == "-" else subprocess.DEVNULL,
+                    stdout=summary,
+                    stderr=log,
+                    text=True,
+                    env={**env, "KNOWRL_SCORE_NODE_KEY": "node-b-key"},
+                )
+
+        with (tmp_path / "train.log").open("w") as train_log:
+            # started now, it reads its rows from stdin: they are sent when the ranks' first grader call arrives
+            score = score_job("-", "own.jsonl")
+            train = subprocess.Popen(
+                [
+                    *(sys.executable, "-m", "torch.distributed.run", "--nproc_per_node", "2"),
+                    *("--master_port", str(free_port()), "-m", "knowrl.train", "--config", str(SMOKE)),
+                    f"--set=output_dir={out}",
+                    f"--set=model.name_or_path={policy}",
+                    f"--set=data.max_samples={questions}",
+                    f"--set=grpo.max_steps={steps}",
+                    "--set=grpo.max_completion_length=32",  # the taught answers are 14-25 tokens
+                    "--set=grpo.save_steps=1000",
+                    "--set=reward.grader=llm",
+                    "--set=reward.factuality.enabled=false",
+                    "--set=reward.judge=" + json.dumps(judge("node-a", None)),
+                ],
+                stdout=train_log,
+                stderr=subprocess.STDOUT,
+                env=env,
+            )
+            timeline = []  # (paid by the ranks, paid by the score job), as the server saw them
+            deadline = time.monotonic() + 540
+            while train.poll() is None and time.monotonic() < deadline:
+                seen = (server.stats.requests - server.stats.authorized, server.stats.authorized)
+                if not timeline or seen != timeline[-1]:
+                    timeline.append(seen)
+                if seen[0] and not score.stdin.closed:
+                    score.stdin.write("".join(json.dumps(r) + "\n" for r in own))
+                    score.stdin.close()
+                time.sleep(0.01)
+            if train.poll() is None:
+                train.kill()
+            if not score.stdin.closed:
+                score.stdin.close()
+            score.wait(timeout=300)
+            trained = (server.stats.requests - server.stats.authorized, server.stats.authorized)
+        assert train.wait() == 0, (tmp_path / "train.log").read_text()[-3000:]
+        assert score.returncode == 0, (tmp_path / "own.jsonl.log").read_text()[-3000:]
+        by_rank = [
+            [json.loads(line) for line in (out / f"rewards.rank{k}.jsonl").read_text().splitlines()] for k in (0, 1)
+        ]
+        graded = by_rank[0] + by_rank[1]
+        (tmp_path / "graded.jsonl").write_text(
+            "".join(json.dumps({k: r[k] for k in ("question", "completion", "answers")}) + "\n" for r in graded)
+        )
+        again = score_job(str(tmp_path / "graded.jsonl"), "again.jsonl")
+        again.wait(timeout=300)
+        stats = server.stats
+    assert again.returncode == 0, (tmp_path / "again.jsonl.log").read_text()[-3000:]
+
+    # one budget: the judge never refused a request; one cache: no call was paid twice, by any process
+    assert stats.rate_limited == 0 and stats.requests == stats.distinct
+    # the ranks ran real GRPO steps and graded what the policy wrote with the judge
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["world_size"] == summary["trainer_processes"] == 2 and summary["global_step"] == steps
+    assert len(graded) == 2 * steps * 4  # 2 ranks x steps x 4 completions
+    judged = {(r["question"], parse(r["completion"]).answer) for r in graded if r["label"] is not None}
+    assert all(any(r["label"] and r["status"] in ("ok", "cached") for r in rows) for rows in by_rank)
+    ranks_paid, score_paid = trained
+    assert ranks_paid >= len(judged) >= 4, (ranks_paid, judged)  # a judge call for each distinct answer graded
+    # the two spent the one budget at the same time: the score job's rows went in at the ranks' first call, and the
+    # ranks still had calls to pay after the score job's first one
+    began = next((t for t in timeline if t[1]), trained)  # (ranks' calls, score job's calls) at its first
+    assert 0 < began[0] < ranks_paid, timeline
+    rows = [json.loads(line) for line in (tmp_path / "own.jsonl").read_text().splitlines()]
+    assert [r["id"] for r in rows] == [r["id"] for r in own] and score_paid == len(own)
+    assert [r["label"] for r in rows] == ["INCORRECT", "CORRECT"] * (len(own) // 2)
+    # another node pays nothing for what the ranks graded (their answers are in Redis) and reads the same grades
+    rescored = [json.loads(line) for line in (tmp_path / "again.jsonl").read_text().splitlines()]
+    assert stats.requests == sum(trained) and stats.authorized == len(own)
+    assert [(r["label"], r["correctness"]) for r in rescored] == [(r["label"], r["correctness"]) for r in graded]
+    assert all(r["status"] == "cached" for r in rescored if r["label"] is not None)
+
+
 async def test_a_score_job_loses_nothing_when_redis_dies_mid_run(redis_server, tmp_path, monkeypatch):
     from reward_engine.score import score_file
 
