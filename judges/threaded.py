@@ -33,3 +33,5 @@ def in_thread(server: S, name: str, host: str = "127.0.0.1") -> Iterator[S]:
         asyncio.run_coroutine_threadsafe(srv.stop(), loop).result(30)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(30)
+        if not thread.is_alive():
+            loop.close()  # else "unclosed event loop" under -X dev

@@ -180,7 +180,7 @@ async def test_redis_killed_mid_run_loses_nothing_and_is_used_again_when_back(se
             during = [await judge.complete(question(i), prompts.GRADER_VERSION) for i in range(5, 10)]
             down = judge.metrics.snapshot()
             store.start()
-            await asyncio.sleep(0.3)
+            await asyncio.sleep(0.6)  # 3x the retry window: a busy machine must not read as "still down"
             after = [await judge.complete(question(i), prompts.GRADER_VERSION) for i in range(10, 15)]
             judge.cache.flush()
             up = judge.metrics.snapshot()
