@@ -118,9 +118,7 @@ def cold_start(work: Path, seed: int, sizes: dict[str, int], overrides: list[str
     sft(sft_cfg)
     policy = str(merge(base, str(out / "sft" / "final"), out / "sft-merged"))
     sft_s = time.perf_counter() - started - probe_s
-    evaluation = evaluate_policy(
-        policy, None, data["heldout"], sizes["max_new_tokens"], sizes["samples"], 0.9, seed
-    )
+    evaluation = evaluate_policy(policy, None, data["heldout"], sizes["max_new_tokens"], sizes["samples"], 0.9, seed)
     save(evaluation, out / "after_sft.eval.json")
     result = {
         "seed": seed,
@@ -202,7 +200,10 @@ def training_log(log: Path, fact_weight: float) -> dict[str, Any]:
         "completions": len(rows),
         "steps": len(steps),
         "flat_steps": flat,
-        "labels": {lab: sum(r.get("label") == lab for r in rows) / len(rows) for lab in ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")},
+        "labels": {
+            lab: sum(r.get("label") == lab for r in rows) / len(rows)
+            for lab in ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
+        },
         "no_answer": sum(r.get("label") is None for r in rows) / len(rows),
         "claims_per_completion": statistics.fmean(claims_in(r["completion"]) for r in rows),
         "claims_per_incorrect": statistics.fmean(claims_in(r["completion"]) for r in incorrect) if incorrect else None,
@@ -260,8 +261,10 @@ def identical_arms(runs: dict[str, dict[int, dict]]) -> dict[str, str]:
     names = list(runs)
     for i, b in enumerate(names):
         for a in names[:i]:
-            if a not in same and set(runs[a]) == set(runs[b]) and all(
-                runs[a][s]["answers_sha"] == runs[b][s]["answers_sha"] for s in runs[b]
+            if (
+                a not in same
+                and set(runs[a]) == set(runs[b])
+                and all(runs[a][s]["answers_sha"] == runs[b][s]["answers_sha"] for s in runs[b])
             ):
                 same[b] = a
                 break
@@ -292,7 +295,7 @@ def write_markdown(
         f"Sizes: {sizes['train_questions']} training questions per seed, SFT {sizes['sft_steps']} steps, GRPO "
         f"{sizes['grpo_steps']} steps (one prompt x 4 completions each), {sizes['max_new_tokens']} new tokens; "
         f"held-out {len(rows)} questions ({', '.join(f'{k} {v}' for k, v in sorted(templates.items()))}), "
-        f"greedy at every stage, {sizes['samples']} sampled answers per question after SFT (for \"known\").",
+        f'greedy at every stage, {sizes["samples"]} sampled answers per question after SFT (for "known").',
         "",
         "Grades: the strict evaluation grader (alias match, its own refusals; shares no rule with the training "
         "grader). Deltas: after GRPO minus after SFT of the same seed, greedy, with a 95 % interval from a "
@@ -317,11 +320,17 @@ def write_markdown(
                 + " |"
             )
     lines += ["", "## The goal, per seed (each beyond its paired interval)", ""]
-    lines += ["| arm | F up | CGA up | greedy incorrect down | abstention up more on unknown | all four |", "|---|---|---|---|---|---|"]
+    lines += [
+        "| arm | F up | CGA up | greedy incorrect down | abstention up more on unknown | all four |",
+        "|---|---|---|---|---|---|",
+    ]
     for arm in shown:
         marks = [goal(compared[arm][s]) for s in seeds if s in compared[arm]]
         n = len(marks)
-        cols = [f"{sum(m[k] for m in marks)} of {n}" for k in ("F up", "CGA up", "incorrect down", "abstention more on unknown")]
+        cols = [
+            f"{sum(m[k] for m in marks)} of {n}"
+            for k in ("F up", "CGA up", "incorrect down", "abstention more on unknown")
+        ]
         lines.append(f"| {arm} | " + " | ".join(cols) + f" | {sum(all(m.values()) for m in marks)} of {n} |")
     lines += [
         "",
@@ -331,7 +340,8 @@ def write_markdown(
         "question's abstention ranks unknown above known questions (0.5 = at random). Gap change: (abstention "
         "on unknown - on known) after GRPO minus after SFT, 95 % paired interval.",
         "",
-        "| arm | seed | known / unknown | abstain known SFT -> GRPO | abstain unknown SFT -> GRPO | made-up SFT -> GRPO | AUROC SFT -> GRPO | gap change |",
+        "| arm | seed | known / unknown | abstain known SFT -> GRPO | abstain unknown SFT -> GRPO "
+        "| made-up SFT -> GRPO | AUROC SFT -> GRPO | gap change |",
         "|---|---:|---|---|---|---|---|---|",
     ]
     for arm in shown:
@@ -339,7 +349,8 @@ def write_markdown(
             a, b = c["selectivity_sft"], c["selectivity_grpo"]
             gap = fmt_delta(c["gap"]) if c["gap"] else "- (no known or no unknown)"
             lines.append(
-                f"| {arm} | {s} | {a['n_known']} / {a['n_unknown']} | {opt(a['abstain_known'])} -> {opt(b['abstain_known'])} | "
+                f"| {arm} | {s} | {a['n_known']} / {a['n_unknown']} | "
+                f"{opt(a['abstain_known'])} -> {opt(b['abstain_known'])} | "
                 f"{opt(a['abstain_unknown'])} -> {opt(b['abstain_unknown'])} | {opt(a['abstain_made_up'])} -> "
                 f"{opt(b['abstain_made_up'])} | {opt(a['auroc_unknown'])} -> {opt(b['auroc_unknown'])} | {gap} |"
             )
@@ -347,7 +358,8 @@ def write_markdown(
         "",
         "## Training: the reward's signal, claims and the fact term",
         "",
-        "| arm | seed | GRPO min | flat steps | CORRECT / INCORRECT / IDK / no answer | claims per completion | claims per INCORRECT | fact score (INCORRECT) | fact term's share of in-group reward variance |",
+        "| arm | seed | GRPO min | flat steps | CORRECT / INCORRECT / IDK / no answer | claims per completion "
+        "| claims per INCORRECT | fact score (INCORRECT) | fact term's share of in-group reward variance |",
         "|---|---:|---:|---|---|---:|---:|---:|---:|",
     ]
     for arm in shown:
@@ -359,15 +371,23 @@ def write_markdown(
             lines.append(
                 f"| {arm} | {s} | {r['train_s'] / 60:.1f} | {t['flat_steps']} of {t['steps']} | "
                 f"{lab['CORRECT']:.2f} / {lab['INCORRECT']:.2f} / {lab['NOT_ATTEMPTED']:.2f} / {t['no_answer']:.2f} | "
-                f"{t['claims_per_completion']:.2f} | {opt(t['claims_per_incorrect'])} | {opt(t['fact_score_incorrect'], '.3f')} | "
+                f"{t['claims_per_completion']:.2f} | {opt(t['claims_per_incorrect'])} | "
+                f"{opt(t['fact_score_incorrect'], '.3f')} | "
                 f"{opt(t['fact_variance_share'], '.1%')} |"
             )
     lines += ["", "## Graders and cold start", ""]
-    lines += ["| seed | cold start: real questions / \"I don't know\" targets | strict vs training grader after SFT (agree, kappa) |", "|---:|---|---|"]
+    lines += [
+        '| seed | cold start: real questions / "I don\'t know" targets '
+        "| strict vs training grader after SFT (agree, kappa) |",
+        "|---:|---|---|",
+    ]
     for s in seeds:
         cs = colds[s]
         ev = load_eval(work / f"seed{s}" / "after_sft.eval.json")["greedy"]["agreement"]
-        lines.append(f"| {s} | {cs['cold_start']['real']} / {cs['cold_start']['unsure_real']} | {ev['agree']:.3f}, {ev['kappa']:.2f} |")
+        lines.append(
+            f"| {s} | {cs['cold_start']['real']} / {cs['cold_start']['unsure_real']} | "
+            f"{ev['agree']:.3f}, {ev['kappa']:.2f} |"
+        )
     if same:
         lines += ["", "Arms reported once (identical greedy held-out answers to another arm in every seed): "]
         lines += [f"- `{b}` = `{a}`" for b, a in same.items()]
@@ -394,7 +414,9 @@ def profile(overrides: list[str], sizes: dict[str, int], work: Path, budget_min:
     return {**per, **plan(per, sizes, budget_min, seeds, arms)}
 
 
-def plan(per: dict[str, float], sizes: dict[str, int], budget_min: float, seeds: int, arms: int, heldout: int = 312) -> dict:
+def plan(
+    per: dict[str, float], sizes: dict[str, int], budget_min: float, seeds: int, arms: int, heldout: int = 312
+) -> dict:
     """The budget arithmetic: fixed costs per seed and per run, and the GRPO steps S that fill the rest."""
     per_seed = (
         per["probe_per_question_s"] * sizes["train_questions"]
@@ -405,7 +427,12 @@ def plan(per: dict[str, float], sizes: dict[str, int], budget_min: float, seeds:
     fixed = seeds * (per_seed + arms * per_run_fixed)
     left = budget_min * 60 - fixed
     steps = max(0, math.floor(left / (seeds * arms * per["grpo_step_s"])))
-    return {"fixed_min": fixed / 60, "grpo_steps_that_fit": steps, "per_seed_fixed_min": per_seed / 60, "per_run_eval_min": per_run_fixed / 60}
+    return {
+        "fixed_min": fixed / 60,
+        "grpo_steps_that_fit": steps,
+        "per_seed_fixed_min": per_seed / 60,
+        "per_run_eval_min": per_run_fixed / 60,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -429,7 +456,9 @@ def main(argv: list[str] | None = None) -> int:
         overrides = QUICK + overrides
         sizes = {"train_questions": 16, "sft_steps": 2, "grpo_steps": 2, "samples": 2, "max_new_tokens": 16}
         seeds, heldout_n = seeds[:1], heldout_n or 12
-    work = (args.work or Path(os.environ.get("TMPDIR", "/tmp")) / ("knowrl-effect-quick" if args.quick else "knowrl-effect")).resolve()
+    work = (
+        args.work or Path(os.environ.get("TMPDIR", "/tmp")) / ("knowrl-effect-quick" if args.quick else "knowrl-effect")
+    ).resolve()
     work.mkdir(parents=True, exist_ok=True)
     if args.profile:
         print(json.dumps(profile(overrides, sizes, work, args.budget_min, len(seeds), len(args.arms)), indent=2))

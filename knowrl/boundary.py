@@ -60,8 +60,7 @@ def sample_answers(
     for start in range(0, len(questions), batch_size):
         chunk = questions[start : start + batch_size]
         prompts = [
-            tokenizer.apply_chat_template(probe_messages(q), tokenize=False, add_generation_prompt=True)
-            for q in chunk
+            tokenizer.apply_chat_template(probe_messages(q), tokenize=False, add_generation_prompt=True) for q in chunk
         ]
         batch = tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
         torch.manual_seed(seed + start)

@@ -424,7 +424,9 @@ def heldout_and_pool(
     return held, pool, train_fakes
 
 
-def training_items(pool: list[Item], fake_names: list[str], n: int, seed: int, made_up_share: float = 0.125) -> list[Item]:
+def training_items(
+    pool: list[Item], fake_names: list[str], n: int, seed: int, made_up_share: float = 0.125
+) -> list[Item]:
     """``n`` training questions for one seed: real ones spread over the templates, ``made_up_share`` about
     syllable-built countries."""
     rng = random.Random(seed)

@@ -29,7 +29,9 @@ def heldout_rows(path: Path) -> list[dict[str, Any]]:
     for row in read_objects(path):
         answers = row.get("answers")
         aliases = row.get("aliases") or ([answers] if isinstance(answers, str) else list(answers or []))
-        rows.append({**row, "aliases": aliases, "answerable": row.get("answerable", True), "title": row.get("title") or ""})
+        rows.append(
+            {**row, "aliases": aliases, "answerable": row.get("answerable", True), "title": row.get("title") or ""}
+        )
     return rows
 
 
@@ -46,7 +48,9 @@ def grade_stage(rows: Sequence[dict[str, Any]], completions: Sequence[str], k: i
     from reward_engine.config import parse_reward_config
 
     repeated = [r for r in rows for _ in range(k)]
-    _, train_details = asyncio.run(grade_completions(list(repeated), list(completions), parse_reward_config(TRAIN_GRADER)))
+    _, train_details = asyncio.run(
+        grade_completions(list(repeated), list(completions), parse_reward_config(TRAIN_GRADER))
+    )
     strict, train, details = [], [], []
     for row, completion, graded in zip(repeated, completions, train_details):
         parsed = parse(completion)

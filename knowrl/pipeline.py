@@ -63,14 +63,19 @@ def table(summaries: dict[str, dict[str, Any] | None]) -> str:
     from knowrl.stats import STATS
 
     columns = [(label, summaries.get(key)) for key, label in STAGES if key in summaries]
-    lines = ["| held-out (strict grader) | " + " | ".join(name for name, _ in columns) + " |", "|---|" + "---|" * len(columns)]
+    lines = [
+        "| held-out (strict grader) | " + " | ".join(name for name, _ in columns) + " |",
+        "|---|" + "---|" * len(columns),
+    ]
     for mode in ("greedy", "sampled"):
         shown = [(name, (v or {}).get(mode)) for name, v in columns]
         ref = next((v for _, v in shown if v), None)
         if ref is None:
             continue
         n = f"{ref['n_questions']} questions" + (f" x {ref['k']}" if ref["k"] > 1 else "")
-        lines += [f"| {key} ({mode}, {n}) | " + " | ".join(interval_cell(v, key) for _, v in shown) + " |" for key in STATS]
+        lines += [
+            f"| {key} ({mode}, {n}) | " + " | ".join(interval_cell(v, key) for _, v in shown) + " |" for key in STATS
+        ]
     return "\n".join(lines)
 
 

@@ -11,7 +11,17 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def run_effect(work: Path, *extra: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "effect.py"), "--quick", "--work", str(work), "--arms", "knowrl", "control", *extra],
+        [
+            sys.executable,
+            str(ROOT / "bench" / "effect.py"),
+            "--quick",
+            "--work",
+            str(work),
+            "--arms",
+            "knowrl",
+            "control",
+            *extra,
+        ],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -25,7 +35,13 @@ def test_quick_effect_run_reports_paired_deltas_selectivity_and_resumes(tmp_path
     md = (work / "effect.md").read_text()
     assert md.startswith("# The effect, measured as a SimpleQA reader would (1 seeds x 2 arms)")
     assert "Command: `python bench/effect.py --quick" in md
-    for section in ("## F-score and the SimpleQA rates", "## The goal, per seed", "## Selectivity", "## Training:", "## Graders and cold start"):
+    for section in (
+        "## F-score and the SimpleQA rates",
+        "## The goal, per seed",
+        "## Selectivity",
+        "## Training:",
+        "## Graders and cold start",
+    ):
         assert section in md
 
     seed = work / "seed0"

@@ -51,8 +51,20 @@ def test_made_up_entities_differ_between_training_and_heldout(split):
 
 def test_two_graders_per_question_and_malformed_apart():
     rows = [
-        {"question": "What is the capital of Kenya?", "answers": ["Nairobi"], "title": "", "aliases": ["Nairobi"], "answerable": True},
-        {"question": "What is the capital of Zorvia?", "answers": "(no such thing)", "title": "", "aliases": [], "answerable": False},
+        {
+            "question": "What is the capital of Kenya?",
+            "answers": ["Nairobi"],
+            "title": "",
+            "aliases": ["Nairobi"],
+            "answerable": True,
+        },
+        {
+            "question": "What is the capital of Zorvia?",
+            "answers": "(no such thing)",
+            "title": "",
+            "aliases": [],
+            "answerable": False,
+        },
     ]
     completions = [
         "<think>Kenya is in East Africa.</think><answer>Nairobi</answer>",

@@ -217,7 +217,9 @@ def test_two_stage_pipeline_prints_a_before_after_table(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "| held-out (strict grader) | before | after SFT | after GRPO |" in proc.stdout
-    assert "| f_score (greedy, 8 questions) |" in proc.stdout and "| incorrect (sampled, 8 questions x 2) |" in proc.stdout
+    assert (
+        "| f_score (greedy, 8 questions) |" in proc.stdout and "| incorrect (sampled, 8 questions x 2) |" in proc.stdout
+    )
     result = json.loads((out / "pipeline.json").read_text())
     assert all(result[k]["greedy"]["n_questions"] == 8 for k in ("before", "after_sft", "after"))
     sampled = result["after"]["sampled"]
@@ -244,7 +246,11 @@ def test_two_stage_pipeline_prints_a_before_after_table(tmp_path):
         "| GRPO with the reward engine",
         "| evaluating after GRPO",
     ]
-    assert "- sampled incorrect: " in report and "paired bootstrap" in report and "Strict grader vs the training grader" in report
+    assert (
+        "- sampled incorrect: " in report
+        and "paired bootstrap" in report
+        and "Strict grader vs the training grader" in report
+    )
     assert (tmp_path / "results" / "demo_reward_curve.png").exists()
 
 
