@@ -28,6 +28,7 @@ Each finished piece is kept in ``--work``: an interrupted study resumes where it
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import math
@@ -212,7 +213,9 @@ def training_log(log: Path, fact_weight: float) -> dict[str, Any]:
     }
 
 
+@functools.cache
 def load_eval(path: Path) -> dict[str, Any]:
+    """An evaluation file, read once per report (each holds every completion: megabytes)."""
     return json.loads(path.read_text())
 
 

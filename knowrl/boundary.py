@@ -104,10 +104,10 @@ def probe(
         for row, said in zip(todo, answers):
             correct = sum(grade(a, row["answers"]) is Label.CORRECT for a in said)
             known[row["qid"]] = {"answers": said, "correct": correct}
+        from knowrl_io.job_output import write_atomically
+
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(known))
-        tmp.replace(path)
+        write_atomically(path, json.dumps(known).encode())
     return {r["qid"]: known[r["qid"]] for r in rows if r["qid"] in known}
 
 

@@ -94,33 +94,32 @@ def evaluate_policy(
     batch_size: int = 16,
 ) -> dict[str, Any]:
     """``{"greedy": stage, "sampled": stage}`` (each present when asked) for one policy on ``heldout``."""
-    from knowrl.evaluate import generate, load_for_generation
+    from knowrl.evaluate import generation_passes
 
     rows = heldout_rows(heldout)
-    questions = [r["question"] for r in rows]
-    loaded = load_for_generation(model, adapter)
     out: dict[str, Any] = {"qids": [r.get("qid") for r in rows], "answerable": [bool(r["answerable"]) for r in rows]}
-    if greedy:
-        completions = generate(model, adapter, questions, max_new_tokens, batch_size=batch_size, loaded=loaded)
+    completions, drawn = generation_passes(
+        model,
+        adapter,
+        [r["question"] for r in rows],
+        max_new_tokens,
+        samples,
+        temperature,
+        seed,
+        greedy,
+        batch_size,
+        sample_batch_size=max(1, batch_size // max(1, samples)),  # k rows per prompt: the same rows per batch
+    )
+    if completions is not None:
         out["greedy"] = grade_stage(rows, completions, 1)
-    if samples > 0:
-        drawn = generate(
-            model,
-            adapter,
-            questions,
-            max_new_tokens,
-            batch_size=max(1, batch_size // samples),
-            samples=samples,
-            temperature=temperature,
-            seed=seed,
-            loaded=loaded,
-        )
+    if drawn is not None:
         out["sampled"] = grade_stage(rows, drawn, samples)
     return out
 
 
 def save(result: dict[str, Any], path: Path) -> None:
+    """Whole or not at all: a study killed mid-write resumes from the last complete file."""
+    from knowrl_io.job_output import write_atomically
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(result))
-    tmp.replace(path)
+    write_atomically(path, json.dumps(result).encode())

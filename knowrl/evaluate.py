@@ -179,6 +179,40 @@ def generate(
     return outputs
 
 
+def generation_passes(
+    model: str,
+    adapter: str | None,
+    questions: list[str],
+    max_new_tokens: int,
+    samples: int = 0,
+    temperature: float = 1.0,
+    seed: int = 0,
+    greedy: bool = True,
+    batch_size: int = 8,
+    sample_batch_size: int | None = None,
+) -> tuple[list[str] | None, list[str] | None]:
+    """(greedy completions or None, k sampled per question or None), the model loaded once for both;
+    ``sample_batch_size`` prompts per sampled batch (default ``batch_size``)."""
+    loaded = load_for_generation(model, adapter)
+    completions = (
+        generate(model, adapter, questions, max_new_tokens, batch_size=batch_size, loaded=loaded) if greedy else None
+    )
+    drawn = None
+    if samples > 0:
+        drawn = generate(
+            model,
+            adapter,
+            questions,
+            max_new_tokens,
+            batch_size=sample_batch_size or batch_size,
+            samples=samples,
+            temperature=temperature,
+            seed=seed,
+            loaded=loaded,
+        )
+    return completions, drawn
+
+
 def evaluate_model(
     model: str,
     adapter: str | None,
@@ -195,24 +229,14 @@ def evaluate_model(
     per question sampled at ``temperature`` (n = k x questions, so rates are not quantised to 1/questions).
     ``greedy=False`` skips the greedy pass (metrics then hold only ``sampled``)."""
     rows, _ = load_rl_rows(data, max_samples)
-    questions = [r["question"] for r in rows]
     metrics: dict[str, Any] = {}
     details: list[dict] = []
-    loaded = load_for_generation(model, adapter)  # once for both passes
-    if greedy:
-        completions = generate(model, adapter, questions, max_new_tokens, loaded=loaded)
+    completions, drawn = generation_passes(
+        model, adapter, [r["question"] for r in rows], max_new_tokens, samples, temperature, seed, greedy
+    )
+    if completions is not None:
         metrics, details = asyncio.run(grade_completions(rows, completions, config))
-    if samples > 0:
-        drawn = generate(
-            model,
-            adapter,
-            questions,
-            max_new_tokens,
-            samples=samples,
-            temperature=temperature,
-            seed=seed,
-            loaded=loaded,
-        )
+    if drawn is not None:
         repeated = [r for r in rows for _ in range(samples)]
         metrics["sampled"], sampled_details = asyncio.run(grade_completions(repeated, drawn, config))
         details += [{**d, "sampled": True} for d in sampled_details]
