@@ -52,9 +52,11 @@ def sample_answers(
     """k sampled bare answers per question (first line of each reply)."""
     import torch
 
-    from knowrl.evaluate import load_for_generation, shared_prefill
+    from knowrl.decode import decode, eos_ids
+    from knowrl.evaluate import load_for_generation
 
     model, tokenizer = load_for_generation(model_path, None)
+    eos = eos_ids(model, tokenizer)
     out: list[list[str]] = []
     batch_size = 16
     for start in range(0, len(questions), batch_size):
@@ -65,20 +67,10 @@ def sample_answers(
         batch = tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
         torch.manual_seed(seed + start)
         with torch.inference_mode():
-            inputs = shared_prefill(model, batch, k) if k > 1 else dict(batch)
-            tokens = model.generate(
-                **inputs,
-                max_new_tokens=max_new_tokens,
-                do_sample=True,
-                temperature=temperature,
-                top_p=1.0,
-                top_k=0,
-                pad_token_id=tokenizer.pad_token_id,
+            rows = decode(
+                model, batch["input_ids"], batch["attention_mask"], max_new_tokens, eos, temperature=temperature, k=k
             )
-        texts = [
-            tokenizer.decode(row, skip_special_tokens=True).strip().split("\n")[0]
-            for row in tokens[:, batch["input_ids"].shape[1] :]
-        ]
+        texts = [tokenizer.decode(row, skip_special_tokens=True).strip().split("\n")[0] for row in rows]
         out += [texts[i * k : (i + 1) * k] for i in range(len(chunk))]
     return out
 

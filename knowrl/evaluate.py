@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from knowrl.data import INSTRUCTIONS, load_rl_rows, render_prompt
+from knowrl.decode import decode, eos_ids
 from knowrl_io.logs import add_verbosity, setup_logging
 from reward_engine.completion import parse
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report, parse_reward_config
@@ -98,23 +99,6 @@ async def grade_completions(
     return simpleqa_metrics([res.label for res in results], [p.well_formed for p in parsed]), details
 
 
-def shared_prefill(model: Any, batch: Any, k: int) -> dict[str, Any]:
-    """Inputs for ``generate`` that draw k answers per prompt from one prefill: the prompts (all but their
-    last token) run once and the KV cache is repeated k times. ``num_return_sequences`` would prefill every
-    copy, and on CPU the ~120-token prompt costs more than the ~25-token answer."""
-    ids, mask = batch["input_ids"], batch["attention_mask"]
-    positions = (mask.cumsum(-1) - 1).clamp(min=0)  # left padding: as generate() numbers them
-    cache = model(
-        input_ids=ids[:, :-1], attention_mask=mask[:, :-1], position_ids=positions[:, :-1], use_cache=True
-    ).past_key_values
-    cache.batch_repeat_interleave(k)
-    return {
-        "input_ids": ids.repeat_interleave(k, 0),
-        "attention_mask": mask.repeat_interleave(k, 0),
-        "past_key_values": cache,
-    }
-
-
 def load_for_generation(model_path: str, adapter: str | None) -> tuple[Any, Any]:
     """The model (with ``adapter`` merged in) and its left-padding tokenizer, loaded once per evaluation."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
@@ -158,24 +142,24 @@ def generate(
     import torch
 
     model, tokenizer = loaded or load_for_generation(model_path, adapter)
+    eos = eos_ids(model, tokenizer)
     outputs: list[str] = []
     for start in range(0, len(questions), batch_size):
         prompts = [render_prompt(tokenizer, q, instructions) for q in questions[start : start + batch_size]]
         batch = tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
-        sampling = (
-            {"do_sample": True, "temperature": temperature, "top_p": 1.0, "top_k": 0}
-            if samples > 0
-            else {"do_sample": False}
-        )
         torch.manual_seed(seed + start)  # the same draws for the same model, whatever ran before
         with torch.inference_mode():
-            inputs = shared_prefill(model, batch, samples) if samples > 1 else dict(batch)
-            tokens = model.generate(
-                **inputs, max_new_tokens=max_new_tokens, pad_token_id=tokenizer.pad_token_id, **sampling
+            rows = decode(
+                model,
+                batch["input_ids"],
+                batch["attention_mask"],
+                max_new_tokens,
+                eos,
+                temperature=temperature if samples > 0 else None,
+                k=max(1, samples),
             )
-        for row in tokens[:, batch["input_ids"].shape[1] :]:
-            # The prompt ends with "<think>": put it back so the completion parses as trained.
-            outputs.append("<think>" + tokenizer.decode(row, skip_special_tokens=True))
+        # The prompt ends with "<think>": put it back so the completion parses as trained.
+        outputs += ["<think>" + tokenizer.decode(row, skip_special_tokens=True) for row in rows]
     return outputs
 
 

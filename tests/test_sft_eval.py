@@ -130,14 +130,11 @@ def test_wilson_intervals_cover_the_rate_and_narrow_with_n():
     )
 
 
-def test_shared_prefill_continues_exactly_as_separate_prefills():
-    """k answers from one prefill (the KV cache repeated) must be the answers k separate prefills give:
-    greedy, so a cache or mask out of step with its rows shows as different tokens."""
+def _tiny_batch():
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     from knowrl.data import INSTRUCTIONS, render_prompt
-    from knowrl.evaluate import shared_prefill
     from knowrl.models import resolve_model_path
 
     path = resolve_model_path("tiny")
@@ -146,7 +143,15 @@ def test_shared_prefill_continues_exactly_as_separate_prefills():
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
     model = AutoModelForCausalLM.from_pretrained(path).eval()
-    questions = ["What is the capital of France?", "Which river flows through the capital city of Hungary, and why?"]
+    torch.manual_seed(0)
+    with torch.no_grad():  # the saved tiny model repeats one token; wider weights make each step differ
+        for param in model.parameters():
+            param.normal_(0.0, 0.5)
+    questions = [
+        "What is the capital of France?",
+        "Which river flows through the capital city of Hungary, and why?",
+        "Who wrote Hamlet?",
+    ]
     batch = tokenizer(
         [render_prompt(tokenizer, q, INSTRUCTIONS) for q in questions],
         return_tensors="pt",
@@ -154,9 +159,50 @@ def test_shared_prefill_continues_exactly_as_separate_prefills():
         add_special_tokens=False,
     )
     assert batch["attention_mask"][0].sum() < batch["attention_mask"][1].sum()  # the first row is left-padded
-    settings = {"max_new_tokens": 12, "min_new_tokens": 12, "do_sample": False, "pad_token_id": tokenizer.pad_token_id}
+    return model, tokenizer, batch
+
+
+def test_decode_drops_finished_rows_and_gives_generates_greedy_tokens():
+    """Greedy ``decode`` must give what ``model.generate`` gives, row for row, when rows end at different
+    steps (the pruned cache, mask and positions stay in step with the rows still running), and k answers
+    from one shared prefill must be the single answer repeated."""
+    import torch
+
+    from knowrl.decode import decode
+
+    model, tokenizer, batch = _tiny_batch()
     with torch.inference_mode():
-        separate = model.generate(**batch, **settings)
-        shared = model.generate(**shared_prefill(model, batch, 3), **settings)
-    assert shared.shape == (6, separate.shape[1])
-    assert torch.equal(shared, separate.repeat_interleave(3, 0))
+        free = model.generate(**batch, max_new_tokens=12, min_new_tokens=12, do_sample=False, pad_token_id=0)
+        new = free[:, batch["input_ids"].shape[1] :]
+        stop = int(new[0, 2])  # a token the first row emits third: make it the end token
+        assert (new[1:] == stop).sum() < 2 * 12  # other rows do not all stop at once
+        hf = model.generate(**batch, max_new_tokens=12, do_sample=False, eos_token_id=stop, pad_token_id=stop)
+        ours = decode(model, batch["input_ids"], batch["attention_mask"], 12, {stop})
+        shared = decode(model, batch["input_ids"], batch["attention_mask"], 12, {stop}, k=3)
+    expected = [[t for t in row.tolist()] for row in hf[:, batch["input_ids"].shape[1] :]]
+    expected = [row[: row.index(stop)] if stop in row else row for row in expected]
+    assert len(ours[0]) == 2  # the first row ended early (its third token is the end token)
+    assert any(len(row) > 2 for row in ours[1:])  # and another kept going after it was dropped
+    assert ours == expected
+    assert shared == [row for row in ours for _ in range(3)]
+
+
+def test_decode_samples_are_seeded_and_follow_the_temperature():
+    """Sampling: the same seed gives the same draws; a near-zero temperature gives the greedy answer;
+    k draws per prompt at T = 1 are not all copies of one another."""
+    import torch
+
+    from knowrl.decode import decode
+
+    model, _, batch = _tiny_batch()
+    ids, mask = batch["input_ids"], batch["attention_mask"]
+    with torch.inference_mode():
+        greedy = decode(model, ids, mask, 8, {-1})
+        torch.manual_seed(3)
+        a = decode(model, ids, mask, 8, {-1}, temperature=1.0, k=4)
+        torch.manual_seed(3)
+        b = decode(model, ids, mask, 8, {-1}, temperature=1.0, k=4)
+        cold = decode(model, ids, mask, 8, {-1}, temperature=1e-4, k=2)
+    assert a == b
+    assert cold == [row for row in greedy for _ in range(2)]
+    assert len({tuple(row) for row in a[:4]}) > 1
