@@ -275,7 +275,14 @@ def identical_arms(runs: dict[str, dict[int, dict]]) -> dict[str, str]:
 
 
 def write_markdown(
-    path: Path, command: str, sizes: dict, seeds: list[int], runs: dict[str, dict[int, dict]], work: Path, colds: dict
+    path: Path,
+    command: str,
+    sizes: dict,
+    seeds: list[int],
+    runs: dict[str, dict[int, dict]],
+    work: Path,
+    colds: dict,
+    threads: str,
 ) -> None:
     from knowrl.effect_eval import heldout_rows
 
@@ -293,7 +300,7 @@ def write_markdown(
         f"# The effect, measured as a SimpleQA reader would ({len(seeds)} seeds x {len(runs)} arms)",
         "",
         f"Command: `{command}` ({total_s / 60:.0f} min of stages as each recorded it; {platform.machine()}, "
-        f"{os.cpu_count()} cores, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}).",
+        f"{os.cpu_count()} cores, {threads}).",
         "",
         f"Sizes: {sizes['train_questions']} training questions per seed, SFT {sizes['sft_steps']} steps, GRPO "
         f"{sizes['grpo_steps']} steps (one prompt x 4 completions each), {sizes['max_new_tokens']} new tokens; "
@@ -391,11 +398,46 @@ def write_markdown(
             f"| {s} | {cs['cold_start']['real']} / {cs['cold_start']['unsure_real']} | "
             f"{ev['agree']:.3f}, {ev['kappa']:.2f} |"
         )
+    lines += budget_lines(colds, runs, sizes, len(rows), threads)
     if same:
         lines += ["", "Arms reported once (identical greedy held-out answers to another arm in every seed): "]
         lines += [f"- `{b}` = `{a}`" for b, a in same.items()]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n")
+
+
+def budget_lines(colds: dict, runs: dict[str, dict[int, dict]], sizes: dict, heldout: int, threads: str) -> list[str]:
+    """What this run's stages cost per unit, and what the 2.5 h cap would leave for GRPO at these sizes
+    (``plan`` on the measured costs, not on a separate profile)."""
+    done = [r for arm in runs.values() for r in arm.values()]
+    if not colds or not done:
+        return []
+    per = {
+        "probe_per_question_s": statistics.fmean(c["probe_s"] for c in colds.values()) / sizes["train_questions"],
+        "sft_step_s": statistics.fmean(c["sft_s"] for c in colds.values()) / sizes["sft_steps"],
+        "eval_sft_per_question_s": statistics.fmean(c["eval_s"] for c in colds.values()) / heldout,
+        "grpo_step_s": statistics.fmean(r["train_s"] for r in done) / sizes["grpo_steps"],
+        "eval_greedy_per_question_s": statistics.fmean(r["eval_s"] for r in done) / heldout,
+    }
+    cap = plan(per, sizes, 150.0, len(colds), len(runs), heldout)
+    total = sum(c["probe_s"] + c["sft_s"] + c["eval_s"] for c in colds.values()) + sum(
+        r["train_s"] + r["eval_s"] for r in done
+    )
+    return [
+        "",
+        "## Budget",
+        "",
+        f"Measured in this run ({threads}), per process: boundary probe {per['probe_per_question_s']:.2f} s per "
+        f"training question, SFT {per['sft_step_s']:.1f} s per step, after-SFT evaluation "
+        f"{per['eval_sft_per_question_s']:.2f} s per held-out question (greedy + {sizes['samples']} samples), "
+        f"GRPO {per['grpo_step_s']:.1f} s per step, after-GRPO evaluation {per['eval_greedy_per_question_s']:.2f} "
+        f"s per question (greedy). Stages summed: {total / 60:.0f} min of process time.",
+        "",
+        f"Against the issue's 2.5 h cap at these sizes: the evaluations, probes and SFT alone take "
+        f"{cap['fixed_min']:.0f} min of process time ({cap['per_seed_fixed_min']:.1f} min per seed, "
+        f"{cap['per_run_eval_min']:.1f} min per arm's held-out evaluation), which leaves "
+        f"{cap['grpo_steps_that_fit']} GRPO steps per run in one process.",
+    ]
 
 
 def profile(overrides: list[str], sizes: dict[str, int], work: Path, budget_min: float, seeds: int, arms: int) -> dict:
@@ -438,9 +480,39 @@ def plan(
     }
 
 
+def run_workers(argv: list[str], seeds: list[int], workers: int, work: Path) -> None:
+    """The seeds split over ``workers`` processes of one thread each (seeds are independent; on 2 cores two
+    single-threaded processes do more than one two-threaded one); each keeps its pieces in ``work``, and
+    the caller then assembles the report from them."""
+    import subprocess
+
+    keep, skip = [], False
+    for a in argv:  # the caller's flags, less the ones each worker gets its own value for
+        if skip:
+            skip = not a.startswith("--")
+            if skip:
+                continue
+        if a in ("--seeds", "--workers", "--out"):
+            skip = True
+            continue
+        keep.append(a)
+    env = {**os.environ, "OMP_NUM_THREADS": str(max(1, (os.cpu_count() or 1) // workers))}
+    procs = []
+    for i in range(workers):
+        mine = seeds[i::workers]
+        if mine:
+            cmd = [sys.executable, __file__, *keep, "--work", str(work), "--out", str(work / f"worker{i}.md")]
+            cmd += ["--seeds", *map(str, mine)]
+            with (work / f"worker{i}.log").open("a") as log:
+                procs.append(subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT))
+    failed = [p.args for p in procs if p.wait() != 0]
+    if failed:
+        raise SystemExit(f"{len(failed)} worker(s) failed: {failed}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
+    parser.add_argument("--seeds", type=int, nargs="+", help="default 0 1 2 3 4 (--quick: 0)")
     parser.add_argument("--arms", nargs="+", default=list(ARMS), choices=list(ARMS))
     for key, value in DEFAULTS.items():
         parser.add_argument(f"--{key.replace('_', '-')}", type=int, default=value)
@@ -451,14 +523,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget-min", type=float, default=150.0)
     parser.add_argument("--work", type=Path)
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--workers", type=int, default=1, help="run the seeds in this many processes")
     args = parser.parse_args(argv)
     sizes = {k: getattr(args, k) for k in DEFAULTS}
     overrides = list(args.set)
-    seeds, heldout_n = args.seeds, args.heldout
+    seeds, heldout_n = args.seeds or [0, 1, 2, 3, 4], args.heldout
     if args.quick:
         overrides = QUICK + overrides
         sizes = {"train_questions": 16, "sft_steps": 2, "grpo_steps": 2, "samples": 2, "max_new_tokens": 16}
-        seeds, heldout_n = seeds[:1], heldout_n or 12
+        seeds, heldout_n = args.seeds or [0], heldout_n or 12
     work = (
         args.work or Path(os.environ.get("TMPDIR", "/tmp")) / ("knowrl-effect-quick" if args.quick else "knowrl-effect")
     ).resolve()
@@ -467,13 +540,20 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(profile(overrides, sizes, work, args.budget_min, len(seeds), len(args.arms)), indent=2))
         return 0
     command = "python bench/effect.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    if args.workers > 1:
+        run_workers(list(argv if argv is not None else sys.argv[1:]), seeds, args.workers, work)
     colds, runs = {}, {arm: {} for arm in args.arms}
     for seed in seeds:
         colds[seed] = cold_start(work, seed, sizes, overrides, heldout_n)
         for arm in args.arms:
             runs[arm][seed] = arm_run(work, seed, arm, colds[seed], sizes, overrides)
     out = args.out or (work / "effect.md" if args.quick else RESULTS / "effect.md")
-    write_markdown(out, command.strip(), sizes, seeds, runs, work, colds)
+    threads = f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}"
+    if args.workers > 1:
+        threads = (
+            f"{args.workers} worker processes with OMP_NUM_THREADS={max(1, (os.cpu_count() or 1) // args.workers)}"
+        )
+    write_markdown(out, command.strip(), sizes, seeds, runs, work, colds, threads)
     print(out.read_text())
     return 0
 

@@ -64,3 +64,20 @@ def test_quick_effect_run_reports_paired_deltas_selectivity_and_resumes(tmp_path
 
     stale = run_effect(work, "--set", "grpo.learning_rate=0.5")  # kept pieces made with other settings
     assert stale.returncode != 0 and "was made with" in stale.stderr and "another --work" in stale.stderr
+
+
+def test_workers_split_the_seeds_and_the_report_holds_them_all(tmp_path):
+    """--workers 2: each seed runs in its own single-threaded process, and the report assembled after them
+    holds every seed (the pieces each worker kept are reused, not trained again)."""
+    work = tmp_path / "work"
+    proc = run_effect(work, "--seeds", "0", "1", "--workers", "2")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    md = (work / "effect.md").read_text()
+    assert md.startswith("# The effect, measured as a SimpleQA reader would (2 seeds x 2 arms)")
+    assert "2 worker processes with OMP_NUM_THREADS=" in md
+    for i, seed in enumerate((0, 1)):
+        assert (work / f"seed{seed}" / "control" / "effect.json").exists()
+        worker_md = (work / f"worker{i}.md").read_text()  # each worker's own report: its seed only
+        assert "(1 seeds x 2 arms)" in worker_md
+        assert f"| knowrl | {seed} |" in worker_md and f"| knowrl | {1 - seed} |" not in worker_md
+        assert f"| knowrl | {seed} |" in md
