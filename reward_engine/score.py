@@ -218,7 +218,10 @@ async def _score_rows(
                     bar.update(len(chunk))
 
                 pending: set[asyncio.Task] = set()
-                for chunk in _batches(todo(), batch_size):
+                batches = _batches(todo(), batch_size)
+                # Read off the loop: a pipe that is slow to give the next line must not stop the batches
+                # already read from being scored and written.
+                while (chunk := await asyncio.to_thread(next, batches, None)) is not None:
                     if len(pending) >= concurrency:
                         finished, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
                         for task in finished:

@@ -208,3 +208,36 @@ async def test_a_judge_back_within_the_run_scores_every_row(tmp_path, kb, server
     asyncio.get_running_loop().call_later(0.5, lambda: setattr(server.config, "down", False))
     summary = await score_file(src, out, config, progress=False, kb=kb, passes=3)
     assert summary["statuses"] == {"ok": 3} and [r["status"] for r in read_output(out)] == ["ok"] * 3
+
+
+def test_piped_input_is_scored_while_the_pipe_is_still_open(tmp_path):
+    """``--input -``: a row already read is scored and written while the job waits for the next line
+    (the read runs off the event loop), so a slow producer is never a stalled job."""
+    import time
+
+    cfg = tmp_path / "reward.yaml"
+    cfg.write_text("grader: offline\nfactuality: {enabled: false}\n")
+    out = tmp_path / "scored.jsonl"
+    cmd = [sys.executable, "-m", "reward_engine.score", "--input", "-", "--output", str(out)]
+    proc = subprocess.Popen(
+        [*cmd, "--config", str(cfg), "--batch-size", "1", "--no-progress"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        proc.stdin.write(json.dumps(ROWS[0]) + "\n")
+        proc.stdin.flush()
+        deadline = time.monotonic() + 120
+        while not (out.exists() and out.read_text().count("\n") >= 1) and time.monotonic() < deadline:
+            assert proc.poll() is None, proc.stderr.read()
+            time.sleep(0.2)
+        assert read_output(out)[0]["id"] == "a"  # scored with the pipe still open
+        proc.stdin.write("".join(json.dumps(r) + "\n" for r in ROWS[1:]))
+        proc.stdin.close()
+        assert proc.wait(timeout=120) == 0, proc.stderr.read()
+    finally:
+        proc.kill()
+    assert [r["id"] for r in read_output(out)] == ["a", "b", "c"]
+    assert json.loads(proc.stdout.read())["labels"] == {"CORRECT": 1, "INCORRECT": 1, "NOT_ATTEMPTED": 1}
