@@ -1,6 +1,7 @@
 """Test-wide settings: few threads (the machine is shared), nothing fetched from a hub."""
 
 import os
+import shutil
 import tempfile
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -9,10 +10,23 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
 os.environ["HF_DATASETS_OFFLINE"] = "1"
-# Hermetic caches (exported ONNX encoder, demo KB, judge cache) unless CI chose one.
-os.environ.setdefault("KNOWRL_CACHE_DIR", tempfile.mkdtemp(prefix="knowrl-test-cache-"))
 
 import pytest  # noqa: E402
+
+MADE_CACHE = pytest.StashKey[str]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Hermetic caches (exported ONNX encoder, demo KB, judge cache) unless CI chose one; ours is removed
+    at the end (each run left ~10-100 MB in /tmp, and long-lived machines filled their disks with them)."""
+    if "KNOWRL_CACHE_DIR" not in os.environ:
+        config.stash[MADE_CACHE] = os.environ["KNOWRL_CACHE_DIR"] = tempfile.mkdtemp(prefix="knowrl-test-cache-")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    made = config.stash.get(MADE_CACHE, None)
+    if made:
+        shutil.rmtree(made, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
