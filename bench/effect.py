@@ -481,28 +481,19 @@ def plan(
 
 
 def run_workers(argv: list[str], seeds: list[int], workers: int, work: Path) -> None:
-    """The seeds split over ``workers`` processes of one thread each (seeds are independent; on 2 cores two
-    single-threaded processes do more than one two-threaded one); each keeps its pieces in ``work``, and
-    the caller then assembles the report from them."""
+    """The seeds split over ``workers`` processes sharing the cores (seeds are independent: on a machine with
+    more cores than one process uses well, they finish sooner; on this 2-core one it is about even); each
+    keeps its pieces in ``work``, and the caller then assembles the report from them."""
     import subprocess
 
-    keep, skip = [], False
-    for a in argv:  # the caller's flags, less the ones each worker gets its own value for
-        if skip:
-            skip = not a.startswith("--")
-            if skip:
-                continue
-        if a in ("--seeds", "--workers", "--out"):
-            skip = True
-            continue
-        keep.append(a)
     env = {**os.environ, "OMP_NUM_THREADS": str(max(1, (os.cpu_count() or 1) // workers))}
     procs = []
     for i in range(workers):
         mine = seeds[i::workers]
         if mine:
-            cmd = [sys.executable, __file__, *keep, "--work", str(work), "--out", str(work / f"worker{i}.md")]
-            cmd += ["--seeds", *map(str, mine)]
+            # argparse keeps the last value of a repeated flag: the caller's flags, then each worker's own
+            cmd = [sys.executable, __file__, *argv, "--work", str(work), "--out", str(work / f"worker{i}.md")]
+            cmd += ["--workers", "1", "--seeds", *map(str, mine)]
             with (work / f"worker{i}.log").open("a") as log:
                 procs.append(subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT))
     failed = [p.args for p in procs if p.wait() != 0]

@@ -61,6 +61,18 @@ async def test_a_second_node_pays_nothing_for_what_the_first_asked(server, redis
     assert all(json.loads(redis.Redis.from_url(redis_server.url).get(k)) for k in stored)
 
 
+def shared_judge(url: str, redis_url: str, cache_dir: Path, name: str, key_env: str | None = None) -> dict:
+    """A judge section whose cache and rate limit live in one Redis: what every process of a test shares."""
+    return {
+        "endpoints": [{"base_url": url, "model": "test-judge", "api_key_env": key_env}],
+        "requests_per_minute": 360,  # 6 per 1 s window (counted over 2 s by the shared limits)
+        "rate_window_s": 1.0,
+        "cache_dir": str(cache_dir),
+        "cache": {"url": redis_url},
+        "limits": {"url": redis_url, "name": name},
+    }
+
+
 def test_evidence_is_shared_as_json_and_a_bad_url_is_refused(redis_server, tmp_path):
     shared = JudgeConfig(
         endpoints=[Endpoint(base_url="http://127.0.0.1:1/v1", model="m")],
@@ -211,18 +223,8 @@ def test_two_trainer_ranks_and_a_score_job_share_one_budget_and_one_cache(redis_
     with serve_in_thread(ServerConfig(rpm=6, window_s=1.0, latency_ms=20)) as server:
 
         def reward_config(node: str) -> dict:
-            return {
-                "grader": "llm",
-                "factuality": {"enabled": False},
-                "judge": {
-                    "endpoints": [{"base_url": server.url, "model": "test-judge", "api_key_env": None}],
-                    "requests_per_minute": 360,  # 6 per 1 s window (counted over 2 s by the shared limits)
-                    "rate_window_s": 1.0,
-                    "cache_dir": str(tmp_path / node),
-                    "cache": {"url": redis_server.url},
-                    "limits": {"url": redis_server.url, "name": "torchrun-test"},
-                },
-            }
+            judge = shared_judge(server.url, redis_server.url, tmp_path / node, "torchrun-test")
+            return {"grader": "llm", "factuality": {"enabled": False}, "judge": judge}
 
         (tmp_path / "ranks.json").write_text(json.dumps(reward_config("node-a")))
         port = str(free_port())
@@ -327,15 +329,8 @@ def test_grpo_ranks_under_torchrun_and_a_score_job_share_one_budget_and_one_cach
     with serve_in_thread(ServerConfig(rpm=6, window_s=1.0, latency_ms=20)) as server:
 
         def judge(node: str, key_env: str | None) -> dict:
-            return {
-                # the score job sends a key, the ranks none: the server's `authorized` count tells them apart
-                "endpoints": [{"base_url": server.url, "model": "test-judge", "api_key_env": key_env}],
-                "requests_per_minute": 360,  # 6 per 1 s window (counted over 2 s by the shared limits)
-                "rate_window_s": 1.0,
-                "cache_dir": str(tmp_path / node),
-                "cache": {"url": redis_server.url},
-                "limits": {"url": redis_server.url, "name": "grpo-torchrun-test"},
-            }
+            # the score job sends a key, the ranks none: the server's `authorized` count tells them apart
+            return shared_judge(server.url, redis_server.url, tmp_path / node, "grpo-torchrun-test", key_env)
 
         score_config = {
             "preset": "knowrl",  # the grader's settings as the smoke config's reward section has them
