@@ -2,6 +2,7 @@
 report's sections, and a second invocation that resumes from the finished pieces."""
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -41,8 +42,13 @@ def test_quick_effect_run_reports_paired_deltas_selectivity_and_resumes(tmp_path
         "## Selectivity",
         "## Training:",
         "## Graders and cold start",
+        "## What this shows",
     ):
         assert section in md
+    assert "**1 of the study's 5 seeds.**" in md  # fewer seeds than the design: said at the top
+    # The tiny random model knows none of the held-out questions: the selective ceiling is F = 0.
+    assert re.search(r"on 0 of the \d+ answerable held-out questions \(in at least one: 0\)", md)
+    assert "F = 0.000: about the most any reward can reach" in md
 
     seed = work / "seed0"
     cold = json.loads((seed / "cold_start.json").read_text())
@@ -81,3 +87,42 @@ def test_workers_split_the_seeds_and_the_report_holds_them_all(tmp_path):
         assert "(1 seeds x 2 arms)" in worker_md
         assert f"| knowrl | {seed} |" in worker_md and f"| knowrl | {1 - seed} |" not in worker_md
         assert f"| knowrl | {seed} |" in md
+
+
+def load_effect_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("effect_bench", ROOT / "bench" / "effect.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_base_knowledge_grades_the_probe_strictly_and_gives_the_selective_ceiling(tmp_path):
+    """The ceiling reads the probe's kept answers (no model runs here) with the strict grader: a question
+    counts as known at 2 of 4 right; F is that of a policy answering exactly the known ones."""
+    from knowrl.boundary import model_key
+
+    effect = load_effect_module()
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / "config.json").write_text("{}")
+    rows = [
+        {"question": "Capital of A?", "aliases": ["Alpha"], "answers": ["Alpha"], "answerable": True, "qid": "a"},
+        {"question": "Capital of B?", "aliases": ["Beta"], "answers": ["Beta"], "answerable": True, "qid": "b"},
+        {"question": "Year of C?", "aliases": ["1957"], "answers": ["1957"], "answerable": True, "qid": "c"},
+        {"question": "Capital of Zorvia?", "aliases": [], "answers": [], "answerable": False, "qid": "z"},
+    ]
+    heldout = tmp_path / "heldout.jsonl"
+    heldout.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    kept = {  # a: 2 of 4 right (known); b: 1 of 4 (right once, not known); c: "Alpha Beta" style near misses
+        "a": {"answers": ["Alpha", "alpha.", "Gamma", "Delta"], "correct": 2},
+        "b": {"answers": ["Beta", "Gamma", "Gamma", "Gamma"], "correct": 1},
+        "c": {"answers": ["1956", "In 1958", "I don't know", "Mali"], "correct": 0},
+    }
+    cache = tmp_path / "work" / "boundary"
+    cache.mkdir(parents=True)
+    (cache / f"{model_key(str(model))}-k4-t0.9-s0.json").write_text(json.dumps(kept))
+    got = effect.base_knowledge(tmp_path / "work", heldout, str(model))
+    assert (got["questions"], got["answerable"], got["right_half"], got["right_any"]) == (4, 3, 1, 2)
+    assert abs(got["f_ceiling"] - 2 * 0.25 / 1.25) < 1e-12  # correct 1/4, correct given attempted 1
