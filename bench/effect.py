@@ -300,7 +300,14 @@ def base_knowledge(work: Path, heldout: Path, base: str, k: int = 4) -> dict[str
     }
 
 
-def summary_lines(compared: dict[str, dict[int, dict]], colds: dict, work: Path, base: dict | None) -> list[str]:
+def summary_lines(
+    compared: dict[str, dict[int, dict]],
+    runs: dict[str, dict[int, dict]],
+    same: dict[str, str],
+    colds: dict,
+    work: Path,
+    base: dict | None,
+) -> list[str]:
     """The plain reading, computed from the tables below (so it cannot read better than they do)."""
     sft = {s: load_eval(work / f"seed{s}" / "after_sft.eval.json") for s in colds}
     sft_rates = [rates(np.array(e["greedy"]["counts"])) for e in sft.values()]
@@ -331,11 +338,26 @@ def summary_lines(compared: dict[str, dict[int, dict]], colds: dict, work: Path,
             f"with this model on this set."
         )
     if deltas:
-        lines.append(
-            f"- GRPO, every arm and seed ({len(deltas)} runs): change in F from {min(d['delta'] for d in deltas):+.3f}"
-            f" to {max(d['delta'] for d in deltas):+.3f}; the issue's goal (all four criteria beyond their "
-            f"intervals) met in {met} of {len(deltas)} runs."
+        n_runs = sum(len(r) for r in runs.values())
+        twins = (
+            f"; {', '.join(same)} gave {', '.join(sorted(set(same.values())))}'s greedy answers exactly" if same else ""
         )
+        lines.append(
+            f"- GRPO ({n_runs} runs, {len(deltas)} distinct{twins}): change in F from "
+            f"{min(d['delta'] for d in deltas):+.3f} to {max(d['delta'] for d in deltas):+.3f}; the issue's goal "
+            f"(all four criteria beyond their intervals) met in {met} of {len(deltas)} distinct runs."
+        )
+
+    def share(arm: str, label: str) -> str:
+        got = [r["training"]["labels"][label] for r in runs[arm].values() if r["training"].get("completions")]
+        return f"{min(got):.2f}-{max(got):.2f}" if got else "-"
+
+    lines.append(
+        "- Sampled completions in training, share CORRECT / INCORRECT by arm: "
+        + "; ".join(f"{arm} {share(arm, 'CORRECT')} / {share(arm, 'INCORRECT')}" for arm in runs)
+        + ". Where no completion of a group is CORRECT or INCORRECT, the reward can only tell apart "
+        '"I don\'t know" from a malformed answer.'
+    )
     return lines + [""]
 
 
@@ -349,6 +371,7 @@ def write_markdown(
     colds: dict,
     threads: str,
     base: dict | None = None,
+    workers: int = 1,
 ) -> None:
     from knowrl.effect_eval import heldout_rows
 
@@ -387,7 +410,7 @@ def write_markdown(
         "abstentions.",
         "",
         *notes,
-        *summary_lines(compared, colds, work, base),
+        *summary_lines(compared, runs, same, colds, work, base),
         "## F-score and the SimpleQA rates, after GRPO minus after SFT",
         "",
         "| arm | seed | after SFT F | after GRPO F | " + " | ".join(f"Δ {k}" for k in HEADLINE) + " |",
@@ -473,7 +496,7 @@ def write_markdown(
             f"| {s} | {cs['cold_start']['real']} / {cs['cold_start']['unsure_real']} | "
             f"{ev['agree']:.3f}, {ev['kappa']:.2f} |"
         )
-    lines += budget_lines(colds, runs, sizes, len(rows), threads)
+    lines += budget_lines(colds, runs, sizes, len(rows), threads, workers)
     if same:
         lines += ["", "Arms reported once (identical greedy held-out answers to another arm in every seed): "]
         lines += [f"- `{b}` = `{a}`" for b, a in same.items()]
@@ -481,9 +504,13 @@ def write_markdown(
     path.write_text("\n".join(lines) + "\n")
 
 
-def budget_lines(colds: dict, runs: dict[str, dict[int, dict]], sizes: dict, heldout: int, threads: str) -> list[str]:
-    """What this run's stages cost per unit, and what the 2.5 h cap would leave for GRPO at these sizes
-    (``plan`` on the measured costs, not on a separate profile)."""
+def budget_lines(
+    colds: dict, runs: dict[str, dict[int, dict]], sizes: dict, heldout: int, threads: str, workers: int = 1
+) -> list[str]:
+    """What this run's stages cost per unit, and what the whole design (5 seeds x every arm) would take at
+    these sizes against the 2.5 h cap (``plan`` on the measured costs, not on a separate profile). Costs are
+    per process as measured; ``workers`` processes run side by side, so the cap holds that many times the
+    process time."""
     done = [r for arm in runs.values() for r in arm.values()]
     if not colds or not done:
         return []
@@ -494,7 +521,8 @@ def budget_lines(colds: dict, runs: dict[str, dict[int, dict]], sizes: dict, hel
         "grpo_step_s": statistics.fmean(r["train_s"] for r in done) / sizes["grpo_steps"],
         "eval_greedy_per_question_s": statistics.fmean(r["eval_s"] for r in done) / heldout,
     }
-    cap = plan(per, sizes, 150.0, len(colds), len(runs), heldout)
+    cap = plan(per, sizes, 150.0 * workers, STUDY_SEEDS, len(ARMS), heldout)
+    design_min = cap["fixed_min"] + STUDY_SEEDS * len(ARMS) * sizes["grpo_steps"] * per["grpo_step_s"] / 60
     total = sum(c["probe_s"] + c["sft_s"] + c["eval_s"] for c in colds.values()) + sum(
         r["train_s"] + r["eval_s"] for r in done
     )
@@ -506,12 +534,15 @@ def budget_lines(colds: dict, runs: dict[str, dict[int, dict]], sizes: dict, hel
         f"training question, SFT {per['sft_step_s']:.1f} s per step, after-SFT evaluation "
         f"{per['eval_sft_per_question_s']:.2f} s per held-out question (greedy + {sizes['samples']} samples), "
         f"GRPO {per['grpo_step_s']:.1f} s per step, after-GRPO evaluation {per['eval_greedy_per_question_s']:.2f} "
-        f"s per question (greedy). Stages summed: {total / 60:.0f} min of process time.",
+        f"s per question (greedy). Stages summed: {total / 60:.0f} min of process time "
+        f"({total / 60 / workers:.0f} min of wall time over {workers} process(es)).",
         "",
-        f"Against the issue's 2.5 h cap at these sizes: the evaluations, probes and SFT alone take "
-        f"{cap['fixed_min']:.0f} min of process time ({cap['per_seed_fixed_min']:.1f} min per seed, "
-        f"{cap['per_run_eval_min']:.1f} min per arm's held-out evaluation), which leaves "
-        f"{cap['grpo_steps_that_fit']} GRPO steps per run in one process.",
+        f"The whole design ({STUDY_SEEDS} seeds x {len(ARMS)} arms) at these sizes: the evaluations, probes and "
+        f"SFT alone take {cap['fixed_min']:.0f} min of process time ({cap['per_seed_fixed_min']:.1f} min per "
+        f"seed, {cap['per_run_eval_min']:.1f} min per arm's held-out evaluation), {cap['fixed_min'] / workers:.0f}"
+        f" min of wall time over {workers} process(es); with {sizes['grpo_steps']} GRPO steps per run, "
+        f"{design_min / workers:.0f} min. The issue's 2.5 h cap leaves {cap['grpo_steps_that_fit']} GRPO steps "
+        "per run.",
     ]
 
 
@@ -624,7 +655,7 @@ def main(argv: list[str] | None = None) -> int:
     base = base_knowledge(
         work, Path(colds[seeds[0]]["data"]["heldout"]), resolve_model_path(config(overrides).model.name_or_path, 0)
     )
-    write_markdown(out, command.strip(), sizes, seeds, runs, work, colds, threads, base)
+    write_markdown(out, command.strip(), sizes, seeds, runs, work, colds, threads, base, args.workers)
     print(out.read_text())
     return 0
 
