@@ -92,14 +92,24 @@ def _done(path: Path, made_with: dict[str, Any]) -> dict[str, Any] | None:
     return saved
 
 
-def cold_start(work: Path, seed: int, sizes: dict[str, int], overrides: list[str], heldout_n: int | None) -> dict:
-    """Seed ``seed``'s data, boundary probe, SFT policy and its held-out evaluation (kept in ``work``)."""
+def cold_start(
+    work: Path,
+    seed: int,
+    sizes: dict[str, int],
+    overrides: list[str],
+    heldout_n: int | None,
+    min_correct: int | None = None,
+) -> dict:
+    """Seed ``seed``'s data, boundary probe, SFT policy and its held-out evaluation (kept in ``work``).
+    ``min_correct``: right answers (of 4) that make a question known; None: at least half."""
     from knowrl.demo_data import build_demo_data
     from knowrl.merge import merge
     from knowrl.models import resolve_model_path
     from knowrl.sft import sft
 
-    made_with = {"sizes": sizes, "overrides": overrides, "heldout": heldout_n}
+    made_with: dict[str, Any] = {"sizes": sizes, "overrides": overrides, "heldout": heldout_n}
+    if min_correct is not None:
+        made_with["min_correct"] = min_correct
     out = work / f"seed{seed}"
     saved = _done(out / "cold_start.json", made_with)
     if saved:
@@ -112,7 +122,7 @@ def cold_start(work: Path, seed: int, sizes: dict[str, int], overrides: list[str
         sizes["train_questions"],
         heldout_n,
         seed,
-        boundary={"model": base, "k": 4, "temperature": 0.9, "cache": work / "boundary"},
+        boundary={"model": base, "k": 4, "temperature": 0.9, "cache": work / "boundary", "min_correct": min_correct},
     )
     probe_s = time.perf_counter() - started
     sft_cfg = cfg.model_copy(deep=True)
@@ -613,6 +623,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--arms", nargs="+", default=list(ARMS), choices=list(ARMS))
     for key, value in DEFAULTS.items():
         parser.add_argument(f"--{key.replace('_', '-')}", type=int, default=value)
+    parser.add_argument("--min-correct", type=int, help="known before SFT: right in this many of 4 (default: 2)")
     parser.add_argument("--heldout", type=int, help="first N held-out questions only (default: all)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override configs/demo.yaml")
     parser.add_argument("--quick", action="store_true", help="tiny model, 1 seed, 2 steps: the job end to end")
@@ -641,7 +652,7 @@ def main(argv: list[str] | None = None) -> int:
         run_workers(list(argv if argv is not None else sys.argv[1:]), seeds, args.workers, work)
     colds, runs = {}, {arm: {} for arm in args.arms}
     for seed in seeds:
-        colds[seed] = cold_start(work, seed, sizes, overrides, heldout_n)
+        colds[seed] = cold_start(work, seed, sizes, overrides, heldout_n, args.min_correct)
         for arm in args.arms:
             runs[arm][seed] = arm_run(work, seed, arm, colds[seed], sizes, overrides)
     out = args.out or (work / "effect.md" if args.quick else RESULTS / "effect.md")

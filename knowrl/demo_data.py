@@ -63,7 +63,8 @@ def build_demo_data(
     The held-out set is the same for every seed (its first ``heldout_questions`` when given); the training
     questions are drawn with ``seed``. With ``boundary`` (``{"model", "k", "temperature", "cache"}``), a
     real training question gets "I don't know" when the model before SFT is right in fewer than half of k
-    sampled answers; else ``sft_unsure_share`` of them at random. Made-up countries always get it.
+    sampled answers (fewer than ``boundary["min_correct"]`` when given); else ``sft_unsure_share`` of them at
+    random. Made-up countries always get it.
     """
     items = all_items()
     held, pool, fakes = heldout_and_pool(items)
@@ -80,8 +81,10 @@ def build_demo_data(
         probed = probe(
             boundary["model"], rows, Path(boundary["cache"]), k, float(boundary.get("temperature", 0.9)), seed
         )
-        unsure = {i.qid for i in train if i.answerable and not knows(probed.get(i.qid), k)}
-        how = {"rule": f"wrong in more than half of {k} sampled answers before SFT", "probe": probed}
+        need = boundary.get("min_correct")  # None: at least half of the k answers right (KnowRL, R-Tuning)
+        unsure = {i.qid for i in train if i.answerable and not knows(probed.get(i.qid), k, need)}
+        rule = f"wrong in more than half of {k}" if need is None else f"right in fewer than {need} of {k}"
+        how = {"rule": f"{rule} sampled answers before SFT", "probe": probed}
     else:
         real = [i.qid for i in train if i.answerable]
         unsure = set(rng.sample(real, round(len(real) * sft_unsure_share)))

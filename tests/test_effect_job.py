@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from knowrl_io.jsonl import read_objects
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -126,3 +128,30 @@ def test_base_knowledge_grades_the_probe_strictly_and_gives_the_selective_ceilin
     got = effect.base_knowledge(tmp_path / "work", heldout, str(model))
     assert (got["questions"], got["answerable"], got["right_half"], got["right_any"]) == (4, 3, 1, 2)
     assert abs(got["f_ceiling"] - 2 * 0.25 / 1.25) < 1e-12  # correct 1/4, correct given attempted 1
+
+
+def test_boundary_cold_start_min_correct_moves_the_known_line(tmp_path):
+    """The probe's kept counts decide the "I don't know" targets: by default a question is known at 2 of 4
+    right answers; with min_correct=1 one right answer is enough, so fewer targets say "I don't know"."""
+    from knowrl.boundary import model_key
+    from knowrl.demo_data import build_demo_data
+
+    plain = build_demo_data(tmp_path / "plain", 24, 12, 3)
+    real = [r["qid"] for r in read_objects(plain["train"]) if r["answerable"]]
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / "config.json").write_text("{}")
+    counts = {q: 1 if i < 3 else 2 if i < 5 else 0 for i, q in enumerate(real)}
+    cache = tmp_path / "boundary"
+    cache.mkdir()
+    kept = {q: {"answers": ["x"] * 4, "correct": c} for q, c in counts.items()}
+    (cache / f"{model_key(str(model))}-k4-t0.9-s3.json").write_text(json.dumps(kept))
+
+    def unsure(min_correct):
+        boundary = {"model": str(model), "k": 4, "temperature": 0.9, "cache": cache, "min_correct": min_correct}
+        paths = build_demo_data(tmp_path / f"mc{min_correct}", 24, 12, 3, boundary=boundary)
+        return json.loads(paths["cold_start"].read_text())
+
+    half, one = unsure(None), unsure(1)
+    assert half["unsure_real"] == len(real) - 2 and one["unsure_real"] == len(real) - 5
+    assert half["rule"].startswith("wrong in more than half of 4") and one["rule"].startswith("right in fewer than 1")
