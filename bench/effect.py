@@ -108,7 +108,7 @@ def cold_start(
     from knowrl.sft import sft
 
     made_with: dict[str, Any] = {"sizes": sizes, "overrides": overrides, "heldout": heldout_n}
-    if min_correct is not None:
+    if min_correct is not None:  # absent at the default, so pieces kept before the option still match
         made_with["min_correct"] = min_correct
     out = work / f"seed{seed}"
     saved = _done(out / "cold_start.json", made_with)
@@ -230,14 +230,19 @@ def load_eval(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text())
 
 
+def known_after_sft(sft_eval: dict[str, Any]) -> np.ndarray:
+    """Per question: the SFT policy is right in at least half of its sampled answers (greedy when none)."""
+    basis = sft_eval["sampled"]["counts"] if "sampled" in sft_eval else sft_eval["greedy"]["counts"]
+    return known(np.array(basis), sft_eval["answerable"])
+
+
 def compare(work: Path, seed: int, arm: str) -> dict[str, Any]:
     """Paired deltas (after GRPO - after SFT, greedy, strict grader) and selectivity for one run."""
     sft_eval = load_eval(work / f"seed{seed}" / "after_sft.eval.json")
     grpo_eval = load_eval(work / f"seed{seed}" / arm / "after_grpo.eval.json")
     before, after = np.array(sft_eval["greedy"]["counts"]), np.array(grpo_eval["greedy"]["counts"])
     answerable = sft_eval["answerable"]
-    basis = np.array(sft_eval["sampled"]["counts"]) if "sampled" in sft_eval else before
-    is_known = known(basis, answerable)
+    is_known = known_after_sft(sft_eval)
     return {
         "deltas": paired_bootstrap(before, after, seed=seed),
         "after": rates(after),
@@ -285,6 +290,12 @@ def identical_arms(runs: dict[str, dict[int, dict]]) -> dict[str, str]:
     return same
 
 
+def stage_seconds(colds: dict, runs: dict[str, dict[int, dict]]) -> float:
+    """Process time of every finished stage, as each recorded it."""
+    cold = sum(c["probe_s"] + c["sft_s"] + c["eval_s"] for c in colds.values())
+    return cold + sum(r["train_s"] + r["eval_s"] for arm in runs.values() for r in arm.values())
+
+
 def base_knowledge(work: Path, heldout: Path, base: str, k: int = 4) -> dict[str, Any]:
     """What the base model knows of the held-out questions before any training (the boundary probe: k bare
     answers at T 0.9, cached in ``work``), graded by the strict grader; and the F a perfectly selective policy
@@ -321,10 +332,7 @@ def summary_lines(
     """The plain reading, computed from the tables below (so it cannot read better than they do)."""
     sft = {s: load_eval(work / f"seed{s}" / "after_sft.eval.json") for s in colds}
     sft_rates = [rates(np.array(e["greedy"]["counts"])) for e in sft.values()]
-    n_known = []
-    for e in sft.values():
-        basis = np.array(e["sampled"]["counts"]) if "sampled" in e else np.array(e["greedy"]["counts"])
-        n_known.append(int(known(basis, e["answerable"]).sum()))
+    n_known = [int(known_after_sft(e).sum()) for e in sft.values()]
     deltas = [c["deltas"]["f_score"] for arm in compared.values() for c in arm.values()]
     met = sum(all(goal(c).values()) for arm in compared.values() for c in arm.values())
 
@@ -400,9 +408,7 @@ def write_markdown(
             "budget; the Budget section below gives the arithmetic.",
             "",
         ]
-    total_s = sum(c["probe_s"] + c["sft_s"] + c["eval_s"] for c in colds.values()) + sum(
-        r["train_s"] + r["eval_s"] for arm in runs.values() for r in arm.values()
-    )
+    total_s = stage_seconds(colds, runs)
     lines = [
         f"# The effect, measured as a SimpleQA reader would ({len(seeds)} seeds x {len(runs)} arms)",
         "",
@@ -533,9 +539,7 @@ def budget_lines(
     }
     cap = plan(per, sizes, 150.0 * workers, STUDY_SEEDS, len(ARMS), heldout)
     design_min = cap["fixed_min"] + STUDY_SEEDS * len(ARMS) * sizes["grpo_steps"] * per["grpo_step_s"] / 60
-    total = sum(c["probe_s"] + c["sft_s"] + c["eval_s"] for c in colds.values()) + sum(
-        r["train_s"] + r["eval_s"] for r in done
-    )
+    total = stage_seconds(colds, runs)
     return [
         "",
         "## Budget",
@@ -596,13 +600,18 @@ def plan(
     }
 
 
+def worker_threads(workers: int) -> int:
+    """Threads per worker process: the cores shared out."""
+    return max(1, (os.cpu_count() or 1) // workers)
+
+
 def run_workers(argv: list[str], seeds: list[int], workers: int, work: Path) -> None:
     """The seeds split over ``workers`` processes sharing the cores (seeds are independent: on a machine with
     more cores than one process uses well, they finish sooner; on this 2-core one it is about even); each
     keeps its pieces in ``work``, and the caller then assembles the report from them."""
     import subprocess
 
-    env = {**os.environ, "OMP_NUM_THREADS": str(max(1, (os.cpu_count() or 1) // workers))}
+    env = {**os.environ, "OMP_NUM_THREADS": str(worker_threads(workers))}
     procs = []
     for i in range(workers):
         mine = seeds[i::workers]
@@ -658,9 +667,7 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or (work / "effect.md" if args.quick else RESULTS / "effect.md")
     threads = f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}"
     if args.workers > 1:
-        threads = (
-            f"{args.workers} worker processes with OMP_NUM_THREADS={max(1, (os.cpu_count() or 1) // args.workers)}"
-        )
+        threads = f"{args.workers} worker processes with OMP_NUM_THREADS={worker_threads(args.workers)}"
     from knowrl.models import resolve_model_path
 
     base = base_knowledge(
