@@ -102,6 +102,7 @@ def cold_start(
 ) -> dict:
     """Seed ``seed``'s data, boundary probe, SFT policy and its held-out evaluation (kept in ``work``).
     ``min_correct``: right answers (of 4) that make a question known; None: at least half."""
+    from knowrl.boundary import probe_path
     from knowrl.demo_data import build_demo_data
     from knowrl.merge import merge
     from knowrl.models import resolve_model_path
@@ -117,6 +118,8 @@ def cold_start(
     cfg = config(overrides + sizes_overrides(sizes) + [f"seed={seed}"])
     started = time.perf_counter()
     base = resolve_model_path(cfg.model.name_or_path, 0)
+    kept = probe_path(base, work / "boundary", 4, 0.9, seed)
+    before = kept.stat().st_mtime_ns if kept.exists() else None
     data = build_demo_data(
         out / "data",
         sizes["train_questions"],
@@ -138,6 +141,8 @@ def cold_start(
         "data": {k: str(v) for k, v in data.items()},
         "cold_start": {k: v for k, v in json.loads(data["cold_start"].read_text()).items() if k != "probe"},
         "probe_s": probe_s,
+        # every answer came from the probe cache (an earlier, unfinished run): probe_s timed no probing
+        "probe_cached": before is not None and kept.stat().st_mtime_ns == before,
         "sft_s": sft_s,
         "eval_s": time.perf_counter() - started - probe_s - sft_s,
         "made_with": made_with,
@@ -297,28 +302,12 @@ def stage_seconds(colds: dict, runs: dict[str, dict[int, dict]]) -> float:
 
 
 def base_knowledge(work: Path, heldout: Path, base: str, k: int = 4) -> dict[str, Any]:
-    """What the base model knows of the held-out questions before any training (the boundary probe: k bare
-    answers at T 0.9, cached in ``work``), graded by the strict grader; and the F a perfectly selective policy
-    would reach by answering exactly the questions the base model gets right in at least half of its answers
-    and abstaining on the rest: about the most any reward could lift F to with this model."""
-    from knowrl.boundary import probe
+    """The base model's held-out knowledge and the selective F ceiling (``knowrl.boundary.heldout_knowledge``),
+    its probe kept in ``work``."""
+    from knowrl.boundary import heldout_knowledge
     from knowrl.effect_eval import heldout_rows
-    from knowrl.eval_grader import strict_label
 
-    rows = heldout_rows(heldout)
-    asked = [r for r in rows if r["answerable"]]
-    got = probe(base, asked, work / "boundary", k=k, seed=0)
-    right = [sum(strict_label(a, r["aliases"]) == "CORRECT" for a in got[r["qid"]]["answers"]) for r in asked]
-    half = sum(c >= math.ceil(k / 2) for c in right)
-    correct = half / len(rows)
-    return {
-        "k": k,
-        "questions": len(rows),
-        "answerable": len(asked),
-        "right_half": half,
-        "right_any": sum(c >= 1 for c in right),
-        "f_ceiling": 2 * correct / (1 + correct),
-    }
+    return heldout_knowledge(heldout_rows(heldout), base, work / "boundary", k)
 
 
 def summary_lines(
@@ -530,8 +519,9 @@ def budget_lines(
     done = [r for arm in runs.values() for r in arm.values()]
     if not colds or not done:
         return []
+    timed = [c["probe_s"] for c in colds.values() if not c.get("probe_cached")]
     per = {
-        "probe_per_question_s": statistics.fmean(c["probe_s"] for c in colds.values()) / sizes["train_questions"],
+        "probe_per_question_s": statistics.fmean(timed) / sizes["train_questions"] if timed else 0.0,
         "sft_step_s": statistics.fmean(c["sft_s"] for c in colds.values()) / sizes["sft_steps"],
         "eval_sft_per_question_s": statistics.fmean(c["eval_s"] for c in colds.values()) / heldout,
         "grpo_step_s": statistics.fmean(r["train_s"] for r in done) / sizes["grpo_steps"],
@@ -540,12 +530,17 @@ def budget_lines(
     cap = plan(per, sizes, 150.0 * workers, STUDY_SEEDS, len(ARMS), heldout)
     design_min = cap["fixed_min"] + STUDY_SEEDS * len(ARMS) * sizes["grpo_steps"] * per["grpo_step_s"] / 60
     total = stage_seconds(colds, runs)
+    probe = (
+        f"boundary probe {per['probe_per_question_s']:.2f} s per training question"
+        if timed
+        else "boundary probe not timed (its answers were all in the probe cache; left out of the plan below)"
+    )
     return [
         "",
         "## Budget",
         "",
-        f"Measured in this run ({threads}), per process: boundary probe {per['probe_per_question_s']:.2f} s per "
-        f"training question, SFT {per['sft_step_s']:.1f} s per step, after-SFT evaluation "
+        f"Measured in this run ({threads}), per process: {probe}, SFT {per['sft_step_s']:.1f} s per step, "
+        "after-SFT evaluation "
         f"{per['eval_sft_per_question_s']:.2f} s per held-out question (greedy + {sizes['samples']} samples), "
         f"GRPO {per['grpo_step_s']:.1f} s per step, after-GRPO evaluation {per['eval_greedy_per_question_s']:.2f} "
         f"s per question (greedy). Stages summed: {total / 60:.0f} min of process time "
@@ -608,7 +603,8 @@ def worker_threads(workers: int) -> int:
 def run_workers(argv: list[str], seeds: list[int], workers: int, work: Path) -> None:
     """The seeds split over ``workers`` processes sharing the cores (seeds are independent: on a machine with
     more cores than one process uses well, they finish sooner; on this 2-core one it is about even); each
-    keeps its pieces in ``work``, and the caller then assembles the report from them."""
+    keeps its pieces in ``work`` and writes no report (each would probe the base model's held-out knowledge
+    for its own ceiling, side by side); the caller then assembles the one report from the pieces."""
     import subprocess
 
     env = {**os.environ, "OMP_NUM_THREADS": str(worker_threads(workers))}
@@ -617,7 +613,7 @@ def run_workers(argv: list[str], seeds: list[int], workers: int, work: Path) -> 
         mine = seeds[i::workers]
         if mine:
             # argparse keeps the last value of a repeated flag: the caller's flags, then each worker's own
-            cmd = [sys.executable, __file__, *argv, "--work", str(work), "--out", str(work / f"worker{i}.md")]
+            cmd = [sys.executable, __file__, *argv, "--work", str(work), "--pieces-only"]
             cmd += ["--workers", "1", "--seeds", *map(str, mine)]
             with (work / f"worker{i}.log").open("a") as log:
                 procs.append(subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT))
@@ -641,6 +637,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--workers", type=int, default=1, help="run the seeds in this many processes")
+    parser.add_argument("--pieces-only", action="store_true", help=argparse.SUPPRESS)  # a worker: no report
     args = parser.parse_args(argv)
     sizes = {k: getattr(args, k) for k in DEFAULTS}
     overrides = list(args.set)
@@ -664,6 +661,8 @@ def main(argv: list[str] | None = None) -> int:
         colds[seed] = cold_start(work, seed, sizes, overrides, heldout_n, args.min_correct)
         for arm in args.arms:
             runs[arm][seed] = arm_run(work, seed, arm, colds[seed], sizes, overrides)
+    if args.pieces_only:
+        return 0
     out = args.out or (work / "effect.md" if args.quick else RESULTS / "effect.md")
     threads = f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}"
     if args.workers > 1:

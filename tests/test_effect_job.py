@@ -75,8 +75,9 @@ def test_quick_effect_run_reports_paired_deltas_selectivity_and_resumes(tmp_path
 
 
 def test_workers_split_the_seeds_and_the_report_holds_them_all(tmp_path):
-    """--workers 2: each seed runs in its own single-threaded process, and the report assembled after them
-    holds every seed (the pieces each worker kept are reused, not trained again)."""
+    """--workers 2: each seed runs in its own single-threaded process that keeps its pieces and writes no
+    report (the base model's held-out probe runs once, in the caller); the report assembled after them holds
+    every seed (the pieces each worker kept are reused, not trained again)."""
     work = tmp_path / "work"
     proc = run_effect(work, "--seeds", "0", "1", "--workers", "2")
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -85,10 +86,10 @@ def test_workers_split_the_seeds_and_the_report_holds_them_all(tmp_path):
     assert "2 worker processes with OMP_NUM_THREADS=" in md
     for i, seed in enumerate((0, 1)):
         assert (work / f"seed{seed}" / "control" / "effect.json").exists()
-        worker_md = (work / f"worker{i}.md").read_text()  # each worker's own report: its seed only
-        assert "(1 seeds x 2 arms)" in worker_md
-        assert f"| knowrl | {seed} |" in worker_md and f"| knowrl | {1 - seed} |" not in worker_md
         assert f"| knowrl | {seed} |" in md
+        log = (work / f"worker{i}.log").read_text()
+        assert "The effect, measured" not in log  # a worker prints no report
+    assert not list(work.glob("worker*.md"))
 
 
 def load_effect_module():
@@ -128,6 +129,7 @@ def test_base_knowledge_grades_the_probe_strictly_and_gives_the_selective_ceilin
     got = effect.base_knowledge(tmp_path / "work", heldout, str(model))
     assert (got["questions"], got["answerable"], got["right_half"], got["right_any"]) == (4, 3, 1, 2)
     assert abs(got["f_ceiling"] - 2 * 0.25 / 1.25) < 1e-12  # correct 1/4, correct given attempted 1
+    assert got["by_template"] == {"?": [3, 1, 2]}  # asked, known, right once (no template field)
 
 
 def test_boundary_cold_start_min_correct_moves_the_known_line(tmp_path):
@@ -155,3 +157,20 @@ def test_boundary_cold_start_min_correct_moves_the_known_line(tmp_path):
     half, one = unsure(None), unsure(1)
     assert half["unsure_real"] == len(real) - 2 and one["unsure_real"] == len(real) - 5
     assert half["rule"].startswith("wrong in more than half of 4") and one["rule"].startswith("right in fewer than 1")
+
+
+def test_budget_leaves_out_a_probe_that_came_from_the_cache():
+    """A cold start resumed after an unfinished run finds the probe's answers cached: its probe_s timed no
+    probing, so the report says so instead of quoting ~0 s per question, and plans without it."""
+    effect = load_effect_module()
+    sizes = {"train_questions": 100, "sft_steps": 10, "grpo_steps": 5, "samples": 2}
+    run = {"train_s": 50.0, "eval_s": 30.0}
+    cold = {"probe_s": 90.0, "sft_s": 60.0, "eval_s": 120.0}
+    timed = "\n".join(effect.budget_lines({0: cold}, {"knowrl": {0: run}}, sizes, 300, "t"))
+    assert "boundary probe 0.90 s per training question" in timed
+    cached = {**cold, "probe_s": 1.5, "probe_cached": True}
+    lines = "\n".join(effect.budget_lines({0: cached}, {"knowrl": {0: run}}, sizes, 300, "t"))
+    assert "boundary probe not timed" in lines and "0.01 s per training question" not in lines
+    # mixed: only the timed probe counts
+    mixed = "\n".join(effect.budget_lines({0: cold, 1: cached}, {"knowrl": {0: run}}, sizes, 300, "t"))
+    assert "boundary probe 0.90 s per training question" in mixed
