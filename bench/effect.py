@@ -140,6 +140,7 @@ def cold_start(
         "policy": policy,
         "data": {k: str(v) for k, v in data.items()},
         "cold_start": {k: v for k, v in json.loads(data["cold_start"].read_text()).items() if k != "probe"},
+        "torch_threads": torch_threads(),
         "probe_s": probe_s,
         # every answer came from the probe cache (an earlier, unfinished run): probe_s timed no probing
         "probe_cached": before is not None and kept.stat().st_mtime_ns == before,
@@ -182,6 +183,7 @@ def arm_run(work: Path, seed: int, arm: str, cs: dict, sizes: dict[str, int], ov
         "seed": seed,
         "arm": arm,
         "semantics": cfg.reward.reward_semantics.model_dump(),
+        "torch_threads": torch_threads(),
         "train_s": train_s,
         "eval_s": time.perf_counter() - started - train_s,
         "training": training_log(out / cfg.logging.reward_log, cfg.reward.reward_semantics.fact_weight),
@@ -595,6 +597,26 @@ def plan(
     }
 
 
+def torch_threads() -> int:
+    """The threads this process's torch computes with (what a stage's time was measured at)."""
+    import torch
+
+    return torch.get_num_threads()
+
+
+def threads_note(colds: dict, runs: dict[str, dict[int, dict]], workers: int) -> str:
+    """How the stages ran, from the threads each kept piece recorded; pieces from before that record was
+    kept fall back to this process's OMP_NUM_THREADS (the report may be assembled in another setting)."""
+    seen = {c.get("torch_threads") for c in colds.values()}
+    seen |= {r.get("torch_threads") for arm in runs.values() for r in arm.values()}
+    if seen and None not in seen:
+        each = "/".join(str(n) for n in sorted(seen))
+        return f"{workers} process(es), torch threads {each} each, as the stages recorded"
+    if workers > 1:
+        return f"{workers} worker processes with OMP_NUM_THREADS={worker_threads(workers)}"
+    return f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}"
+
+
 def worker_threads(workers: int) -> int:
     """Threads per worker process: the cores shared out."""
     return max(1, (os.cpu_count() or 1) // workers)
@@ -664,9 +686,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.pieces_only:
         return 0
     out = args.out or (work / "effect.md" if args.quick else RESULTS / "effect.md")
-    threads = f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}"
-    if args.workers > 1:
-        threads = f"{args.workers} worker processes with OMP_NUM_THREADS={worker_threads(args.workers)}"
+    threads = threads_note(colds, runs, args.workers)
     from knowrl.models import resolve_model_path
 
     base = base_knowledge(

@@ -54,7 +54,10 @@ def resolve_model_path(name: str, seed: int = 0) -> str:
             return str(gguf_safetensors(smollm2_gguf(), models / "SmolLM2-135M-Instruct"))
         from judges.gguf_models import assembled
 
-        return str(gguf_safetensors(assembled(PART_MODELS[name]), models / f"{name}-instruct"))
+        out = models / f"{name}-instruct"
+        if not (out / "config.json").exists():  # converted once; the GGUF is assembled only for that
+            gguf_safetensors(assembled(PART_MODELS[name]), out)
+        return str(out)
 
 
 def smollm2_gguf() -> Path:

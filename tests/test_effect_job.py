@@ -2,6 +2,7 @@
 report's sections, and a second invocation that resumes from the finished pieces."""
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -83,7 +84,8 @@ def test_workers_split_the_seeds_and_the_report_holds_them_all(tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     md = (work / "effect.md").read_text()
     assert md.startswith("# The effect, measured as a SimpleQA reader would (2 seeds x 2 arms)")
-    assert "2 worker processes with OMP_NUM_THREADS=" in md
+    # the threads each stage ran with, as the pieces recorded them (the workers' share of the cores)
+    assert f"2 process(es), torch threads {max(1, (os.cpu_count() or 1) // 2)} each, as the stages recorded" in md
     for i, seed in enumerate((0, 1)):
         assert (work / f"seed{seed}" / "control" / "effect.json").exists()
         assert f"| knowrl | {seed} |" in md
