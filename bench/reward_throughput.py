@@ -164,11 +164,10 @@ async def naive_gather(url: str, kb: KnowledgeBase, steps: list[list[Sample]]) -
     INCORRECT ones)."""
     from openai import AsyncOpenAI
 
-    from reward_engine.stages.llm_stage import GRADER_MAX_TOKENS, GRADER_SPAN_MAX_TOKENS
+    from reward_engine.stages.grade import reply_form
 
     client = AsyncOpenAI(base_url=url, api_key="unused", max_retries=0)
-    # the room the engine gives the grader's reply (a span-quoting grader writes JSON, not one letter)
-    grade_tokens = GRADER_SPAN_MAX_TOKENS if prompts.GRADER.answer_span else GRADER_MAX_TOKENS
+    _, grade_tokens = reply_form(prompts.GRADER, structured=False)  # the room the engine gives the grader
 
     async def ask(messages: list, max_tokens: int) -> str:
         reply = await client.chat.completions.create(
@@ -187,10 +186,11 @@ async def naive_gather(url: str, kb: KnowledgeBase, steps: list[list[Sample]]) -
                     for s, p in zip(step, parsed)
                 )
             )
-            if any(prompts.parse_grade(g).value == "UNPARSEABLE" for g in grades):
+            labels = [prompts.parse_grade(g).value for g in grades]
+            if "UNPARSEABLE" in labels:
                 # a baseline that cannot read its grades skips factuality and looks fast: refuse it
                 raise RuntimeError("naive baseline: a grade reply it cannot parse (out of step with the grader)")
-            wrong = [i for i, g in enumerate(grades) if prompts.parse_grade(g).value == "INCORRECT"]
+            wrong = [i for i, label in enumerate(labels) if label == "INCORRECT"]
             claims = await asyncio.gather(*(ask(prompts.decompose_messages(parsed[i].think), 512) for i in wrong))
             claim_lists = [prompts.parse_claims(c) or [] for c in claims]
 

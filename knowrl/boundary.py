@@ -128,12 +128,13 @@ def heldout_knowledge(rows: Sequence[dict[str, Any]], model_path: str, cache: Pa
     asked = [r for r in rows if r["answerable"]]
     got = probe(model_path, asked, cache, k=k, seed=0)
     right = {r["qid"]: sum(strict_label(a, r["aliases"]) == "CORRECT" for a in got[r["qid"]]["answers"]) for r in asked}
-    half = sum(c >= math.ceil(k / 2) for c in right.values())
+    need = math.ceil(k / 2)
+    half = sum(c >= need for c in right.values())
     by_template: dict[str, list[int]] = {}
     for r in asked:
         seen = by_template.setdefault(r.get("template") or "?", [0, 0, 0])  # asked, right in half, right once
         seen[0] += 1
-        seen[1] += right[r["qid"]] >= math.ceil(k / 2)
+        seen[1] += right[r["qid"]] >= need
         seen[2] += right[r["qid"]] >= 1
     correct = half / len(rows)
     return {

@@ -13,7 +13,7 @@ import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from knowrl.accelerator import cuda_available, is_available, unsloth_usable
 from knowrl.config import LoraConfig, ModelConfig
@@ -51,13 +51,10 @@ def resolve_model_path(name: str, seed: int = 0) -> str:
 
             return str(build_tiny_model(models / f"tiny-{seed}", seed=seed))
         if name == "smollm2":
-            return str(gguf_safetensors(smollm2_gguf(), models / "SmolLM2-135M-Instruct"))
+            return str(gguf_safetensors(models / "SmolLM2-135M-Instruct", smollm2_gguf))
         from judges.gguf_models import assembled
 
-        out = models / f"{name}-instruct"
-        if not (out / "config.json").exists():  # converted once; the GGUF is assembled only for that
-            gguf_safetensors(assembled(PART_MODELS[name]), out)
-        return str(out)
+        return str(gguf_safetensors(models / f"{name}-instruct", lambda: assembled(PART_MODELS[name])))
 
 
 def smollm2_gguf() -> Path:
@@ -72,16 +69,18 @@ def smollm2_gguf() -> Path:
     return gguf
 
 
-def gguf_safetensors(gguf: Path, out: Path) -> Path:
-    """A GGUF chat model dequantised once into a safetensors folder ``out`` that training can load."""
+def gguf_safetensors(out: Path, gguf: Callable[[], Path]) -> Path:
+    """A GGUF chat model dequantised once into a safetensors folder ``out`` that training can load; ``gguf``
+    finds (or assembles) the file, called only when ``out`` is not there yet."""
     if (out / "config.json").exists():
         return out
+    gguf_file = gguf()
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    tokenizer = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
+    tokenizer = AutoTokenizer.from_pretrained(str(gguf_file.parent), gguf_file=gguf_file.name)
     if "<|im_end|>" in tokenizer.get_vocab():
         tokenizer.eos_token = "<|im_end|>"  # ChatML: the GGUF metadata may name another; turns end with <|im_end|>
-    loaded = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
+    loaded = AutoModelForCausalLM.from_pretrained(str(gguf_file.parent), gguf_file=gguf_file.name)
     # Loading dequantises the weights but keeps a "quantized" flag that blocks saving: copy them
     # into a plain model of the same architecture.
     config = loaded.config

@@ -21,6 +21,14 @@ from reward_engine.stages.llm_stage import (
 )
 
 
+def reply_form(template: prompts.Template, structured: bool) -> tuple[dict, int]:
+    """(the reply's JSON schema, its token room) for a grader template: a span-quoting grader writes JSON
+    with the span, the others one letter (or ``{"grade": ...}`` through a schema)."""
+    if template.answer_span:
+        return prompts.GRADE_SPAN_SCHEMA, GRADER_SPAN_MAX_TOKENS
+    return prompts.GRADE_SCHEMA, GRADER_JSON_MAX_TOKENS if structured else GRADER_MAX_TOKENS
+
+
 class Grader(Protocol):
     async def grade(self, question: str, gold: str, answer: str) -> StageOutput: ...
 
@@ -50,10 +58,7 @@ class LLMGrader:
 
     def request(self, question: str, gold: str, answer: str) -> JudgeRequest:
         structured = self.judge.structured
-        if self.template.answer_span:
-            schema, max_tokens = prompts.GRADE_SPAN_SCHEMA, GRADER_SPAN_MAX_TOKENS
-        else:
-            schema, max_tokens = prompts.GRADE_SCHEMA, GRADER_JSON_MAX_TOKENS if structured else GRADER_MAX_TOKENS
+        schema, max_tokens = reply_form(self.template, structured)
         return JudgeRequest(
             "grade",
             prompts.grader_messages(question, gold, answer, self.template),
