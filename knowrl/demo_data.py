@@ -13,20 +13,36 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from knowrl.data import INSTRUCTIONS
 from knowrl.demo_questions import Item, all_items, heldout_and_pool, training_items
+from knowrl.eval_grader import strict_normalize
 
 CONTEXT_WORDS = 40
 
 
+def states_answer(sentence: str, aliases: Sequence[str]) -> bool:
+    """The sentence holds one of the answer's aliases as whole words (after the strict grader's normalising).
+
+    >>> states_answer("Lolita is a 1955 novel by Vladimir Nabokov.", ["Vladimir Nabokov"])
+    True
+    >>> states_answer("Tunisia has a total area of 163,610 sq km.", ["1956"])
+    False
+    """
+    said = f" {strict_normalize(sentence)} "
+    return any(f" {gold} " in said for gold in (strict_normalize(a) for a in aliases) if gold)
+
+
 def reasoning(item: Item, unsure: bool) -> str:
-    """KB sentences (up to ~40 words) then the answer sentence, or the admission when ``unsure``."""
+    """KB sentences (up to ~40 words) then the answer sentence, or the admission when ``unsure``. An "I don't
+    know" target keeps only sentences that do not state the answer: reasoning that names Nabokov and then says
+    it is not sure who wrote Lolita would teach abstaining on what the completion itself knows."""
     if not item.answerable:
         return item.unsure
     kept: list[str] = []
-    for sentence in item.context:
+    context = [s for s in item.context if not (unsure and states_answer(s, item.aliases))]
+    for sentence in context:
         if kept and sum(len(s.split()) for s in kept) + len(sentence.split()) > CONTEXT_WORDS:
             break
         kept.append(sentence)

@@ -49,6 +49,23 @@ def test_made_up_entities_differ_between_training_and_heldout(split):
     assert not {i.qid for i in train} & {i.qid for i in held}
 
 
+def test_an_i_dont_know_target_never_states_the_answer_it_abstains_from(split):
+    from knowrl.demo_data import reasoning, sft_example, states_answer
+
+    _, _, pool, _ = split
+    real = [i for i in pool if i.answerable]
+    giving = [i for i in real if any(states_answer(s, i.aliases) for s in i.context)]
+    assert len(giving) > 20  # the KB's own sentences often name the answer ("Lolita ... by Vladimir Nabokov")
+    for item in giving:
+        unsure = sft_example(0, item, unsure=True)["conversations"][1]["value"]
+        assert "<answer>I don't know</answer>" in unsure
+        assert not states_answer(unsure.split("</think>")[0], item.aliases), unsure
+        assert states_answer(reasoning(item, unsure=False), item.aliases)  # the answered target still cites it
+    # Sentences that do not name the answer stay, so most "I don't know" targets still reason from the KB.
+    kept = [reasoning(i, unsure=True) != i.unsure for i in real]
+    assert sum(kept) / len(kept) > 0.8
+
+
 def test_two_graders_per_question_and_malformed_apart():
     rows = [
         {
