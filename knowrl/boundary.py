@@ -50,29 +50,16 @@ def sample_answers(
     model_path: str, questions: Sequence[str], k: int, temperature: float, seed: int, max_new_tokens: int = 16
 ) -> list[list[str]]:
     """k sampled bare answers per question (first line of each reply)."""
-    import torch
-
-    from knowrl.decode import decode, eos_ids
+    from knowrl.decode import complete_texts
     from knowrl.evaluate import load_for_generation
 
     model, tokenizer = load_for_generation(model_path, None)
-    eos = eos_ids(model, tokenizer)
-    out: list[list[str]] = []
-    batch_size = 16
-    for start in range(0, len(questions), batch_size):
-        chunk = questions[start : start + batch_size]
-        prompts = [
-            tokenizer.apply_chat_template(probe_messages(q), tokenize=False, add_generation_prompt=True) for q in chunk
-        ]
-        batch = tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
-        torch.manual_seed(seed + start)
-        with torch.inference_mode():
-            rows = decode(
-                model, batch["input_ids"], batch["attention_mask"], max_new_tokens, eos, temperature=temperature, k=k
-            )
-        texts = [tokenizer.decode(row, skip_special_tokens=True).strip().split("\n")[0] for row in rows]
-        out += [texts[i * k : (i + 1) * k] for i in range(len(chunk))]
-    return out
+    prompts = [
+        tokenizer.apply_chat_template(probe_messages(q), tokenize=False, add_generation_prompt=True) for q in questions
+    ]
+    texts = complete_texts(model, tokenizer, prompts, max_new_tokens, 16, temperature=temperature, k=k, seed=seed)
+    firsts = [text.strip().split("\n")[0] for text in texts]
+    return [firsts[i * k : (i + 1) * k] for i in range(len(questions))]
 
 
 def probe_path(model_path: str, cache: Path, k: int = 4, temperature: float = 0.9, seed: int = 0) -> Path:

@@ -65,3 +65,33 @@ def decode(
         )
         cache, logits = out.past_key_values, out.logits[:, -1, :]
     return tokens
+
+
+def complete_texts(
+    model: Any,
+    tokenizer: Any,
+    prompts: list[str],
+    max_new_tokens: int,
+    batch_size: int,
+    temperature: float | None = None,
+    k: int = 1,
+    seed: int = 0,
+) -> list[str]:
+    """The new text for each rendered prompt (prompt-major, k per prompt), ``batch_size`` prompts at a time
+    (left-padded: the tokenizer's ``padding_side`` must be "left"). The torch seed is set to ``seed`` + the
+    batch's first index before each batch, so a prompt's draws do not depend on what ran before it."""
+    import torch
+
+    eos = eos_ids(model, tokenizer)
+    texts: list[str] = []
+    for start in range(0, len(prompts), batch_size):
+        batch = tokenizer(
+            prompts[start : start + batch_size], return_tensors="pt", padding=True, add_special_tokens=False
+        )
+        torch.manual_seed(seed + start)
+        with torch.inference_mode():
+            rows = decode(
+                model, batch["input_ids"], batch["attention_mask"], max_new_tokens, eos, temperature=temperature, k=k
+            )
+        texts += [tokenizer.decode(row, skip_special_tokens=True) for row in rows]
+    return texts

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from knowrl.data import INSTRUCTIONS, load_rl_rows, render_prompt
-from knowrl.decode import decode, eos_ids
+from knowrl.decode import complete_texts
 from knowrl_io.logs import add_verbosity, setup_logging
 from reward_engine.completion import parse
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report, parse_reward_config
@@ -139,28 +139,19 @@ def generate(
     """Completions with the training prompt (``instructions``: the task's template): greedy, one per
     question; or, with ``samples`` k > 0, k sampled at ``temperature`` per question (question-major).
     ``loaded``: a (model, tokenizer) from ``load_for_generation``, to skip loading again."""
-    import torch
-
     model, tokenizer = loaded or load_for_generation(model_path, adapter)
-    eos = eos_ids(model, tokenizer)
-    outputs: list[str] = []
-    for start in range(0, len(questions), batch_size):
-        prompts = [render_prompt(tokenizer, q, instructions) for q in questions[start : start + batch_size]]
-        batch = tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
-        torch.manual_seed(seed + start)  # the same draws for the same model, whatever ran before
-        with torch.inference_mode():
-            rows = decode(
-                model,
-                batch["input_ids"],
-                batch["attention_mask"],
-                max_new_tokens,
-                eos,
-                temperature=temperature if samples > 0 else None,
-                k=max(1, samples),
-            )
-        # The prompt ends with "<think>": put it back so the completion parses as trained.
-        outputs += ["<think>" + tokenizer.decode(row, skip_special_tokens=True) for row in rows]
-    return outputs
+    prompts = [render_prompt(tokenizer, q, instructions) for q in questions]
+    texts = complete_texts(
+        model,
+        tokenizer,
+        prompts,
+        max_new_tokens,
+        batch_size,
+        temperature=temperature if samples > 0 else None,
+        k=max(1, samples),
+        seed=seed,
+    )
+    return ["<think>" + text for text in texts]  # the prompt ends with "<think>": put back, it parses as trained
 
 
 def generation_passes(
