@@ -51,6 +51,11 @@ class DiskCache:
             self._remember(key, value)
         return value
 
+    async def aget(self, key: str) -> Any | None:
+        """``get`` for a caller on the event loop: memory or local SQLite, fast enough to stay on it (the
+        shared ``RedisCache`` leaves the loop for its network read)."""
+        return self.get(key)
+
     def set(self, key: str, value: Any) -> None:
         """Remembered now, on disk shortly (in order, on the writer thread)."""
         self._remember(key, value)

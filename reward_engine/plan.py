@@ -71,7 +71,7 @@ class CacheOnlyJudge:
         kind: str = "other",
         whole: bool = False,
     ) -> JudgeReply:
-        reply = self.judge.cached(messages, template_version, max_tokens, schema)
+        reply = await self.judge.cached(messages, template_version, max_tokens, schema)
         key = self.judge.key_for(messages, template_version, max_tokens, schema=schema)
         if key not in self._seen:
             self._seen.add(key)

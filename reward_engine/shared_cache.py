@@ -14,6 +14,7 @@ Size: bound it in Redis (``maxmemory`` with ``allkeys-lru``); ``ttl_s`` expires 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import math
@@ -129,12 +130,27 @@ class RedisCache:
 
     def get(self, key: str) -> Any | None:
         value = self.local.get(key)
-        if value is not None:
+        if value is not None or not self._still_up():
             return value
-        if not self._up():
-            with self._lock:
-                self.fallbacks += 1
-            return None
+        return self._remote_get(key)
+
+    async def aget(self, key: str) -> Any | None:
+        """``get`` for a caller on the event loop: the network read (up to ``timeout_s`` while Redis is away)
+        runs on a worker thread, so one lookup never stalls every other call and the step's deadline timer."""
+        value = self.local.get(key)
+        if value is not None or not self._still_up():
+            return value
+        return await asyncio.to_thread(self._remote_get, key)
+
+    def _still_up(self) -> bool:
+        """Redis may be asked (a lookup while it is known to be away is a fallback, counted)."""
+        if self._up():
+            return True
+        with self._lock:
+            self.fallbacks += 1
+        return False
+
+    def _remote_get(self, key: str) -> Any | None:
         try:
             raw = self._client.get(self.prefix + key)
         except self._errors as exc:

@@ -320,7 +320,7 @@ async def test_endpoints_serving_different_models_never_share_cached_answers(ser
     msgs = prompts.grader_messages("Capital of France?", "Paris", "Paris")
     async with client_for(server, endpoints=endpoints, cache_dir=str(tmp_path / "cache")) as judge:
         replies = [await judge.complete(msgs, prompts.GRADER_VERSION) for _ in range(4)]  # a, b, a, b
-        assert judge.cached(msgs, prompts.GRADER_VERSION) is not None  # both models answered: a sure hit
+        assert await judge.cached(msgs, prompts.GRADER_VERSION) is not None  # both models answered: a sure hit
     assert [r.cached for r in replies] == [False, False, True, True]
     assert (await server_stats(server))["requests"] == 2  # each model asked once
 
@@ -333,7 +333,7 @@ async def test_a_cached_answer_of_one_model_is_not_a_planned_hit_for_a_pool_of_t
         await judge.complete(msgs, prompts.GRADER_VERSION)
     two = [Endpoint(base_url=server.url, model="judge-a"), Endpoint(base_url=server.url, model="judge-b")]
     async with client_for(server, cache_dir=str(tmp_path / "cache"), endpoints=two) as judge:
-        assert judge.cached(msgs, prompts.GRADER_VERSION) is None
+        assert await judge.cached(msgs, prompts.GRADER_VERSION) is None
 
 
 def test_a_new_event_loop_closes_the_session_of_the_old_one():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import sys
 import textwrap
 from pathlib import Path
@@ -18,6 +19,7 @@ from judges.test_server import JudgeServer, ServerConfig
 from retrieval.kb import Passage
 from reward_engine import prompts, shared_cache
 from reward_engine.config import parse_reward_config
+from reward_engine.disk_cache import DiskCache
 from reward_engine.judge import shared_limits
 from reward_engine.judge.client import JudgeClient
 from reward_engine.judge.config import Endpoint, JudgeConfig
@@ -89,6 +91,25 @@ def test_evidence_is_shared_as_json_and_a_bad_url_is_refused(redis_server, tmp_p
         JudgeConfig(endpoints=[{"base_url": "http://x/v1", "model": "m"}], cache_dir="c", cache={"url": "http://x"})
     with pytest.raises(ValueError, match="cache_dir"):
         JudgeConfig(endpoints=[{"base_url": "http://x/v1", "model": "m"}], cache={"url": redis_server.url})
+
+
+async def test_a_redis_that_never_answers_does_not_stall_the_event_loop(tmp_path):
+    """A Redis that accepts and stays silent (a hung node, a dropped route): the lookup waits on a worker thread
+    while other calls on the loop go on; a read on the loop would hold every call and the step's deadline."""
+    with socket.socket() as hole:
+        hole.bind(("127.0.0.1", 0))
+        hole.listen(8)  # connections complete in the kernel's backlog; nothing ever replies
+        url = f"redis://127.0.0.1:{hole.getsockname()[1]}/0"
+        cache = SharedEvidenceCache(url, DiskCache(tmp_path), "evidence", timeout_s=60.0)
+        lookup = asyncio.ensure_future(cache.apassages("some-key"))
+        ticks = 0
+        for _ in range(5):
+            await asyncio.sleep(0.01)
+            ticks += 1
+        assert ticks == 5 and not lookup.done()  # the loop ran other work while the read waited
+    # The silent Redis goes away (its pending connections reset): the lookup is a miss, counted as a fallback.
+    assert await asyncio.wait_for(lookup, 30) is None
+    assert cache.fallbacks == 1
 
 
 def test_shared_limits_replace_the_static_split_and_keep_it_as_the_fallback():

@@ -168,7 +168,7 @@ class JudgeClient:
     def _asks_schema(self, schema: dict[str, Any] | None) -> bool:
         return schema is not None and self.structured
 
-    def cached(
+    async def cached(
         self,
         messages: list[dict[str, Any]],
         template_version: str,
@@ -183,7 +183,8 @@ class JudgeClient:
         if self.cache is None or self.config.temperature != 0:
             return None
         models = dict.fromkeys(e.model for e in self.config.endpoints)
-        answers = [self.cache.get(self.key_for(messages, template_version, max_tokens, m, schema)) for m in models]
+        keys = [self.key_for(messages, template_version, max_tokens, m, schema) for m in models]
+        answers = [await self.cache.aget(key) for key in keys]
         return None if any(a is None for a in answers) else answers[0]
 
     # -- one call: cache, de-duplication, retries ---------------------------------------------
@@ -223,7 +224,7 @@ class JudgeClient:
         if self.config.temperature != 0:
             return await self._call(endpoint, call, started)
         key = self._key(call, endpoint.model)  # per model: endpoints may serve different ones
-        hit = self.cache.get(key) if self.cache is not None else None
+        hit = await self.cache.aget(key) if self.cache is not None else None
         self.metrics.cache_fallbacks = getattr(self.cache, "fallbacks", 0)
         if hit is not None:
             self.metrics.cache_hits += 1
@@ -373,7 +374,7 @@ class JudgeClient:
                 lease = await self._budget.acquire(estimate_tokens(call.messages, call.max_tokens))
                 self.metrics.limit_fallbacks = self._budget.fallbacks
                 # another process may have paid for this call while this one waited for the shared budget
-                hit = self._cached_meanwhile(endpoint, call, temperature)
+                hit = await self._cached_meanwhile(endpoint, call, temperature)
                 if hit is not None:
                     return WireReply(hit, "stop")
             # The half-open probe is taken only now, at the moment of sending: a probe waiting for a
@@ -393,11 +394,11 @@ class JudgeClient:
             finally:
                 self._slots.release()
 
-    def _cached_meanwhile(self, endpoint: Endpoint, call: _Call, temperature: float) -> str | None:
+    async def _cached_meanwhile(self, endpoint: Endpoint, call: _Call, temperature: float) -> str | None:
         """The cached answer to a deterministic call, looked up again after a wait for the shared budget."""
         if self.cache is None or temperature != 0 or self.config.temperature != 0:
             return None
-        hit = self.cache.get(self._key(call, endpoint.model))
+        hit = await self.cache.aget(self._key(call, endpoint.model))
         if hit is not None:
             self.metrics.cache_hits += 1
         return hit

@@ -26,6 +26,11 @@ class EvidenceStore:
         stored = self.get(key)  # type: ignore[attr-defined]
         return None if stored is None else [Passage(*p) for p in stored]
 
+    async def apassages(self, key: str) -> list[Passage] | None:
+        """``passages`` for a caller on the event loop (``aget``: a shared cache reads Redis off the loop)."""
+        stored = await self.aget(key)  # type: ignore[attr-defined]
+        return None if stored is None else [Passage(*p) for p in stored]
+
     def store(self, key: str, passages: list[Passage]) -> None:
         self.set(key, [(p.id, p.title, p.text) for p in passages])  # type: ignore[attr-defined]
 

@@ -54,10 +54,10 @@ class EvidenceRetriever:
         return view
 
     # -- memo and disk cache -----------------------------------------------------------------
-    def _lookup(self, key: SearchKey) -> list[Passage] | None:
+    async def _lookup(self, key: SearchKey) -> list[Passage] | None:
         hit = self._memo.get(key)
         if hit is None and self.cache is not None:
-            hit = self.cache.passages(self._disk_key(key))
+            hit = await self.cache.apassages(self._disk_key(key))
             if hit is not None:
                 self._remember(key, hit)
         return hit
@@ -90,7 +90,7 @@ class EvidenceRetriever:
         """Up to ``k`` passages of evidence for a whole completion (fused factuality): every passage of the row's
         titles when they hold at most ``k``, else the best ``k`` for ``query`` (within the titles, or global)."""
         key: SearchKey = ("pool", k, query, titles or "")
-        hit = self._lookup(key)
+        hit = await self._lookup(key)
         if hit is not None:
             return hit
         self._must_search("the completion")
@@ -112,7 +112,7 @@ class EvidenceRetriever:
         of one prompt repeat many facts)."""
         titles = titles or ""
         queries = [f"{topic} {c.strip()}" if topic else c for c in claims]
-        found = {q: self._lookup(self._claim_key(q, titles)) for q in dict.fromkeys(queries)}
+        found = {q: await self._lookup(self._claim_key(q, titles)) for q in dict.fromkeys(queries)}
         missing = [q for q, hit in found.items() if hit is None]
         if missing:
             self._must_search(f"{len(missing)} claim(s)")
