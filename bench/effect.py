@@ -522,13 +522,15 @@ def budget_lines(
     if not colds or not done:
         return []
     timed = [c["probe_s"] for c in colds.values() if not c.get("probe_cached")]
-    per = {
-        "probe_per_question_s": statistics.fmean(timed) / sizes["train_questions"] if timed else 0.0,
-        "sft_step_s": statistics.fmean(c["sft_s"] for c in colds.values()) / sizes["sft_steps"],
-        "eval_sft_per_question_s": statistics.fmean(c["eval_s"] for c in colds.values()) / heldout,
-        "grpo_step_s": statistics.fmean(r["train_s"] for r in done) / sizes["grpo_steps"],
-        "eval_greedy_per_question_s": statistics.fmean(r["eval_s"] for r in done) / heldout,
-    }
+    per = unit_costs(
+        sizes,
+        heldout,
+        statistics.fmean(timed) if timed else 0.0,
+        statistics.fmean(c["sft_s"] for c in colds.values()),
+        statistics.fmean(c["eval_s"] for c in colds.values()),
+        statistics.fmean(r["train_s"] for r in done),
+        statistics.fmean(r["eval_s"] for r in done),
+    )
     cap = plan(per, sizes, 150.0 * workers, STUDY_SEEDS, len(ARMS), heldout)
     design_min = cap["fixed_min"] + STUDY_SEEDS * len(ARMS) * sizes["grpo_steps"] * per["grpo_step_s"] / 60
     total = stage_seconds(colds, runs)
@@ -566,14 +568,24 @@ def profile(overrides: list[str], sizes: dict[str, int], work: Path, budget_min:
     wall = time.perf_counter() - t
     n_held = len(json.loads((work / "profile" / "seed0" / "after_sft.eval.json").read_text())["qids"])
     per = {
-        "probe_per_question_s": cs["probe_s"] / quick["train_questions"],
-        "sft_step_s": cs["sft_s"] / quick["sft_steps"],
-        "eval_sft_per_question_s": cs["eval_s"] / n_held,
-        "grpo_step_s": r["train_s"] / quick["grpo_steps"],
-        "eval_greedy_per_question_s": r["eval_s"] / n_held,
+        **unit_costs(quick, n_held, cs["probe_s"], cs["sft_s"], cs["eval_s"], r["train_s"], r["eval_s"]),
         "profile_wall_s": wall,
     }
     return {**per, **plan(per, sizes, budget_min, seeds, arms)}
+
+
+def unit_costs(
+    sizes: dict[str, int], heldout: int, probe_s: float, sft_s: float, eval_sft_s: float, grpo_s: float, eval_s: float
+) -> dict[str, float]:
+    """Seconds per unit of each stage, what ``plan`` multiplies: from one seed's (or one run's) stage times at
+    ``sizes`` over ``heldout`` evaluation questions."""
+    return {
+        "probe_per_question_s": probe_s / sizes["train_questions"],
+        "sft_step_s": sft_s / sizes["sft_steps"],
+        "eval_sft_per_question_s": eval_sft_s / heldout,
+        "grpo_step_s": grpo_s / sizes["grpo_steps"],
+        "eval_greedy_per_question_s": eval_s / heldout,
+    }
 
 
 def plan(
