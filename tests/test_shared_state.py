@@ -86,7 +86,7 @@ def test_evidence_is_shared_as_json_and_a_bad_url_is_refused(redis_server, tmp_p
     one.store("k", [Passage(3, "Paris", "Paris is the capital of France.")])
     one.flush()
     other = evidence_cache(str(tmp_path / "b"), shared)
-    assert other.passages("k") == [Passage(3, "Paris", "Paris is the capital of France.")]
+    assert asyncio.run(other.apassages("k")) == [Passage(3, "Paris", "Paris is the capital of France.")]
     with pytest.raises(ValueError, match="redis://"):
         JudgeConfig(endpoints=[{"base_url": "http://x/v1", "model": "m"}], cache_dir="c", cache={"url": "http://x"})
     with pytest.raises(ValueError, match="cache_dir"):

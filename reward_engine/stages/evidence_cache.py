@@ -22,12 +22,8 @@ class EvidenceStore:
     """Passages by ``evidence_key``, stored as plain lists (readable whatever ``Passage`` becomes, and JSON
     for the shared cache); over a ``DiskCache`` or a ``RedisCache`` (their ``get`` and ``set``)."""
 
-    def passages(self, key: str) -> list[Passage] | None:
-        stored = self.get(key)  # type: ignore[attr-defined]
-        return None if stored is None else [Passage(*p) for p in stored]
-
     async def apassages(self, key: str) -> list[Passage] | None:
-        """``passages`` for a caller on the event loop (``aget``: a shared cache reads Redis off the loop)."""
+        """The passages stored under ``key`` (``aget``: a shared cache reads Redis off the event loop)."""
         stored = await self.aget(key)  # type: ignore[attr-defined]
         return None if stored is None else [Passage(*p) for p in stored]
 

@@ -112,7 +112,9 @@ class EvidenceRetriever:
         of one prompt repeat many facts)."""
         titles = titles or ""
         queries = [f"{topic} {c.strip()}" if topic else c for c in claims]
-        found = {q: await self._lookup(self._claim_key(q, titles)) for q in dict.fromkeys(queries)}
+        unique = list(dict.fromkeys(queries))
+        hits = await asyncio.gather(*(self._lookup(self._claim_key(q, titles)) for q in unique))  # misses: one wait
+        found = dict(zip(unique, hits))
         missing = [q for q, hit in found.items() if hit is None]
         if missing:
             self._must_search(f"{len(missing)} claim(s)")
