@@ -33,16 +33,22 @@ def decode(
     is None, else sampled from softmax(logits / temperature) (no top-k/top-p). Prompts are left-padded."""
     import torch
 
+    device = model.device
+    input_ids, attention_mask = input_ids.to(device), attention_mask.to(device)
     positions = (attention_mask.cumsum(-1) - 1).clamp(min=0)  # left padding: as generate() numbers them
-    out = model(input_ids=input_ids, attention_mask=attention_mask, position_ids=positions, use_cache=True)
+    # logits_to_keep=1: only the last position's logits are used (as generate() does); the full
+    # [batch, prompt, vocab] tensor is the prefill's largest allocation.
+    out = model(
+        input_ids=input_ids, attention_mask=attention_mask, position_ids=positions, use_cache=True, logits_to_keep=1
+    )
     cache, logits = out.past_key_values, out.logits[:, -1, :]
     mask, step_pos = attention_mask, positions[:, -1:]
     if k > 1:
         cache.batch_repeat_interleave(k)
         logits, mask, step_pos = (t.repeat_interleave(k, 0) for t in (logits, mask, step_pos))
     tokens: list[list[int]] = [[] for _ in range(logits.shape[0])]
-    alive = torch.arange(logits.shape[0])
-    stop = torch.tensor(sorted(eos))
+    alive = torch.arange(logits.shape[0], device=device)
+    stop = torch.tensor(sorted(eos), device=device)
     for step in range(max_new_tokens):
         if temperature is None:
             chosen = logits.argmax(-1)

@@ -103,6 +103,7 @@ def load_for_generation(model_path: str, adapter: str | None) -> tuple[Any, Any]
     """The model (with ``adapter`` merged in) and its left-padding tokenizer, loaded once per evaluation."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
+    from knowrl.accelerator import cuda_available
     from knowrl.models import resolve_model_path
     from knowrl_io.model_loading import model_load_lock
 
@@ -120,6 +121,8 @@ def load_for_generation(model_path: str, adapter: str | None) -> tuple[Any, Any]
 
             # Merged for inference: the same function, without the per-layer LoRA matmuls on every token.
             model = PeftModel.from_pretrained(model, adapter).merge_and_unload()
+    if cuda_available():
+        model.to("cuda")  # from_pretrained loads onto the CPU; decoding there would leave the GPU idle
     model.eval()
     return model, tokenizer
 

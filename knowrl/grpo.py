@@ -66,6 +66,7 @@ def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None
     from trl import GRPOTrainer
 
     from knowrl import task_registry as registry
+    from knowrl.finite import StopOnNonFinite
 
     rank, world = _rank()
     out = Path(config.output_dir)
@@ -92,7 +93,7 @@ def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None
         train_dataset=task.dataset,
         processing_class=policy.tokenizer,
         peft_config=policy.peft_config,
-        callbacks=callbacks,
+        callbacks=[StopOnNonFinite("grpo"), *(callbacks or [])],
     )
     try:
         result = trainer.train(resume_from_checkpoint=checkpoint)

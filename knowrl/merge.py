@@ -16,12 +16,16 @@ def merge(base: str, adapter: str, out: str | Path) -> Path:
     from peft import PeftModel
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
+    from knowrl.finite import nonfinite
     from knowrl.models import resolve_model_path
     from knowrl_io.model_loading import model_load_lock
 
     path = resolve_model_path(base)
     with model_load_lock():
         model = PeftModel.from_pretrained(AutoModelForCausalLM.from_pretrained(path), adapter)
+    bad = nonfinite((n, p) for n, p in model.named_parameters() if "lora_" in n)
+    if bad:  # folded in, NaN reaches every weight it touches: refuse rather than write a broken policy
+        raise ValueError(f"{adapter}: {len(bad)} adapter tensors are not finite (first: {bad[0]}); not merging")
     merged = model.merge_and_unload()
     out = Path(out)
     merged.save_pretrained(out)

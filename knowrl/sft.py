@@ -41,6 +41,8 @@ def sft(config: TrainConfig, callbacks: list[Any] | None = None) -> dict[str, An
     from datasets import Dataset
     from trl import SFTTrainer
 
+    from knowrl.finite import StopOnNonFinite
+
     conversations, report = load_sharegpt(config.data.train, config.data.max_samples)
     if not conversations:
         raise ConfigError(f"no usable conversations in {config.data.train} ({len(report.bad)} bad)")
@@ -58,7 +60,7 @@ def sft(config: TrainConfig, callbacks: list[Any] | None = None) -> dict[str, An
         train_dataset=dataset,
         processing_class=policy.tokenizer,
         peft_config=policy.peft_config,
-        callbacks=callbacks,
+        callbacks=[StopOnNonFinite("sft"), *(callbacks or [])],
     )
     result = trainer.train()
     out = Path(config.output_dir) / "final"
