@@ -7,6 +7,7 @@ transformers and peft at import) without importing the model code.
 from __future__ import annotations
 
 import importlib.util
+from typing import Any
 
 
 def is_available(module: str) -> bool:
@@ -29,3 +30,18 @@ def import_unsloth_first(backend: object) -> None:
     validating a config already imports TRL. ``backend``: the config's raw ``model.backend``."""
     if backend == "unsloth" and is_available("unsloth") or backend in (None, "auto") and unsloth_usable():
         import unsloth  # noqa: F401
+
+
+def training_attention() -> Any:
+    """A context for ``trainer.train()``: scaled-dot-product attention may use every backend but cuDNN's.
+
+    cuDNN's SDPA backward returns NaN gradients on H100/H200 when a padding mask is passed and the padded
+    length is 64 past a multiple of 128 (pytorch/pytorch#196678, regression since torch 2.11; TRL reports the
+    same on 2.13, huggingface/trl#7181). That is what a padded SFT or GRPO batch is, and it fits what our
+    H100 runs showed (a NaN grad_norm at a finite loss, at the same steps of a seed whatever the learning
+    rate; the same first step was finite on CPU); not yet confirmed on a GPU with this context in place.
+    Flash / memory-efficient / math attention take over at about the same speed; the backend
+    is chosen at the forward pass, so the backward follows. On a CPU nothing changes (cuDNN is CUDA's)."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    return sdpa_kernel([SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH])

@@ -3,9 +3,10 @@
 One NaN gradient turns every LoRA weight into NaN at the optimizer step; the trainer carries on, logs
 loss 0, saves the adapter and the run "finishes". Seen on an H100 in all 10 cold-start SFT runs of
 Qwen2.5-Coder-1.5B tried (5 seeds x 2 learning rates), each at a finite loss and, for a given seed, at the
-same step whatever the learning rate (bench/results/effect-gpu-attempt.md). The damage then shows up far away: a merged policy of NaN weights, and
-a CUDA device-side assert in the first sampled evaluation. Stopping at the step, before anything is
-saved, names the cause where it happened.
+same step whatever the learning rate (notes/gpu-runbook.md). The likely cause, cuDNN's attention backward,
+is now kept out of training (``knowrl.accelerator.training_attention``; not yet confirmed on a GPU). The
+damage showed up far away: a merged policy of NaN weights, then a CUDA device-side assert in the first
+sampled evaluation. Stopping at the step, before anything is saved, names the cause where it happened.
 """
 
 from __future__ import annotations
@@ -54,6 +55,6 @@ class StopOnNonFinite(TrainerCallback):
         raise TrainingDiverged(
             f"{self.section} step {state.global_step}: {len(bad)} of {len(trainable)} trainable tensors are no "
             f"longer finite (first: {bad[0] if bad else '?'}; grad norms logged before: {logged[-3:]}); stopped "
-            f"before saving anything. Lower {self.section}.learning_rate, or on a GPU train in full precision "
-            f"({self.section}.bf16: false)."
+            f"before saving anything. Lower {self.section}.learning_rate; on a GPU try model.attn_implementation: "
+            f"eager, or {self.section}.bf16: false."
         )

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from knowrl.accelerator import is_available
+from knowrl.accelerator import is_available, training_attention
 from knowrl.config import TrainConfig
 from knowrl.kb import ensure_kb
 from knowrl.models import load_policy
@@ -96,7 +96,8 @@ def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None
         callbacks=[StopOnNonFinite("grpo"), *(callbacks or [])],
     )
     try:
-        result = trainer.train(resume_from_checkpoint=checkpoint)
+        with training_attention():
+            result = trainer.train(resume_from_checkpoint=checkpoint)
     finally:
         loop = getattr(trainer, "async_loop", None)
         if loop is not None:

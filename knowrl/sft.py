@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from knowrl.accelerator import training_attention
 from knowrl.cli import config_parser, run_job
 from knowrl.config import ConfigError, TrainConfig, load_train_config
 from knowrl.data import load_sharegpt
@@ -62,7 +63,8 @@ def sft(config: TrainConfig, callbacks: list[Any] | None = None) -> dict[str, An
         peft_config=policy.peft_config,
         callbacks=[StopOnNonFinite("sft"), *(callbacks or [])],
     )
-    result = trainer.train()
+    with training_attention():
+        result = trainer.train()
     out = Path(config.output_dir) / "final"
     trainer.save_model(str(out))
     policy.tokenizer.save_pretrained(str(out))

@@ -58,3 +58,23 @@ def test_merge_refuses_an_adapter_with_nan_weights(tmp_path):
     with pytest.raises(ValueError, match=r"1 adapter tensors are not finite.*not merging"):
         merge("tiny", str(adapter), tmp_path / "bad")
     assert not (tmp_path / "bad").exists()
+
+
+def test_training_keeps_cudnn_attention_out_and_restores_it_after(tmp_path):
+    import torch
+    from transformers import TrainerCallback
+
+    from knowrl.sft import sft
+
+    class Seen(TrainerCallback):
+        flags: list[bool] = []
+
+        def on_step_end(self, args, state, control, **kwargs):
+            self.flags.append(torch.backends.cuda.cudnn_sdp_enabled())
+
+    before = torch.backends.cuda.cudnn_sdp_enabled()
+    sft(_sft_config(tmp_path, "1.0e-4"), callbacks=[Seen()])
+    # every step ran without cuDNN's attention (its backward gives NaN gradients on H100/H200 at some padded
+    # lengths), and the process's setting is back as it was for what runs after training
+    assert Seen.flags == [False] * 4 and before is True and torch.backends.cuda.cudnn_sdp_enabled() is True
+    assert (tmp_path / "sft" / "final" / "adapter_config.json").exists()
