@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 
 RETRY_AFTER_S = 5.0  # after a failure, Redis is tried again this long later (each call would wait otherwise)
 MAX_PENDING = 100_000  # answers written during an outage and copied to Redis when it returns, at most
+READERS = 4  # Redis reads in flight at once per cache (each is a network wait, not CPU work)
 
 
 def expand_env(url: str) -> str:
@@ -94,6 +95,7 @@ class RedisCache:
         self._pending: dict[str, None] = {}  # keys stored while Redis was away (ordered, bounded)
         self._lock = threading.Lock()
         self._writer: ThreadPoolExecutor | None = None
+        self._reader: ThreadPoolExecutor | None = None
         self._last_write: Future | None = None
 
     # -- Redis, or the fallback -------------------------------------------------------------
@@ -140,7 +142,15 @@ class RedisCache:
         value = self.local.get(key)
         if value is not None or not self._still_up():
             return value
-        return await asyncio.to_thread(self._remote_get, key)
+        return await asyncio.get_running_loop().run_in_executor(self._readers(), self._remote_get, key)
+
+    def _readers(self) -> ThreadPoolExecutor:
+        """This cache's own reader threads: on the loop's default executor a read would queue behind
+        CPU-bound work (KB searches, offline grading) that the reward stages send there on a cold step."""
+        with self._lock:
+            if self._reader is None:
+                self._reader = ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="shared-cache-reader")
+            return self._reader
 
     def _still_up(self) -> bool:
         """Redis may be asked (a lookup while it is known to be away is a fallback, counted)."""
@@ -219,5 +229,8 @@ class RedisCache:
         if self._writer is not None:
             self._writer.shutdown(wait=True)
             self._writer = None
+        if self._reader is not None:
+            self._reader.shutdown(wait=True)
+            self._reader = None
         self._client.close()
         self.local.close()

@@ -112,6 +112,30 @@ async def test_a_redis_that_never_answers_does_not_stall_the_event_loop(tmp_path
     assert cache.fallbacks == 1
 
 
+async def test_a_shared_cache_read_does_not_queue_behind_work_on_the_default_executor(redis_server, tmp_path):
+    """On a cold step the reward stages fill the loop's default executor with CPU work (KB searches, offline
+    grading); a Redis read sent there would wait for all of it. The cache reads on its own threads."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    writer = SharedEvidenceCache(redis_server.url, DiskCache(tmp_path / "a"), "evidence")
+    writer.store("k", [Passage(1, "Oslo", "Oslo is the capital of Norway.")])
+    writer.flush()
+    reader = SharedEvidenceCache(redis_server.url, DiskCache(tmp_path / "b"), "evidence")  # empty disk: asks Redis
+    loop = asyncio.get_running_loop()
+    busy, release = ThreadPoolExecutor(max_workers=1), threading.Event()
+    loop.set_default_executor(busy)
+    blocker = loop.run_in_executor(None, release.wait)  # the default executor's only thread, held
+    try:
+        found = await asyncio.wait_for(reader.apassages("k"), 30)
+        assert found == [Passage(1, "Oslo", "Oslo is the capital of Norway.")] and not blocker.done()
+    finally:
+        release.set()
+        await blocker
+        writer.close()
+        reader.close()
+
+
 def test_shared_limits_replace_the_static_split_and_keep_it_as_the_fallback():
     config = parse_reward_config(
         {
