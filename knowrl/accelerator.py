@@ -7,7 +7,7 @@ transformers and peft at import) without importing the model code.
 from __future__ import annotations
 
 import importlib.util
-from typing import Any
+from contextlib import AbstractContextManager
 
 
 def is_available(module: str) -> bool:
@@ -32,7 +32,7 @@ def import_unsloth_first(backend: object) -> None:
         import unsloth  # noqa: F401
 
 
-def training_attention() -> Any:
+def training_attention() -> AbstractContextManager[None]:
     """A context for ``trainer.train()``: scaled-dot-product attention may use every backend but cuDNN's.
 
     cuDNN's SDPA backward returns NaN gradients on H100/H200 when a padding mask is passed and the padded

@@ -67,14 +67,15 @@ def test_training_keeps_cudnn_attention_out_and_restores_it_after(tmp_path):
     from knowrl.sft import sft
 
     class Seen(TrainerCallback):
-        flags: list[bool] = []
+        def __init__(self) -> None:
+            self.flags: list[bool] = []
 
         def on_step_end(self, args, state, control, **kwargs):
             self.flags.append(torch.backends.cuda.cudnn_sdp_enabled())
 
-    before = torch.backends.cuda.cudnn_sdp_enabled()
-    sft(_sft_config(tmp_path, "1.0e-4"), callbacks=[Seen()])
+    before, seen = torch.backends.cuda.cudnn_sdp_enabled(), Seen()
+    sft(_sft_config(tmp_path, "1.0e-4"), callbacks=[seen])
     # every step ran without cuDNN's attention (its backward gives NaN gradients on H100/H200 at some padded
     # lengths), and the process's setting is back as it was for what runs after training
-    assert Seen.flags == [False] * 4 and before is True and torch.backends.cuda.cudnn_sdp_enabled() is True
+    assert seen.flags == [False] * 4 and before is True and torch.backends.cuda.cudnn_sdp_enabled() is True
     assert (tmp_path / "sft" / "final" / "adapter_config.json").exists()
