@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import collections
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import diskcache
+
+from reward_engine.background import OrderedWriter
 
 
 class DiskCache:
@@ -31,8 +32,7 @@ class DiskCache:
         self._memory: collections.OrderedDict[str, Any] = collections.OrderedDict()
         self._memory_items = memory_items
         self._lock = threading.Lock()
-        self._writer: ThreadPoolExecutor | None = None
-        self._last_write: Future | None = None
+        self._writer = OrderedWriter("cache-writer")
 
     def _remember(self, key: str, value: Any) -> None:
         with self._lock:  # retrieval writes from executor threads
@@ -59,16 +59,11 @@ class DiskCache:
     def set(self, key: str, value: Any) -> None:
         """Remembered now, on disk shortly (in order, on the writer thread)."""
         self._remember(key, value)
-        with self._lock:
-            if self._writer is None:
-                self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cache-writer")
-            self._last_write = self._writer.submit(self._cache.set, key, value)
+        self._writer.submit(self._cache.set, key, value)
 
     def flush(self) -> None:
         """Wait until every ``set`` so far is on disk (the writer runs them in order)."""
-        last = self._last_write
-        if last is not None:
-            last.result()
+        self._writer.flush()
 
     def __contains__(self, key: str) -> bool:
         self.flush()
@@ -79,8 +74,5 @@ class DiskCache:
         return len(self._cache)
 
     def close(self) -> None:
-        self.flush()
-        if self._writer is not None:
-            self._writer.shutdown(wait=True)
-            self._writer = None
+        self._writer.shutdown()
         self._cache.close()

@@ -22,10 +22,10 @@ import os
 import re
 import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from reward_engine.background import LazyPool, OrderedWriter
 from reward_engine.disk_cache import DiskCache
 
 log = logging.getLogger(__name__)
@@ -94,9 +94,10 @@ class RedisCache:
         self._outage = False
         self._pending: dict[str, None] = {}  # keys stored while Redis was away (ordered, bounded)
         self._lock = threading.Lock()
-        self._writer: ThreadPoolExecutor | None = None
-        self._reader: ThreadPoolExecutor | None = None
-        self._last_write: Future | None = None
+        self._writer = OrderedWriter("shared-cache-writer")  # writes reach Redis in order, off the event loop
+        # Reads have their own threads: on the loop's default executor a read would queue behind CPU-bound
+        # work (KB searches, offline grading) that the reward stages send there on a cold step.
+        self._readers = LazyPool(READERS, "shared-cache-reader")
 
     # -- Redis, or the fallback -------------------------------------------------------------
     def _up(self) -> bool:
@@ -122,7 +123,7 @@ class RedisCache:
             self._outage = False
             pending, self._pending = list(self._pending), {}
         log.warning("shared cache %s is back: copying %d answers stored meanwhile", self.url, len(pending))
-        self._submit_call(self._copy, pending)  # on the writer thread: never on the caller's event loop
+        self._writer.submit(self._copy, pending)  # on the writer thread: never on the caller's event loop
 
     def _copy(self, keys: list[str]) -> None:
         for key in keys:
@@ -142,15 +143,7 @@ class RedisCache:
         value = self.local.get(key)
         if value is not None or not self._still_up():
             return value
-        return await asyncio.get_running_loop().run_in_executor(self._readers(), self._remote_get, key)
-
-    def _readers(self) -> ThreadPoolExecutor:
-        """This cache's own reader threads: on the loop's default executor a read would queue behind
-        CPU-bound work (KB searches, offline grading) that the reward stages send there on a cold step."""
-        with self._lock:
-            if self._reader is None:
-                self._reader = ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="shared-cache-reader")
-            return self._reader
+        return await asyncio.get_running_loop().run_in_executor(self._readers.get(), self._remote_get, key)
 
     def _still_up(self) -> bool:
         """Redis may be asked (a lookup while it is known to be away is a fallback, counted)."""
@@ -182,14 +175,7 @@ class RedisCache:
         self._submit(key, value)
 
     def _submit(self, key: str, value: Any) -> None:
-        self._submit_call(self._write, key, json.dumps(value, ensure_ascii=False))
-
-    def _submit_call(self, fn: Any, *args: Any) -> None:
-        """``fn(*args)`` on the one writer thread, in order."""
-        with self._lock:
-            if self._writer is None:
-                self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="shared-cache-writer")
-            self._last_write = self._writer.submit(fn, *args)
+        self._writer.submit(self._write, key, json.dumps(value, ensure_ascii=False))
 
     def _write(self, key: str, raw: str) -> None:
         if self._up():
@@ -209,9 +195,7 @@ class RedisCache:
     def flush(self) -> None:
         """Wait until every ``set`` so far is on disk and sent to Redis (or kept for when it returns)."""
         self.local.flush()
-        last = self._last_write
-        if last is not None:
-            last.result()
+        self._writer.flush()
 
     def __contains__(self, key: str) -> bool:
         return self.get(key) is not None
@@ -226,11 +210,7 @@ class RedisCache:
 
     def close(self) -> None:
         self.flush()
-        if self._writer is not None:
-            self._writer.shutdown(wait=True)
-            self._writer = None
-        if self._reader is not None:
-            self._reader.shutdown(wait=True)
-            self._reader = None
+        self._writer.shutdown()
+        self._readers.shutdown()
         self._client.close()
         self.local.close()
