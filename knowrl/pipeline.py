@@ -114,7 +114,16 @@ def eval_sampling(config: TrainConfig) -> dict[str, Any]:
     }
 
 
+def cached_at_start() -> list[str]:
+    """Non-empty folders of the user cache: the report says whether its stage times include building them."""
+    root = cache_dir()
+    if not root.is_dir():
+        return []
+    return sorted(d.name for d in root.iterdir() if d.is_dir() and any(d.iterdir()))
+
+
 def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -> dict[str, Any]:
+    cached = cached_at_start()
     clock = StageClock()
     p = config.pipeline
     out = Path(config.output_dir)
@@ -180,7 +189,7 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
     grpo_config = config.model_copy(deep=True)
     grpo_config.model.name_or_path = grpo_base
     summary = train(grpo_config)
-    result: dict[str, Any] = {"grpo": summary}
+    result: dict[str, Any] = {"grpo": summary, "cached_at_start": cached}
     if p.evaluate_before_after and config.data.eval:
         clock.stage("evaluating after GRPO")
         evaluate("after", grpo_base, summary["adapter"], p.eval_samples)

@@ -75,6 +75,21 @@ def settings(section: dict[str, Any]) -> str:
     return ", ".join(f"{key} {value}" for key, value in section.items()) or "TRL's defaults"
 
 
+def cache_note(cached: list[str] | None) -> str:
+    """Whether the times above include building the knowledge base and converting the model."""
+    if cached is None:
+        return ""
+    if not cached:
+        return (
+            "The user cache ($KNOWRL_CACHE_DIR) was empty at the start: these times include building the knowledge "
+            "base and converting the model (done in the first stage that needs it)."
+        )
+    return (
+        f"The user cache ($KNOWRL_CACHE_DIR) already held {', '.join(cached)} at the start: stages that found "
+        "their output there took seconds."
+    )
+
+
 def write_report(path: Path, command: str, config: Any, clock: StageClock, result: dict[str, Any]) -> None:
     """The run's report at ``path``; the reward curve is copied beside it."""
     p, g, s = config.pipeline, config.grpo, config.sft
@@ -88,8 +103,7 @@ def write_report(path: Path, command: str, config: Any, clock: StageClock, resul
         "",
         f"Written by that command. {minutes(clock.total_s)} from start to table on {platform.machine()}, "
         f"{os.cpu_count()} cores, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}, seed "
-        f"{config.seed}. Stages that find their output cached (the knowledge base, the converted model) take "
-        "seconds; an empty user cache builds them here.",
+        f"{config.seed}. {cache_note(result.get('cached_at_start'))}",
         "",
         "| stage | wall time |",
         "|---|---:|",

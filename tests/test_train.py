@@ -252,6 +252,21 @@ def test_two_stage_pipeline_prints_a_before_after_table(tmp_path):
         and "Strict grader vs the training grader" in report
     )
     assert (tmp_path / "results" / "demo_reward_curve.png").exists()
+    assert "The user cache ($KNOWRL_CACHE_DIR) " in report.split("| stage |")[0]  # says what its times include
+
+
+def test_report_says_whether_the_user_cache_was_empty(tmp_path, monkeypatch):
+    from knowrl.pipeline import cached_at_start
+    from knowrl.pipeline_report import cache_note
+
+    monkeypatch.setenv("KNOWRL_CACHE_DIR", str(tmp_path / "cache"))
+    assert cached_at_start() == [] and "was empty at the start" in cache_note([])
+    (tmp_path / "cache" / "boundary").mkdir(parents=True)  # an empty folder holds nothing
+    (tmp_path / "cache" / "models" / "smollm2").mkdir(parents=True)
+    (tmp_path / "cache" / "kb").mkdir()
+    (tmp_path / "cache" / "kb" / "demo.db").write_bytes(b"")
+    assert cached_at_start() == ["kb", "models"]
+    assert "already held kb, models" in cache_note(["kb", "models"])
 
 
 def test_rank_comes_from_the_launcher(monkeypatch):
