@@ -94,8 +94,8 @@ class Embedder:
             return np.zeros((0, self.dim), dtype=np.float32)
         fast = self._query_encoder()
         if fast is not None:
-            # Same vectors as PyTorch (tests/test_chunking_sources.py); a KB build encodes 1.17x the
-            # passages/s here (bench/results/retrieval.md): batches of similar length, no per-op overhead.
+            # Same vectors as PyTorch (tests/test_chunking_sources.py). One query: 2.5x faster here; a KB
+            # build's bulk encoding only 1.05-1.17x (bench/results/retrieval.md, two runs): batches of similar length.
             if len(texts) <= FAST_BATCH_MAX and not progress:
                 return fast.encode(texts)
             return self._onnx_bulk.encode_many(list(texts))
