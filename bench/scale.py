@@ -93,6 +93,13 @@ def judge_config(url: str, **overrides: Any) -> JudgeConfig:
     )
 
 
+def redis_commands(url: str) -> int:
+    """Commands the Redis server has processed since it started (one more: this INFO)."""
+    import redis
+
+    return int(redis.Redis.from_url(url).info("stats")["total_commands_processed"])
+
+
 def limits_rows(redis_url: str, window_s: float, windows: int) -> list[dict]:
     duration = window_s * windows
     bound = RPM_PER_WINDOW * windows  # requests the judge admits in the run's time
@@ -112,7 +119,9 @@ def limits_rows(redis_url: str, window_s: float, windows: int) -> list[dict]:
             else:
                 limits = {"url": redis_url, "name": f"bench-{index}"}
                 config = judge_config(server.url, requests_per_minute=rpm, rate_window_s=window_s, limits=limits)
+            before = redis_commands(redis_url)
             metrics = run_ranks(config, loads, duration)
+            commands = redis_commands(redis_url) - before  # the limits' own traffic: nothing else uses this Redis
             stats = server.stats
             rows.append(
                 {
@@ -126,6 +135,8 @@ def limits_rows(redis_url: str, window_s: float, windows: int) -> list[dict]:
                     "429": stats.rate_limited,
                     "per_rank": [m["requests"] for m in metrics],
                     "fallbacks": sum(m["limit_fallbacks"] for m in metrics),
+                    "redis_commands": None if how.startswith("static") else commands,
+                    "duration_s": duration,
                 }
             )
         print(json.dumps(rows[-1]), flush=True)
@@ -258,15 +269,22 @@ def render(args: argparse.Namespace, limits: list[dict], cache: list[dict], ray:
         f"Each run lasts {args.windows} windows ({args.window_s * args.windows:g} s) from a common start; "
         "ranks are separate OS processes, each with its own judge client. *Share of the bound* = requests the "
         "judge admitted in that time / (its RPM x the time). The shared limits count over ceil(window x 1.01) "
-        "whole seconds (the `limits` library's granularity), so a short window costs a little of the bound.",
+        "whole seconds (the `limits` library's granularity), so a short window costs a little of the bound. "
+        "*Redis commands*: what the Redis server processed during the run (the budget's own traffic, every "
+        "waiting request included; each rank keeps up to 64 calls waiting).",
         "",
-        "| limits | processes | load | calls offered | admitted | bound | share of the bound | 429s | per rank |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| limits | processes | load | calls offered | admitted | bound | share of the bound | 429s | per rank "
+        "| Redis commands per admitted request | Redis commands/s |",
+        "|---|---|---|---|---|---|---|---|---|---:|---:|",
     ]
     for r in limits:
+        commands = r["redis_commands"]
+        per_request = "-" if commands is None else f"{commands / max(1, r['admitted']):.1f}"
+        per_s = "-" if commands is None else f"{commands / r['duration_s']:.0f}"
         lines.append(
             f"| {r['how']} | {r['processes']} | {r['load']} | {r['calls']} | {r['admitted']} | {r['bound']} | "
-            f"{100 * r['share']:.1f} % | {r['429']} | {', '.join(map(str, r['per_rank']))} |"
+            f"{100 * r['share']:.1f} % | {r['429']} | {', '.join(map(str, r['per_rank']))} | {per_request} "
+            f"| {per_s} |"
         )
     lines += [
         "",

@@ -8,10 +8,12 @@ import json
 import socket
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
 import redis
+import redis.asyncio
 
 from judges.ports import free_port
 from judges.redis_local import LocalRedis, running_redis
@@ -152,6 +154,73 @@ def test_shared_limits_replace_the_static_split_and_keep_it_as_the_fallback():
     rank = config.judge_for_rank()
     assert rank.requests_per_minute == 400 and rank.limits.fallback_share == 0.25
     assert "hunter2" not in repr(rank) and "hunter2" not in shared_cache.redact(rank.limits.url)
+
+
+def commands_processed(url: str) -> int:
+    return int(redis.Redis.from_url(url).info("stats")["total_commands_processed"])
+
+
+async def test_requests_waiting_for_a_slot_queue_in_their_process_and_one_asks_redis(redis_server):
+    """100 requests of one process wait for the only slot, held by another process: Redis hears from one of them
+    at a time, at growing intervals, not from each every 5-10 ms (tens of thousands of commands a second); when
+    slots come back each is taken, one in flight at a time, nothing lost."""
+    budget = shared_limits.Budget(None, None, max_in_flight=1)
+    other = shared_limits.SharedBudget(redis_server.url, "queue", budget, lease_s=60, fallback_share=1.0)
+    mine = shared_limits.SharedBudget(redis_server.url, "queue", budget, lease_s=60, fallback_share=1.0)
+    held = await other.acquire(100)
+    assert held is not None
+    in_flight, most, done = 0, 0, 0
+
+    async def request() -> None:
+        nonlocal in_flight, most, done
+        lease = await mine.acquire(100)
+        assert lease is not None  # the shared budget, not the local fallback
+        in_flight += 1
+        most = max(most, in_flight)
+        await asyncio.sleep(0.002)
+        in_flight -= 1
+        await mine.release(lease)
+        done += 1
+
+    tasks = [asyncio.ensure_future(request()) for _ in range(100)]
+    await asyncio.sleep(0.2)  # all queued
+    before = commands_processed(redis_server.url)
+    await asyncio.sleep(1.0)
+    asked = commands_processed(redis_server.url) - before
+    assert done == 0
+    assert asked < 400  # one waiter asking at most every 50 ms: ~4 commands x ~20 asks
+    await other.release(held)  # freed by the other process: seen by the next ask
+    await asyncio.wait_for(asyncio.gather(*tasks), 60)
+    assert done == 100 and most == 1 and mine.fallbacks == 0
+    await mine.close()
+    await other.close()
+
+
+async def test_a_request_takes_its_slot_before_its_hit_in_the_window(redis_server):
+    """A request waiting for a slot has not spent its place in the requests window yet (the server counts it
+    when it arrives: a hit taken before a long wait would leave our window before the server's does), and its
+    lease counts from when it was admitted."""
+    budget = shared_limits.Budget(requests_per_minute=60, tokens_per_minute=None, max_in_flight=1, window_s=2.0)
+    shared = shared_limits.SharedBudget(redis_server.url, "order", budget, lease_s=30, fallback_share=1.0)
+    first = await shared.acquire(10)
+    waiting = asyncio.ensure_future(shared.acquire(10))
+    await asyncio.sleep(0.3)
+    assert not waiting.done()
+    stats = await shared._limiter.get_window_stats(shared._requests, "requests")
+    assert stats.remaining == 1  # 2 per window: only the admitted request's hit
+    await shared.release(first)
+    second = await asyncio.wait_for(waiting, 30)
+    stats = await shared._limiter.get_window_stats(shared._requests, "requests")
+    assert stats.remaining == 0
+    third = asyncio.ensure_future(shared.acquire(10))  # the window is full: it waits with the slot taken
+    await shared.release(second)
+    started = time.time()
+    lease = await asyncio.wait_for(third, 30)
+    assert time.time() - started > 1.0  # it waited for the window to make room
+    expires = await redis.asyncio.Redis.from_url(redis_server.url).zscore(shared._slots_key, lease)
+    assert expires > time.time() + 30 - 1.0  # counted from its admission, not from when it took the slot
+    await shared.release(lease)
+    await shared.close()
 
 
 RANK = textwrap.dedent(

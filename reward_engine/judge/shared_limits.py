@@ -11,6 +11,14 @@ of it. With ``judge.limits.url`` every process spending that key counts against 
 - requests in flight: a sorted set of leases, each expiring after ``lease_s`` so a process that died
   cannot hold a slot for ever (taken under WATCH/MULTI: no two processes take the last slot).
 
+A request takes its slot first and its hits in the windows last, right before it is sent (the server counts
+it when it arrives: a hit taken before a long wait for a slot would leave our window early). Waiting costs
+Redis little: a request that finds a slot or a window full queues behind the others of its process waiting
+for the same thing, and only the first of them asks Redis again, at intervals growing from ``_POLL_S`` to
+``_POLL_MAX_S`` (for a window: when it makes room), or at once when a request of this process gives its slot
+back. Before, every waiting request asked on its own every 5-10 ms: a few hundred waiters meant tens of
+thousands of Redis commands a second.
+
 When Redis cannot be reached, a process falls back to a conservative local share of the limits
 (``fallback_share``, which the trainer sets to 1/world_size: the old static split), logs a WARNING once
 per outage, counts it in ``fallbacks``, and tries Redis again ``RETRY_AFTER_S`` later.
@@ -23,13 +31,15 @@ carry each process's wall clock: the nodes' clocks must agree (NTP) to well unde
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import logging
 import math
 import random
 import time
 import uuid
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, TypeVar
 
 import redis
 import redis.asyncio as aioredis
@@ -47,7 +57,18 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _ERRORS = (redis.RedisError, StorageError, OSError)
-_POLL_S = 0.005  # the shortest wait before asking again for a full window
+_POLL_S = 0.005  # the shortest wait before asking again for a full window or a full set of slots
+_POLL_MAX_S = 0.05  # the longest for slots: one freed by another process is seen at most this late
+T = TypeVar("T")
+
+
+class _Queue:
+    """One process's requests waiting for the same thing (a slot, or room in one window), on one loop."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.lock = asyncio.Lock()  # held by the one waiter that asks Redis; the others queue on it
+        self.freed = asyncio.Event()  # a slot was given back in this process
 
 
 @dataclass(frozen=True)
@@ -106,6 +127,7 @@ class SharedBudget:
         self._slots_key = f"knowrl:limits:{name}:in-flight"
         self._down_until = 0.0
         self._outage = False
+        self._queues: dict[str, _Queue] = {}  # what is waited for -> this process's queue for it
 
     def _open(self) -> None:
         """Connections are made on the running loop (a client is bound to the loop that first uses it)."""
@@ -156,6 +178,7 @@ class SharedBudget:
             await self._client.zrem(self._slots_key, lease)
         except _ERRORS as exc:  # the lease expires by itself after lease_s
             self._failed(exc)
+        self._slot_freed()
 
     async def close(self) -> None:
         """Close the connections, on the loop that opened them (a reward function may run each step on a new
@@ -166,45 +189,89 @@ class SharedBudget:
 
     # -- the shared budget --------------------------------------------------------------------
     async def _acquire_shared(self, tokens: int) -> str:
+        """A slot, then the request's hits in the windows (see the module's docstring for why in that order)."""
         assert self._limiter is not None and self._token_limiter is not None
-        if self._requests is not None:
-            await self._hit(self._limiter, self._requests, "requests", 1)
-        if self._tokens is not None:
-            await self._hit(self._token_limiter, self._tokens, "tokens", min(tokens, self._tokens.amount))
-        return await self._lease()
+        lease = await self._until("slots", self._take_slot)
+        taken = time.time()
+        try:
+            if self._requests is not None:
+                await self._until(
+                    "requests", functools.partial(self._hit, self._limiter, self._requests, "requests", 1)
+                )
+            if self._tokens is not None:
+                cost = min(tokens, self._tokens.amount)
+                await self._until(
+                    "tokens", functools.partial(self._hit, self._token_limiter, self._tokens, "tokens", cost)
+                )
+            if time.time() - taken > 1.0:  # the lease counts from now: a long wait must not shorten it
+                assert self._client is not None
+                await self._client.zadd(self._slots_key, {lease: time.time() + self.lease_s}, xx=True)
+        except BaseException:  # cancelled or Redis gone while waiting for a window: the slot goes back
+            await asyncio.shield(self._drop(lease))
+            raise
+        return lease
 
-    async def _hit(self, limiter: Any, item: RateLimitItemPerSecond, what: str, cost: int) -> None:
-        """One hit of ``cost`` in the window, waiting for the window to make room."""
-        while not await limiter.hit(item, what, cost=cost):
-            stats = await limiter.get_window_stats(item, what)
-            wait = min(max(stats.reset_time - time.time(), _POLL_S), 1.0)
-            await asyncio.sleep(wait + random.uniform(0, _POLL_S))  # processes do not all ask at once
+    def _slot_freed(self) -> None:
+        """Wake this process's first request waiting for a slot (one freed elsewhere is seen by its next ask)."""
+        queue = self._queues.get("slots")
+        if queue is not None and queue.loop is asyncio.get_running_loop():
+            queue.freed.set()
 
-    async def _lease(self) -> str:
-        """A slot among ``max_in_flight`` across processes: a lease in a sorted set, scored by its expiry."""
+    async def _until(self, what: str, attempt: Callable[[], Awaitable[tuple[T | None, float | None]]]) -> T:
+        """``attempt`` until it succeeds: at once while no request of this process waits for ``what``, else
+        behind those that do, only the first of them asking. ``attempt`` gives (result or None, how long to
+        wait before asking again or None for a growing interval)."""
+        queue = self._queues.get(what)
+        if queue is None or queue.loop is not asyncio.get_running_loop():  # each step may run on a new loop
+            queue = self._queues[what] = _Queue(asyncio.get_running_loop())
+        if not queue.lock.locked():
+            got, wait = await attempt()
+            if got is not None:
+                return got
+        async with queue.lock:
+            interval = _POLL_S
+            while True:
+                got, wait = await attempt()
+                if got is not None:
+                    return got
+                queue.freed.clear()
+                pause = wait if wait is not None else interval
+                with contextlib.suppress(TimeoutError):  # processes do not all ask at once: a random extra
+                    await asyncio.wait_for(queue.freed.wait(), pause + random.uniform(0, _POLL_S))
+                interval = min(2 * interval, _POLL_MAX_S)
+
+    async def _hit(self, limiter: Any, item: RateLimitItemPerSecond, what: str, cost: int) -> tuple[bool | None, float]:
+        """One hit of ``cost`` in the window, or (None, the time until the window makes room)."""
+        if await limiter.hit(item, what, cost=cost):
+            return True, 0.0
+        stats = await limiter.get_window_stats(item, what)
+        return None, min(max(stats.reset_time - time.time(), _POLL_S), 1.0)
+
+    async def _take_slot(self) -> tuple[str | None, None]:
+        """A slot among ``max_in_flight`` across processes, or None when all are taken: a lease in a sorted set,
+        scored by its expiry (taken under WATCH/MULTI, so no two processes take the last one)."""
         assert self._client is not None
         lease = uuid.uuid4().hex
-        while True:
-            now = time.time()
-            await self._client.zremrangebyscore(self._slots_key, 0, now)  # leases of processes that died
-            async with self._client.pipeline(transaction=True) as pipe:
-                try:
-                    await pipe.watch(self._slots_key)
-                    if await pipe.zcard(self._slots_key) < self.budget.max_in_flight:
-                        pipe.multi()
-                        pipe.zadd(self._slots_key, {lease: now + self.lease_s})
-                        try:
-                            await pipe.execute()
-                        except redis.WatchError:
-                            raise
-                        except BaseException:  # cancelled or cut off after EXEC may have run: give it back
-                            await asyncio.shield(self._drop(lease))
-                            raise
-                        return lease
+        now = time.time()
+        await self._client.zremrangebyscore(self._slots_key, 0, now)  # leases of processes that died
+        async with self._client.pipeline(transaction=True) as pipe:
+            try:
+                await pipe.watch(self._slots_key)
+                if await pipe.zcard(self._slots_key) >= self.budget.max_in_flight:
                     await pipe.unwatch()
+                    return None, None
+                pipe.multi()
+                pipe.zadd(self._slots_key, {lease: now + self.lease_s})
+                try:
+                    await pipe.execute()
                 except redis.WatchError:
-                    pass  # another process took or freed a slot meanwhile: look again, after a moment
-            await asyncio.sleep(_POLL_S + random.uniform(0, _POLL_S))
+                    raise
+                except BaseException:  # cancelled or cut off after EXEC may have run: give it back
+                    await asyncio.shield(self._drop(lease))
+                    raise
+                return lease, None
+            except redis.WatchError:
+                return None, _POLL_S  # another process took or freed a slot meanwhile: look again soon
 
     async def _drop(self, lease: str) -> None:
         try:
@@ -212,6 +279,7 @@ class SharedBudget:
             await self._client.zrem(self._slots_key, lease)
         except _ERRORS:
             pass  # it expires after lease_s
+        self._slot_freed()
 
     def _failed(self, exc: BaseException) -> None:
         self._down_until = time.monotonic() + RETRY_AFTER_S
