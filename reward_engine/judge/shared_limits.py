@@ -231,10 +231,10 @@ class SharedBudget:
         async with queue.lock:
             interval = _POLL_S
             while True:
+                queue.freed.clear()  # before asking: a slot given back while the answer comes ends the wait
                 got, wait = await attempt()
                 if got is not None:
                     return got
-                queue.freed.clear()
                 pause = wait if wait is not None else interval
                 with contextlib.suppress(TimeoutError):  # processes do not all ask at once: a random extra
                     await asyncio.wait_for(queue.freed.wait(), pause + random.uniform(0, _POLL_S))
