@@ -223,6 +223,34 @@ async def test_a_request_takes_its_slot_before_its_hit_in_the_window(redis_serve
     await shared.close()
 
 
+async def test_a_call_cancelled_while_it_waits_for_the_window_gives_its_slot_back_before_the_client_closes(
+    server, redis_server, tmp_path
+):
+    """A call holding a shared slot while it waits for room in the requests window, its caller gone and the
+    client closed at once (a rank stopping): the slot is back in Redis, not held for lease_s (600 s) from every
+    other process, and nothing fails on a closed connection."""
+    config = judge_config(
+        server,
+        tmp_path / "cache",
+        redis_server.url,
+        requests_per_minute=60,  # 2 per 2 s window, counted over ceil(2.02 s) = 3 s
+        rate_window_s=2.0,
+        max_in_flight=4,
+        limits={"url": redis_server.url, "name": "closing"},
+    )
+    client = JudgeClient(config)
+    await client.complete(question(0), prompts.GRADER_VERSION)
+    await client.complete(question(1), prompts.GRADER_VERSION)
+    waiting = asyncio.ensure_future(client.complete(question(2), prompts.GRADER_VERSION))
+    await asyncio.sleep(0.3)
+    slots = redis.Redis.from_url(redis_server.url)
+    assert slots.zcard("knowrl:limits:closing:in-flight") == 1  # taken, the window full
+    waiting.cancel()
+    await client.close()
+    assert slots.zcard("knowrl:limits:closing:in-flight") == 0
+    assert (await server_stats(server))["requests"] == 2
+
+
 RANK = textwrap.dedent(
     """
     import asyncio, json, sys

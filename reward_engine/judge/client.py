@@ -119,6 +119,12 @@ class JudgeClient:
         await self.close()
 
     async def close(self) -> None:
+        """Calls still in flight (their callers cancelled, the cancellation not yet delivered) end first, so a
+        shared-budget slot one of them holds is given back before the budget's connection closes."""
+        left = [shared.task for shared in self._inflight.values() if not shared.task.done()]
+        for task in left:
+            task.cancel()
+        await asyncio.gather(*left, return_exceptions=True)
         await self.wire.close()
         if self._budget is not None:
             await self._budget.close()

@@ -173,9 +173,11 @@ class SharedBudget:
             if self._local is not None:
                 self._local.release()
             return
-        assert self._client is not None
+        client = self._client
+        if client is None:  # closed: the lease expires by itself after lease_s
+            return
         try:
-            await self._client.zrem(self._slots_key, lease)
+            await client.zrem(self._slots_key, lease)
         except _ERRORS as exc:  # the lease expires by itself after lease_s
             self._failed(exc)
         self._slot_freed()
@@ -274,9 +276,10 @@ class SharedBudget:
                 return None, _POLL_S  # another process took or freed a slot meanwhile: look again soon
 
     async def _drop(self, lease: str) -> None:
+        client = self._client
         try:
-            assert self._client is not None
-            await self._client.zrem(self._slots_key, lease)
+            if client is not None:  # closed meanwhile: it expires after lease_s
+                await client.zrem(self._slots_key, lease)
         except _ERRORS:
             pass  # it expires after lease_s
         self._slot_freed()
