@@ -381,6 +381,7 @@ def write_markdown(
     threads: str,
     base: dict | None = None,
     workers: int = 1,
+    invocation: str = "",
 ) -> None:
     from knowrl.effect_eval import heldout_rows
 
@@ -394,16 +395,22 @@ def write_markdown(
     compared = {a: {s: compare(work, s, a) for s in runs[a]} for a in shown}
     notes = []
     if len(seeds) < STUDY_SEEDS:
-        notes = [
-            f"**{len(seeds)} of the study's {STUDY_SEEDS} seeds.** The full design does not fit this machine's "
-            "budget; the Budget section below gives the arithmetic.",
-            "",
-        ]
+        cost = design_cost(colds, runs, sizes, len(rows), workers)
+        steps = cost["cap"]["grpo_steps_that_fit"] if cost else None
+        fit = (
+            "how the whole design fits this machine's 2.5 h is in the Budget section below"
+            if steps is None
+            else f"at these sizes the whole design takes {cost['design_min'] / workers:.0f} min here, "
+            + ("within" if steps >= sizes["grpo_steps"] else "over")
+            + f" the 2.5 h cap, which holds {steps} GRPO steps per run (the Budget section below)"
+        )
+        notes = [f"**{len(seeds)} of the study's {STUDY_SEEDS} seeds.** {fit[0].upper() + fit[1:]}.", ""]
     total_s = stage_seconds(colds, runs)
     lines = [
         f"# The effect, measured as a SimpleQA reader would ({len(seeds)} seeds x {len(runs)} arms)",
         "",
-        f"Command: `{command}` ({total_s / 60:.0f} min of stages as each recorded it; {platform.machine()}, "
+        f"Command: `{command}` ({invocation + '; ' if invocation else ''}{total_s / 60:.0f} min of stages as each "
+        f"recorded it; {platform.machine()}, "
         f"{os.cpu_count()} cores, {threads}).",
         "",
         f"Sizes: {sizes['train_questions']} training questions per seed, SFT {sizes['sft_steps']} steps, GRPO "
@@ -511,16 +518,15 @@ def write_markdown(
     path.write_text("\n".join(lines) + "\n")
 
 
-def budget_lines(
-    colds: dict, runs: dict[str, dict[int, dict]], sizes: dict, heldout: int, threads: str, workers: int = 1
-) -> list[str]:
-    """What this run's stages cost per unit, and what the whole design (5 seeds x every arm) would take at
-    these sizes against the 2.5 h cap (``plan`` on the measured costs, not on a separate profile). Costs are
-    per process as measured; ``workers`` processes run side by side, so the cap holds that many times the
-    process time."""
+def design_cost(
+    colds: dict, runs: dict[str, dict[int, dict]], sizes: dict, heldout: int, workers: int = 1
+) -> dict[str, Any] | None:
+    """This run's costs per unit (``per``), the 2.5 h plan on them for the whole design (``cap``: ``workers``
+    processes side by side hold that many times the process time), and the design's process minutes at these
+    sizes; None before any run is finished."""
     done = [r for arm in runs.values() for r in arm.values()]
     if not colds or not done:
-        return []
+        return None
     timed = [c["probe_s"] for c in colds.values() if not c.get("probe_cached")]
     per = unit_costs(
         sizes,
@@ -533,6 +539,20 @@ def budget_lines(
     )
     cap = plan(per, sizes, 150.0 * workers, STUDY_SEEDS, len(ARMS), heldout)
     design_min = cap["fixed_min"] + STUDY_SEEDS * len(ARMS) * sizes["grpo_steps"] * per["grpo_step_s"] / 60
+    return {"per": per, "cap": cap, "design_min": design_min, "probe_timed": bool(timed)}
+
+
+def budget_lines(
+    colds: dict, runs: dict[str, dict[int, dict]], sizes: dict, heldout: int, threads: str, workers: int = 1
+) -> list[str]:
+    """What this run's stages cost per unit, and what the whole design (5 seeds x every arm) would take at
+    these sizes against the 2.5 h cap (``plan`` on the measured costs, not on a separate profile). Costs are
+    per process as measured; ``workers`` processes run side by side, so the cap holds that many times the
+    process time."""
+    cost = design_cost(colds, runs, sizes, heldout, workers)
+    if cost is None:
+        return []
+    per, cap, design_min, timed = cost["per"], cost["cap"], cost["design_min"], cost["probe_timed"]
     total = stage_seconds(colds, runs)
     probe = (
         f"boundary probe {per['probe_per_question_s']:.2f} s per training question"
@@ -634,26 +654,72 @@ def worker_threads(workers: int) -> int:
     return max(1, (os.cpu_count() or 1) // workers)
 
 
-def run_workers(argv: list[str], seeds: list[int], workers: int, work: Path) -> None:
-    """The seeds split over ``workers`` processes sharing the cores (seeds are independent: on a machine with
-    more cores than one process uses well, they finish sooner; on this 2-core one it is about even); each
-    keeps its pieces in ``work`` and writes no report (each would probe the base model's held-out knowledge
-    for its own ceiling, side by side); the caller then assembles the one report from the pieces."""
+def piece_path(work: Path, seed: int, arm: str | None) -> Path:
+    """The file that marks a piece done: a seed's cold start, or one arm's run from it."""
+    return work / f"seed{seed}" / (f"{arm}/effect.json" if arm else "cold_start.json")
+
+
+def claim_path(work: Path, seed: int, arm: str | None) -> Path:
+    """Created by the worker that takes the piece (``run_workers`` clears them when it starts)."""
+    return work / "claims" / f"seed{seed}-{arm or 'cold-start'}"
+
+
+def run_workers(argv: list[str], workers: int, work: Path) -> None:
+    """``workers`` processes sharing the cores, each taking the next piece not yet taken (``pull_pieces``):
+    pieces, not whole seeds, so 5 seeds on 2 workers do not leave one core idle for the last seed. Each keeps
+    its pieces in ``work`` and writes no report (each would probe the base model's held-out knowledge for its
+    own ceiling, side by side); the caller then assembles the one report. A worker that fails stops the rest
+    (the pieces it was to make would be waited for for ever)."""
+    import shutil
     import subprocess
 
+    shutil.rmtree(work / "claims", ignore_errors=True)  # claims of an interrupted run: its pieces are redone
+    (work / "claims").mkdir(parents=True)
     env = {**os.environ, "OMP_NUM_THREADS": str(worker_threads(workers))}
     procs = []
     for i in range(workers):
-        mine = seeds[i::workers]
-        if mine:
-            # argparse keeps the last value of a repeated flag: the caller's flags, then each worker's own
-            cmd = [sys.executable, __file__, *argv, "--work", str(work), "--pieces-only"]
-            cmd += ["--workers", "1", "--seeds", *map(str, mine)]
-            with (work / f"worker{i}.log").open("a") as log:
-                procs.append(subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT))
+        # argparse keeps the last value of a repeated flag: the caller's flags, then each worker's own
+        cmd = [sys.executable, __file__, *argv, "--work", str(work), "--pieces-only", "--workers", "1", "--pull"]
+        with (work / f"worker{i}.log").open("a") as log:
+            procs.append(subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT))
+    while any(p.poll() is None for p in procs):
+        if any(p.poll() not in (None, 0) for p in procs):
+            for p in procs:
+                p.terminate()
+            break
+        time.sleep(2)
     failed = [p.args for p in procs if p.wait() != 0]
     if failed:
-        raise SystemExit(f"{len(failed)} worker(s) failed: {failed}")
+        raise SystemExit(f"{len(failed)} worker(s) failed or were stopped: see {work}/worker*.log")
+
+
+def pull_pieces(
+    work: Path, seeds: list[int], arms: list[str], make: Any, poll_s: float = 5.0
+) -> list[tuple[int, str | None]]:
+    """Make pieces until every one is done or taken by another worker: an arm whose seed's cold start is kept
+    first, else the next cold start; a piece is taken by creating its claim file (atomic), so no two workers
+    make the same one. ``make(seed, arm)`` makes one (arm None: the cold start). The pieces this worker made."""
+    pieces = [(s, None) for s in seeds] + [(s, a) for s in seeds for a in arms]
+    made: list[tuple[int, str | None]] = []
+
+    def claim(seed: int, arm: str | None) -> bool:
+        try:
+            claim_path(work, seed, arm).open("x").close()
+        except FileExistsError:
+            return False
+        return True
+
+    while True:
+        ready = [(s, a) for s, a in pieces if a is not None and piece_path(work, s, None).exists()]
+        ready += [(s, a) for s, a in pieces if a is None]
+        todo = next((p for p in ready if not piece_path(work, *p).exists() and claim(*p)), None)
+        if todo is not None:
+            make(*todo)
+            made.append(todo)
+        elif all(piece_path(work, *p).exists() or claim_path(work, *p).exists() for p in pieces):
+            return made
+        else:
+            time.sleep(poll_s)  # what is left waits on a cold start another worker is making
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -672,6 +738,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path)
     parser.add_argument("--workers", type=int, default=1, help="run the seeds in this many processes")
     parser.add_argument("--pieces-only", action="store_true", help=argparse.SUPPRESS)  # a worker: no report
+    parser.add_argument("--pull", action="store_true", help=argparse.SUPPRESS)  # a worker: take pieces in turn
     args = parser.parse_args(argv)
     sizes = {k: getattr(args, k) for k in DEFAULTS}
     overrides = list(args.set)
@@ -688,13 +755,22 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(profile(overrides, sizes, work, args.budget_min, len(seeds), len(args.arms)), indent=2))
         return 0
     command = "python bench/effect.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    started = time.time()
+
+    def make(seed: int, arm: str | None) -> dict:
+        cs = cold_start(work, seed, sizes, overrides, heldout_n, args.min_correct)
+        return arm_run(work, seed, arm, cs, sizes, overrides) if arm else cs
+
+    if args.pull:
+        pull_pieces(work, seeds, args.arms, make)
+        return 0
     if args.workers > 1:
-        run_workers(list(argv if argv is not None else sys.argv[1:]), seeds, args.workers, work)
+        run_workers(list(argv if argv is not None else sys.argv[1:]), args.workers, work)
     colds, runs = {}, {arm: {} for arm in args.arms}
     for seed in seeds:
-        colds[seed] = cold_start(work, seed, sizes, overrides, heldout_n, args.min_correct)
+        colds[seed] = make(seed, None)
         for arm in args.arms:
-            runs[arm][seed] = arm_run(work, seed, arm, colds[seed], sizes, overrides)
+            runs[arm][seed] = make(seed, arm)
     if args.pieces_only:
         return 0
     out = args.out or (work / "effect.md" if args.quick else RESULTS / "effect.md")
@@ -704,7 +780,11 @@ def main(argv: list[str] | None = None) -> int:
     base = base_knowledge(
         work, Path(colds[seeds[0]]["data"]["heldout"]), resolve_model_path(config(overrides).model.name_or_path, 0)
     )
-    write_markdown(out, command.strip(), sizes, seeds, runs, work, colds, threads, base, args.workers)
+    pieces = [piece_path(work, s, a) for s in seeds for a in [None, *args.arms]]
+    made = sum(p.stat().st_mtime >= started for p in pieces)
+    wall_min = (time.time() - started) / 60
+    invocation = f"this invocation: {wall_min:.0f} min of wall time, {made} of {len(pieces)} pieces made by it"
+    write_markdown(out, command.strip(), sizes, seeds, runs, work, colds, threads, base, args.workers, invocation)
     print(out.read_text())
     return 0
 

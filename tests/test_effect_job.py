@@ -75,23 +75,51 @@ def test_quick_effect_run_reports_paired_deltas_selectivity_and_resumes(tmp_path
     assert stale.returncode != 0 and "was made with" in stale.stderr and "another --work" in stale.stderr
 
 
-def test_workers_split_the_seeds_and_the_report_holds_them_all(tmp_path):
-    """--workers 2: each seed runs in its own single-threaded process that keeps its pieces and writes no
-    report (the base model's held-out probe runs once, in the caller); the report assembled after them holds
-    every seed (the pieces each worker kept are reused, not trained again)."""
+def test_workers_take_pieces_in_turn_and_the_report_holds_them_all(tmp_path):
+    """--workers 2: single-threaded processes that each take the next piece nobody has taken (a seed's cold
+    start, or an arm whose cold start is kept), keep it and write no report (the base model's held-out probe
+    runs once, in the caller); the report assembled after them holds every seed, each piece made once."""
     work = tmp_path / "work"
-    proc = run_effect(work, "--seeds", "0", "1", "--workers", "2")
+    proc = run_effect(work, "--seeds", "0", "1", "2", "--workers", "2")
     assert proc.returncode == 0, proc.stderr[-3000:]
     md = (work / "effect.md").read_text()
-    assert md.startswith("# The effect, measured as a SimpleQA reader would (2 seeds x 2 arms)")
+    assert md.startswith("# The effect, measured as a SimpleQA reader would (3 seeds x 2 arms)")
+    assert "this invocation: " in md and ", 9 of 9 pieces made by it;" in md
     # the threads each stage ran with, as the pieces recorded them (the workers' share of the cores)
     assert f"2 process(es), torch threads {max(1, (os.cpu_count() or 1) // 2)} each, as the stages recorded" in md
-    for i, seed in enumerate((0, 1)):
+    claims = sorted(p.name for p in (work / "claims").iterdir())
+    assert claims == sorted(f"seed{s}-{a}" for s in (0, 1, 2) for a in ("cold-start", "knowrl", "control"))
+    for seed in (0, 1, 2):
         assert (work / f"seed{seed}" / "control" / "effect.json").exists()
         assert f"| knowrl | {seed} |" in md
+    for i in (0, 1):
         log = (work / f"worker{i}.log").read_text()
         assert "The effect, measured" not in log  # a worker prints no report
     assert not list(work.glob("worker*.md"))
+    again = run_effect(work, "--seeds", "0", "1", "2", "--workers", "2")  # claims cleared, every piece kept
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert ", 0 of 9 pieces made by it;" in (work / "effect.md").read_text()
+
+
+def test_pull_pieces_waits_for_a_cold_start_taken_elsewhere_and_stops_when_all_are_taken(tmp_path):
+    """The queue itself, with pieces that only write their files: an arm waits for its seed's cold start; a
+    piece another worker has claimed is left to it; the worker returns once every piece is done or taken."""
+    effect = load_effect_module()
+    (tmp_path / "claims").mkdir()
+    effect.claim_path(tmp_path, 1, None).touch()  # seed 1's cold start: another worker's
+    made = []
+
+    def make(seed, arm):
+        made.append((seed, arm))
+        piece = effect.piece_path(tmp_path, seed, arm)
+        piece.parent.mkdir(parents=True, exist_ok=True)
+        piece.write_text("{}")
+        if (seed, arm) == (0, "b"):  # meanwhile the other worker finishes seed 1's cold start
+            effect.piece_path(tmp_path, 1, None).parent.mkdir(parents=True, exist_ok=True)
+            effect.piece_path(tmp_path, 1, None).write_text("{}")
+
+    assert effect.pull_pieces(tmp_path, [0, 1], ["a", "b"], make, poll_s=0.01) == made
+    assert made == [(0, None), (0, "a"), (0, "b"), (1, "a"), (1, "b")]
 
 
 def load_effect_module():
