@@ -173,14 +173,7 @@ class SharedBudget:
             if self._local is not None:
                 self._local.release()
             return
-        client = self._client
-        if client is None:  # closed: the lease expires by itself after lease_s
-            return
-        try:
-            await client.zrem(self._slots_key, lease)
-        except _ERRORS as exc:  # the lease expires by itself after lease_s
-            self._failed(exc)
-        self._slot_freed()
+        await self._drop(lease, count_failure=True)
 
     async def close(self) -> None:
         """Close the connections, on the loop that opened them (a reward function may run each step on a new
@@ -275,13 +268,16 @@ class SharedBudget:
             except redis.WatchError:
                 return None, _POLL_S  # another process took or freed a slot meanwhile: look again soon
 
-    async def _drop(self, lease: str) -> None:
+    async def _drop(self, lease: str, count_failure: bool = False) -> None:
+        """Give a slot back and wake this process's first waiter for one. Closed or unreachable: the lease
+        expires by itself after lease_s (``count_failure``: an unreachable Redis starts the local fallback)."""
         client = self._client
         try:
-            if client is not None:  # closed meanwhile: it expires after lease_s
+            if client is not None:
                 await client.zrem(self._slots_key, lease)
-        except _ERRORS:
-            pass  # it expires after lease_s
+        except _ERRORS as exc:
+            if count_failure:
+                self._failed(exc)
         self._slot_freed()
 
     def _failed(self, exc: BaseException) -> None:
