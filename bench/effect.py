@@ -49,7 +49,7 @@ from knowrl.config import TrainConfig, load_train_config  # noqa: E402
 from knowrl.effect_eval import evaluate_policy, save  # noqa: E402
 from knowrl.selectivity import known, paired_gap, report  # noqa: E402
 from knowrl.stats import paired_bootstrap, rates  # noqa: E402
-from knowrl_io.jsonl import read_objects  # noqa: E402
+from knowrl.training_signal import training_signal  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 ARMS: dict[str, list[str]] = {
@@ -120,14 +120,31 @@ def cold_start(
     base = resolve_model_path(cfg.model.name_or_path, 0)
     kept = probe_path(base, work / "boundary", 4, 0.9, seed)
     before = kept.stat().st_mtime_ns if kept.exists() else None
-    data = build_demo_data(
-        out / "data",
-        sizes["train_questions"],
-        heldout_n,
-        seed,
-        boundary={"model": base, "k": 4, "temperature": 0.9, "cache": work / "boundary", "min_correct": min_correct},
-    )
+    boundary = {"model": base, "k": 4, "temperature": 0.9, "cache": work / "boundary", "min_correct": min_correct}
+    p = cfg.pipeline
+    if p.demo_design == "gradient":
+        from knowrl.demo_data import build_gradient_data
+
+        boundary["file"] = p.demo_boundary_file
+        data = build_gradient_data(
+            out / "data",
+            boundary,
+            sizes["train_questions"],
+            seed,
+            heldout_n or p.demo_heldout_answerable,
+            p.demo_heldout_made_up if heldout_n is None else max(2, heldout_n // 5),
+            p.demo_known_share,
+        )
+    else:
+        data = build_demo_data(out / "data", sizes["train_questions"], heldout_n, seed, boundary=boundary)
     probe_s = time.perf_counter() - started
+    if p.demo_design == "gradient":
+        from knowrl.effect_eval import evaluate_bare, evaluate_majority
+
+        base_eval = work / "base.eval.json"  # the held-out set is the same for every seed: one base row
+        if not base_eval.exists():
+            save(evaluate_bare(base, data["heldout"]), base_eval)
+        save(evaluate_majority(data["heldout"], data["train"]), out / "majority.eval.json")
     sft_cfg = cfg.model_copy(deep=True)
     sft_cfg.data.train, sft_cfg.output_dir, sft_cfg.model.name_or_path = str(data["sft"]), str(out / "sft"), base
     sft(sft_cfg)
@@ -186,49 +203,17 @@ def arm_run(work: Path, seed: int, arm: str, cs: dict, sizes: dict[str, int], ov
         "torch_threads": torch_threads(),
         "train_s": train_s,
         "eval_s": time.perf_counter() - started - train_s,
-        "training": training_log(out / cfg.logging.reward_log, cfg.reward.reward_semantics.fact_weight),
+        "training": training_signal(
+            Path(summary["reward_log"]),
+            cfg.reward.reward_semantics.fact_weight,
+            int(cfg.grpo.get("num_generations", 8)),
+            summary.get("dynamic_sampling"),
+        ),
         "answers_sha": hashlib.sha1(json.dumps(answers).encode()).hexdigest(),
         "made_with": made_with,
     }
     save(result, out / "effect.json")
     return result
-
-
-def training_log(log: Path, fact_weight: float) -> dict[str, Any]:
-    """From the run's reward log: label shares, steps with no reward spread (no update), claims per
-    completion, and the fact term's share of the reward's variance inside groups (one prompt per step)."""
-    from knowrl.effect_eval import claims_in
-
-    steps: dict[int, list[dict[str, Any]]] = {}
-    for row in read_objects(log):
-        if isinstance(row.get("step"), int):
-            steps.setdefault(row["step"], []).append(row)
-    rows = [r for s in sorted(steps) for r in steps[s]]
-    if not rows:
-        return {"completions": 0}
-    var_total = var_fact = 0.0
-    flat = 0
-    for group in steps.values():
-        totals = [r.get("total") or 0.0 for r in group]
-        facts = [fact_weight * (r.get("factuality") or 0.0) for r in group]
-        var_total += statistics.pvariance(totals)
-        var_fact += statistics.pvariance(facts)
-        flat += statistics.pstdev(totals) < 1e-9
-    incorrect = [r for r in rows if r.get("label") == "INCORRECT"]
-    return {
-        "completions": len(rows),
-        "steps": len(steps),
-        "flat_steps": flat,
-        "labels": {
-            lab: sum(r.get("label") == lab for r in rows) / len(rows)
-            for lab in ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
-        },
-        "no_answer": sum(r.get("label") is None for r in rows) / len(rows),
-        "claims_per_completion": statistics.fmean(claims_in(r["completion"]) for r in rows),
-        "claims_per_incorrect": statistics.fmean(claims_in(r["completion"]) for r in incorrect) if incorrect else None,
-        "fact_score_incorrect": statistics.fmean(r.get("factuality") or 0.0 for r in incorrect) if incorrect else None,
-        "fact_variance_share": var_fact / var_total if var_total > 0 else None,
-    }
 
 
 @functools.cache
@@ -244,14 +229,18 @@ def known_after_sft(sft_eval: dict[str, Any]) -> np.ndarray:
 
 
 def compare(work: Path, seed: int, arm: str) -> dict[str, Any]:
-    """Paired deltas (after GRPO - after SFT, greedy, strict grader) and selectivity for one run."""
+    """Paired deltas (after GRPO - after SFT, greedy, strict grader), the whole pipeline's (base row -> after
+    GRPO) when the base row exists, against the control arm's policy, and selectivity for one run."""
+    from knowrl.pipeline import known_mask
+
     sft_eval = load_eval(work / f"seed{seed}" / "after_sft.eval.json")
     grpo_eval = load_eval(work / f"seed{seed}" / arm / "after_grpo.eval.json")
     before, after = np.array(sft_eval["greedy"]["counts"]), np.array(grpo_eval["greedy"]["counts"])
     answerable = sft_eval["answerable"]
-    is_known = known_after_sft(sft_eval)
-    return {
+    is_known = known_mask(sft_eval)
+    out = {
         "deltas": paired_bootstrap(before, after, seed=seed),
+        "sft": rates(before),
         "after": rates(after),
         "train_grader_after": grpo_eval["greedy"]["train_rates"],
         "agreement_after": grpo_eval["greedy"]["agreement"],
@@ -260,6 +249,58 @@ def compare(work: Path, seed: int, arm: str) -> dict[str, Any]:
         "gap": paired_gap(before, after, is_known, answerable, seed=seed),
         "claims_eval": grpo_eval["greedy"]["claims_mean"],
     }
+    base_path = work / "base.eval.json"
+    if base_path.exists():
+        base = np.array(load_eval(base_path)["greedy"]["counts"])
+        out["base"] = rates(base)
+        out["pipeline"] = paired_bootstrap(base, after, seed=seed)
+    control = work / f"seed{seed}" / "control" / "after_grpo.eval.json"
+    if arm != "control" and control.exists():
+        out["vs_control"] = paired_bootstrap(np.array(load_eval(control)["greedy"]["counts"]), after, seed=seed)
+    return out
+
+
+def triple(d: dict[str, float]) -> list[float]:
+    """[estimate, low, high] of one paired delta (effect.json's shape)."""
+    return [round(d["delta"], 4), round(d["low"], 4), round(d["high"], 4)]
+
+
+def effect_json(
+    path: Path, command: str, seeds: list[int], colds: dict, runs: dict[str, dict[int, dict]], work: Path
+) -> dict[str, Any]:
+    """effect.json beside effect.md: per seed the base policy's known share of the answerable held-out
+    questions, and per arm F at each stage, the paired deltas and selectivity, with the commit."""
+    import subprocess
+
+    commit = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    out: dict[str, Any] = {"command": command, "commit": commit or None, "seeds": {}}
+    for s in seeds:
+        known = colds[s]["cold_start"].get("heldout_known", {}).get("all")
+        entry: dict[str, Any] = {"base_known_share": known["known"] / known["questions"] if known else None}
+        for arm in runs:
+            if s not in runs[arm]:
+                continue
+            c = compare(work, s, arm)
+            entry[arm] = {
+                "f": {
+                    "base": c.get("base", {}).get("f_score"),
+                    "sft": c["sft"]["f_score"],
+                    "grpo": c["after"]["f_score"],
+                },
+                "pipeline_delta_f": triple(c["pipeline"]["f_score"]) if "pipeline" in c else None,
+                "pipeline_delta_incorrect": triple(c["pipeline"]["incorrect"]) if "pipeline" in c else None,
+                "grpo_delta_f": triple(c["deltas"]["f_score"]),
+                "grpo_delta_incorrect": triple(c["deltas"]["incorrect"]),
+                "vs_control_f": triple(c["vs_control"]["f_score"]) if "vs_control" in c else None,
+                "vs_control_incorrect": triple(c["vs_control"]["incorrect"]) if "vs_control" in c else None,
+                "auroc": {"sft": c["selectivity_sft"]["auroc_unknown"], "grpo": c["selectivity_grpo"]["auroc_unknown"]},
+                "steps_with_spread": runs[arm][s]["training"].get("steps_with_spread"),
+            }
+        out["seeds"][str(s)] = entry
+    path.write_text(json.dumps(out, indent=1) + "\n")
+    return out
 
 
 def goal(c: dict[str, Any]) -> dict[str, bool]:
@@ -427,8 +468,9 @@ def write_markdown(
         *summary_lines(compared, runs, same, colds, work, base),
         "## F-score and the SimpleQA rates, after GRPO minus after SFT",
         "",
-        "| arm | seed | after SFT F | after GRPO F | " + " | ".join(f"Δ {k}" for k in HEADLINE) + " |",
-        "|---|---:|---:|---:|" + "---|" * len(HEADLINE),
+        "| arm | seed | base F | after SFT F | after GRPO F | pipeline Δ F | pipeline Δ incorrect | GRPO Δ F vs "
+        "control | " + " | ".join(f"GRPO Δ {k}" for k in HEADLINE) + " |",
+        "|---|---:|---:|---:|---:|---|---|---|" + "---|" * len(HEADLINE),
     ]
     for arm in shown:
         for s in seeds:
@@ -436,8 +478,12 @@ def write_markdown(
                 continue
             c = compared[arm][s]
             f_before = c["after"]["f_score"] - c["deltas"]["f_score"]["delta"]
+            pipe = c.get("pipeline")
+            vs = c.get("vs_control")
             lines.append(
-                f"| {arm} | {s} | {f_before:.3f} | {c['after']['f_score']:.3f} | "
+                f"| {arm} | {s} | {opt(c.get('base', {}).get('f_score'), '.3f')} | {f_before:.3f} | "
+                f"{c['after']['f_score']:.3f} | {fmt_delta(pipe['f_score']) if pipe else '-'} | "
+                f"{fmt_delta(pipe['incorrect']) if pipe else '-'} | {fmt_delta(vs['f_score']) if vs else '-'} | "
                 + " | ".join(fmt_delta(c["deltas"][k]) for k in HEADLINE)
                 + " |"
             )
@@ -480,9 +526,10 @@ def write_markdown(
         "",
         "## Training: the reward's signal, claims and the fact term",
         "",
-        "| arm | seed | GRPO min | flat steps | CORRECT / INCORRECT / IDK / no answer | claims per completion "
+        "| arm | seed | GRPO min | steps with spread | groups with spread (first draw -> trained) "
+        "| CORRECT / INCORRECT per step | CORRECT / INCORRECT / IDK / no answer | claims per completion "
         "| claims per INCORRECT | fact score (INCORRECT) | fact term's share of in-group reward variance |",
-        "|---|---:|---:|---|---|---:|---:|---:|---:|",
+        "|---|---:|---:|---:|---|---|---|---:|---:|---:|---:|",
     ]
     for arm in shown:
         for s, r in runs[arm].items():
@@ -491,7 +538,9 @@ def write_markdown(
                 continue
             lab = t["labels"]
             lines.append(
-                f"| {arm} | {s} | {r['train_s'] / 60:.1f} | {t['flat_steps']} of {t['steps']} | "
+                f"| {arm} | {s} | {r['train_s'] / 60:.1f} | {t['steps_with_spread']:.0%} of {t['steps']} | "
+                f"{t['groups_with_spread_first_draw']:.0%} -> {t['groups_with_spread_trained']:.0%} | "
+                f"{t['correct_per_step']:.1f} / {t['incorrect_per_step']:.1f} | "
                 f"{lab['CORRECT']:.2f} / {lab['INCORRECT']:.2f} / {lab['NOT_ATTEMPTED']:.2f} / {t['no_answer']:.2f} | "
                 f"{t['claims_per_completion']:.2f} | {opt(t['claims_per_incorrect'])} | "
                 f"{opt(t['fact_score_incorrect'], '.3f')} | "
@@ -785,6 +834,7 @@ def main(argv: list[str] | None = None) -> int:
     wall_min = (time.time() - started) / 60
     invocation = f"this invocation: {wall_min:.0f} min of wall time, {made} of {len(pieces)} pieces made by it"
     write_markdown(out, command.strip(), sizes, seeds, runs, work, colds, threads, base, args.workers, invocation)
+    effect_json(out.with_suffix(".json"), command.strip(), seeds, colds, runs, work)
     print(out.read_text())
     return 0
 

@@ -47,7 +47,13 @@ def model_key(model_path: str) -> str:
 
 
 def sample_answers(
-    model_path: str, questions: Sequence[str], k: int, temperature: float, seed: int, max_new_tokens: int = 16
+    model_path: str,
+    questions: Sequence[str],
+    k: int,
+    temperature: float,
+    seed: int,
+    max_new_tokens: int = 16,
+    batch_size: int = 16,
 ) -> list[list[str]]:
     """k sampled bare answers per question (first line of each reply)."""
     from knowrl.decode import complete_texts
@@ -57,7 +63,9 @@ def sample_answers(
     prompts = [
         tokenizer.apply_chat_template(probe_messages(q), tokenize=False, add_generation_prompt=True) for q in questions
     ]
-    texts = complete_texts(model, tokenizer, prompts, max_new_tokens, 16, temperature=temperature, k=k, seed=seed)
+    texts = complete_texts(
+        model, tokenizer, prompts, max_new_tokens, batch_size, temperature=temperature, k=k, seed=seed
+    )
     firsts = [text.strip().split("\n")[0] for text in texts]
     return [firsts[i * k : (i + 1) * k] for i in range(len(questions))]
 
@@ -74,6 +82,7 @@ def probe(
     k: int = 4,
     temperature: float = 0.9,
     seed: int = 0,
+    batch_size: int = 16,
 ) -> dict[str, dict[str, Any]]:
     """Per training row (by ``qid``): the k answers and how many the training grader marks CORRECT.
     Rows about things that do not exist are not asked (nothing to know)."""
@@ -84,7 +93,7 @@ def probe(
     known: dict[str, dict[str, Any]] = json.loads(path.read_text()) if path.exists() else {}
     todo = [r for r in rows if r["answerable"] and r["qid"] not in known]
     if todo:
-        answers = sample_answers(model_path, [r["question"] for r in todo], k, temperature, seed)
+        answers = sample_answers(model_path, [r["question"] for r in todo], k, temperature, seed, batch_size=batch_size)
         for row, said in zip(todo, answers):
             correct = sum(grade(a, row["answers"]) is Label.CORRECT for a in said)
             known[row["qid"]] = {"answers": said, "correct": correct}
@@ -133,3 +142,67 @@ def heldout_knowledge(rows: Sequence[dict[str, Any]], model_path: str, cache: Pa
         "f_ceiling": 2 * correct / (1 + correct),
         "by_template": by_template,
     }
+
+
+def load_probe_file(path: Path, k: int, temperature: float) -> dict[str, dict[str, Any]]:
+    """A probe kept with the project (``python -m knowrl.boundary``): qid -> answers and right count. It was
+    drawn with one k and temperature; asking for others is an error, not a silent mismatch."""
+    from knowrl.config import ConfigError
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{path}: cannot read the probe file ({exc})") from exc
+    if not isinstance(data, dict) or not isinstance(data.get("probe"), dict):
+        raise ConfigError(f"{path}: not a probe file (no 'probe' object)")
+    if data.get("k") != k or data.get("temperature") != temperature:
+        raise ConfigError(
+            f"{path}: drawn with k {data.get('k')} at temperature {data.get('temperature')}, not k {k} at {temperature}"
+        )
+    return data["probe"]
+
+
+def write_probe_file(path: Path, meta: dict[str, Any], got: dict[str, dict[str, Any]]) -> None:
+    """One question per line (a diff shows which answers moved), metadata first."""
+    lines = [json.dumps(meta, ensure_ascii=False)[:-1] + ', "probe": {']
+    body = [f"{json.dumps(q)}: {json.dumps(got[q], ensure_ascii=False)}" for q in sorted(got)]
+    path.write_text("\n".join(lines + [",\n".join(body), "}}"]) + "\n", encoding="utf-8")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Probe a policy on every candidate of the effect design and keep the result as a file (what
+    ``configs/data/boundary-smollm2.json`` is: the demo reads it instead of probing for ~17 minutes)."""
+    import argparse
+    import time
+
+    from knowrl.demo_data import gradient_items
+    from knowrl.models import resolve_model_path
+
+    parser = argparse.ArgumentParser(prog="python -m knowrl.boundary", description=main.__doc__)
+    parser.add_argument("--model", default="smollm2")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--cache", type=Path, help="probe cache folder (default: a temporary one)")
+    args = parser.parse_args(argv)
+    import tempfile
+
+    started = time.perf_counter()
+    rows = [i.rl_row() for i in gradient_items() if i.answerable]
+    with tempfile.TemporaryDirectory() as tmp:
+        got = probe(resolve_model_path(args.model, 0), rows, args.cache or Path(tmp), 4, 0.9, 0, batch_size=48)
+    meta = {
+        "model": args.model,
+        "k": 4,
+        "temperature": 0.9,
+        "seed": 0,
+        "grader": "reward_engine.offline.grader (the training grader) at probe time",
+        "questions": len(rows),
+        "probe_s": round(time.perf_counter() - started, 1),
+        "made_by": f"python -m knowrl.boundary --model {args.model} --out {args.out}",
+    }
+    write_probe_file(args.out, meta, got)
+    print(f"{len(got)} questions probed in {meta['probe_s']:.0f} s -> {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -153,6 +153,23 @@ class PipelineConfig(BaseModel):
         description="with demo_cold_start random: share of real training questions whose "
         'cold-start answer is "I don\'t know" (GRPO then sees abstentions)',
     )
+    demo_design: Literal["hard", "gradient"] = Field(
+        "hard",
+        description="gradient: questions the base policy half-knows (famous vs obscure entities of one family, "
+        "knowrl.question_families, chosen from its probe by knowrl.stratify); hard: the seven encyclopaedic "
+        "templates of knowrl.demo_questions",
+    )
+    demo_boundary_file: str | None = Field(
+        None, description="gradient: the base policy's probe kept as a file (python -m knowrl.boundary); else probed"
+    )
+    demo_heldout_answerable: int = Field(240, ge=1, description="gradient: answerable held-out questions")
+    demo_heldout_made_up: int = Field(60, ge=0, description="gradient: held-out questions about made-up countries")
+    demo_known_share: float = Field(
+        0.45, gt=0.0, lt=1.0, description="gradient: share of questions the base policy knows, held-out and training"
+    )
+    demo_min_correct: int | None = Field(
+        None, ge=1, description="known: right in this many of the probe's 4 answers (default: half)"
+    )
     cold_start_sft: bool = Field(False, description="run the `sft` stage on data.sft first, merge, then GRPO")
     evaluate_before_after: bool = Field(False, description="evaluate data.eval before SFT and after GRPO")
     evaluate_base: bool = Field(
@@ -178,6 +195,16 @@ class PipelineConfig(BaseModel):
     )
     eval_temperature: float | None = Field(
         None, description="sampling temperature (default: grpo.temperature, as in training)"
+    )
+
+
+class DynamicSamplingConfig(BaseModel):
+    """GRPO groups without reward spread replaced by fresh draws (``knowrl.dynamic_sampling``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_rounds: int = Field(
+        0, ge=0, description="extra draws per step to refill groups without reward spread; 0: off (TRL as is)"
     )
 
 
@@ -238,6 +265,7 @@ class TrainConfig(BaseModel):
     kb: KBConfig = Field(default_factory=KBConfig)
     reward: RewardEngineConfig | None = None
     grpo: dict[str, Any] = Field(default_factory=dict, description="TRL GRPOConfig fields")
+    dynamic_sampling: DynamicSamplingConfig = Field(default_factory=DynamicSamplingConfig)
     sft: dict[str, Any] = Field(default_factory=dict, description="TRL SFTConfig fields")
     logging: LoggingConfig = Field(default_factory=LoggingConfig)
     pipeline: PipelineConfig = Field(default_factory=PipelineConfig)
@@ -388,6 +416,7 @@ def load_train_config(path: str | Path, overrides: list[str] | None = None) -> T
     config.data.sft = _resolve(config.data.sft, base)
     config.kb.build_from = _resolve(config.kb.build_from, base)
     config.pipeline.report = _resolve(config.pipeline.report, base)
+    config.pipeline.demo_boundary_file = _resolve(config.pipeline.demo_boundary_file, base)
     config.output_dir = (
         str((base / config.output_dir).resolve()) if not Path(config.output_dir).is_absolute() else config.output_dir
     )

@@ -131,3 +131,100 @@ def build_demo_data(
         )
     )
     return paths
+
+
+def gradient_items() -> list[Item]:
+    """The famous-to-obscure families (``knowrl.question_families``), copyable ones dropped, one per question."""
+    from knowrl.demo_questions import copyable
+    from knowrl.question_families import country_items, element_items
+    from retrieval.sources import wiki_documents
+
+    leads = {d.title: d.text for d in wiki_documents()}
+    seen: set[str] = set()
+    items = []
+    for item in [*country_items(), *element_items(leads)]:
+        if item.question not in seen and not copyable(item):
+            seen.add(item.question)
+            items.append(item)
+    return items
+
+
+def base_probe(boundary: dict[str, Any], items: Sequence[Item]) -> dict[str, dict[str, Any]]:
+    """The base policy's probe of every answerable candidate (``knowrl.boundary.probe``, one fixed seed so the
+    held-out set is the same for every run); from ``boundary["file"]`` when given (a probe kept with the
+    project, ``knowrl.boundary.load_probe_file``), probing only what it lacks."""
+    from knowrl.boundary import load_probe_file, probe
+
+    rows = [i.rl_row() for i in items if i.answerable]
+    k, temperature = int(boundary.get("k", 4)), float(boundary.get("temperature", 0.9))
+    kept = load_probe_file(Path(boundary["file"]), k, temperature) if boundary.get("file") else {}
+    todo = [r for r in rows if r["qid"] not in kept]
+    got = probe(boundary["model"], todo, Path(boundary["cache"]), k, temperature, 0) if todo else {}
+    return {**kept, **got}
+
+
+def build_gradient_data(
+    out_dir: Path,
+    boundary: dict[str, Any],
+    train_questions: int = 160,
+    seed: int = 0,
+    heldout_answerable: int = 240,
+    heldout_made_up: int = 60,
+    known_share: float = 0.45,
+    made_up_share: float = 0.125,
+) -> dict[str, Path]:
+    """The effect study's data on questions the base policy half-knows (``knowrl.stratify``): the same files
+    as ``build_demo_data``. The base policy's probe marks each candidate known (right in at least half of
+    k sampled bare answers, or ``boundary["min_correct"]``); the held-out set (fixed: split seed 0) and
+    each seed's training questions are drawn per family at ``known_share`` known; the cold start teaches
+    "I don't know" on the training questions the base policy does not know. ``cold_start.json`` records the
+    known shares reached on both sides."""
+    from knowrl.boundary import knows
+    from knowrl.demo_questions import GRADIENT_FORMS, _markov_names, _syllable_names, made_up_items
+    from knowrl.stratify import pick, shares, split_groups
+
+    items = gradient_items()
+    probed = base_probe(boundary, items)
+    k, need = int(boundary.get("k", 4)), boundary.get("min_correct")
+    known = {i.qid: knows(probed.get(i.qid), k, need) for i in items}
+    # 60 % of the entities the base policy knows something about go to the held-out side, half of the rest:
+    # SmolLM2 knows 143 of 1,061 candidates, and the held-out set is the larger one.
+    held_side, pool_side = split_groups(items, known, 0.5, split_seed=0, known_heldout_share=0.6)
+    held = pick(held_side, known, heldout_answerable, known_share, random.Random(0))
+    countries = sorted({i.links[0] for i in items if i.template == "capital"})
+    taken = {c.lower() for c in countries}
+    held_fakes = _markov_names(random.Random(1), countries, taken, heldout_made_up)
+    held += made_up_items(held_fakes, "markov", GRADIENT_FORMS)
+    n_fake = round(train_questions * made_up_share)
+    train = pick(pool_side, known, train_questions - n_fake, known_share, random.Random(seed))
+    train_fakes = _syllable_names(random.Random(seed + 2), taken | {n.lower() for n in held_fakes}, n_fake)
+    train += made_up_items(train_fakes, "syllable", GRADIENT_FORMS)
+    random.Random(seed).shuffle(train)
+    unsure = {i.qid for i in train if i.answerable and not known[i.qid]}
+    rule = f"wrong in more than half of {k}" if need is None else f"right in fewer than {need} of {k}"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = {
+        "train": out_dir / "train.jsonl",
+        "heldout": out_dir / "heldout.jsonl",
+        "sft": out_dir / "sft.json",
+        "cold_start": out_dir / "cold_start.json",
+    }
+    _write_jsonl(paths["train"], [{**i.rl_row(), "base_known": known.get(i.qid, False)} for i in train])
+    _write_jsonl(paths["heldout"], [{**i.rl_row(), "base_known": known.get(i.qid, False)} for i in held])
+    paths["sft"].write_text(json.dumps([sft_example(n, i, i.qid in unsure) for n, i in enumerate(train)], indent=1))
+    paths["cold_start"].write_text(
+        json.dumps(
+            {
+                "design": "gradient",
+                "rule": f"{rule} sampled bare answers of the base policy (one probe, seed 0, every candidate)",
+                "candidates": shares(items, known),
+                "heldout_known": shares(held, known),
+                "train_known": shares(train, known),
+                "real": sum(i.answerable for i in train),
+                "made_up": sum(not i.answerable for i in train),
+                "unsure_real": len(unsure),
+                "unsure_qids": sorted(unsure),
+            }
+        )
+    )
+    return paths

@@ -317,13 +317,20 @@ def _markov_names(rng: random.Random, real: Iterable[str], taken: set[str], n: i
     return names
 
 
-def made_up_items(names: list[str], style: str) -> list[Item]:
-    """Questions about countries that do not exist: the three Factbook templates, rotated over ``names``."""
-    forms = (
-        ("capital", "What is the capital of {c}?"),
-        ("highest", "What is the highest point in {c}?"),
-        ("independence", "In what year did {c} gain independence?"),
-    )
+HARD_FORMS = (
+    ("capital", "What is the capital of {c}?"),
+    ("highest", "What is the highest point in {c}?"),
+    ("independence", "In what year did {c} gain independence?"),
+)
+GRADIENT_FORMS = (
+    ("capital", "What is the capital of {c}?"),
+    ("language", "What is the official language of {c}?"),
+    ("currency", "What is the currency of {c}?"),
+)
+
+
+def made_up_items(names: list[str], style: str, forms: tuple[tuple[str, str], ...] = HARD_FORMS) -> list[Item]:
+    """Questions about countries that do not exist: ``forms`` (template, question) rotated over ``names``."""
     items = []
     for i, name in enumerate(names):
         template, question = forms[i % len(forms)]

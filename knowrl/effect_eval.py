@@ -42,8 +42,12 @@ def claims_in(completion: str) -> int:
     return len(decompose(parse(completion).think or ""))
 
 
-def grade_stage(rows: Sequence[dict[str, Any]], completions: Sequence[str], k: int) -> dict[str, Any]:
-    """Strict and training-grader outcomes of ``k`` completions per row (row-major), per question."""
+def grade_stage(
+    rows: Sequence[dict[str, Any]], completions: Sequence[str], k: int, attempted: bool = False
+) -> dict[str, Any]:
+    """Strict and training-grader outcomes of ``k`` completions per row (row-major), per question.
+    ``attempted``: every answer counts as an attempt (the base row, which was never taught to abstain or
+    to write the format): anything not CORRECT is INCORRECT."""
     from knowrl.evaluate import grade_completions
     from reward_engine.config import parse_reward_config
 
@@ -57,6 +61,8 @@ def grade_stage(rows: Sequence[dict[str, Any]], completions: Sequence[str], k: i
         label = strict_label(parsed.answer or "", row["aliases"], row["answerable"]) if parsed.has_answer else None
         strict.append(outcome(label, parsed.has_answer))
         train.append(outcome(graded["label"], parsed.has_answer))
+        if attempted:
+            strict[-1], train[-1] = (o if o == "CORRECT" else "INCORRECT" for o in (strict[-1], train[-1]))
         details.append(
             {
                 "qid": row.get("qid"),
@@ -97,7 +103,7 @@ def evaluate_policy(
     from knowrl.evaluate import generation_passes
 
     rows = heldout_rows(heldout)
-    out: dict[str, Any] = {"qids": [r.get("qid") for r in rows], "answerable": [bool(r["answerable"]) for r in rows]}
+    out: dict[str, Any] = _stage_keys(rows)
     completions, drawn = generation_passes(
         model,
         adapter,
@@ -115,6 +121,60 @@ def evaluate_policy(
     if drawn is not None:
         out["sampled"] = grade_stage(rows, drawn, samples)
     return out
+
+
+def bare_completion(answer: str) -> str:
+    """A bare answer in the completion format, so the base and majority rows go through ``grade_stage``."""
+    return f"<think></think><answer>{answer.strip()}</answer>"
+
+
+def evaluate_bare(model: str, heldout: Path, max_new_tokens: int = 16, batch_size: int = 48) -> dict[str, Any]:
+    """The base row: the untrained policy answering each held-out question with the knowledge-boundary probe's
+    few-shot bare-answer prompt, greedy (first line of the reply), every answer counted as attempted, so the
+    base is not punished for not knowing the think/answer format."""
+    from knowrl.boundary import probe_messages
+    from knowrl.decode import complete_texts
+    from knowrl.evaluate import load_for_generation
+
+    rows = heldout_rows(heldout)
+    policy, tokenizer = load_for_generation(model, None)
+    prompts = [
+        tokenizer.apply_chat_template(probe_messages(r["question"]), tokenize=False, add_generation_prompt=True)
+        for r in rows
+    ]
+    texts = complete_texts(policy, tokenizer, prompts, max_new_tokens, batch_size)
+    completions = [bare_completion((t.strip().split("\n") or [""])[0]) for t in texts]
+    return {**_stage_keys(rows), "greedy": grade_stage(rows, completions, 1, attempted=True)}
+
+
+def majority_answers(train_rows: Sequence[dict[str, Any]]) -> dict[str, str]:
+    """Per family, its most common gold among the training questions (ties: the first in sorted order); "*": the
+    most common over all families (what a question about a made-up thing gets)."""
+    from collections import Counter
+
+    per: dict[str, Counter] = {}
+    for row in train_rows:
+        if row.get("answerable", True) and row.get("aliases"):
+            for key in (row.get("template") or "?", "*"):
+                per.setdefault(key, Counter())[row["aliases"][0]] += 1
+    return {key: sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))[0][0] for key, c in per.items()}
+
+
+def evaluate_majority(heldout: Path, train: Path) -> dict[str, Any]:
+    """A guessing baseline: every held-out question answered with its family's most common training gold
+    (e.g. "euro" for every currency), graded like any stage: an F gain from priors shows up here too."""
+    rows = heldout_rows(heldout)
+    guess = majority_answers(heldout_rows(train))
+    completions = [bare_completion(guess.get(r.get("template") or "?", guess.get("*", ""))) for r in rows]
+    return {**_stage_keys(rows), "greedy": grade_stage(rows, completions, 1, attempted=True), "guesses": guess}
+
+
+def _stage_keys(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "qids": [r.get("qid") for r in rows],
+        "answerable": [bool(r["answerable"]) for r in rows],
+        "base_known": [bool(r.get("base_known")) for r in rows],  # the base policy's probe (gradient design)
+    }
 
 
 def save(result: dict[str, Any], path: Path) -> None:

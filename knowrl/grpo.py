@@ -86,7 +86,13 @@ def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None
         config, policy.tokenizer, knowrl_sink=reward_log, rows_sink=reward_log.write_rows, world_size=world
     )
     rewards = task.rewards
-    trainer = GRPOTrainer(
+    trainer_cls = GRPOTrainer
+    if config.dynamic_sampling.max_rounds:
+        from knowrl import dynamic_sampling
+
+        dynamic_sampling.check(config.grpo, world)
+        trainer_cls = dynamic_sampling.trainer_class(GRPOTrainer)
+    trainer = trainer_cls(
         model=policy.model,
         reward_funcs=rewards.functions(),
         args=grpo_args(config),
@@ -95,6 +101,8 @@ def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None
         peft_config=policy.peft_config,
         callbacks=[StopOnNonFinite("grpo"), *(callbacks or [])],
     )
+    if config.dynamic_sampling.max_rounds:
+        trainer.max_rounds, trainer.seed, trainer.stats = config.dynamic_sampling.max_rounds, config.seed, []
     try:
         with training_attention():
             result = trainer.train(resume_from_checkpoint=checkpoint)
@@ -118,6 +126,7 @@ def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None
         "trainer_processes": trainer.accelerator.num_processes,
         "judge_rpm_per_rank": _judge_rpm(rewards),
         "wall_s": round(time.perf_counter() - started, 1),
+        "dynamic_sampling": getattr(trainer, "stats", None),
     }
     if rank == 0:
         policy.tokenizer.save_pretrained(str(out / "final"))

@@ -22,7 +22,15 @@ from knowrl.reward_log import reward_curve
 from knowrl.sft import sft
 from knowrl_io.paths import cache_dir
 
-STAGES = (("before", "before"), ("after_sft", "after SFT"), ("after", "after GRPO"))
+STAGES = (
+    ("majority", "majority guess"),
+    ("base", "base (bare answer)"),
+    ("before", "before"),
+    ("after_sft", "after SFT"),
+    ("after", "after GRPO"),
+)
+# Paired changes reported (later stage minus earlier, same questions): the whole pipeline, SFT's and GRPO's.
+PAIRS = (("base", "after", "pipeline (base -> after GRPO)"), ("base", "after_sft", "cold-start SFT"))
 
 
 def interval_cell(stage: dict[str, Any] | None, key: str) -> str:
@@ -62,7 +70,7 @@ def table(summaries: dict[str, dict[str, Any] | None]) -> str:
     """Held-out rates per stage, strict evaluation grader, F first: greedy, then sampled when drawn."""
     from knowrl.stats import STATS
 
-    columns = [(label, summaries.get(key)) for key, label in STAGES if key in summaries]
+    columns = [(label, summaries[key]) for key, label in STAGES if summaries.get(key) is not None]
     lines = [
         "| held-out (strict grader) | " + " | ".join(name for name, _ in columns) + " |",
         "|---|" + "---|" * len(columns),
@@ -79,13 +87,39 @@ def table(summaries: dict[str, dict[str, Any] | None]) -> str:
     return "\n".join(lines)
 
 
+def known_mask(sft_eval: dict[str, Any]) -> Any:
+    """Which questions count as known for selectivity: the base policy's probe when the held-out rows carry it
+    (the gradient design: fixed before any training), else right in half of the SFT policy's answers."""
+    import numpy as np
+
+    from knowrl.selectivity import known
+
+    if any(sft_eval.get("base_known") or []):
+        return np.array(sft_eval["base_known"], dtype=bool) & np.array(sft_eval["answerable"], dtype=bool)
+    basis = sft_eval.get("sampled", sft_eval["greedy"])
+    return known(np.array(basis["counts"]), sft_eval["answerable"])
+
+
+def other_pairs(evals: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The paired changes of ``PAIRS`` that both stages exist for (greedy)."""
+    import numpy as np
+
+    from knowrl.stats import paired_bootstrap
+
+    return {
+        label: paired_bootstrap(np.array(evals[a]["greedy"]["counts"]), np.array(evals[b]["greedy"]["counts"]))
+        for a, b, label in PAIRS
+        if a in evals and b in evals
+    }
+
+
 def paired(evals: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """After GRPO minus after SFT on the same questions (paired bootstrap), per mode, and selectivity."""
     if "after_sft" not in evals or "after" not in evals:
         return {}
     import numpy as np
 
-    from knowrl.selectivity import known, paired_gap, report
+    from knowrl.selectivity import paired_gap, report
     from knowrl.stats import paired_bootstrap
 
     sft_eval, grpo_eval = evals["after_sft"], evals["after"]
@@ -93,10 +127,12 @@ def paired(evals: dict[str, dict[str, Any]]) -> dict[str, Any]:
     for mode in ("greedy", "sampled"):
         if mode in sft_eval and mode in grpo_eval:
             out[mode] = paired_bootstrap(np.array(sft_eval[mode]["counts"]), np.array(grpo_eval[mode]["counts"]))
-    basis = sft_eval.get("sampled", sft_eval["greedy"])
-    is_known = known(np.array(basis["counts"]), sft_eval["answerable"])
+    out["stages"] = other_pairs(evals)
+    is_known = known_mask(sft_eval)
     before, after = np.array(sft_eval["greedy"]["counts"]), np.array(grpo_eval["greedy"]["counts"])
+    by = "by the base policy's probe" if any(sft_eval.get("base_known") or []) else "by the SFT policy"
     out["selectivity"] = {
+        "known_by": by,
         "after_sft": report(before, is_known, sft_eval["answerable"]),
         "after": report(after, is_known, sft_eval["answerable"]),
         "gap": paired_gap(before, after, is_known, sft_eval["answerable"]),
@@ -124,11 +160,38 @@ def cached_at_start() -> list[str]:
 
 def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -> dict[str, Any]:
     cached = cached_at_start()
+    result_data: dict[str, Any] | None = None
     clock = StageClock()
     p = config.pipeline
     out = Path(config.output_dir)
     out.mkdir(parents=True, exist_ok=True)
-    if p.demo_data:
+    if p.demo_data and p.demo_design == "gradient":
+        from knowrl.demo_data import build_gradient_data
+
+        clock.stage("choosing questions from the base policy's knowledge boundary")
+        paths = build_gradient_data(
+            out / "data",
+            {
+                "model": resolve_model_path(config.model.name_or_path, config.seed),
+                "k": 4,
+                "temperature": 0.9,
+                "cache": cache_dir() / "boundary",
+                "file": p.demo_boundary_file,
+                "min_correct": p.demo_min_correct,
+            },
+            p.demo_train_questions,
+            config.seed,
+            p.demo_heldout_answerable,
+            p.demo_heldout_made_up,
+            p.demo_known_share,
+        )
+        config.data.train, config.data.eval, config.data.sft = (
+            str(paths["train"]),
+            str(paths["heldout"]),
+            str(paths["sft"]),
+        )
+        result_data = json.loads(paths["cold_start"].read_text())
+    elif p.demo_data:
         from knowrl.demo_data import build_demo_data
 
         clock.stage("generating QA from the demo KB sources")
@@ -169,7 +232,15 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
         )
         save(evals[stage], out / f"heldout_{stage}.json")
 
-    if p.evaluate_before_after and p.evaluate_base and config.data.eval:
+    if p.evaluate_before_after and p.demo_design == "gradient" and config.data.eval:
+        from knowrl.effect_eval import evaluate_bare, evaluate_majority
+
+        clock.stage("evaluating the base model (bare answers) and the majority guess on the held-out split")
+        evals["base"] = evaluate_bare(base, Path(config.data.eval))
+        evals["majority"] = evaluate_majority(Path(config.data.eval), Path(config.data.train))
+        for stage in ("base", "majority"):
+            save(evals[stage], out / f"heldout_{stage}.json")
+    elif p.evaluate_before_after and p.evaluate_base and config.data.eval:
         clock.stage("evaluating the base model on the held-out split")
         evaluate("before", base, None, p.eval_samples if p.sample_before else 0)
     grpo_base = base
@@ -189,7 +260,16 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
     grpo_config = config.model_copy(deep=True)
     grpo_config.model.name_or_path = grpo_base
     summary = train(grpo_config)
-    result: dict[str, Any] = {"grpo": summary, "cached_at_start": cached}
+    result: dict[str, Any] = {"grpo": summary, "cached_at_start": cached, "data": result_data}
+    if config.reward is not None:
+        from knowrl.training_signal import training_signal
+
+        result["training_signal"] = training_signal(
+            Path(summary["reward_log"]),
+            config.reward.reward_semantics.fact_weight,
+            int(config.grpo.get("num_generations", 8)),
+            summary.get("dynamic_sampling"),
+        )
     if p.evaluate_before_after and config.data.eval:
         clock.stage("evaluating after GRPO")
         evaluate("after", grpo_base, summary["adapter"], p.eval_samples)

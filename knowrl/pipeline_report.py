@@ -53,6 +53,13 @@ def paired_lines(paired: dict[str, Any]) -> list[str]:
             d = paired[mode][key]
             beyond = "beyond the noise" if d["low"] > 0 or d["high"] < 0 else "within the noise"
             lines.append(f"- {mode} {key}: {d['delta']:+.3f} [{d['low']:+.3f}, {d['high']:+.3f}] ({beyond})")
+    for label, deltas in (paired.get("stages") or {}).items():
+        parts = [
+            f"{key} {d['delta']:+.3f} [{d['low']:+.3f}, {d['high']:+.3f}]"
+            for key in ("f_score", "incorrect", "correct", "not_attempted")
+            for d in [deltas[key]]
+        ]
+        lines.append(f"- {label}, greedy: " + "; ".join(parts))
     sel = paired.get("selectivity")
     if sel:
         a, b, gap = sel["after_sft"], sel["after"], sel["gap"]
@@ -61,7 +68,8 @@ def paired_lines(paired: dict[str, Any]) -> list[str]:
             return "-" if x is None else f"{x:.2f}"
 
         lines.append(
-            f"- greedy abstention on the {a['n_known']} questions the SFT policy knew: {pct(a['abstain_known'])} -> "
+            f"- greedy abstention on the {a['n_known']} questions known ({sel.get('known_by', 'by the SFT policy')}): "
+            f"{pct(a['abstain_known'])} -> "
             f"{pct(b['abstain_known'])}; on the {a['n_unknown']} it did not: {pct(a['abstain_unknown'])} -> "
             f"{pct(b['abstain_unknown'])}; on {a['n_made_up']} made-up: {pct(a['abstain_made_up'])} -> "
             f"{pct(b['abstain_made_up'])}; AUROC of abstention for unknown {pct(a['auroc_unknown'])} -> "
@@ -69,6 +77,44 @@ def paired_lines(paired: dict[str, Any]) -> list[str]:
             + (f"; gap change {gap['delta']:+.3f} [{gap['low']:+.3f}, {gap['high']:+.3f}]" if gap else "")
         )
     return lines
+
+
+def data_lines(data: dict[str, Any] | None) -> list[str]:
+    """How many questions the base policy knew, per family, on each side (the gradient design)."""
+    if not data or data.get("design") != "gradient":
+        return []
+
+    def side(name: str) -> str:
+        got = data[name]
+        fams = ", ".join(f"{f} {v['known']}/{v['questions']}" for f, v in sorted(got.items()) if f != "all")
+        total = got["all"]
+        return f"{total['known']} of {total['questions']} ({total['known'] / total['questions']:.0%}; {fams})"
+
+    return [
+        f"Questions chosen from the base policy's knowledge boundary ({data['rule']}). Known by the base policy: "
+        f"answerable held-out {side('heldout_known')}; training {side('train_known')}; all candidates "
+        f"{side('candidates')}.",
+        "",
+    ]
+
+
+def signal_lines(signal: dict[str, Any] | None) -> list[str]:
+    """The GRPO training signal (``knowrl.training_signal``)."""
+    if not signal or not signal.get("completions"):
+        return []
+
+    def opt(x: float | None, spec: str) -> str:
+        return "-" if x is None else format(x, spec)
+
+    return [
+        f"GRPO training signal: {signal['steps_with_spread']:.0%} of {signal['steps']} steps trained on a group with "
+        f"reward spread; groups with spread {signal['groups_with_spread_first_draw']:.0%} in the first draw, "
+        f"{signal['groups_with_spread_trained']:.0%} after dynamic sampling; per step {signal['correct_per_step']:.1f} "
+        f"CORRECT and {signal['incorrect_per_step']:.1f} INCORRECT completions drawn; "
+        f"{signal['claims_per_completion']:.2f} claims per completion; the fact term's share of in-group reward "
+        f"variance {opt(signal['fact_variance_share'], '.1%')}.",
+        "",
+    ]
 
 
 def settings(section: dict[str, Any]) -> str:
@@ -121,6 +167,7 @@ def write_report(path: Path, command: str, config: Any, clock: StageClock, resul
         "`[low, high]` is a 95 % interval from resampling questions.",
         "",
     ]
+    lines += data_lines(result.get("data"))
     if "table" in result:
         lines += [result["table"], ""]
         verdict = paired_lines(result.get("paired") or {})
@@ -135,6 +182,7 @@ def write_report(path: Path, command: str, config: Any, clock: StageClock, resul
         ]
         if agree:
             lines += ["Strict grader vs the training grader, share of answers labelled alike: " + "; ".join(agree), ""]
+    lines += signal_lines(result.get("training_signal"))
     if curve:
         lines += [f"![mean reward per GRPO step]({png.name})", ""]
     path.write_text("\n".join(lines))
