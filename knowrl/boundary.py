@@ -145,7 +145,7 @@ def heldout_knowledge(rows: Sequence[dict[str, Any]], model_path: str, cache: Pa
 
 
 def load_probe_file(path: Path, k: int, temperature: float) -> dict[str, dict[str, Any]]:
-    """A probe kept with the project (``python -m knowrl.boundary``): qid -> answers and right count. It was
+    """A probe kept with the project (``python -m knowrl.probe_candidates``): qid -> answers and right count. It was
     drawn with one k and temperature; asking for others is an error, not a silent mismatch."""
     from knowrl.config import ConfigError
 
@@ -167,42 +167,3 @@ def write_probe_file(path: Path, meta: dict[str, Any], got: dict[str, dict[str, 
     lines = [json.dumps(meta, ensure_ascii=False)[:-1] + ', "probe": {']
     body = [f"{json.dumps(q)}: {json.dumps(got[q], ensure_ascii=False)}" for q in sorted(got)]
     path.write_text("\n".join(lines + [",\n".join(body), "}}"]) + "\n", encoding="utf-8")
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Probe a policy on every candidate of the effect design and keep the result as a file (what
-    ``configs/data/boundary-smollm2.json`` is: the demo reads it instead of probing for ~17 minutes)."""
-    import argparse
-    import time
-
-    from knowrl.demo_data import gradient_items
-    from knowrl.models import resolve_model_path
-
-    parser = argparse.ArgumentParser(prog="python -m knowrl.boundary", description=main.__doc__)
-    parser.add_argument("--model", default="smollm2")
-    parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--cache", type=Path, help="probe cache folder (default: a temporary one)")
-    args = parser.parse_args(argv)
-    import tempfile
-
-    started = time.perf_counter()
-    rows = [i.rl_row() for i in gradient_items() if i.answerable]
-    with tempfile.TemporaryDirectory() as tmp:
-        got = probe(resolve_model_path(args.model, 0), rows, args.cache or Path(tmp), 4, 0.9, 0, batch_size=48)
-    meta = {
-        "model": args.model,
-        "k": 4,
-        "temperature": 0.9,
-        "seed": 0,
-        "grader": "reward_engine.offline.grader (the training grader) at probe time",
-        "questions": len(rows),
-        "probe_s": round(time.perf_counter() - started, 1),
-        "made_by": f"python -m knowrl.boundary --model {args.model} --out {args.out}",
-    }
-    write_probe_file(args.out, meta, got)
-    print(f"{len(got)} questions probed in {meta['probe_s']:.0f} s -> {args.out}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

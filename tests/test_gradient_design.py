@@ -122,9 +122,15 @@ def test_split_keeps_whole_groups_and_gives_known_groups_their_own_share():
 
 def test_base_and_majority_rows_go_through_the_evaluation_graders():
     rows = [
-        {"question": "Capital of France?", "aliases": ["Paris"], "answerable": True, "template": "capital"},
-        {"question": "Capital of Peru?", "aliases": ["Lima"], "answerable": True, "template": "capital"},
-        {"question": "Capital of Zorvia?", "aliases": [], "answerable": False, "template": "made_up"},
+        {"title": "", "question": "Capital of France?", "answers": ["Paris"], "aliases": ["Paris"], "answerable": True},
+        {"title": "", "question": "Capital of Peru?", "answers": ["Lima"], "aliases": ["Lima"], "answerable": True},
+        {
+            "title": "",
+            "question": "Capital of Zorvia?",
+            "answers": "(no such thing)",
+            "aliases": [],
+            "answerable": False,
+        },
     ]
     answers = ["Paris", "I don't know", "Zorvia City"]
     stage = grade_stage(rows, [bare_completion(a) for a in answers], 1, attempted=True)
