@@ -125,13 +125,14 @@ def cold_start(
     if p.demo_design == "gradient":
         from knowrl.demo_data import build_gradient_data
 
-        boundary["file"] = p.demo_boundary_file
+        boundary["file"], boundary["model_name"] = p.demo_boundary_file, cfg.model.name_or_path
         data = build_gradient_data(
             out / "data",
             boundary,
             sizes["train_questions"],
             seed,
-            heldout_n or p.demo_heldout_answerable,
+            # --heldout N: N questions in all, a fifth of them (at least 2) about made-up countries
+            p.demo_heldout_answerable if heldout_n is None else heldout_n - max(2, heldout_n // 5),
             p.demo_heldout_made_up if heldout_n is None else max(2, heldout_n // 5),
             p.demo_known_share,
         )

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import math
 from pathlib import Path
 from typing import Any, Sequence
+
+log = logging.getLogger(__name__)
 
 SHOTS = (
     ("What is the chemical symbol for gold?", "Au"),
@@ -144,9 +147,10 @@ def heldout_knowledge(rows: Sequence[dict[str, Any]], model_path: str, cache: Pa
     }
 
 
-def load_probe_file(path: Path, k: int, temperature: float) -> dict[str, dict[str, Any]]:
-    """A probe kept with the project (``python -m knowrl.probe_candidates``): qid -> answers and right count. It was
-    drawn with one k and temperature; asking for others is an error, not a silent mismatch."""
+def load_probe_file(path: Path, k: int, temperature: float, model: str | None = None) -> dict[str, dict[str, Any]]:
+    """A probe kept with the project (``python -m knowrl.probe_candidates``): qid -> answers and right count. It
+    was drawn with one k and temperature; asking for others is an error, not a silent mismatch. It knows one
+    model: for another (``model`` given and different) it is empty, and that model is probed."""
     from knowrl.config import ConfigError
 
     try:
@@ -155,6 +159,9 @@ def load_probe_file(path: Path, k: int, temperature: float) -> dict[str, dict[st
         raise ConfigError(f"{path}: cannot read the probe file ({exc})") from exc
     if not isinstance(data, dict) or not isinstance(data.get("probe"), dict):
         raise ConfigError(f"{path}: not a probe file (no 'probe' object)")
+    if model is not None and data.get("model") != model:
+        log.warning("%s is the probe of %r, not of %r: probing %r", path, data.get("model"), model, model)
+        return {}
     if data.get("k") != k or data.get("temperature") != temperature:
         raise ConfigError(
             f"{path}: drawn with k {data.get('k')} at temperature {data.get('temperature')}, not k {k} at {temperature}"

@@ -160,7 +160,8 @@ class PipelineConfig(BaseModel):
         "templates of knowrl.demo_questions",
     )
     demo_boundary_file: str | None = Field(
-        None, description="gradient: the base policy's probe kept as a file (python -m knowrl.probe_candidates); else probed"
+        None,
+        description="gradient: the base policy's probe kept as a file (python -m knowrl.probe_candidates); else probed",
     )
     demo_heldout_answerable: int = Field(240, ge=1, description="gradient: answerable held-out questions")
     demo_heldout_made_up: int = Field(60, ge=0, description="gradient: held-out questions about made-up countries")

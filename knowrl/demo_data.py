@@ -157,7 +157,9 @@ def base_probe(boundary: dict[str, Any], items: Sequence[Item]) -> dict[str, dic
 
     rows = [i.rl_row() for i in items if i.answerable]
     k, temperature = int(boundary.get("k", 4)), float(boundary.get("temperature", 0.9))
-    kept = load_probe_file(Path(boundary["file"]), k, temperature) if boundary.get("file") else {}
+    kept = {}
+    if boundary.get("file"):
+        kept = load_probe_file(Path(boundary["file"]), k, temperature, boundary.get("model_name"))
     todo = [r for r in rows if r["qid"] not in kept]
     got = probe(boundary["model"], todo, Path(boundary["cache"]), k, temperature, 0) if todo else {}
     return {**kept, **got}
@@ -216,7 +218,7 @@ def build_gradient_data(
         json.dumps(
             {
                 "design": "gradient",
-                "rule": f"{rule} sampled bare answers of the base policy (one probe, seed 0, every candidate)",
+                "rule": f"known unless {rule} sampled bare answers (one probe of every candidate, seed 0)",
                 "candidates": shares(items, known),
                 "heldout_known": shares(held, known),
                 "train_known": shares(train, known),

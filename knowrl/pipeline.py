@@ -127,7 +127,9 @@ def paired(evals: dict[str, dict[str, Any]]) -> dict[str, Any]:
     for mode in ("greedy", "sampled"):
         if mode in sft_eval and mode in grpo_eval:
             out[mode] = paired_bootstrap(np.array(sft_eval[mode]["counts"]), np.array(grpo_eval[mode]["counts"]))
-    out["stages"] = other_pairs(evals)
+    stages = other_pairs(evals)
+    if stages:  # the gradient design's base row: the pipeline's and SFT's own changes
+        out["stages"] = stages
     is_known = known_mask(sft_eval)
     before, after = np.array(sft_eval["greedy"]["counts"]), np.array(grpo_eval["greedy"]["counts"])
     by = "by the base policy's probe" if any(sft_eval.get("base_known") or []) else "by the SFT policy"
@@ -177,6 +179,7 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
                 "temperature": 0.9,
                 "cache": cache_dir() / "boundary",
                 "file": p.demo_boundary_file,
+                "model_name": config.model.name_or_path,
                 "min_correct": p.demo_min_correct,
             },
             p.demo_train_questions,

@@ -63,7 +63,10 @@ def test_quick_effect_run_reports_paired_deltas_selectivity_and_resumes(tmp_path
     runs = {arm: json.loads((seed / arm / "effect.json").read_text()) for arm in ("knowrl", "control")}
     control = runs["control"]["semantics"]
     assert control["correct"] == control["not_attempted"] == control["incorrect"] == control["fact_weight"] == 0
-    assert runs["knowrl"]["training"]["completions"] == 8  # 2 steps x 4 completions
+    # 2 steps x 4 prompts x 4 completions, and one fresh draw per flat group (dynamic sampling, 1 round)
+    training = runs["knowrl"]["training"]
+    assert training["steps"] == 2 and 32 <= training["completions"] <= 64
+    assert 0.0 <= training["steps_with_spread"] <= 1.0
 
     kept = [seed / "control" / "rewards.jsonl", seed / "sft-merged" / "config.json"]
     stamps = [p.stat().st_mtime_ns for p in kept]
