@@ -69,6 +69,7 @@ class _Queue:
         self.loop = loop
         self.lock = asyncio.Lock()  # held by the one waiter that asks Redis; the others queue on it
         self.freed = asyncio.Event()  # a slot was given back in this process
+        self.trying = 0  # first tries in flight: while one is, a newcomer queues instead of asking too
 
 
 @dataclass(frozen=True)
@@ -219,8 +220,12 @@ class SharedBudget:
         queue = self._queues.get(what)
         if queue is None or queue.loop is not asyncio.get_running_loop():  # each step may run on a new loop
             queue = self._queues[what] = _Queue(asyncio.get_running_loop())
-        if not queue.lock.locked():
-            got, wait = await attempt()
+        if not queue.lock.locked() and not queue.trying:  # 100 requests arriving together ask once, not 100 times
+            queue.trying += 1
+            try:
+                got, wait = await attempt()
+            finally:
+                queue.trying -= 1
             if got is not None:
                 return got
         async with queue.lock:
