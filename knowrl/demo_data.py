@@ -65,6 +65,35 @@ def _write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
 
 
+def write_data(
+    out_dir: Path,
+    train_rows: list[dict[str, Any]],
+    held_rows: list[dict[str, Any]],
+    train: list[Item],
+    unsure: set[str],
+    how: dict[str, Any],
+) -> dict[str, Path]:
+    """train.jsonl, heldout.jsonl, sft.json and cold_start.json (``how`` plus the target counts) in ``out_dir``."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = {
+        "train": out_dir / "train.jsonl",
+        "heldout": out_dir / "heldout.jsonl",
+        "sft": out_dir / "sft.json",
+        "cold_start": out_dir / "cold_start.json",
+    }
+    _write_jsonl(paths["train"], train_rows)
+    _write_jsonl(paths["heldout"], held_rows)
+    paths["sft"].write_text(json.dumps([sft_example(n, i, i.qid in unsure) for n, i in enumerate(train)], indent=1))
+    counts = {
+        "real": sum(i.answerable for i in train),
+        "made_up": sum(not i.answerable for i in train),
+        "unsure_real": len(unsure),
+        "unsure_qids": sorted(unsure),
+    }
+    paths["cold_start"].write_text(json.dumps({**how, **counts}))
+    return paths
+
+
 def heldout_set(heldout_questions: int | None = None) -> tuple[list[Item], list[Item], list[Item]]:
     """(the held-out items, the same for every seed: its first ``heldout_questions`` when given; the pool
     training questions are drawn from; made-up training entities)."""
@@ -109,28 +138,7 @@ def build_demo_data(
         real = [i.qid for i in train if i.answerable]
         unsure = set(rng.sample(real, round(len(real) * sft_unsure_share)))
         how = {"rule": f"{sft_unsure_share:.0%} of real questions at random"}
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = {
-        "train": out_dir / "train.jsonl",
-        "heldout": out_dir / "heldout.jsonl",
-        "sft": out_dir / "sft.json",
-        "cold_start": out_dir / "cold_start.json",
-    }
-    _write_jsonl(paths["train"], rows)
-    _write_jsonl(paths["heldout"], [i.rl_row() for i in held])
-    paths["sft"].write_text(json.dumps([sft_example(n, i, i.qid in unsure) for n, i in enumerate(train)], indent=1))
-    paths["cold_start"].write_text(
-        json.dumps(
-            {
-                **how,
-                "real": sum(i.answerable for i in train),
-                "made_up": sum(not i.answerable for i in train),
-                "unsure_real": len(unsure),
-                "unsure_qids": sorted(unsure),
-            }
-        )
-    )
-    return paths
+    return write_data(out_dir, rows, [i.rl_row() for i in held], train, unsure, how)
 
 
 def gradient_items() -> list[Item]:
@@ -204,29 +212,14 @@ def build_gradient_data(
     random.Random(seed).shuffle(train)
     unsure = {i.qid for i in train if i.answerable and not known[i.qid]}
     rule = f"wrong in more than half of {k}" if need is None else f"right in fewer than {need} of {k}"
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = {
-        "train": out_dir / "train.jsonl",
-        "heldout": out_dir / "heldout.jsonl",
-        "sft": out_dir / "sft.json",
-        "cold_start": out_dir / "cold_start.json",
+    how = {
+        "design": "gradient",
+        "rule": f"known unless {rule} sampled bare answers (one probe of every candidate, seed 0)",
+        "candidates": shares(items, known),
+        "heldout_known": shares(held, known),
+        "train_known": shares(train, known),
     }
-    _write_jsonl(paths["train"], [{**i.rl_row(), "base_known": known.get(i.qid, False)} for i in train])
-    _write_jsonl(paths["heldout"], [{**i.rl_row(), "base_known": known.get(i.qid, False)} for i in held])
-    paths["sft"].write_text(json.dumps([sft_example(n, i, i.qid in unsure) for n, i in enumerate(train)], indent=1))
-    paths["cold_start"].write_text(
-        json.dumps(
-            {
-                "design": "gradient",
-                "rule": f"known unless {rule} sampled bare answers (one probe of every candidate, seed 0)",
-                "candidates": shares(items, known),
-                "heldout_known": shares(held, known),
-                "train_known": shares(train, known),
-                "real": sum(i.answerable for i in train),
-                "made_up": sum(not i.answerable for i in train),
-                "unsure_real": len(unsure),
-                "unsure_qids": sorted(unsure),
-            }
-        )
+    marked = [{**i.rl_row(), "base_known": known.get(i.qid, False)} for i in train]
+    return write_data(
+        out_dir, marked, [{**i.rl_row(), "base_known": known.get(i.qid, False)} for i in held], train, unsure, how
     )
-    return paths
