@@ -120,23 +120,15 @@ def cold_start(
     base = resolve_model_path(cfg.model.name_or_path, 0)
     kept = probe_path(base, work / "boundary", 4, 0.9, seed)
     before = kept.stat().st_mtime_ns if kept.exists() else None
-    boundary = {"model": base, "k": 4, "temperature": 0.9, "cache": work / "boundary", "min_correct": min_correct}
     p = cfg.pipeline
     if p.demo_design == "gradient":
-        from knowrl.demo_data import build_gradient_data
+        from knowrl.demo_data import gradient_data_for
 
-        boundary["file"], boundary["model_name"] = p.demo_boundary_file, cfg.model.name_or_path
-        data = build_gradient_data(
-            out / "data",
-            boundary,
-            sizes["train_questions"],
-            seed,
-            # --heldout N: N questions in all, a fifth of them (at least 2) about made-up countries
-            p.demo_heldout_answerable if heldout_n is None else heldout_n - max(2, heldout_n // 5),
-            p.demo_heldout_made_up if heldout_n is None else max(2, heldout_n // 5),
-            p.demo_known_share,
+        data = gradient_data_for(
+            cfg, out / "data", base, work / "boundary", sizes["train_questions"], min_correct, heldout_n
         )
     else:
+        boundary = {"model": base, "k": 4, "temperature": 0.9, "cache": work / "boundary", "min_correct": min_correct}
         data = build_demo_data(out / "data", sizes["train_questions"], heldout_n, seed, boundary=boundary)
     probe_s = time.perf_counter() - started
     if p.demo_design == "gradient":

@@ -53,12 +53,12 @@ def sample_answers(
     model_path: str,
     questions: Sequence[str],
     k: int,
-    temperature: float,
+    temperature: float | None,
     seed: int,
     max_new_tokens: int = 16,
     batch_size: int = 16,
 ) -> list[list[str]]:
-    """k sampled bare answers per question (first line of each reply)."""
+    """k sampled bare answers per question (first line of each reply); ``temperature`` None: greedy."""
     from knowrl.decode import complete_texts
     from knowrl.evaluate import load_for_generation
 

@@ -173,6 +173,33 @@ def base_probe(boundary: dict[str, Any], items: Sequence[Item]) -> dict[str, dic
     return {**kept, **got}
 
 
+def gradient_data_for(
+    config: Any,
+    out_dir: Path,
+    model_path: str,
+    cache: Path,
+    train_questions: int,
+    min_correct: int | None = None,
+    heldout_total: int | None = None,
+) -> dict[str, Path]:
+    """``build_gradient_data`` with a run config's pipeline settings (the demo and the effect study both call
+    this): the base policy ``model_path``, its probe kept in ``cache`` unless the config's probe file is its
+    own; ``heldout_total``: N held-out questions in all, a fifth of them (at least 2) about made-up countries."""
+    p = config.pipeline
+    made_up = p.demo_heldout_made_up if heldout_total is None else max(2, heldout_total // 5)
+    answerable = p.demo_heldout_answerable if heldout_total is None else heldout_total - made_up
+    boundary = {
+        "model": model_path,
+        "k": 4,
+        "temperature": 0.9,
+        "cache": cache,
+        "file": p.demo_boundary_file,
+        "model_name": config.model.name_or_path,
+        "min_correct": min_correct,
+    }
+    return build_gradient_data(out_dir, boundary, train_questions, config.seed, answerable, made_up, p.demo_known_share)
+
+
 def build_gradient_data(
     out_dir: Path,
     boundary: dict[str, Any],

@@ -132,18 +132,11 @@ def evaluate_bare(model: str, heldout: Path, max_new_tokens: int = 16, batch_siz
     """The base row: the untrained policy answering each held-out question with the knowledge-boundary probe's
     few-shot bare-answer prompt, greedy (first line of the reply), every answer counted as attempted, so the
     base is not punished for not knowing the think/answer format."""
-    from knowrl.boundary import probe_messages
-    from knowrl.decode import complete_texts
-    from knowrl.evaluate import load_for_generation
+    from knowrl.boundary import sample_answers
 
     rows = heldout_rows(heldout)
-    policy, tokenizer = load_for_generation(model, None)
-    prompts = [
-        tokenizer.apply_chat_template(probe_messages(r["question"]), tokenize=False, add_generation_prompt=True)
-        for r in rows
-    ]
-    texts = complete_texts(policy, tokenizer, prompts, max_new_tokens, batch_size)
-    completions = [bare_completion((t.strip().split("\n") or [""])[0]) for t in texts]
+    said = sample_answers(model, [r["question"] for r in rows], 1, None, 0, max_new_tokens, batch_size)
+    completions = [bare_completion(answers[0]) for answers in said]
     return {**_stage_keys(rows), "greedy": grade_stage(rows, completions, 1, attempted=True)}
 
 

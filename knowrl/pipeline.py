@@ -87,6 +87,11 @@ def table(summaries: dict[str, dict[str, Any] | None]) -> str:
     return "\n".join(lines)
 
 
+def known_by_probe(sft_eval: dict[str, Any]) -> bool:
+    """The held-out rows carry the base policy's probe (the gradient design)."""
+    return any(sft_eval.get("base_known") or [])
+
+
 def known_mask(sft_eval: dict[str, Any]) -> Any:
     """Which questions count as known for selectivity: the base policy's probe when the held-out rows carry it
     (the gradient design: fixed before any training), else right in half of the SFT policy's answers."""
@@ -94,7 +99,7 @@ def known_mask(sft_eval: dict[str, Any]) -> Any:
 
     from knowrl.selectivity import known
 
-    if any(sft_eval.get("base_known") or []):
+    if known_by_probe(sft_eval):
         return np.array(sft_eval["base_known"], dtype=bool) & np.array(sft_eval["answerable"], dtype=bool)
     basis = sft_eval.get("sampled", sft_eval["greedy"])
     return known(np.array(basis["counts"]), sft_eval["answerable"])
@@ -132,7 +137,7 @@ def paired(evals: dict[str, dict[str, Any]]) -> dict[str, Any]:
         out["stages"] = stages
     is_known = known_mask(sft_eval)
     before, after = np.array(sft_eval["greedy"]["counts"]), np.array(grpo_eval["greedy"]["counts"])
-    by = "by the base policy's probe" if any(sft_eval.get("base_known") or []) else "by the SFT policy"
+    by = "by the base policy's probe" if known_by_probe(sft_eval) else "by the SFT policy"
     out["selectivity"] = {
         "known_by": by,
         "after_sft": report(before, is_known, sft_eval["answerable"]),
@@ -168,25 +173,12 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
     out = Path(config.output_dir)
     out.mkdir(parents=True, exist_ok=True)
     if p.demo_data and p.demo_design == "gradient":
-        from knowrl.demo_data import build_gradient_data
+        from knowrl.demo_data import gradient_data_for
 
         clock.stage("choosing questions from the base policy's knowledge boundary")
-        paths = build_gradient_data(
-            out / "data",
-            {
-                "model": resolve_model_path(config.model.name_or_path, config.seed),
-                "k": 4,
-                "temperature": 0.9,
-                "cache": cache_dir() / "boundary",
-                "file": p.demo_boundary_file,
-                "model_name": config.model.name_or_path,
-                "min_correct": p.demo_min_correct,
-            },
-            p.demo_train_questions,
-            config.seed,
-            p.demo_heldout_answerable,
-            p.demo_heldout_made_up,
-            p.demo_known_share,
+        model_path = resolve_model_path(config.model.name_or_path, config.seed)
+        paths = gradient_data_for(
+            config, out / "data", model_path, cache_dir() / "boundary", p.demo_train_questions, p.demo_min_correct
         )
         config.data.train, config.data.eval, config.data.sft = (
             str(paths["train"]),
