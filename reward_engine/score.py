@@ -305,7 +305,7 @@ def summarize(
     }
 
 
-# Exit codes (README "Jobs"): 0 done; 2 a usage, config or output error (one line on stderr, nothing
+# Exit codes (docs/score-model-outputs.md): 0 done; 2 a usage, config or output error (one line on stderr, nothing
 # written); 3 no row could be scored (every row failed or was bad input); 130 interrupted (rows kept).
 EXIT_USAGE, EXIT_NOTHING_SCORED, EXIT_INTERRUPTED = 2, 3, 130
 

@@ -1,4 +1,4 @@
-"""The judge's configuration: its endpoints, limits, retries and cache (README: "Judge")."""
+"""The judge's configuration: its endpoints, limits, retries and cache (docs/a-real-local-judge.md, docs/reward-engine.md)."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ class SharedLimits(_RedisURL):
 
 
 class JudgeConfig(BaseModel):
-    """Limits, retries and caching of judge calls (README: "Reward engine" and "Judge")."""
+    """Limits, retries and caching of judge calls (docs/reward-engine.md, docs/a-real-local-judge.md)."""
 
     # a Redis URL may hold a password: pydantic's own error text must never echo an input
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, hide_input_in_errors=True)
