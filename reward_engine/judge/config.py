@@ -1,4 +1,4 @@
-"""The judge's configuration: its endpoints, limits, retries and cache (docs/a-real-local-judge.md, docs/reward-engine.md)."""
+"""The judge's configuration: its endpoints, limits, retries and cache (docs/reward-engine.md)."""
 
 from __future__ import annotations
 
