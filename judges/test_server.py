@@ -83,7 +83,8 @@ def answer_for(content: str, grade_as: str | None = None, structured: bool = Fal
     the project's JSON schemas ask for (verdicts are JSON either way)."""
     if f"[{prompts.GRADER_VERSION}]" in content:
         answer = _field(content, "predicted_answer")
-        letter = grade_as or _LETTER[offline_grader.grade(answer, _field(content, "gold_target"))]
+        question = _field(content, "question") or None
+        letter = grade_as or _LETTER[offline_grader.grade(answer, _field(content, "gold_target"), question)]
         # the grader asks for the answer's span and its comparison with the gold: here the span is the whole
         # answer (the offline rules read it all), none for C
         span = answer.strip() if len(answer.strip()) <= 150 else answer.strip()[:150].rsplit(" ", 1)[0]

@@ -346,7 +346,7 @@ class RewardEngine:
             return None
         if not parsed.has_answer or not isinstance(sample.question, str) or not sample.gold.strip():
             return None
-        if offline_grader.grade(parsed.answer or "", sample.answers) is not Label.INCORRECT:
+        if offline_grader.grade(parsed.answer or "", sample.answers, sample.question) is not Label.INCORRECT:
             return None
         _CALL_COUNTERS.get()["speculated"] += 1
         return asyncio.ensure_future(self._factuality(sample, parsed))

@@ -24,11 +24,19 @@ How an answer is read (refusals and hedges set aside, candidates kept) is ``read
 Each candidate is graded against the gold (dates, then numbers, then text); any INCORRECT
 candidate makes the answer INCORRECT, else any CORRECT one makes it CORRECT.
 
+With the question (``grade(..., question=...)``), SimpleQA's question-dependent rules apply too: only
+what the question asks is needed ("1989" when it asks the year of 9 November 1989, either side of
+"Season 7, Episode 20: White Wedding"), what it already names may be left out ("Michelle" for Michelle
+Obama), a side remark about its subject beside a refusal commits to nothing, and a vague description
+that names nothing new ("a city in France" when it asks France's capital) is NOT_ATTEMPTED. Typos in
+a person's name (same consonants) and a measurement 1.5 % off ("1.75" for 1.73 m) are CORRECT.
+tests/test_simpleqa_rules.py carries every example of SimpleQA's grader template.
+
 Conservative by design where rules cannot know better: a long answer that merely contains
 the gold among many other words, a list, a negation, or a remark naming a new name is not
 CORRECT (or NOT_ATTEMPTED), so the policy cannot win by saying more. Known limits: the
-grader cannot tell a true remark from a false one beyond names and numbers, and a vague
-*text* answer ("a city in France") reads as INCORRECT, not NOT_ATTEMPTED.
+grader cannot tell a true remark from a false one beyond names and numbers, and without the
+question a vague *text* answer ("a city in France") reads as INCORRECT, not NOT_ATTEMPTED.
 """
 
 from __future__ import annotations
@@ -90,6 +98,7 @@ _VERBS = frozenset(
     "is are was were be been being has have had does do did can could would will shall should may might must "
     "lived died married won wrote made became".split()
 )
+_PRONOUNS = frozenset("he she they it his her their its".split())
 _STOP = frozenset(
     "the a an and or of in on at to for from by with is are was were be his her their its it he she they this that "
     "de la le von van der".split()
@@ -111,12 +120,17 @@ def _multi_part(item: str) -> bool:
     return bool(re.search(r"\band\b|&", item)) or item.count(",") >= 2
 
 
-def gold_aliases(answers: str | Iterable[str] | None) -> list[str]:
+def gold_aliases(answers: str | Iterable[str] | None, question: str | None = None) -> list[str]:
     """Gold targets: a list, or a string split on ';' or '|'; "X (Y)" and "X, Y" also accept X
-    (unless the target lists several things, "Malia, Sasha, and Susan", or is a date, "May 10, 2018").
+    (unless the target lists several things, "Malia, Sasha, and Susan", or is a date, "May 10, 2018");
+    a numbered "Season 7, Episode 20: White Wedding" accepts either side of its colon. With the question
+    (SimpleQA: the answer needs only what the question asks), what the question already says may be left
+    out ("Michelle" for "Michelle Obama" when it names Obama) and a year answers a date when it asks a year.
 
     >>> gold_aliases("Paris, France"), gold_aliases("Malia Obama, Sasha Obama and Susan Obama")
     (['Paris, France', 'Paris'], ['Malia Obama, Sasha Obama and Susan Obama'])
+    >>> gold_aliases("Outstanding Paper Award", "Which award did it win?")
+    ['Outstanding Paper Award', 'Outstanding Paper']
     """
     if answers is None:
         return []
@@ -139,14 +153,47 @@ def gold_aliases(answers: str | Iterable[str] | None) -> list[str]:
         ):
             if not (sep == "," and (_multi_part(item) or gold_date(item) is not None)):
                 out.append(head)
+        label, colon, title = item.partition(":")
+        if colon and re.search(r"\d", label) and label.strip() and title.strip():
+            out += [label.strip(), title.strip()]
+    if question:
+        out += _asked_aliases(out, question)
     return list(dict.fromkeys(out))
+
+
+_ASKS_YEAR = re.compile(r"\b(?:which|what) year\b|\byear (?:did|was|were|is|does|do)\b")
+
+
+def question_words(question: str | None) -> frozenset[str]:
+    """The question's content words (normalised): what an answer may leave out or mention as known."""
+    return frozenset(w for w in normalize(question or "").split() if w not in _STOP)
+
+
+def _asked_aliases(golds: list[str], question: str) -> list[str]:
+    """Gold forms the question makes enough: edge words it already says dropped, a date's year for a year."""
+    asked, out = question_words(question), []
+    for gold in golds:
+        when = gold_date(gold)
+        if _ASKS_YEAR.search(question.lower()) and when and when.years and when.years[0] == when.years[1]:
+            out.append(str(when.years[0]))
+        words = gold.split()
+        if _multi_part(gold) or re.search(r"\d", gold):
+            continue
+        while words and normalize(words[-1]) in asked:
+            words.pop()
+        while words and normalize(words[0]) in asked:
+            words.pop(0)
+        if words and len(words) < len(gold.split()) and any(normalize(w) not in _STOP for w in words):
+            out.append(" ".join(words).strip(" ,"))
+    return out
 
 
 # --------------------------------------------------------------------------- grading one candidate
 
 
-def grade(answer: str, answers: str | Iterable[str] | None) -> Label:
-    """CORRECT / INCORRECT / NOT_ATTEMPTED for ``answer`` against the gold ``answers``.
+def grade(answer: str, answers: str | Iterable[str] | None, question: str | None = None) -> Label:
+    """CORRECT / INCORRECT / NOT_ATTEMPTED for ``answer`` against the gold ``answers``; with the ``question``,
+    SimpleQA's question-dependent rules too (what it asks, what it already names; see ``gold_aliases``).
 
     >>> grade("10 May 2018", "May 10, 2018"), grade("I don't know", "Paris"), grade("Lyon", "Paris")
     (<Label.CORRECT: 'CORRECT'>, <Label.NOT_ATTEMPTED: 'NOT_ATTEMPTED'>, <Label.INCORRECT: 'INCORRECT'>)
@@ -157,12 +204,13 @@ def grade(answer: str, answers: str | Iterable[str] | None) -> Label:
     pred = normalize(text)
     if not pred:
         return Label.NOT_ATTEMPTED
-    golds = [(raw, norm) for raw in gold_aliases(answers) if (norm := normalize(raw))]
+    golds = [(raw, norm) for raw in gold_aliases(answers, question) if (norm := normalize(raw))]
     if any(pred == g or same_answer(pred, g) for _, g in golds):
         return Label.CORRECT
     if len(text) > MAX_CHARS:
         return Label.INCORRECT
     reading = read(text, [g for _, g in golds] + [lower(raw) for raw, _ in golds])
+    reading.asked = question_words(question)
     if not reading.candidates:
         return Label.NOT_ATTEMPTED
     if not golds:
@@ -174,7 +222,8 @@ def grade(answer: str, answers: str | Iterable[str] | None) -> Label:
         # answer-like candidate ("Paris. Maybe Lyon."); a remark ("Paris. It is in France.") does not.
         if any(label is Label.INCORRECT and competing for label, competing in results):
             return Label.INCORRECT
-        said = sum(len(normalize(c.text).split()) for c in reading.candidates)
+        # Extra statements ("Malia was born in 1998") are true detail; extra bare words are a shotgun list.
+        said = sum(len(normalize(c.text).split()) for c in reading.candidates if not _statement(c.text))
         longest = max(len(g.split()) for _, g in golds)
         return Label.INCORRECT if said - longest > max(6, longest) else Label.CORRECT
     return Label.INCORRECT if Label.INCORRECT in labels else Label.NOT_ATTEMPTED
@@ -220,9 +269,27 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
         label = verdict(candidate, seg, gold_raw, gold, reading)
         if label is not None:
             return label, True
-    if _side_remark(candidate, seg, gold_raw, gold, reading):
+    if _side_remark(candidate, seg, gold_raw, gold, reading) or _vague(candidate, gold, reading):
         return Label.NOT_ATTEMPTED, False
     return Label.INCORRECT, _candidate_item(candidate.text)
+
+
+_VAGUE = re.compile(r"^(?:a|an|some|a certain|one of (?:the|several|many)|somewhere|someone|somebody|something)\b")
+
+
+def _statement(text: str) -> bool:
+    """A clause with a verb ("Malia was born in 1998"), not a bare name or list."""
+    return any(w in _VERBS for w in normalize(text).split())
+
+
+def _vague(candidate: Candidate, gold: str, reading: Reading) -> bool:
+    """ "a city in France" for Paris when the question names France: a description that names nothing the
+    question and gold do not, so it neither confirms nor contradicts the gold (SimpleQA: NOT_ATTEMPTED)."""
+    if not reading.asked or not _VAGUE.match(lower(candidate.text)):
+        return False
+    known = reading.asked | set(gold.split())
+    names = re.findall(r"\b[A-Z][\w'-]*", candidate.text)
+    return not quantities(candidate.text) and all(normalize(n) in known for n in names)
 
 
 def _century(want: DateSpan) -> int:
@@ -283,12 +350,18 @@ def _number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, re
     distinct = {(q.low, q.high, q.kind) for q in found}
     if len(distinct) > 1:
         return Label.INCORRECT
-    return _compare_quantity(want[0], want[1], found[0])
+    # A measurement written with decimals ("1.73 m"): SimpleQA takes 1.75 as right; counts stay exact.
+    slack = _MEASURE_SLACK if re.search(r"\d\.\d", gold_raw) else 0.0
+    return _compare_quantity(want[0], want[1], found[0], slack)
 
 
-def _compare_quantity(value: float, step: float, q: Quantity) -> Label:
+_MEASURE_SLACK = 0.015  # relative: 1.75 for 1.73 m (1.2 %) is right; 113k for 120k (5.8 %) is a count, exact
+
+
+def _compare_quantity(value: float, step: float, q: Quantity, slack: float = 0.0) -> Label:
     eps = step * 1e-9
-    lo, hi = value - step / 2, value + step / 2
+    half = max(step / 2, abs(value) * slack)
+    lo, hi = value - half, value + half
 
     def within(x: float) -> bool:
         return lo - eps <= x < hi - eps
@@ -327,12 +400,47 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
         before, after = seg[:at], seg[at + len(variant) :]
         if _NEGATION_BEFORE.search(before + " ") or _NEGATION_AFTER.match(after):
             return Label.INCORRECT
-        if names_alternatives(seg.replace(variant, " ")) or _is_list(candidate.text, gold_raw, variant):
+        text = candidate.text
+        named = _NAMED_AS.search(before)
+        if named:  # "Malia Ann and Natasha Marian, known as Malia Obama and Sasha Obama": the gold's other names
+            seg, raw_named = seg[at:], list(_NAMED_AS_RAW.finditer(lower(text)))
+            text = text[raw_named[-1].end() :] if raw_named else text
+        if names_alternatives(seg.replace(variant, " ")) or _is_list(text, gold_raw, variant):
             return Label.INCORRECT
         if len(seg.split()) - len(variant.split()) > max(6, len(variant.split())):
             return Label.INCORRECT
         return Label.CORRECT
+    if _misspelt_name(seg, gold, gold_raw):
+        return Label.CORRECT
     return _parts_verdict(candidate, seg, gold_raw, reading)
+
+
+_NAMED_AS = re.compile(r"\b(?:known|referred to|called|named|nicknamed) as\s*$|\b(?:aka|a k a|nicknamed)\s*$")
+_NAMED_AS_RAW = re.compile(r"\b(?:known|referred to|called|named|nicknamed) as\b|\b(?:aka|a\.k\.a\.|nicknamed)\s")
+_VOWELS = re.compile(r"[aeiou\s]+")
+
+
+def _skeleton(name: str) -> str:
+    """A name's consonants in order, doubled letters once: "Hyoong Won Choong" and "Hyungwon Chung" agree."""
+    return re.sub(r"(.)\1+", r"\1", _VOWELS.sub("", name))
+
+
+def _misspelt_name(seg: str, gold: str, gold_raw: str) -> bool:
+    """SimpleQA forgives typos in a person's name that is clearly the same name: a gold of capitalised words
+    (no digits), an answer of about as many words that starts alike and keeps the consonants (one dropped
+    from a long name at most: "Hyun Won Chung" for "Hyung Won Chung")."""
+    words = gold_raw.split()
+    if len(words) < 2 or not all(w[:1].isupper() for w in words) or re.search(r"\d", gold_raw):
+        return False
+    if not seg or seg[0] != gold[0] or abs(len(seg.split()) - len(gold.split())) > 1:
+        return False
+    a, b = _skeleton(seg), _skeleton(gold)
+    if a == b:
+        return True
+    if len(b) < 8 or abs(len(a) - len(b)) != 1:
+        return False
+    short, long_ = sorted((a, b), key=len)
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
 
 
 def names_alternatives(text: str) -> bool:
@@ -448,9 +556,10 @@ def _side_remark(candidate: Candidate, seg: str, gold_raw: str, gold: str, readi
     if not reading.refused or candidate.guessed:
         return False
     words = seg.split()
-    gold_words = set(gold.split())
+    gold_words = set(gold.split()) | reading.asked
     content_gold = {w for w in gold_words if w not in _STOP and len(w) > 2}
-    if len(words) < 3 or not any(w in _VERBS for w in words) or not content_gold.intersection(words):
+    about = content_gold.intersection(words) or (reading.asked and words[0] in _PRONOUNS)
+    if len(words) < 3 or not any(w in _VERBS for w in words) or not about:
         return False
     if _NEGATION_BEFORE.search(seg + " ") or re.search(r"\b(?:not|never|no)\b|n t\b", seg) or names_alternatives(seg):
         return False

@@ -82,12 +82,12 @@ _HEDGE = re.compile(
     r"|\b(?:as far as|from what) i (?:know|remember|recall|can tell|understand)\b"
     r"|\bto the best of my (?:knowledge|recollection|memory)\b"
     r"|\boff the top of my head\b"
-    r"|\b(?:most|many|some) (?:people|sources|historians|experts|accounts) (?:would |might |will |may )?"
+    r"|\b(?:most|many|some)(?: (?:people|sources|historians|experts|accounts))? (?:would |might |will |may )?"
     r"(?:say|think|believe|suggest|claim|agree)\b(?: that\b)?"
     r"|\bi (?:could|might|may) be (?:wrong|mistaken|misremembering)\b"
     r"|\b(?:if|unless) i'm (?:not )?mistaken\b"
     r"|\b(?:don't|do not) quote me(?: on (?:that|this|it))?\b"
-    r"|\b(?:i )?(?:would |'d |will |might )?(?:have|need) to (?:double[- ]?check|check|verify|confirm)"
+    r"|\b(?:i )?(?:would |'d |will |might )?(?:have|need|want) to (?:double[- ]?check|check|verify|confirm)"
     r"(?: (?:that|this|it))?\b"
     r"|\bmost likely\b|\bmore likely than not\b|\bat a guess\b|\bor something(?: like that)?\b"
     r"|\b(?:maybe|perhaps|possibly|probably|likely|presumably|supposedly|apparently|conceivably|potentially|"
@@ -162,6 +162,13 @@ _REFUSED_IF = re.compile(
 )
 
 
+# A clause that only states a condition ("without researching the web", "before checking a source") commits
+# to nothing; a capitalised word in it ("without Paris") keeps it.
+_CONDITION = re.compile(
+    r"^(?:without|before|unless|until|short of)\s+(?:\w+ing|access|more|further|additional|a|an|the)\b[^A-Z]*$"
+)
+
+
 _BREAK_WORDS = re.compile(
     r"\b(?:but|however|although|though|whereas|nevertheless|nonetheless|otherwise)\b"
     r"|\band\s+(?=(?:maybe|perhaps|possibly|probably|likely|most likely)\b)"
@@ -185,6 +192,7 @@ class Reading:
     candidates: list[Candidate] = field(default_factory=list)
     refused: bool = False  # a refusal phrase somewhere
     low: str = ""  # the whole answer, lowercased
+    asked: frozenset[str] = frozenset()  # the question's words (normalised), when the grader has it
 
 
 def prepare(text: str) -> str:
@@ -341,6 +349,8 @@ def read(answer: str, protect: list[str] = ()) -> Reading:
             close()
             prefix, rest = refusal
             queue[:0] = [(p, sentence) for p in (prefix, rest) if p.strip()]  # each is read again as a clause
+            continue
+        if _CONDITION.match(clause[:1].lower() + clause[1:]) and not _protected(lower(clause), protect):
             continue
         content, led, found = _strip_hedges(clause, protect)
         if content and (not empty(content) or _protected(lower(content), protect)):

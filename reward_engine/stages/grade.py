@@ -37,7 +37,7 @@ class Grader(Protocol):
 # event loop still fires however long one input takes (the late result is discarded).
 class OfflineGrader:
     async def grade(self, question: str, gold: str, answer: str) -> StageOutput:
-        return StageOutput(await asyncio.to_thread(offline_grader.grade, answer, gold))
+        return StageOutput(await asyncio.to_thread(offline_grader.grade, answer, gold, question))
 
 
 class LLMGrader:
@@ -83,7 +83,7 @@ class LLMGrader:
         """The judge's grade after the span check (``grade_guard.settle``)."""
         if not self.template.answer_span or label is Label.UNPARSEABLE:
             return StageOutput(label, cached)
-        verdict = await asyncio.to_thread(settle, label, span, answer, gold)  # offline reading: off the loop
+        verdict = await asyncio.to_thread(settle, label, span, answer, gold, question)  # offline reading: off the loop
         if verdict.check is SpanCheck.ASK and self.compared_alone:
             verdict = SpanVerdict(SpanCheck.CONFIRMED, "the judge compared the span alone", verdict.span)
         if verdict.check is not SpanCheck.KEPT:
@@ -97,11 +97,12 @@ class LLMGrader:
         if verdict.check is SpanCheck.ASK:
             # The span alone: whatever else the answer says cannot reach this grading.
             again, again_span, again_cached = await self.ask(question, gold, verdict.span)
-            if again is Label.CORRECT and check_span(again_span, verdict.span, gold).check is not SpanCheck.REFUSED:
+            rechecked = check_span(again_span, verdict.span, gold, question)
+            if again is Label.CORRECT and rechecked.check is not SpanCheck.REFUSED:
                 return StageOutput(Label.CORRECT, cached and again_cached)
             self.guard_counts["overturned"] += 1
             return StageOutput(again if again is not Label.CORRECT else Label.INCORRECT, cached and again_cached)
-        return StageOutput(await asyncio.to_thread(offline_grader.grade, answer, gold), cached)
+        return StageOutput(await asyncio.to_thread(offline_grader.grade, answer, gold, question), cached)
 
 
 class ReadThenCompareGrader(LLMGrader):
@@ -141,7 +142,7 @@ class ReadThenCompareGrader(LLMGrader):
         kind, span = parsed
         if kind == "declines" or not span.strip():
             return Label.NOT_ATTEMPTED, "", reply.cached
-        by_rule = await asyncio.to_thread(_by_rule, span, gold)
+        by_rule = await asyncio.to_thread(_by_rule, span, gold, question)
         if by_rule is not None:
             return by_rule, span, reply.cached
         describes = kind == "describes" and await asyncio.to_thread(_only_describes, span, answer)
@@ -157,11 +158,11 @@ class ReadThenCompareGrader(LLMGrader):
         return parse(again.text), span, reply.cached and again.cached
 
 
-def _by_rule(span: str, gold: str) -> Label | None:
+def _by_rule(span: str, gold: str, question: str | None = None) -> Label | None:
     """The grade the offline rules give a span without a judge: CORRECT when it matches the gold, and a date
     or number right or too coarse at the gold's precision. A value the rules call wrong is still compared by
     the judge (the rules do not convert units: 42,195 metres is 42.195 km)."""
-    if offline_grader.grade(span, gold) is Label.CORRECT:
+    if offline_grader.grade(span, gold, question) is Label.CORRECT:
         return Label.CORRECT
     by_value = offline_grader.value_grade(span, gold)
     return by_value if by_value in (Label.CORRECT, Label.NOT_ATTEMPTED) else None

@@ -64,16 +64,19 @@ def _norm(text: str) -> str:
     return _SPACE.sub(" ", text).strip(_EDGE).casefold()
 
 
-def settle(label: Label, span: str | None, answer: str, gold: str) -> SpanVerdict:
-    """What the judge's grade ``label`` with ``span`` is worth for ``answer`` against ``gold``."""
+def settle(label: Label, span: str | None, answer: str, gold: str, question: str | None = None) -> SpanVerdict:
+    """What the judge's grade ``label`` with ``span`` is worth for ``answer`` against ``gold`` (the offline
+    reading it falls back on sees the ``question``, as SimpleQA's rules need)."""
     if reading.is_abstention(answer):
         return SpanVerdict(SpanCheck.NO_ANSWER, "the answer declines")
     if span is None:  # a reply without a span (not the engine's JSON): only a CORRECT needs one
-        return check_span(span, answer, gold) if label is Label.CORRECT else SpanVerdict(SpanCheck.KEPT, "no span")
+        if label is Label.CORRECT:
+            return check_span(span, answer, gold, question)
+        return SpanVerdict(SpanCheck.KEPT, "no span")
     clean = _norm(span)
     if not clean or reading.is_abstention(span):
         # "I don't know. My best guess is Lyon": a judge that copies nothing must not pay a guess as an abstention
-        if offline_grader.grade(answer, gold) is not Label.NOT_ATTEMPTED:
+        if offline_grader.grade(answer, gold, question) is not Label.NOT_ATTEMPTED:
             return SpanVerdict(SpanCheck.REFUSED, "no span, but the offline reading finds an answer")
         return SpanVerdict(SpanCheck.NO_ANSWER, "the judge found no answer in it")
     refused = _refused(clean, answer, gold)
@@ -82,7 +85,7 @@ def settle(label: Label, span: str | None, answer: str, gold: str) -> SpanVerdic
     if offline_grader.lists_guesses(span, gold) or offline_grader.lists_guesses(answer, gold):
         return SpanVerdict(SpanCheck.SEVERAL, "several guesses, whichever one the judge copied", clean)
     if label is Label.CORRECT:
-        return check_span(span, answer, gold)
+        return check_span(span, answer, gold, question)
     return SpanVerdict(SpanCheck.KEPT, "the judge's grade", clean)
 
 
@@ -105,7 +108,7 @@ def _talks_to_grader(text: str, gold: str) -> bool:
     return any(m.group(0).casefold() not in gold_words for m in _META.finditer(text))
 
 
-def check_span(span: str | None, answer: str, gold: str) -> SpanVerdict:
+def check_span(span: str | None, answer: str, gold: str, question: str | None = None) -> SpanVerdict:
     """What a judge's CORRECT with ``span`` is worth for ``answer`` against ``gold``."""
     if not span or not _norm(span):
         return SpanVerdict(SpanCheck.REFUSED, "no answer span")
@@ -115,6 +118,6 @@ def check_span(span: str | None, answer: str, gold: str) -> SpanVerdict:
         return refused
     if len(clean.split()) > max(MAX_SPAN_WORDS, 3 * len(gold.split())):
         return SpanVerdict(SpanCheck.REFUSED, "span too long to be an answer", clean)
-    if offline_grader.grade(clean, gold) is Label.CORRECT:
+    if offline_grader.grade(clean, gold, question) is Label.CORRECT:
         return SpanVerdict(SpanCheck.CONFIRMED, "offline rules match the span to the gold", clean)
     return SpanVerdict(SpanCheck.ASK, "offline rules cannot match the span", clean)

@@ -1,0 +1,142 @@
+"""The offline grader labels the facts of every example in SimpleQA's grader template as SimpleQA does.
+
+SimpleQA (Wei et al. 2024, openai/simple-evals ``simpleqa_eval.py``) publishes its grading rules as worked
+examples. Each case below carries one example's facts (question, gold target, what the answer commits to) in
+our own words, with SimpleQA's label; the grader sees the question, as SimpleQA's does. Issue #43's cases
+(a refusal with an aside, precision the question does not ask for, a vague answer) are at the end.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reward_engine.labels import Label
+from reward_engine.offline.grader import grade
+
+C, I, N = Label.CORRECT, Label.INCORRECT, Label.NOT_ATTEMPTED  # noqa: E741 - the grade letters' initials
+
+KIDS_Q, KIDS = "What are the names of Barack Obama's children?", "Malia Obama and Sasha Obama"
+CITES_Q, CITES = "How many citations does the Transformer paper have?", "120k"
+
+
+def cases(*rows):
+    """pytest params from (id, question, answer, gold, label) rows."""
+    return [pytest.param(q, answer, gold, label, id=case_id) for case_id, q, answer, gold, label in rows]
+
+
+TEMPLATE = cases(
+    # CORRECT: every part of the gold, in any order or wording, hedged or with true detail beside it.
+    ("both-names-any-order", KIDS_Q, "sasha and malia obama", KIDS, C),
+    ("both-names-hedged", KIDS_Q, "Most would say Malia and Sasha, though I would want to double check.", KIDS, C),
+    (
+        "both-names-full-and-dates",
+        KIDS_Q,
+        "He has two daughters, Malia Ann and Natasha Marian, known as Malia Obama and Sasha Obama; Malia was "
+        "born on 4 July 1998 and Sasha on 10 June 2001.",
+        KIDS,
+        C,
+    ),
+    # INCORRECT: a part given as the whole, an extra name, a contradiction, a list of guesses, hedged wrongs.
+    ("one-of-two", KIDS_Q, "Malia.", KIDS, I),
+    ("extra-name", KIDS_Q, "Malia, Sasha, and Susan.", KIDS, I),
+    ("denies-gold", KIDS_Q, "Obama has no children.", KIDS, I),
+    ("list-of-guesses", KIDS_Q, "Either Malia and Sasha, or Malia and Jackie, or else Joey and Malia.", KIDS, I),
+    ("refusal-then-wrong-count", KIDS_Q, "I'm not sure of their names, but he has three children.", KIDS, I),
+    ("hedged-wrong-names", KIDS_Q, "Perhaps you mean Betsy and Olivia; please check an up-to-date source.", KIDS, I),
+    ("hedged-wrong-name", KIDS_Q, "His child may be named James, but confirm it with current sources.", KIDS, I),
+    # NOT_ATTEMPTED: nothing checkable against the gold, even beside a true aside.
+    ("dont-know", KIDS_Q, "I don't know.", KIDS, N),
+    ("needs-context", KIDS_Q, "I need more context about which Obama you mean.", KIDS, N),
+    (
+        "refusal-with-true-aside",
+        KIDS_Q,
+        "Without researching the web, I cannot answer this question. However, I can tell you that Barack Obama "
+        "has two children.",
+        KIDS,
+        N,
+    ),
+    ("refusal-bare", KIDS_Q, "Without researching the web, I cannot answer this question.", KIDS, N),
+    ("one-named-rest-open", KIDS_Q, "He has two children; one is Malia, but I'm not sure about the other.", KIDS, N),
+    # Numbers: right at the gold's precision, wrong beyond it, vague when it neither confirms nor contradicts.
+    ("number-exact", CITES_Q, "120k", CITES, C),
+    ("number-near-above", CITES_Q, "124k", CITES, C),
+    ("number-near-below", CITES_Q, "115k", CITES, C),
+    ("number-off", CITES_Q, "100k", CITES, I),
+    ("number-off-near", CITES_Q, "113k", CITES, I),
+    ("number-around", CITES_Q, "around 100k", CITES, N),
+    ("number-lower-bound", CITES_Q, "more than 50k", CITES, N),
+    # The gold holds more than the question asks: only what the question asks is needed.
+    (
+        "gold-more-than-asked-episode",
+        "In which episode of Grey's Anatomy did Derek and Meredith marry legally?",
+        "Season 7, Episode 20",
+        "Season 7, Episode 20: White Wedding",
+        C,
+    ),
+    (
+        "gold-more-than-asked-title",
+        "In which episode of Grey's Anatomy did Derek and Meredith marry legally?",
+        "White Wedding",
+        "Season 7, Episode 20: White Wedding",
+        C,
+    ),
+    # What the question implies may be left out.
+    ("state-implied", "In which city is OpenAI headquartered?", "San Francisco", "San Francisco, California", C),
+    (
+        "award-word-implied",
+        "Which award did the paper win at NAACL 2024?",
+        "Outstanding Paper",
+        "Outstanding Paper Award",
+        C,
+    ),
+    ("unit-in-question", "What is the height of Jason Wei in meters?", "1.75", "1.73 m", C),
+    ("surname-presumed", "What is the name of Barack Obama's wife?", "Michelle", "Michelle Obama", C),
+    # Typos in a person's name that is clearly the same name.
+    ("name-typo-vowels", "Who is the first author?", "Hyoong Won Choong", "Hyung Won Chung", C),
+    ("name-joined", "Who is the first author?", "Hyungwon Chung", "Hyung Won Chung", C),
+    ("name-letter-dropped", "Who is the first author?", "Hyun Won Chung", "Hyung Won Chung", C),
+)
+
+ISSUE_43 = cases(
+    ("year-the-question-asks", "In which year did the Berlin Wall fall?", "1989", "9 November 1989", C),
+    ("year-wrong", "In which year did the Berlin Wall fall?", "1991", "9 November 1989", I),
+    ("date-asked-year-given", "On what date did the Berlin Wall fall?", "1989", "9 November 1989", N),
+    ("vague-text", "What is the capital of France?", "a city in France", "Paris", N),
+    ("vague-text-hedged", "What is the capital of France?", "Probably some city in France.", "Paris", N),
+    (
+        "shotgun-list",
+        "What is the capital of France?",
+        "Lyon Marseille Toulouse Nice Nantes Strasbourg Montpellier Bordeaux Lille Paris Rennes",
+        "Paris",
+        I,
+    ),
+    ("different-person", "Who is the first author?", "Hyung Won Kim", "Hyung Won Chung", I),
+    ("first-name-only-wrong", "What is the name of Barack Obama's wife?", "Michael", "Michelle Obama", I),
+)
+
+
+@pytest.mark.parametrize(("question", "answer", "gold", "label"), TEMPLATE + ISSUE_43)
+def test_simpleqa_template_facts(question: str, answer: str, gold: str, label: Label) -> None:
+    assert grade(answer, gold, question=question) is label
+
+
+def test_question_is_optional_and_never_loosens_a_wrong_answer() -> None:
+    """Without the question the grader stays as strict as before; with it, a wrong answer stays wrong."""
+    assert grade("Lyon", "Paris") is I
+    assert grade("Lyon", "Paris", question="What is the capital of France?") is I
+    assert grade("1989", "9 November 1989") is N  # precision the question may ask for: unknown without it
+
+
+NOT_ATTEMPTED = [p for p in TEMPLATE + ISSUE_43 if p.values[3] is N]
+
+
+@pytest.mark.parametrize(("question", "answer", "gold", "label"), NOT_ATTEMPTED)
+@pytest.mark.parametrize("span", [None, ""])
+def test_guard_never_turns_a_simpleqa_non_answer_into_a_wrong_one(
+    question: str, answer: str, gold: str, label: Label, span: str | None
+) -> None:
+    """A judge's NOT_ATTEMPTED on SimpleQA's own non-answers stands: the guard's offline fallback agrees."""
+    from reward_engine.stages.grade_guard import SpanCheck, settle
+
+    verdict = settle(N, span, answer, gold, question)
+    assert verdict.check in (SpanCheck.KEPT, SpanCheck.NO_ANSWER), verdict
