@@ -127,7 +127,8 @@ class RewardEngineConfig(BaseModel):
         if sem.rule == "binary_rar" and (not self.factuality.enabled or self.factuality.mode != "staged"):
             raise ValueError(
                 "Binary RAR needs three-way verdicts from the verifier stage: set factuality.enabled true and "
-                "factuality.mode 'staged' (verifier 'nli' or 'llm'; 'offline' sees only contradicted numbers)"
+                "factuality.mode 'staged' (verifier 'nli' or 'llm'; 'offline' catches a response that misses the "
+                "answer of evidence sentences addressing the question, and contradicted numbers, nothing subtler)"
             )
         if self.grader_calls == "two" and self.prompts.grader:
             raise ValueError("grader_calls 'two' uses the engine's own read and compare prompts: drop prompts.grader")

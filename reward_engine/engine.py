@@ -43,7 +43,7 @@ from reward_engine.stages.grade import LLMGrader, OfflineGrader, ReadThenCompare
 from reward_engine.stages.llm_stage import StageOutput
 from reward_engine.stages.nli import NLIVerifier
 from reward_engine.stages.retrieve import EvidenceRetriever
-from reward_engine.stages.verify import LLMVerifier, OfflineVerifier
+from reward_engine.stages.verify import LLMVerifier, OfflineVerifier, answer_verdict, rar_statement
 from reward_engine.trl_step import finished, run_within
 
 log = logging.getLogger(__name__)
@@ -281,6 +281,8 @@ class RewardEngine:
             gold = sample.answers if self.config.grader == "offline" else sample.gold
             graded = await self.grader.grade(sample.question, gold, answer)
             label, graded_cached = graded.value, graded.cached  # type: ignore[assignment]
+            if sem.abstention == "phrase" and label is Label.NOT_ATTEMPTED:
+                label = Label.INCORRECT  # TruthRL: only the phrase abstains; the judge cannot call this right
         assert isinstance(label, Label)
         result.label = label.value
         fact, facts_cached = None, True
@@ -300,6 +302,8 @@ class RewardEngine:
     def _shortcut(self, answer: str, gold: str) -> Label | None:
         """KnowRL June 2025's judge-free verdicts, when the preset has them (see ``offline.shortcuts``)."""
         sem = self.semantics
+        if sem.abstention == "phrase":
+            return Label.NOT_ATTEMPTED if shortcuts.says_i_dont_know(answer) else None
         if sem.refusal_shortcut and shortcuts.is_refusal(answer):
             return Label.NOT_ATTEMPTED
         if sem.keyword_shortcut and shortcuts.misses_gold_keywords(answer, gold):
@@ -307,22 +311,23 @@ class RewardEngine:
         return None
 
     async def _binary_rar(self, sample: Sample, parsed: Parsed, result: RewardResult) -> None:
-        """Binary RAR: the whole output's claims against the evidence; 1 when none is contradicted, no grader."""
-        text = parsed.reasoning_cut(self.config.factuality.max_reasoning_chars)
-        if parsed.answer:
-            text = f"{text}\n{parsed.answer_cut(self.config.max_answer_chars)}"
-        decomposed = await self.decomposer.decompose(text)
-        claims, _ = self._select(decomposed.value, sample)  # type: ignore[arg-type]
-        contradicted = 0
-        if claims:
-            evidence = await (await self.ensure_retriever()).retrieve(claims, sample.title_text, self._topic(sample))
-            verdicts: list[Verdict] = (await self.verifier.verdicts(claims, evidence)).value
-            result.claims = [
-                ClaimResult(c, v is Verdict.SUPPORTED, [p.id for p in ps])
-                for c, v, ps in zip(claims, verdicts, evidence)
-            ]
-            contradicted = sum(v is Verdict.CONTRADICTED for v in verdicts)
-        result.correctness = binary_rar(contradicted)
+        """Binary RAR as released (chentong0/rl-binary-rar): the response after ``</think>`` (here: its answer
+        block) with the question, one verdict against the top-k passages retrieved for the response; 1 unless
+        contradicted. A completion with nothing to verify after ``</think>`` (cut off, no or an empty answer)
+        scores 0, as their truncated rollouts do; a verifier that gives no verdict leaves it unscored (None)."""
+        if not parsed.has_answer:
+            result.correctness = binary_rar(1)  # scored as a contradiction: 0
+            result.total = result.format + result.correctness  # type: ignore[operator]
+            return
+        response = parsed.answer_cut(self.config.max_answer_chars)
+        evidence = (await (await self.ensure_retriever()).retrieve([response], sample.title_text, None))[0]
+        verdict: Verdict = (await answer_verdict(self.verifier, sample.question, response, evidence)).value
+        result.claims = [
+            ClaimResult(
+                rar_statement(sample.question, response), verdict is Verdict.SUPPORTED, [p.id for p in evidence]
+            )
+        ]
+        result.correctness = binary_rar(int(verdict is Verdict.CONTRADICTED))
         result.total = result.format + result.correctness  # type: ignore[operator]
 
     def _speculate(self, sample: Sample, parsed: Parsed) -> asyncio.Future | None:

@@ -65,6 +65,12 @@ class Semantics(BaseModel):
         "(padding with true but irrelevant facts must not pay); off: every claim counts (KnowRL)",
     )
     max_claims: int | None = Field(None, ge=1, description="claims verified per completion; None: all (KnowRL)")
+    abstention: Literal["grader", "phrase"] = Field(
+        "grader",
+        description="grader: the grader's NOT_ATTEMPTED is an abstention; phrase: only an answer containing "
+        '"I don\'t know" abstains (decided without a judge) and any other answer not graded CORRECT scores '
+        "incorrect (TruthRL)",
+    )
     rule: Literal["graded", "binary_rar"] = Field(
         "graded",
         description="graded: the grader's label plus the fact score (KnowRL); binary_rar: 1 when no claim of "
@@ -95,17 +101,24 @@ PRESETS: dict[str, dict] = {
         "max_claims": 24,
         "claim_dedupe": "words",
     },
-    # TruthRL's ternary reward (Wei et al., arXiv 2509.25760): +1 correct, 0 abstain, -1 wrong; no fact term.
+    # TruthRL's ternary reward (Wei et al., arXiv 2509.25760; truthrl_qa.py): one reward, +1 correct, 0 for
+    # an answer saying "I don't know", -1 for anything else (wrong, no answer, a grade that cannot be read);
+    # no format term, no fact term.
     "truthrl": {
         "correct": 1.0,
         "not_attempted": 0.0,
         "incorrect": -1.0,
+        "unparseable": -1.0,
         "no_answer": -1.0,
         "fact_weight": 0.0,
         "fact_on_no_answer": False,
+        "abstention": "phrase",
+        "format_correct": 0.0,
+        "format_wrong": 0.0,
     },
-    # Binary RAR (Chen et al., arXiv 2510.17733): 1 when no claim of the output is contradicted by the
-    # retrieved evidence, else 0; no grader, no format term.
+    # Binary RAR (Chen et al., arXiv 2510.17733; chentong0/rl-binary-rar): the response after </think> with
+    # its question, one verdict against the top-k retrieved passages: 1 unless contradicted, 0 when there is
+    # nothing to verify; no grader, no format term.
     "binary-rar": {
         "rule": "binary_rar",
         "format_correct": 0.0,

@@ -275,13 +275,14 @@ async def test_engine_with_the_nli_verifier(server, kb, nli_dir):
 async def test_binary_rar_through_the_llm_and_nli_verifiers(server, kb, nli_dir):
     with pytest.raises(ConfigError, match="Binary RAR needs"):
         _llm(server, preset="binary-rar", factuality={"kb_path": "u", "mode": "fused"})
-    honest = "<think>The Eiffel Tower in Paris was completed in 1889.</think><answer>Paris</answer>"
-    wrong = "<think>The Eiffel Tower in Paris was completed in 1901.</think><answer>Paris</answer>"
+    honest = "<think>The Eiffel Tower in Paris was completed in 1901.</think><answer>It was completed in 1889.</answer>"
+    wrong = "<think>The Eiffel Tower in Paris was completed in 1889.</think><answer>It was completed in 1901.</answer>"
     silent = "<think>Hmm.</think><answer>I don't know</answer>"
     rows = [Sample("When was the Eiffel Tower completed?", c, "1889", "Eiffel Tower") for c in (honest, wrong, silent)]
     async with RewardEngine(_llm(server, preset="binary-rar"), kb=kb) as engine:
         results = await engine.score(rows)
-    # the test judge finds the contradicted year; an answer with no claim contradicts nothing
+    # the test judge finds the contradicted year in the response (the reasoning is not verified, as released);
+    # an answer with no claim contradicts nothing
     assert [r.correctness for r in results] == [1.0, 0.0, 1.0]
     assert [r.label for r in results] == [None] * 3 and {r.format for r in results} == {0.0}
     assert "grader" not in (await _stats(server))["by_kind"]  # no grading under Binary RAR

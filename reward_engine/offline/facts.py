@@ -111,3 +111,38 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
         if words and len(words & have) / len(words) >= threshold:
             return True
     return False
+
+
+_ASKING = frozenset("what which who whom whose when where how why name called named".split())
+
+
+def answer_contradicted(question: str, response: str, passages: Iterable[str]) -> bool:
+    """Binary RAR's question-and-response check without a model: True when evidence sentences answer the
+    question (they hold all of its content words, or all but one of three or more) and none of them holds a
+    content word of the response ("Lyon" for the capital of France against "Paris is the capital of
+    France"), or when a claim of the response gives numbers the evidence contradicts (``contradicted``).
+
+    >>> answer_contradicted("What is the capital of France?", "Lyon", ["Paris is the capital of France."])
+    True
+    >>> answer_contradicted("What is the capital of France?", "Paris", ["Paris is the capital of France."])
+    False
+    """
+    from reward_engine.offline.reading import is_abstention
+
+    if is_abstention(response):  # "I don't know" contradicts nothing
+        return False
+    passages = list(passages)
+    if any(contradicted(claim, passages) for claim in decompose(response)):
+        return True
+    asked = content_words(question) - {stem(w) for w in _ASKING}
+    said = content_words(response) - asked
+    if not asked or not said:
+        return False
+    need = len(asked) - 1 if len(asked) >= 3 else len(asked)
+    answering = [
+        words
+        for passage in passages
+        for sentence in split_sentences(passage)
+        if len((words := content_words(sentence)) & asked) >= need
+    ]
+    return bool(answering) and not any(words & said for words in answering)

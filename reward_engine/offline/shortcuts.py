@@ -1,4 +1,5 @@
-"""KnowRL's June 2025 judge-free shortcuts (preset ``knowrl-june2025``), reproduced by behaviour.
+"""Judge-free verdicts of published rewards, reproduced by behaviour: KnowRL's June 2025 shortcuts (preset
+``knowrl-june2025``) and TruthRL's abstention phrase (preset ``truthrl``).
 
 Before calling its grader, that release scored an answer -1 when it read as a refusal
 (phrases like "I cannot answer", "as an AI, I can't", "more information would be needed";
@@ -60,3 +61,18 @@ misses_gold_keywords("1066", "1066")
     low = answer.lower()
     keywords = {w.lower() for w in re.findall(r"\w+", gold) if w.lower() not in _STOP and len(w) > 1}
     return not any(word in low for word in keywords)
+
+
+_ARTICLES = re.compile(r"\b(?:a|an|the)\b")
+
+
+def says_i_dont_know(answer: str) -> bool:
+    """TruthRL's abstention rule (``truthrl_qa.py``): the answer, lowercased with punctuation and articles
+    removed, contains "i dont know". Nothing else abstains there: "I'm not sure" and "I do not know" go to
+    the judge, which cannot call them right, so they score like a wrong answer.
+
+    >>> says_i_dont_know("I don't know."), says_i_dont_know("Honestly, I DON'T KNOW"), says_i_dont_know("I do not know")
+    (True, True, False)
+    """
+    low = "".join(c for c in answer.lower() if c.isalnum() or c.isspace())
+    return "i dont know" in " ".join(_ARTICLES.sub(" ", low).split())

@@ -51,6 +51,24 @@ class OfflineVerifier:
         return Verdict.NOT_ENOUGH
 
 
+def rar_statement(question: str, response: str) -> str:
+    """Binary RAR's unit of verification: the response together with the instruction it answers, as one
+    text ("When was the Eiffel Tower completed? In 1901.")."""
+    return f"{question.strip()} {response.strip()}"
+
+
+async def answer_verdict(verifier: Verifier, question: str, response: str, evidence: Sequence[Passage]) -> StageOutput:
+    """One verdict for a whole response with its question (Binary RAR, as released: not claim by claim).
+    The offline verifier's rule is ``offline_facts.answer_contradicted``; a model verifier judges
+    ``rar_statement`` against the evidence."""
+    if isinstance(verifier, OfflineVerifier):
+        texts = [p.text for p in evidence]
+        hit = await asyncio.to_thread(offline_facts.answer_contradicted, question, response, texts)
+        return StageOutput(Verdict.CONTRADICTED if hit else Verdict.NOT_ENOUGH)
+    found = await verifier.verdicts([rar_statement(question, response)], [evidence])
+    return StageOutput(found.value[0], found.cached)  # type: ignore[index]
+
+
 class LLMVerifier(LLMStage):
     """All claims of one completion in one judge call, strict JSON labels back."""
 
