@@ -272,8 +272,9 @@ class RewardEngine:
             result.correctness = no_answer_reward(fact if self.config.factuality.enabled else 0.0, sem)
             result.total = None if result.correctness is None else result.format + result.correctness
             return
-        if not sample.gold.strip():
-            result.status, result.error = Status.BAD_INPUT.value, "no gold answer to grade against"
+        problem = sample.gold_problem()
+        if problem:
+            result.status, result.error = Status.BAD_INPUT.value, problem
             return
         answer = parsed.answer_cut(self.config.max_answer_chars)
         label, graded_cached = self._shortcut(answer, sample.gold), True

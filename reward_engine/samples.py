@@ -8,6 +8,8 @@ from typing import Any
 from reward_engine.completion import clean_text
 from reward_engine.labels import Status
 
+MAX_ALIASES = 256  # gold aliases per row; 100,000 took 116 s to grade one answer
+
 
 @dataclass
 class Sample:
@@ -28,7 +30,24 @@ class Sample:
                 return [fix(v) for v in value]
             return value
 
-        return Sample(fix(self.question), self.completion, fix(self.answers), fix(self.title))
+        def gold(value: Any) -> Any:  # answers: [2] is the gold "2", not no gold at all
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return str(value)
+            return [gold(v) for v in value] if isinstance(value, list) else fix(value)
+
+        return Sample(fix(self.question), self.completion, gold(self.answers), fix(self.title))
+
+    def gold_problem(self) -> str | None:
+        """Why the gold answers cannot be graded against (a bad row), or None: empty or separator-only golds,
+        or more aliases than any real question has (``MAX_ALIASES``; each costs grading time)."""
+        from reward_engine.offline.grader import gold_aliases
+
+        aliases = gold_aliases(self.answers)
+        if not aliases:
+            return "no gold answer to grade against (answers empty or only separators)"
+        if len(aliases) > MAX_ALIASES:
+            return f"{len(aliases)} gold aliases (more than {MAX_ALIASES})"
+        return None
 
     @property
     def gold(self) -> str:
