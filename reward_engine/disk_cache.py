@@ -1,19 +1,42 @@
 """A disk cache of immutable answers: diskcache (SQLite, process-safe, survives kill -9).
 
 The judge's replies (``judge.cache``) and retrieved evidence (``stages.evidence_cache``) are
-kept this way, each under keys of its own.
+kept this way, each under keys of its own. Values are stored as JSON, never pickled: a cache directory
+shared between users or nodes must not be a way to run code (diskcache's default unpickles what it
+reads). Entries written otherwise (older pickled or raw values) read as misses, asked again and
+overwritten.
 """
 
 from __future__ import annotations
 
 import collections
+import json
 import threading
 from pathlib import Path
 from typing import Any
 
 import diskcache
+from diskcache.core import MODE_PICKLE, UNKNOWN
 
 from reward_engine.background import OrderedWriter
+
+
+class JsonDisk(diskcache.Disk):
+    """diskcache's storage with values as JSON text: nothing read back is ever unpickled."""
+
+    def store(self, value: Any, read: bool, key: Any = UNKNOWN) -> Any:
+        return super().store(value if read else json.dumps(value, ensure_ascii=False), read, key=key)
+
+    def fetch(self, mode: int, filename: str | None, value: Any, read: bool) -> Any:
+        if mode == MODE_PICKLE:
+            return None  # not written by this class: a miss, never unpickled
+        data = super().fetch(mode, filename, value, read)
+        if not isinstance(data, str):
+            return None
+        try:
+            return json.loads(data)
+        except ValueError:  # a raw text value of an older cache: a miss
+            return None
 
 
 class DiskCache:
@@ -28,7 +51,7 @@ class DiskCache:
 
     def __init__(self, directory: str | Path, size_limit_gb: float = 4.0, memory_items: int = 10_000) -> None:
         self.directory = Path(directory).expanduser()
-        self._cache = diskcache.Cache(str(self.directory), size_limit=int(size_limit_gb * 2**30))
+        self._cache = diskcache.Cache(str(self.directory), size_limit=int(size_limit_gb * 2**30), disk=JsonDisk)
         self._memory: collections.OrderedDict[str, Any] = collections.OrderedDict()
         self._memory_items = memory_items
         self._lock = threading.Lock()

@@ -68,3 +68,40 @@ async def test_gold_answers_are_validated(answers, status: str, label: str | Non
     if status == "bad_input":
         assert result.total is None and "gold" in result.error
     assert parse("<think>Two.</think><answer>2</answer>").answer == "2"
+
+
+class _Planted:
+    """What an attacker with write access to a shared cache directory plants: unpickling runs a command."""
+
+    def __init__(self, marker: str) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        import os
+
+        return (os.system, (f"touch {self.marker}",))
+
+
+def test_a_planted_pickle_in_the_judge_cache_never_runs(tmp_path) -> None:
+    """The judge's disk cache stores JSON; an entry pickled into its directory reads as a miss, unrun."""
+    import diskcache
+
+    from reward_engine.judge.cache import JudgeCache
+
+    marker = tmp_path / "ran"
+    with diskcache.Cache(str(tmp_path / "cache")) as raw:  # diskcache's default disk pickles objects
+        raw.set("planted", _Planted(str(marker)))
+        raw.set("old-text", "a reply cached as raw text by an older version")
+    cache = JudgeCache(tmp_path / "cache")
+    try:
+        assert cache.get("planted") is None and not marker.exists()
+        assert cache.get("old-text") is None
+        cache.set("reply", {"text": "B", "tokens": [1, 2]})
+        cache.flush()
+    finally:
+        cache.close()
+    again = JudgeCache(tmp_path / "cache")
+    try:
+        assert again.get("reply") == {"text": "B", "tokens": [1, 2]}
+    finally:
+        again.close()
