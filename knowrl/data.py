@@ -32,7 +32,7 @@ class LoadReport:
     bad: list[str]
 
 
-def bad_row(path: Path, line: int, message: str, bad: list[str]) -> None:
+def bad_row(path: Path, line: int | str, message: str, bad: list[str]) -> None:
     text = f"{path}:{line}: {message}"
     bad.append(text)
     log.warning("skipped %s", text)
@@ -60,9 +60,9 @@ def load_rows(
             if path.is_dir()
             else load_dataset(path.suffix[1:], data_files=str(path), split="train")
         )
-        records: Iterable[tuple[int, Any, str | None]] = ((i + 1, value, None) for i, value in enumerate(source))
+        records: Iterable[tuple[int | str, Any, str | None]] = ((i + 1, value, None) for i, value in enumerate(source))
     else:
-        records = ((r.line, r.value, r.error) for r in iter_records(path))
+        records = ((r.where, r.value, r.error) for r in iter_records(path))
     rows: list[Any] = []
     bad: list[str] = []
     for line, value, error in records:

@@ -36,13 +36,13 @@ def read_rows(
     """Every record of a JSONL file or JSON array; a bad one carries an error naming its line and field."""
     for record in iter_records(path):
         if record.error is not None:
-            yield Row(record.line, None, f"{path}:{record.line}: {record.error}", record.digest)
+            yield Row(record.line, None, f"{path}:{record.where}: {record.error}", record.digest)
         elif not isinstance(record.value, dict):
             kind = type(record.value).__name__
-            yield Row(record.line, None, f"{path}:{record.line}: expected an object, got {kind}", record.digest)
+            yield Row(record.line, None, f"{path}:{record.where}: expected an object, got {kind}", record.digest)
         else:
             problem = _check(record.value, required, optional)
-            error = f"{path}:{record.line}: {problem}" if problem else None
+            error = f"{path}:{record.where}: {problem}" if problem else None
             yield Row(
                 record.line, record.value if problem is None else None, error, record.digest, _row_id(record.value)
             )

@@ -4,7 +4,9 @@ A broken record is yielded as an error naming its line and the rest is still rea
 one bad row never sinks a batch: invalid JSON, invalid UTF-8, a number too long to read, a
 nesting too deep to decode, a lone surrogate. JSONL is read line by line from a stream (a
 pipe works, memory does not grow with the file); a JSON array is read whole (KnowRL's data
-files are arrays of a few MB). Each record carries a digest of its bytes, so a job can tell
+files are arrays of a few MB), its elements numbered 1, 2, ... (``Record.line``: elements that
+share a line, as ``json.dump`` writes them, stay separate rows). A JSONL file whose first line is
+a list stays JSONL (that line is one bad row). Each record carries a digest of its bytes, so a job can tell
 whether the row at a line is still the row it scored.
 """
 
@@ -23,10 +25,16 @@ BOM = b"\xef\xbb\xbf"
 
 @dataclass(frozen=True)
 class Record:
-    line: int
+    line: int  # the record's position, unique in its file: its line (JSONL) or element number (JSON array)
     value: Any  # the decoded JSON value; None when ``error`` is set
     error: str | None = None
     digest: str = ""  # sha256 of the record's bytes (16 hex digits): which row this is
+    text_line: int = 0  # where it starts in the file (an array's elements may share one line); 0: ``line``
+
+    @property
+    def where(self) -> str:
+        """For messages: ``3`` (a JSONL line), ``element 3 (line 1)`` (a JSON array's element)."""
+        return str(self.line) if not self.text_line else f"element {self.line} (line {self.text_line})"
 
 
 def digest(data: bytes) -> str:
@@ -69,32 +77,36 @@ class _Lines:
 
 
 def _array(text: str) -> Iterator[Record]:
+    """The elements of a JSON array, each numbered (1, 2, ...) so that elements sharing a line stay apart."""
     decoder = json.JSONDecoder()
     lines = _Lines(text)
     pos = text.index("[") + 1
+    element = 0
     while True:
         while pos < len(text) and text[pos] in " \t\r\n,":
             pos += 1
         if pos >= len(text) or text[pos] == "]":
             return
+        element += 1
         line = lines.at(pos)
         try:
             value, end = decoder.raw_decode(text, pos)
         except json.JSONDecodeError as exc:
-            yield Record(lines.at(max(exc.pos, pos)), None, f"invalid JSON: {exc.msg}")
+            yield Record(element, None, f"invalid JSON: {exc.msg}", text_line=lines.at(max(exc.pos, pos)))
             nxt = _RESUME.search(text, exc.pos)
             if nxt is None:
                 return
             pos = nxt.end()
             continue
         except (ValueError, RecursionError) as exc:  # a huge number, deep nesting: skip to the next object
-            yield Record(line, None, _problem(exc if isinstance(exc, ValueError) else ValueError("nesting too deep")))
+            problem = _problem(exc if isinstance(exc, ValueError) else ValueError("nesting too deep"))
+            yield Record(element, None, problem, text_line=line)
             nxt = _RESUME.search(text, pos + 1)
             if nxt is None:
                 return
             pos = nxt.end()
             continue
-        yield Record(line, value, digest=digest(text[pos:end].encode("utf-8", "surrogatepass")))
+        yield Record(element, value, digest=digest(text[pos:end].encode("utf-8", "surrogatepass")), text_line=line)
         pos = end
 
 
@@ -126,13 +138,31 @@ def iter_records(path: Path) -> Iterator[Record]:
     try:
         head = handle.peek(1 << 16)[: 1 << 16] if hasattr(handle, "peek") else b""  # type: ignore[union-attr]
         if head.removeprefix(BOM).lstrip()[:1] == b"[":
-            yield from _array_records(handle.read().removeprefix(BOM))
+            raw = handle.read().removeprefix(BOM)
+            if not _jsonl_led_by_a_list(raw):
+                yield from _array_records(raw)
+                return
+            for number, line in enumerate(raw.splitlines(keepends=True), start=1):
+                yield from _jsonl_line(number, line)
             return
         for number, raw in enumerate(handle, start=1):
             yield from _jsonl_line(number, raw)
     finally:
         if handle is not sys.stdin.buffer:
             handle.close()
+
+
+def _jsonl_led_by_a_list(raw: bytes) -> bool:
+    """JSONL whose first line happens to be a list (``[1, 2]`` then objects), not one JSON array: the first
+    non-blank line is a whole JSON value and more lines follow it."""
+    lines = [line for line in raw.lstrip().splitlines() if line.strip()]
+    if len(lines) < 2:
+        return False
+    try:
+        _decode(lines[0].decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return True
 
 
 def _array_records(raw: bytes) -> Iterator[Record]:

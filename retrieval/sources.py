@@ -5,6 +5,7 @@ One bad row never sinks a build: it is reported with file, line and field and sk
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import re
@@ -28,9 +29,10 @@ class BadRow:
     line: int
     field: str | None
     reason: str
+    where: str = ""  # for messages, when not the line: "element 3 (line 1)" of a JSON array
 
     def __str__(self) -> str:
-        where = f"{self.path}:{self.line}"
+        where = f"{self.path}:{self.where or self.line}"
         return f"{where}: {self.reason}" + (f" (field {self.field!r})" if self.field else "")
 
 
@@ -67,9 +69,10 @@ def read_documents(path: Path) -> Iterator[Row]:
     """Yield ``(line, Document | BadRow)`` from a JSON array or a JSONL file."""
     for record in iter_records(path):
         if record.error is not None:
-            yield record.line, BadRow(str(path), record.line, None, record.error)
-        else:
-            yield record.line, _validate(str(path), record.line, record.value)
+            yield record.line, BadRow(str(path), record.line, None, record.error, record.where)
+            continue
+        doc = _validate(str(path), record.line, record.value)
+        yield record.line, dataclasses.replace(doc, where=record.where) if isinstance(doc, BadRow) else doc
 
 
 # --- the embedded offline demo --------------------------------------------------------

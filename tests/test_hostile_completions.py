@@ -105,3 +105,55 @@ def test_a_planted_pickle_in_the_judge_cache_never_runs(tmp_path) -> None:
         assert again.get("reply") == {"text": "B", "tokens": [1, 2]}
     finally:
         again.close()
+
+
+def _eleven() -> list[dict]:
+    return [
+        {
+            "id": f"r{i}",
+            "question": "Capital of France?",
+            "answers": "Paris",
+            "completion": "<think>x.</think><answer>Paris</answer>",
+        }
+        for i in range(11)
+    ]
+
+
+async def test_a_json_array_on_one_line_keeps_every_row(tmp_path) -> None:
+    """``json.dump`` writes an array on one line: every element was line 1 and the output kept only the last."""
+    import json
+
+    from reward_engine.score import score_file
+
+    src, out = tmp_path / "in.json", tmp_path / "out.jsonl"
+    src.write_text(json.dumps(_eleven()))
+    config = parse_reward_config({"factuality": {"enabled": False}})
+    await score_file(src, out, config, progress=False)
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["id"] for r in rows] == [f"r{i}" for i in range(11)] and {r["status"] for r in rows} == {"ok"}
+
+
+async def test_jsonl_whose_first_line_is_a_list_is_still_jsonl(tmp_path) -> None:
+    """Its first line was taken for a whole JSON array: 1 row out, the other 10 ignored."""
+    import json
+
+    from reward_engine.score import score_file
+
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    src.write_text("[1, 2]\n" + "".join(json.dumps(r) + "\n" for r in _eleven()[:10]))
+    config = parse_reward_config({"factuality": {"enabled": False}})
+    await score_file(src, out, config, progress=False)
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == 11 and rows[0]["status"] == "bad_input" and "in.jsonl:1: expected an object" in rows[0]["error"]
+    assert [r["id"] for r in rows[1:]] == [f"r{i}" for i in range(10)]
+
+
+def test_build_reads_a_jsonl_led_by_an_empty_list(tmp_path) -> None:
+    import json
+
+    from retrieval.sources import BadRow, read_documents
+
+    src = tmp_path / "docs.jsonl"
+    src.write_text("[]\n" + "".join(json.dumps({"title": f"T{i}", "text": f"Text {i}."}) + "\n" for i in range(3)))
+    rows = [doc for _, doc in read_documents(src)]
+    assert isinstance(rows[0], BadRow) and [d.title for d in rows[1:]] == ["T0", "T1", "T2"]

@@ -103,9 +103,9 @@ def test_json_array_with_a_broken_element_keeps_the_others(tmp_path):
     )
     rows = list(read_documents(src))
     good = [r.title for _, r in rows if isinstance(r, Document)]
-    bad = [(r.line, r.field) for _, r in rows if not isinstance(r, Document)]
+    bad = [(r.line, r.field, r.where) for _, r in rows if not isinstance(r, Document)]
     assert good == ["A", "C"]
-    assert bad == [(3, None), (5, "text")]
+    assert bad == [(2, None, "element 2 (line 3)"), (4, "text", "element 4 (line 5)")]
 
 
 def test_non_utf8_input_is_flagged_not_fatal(tmp_path):
