@@ -41,13 +41,14 @@ class Manifest:
     checksum: str
     faiss_version: str
     built_at: float
+    kb_id: str = ""  # the KB file it was built from (``schema.create_schema``); "" before that existed
 
     @classmethod
     def read(cls, path: Path) -> "Manifest":
         """The manifest; a file that is not one raises ``IndexMismatchError`` naming it."""
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-            return cls(**{k: data[k] for k in cls.__dataclass_fields__})
+            return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data or k != "kb_id"})
         except (OSError, ValueError, TypeError, KeyError) as exc:
             raise IndexMismatchError(
                 f"index manifest {path} is unreadable ({type(exc).__name__}); rebuild the index: "
@@ -176,7 +177,8 @@ def sync(
     index = None
     if index_path.exists() and manifest_path.exists():
         old = Manifest.read(manifest_path)
-        if old.model == embedder.name and _family(old.index_type) == _family(wanted_type):
+        same_kb = old.kb_id == fp["kb_id"]  # a KB built again reuses ids for other text: embed it all again
+        if same_kb and old.model == embedder.name and _family(old.index_type) == _family(wanted_type):
             try:
                 index = faiss.read_index(str(index_path))
             except RuntimeError:  # truncated or not an index: build it again
@@ -215,6 +217,7 @@ def sync(
         checksum=fp["checksum"],
         faiss_version=faiss.__version__,
         built_at=time.time(),
+        kb_id=fp["kb_id"],
     ).write(manifest_path)
     conn.execute("DELETE FROM passages_deleted")
     conn.commit()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +51,8 @@ def connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
     if readonly:
         if not path.exists():
             raise FileNotFoundError(f"knowledge base not found: {path}")
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        # as_uri() escapes '#', '?' and '%': "kb#1.db" must not open (and create) "kb"
+        conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
     else:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(str(path), check_same_thread=False)
@@ -69,6 +71,10 @@ def create_schema(conn: sqlite3.Connection) -> None:
     conn.execute(DOCUMENTS_DDL)
     conn.executescript(PASSAGES_DDL)
     set_meta(conn, "schema_version", SCHEMA_VERSION)
+    if conn.execute("SELECT 1 FROM meta WHERE key = 'kb_id'").fetchone() is None:
+        # This file's identity: a KB deleted and built again with other text reuses passage ids, and its
+        # fingerprint must still differ (evidence caches and the dense index are keyed by it).
+        set_meta(conn, "kb_id", uuid.uuid4().hex)
 
 
 def has_table(conn: sqlite3.Connection, name: str) -> bool:
@@ -90,16 +96,19 @@ def set_meta(conn: sqlite3.Connection, key: str, value: Any) -> None:
 
 
 def passages_fingerprint(conn: sqlite3.Connection) -> dict[str, Any]:
-    """Count, max id and a checksum of the passage id set.
+    """Count, max id, the KB file's identity and a checksum of them and the passage id set.
 
-    Passages are only ever inserted or deleted (never updated) and ids are never
-    reused, so any change to the passages changes this fingerprint.
+    Passages are only ever inserted or deleted (never updated) and ids are never reused within
+    one KB, so any change to the passages changes this fingerprint; a KB deleted and built again
+    gets a new ``kb_id`` (KBs built before it had one keep their old checksum).
     """
     count, max_id, id_sum = conn.execute(
         "SELECT count(*), coalesce(max(id), 0), coalesce(sum(id), 0) FROM passages"
     ).fetchone()
-    checksum = hashlib.sha256(f"{count}:{max_id}:{id_sum}".encode()).hexdigest()[:16]
-    return {"count": int(count), "max_id": int(max_id), "checksum": checksum}
+    kb_id = str(get_meta(conn).get("kb_id", ""))
+    basis = f"{count}:{max_id}:{id_sum}" + (f":{kb_id}" if kb_id else "")
+    checksum = hashlib.sha256(basis.encode()).hexdigest()[:16]
+    return {"count": int(count), "max_id": int(max_id), "checksum": checksum, "kb_id": kb_id}
 
 
 def text_sha1(text: str) -> str:

@@ -157,3 +157,36 @@ def test_build_reads_a_jsonl_led_by_an_empty_list(tmp_path) -> None:
     src.write_text("[]\n" + "".join(json.dumps({"title": f"T{i}", "text": f"Text {i}."}) + "\n" for i in range(3)))
     rows = [doc for _, doc in read_documents(src)]
     assert isinstance(rows[0], BadRow) and [d.title for d in rows[1:]] == ["T0", "T1", "T2"]
+
+
+def test_a_kb_built_again_with_other_text_is_a_new_version(tmp_path, embedder) -> None:
+    """Deleted and rebuilt with other text but as many passages: the old evidence and FAISS index were reused
+    (the version was a fingerprint of passage ids; dense sync added 0, rebuilt nothing)."""
+    from retrieval.build import build
+    from retrieval.kb import KnowledgeBase
+    from retrieval.sources import Document
+
+    db = tmp_path / "kb.db"
+    first = build(db, [Document("Paris", "Paris is the capital of France.")], progress=False, embedder=embedder)
+    with KnowledgeBase(db, embedder=embedder) as kb:
+        before = kb.version
+    db.unlink()  # the FAISS index and manifest beside it stay
+    again = build(db, [Document("Lyon", "Lyon lies on the Rhone.")], progress=False, embedder=embedder)
+    with KnowledgeBase(db, embedder=embedder) as kb:
+        after = kb.version
+        (hit,) = kb.search("Rhone", k=1, mode="dense").hits
+    assert first.dense["added"] == again.dense["added"] == 1 and again.dense["rebuilt"]
+    assert before != after and "Rhone" in hit.passage.text
+
+
+def test_a_kb_path_with_a_hash_opens_that_file(tmp_path, kb_path) -> None:
+    """``kb#1.db`` went into an SQLite URI unescaped: it opened (and created) ``kb``."""
+    import shutil
+
+    from retrieval.kb import KnowledgeBase
+
+    odd = tmp_path / "kb#1.db"
+    shutil.copy(kb_path, odd)
+    with KnowledgeBase(odd) as kb:
+        assert kb.search("Eiffel Tower", k=1, mode="bm25").hits
+    assert not (tmp_path / "kb").exists() and all(p.name.startswith("kb#1.db") for p in tmp_path.iterdir())
