@@ -43,8 +43,17 @@ def _same_file(a: Path, b: Path) -> bool:
 def _check_location(output: Path, source: Path | None) -> None:
     if output.is_dir():
         raise OutputError(f"--output {output} is a directory; give a file path")
-    if source is not None and str(source) != "-" and _same_file(source, output):
-        raise OutputError(f"--output {output} is the input file; write the scores to another file")
+    if output.exists() and not output.is_file():  # /dev/null, a FIFO: replaced by a file, or a hang
+        raise OutputError(f"--output {output} is not a regular file (a device or pipe); give a file path")
+    if source is not None and str(source) != "-":
+        if _same_file(source, output):
+            raise OutputError(f"--output {output} is the input file; write the scores to another file")
+        for name, own in (("record", sidecar(output)), ("lock", lock_path(output))):
+            if _same_file(source, own) or Path(os.path.abspath(source)) == Path(os.path.abspath(own)):
+                raise OutputError(
+                    f"the input {source} is where this job keeps --output {output}'s {name} file; "
+                    "rename the input or choose another --output"
+                )
     try:
         output.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -53,8 +62,15 @@ def _check_location(output: Path, source: Path | None) -> None:
         raise OutputError(f"cannot write --output {output}: permission denied")
 
 
-def _check_owner(output: Path, job: str, settings: str) -> None:
-    """An existing non-empty output must be this job's, written with the same settings."""
+def input_identity(source: Path | None) -> str:
+    """Which input an output was made for (its absolute path; ``-`` for standard input), kept in the sidecar."""
+    if source is None:
+        return ""
+    return "-" if str(source) == "-" else os.path.abspath(source)
+
+
+def _check_owner(output: Path, job: str, settings: str, source: Path | None = None) -> None:
+    """An existing non-empty output must be this job's, written with the same settings for the same input."""
     if not output.exists() or output.stat().st_size == 0:
         return
     try:
@@ -70,6 +86,12 @@ def _check_owner(output: Path, job: str, settings: str) -> None:
         raise OutputError(
             f"--output {output} was written with other settings (config hash {meta.get('settings')}, now "
             f"{settings}): its rows would mix two rewards. Pass --overwrite to start over, or choose another --output"
+        )
+    made_for, now = meta.get("input"), input_identity(source)
+    if made_for and now and made_for != now:  # older sidecars name no input
+        raise OutputError(
+            f"--output {output} holds rows made for the input {made_for}, not {now}: resuming would drop them. "
+            "Pass --overwrite to start over, or choose another --output"
         )
 
 
@@ -114,8 +136,9 @@ def own_output(output: Path, source: Path | None, job: str, settings: str, overw
         if overwrite:
             output.unlink(missing_ok=True)
         else:
-            _check_owner(output, job, settings)
-        write_atomically(sidecar(output), json.dumps({"job": job, "settings": settings}).encode())
+            _check_owner(output, job, settings, source)
+        record = {"job": job, "settings": settings, "input": input_identity(source)}
+        write_atomically(sidecar(output), json.dumps(record).encode())
         yield output
     finally:
         lock.release()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import shutil
 import sqlite3
 import sys
@@ -155,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         help="documents, passages and BM25 only (no embedding; search with mode bm25)",
     )
     parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument("--overwrite", action="store_true", help="with --from-db: replace an existing --db")
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)
 
@@ -172,7 +174,12 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"database not found: {args.from_db}")
         db = args.db or args.from_db
         if db.resolve() != args.from_db.resolve():
-            shutil.copyfile(args.from_db, db)
+            if db.exists() and os.path.samefile(db, args.from_db):  # a hard link: the same file under two names
+                db = args.from_db
+            elif db.exists() and not args.overwrite:
+                parser.error(f"--db {db} exists; --from-db copies {args.from_db} over it only with --overwrite")
+            else:
+                shutil.copyfile(args.from_db, db)
         documents = None
     else:
         db = args.db or demo_kb_path()

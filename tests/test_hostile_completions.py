@@ -190,3 +190,72 @@ def test_a_kb_path_with_a_hash_opens_that_file(tmp_path, kb_path) -> None:
     with KnowledgeBase(odd) as kb:
         assert kb.search("Eiffel Tower", k=1, mode="bm25").hits
     assert not (tmp_path / "kb").exists() and all(p.name.startswith("kb#1.db") for p in tmp_path.iterdir())
+
+
+async def test_an_input_named_like_the_sidecar_is_refused_not_replaced(tmp_path) -> None:
+    import json
+
+    from knowrl_io.job_output import OutputError
+    from reward_engine.score import score_file
+
+    out = tmp_path / "out.jsonl"
+    src = tmp_path / "out.jsonl.job.json"  # the job's own record file for out.jsonl
+    src.write_text("".join(json.dumps(r) + "\n" for r in _eleven()[:10]))
+    before = src.read_bytes()
+    with pytest.raises(OutputError, match="record file"):
+        await score_file(src, out, parse_reward_config({"factuality": {"enabled": False}}), progress=False)
+    assert src.read_bytes() == before
+
+
+async def test_an_output_made_for_another_input_is_refused_not_truncated(tmp_path) -> None:
+    import json
+
+    from knowrl_io.job_output import OutputError
+    from reward_engine.score import score_file
+
+    config = parse_reward_config({"factuality": {"enabled": False}})
+    first, second, out = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "out.jsonl"
+    first.write_text("".join(json.dumps(r) + "\n" for r in _eleven()[:10]))
+    second.write_text("".join(json.dumps(r) + "\n" for r in _eleven()[:2]))
+    await score_file(first, out, config, progress=False)
+    kept = out.read_bytes()
+    with pytest.raises(OutputError, match="made for the input"):
+        await score_file(second, out, config, progress=False)
+    assert out.read_bytes() == kept and len(kept.splitlines()) == 10
+
+
+async def test_an_output_that_is_not_a_regular_file_is_refused(tmp_path) -> None:
+    import json
+    import os
+
+    from knowrl_io.job_output import OutputError
+    from reward_engine.score import score_file
+
+    src, fifo = tmp_path / "in.jsonl", tmp_path / "out.fifo"
+    src.write_text(json.dumps(_eleven()[0]) + "\n")
+    os.mkfifo(fifo)
+    with pytest.raises(OutputError, match="not a regular file"):
+        await score_file(src, fifo, parse_reward_config({"factuality": {"enabled": False}}), progress=False)
+
+
+def test_build_from_db_never_overwrites_an_existing_db(tmp_path, kb_path) -> None:
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    target = tmp_path / "notes.txt"
+    target.write_text("not a knowledge base, and not yours to replace")
+    cmd = [sys.executable, "-m", "retrieval.build", "--from-db", str(kb_path), "--db", str(target), "--no-dense"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "--overwrite" in done.stderr and target.read_text().startswith("not a")
+    own, link = tmp_path / "own.db", tmp_path / "link.db"
+    shutil.copy(kb_path, own)  # the session's KB stays as it is
+    os.link(own, link)  # the same file under two names: updated in place, no traceback
+    done = subprocess.run(
+        [*cmd[:3], "--from-db", str(own), "--db", str(link), "--no-dense", "--no-progress"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr

@@ -99,14 +99,19 @@ async def test_resume_rescores_rows_whose_input_changed(tmp_path, kb):
     out = tmp_path / "out.jsonl"
     config = parse_reward_config(OFFLINE)
     await score_file(write(tmp_path / "a.jsonl", [PARIS, TOKYO, ROME]), out, config, progress=False, kb=kb)
-    # another input into the same output: nothing of the old rows may survive
+    # the input edited in place: nothing of the old rows may survive
     other = [row("x", "Capital of Spain?", "Madrid", "Lisbon"), row("y", "Capital of Peru?", "Lima", "Lima")]
-    summary = await score_file(write(tmp_path / "b.jsonl", other), out, config, progress=False, kb=kb)
+    summary = await score_file(write(tmp_path / "a.jsonl", other), out, config, progress=False, kb=kb)
     assert summary["already_scored"] == 0
     assert [(r["id"], r["label"]) for r in read(out)] == [("x", "INCORRECT"), ("y", "CORRECT")]
+    # another input file into the same output is refused (its rows would be dropped), the output untouched
+    kept = out.read_bytes()
+    with pytest.raises(OutputError, match="made for the input"):
+        await score_file(write(tmp_path / "b.jsonl", other), out, config, progress=False, kb=kb)
+    assert out.read_bytes() == kept
     # a row inserted at the top shifts every line: each is scored again, none keeps its old id or label
     shifted = [TOKYO, *other]
-    summary = await score_file(write(tmp_path / "b.jsonl", shifted), out, config, progress=False, kb=kb)
+    summary = await score_file(write(tmp_path / "a.jsonl", shifted), out, config, progress=False, kb=kb)
     assert [(r["id"], r["label"]) for r in read(out)] == [
         ("tokyo", "NOT_ATTEMPTED"),
         ("x", "INCORRECT"),
