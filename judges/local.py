@@ -184,9 +184,20 @@ def running(
             log.close()  # type: ignore[union-attr]
 
 
+def _port(text: str) -> int:
+    """A TCP port: 99999 was announced while the server listened on another."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port {port} is outside 1-65535")
+    return port
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m judges.local", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--port", type=int, default=8080)
+    parser.add_argument("--port", type=_port, default=8080, help="1-65535")
     parser.add_argument(
         "--model",
         default=DEFAULT_MODEL,

@@ -368,7 +368,9 @@ def apply_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any
         try:
             node[parts[-1]] = yaml_value(raw)
         except yaml.YAMLError as exc:
-            raise ConfigError(f"--set {key}: {raw!r} is not a YAML value ({str(exc).splitlines()[0]})") from None
+            raise ConfigError(f"--set {key}: {raw[:80]!r} is not a YAML value ({str(exc).splitlines()[0]})") from None
+        except RecursionError:
+            raise ConfigError(f"--set {key}: the value is nested too deeply") from None
     return data
 
 

@@ -19,6 +19,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
+from knowrl_io.small_files import SmallFileError, read_small_text
 from reward_engine.judge.config import Endpoint, JudgeConfig
 from reward_engine.prompts.files import Templates, load_templates
 from reward_engine.semantics import PRESETS, Semantics, semantics
@@ -275,6 +276,19 @@ class YamlLoader(yaml.SafeLoader):
         sizes[id(node)] = size
         return node
 
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        """A key given twice is an error (YAML resolves it silently to the last, hiding the first)."""
+        seen: dict[Any, Any] = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if isinstance(key, (str, int, float, bool)) and key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {key!r} given twice (first on line {seen[key].line + 1})", key_node.start_mark
+                )
+            if isinstance(key, (str, int, float, bool)):
+                seen[key] = key_node.start_mark
+        return super().construct_mapping(node, deep=deep)
+
 
 YamlLoader.add_implicit_resolver(
     "tag:yaml.org,2002:float", re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)[eE][-+]?\d+$"), list("-+0123456789.")
@@ -290,9 +304,16 @@ def load_yaml(path: str | Path) -> dict[str, Any]:
     if not path.exists():
         raise ConfigError(f"config file not found: {path}")
     try:
-        data = yaml_value(path.read_text(encoding="utf-8")) or {}
+        data = yaml_value(read_small_text(path)) or {}
+    except SmallFileError as exc:
+        raise ConfigError(f"config {exc}") from None
     except yaml.YAMLError as exc:
-        raise ConfigError(f"config {path} is not valid YAML: {exc}") from None
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError(f"config {where}: not valid YAML: {problem}") from None
+    except RecursionError:
+        raise ConfigError(f"config {path} is nested too deeply to be a config") from None
     if not isinstance(data, dict):
         raise ConfigError(f"config {path}: expected a mapping at the top level, got {type(data).__name__}")
     return data

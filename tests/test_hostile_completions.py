@@ -259,3 +259,36 @@ def test_build_from_db_never_overwrites_an_existing_db(tmp_path, kb_path) -> Non
         timeout=300,
     )
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("grader: offline\nverifier: offline\ngrader: llm\n", "key 'grader' given twice (first on line 1)"),
+        ("a: " + "[" * 3000 + "]" * 3000 + "\n", "nested too deeply"),
+        (b"grader: caf\xe9\n", ":1: not valid UTF-8"),
+    ],
+)
+def test_a_bad_config_is_one_line_naming_the_file(tmp_path, text, message: str) -> None:
+    from reward_engine.config import ConfigError, load_yaml
+
+    path = tmp_path / "c.yaml"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    with pytest.raises(ConfigError) as caught:
+        load_yaml(path)
+    assert message in str(caught.value) and str(path) in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_template_that_never_ends_is_refused() -> None:
+    from reward_engine.prompts.files import TemplateError, load_template
+
+    with pytest.raises(TemplateError, match="larger than"):
+        load_template("grader", "/dev/zero")
+
+
+def test_the_local_judge_refuses_a_port_out_of_range(capsys) -> None:
+    from judges.local import main
+
+    with pytest.raises(SystemExit) as caught:
+        main(["--port", "99999"])
+    assert caught.value.code == 2 and "outside 1-65535" in capsys.readouterr().err

@@ -20,6 +20,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from knowrl_io.small_files import SmallFileError, read_small_text
 from reward_engine.prompts import templates as prompts
 from reward_engine.prompts.templates import Template
 
@@ -49,9 +50,9 @@ def load_template(kind: str, path: str | Path) -> Template:
     """A user template file, checked for unknown fields now rather than at the first judge call."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TemplateError(f"prompts.{kind}: cannot read {path}: {exc}") from None
+        text = read_small_text(path)
+    except SmallFileError as exc:
+        raise TemplateError(f"prompts.{kind}: {exc}") from None
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
     template = Template(text, f"{kind}-{path.stem}-{digest}")
     try:
