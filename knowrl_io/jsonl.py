@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -128,10 +129,22 @@ def rewrite(path: Path, rows: list[dict[str, Any]]) -> None:
     write_atomically(path, "".join(dumps(row) for row in rows).encode("utf-8", "backslashreplace"))
 
 
+def finite(value: Any) -> Any:
+    """``value`` with every NaN or infinite float as None: ``json.dumps`` writes them as ``NaN`` and
+    ``Infinity``, which no JSON reader but Python's accepts."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite(v) for v in value]
+    return value
+
+
 def dumps(row: dict[str, Any]) -> str:
     """One output line. A lone surrogate (from ``\\ud800`` in an input) is written as that escape again:
-    still valid JSON, where UTF-8 has no way to write it."""
-    return json.dumps(row, ensure_ascii=False) + "\n"
+    still valid JSON, where UTF-8 has no way to write it; a non-finite number is null."""
+    return json.dumps(finite(row), ensure_ascii=False, allow_nan=False) + "\n"
 
 
 class Appender:

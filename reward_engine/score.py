@@ -25,7 +25,7 @@ from typing import Any, Iterable, Iterator
 from tqdm.auto import tqdm
 
 from knowrl_io.job_output import OutputError, own_output
-from knowrl_io.jsonl import Appender, Row, Span, index_rows, read_objects, read_rows, rewrite_indexed
+from knowrl_io.jsonl import Appender, Row, Span, finite, index_rows, read_objects, read_rows, rewrite_indexed
 from knowrl_io.logs import add_verbosity, setup_logging
 from reward_engine import knowledge
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
@@ -370,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_INTERRUPTED
-    print(json.dumps(summary, indent=2))
+    print(json.dumps(finite(summary), indent=2, allow_nan=False))
     scored = sum(n for status, n in summary["statuses"].items() if status in ("ok", "cached"))
     if summary["rows"] and not scored:
         print("error: no row could be scored (see the statuses above and the rows' 'error')", file=sys.stderr)

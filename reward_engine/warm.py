@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from knowrl_io.jsonl import read_rows
+from knowrl_io.jsonl import finite, read_rows
 from knowrl_io.logs import add_verbosity, setup_logging
 from retrieval.kb import split_titles
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         report = asyncio.run(
             warm(config, args.data, args.completions, ray_address=args.ray, ray_actors=args.ray_actors)
         )
-        print(json.dumps(report, indent=2))
+        print(json.dumps(finite(report), indent=2, allow_nan=False))
     except KeyboardInterrupt:
         print("interrupted: what was cached so far stays cached; run the same command again", file=sys.stderr)
         return 130

@@ -292,3 +292,18 @@ def test_the_local_judge_refuses_a_port_out_of_range(capsys) -> None:
     with pytest.raises(SystemExit) as caught:
         main(["--port", "99999"])
     assert caught.value.code == 2 and "outside 1-65535" in capsys.readouterr().err
+
+
+def test_output_lines_and_summaries_are_strict_json() -> None:
+    """``Infinity`` in a summary is not JSON: non-finite numbers are written as null."""
+    import json
+
+    from knowrl_io.jsonl import dumps, finite
+
+    line = dumps({"reward": float("inf"), "stats": [float("nan"), 1.5], "n": 3})
+    assert json.loads(line, parse_constant=lambda c: pytest.fail(f"non-JSON constant {c}")) == {
+        "reward": None,
+        "stats": [None, 1.5],
+        "n": 3,
+    }
+    assert finite({"a": (float("-inf"),)}) == {"a": [None]}
