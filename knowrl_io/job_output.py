@@ -41,6 +41,12 @@ def _same_file(a: Path, b: Path) -> bool:
 
 
 def _check_location(output: Path, source: Path | None) -> None:
+    longest = max(len(os.fsencode(p.name)) for p in (sidecar(output), lock_path(output)))
+    if longest > 255:
+        raise OutputError(
+            f"--output name is too long: {len(os.fsencode(output.name))} bytes, and the job's record and lock "
+            f"files add {longest - len(os.fsencode(output.name))} (255 at most); choose a shorter name"
+        )
     if output.is_dir():
         raise OutputError(f"--output {output} is a directory; give a file path")
     if output.exists() and not output.is_file():  # /dev/null, a FIFO: replaced by a file, or a hang
@@ -99,8 +105,9 @@ def _check_owner(output: Path, job: str, settings: str, source: Path | None = No
 def atomic_file(path: Path) -> Iterator[IO[bytes]]:
     """A binary handle whose bytes replace ``path`` when the block ends without error: a temporary file
     created exclusively beside it (a planted link is never followed), fsynced, then renamed over it."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name[:200] + ".", suffix=".tmp")
     try:
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; an output is as readable as any file the user makes
         with os.fdopen(fd, "wb") as handle:
             yield handle
             handle.flush()
@@ -109,6 +116,12 @@ def atomic_file(path: Path) -> Iterator[IO[bytes]]:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
 
 
 def write_atomically(path: Path, data: bytes) -> None:

@@ -195,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
             bad,
             dense_index=not args.no_dense,
         )
-    except (ValueError, IndexMismatchError, sqlite3.DatabaseError) as exc:  # not a KB, a foreign index: one line
+    except (ValueError, IndexMismatchError, sqlite3.DatabaseError, OSError) as exc:  # not a KB, a bad path: one line
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(json.dumps(asdict(report), indent=2))

@@ -48,13 +48,18 @@ END;
 
 def connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
     """Open the KB; read-only opens never create or modify the file."""
+    if Path(path).is_dir():
+        raise ValueError(f"{path} is a directory, not a knowledge base file")
     if readonly:
         if not path.exists():
             raise FileNotFoundError(f"knowledge base not found: {path}")
         # as_uri() escapes '#', '?' and '%': "kb#1.db" must not open (and create) "kb"
         conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
     else:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ValueError(f"cannot create the folder of {path}: {exc.strerror}") from None
         conn = sqlite3.connect(str(path), check_same_thread=False)
     try:
         conn.execute("PRAGMA schema_version").fetchone()  # a text file fails here, not deep in a query

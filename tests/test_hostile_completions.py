@@ -307,3 +307,45 @@ def test_output_lines_and_summaries_are_strict_json() -> None:
         "n": 3,
     }
     assert finite({"a": (float("-inf"),)}) == {"a": [None]}
+
+
+async def test_a_long_output_name_and_the_umask(tmp_path) -> None:
+    """A 240-character output name gave a traceback (its lock file's name is longer than 255 bytes); outputs
+    were always 0600 whatever the umask."""
+    import json
+    import os
+
+    from knowrl_io.job_output import OutputError
+    from reward_engine.score import score_file
+
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps(_eleven()[0]) + "\n")
+    config = parse_reward_config({"factuality": {"enabled": False}})
+    await score_file(src, tmp_path / ("o" * 240 + ".jsonl"), config, progress=False)  # its temp file fits too
+    with pytest.raises(OutputError, match="too long"):
+        await score_file(src, tmp_path / ("o" * 250 + ".jsonl"), config, progress=False)
+    old = os.umask(0o022)
+    try:
+        await score_file(src, tmp_path / "out.jsonl", config, progress=False)
+    finally:
+        os.umask(old)
+    assert (tmp_path / "out.jsonl").stat().st_mode & 0o777 == 0o644
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "message"),
+    [
+        (["retrieval.search", "--db", "{tmp}", "--query", "x"], {}, "is a directory"),
+        (["retrieval.build", "--preset", "demo", "--no-dense"], {"KNOWRL_CACHE_DIR": "{tmp}/file"}, "cannot create"),
+    ],
+)
+def test_path_errors_are_one_line_exit_2(tmp_path, argv, env, message: str) -> None:
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "file").write_text("a file where a folder should be")
+    cmd = [sys.executable, "-m", *[a.replace("{tmp}", str(tmp_path)) for a in argv]]
+    environ = {**os.environ, **{k: v.replace("{tmp}", str(tmp_path)) for k, v in env.items()}}
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=environ)
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
