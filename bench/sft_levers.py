@@ -44,6 +44,12 @@ LEVERS: dict[str, tuple[str, dict[str, int], list[str], int | None]] = {
         None,
     ),
     "min-correct-1": ("known = right in 1 of 4 probe answers (was 2 of 4)", {}, [], 1),
+    "answer-first": (
+        "reasoning targets open with the answer sentence (or the admission), KB context after",
+        {},
+        ["pipeline.demo_answer_first=true"],
+        None,
+    ),
 }
 SIZES = {"train_questions": 160, "sft_steps": 40, "grpo_steps": 0, "samples": 0, "max_new_tokens": 96}
 SHOWN = ("f_score", "correct", "incorrect", "not_attempted", "correct_given_attempted")

@@ -168,6 +168,9 @@ class PipelineConfig(BaseModel):
     demo_known_share: float = Field(
         0.45, gt=0.0, lt=1.0, description="gradient: share of questions the base policy knows, held-out and training"
     )
+    demo_answer_first: bool = Field(
+        False, description="gradient: cold-start reasoning opens with the answer (or the admission), context after"
+    )
     demo_min_correct: int | None = Field(
         None, ge=1, description="known: right in this many of the probe's 4 answers (default: half)"
     )

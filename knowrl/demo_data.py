@@ -34,10 +34,12 @@ def states_answer(sentence: str, aliases: Sequence[str]) -> bool:
     return any(f" {gold} " in said for gold in (strict_normalize(a) for a in aliases) if gold)
 
 
-def reasoning(item: Item, unsure: bool) -> str:
+def reasoning(item: Item, unsure: bool, answer_first: bool = False) -> str:
     """KB sentences (up to ~40 words) then the answer sentence, or the admission when ``unsure``. An "I don't
     know" target keeps only sentences that do not state the answer: reasoning that names Nabokov and then says
-    it is not sure who wrote Lolita would teach abstaining on what the completion itself knows."""
+    it is not sure who wrote Lolita would teach abstaining on what the completion itself knows.
+    ``answer_first``: the answer sentence (or the admission) opens the reasoning and the KB sentences follow,
+    so the policy commits as its bare answer would before it writes context it may get wrong."""
     if not item.answerable:
         return item.unsure
     kept: list[str] = []
@@ -46,17 +48,19 @@ def reasoning(item: Item, unsure: bool) -> str:
         if kept and sum(len(s.split()) for s in kept) + len(sentence.split()) > CONTEXT_WORDS:
             break
         kept.append(sentence)
-    return " ".join(kept + [item.unsure if unsure else item.answer_sentence])
+    stance = item.unsure if unsure else item.answer_sentence
+    return " ".join([stance, *kept] if answer_first else [*kept, stance])
 
 
-def sft_example(i: int, item: Item, unsure: bool) -> dict[str, Any]:
+def sft_example(i: int, item: Item, unsure: bool, answer_first: bool = False) -> dict[str, Any]:
     answer = "I don't know" if unsure or not item.answerable else item.gold
+    thought = reasoning(item, unsure, answer_first)
     return {
         "id": f"demo-{i}",
         "qid": item.qid,
         "conversations": [
             {"from": "human", "value": INSTRUCTIONS.format(question=item.question)},  # the RL prompt
-            {"from": "gpt", "value": f"<think>{reasoning(item, unsure)}</think><answer>{answer}</answer>"},
+            {"from": "gpt", "value": f"<think>{thought}</think><answer>{answer}</answer>"},
         ],
     }
 
@@ -72,6 +76,7 @@ def write_data(
     train: list[Item],
     unsure: set[str],
     how: dict[str, Any],
+    answer_first: bool = False,
 ) -> dict[str, Path]:
     """train.jsonl, heldout.jsonl, sft.json and cold_start.json (``how`` plus the target counts) in ``out_dir``."""
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -83,7 +88,8 @@ def write_data(
     }
     _write_jsonl(paths["train"], train_rows)
     _write_jsonl(paths["heldout"], held_rows)
-    paths["sft"].write_text(json.dumps([sft_example(n, i, i.qid in unsure) for n, i in enumerate(train)], indent=1))
+    examples = [sft_example(n, i, i.qid in unsure, answer_first) for n, i in enumerate(train)]
+    paths["sft"].write_text(json.dumps(examples, indent=1))
     counts = {
         "real": sum(i.answerable for i in train),
         "made_up": sum(not i.answerable for i in train),
@@ -197,7 +203,16 @@ def gradient_data_for(
         "model_name": config.model.name_or_path,
         "min_correct": min_correct,
     }
-    return build_gradient_data(out_dir, boundary, train_questions, config.seed, answerable, made_up, p.demo_known_share)
+    return build_gradient_data(
+        out_dir,
+        boundary,
+        train_questions,
+        config.seed,
+        answerable,
+        made_up,
+        known_share=p.demo_known_share,
+        answer_first=p.demo_answer_first,
+    )
 
 
 def build_gradient_data(
@@ -209,6 +224,7 @@ def build_gradient_data(
     heldout_made_up: int = 60,
     known_share: float = 0.45,
     made_up_share: float = 0.125,
+    answer_first: bool = False,
 ) -> dict[str, Path]:
     """The effect study's data on questions the base policy half-knows (``knowrl.stratify``): the same files
     as ``build_demo_data``. The base policy's probe marks each candidate known (right in at least half of
@@ -246,7 +262,7 @@ def build_gradient_data(
         "heldout_known": shares(held, known),
         "train_known": shares(train, known),
     }
+    how["reasoning"] = "answer sentence first" if answer_first else "answer sentence last"
     marked = [{**i.rl_row(), "base_known": known.get(i.qid, False)} for i in train]
-    return write_data(
-        out_dir, marked, [{**i.rl_row(), "base_known": known.get(i.qid, False)} for i in held], train, unsure, how
-    )
+    held_rows = [{**i.rl_row(), "base_known": known.get(i.qid, False)} for i in held]
+    return write_data(out_dir, marked, held_rows, train, unsure, how, answer_first)

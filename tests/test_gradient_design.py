@@ -160,3 +160,17 @@ def test_base_and_majority_rows_go_through_the_evaluation_graders():
 def test_currency_field_parsing(text, want):
     got = qf.currency_aliases(text)
     assert got == want if want is None else got[: len(want)] == want
+
+
+def test_answer_first_reasoning_opens_with_the_stance_and_keeps_the_same_context():
+    """``pipeline.demo_answer_first``: the answer sentence (or the admission) moves to the front; the KB
+    sentences are the same, and an admission still keeps none that states the answer."""
+    from knowrl.demo_data import reasoning, states_answer
+
+    item = next(i for i in gradient_items() if i.template == "capital" and len(i.context) >= 2)
+    last, first = reasoning(item, False), reasoning(item, False, answer_first=True)
+    assert last.endswith(item.answer_sentence) and first.startswith(item.answer_sentence)
+    assert sorted(last.split()) == sorted(first.split())
+    admit = reasoning(item, True, answer_first=True)
+    assert admit.startswith(item.unsure)
+    assert not any(states_answer(s, item.aliases) for s in admit[len(item.unsure) :].split(". ") if s.strip())
