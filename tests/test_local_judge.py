@@ -54,14 +54,20 @@ def local_config(url, tmp_path, mode="fused"):
 @pytest.mark.parametrize("mode", ["fused", "staged"])
 async def test_every_row_scored_by_the_real_judge(judge_url, kb, tmp_path, mode):
     q = "What is the capital of France?"
-    rows = [Sample(q, c, "Paris", "Paris") for c in (GOOD, WRONG_TRUE_FACTS, WRONG_FALSE_FACTS, REFUSAL)]
+    # fused: every case; staged (a decomposition and a verification call per wrong answer, the slow path on a
+    # CPU judge): the wrong answer with false facts only, its true-facts twin is fused's
+    cases = (GOOD, WRONG_TRUE_FACTS, WRONG_FALSE_FACTS, REFUSAL) if mode == "fused" else (GOOD, WRONG_FALSE_FACTS)
+    rows = [Sample(q, c, "Paris", "Paris") for c in cases]
     async with RewardEngine(local_config(judge_url, tmp_path, mode), kb=kb) as engine:
         results = await engine.score(rows)
         metrics = engine.last_metrics
-    assert [r.status for r in results] == ["ok"] * 4, [r.error for r in results]
-    assert metrics.coverage == 1.0 and metrics.judge_requests >= 4
+    assert [r.status for r in results] == ["ok"] * len(rows), [r.error for r in results]
+    assert metrics.coverage == 1.0 and metrics.judge_requests >= len(rows)
+    by_case = dict(zip(cases, results))
     # The plain cases a grader must get right: the gold stated, and a confident wrong city.
-    assert results[0].label == "CORRECT" and results[2].label == "INCORRECT", [r.label for r in results]
+    assert by_case[GOOD].label == "CORRECT" and by_case[WRONG_FALSE_FACTS].label == "INCORRECT", [
+        r.label for r in results
+    ]
     for r in results:
         if r.label == "INCORRECT":  # claims came back from the model, each labelled
             assert r.factuality is not None and all(c.supported in (True, False) for c in r.claims if c.on_topic)
@@ -96,7 +102,7 @@ def test_a_grpo_step_gets_its_rewards_from_the_real_judge(judge_url, tmp_path):
             "--set=reward.grader=llm",
             "--set=reward.decomposer=llm",
             "--set=reward.verifier=llm",
-            "--set=reward.factuality.mode=fused",
+            "--set=reward.factuality.enabled=false",  # the grader's calls only: the fact path is tested above
             "--set=reward.step_timeout_s=900",
             "--set=reward.judge=" + json.dumps(judge),
         ],
