@@ -127,9 +127,22 @@ def _jsonl_line(number: int, raw: bytes) -> Iterator[Record]:
         yield Record(number, None, _problem(exc), digest(line))
 
 
+class InputError(ValueError):
+    """The input cannot be opened; the message names it and why."""
+
+
 def open_input(path: Path) -> IO[bytes]:
-    """The input as a binary stream; ``-`` is standard input."""
-    return sys.stdin.buffer if str(path) == "-" else Path(path).open("rb")
+    """The input as a binary stream; ``-`` is standard input (closed: an error, not a traceback)."""
+    if str(path) == "-":
+        if sys.stdin is None:
+            raise InputError("--input -: standard input is closed")
+        return sys.stdin.buffer
+    if Path(path).is_dir():
+        raise InputError(f"{path} is a directory, not an input file")
+    try:
+        return Path(path).open("rb")
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from None
 
 
 def iter_records(path: Path) -> Iterator[Record]:
@@ -148,7 +161,7 @@ def iter_records(path: Path) -> Iterator[Record]:
         for number, raw in enumerate(handle, start=1):
             yield from _jsonl_line(number, raw)
     finally:
-        if handle is not sys.stdin.buffer:
+        if sys.stdin is None or handle is not sys.stdin.buffer:
             handle.close()
 
 

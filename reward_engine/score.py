@@ -27,6 +27,7 @@ from tqdm.auto import tqdm
 from knowrl_io.job_output import OutputError, own_output
 from knowrl_io.jsonl import Appender, Row, Span, finite, index_rows, read_objects, read_rows, rewrite_indexed
 from knowrl_io.logs import add_verbosity, setup_logging
+from knowrl_io.records import InputError
 from reward_engine import knowledge
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.engine import RewardEngine, RewardResult, Sample
@@ -361,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
                 ray_actors=args.ray_actors,
             )
         )
-    except OutputError as exc:
+    except (OutputError, InputError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

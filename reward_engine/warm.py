@@ -23,6 +23,7 @@ from typing import Any
 
 from knowrl_io.jsonl import finite, read_rows
 from knowrl_io.logs import add_verbosity, setup_logging
+from knowrl_io.records import InputError
 from retrieval.kb import split_titles
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.engine import RewardEngine, Sample
@@ -106,8 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.data is None and args.completions is None:
         parser.error("give --data, --completions or both")
     for path in (args.data, args.completions):
-        if path is not None and not path.exists():
-            parser.error(f"file not found: {path}")
+        if path is not None and not path.is_file():
+            parser.error(f"file not found (or not a file): {path}")
     config = load_reward_config_or_report(args.config)
     if config is None or report_missing_kb(config.factuality.kb_path, config.factuality.enabled):
         return 2
@@ -116,6 +117,9 @@ def main(argv: list[str] | None = None) -> int:
             warm(config, args.data, args.completions, ray_address=args.ray, ray_actors=args.ray_actors)
         )
         print(json.dumps(finite(report), indent=2, allow_nan=False))
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted: what was cached so far stays cached; run the same command again", file=sys.stderr)
         return 130

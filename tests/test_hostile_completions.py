@@ -349,3 +349,21 @@ def test_path_errors_are_one_line_exit_2(tmp_path, argv, env, message: str) -> N
     environ = {**os.environ, **{k: v.replace("{tmp}", str(tmp_path)) for k, v in env.items()}}
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=environ)
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_score_with_standard_input_closed_is_one_line(tmp_path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    config = tmp_path / "c.yaml"
+    config.write_text("factuality:\n  enabled: false\n")
+    cmd = [sys.executable, "-m", "reward_engine.score", "--input", "-", "--output", str(tmp_path / "o.jsonl")]
+    done = subprocess.run(
+        [*cmd, "--config", str(config), "--no-progress"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=lambda: os.close(0),  # noqa: PLW1509 - the case itself: no standard input at all
+    )
+    assert done.returncode == 2 and "standard input is closed" in done.stderr and "Traceback" not in done.stderr
