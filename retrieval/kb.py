@@ -22,6 +22,7 @@ from retrieval import dense, fts, fusion
 from retrieval.embedder import Embedder
 from retrieval.models import DEFAULT_EMBEDDING_MODEL
 from retrieval.schema import SEPARATOR, connect, get_meta, has_table, passages_fingerprint
+from retrieval.text import bindable
 
 Mode = Literal["hybrid", "bm25", "dense"]
 MODES: tuple[str, ...] = ("hybrid", "bm25", "dense")
@@ -175,6 +176,7 @@ class KnowledgeBase:
         found: list[str] = []
         missing: list[str] = []
         for title in titles:
+            title = bindable(title)
             rows = conn.execute("SELECT id FROM passages WHERE title = ?", (title,)).fetchall()
             if not rows:
                 rows = conn.execute(
@@ -186,7 +188,8 @@ class KnowledgeBase:
 
     def has_title(self, title: str) -> bool:
         table = "passages" if self.indexed else "documents"
-        return self._conn().execute(f"SELECT 1 FROM {table} WHERE title = ? LIMIT 1", (title,)).fetchone() is not None
+        found = self._conn().execute(f"SELECT 1 FROM {table} WHERE title = ? LIMIT 1", (bindable(title),)).fetchone()
+        return found is not None
 
     def wanted_titles(self, titles: str | Iterable[str] | None) -> list[str]:
         """The titles to search within: a title string that is itself a document's title (KnowRL looks the
@@ -337,7 +340,7 @@ class KnowledgeBase:
         return SearchResult(hits, "dense", "titles", found, missing)
 
     def _raw_passages(self, title: str) -> list[Passage] | None:
-        row = self._conn().execute("SELECT rowid, text FROM documents WHERE title = ?", (title,)).fetchone()
+        row = self._conn().execute("SELECT rowid, text FROM documents WHERE title = ?", (bindable(title),)).fetchone()
         if row is None or not isinstance(row[1], str):
             return None
         # Synthetic ids: no passages table here, so number passages within the document row.

@@ -55,3 +55,8 @@ def split_sentences(text: str) -> list[str]:
         if tail:
             sentences.append(tail)
     return sentences
+
+
+def bindable(text: str) -> str:
+    """``text`` as SQLite can bind it: a lone surrogate (valid in JSON, never in UTF-8 or in a KB) becomes '?'."""
+    return text if text.isascii() else text.encode("utf-8", "replace").decode("utf-8")

@@ -367,3 +367,10 @@ def test_score_with_standard_input_closed_is_one_line(tmp_path) -> None:
         preexec_fn=lambda: os.close(0),  # noqa: PLW1509 - the case itself: no standard input at all
     )
     assert done.returncode == 2 and "standard input is closed" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_title_with_a_lone_surrogate_falls_back_to_global_search(kb) -> None:
+    """warm on a row titled '\\ud800x' gave a UnicodeEncodeError traceback (SQLite cannot bind it)."""
+    ids, found, missing = kb.title_passage_ids(["\ud800x", "Paris"])
+    assert found == ["Paris"] and len(missing) == 1 and ids
+    assert not kb.has_title("\ud800x") and kb.search("capital of France", titles="\ud800x", k=1).hits
