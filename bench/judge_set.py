@@ -35,7 +35,6 @@ from reward_engine.stages.grade import LLMGrader, ReadThenCompareGrader  # noqa:
 from reward_engine.stages.llm_stage import FACTS_MAX_TOKENS, JudgeRequest  # noqa: E402
 
 JUDGE_SET = ROOT / "bench" / "data" / "judge_set.jsonl"
-GRADES = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 VERDICTS = (prompts.SUPPORTED, prompts.CONTRADICTED, prompts.NOT_SUPPORTED)
 
 

@@ -25,7 +25,7 @@ import json
 import random
 import re
 from collections import defaultdict
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from knowrl.eval_grader import strict_normalize
@@ -456,7 +456,3 @@ def training_items(
     chosen += made_up_items(names[:n_fake], "syllable")
     rng.shuffle(chosen)
     return chosen
-
-
-def item_dict(item: Item) -> dict:
-    return asdict(item)

@@ -24,7 +24,6 @@ from retrieval.models import DEFAULT_EMBEDDING_MODEL
 from retrieval.schema import SEPARATOR, connect, get_meta, has_table, passages_fingerprint
 from retrieval.text import bindable
 
-Mode = Literal["hybrid", "bm25", "dense"]
 MODES: tuple[str, ...] = ("hybrid", "bm25", "dense")
 FUSIONS: tuple[str, ...] = ("rrf", "convex")
 

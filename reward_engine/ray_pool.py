@@ -49,9 +49,6 @@ class EngineActor:
     async def score(self, samples: list[Sample]) -> list[RewardResult]:
         return await (await self._engine()).score(samples)
 
-    async def plan_summary(self, samples: list[Sample]) -> dict[str, Any]:
-        return (await (await self._engine()).plan(samples)).summary()
-
     async def ensure_retriever(self) -> None:
         await (await self._engine()).ensure_retriever()
 
@@ -139,9 +136,6 @@ class RayPool:
 
     async def score(self, samples: Sequence[Sample]) -> list[RewardResult]:
         return await self._call("score", list(samples))
-
-    async def plan_summary(self, samples: Sequence[Sample]) -> dict[str, Any]:
-        return await self._call("plan_summary", list(samples))
 
     async def ensure_retriever(self) -> None:
         await asyncio.gather(*(actor.ensure_retriever.remote() for actor in self._actors))
