@@ -20,3 +20,13 @@ def test_relative_links_resolve():
                 broken.append(f"{page.relative_to(ROOT)} -> {target}")
     assert len(pages) > 10
     assert not broken, broken
+
+
+def test_the_results_index_lists_every_results_file():
+    """bench/results/README.md (``python bench/results_index.py``) names every file beside it."""
+    results = ROOT / "bench" / "results"
+    index = (results / "README.md").read_text(encoding="utf-8")
+    missing = [
+        p.name for p in results.iterdir() if p.is_file() and p.name != "README.md" and f"]({p.name})" not in index
+    ]
+    assert not missing, f"not in bench/results/README.md (run python bench/results_index.py): {missing}"
