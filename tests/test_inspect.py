@@ -1,0 +1,146 @@
+"""``python -m reward_engine.inspect``: one self-contained HTML file; row text is data, never markup."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+from reward_engine.inspect import gamed, render, report_rows
+
+HOSTILE = (
+    '<think>x</think><answer></script><script>document.title="pwned"</script><img src=x onerror=alert(1)></answer>'
+)
+
+
+def _rows_from(html: str) -> list[dict]:
+    embedded = re.search(r'<script id="data-rows" type="application/json">(.*?)</script>', html, re.S)
+    return json.loads(embedded.group(1))
+
+
+def test_a_hostile_completion_stays_data(tmp_path):
+    rows = report_rows([{"step": 0, "question": "Q?", "answers": "A", "completion": HOSTILE, "total": 0.0}], {})
+    html = render(rows, "rewards.jsonl")
+    assert html.count("</script>") == 3  # the page's own three script elements, nothing from the row
+    assert "onerror=alert" not in html.split('id="data-rows"')[0]
+    assert _rows_from(html)[0]["completion"] == HOSTILE  # the text survives, escaped, byte for byte
+    assert not re.search(r"(?:src|href)\s*=\s*[\"']?(?:https?:)?//", html), "no external reference"
+
+
+def test_gamed_rows_are_flagged_and_the_cli_joins_a_score_output_with_its_input(tmp_path, kb_path):
+    src, out, html = tmp_path / "in.jsonl", tmp_path / "out.jsonl", tmp_path / "r.html"
+    src.write_text(json.dumps({"question": "Capital of France?", "answers": "Paris", "completion": "<think>"}) + "\n")
+    claim = {"text": "Paris is the capital of France.", "supported": True, "evidence_ids": [1], "on_topic": True}
+    out.write_text(json.dumps({"line": 1, "reward": -2.0, "label": None, "claims": [claim] * 6}) + "\n")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "reward_engine.inspect",
+            str(out),
+            "--input",
+            str(src),
+            "--kb",
+            str(kb_path),
+            "-o",
+            str(html),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    (row,) = _rows_from(html.read_text())
+    assert row["question"] == "Capital of France?" and row["gamed"] == ["6 claims, no answer", "repeated claims"]
+    assert row["claims"][0]["evidence"][0]["id"] == 1 and row["claims"][0]["evidence"][0]["text"]
+    assert gamed({"claims": [], "answer": "Paris", "reasoning": "word " * 300}) == ["answer tiny beside long reasoning"]
+
+
+# -- in a real browser: Debian's chromium, driven headless by Playwright ---------------------------------------
+def _browser():
+    import os
+    import shutil
+
+    import pytest
+
+    required = os.environ.get("KNOWRL_REQUIRE_BROWSER") == "1"  # .ci/run sets it: the test must run there
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        sync_playwright = None
+    if (chromium is None or sync_playwright is None) and not required:
+        pytest.skip("no chromium or playwright: apt-get install chromium; pip install -e '.[dev]'")
+    return chromium, sync_playwright
+
+
+def test_the_report_in_a_real_browser_filters_searches_shows_evidence_and_runs_no_row_script(tmp_path, kb_path):
+    chromium, sync_playwright = _browser()
+    claim = {"text": "Paris is the capital of France.", "supported": True, "evidence_ids": [1], "on_topic": True}
+    rows = [
+        {
+            "step": 0,
+            "question": "Capital of France?",
+            "answers": "Paris",
+            "total": 3.0,
+            "label": "CORRECT",
+            "completion": "<think>Paris is the capital of France.</think><answer>Paris</answer>",
+            "claims": [claim],
+        },
+        {
+            "step": 0,
+            "question": "Capital of Japan?",
+            "answers": "Tokyo",
+            "total": 0.0,
+            "label": "INCORRECT",
+            "completion": HOSTILE,
+            "claims": [],
+        },
+        {
+            "step": 1,
+            "question": "Capital of Peru?",
+            "answers": "Lima",
+            "total": -1.9,
+            "label": None,
+            "completion": "<think>Peru.",
+            "claims": [{**claim, "text": f"Claim number {i} here."} for i in range(6)],
+        },
+    ]
+    src, html = tmp_path / "rewards.jsonl", tmp_path / "report.html"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    done = subprocess.run(
+        [sys.executable, "-m", "reward_engine.inspect", str(src), "--kb", str(kb_path), "-o", str(html)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        page = browser.new_page()
+        dialogs = []
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        page.goto(html.as_uri())
+        count = page.locator("#count")
+        assert count.inner_text().startswith("3 matching")
+        page.select_option("#f-label", "INCORRECT")
+        assert count.inner_text().startswith("1 matching")
+        page.select_option("#f-label", "")
+        page.fill("#f-text", "peru")
+        assert count.inner_text().startswith("1 matching")
+        page.fill("#f-text", "")
+        page.check("#f-gamed")
+        assert count.inner_text().startswith("1 matching") and "6 claims, no answer" in page.inner_text("#rows")
+        page.uncheck("#f-gamed")
+        page.fill("#f-min", "2")
+        assert count.inner_text().startswith("1 matching")
+        page.locator("details.row summary").first.click()  # the CORRECT row: its claim and evidence passage
+        text = page.inner_text("#rows")
+        assert "[supported] Paris is the capital of France." in text and "evidence 1 (" in text
+        page.fill("#f-min", "")
+        page.locator("details.row summary").nth(1).click()  # the hostile row, opened: still only text
+        assert 'document.title="pwned"' in page.inner_text("#rows")
+        assert page.title() == "knowrl reward inspector" and not dialogs
+        assert page.locator("#rows img").count() == 0
+        browser.close()
