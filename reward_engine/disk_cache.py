@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import json
+import sqlite3
 import threading
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,10 @@ import diskcache
 from diskcache.core import MODE_PICKLE, UNKNOWN
 
 from reward_engine.background import OrderedWriter
+
+
+class CacheError(ValueError):
+    """A cache directory that cannot be opened; the message names it and what to do."""
 
 
 class JsonDisk(diskcache.Disk):
@@ -51,7 +56,12 @@ class DiskCache:
 
     def __init__(self, directory: str | Path, size_limit_gb: float = 4.0, memory_items: int = 10_000) -> None:
         self.directory = Path(directory).expanduser()
-        self._cache = diskcache.Cache(str(self.directory), size_limit=int(size_limit_gb * 2**30), disk=JsonDisk)
+        try:
+            self._cache = diskcache.Cache(str(self.directory), size_limit=int(size_limit_gb * 2**30), disk=JsonDisk)
+        except (OSError, sqlite3.Error) as exc:  # a file where the folder should be, a damaged cache.db
+            raise CacheError(
+                f"cache directory {self.directory} cannot be used ({exc}); point cache_dir elsewhere or delete it"
+            ) from None
         self._memory: collections.OrderedDict[str, Any] = collections.OrderedDict()
         self._memory_items = memory_items
         self._lock = threading.Lock()

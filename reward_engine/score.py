@@ -30,6 +30,7 @@ from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.records import InputError
 from reward_engine import knowledge
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
+from reward_engine.disk_cache import CacheError
 from reward_engine.engine import RewardEngine, RewardResult, Sample
 from reward_engine.metrics import percentile
 
@@ -362,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
                 ray_actors=args.ray_actors,
             )
         )
-    except (OutputError, InputError) as exc:
+    except (OutputError, InputError, CacheError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

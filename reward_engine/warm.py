@@ -26,6 +26,7 @@ from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.records import InputError
 from retrieval.kb import split_titles
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
+from reward_engine.disk_cache import CacheError
 from reward_engine.engine import RewardEngine, Sample
 from reward_engine.knowledge import report_missing_kb
 from reward_engine.score import OPTIONAL, REQUIRED, add_ray_arguments
@@ -117,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
             warm(config, args.data, args.completions, ray_address=args.ray, ray_actors=args.ray_actors)
         )
         print(json.dumps(finite(report), indent=2, allow_nan=False))
-    except InputError as exc:
+    except (InputError, CacheError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -374,3 +374,24 @@ def test_a_title_with_a_lone_surrogate_falls_back_to_global_search(kb) -> None:
     ids, found, missing = kb.title_passage_ids(["\ud800x", "Paris"])
     assert found == ["Paris"] and len(missing) == 1 and ids
     assert not kb.has_title("\ud800x") and kb.search("capital of France", titles="\ud800x", k=1).hits
+
+
+@pytest.mark.parametrize("broken", ["a file", "a damaged cache.db"])
+def test_a_broken_judge_cache_is_one_line_exit_2(tmp_path, broken: str) -> None:
+    import json
+    import subprocess
+    import sys
+
+    cache = tmp_path / "cache"
+    if broken == "a file":
+        cache.write_text("not a folder")
+    else:
+        cache.mkdir()
+        (cache / "cache.db").write_text("not SQLite")
+    src, config = tmp_path / "in.jsonl", tmp_path / "c.yaml"
+    src.write_text(json.dumps(_eleven()[0]) + "\n")
+    judge = {"endpoints": [{"base_url": "http://127.0.0.1:9/v1", "model": "m"}], "cache_dir": str(cache)}
+    config.write_text(json.dumps({"grader": "llm", "factuality": {"enabled": False}, "judge": judge}))
+    cmd = [sys.executable, "-m", "reward_engine.score", "--input", str(src), "--output", str(tmp_path / "o.jsonl")]
+    done = subprocess.run([*cmd, "--config", str(config), "--no-progress"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "cannot be used" in done.stderr and "Traceback" not in done.stderr
