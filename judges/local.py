@@ -17,6 +17,7 @@ import importlib.util
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -104,7 +105,11 @@ def serve(spec: ServeSpec, port: int, parent_pid: int | None = None) -> None:
     """Run the server in this process until SIGINT/SIGTERM (or until ``parent_pid`` is gone)."""
     import xllamacpp as xlc
 
-    server = xlc.Server(_server_params(spec, port))
+    _check_port_free(port)
+    try:
+        server = xlc.Server(_server_params(spec, port))
+    except Exception as exc:  # noqa: BLE001 - llama.cpp's load errors come as several types
+        raise LocalJudgeError(f"llama.cpp could not load {spec.gguf}: {exc}") from None
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
@@ -113,6 +118,15 @@ def serve(spec: ServeSpec, port: int, parent_pid: int | None = None) -> None:
         if parent_pid is not None and not _alive(parent_pid):
             break  # the process that started this one died without stopping it: do not outlive it
     del server  # the destructor stops the HTTP server and its main loop
+
+
+def _check_port_free(port: int) -> None:
+    """A port another process holds is a one-line error here, not a failure deep in llama.cpp."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            raise LocalJudgeError(f"port {port} on 127.0.0.1 is in use; choose another --port") from None
 
 
 def _alive(pid: int) -> bool:

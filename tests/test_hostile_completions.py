@@ -395,3 +395,22 @@ def test_a_broken_judge_cache_is_one_line_exit_2(tmp_path, broken: str) -> None:
     cmd = [sys.executable, "-m", "reward_engine.score", "--input", str(src), "--output", str(tmp_path / "o.jsonl")]
     done = subprocess.run([*cmd, "--config", str(config), "--no-progress"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 2 and "cannot be used" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_local_judge_on_a_used_port_or_a_bad_gguf_is_one_line(tmp_path) -> None:
+    import socket
+    import subprocess
+    import sys
+
+    pytest.importorskip("xllamacpp")
+    bad = tmp_path / "bad.gguf"
+    bad.write_bytes(b"GGUF" + bytes(100))
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        cmd = [sys.executable, "-m", "judges.local", "--model", str(bad), "--port", str(port)]
+        used = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert used.returncode == 2 and f"port {port} on 127.0.0.1 is in use" in used.stderr
+    loaded = subprocess.run(cmd, capture_output=True, text=True, timeout=120)  # the port is free now
+    assert loaded.returncode == 2 and "could not load" in loaded.stderr and "Traceback" not in loaded.stderr
