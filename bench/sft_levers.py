@@ -76,8 +76,13 @@ def lever_row(effect: Any, work: Path, name: str) -> dict[str, Any]:
     base = json.loads(shared_base.read_text())
     after = json.loads((lever_work / "seed0" / "after_sft.eval.json").read_text())
     b, a = np.array(base["greedy"]["counts"]), np.array(after["greedy"]["counts"])
+    demo_eval = work / "demo" / "seed0" / "after_sft.eval.json"
+    versus = None
+    if name != "demo" and demo_eval.exists():  # the lever against the demo's own cold start, same questions
+        versus = paired_bootstrap(np.array(json.loads(demo_eval.read_text())["greedy"]["counts"]), a)
     return {
         "lever": name,
+        "versus_demo": versus,
         "rates": rates(a),
         "base_rates": rates(b),
         "delta": paired_bootstrap(b, a),
@@ -89,6 +94,11 @@ def lever_row(effect: Any, work: Path, name: str) -> dict[str, Any]:
     }
 
 
+def versus(row: dict[str, Any]) -> str:
+    v = (row.get("versus_demo") or {}).get("f_score")
+    return "" if v is None else f"{v['delta']:+.3f} [{v['low']:+.3f}, {v['high']:+.3f}]"
+
+
 def markdown(command: str, rows: list[dict[str, Any]], wall_s: float) -> str:
     cpus = f"{platform.machine()}, {os.cpu_count()} cores"
     lines = [
@@ -97,24 +107,25 @@ def markdown(command: str, rows: list[dict[str, Any]], wall_s: float) -> str:
         f"Written by that command ({wall_s / 60:.0f} min on {cpus}). Seed 0, the gradient design's fixed held-out"
         " set (240 answerable + 60 made-up), greedy, strict grader; SFT only (no GRPO). `[low, high]`: 95 %"
         " paired bootstrap over questions against the base row (the untrained policy's bare answers, every"
-        " answer an attempt). Known = the base policy's probe (fixed before training).",
+        " answer an attempt), and against the demo's own cold start. Known = the base policy's probe (fixed before"
+        " training). SFT s: the stage's wall time as recorded (a lever run beside other work is slower).",
         "",
-        "| lever | F | ΔF vs base | correct | incorrect | not attempted | correct given attempted"
+        "| lever | F | ΔF vs base | ΔF vs demo | correct | incorrect | not attempted | correct given attempted"
         " | abstain known | abstain unknown | abstain made-up | AUROC | IDK targets | SFT s |",
-        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     base = rows[0]["base_rates"] if rows else {}
     if rows:
         lines.append(
             "| base (bare answers) | "
-            + f"{base['f_score']:.3f} | | {base['correct']:.3f} | {base['incorrect']:.3f} | "
+            + f"{base['f_score']:.3f} | | | {base['correct']:.3f} | {base['incorrect']:.3f} | "
             + f"{base['not_attempted']:.3f} | {base['correct_given_attempted']:.3f} | | | | | | |"
         )
     for r in rows:
         d, s, x = r["delta"]["f_score"], r["selectivity"], r["rates"]
         lines.append(
             f"| {r['lever']}: {LEVERS[r['lever']][0]} | {x['f_score']:.3f} | "
-            f"{d['delta']:+.3f} [{d['low']:+.3f}, {d['high']:+.3f}] | "
+            f"{d['delta']:+.3f} [{d['low']:+.3f}, {d['high']:+.3f}] | {versus(r)} | "
             + " | ".join(f"{x[k]:.3f}" for k in SHOWN[1:])
             + f" | {s['abstain_known']:.2f} | {s['abstain_unknown']:.2f} | {s['abstain_made_up']:.2f} | "
             f"{s['auroc_unknown']:.2f} | {r['idk_targets']:.2f} | {r['sft_s']:.0f} |"
