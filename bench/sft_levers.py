@@ -104,11 +104,13 @@ def markdown(command: str, rows: list[dict[str, Any]], wall_s: float) -> str:
     lines = [
         f"# Cold-start levers: `{command}`",
         "",
-        f"Written by that command ({wall_s / 60:.0f} min on {cpus}). Seed 0, the gradient design's fixed held-out"
-        " set (240 answerable + 60 made-up), greedy, strict grader; SFT only (no GRPO). `[low, high]`: 95 %"
-        " paired bootstrap over questions against the base row (the untrained policy's bare answers, every"
-        " answer an attempt), and against the demo's own cold start. Known = the base policy's probe (fixed before"
-        " training). SFT s: the stage's wall time as recorded (a lever run beside other work is slower).",
+        f"Written by that command (this invocation {wall_s / 60:.0f} min on {cpus}; levers kept in --work from"
+        " an earlier invocation of it are reused, their stage times as recorded then). Seed 0, the gradient "
+        "design's fixed held-out set (240 answerable + 60 made-up), greedy, strict grader; SFT only (no "
+        "GRPO). `[low, high]`: 95 % paired bootstrap over questions against the base row (the untrained "
+        "policy's bare answers, every answer an attempt), and against the demo's own cold start. Known = the "
+        "base policy's probe (fixed before training). SFT s: the stage's wall time as recorded (a lever run "
+        "beside other work is slower).",
         "",
         "| lever | F | ΔF vs base | ΔF vs demo | correct | incorrect | not attempted | correct given attempted"
         " | abstain known | abstain unknown | abstain made-up | AUROC | IDK targets | SFT s |",
