@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import tempfile
 import threading
 import warnings
 from pathlib import Path
@@ -72,7 +74,11 @@ def export(st_model: Any, model_dir: Path) -> Path:
             return self.inner(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
 
     sample = st_model.tokenizer(["an example query"], return_tensors="pt")
-    tmp = out.with_suffix(".tmp")
+    # a temporary name of this process's own: two processes exporting at once (DDP ranks, test workers) must not
+    # write one file; the last rename wins, and both wrote the same model
+    handle, name = tempfile.mkstemp(dir=out.parent, prefix=out.name + ".", suffix=".tmp")
+    os.close(handle)
+    tmp = Path(name)
     axes = {0: "batch", 1: "seq"}
     # The tracer warns about branches it freezes; they depend only on having an attention
     # mask (always passed), and the equivalence test checks other lengths and padding.
