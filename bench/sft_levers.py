@@ -52,7 +52,7 @@ LEVERS: dict[str, tuple[str, dict[str, int], list[str], int | None]] = {
     ),
 }
 SIZES = {"train_questions": 160, "sft_steps": 40, "grpo_steps": 0, "samples": 0, "max_new_tokens": 96}
-SHOWN = ("f_score", "correct", "incorrect", "not_attempted", "correct_given_attempted")
+SHOWN = ("f_score", "correct", "incorrect", "not_attempted", "malformed", "correct_given_attempted")
 
 
 def effect_module() -> Any:
@@ -112,16 +112,17 @@ def markdown(command: str, rows: list[dict[str, Any]], wall_s: float) -> str:
         "base policy's probe (fixed before training). SFT s: the stage's wall time as recorded (a lever run "
         "beside other work is slower).",
         "",
-        "| lever | F | ΔF vs base | ΔF vs demo | correct | incorrect | not attempted | correct given attempted"
-        " | abstain known | abstain unknown | abstain made-up | AUROC | IDK targets | SFT s |",
-        "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| lever | F | ΔF vs base | ΔF vs demo | correct | incorrect | not attempted | malformed | correct given"
+        " attempted | abstain known | abstain unknown | abstain made-up | AUROC | IDK targets | SFT s |",
+        "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     base = rows[0]["base_rates"] if rows else {}
     if rows:
         lines.append(
             "| base (bare answers) | "
             + f"{base['f_score']:.3f} | | | {base['correct']:.3f} | {base['incorrect']:.3f} | "
-            + f"{base['not_attempted']:.3f} | {base['correct_given_attempted']:.3f} | | | | | | |"
+            + f"{base['not_attempted']:.3f} | {base['malformed']:.3f} | "
+            + f"{base['correct_given_attempted']:.3f} | | | | | | |"
         )
     for r in rows:
         d, s, x = r["delta"]["f_score"], r["selectivity"], r["rates"]
