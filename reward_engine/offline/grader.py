@@ -401,9 +401,8 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
         if _NEGATION_BEFORE.search(before + " ") or _NEGATION_AFTER.match(after):
             return Label.INCORRECT
         text = candidate.text
-        named = _NAMED_AS.search(before)
-        if named:  # "Malia Ann and Natasha Marian, known as Malia Obama and Sasha Obama": the gold's other names
-            seg, raw_named = seg[at:], list(_NAMED_AS_RAW.finditer(lower(text)))
+        if _named_as(before):  # "Malia Ann and Natasha Marian, known as Malia Obama and Sasha Obama"
+            seg, raw_named = seg[at:], list(_NAMED_AS.finditer(lower(text)))  # the gold's other names before it
             text = text[raw_named[-1].end() :] if raw_named else text
         if names_alternatives(seg.replace(variant, " ")) or _is_list(text, gold_raw, variant):
             return Label.INCORRECT
@@ -415,8 +414,15 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
     return _parts_verdict(candidate, seg, gold_raw, reading)
 
 
-_NAMED_AS = re.compile(r"\b(?:known|referred to|called|named|nicknamed) as\s*$|\b(?:aka|a k a|nicknamed)\s*$")
-_NAMED_AS_RAW = re.compile(r"\b(?:known|referred to|called|named|nicknamed) as\b|\b(?:aka|a\.k\.a\.|nicknamed)\s")
+_NAMED_AS = re.compile(r"\b(?:(?:known|referred to|called|named|nicknamed) as|aka|a\.?k\.?a\.?|nicknamed)(?!\w)")
+
+
+def _named_as(text: str) -> bool:
+    """``text`` (normalised or raw) ends with "known as", "aka" and the like: what follows names the same thing."""
+    found = list(_NAMED_AS.finditer(text))
+    return bool(found) and not text[found[-1].end() :].strip()
+
+
 _VOWELS = re.compile(r"[aeiou\s]+")
 
 
