@@ -2,6 +2,7 @@
 
     python bench/gpu.py                        # on a CUDA machine; writes bench/results/gpu.md
     python bench/gpu.py --shape PATH           # also a model shaped like PATH's config.json (random weights)
+    python bench/gpu.py --model smollm2        # also real weights (the bundled SmolLM2-135M GGUF)
 
 Each case is ``python -m knowrl.train --config configs/smoke.yaml`` (the offline reward engine, a BM25
 knowledge base built from ``configs/data/smoke_kb.jsonl``) with the backend, dtype and model overridden, so
@@ -76,6 +77,7 @@ def run_case(name: str, overrides: list[str], work: Path) -> dict[str, Any]:
     result.update(
         backend=summary["backend"],
         steps=summary["global_step"],
+        peak_gib=summary.get("peak_gpu_memory_gib"),
         reward_rows=len(rows),
         scored=sum(r.get("total") is not None for r in rows),
     )
@@ -123,8 +125,8 @@ def write_markdown(path: Path, command: str, env: dict[str, str], results: list[
         "which pays for warm-up).",
         "",
         "| case | overrides | result | steps | completions scored | completions per step | first step s "
-        "| median step s | ms per completion | wall s |",
-        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| median step s | ms per completion | peak GPU GiB | wall s |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
         ok = f"ok ({r['backend']})" if r["rc"] == 0 else f"failed (exit {r['rc']})"
@@ -132,6 +134,7 @@ def write_markdown(path: Path, command: str, env: dict[str, str], results: list[
             f"| {r['case']} | `{' '.join(r['overrides'])}` | {ok} | {r.get('steps', '')} | "
             f"{r.get('scored', '')}/{r.get('reward_rows', '')} | {r.get('completions_per_step', '')} | "
             f"{r.get('first_step_s', '')} | {r.get('median_step_s', '')} | {r.get('ms_per_completion', '')} | "
+            f"{r.get('peak_gib', '')} | "
             f"{r['wall_s']} |"
         )
     lines += [""] + readings(env, results)
@@ -174,20 +177,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backends", nargs="+", default=["transformers", "unsloth"])
     parser.add_argument("--steps", type=int, default=6)
     parser.add_argument("--shape", type=Path, help="a folder with config.json + tokenizer (random weights)")
-    parser.add_argument("--completion-length", type=int, default=128, help="for the --shape model")
+    parser.add_argument("--model", help="a real model too, e.g. 'smollm2' (the bundled GGUF's weights)")
+    parser.add_argument("--tiny", action=argparse.BooleanOptionalAction, default=True, help="the tiny test model")
+    parser.add_argument("--completion-length", type=int, default=128, help="for the --shape / --model runs")
     parser.add_argument("--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "knowrl-gpu")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "gpu.md")
     args = parser.parse_args(argv)
     args.work.mkdir(parents=True, exist_ok=True)
     cases: list[tuple[str, list[str]]] = []
-    for backend in args.backends:
+    for backend in args.backends if args.tiny else []:
         cases.append((f"tiny-{backend}", [f"model.backend={backend}", f"grpo.max_steps={args.steps}"]))
+    models: list[tuple[str, str]] = []
     if args.shape:
-        model = shaped_model(args.shape, args.work / "shaped")
+        models.append((f"{args.shape.name}-shape", str(shaped_model(args.shape, args.work / "shaped"))))
+    if args.model:
+        models.append((args.model, args.model))  # real weights: completions stop at EOS
+    for label, model in models:
         for backend in args.backends:
             cases.append(
                 (
-                    f"{args.shape.name}-shape-{backend}",
+                    f"{label}-{backend}",
                     [
                         f"model.backend={backend}",
                         f"model.name_or_path={model}",

@@ -275,6 +275,12 @@ class TrainConfig(BaseModel):
     pipeline: PipelineConfig = Field(default_factory=PipelineConfig)
     output_dir: str = "runs/knowrl"
     seed: int = 42
+    time_budget_min: float | None = Field(
+        None,
+        gt=0,
+        description="GRPO stops after the first step that ends past this many minutes of training and saves "
+        "that step's adapter (a rented GPU's lease; None: max_steps alone)",
+    )
 
     @field_validator("grpo")
     @classmethod

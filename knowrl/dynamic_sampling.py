@@ -41,7 +41,8 @@ def splice(
     batch: dict[str, Any], fresh: dict[str, Any], slots: list[int], picks: list[int], group: int, pad_id: int = 0
 ) -> None:
     """Put ``fresh``'s groups ``picks`` into ``batch``'s group slots ``slots`` (in place), padding the
-    [rows, tokens] tensors of both to one width: prompts on the left, completions on the right."""
+    [rows, tokens] tensors of both to one width: prompts on the left, completions on the right. Unsloth's
+    ``max_left_pad`` (one value for the batch, found on an H200: its loss slices by it) is counted again."""
     import torch
 
     fills = {"prompt_ids": pad_id, "completion_ids": pad_id}
@@ -58,6 +59,9 @@ def splice(
         for slot, pick in zip(slots, picks):
             value[slot * group : (slot + 1) * group] = other[pick * group : (pick + 1) * group]
         batch[key] = value
+    if "max_left_pad" in batch:  # Unsloth's: the batch's most left padding, copied to every row
+        pads = (batch["prompt_mask"] == 0).sum(dim=1).max()
+        batch["max_left_pad"] = torch.full_like(batch["max_left_pad"], int(pads))
 
 
 TEXT_KEYS = {
@@ -71,6 +75,7 @@ TEXT_KEYS = {
     "sampling_per_token_logps",
     "ref_per_token_logps",
     "importance_sampling_ratio",
+    "max_left_pad",  # Unsloth's GRPO trainer (recomputed after a splice: prompts are padded anew)
 }
 
 

@@ -67,6 +67,7 @@ def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None
 
     from knowrl import task_registry as registry
     from knowrl.finite import StopOnNonFinite
+    from knowrl.time_budget import StopAfterMinutes
 
     rank, world = _rank()
     out = Path(config.output_dir)
@@ -86,6 +87,7 @@ def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None
         config, policy.tokenizer, knowrl_sink=reward_log, rows_sink=reward_log.write_rows, world_size=world
     )
     rewards = task.rewards
+    budget = StopAfterMinutes(config.time_budget_min) if config.time_budget_min else None
     trainer_cls = GRPOTrainer
     if config.dynamic_sampling.max_rounds:
         from knowrl import dynamic_sampling
@@ -99,7 +101,7 @@ def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None
         train_dataset=task.dataset,
         processing_class=policy.tokenizer,
         peft_config=policy.peft_config,
-        callbacks=[StopOnNonFinite("grpo"), *(callbacks or [])],
+        callbacks=[StopOnNonFinite("grpo"), *([budget] if budget else []), *(callbacks or [])],
     )
     if config.dynamic_sampling.max_rounds:
         trainer.max_rounds, trainer.seed, trainer.stats = config.dynamic_sampling.max_rounds, config.seed, []
@@ -127,8 +129,19 @@ def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None
         "judge_rpm_per_rank": _judge_rpm(rewards),
         "wall_s": round(time.perf_counter() - started, 1),
         "dynamic_sampling": getattr(trainer, "stats", None),
+        "peak_gpu_memory_gib": _peak_gpu_memory_gib(),
+        "stopped_by_time_budget_at_step": budget.stopped_at if budget else None,
     }
     if rank == 0:
         policy.tokenizer.save_pretrained(str(out / "final"))
         (out / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
+
+
+def _peak_gpu_memory_gib() -> float | None:
+    """The most GPU memory torch held in this process (None on CPU): what a user sizes a card by."""
+    import torch
+
+    if not torch.cuda.is_available():
+        return None
+    return round(torch.cuda.max_memory_allocated() / 2**30, 2)

@@ -40,6 +40,30 @@ def test_splice_puts_fresh_groups_in_the_flat_slots_and_pads_each_side():
     assert batch["advantages"].tolist() == [0.5, -0.5, 1.0, -1.0]
 
 
+def test_unsloths_max_left_pad_is_counted_again_after_a_splice():
+    # Unsloth's GRPO trainer adds max_left_pad ([rows, 1], the batch's largest left padding); a spliced batch
+    # pads its prompts anew, so the value must follow the new prompts, not either draw's.
+    batch = {
+        "prompt_ids": torch.tensor([[0, 1, 2], [0, 1, 2], [3, 4, 5], [3, 4, 5]]),
+        "prompt_mask": torch.tensor([[0, 1, 1], [0, 1, 1], [1, 1, 1], [1, 1, 1]]),
+        "completion_ids": torch.tensor([[5], [5], [6], [7]]),
+        "completion_mask": torch.ones(4, 1, dtype=torch.long),
+        "advantages": torch.tensor([0.0, 0.0, 1.0, -1.0]),
+        "max_left_pad": torch.tensor([[1], [1], [1], [1]]),
+    }
+    fresh = {
+        "prompt_ids": torch.tensor([[9, 9, 9, 9, 9]] * 4),
+        "prompt_mask": torch.ones(4, 5, dtype=torch.long),
+        "completion_ids": torch.tensor([[1], [1], [2], [3]]),
+        "completion_mask": torch.ones(4, 1, dtype=torch.long),
+        "advantages": torch.tensor([0.0, 0.0, 0.5, -0.5]),
+        "max_left_pad": torch.tensor([[0], [0], [0], [0]]),
+    }
+    splice(batch, fresh, slots=[0], picks=[1], group=2, pad_id=0)
+    assert batch["prompt_mask"].tolist()[2] == [0, 0, 1, 1, 1]  # the kept group: 2 pads now, not 0
+    assert batch["max_left_pad"].tolist() == [[2], [2], [2], [2]]
+
+
 def test_settings_that_normalise_over_the_batch_are_refused():
     check({"scale_rewards": "group"}, 1)
     with pytest.raises(ConfigError, match="per group"):

@@ -67,16 +67,16 @@ def _browser():
     required = os.environ.get("KNOWRL_REQUIRE_BROWSER") == "1"  # .ci/run sets it: the test must run there
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import expect, sync_playwright
     except ImportError:
-        sync_playwright = None
+        expect = sync_playwright = None
     if (chromium is None or sync_playwright is None) and not required:
         pytest.skip("no chromium or playwright: apt-get install chromium; pip install -e '.[dev]'")
-    return chromium, sync_playwright
+    return chromium, sync_playwright, expect
 
 
 def test_the_report_in_a_real_browser_filters_searches_shows_evidence_and_runs_no_row_script(tmp_path, kb_path):
-    chromium, sync_playwright = _browser()
+    chromium, sync_playwright, expect = _browser()
     claim = {"text": "Paris is the capital of France.", "supported": True, "evidence_ids": [1], "on_topic": True}
     rows = [
         {
@@ -123,24 +123,27 @@ def test_the_report_in_a_real_browser_filters_searches_shows_evidence_and_runs_n
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         page.goto(html.as_uri())
         count = page.locator("#count")
-        assert count.inner_text().startswith("3 matching")
+        expect(count).to_have_text(re.compile("^3 matching"))
         page.select_option("#f-label", "INCORRECT")
-        assert count.inner_text().startswith("1 matching")
+        expect(count).to_have_text(re.compile("^1 matching"))
         page.select_option("#f-label", "")
         page.fill("#f-text", "peru")
-        assert count.inner_text().startswith("1 matching")
+        expect(count).to_have_text(re.compile("^1 matching"))
         page.fill("#f-text", "")
         page.check("#f-gamed")
-        assert count.inner_text().startswith("1 matching") and "6 claims, no answer" in page.inner_text("#rows")
+        expect(count).to_have_text(re.compile("^1 matching"))
+        assert "6 claims, no answer" in page.inner_text("#rows")
         page.uncheck("#f-gamed")
         page.fill("#f-min", "2")
-        assert count.inner_text().startswith("1 matching")
+        expect(count).to_have_text(re.compile("^1 matching"))
+        rows_box = page.locator("#rows")
+        # a row fills on the details "toggle" event, which fires after the click returns: wait for it
         page.locator("details.row summary").first.click()  # the CORRECT row: its claim and evidence passage
-        text = page.inner_text("#rows")
-        assert "[supported] Paris is the capital of France." in text and "evidence 1 (" in text
+        expect(rows_box).to_contain_text("[supported] Paris is the capital of France.")
+        expect(rows_box).to_contain_text("evidence 1 (")
         page.fill("#f-min", "")
         page.locator("details.row summary").nth(1).click()  # the hostile row, opened: still only text
-        assert 'document.title="pwned"' in page.inner_text("#rows")
+        expect(rows_box).to_contain_text('document.title="pwned"')
         assert page.title() == "knowrl reward inspector" and not dialogs
         assert page.locator("#rows img").count() == 0
         browser.close()

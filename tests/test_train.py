@@ -189,6 +189,21 @@ def test_smoke_run_trains_logs_rewards_and_resumes(tmp_path):
     assert len(moved) == 1 and moved[0].read_text().splitlines() == after and "moved to" in fresh.stderr
 
 
+def test_a_time_budget_stops_after_the_step_that_crosses_it_and_saves_it(tmp_path):
+    out, kb = tmp_path / "run", tmp_path / "kb.db"
+    done = run_train(
+        f"--set=output_dir={out}",
+        f"--set=reward.factuality.kb_path={kb}",
+        "--set=grpo.max_steps=5",
+        "--set=time_budget_min=0.0001",  # 6 ms: the first step always ends past it
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["global_step"] == 1 and summary["stopped_by_time_budget_at_step"] == 1
+    assert len((out / "rewards.jsonl").read_text().splitlines()) == 4  # one step's completions, not five
+    assert (out / "final" / "adapter_config.json").exists()
+
+
 def test_train_bad_config_exits_2_with_the_message(tmp_path):
     proc = subprocess.run(
         [sys.executable, "-m", "knowrl.train", "--config", str(write(tmp_path, BASE + "sedd: 1\n"))],
