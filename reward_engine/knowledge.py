@@ -27,6 +27,24 @@ def report_missing_kb(kb_path_setting: str | None, enabled: bool = True) -> bool
     return True
 
 
+def report_unusable_factuality(config: Any) -> bool:
+    """For CLIs: one line and True when factuality's KB is missing or its evidence cache directory cannot be
+    opened (found lazily, each would be an ``error`` on every row with exit 0)."""
+    fc = config.factuality
+    if report_missing_kb(fc.kb_path, fc.enabled):
+        return True
+    if not (fc.enabled and fc.cache_dir):
+        return False
+    from reward_engine.disk_cache import CacheError, DiskCache
+
+    try:
+        DiskCache(fc.cache_dir).close()
+    except CacheError as exc:
+        print(f"error: factuality.cache_dir: {exc}", file=sys.stderr)
+        return True
+    return False
+
+
 def open_kb(kb_path_setting: str | None) -> Any:
     """The ``retrieval.KnowledgeBase`` (loads the embedding model); a clear error when it is missing."""
     from retrieval.kb import KnowledgeBase

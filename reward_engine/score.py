@@ -346,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
     if min(args.batch_size, args.concurrency, args.passes, args.ray_actors) < 1:
         parser.error("--batch-size, --concurrency, --passes and --ray-actors must be at least 1")
     config = load_reward_config_or_report(args.config)
-    if config is None or knowledge.report_missing_kb(config.factuality.kb_path, config.factuality.enabled):
+    if config is None or knowledge.report_unusable_factuality(config):
         return EXIT_USAGE
     try:
         summary = asyncio.run(

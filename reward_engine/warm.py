@@ -28,7 +28,7 @@ from retrieval.kb import split_titles
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.disk_cache import CacheError
 from reward_engine.engine import RewardEngine, Sample
-from reward_engine.knowledge import report_missing_kb
+from reward_engine.knowledge import report_unusable_factuality
 from reward_engine.score import OPTIONAL, REQUIRED, add_ray_arguments
 
 log = logging.getLogger(__name__)
@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         if path is not None and not path.is_file():
             parser.error(f"file not found (or not a file): {path}")
     config = load_reward_config_or_report(args.config)
-    if config is None or report_missing_kb(config.factuality.kb_path, config.factuality.enabled):
+    if config is None or report_unusable_factuality(config):
         return 2
     try:
         report = asyncio.run(

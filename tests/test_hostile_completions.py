@@ -414,3 +414,30 @@ def test_the_local_judge_on_a_used_port_or_a_bad_gguf_is_one_line(tmp_path) -> N
     assert used.returncode == 2 and f"port {port} on 127.0.0.1 is in use" in used.stderr
     loaded = subprocess.run(cmd, capture_output=True, text=True, timeout=120)  # the port is free now
     assert loaded.returncode == 2 and "could not load" in loaded.stderr and "Traceback" not in loaded.stderr
+
+
+@pytest.mark.parametrize("job", ["score", "warm"])
+def test_a_broken_evidence_cache_dir_is_one_line_before_any_row(tmp_path, kb_path, job: str) -> None:
+    """factuality.cache_dir a file: every row came back an `error` row with exit 0; now one line, exit 2."""
+    import json
+    import subprocess
+    import sys
+
+    (tmp_path / "cache").write_text("not a folder")
+    src, config = tmp_path / "in.jsonl", tmp_path / "c.yaml"
+    src.write_text("".join(json.dumps(r) + "\n" for r in _eleven()[:2]))
+    factuality = {"kb_path": str(kb_path), "retrieval_mode": "bm25", "cache_dir": str(tmp_path / "cache")}
+    config.write_text(json.dumps({"grader": "offline", "factuality": factuality}))
+    if job == "score":
+        args = ["--input", str(src), "--output", str(tmp_path / "o.jsonl"), "--no-progress"]
+    else:
+        args = ["--data", str(src)]
+    done = subprocess.run(
+        [sys.executable, "-m", f"reward_engine.{job}", *args, "--config", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert "factuality.cache_dir" in done.stderr and "cannot be used" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "o.jsonl").exists()
