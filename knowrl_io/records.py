@@ -136,7 +136,11 @@ def open_input(path: Path) -> IO[bytes]:
     if str(path) == "-":
         if sys.stdin is None:
             raise InputError("--input -: standard input is closed")
-        return sys.stdin.buffer
+        try:  # a reader of our own on fd 0: one blocked in a reading thread must not hold sys.stdin's lock,
+            # which the interpreter takes on its way out after Ctrl-C (a fatal error otherwise)
+            return open(sys.stdin.fileno(), "rb", closefd=False)
+        except (AttributeError, OSError, ValueError):  # a stdin with no descriptor (embedded, tests)
+            return sys.stdin.buffer
     if Path(path).is_dir():
         raise InputError(f"{path} is a directory, not an input file")
     try:
@@ -162,7 +166,7 @@ def iter_records(path: Path) -> Iterator[Record]:
             yield from _jsonl_line(number, raw)
     finally:
         if sys.stdin is None or handle is not sys.stdin.buffer:
-            handle.close()
+            handle.close()  # fd 0 itself stays open (closefd=False)
 
 
 def _jsonl_led_by_a_list(raw: bytes) -> bool:

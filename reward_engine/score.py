@@ -28,6 +28,7 @@ from knowrl_io.job_output import OutputError, own_output
 from knowrl_io.jsonl import Appender, Row, Span, finite, index_rows, read_objects, read_rows, rewrite_indexed
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.records import InputError
+from knowrl_io.threaded import in_daemon_thread
 from reward_engine import knowledge
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.disk_cache import CacheError
@@ -220,10 +221,9 @@ async def _score_rows(
                     bar.update(len(chunk))
 
                 pending: set[asyncio.Task] = set()
-                batches = _batches(todo(), batch_size)
                 # Read off the loop: a pipe that is slow to give the next line must not stop the batches
-                # already read from being scored and written.
-                while (chunk := await asyncio.to_thread(next, batches, None)) is not None:
+                # already read from being scored and written, nor hold an interrupt until it closes.
+                async for chunk in in_daemon_thread(_batches(todo(), batch_size), name="input-reader"):
                     if len(pending) >= concurrency:
                         finished, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
                         for task in finished:

@@ -441,3 +441,40 @@ def test_a_broken_evidence_cache_dir_is_one_line_before_any_row(tmp_path, kb_pat
     assert done.returncode == 2, done.stderr[-2000:]
     assert "factuality.cache_dir" in done.stderr and "cannot be used" in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_ctrl_c_while_reading_an_idle_pipe_ends_the_job_at_once_and_keeps_its_rows(tmp_path) -> None:
+    """The reading thread ran on asyncio's default executor, which asyncio.run joins on the way out: SIGINT
+    waited until the writer closed the pipe (36 s for a 40-s writer here)."""
+    import json
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    config, out = tmp_path / "c.yaml", tmp_path / "o.jsonl"
+    config.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}}))
+    cmd = [sys.executable, "-m", "reward_engine.score", "--input", "-", "--output", str(out), "--batch-size", "1"]
+    proc = subprocess.Popen(
+        [*cmd, "--config", str(config), "--no-progress"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        proc.stdin.write(json.dumps(_eleven()[0]) + "\n")
+        proc.stdin.flush()  # one row, then the pipe stays open and idle
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not (out.exists() and out.read_text().count("\n") == 1):
+            time.sleep(0.2)
+        assert out.read_text().count("\n") == 1, "the first row was never scored"
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)  # stdin stays open (communicate would close it): only the interrupt can end it
+        err = proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.stdin.close()
+    assert proc.returncode == 130 and "interrupted" in err and "Fatal Python error" not in err, err[-2000:]
+    assert json.loads(out.read_text())["total"] is not None
