@@ -12,6 +12,7 @@ whether the row at a line is still the row it scored.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import re
@@ -64,52 +65,6 @@ def _problem(exc: ValueError) -> str:
 _RESUME = re.compile(r",?\s*\n\s*(?=\{)")
 
 
-class _Lines:
-    """Line number of a position in ``text``; positions must not decrease."""
-
-    def __init__(self, text: str) -> None:
-        self.text, self.pos, self.line = text, 0, 1
-
-    def at(self, pos: int) -> int:
-        self.line += self.text.count("\n", self.pos, pos)
-        self.pos = pos
-        return self.line
-
-
-def _array(text: str) -> Iterator[Record]:
-    """The elements of a JSON array, each numbered (1, 2, ...) so that elements sharing a line stay apart."""
-    decoder = json.JSONDecoder()
-    lines = _Lines(text)
-    pos = text.index("[") + 1
-    element = 0
-    while True:
-        while pos < len(text) and text[pos] in " \t\r\n,":
-            pos += 1
-        if pos >= len(text) or text[pos] == "]":
-            return
-        element += 1
-        line = lines.at(pos)
-        try:
-            value, end = decoder.raw_decode(text, pos)
-        except json.JSONDecodeError as exc:
-            yield Record(element, None, f"invalid JSON: {exc.msg}", text_line=lines.at(max(exc.pos, pos)))
-            nxt = _RESUME.search(text, exc.pos)
-            if nxt is None:
-                return
-            pos = nxt.end()
-            continue
-        except (ValueError, RecursionError) as exc:  # a huge number, deep nesting: skip to the next object
-            problem = _problem(exc if isinstance(exc, ValueError) else ValueError("nesting too deep"))
-            yield Record(element, None, problem, text_line=line)
-            nxt = _RESUME.search(text, pos + 1)
-            if nxt is None:
-                return
-            pos = nxt.end()
-            continue
-        yield Record(element, value, digest=digest(text[pos:end].encode("utf-8", "surrogatepass")), text_line=line)
-        pos = end
-
-
 def _jsonl_line(number: int, raw: bytes) -> Iterator[Record]:
     line = raw.rstrip(b"\r\n")
     if number == 1 and line.startswith(BOM):
@@ -150,17 +105,13 @@ def open_input(path: Path) -> IO[bytes]:
 
 
 def iter_records(path: Path) -> Iterator[Record]:
-    """Records of ``path`` (``-``: standard input): a JSON array (element by element) or JSONL (line by line)."""
+    """Records of ``path`` (``-``: standard input): a JSON array (element by element) or JSONL (line by line),
+    both streamed: memory follows the largest record, not the file."""
     handle = open_input(path)
     try:
         head = handle.peek(1 << 16)[: 1 << 16] if hasattr(handle, "peek") else b""  # type: ignore[union-attr]
-        if head.removeprefix(BOM).lstrip()[:1] == b"[":
-            raw = handle.read().removeprefix(BOM)
-            if not _jsonl_led_by_a_list(raw):
-                yield from _array_records(raw)
-                return
-            for number, line in enumerate(raw.splitlines(keepends=True), start=1):
-                yield from _jsonl_line(number, line)
+        if head.removeprefix(BOM).lstrip()[:1] == b"[" and not _jsonl_led_by_a_list(head):
+            yield from _array_stream(handle)
             return
         for number, raw in enumerate(handle, start=1):
             yield from _jsonl_line(number, raw)
@@ -169,11 +120,12 @@ def iter_records(path: Path) -> Iterator[Record]:
             handle.close()  # fd 0 itself stays open (closefd=False)
 
 
-def _jsonl_led_by_a_list(raw: bytes) -> bool:
+def _jsonl_led_by_a_list(head: bytes) -> bool:
     """JSONL whose first line happens to be a list (``[1, 2]`` then objects), not one JSON array: the first
-    non-blank line is a whole JSON value and more lines follow it."""
-    lines = [line for line in raw.lstrip().splitlines() if line.strip()]
-    if len(lines) < 2:
+    non-blank line of the file's first 64 KB is a whole JSON value and another line follows it. A first line
+    longer than that is a one-line array (``json.dump``'s output)."""
+    lines = head.removeprefix(BOM).lstrip().split(b"\n")
+    if len(lines) < 2 or not any(line.strip() for line in lines[1:]):
         return False
     try:
         _decode(lines[0].decode("utf-8"))
@@ -182,14 +134,108 @@ def _jsonl_led_by_a_list(raw: bytes) -> bool:
     return True
 
 
-def _array_records(raw: bytes) -> Iterator[Record]:
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        yield Record(
-            raw.count(b"\n", 0, exc.start) + 1,
-            None,
-            f"not valid UTF-8 (byte {exc.start}); the file was read with replacement characters",
-        )
-        text = raw.decode("utf-8", errors="replace")
-    yield from _array(text)
+class _Text:
+    """A JSON array's text read in growing chunks. ``buf[off:]`` is what is not yet consumed and starts on line
+    ``line``; the consumed head is dropped only once it is most of the buffer (no copy per element). Bytes that
+    are not UTF-8 become one error record and are read as replacement characters from there on."""
+
+    def __init__(self, handle: IO[bytes]) -> None:
+        self.handle, self.buf, self.off, self.line, self.eof = handle, "", 0, 1, False
+        self.size, self.read_bytes, self.first = 1 << 16, 0, True
+        self.decoder = codecs.getincrementaldecoder("utf-8")("strict")
+        self.problems: list[Record] = []
+
+    def more(self) -> bool:
+        """Read the next chunk (twice the last, up to 4 MiB); False at the end of the file."""
+        if self.eof:
+            return False
+        chunk = self.handle.read(self.size)
+        self.size = min(self.size * 2, 1 << 22)
+        if self.first:
+            chunk, self.first = chunk.removeprefix(BOM), False
+        if not chunk:
+            self.eof = True
+            self.buf += self.decoder.decode(b"", final=True)
+            return False
+        try:
+            text = self.decoder.decode(chunk)
+        except UnicodeDecodeError as exc:
+            at = self.line + self.buf.count("\n", self.off) + chunk.count(b"\n", 0, max(0, exc.start))
+            where = self.read_bytes + max(0, exc.start)
+            self.problems.append(
+                Record(at, None, f"not valid UTF-8 (byte {where}); the file was read with replacement characters")
+            )
+            self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
+            text = self.decoder.decode(chunk)
+        self.read_bytes += len(chunk)
+        if self.off > len(self.buf) // 2:
+            self.buf, self.off = self.buf[self.off :], 0
+        self.buf += text
+        return True
+
+    def consume(self, end: int) -> None:
+        """Everything before position ``end`` of ``buf`` is read."""
+        self.line += self.buf.count("\n", self.off, end)
+        self.off = end
+
+    def take_problems(self) -> list[Record]:
+        problems, self.problems = self.problems, []
+        return problems
+
+
+def _array_stream(handle: IO[bytes]) -> Iterator[Record]:
+    """The elements of a JSON array, each numbered (1, 2, ...) so that elements sharing a line stay apart;
+    a value is accepted only when text follows it (a number cut at a chunk's end is read whole)."""
+    decoder = json.JSONDecoder()
+    text = _Text(handle)
+    while "[" not in text.buf and text.more():
+        pass
+    yield from text.take_problems()
+    if "[" not in text.buf:
+        return
+    text.consume(text.buf.index("[") + 1)
+    element = 0
+    while True:
+        while True:
+            pos = text.off
+            while pos < len(text.buf) and text.buf[pos] in " \t\r\n,":
+                pos += 1
+            text.consume(pos)
+            if pos < len(text.buf) or not text.more():
+                break
+        yield from text.take_problems()
+        if text.off >= len(text.buf) or text.buf[text.off] == "]":
+            return
+        element += 1
+        line = text.line
+        failure: ValueError | None = None
+        while True:
+            try:
+                value, end = decoder.raw_decode(text.buf, text.off)
+                if end < len(text.buf) or not text.more():
+                    break
+            except json.JSONDecodeError as exc:
+                if text.more():
+                    continue
+                failure = exc
+                break
+            except (ValueError, RecursionError) as exc:  # a huge number, deep nesting: skip to the next object
+                failure = exc if isinstance(exc, ValueError) else ValueError("nesting too deep")
+                break
+        yield from text.take_problems()
+        if failure is None:
+            raw = text.buf[text.off : end].encode("utf-8", "surrogatepass")
+            yield Record(element, value, digest=digest(raw), text_line=line)
+            text.consume(end)
+            continue
+        # the rest of the file is in the buffer now: resume at the next object
+        if isinstance(failure, json.JSONDecodeError):
+            at = text.line + text.buf.count("\n", text.off, max(failure.pos, text.off))
+            yield Record(element, None, f"invalid JSON: {failure.msg}", text_line=at)
+            nxt = _RESUME.search(text.buf, failure.pos)
+        else:
+            yield Record(element, None, _problem(failure), text_line=line)
+            nxt = _RESUME.search(text.buf, text.off + 1)
+        if nxt is None:
+            return
+        text.consume(nxt.end())

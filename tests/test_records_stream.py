@@ -1,0 +1,75 @@
+"""JSON arrays are read element by element from a stream: the values are json.loads' values whatever the chunk
+boundaries, positions stay right, and memory follows the largest element, not the file."""
+
+from __future__ import annotations
+
+import json
+import random
+import tracemalloc
+
+from knowrl_io.records import iter_records
+
+
+def test_values_and_positions_survive_chunk_boundaries(tmp_path) -> None:
+    rng = random.Random(0)
+    values = []
+    for i in range(3000):  # numbers of every length land on the 64 KiB, 128 KiB, ... chunk edges
+        kind = i % 4
+        if kind == 0:
+            values.append(rng.randrange(10 ** rng.randrange(1, 300)))
+        elif kind == 1:
+            values.append({"id": i, "text": "é" * rng.randrange(0, 400), "f": rng.random()})
+        elif kind == 2:
+            values.append([True, None, False, "x" * rng.randrange(0, 90)])
+        else:
+            values.append({"big": "z" * rng.randrange(0, 200_000)})  # larger than a first chunk
+    path = tmp_path / "a.json"
+    path.write_text(json.dumps(values, ensure_ascii=False), encoding="utf-8")
+    records = list(iter_records(path))
+    assert [r.value for r in records] == values
+    assert [r.line for r in records] == list(range(1, len(values) + 1)) and {r.text_line for r in records} == {1}
+    assert all(r.error is None for r in records)
+
+
+def test_a_bad_element_mid_file_is_one_bad_record_and_the_rest_are_read(tmp_path) -> None:
+    good = [{"id": i, "pad": "p" * 50_000} for i in range(6)]
+    text = "[\n" + ",\n".join(json.dumps(v) for v in good[:3]) + ',\n{"id": oops},\n'
+    text += ",\n".join(json.dumps(v) for v in good[3:]) + "\n]\n"
+    path = tmp_path / "a.json"
+    path.write_text(text)
+    records = list(iter_records(path))
+    assert [r.value["id"] for r in records if r.error is None] == [0, 1, 2, 3, 4, 5]
+    (bad,) = [r for r in records if r.error]
+    assert bad.line == 4 and bad.text_line == 5 and "invalid JSON" in bad.error
+
+
+def test_bytes_that_are_not_utf8_are_one_record_and_the_rest_still_read(tmp_path) -> None:
+    body = b'[{"id": 1, "t": "' + b"a" * 100_000 + b'"}, {"id": 2, "t": "caf\xe9"}, {"id": 3}]'
+    path = tmp_path / "a.json"
+    path.write_bytes(body)
+    records = list(iter_records(path))
+    assert [r.value["id"] for r in records if r.error is None] == [1, 2, 3]
+    assert sum("not valid UTF-8" in (r.error or "") for r in records) == 1
+
+
+def _peak_reading(path) -> tuple[int, int]:
+    tracemalloc.start()
+    try:
+        count = sum(1 for r in iter_records(path) if r.error is None)
+        return count, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_memory_follows_the_largest_element_not_the_file(tmp_path) -> None:
+    """The whole array was read into memory (bytes, then text: about 2x the file)."""
+    row = json.dumps({"question": "q" * 900, "answers": "a", "completion": "c" * 900})
+    peaks = {}
+    for rows in (20_000, 40_000):  # ~35 and ~70 MB on one line, as json.dump writes it
+        path = tmp_path / f"big{rows}.json"
+        path.write_text("[" + ", ".join([row] * rows) + "]")
+        count, peaks[rows] = _peak_reading(path)
+        assert count == rows
+        path.unlink()
+    assert peaks[40_000] < 1.25 * peaks[20_000], peaks  # flat: twice the file, not twice the memory
+    assert peaks[40_000] < 32 * 2**20, peaks  # chunks of at most 4 MiB, a few of them alive at once
