@@ -30,6 +30,16 @@ class RequestPlan:
     requests: list[PlannedRequest] = field(default_factory=list)
     kinds: tuple[str, ...] = ("grade", "decompose", "verify")  # the judge stages the engine uses
 
+    def absorb(self, other: "RequestPlan") -> None:
+        """Add ``other``'s requests whose cache key this plan does not hold yet (a job planned in chunks
+        counts a request once, as one plan of the whole input would)."""
+        keys = {p.key for p in self.requests}
+        self.kinds = other.kinds
+        for request in other.requests:
+            if request.key not in keys:
+                keys.add(request.key)
+                self.requests.append(request)
+
     def needed(self, kind: str) -> int:
         return sum(p.kind == kind for p in self.requests)
 

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from reward_engine.config import parse_reward_config
 from reward_engine.warm import warm
 from tests.test_score_job import ROWS
 
 
-async def test_warm_fills_every_stage_and_is_idempotent(tmp_path, kb, server):
+@pytest.mark.parametrize("chunk_rows", [1024, 2])  # 2: read, planned and scored a few rows at a time
+async def test_warm_fills_every_stage_and_is_idempotent(tmp_path, kb, server, chunk_rows):
     data = tmp_path / "train.json"
     data.write_text(
         json.dumps(
@@ -29,7 +32,7 @@ async def test_warm_fills_every_stage_and_is_idempotent(tmp_path, kb, server):
     config = parse_reward_config(
         {"grader": "llm", "decomposer": "llm", "verifier": "llm", "judge": judge, "factuality": {"kb_path": "given"}}
     )
-    first = await warm(config, data, completions, kb=kb)
+    first = await warm(config, data, completions, kb=kb, chunk_rows=chunk_rows)
     assert first["titles"] == {
         "rows": 4,
         "bad_rows": 1,
@@ -43,7 +46,7 @@ async def test_warm_fills_every_stage_and_is_idempotent(tmp_path, kb, server):
     assert first["after"]["decomposition"] == 1.0 and first["after"]["verification"] == 1.0
     assert first["judge_requests"] == 5  # 3 grades + 1 decomposition + 1 verification
 
-    second = await warm(config, None, completions, kb=kb)
+    second = await warm(config, None, completions, kb=kb, chunk_rows=chunk_rows)
     assert second["before"]["grader"] == 1.0 and second["before"]["verification"] == 1.0
     assert second["judge_requests"] == 0
 
@@ -80,7 +83,8 @@ def test_warm_cli_with_offline_config(tmp_path, kb):
     assert report["titles"]["all_titles"] == 1 and report["judge_requests"] == 0
 
 
-async def test_warm_plans_exactly_what_the_engine_sends_when_inputs_are_cut(tmp_path, kb, server):
+@pytest.mark.parametrize("chunk_rows", [1024, 1])  # 1: each identical request in its own chunk, counted once
+async def test_warm_plans_exactly_what_the_engine_sends_when_inputs_are_cut(tmp_path, kb, server, chunk_rows):
     """Answers beyond max_answer_chars and reasoning beyond max_reasoning_chars are cut before the judge sees
     them; warm's plan must use the same cut text, or its hit rates describe calls the engine never makes."""
     reasoning = "The Eiffel Tower in Paris was completed in 1889 for the World's Fair. " + "Lyon is old. " * 30
@@ -106,7 +110,7 @@ async def test_warm_plans_exactly_what_the_engine_sends_when_inputs_are_cut(tmp_
             "factuality": {"kb_path": "given", "max_reasoning_chars": 120},
         }
     )
-    first = await warm(config, None, completions, kb=kb)
+    first = await warm(config, None, completions, kb=kb, chunk_rows=chunk_rows)
     # three completions whose cut answers and reasoning are identical: one request per stage is sent
     assert first["before"]["needed"]["grader"] == 1 and first["before"]["grader"] == 0.0
     assert first["after"] == {
