@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from knowrl_io.job_output import atomic_file, write_atomically
+from knowrl_io.job_output import OutputError, atomic_file, write_atomically
 from knowrl_io.records import iter_records
 
 
@@ -148,7 +148,9 @@ def dumps(row: dict[str, Any]) -> str:
 
 
 class Appender:
-    """Appends whole lines and fsyncs each batch, so a kill loses at most the batch in flight.
+    """Appends whole lines and fsyncs each batch, so a kill loses at most the batch in flight; a batch the
+    disk cannot take (full, quota) is taken back whole and raised as ``OutputError``: the file ends on a
+    complete line, ready to resume.
 
     An appender pickles as its path and reopens on its next write (a reward function that holds
     one can be sent to another process).
@@ -160,7 +162,7 @@ class Appender:
         self._handle: Any = self._open()
 
     def _open(self) -> Any:
-        return self.path.open("a", encoding="utf-8", errors="backslashreplace")
+        return self.path.open("ab", buffering=0)  # unbuffered: nothing is left to flush after a failed write
 
     def __getstate__(self) -> dict[str, Any]:
         return {"path": self.path, "_handle": None}
@@ -168,9 +170,22 @@ class Appender:
     def write(self, rows: list[dict[str, Any]]) -> None:
         if self._handle is None:
             self._handle = self._open()
-        self._handle.write("".join(dumps(r) for r in rows))
-        self._handle.flush()
-        os.fsync(self._handle.fileno())
+        data = memoryview("".join(dumps(r) for r in rows).encode("utf-8", "backslashreplace"))
+        fd = self._handle.fileno()
+        before = os.lseek(fd, 0, os.SEEK_END)
+        try:
+            while data:
+                data = data[os.write(fd, data) :]
+            os.fsync(fd)
+        except OSError as exc:
+            try:
+                os.ftruncate(fd, before)  # no torn line left behind
+            except OSError:
+                pass
+            raise OutputError(
+                f"cannot write {self.path}: {exc.strerror or exc}; the rows written before this batch are kept "
+                "(free the space and run the same command again to resume)"
+            ) from None
 
     def close(self) -> None:
         if self._handle is not None:

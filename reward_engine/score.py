@@ -221,16 +221,23 @@ async def _score_rows(
                     bar.update(len(chunk))
 
                 pending: set[asyncio.Task] = set()
-                # Read off the loop: a pipe that is slow to give the next line must not stop the batches
-                # already read from being scored and written, nor hold an interrupt until it closes.
-                async for chunk in in_daemon_thread(_batches(todo(), batch_size), name="input-reader"):
-                    if len(pending) >= concurrency:
-                        finished, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
-                        for task in finished:
-                            task.result()
-                    pending.add(asyncio.create_task(run(chunk)))
-                for task in asyncio.as_completed(pending):
-                    await task
+                finished: set[asyncio.Task] = set()
+                try:
+                    # Read off the loop: a pipe that is slow to give the next line must not stop the batches
+                    # already read from being scored and written, nor hold an interrupt until it closes.
+                    async for chunk in in_daemon_thread(_batches(todo(), batch_size), name="input-reader"):
+                        if len(pending) >= concurrency:
+                            finished, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                            for task in finished:
+                                task.result()
+                        pending.add(asyncio.create_task(run(chunk)))
+                    for task in asyncio.as_completed(pending):
+                        await task
+                except BaseException:  # one batch failed (a full disk): the others stop, the first error is told
+                    for task in pending:
+                        task.cancel()
+                    await asyncio.gather(*pending, *finished, return_exceptions=True)  # each error retrieved
+                    raise
             stats = await scorer.stats()
             snap = stats["judge"]
             counters = Counter(

@@ -478,3 +478,45 @@ def test_ctrl_c_while_reading_an_idle_pipe_ends_the_job_at_once_and_keeps_its_ro
         proc.stdin.close()
     assert proc.returncode == 130 and "interrupted" in err and "Fatal Python error" not in err, err[-2000:]
     assert json.loads(out.read_text())["total"] is not None
+
+
+def test_a_full_disk_is_one_line_keeps_whole_rows_and_resumes(tmp_path) -> None:
+    """A write the disk refused gave a traceback and left a torn last line. The file-size limit stands in
+    for a full disk here (both are an OSError from write): the failed batch is taken back whole."""
+    import json
+    import resource
+    import signal
+    import subprocess
+    import sys
+
+    src, config, out = tmp_path / "in.jsonl", tmp_path / "c.yaml", tmp_path / "o.jsonl"
+    completion = "<think>" + "x" * 500 + ".</think><answer>Paris</answer>"
+    rows = [{**_eleven()[0], "id": f"r{i}", "completion": completion} for i in range(300)]
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    config.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}}))
+    cmd = [sys.executable, "-m", "reward_engine.score", "--input", str(src), "--output", str(out), "--batch-size", "16"]
+
+    def small_files() -> None:  # in the child: files stop growing at 30 KB
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (30_000, 30_000))
+
+    full = subprocess.run(
+        [*cmd, "--config", str(config), "--no-progress"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=small_files,
+    )
+    assert full.returncode == 2 and "cannot write" in full.stderr and "Traceback" not in full.stderr, full.stderr[
+        -2000:
+    ]
+    assert "never retrieved" not in full.stderr
+    text = out.read_text()
+    kept = [json.loads(line) for line in text.splitlines()]  # every line whole
+    assert text.endswith("\n") and 0 < len(kept) < 300 and len(kept) % 16 == 0
+    again = subprocess.run(
+        [*cmd, "--config", str(config), "--no-progress"], capture_output=True, text=True, timeout=300
+    )
+    assert again.returncode == 0, again.stderr[-2000:]
+    done = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(r["id"] for r in done) == sorted(r["id"] for r in rows)  # all 300, none twice
