@@ -432,6 +432,9 @@ def load_train_config(path: str | Path, overrides: list[str] | None = None) -> T
     config.output_dir = (
         str((base / config.output_dir).resolve()) if not Path(config.output_dir).is_absolute() else config.output_dir
     )
+    taken = next((p for p in (Path(config.output_dir), *Path(config.output_dir).parents) if p.exists()), None)
+    if taken is not None and not taken.is_dir():  # found at the first save otherwise: a traceback after setup
+        raise ConfigError(f"{path}: output_dir: {taken} exists and is not a folder")
     return config
 
 

@@ -206,7 +206,9 @@ def evaluate_model(
     """Greedy metrics; with ``samples`` k > 0 also ``metrics["sampled"]``: the same rates over k answers
     per question sampled at ``temperature`` (n = k x questions, so rates are not quantised to 1/questions).
     ``greedy=False`` skips the greedy pass (metrics then hold only ``sampled``)."""
-    rows, _ = load_rl_rows(data, max_samples)
+    rows, report = load_rl_rows(data, max_samples)
+    if not rows:
+        raise ValueError(f"no usable rows in {data} ({len(report.bad)} bad; first: {report.bad[:1]})")
     metrics: dict[str, Any] = {}
     details: list[dict] = []
     completions, drawn = generation_passes(
@@ -256,10 +258,32 @@ def main(argv: list[str] | None = None) -> int:
     )
     if config is None:
         return 2
-    if not args.data.exists():
-        print(f"error: data not found: {args.data}", file=sys.stderr)
+    from knowrl.models import model_inputs_problem
+
+    problem = model_inputs_problem(args.model, args.adapter)
+    if problem is None and not args.data.is_file():
+        problem = f"data not found: {args.data}" if not args.data.exists() else f"{args.data} is not a file"
+    if problem is None and args.out.exists() and not args.out.is_dir():
+        problem = f"--out {args.out} exists and is not a folder"  # found after the evaluation otherwise
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
-    metrics, details = evaluate_model(
+    try:
+        metrics, details = _evaluate(args, config)
+    except ValueError as exc:  # no usable row
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "report.json").write_text(json.dumps({"metrics": metrics, "details": details}, indent=2))
+    (args.out / "report.md").write_text(
+        markdown(metrics, f"Evaluation of {args.model}" + (f" + {args.adapter}" if args.adapter else ""))
+    )
+    print(json.dumps(metrics, indent=2))
+    return 0
+
+
+def _evaluate(args: argparse.Namespace, config: RewardEngineConfig) -> tuple[dict[str, Any], list[dict]]:
+    return evaluate_model(
         args.model,
         args.adapter,
         args.data,
@@ -269,13 +293,6 @@ def main(argv: list[str] | None = None) -> int:
         args.samples,
         args.temperature,
     )
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "report.json").write_text(json.dumps({"metrics": metrics, "details": details}, indent=2))
-    (args.out / "report.md").write_text(
-        markdown(metrics, f"Evaluation of {args.model}" + (f" + {args.adapter}" if args.adapter else ""))
-    )
-    print(json.dumps(metrics, indent=2))
-    return 0
 
 
 if __name__ == "__main__":

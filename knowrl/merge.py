@@ -41,8 +41,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True)
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)
-    if not Path(args.adapter).exists():
-        print(f"error: adapter not found: {args.adapter}", file=sys.stderr)
+    from knowrl.models import model_inputs_problem
+
+    problem = model_inputs_problem(args.base, args.adapter, "--base")
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     print(merge(args.base, args.adapter, args.out))
     return 0

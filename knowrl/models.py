@@ -126,6 +126,24 @@ def check_model_path(name: str) -> None:
         )
 
 
+def model_inputs_problem(base: str, adapter: str | None, flag: str = "--model") -> str | None:
+    """For the merge and evaluate CLIs: what is wrong with a base model and adapter given on the command line
+    (one line), before anything loads; None when both can be tried."""
+    from knowrl.config import ConfigError
+
+    try:
+        check_model_path(base)
+    except ConfigError as exc:
+        return str(exc).replace("model.name_or_path", flag, 1).split("; set it")[0]
+    if adapter is None:
+        return None
+    if not Path(adapter).exists():
+        return f"adapter not found: {adapter}"
+    if not (Path(adapter) / "adapter_config.json").is_file():
+        return f"{adapter} is not a LoRA adapter folder (no adapter_config.json in it)"
+    return None
+
+
 def load_policy(model_cfg: ModelConfig, lora: LoraConfig, seed: int = 0) -> Policy:
     check_model_path(model_cfg.name_or_path)
     backend = choose_backend(model_cfg)

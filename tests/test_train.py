@@ -46,6 +46,14 @@ def test_config_errors_name_the_key(tmp_path, extra, message):
     assert message in str(err.value) and "cfg.yaml" in str(err.value)
 
 
+@pytest.mark.parametrize("where", ["out", "out/run"])
+def test_an_output_dir_that_is_a_file_is_a_config_error(tmp_path, where):
+    """It was found at the first save: a FileExistsError traceback after the model and data had loaded."""
+    (tmp_path / "out").write_text("a file")
+    with pytest.raises(ConfigError, match=f"output_dir: {tmp_path / 'out'} exists and is not a folder"):
+        load_train_config(write(tmp_path, BASE + f"output_dir: {tmp_path / where}\n"))
+
+
 def test_missing_config_file_is_clear(tmp_path):
     with pytest.raises(ConfigError, match="config file not found"):
         load_train_config(tmp_path / "nope.yaml")
