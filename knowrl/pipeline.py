@@ -272,9 +272,28 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
         result.update(summaries, table=table(summaries), paired=paired(evals))
     curve = reward_curve(out / config.logging.reward_log, out / "reward_curve.png")
     result["reward_curve"] = str(curve) if curve else None
+    result["inspector"] = [str(page) for page in _inspector_pages(config, out, p.report)]
     clock.stop()
     result["stages_s"] = dict(clock.stages)
     (out / "pipeline.json").write_text(json.dumps(result, indent=2))
     for report in [out / "report.md"] + ([Path(p.report)] if p.report else []):
         write_report(report, command, config, clock, result)
     return result
+
+
+def _inspector_pages(config: TrainConfig, out: Path, report: str | None) -> list[Path]:
+    """The GRPO completions as ``python -m reward_engine.inspect`` shows them (claims with their evidence
+    text), in the run folder and beside the report: what the table's numbers are made of."""
+    from reward_engine.inspect import write_page
+    from reward_engine.knowledge import kb_path
+
+    rows = out / config.logging.reward_log
+    if not rows.is_file():
+        return []
+    kb = kb_path(config.reward.factuality.kb_path) if config.reward is not None else None
+    kb = kb if kb is not None and kb.is_file() else None
+    pages = [out / "rewards.html"] + ([Path(report).with_name(Path(report).stem + "-rewards.html")] if report else [])
+    for page in pages:
+        page.parent.mkdir(parents=True, exist_ok=True)
+        write_page(rows, page, kb)
+    return pages

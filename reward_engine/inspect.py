@@ -126,6 +126,18 @@ def render(rows: list[dict[str, Any]], title: str) -> str:
     return page.replace("__TITLE_JSON__", _embed(title)).replace("__ROWS_JSON__", _embed(rows))
 
 
+def write_page(rows_path: Path, output: Path, kb_path: Path | None = None, inputs: Path | None = None) -> int:
+    """The report of ``rows_path`` as one HTML file (evidence text from ``kb_path`` when given); rows written."""
+    kb = PassageTexts(kb_path) if kb_path is not None else None
+    try:
+        rows = report_rows(read_objects(rows_path), _inputs_by_line(inputs), kb)
+    finally:
+        if kb is not None:
+            kb.close()
+    output.write_text(render(rows, rows_path.name), encoding="utf-8")
+    return len(rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m reward_engine.inspect", description=__doc__.split("\n\n")[0])
     parser.add_argument("rows", type=Path, help="rewards.jsonl of a training run, or a score job's output")
@@ -137,17 +149,11 @@ def main(argv: list[str] | None = None) -> int:
         if path is not None and not path.is_file():
             parser.error(f"file not found (or not a file): {path}")
     try:
-        kb = PassageTexts(args.kb) if args.kb is not None else None
+        count = write_page(args.rows, args.output, args.kb, args.input)
     except ValueError as exc:  # not a knowledge base
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    try:
-        rows = report_rows(read_objects(args.rows), _inputs_by_line(args.input), kb)
-    finally:
-        if kb is not None:
-            kb.close()
-    args.output.write_text(render(rows, args.rows.name), encoding="utf-8")
-    print(f"{len(rows)} rows -> {args.output}")
+    print(f"{count} rows -> {args.output}")
     return 0
 
 

@@ -254,6 +254,13 @@ def test_two_stage_pipeline_prints_a_before_after_table(tmp_path):
     kept = json.loads((out / "heldout_after.json").read_text())
     assert len(kept["sampled"]["details"]) == 16 and kept["sampled"]["k"] == 2  # every answer kept, per question
     assert (out / "sft-merged" / "config.json").exists() and (out / "reward_curve.png").exists()
+    # the completions behind the table, as the reward inspector shows them, beside the report and in the run
+    pages = [out / "rewards.html", tmp_path / "results" / "demo-rewards.html"]
+    assert result["inspector"] == [str(p) for p in pages]
+    logged = (out / "rewards.jsonl").read_text().count("\n")
+    for page in pages:
+        html = page.read_text()
+        assert html.count('"n": ') == logged and "reward inspector" in html
     assert "sampled" not in result["before"] and "| incorrect (sampled, 8 questions x 2) | - |" in proc.stdout
     report = (tmp_path / "results" / "demo.md").read_text()
     assert report.split("![")[0] == (out / "report.md").read_text().split("![")[0] and report.startswith(
