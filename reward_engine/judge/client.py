@@ -35,7 +35,7 @@ from reward_engine.judge.errors import (
 )
 from reward_engine.judge.limits import PrioritySlots, TokenWindow, estimate_tokens, request_throttler
 from reward_engine.judge.metrics import JudgeMetrics
-from reward_engine.judge.wire import Wire, WireReply
+from reward_engine.judge.wire import Transport, Wire, WireReply
 
 log = logging.getLogger(__name__)
 
@@ -95,12 +95,13 @@ class _Shared:
 class JudgeClient:
     """Owns the wire, limits, breaker and cache for one event loop."""
 
-    def __init__(self, config: JudgeConfig) -> None:
+    def __init__(self, config: JudgeConfig, transport: Transport | None = None) -> None:
+        """``transport``: what requests go through (default: HTTP to the config's endpoints)."""
         self.config = config
         self.metrics = JudgeMetrics()
         self.breaker = CircuitBreaker(config.breaker_failures, config.breaker_cooldown_s)
         self.cache = judge_cache(config)
-        self.wire = Wire(
+        self.wire: Transport = transport or Wire(
             config.max_in_flight, config.timeout_s, config.seed, config.schema_format, config.max_reply_bytes
         )
         self._endpoints = itertools.cycle(config.endpoints)

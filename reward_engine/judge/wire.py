@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import aiohttp
 
@@ -103,6 +103,27 @@ def check_status(status: int, header_retry_after: str | None, sent_schema: bool)
         raise SchemaRefusedError()
     if status >= 400:
         raise JudgeError(f"HTTP {status} from judge (not retried)")
+
+
+class Transport(Protocol):
+    """What ``JudgeClient`` sends through: ``Wire`` (HTTP) by default; tests and replays hand it another
+    (``judge.memory.InMemoryTransport``). The client keeps its policy (cache, limits, retries, breaker) above
+    whichever transport it is given."""
+
+    def bound_to_running_loop(self) -> bool: ...
+
+    async def open(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    async def post(
+        self,
+        endpoint: Endpoint,
+        messages: list[dict[str, Any]],
+        max_tokens: int,
+        temperature: float,
+        schema: dict[str, Any] | None,
+    ) -> WireReply: ...
 
 
 class Wire:
