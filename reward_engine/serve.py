@@ -1,0 +1,157 @@
+"""The reward engine as an HTTP reward server in the shape OpenRLHF's ``--remote_rm_url`` calls.
+
+    python -m reward_engine.serve --config configs/reward_offline.yaml --port 5000
+    # OpenRLHF: --remote_rm_url http://127.0.0.1:5000/get_reward
+
+OpenRLHF posts ``{"query": [...], "prompts": [...], "labels": [...]}`` (each query is its prompt followed by
+the policy's response, decoded with special tokens) and reads ``rewards`` (and ``scores``, ``extra_logs``)
+back, one per query. Here the response is the query after its prompt, trailing special tokens removed; a
+label is the gold answer, a JSON list of aliases, or a JSON object ``{"answers", "question", "title"}`` (the
+question otherwise is the prompt's text). One engine serves every request, so the caches, the judge budget and
+the step budget hold across them; a completion the engine could not score within its budget gets
+``--unscored-reward`` (OpenRLHF needs a number) and counts in ``extra_logs.unscored``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from knowrl_io.logs import add_verbosity, setup_logging
+from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
+from reward_engine.engine import RewardEngine, RewardResult, Sample
+from reward_engine.knowledge import report_unusable_factuality
+
+log = logging.getLogger(__name__)
+TRAILING_SPECIAL = re.compile(r"(?:\s*(?:<\|[^|<>]{1,40}\|>|</s>|<eos>|<pad>))+\s*$")
+
+
+class BadRequest(ValueError):
+    pass
+
+
+def response_of(query: str, prompt: str) -> str:
+    """The policy's response inside OpenRLHF's query (prompt + response), trailing special tokens dropped.
+
+    >>> prompt = "<|im_start|>user Q<|im_end|>"
+    >>> response_of(prompt + "<think>x</think><answer>A</answer><|im_end|>", prompt)
+    '<think>x</think><answer>A</answer>'
+    """
+    if prompt and query.startswith(prompt):
+        query = query[len(prompt) :]
+    elif prompt and prompt in query:
+        query = query.split(prompt, 1)[1]
+    return TRAILING_SPECIAL.sub("", query)
+
+
+def sample_of(query: Any, prompt: Any, label: Any, n: int) -> Sample:
+    """One OpenRLHF item as an engine sample; a malformed item is a ``BadRequest`` naming its index."""
+    if not isinstance(query, str) or not isinstance(prompt, str):
+        raise BadRequest(f"item {n}: 'query' and 'prompts' must be strings")
+    question, answers, title = prompt, label, None
+    if isinstance(label, str) and label.lstrip()[:1] in ("{", "["):
+        try:
+            answers = json.loads(label)
+        except ValueError:
+            answers = label  # a gold answer that happens to start with a bracket
+    if isinstance(answers, dict):
+        question = answers.get("question") or prompt
+        title = answers.get("title")
+        answers = answers.get("answers")
+    if not isinstance(answers, (str, list)) or not isinstance(question, str):
+        raise BadRequest(f"item {n}: a label must be a gold answer, a JSON list of them or {{'answers': ...}}")
+    return Sample(question, response_of(query, prompt), answers, title if isinstance(title, str) else None)
+
+
+def reply_of(results: list[RewardResult], unscored: float) -> dict[str, Any]:
+    """OpenRLHF's reply: ``rewards`` for the advantage, ``scores`` for its dynamic filtering, ``extra_logs``."""
+    rewards = [unscored if r.total is None else r.total for r in results]
+    return {
+        "rewards": rewards,
+        "scores": rewards,
+        "extra_logs": {
+            "format": [r.format if r.format is not None else 0.0 for r in results],
+            "correctness": [r.correctness if r.correctness is not None else 0.0 for r in results],
+            "factuality": [r.factuality if r.factuality is not None else 0.0 for r in results],
+            "unscored": [float(r.total is None) for r in results],
+        },
+    }
+
+
+def make_app(config: RewardEngineConfig, unscored: float = 0.0, kb: Any = None) -> web.Application:
+    """The aiohttp application; its engine opens on startup and closes on cleanup."""
+    app = web.Application(client_max_size=64 * 2**20)
+    engine_key = web.AppKey("engine", RewardEngine)
+
+    async def engine_context(app: web.Application):  # type: ignore[no-untyped-def]
+        async with RewardEngine(config, kb=kb) as engine:
+            app[engine_key] = engine
+            yield
+
+    async def get_reward(request: web.Request) -> web.Response:
+        try:
+            body = await request.json()
+            queries, prompts, labels = (body.get(k) for k in ("query", "prompts", "labels"))
+            if not all(isinstance(v, list) for v in (queries, prompts, labels)):
+                raise BadRequest("the body must hold the lists 'query', 'prompts' and 'labels'")
+            if not len(queries) == len(prompts) == len(labels):
+                sizes = f"{len(queries)}, {len(prompts)}, {len(labels)}"
+                raise BadRequest(f"'query', 'prompts', 'labels' differ in length ({sizes})")
+            samples = [sample_of(q, p, a, n) for n, (q, p, a) in enumerate(zip(queries, prompts, labels))]
+        except (ValueError, AttributeError) as exc:  # not JSON, not an object, a bad item
+            return web.json_response({"error": str(exc)}, status=400)
+        results = await app[engine_key].score(samples)
+        return web.json_response(reply_of(results, unscored))
+
+    app.cleanup_ctx.append(engine_context)
+    app.router.add_post("/get_reward", get_reward)
+    app.router.add_post("/", get_reward)
+    return app
+
+
+async def _serve(app: web.Application, host: str, port: int) -> None:
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    bound = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]  # port 0: the one it got
+    print(f"knowrl reward server listening on http://{host}:{bound}/get_reward", flush=True)
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m reward_engine.serve", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--config", type=Path, required=True, help="reward config YAML (or a training config)")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=5000, help="0: any free port (printed)")
+    parser.add_argument("--unscored-reward", type=float, default=0.0, help="for a completion left unscored")
+    args = add_verbosity(parser).parse_args(argv)
+    setup_logging(args.log_level)
+    if not 0 <= args.port <= 65535:
+        parser.error(f"--port {args.port} is not a port (0-65535)")
+    config = load_reward_config_or_report(args.config)
+    if config is None or report_unusable_factuality(config):
+        return 2
+    try:
+        asyncio.run(_serve(make_app(config, args.unscored_reward), args.host, args.port))
+    except KeyboardInterrupt:
+        return 0
+    except OSError as exc:  # the port is taken
+        print(f"error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,91 @@
+"""The reward engine as verl's batch reward function (``reward_model.reward_manager: batch``).
+
+    custom_reward_function:
+      path: <site-packages>/reward_engine/verl.py     # or this repository's file
+      name: compute_score
+      reward_kwargs: {config: /path/to/reward.yaml}    # or KNOWRL_REWARD_CONFIG in the environment
+
+verl calls ``compute_score(data_sources=, solution_strs=, ground_truths=, extra_infos=, **reward_kwargs)``
+once per batch and wants one score per response (a dict with ``score`` keeps the other keys as reward extra
+info). The question comes from ``extra_info["question"]`` (else the data source's name, which a grader
+cannot use: put the question there), the title from ``extra_info["title"]``.
+
+verl imports this function by path and calls it synchronously in each reward worker, so each worker keeps one
+engine per config for its lifetime (caches, judge budget and KB opened once), on an event loop of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import functools
+import os
+import threading
+from concurrent.futures import Future
+from typing import Any, Sequence
+
+from reward_engine.config import RewardEngineConfig, load_reward_config
+from reward_engine.engine import RewardEngine, RewardResult, Sample
+
+
+class EngineThread:
+    """A reward engine on an event loop in a daemon thread: synchronous callers score through it."""
+
+    def __init__(self, config: RewardEngineConfig) -> None:
+        self.loop = asyncio.new_event_loop()
+        threading.Thread(target=self.loop.run_forever, name="knowrl-verl-engine", daemon=True).start()
+        self.engine = self._run(self._open(config)).result()
+        atexit.register(self.close)
+
+    async def _open(self, config: RewardEngineConfig) -> RewardEngine:
+        return await RewardEngine(config).__aenter__()
+
+    def _run(self, coro: Any) -> Future:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop)
+
+    def score(self, samples: list[Sample]) -> list[RewardResult]:
+        return self._run(self.engine.score(samples)).result()
+
+    def close(self) -> None:
+        if self.loop.is_running():
+            self._run(self.engine.close()).result(timeout=60)
+            self.loop.call_soon_threadsafe(self.loop.stop)
+
+
+@functools.lru_cache(maxsize=4)
+def _engine_for(config_path: str) -> EngineThread:
+    """One engine per config file per worker process: verl gives a function, not an object, to keep it on."""
+    return EngineThread(load_reward_config(config_path))
+
+
+def compute_score(
+    data_sources: Sequence[Any],
+    solution_strs: Sequence[str],
+    ground_truths: Sequence[Any],
+    extra_infos: Sequence[Any] | None = None,
+    config: str | None = None,
+    unscored_reward: float = 0.0,
+    **_: Any,
+) -> list[dict[str, float]]:
+    """One ``{"score", "format", "correctness", "factuality", "unscored"}`` per response, in order."""
+    path = config or os.environ.get("KNOWRL_REWARD_CONFIG")
+    if not path:
+        raise ValueError("reward_kwargs.config (or KNOWRL_REWARD_CONFIG) must name a reward config file")
+    extras = list(extra_infos) if extra_infos is not None else [None] * len(solution_strs)
+    samples = []
+    for source, response, gold, extra in zip(data_sources, solution_strs, ground_truths, extras):
+        extra = extra if isinstance(extra, dict) else {}
+        question = extra.get("question") if isinstance(extra.get("question"), str) else str(source)
+        title = extra.get("title") if isinstance(extra.get("title"), str) else None
+        samples.append(Sample(question, response, list(gold) if isinstance(gold, (list, tuple)) else gold, title))
+    results = _engine_for(str(path)).score(samples)
+    return [
+        {
+            "score": unscored_reward if r.total is None else r.total,
+            "format": r.format if r.format is not None else 0.0,
+            "correctness": r.correctness if r.correctness is not None else 0.0,
+            "factuality": r.factuality if r.factuality is not None else 0.0,
+            "unscored": float(r.total is None),
+        }
+        for r in results
+    ]

@@ -1,0 +1,68 @@
+"""``python -m reward_engine.serve``: OpenRLHF's remote reward-model contract, end to end over HTTP on
+127.0.0.1 (a real server process, a real engine with the offline grader)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+
+import pytest
+
+PROMPT = "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n<|im_start|>assistant\n"
+
+
+@pytest.fixture
+def reward_server(tmp_path):
+    config = tmp_path / "reward.yaml"
+    config.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}}))
+    cmd = [sys.executable, "-m", "reward_engine.serve", "--config", str(config), "--port", "0"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()  # "... listening on http://127.0.0.1:PORT/get_reward"
+        assert "listening on" in line, proc.stderr.read()[-2000:]
+        yield line.split()[-1]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def post(url: str, body: dict) -> tuple[int, dict]:
+    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as reply:
+            return reply.status, json.loads(reply.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+def test_a_batch_as_openrlhf_sends_it_gets_one_reward_per_query(reward_server) -> None:
+    right = PROMPT + "<think>Paris is the capital of France.</think><answer>Paris</answer><|im_end|>"
+    wrong = PROMPT + "<think>Lyon is the capital of France.</think><answer>Lyon</answer><|im_end|>"
+    idk = PROMPT + "<think>I am not sure.</think><answer>I don't know.</answer><|im_end|>"
+    broken = PROMPT + "Paris<|im_end|>"
+    as_object = json.dumps({"answers": "Paris", "question": "Capital of France?"})
+    labels = ["Paris", '["Paris", "Paname"]', as_object, "Paris"]
+    body = {"query": [right, wrong, idk, broken], "prompts": [PROMPT] * 4, "labels": labels}
+    status, reply = post(reward_server, body)
+    assert status == 200
+    rewards = reply["rewards"]
+    # KnowRL's arithmetic (format + correctness, no facts here): right 1+2, wrong 1-1, abstain 1+1, no format -1-1
+    assert rewards == [3.0, 0.0, 2.0, -2.0] and reply["scores"] == rewards
+    assert reply["extra_logs"]["unscored"] == [0.0] * 4 and reply["extra_logs"]["format"][3] == -1.0
+
+
+@pytest.mark.parametrize(
+    "body,message",
+    [
+        ({"query": ["a"], "prompts": [], "labels": ["x"]}, "differ in length (1, 0, 1)"),
+        ({"query": "a", "prompts": ["a"], "labels": ["x"]}, "must hold the lists"),
+        ({"query": [1], "prompts": ["a"], "labels": ["x"]}, "item 0: 'query' and 'prompts' must be strings"),
+        ({"query": ["a"], "prompts": ["a"], "labels": [{"answer": 1}]}, "item 0: a label must be"),
+    ],
+)
+def test_a_malformed_request_is_a_400_that_says_why(reward_server, body, message) -> None:
+    status, reply = post(reward_server, body)
+    assert status == 400 and message in reply["error"]
