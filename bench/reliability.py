@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # run as a script: the project, not bench/retrieval.py, is `retrieval`
+sys.path.insert(0, str(ROOT))  # run as a script: the project is on the path before bench/
 SMOKE = ROOT / "configs" / "smoke.yaml"
 SMOKE_RL = ROOT / "configs" / "data" / "smoke_rl.jsonl"
 SMOKE_KB = ROOT / "configs" / "data" / "smoke_kb.jsonl"

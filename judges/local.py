@@ -63,7 +63,7 @@ def bundled_smollm2() -> Path:
 
 def resolve_model(model: str) -> tuple[Path, str]:
     """(GGUF path, served name) for a model name or a .gguf path."""
-    from judges.gguf_models import PART_MODELS, ModelAssemblyError, assembled
+    from knowrl_io.gguf_models import PART_MODELS, ModelAssemblyError, assembled
 
     if model in PART_MODELS:
         try:

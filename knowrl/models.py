@@ -36,7 +36,7 @@ def choose_backend(model: ModelConfig) -> str:
 def resolve_model_path(name: str, seed: int = 0) -> str:
     """'tiny' -> a tiny local test model; 'smollm2' or a bundled judge GGUF's name ('qwen2.5-coder-0.5b',
     'qwen2.5-coder-1.5b': a bigger policy that also ships offline) -> that GGUF converted once; else as given."""
-    from judges.gguf_models import PART_MODELS
+    from knowrl_io.gguf_models import PART_MODELS
 
     if name not in ("tiny", "smollm2", *PART_MODELS):
         return name
@@ -52,7 +52,7 @@ def resolve_model_path(name: str, seed: int = 0) -> str:
             return str(build_tiny_model(models / f"tiny-{seed}", seed=seed))
         if name == "smollm2":
             return str(gguf_safetensors(models / "SmolLM2-135M-Instruct", smollm2_gguf))
-        from judges.gguf_models import assembled
+        from knowrl_io.gguf_models import assembled
 
         return str(gguf_safetensors(models / f"{name}-instruct", lambda: assembled(PART_MODELS[name])))
 

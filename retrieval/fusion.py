@@ -1,6 +1,6 @@
 """Fusing ranked lists from BM25 and dense retrieval.
 
-Two rules, both measured in ``bench/retrieval.py``: reciprocal-rank fusion (ignores
+Two rules, both measured in ``bench/retrieval_quality.py``: reciprocal-rank fusion (ignores
 score scales) and a convex combination of min-max normalised scores (uses them).
 """
 

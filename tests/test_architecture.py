@@ -86,6 +86,25 @@ def test_no_upward_import_between_packages():
     assert not upward, "\n".join(upward)
 
 
+def test_knowrl_never_imports_the_judges_beside_it():
+    """judges/ (the test server, the local llama.cpp judge) runs beside training, never inside it: what both
+    need (assembling a bundled GGUF) lives below them, in knowrl_io."""
+    crossing = [
+        f"{a} imports {b}"
+        for a, deps in _graph().items()
+        if a.startswith("knowrl.")
+        for b in deps
+        if b.startswith("judges")
+    ]
+    assert not crossing, "\n".join(crossing)
+
+
+def test_no_bench_script_shadows_a_package():
+    """A script's own folder comes first on sys.path: bench/retrieval.py was imported as `retrieval`."""
+    shadows = sorted(p.name for p in (ROOT / "bench").glob("*.py") if p.stem in LAYERS or p.stem == "judges")
+    assert not shadows, shadows
+
+
 def test_no_import_cycle():
     cycles = _cycles(_graph())
     assert not cycles, "\n".join(" -> ".join(c) for c in cycles)

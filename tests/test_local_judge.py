@@ -20,7 +20,7 @@ import urllib.request
 
 import pytest
 
-from judges.gguf_models import QWEN_15B, ModelAssemblyError, PartModel, assembled
+from knowrl_io.gguf_models import QWEN_15B, ModelAssemblyError, PartModel, assembled
 from reward_engine.config import load_reward_config
 from reward_engine.engine import RewardEngine, Sample
 from tests.test_engine import GOOD, REFUSAL, WRONG_FALSE_FACTS, WRONG_TRUE_FACTS
