@@ -100,7 +100,13 @@ class RewardEngineConfig(BaseModel):
     verifier: Literal["offline", "llm", "nli"] = Field(
         "offline", description="offline rules, the LLM judge, or an NLI model (KnowRL's; see factuality.nli)"
     )
-    judge: JudgeConfig | None = Field(None, description="required when any stage is 'llm'")
+    judge: JudgeConfig | None = Field(None, description="required when any stage is 'llm' (unless 'judges' names it)")
+    judges: dict[Literal["grade", "decompose", "verify"], JudgeConfig] = Field(
+        default_factory=dict,
+        description="a judge of its own for a stage, as KnowRL's scripts split them (one endpoint and key for "
+        "grading, another for FActScore's decomposition), each with its own budget and cache; a stage not named "
+        "here uses 'judge'. Fused factuality (one call for claims and verdicts) uses 'decompose'",
+    )
     factuality: FactualityConfig = Field(default_factory=FactualityConfig)
     prompts: PromptFiles = Field(
         default_factory=PromptFiles, description="judge templates from files; their hash is part of the cache key"
@@ -133,9 +139,9 @@ class RewardEngineConfig(BaseModel):
             )
         if self.grader_calls == "two" and self.prompts.grader:
             raise ValueError("grader_calls 'two' uses the engine's own read and compare prompts: drop prompts.grader")
-        uses_judge = "llm" in (self.grader, self.decomposer, self.verifier)
-        if uses_judge and self.judge is None:
-            raise ValueError("grader/decomposer/verifier 'llm' needs a 'judge' section")
+        for stage, setting in STAGE_SETTINGS.items():
+            if getattr(self, setting) == "llm" and self.judge is None and stage not in self.judges:
+                raise ValueError(f"{setting} 'llm' needs a 'judge' section (or judges.{stage})")
         if self.factuality.enabled and not self.factuality.kb_path:
             raise ValueError("factuality.enabled needs factuality.kb_path (or set factuality.enabled: false)")
         if self.factuality.mode == "fused" and (self.decomposer, self.verifier) != ("llm", "llm"):
@@ -163,13 +169,10 @@ class RewardEngineConfig(BaseModel):
             "factuality": self.factuality.model_dump(exclude={"cache_dir"}),
             "templates": [getattr(self.templates(), f.name).version for f in dataclasses.fields(Templates)],
             "max_answer_chars": self.max_answer_chars,
-            "judge": None
-            if judge is None
-            else {
-                "models": [e.model for e in judge.endpoints],
-                **judge.model_dump(include={"temperature", "max_tokens", "seed", "structured_output", "schema_format"}),
-            },
+            "judge": _decides(judge),
         }
+        if self.judges:  # absent when unused: fingerprints of configs without stage judges stay as they were
+            decides["judges"] = {stage: _decides(j) for stage, j in sorted(self.judges.items())}
         return hashlib.sha256(json.dumps(decides, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
     @property
@@ -180,37 +183,55 @@ class RewardEngineConfig(BaseModel):
         claim_policy = {k: v for k, v in (("relevance", fc.relevance), ("max_claims", fc.max_claims)) if v is not None}
         return semantics(self.preset, **{**claim_policy, **self.semantics})
 
-    def judge_for_rank(self) -> JudgeConfig | None:
-        """The judge config with per-minute budgets divided across ``world_size`` processes; with shared limits
-        (``judge.limits``) the budget stays whole, counted in Redis, and 1/world_size is only the fallback."""
-        if self.judge is None or self.world_size == 1:
-            return self.judge
-        if self.judge.limits is not None:
-            limits = self.judge.limits.model_copy(update={"fallback_share": 1.0 / self.world_size})
-            return self.judge.model_copy(update={"limits": limits})
+    def judge_for_rank(self, stage: str | None = None) -> JudgeConfig | None:
+        """The judge config (``stage``'s own when ``judges`` names it) with per-minute budgets divided across
+        ``world_size`` processes; with shared limits (``judge.limits``) the budget stays whole, counted in
+        Redis, and 1/world_size is only the fallback."""
+        judge = self.judges.get(stage, self.judge) if stage else self.judge  # type: ignore[call-overload]
+        if judge is None or self.world_size == 1:
+            return judge
+        if judge.limits is not None:
+            limits = judge.limits.model_copy(update={"fallback_share": 1.0 / self.world_size})
+            return judge.model_copy(update={"limits": limits})
         share = {}
         for key in ("requests_per_minute", "tokens_per_minute"):
-            value = getattr(self.judge, key)
+            value = getattr(judge, key)
             if value:
                 share[key] = value / self.world_size
-        return self.judge.model_copy(update=share)
+        return judge.model_copy(update=share)
+
+
+# the config's stage names (judges.<stage>) and the settings that choose each stage's kind
+STAGE_SETTINGS = {"grade": "grader", "decompose": "decomposer", "verify": "verifier"}
+
+
+def _decides(judge: JudgeConfig | None) -> dict[str, Any] | None:
+    """What of a judge decides its answers (models, sampling, reply form): part of the fingerprint."""
+    if judge is None:
+        return None
+    return {
+        "models": [e.model for e in judge.endpoints],
+        **judge.model_dump(include={"temperature", "max_tokens", "seed", "structured_output", "schema_format"}),
+    }
 
 
 def _env_judge(data: dict[str, Any]) -> dict[str, Any]:
     """Fill endpoint fields given as ``${VAR}`` from the environment (URLs and model names only)."""
-    judge = data.get("judge")
-    if not isinstance(judge, dict):
-        return data
-    for endpoint in judge.get("endpoints", []) or []:
-        if not isinstance(endpoint, dict):
+    stages = data.get("judges")
+    judges = [data.get("judge"), *(stages.values() if isinstance(stages, dict) else [])]
+    for judge in judges:
+        if not isinstance(judge, dict):
             continue
-        for key in ("base_url", "model"):
-            value = endpoint.get(key)
-            if isinstance(value, str) and value.startswith("${") and value.endswith("}"):
-                name = value[2:-1]
-                if name not in os.environ:
-                    raise ConfigError(f"judge endpoint {key} comes from ${{{name}}}, which is not set")
-                endpoint[key] = os.environ[name]
+        for endpoint in judge.get("endpoints", []) or []:
+            if not isinstance(endpoint, dict):
+                continue
+            for key in ("base_url", "model"):
+                value = endpoint.get(key)
+                if isinstance(value, str) and value.startswith("${") and value.endswith("}"):
+                    name = value[2:-1]
+                    if name not in os.environ:
+                        raise ConfigError(f"judge endpoint {key} comes from ${{{name}}}, which is not set")
+                    endpoint[key] = os.environ[name]
     return data
 
 
@@ -341,8 +362,9 @@ def parse_reward_config(
         fc.kb_path = _resolve(fc.kb_path, base_dir)
     if fc.cache_dir:
         fc.cache_dir = _resolve(fc.cache_dir, base_dir)
-    if config.judge is not None and config.judge.cache_dir:
-        config.judge.cache_dir = _resolve(config.judge.cache_dir, base_dir)
+    for judge in (config.judge, *config.judges.values()):
+        if judge is not None and judge.cache_dir:
+            judge.cache_dir = _resolve(judge.cache_dir, base_dir)
     for kind in ("grader", "decompose", "verify", "fused"):
         path = getattr(config.prompts, kind)
         if path:

@@ -60,35 +60,47 @@ Factuality = tuple[float, list[ClaimResult], bool]  # fact score, the claims, al
 class RewardEngine:
     """Owns the judge client, the knowledge base and the stages for one event loop."""
 
-    def __init__(self, config: RewardEngineConfig, kb: Any = None, judge: Any = None) -> None:
-        """``judge``: a client to use instead of the config's (``plan`` passes a cache-only one)."""
+    def __init__(
+        self, config: RewardEngineConfig, kb: Any = None, judge: Any = None, stage_judges: dict[str, Any] | None = None
+    ) -> None:
+        """``judge``: a client to use instead of the config's (``plan`` passes a cache-only one); ``stage_judges``:
+        clients for stages with a judge of their own (default: the config's ``judges``, when ``judge`` is not
+        given)."""
         self.config = config
         self.semantics = config.reward_semantics
         judge_cfg = config.judge_for_rank()
         self.judge = judge if judge is not None else JudgeClient(judge_cfg) if judge_cfg is not None else None
+        if stage_judges is None:
+            own = {} if judge is not None else config.judges
+            stage_judges = {stage: JudgeClient(config.judge_for_rank(stage)) for stage in own}
+        self.stage_judges = stage_judges
+        if self.judge is None and stage_judges:  # every judged stage has its own: the first is the one reported
+            self.judge = next(iter(stage_judges.values()))
         self._kb = kb
         templates = config.templates()
-        llm = self.judge
+        grade, decompose, verify = (stage_judges.get(s, self.judge) for s in ("grade", "decompose", "verify"))
         self.grader = (
             OfflineGrader()
             if config.grader != "llm"
-            else ReadThenCompareGrader(llm)
+            else ReadThenCompareGrader(grade)
             if config.grader_calls == "two"
-            else LLMGrader(llm, templates.grader)
+            else LLMGrader(grade, templates.grader)
         )
         self.decomposer = (
-            LLMDecomposer(llm, template=templates.decompose) if config.decomposer == "llm" else OfflineDecomposer()
+            LLMDecomposer(decompose, template=templates.decompose)
+            if config.decomposer == "llm"
+            else OfflineDecomposer()
         )
         self.verifier: Any = (
-            LLMVerifier(llm, template=templates.verify)
+            LLMVerifier(verify, template=templates.verify)
             if config.verifier == "llm"
             else NLIVerifier(config.factuality.nli)
             if config.verifier == "nli"
             else OfflineVerifier(config.factuality.offline_threshold)
         )
         self.fuser = (
-            LLMFusedChecker(llm, template=templates.fused)
-            if config.factuality.mode == "fused" and llm is not None
+            LLMFusedChecker(decompose, template=templates.fused)
+            if config.factuality.mode == "fused" and decompose is not None
             else None
         )
         self.retriever: EvidenceRetriever | None = None  # built on first use (opens the KB)
@@ -98,17 +110,34 @@ class RewardEngine:
         self.last_metrics = BatchMetrics()
         self.totals: collections.Counter[str] = collections.Counter()  # per-call counters summed over calls
 
+    @property
+    def judges(self) -> list[Any]:
+        """Every judge client this engine calls, each once."""
+        found = [self.judge, *self.stage_judges.values()]
+        return list({id(j): j for j in found if j is not None}.values())
+
+    def judge_counters(self) -> dict[str, int]:
+        """The judge counters summed over every client (``JudgeMetrics.snapshot``'s keys)."""
+        total: collections.Counter[str] = collections.Counter()
+        for judge in self.judges:
+            total.update(judge.metrics.snapshot())
+        return dict(total)
+
+    def breaker_cooldown_left(self) -> float:
+        """Seconds until the last open breaker may let a probe through (0 when every breaker is closed)."""
+        return max((j.breaker.cooldown_left() for j in self.judges), default=0.0)
+
     async def __aenter__(self) -> "RewardEngine":
-        if self.judge is not None:
-            await self.judge.__aenter__()
+        for judge in self.judges:
+            await judge.__aenter__()
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
     async def close(self) -> None:
-        if self.judge is not None:
-            await self.judge.close()
+        for judge in self.judges:
+            await judge.close()
         cache = self.retriever.cache if self.retriever is not None else None
         if cache is not None:
             await asyncio.to_thread(cache.flush)
@@ -117,11 +146,17 @@ class RewardEngine:
     def stats(self) -> dict[str, Any]:
         """The judge's counters, latencies and parse outcomes, the engine's totals and the span check's counts:
         what a job's summary reports (``reward_engine.score``, one per Ray actor in ``ray_pool``)."""
-        judge = self.judge.metrics if self.judge is not None else None
+        latencies: dict[str, list[float]] = {}
+        parsed: dict[str, collections.Counter[str]] = {}
+        for judge in self.judges:
+            for kind, values in judge.metrics.latencies.items():
+                latencies.setdefault(kind, []).extend(values)
+            for kind, counts in judge.metrics.parsed.items():
+                parsed.setdefault(kind, collections.Counter()).update(counts)
         return {
-            "judge": judge.snapshot() if judge else {},
-            "latencies": dict(judge.latencies) if judge else {},
-            "parsed": {kind: dict(c) for kind, c in judge.parsed.items()} if judge else {},
+            "judge": self.judge_counters() if self.judges else {},
+            "latencies": latencies,
+            "parsed": {kind: dict(c) for kind, c in parsed.items()},
             "totals": {k: self.totals[k] for k in ("speculated", "speculation_wasted")},
             "guard": dict(getattr(self.grader, "guard_counts", {})),
         }
@@ -159,7 +194,13 @@ class RewardEngine:
         plan = RequestPlan(kinds=("grade", "fused") if self.fuser is not None else ("grade", "decompose", "verify"))
         if self.judge is None:
             return plan
-        dry = RewardEngine(self.config, self._kb, judge=CacheOnlyJudge(self.judge, plan))
+        dry_of = {id(j): CacheOnlyJudge(j, plan) for j in self.judges}  # each stage's own cache answers
+        dry = RewardEngine(
+            self.config,
+            self._kb,
+            judge=dry_of[id(self.judge)],
+            stage_judges={stage: dry_of[id(j)] for stage, j in self.stage_judges.items()},
+        )
         dry.retriever = self.retriever.cache_only() if self.retriever is not None else None
         dry._may_open_kb = False
         dry.speculate = False
@@ -177,7 +218,7 @@ class RewardEngine:
         """
         started = time.perf_counter()
         budget = self.config.step_timeout_s if deadline_s is None else deadline_s
-        before = self.judge.metrics.snapshot() if self.judge is not None else {}
+        before = self.judge_counters()
         counters: collections.Counter[str] = collections.Counter()
         _CALL_COUNTERS.set(counters)
         try:
@@ -189,8 +230,8 @@ class RewardEngine:
         self.last_metrics = batch_metrics(
             results,
             len({s.key() for s in samples}),
-            self.judge.metrics.since(before) if self.judge is not None else {},
-            self.judge is not None and self.judge.breaker.state == "open",
+            {k: v - before.get(k, 0) for k, v in self.judge_counters().items()},
+            any(j.breaker.state == "open" for j in self.judges),
             dict(counters),
             time.perf_counter() - started,
         )
@@ -341,11 +382,12 @@ class RewardEngine:
             return None
         if self.semantics.rule != "graded" or not uses_fact(Label.INCORRECT, self.semantics):
             return None  # no grader (Binary RAR), or a wrong answer's fact score is not part of the reward
-        if self.judge is not None and self.judge.config.max_in_flight < 2:
+        grade_judge = self.stage_judges.get("grade", self.judge)
+        if grade_judge is not None and grade_judge.config.max_in_flight < 2:
             # One request at a time (a local llama.cpp judge): nothing can overlap, and a speculative
             # call, sent ahead of the graders, only delays them (bench/results/real_judge.md).
             return None
-        if self.judge is not None and self.judge.breaker.state != "closed":
+        if grade_judge is not None and grade_judge.breaker.state != "closed":
             # Not while the judge is failing: the half-open probe must be a grader call, which is
             # never cancelled by a rejected grader (a dropped speculative probe left no verdict,
             # and the breaker could stay open step after step).

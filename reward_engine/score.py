@@ -62,7 +62,7 @@ class LocalScorer:
     async def pause(self, backoff_s: float = 1.0) -> None:
         """Before another pass over a batch's failed rows: out the breaker's cool-down, or a short backoff."""
         engine = self.engine
-        left = engine.judge.breaker.cooldown_left() if engine.judge is not None else 0.0
+        left = engine.breaker_cooldown_left()
         await asyncio.sleep(max(backoff_s, left))
 
     async def stats(self) -> dict[str, Any]:

@@ -116,7 +116,7 @@ async def _warm_completions(
                 await asyncio.gather(*(pool.score(batch) for batch in batches))
             after.absorb(await engine.plan(samples))
         if pool is None:
-            report["judge_requests"] = engine.judge.metrics.requests if engine.judge else 0
+            report["judge_requests"] = engine.judge_counters().get("requests", 0)
         else:
             report["judge_requests"] = (await pool.stats())["judge"].get("requests", 0)
             report["ray"] = {"actors": ray_actors, "batches_resent": pool.resent}
