@@ -185,5 +185,13 @@ def write_report(path: Path, command: str, config: Any, clock: StageClock, resul
     lines += signal_lines(result.get("training_signal"))
     if curve:
         lines += [f"![mean reward per GRPO step]({png.name})", ""]
+    pages = [Path(x) for x in result.get("inspector") or [] if Path(x).parent == path.parent]
+    if pages:  # the reward inspector's page written beside this report
+        page = pages[0]
+        lines += [
+            f"The GRPO completions behind these numbers, claim by claim with their evidence: [{page.name}]"
+            f"({page.name}) (`python -m reward_engine.inspect`).",
+            "",
+        ]
     path.write_text("\n".join(lines))
     log.info("report written to %s", path)

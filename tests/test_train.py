@@ -261,6 +261,8 @@ def test_two_stage_pipeline_prints_a_before_after_table(tmp_path):
     for page in pages:
         html = page.read_text()
         assert html.count('"n": ') == logged and "reward inspector" in html
+    assert "[demo-rewards.html](demo-rewards.html)" in (tmp_path / "results" / "demo.md").read_text()
+    assert "[rewards.html](rewards.html)" in (out / "report.md").read_text()
     assert "sampled" not in result["before"] and "| incorrect (sampled, 8 questions x 2) | - |" in proc.stdout
     report = (tmp_path / "results" / "demo.md").read_text()
     assert report.split("![")[0] == (out / "report.md").read_text().split("![")[0] and report.startswith(
