@@ -14,8 +14,8 @@ log = logging.getLogger(__name__)
 def ensure_kb(config: TrainConfig) -> None:
     """Build the reward's KB when it is missing (idempotent; DDP ranks wait for the one that builds)."""
     reward = config.reward
-    if reward is None or not reward.factuality.enabled:
-        return
+    if reward is None or not reward.factuality.enabled or reward.factuality.source:
+        return  # nothing to build: no facts, or a source the user runs
     from filelock import FileLock
 
     from retrieval.build import is_built

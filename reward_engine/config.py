@@ -42,6 +42,12 @@ class FactualityConfig(BaseModel):
     )
     fused_evidence_k: int = Field(10, ge=1, description="fused mode: passages sent with the reasoning")
     kb_path: str | None = Field(None, description="knowledge base file; 'demo' for the offline demo KB")
+    source: str | None = Field(
+        None,
+        description="another knowledge source instead of kb_path: 'package.module:Factory' returning a "
+        "retrieval.source.KnowledgeSource (e.g. 'retrieval.http_source:HttpSource' for a search service)",
+    )
+    source_options: dict[str, Any] = Field(default_factory=dict, description="keyword arguments for 'source'")
     evidence_k: int = Field(5, ge=1, description="passages of evidence per claim")
     retrieval_mode: Literal["hybrid", "bm25", "dense"] = "hybrid"
     max_reasoning_chars: int = Field(
@@ -142,8 +148,10 @@ class RewardEngineConfig(BaseModel):
         for stage, setting in STAGE_SETTINGS.items():
             if getattr(self, setting) == "llm" and self.judge is None and stage not in self.judges:
                 raise ValueError(f"{setting} 'llm' needs a 'judge' section (or judges.{stage})")
-        if self.factuality.enabled and not self.factuality.kb_path:
-            raise ValueError("factuality.enabled needs factuality.kb_path (or set factuality.enabled: false)")
+        if self.factuality.enabled and not (self.factuality.kb_path or self.factuality.source):
+            raise ValueError(
+                "factuality.enabled needs factuality.kb_path or factuality.source (or set factuality.enabled: false)"
+            )
         if self.factuality.mode == "fused" and (self.decomposer, self.verifier) != ("llm", "llm"):
             raise ValueError(
                 "factuality.mode 'fused' extracts and verifies claims in one judge call: set "
@@ -166,7 +174,11 @@ class RewardEngineConfig(BaseModel):
         decides = {
             "semantics": self.reward_semantics.model_dump(),
             "stages": [self.grader, self.decomposer, self.verifier],
-            "factuality": self.factuality.model_dump(exclude={"cache_dir"}),
+            # a source's options (a URL, maybe with a token) are where, not what: its passages' version keys
+            # the evidence; unset, the new fields leave every older fingerprint as it was
+            "factuality": self.factuality.model_dump(
+                exclude={"cache_dir", "source_options", *(() if self.factuality.source else ("source",))}
+            ),
             "templates": [getattr(self.templates(), f.name).version for f in dataclasses.fields(Templates)],
             "max_answer_chars": self.max_answer_chars,
             "judge": _decides(judge),

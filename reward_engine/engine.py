@@ -165,7 +165,7 @@ class RewardEngine:
         """Open the KB now (loads the embedding model); raises a clear error if it is missing."""
         with self._kb_lock:
             if self._kb is None and self.config.factuality.enabled:
-                self._kb = knowledge.open_kb(self.config.factuality.kb_path)
+                self._kb = knowledge.open_source(self.config.factuality)
             return self._kb
 
     async def ensure_retriever(self) -> EvidenceRetriever:

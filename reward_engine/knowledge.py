@@ -31,7 +31,7 @@ def report_unusable_factuality(config: Any) -> bool:
     """For CLIs: one line and True when factuality's KB is missing or its evidence cache directory cannot be
     opened (found lazily, each would be an ``error`` on every row with exit 0)."""
     fc = config.factuality
-    if report_missing_kb(fc.kb_path, fc.enabled):
+    if fc.source is None and report_missing_kb(fc.kb_path, fc.enabled):
         return True
     if not (fc.enabled and fc.cache_dir):
         return False
@@ -43,6 +43,15 @@ def report_unusable_factuality(config: Any) -> bool:
         print(f"error: factuality.cache_dir: {exc}", file=sys.stderr)
         return True
     return False
+
+
+def open_source(factuality: Any) -> Any:
+    """The knowledge source a factuality config names: ``source`` when set, else the KB at ``kb_path``."""
+    if factuality.source:
+        from retrieval.source import load_source
+
+        return load_source(factuality.source, factuality.source_options)
+    return open_kb(factuality.kb_path)
 
 
 def open_kb(kb_path_setting: str | None) -> Any:
