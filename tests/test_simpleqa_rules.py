@@ -140,3 +140,17 @@ def test_guard_never_turns_a_simpleqa_non_answer_into_a_wrong_one(
 
     verdict = settle(N, span, answer, gold, question)
     assert verdict.check in (SpanCheck.KEPT, SpanCheck.NO_ANSWER), verdict
+
+
+def test_the_grade_memo_answers_as_the_rules_and_keeps_no_hostile_answer() -> None:
+    from reward_engine.offline import grader as g
+
+    assert (
+        g.grade("Lyon", ["Paris", "Paname"])
+        is g.grade("Lyon", ("Paris", "Paname"))
+        is g._grade("Lyon", ["Paris"], None)
+    )
+    before = g._grade_memo.cache_info().currsize
+    huge = "Paris " + "x" * (g.MAX_CHARS + 10)
+    assert g.grade(huge, "Paris") is g._grade(huge, "Paris", None)
+    assert g._grade_memo.cache_info().currsize == before  # a long answer is graded, never kept

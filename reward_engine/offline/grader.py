@@ -41,6 +41,7 @@ question a vague *text* answer ("a city in France") reads as INCORRECT, not NOT_
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 import unicodedata
@@ -195,11 +196,26 @@ def grade(answer: str, answers: str | Iterable[str] | None, question: str | None
     """CORRECT / INCORRECT / NOT_ATTEMPTED for ``answer`` against the gold ``answers``; with the ``question``,
     SimpleQA's question-dependent rules too (what it asks, what it already names; see ``gold_aliases``).
 
+    Memoised: one step asks about the same answer several times (speculation, the grade guard, the fallback)
+    and a GRPO group repeats answers; a warm step spent a third of its time here (#48's profile).
+
     >>> grade("10 May 2018", "May 10, 2018"), grade("I don't know", "Paris"), grade("Lyon", "Paris")
     (<Label.CORRECT: 'CORRECT'>, <Label.NOT_ATTEMPTED: 'NOT_ATTEMPTED'>, <Label.INCORRECT: 'INCORRECT'>)
     >>> grade("Lyon, but I'm not sure", "Paris"), grade("maybe 1992", "1992"), grade("early 1990s", "1992")
     (<Label.INCORRECT: 'INCORRECT'>, <Label.CORRECT: 'CORRECT'>, <Label.NOT_ATTEMPTED: 'NOT_ATTEMPTED'>)
     """
+    golds = answers if answers is None or isinstance(answers, str) else tuple(answers)
+    if len(answer or "") > MAX_CHARS:  # never kept: a hostile answer must not fill the memo
+        return _grade(answer, golds, question)
+    return _grade_memo(answer, golds, question)
+
+
+@functools.lru_cache(maxsize=8192)
+def _grade_memo(answer: str, answers: str | tuple[str, ...] | None, question: str | None) -> Label:
+    return _grade(answer, answers, question)
+
+
+def _grade(answer: str, answers: str | Iterable[str] | None, question: str | None) -> Label:
     text = prepare(answer or "")
     pred = normalize(text)
     if not pred:
