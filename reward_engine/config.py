@@ -95,16 +95,18 @@ class RewardEngineConfig(BaseModel):
 
     preset: str = Field("knowrl", description=f"reward semantics preset: {sorted(PRESETS)}")
     semantics: dict[str, Any] = Field(default_factory=dict, description="overrides of the preset's constants")
-    grader: Literal["offline", "llm"] = "offline"
+    grader: str = Field("offline", description="offline rules or the LLM judge ('llm'); or a registered grader")
     grader_calls: Literal["one", "two"] = Field(
         "one",
         description="the LLM grader: one call (read the answer and compare it with the gold at once: strong "
         "judges), or two (read the answer without the gold, then compare the span read with the gold: small "
         "local judges, which let the gold lead their reading; up to twice the grader calls)",
     )
-    decomposer: Literal["offline", "llm"] = "offline"
-    verifier: Literal["offline", "llm", "nli"] = Field(
-        "offline", description="offline rules, the LLM judge, or an NLI model (KnowRL's; see factuality.nli)"
+    decomposer: str = Field("offline", description="offline rules or the LLM judge ('llm'); or a registered one")
+    verifier: str = Field(
+        "offline",
+        description="offline rules, the LLM judge, an NLI model (KnowRL's; see factuality.nli), or a registered "
+        "verifier (reward_engine.stages.registry)",
     )
     judge: JudgeConfig | None = Field(None, description="required when any stage is 'llm' (unless 'judges' names it)")
     judges: dict[Literal["grade", "decompose", "verify"], JudgeConfig] = Field(
@@ -145,6 +147,13 @@ class RewardEngineConfig(BaseModel):
             )
         if self.grader_calls == "two" and self.prompts.grader:
             raise ValueError("grader_calls 'two' uses the engine's own read and compare prompts: drop prompts.grader")
+        from reward_engine.stages import registry  # the stages, and any a user's module registered
+
+        for setting in registry.KINDS:
+            if getattr(self, setting) not in registry.names(setting):
+                raise ValueError(
+                    f"{setting} {getattr(self, setting)!r} is not registered; registered: {registry.names(setting)}"
+                )
         for stage, setting in STAGE_SETTINGS.items():
             if getattr(self, setting) == "llm" and self.judge is None and stage not in self.judges:
                 raise ValueError(f"{setting} 'llm' needs a 'judge' section (or judges.{stage})")

@@ -35,15 +35,14 @@ from reward_engine.plan import CacheOnlyJudge, RequestPlan
 from reward_engine.prompts import FusedClaim
 from reward_engine.samples import ClaimResult, RewardResult, Sample
 from reward_engine.semantics import binary_rar, combine, fact_score, no_answer_reward, uses_fact
+from reward_engine.stages import registry
 from reward_engine.stages.claims import select_claims
-from reward_engine.stages.decompose import LLMDecomposer, OfflineDecomposer
 from reward_engine.stages.evidence_cache import evidence_cache
 from reward_engine.stages.fused import LLMFusedChecker, evidence_query
-from reward_engine.stages.grade import LLMGrader, OfflineGrader, ReadThenCompareGrader
 from reward_engine.stages.llm_stage import StageOutput
 from reward_engine.stages.nli import NLIVerifier
 from reward_engine.stages.retrieve import EvidenceRetriever
-from reward_engine.stages.verify import LLMVerifier, OfflineVerifier, answer_verdict, rar_statement
+from reward_engine.stages.verify import answer_verdict, rar_statement
 from reward_engine.trl_step import finished, run_within
 
 log = logging.getLogger(__name__)
@@ -79,25 +78,10 @@ class RewardEngine:
         self._kb = kb
         templates = config.templates()
         grade, decompose, verify = (stage_judges.get(s, self.judge) for s in ("grade", "decompose", "verify"))
-        self.grader = (
-            OfflineGrader()
-            if config.grader != "llm"
-            else ReadThenCompareGrader(grade)
-            if config.grader_calls == "two"
-            else LLMGrader(grade, templates.grader)
-        )
-        self.decomposer = (
-            LLMDecomposer(decompose, template=templates.decompose)
-            if config.decomposer == "llm"
-            else OfflineDecomposer()
-        )
-        self.verifier: Any = (
-            LLMVerifier(verify, template=templates.verify)
-            if config.verifier == "llm"
-            else NLIVerifier(config.factuality.nli)
-            if config.verifier == "nli"
-            else OfflineVerifier(config.factuality.offline_threshold)
-        )
+        stage = registry.StageContext
+        self.grader = registry.build("grader", config.grader, stage(config, grade, templates))
+        self.decomposer = registry.build("decomposer", config.decomposer, stage(config, decompose, templates))
+        self.verifier = registry.build("verifier", config.verifier, stage(config, verify, templates))
         self.fuser = (
             LLMFusedChecker(decompose, template=templates.fused)
             if config.factuality.mode == "fused" and decompose is not None
