@@ -22,27 +22,31 @@ import threading
 import time
 from typing import Any, Sequence
 
+from retrieval.kb import Passage
+from retrieval.source import KnowledgeSource
 from reward_engine import knowledge
 from reward_engine.completion import Parsed, parse
 from reward_engine.config import RewardEngineConfig
 from reward_engine.judge.client import JudgeClient
 from reward_engine.judge.errors import BreakerOpenError, JudgeError, JudgeTimeoutError, NotCachedError
+from reward_engine.judge.protocol import Judge
 from reward_engine.labels import Label, Status, Verdict
 from reward_engine.metrics import BatchMetrics, batch_metrics
 from reward_engine.offline import grader as offline_grader
 from reward_engine.offline import shortcuts
 from reward_engine.plan import CacheOnlyJudge, RequestPlan
-from reward_engine.prompts import FusedClaim
 from reward_engine.samples import ClaimResult, RewardResult, Sample
 from reward_engine.semantics import binary_rar, combine, fact_score, no_answer_reward, uses_fact
 from reward_engine.stages import registry
 from reward_engine.stages.claims import select_claims
+from reward_engine.stages.decompose import Decomposer
 from reward_engine.stages.evidence_cache import evidence_cache
 from reward_engine.stages.fused import LLMFusedChecker, evidence_query
+from reward_engine.stages.grade import Grader
 from reward_engine.stages.llm_stage import StageOutput
 from reward_engine.stages.nli import NLIVerifier
 from reward_engine.stages.retrieve import EvidenceRetriever
-from reward_engine.stages.verify import answer_verdict, rar_statement
+from reward_engine.stages.verify import Verifier, answer_verdict, rar_statement
 from reward_engine.trl_step import finished, run_within
 
 log = logging.getLogger(__name__)
@@ -60,7 +64,11 @@ class RewardEngine:
     """Owns the judge client, the knowledge base and the stages for one event loop."""
 
     def __init__(
-        self, config: RewardEngineConfig, kb: Any = None, judge: Any = None, stage_judges: dict[str, Any] | None = None
+        self,
+        config: RewardEngineConfig,
+        kb: KnowledgeSource | None = None,
+        judge: Judge | None = None,
+        stage_judges: dict[str, Judge] | None = None,
     ) -> None:
         """``judge``: a client to use instead of the config's (``plan`` passes a cache-only one); ``stage_judges``:
         clients for stages with a judge of their own (default: the config's ``judges``, when ``judge`` is not
@@ -79,9 +87,11 @@ class RewardEngine:
         templates = config.templates()
         grade, decompose, verify = (stage_judges.get(s, self.judge) for s in ("grade", "decompose", "verify"))
         stage = registry.StageContext
-        self.grader = registry.build("grader", config.grader, stage(config, grade, templates))
-        self.decomposer = registry.build("decomposer", config.decomposer, stage(config, decompose, templates))
-        self.verifier = registry.build("verifier", config.verifier, stage(config, verify, templates))
+        self.grader: Grader = registry.build("grader", config.grader, stage(config, grade, templates))
+        self.decomposer: Decomposer = registry.build(
+            "decomposer", config.decomposer, stage(config, decompose, templates)
+        )
+        self.verifier: Verifier = registry.build("verifier", config.verifier, stage(config, verify, templates))
         self.fuser = (
             LLMFusedChecker(decompose, template=templates.fused)
             if config.factuality.mode == "fused" and decompose is not None
@@ -145,7 +155,7 @@ class RewardEngine:
             "guard": dict(getattr(self.grader, "guard_counts", {})),
         }
 
-    def open_kb(self) -> Any:
+    def open_kb(self) -> KnowledgeSource | None:
         """Open the KB now (loads the embedding model); raises a clear error if it is missing."""
         with self._kb_lock:
             if self._kb is None and self.config.factuality.enabled:
@@ -306,7 +316,7 @@ class RewardEngine:
         if label is None:
             gold = sample.answers if self.config.grader == "offline" else sample.gold
             graded = await self.grader.grade(sample.question, gold, answer)
-            label, graded_cached = graded.value, graded.cached  # type: ignore[assignment]
+            label, graded_cached = graded.value, graded.cached
             if sem.abstention == "phrase" and label is Label.NOT_ATTEMPTED:
                 label = Label.INCORRECT  # TruthRL: only the phrase abstains; the judge cannot call this right
         assert isinstance(label, Label)
@@ -342,8 +352,8 @@ class RewardEngine:
         contradicted. A completion with nothing to verify after ``</think>`` (cut off, no or an empty answer)
         scores 0, as their truncated rollouts do; a verifier that gives no verdict leaves it unscored (None)."""
         if not parsed.has_answer:
-            result.correctness = binary_rar(1)  # scored as a contradiction: 0
-            result.total = result.format + result.correctness  # type: ignore[operator]
+            result.correctness = correctness = binary_rar(1)  # scored as a contradiction: 0
+            result.total = (result.format or 0.0) + correctness
             return
         response = parsed.answer_cut(self.config.max_answer_chars)
         evidence = (await (await self.ensure_retriever()).retrieve([response], sample.title_text, None))[0]
@@ -353,8 +363,8 @@ class RewardEngine:
                 rar_statement(sample.question, response), verdict is Verdict.SUPPORTED, [p.id for p in evidence]
             )
         ]
-        result.correctness = binary_rar(int(verdict is Verdict.CONTRADICTED))
-        result.total = result.format + result.correctness  # type: ignore[operator]
+        result.correctness = correctness = binary_rar(int(verdict is Verdict.CONTRADICTED))
+        result.total = (result.format or 0.0) + correctness
 
     def _speculate(self, sample: Sample, parsed: Parsed) -> asyncio.Future | None:
         """Start factuality beside the LLM grader when the offline grader already says INCORRECT.
@@ -395,14 +405,14 @@ class RewardEngine:
             answer = parsed.answer_cut(self.config.max_answer_chars)
             return await self._fused_factuality(sample, evidence_query(sample.question, answer, reasoning), reasoning)
         decomposed = await self.decomposer.decompose(reasoning)
-        claims, off = self._select(decomposed.value, sample)  # type: ignore[arg-type]
+        claims, off = self._select(decomposed.value, sample)
         off_topic = [ClaimResult(c, None, on_topic=False) for c in off]
         if not claims:
             return 0.0, off_topic, decomposed.cached
         retriever = await self.ensure_retriever()
         evidence = await retriever.retrieve(claims, sample.title_text, self._topic(sample))
         verified = await self.verifier.verify(claims, evidence)
-        flags: list[bool] = verified.value  # type: ignore[assignment]
+        flags = verified.value
         results = [ClaimResult(c, ok, [p.id for p in passages]) for c, ok, passages in zip(claims, flags, evidence)]
         score = fact_score(sum(flags), len(claims), self.semantics)
         return score, results + off_topic, decomposed.cached and verified.cached
@@ -415,7 +425,7 @@ class RewardEngine:
         retriever = await self.ensure_retriever()
         evidence = await retriever.pool(query, sample.title_text, self.config.factuality.fused_evidence_k)
         checked = await self.fuser.check(sample.question, reasoning, evidence)
-        found: list[FusedClaim] = checked.value  # type: ignore[assignment]
+        found = checked.value
         kept, off = self._select([c.text for c in found], sample)
         by_text = {c.text: c for c in found}
         results = [ClaimResult(t, by_text[t].supported, list(by_text[t].evidence_ids)) for t in kept]
@@ -438,8 +448,13 @@ class RewardEngine:
 class _NoVerifier:
     """Stands in for a local verifier in dry runs: no judge request to plan, no model to run."""
 
-    async def verify(self, claims: Sequence[str], evidence: Any) -> Any:
+    async def verify(self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -> StageOutput[list[bool]]:
         return StageOutput([False] * len(claims))
+
+    async def verdicts(
+        self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]
+    ) -> StageOutput[list[Verdict]]:
+        return StageOutput([Verdict.NOT_ENOUGH] * len(claims))
 
 
 async def _drop(task: asyncio.Future | None) -> None:

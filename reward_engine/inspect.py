@@ -19,6 +19,7 @@ from typing import Any, Iterable
 
 from knowrl_io.jsonl import finite, read_objects
 from knowrl_io.records import iter_records
+from retrieval.source import KnowledgeSource
 from reward_engine.completion import completion_text, parse
 
 MAX_EVIDENCE_CHARS = 1_500  # per passage in the report: enough to read the claim's context
@@ -74,7 +75,11 @@ class PassageTexts:
         self.conn.close()
 
 
-def report_rows(rows: Iterable[dict[str, Any]], inputs: dict[int, dict[str, Any]], kb: Any = None) -> list[dict]:
+def report_rows(
+    rows: Iterable[dict[str, Any]],
+    inputs: dict[int, dict[str, Any]],
+    kb: "PassageTexts | KnowledgeSource | None" = None,
+) -> list[dict]:
     """The rows as the page shows them: fields joined from the input, the answer parsed, evidence text."""
     out = []
     for n, row in enumerate(rows, start=1):

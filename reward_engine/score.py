@@ -29,6 +29,7 @@ from knowrl_io.jsonl import Appender, Row, Span, finite, index_rows, read_object
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.records import InputError
 from knowrl_io.threaded import in_daemon_thread
+from retrieval.source import KnowledgeSource
 from reward_engine import knowledge
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.disk_cache import CacheError
@@ -46,7 +47,7 @@ RETRY = {"timeout", "error", "breaker_open"}  # a job has no step budget: these 
 class LocalScorer:
     """The job's engine in this process; ``reward_engine.ray_pool.RayPool`` is the same interface on Ray actors."""
 
-    def __init__(self, config: RewardEngineConfig, kb: Any = None) -> None:
+    def __init__(self, config: RewardEngineConfig, kb: KnowledgeSource | None = None) -> None:
         self.engine = RewardEngine(config, kb=kb)
 
     async def __aenter__(self) -> "LocalScorer":
@@ -121,7 +122,7 @@ async def score_file(
     config: RewardEngineConfig,
     batch_size: int = 64,
     progress: bool = True,
-    kb: Any = None,
+    kb: KnowledgeSource | None = None,
     concurrency: int = 8,
     passes: int = 3,
     overwrite: bool = False,
@@ -165,7 +166,7 @@ async def _score_rows(
     done: dict[int, Span],
     batch_size: int,
     progress: bool,
-    kb: Any,
+    kb: KnowledgeSource | None,
     concurrency: int,
     passes: int,
     started: float,

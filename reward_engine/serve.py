@@ -26,6 +26,7 @@ from typing import Any
 from aiohttp import web
 
 from knowrl_io.logs import add_verbosity, setup_logging
+from retrieval.source import KnowledgeSource
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.engine import RewardEngine, RewardResult, Sample
 from reward_engine.knowledge import report_unusable_factuality
@@ -86,7 +87,7 @@ def reply_of(results: list[RewardResult], unscored: float) -> dict[str, Any]:
     }
 
 
-def make_app(config: RewardEngineConfig, unscored: float = 0.0, kb: Any = None) -> web.Application:
+def make_app(config: RewardEngineConfig, unscored: float = 0.0, kb: KnowledgeSource | None = None) -> web.Application:
     """The aiohttp application; its engine opens on startup and closes on cleanup."""
     app = web.Application(client_max_size=64 * 2**20)
     engine_key = web.AppKey("engine", RewardEngine)

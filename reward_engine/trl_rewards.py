@@ -25,6 +25,7 @@ import collections
 import hashlib
 from typing import Any, Callable
 
+from retrieval.source import KnowledgeSource
 from reward_engine.completion import completion_text
 from reward_engine.config import RewardEngineConfig
 from reward_engine.engine import RewardEngine
@@ -62,7 +63,11 @@ class KnowRLRewards:
     """One run's reward state: the config, the engine (built on first use) and the batch both functions share."""
 
     def __init__(
-        self, config: RewardEngineConfig, kb: Any = None, drop_unscored: bool | None = None, sink: Sink | None = None
+        self,
+        config: RewardEngineConfig,
+        kb: KnowledgeSource | None = None,
+        drop_unscored: bool | None = None,
+        sink: Sink | None = None,
     ) -> None:
         """``sink(step, samples, results)`` receives every scored batch (e.g. to append a reward log)."""
         self.config = config

@@ -27,6 +27,7 @@ from knowrl_io.jsonl import finite, read_rows
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.records import InputError
 from retrieval.kb import split_titles
+from retrieval.source import KnowledgeSource
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.disk_cache import CacheError
 from reward_engine.engine import RewardEngine, Sample
@@ -64,7 +65,7 @@ async def warm(
     config: RewardEngineConfig,
     data: Path | None,
     completions: Path | None,
-    kb: Any = None,
+    kb: KnowledgeSource | None = None,
     ray_address: str | None = None,
     ray_actors: int = 2,
     chunk_rows: int = 1024,

@@ -11,7 +11,7 @@ from reward_engine.stages.llm_stage import JudgeRequest, LLMStage, StageOutput
 
 
 class Decomposer(Protocol):
-    async def decompose(self, reasoning: str) -> StageOutput: ...
+    async def decompose(self, reasoning: str) -> StageOutput[list[str]]: ...
 
 
 class OfflineDecomposer:

@@ -41,7 +41,9 @@ class LLMFusedChecker(LLMStage):
             prompts.FUSED_SCHEMA,
         )
 
-    async def check(self, question: str, reasoning: str, evidence: Sequence[Passage]) -> StageOutput:
-        """``StageOutput(list[FusedClaim])``."""
+    async def check(
+        self, question: str, reasoning: str, evidence: Sequence[Passage]
+    ) -> StageOutput[list[prompts.FusedClaim]]:
+        """The claims found in ``reasoning``, each labelled against ``evidence``."""
         ids = [p.id for p in evidence]
         return await self.ask(self.request(question, reasoning, evidence), lambda t: prompts.parse_fused(t, ids))

@@ -7,7 +7,7 @@ import collections
 from typing import Protocol
 
 from reward_engine import prompts
-from reward_engine.judge.client import JudgeClient
+from reward_engine.judge.protocol import Judge
 from reward_engine.labels import Label
 from reward_engine.offline import grader as offline_grader
 from reward_engine.offline import reading
@@ -30,7 +30,7 @@ def reply_form(template: prompts.Template, structured: bool) -> tuple[dict, int]
 
 
 class Grader(Protocol):
-    async def grade(self, question: str, gold: str, answer: str) -> StageOutput: ...
+    async def grade(self, question: str, gold: str, answer: str) -> StageOutput[Label]: ...
 
 
 # The offline stages are CPU work; they run on a worker thread so the step budget's timer on the
@@ -51,7 +51,7 @@ class LLMGrader:
 
     compared_alone = False  # True when the judge compared the span with the gold without the rest of the answer
 
-    def __init__(self, judge: JudgeClient, template: prompts.Template = prompts.GRADER) -> None:
+    def __init__(self, judge: Judge, template: prompts.Template = prompts.GRADER) -> None:
         self.judge = judge
         self.template = template
         self.guard_counts: collections.Counter[str] = collections.Counter()
@@ -122,7 +122,7 @@ class ReadThenCompareGrader(LLMGrader):
 
     compared_alone = True
 
-    def __init__(self, judge: JudgeClient) -> None:
+    def __init__(self, judge: Judge) -> None:
         super().__init__(judge, prompts.GRADER)
 
     async def ask(self, question: str, gold: str, answer: str) -> tuple[Label, str | None, bool]:

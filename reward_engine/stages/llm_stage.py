@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Generic, TypeVar
 
-from reward_engine.judge.client import JudgeClient, JudgeReply
+from reward_engine.judge.client import JudgeReply
 from reward_engine.judge.errors import JudgeError
+from reward_engine.judge.protocol import Judge
 from reward_engine.prompts.templates import Template
 
 GRADER_MAX_TOKENS = 4  # one letter; part of the cache key
@@ -16,11 +17,14 @@ FACTS_MAX_TOKENS = 2048  # decomposition and verification replies: room for ~100
 FUSED_MAX_TOKENS = 1024  # claims with labels and cited ids in one reply
 
 
+T = TypeVar("T")
+
+
 @dataclass
-class StageOutput:
+class StageOutput(Generic[T]):
     """A stage's value plus whether it came from the cache (for status and metrics)."""
 
-    value: object
+    value: T
     cached: bool = False
 
 
@@ -34,7 +38,7 @@ class JudgeRequest:
     max_tokens: int
     schema: dict[str, Any] | None = None  # asked for as response_format when the judge is structured
 
-    async def send(self, judge: JudgeClient, validate: Callable[[str], bool], priority: int = 1) -> JudgeReply:
+    async def send(self, judge: Judge, validate: Callable[[str], bool], priority: int = 1) -> JudgeReply:
         """This request through the judge client; a reply ``validate`` refuses is asked again."""
         return await judge.complete(
             self.messages,
@@ -55,7 +59,7 @@ class LLMStage:
     default_template: ClassVar[Template]
     default_max_tokens: ClassVar[int] = FACTS_MAX_TOKENS
 
-    def __init__(self, judge: JudgeClient, max_tokens: int | None = None, template: Template | None = None) -> None:
+    def __init__(self, judge: Judge, max_tokens: int | None = None, template: Template | None = None) -> None:
         self.judge = judge
         self.max_tokens = max_tokens or self.default_max_tokens
         self.template = template or self.default_template

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
+from reward_engine.judge.protocol import Judge
 from reward_engine.stages.decompose import Decomposer, LLMDecomposer, OfflineDecomposer
 from reward_engine.stages.grade import Grader, LLMGrader, OfflineGrader, ReadThenCompareGrader
 from reward_engine.stages.verify import LLMVerifier, OfflineVerifier, Verifier
@@ -32,7 +33,7 @@ Factory = TypeVar("Factory", bound=Callable[..., Any])
 @dataclass(frozen=True)
 class StageContext:
     config: Any  # the RewardEngineConfig (the config validates stage names here: no import back)
-    judge: Any  # the stage's judge client (JudgeClient, or a cache-only one in a dry run); None without one
+    judge: Judge | None  # the stage's judge (a JudgeClient, or a cache-only one in a dry run); None without one
     templates: "Templates"
 
 

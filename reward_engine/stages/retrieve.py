@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import copy
 import threading
-from typing import Any, Sequence
+from typing import Sequence
 
 from retrieval.kb import Passage
+from retrieval.source import KnowledgeSource
 from reward_engine.judge.errors import NotCachedError
 from reward_engine.stages.evidence_cache import EvidenceStore, evidence_key
 
@@ -27,7 +28,12 @@ class EvidenceRetriever:
     """
 
     def __init__(
-        self, kb: Any, k: int = 5, mode: str = "hybrid", cache: EvidenceStore | None = None, memo_size: int = 10_000
+        self,
+        kb: KnowledgeSource,
+        k: int = 5,
+        mode: str = "hybrid",
+        cache: EvidenceStore | None = None,
+        memo_size: int = 10_000,
     ) -> None:
         self.kb = kb
         self.k = k

@@ -17,9 +17,11 @@ from reward_engine.stages.llm_stage import JudgeRequest, LLMStage, StageOutput
 
 
 class Verifier(Protocol):
-    async def verify(self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -> StageOutput: ...
+    async def verify(self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -> StageOutput[list[bool]]: ...
 
-    async def verdicts(self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -> StageOutput: ...
+    async def verdicts(
+        self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]
+    ) -> StageOutput[list[Verdict]]: ...
 
 
 _VERDICT = {prompts.SUPPORTED: Verdict.SUPPORTED, prompts.CONTRADICTED: Verdict.CONTRADICTED}
