@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import codecs
 import hashlib
+import itertools
 import json
 import re
 import sys
@@ -63,6 +64,7 @@ def _problem(exc: ValueError) -> str:
 
 
 _RESUME = re.compile(r",?\s*\n\s*(?=\{)")
+DELIMITERS = ("", " ", "\t", "\r", "\n", ",", "]")  # what may follow a number, true, false or null
 
 
 def _jsonl_line(number: int, raw: bytes) -> Iterator[Record]:
@@ -109,29 +111,65 @@ def iter_records(path: Path) -> Iterator[Record]:
     both streamed: memory follows the largest record, not the file."""
     handle = open_input(path)
     try:
-        head = handle.peek(1 << 16)[: 1 << 16] if hasattr(handle, "peek") else b""  # type: ignore[union-attr]
-        if head.removeprefix(BOM).lstrip()[:1] == b"[" and not _jsonl_led_by_a_list(head):
-            yield from _array_stream(handle)
+        head = _head_lines(handle)
+        if _is_array(head):
+            yield from _array_stream(_Chained(b"".join(head), handle))
             return
-        for number, raw in enumerate(handle, start=1):
+        for number, raw in enumerate(itertools.chain(head, handle), start=1):
             yield from _jsonl_line(number, raw)
     finally:
         if sys.stdin is None or handle is not sys.stdin.buffer:
             handle.close()  # fd 0 itself stays open (closefd=False)
 
 
-def _jsonl_led_by_a_list(head: bytes) -> bool:
-    """JSONL whose first line happens to be a list (``[1, 2]`` then objects), not one JSON array: the first
-    non-blank line of the file's first 64 KB is a whole JSON value and another line follows it. A first line
-    longer than that is a one-line array (``json.dump``'s output)."""
-    lines = head.removeprefix(BOM).lstrip().split(b"\n")
-    if len(lines) < 2 or not any(line.strip() for line in lines[1:]):
+HEAD_LINE = 1 << 16  # a first line longer than this is a one-line JSON array (json.dump's output)
+
+
+def _head_lines(handle: IO[bytes]) -> list[bytes]:
+    """The lines up to the first non-blank one; when that one opens a list and is a whole line, up to the next
+    non-blank line too (what tells JSONL led by a list from one JSON array). Reads no further: on a pipe, a
+    row that has arrived is scored without waiting for the next."""
+    head: list[bytes] = []
+    seen = 0
+    while True:
+        line = handle.readline(HEAD_LINE)
+        head.append(line)
+        if not line:
+            return head
+        text = line.removeprefix(BOM) if len(head) == 1 else line
+        if not text.strip():
+            continue
+        seen += 1
+        if seen == 2 or not text.lstrip().startswith(b"[") or not line.endswith(b"\n"):
+            return head
+
+
+def _is_array(head: list[bytes]) -> bool:
+    """One JSON array, unless the first non-blank line is a whole JSON value that another line follows (JSONL
+    whose first row happens to be a list)."""
+    rows = [line for line in head if line.removeprefix(BOM).strip()]
+    if not rows or not rows[0].removeprefix(BOM).lstrip().startswith(b"["):
         return False
+    if len(rows) < 2:
+        return True
     try:
-        _decode(lines[0].decode("utf-8"))
+        _decode(rows[0].removeprefix(BOM).decode("utf-8"))
     except (ValueError, UnicodeDecodeError):
-        return False
-    return True
+        return True
+    return False
+
+
+class _Chained:
+    """``head`` bytes, then the rest of ``handle``: what the array reader reads after the head was looked at."""
+
+    def __init__(self, head: bytes, handle: IO[bytes]) -> None:
+        self.head, self.handle = head, handle
+
+    def read(self, size: int) -> bytes:
+        if self.head:
+            chunk, self.head = self.head[:size], self.head[size:]
+            return chunk
+        return self.handle.read(size)
 
 
 class _Text:
@@ -139,7 +177,7 @@ class _Text:
     ``line``; the consumed head is dropped only once it is most of the buffer (no copy per element). Bytes that
     are not UTF-8 become one error record and are read as replacement characters from there on."""
 
-    def __init__(self, handle: IO[bytes]) -> None:
+    def __init__(self, handle: "IO[bytes] | _Chained") -> None:
         self.handle, self.buf, self.off, self.line, self.eof = handle, "", 0, 1, False
         self.size, self.read_bytes, self.first = 1 << 16, 0, True
         self.decoder = codecs.getincrementaldecoder("utf-8")("strict")
@@ -155,7 +193,12 @@ class _Text:
             chunk, self.first = chunk.removeprefix(BOM), False
         if not chunk:
             self.eof = True
-            self.buf += self.decoder.decode(b"", final=True)
+            try:
+                self.buf += self.decoder.decode(b"", final=True)
+            except UnicodeDecodeError:  # the file ends inside a character
+                at = self.line + self.buf.count("\n", self.off)
+                self.problems.append(Record(at, None, "not valid UTF-8 at the end of the file"))
+                self.buf += "\ufffd"
             return False
         try:
             text = self.decoder.decode(chunk)
@@ -183,7 +226,7 @@ class _Text:
         return problems
 
 
-def _array_stream(handle: IO[bytes]) -> Iterator[Record]:
+def _array_stream(handle: "IO[bytes] | _Chained") -> Iterator[Record]:
     """The elements of a JSON array, each numbered (1, 2, ...) so that elements sharing a line stay apart;
     a value is accepted only when text follows it (a number cut at a chunk's end is read whole)."""
     decoder = json.JSONDecoder()
@@ -212,10 +255,12 @@ def _array_stream(handle: IO[bytes]) -> Iterator[Record]:
         while True:
             try:
                 value, end = decoder.raw_decode(text.buf, text.off)
-                if end < len(text.buf) or not text.more():
+                whole = isinstance(value, (dict, list, str)) or text.buf[end : end + 1] in DELIMITERS
+                if (end < len(text.buf) and whole) or not text.more():  # "1." at a chunk's end is not 1
                     break
             except json.JSONDecodeError as exc:
-                if text.more():
+                cut = exc.pos >= len(text.buf) - 1 or exc.msg.startswith("Unterminated string")
+                if cut and text.more():  # the element may go on in the next chunk
                     continue
                 failure = exc
                 break
@@ -228,14 +273,21 @@ def _array_stream(handle: IO[bytes]) -> Iterator[Record]:
             yield Record(element, value, digest=digest(raw), text_line=line)
             text.consume(end)
             continue
-        # the rest of the file is in the buffer now: resume at the next object
+        # resume at the next object on a line of its own, reading on until one shows (or the file ends)
         if isinstance(failure, json.JSONDecodeError):
             at = text.line + text.buf.count("\n", text.off, max(failure.pos, text.off))
             yield Record(element, None, f"invalid JSON: {failure.msg}", text_line=at)
-            nxt = _RESUME.search(text.buf, failure.pos)
+            start = failure.pos
         else:
             yield Record(element, None, _problem(failure), text_line=line)
-            nxt = _RESUME.search(text.buf, text.off + 1)
+            start = text.off + 1
+        rel = start - text.off  # positions kept relative to the unread text: reading on may compact the buffer
+        while (nxt := _RESUME.search(text.buf, text.off + rel)) is None:
+            searched = len(text.buf) - text.off
+            if not text.more():
+                break
+            rel = max(rel, searched - 64)  # a match may straddle the old end
+        yield from text.take_problems()
         if nxt is None:
             return
         text.consume(nxt.end())

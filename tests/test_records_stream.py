@@ -73,3 +73,45 @@ def test_memory_follows_the_largest_element_not_the_file(tmp_path) -> None:
         path.unlink()
     assert peaks[40_000] < 1.25 * peaks[20_000], peaks  # flat: twice the file, not twice the memory
     assert peaks[40_000] < 32 * 2**20, peaks  # chunks of at most 4 MiB, a few of them alive at once
+
+
+def _good(records) -> list:
+    return [r.value for r in records if r.error is None]
+
+
+def test_a_deeply_nested_element_is_one_bad_record_and_the_rows_after_it_are_kept(tmp_path) -> None:
+    """The nesting / huge-number branch resumed only within the chunk in hand: the rows after it vanished."""
+    path = tmp_path / "a.json"
+    path.write_text("[\n" + "[" * 100_000 + "]" * 100_000 + ',\n{"ok": 1},\n{"ok": 2}]')
+    records = list(iter_records(path))
+    assert _good(records) == [{"ok": 1}, {"ok": 2}] and sum(r.error is not None for r in records) == 1
+
+
+def test_a_file_cut_inside_a_character_is_a_bad_record_not_a_traceback(tmp_path) -> None:
+    path = tmp_path / "a.json"
+    path.write_bytes(b'[{"ok": 1},\n{"q": "caf\xc3')
+    records = list(iter_records(path))
+    assert _good(records) == [{"ok": 1}] and any("UTF-8" in (r.error or "") for r in records)
+
+
+def test_a_number_cut_at_a_chunk_edge_is_read_whole(tmp_path) -> None:
+    path = tmp_path / "a.json"
+    path.write_text("[" + " " * 65_533 + "1.5e3, 2]")  # the first 64 KiB chunk ends inside "1.5e3"
+    assert _good(iter_records(path)) == [1500.0, 2]
+
+
+def test_a_bad_row_does_not_read_the_rest_of_the_file_into_memory(tmp_path) -> None:
+    row = json.dumps({"question": "q" * 900, "completion": "c" * 900})
+    path = tmp_path / "a.json"
+    path.write_text('[\n{"broken": oops},\n' + ",\n".join([row] * 20_000) + "\n]")
+    count, peak = _peak_reading(path)
+    assert count == 20_000 and peak < 32 * 2**20, peak
+
+
+def test_jsonl_whose_first_row_is_a_long_list_keeps_every_row(tmp_path) -> None:
+    """The first line was judged from a 4 KiB peek: a longer list line made the file one array."""
+    path = tmp_path / "a.jsonl"
+    path.write_text(json.dumps(list(range(3000))) + "\n" + "".join(json.dumps({"id": i}) + "\n" for i in range(5)))
+    records = list(iter_records(path))
+    assert [r.line for r in records] == [1, 2, 3, 4, 5, 6] and records[0].error is None
+    assert _good(records)[1:] == [{"id": i} for i in range(5)]

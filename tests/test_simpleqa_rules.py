@@ -154,3 +154,15 @@ def test_the_grade_memo_answers_as_the_rules_and_keeps_no_hostile_answer() -> No
     huge = "Paris " + "x" * (g.MAX_CHARS + 10)
     assert g.grade(huge, "Paris") is g._grade(huge, "Paris", None)
     assert g._grade_memo.cache_info().currsize == before  # a long answer is graded, never kept
+
+
+def test_golds_the_memo_cannot_hash_are_graded_as_before() -> None:
+    """A gold list holding a list (`["Paris", ["Lutetia"]]`) made the memo raise TypeError: every such row
+    became an error row."""
+    from reward_engine.offline import grader as g
+
+    assert g.grade("Paris", ["Paris", ["Lutetia"]]) is g._grade("Paris", ["Paris", ["Lutetia"]], None)
+    assert g.grade("Paris", ["Paris", ["Lutetia"]]).value == "CORRECT"
+    cases = [("Paris", "Paris"), ("Lyon", "Paris"), ("I don't know", "Paris"), ("1992", ["1992", "MCMXCII"])]
+    assert [g.grade(a, gold).value for a, gold in cases] == ["CORRECT", "INCORRECT", "NOT_ATTEMPTED", "CORRECT"]
+    assert [g.grade(a, gold).value for a, gold in cases] == [g._grade(a, gold, None).value for a, gold in cases]

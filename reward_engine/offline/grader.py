@@ -207,7 +207,10 @@ def grade(answer: str, answers: str | Iterable[str] | None, question: str | None
     golds = answers if answers is None or isinstance(answers, str) else tuple(answers)
     if len(answer or "") > MAX_CHARS:  # never kept: a hostile answer must not fill the memo
         return _grade(answer, golds, question)
-    return _grade_memo(answer, golds, question)
+    try:
+        return _grade_memo(answer, golds, question)
+    except TypeError:  # a gold the memo cannot hash (a list inside the list): graded, not kept
+        return _grade(answer, golds, question)
 
 
 @functools.lru_cache(maxsize=8192)
