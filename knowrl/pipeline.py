@@ -8,6 +8,9 @@ a before/after table and a reward-curve PNG.
 from __future__ import annotations
 
 import json
+import logging
+import shutil
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +34,9 @@ STAGES = (
 )
 # Paired changes reported (later stage minus earlier, same questions): the whole pipeline, SFT's and GRPO's.
 PAIRS = (("base", "after", "pipeline (base -> after GRPO)"), ("base", "after_sft", "cold-start SFT"))
+
+
+log = logging.getLogger(__name__)
 
 
 def interval_cell(stage: dict[str, Any] | None, key: str) -> str:
@@ -272,7 +278,11 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
         result.update(summaries, table=table(summaries), paired=paired(evals))
     curve = reward_curve(out / config.logging.reward_log, out / "reward_curve.png")
     result["reward_curve"] = str(curve) if curve else None
-    result["inspector"] = [str(page) for page in _inspector_pages(config, out, p.report)]
+    try:
+        result["inspector"] = [str(page) for page in _inspector_pages(config, out, p.report)]
+    except (OSError, ValueError, sqlite3.Error) as exc:  # a finished run keeps its table whatever the page hits
+        log.warning("reward inspector page not written: %s", exc)
+        result["inspector"] = []
     clock.stop()
     result["stages_s"] = dict(clock.stages)
     (out / "pipeline.json").write_text(json.dumps(result, indent=2))
@@ -293,7 +303,9 @@ def _inspector_pages(config: TrainConfig, out: Path, report: str | None) -> list
     kb = kb_path(config.reward.factuality.kb_path) if config.reward is not None else None
     kb = kb if kb is not None and kb.is_file() else None
     pages = [out / "rewards.html"] + ([Path(report).with_name(Path(report).stem + "-rewards.html")] if report else [])
-    for page in pages:
+    pages[0].parent.mkdir(parents=True, exist_ok=True)
+    write_page(rows, pages[0], kb)
+    for page in pages[1:]:  # rendered once, copied beside the report
         page.parent.mkdir(parents=True, exist_ok=True)
-        write_page(rows, page, kb)
+        shutil.copyfile(pages[0], page)
     return pages

@@ -25,7 +25,22 @@ class StopAfterMinutes(TrainerCallback):
         self.started = time.monotonic()
 
     def on_step_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
-        if self.started is not None and time.monotonic() - self.started >= 60 * self.minutes:
+        late = self.started is not None and time.monotonic() - self.started >= 60 * self.minutes
+        if _agreed(late, getattr(args, "device", None)):
             control.should_training_stop = True
             control.should_save = True
             self.stopped_at = state.global_step
+
+
+def _agreed(late: bool, device: Any) -> bool:
+    """Rank 0's clock decides for every rank: ranks stopping at different steps would leave the others waiting
+    in a collective for ever. One process: its own clock."""
+    import torch.distributed as dist
+
+    if not (dist.is_available() and dist.is_initialized()) or dist.get_world_size() == 1:
+        return late
+    import torch
+
+    flag = torch.tensor([int(late)], device=device if device is not None else "cpu")
+    dist.broadcast(flag, src=0)
+    return bool(flag.item())

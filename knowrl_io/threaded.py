@@ -9,6 +9,7 @@ in front of the consumer (memory stays flat).
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import threading
 from typing import AsyncIterator, Iterator, TypeVar
 
@@ -25,13 +26,21 @@ async def in_daemon_thread(items: Iterator[T], ahead: int = 1, name: str = "read
     """Yield ``items`` as a daemon thread reads them; the reader's exception is raised here."""
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[object] = asyncio.Queue(maxsize=max(1, ahead))
+    left = threading.Event()
 
     def put(value: object) -> bool:
-        try:
-            asyncio.run_coroutine_threadsafe(queue.put(value), loop).result()
-            return True
-        except (RuntimeError, asyncio.CancelledError):  # the loop closed or the consumer left: stop reading
-            return False
+        future = asyncio.run_coroutine_threadsafe(queue.put(value), loop) if not left.is_set() else None
+        while future is not None:
+            try:
+                future.result(timeout=0.5)
+                return True
+            except concurrent.futures.TimeoutError:  # the queue is full: wait on, unless the consumer left
+                if left.is_set() or loop.is_closed():
+                    future.cancel()
+                    return False
+            except (RuntimeError, concurrent.futures.CancelledError):  # the loop closed under the put
+                return False
+        return False
 
     def read() -> None:
         try:
@@ -44,10 +53,13 @@ async def in_daemon_thread(items: Iterator[T], ahead: int = 1, name: str = "read
         put(_END)
 
     threading.Thread(target=read, name=name, daemon=True).start()
-    while True:
-        value = await queue.get()
-        if value is _END:
-            return
-        if isinstance(value, _Failed):
-            raise value.error
-        yield value  # type: ignore[misc]
+    try:
+        while True:
+            value = await queue.get()
+            if value is _END:
+                return
+            if isinstance(value, _Failed):
+                raise value.error
+            yield value  # type: ignore[misc]
+    finally:
+        left.set()  # the reader stops at its next item instead of waiting on a full queue for ever

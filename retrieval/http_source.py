@@ -26,8 +26,11 @@ class SourceError(RuntimeError):
     pass
 
 
-def _passage(p: dict[str, Any]) -> Passage:
-    return Passage(int(p["id"]), str(p["title"]), str(p["text"]))
+def _passage(p: Any) -> Passage:
+    try:
+        return Passage(int(p["id"]), str(p["title"]), str(p["text"]))
+    except (KeyError, TypeError, ValueError):
+        raise SourceError(f"a passage needs 'id', 'title' and 'text': got {str(p)[:200]}") from None
 
 
 class HttpSource:
@@ -45,9 +48,14 @@ class HttpSource:
         )
         try:
             with urllib.request.urlopen(request, timeout=self.timeout_s) as reply:
-                return json.loads(reply.read())
+                body = json.loads(reply.read())
+        except urllib.error.HTTPError as exc:  # the service said why: keep it
+            raise SourceError(f"knowledge source {self.url}/{name}: HTTP {exc.code}: {exc.read()[:300]!r}") from None
         except (urllib.error.URLError, OSError, ValueError) as exc:
             raise SourceError(f"knowledge source {self.url}/{name}: {exc}") from None
+        if not isinstance(body, dict):
+            raise SourceError(f"knowledge source {self.url}/{name}: the reply is not a JSON object")
+        return body
 
     @property
     def version(self) -> str | None:

@@ -34,7 +34,11 @@ class EngineThread:
     def __init__(self, config: RewardEngineConfig) -> None:
         self.loop = asyncio.new_event_loop()
         threading.Thread(target=self.loop.run_forever, name="knowrl-verl-engine", daemon=True).start()
-        self.engine = self._run(self._open(config)).result()
+        try:
+            self.engine = self._run(self._open(config)).result()
+        except BaseException:  # no engine: no loop thread left behind for it
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            raise
         atexit.register(self.close)
 
     async def _open(self, config: RewardEngineConfig) -> RewardEngine:
@@ -77,6 +81,7 @@ def compute_score(
         extra = extra if isinstance(extra, dict) else {}
         question = extra.get("question") if isinstance(extra.get("question"), str) else str(source)
         title = extra.get("title") if isinstance(extra.get("title"), str) else None
+        gold = gold.tolist() if hasattr(gold, "tolist") else gold  # verl hands numpy arrays of aliases
         samples.append(Sample(question, response, list(gold) if isinstance(gold, (list, tuple)) else gold, title))
     results = _engine_for(str(path)).score(samples)
     return [

@@ -115,3 +115,30 @@ def test_jsonl_whose_first_row_is_a_long_list_keeps_every_row(tmp_path) -> None:
     records = list(iter_records(path))
     assert [r.line for r in records] == [1, 2, 3, 4, 5, 6] and records[0].error is None
     assert _good(records)[1:] == [{"id": i} for i in range(5)]
+
+
+def test_a_consumer_that_leaves_early_lets_the_reading_thread_go() -> None:
+    """The reader waited for ever on a full queue once its consumer stopped (a failed batch)."""
+    import asyncio
+    import threading
+
+    from knowrl_io.threaded import in_daemon_thread
+
+    finished = threading.Event()
+
+    def rows():
+        try:
+            yield from range(1_000_000)
+        finally:
+            finished.set()
+
+    async def take_two() -> list[int]:
+        got = []
+        async for row in in_daemon_thread(rows(), ahead=1):
+            got.append(row)
+            if len(got) == 2:
+                break
+        return got
+
+    assert asyncio.run(take_two()) == [0, 1]
+    assert finished.wait(10), "the reading thread is still blocked"
