@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import Counter
 from typing import Any, Sequence
 
@@ -25,6 +26,7 @@ from reward_engine.engine import RewardEngine, RewardResult, Sample
 log = logging.getLogger(__name__)
 
 MAX_RESENDS = 5  # a batch whose actor died is sent again this many times at most
+RESTART_WAIT_S = 300.0  # how long a batch waits for actors Ray is restarting
 
 
 class EngineActor:
@@ -111,24 +113,30 @@ class RayPool:
         return min(choices, key=lambda i: self._busy[i])
 
     async def _call(self, method: str, *args: Any) -> Any:
-        from ray.exceptions import RayActorError  # ActorDiedError, ActorUnavailableError are kinds of it
+        from ray.exceptions import ActorUnavailableError, RayActorError  # ActorDiedError is a kind of the latter
 
         failed: int | None = None
-        for attempt in range(MAX_RESENDS + 1):
+        deaths, attempt = 0, 0
+        deadline = time.monotonic() + RESTART_WAIT_S
+        while True:
             index = self._pick(failed)
             self._busy[index] += 1
             try:
                 return await getattr(self._actors[index], method).remote(*args)
             except RayActorError as exc:
-                if attempt == MAX_RESENDS:
+                # An actor Ray is still restarting is waited for (on a busy machine a restart outlasts the
+                # resend backoff); a death counts against MAX_RESENDS.
+                restarting = isinstance(exc, ActorUnavailableError)
+                deaths += not restarting
+                if deaths > MAX_RESENDS or time.monotonic() > deadline:
                     raise
                 self.resent += 1
                 failed = index
                 log.warning("scoring actor %d died (%s): sending its batch again", index, type(exc).__name__)
                 await asyncio.sleep(min(0.5 * 2**attempt, 5.0))
+                attempt += 1
             finally:
                 self._busy[index] -= 1
-        raise AssertionError("unreachable")
 
     async def pause(self, backoff_s: float = 1.0) -> None:
         """Before another pass over a batch's failed rows (each actor's breaker is its own: a fixed backoff)."""

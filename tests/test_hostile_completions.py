@@ -455,11 +455,12 @@ def test_ctrl_c_while_reading_an_idle_pipe_ends_the_job_at_once_and_keeps_its_ro
     config, out = tmp_path / "c.yaml", tmp_path / "o.jsonl"
     config.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}}))
     cmd = [sys.executable, "-m", "reward_engine.score", "--input", "-", "--output", str(out), "--batch-size", "1"]
+    log = (tmp_path / "stderr.txt").open("w")  # a file, not a pipe: a full pipe would block the job's exit
     proc = subprocess.Popen(
         [*cmd, "--config", str(config), "--no-progress"],
         stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=log,
         text=True,
     )
     try:
@@ -470,12 +471,13 @@ def test_ctrl_c_while_reading_an_idle_pipe_ends_the_job_at_once_and_keeps_its_ro
             time.sleep(0.2)
         assert out.read_text().count("\n") == 1, "the first row was never scored"
         proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=60)  # stdin stays open (communicate would close it): only the interrupt can end it
-        err = proc.stderr.read()
+        proc.wait(timeout=120)  # stdin stays open (communicate would close it): only the interrupt can end it
     finally:
         if proc.poll() is None:
             proc.kill()
         proc.stdin.close()
+        log.close()
+    err = (tmp_path / "stderr.txt").read_text()
     assert proc.returncode == 130 and "interrupted" in err and "Fatal Python error" not in err, err[-2000:]
     assert json.loads(out.read_text())["total"] is not None
 
