@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from aiohttp import web
 
+from knowrl_io.http_serve import serve_forever
 from knowrl_io.logs import add_verbosity, setup_logging
 
 
@@ -68,19 +69,6 @@ def make_app(kb: Any) -> web.Application:
     return app
 
 
-async def _serve(app: web.Application, host: str, port: int) -> None:
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, host, port)
-    await site.start()
-    bound = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]  # port 0: the one it got
-    print(f"knowledge base served on http://{host}:{bound}", flush=True)
-    try:
-        await asyncio.Event().wait()
-    finally:
-        await runner.cleanup()
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m retrieval.serve", description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", type=Path, required=True, help="the knowledge base file")
@@ -100,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
-        asyncio.run(_serve(make_app(kb), args.host, args.port))
+        asyncio.run(serve_forever(make_app(kb), args.host, args.port, "knowledge base served on {url}"))
     except KeyboardInterrupt:
         return 0
     except OSError as exc:

@@ -25,6 +25,7 @@ from typing import Any
 
 from aiohttp import web
 
+from knowrl_io.http_serve import serve_forever
 from knowrl_io.logs import add_verbosity, setup_logging
 from retrieval.source import KnowledgeSource
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
@@ -118,19 +119,6 @@ def make_app(config: RewardEngineConfig, unscored: float = 0.0, kb: KnowledgeSou
     return app
 
 
-async def _serve(app: web.Application, host: str, port: int) -> None:
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, host, port)
-    await site.start()
-    bound = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]  # port 0: the one it got
-    print(f"knowrl reward server listening on http://{host}:{bound}/get_reward", flush=True)
-    try:
-        await asyncio.Event().wait()
-    finally:
-        await runner.cleanup()
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m reward_engine.serve", description=__doc__.split("\n\n")[0])
     parser.add_argument("--config", type=Path, required=True, help="reward config YAML (or a training config)")
@@ -145,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     if config is None or report_unusable_factuality(config):
         return 2
     try:
-        asyncio.run(_serve(make_app(config, args.unscored_reward), args.host, args.port))
+        app = make_app(config, args.unscored_reward)
+        asyncio.run(serve_forever(app, args.host, args.port, "knowrl reward server listening on {url}/get_reward"))
     except KeyboardInterrupt:
         return 0
     except OSError as exc:  # the port is taken
