@@ -2,6 +2,9 @@
 
     python bench/hostile.py            # -> bench/results/hostile.md
 
+Then the hostile files and invocations of ``bench/hostile_files.py`` (each a CLI on files made for it), in a
+second table.
+
 Each case is scored in a fresh process (the engine with the offline grader, decomposer and verifier over the
 smoke KB, BM25, ``step_timeout_s`` 5), so its peak memory is its own: ``peak - before`` is what scoring the row
 added, to be compared with the row's own size (issue #44: under 10x). The budget holds when the row comes back
@@ -21,6 +24,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+import hostile_files  # noqa: E402
+
 RESULTS = ROOT / "bench" / "results"
 BUDGET_S = 5.0
 QUESTION = "What is the capital of France?"
@@ -101,14 +108,17 @@ def run_case(db: Path, expr: str) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def markdown(command: str, rows: dict[str, dict], wall_s: float) -> str:
+def markdown(command: str, rows: dict[str, dict], files: dict[str, dict], wall_s: float) -> str:
     lines = [
-        f"# Hostile rows: `{command}`",
+        f"# Hostile input: `{command}`",
         "",
-        f"Written by that command ({wall_s:.0f} s on {platform.machine()}, {os.cpu_count()} cores). One row per case,"
-        f" each in a fresh process: offline grader, decomposer and verifier, smoke KB (BM25), step budget"
-        f" {BUDGET_S:g} s. *Added memory* is peak RSS minus RSS before the row was built; the row's own size is"
-        " part of it. The budget holds when the row is back within the budget + 1 s, scored or flagged.",
+        f"Written by that command ({wall_s:.0f} s on {platform.machine()}, {os.cpu_count()} cores).",
+        "",
+        "## Hostile rows",
+        "",
+        "One row per case, each in a fresh process: offline grader, decomposer and verifier, smoke KB (BM25),"
+        f" step budget {BUDGET_S:g} s. *Added memory* is peak RSS minus RSS before the row was built; the row's"
+        " own size is part of it. The budget holds when the row is back within the budget + 1 s, scored or flagged.",
         "",
         "| case | row size | time | within budget + 1 s | status | reward | added memory | added / size |",
         "|---|---:|---:|---|---|---:|---:|---:|",
@@ -132,6 +142,13 @@ def markdown(command: str, rows: dict[str, dict], wall_s: float) -> str:
         "Before the fixes (external: issue #44's probe on this machine, not this command): 20,000 openers took"
         " 30-37 s in `parse()` alone, 100,000 newlines 21-26 s against a 5 s budget with status `ok`, a 10 MB"
         " completion 713 MB (about 65x), 100,000 gold aliases 116 s for one row.",
+        "",
+        *hostile_files.markdown(files),
+        "",
+        "Before the fixes (external: issue #44's probe): the one-line array kept 1 row of 11, the list line 1"
+        " of 11, the sidecar-named input and the other input's output lost 10 rows, `[2]` was INCORRECT,"
+        " `kb#1.db` created `kb`, the FIFO hung, `--from-db` overwrote the file, and the rest were tracebacks;"
+        " warm took 66 / 90 / 141 MB at 1 / 20 / 60 MB of input.",
     ]
     return "\n".join(lines) + "\n"
 
@@ -143,12 +160,16 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         db = smoke_kb(Path(tmp))
-        rows = {}
+        rows, files = {}, {}
         for name, expr in CASES.items():
             rows[name] = run_case(db, expr)
             print(name, json.dumps(rows[name]), flush=True)
+        for i, case in enumerate(hostile_files.CASES):
+            (Path(tmp) / f"case{i}").mkdir()
+            files[case.name] = hostile_files.run(case, Path(tmp) / f"case{i}", db)
+            print(case.name, json.dumps(files[case.name]), flush=True)
     command = ("python bench/hostile.py " + " ".join(argv if argv is not None else sys.argv[1:])).strip()
-    args.out.write_text(markdown(command, rows, time.perf_counter() - started))
+    args.out.write_text(markdown(command, rows, files, time.perf_counter() - started))
     print(args.out.read_text())
     return 0
 

@@ -11,6 +11,7 @@ Re-running is idempotent: unchanged documents are skipped, only new passages are
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import logging
 import os
@@ -168,6 +169,12 @@ def main(argv: list[str] | None = None) -> int:
         if not args.input.exists():
             parser.error(f"input file not found: {args.input}")
         documents = _documents(read_documents(args.input), bad)
+        first = next(iter(documents), None)  # an input without one document would build an empty KB, exit 0
+        if first is None:
+            why = f"all {len(bad)} row(s) bad, the first: {bad[0]}" if bad else "an empty file or an empty JSON array"
+            print(f"error: {args.input}: no documents to build ({why})", file=sys.stderr)
+            return 2
+        documents = itertools.chain([first], documents)
         db = args.db
     elif args.from_db is not None:
         if not args.from_db.exists():

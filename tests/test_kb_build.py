@@ -108,6 +108,24 @@ def test_json_array_with_a_broken_element_keeps_the_others(tmp_path):
     assert bad == [(2, None, "element 2 (line 3)"), (4, "text", "element 4 (line 5)")]
 
 
+@pytest.mark.parametrize(
+    "text,why",
+    [
+        ("[]\n", "an empty file or an empty JSON array"),
+        ("", "an empty file"),
+        ('[1]\n{"title": 3}\n', "all 2 row(s) bad"),
+    ],
+)
+def test_an_input_without_one_document_is_one_line_and_no_kb(tmp_path, capsys, text, why):
+    """It used to build an empty KB and exit 0: a user's wrong file looked like a success."""
+    src = tmp_path / "docs.jsonl"
+    src.write_text(text)
+    assert build_main(["--input", str(src), "--db", str(tmp_path / "kb.db"), "--no-dense", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert f"{src}: no documents to build" in err and why in err
+    assert not (tmp_path / "kb.db").exists()
+
+
 def test_non_utf8_input_is_flagged_not_fatal(tmp_path):
     src = tmp_path / "docs.jsonl"
     src.write_bytes(b'{"title": "A", "text": "fine"}\n{"title": "B", "text": "caf\xe9"}\n')
