@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -61,7 +62,7 @@ def offline_results(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for case in cases:
         if case["kind"] == "grade":
-            got = offline_grader.grade(case["answer"], case["gold"]).value
+            got = offline_grader.grade(case["answer"], case["gold"], case["question"]).value
             out.append({"id": case["id"], "raw": got, "engine": got})
         else:
             out.append({"id": case["id"], "engine": offline_verdict(case["claim"], case["evidence"])})
@@ -142,6 +143,48 @@ def summarise(cases: list[dict[str, Any]], results: list[dict[str, Any]]) -> dic
     return out
 
 
+def markdown(command: str, path: Path, cases: list[dict[str, Any]], report: dict[str, Any], wall_s: float) -> str:
+    """A results page for one set: accuracy with Wilson intervals per judge, then per category."""
+    import platform
+
+    labels = Counter(c["label"] for c in cases)
+    judges = [k for k in report if k != "offline"] + ["offline"]
+    lines = [
+        f"# Judges on `{path.name}`: `{command}`",
+        "",
+        f"Written by that command ({wall_s / 60:.1f} min on {platform.machine()}, {os.cpu_count()} cores). "
+        f"{len(cases)} cases (gold {', '.join(f'{k} {v}' for k, v in sorted(labels.items()))}), each through the"
+        " engine's judge client with the engine's prompts and schemas (no cache, temperature 0, `judges.local`:"
+        " llama.cpp's server, Q4_K_M GGUF, 2 threads); *engine's* is the grade after `stages/grade_guard.py`."
+        " 95 % Wilson intervals (cases are independent items).",
+        "",
+        "| judge | judge's grade | engine's grade | s/case |",
+        "|---|---:|---:|---:|",
+    ]
+
+    def cell(a: dict[str, Any]) -> str:
+        return f"{a['correct']}/{a['n']} = **{a['accuracy']:.1%}** [{a['low']:.1%}, {a['high']:.1%}]"
+
+    for name in judges:
+        r = report[name]
+        raw = "—" if name == "offline" else cell(r["grade_raw"])
+        secs = "—" if r.get("seconds_per_call") is None else f"{r['seconds_per_call']:.1f} s"
+        lines.append(f"| {name} | {raw} | {cell(r['grade_engine'])} | {secs} |")
+    lines += ["", "Engine's grade by category (right / cases):", ""]
+    lines += ["| category | n | " + " | ".join(judges) + " |", "|---|---:|" + "---:|" * len(judges)]
+    for cat, acc in report["offline"]["by_category"].items():
+        cells = " | ".join(str(report[j]["by_category"][cat]["correct"]) for j in judges)
+        lines.append(f"| {cat} | {acc['n']} | {cells} |")
+    lines += ["", "Confusion, engine's grade (rows: hand label; columns: engine):", ""]
+    for name in judges:
+        conf = report[name]["grade_confusion"]
+        got = sorted({g for _, g in conf} | set(labels))
+        lines += [f"**{name}**", "", "| label | " + " | ".join(got) + " |", "|---|" + "---:|" * len(got)]
+        lines += [f"| {lab} | " + " | ".join(str(conf.get((lab, g), 0)) for g in got) + " |" for lab in sorted(labels)]
+        lines.append("")
+    return "\n".join(lines)
+
+
 def run_model(
     model: str, cases: list[dict[str, Any]], slots: int, log_dir: Path, grader_calls: str
 ) -> tuple[list[dict], float]:
@@ -160,16 +203,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--slots", type=int, default=2)
     parser.add_argument("--grader-calls", choices=("one", "two"), default="two")
     parser.add_argument("--kinds", default="grade,verify", help="which cases: grade, verify or both")
+    parser.add_argument("--set", type=Path, default=JUDGE_SET, help="the cases (default: the first set)")
     parser.add_argument("--out", type=Path, default=Path("/tmp/knowrl-judge-set.json"))
+    parser.add_argument("--md", type=Path, help="also write a results page (bench/results/judge_heldout.md)")
     args = parser.parse_args(argv)
-    cases = [c for c in load_cases() if c["kind"] in args.kinds.split(",")]
+    started = time.perf_counter()
+    cases = [c for c in load_cases(args.set) if c["kind"] in args.kinds.split(",")]
     report: dict[str, Any] = {"offline": summarise(cases, offline_results(cases))}
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    for model in args.models.split(","):
+    for model in filter(None, args.models.split(",")):  # --models "": the offline grader only
         results, wall = run_model(model, cases, args.slots, args.out.parent, args.grader_calls)
         report[model] = {**summarise(cases, results), "wall_s": wall, "results": results}
         print(model, json.dumps({k: report[model][k] for k in ("grade_raw", "grade_engine", "verify")}), flush=True)
     args.out.write_text(json.dumps(jsonable(report), indent=1))
+    if args.md:
+        command = "python bench/judge_set.py " + " ".join(argv if argv is not None else sys.argv[1:])
+        args.md.write_text(markdown(command.strip(), args.set, cases, report, time.perf_counter() - started))
     return 0
 
 
