@@ -380,6 +380,7 @@ def summary_lines(
             f"on everything else would score F = {base['f_ceiling']:.3f}: about the most any reward can reach "
             f"with this model on this set."
         )
+    lines += threshold_lines(runs, base)
     if deltas:
         n_runs = sum(len(r) for r in runs.values())
         twins = (
@@ -402,6 +403,41 @@ def summary_lines(
         '"I don\'t know" from a malformed answer.'
     )
     return lines + [""]
+
+
+def answer_threshold(semantics: dict[str, Any]) -> float | None:
+    """The probability of being right above which answering earns more than "I don't know" under a reward's
+    payoffs (fact term aside): p * correct + (1 - p) * incorrect > not_attempted. None when abstaining is
+    not paid between the two (a control arm, or a reward that never pays for abstaining)."""
+    right, idk, wrong = semantics.get("correct"), semantics.get("not_attempted"), semantics.get("incorrect")
+    if None in (right, idk, wrong) or not right > idk > wrong:
+        return None
+    return (idk - wrong) / (right - wrong)
+
+
+def threshold_lines(runs: dict[str, dict[int, dict]], base: dict | None) -> list[str]:
+    """Why a reward may teach abstention everywhere: its answer threshold against how sure the base model is."""
+    out = []
+    for arm, by_seed in runs.items():
+        semantics = next(iter(by_seed.values()), {}).get("semantics") or {}
+        p = answer_threshold(semantics)
+        if p is None:
+            continue
+        text = (
+            f"- The `{arm}` arm's payoffs (right {semantics['correct']:+g}, \"I don't know\" "
+            f"{semantics['not_attempted']:+g}, wrong {semantics['incorrect']:+g}) make answering pay more than "
+            f"abstaining only where the policy is right with probability above {p:.2f}"
+        )
+        if base and "right_counts" in base:
+            k = base["k"]
+            need = next(c for c in range(k + 1) if c / k > p)
+            sure = sum(n for c, n in base["right_counts"].items() if int(c) >= need)
+            text += (
+                f"; the base model is right in at least {need} of its {k} bare answers on {sure} of the "
+                f"{base['answerable']} answerable held-out questions"
+            )
+        out.append(text + ".")
+    return out
 
 
 def write_markdown(

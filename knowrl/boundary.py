@@ -144,6 +144,7 @@ def heldout_knowledge(rows: Sequence[dict[str, Any]], model_path: str, cache: Pa
         "right_any": sum(c >= 1 for c in right.values()),
         "f_ceiling": 2 * correct / (1 + correct),
         "by_template": by_template,
+        "right_counts": {str(c): sum(n == c for n in right.values()) for c in range(k + 1)},  # of k bare answers
     }
 
 

@@ -163,6 +163,22 @@ def test_base_knowledge_grades_the_probe_strictly_and_gives_the_selective_ceilin
     assert (got["questions"], got["answerable"], got["right_half"], got["right_any"]) == (4, 3, 1, 2)
     assert abs(got["f_ceiling"] - 2 * 0.25 / 1.25) < 1e-12  # correct 1/4, correct given attempted 1
     assert got["by_template"] == {"?": [3, 1, 2]}  # asked, known, right once (no template field)
+    assert got["right_counts"] == {"0": 1, "1": 1, "2": 1, "3": 0, "4": 0}
+
+
+def test_the_answer_threshold_of_each_preset_and_how_many_questions_clear_it():
+    """KnowRL's +2 / +1 / -1 pays for answering only above p = 2/3; a control arm (all zero) has no threshold;
+    the report counts the base model's questions right in at least 3 of 4 answers (3/4 > 2/3, 2/4 is not)."""
+    effect = load_effect_module()
+    assert effect.answer_threshold({"correct": 2.0, "not_attempted": 1.0, "incorrect": -1.0}) == 2 / 3
+    assert effect.answer_threshold({"correct": 1.0, "not_attempted": 0.0, "incorrect": -1.0}) == 0.5
+    assert effect.answer_threshold({"correct": 0, "not_attempted": 0, "incorrect": 0}) is None
+    assert effect.answer_threshold({"correct": 1.0, "not_attempted": -1.0, "incorrect": -1.0}) is None
+    knowrl = {"semantics": {"correct": 2.0, "not_attempted": 1.0, "incorrect": -1.0}}
+    control = {"semantics": {"correct": 0.0, "not_attempted": 0.0, "incorrect": 0.0}}
+    base = {"k": 4, "answerable": 10, "right_counts": {"0": 4, "1": 2, "2": 2, "3": 1, "4": 1}}
+    (line,) = effect.threshold_lines({"knowrl": {1: knowrl}, "control": {1: control}}, base)
+    assert "above 0.67" in line and "at least 3 of its 4 bare answers on 2 of the 10" in line
 
 
 def test_boundary_cold_start_min_correct_moves_the_known_line(tmp_path):
