@@ -44,6 +44,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import provenance  # noqa: E402
 
 from knowrl.config import TrainConfig, load_train_config  # noqa: E402
 from knowrl.effect_eval import evaluate_policy, save  # noqa: E402
@@ -479,7 +482,8 @@ def write_markdown(
     lines = [
         f"# The effect, measured as a SimpleQA reader would ({len(seeds)} seeds x {len(runs)} arms)",
         "",
-        f"Command: `{command}` ({invocation + '; ' if invocation else ''}{total_s / 60:.0f} min of stages as each "
+        f"Command: `{command}` at commit {provenance.commit()} "
+        f"({invocation + '; ' if invocation else ''}{total_s / 60:.0f} min of stages as each "
         f"recorded it; {platform.machine()}, "
         f"{os.cpu_count()} cores, {threads}).",
         "",

@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
 import hostile_files  # noqa: E402
+import provenance  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 BUDGET_S = 5.0
@@ -112,7 +113,8 @@ def markdown(command: str, rows: dict[str, dict], files: dict[str, dict], wall_s
     lines = [
         f"# Hostile input: `{command}`",
         "",
-        f"Written by that command ({wall_s:.0f} s on {platform.machine()}, {os.cpu_count()} cores).",
+        f"Written by that command at commit {provenance.commit()} ({wall_s:.0f} s on {platform.machine()},"
+        f" {os.cpu_count()} cores).",
         "",
         "## Hostile rows",
         "",

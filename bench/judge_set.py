@@ -24,6 +24,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import provenance  # noqa: E402
 
 from knowrl.evaluate import wilson  # noqa: E402
 from retrieval.kb import Passage  # noqa: E402
@@ -152,14 +155,16 @@ def markdown(command: str, path: Path, cases: list[dict[str, Any]], report: dict
     lines = [
         f"# Judges on `{path.name}`: `{command}`",
         "",
-        f"Written by that command ({wall_s / 60:.1f} min on {platform.machine()}, {os.cpu_count()} cores). "
+        f"Written by that command at commit {provenance.commit()} ({wall_s / 60:.1f} min on {platform.machine()}, "
+        f"{os.cpu_count()} cores). "
         f"{len(cases)} cases (gold {', '.join(f'{k} {v}' for k, v in sorted(labels.items()))}), each through the"
         " engine's judge client with the engine's prompts and schemas (no cache, temperature 0, `judges.local`:"
         " llama.cpp's server, Q4_K_M GGUF, 2 threads); *engine's* is the grade after `stages/grade_guard.py`."
-        " 95 % Wilson intervals (cases are independent items).",
+        " 95 % Wilson intervals (cases are independent items). Speed is not reported here (real_judge.md has"
+        " it, measured on an idle machine).",
         "",
-        "| judge | judge's grade | engine's grade | s/case |",
-        "|---|---:|---:|---:|",
+        "| judge | judge's grade | engine's grade |",
+        "|---|---:|---:|",
     ]
 
     def cell(a: dict[str, Any]) -> str:
@@ -168,8 +173,7 @@ def markdown(command: str, path: Path, cases: list[dict[str, Any]], report: dict
     for name in judges:
         r = report[name]
         raw = "—" if name == "offline" else cell(r["grade_raw"])
-        secs = "—" if r.get("seconds_per_call") is None else f"{r['seconds_per_call']:.1f} s"
-        lines.append(f"| {name} | {raw} | {cell(r['grade_engine'])} | {secs} |")
+        lines.append(f"| {name} | {raw} | {cell(r['grade_engine'])} |")
     lines += ["", "Engine's grade by category (right / cases):", ""]
     lines += ["| category | n | " + " | ".join(judges) + " |", "|---|---:|" + "---:|" * len(judges)]
     for cat, acc in report["offline"]["by_category"].items():

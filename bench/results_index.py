@@ -16,6 +16,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
 _COMMAND = re.compile(r"`((?:python|CUDA_VISIBLE_DEVICES=\S+ python)[^`]*)`")
+_MADE_AT = re.compile(r"\bat commit ([0-9a-f]{7,40}(?:\+changes)?)")
+
+
+def made_at(path: Path) -> str:
+    """The commit a results file says it measured (``bench/provenance.py`` writes it at the top), or ''."""
+    if path.suffix != ".md":
+        return ""
+    head = "\n".join(path.read_text(encoding="utf-8").splitlines()[:12])
+    found = _MADE_AT.search(head)
+    return found.group(1) if found else ""
 
 
 def last_change(path: Path) -> tuple[str, str]:
@@ -46,18 +56,21 @@ def index() -> str:
     lines = [
         "# bench/results",
         "",
-        "Every results file, what it measures, the command at its top, and the last commit that changed it (from"
-        " git; made by `python bench/results_index.py`). Each number in these files is what that command gave on"
-        " this project's 2-core CPU machine unless the file says otherwise (gpu.md: a lent GPU).",
+        "Every results file, what it measures, the command at its top, the commit it says it measured (files"
+        " regenerated since 2026-11-26 state it at their top; '+changes': the tree differed from that commit) and"
+        " the last commit that changed the file (from git; made by `python bench/results_index.py`). Each number"
+        " in these files is what that command gave on this project's 2-core CPU machine unless the file says"
+        " otherwise (gpu.md: a lent GPU).",
         "",
-        "| file | what it measures | command | last changed |",
-        "|---|---|---|---|",
+        "| file | what it measures | command | measured at | last changed |",
+        "|---|---|---|---|---|",
     ]
     for path in sorted(p for p in RESULTS.iterdir() if p.is_file() and p.name != "README.md"):
         title, command = describe(path)
         commit, date = last_change(path)
         shown = f"`{command}`" if command else ""
-        lines.append(f"| [{path.name}]({path.name}) | {title} | {shown} | {date} {commit} |")
+        measured = made_at(path) or "(not stated)"
+        lines.append(f"| [{path.name}]({path.name}) | {title} | {shown} | {measured} | {date} {commit} |")
     return "\n".join(lines) + "\n"
 
 

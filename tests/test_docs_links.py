@@ -30,3 +30,23 @@ def test_the_results_index_lists_every_results_file():
         p.name for p in results.iterdir() if p.is_file() and p.name != "README.md" and f"]({p.name})" not in index
     ]
     assert not missing, f"not in bench/results/README.md (run python bench/results_index.py): {missing}"
+
+
+def test_a_results_file_states_the_commit_it_measured(tmp_path):
+    """bench/provenance.py writes the commit at a results file's top; the index reads it back from there."""
+    import importlib.util
+    import sys
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import provenance
+
+    spec = importlib.util.spec_from_file_location("results_index", ROOT / "bench" / "results_index.py")
+    index = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(index)
+    assert re.fullmatch(r"[0-9a-f]{7,40}(\+changes)?", provenance.commit())
+    assert provenance.commit(tmp_path) == "unknown"  # not a git checkout
+    page = tmp_path / "x.md"
+    page.write_text("# X\n\nWritten by `python bench/x.py` at commit 9e43e75+changes (3 s).\n")
+    assert index.made_at(page) == "9e43e75+changes"
+    page.write_text("# X\n\nCommand: `python bench/x.py`.\n")
+    assert index.made_at(page) == ""
