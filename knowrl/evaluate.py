@@ -28,22 +28,19 @@ from reward_engine.engine import RewardEngine, Sample
 
 def simpleqa_metrics(labels: Sequence[str | None], well_formed: Sequence[bool]) -> dict[str, Any]:
     """Rates over all questions (an unanswered or ungradable one counts as not attempted), with their
-    95 % intervals under ``intervals``."""
-    n = max(1, len(labels))
-    correct = sum(label == "CORRECT" for label in labels) / n
-    incorrect = sum(label == "INCORRECT" for label in labels) / n
-    not_attempted = 1.0 - correct - incorrect
-    attempted = correct + incorrect
-    given_attempted = correct / attempted if attempted else 0.0
-    f_score = 2 * correct * given_attempted / (correct + given_attempted) if correct + given_attempted else 0.0
+    95 % intervals under ``intervals``. The arithmetic is ``knowrl.stats.rates``'s, the one definition of
+    SimpleQA's rates here; this report has no malformed class (a malformed answer is not attempted)."""
+    from knowrl.stats import counts_per_question, rates
+
+    r = rates(counts_per_question([[label if label in ("CORRECT", "INCORRECT") else "ABSTAINED"] for label in labels]))
     return {
         "n": len(labels),
-        "correct": correct,
-        "incorrect": incorrect,
-        "not_attempted": not_attempted,
-        "accuracy_given_attempted": given_attempted,
-        "f_score": f_score,
-        "format_compliance": sum(well_formed) / n,
+        "correct": r["correct"],
+        "incorrect": r["incorrect"],
+        "not_attempted": 1.0 - r["correct"] - r["incorrect"],
+        "accuracy_given_attempted": r["correct_given_attempted"],
+        "f_score": r["f_score"],
+        "format_compliance": sum(well_formed) / max(1, len(labels)),
         "intervals": rate_intervals(labels),
     }
 
