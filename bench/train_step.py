@@ -1,6 +1,10 @@
 """Where a demo training step's time goes on CPU, before and after the cuts.
 
     python bench/train_step.py [--steps 4]
+    python bench/train_step.py --compare generation --steps 4 --out bench/results/train_step_vllm.md
+
+``--compare generation``: the GRPO step as committed with transformers' generation and with vLLM's
+(``grpo.use_vllm=true``: TRL's colocate mode, ``knowrl/vllm_cpu.py`` on CPU), same config and seed, one run.
 
 Runs a few GRPO steps and a few cold-start SFT steps of ``configs/demo.yaml`` (SmolLM2-135M,
 the demo data, the offline reward engine) twice in one process: with the demo's settings as
@@ -31,6 +35,9 @@ from typing import Any, Callable, Iterator
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import provenance  # noqa: E402
 
 from knowrl.config import load_train_config  # noqa: E402
 from knowrl.demo_data import build_demo_data  # noqa: E402
@@ -41,6 +48,12 @@ RESULTS = ROOT / "bench" / "results"
 # forward every step). SFT has no cut: turning TRL's gradient checkpointing off was faster in one run
 # and slower in the next, so both SFT columns run the same config and show the run-to-run noise.
 BEFORE: dict[str, list[str]] = {"grpo": ["grpo.beta=0.04"], "sft": []}
+# --compare: the two columns of each stage's table, (name, overrides per stage); a stage without overrides is
+# not run in that comparison.
+COMPARISONS: dict[str, tuple[tuple[str, dict[str, list[str]]], ...]] = {
+    "cuts": (("before", BEFORE), ("after", {"grpo": [], "sft": []})),
+    "generation": (("transformers", {"grpo": []}), ("vllm", {"grpo": ["grpo.use_vllm=true"]})),
+}
 
 
 class Phases:
@@ -197,29 +210,48 @@ def profile(
 
 
 def write(path: Path, args: argparse.Namespace, results: dict[str, dict[str, dict[str, float]]], wall_s: float) -> None:
+    first, second = (name for name, _ in COMPARISONS[args.compare])
+    command = f"python bench/train_step.py --steps {args.steps}" + (
+        f" --compare {args.compare} --out {args.out_arg}" if args.compare != "cuts" else ""
+    )
     lines = [
         "# One demo training step on CPU, by phase",
         "",
-        f"Command: `python bench/train_step.py --steps {args.steps}` ({wall_s / 60:.1f} min; {platform.machine()}, "
+        f"Command: `{command}` at commit {provenance.commit()} ({wall_s / 60:.1f} min; {platform.machine()}, "
         f"{os.cpu_count()} cores, torch threads {args.threads}). Seconds per step, mean of {args.steps} steps "
         "after one warm-up step, both columns measured in this one run.",
         "",
-        "Before: `configs/demo.yaml` with "
-        + "; ".join(f"`{o}`" for v in BEFORE.values() for o in v)
-        + " (the demo's earlier settings). After: `configs/demo.yaml` as committed.",
-        "",
-        "The policy is SmolLM2 before the cold-start SFT, which rarely writes the answer format, so the "
-        "reward phase here is mostly the format check; the offline engine's cost on well-formed answers is "
-        "in reward_throughput.md. Phases come from TRL's own methods; generation is the transformers path "
-        "(no vLLM on CPU).",
-        "",
     ]
+    if args.compare == "cuts":
+        lines += [
+            "Before: `configs/demo.yaml` with "
+            + "; ".join(f"`{o}`" for v in BEFORE.values() for o in v)
+            + " (the demo's earlier settings). After: `configs/demo.yaml` as committed.",
+            "",
+            "The policy is SmolLM2 before the cold-start SFT, which rarely writes the answer format, so the "
+            "reward phase here is mostly the format check; the offline engine's cost on well-formed answers is "
+            "in reward_throughput.md. Phases come from TRL's own methods; generation is the transformers path.",
+            "",
+        ]
+    else:
+        lines += [
+            "Both columns: `configs/demo.yaml` as committed; *vllm* adds `grpo.use_vllm=true` (TRL's colocate mode:"
+            " vLLM in the trainer's process, the policy's weights pushed into it before each step's generation,"
+            " which the generation phase includes; `knowrl/vllm_cpu.py`: float32, eager, plain linear layers)."
+            " The vLLM engine's start (once per run) is not in any step. Phases come from TRL's own methods.",
+            "",
+        ]
     for stage, cols in results.items():
-        before, after = cols["before"], cols["after"]
-        lines += [f"## {stage}", "", "| phase | before (s) | after (s) | after / before |", "|---|---:|---:|---:|"]
-        for key in before:
-            ratio = f"{after[key] / before[key]:.2f}" if before[key] > 1e-3 else "-"
-            lines.append(f"| {key} | {before[key]:.3f} | {after[key]:.3f} | {ratio} |")
+        a, b = cols[first], cols[second]
+        lines += [
+            f"## {stage}",
+            "",
+            f"| phase | {first} (s) | {second} (s) | {second} / {first} |",
+            "|---|---:|---:|---:|",
+        ]
+        for key in a:
+            ratio = f"{b[key] / a[key]:.2f}" if a[key] > 1e-3 else "-"
+            lines.append(f"| {key} | {a[key]:.3f} | {b[key]:.3f} | {ratio} |")
         lines.append("")
     path.write_text("\n".join(lines))
 
@@ -227,8 +259,11 @@ def write(path: Path, args: argparse.Namespace, results: dict[str, dict[str, dic
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=4)
-    parser.add_argument("--out", type=Path, default=RESULTS / "train_step.md")
+    parser.add_argument("--compare", choices=sorted(COMPARISONS), default="cuts")
+    parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
+    args.out_arg = args.out
+    args.out = args.out or RESULTS / "train_step.md"
     import torch
 
     args.threads = torch.get_num_threads()
@@ -239,9 +274,11 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, dict[str, dict[str, float]]] = {}
     grpo_title = "GRPO step (4 completions: TRL counts completions per batch, so 1 prompt x 4 generations)"
     for stage, title in (("grpo", grpo_title), ("sft", "Cold-start SFT step")):
+        columns = COMPARISONS[args.compare]
+        if any(stage not in overrides for _, overrides in columns):
+            continue
         results[title] = {
-            "before": profile(stage, BEFORE[stage], args.steps, work, data, base),
-            "after": profile(stage, [], args.steps, work, data, base),
+            name: profile(stage, overrides[stage], args.steps, work, data, base) for name, overrides in columns
         }
         print(json.dumps(results[title], indent=1), flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -386,9 +386,10 @@ def apply_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any
 def _resolve(path: str | None, base: Path, hub_id: bool = False) -> str | None:
     """A path relative to the config file's folder; with ``hub_id``, a name that is not a local folder
     (``gpt2``, ``org/name``) stays as given for the hub loader."""
+    from knowrl.tiny import SHAPES  # the tiny test models, built locally
     from knowrl_io.gguf_models import PART_MODELS  # bundled GGUFs a policy can be converted from
 
-    if path is None or path in ("tiny", "smollm2", "demo", *PART_MODELS) or "://" in path:
+    if path is None or path in (*SHAPES, "smollm2", "demo", *PART_MODELS) or "://" in path:
         return path
     candidate = Path(path).expanduser()
     if candidate.is_absolute():

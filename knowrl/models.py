@@ -34,11 +34,13 @@ def choose_backend(model: ModelConfig) -> str:
 
 
 def resolve_model_path(name: str, seed: int = 0) -> str:
-    """'tiny' -> a tiny local test model; 'smollm2' or a bundled judge GGUF's name ('qwen2.5-coder-0.5b',
-    'qwen2.5-coder-1.5b': a bigger policy that also ships offline) -> that GGUF converted once; else as given."""
+    """'tiny' -> a tiny local test model ('tiny-vllm': one vLLM's CPU kernels take); 'smollm2' or a bundled
+    judge GGUF's name ('qwen2.5-coder-0.5b', 'qwen2.5-coder-1.5b': a bigger policy that also ships offline) -> that
+    GGUF converted once; else as given."""
+    from knowrl.tiny import SHAPES
     from knowrl_io.gguf_models import PART_MODELS
 
-    if name not in ("tiny", "smollm2", *PART_MODELS):
+    if name not in (*SHAPES, "smollm2", *PART_MODELS):
         return name
     from filelock import FileLock
 
@@ -46,10 +48,10 @@ def resolve_model_path(name: str, seed: int = 0) -> str:
     models.mkdir(parents=True, exist_ok=True)
     # Several processes (DDP ranks, parallel jobs) may ask at once: one builds, the rest wait.
     with FileLock(str(models / f"{name}.lock")):
-        if name == "tiny":
+        if name in SHAPES:
             from knowrl.tiny import build_tiny_model
 
-            return str(build_tiny_model(models / f"tiny-{seed}", seed=seed))
+            return str(build_tiny_model(models / f"{name}-{seed}", seed=seed, shape=name))
         if name == "smollm2":
             return str(gguf_safetensors(models / "SmolLM2-135M-Instruct", smollm2_gguf))
         from knowrl_io.gguf_models import assembled

@@ -25,8 +25,15 @@ CORPUS = [
 ]
 
 
-def build_tiny_model(out_dir: str | Path, seed: int = 0, vocab_size: int = 512) -> Path:
-    """Write a ~0.2M-parameter Llama and its tokenizer to ``out_dir`` (idempotent)."""
+# name -> Llama shape. "vllm": vLLM's CPU attention takes head sizes 32, 64, 80, ... only (the default's is 8).
+SHAPES = {
+    "tiny": {"hidden_size": 32, "intermediate_size": 64, "num_attention_heads": 4, "num_key_value_heads": 2},
+    "tiny-vllm": {"hidden_size": 64, "intermediate_size": 128, "num_attention_heads": 2, "num_key_value_heads": 2},
+}
+
+
+def build_tiny_model(out_dir: str | Path, seed: int = 0, vocab_size: int = 512, shape: str = "tiny") -> Path:
+    """Write a ~0.2M-parameter Llama (``shape``: a key of SHAPES) and its tokenizer to ``out_dir`` (idempotent)."""
     out = Path(out_dir)
     if (out / "config.json").exists() and (out / "tokenizer.json").exists():
         return out
@@ -48,11 +55,8 @@ def build_tiny_model(out_dir: str | Path, seed: int = 0, vocab_size: int = 512) 
     torch.manual_seed(seed)
     config = LlamaConfig(
         vocab_size=len(fast),
-        hidden_size=32,
-        intermediate_size=64,
+        **SHAPES[shape],
         num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
         max_position_embeddings=512,
         pad_token_id=fast.pad_token_id,
         eos_token_id=fast.eos_token_id,
