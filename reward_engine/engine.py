@@ -132,6 +132,13 @@ class RewardEngine:
     async def close(self) -> None:
         for judge in self.judges:
             await judge.close()
+        await self.flush()
+
+    async def flush(self) -> None:
+        """Wait until every cache write made so far (judge answers, evidence) has landed: what another process
+        reading the same caches (a warm job's plan, the next run) can then see."""
+        for judge in self.judges:
+            await judge.flush()
         cache = self.retriever.cache if self.retriever is not None else None
         if cache is not None:
             await asyncio.to_thread(cache.flush)

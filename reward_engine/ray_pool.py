@@ -54,6 +54,10 @@ class EngineActor:
     async def ensure_retriever(self) -> None:
         await (await self._engine()).ensure_retriever()
 
+    async def flush(self) -> None:
+        if self.engine is not None:
+            await self.engine.flush()
+
     def stats(self) -> dict[str, Any]:
         """This actor's engine's counters (``RewardEngine.stats``), empty before its first batch."""
         return self.engine.stats() if self.engine is not None else {}
@@ -147,6 +151,10 @@ class RayPool:
 
     async def ensure_retriever(self) -> None:
         await asyncio.gather(*(actor.ensure_retriever.remote() for actor in self._actors))
+
+    async def flush(self) -> None:
+        """Every actor's cache writes so far landed (the actors write on their own threads)."""
+        await asyncio.gather(*(actor.flush.remote() for actor in self._actors))
 
     async def stats(self) -> dict[str, Any]:
         """Every actor's counters summed, latencies pooled."""

@@ -33,41 +33,12 @@ from retrieval.source import KnowledgeSource
 from reward_engine import knowledge
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.disk_cache import CacheError
-from reward_engine.engine import RewardEngine, RewardResult, Sample
-from reward_engine.metrics import percentile
+from reward_engine.engine import RewardResult
+from reward_engine.job import OPTIONAL, REQUIRED, RETRY, ScoreJob
 
 log = logging.getLogger(__name__)
 
-REQUIRED = {"question": (str,), "completion": (str, list), "answers": (str, list)}
-OPTIONAL = {"title": (str, list), "id": (str, int)}
 FINAL = {"ok", "cached", "bad_input"}  # statuses that are not recomputed on resume
-RETRY = {"timeout", "error", "breaker_open"}  # a job has no step budget: these are tried again
-
-
-class LocalScorer:
-    """The job's engine in this process; ``reward_engine.ray_pool.RayPool`` is the same interface on Ray actors."""
-
-    def __init__(self, config: RewardEngineConfig, kb: KnowledgeSource | None = None) -> None:
-        self.engine = RewardEngine(config, kb=kb)
-
-    async def __aenter__(self) -> "LocalScorer":
-        await self.engine.__aenter__()
-        return self
-
-    async def __aexit__(self, *exc: Any) -> None:
-        await self.engine.__aexit__(*exc)
-
-    async def score(self, samples: list[Sample]) -> list[RewardResult]:
-        return await self.engine.score(samples)
-
-    async def pause(self, backoff_s: float = 1.0) -> None:
-        """Before another pass over a batch's failed rows: out the breaker's cool-down, or a short backoff."""
-        engine = self.engine
-        left = engine.breaker_cooldown_left()
-        await asyncio.sleep(max(backoff_s, left))
-
-    async def stats(self) -> dict[str, Any]:
-        return self.engine.stats()
 
 
 def _output_row(row: Row, result: RewardResult | None, source: Path) -> dict[str, Any]:
@@ -140,39 +111,18 @@ async def score_file(
     times in all, after the breaker's cool-down.
     """
     started = time.perf_counter()
+    job = ScoreJob(config, kb, batch_size, concurrency, passes, ray_address, ray_actors)
     with own_output(output_path, input_path, "reward_engine.score", config.fingerprint(), overwrite):
         done = index_rows(output_path, FINAL)
         rewrite_indexed(output_path, done)  # drop torn lines and rows to redo
-        return await _score_rows(
-            input_path,
-            output_path,
-            config,
-            done,
-            batch_size,
-            progress,
-            kb,
-            concurrency,
-            passes,
-            started,
-            ray_address,
-            ray_actors,
-        )
+        return await _score_rows(job, input_path, output_path, done, progress, started)
 
 
 async def _score_rows(
-    input_path: Path,
-    output_path: Path,
-    config: RewardEngineConfig,
-    done: dict[int, Span],
-    batch_size: int,
-    progress: bool,
-    kb: KnowledgeSource | None,
-    concurrency: int,
-    passes: int,
-    started: float,
-    ray_address: str | None = None,
-    ray_actors: int = 2,
+    job: ScoreJob, input_path: Path, output_path: Path, done: dict[int, Span], progress: bool, started: float
 ) -> dict[str, Any]:
+    """The rows of ``input_path`` not in ``done`` (the resume state: kept rows by line, with the digest of the
+    input row each was scored from) scored by ``job`` and appended to ``output_path``, then put in order."""
     total = _line_count(input_path) if progress else None
     writer = Appender(output_path)
     seen = _Lines()
@@ -193,31 +143,12 @@ async def _score_rows(
             yield row
 
     try:
-        if ray_address is not None:
-            from reward_engine.ray_pool import RayPool
-
-            scorer: Any = RayPool(config, ray_actors, ray_address or None)  # each actor opens its own KB
-        else:
-            scorer = LocalScorer(config, kb)
+        scorer = job.scorer()
         async with scorer:
             with tqdm(total=total, desc="scoring", unit="row", disable=not progress) as bar:
 
                 async def run(chunk: list[Row]) -> None:
-                    by_line: dict[int, RewardResult] = {}
-                    todo_rows = [r for r in chunk if r.data is not None]
-                    for attempt in range(passes):
-                        if attempt:
-                            await scorer.pause()
-                        results = await scorer.score(
-                            [
-                                Sample(r.data["question"], r.data["completion"], r.data["answers"], r.data.get("title"))
-                                for r in todo_rows  # type: ignore[index]
-                            ]
-                        )
-                        by_line.update((r.line, res) for r, res in zip(todo_rows, results))
-                        todo_rows = [r for r, res in zip(todo_rows, results) if res.status in RETRY]
-                        if not todo_rows:
-                            break
+                    by_line = await job.score_rows(scorer, chunk)
                     writer.write([_output_row(r, by_line.get(r.line), input_path) for r in chunk])
                     bar.update(len(chunk))
 
@@ -226,8 +157,8 @@ async def _score_rows(
                 try:
                     # Read off the loop: a pipe that is slow to give the next line must not stop the batches
                     # already read from being scored and written, nor hold an interrupt until it closes.
-                    async for chunk in in_daemon_thread(_batches(todo(), batch_size), name="input-reader"):
-                        if len(pending) >= concurrency:
+                    async for chunk in in_daemon_thread(_batches(todo(), job.batch_size), name="input-reader"):
+                        if len(pending) >= job.concurrency:
                             finished, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
                             for task in finished:
                                 task.result()
@@ -239,36 +170,23 @@ async def _score_rows(
                         task.cancel()
                     await asyncio.gather(*pending, *finished, return_exceptions=True)  # each error retrieved
                     raise
-            stats = await scorer.stats()
-            snap = stats["judge"]
-            counters = Counter(
-                judge_requests=snap.get("requests", 0),
-                cache_hits=snap.get("cache_hits", 0),
-                retries=snap.get("retries", 0),
-            )
-            counters.update(stats["totals"])
-            replies = stats["parsed"]
-            guard = dict(stats["guard"])
-            latency = {
-                kind: {"calls": len(v), "p50_s": round(percentile(v, 50), 3), "p95_s": round(percentile(v, 95), 3)}
-                for kind, v in stats["latencies"].items()
-            }
-            shared = {k: snap.get(k, 0) for k in ("limit_fallbacks", "cache_fallbacks")}
-            resent = getattr(scorer, "resent", 0)
+            stats = await job.stats(scorer)
     finally:
         writer.close()
     # the last row per line wins (a changed input row was scored again); lines this input no longer has go
     rewrite_indexed(output_path, index_rows(output_path, FINAL | RETRY), lines=seen.__contains__)
+    counters = Counter(judge_requests=stats.judge_requests, cache_hits=stats.cache_hits, retries=stats.retries)
+    counters.update(stats.totals)
     summary = summarize(
         read_objects(output_path), counts["rows"], counts["kept"], counters, time.perf_counter() - started
     )
-    summary["judge_replies"] = replies  # per kind of call: parsed first time / after a retry / never
-    summary["judge_latency"] = latency  # per kind of call answered by the judge (cache hits excluded)
+    summary["judge_replies"] = stats.replies  # per kind of call: parsed first time / after a retry / never
+    summary["judge_latency"] = stats.latency  # per kind of call answered by the judge (cache hits excluded)
     # what the span check changed: no_answer / several / refused, and CORRECTs confirmed / ask / overturned
-    summary["grade_guard"] = guard
-    summary["shared_state_fallbacks"] = shared  # served locally while the shared Redis was away
-    if ray_address is not None:
-        summary["ray"] = {"actors": ray_actors, "batches_resent": resent}
+    summary["grade_guard"] = stats.guard
+    summary["shared_state_fallbacks"] = stats.shared  # served locally while the shared Redis was away
+    if job.ray_address is not None:
+        summary["ray"] = {"actors": job.ray_actors, "batches_resent": stats.resent}
     return summary
 
 

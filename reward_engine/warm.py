@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import itertools
 import json
 import logging
@@ -30,9 +29,10 @@ from retrieval.kb import split_titles
 from retrieval.source import KnowledgeSource
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.disk_cache import CacheError
-from reward_engine.engine import RewardEngine, Sample
+from reward_engine.engine import RewardEngine
+from reward_engine.job import OPTIONAL, REQUIRED, ScoreJob
 from reward_engine.knowledge import report_unusable_factuality
-from reward_engine.score import OPTIONAL, REQUIRED, add_ray_arguments
+from reward_engine.score import add_ray_arguments
 
 log = logging.getLogger(__name__)
 DATA_REQUIRED = {"question": (str,), "answers": (str, list)}
@@ -96,31 +96,24 @@ async def _warm_completions(
     report: dict[str, Any] = {}
     if config.factuality.enabled:
         await engine.ensure_retriever()
-    async with contextlib.AsyncExitStack() as stack:
-        pool: Any = None
-        if ray_address is not None:
-            from reward_engine.ray_pool import RayPool
-
-            pool = await stack.enter_async_context(RayPool(config, ray_actors, ray_address or None))
+    job = ScoreJob(config, passes=1, ray_address=ray_address, ray_actors=ray_actors)  # warm: one try per row
+    async with job.scorer(engine) as scorer:
         rows = (r for r in read_rows(completions, REQUIRED, OPTIONAL) if r.data is not None)
         while chunk := list(itertools.islice(rows, chunk_rows)):
-            samples = [
-                Sample(r.data["question"], r.data["completion"], r.data["answers"], r.data.get("title"))  # type: ignore[index]
-                for r in chunk
-            ]
+            samples = [job.sample(r) for r in chunk]
             before.absorb(await engine.plan(samples))  # per stage: cached / needed, from the engine's own plan
-            batches = [samples[start : start + 64] for start in range(0, len(samples), 64)]
-            if pool is None:
+            batches = [chunk[start : start + job.batch_size] for start in range(0, len(chunk), job.batch_size)]
+            if ray_address is None:
                 for batch in batches:
-                    await engine.score(batch)
+                    await job.score_rows(scorer, batch)
             else:
-                await asyncio.gather(*(pool.score(batch) for batch in batches))
+                await asyncio.gather(*(job.score_rows(scorer, batch) for batch in batches))
+            await scorer.flush()  # the cache writes (made on writer threads, maybe in actors) land before the plan
             after.absorb(await engine.plan(samples))
-        if pool is None:
-            report["judge_requests"] = engine.judge_counters().get("requests", 0)
-        else:
-            report["judge_requests"] = (await pool.stats())["judge"].get("requests", 0)
-            report["ray"] = {"actors": ray_actors, "batches_resent": pool.resent}
+        stats = await job.stats(scorer)
+    report["judge_requests"] = stats.judge_requests
+    if ray_address is not None:
+        report["ray"] = {"actors": ray_actors, "batches_resent": stats.resent}
     return {"before": before.summary(), **report, "after": after.summary()}
 
 

@@ -129,8 +129,12 @@ class JudgeClient:
         await self.wire.close()
         if self._budget is not None:
             await self._budget.close()
+        await self.flush()
+
+    async def flush(self) -> None:
+        """Wait until the answers handed to the cache's writer thread so far are on disk (or in Redis)."""
         if self.cache is not None:
-            await asyncio.to_thread(self.cache.flush)  # answers written on the cache's thread reach the disk
+            await asyncio.to_thread(self.cache.flush)
 
     async def _ensure_loop_objects(self) -> None:
         if self.wire.bound_to_running_loop():
