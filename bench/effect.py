@@ -419,17 +419,22 @@ def answer_threshold(semantics: dict[str, Any]) -> float | None:
 
 
 def threshold_lines(runs: dict[str, dict[int, dict]], base: dict | None) -> list[str]:
-    """Why a reward may teach abstention everywhere: its answer threshold against how sure the base model is."""
-    out = []
+    """Why a reward may teach abstention everywhere: its answer threshold against how sure the base model is
+    (one line per distinct set of payoffs, naming the arms that share it)."""
+    by_payoff: dict[tuple[float, float, float], list[str]] = {}
     for arm, by_seed in runs.items():
         semantics = next(iter(by_seed.values()), {}).get("semantics") or {}
-        p = answer_threshold(semantics)
-        if p is None:
-            continue
+        if answer_threshold(semantics) is not None:
+            payoff = (semantics["correct"], semantics["not_attempted"], semantics["incorrect"])
+            by_payoff.setdefault(payoff, []).append(arm)
+    out = []
+    for (right, idk, wrong), arms in by_payoff.items():
+        p = answer_threshold({"correct": right, "not_attempted": idk, "incorrect": wrong})
+        names = " and ".join(f"`{a}`" for a in arms)
         text = (
-            f"- The `{arm}` arm's payoffs (right {semantics['correct']:+g}, \"I don't know\" "
-            f"{semantics['not_attempted']:+g}, wrong {semantics['incorrect']:+g}) make answering pay more than "
-            f"abstaining only where the policy is right with probability above {p:.2f}"
+            f"- The {names} arm{'s' if len(arms) > 1 else ''}' payoffs (right {right:+g}, \"I don't know\" {idk:+g}, "
+            f"wrong {wrong:+g}) make answering pay more than abstaining only where the policy is right with "
+            f"probability above {p:.2f}"
         )
         if base and "right_counts" in base:
             k = base["k"]
@@ -480,7 +485,8 @@ def write_markdown(
         notes = [f"**{len(seeds)} of the study's {STUDY_SEEDS} seeds.** {fit[0].upper() + fit[1:]}.", ""]
     total_s = stage_seconds(colds, runs)
     lines = [
-        f"# The effect, measured as a SimpleQA reader would ({len(seeds)} seeds x {len(runs)} arms)",
+        f"# The effect, measured as a SimpleQA reader would ({len(seeds)} seed{'s' * (len(seeds) != 1)} x "
+        f"{len(runs)} arms)",
         "",
         f"Command: `{command}` at commit {provenance.commit()} "
         f"({invocation + '; ' if invocation else ''}{total_s / 60:.0f} min of stages as each "

@@ -177,8 +177,9 @@ def test_the_answer_threshold_of_each_preset_and_how_many_questions_clear_it():
     knowrl = {"semantics": {"correct": 2.0, "not_attempted": 1.0, "incorrect": -1.0}}
     control = {"semantics": {"correct": 0.0, "not_attempted": 0.0, "incorrect": 0.0}}
     base = {"k": 4, "answerable": 10, "right_counts": {"0": 4, "1": 2, "2": 2, "3": 1, "4": 1}}
-    (line,) = effect.threshold_lines({"knowrl": {1: knowrl}, "control": {1: control}}, base)
-    assert "above 0.67" in line and "at least 3 of its 4 bare answers on 2 of the 10" in line
+    (line,) = effect.threshold_lines({"knowrl": {1: knowrl}, "control": {1: control}, "fact-free": {1: knowrl}}, base)
+    assert "`knowrl` and `fact-free` arms' payoffs" in line and "above 0.67" in line
+    assert "at least 3 of its 4 bare answers on 2 of the 10" in line
 
 
 def test_boundary_cold_start_min_correct_moves_the_known_line(tmp_path):
