@@ -272,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     data = build_demo_data(work / "data", 160, 40, seed=0)
     base = resolve_model_path("smollm2", 0)
     results: dict[str, dict[str, dict[str, float]]] = {}
-    grpo_title = "GRPO step (4 completions: TRL counts completions per batch, so 1 prompt x 4 generations)"
+    grpo_title = "GRPO step (configs/demo.yaml: 4 prompts x 4 completions, groups without spread drawn again)"
     for stage, title in (("grpo", grpo_title), ("sft", "Cold-start SFT step")):
         columns = COMPARISONS[args.compare]
         if any(stage not in overrides for _, overrides in columns):
