@@ -52,7 +52,13 @@ BEFORE: dict[str, list[str]] = {"grpo": ["grpo.beta=0.04"], "sft": []}
 # not run in that comparison.
 COMPARISONS: dict[str, tuple[tuple[str, dict[str, list[str]]], ...]] = {
     "cuts": (("before", BEFORE), ("after", {"grpo": [], "sft": []})),
-    "generation": (("transformers", {"grpo": []}), ("vllm", {"grpo": ["grpo.use_vllm=true"]})),
+    "generation": (
+        ("transformers", {"grpo": []}),
+        ("vllm", {"grpo": ["grpo.use_vllm=true"]}),
+        # fp32 on both sides: vLLM's and the trainer's log-probs agree to ~1e-6, so TRL's importance-sampling
+        # correction (an extra old-policy forward per step) multiplies by ~1
+        ("vllm, no IS correction", {"grpo": ["grpo.use_vllm=true", "grpo.vllm_importance_sampling_correction=false"]}),
+    ),
 }
 
 
@@ -210,7 +216,8 @@ def profile(
 
 
 def write(path: Path, args: argparse.Namespace, results: dict[str, dict[str, dict[str, float]]], wall_s: float) -> None:
-    first, second = (name for name, _ in COMPARISONS[args.compare])
+    names = [name for name, _ in COMPARISONS[args.compare]]
+    first = names[0]
     command = f"python bench/train_step.py --steps {args.steps}" + (
         f" --compare {args.compare} --out {args.out_arg}" if args.compare != "cuts" else ""
     )
@@ -235,23 +242,30 @@ def write(path: Path, args: argparse.Namespace, results: dict[str, dict[str, dic
         ]
     else:
         lines += [
-            "Both columns: `configs/demo.yaml` as committed; *vllm* adds `grpo.use_vllm=true` (TRL's colocate mode:"
+            "Every column: `configs/demo.yaml` as committed; *vllm* adds `grpo.use_vllm=true` (TRL's colocate mode:"
             " vLLM in the trainer's process, the policy's weights pushed into it before each step's generation,"
-            " which the generation phase includes; `knowrl/vllm_cpu.py`: float32, eager, plain linear layers)."
-            " The vLLM engine's start (once per run) is not in any step. Phases come from TRL's own methods.",
+            " which the generation phase includes; `knowrl/vllm_cpu.py`: float32, eager, plain linear layers);"
+            " *no IS correction* also sets `grpo.vllm_importance_sampling_correction=false` (TRL then skips the"
+            " old-policy forward it runs to reweight vLLM's samples). The vLLM engine's start (once per run) is"
+            " not in any step. Phases come from TRL's own methods.",
             "",
         ]
     for stage, cols in results.items():
-        a, b = cols[first], cols[second]
+        a = cols[first]
         lines += [
             f"## {stage}",
             "",
-            f"| phase | {first} (s) | {second} (s) | {second} / {first} |",
-            "|---|---:|---:|---:|",
+            "| phase | "
+            + " | ".join(f"{n} (s)" for n in names)
+            + " | "
+            + " | ".join(f"{n} / {first}" for n in names[1:])
+            + " |",
+            "|---|" + "---:|" * (2 * len(names) - 1),
         ]
         for key in a:
-            ratio = f"{b[key] / a[key]:.2f}" if a[key] > 1e-3 else "-"
-            lines.append(f"| {key} | {a[key]:.3f} | {b[key]:.3f} | {ratio} |")
+            times = " | ".join(f"{cols[n][key]:.3f}" for n in names)
+            ratios = " | ".join(f"{cols[n][key] / a[key]:.2f}" if a[key] > 1e-3 else "-" for n in names[1:])
+            lines.append(f"| {key} | {times} | {ratios} |")
         lines.append("")
     path.write_text("\n".join(lines))
 
