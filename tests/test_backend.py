@@ -54,7 +54,11 @@ def test_unsloth_defaults_do_not_change_an_sft_run(monkeypatch, tmp_path):
     assert args.gradient_accumulation_steps == 1 and args.optim == "adamw_torch_fused"
 
 
-def test_use_vllm_without_vllm_is_a_config_error(tmp_path):
+def test_use_vllm_without_vllm_is_a_config_error(tmp_path, monkeypatch):
+    import knowrl.grpo
+
+    real = knowrl.grpo.is_available
+    monkeypatch.setattr(knowrl.grpo, "is_available", lambda module: module != "vllm" and real(module))
     config = load_train_config(SMOKE, [f"output_dir={tmp_path}", "grpo.use_vllm=true"])
     with pytest.raises(ConfigError, match="grpo.use_vllm"):
         grpo_args(config)

@@ -37,7 +37,7 @@ def test_quick_effect_run_reports_paired_deltas_selectivity_and_resumes(tmp_path
     proc = run_effect(work)
     assert proc.returncode == 0, proc.stderr[-3000:]
     md = (work / "effect.md").read_text()
-    assert md.startswith("# The effect, measured as a SimpleQA reader would (1 seeds x 2 arms)")
+    assert md.startswith("# The effect, measured as a SimpleQA reader would (1 seed x 2 arms)")
     assert "Command: `python bench/effect.py --quick" in md
     for section in (
         "## F-score and the SimpleQA rates",

@@ -462,6 +462,9 @@ def test_ctrl_c_while_reading_an_idle_pipe_ends_the_job_at_once_and_keeps_its_ro
         stdout=subprocess.DEVNULL,
         stderr=log,
         text=True,
+        # a pytest-xdist worker ignores SIGINT and a child inherits that (Python then installs no handler): the
+        # job would never see the Ctrl-C a user's terminal sends it
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         proc.stdin.write(json.dumps(_eleven()[0]) + "\n")
