@@ -1,6 +1,7 @@
 """What a policy (or a user file) can throw at one reward step: time and peak memory per hostile row.
 
-    python bench/hostile.py            # -> bench/results/hostile.md
+    python bench/hostile.py            # prints the tables (quick check)
+    python bench/reliability.py        # -> bench/results/reliability.md, "Hostile input" (the results file)
 
 Then the hostile files and invocations of ``bench/hostile_files.py`` (each a CLI on files made for it), in a
 second table.
@@ -16,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -27,9 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
 import hostile_files  # noqa: E402
-import provenance  # noqa: E402
 
-RESULTS = ROOT / "bench" / "results"
 BUDGET_S = 5.0
 QUESTION = "What is the capital of France?"
 
@@ -109,14 +107,27 @@ def run_case(db: Path, expr: str) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def markdown(command: str, rows: dict[str, dict], files: dict[str, dict], wall_s: float) -> str:
+def measure() -> tuple[dict[str, dict], dict[str, dict]]:
+    """Every hostile row, then every hostile file or invocation, each in a fresh process."""
+    with tempfile.TemporaryDirectory() as tmp:
+        db = smoke_kb(Path(tmp))
+        rows, files = {}, {}
+        for name, expr in CASES.items():
+            rows[name] = run_case(db, expr)
+            print(name, json.dumps(rows[name]), flush=True)
+        for i, case in enumerate(hostile_files.CASES):
+            (Path(tmp) / f"case{i}").mkdir()
+            files[case.name] = hostile_files.run(case, Path(tmp) / f"case{i}", db)
+            print(case.name, json.dumps(files[case.name]), flush=True)
+    return rows, files
+
+
+def markdown(rows: dict[str, dict], files: dict[str, dict]) -> list[str]:
+    """The "Hostile input" section of reliability.md: one table of rows, one of files and invocations."""
     lines = [
-        f"# Hostile input: `{command}`",
+        "## Hostile input",
         "",
-        f"Written by that command at commit {provenance.commit()} ({wall_s:.0f} s on {platform.machine()},"
-        f" {os.cpu_count()} cores).",
-        "",
-        "## Hostile rows",
+        "### Hostile rows",
         "",
         "One row per case, each in a fresh process: offline grader, decomposer and verifier, smoke KB (BM25),"
         f" step budget {BUDGET_S:g} s. *Added memory* is peak RSS minus RSS before the row was built; the row's"
@@ -151,28 +162,17 @@ def markdown(command: str, rows: dict[str, dict], files: dict[str, dict], wall_s
         " of 11, the sidecar-named input and the other input's output lost 10 rows, `[2]` was INCORRECT,"
         " `kb#1.db` created `kb`, the FIFO hung, `--from-db` overwrote the file, and the rest were tracebacks;"
         " warm took 66 / 90 / 141 MB at 1 / 20 / 60 MB of input.",
+        "",
     ]
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=RESULTS / "hostile.md")
-    args = parser.parse_args(argv)
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory() as tmp:
-        db = smoke_kb(Path(tmp))
-        rows, files = {}, {}
-        for name, expr in CASES.items():
-            rows[name] = run_case(db, expr)
-            print(name, json.dumps(rows[name]), flush=True)
-        for i, case in enumerate(hostile_files.CASES):
-            (Path(tmp) / f"case{i}").mkdir()
-            files[case.name] = hostile_files.run(case, Path(tmp) / f"case{i}", db)
-            print(case.name, json.dumps(files[case.name]), flush=True)
-    command = ("python bench/hostile.py " + " ".join(argv if argv is not None else sys.argv[1:])).strip()
-    args.out.write_text(markdown(command, rows, files, time.perf_counter() - started))
-    print(args.out.read_text())
+    rows, files = measure()
+    print("\n".join(markdown(rows, files)))
+    print(f"{time.perf_counter() - started:.0f} s; the results file is bench/results/reliability.md")
     return 0
 
 

@@ -1,6 +1,7 @@
 """Hostile files and invocations (issue #44): each case runs a real CLI in a fresh process on files made for it,
 and is checked against what must happen (the rows kept, or one line and exit 2, nothing written where it must
-not be). ``bench/hostile.py`` runs them after the hostile rows and writes both tables into hostile.md.
+not be). ``bench/hostile.py`` runs them after the hostile rows; ``bench/reliability.py`` writes both tables into
+reliability.md.
 
 A case's peak memory is the child's maximum resident set (``RUSAGE_CHILDREN`` of a fresh wrapper process).
 """
@@ -279,6 +280,7 @@ def run(case: Case, tmp: Path, smoke_db: Path, timeout_s: float = 600) -> dict:
     peak = [float(line.split()[1]) for line in done.stderr.splitlines() if line.startswith("peak_mb ")]
     outcome = Outcome(done.returncode, done.stdout, done.stderr, time.perf_counter() - started, peak[-1] if peak else 0)
     ok, result = case.check(tmp, outcome)
+    result = result.replace(str(tmp), "<case>")  # the temp folder's name is noise in a results table
     out = {"ok": ok, "result": result, "seconds": outcome.seconds, "peak_mb": outcome.peak_mb}
     if case.size_mb:
         out["size_mb"] = case.size_mb(tmp)

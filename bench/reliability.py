@@ -26,6 +26,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: the project is on the path before bench/
+sys.path.insert(1, str(ROOT / "bench"))
+
+import hostile  # noqa: E402
+import provenance  # noqa: E402
+
 SMOKE = ROOT / "configs" / "smoke.yaml"
 SMOKE_RL = ROOT / "configs" / "data" / "smoke_rl.jsonl"
 SMOKE_KB = ROOT / "configs" / "data" / "smoke_kb.jsonl"
@@ -654,7 +659,8 @@ def report(results: dict[str, Any]) -> str:
     lines = [
         "# Reliability",
         "",
-        f"Measured by `{' '.join(['python', *sys.argv])}` on this machine ({os.cpu_count()} CPU cores, no GPU), "
+        f"Measured by `{' '.join(['python', *sys.argv])}` at commit {provenance.commit()} on this machine "
+        f"({os.cpu_count()} CPU cores, no GPU), "
         "against the project's test judge on 127.0.0.1; tiny taught policy, `configs/smoke.yaml`'s GRPO set-up.",
         "",
         f"## Fault soak: {s['steps_planned']} GRPO steps in one run, no restart",
@@ -739,6 +745,8 @@ def report(results: dict[str, Any]) -> str:
             f"input rows, {c2['distinct_lines']:,} distinct lines, in input order: {c2['in_order']}.",
             "",
         ]
+    if "hostile" in results:
+        lines += hostile.markdown(*results["hostile"])
     if "score_soak" in results:
         k = results["score_soak"]
         lines += [
@@ -784,6 +792,9 @@ def main(argv: list[str] | None = None) -> int:
         default=[1, 100, 1024],
         help="input sizes of the memory rows (none: skip them)",
     )
+    parser.add_argument(
+        "--hostile", action=argparse.BooleanOptionalAction, default=True, help="the hostile-input tables (~3 min)"
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     shutil.rmtree(args.work, ignore_errors=True)  # a judge cache left by an earlier run would answer everything
@@ -794,6 +805,8 @@ def main(argv: list[str] | None = None) -> int:
     results["concurrent"] = concurrent_runs(args.work / "concurrent")
     if args.memory_mb:
         results["memory"] = job_memory(args.work / "memory", tuple(args.memory_mb))
+    if args.hostile:
+        results["hostile"] = hostile.measure()
     if args.soak_rows:
         results["score_soak"] = score_soak(args.work / "score-soak", args.soak_rows, args.soak_rpm, args.fault_rate)
     (args.out.with_suffix(".json")).write_text(json.dumps(results, indent=2))
