@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import hashlib
+import importlib
 import json
 import os
 import re
@@ -108,6 +109,11 @@ class RewardEngineConfig(BaseModel):
         description="offline rules, the LLM judge, an NLI model (KnowRL's; see factuality.nli), or a registered "
         "verifier (reward_engine.stages.registry)",
     )
+    plugins: list[str] = Field(
+        default_factory=list,
+        description="modules imported before the stages are looked up: where a user's @register'ed graders, "
+        "decomposers and verifiers live, so the command lines (score, warm, train) can name them",
+    )
     judge: JudgeConfig | None = Field(None, description="required when any stage is 'llm' (unless 'judges' names it)")
     judges: dict[Literal["grade", "decompose", "verify"], JudgeConfig] = Field(
         default_factory=dict,
@@ -149,6 +155,7 @@ class RewardEngineConfig(BaseModel):
             raise ValueError("grader_calls 'two' uses the engine's own read and compare prompts: drop prompts.grader")
         from reward_engine.stages import registry  # the stages, and any a user's module registered
 
+        import_plugins(self.plugins)
         for setting in registry.KINDS:
             if getattr(self, setting) not in registry.names(setting):
                 raise ValueError(
@@ -367,6 +374,16 @@ def _resolve(path: str, base_dir: Path | None) -> str:
     if base_dir is not None and not resolved.is_absolute():
         resolved = (base_dir / resolved).resolve()
     return str(resolved)
+
+
+def import_plugins(modules: list[str]) -> None:
+    """Import each module of ``plugins`` (its ``@register`` decorators run on import); a module that does not
+    import is a config error naming it, not a traceback."""
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except Exception as exc:  # noqa: BLE001 - whatever a user's module raises, the config names it
+            raise ValueError(f"plugins: cannot import {module!r}: {type(exc).__name__}: {exc}") from None
 
 
 def parse_reward_config(

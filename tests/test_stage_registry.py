@@ -54,3 +54,64 @@ def test_an_unknown_stage_name_lists_the_registered_ones() -> None:
     assert {"offline", "llm", "nli"} <= set(names("verifier"))
     with pytest.raises(ConfigError, match=r"verifier 'nil' is not registered; registered: \[.*'nli'"):
         parse_reward_config({"verifier": "nil", "factuality": {"enabled": False}})
+
+
+PLUGIN = """
+from reward_engine.labels import Verdict
+from reward_engine.stages.llm_stage import StageOutput
+from reward_engine.stages.registry import register
+
+
+class Believer:
+    async def verify(self, claims, evidence):
+        return StageOutput([True] * len(claims))
+
+    async def verdicts(self, claims, evidence):
+        return StageOutput([Verdict.SUPPORTED] * len(claims))
+
+
+@register("verifier", "plugin-believer")
+def _believer(ctx):
+    return Believer()
+"""
+
+
+def test_a_plugin_module_lets_the_score_command_name_a_registered_verifier(tmp_path, kb_path) -> None:
+    """``plugins:`` imports a user's module before the stage names are checked: the command line scores with a
+    verifier registered there, and a module that does not import is one line naming it."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "my_stages.py").write_text(PLUGIN)
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"question": WRONG.question, "completion": WRONG.completion, "answers": "Paris"}) + "\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "OMP_NUM_THREADS": "1"}
+    factuality = {"kb_path": str(kb_path), "retrieval_mode": "bm25"}
+    facts = {}
+    for name, config in {
+        "offline": {"factuality": factuality},
+        "plugin": {"plugins": ["my_stages"], "verifier": "plugin-believer", "factuality": factuality},
+        "missing": {"plugins": ["no_such_module"], "factuality": factuality},
+    }.items():
+        (tmp_path / f"{name}.yaml").write_text(json.dumps(config))
+        out = tmp_path / f"{name}.out.jsonl"
+        cmd = [sys.executable, "-m", "reward_engine.score", "--input", str(src), "--output", str(out)]
+        done = subprocess.run(
+            [*cmd, "--config", str(tmp_path / f"{name}.yaml"), "--no-progress"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=env,
+        )
+        if name == "missing":
+            assert done.returncode == 2 and "plugins: cannot import 'no_such_module'" in done.stderr
+            assert "Traceback" not in done.stderr
+            continue
+        assert done.returncode == 0, done.stderr
+        (row,) = [json.loads(line) for line in out.read_text().splitlines()]
+        facts[name] = row
+    believed = facts["plugin"]["claims"]
+    assert believed and all(c["supported"] for c in believed)
+    assert sum(c["supported"] for c in facts["offline"]["claims"]) < len(believed)

@@ -1,7 +1,8 @@
 """Stages by name, as verl's reward managers: the engine looks each configured stage up here.
 
 Adding a grader, decomposer or verifier is one factory and one decorator; the config then names it
-(``grader: my-grader``) once the module that registers it is imported::
+(``grader: my-grader``) and the module that registers it (``plugins: [mypkg.my_stages]``, imported before the
+names are checked)::
 
     from reward_engine.stages.registry import StageContext, register
 
