@@ -43,9 +43,9 @@ def parameters(model_dir: str) -> int:
 
 
 def measure(models: list[str], heldout: int | None, work: Path, k: int = 4) -> dict[str, Any]:
-    """Per model: its held-out knowledge (``knowrl.boundary.heldout_knowledge``), parameters and probe time."""
-    from knowrl.boundary import heldout_knowledge
-    from knowrl.demo_data import heldout_set
+    """Per model: its held-out knowledge (``knowrl.effect.boundary.heldout_knowledge``), parameters and probe time."""
+    from knowrl.effect.boundary import heldout_knowledge
+    from knowrl.effect.demo_data import heldout_set
     from knowrl.models import resolve_model_path
 
     held, _, _ = heldout_set(heldout)

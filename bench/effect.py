@@ -5,8 +5,8 @@
     python bench/effect.py --quick          # the tiny random model, 1 seed, 2 steps: the job end to end
 
 Per seed s (data, SFT and GRPO all seeded by s): training questions drawn from the pool (the held-out set of
-``knowrl.demo_questions`` is fixed and split from it by entity); the base model's knowledge boundary
-(``knowrl.boundary``) picks the cold-start "I don't know" targets; cold-start SFT; then one GRPO run per arm
+``knowrl.effect.demo_questions`` is fixed and split from it by entity); the base model's knowledge boundary
+(``knowrl.effect.boundary``) picks the cold-start "I don't know" targets; cold-start SFT; then one GRPO run per arm
 from that SFT policy:
 
 - ``knowrl``: the released reward (+2 / +1 / -1 + fact score);
@@ -17,7 +17,7 @@ from that SFT policy:
 
 Every stage is evaluated on all held-out questions, greedy (the headline) and, after SFT, with k sampled
 answers (which defines "known" for the selectivity figures). Grades come from the strict evaluation grader
-(``knowrl.eval_grader``), not the grader the policy was trained against; the training grader's labels and
+(``knowrl.effect.eval_grader``), not the grader the policy was trained against; the training grader's labels and
 the agreement between the two are reported beside them. Deltas are after GRPO minus after SFT of the same
 seed, with 95 % intervals from a paired bootstrap over questions (``knowrl.stats``).
 
@@ -49,10 +49,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 import provenance  # noqa: E402
 
 from knowrl.config import TrainConfig, load_train_config  # noqa: E402
-from knowrl.effect_eval import evaluate_policy, save  # noqa: E402
-from knowrl.selectivity import known, paired_gap, report  # noqa: E402
+from knowrl.effect.heldout import evaluate_policy, save  # noqa: E402
+from knowrl.effect.selectivity import known, paired_gap, report  # noqa: E402
+from knowrl.effect.training_signal import training_signal  # noqa: E402
 from knowrl.stats import paired_bootstrap, rates  # noqa: E402
-from knowrl.training_signal import training_signal  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 ARMS: dict[str, list[str]] = {
@@ -105,8 +105,8 @@ def cold_start(
 ) -> dict:
     """Seed ``seed``'s data, boundary probe, SFT policy and its held-out evaluation (kept in ``work``).
     ``min_correct``: right answers (of 4) that make a question known; None: at least half."""
-    from knowrl.boundary import probe_path
-    from knowrl.demo_data import build_demo_data
+    from knowrl.effect.boundary import probe_path
+    from knowrl.effect.demo_data import build_demo_data
     from knowrl.merge import merge
     from knowrl.models import resolve_model_path
     from knowrl.sft import sft
@@ -125,7 +125,7 @@ def cold_start(
     before = kept.stat().st_mtime_ns if kept.exists() else None
     p = cfg.pipeline
     if p.demo_design == "gradient":
-        from knowrl.demo_data import gradient_data_for
+        from knowrl.effect.demo_data import gradient_data_for
 
         data = gradient_data_for(
             cfg, out / "data", base, work / "boundary", sizes["train_questions"], min_correct, heldout_n
@@ -135,7 +135,7 @@ def cold_start(
         data = build_demo_data(out / "data", sizes["train_questions"], heldout_n, seed, boundary=boundary)
     probe_s = time.perf_counter() - started
     if p.demo_design == "gradient":
-        from knowrl.effect_eval import evaluate_bare, evaluate_majority
+        from knowrl.effect.heldout import evaluate_bare, evaluate_majority
 
         base_eval = work / "base.eval.json"  # the held-out set is the same for every seed: one base row
         if not base_eval.exists():
@@ -341,10 +341,10 @@ def stage_seconds(colds: dict, runs: dict[str, dict[int, dict]]) -> float:
 
 
 def base_knowledge(work: Path, heldout: Path, base: str, k: int = 4) -> dict[str, Any]:
-    """The base model's held-out knowledge and the selective F ceiling (``knowrl.boundary.heldout_knowledge``),
+    """The base model's held-out knowledge and the selective F ceiling (``knowrl.effect.boundary.heldout_knowledge``),
     its probe kept in ``work``."""
-    from knowrl.boundary import heldout_knowledge
-    from knowrl.effect_eval import heldout_rows
+    from knowrl.effect.boundary import heldout_knowledge
+    from knowrl.effect.heldout import heldout_rows
 
     return heldout_knowledge(heldout_rows(heldout), base, work / "boundary", k)
 
@@ -461,7 +461,7 @@ def write_markdown(
     workers: int = 1,
     invocation: str = "",
 ) -> None:
-    from knowrl.effect_eval import heldout_rows
+    from knowrl.effect.heldout import heldout_rows
 
     same = identical_arms(runs)
     shown = [a for a in runs if a not in same]

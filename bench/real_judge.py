@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import judge_set  # noqa: E402
 
 from judges.local import DEFAULT_MODEL, resolve_model, running  # noqa: E402
-from knowrl.demo_data import build_demo_data  # noqa: E402
+from knowrl.effect.demo_data import build_demo_data  # noqa: E402
 from knowrl.evaluate import grade_completions, wilson  # noqa: E402
 from retrieval.build import build  # noqa: E402
 from retrieval.sources import Document, read_documents  # noqa: E402

@@ -27,8 +27,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from knowrl.effect.selectivity import report  # noqa: E402
 from knowrl.pipeline import known_mask  # noqa: E402
-from knowrl.selectivity import report  # noqa: E402
 from knowrl.stats import paired_bootstrap, rates  # noqa: E402
 
 # name -> (what changes, sizes changed, config overrides, min_correct)

@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import provenance  # noqa: E402
 
 from knowrl.config import load_train_config  # noqa: E402
-from knowrl.demo_data import build_demo_data  # noqa: E402
+from knowrl.effect.demo_data import build_demo_data  # noqa: E402
 from knowrl.models import resolve_model_path  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"

@@ -139,7 +139,7 @@ class PipelineConfig(BaseModel):
     demo_data: bool = Field(False, description="generate QA from the demo KB's sources (train/held-out/SFT)")
     demo_train_questions: int = 160
     demo_heldout_questions: int | None = Field(
-        40, description="the first N of the fixed held-out set (knowrl.demo_questions); null: all of it"
+        40, description="the first N of the fixed held-out set (knowrl.effect.demo_questions); null: all of it"
     )
     demo_cold_start: Literal["random", "boundary"] = Field(
         "random",
@@ -156,12 +156,13 @@ class PipelineConfig(BaseModel):
     demo_design: Literal["hard", "gradient"] = Field(
         "hard",
         description="gradient: questions the base policy half-knows (famous vs obscure entities of one family, "
-        "knowrl.question_families, chosen from its probe by knowrl.stratify); hard: the seven encyclopaedic "
-        "templates of knowrl.demo_questions",
+        "knowrl.effect.question_families, chosen from its probe by knowrl.effect.stratify); hard: the seven "
+        "encyclopaedic templates of knowrl.effect.demo_questions",
     )
     demo_boundary_file: str | None = Field(
         None,
-        description="gradient: the base policy's probe kept as a file (python -m knowrl.probe_candidates); else probed",
+        description="gradient: the base policy's probe kept as a file (python -m knowrl.effect.probe_candidates); "
+        "else probed",
     )
     demo_heldout_answerable: int = Field(240, ge=1, description="gradient: answerable held-out questions")
     demo_heldout_made_up: int = Field(60, ge=0, description="gradient: held-out questions about made-up countries")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from knowrl.config import TrainConfig
-from knowrl.effect_eval import evaluate_policy, save
+from knowrl.effect.heldout import evaluate_policy, save
 from knowrl.grpo import train
 from knowrl.kb import ensure_kb
 from knowrl.merge import merge
@@ -103,7 +103,7 @@ def known_mask(sft_eval: dict[str, Any]) -> Any:
     (the gradient design: fixed before any training), else right in half of the SFT policy's answers."""
     import numpy as np
 
-    from knowrl.selectivity import known
+    from knowrl.effect.selectivity import known
 
     if known_by_probe(sft_eval):
         return np.array(sft_eval["base_known"], dtype=bool) & np.array(sft_eval["answerable"], dtype=bool)
@@ -130,7 +130,7 @@ def paired(evals: dict[str, dict[str, Any]]) -> dict[str, Any]:
         return {}
     import numpy as np
 
-    from knowrl.selectivity import paired_gap, report
+    from knowrl.effect.selectivity import paired_gap, report
     from knowrl.stats import paired_bootstrap
 
     sft_eval, grpo_eval = evals["after_sft"], evals["after"]
@@ -179,7 +179,7 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
     out = Path(config.output_dir)
     out.mkdir(parents=True, exist_ok=True)
     if p.demo_data and p.demo_design == "gradient":
-        from knowrl.demo_data import gradient_data_for
+        from knowrl.effect.demo_data import gradient_data_for
 
         clock.stage("choosing questions from the base policy's knowledge boundary")
         model_path = resolve_model_path(config.model.name_or_path, config.seed)
@@ -193,7 +193,7 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
         )
         result_data = json.loads(paths["cold_start"].read_text())
     elif p.demo_data:
-        from knowrl.demo_data import build_demo_data
+        from knowrl.effect.demo_data import build_demo_data
 
         clock.stage("generating QA from the demo KB sources")
         unsure = "boundary" if p.demo_cold_start == "boundary" else f"{p.demo_sft_unsure_share:g}"
@@ -234,7 +234,7 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
         save(evals[stage], out / f"heldout_{stage}.json")
 
     if p.evaluate_before_after and p.demo_design == "gradient" and config.data.eval:
-        from knowrl.effect_eval import evaluate_bare, evaluate_majority
+        from knowrl.effect.heldout import evaluate_bare, evaluate_majority
 
         clock.stage("evaluating the base model (bare answers) and the majority guess on the held-out split")
         evals["base"] = evaluate_bare(base, Path(config.data.eval))
@@ -263,7 +263,7 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
     summary = train(grpo_config)
     result: dict[str, Any] = {"grpo": summary, "cached_at_start": cached, "data": result_data}
     if config.reward is not None:
-        from knowrl.training_signal import training_signal
+        from knowrl.effect.training_signal import training_signal
 
         result["training_signal"] = training_signal(
             Path(summary["reward_log"]),

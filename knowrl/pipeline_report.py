@@ -99,7 +99,7 @@ def data_lines(data: dict[str, Any] | None) -> list[str]:
 
 
 def signal_lines(signal: dict[str, Any] | None) -> list[str]:
-    """The GRPO training signal (``knowrl.training_signal``)."""
+    """The GRPO training signal (``knowrl.effect.training_signal``)."""
     if not signal or not signal.get("completions"):
         return []
 

@@ -137,7 +137,7 @@ def load_effect_module():
 def test_base_knowledge_grades_the_probe_strictly_and_gives_the_selective_ceiling(tmp_path):
     """The ceiling reads the probe's kept answers (no model runs here) with the strict grader: a question
     counts as known at 2 of 4 right; F is that of a policy answering exactly the known ones."""
-    from knowrl.boundary import model_key
+    from knowrl.effect.boundary import model_key
 
     effect = load_effect_module()
     model = tmp_path / "model"
@@ -185,8 +185,8 @@ def test_the_answer_threshold_of_each_preset_and_how_many_questions_clear_it():
 def test_boundary_cold_start_min_correct_moves_the_known_line(tmp_path):
     """The probe's kept counts decide the "I don't know" targets: by default a question is known at 2 of 4
     right answers; with min_correct=1 one right answer is enough, so fewer targets say "I don't know"."""
-    from knowrl.boundary import model_key
-    from knowrl.demo_data import build_demo_data
+    from knowrl.effect.boundary import model_key
+    from knowrl.effect.demo_data import build_demo_data
 
     plain = build_demo_data(tmp_path / "plain", 24, 12, 3)
     real = [r["qid"] for r in read_objects(plain["train"]) if r["answerable"]]

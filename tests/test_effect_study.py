@@ -4,9 +4,9 @@ built differently), the per-question evaluation with two graders, and the select
 import numpy as np
 import pytest
 
-from knowrl import demo_questions as dq
-from knowrl.effect_eval import grade_stage
-from knowrl.selectivity import known, paired_gap, report
+from knowrl.effect import demo_questions as dq
+from knowrl.effect.heldout import grade_stage
+from knowrl.effect.selectivity import known, paired_gap, report
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +50,7 @@ def test_made_up_entities_differ_between_training_and_heldout(split):
 
 
 def test_an_i_dont_know_target_never_states_the_answer_it_abstains_from(split):
-    from knowrl.demo_data import reasoning, sft_example, states_answer
+    from knowrl.effect.demo_data import reasoning, sft_example, states_answer
 
     _, _, pool, _ = split
     real = [i for i in pool if i.answerable]

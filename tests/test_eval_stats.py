@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from knowrl.eval_grader import agreement, strict_label
+from knowrl.effect.eval_grader import agreement, strict_label
 from knowrl.stats import bootstrap, counts_per_question, outcome, paired_bootstrap, rates
 
 C, I, A, M = "CORRECT", "INCORRECT", "ABSTAINED", "MALFORMED"  # noqa: E741

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from knowrl import question_families as qf
-from knowrl.demo_data import build_gradient_data, gradient_items
-from knowrl.demo_questions import Item, copyable
-from knowrl.effect_eval import bare_completion, grade_stage, majority_answers
-from knowrl.stratify import pick, split_groups
+from knowrl.effect import question_families as qf
+from knowrl.effect.demo_data import build_gradient_data, gradient_items
+from knowrl.effect.demo_questions import Item, copyable
+from knowrl.effect.heldout import bare_completion, grade_stage, majority_answers
+from knowrl.effect.stratify import pick, split_groups
 
 PROBE = Path(__file__).resolve().parents[1] / "configs" / "data" / "boundary-smollm2.json"
 
@@ -165,7 +165,7 @@ def test_currency_field_parsing(text, want):
 def test_answer_first_reasoning_opens_with_the_stance_and_keeps_the_same_context():
     """``pipeline.demo_answer_first``: the answer sentence (or the admission) moves to the front; the KB
     sentences are the same, and an admission still keeps none that states the answer."""
-    from knowrl.demo_data import reasoning, states_answer
+    from knowrl.effect.demo_data import reasoning, states_answer
 
     item = next(i for i in gradient_items() if i.template == "capital" and len(i.context) >= 2)
     last, first = reasoning(item, False), reasoning(item, False, answer_first=True)

@@ -9,7 +9,7 @@ family asks one field of every entity a source has:
 - chemical elements (mendeleev's ``elements.db``): ``symbol``, ``element_of`` (which element a symbol
   names), ``atomic_number``.
 
-Items of one entity share its link, so the entity split (``knowrl.demo_questions``) keeps a country's
+Items of one entity share its link, so the entity split (``knowrl.effect.demo_questions``) keeps a country's
 four questions, or an element's three, on one side. Gold is left out: the knowledge-boundary probe's
 few-shot prompt asks for its symbol. Nothing here is committed: text comes from the installed packages.
 """
@@ -22,13 +22,13 @@ import sqlite3
 from pathlib import Path
 from typing import Iterator
 
-from knowrl.demo_questions import Item, _first_sentences, _qid, _sentence
+from knowrl.effect.demo_questions import Item, _first_sentences, _qid, _sentence
 from retrieval.sources import FACTBOOK_SUFFIX, _package_dir, factbook_country_name
 
 COUNTRY_FAMILIES = ("capital", "capital_of", "language", "currency")
 ELEMENT_FAMILIES = ("symbol", "element_of", "atomic_number")
 FAMILIES = COUNTRY_FAMILIES + ELEMENT_FAMILIES
-PROBE_SHOT_ENTITIES = {"gold"}  # asked in knowrl.boundary.SHOTS: known to the probe by construction
+PROBE_SHOT_ENTITIES = {"gold"}  # asked in knowrl.effect.boundary.SHOTS: known to the probe by construction
 # Element names spelled two ways in English (the strict grader accepts either).
 SPELLINGS = {"Aluminum": ("Aluminium",), "Sulfur": ("Sulphur",), "Cesium": ("Caesium",)}
 _OFFICIAL = re.compile(r"\(official")

@@ -122,7 +122,7 @@ def heldout_knowledge(rows: Sequence[dict[str, Any]], model_path: str, cache: Pa
     ``cache``), graded by the strict evaluation grader (not the training one); and the F a perfectly selective
     policy would reach by answering exactly the questions the model gets right in at least half of its answers
     and abstaining on the rest: about the most any reward could lift F to with this model."""
-    from knowrl.eval_grader import strict_label
+    from knowrl.effect.eval_grader import strict_label
 
     asked = [r for r in rows if r["answerable"]]
     got = probe(model_path, asked, cache, k=k, seed=0)
@@ -149,10 +149,10 @@ def heldout_knowledge(rows: Sequence[dict[str, Any]], model_path: str, cache: Pa
 
 
 def load_probe_file(path: Path, k: int, temperature: float, model: str | None = None) -> dict[str, dict[str, Any]]:
-    """A probe kept with the project (``python -m knowrl.probe_candidates``): qid -> answers and right count. It
+    """A probe kept with the project (``python -m knowrl.effect.probe_candidates``): qid -> answers and right count. It
     was drawn with one k and temperature; asking for others is an error, not a silent mismatch. It knows one
     model: for another (``model`` given and different) it is empty, and that model is probed."""
-    from knowrl.config import ConfigError
+    from reward_engine.config import ConfigError  # knowrl.config's, defined below it
 
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

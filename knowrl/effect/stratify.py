@@ -1,11 +1,11 @@
 """Choosing held-out and training questions from the base policy's knowledge boundary.
 
 Selective abstention can only be shown on questions the policy knows about half of: a set it knows 3 % of
-teaches "I don't know" to everything. The base policy's probe (``knowrl.boundary``) marks each candidate
+teaches "I don't know" to everything. The base policy's probe (``knowrl.effect.boundary``) marks each candidate
 known or not; this module draws
 
 - the held-out set once (its own seed, the same for every run): whole entity groups go to one side (the
-  split of ``knowrl.demo_questions``), known groups and unknown groups shared out in proportion, then per
+  split of ``knowrl.effect.demo_questions``), known groups and unknown groups shared out in proportion, then per
   family a known share as close to ``known_share`` as the held-out side allows;
 - each seed's training questions from the rest, with the same known share per family where the pool
   holds enough known questions (else every known one it has).
@@ -20,7 +20,7 @@ import random
 from collections import defaultdict
 from typing import Mapping, Sequence
 
-from knowrl.demo_questions import Item, _groups
+from knowrl.effect.demo_questions import Item, _groups
 
 
 def _by_family(items: Sequence[Item], known: Mapping[str, bool]) -> dict[str, dict[bool, list[Item]]]:

@@ -28,7 +28,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
-from knowrl.eval_grader import strict_normalize
+from knowrl.effect.eval_grader import strict_normalize
 from retrieval.sources import FACTBOOK_SUFFIX, factbook_documents, wiki_documents
 
 NO_SUCH = "(no such thing)"

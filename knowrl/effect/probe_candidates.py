@@ -1,9 +1,9 @@
 """Probe a policy on every candidate of the effect design and keep the result as a file.
 
-    python -m knowrl.probe_candidates --model smollm2 --out configs/data/boundary-smollm2.json
+    python -m knowrl.effect.probe_candidates --model smollm2 --out configs/data/boundary-smollm2.json
 
 What ``configs/data/boundary-smollm2.json`` is: the demo reads it instead of probing 1,061 questions
-(~15 min here). Its own module: it needs the candidates (``knowrl.demo_data``), which need the probe.
+(~15 min here). Its own module: it needs the candidates (``knowrl.effect.demo_data``), which need the probe.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
-from knowrl.boundary import probe, write_probe_file
+from knowrl.effect.boundary import probe, write_probe_file
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -20,10 +20,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     import argparse
     import time
 
-    from knowrl.demo_data import gradient_items
+    from knowrl.effect.demo_data import gradient_items
     from knowrl.models import resolve_model_path
 
-    parser = argparse.ArgumentParser(prog="python -m knowrl.probe_candidates", description=main.__doc__)
+    parser = argparse.ArgumentParser(prog="python -m knowrl.effect.probe_candidates", description=main.__doc__)
     parser.add_argument("--model", default="smollm2")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--cache", type=Path, help="probe cache folder (default: a temporary one)")
@@ -42,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "grader": "reward_engine.offline.grader (the training grader) at probe time",
         "questions": len(rows),
         "probe_s": round(time.perf_counter() - started, 1),
-        "made_by": f"python -m knowrl.probe_candidates --model {args.model} --out {args.out}",
+        "made_by": f"python -m knowrl.effect.probe_candidates --model {args.model} --out {args.out}",
     }
     write_probe_file(args.out, meta, got)
     print(f"{len(got)} questions probed in {meta['probe_s']:.0f} s -> {args.out}")

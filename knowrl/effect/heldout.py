@@ -1,7 +1,7 @@
 """Held-out evaluation as a SimpleQA reader reads it: per question, graded by a grader the policy was not
 trained against.
 
-Each held-out answer gets two labels: the strict evaluation grader's (``knowrl.eval_grader``: alias match,
+Each held-out answer gets two labels: the strict evaluation grader's (``knowrl.effect.eval_grader``: alias match,
 its own refusals; the headline) and the training reward's offline grader's (reported beside it, with their
 agreement, so a quirk of the training grader cannot pass as improvement). Outcomes are kept per question
 (``knowrl.stats``) so intervals resample questions, and two stages on the same questions can be paired.
@@ -15,7 +15,7 @@ import statistics
 from pathlib import Path
 from typing import Any, Sequence
 
-from knowrl.eval_grader import agreement, strict_label
+from knowrl.effect.eval_grader import agreement, strict_label
 from knowrl.stats import counts_per_question, outcome, rates
 from knowrl_io.jsonl import read_objects
 from reward_engine.completion import parse
@@ -132,7 +132,7 @@ def evaluate_bare(model: str, heldout: Path, max_new_tokens: int = 16, batch_siz
     """The base row: the untrained policy answering each held-out question with the knowledge-boundary probe's
     few-shot bare-answer prompt, greedy (first line of the reply), every answer counted as attempted, so the
     base is not punished for not knowing the think/answer format."""
-    from knowrl.boundary import sample_answers
+    from knowrl.effect.boundary import sample_answers
 
     rows = heldout_rows(heldout)
     said = sample_answers(model, [r["question"] for r in rows], 1, None, 0, max_new_tokens, batch_size)

@@ -1,10 +1,10 @@
 """QA data for the offline demo and the effect study, generated from the demo KB's sources (never committed).
 
-The questions come from ``knowrl.demo_questions`` (seven templates over the Factbook and the Wikipedia
+The questions come from ``knowrl.effect.demo_questions`` (seven templates over the Factbook and the Wikipedia
 leads, a fixed held-out set split by entity, made-up countries built differently on each side). Cold-start
 SFT examples reason with two sentences from the KB and an answer sentence, so a completion carries several
 checkable claims and the factuality term has something to score. Which training questions get "I don't
-know" as their cold-start answer is the model's own knowledge boundary (``knowrl.boundary``: the questions
+know" as their cold-start answer is the model's own knowledge boundary (``knowrl.effect.boundary``: the questions
 it gets wrong before SFT), or, for comparison, a random share.
 """
 
@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from knowrl.data import INSTRUCTIONS
-from knowrl.demo_questions import Item, all_items, heldout_and_pool, training_items
-from knowrl.eval_grader import strict_normalize
+from knowrl.effect.demo_questions import Item, all_items, heldout_and_pool, training_items
+from knowrl.effect.eval_grader import strict_normalize
 
 CONTEXT_WORDS = 40
 
@@ -130,7 +130,7 @@ def build_demo_data(
     rows = [i.rl_row() for i in train]
     rng = random.Random(seed)
     if boundary:
-        from knowrl.boundary import knows, probe
+        from knowrl.effect.boundary import knows, probe
 
         k = int(boundary.get("k", 4))
         probed = probe(
@@ -148,9 +148,9 @@ def build_demo_data(
 
 
 def gradient_items() -> list[Item]:
-    """The famous-to-obscure families (``knowrl.question_families``), copyable ones dropped, one per question."""
-    from knowrl.demo_questions import copyable
-    from knowrl.question_families import country_items, element_items
+    """The famous-to-obscure families (``knowrl.effect.question_families``), copyable ones dropped, one per question."""
+    from knowrl.effect.demo_questions import copyable
+    from knowrl.effect.question_families import country_items, element_items
     from retrieval.sources import wiki_documents
 
     leads = {d.title: d.text for d in wiki_documents()}
@@ -164,10 +164,10 @@ def gradient_items() -> list[Item]:
 
 
 def base_probe(boundary: dict[str, Any], items: Sequence[Item]) -> dict[str, dict[str, Any]]:
-    """The base policy's probe of every answerable candidate (``knowrl.boundary.probe``, one fixed seed so the
+    """The base policy's probe of every answerable candidate (``knowrl.effect.boundary.probe``, one fixed seed so the
     held-out set is the same for every run); from ``boundary["file"]`` when given (a probe kept with the
-    project, ``knowrl.boundary.load_probe_file``), probing only what it lacks."""
-    from knowrl.boundary import load_probe_file, probe
+    project, ``knowrl.effect.boundary.load_probe_file``), probing only what it lacks."""
+    from knowrl.effect.boundary import load_probe_file, probe
 
     rows = [i.rl_row() for i in items if i.answerable]
     k, temperature = int(boundary.get("k", 4)), float(boundary.get("temperature", 0.9))
@@ -226,15 +226,15 @@ def build_gradient_data(
     made_up_share: float = 0.125,
     answer_first: bool = False,
 ) -> dict[str, Path]:
-    """The effect study's data on questions the base policy half-knows (``knowrl.stratify``): the same files
+    """The effect study's data on questions the base policy half-knows (``knowrl.effect.stratify``): the same files
     as ``build_demo_data``. The base policy's probe marks each candidate known (right in at least half of
     k sampled bare answers, or ``boundary["min_correct"]``); the held-out set (fixed: split seed 0) and
     each seed's training questions are drawn per family at ``known_share`` known; the cold start teaches
     "I don't know" on the training questions the base policy does not know. ``cold_start.json`` records the
     known shares reached on both sides."""
-    from knowrl.boundary import knows
-    from knowrl.demo_questions import GRADIENT_FORMS, _markov_names, _syllable_names, made_up_items
-    from knowrl.stratify import pick, shares, split_groups
+    from knowrl.effect.boundary import knows
+    from knowrl.effect.demo_questions import GRADIENT_FORMS, _markov_names, _syllable_names, made_up_items
+    from knowrl.effect.stratify import pick, shares, split_groups
 
     items = gradient_items()
     probed = base_probe(boundary, items)

@@ -30,7 +30,7 @@ def training_signal(
     log: Path, fact_weight: float, group: int, dynamic: Sequence[dict[str, int]] | None = None
 ) -> dict[str, Any]:
     """The signal of one run (``dynamic``: the trainer's per-step dynamic-sampling counts, when it ran)."""
-    from knowrl.effect_eval import claims_in
+    from knowrl.effect.heldout import claims_in
 
     steps: dict[int, list[dict[str, Any]]] = {}
     for row in read_objects(log):
