@@ -1,6 +1,7 @@
 """Reward throughput: KnowRL's serial call pattern, a naive asyncio.gather, and the engine (staged and fused).
 
     python bench/reward_throughput.py [--steps 3] [--rpm-steps 3] [--seed 0]
+    python bench/reward_throughput.py --check      # a fresh run against the committed file's ratios
 
 Starts the test judge server (a separate process, 300 ms latency, fixed and then uniform
 +-50 %) on 127.0.0.1 and scores GRPO-sized steps of 64 completions (8 prompts x 8) built
@@ -365,6 +366,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rpm-steps", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="compare a fresh run's speed-ups over the serial pattern with the committed file's (nothing written); "
+        "exit 1 when a row got slower beyond the noise",
+    )
+    parser.add_argument("--no-profile", dest="profile", action="store_false", help="skip the profile section")
     args = parser.parse_args(argv)
     db = demo_kb_path()
     if not db.exists():
@@ -377,11 +385,104 @@ def main(argv: list[str] | None = None) -> int:
         kb.search("warm up", k=1)
         kb.encode_queries(["warm up", "the encoder"])
         results = asyncio.run(measure(args, kb))
+        if args.profile and not args.check:
+            results["profile"] = asyncio.run(profile_steps(kb, args.seed))
+    if args.check:
+        with tempfile.TemporaryDirectory() as tmp:
+            fresh = Path(tmp) / "reward_throughput.md"
+            write_markdown(fresh, results, args)
+            report, slower = check(RESULTS / "reward_throughput.md", fresh)
+        print(report)
+        return 1 if slower else 0
     args.out.mkdir(parents=True, exist_ok=True)
     write_markdown(args.out / "reward_throughput.md", results, args)
     plot(args.out / "reward_throughput.png", results)
     print((args.out / "reward_throughput.md").read_text())
     return 0
+
+
+async def profile_steps(kb: KnowledgeBase, seed: int, top: int = 15) -> dict[str, str]:
+    """cProfile of one cold and three warm fused and staged steps (new prompts, own server), the entries
+    with the most cumulative time: what a slower row spends its time on."""
+    import cProfile
+    import io
+    import pstats
+
+    rng = random.Random(seed + 1)
+    facts = country_facts()
+    countries = sorted(facts)
+    rng.shuffle(countries)
+    out: dict[str, str] = {}
+    server = Server("--latency-ms", "300", "--latency-dist", "fixed")
+    try:
+        for i, mode in enumerate(("fused", "staged")):
+            step = make_step(rng, facts, countries[i * PROMPTS_PER_STEP : (i + 1) * PROMPTS_PER_STEP])
+            with tempfile.TemporaryDirectory() as cache:
+                async with RewardEngine(engine_config(server.url, cache, mode), kb=kb) as engine:
+                    for phase, repeats in (("cold", 1), ("warm", 3)):
+                        profiler = cProfile.Profile()
+                        for _ in range(repeats):
+                            profiler.enable()
+                            await engine.score(step)
+                            profiler.disable()
+                        text = io.StringIO()
+                        stats = pstats.Stats(profiler, stream=text).strip_dirs().sort_stats("cumulative")
+                        stats.print_stats(top)
+                        body = text.getvalue()
+                        out[f"{mode} {phase}"] = body[body.index("ncalls") :] if "ncalls" in body else body
+    finally:
+        server.stop()
+    return out
+
+
+_ROW = re.compile(r"^\| (?P<name>[^|]+?) \| (?P<latency>fixed|uniform) \| \d+ \| (?P<p50>[\d.]+) \| (?P<p95>[\d.]+) \|")
+
+
+def _table(path: Path) -> dict[tuple[str, str], tuple[float, float]]:
+    """(set-up, latency) -> (p50, p95) from a results file's table."""
+    rows = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        m = _ROW.match(line)
+        if m:
+            rows[(m["name"], m["latency"])] = (float(m["p50"]), float(m["p95"]))
+    return rows
+
+
+def check(committed: Path, fresh: Path, floor: float = 0.15) -> tuple[str, list[str]]:
+    """Each row's speed-up over the serial pattern, committed vs fresh; a row moved when the change exceeds its
+    noise: the larger of ``floor`` and the row's own p95/p50 spread in either run. (report, rows slower)."""
+    old, new = _table(committed), _table(fresh)
+    serial = ("serial, KnowRL's call pattern", "fixed")
+    lines = [
+        f"committed: {committed} ({_made_at(committed)}); fresh run: this checkout ({provenance.commit()})",
+        "",
+        "| set-up | latency | committed p50 | fresh p50 | speed-up committed -> fresh | noise | verdict |",
+        "|---|---|---:|---:|---|---:|---|",
+    ]
+    slower = []
+    for key, (p50, p95) in old.items():
+        if key == serial or key not in new:
+            continue
+        f50, f95 = new[key]
+        was, now = old[serial][0] / p50, new[serial][0] / f50
+        noise = max(floor, (p95 - p50) / p50, (f95 - f50) / f50)
+        change = now / was - 1
+        verdict = "same (within the noise)"
+        if change < -noise:
+            verdict = "**slower**"
+            slower.append(" / ".join(key))
+        elif change > noise:
+            verdict = "faster"
+        lines.append(
+            f"| {key[0]} | {key[1]} | {p50:.3f} s | {f50:.3f} s | {was:.0f}x -> {now:.0f}x ({change:+.0%}) "
+            f"| {noise:.0%} | {verdict} |"
+        )
+    return "\n".join(lines), slower
+
+
+def _made_at(path: Path) -> str:
+    m = re.search(r"at commit (\S+)", path.read_text(encoding="utf-8"))
+    return f"commit {m.group(1)}" if m else "commit unknown"
 
 
 def write_markdown(path: Path, r: dict, args: argparse.Namespace) -> None:
@@ -454,6 +555,17 @@ def write_markdown(path: Path, r: dict, args: argparse.Namespace) -> None:
         "128 serial calls.",
         "",
     ]
+    if r.get("profile"):
+        lines += [
+            "## Profile",
+            "",
+            "cProfile of one more step per set-up (its own prompts and server; the profiler's overhead makes these "
+            "steps slower than the table's), the entries with the most cumulative time. "
+            "`python bench/reward_throughput.py --check` compares a fresh run with this file's rows.",
+            "",
+        ]
+        for name, text in r["profile"].items():
+            lines += [f"### {name}", "", "```", text.rstrip(), "```", ""]
     path.write_text("\n".join(lines))
 
 

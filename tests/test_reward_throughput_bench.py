@@ -36,3 +36,27 @@ async def test_naive_gather_grades_then_checks_the_wrong_answers_facts(server, k
     # 4 grades, then a decomposition and a verification for each of the 2 INCORRECT answers
     assert timing["requests"] == 4 + 2 + 2
     assert timing["completions"] == 4 and timing["steps"] == 1
+
+
+def test_check_flags_a_row_slower_beyond_its_noise_and_not_one_within_it(tmp_path):
+    """``--check`` compares speed-ups over the serial pattern (so a slower machine moves nothing) and flags a row
+    only when the change exceeds its own p95/p50 spread or 15 %."""
+    bench = load_bench()
+    head = "| set-up | latency | steps | step p50 s | step p95 s | vs serial | completions/s | calls |\n|---|\n"
+
+    def table(path, serial, cold, warm):
+        path.write_text(
+            "# Reward throughput\n\nGenerated at commit abc1234.\n\n"
+            + head
+            + f"| serial, KnowRL's call pattern | fixed | 1 | {serial} | {serial} | 1x | 1 | 2 |\n"
+            + f"| engine fused, cold cache | fixed | 3 | {cold} | {cold * 1.05:.3f} | 91x | 150 | 1.03 |\n"
+            + f"| engine fused, warm cache (same process) | fixed | 3 | {warm} | {warm * 1.1:.3f} | 875x | 1425 | 0 |\n"
+        )
+        return path
+
+    committed = table(tmp_path / "old.md", 39.0, 0.427, 0.045)
+    # a machine twice as slow: every time doubles, serial too; then the warm step alone doubles again
+    fresh = table(tmp_path / "new.md", 78.0, 0.854, 0.180)
+    report, slower = bench.check(committed, fresh)
+    assert slower == ["engine fused, warm cache (same process) / fixed"]
+    assert "| engine fused, cold cache | fixed | 0.427 s | 0.854 s | 91x -> 91x (+0%) | 15% | same" in report
