@@ -46,13 +46,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import provenance  # noqa: E402
-
 from knowrl.config import TrainConfig, load_train_config  # noqa: E402
 from knowrl.effect.heldout import evaluate_policy, save  # noqa: E402
 from knowrl.effect.selectivity import known, paired_gap, report  # noqa: E402
 from knowrl.effect.training_signal import training_signal  # noqa: E402
 from knowrl.stats import paired_bootstrap, rates  # noqa: E402
+from knowrl_io import provenance  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 ARMS: dict[str, list[str]] = {

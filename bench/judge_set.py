@@ -26,9 +26,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import provenance  # noqa: E402
-
 from knowrl.evaluate import wilson  # noqa: E402
+from knowrl_io import provenance  # noqa: E402
 from retrieval.kb import Passage  # noqa: E402
 from reward_engine import prompts  # noqa: E402
 from reward_engine.judge.client import JudgeClient  # noqa: E402

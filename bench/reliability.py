@@ -29,7 +29,8 @@ sys.path.insert(0, str(ROOT))  # run as a script: the project is on the path bef
 sys.path.insert(1, str(ROOT / "bench"))
 
 import hostile  # noqa: E402
-import provenance  # noqa: E402
+
+from knowrl_io import provenance  # noqa: E402
 
 SMOKE = ROOT / "configs" / "smoke.yaml"
 SMOKE_RL = ROOT / "configs" / "data" / "smoke_rl.jsonl"

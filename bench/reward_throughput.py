@@ -31,9 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import provenance  # noqa: E402
-
 from judges.ports import free_port  # noqa: E402
+from knowrl_io import provenance  # noqa: E402
 from knowrl_io.paths import demo_kb_path  # noqa: E402
 from retrieval.build import build  # noqa: E402
 from retrieval.kb import KnowledgeBase, Passage  # noqa: E402

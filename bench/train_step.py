@@ -37,11 +37,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import provenance  # noqa: E402
-
 from knowrl.config import load_train_config  # noqa: E402
 from knowrl.effect.demo_data import build_demo_data  # noqa: E402
 from knowrl.models import resolve_model_path  # noqa: E402
+from knowrl_io import provenance  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 # The demo's settings before this profile: a KL term (TRL then keeps a reference model and runs its

@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from knowrl_io import provenance
+
 log = logging.getLogger(__name__)
 
 
@@ -147,7 +149,8 @@ def write_report(path: Path, command: str, config: Any, clock: StageClock, resul
     lines = [
         f"# Pipeline run: `{command}`",
         "",
-        f"Written by that command. {minutes(clock.total_s)} from start to table on {platform.machine()}, "
+        f"Written by that command at commit {provenance.commit()}. {minutes(clock.total_s)} from start to table on "
+        f"{platform.machine()}, "
         f"{os.cpu_count()} cores, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}, seed "
         f"{config.seed}. {cache_note(result.get('cached_at_start'))}",
         "",

@@ -75,28 +75,14 @@ class PassageTexts:
         self.conn.close()
 
 
-def report_rows(
-    rows: Iterable[dict[str, Any]],
-    inputs: dict[int, dict[str, Any]],
-    kb: "PassageTexts | KnowledgeSource | None" = None,
-) -> list[dict]:
-    """The rows as the page shows them: fields joined from the input, the answer parsed, evidence text."""
+def report_rows(rows: Iterable[dict[str, Any]], inputs: dict[int, dict[str, Any]]) -> list[dict]:
+    """The rows as the page shows them: fields joined from the input, the answer parsed."""
     out = []
     for n, row in enumerate(rows, start=1):
         source = inputs.get(row.get("line")) if isinstance(row.get("line"), int) else None
         merged = {**(source or {}), **row}
         text = completion_text(merged.get("completion"))
         parsed = parse(text) if text else None
-        claims = [c for c in merged.get("claims") or [] if isinstance(c, dict)]
-        if kb is not None:
-            ids = sorted({i for c in claims for i in c.get("evidence_ids") or [] if isinstance(i, int)})
-            found = kb.get_passages(ids) if ids else {}
-            for claim in claims:
-                claim["evidence"] = [
-                    {"id": i, "title": found[i].title, "text": found[i].text[:MAX_EVIDENCE_CHARS]}
-                    for i in claim.get("evidence_ids") or []
-                    if i in found
-                ]
         shown = {
             "n": n,
             "id": merged.get("id"),
@@ -113,11 +99,20 @@ def report_rows(
             "correctness": merged.get("correctness"),
             "factuality": merged.get("factuality"),
             "error": merged.get("error"),
-            "claims": claims,
+            "claims": [c for c in merged.get("claims") or [] if isinstance(c, dict)],
         }
         shown["gamed"] = gamed(shown)
+        del shown["reasoning"]  # read by gamed(); the completion holds it
         out.append(shown)
     return out
+
+
+def evidence_texts(rows: list[dict[str, Any]], kb: "PassageTexts | KnowledgeSource") -> dict[int, dict[str, str]]:
+    """Each evidence passage the rows' claims cite, once (id -> title and text): GRPO's generations of one
+    prompt cite the same passages, and a copy per claim made a 20,000-row page hundreds of megabytes."""
+    ids = sorted({i for r in rows for c in r["claims"] for i in c.get("evidence_ids") or [] if isinstance(i, int)})
+    found = kb.get_passages(ids) if ids else {}
+    return {i: {"title": p.title, "text": p.text[:MAX_EVIDENCE_CHARS]} for i, p in found.items()}
 
 
 def _embed(data: Any) -> str:
@@ -126,20 +121,26 @@ def _embed(data: Any) -> str:
     return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
-def render(rows: list[dict[str, Any]], title: str) -> str:
+def render(rows: list[dict[str, Any]], title: str, passages: dict[int, dict[str, str]] | None = None) -> str:
     page = (Path(__file__).parent / "inspect_page.html").read_text(encoding="utf-8")
-    return page.replace("__TITLE_JSON__", _embed(title)).replace("__ROWS_JSON__", _embed(rows))
+    return (
+        page.replace("__TITLE_JSON__", _embed(title))
+        .replace("__PASSAGES_JSON__", _embed(passages or {}))
+        .replace("__ROWS_JSON__", _embed(rows))
+    )
 
 
 def write_page(rows_path: Path, output: Path, kb_path: Path | None = None, inputs: Path | None = None) -> int:
     """The report of ``rows_path`` as one HTML file (evidence text from ``kb_path`` when given); rows written."""
-    kb = PassageTexts(kb_path) if kb_path is not None else None
-    try:
-        rows = report_rows(read_objects(rows_path), _inputs_by_line(inputs), kb)
-    finally:
-        if kb is not None:
+    rows = report_rows(read_objects(rows_path), _inputs_by_line(inputs))
+    passages = None
+    if kb_path is not None:
+        kb = PassageTexts(kb_path)
+        try:
+            passages = evidence_texts(rows, kb)
+        finally:
             kb.close()
-    output.write_text(render(rows, rows_path.name), encoding="utf-8")
+    output.write_text(render(rows, rows_path.name, passages), encoding="utf-8")
     return len(rows)
 
 

@@ -33,12 +33,10 @@ def test_the_results_index_lists_every_results_file():
 
 
 def test_a_results_file_states_the_commit_it_measured(tmp_path):
-    """bench/provenance.py writes the commit at a results file's top; the index reads it back from there."""
+    """knowrl_io/provenance.py writes the commit at a results file's top; the index reads it back from there."""
     import importlib.util
-    import sys
 
-    sys.path.insert(0, str(ROOT / "bench"))
-    import provenance
+    from knowrl_io import provenance
 
     spec = importlib.util.spec_from_file_location("results_index", ROOT / "bench" / "results_index.py")
     index = importlib.util.module_from_spec(spec)

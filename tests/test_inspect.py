@@ -14,15 +14,15 @@ HOSTILE = (
 )
 
 
-def _rows_from(html: str) -> list[dict]:
-    embedded = re.search(r'<script id="data-rows" type="application/json">(.*?)</script>', html, re.S)
+def _rows_from(html: str, part: str = "rows") -> list[dict]:
+    embedded = re.search(rf'<script id="data-{part}" type="application/json">(.*?)</script>', html, re.S)
     return json.loads(embedded.group(1))
 
 
 def test_a_hostile_completion_stays_data(tmp_path):
     rows = report_rows([{"step": 0, "question": "Q?", "answers": "A", "completion": HOSTILE, "total": 0.0}], {})
     html = render(rows, "rewards.jsonl")
-    assert html.count("</script>") == 3  # the page's own three script elements, nothing from the row
+    assert html.count("</script>") == 4  # the page's own four script elements, nothing from the row
     assert "onerror=alert" not in html.split('id="data-rows"')[0]
     assert _rows_from(html)[0]["completion"] == HOSTILE  # the text survives, escaped, byte for byte
     assert not re.search(r"(?:src|href)\s*=\s*[\"']?(?:https?:)?//", html), "no external reference"
@@ -53,7 +53,10 @@ def test_gamed_rows_are_flagged_and_the_cli_joins_a_score_output_with_its_input(
     assert done.returncode == 0, done.stderr
     (row,) = _rows_from(html.read_text())
     assert row["question"] == "Capital of France?" and row["gamed"] == ["6 claims, no answer", "repeated claims"]
-    assert row["claims"][0]["evidence"][0]["id"] == 1 and row["claims"][0]["evidence"][0]["text"]
+    assert row["claims"][0]["evidence_ids"] == [1]
+    passages = _rows_from(html.read_text(), "passages")  # each cited passage once, however many claims cite it
+    assert list(passages) == ["1"] and passages["1"]["text"]
+    assert html.read_text().count(passages["1"]["text"][:80]) == 1
     assert gamed({"claims": [], "answer": "Paris", "reasoning": "word " * 300}) == ["answer tiny beside long reasoning"]
 
 

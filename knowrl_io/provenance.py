@@ -1,7 +1,8 @@
 """Which code a results file measured: the commit, marked when the working tree differed from it.
 
 Each results file states this at its top (issue #47), beside the command that made it, so a reader can check
-out exactly what was measured; ``bench/results_index.py`` lists it.
+out exactly what was measured; ``bench/results_index.py`` lists it. The demo's report (knowrl.pipeline_report)
+states it too, so it lives here, below every package.
 """
 
 from __future__ import annotations
