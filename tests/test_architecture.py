@@ -168,3 +168,15 @@ def test_no_module_points_to_a_file_outside_the_repository(top):
     for path in (ROOT / top).rglob("*.py"):
         for name in re.findall(r"\b([A-Z][A-Z_]+\.md)\b", path.read_text(encoding="utf-8")):
             assert (ROOT / name).exists(), f"{path.relative_to(ROOT)} points to {name}, which is not in the repository"
+
+
+def test_every_docstring_example_is_collected():
+    """A module with ``>>>`` examples outside pytest.ini's testpaths never runs them: they rot unseen."""
+    import configparser
+
+    ini = configparser.ConfigParser()
+    ini.read(ROOT / "pytest.ini")
+    paths = [ROOT / p for p in ini["pytest"]["testpaths"].split()]
+    with_examples = [p for top in LAYERS for p in (ROOT / top).rglob("*.py") if ">>>" in p.read_text(encoding="utf-8")]
+    missed = sorted(str(p.relative_to(ROOT)) for p in with_examples if not any(p == t or t in p.parents for t in paths))
+    assert with_examples and not missed, missed
