@@ -152,7 +152,7 @@ def markdown(rows: dict[str, dict], files: dict[str, dict]) -> list[str]:
         if "error" in r:
             lines.append(f"| {name} | | | no | crashed: {r['error'][:80]} | | | |")
             continue
-        added = r["peak_mb"] - r["before_mb"]
+        added = max(0.0, r["peak_mb"] - r["before_mb"])  # the high-water mark is reset to about the RSS read
         ratio = f"{added / r['size_mb']:.1f}x" if r["size_mb"] >= 1 else ""
         within = "yes" if r["seconds"] <= BUDGET_S + 1 else "NO"
         reward = "" if r["total"] is None else f"{r['total']:.3f}"
