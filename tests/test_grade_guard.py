@@ -199,3 +199,37 @@ def test_a_description_holds_nothing_else():
     assert _by_rule("November 1989", "9 November 1989") is Label.NOT_ATTEMPTED
     assert _by_rule("42,195 metres", "42.195 km") is None  # units: the judge compares
     assert _by_rule("Lyon", "Paris") is None
+
+
+async def test_a_repeated_grade_is_settled_once_and_a_long_answer_every_time(monkeypatch):
+    """settle() is pure: a warm step's repeated grades reuse the verdict (no thread hop, no second reading) and
+    give the same label; an answer over the memo's length cap is read again each time (not kept)."""
+    from reward_engine.stages import grade as grade_stage
+
+    calls = []
+
+    def counted(*args):
+        calls.append(args[2])
+        return settle(*args)
+
+    monkeypatch.setattr(grade_stage, "settle", counted)
+    srv = JudgeServer(ServerConfig())
+    await srv.start()
+    try:
+        q = "What is the capital of France?"
+        long_answer = "Lyon " + "x" * grade_stage._SETTLE_MAX_CHARS
+        rows = [
+            Sample(q, "<think>x</think><answer>Lyon</answer>", "Paris"),
+            Sample(q, f"<think>x</think><answer>{long_answer}</answer>", "Paris"),
+        ]
+        async with RewardEngine(_config(srv.url)) as engine:
+            first = await engine.score(rows)
+            second = await engine.score(rows)
+    finally:
+        await srv.stop()
+    assert [r.label for r in first] == [r.label for r in second] and [r.label for r in first][0] == "INCORRECT"
+    assert len(calls) == 2  # each row's answer (the long one cut to max_answer_chars) settled once, not twice
+    grader = engine.grader
+    for _ in range(2):  # past the cap: read each time
+        await grader.guard(q, "Paris", long_answer + "y", Label.INCORRECT, "Lyon")
+    assert len(calls) == 4

@@ -29,6 +29,10 @@ def reply_form(template: prompts.Template, structured: bool) -> tuple[dict, int]
     return prompts.GRADE_SCHEMA, GRADER_JSON_MAX_TOKENS if structured else GRADER_MAX_TOKENS
 
 
+_SETTLE_MEMO = 8_192  # verdicts kept per grader
+_SETTLE_MAX_CHARS = 2_000  # longer answers are read again (a memo of megabyte completions would hold them)
+
+
 class Grader(Protocol):
     async def grade(self, question: str, gold: str, answer: str) -> StageOutput[Label]: ...
 
@@ -55,6 +59,8 @@ class LLMGrader:
         self.judge = judge
         self.template = template
         self.guard_counts: collections.Counter[str] = collections.Counter()
+        # settle() is a pure function of its strings: a warm step asks it the same questions again
+        self._settled: collections.OrderedDict[tuple, SpanVerdict] = collections.OrderedDict()
 
     def request(self, question: str, gold: str, answer: str) -> JudgeRequest:
         structured = self.judge.structured
@@ -73,6 +79,20 @@ class LLMGrader:
         reply = await req.send(self.judge, lambda t: prompts.parse_grade(t) is not Label.UNPARSEABLE)
         return prompts.parse_grade(reply.text), prompts.parse_answer_span(reply.text), reply.cached
 
+    async def _settle(self, label: Label, span: str | None, answer: str, gold: str, question: str) -> SpanVerdict:
+        """``settle`` remembered per grader (answers up to ``_SETTLE_MAX_CHARS``); a miss reads off the loop."""
+        key = (label, span, answer, gold, question)
+        keep = len(answer) <= _SETTLE_MAX_CHARS
+        if keep and key in self._settled:
+            self._settled.move_to_end(key)
+            return self._settled[key]
+        verdict = await asyncio.to_thread(settle, label, span, answer, gold, question)  # offline reading: off the loop
+        if keep:
+            self._settled[key] = verdict
+            if len(self._settled) > _SETTLE_MEMO:
+                self._settled.popitem(last=False)
+        return verdict
+
     async def grade(self, question: str, gold: str, answer: str) -> StageOutput:
         label, span, cached = await self.ask(question, gold, answer)
         return await self.guard(question, gold, answer, label, span, cached)
@@ -83,7 +103,7 @@ class LLMGrader:
         """The judge's grade after the span check (``grade_guard.settle``)."""
         if not self.template.answer_span or label is Label.UNPARSEABLE:
             return StageOutput(label, cached)
-        verdict = await asyncio.to_thread(settle, label, span, answer, gold, question)  # offline reading: off the loop
+        verdict = await self._settle(label, span, answer, gold, question)
         if verdict.check is SpanCheck.ASK and self.compared_alone:
             verdict = SpanVerdict(SpanCheck.CONFIRMED, "the judge compared the span alone", verdict.span)
         if verdict.check is not SpanCheck.KEPT:
