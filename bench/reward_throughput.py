@@ -31,6 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import results_index  # noqa: E402
+
 from judges.ports import free_port  # noqa: E402
 from knowrl_io import provenance  # noqa: E402
 from knowrl_io.paths import demo_kb_path  # noqa: E402
@@ -453,7 +455,8 @@ def check(committed: Path, fresh: Path, floor: float = 0.15) -> tuple[str, list[
     old, new = _table(committed), _table(fresh)
     serial = ("serial, KnowRL's call pattern", "fixed")
     lines = [
-        f"committed: {committed} ({_made_at(committed)}); fresh run: this checkout ({provenance.commit()})",
+        f"committed: {committed} (commit {results_index.made_at(committed) or 'unknown'}); "
+        f"fresh run: this checkout ({provenance.commit()})",
         "",
         "| set-up | latency | committed p50 | fresh p50 | speed-up committed -> fresh | noise | verdict |",
         "|---|---|---:|---:|---|---:|---|",
@@ -477,11 +480,6 @@ def check(committed: Path, fresh: Path, floor: float = 0.15) -> tuple[str, list[
             f"| {noise:.0%} | {verdict} |"
         )
     return "\n".join(lines), slower
-
-
-def _made_at(path: Path) -> str:
-    m = re.search(r"at commit (\S+)", path.read_text(encoding="utf-8"))
-    return f"commit {m.group(1)}" if m else "commit unknown"
 
 
 def write_markdown(path: Path, r: dict, args: argparse.Namespace) -> None:
