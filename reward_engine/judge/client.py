@@ -15,7 +15,7 @@ import asyncio
 import itertools
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt, wait_random_exponential
@@ -60,6 +60,7 @@ class _Call:
     priority: int
     kind: str = "other"  # names the call in the parse tallies (JudgeMetrics.parsed)
     whole: bool = False  # a reply cut at max_tokens is refused (lists of claims or verdicts)
+    keys: dict[str, str] = field(default_factory=dict)  # cache key by model: worked out once, read twice
 
 
 @dataclass
@@ -256,7 +257,12 @@ class JudgeClient:
             del self._inflight[key]
 
     def _key(self, call: _Call, model: str) -> str:
-        return self.key_for(call.messages, call.template_version, call.max_tokens, model, call.schema)
+        key = call.keys.get(model)
+        if key is None:
+            key = call.keys[model] = self.key_for(
+                call.messages, call.template_version, call.max_tokens, model, call.schema
+            )
+        return key
 
     async def _call(self, endpoint: Endpoint, call: _Call, started: float) -> JudgeReply:
         """The request with retries; a deterministic answer is stored in the cache."""

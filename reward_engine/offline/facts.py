@@ -43,7 +43,10 @@ def decompose(reasoning: str) -> list[str]:
     return list(dict.fromkeys(claims))
 
 
+@functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
+    """A crude English stem ("capitals" -> "capital"), accents dropped; memoised: a few thousand words recur
+    across every claim and passage of a step."""
     word = unicodedata.normalize("NFKD", word.lower())
     word = "".join(c for c in word if not unicodedata.combining(c))
     for suffix in ("'s", "ies", "es", "s", "ed", "ing"):

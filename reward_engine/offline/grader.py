@@ -106,8 +106,24 @@ _STOP = frozenset(
 )
 
 
+_MEMO_MAX_CHARS = 256  # pure helpers below remember short texts only: a hostile answer must not fill a memo
+
+
 def normalize(text: str) -> str:
-    """Lowercase, NFKC (NBSP -> space), strip punctuation and articles, squeeze spaces."""
+    """Lowercase, NFKC (NBSP -> space), strip punctuation and articles, squeeze spaces.
+
+    Memoised for short texts: one grade normalises the same answer, golds and question words ~8 times."""
+    if len(text) <= _MEMO_MAX_CHARS:
+        return _normalize_memo(text)
+    return _normalize(text)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _normalize_memo(text: str) -> str:
+    return _normalize(text)
+
+
+def _normalize(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).lower()
     text = _DOTTED.sub(lambda m: m.group().replace(".", ""), text)  # "u.s.a." is one word, not "u s" + article
     text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
@@ -135,6 +151,20 @@ def gold_aliases(answers: str | Iterable[str] | None, question: str | None = Non
     """
     if answers is None:
         return []
+    if isinstance(answers, (str, tuple)) and len(answers) <= _MEMO_MAX_CHARS and len(question or "") <= 4096:
+        try:
+            return list(_gold_aliases_memo(answers, question))
+        except TypeError:  # a tuple holding something unhashable: worked out, not kept
+            pass
+    return _gold_aliases(answers, question)
+
+
+@functools.lru_cache(maxsize=8_192)
+def _gold_aliases_memo(answers: str | tuple[str, ...], question: str | None) -> tuple[str, ...]:
+    return tuple(_gold_aliases(answers, question))
+
+
+def _gold_aliases(answers: str | Iterable[str], question: str | None) -> list[str]:
     items = re.split(r"[;|]", answers) if isinstance(answers, str) else [a for a in answers if isinstance(a, str)]
     out: list[str] = []
     for item in items:
@@ -167,6 +197,17 @@ _ASKS_YEAR = re.compile(r"\b(?:which|what) year\b|\byear (?:did|was|were|is|does
 
 def question_words(question: str | None) -> frozenset[str]:
     """The question's content words (normalised): what an answer may leave out or mention as known."""
+    if len(question or "") <= 4096:
+        return _question_words_memo(question)
+    return _question_words(question)
+
+
+@functools.lru_cache(maxsize=8_192)
+def _question_words_memo(question: str | None) -> frozenset[str]:
+    return _question_words(question)
+
+
+def _question_words(question: str | None) -> frozenset[str]:
     return frozenset(w for w in normalize(question or "").split() if w not in _STOP)
 
 

@@ -10,6 +10,7 @@ is NOT_ATTEMPTED, so hedging never turns a wrong answer into a non-answer.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -202,7 +203,16 @@ def prepare(text: str) -> str:
 
 
 def lower(text: str) -> str:
-    """Lowercase with the same length as ``text`` (positions carry over)."""
+    """Lowercase with the same length as ``text`` (positions carry over).
+
+    >>> lower("İSTANBUL, ΟΔΟΣ")  # İ lowercases to two characters: kept; Σ is σ wherever it stands
+    'İstanbul, οδοσ'
+    """
+    low = text.lower()
+    # str.lower is the per-character answer unless a character grew (İ) or a capital sigma took its
+    # word-final form (the only context rule CPython applies): the character loop is ~30x slower.
+    if len(low) == len(text) and "\u03a3" not in text:
+        return low
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
 
 
@@ -292,7 +302,21 @@ def _strip_hedges(text: str, protect: list[str]) -> tuple[str, bool, bool]:
 
 
 def _protected(low: str, protect: list[str]) -> list[tuple[int, int]]:
-    return [(m.start(), m.end()) for g in protect if g for m in re.finditer(rf"(?<!\w){re.escape(g)}(?!\w)", low)]
+    return [(m.start(), m.end()) for g in protect if g for m in _whole_word(g).finditer(low)]
+
+
+def _whole_word(text: str) -> re.Pattern[str]:
+    """``text`` as a whole word or phrase; compiled once when short (a grade looks for its golds ~40 times)."""
+    return _whole_word_memo(text) if len(text) <= 256 else _compile_whole_word(text)
+
+
+@functools.lru_cache(maxsize=4_096)
+def _whole_word_memo(text: str) -> re.Pattern[str]:
+    return _compile_whole_word(text)
+
+
+def _compile_whole_word(text: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(text)}(?!\w)")
 
 
 def _inside(spans: list[tuple[int, int]], at: int) -> bool:

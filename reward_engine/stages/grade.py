@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import collections
 from typing import Protocol
 
@@ -19,6 +18,7 @@ from reward_engine.stages.llm_stage import (
     JudgeRequest,
     StageOutput,
 )
+from reward_engine.stages.offload import off_loop
 
 
 def reply_form(template: prompts.Template, structured: bool) -> tuple[dict, int]:
@@ -37,11 +37,11 @@ class Grader(Protocol):
     async def grade(self, question: str, gold: str, answer: str) -> StageOutput[Label]: ...
 
 
-# The offline stages are CPU work; they run on a worker thread so the step budget's timer on the
-# event loop still fires however long one input takes (the late result is discarded).
+# The offline stages are CPU work; a long input is read on a worker thread so the step budget's timer on the
+# event loop still fires however long it takes (the late result is discarded): see ``offload``.
 class OfflineGrader:
     async def grade(self, question: str, gold: str, answer: str) -> StageOutput:
-        return StageOutput(await asyncio.to_thread(offline_grader.grade, answer, gold, question))
+        return StageOutput(await off_loop(offline_grader.grade, answer, gold, question, chars=len(answer)))
 
 
 class LLMGrader:
@@ -80,13 +80,13 @@ class LLMGrader:
         return prompts.parse_grade(reply.text), prompts.parse_answer_span(reply.text), reply.cached
 
     async def _settle(self, label: Label, span: str | None, answer: str, gold: str, question: str) -> SpanVerdict:
-        """``settle`` remembered per grader (answers up to ``_SETTLE_MAX_CHARS``); a miss reads off the loop."""
+        """``settle`` remembered per grader (answers up to ``_SETTLE_MAX_CHARS``); a long one is read off the loop."""
         key = (label, span, answer, gold, question)
         keep = len(answer) <= _SETTLE_MAX_CHARS
         if keep and key in self._settled:
             self._settled.move_to_end(key)
             return self._settled[key]
-        verdict = await asyncio.to_thread(settle, label, span, answer, gold, question)  # offline reading: off the loop
+        verdict = await off_loop(settle, label, span, answer, gold, question, chars=len(answer) + len(span or ""))
         if keep:
             self._settled[key] = verdict
             if len(self._settled) > _SETTLE_MEMO:
@@ -122,7 +122,7 @@ class LLMGrader:
                 return StageOutput(Label.CORRECT, cached and again_cached)
             self.guard_counts["overturned"] += 1
             return StageOutput(again if again is not Label.CORRECT else Label.INCORRECT, cached and again_cached)
-        return StageOutput(await asyncio.to_thread(offline_grader.grade, answer, gold, question), cached)
+        return StageOutput(await off_loop(offline_grader.grade, answer, gold, question, chars=len(answer)), cached)
 
 
 class ReadThenCompareGrader(LLMGrader):
@@ -162,10 +162,10 @@ class ReadThenCompareGrader(LLMGrader):
         kind, span = parsed
         if kind == "declines" or not span.strip():
             return Label.NOT_ATTEMPTED, "", reply.cached
-        by_rule = await asyncio.to_thread(_by_rule, span, gold, question)
+        by_rule = await off_loop(_by_rule, span, gold, question, chars=len(span))
         if by_rule is not None:
             return by_rule, span, reply.cached
-        describes = kind == "describes" and await asyncio.to_thread(_only_describes, span, answer)
+        describes = kind == "describes" and await off_loop(_only_describes, span, answer, chars=len(span) + len(answer))
         template, parse = (prompts.FITS, prompts.parse_fits) if describes else (prompts.COMPARE, prompts.parse_grade)
         second = JudgeRequest(
             "grade",
