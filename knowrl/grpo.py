@@ -87,6 +87,8 @@ def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None
             log.warning("--resume: no checkpoint in %s, starting fresh", out)
         start_fresh(log_path)
     reward_log = RewardLog(log_path)
+    if config.reward is not None:  # the rank picks its weight in a shared judge budget (judge.limits.rank_weights)
+        config = config.model_copy(update={"reward": config.reward.model_copy(update={"rank": rank})})
     task = registry.setup(
         config, policy.tokenizer, knowrl_sink=reward_log, rows_sink=reward_log.write_rows, world_size=world
     )

@@ -139,6 +139,7 @@ class RewardEngineConfig(BaseModel):
         "grpo.multi_objective_aggregation: normalize_then_sum, where a None is neutral",
     )
     world_size: int = Field(1, ge=1, description="processes sharing the judge's rate budget (set by the trainer)")
+    rank: int = Field(0, ge=0, description="this process's index among world_size (set by the trainer)")
     _templates: Templates | None = PrivateAttr(None)
     _templates_from: tuple[str | None, ...] = PrivateAttr(())
 
@@ -219,8 +220,15 @@ class RewardEngineConfig(BaseModel):
         if judge is None or self.world_size == 1:
             return judge
         if judge.limits is not None:
-            limits = judge.limits.model_copy(update={"fallback_share": 1.0 / self.world_size})
-            return judge.model_copy(update={"limits": limits})
+            update: dict[str, Any] = {"fallback_share": 1.0 / self.world_size}
+            weights = judge.limits.rank_weights
+            if weights:
+                if len(weights) != self.world_size:
+                    raise ValueError(
+                        f"judge.limits.rank_weights has {len(weights)} weights for {self.world_size} ranks"
+                    )
+                update["weight"] = weights[self.rank]
+            return judge.model_copy(update={"limits": judge.limits.model_copy(update=update)})
         share = {}
         for key in ("requests_per_minute", "tokens_per_minute"):
             value = getattr(judge, key)

@@ -20,7 +20,7 @@ from judges.redis_local import LocalRedis, running_redis
 from judges.test_server import JudgeServer, ServerConfig
 from retrieval.kb import Passage
 from reward_engine import prompts, shared_cache
-from reward_engine.config import parse_reward_config
+from reward_engine.config import ConfigError, parse_reward_config
 from reward_engine.disk_cache import DiskCache
 from reward_engine.judge import shared_limits
 from reward_engine.judge.client import JudgeClient
@@ -250,9 +250,12 @@ BUDGET_RANK = textwrap.dedent(
 
     url, name, workers, seconds = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
     start_at = float(sys.argv[5])
+    weight = int(sys.argv[6]) if len(sys.argv) > 6 else 1
 
     async def main():
-        budget = SharedBudget(url, name, Budget(None, None, max_in_flight=4), lease_s=60, fallback_share=0.25)
+        budget = SharedBudget(
+            url, name, Budget(None, None, max_in_flight=4), lease_s=60, fallback_share=0.25, weight=weight
+        )
         admitted = 0
         await asyncio.sleep(max(0.0, start_at - time.time()))
         stop = time.time() + seconds
@@ -275,17 +278,19 @@ BUDGET_RANK = textwrap.dedent(
 )
 
 
-def _budget_ranks(url: str, name: str, workers: list[int], seconds: float) -> list[dict]:
+def _budget_ranks(
+    url: str, name: str, workers: list[int], seconds: float, weights: list[int] | None = None
+) -> list[dict]:
     import subprocess
 
     start_at = time.time() + 3.0  # after every process has imported redis
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", BUDGET_RANK, url, name, str(w), str(seconds), str(start_at)],
+            [sys.executable, "-c", BUDGET_RANK, url, name, str(w), str(seconds), str(start_at), str(weight)],
             stdout=subprocess.PIPE,
             text=True,
         )
-        for w in workers
+        for w, weight in zip(workers, weights or [1] * len(workers))
     ]
     outs = [p.communicate(timeout=120)[0] for p in procs]
     assert all(p.returncode == 0 for p in procs)
@@ -314,6 +319,31 @@ def test_backlogged_ranks_share_the_slots_equally_whatever_they_ask(redis_server
     counts = [r["admitted"] for r in ranks]
     mean = sum(counts) / len(counts)
     assert all(abs(c - mean) <= 0.1 * mean for c in counts), counts
+
+
+def test_backlogged_ranks_share_the_slots_by_their_weights(redis_server):
+    """Weights 2:1:1, equal load, all backlogged on four slots: the first rank gets half the requests, the
+    others a quarter each, within 10 %; with no weights the shares were equal (the test above)."""
+    ranks = _budget_ranks(redis_server.url, "weighted", [8, 8, 8], seconds=8.0, weights=[2, 1, 1])
+    counts = [r["admitted"] for r in ranks]
+    total = sum(counts)
+    for count, want in zip(counts, (0.5, 0.25, 0.25)):
+        assert abs(count - want * total) <= 0.1 * want * total, counts
+
+
+def test_the_trainer_gives_each_rank_its_weight_and_refuses_a_list_of_the_wrong_length():
+    base = {
+        "judge": {"endpoints": [{"base_url": "http://127.0.0.1:1/v1", "model": "m"}]},
+        "factuality": {"enabled": False},
+    }
+    limits = {"url": "redis://127.0.0.1:1/0", "rank_weights": [3, 1, 1, 1]}
+    config = parse_reward_config({**base, "judge": {**base["judge"], "limits": limits}, "world_size": 4, "rank": 0})
+    assert config.judge_for_rank().limits.weight == 3
+    assert config.model_copy(update={"rank": 2}).judge_for_rank().limits.weight == 1
+    with pytest.raises(ValueError, match="4 weights for 2 ranks"):
+        config.model_copy(update={"world_size": 2}).judge_for_rank()
+    with pytest.raises(ConfigError, match="rank_weights"):
+        parse_reward_config({**base, "judge": {**base["judge"], "limits": {**limits, "rank_weights": [0, 1]}}})
 
 
 async def test_a_call_cancelled_while_it_waits_for_the_window_gives_its_slot_back_before_the_client_closes(

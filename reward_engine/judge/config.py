@@ -71,6 +71,23 @@ class SharedLimits(_RedisURL):
         description="share of the limits a process keeps to itself while Redis is away (the trainer sets "
         "1/world_size; a scoring job beside a trainer should set its own)",
     )
+    weight: int = Field(
+        1,
+        ge=1,
+        le=16,
+        description="this process's share of the budget while several wait for it, relative to theirs (2: twice "
+        "the requests of a process with 1; the trainer takes rank_weights[rank] when that is set)",
+    )
+    rank_weights: list[int] | None = Field(
+        None, description="each trainer rank's weight, by rank (e.g. [3, 1, 1, 1]); overrides weight in a trainer"
+    )
+
+    @field_validator("rank_weights")
+    @classmethod
+    def _weights_in_range(cls, value: list[int] | None) -> list[int] | None:
+        if value is not None and (not value or any(not 1 <= w <= 16 for w in value)):
+            raise ValueError("rank_weights: one weight per rank, each from 1 to 16")
+        return value
 
 
 class JudgeConfig(BaseModel):
