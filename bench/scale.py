@@ -413,7 +413,7 @@ def render(args: argparse.Namespace, limits: list[dict], cache: list[dict], ray:
         f"On paper, from this run (not run at that size): 64 GPUs x 8 ranks = 512 processes against a judge "
         f"allowed 10,000 RPM (167 requests/s). {waiting}. A request that finds the window full is booked a time "
         "and sleeps (no asking again); one that finds every slot taken blocks on a list that each release pushes "
-        "to (one waiter per process, served in turn across processes). Its round trip "
+        "to (one waiter per process by default, served in turn across processes). Its round trip "
         f"({acquire_ms:.1f} ms here) is small beside a judge call (0.3-3 s). The judge is the "
         "bound: a GRPO step of 512 ranks x 8 completions with 2-4 judge calls each (grade, claims, verdicts) is "
         "8,000-16,000 calls, 48-96 s of the whole 10k-RPM budget per step before caching. What moves that is "
@@ -425,10 +425,12 @@ def render(args: argparse.Namespace, limits: list[dict], cache: list[dict], ray:
         "- One machine plays every node: the Redis and judge round trips are loopback, not a data-centre network.",
         "- The judge is the test double; a real judge's latency varies, which the limits do not depend on.",
         "- The Ray rows/s are bounded by the fixed per-engine in-flight limit and the 2 cores here, not by Ray.",
-        "- Shares are equal between backlogged ranks (a freed slot goes to the processes in turn); weights per "
-        "rank are not implemented. 64 processes on 2 cores also measure the scheduler.",
-        "- No row restarts Redis mid-run here (tests/test_shared_state.py does: nothing lost, the fallback share "
-        "used while it is away).",
+        "- Every row here has equal weights (a freed slot goes to the backlogged processes in turn). Weights per "
+        "rank (`judge.limits.weight`, a trainer's `rank_weights`) are tested, not measured here: "
+        "tests/test_shared_state.py, 2:1:1 on four slots, each share within 10 %. 64 processes on 2 cores also "
+        "measure the scheduler.",
+        "- The Redis restart is one kill and one start; tests/test_shared_state.py restarts it under a score job "
+        "and under the judge client (nothing lost).",
     ]
     return "\n".join(lines) + "\n"
 
