@@ -40,6 +40,7 @@ from reward_engine import prompts  # noqa: E402
 from reward_engine.config import parse_reward_config  # noqa: E402
 from reward_engine.judge.client import JudgeClient  # noqa: E402
 from reward_engine.judge.config import Endpoint, JudgeConfig  # noqa: E402
+from reward_engine.judge.shared_limits import round_trips  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 RPM_PER_WINDOW = 100  # the judge admits this many requests per window (server-side, sliding)
@@ -96,14 +97,16 @@ def judge_config(url: str, **overrides: Any) -> JudgeConfig:
     )
 
 
-def redis_commands(url: str) -> tuple[int, int]:
-    """Commands the Redis server has processed since it started, and of them the BLPOPs: one per wait for a
-    freed in-flight slot (``SharedBudget``'s waiters block on the wake list). A reading costs a few commands
-    itself (its connection and the INFO): nothing beside thousands."""
+def redis_commands(url: str) -> tuple[int, int, int]:
+    """Since the Redis server started: commands clients sent (round trips: an EVALSHA counts once), commands
+    run inside the budget's scripts (Redis counts those too), and BLPOPs (one per wait for a freed in-flight
+    slot). A reading costs a few commands itself (its connection and the INFO): nothing beside thousands."""
     import redis
 
     stats = redis.Redis.from_url(url).info("commandstats")
-    return sum(int(v["calls"]) for v in stats.values()), int(stats.get("cmdstat_blpop", {}).get("calls", 0))
+    sent = round_trips(stats)
+    inside = sum(int(v["calls"]) for v in stats.values()) - sent
+    return sent, inside, int(stats.get("cmdstat_blpop", {}).get("calls", 0))
 
 
 def spread(counts: list[int]) -> float:
@@ -131,7 +134,7 @@ def limits_rows(redis_url: str, window_s: float, windows: int) -> list[dict]:
             before = redis_commands(redis_url)
             metrics = run_ranks(config, loads, duration, head_start=max(6.0, 0.8 * n))
             after = redis_commands(redis_url)
-            commands, waits = after[0] - before[0], after[1] - before[1]  # nothing else uses this Redis
+            commands, inside, waits = (a - b for a, b in zip(after, before))  # nothing else uses this Redis
             stats = server.stats
             rows.append(
                 {
@@ -146,6 +149,7 @@ def limits_rows(redis_url: str, window_s: float, windows: int) -> list[dict]:
                     "per_rank": [m["requests"] for m in metrics],
                     "fallbacks": sum(m["limit_fallbacks"] for m in metrics),
                     "redis_commands": commands if shared else None,
+                    "script_commands": inside if shared else None,
                     "slot_waits": waits if shared else None,
                     "spread": spread([m["requests"] for m in metrics]),
                     "duration_s": duration,
@@ -323,13 +327,15 @@ def waiting_note(even: list[dict]) -> str:
     if len(even) < 2:
         return "not measured in this run"
     per_request = [r["redis_commands"] / max(1, r["admitted"]) for r in even]
-    most = max(per_request)
-    at_512 = most * 10_000 / 60
+    inside = [(r.get("script_commands") or 0) / max(1, r["admitted"]) for r in even]
+    most, most_inside = max(per_request), max(inside)
+    at_512, inside_512 = most * 10_000 / 60, most_inside * 10_000 / 60
     return (
         f"Redis commands per admitted request, waiting included, were {', '.join(f'{x:.1f}' for x in per_request)} "
-        f"at {', '.join(str(r['processes']) for r in even)} processes: they follow the admitted requests, not the "
-        f"processes. At 10,000 RPM (167 requests/s) that is about {at_512:,.0f} commands/s for the whole "
-        "cluster whatever its size (one Redis serves ~50,000-100,000 simple commands/s)"
+        f"at {', '.join(str(r['processes']) for r in even)} processes (and {max(inside):.0f} at most run inside "
+        "the two scripts, no round trip each): they follow the admitted requests, not the processes. At 10,000 "
+        f"RPM (167 requests/s) that is about {at_512:,.0f} commands/s sent and {inside_512:,.0f} run inside the "
+        "scripts for the whole cluster whatever its size (one Redis serves ~50,000-100,000 simple commands/s)"
     )
 
 
@@ -350,23 +356,27 @@ def render(args: argparse.Namespace, limits: list[dict], cache: list[dict], ray:
         "judge admitted in that time / (its RPM x the time). The shared limits count over the window x 1.01. "
         "*Per rank*: requests each rank got (min-max beyond 8 ranks); *spread*: the largest departure from the "
         "ranks' mean, as a share of it (every rank here is backlogged: equal shares are the goal). *Redis "
-        "commands*: what the Redis server processed during the run (the budget's own traffic, every waiting "
-        "request included; each rank keeps up to 64 calls waiting).",
+        "commands*: what the clients sent the Redis server during the run (round trips: the budget's own traffic, "
+        "every waiting request included; each rank keeps up to 64 calls waiting; an EVALSHA counts once); *run "
+        "inside the scripts*: the commands the two scripts execute in Redis on top (Redis's own counters count "
+        "them; no network round trip each).",
         "",
         "| limits | processes | load | calls offered | admitted | bound | share of the bound | 429s | per rank "
-        "| spread | Redis commands per admitted request | Redis commands/s |",
-        "|---|---|---|---|---|---|---|---|---|---:|---:|---:|",
+        "| spread | Redis commands per admitted request | run inside the scripts, per request | Redis commands/s "
+        "(both) |",
+        "|---|---|---|---|---|---|---|---|---|---:|---:|---:|---:|",
     ]
     for r in limits:
-        commands = r["redis_commands"]
+        commands, inside = r["redis_commands"], r.get("script_commands")
         per_request = "-" if commands is None else f"{commands / max(1, r['admitted']):.1f}"
-        per_s = "-" if commands is None else f"{commands / r['duration_s']:.0f}"
+        inner = "-" if inside is None else f"{inside / max(1, r['admitted']):.1f}"
+        per_s = "-" if commands is None else f"{(commands + (inside or 0)) / r['duration_s']:.0f}"
         ranks = r["per_rank"]
         per_rank = ", ".join(map(str, ranks)) if len(ranks) <= 8 else f"{min(ranks)}-{max(ranks)}"
         lines.append(
             f"| {r['how']} | {r['processes']} | {r['load']} | {r['calls']} | {r['admitted']} | {r['bound']} | "
             f"{100 * r['share']:.1f} % | {r['429']} | {per_rank} | {100 * r['spread']:.0f} % | {per_request} "
-            f"| {per_s} |"
+            f"| {inner} | {per_s} |"
         )
     for r in limits:
         if "failed" in r:
