@@ -25,7 +25,7 @@ request at 1-4 processes: bench/results/scale.md), and cannot take a slot and th
   cost), exact over the moving window, with the same 1 % margin as the local limits (at least 0.1 s: the server
   counts a request a little after we do); times are Redis's own (``TIME``), so the nodes' clocks need not agree.
 - slots: a sorted set of leases, each expiring ``lease_s`` after its booked time, so a process that died
-  cannot hold a slot for ever (a waiter wakes at least every ``_WAKE_S`` to see expired ones).
+  cannot hold a slot for ever (a waiter wakes at least every ``_WAKE_S``, 10 s, to see expired ones).
 
 When Redis cannot be reached, a process falls back to a conservative local share of the limits
 (``fallback_share``, which the trainer sets to 1/world_size: the old static split), logs a WARNING once
@@ -58,7 +58,10 @@ log = logging.getLogger(__name__)
 
 _ERRORS = (redis.RedisError, OSError)
 _SLACK_S = 0.1  # the least the windows exceed the server's (see SharedBudget.__init__)
-_WAKE_S = 1.0  # the longest a waiter blocks before asking again (a lease of a dead process expires unseen)
+# The longest a waiter blocks before asking again: only a lease of a dead process expiring frees a slot unseen
+# (every release pushes a wake-up), and each timeout costs a BLPOP and an ask per waiting process (at 1 s,
+# 16 waiting processes sent 10 round trips per admitted request in bench/scale.py, 4 at 1 process).
+_WAKE_S = 10.0
 
 # KEYS: slots, requests window, tokens window. ARGV: lease, lease_s, max_in_flight, requests per window (0: none),
 # window seconds, tokens per window (0: none), this request's tokens.
