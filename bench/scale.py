@@ -333,9 +333,11 @@ def waiting_note(even: list[dict]) -> str:
     return (
         f"Redis commands per admitted request, waiting included, were {', '.join(f'{x:.1f}' for x in per_request)} "
         f"at {', '.join(str(r['processes']) for r in even)} processes (and {max(inside):.0f} at most run inside "
-        "the two scripts, no round trip each): they follow the admitted requests, not the processes. At 10,000 "
-        f"RPM (167 requests/s) that is about {at_512:,.0f} commands/s sent and {inside_512:,.0f} run inside the "
-        "scripts for the whole cluster whatever its size (one Redis serves ~50,000-100,000 simple commands/s)"
+        "the two scripts, no round trip each); what grows with the processes is each waiting process's safety "
+        "timeout (one BLPOP and one ask a minute). At 10,000 RPM (167 requests/s) and the most per request seen "
+        f"here, that is about {at_512:,.0f} commands/s sent and {inside_512:,.0f} run inside the scripts for the "
+        "whole cluster, plus ~17 a second for 512 waiting processes' timeouts (one Redis serves ~50,000-100,000 "
+        "simple commands/s)"
     )
 
 
@@ -410,7 +412,7 @@ def render(args: argparse.Namespace, limits: list[dict], cache: list[dict], ray:
     ]
     lines += [f"| {r['how']} | {r['rows']} | {r['wall_s']:.1f} | {r['rows_per_s']:.1f} | {r['ok']} |" for r in ray]
     acquire_ms, get_ms = 1000 * cost["acquire_release_s"], 1000 * cost["cache_get_s"]
-    waiting = waiting_note([r for r in limits if r["load"].startswith("even")])
+    waiting = waiting_note([r for r in limits if r["load"].startswith("even") and r["redis_commands"] is not None])
     lines += [
         "",
         "## Per-call cost of the shared state, and a plan for 64 GPUs x 8 ranks",

@@ -207,6 +207,29 @@ async def test_requests_waiting_for_a_slot_queue_in_their_process_and_one_asks_r
     await other.close()
 
 
+async def test_a_waiter_is_woken_when_a_dead_process_lease_expires_and_someone_asks(redis_server):
+    """Both slots held by a process that died (leases expiring in 0.5 s), a live process waiting: a third
+    process's admission after the expiry frees both, takes one and wakes the waiter for the other at once (its
+    own timeout is a minute)."""
+    budget = shared_limits.Budget(None, None, max_in_flight=2)
+    waiter = shared_limits.SharedBudget(redis_server.url, "dead", budget, lease_s=30, fallback_share=1.0)
+    asker = shared_limits.SharedBudget(redis_server.url, "dead", budget, lease_s=30, fallback_share=1.0)
+    slots = redis.asyncio.Redis.from_url(redis_server.url)
+    gone = time.time() + 0.5
+    await slots.zadd(waiter._slots_key, {"dead-1": gone, "dead-2": gone})
+    waiting = asyncio.ensure_future(waiter.acquire(10))
+    await asyncio.sleep(1.0)
+    assert not waiting.done()  # every slot taken: it blocks on the wake list
+    started = time.monotonic()
+    taken = await asker.acquire(10)
+    lease = await asyncio.wait_for(waiting, 10)
+    assert time.monotonic() - started < 2.0 and lease is not None and taken is not None
+    for budget_, lease_ in ((waiter, lease), (asker, taken)):
+        await budget_.release(lease_)
+        await budget_.close()
+    await slots.aclose()
+
+
 async def test_a_full_window_books_the_request_a_time_and_a_cancelled_one_gives_its_place_back(redis_server):
     """Two requests per 2 s window: the third is admitted at once with a booked time one window after the first,
     sleeps until then and is asked about no more; its lease counts from that time. One booked later and cancelled

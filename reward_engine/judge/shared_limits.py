@@ -25,7 +25,8 @@ request at 1-4 processes: bench/results/scale.md), and cannot take a slot and th
   cost), exact over the moving window, with the same 1 % margin as the local limits (at least 0.1 s: the server
   counts a request a little after we do); times are Redis's own (``TIME``), so the nodes' clocks need not agree.
 - slots: a sorted set of leases, each expiring ``lease_s`` after its booked time, so a process that died
-  cannot hold a slot for ever (a waiter wakes at least every ``_WAKE_S``, 10 s, to see expired ones).
+  cannot hold a slot for ever (an admission that finds it expired wakes a waiter, as a release does; else a
+  waiter's own timeout, ``_WAKE_S``, finds it).
 
 When Redis cannot be reached, a process falls back to a conservative local share of the limits
 (``fallback_share``, which the trainer sets to 1/world_size: the old static split), logs a WARNING once
@@ -58,20 +59,29 @@ log = logging.getLogger(__name__)
 
 _ERRORS = (redis.RedisError, OSError)
 _SLACK_S = 0.1  # the least the windows exceed the server's (see SharedBudget.__init__)
-# The longest a waiter blocks before asking again: only a lease of a dead process expiring frees a slot unseen
-# (every release pushes a wake-up), and each timeout costs a BLPOP and an ask per waiting process (at 1 s,
-# 16 waiting processes sent 10 round trips per admitted request in bench/scale.py, 4 at 1 process).
-_WAKE_S = 10.0
+# The longest a waiter blocks before asking again. Every release pushes a wake-up, and so does an admission that
+# finds leases of dead processes expired; when every process is waiting nobody asks, and this timeout is what
+# finds them (a lease lasts lease_s, 600 s by default: a minute more is little). Each timeout costs a BLPOP and
+# an ask per waiting process: at 1 s bench/scale.py measured 10.4 round trips per admitted request at 16
+# processes, at 10 s 5.0 at 16 and 8.1 at 64. A blocked waiter notices a silent network partition only after
+# this (+1 s); a Redis that is killed or restarted drops the connection at once.
+_WAKE_S = 60.0
 
-# KEYS: slots, requests window, tokens window. ARGV: lease, lease_s, max_in_flight, requests per window (0: none),
-# window seconds, tokens per window (0: none), this request's tokens.
+# KEYS: slots, requests window, tokens window, wake list. ARGV: lease, lease_s, max_in_flight, requests per window
+# (0: none), window seconds, tokens per window (0: none), this request's tokens.
 # Returns {1, delay, free slots left} (admitted: go after delay seconds) or {0, 0, 0} (every slot taken).
+# Leases of dead processes that expired wake as many waiters, as a release would.
 _ADMIT = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
 local lease, lease_s, max_in_flight = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local req_limit, window, tok_limit, cost = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local expired = redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+for i = 1, math.min(expired, max_in_flight) do redis.call('LPUSH', KEYS[4], '1') end
+if expired > 0 then
+  redis.call('LTRIM', KEYS[4], 0, max_in_flight - 1)
+  redis.call('EXPIRE', KEYS[4], 600)
+end
 local held = redis.call('ZCARD', KEYS[1])
 if held >= max_in_flight then return {0, '0', 0} end
 local at = now
@@ -219,8 +229,8 @@ class SharedBudget:
         self._window_s = max(budget.window_s * MARGIN, budget.window_s + _SLACK_S)
         tag = f"{{knowrl:limits:{name}}}"  # one hash slot: a Redis Cluster runs the scripts on one node
         self._slots_key = f"{tag}:in-flight"
-        self._keys = [self._slots_key, f"{tag}:requests", f"{tag}:tokens"]
         self._wake_key = f"{tag}:freed"
+        self._keys = [self._slots_key, f"{tag}:requests", f"{tag}:tokens"]
         self._down_until = 0.0
         self._outage = False
         self._waiters: _Waiters | None = None
@@ -321,7 +331,7 @@ class SharedBudget:
             self._tokens_per_window,
             lease.tokens,
         ]
-        admitted, delay, free = await self._admit(keys=self._keys, args=args)
+        admitted, delay, free = await self._admit(keys=[*self._keys, self._wake_key], args=args)
         waiters.free = int(free)
         return float(delay) if int(admitted) else None
 
