@@ -97,6 +97,18 @@ def judge_config(url: str, **overrides: Any) -> JudgeConfig:
     )
 
 
+def commands_by_name(url: str) -> dict[str, int]:
+    """Commands clients sent, by name (INFO commandstats without the scripts' inner calls)."""
+    import redis
+
+    stats = redis.Redis.from_url(url).info("commandstats")
+    return {
+        k.removeprefix("cmdstat_"): int(v["calls"])
+        for k, v in stats.items()
+        if round_trips({k: v}) and k.removeprefix("cmdstat_") != "info"
+    }
+
+
 def redis_commands(url: str) -> tuple[int, int, int]:
     """Since the Redis server started: commands clients sent (round trips: an EVALSHA counts once), commands
     run inside the budget's scripts (Redis counts those too), and BLPOPs (one per wait for a freed in-flight
@@ -131,9 +143,10 @@ def limits_rows(redis_url: str, window_s: float, windows: int) -> list[dict]:
             else:
                 limits = {"url": redis_url, "name": f"bench-{index}"}
                 config = judge_config(server.url, requests_per_minute=rpm, rate_window_s=window_s, limits=limits)
-            before = redis_commands(redis_url)
+            before, names_before = redis_commands(redis_url), commands_by_name(redis_url)
             metrics = run_ranks(config, loads, duration, head_start=max(6.0, 0.8 * n))
-            after = redis_commands(redis_url)
+            after, names_after = redis_commands(redis_url), commands_by_name(redis_url)
+            by_name = {k: v - names_before.get(k, 0) for k, v in names_after.items() if v > names_before.get(k, 0)}
             commands, inside, waits = (a - b for a, b in zip(after, before))  # nothing else uses this Redis
             stats = server.stats
             rows.append(
@@ -150,6 +163,7 @@ def limits_rows(redis_url: str, window_s: float, windows: int) -> list[dict]:
                     "fallbacks": sum(m["limit_fallbacks"] for m in metrics),
                     "redis_commands": commands if shared else None,
                     "script_commands": inside if shared else None,
+                    "by_name": by_name if shared else None,
                     "slot_waits": waits if shared else None,
                     "spread": spread([m["requests"] for m in metrics]),
                     "duration_s": duration,
@@ -380,6 +394,10 @@ def render(args: argparse.Namespace, limits: list[dict], cache: list[dict], ray:
             f"{100 * r['share']:.1f} % | {r['429']} | {per_rank} | {100 * r['spread']:.0f} % | {per_request} "
             f"| {inner} | {per_s} |"
         )
+    for r in limits:
+        if r.get("by_name") and r["load"].startswith("even"):
+            sent = ", ".join(f"{k} {v}" for k, v in sorted(r["by_name"].items(), key=lambda kv: -kv[1]))
+            lines += ["", f"Sent at {r['processes']} process(es), by command: {sent}."]
     for r in limits:
         if "failed" in r:
             lines += [
