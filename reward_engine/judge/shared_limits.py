@@ -188,15 +188,15 @@ class LocalShare:
 
 
 class _Waiters:
-    """This process's requests waiting for a slot, on one loop: only the first ``weight`` ask Redis (and block on
-    the wake list, each on a connection of its own); the rest queue on the semaphore. ``free`` is the admission
-    script's last count of free slots: 0 sends the next waiter straight to the wake list instead of asking for
-    a slot it would not get."""
+    """This process's requests waiting for a slot, on one loop: only the first ``weight`` block on the wake list
+    (each on a connection of its own) and ask Redis when woken; the rest queue on ``turns``. ``free`` is the
+    admission script's last count of free slots: a request asks at once only while nobody here waits and it
+    said some are free."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop, weight: int) -> None:
         self.loop = loop
-        self.lock = asyncio.Semaphore(weight)
-        self.waiting = 0  # requests in the semaphore's queue or holding it
+        self.turns = asyncio.Semaphore(weight)
+        self.waiting = 0  # requests queued on turns or holding one
         self.free = 1  # until the script has said: one asks, the others wait for its answer
         self.trying = 0  # asks in flight outside the lock: a burst asks for at most the free slots
 
@@ -300,7 +300,7 @@ class SharedBudget:
         if delay is None:
             waiters.waiting += 1
             try:
-                async with waiters.lock:
+                async with waiters.turns:
                     while True:
                         # A waiter asks only when woken (or after _WAKE_S): one that asked on seeing free slots
                         # took a slot whose wake-up then woke the head of the queue for nothing, sending it to

@@ -41,7 +41,6 @@ question a vague *text* answer ("a city in France") reads as INCORRECT, not NOT_
 
 from __future__ import annotations
 
-import functools
 import re
 import string
 import unicodedata
@@ -58,6 +57,7 @@ from reward_engine.offline.answer_forms import (
     same_answer,
     without_titles,
 )
+from reward_engine.offline.memo import short_memo
 from reward_engine.offline.reading import (
     ABSTENTIONS,  # noqa: F401 - re-exported: grader.ABSTENTIONS, grader.is_abstention
     MAX_CHARS,
@@ -109,21 +109,11 @@ _STOP = frozenset(
 _MEMO_MAX_CHARS = 256  # pure helpers below remember short texts only: a hostile answer must not fill a memo
 
 
+@short_memo(65_536, _MEMO_MAX_CHARS, len)
 def normalize(text: str) -> str:
     """Lowercase, NFKC (NBSP -> space), strip punctuation and articles, squeeze spaces.
 
     Memoised for short texts: one grade normalises the same answer, golds and question words ~8 times."""
-    if len(text) <= _MEMO_MAX_CHARS:
-        return _normalize_memo(text)
-    return _normalize(text)
-
-
-@functools.lru_cache(maxsize=65_536)
-def _normalize_memo(text: str) -> str:
-    return _normalize(text)
-
-
-def _normalize(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).lower()
     text = _DOTTED.sub(lambda m: m.group().replace(".", ""), text)  # "u.s.a." is one word, not "u s" + article
     text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
@@ -151,20 +141,18 @@ def gold_aliases(answers: str | Iterable[str] | None, question: str | None = Non
     """
     if answers is None:
         return []
-    if isinstance(answers, (str, tuple)) and len(answers) <= _MEMO_MAX_CHARS and len(question or "") <= 4096:
-        try:
-            return list(_gold_aliases_memo(answers, question))
-        except TypeError:  # a tuple holding something unhashable: worked out, not kept
-            pass
-    return _gold_aliases(answers, question)
+    if not isinstance(answers, str):
+        answers = tuple(answers)
+    return list(_gold_aliases(answers, question))  # a copy: the memo's tuple stays as it is
 
 
-@functools.lru_cache(maxsize=8_192)
-def _gold_aliases_memo(answers: str | tuple[str, ...], question: str | None) -> tuple[str, ...]:
-    return tuple(_gold_aliases(answers, question))
+def _chars(answers: str | tuple, question: str | None) -> int:
+    texts = [answers] if isinstance(answers, str) else [a for a in answers if isinstance(a, str)]
+    return sum(map(len, texts)) + len(question or "")
 
 
-def _gold_aliases(answers: str | Iterable[str], question: str | None) -> list[str]:
+@short_memo(8_192, 4_096, _chars)
+def _gold_aliases(answers: str | tuple[str, ...], question: str | None) -> tuple[str, ...]:
     items = re.split(r"[;|]", answers) if isinstance(answers, str) else [a for a in answers if isinstance(a, str)]
     out: list[str] = []
     for item in items:
@@ -189,25 +177,15 @@ def _gold_aliases(answers: str | Iterable[str], question: str | None) -> list[st
             out += [label.strip(), title.strip()]
     if question:
         out += _asked_aliases(out, question)
-    return list(dict.fromkeys(out))
+    return tuple(dict.fromkeys(out))
 
 
 _ASKS_YEAR = re.compile(r"\b(?:which|what) year\b|\byear (?:did|was|were|is|does|do)\b")
 
 
+@short_memo(8_192, 4_096, lambda question: len(question or ""))
 def question_words(question: str | None) -> frozenset[str]:
     """The question's content words (normalised): what an answer may leave out or mention as known."""
-    if len(question or "") <= 4096:
-        return _question_words_memo(question)
-    return _question_words(question)
-
-
-@functools.lru_cache(maxsize=8_192)
-def _question_words_memo(question: str | None) -> frozenset[str]:
-    return _question_words(question)
-
-
-def _question_words(question: str | None) -> frozenset[str]:
     return frozenset(w for w in normalize(question or "").split() if w not in _STOP)
 
 
@@ -246,15 +224,10 @@ def grade(answer: str, answers: str | Iterable[str] | None, question: str | None
     (<Label.INCORRECT: 'INCORRECT'>, <Label.CORRECT: 'CORRECT'>, <Label.NOT_ATTEMPTED: 'NOT_ATTEMPTED'>)
     """
     golds = answers if answers is None or isinstance(answers, str) else tuple(answers)
-    if len(answer or "") > MAX_CHARS:  # never kept: a hostile answer must not fill the memo
-        return _grade(answer, golds, question)
-    try:
-        return _grade_memo(answer, golds, question)
-    except TypeError:  # a gold the memo cannot hash (a list inside the list): graded, not kept
-        return _grade(answer, golds, question)
+    return _grade_memo(answer, golds, question)
 
 
-@functools.lru_cache(maxsize=8192)
+@short_memo(8192, MAX_CHARS, lambda answer, answers, question: len(answer or ""))
 def _grade_memo(answer: str, answers: str | tuple[str, ...] | None, question: str | None) -> Label:
     return _grade(answer, answers, question)
 

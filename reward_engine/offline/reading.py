@@ -10,10 +10,11 @@ is NOT_ATTEMPTED, so hedging never turns a wrong answer into a non-answer.
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 from dataclasses import dataclass, field
+
+from reward_engine.offline.memo import short_memo
 
 MAX_CHARS = 4_000  # past this an answer is not a short answer: INCORRECT unless it is the gold itself
 
@@ -305,17 +306,9 @@ def _protected(low: str, protect: list[str]) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for g in protect if g for m in _whole_word(g).finditer(low)]
 
 
+@short_memo(4_096, 256, len)
 def _whole_word(text: str) -> re.Pattern[str]:
     """``text`` as a whole word or phrase; compiled once when short (a grade looks for its golds ~40 times)."""
-    return _whole_word_memo(text) if len(text) <= 256 else _compile_whole_word(text)
-
-
-@functools.lru_cache(maxsize=4_096)
-def _whole_word_memo(text: str) -> re.Pattern[str]:
-    return _compile_whole_word(text)
-
-
-def _compile_whole_word(text: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w){re.escape(text)}(?!\w)")
 
 
