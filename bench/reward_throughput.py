@@ -274,6 +274,12 @@ async def run_engine(engine: RewardEngine, steps: list[list[Sample]]) -> dict:
     }
 
 
+def warm_up(kb: KnowledgeBase) -> None:
+    """Search and encoder loaded before any timed step (both are lazy)."""
+    kb.search("warm up", k=1)
+    kb.encode_queries(["warm up", "the encoder"])
+
+
 def warm_in_new_process(url: str, cache: str, mode: str, steps: list[list[Sample]]) -> dict:
     """The warm rows of a fresh process on the same disk cache: nothing in its memory (memos, the grade guard's
     settled verdicts) is warm, as after a trainer restart; the KB is opened and warmed before the steps."""
@@ -296,8 +302,7 @@ def warm_child(steps_path: str, url: str, cache: str, mode: str) -> None:
     with open(steps_path, "rb") as f:
         steps = pickle.load(f)  # written by warm_in_new_process a moment ago
     with KnowledgeBase(demo_kb_path()) as kb:
-        kb.search("warm up", k=1)
-        kb.encode_queries(["warm up", "the encoder"])
+        warm_up(kb)
 
         async def run() -> dict:
             async with RewardEngine(engine_config(url, cache, mode), kb=kb) as engine:
@@ -423,8 +428,7 @@ def main(argv: list[str] | None = None) -> int:
     if needs_index:
         build(db)  # adds the dense index to the existing KB
     with KnowledgeBase(db) as kb:
-        kb.search("warm up", k=1)
-        kb.encode_queries(["warm up", "the encoder"])
+        warm_up(kb)
         results = asyncio.run(measure(args, kb))
         if args.profile and not args.check:
             results["profile"] = asyncio.run(profile_steps(kb, args.seed))
