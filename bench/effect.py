@@ -74,6 +74,13 @@ def config(overrides: list[str]) -> TrainConfig:
     return load_train_config(ROOT / "configs" / "demo.yaml", overrides)
 
 
+def grpo_batch(overrides: list[str]) -> str:
+    """One GRPO step's batch as the config sets it (TRL counts completions: prompts = batch / group)."""
+    grpo = config(overrides).grpo
+    group = int(grpo.get("num_generations", 8))
+    return f"{int(grpo.get('per_device_train_batch_size', 8)) // group} prompts x {group} completions"
+
+
 def sizes_overrides(sizes: dict[str, int]) -> list[str]:
     return [
         f"sft.max_steps={sizes['sft_steps']}",
@@ -459,6 +466,7 @@ def write_markdown(
     base: dict | None = None,
     workers: int = 1,
     invocation: str = "",
+    grpo_batch: str = "",
 ) -> None:
     from knowrl.effect.heldout import heldout_rows
 
@@ -493,7 +501,7 @@ def write_markdown(
         f"{os.cpu_count()} cores, {threads}).",
         "",
         f"Sizes: {sizes['train_questions']} training questions per seed, SFT {sizes['sft_steps']} steps, GRPO "
-        f"{sizes['grpo_steps']} steps (one prompt x 4 completions each), {sizes['max_new_tokens']} new tokens; "
+        f"{sizes['grpo_steps']} steps ({grpo_batch or 'TRL batch'} each), {sizes['max_new_tokens']} new tokens; "
         f"held-out {len(rows)} questions ({', '.join(f'{k} {v}' for k, v in sorted(templates.items()))}), "
         f'greedy at every stage, {sizes["samples"]} sampled answers per question after SFT (for "known").',
         "",
@@ -871,7 +879,8 @@ def main(argv: list[str] | None = None) -> int:
     made = sum(p.stat().st_mtime >= started for p in pieces)
     wall_min = (time.time() - started) / 60
     invocation = f"this invocation: {wall_min:.0f} min of wall time, {made} of {len(pieces)} pieces made by it"
-    write_markdown(out, command.strip(), sizes, seeds, runs, work, colds, threads, base, args.workers, invocation)
+    cmd, batch = command.strip(), grpo_batch(overrides)
+    write_markdown(out, cmd, sizes, seeds, runs, work, colds, threads, base, args.workers, invocation, batch)
     effect_json(out.with_suffix(".json"), command.strip(), seeds, colds, runs, work)
     print(out.read_text())
     return 0

@@ -182,6 +182,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--completion-length", type=int, default=128, help="for the --shape / --model runs")
     parser.add_argument("--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "knowrl-gpu")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "gpu.md")
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="one more override for every case"
+    )
     args = parser.parse_args(argv)
     args.work.mkdir(parents=True, exist_ok=True)
     cases: list[tuple[str, list[str]]] = []
@@ -210,6 +213,7 @@ def main(argv: list[str] | None = None) -> int:
                     ],
                 )
             )
+    cases = [(name, overrides + args.set) for name, overrides in cases]
     results = []
     for name, overrides in cases:
         results.append(run_case(name, overrides, args.work))
