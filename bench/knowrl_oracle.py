@@ -27,6 +27,7 @@ import io
 import json
 import os
 import sys
+import time
 import types
 from pathlib import Path
 from typing import Any
@@ -149,7 +150,7 @@ def run(job: dict[str, Any]) -> dict[str, Any]:
         recorder = _Recorder()
         recorder.install(combined_reward, factscorer, job["embedder"])
         scorer = combined_reward.CombinedScorer()
-        out = []
+        out, seconds = [], []
         for batch in job["batches"]:
             columns = {
                 "prompts": [r["prompt"] for r in batch],
@@ -158,8 +159,10 @@ def run(job: dict[str, Any]) -> dict[str, Any]:
                 "title": [r["title"] for r in batch],
                 "question": [r["question"] for r in batch],
             }
+            started = time.perf_counter()
             formats = format_reward.format_reward_func(**columns)
             combined = scorer.combined_reward_func(**columns)
+            seconds.append(time.perf_counter() - started)  # one TRL step's reward calls (imports excluded)
             decisions = recorder.decisions if len(recorder.decisions) == len(batch) else [None] * len(batch)
             for i, row in enumerate(batch):
                 out.append(
@@ -173,7 +176,7 @@ def run(job: dict[str, Any]) -> dict[str, Any]:
                     }
                 )
     Path(job["log"]).write_text(log.getvalue(), encoding="utf-8")
-    return {"rows": out, "nli_probs": recorder.probs}
+    return {"rows": out, "nli_probs": recorder.probs, "batch_seconds": seconds}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,6 +2,7 @@
 
     python bench/reward_throughput.py [--steps 3] [--rpm-steps 3] [--seed 0]
     python bench/reward_throughput.py --check      # a fresh run against the committed file's ratios
+    python bench/reward_throughput.py --knowrl /tmp/knowrl-f75b0bb   # KnowRL's own code beside it ([conformance])
 
 Starts the test judge server (a separate process, 300 ms latency, fixed and then uniform
 +-50 %) on 127.0.0.1 and scores GRPO-sized steps of 64 completions (8 prompts x 8) built
@@ -162,6 +163,33 @@ def serial_baseline(url: str, step: list[Sample]) -> dict:
         )
         calls += 1
     return {"wall_s": time.perf_counter() - started, "calls": calls}
+
+
+def knowrl_code(checkout: Path, server: Server, steps: list[list[Sample]]) -> dict:
+    """KnowRL's own reward code (their ``format_reward_func`` + ``CombinedScorer().combined_reward_func``, imported
+    from the user's checkout) on these steps against the same judge server: bench/conformance.py's oracle process,
+    each step timed as TRL calls it (imports and model loading excluded). The test judge answers their prompts,
+    which it does not know, with "OK": their grader then scores 0 and FActScore finds no facts, so no retrieval
+    or NLI runs and what is timed is their call pattern, as in ../shared/anchors.md."""
+    from types import SimpleNamespace
+
+    from bench import conformance
+    from retrieval.models import resolve_model_path
+
+    def row(key: str, x: Sample) -> SimpleNamespace:
+        return SimpleNamespace(id=key, question=x.question, completion=x.completion, gold=x.answers, title=x.title)
+
+    ck = conformance.Checkout(checkout)
+    with tempfile.TemporaryDirectory() as tmp:
+        conformance.prepare(Path(tmp))  # its KB and the tiny NLI model their scorer loads at start
+        batches = {i: [row(f"{i}-{j}", x) for j, x in enumerate(step)] for i, step in enumerate(steps)}
+        before = server.stats()["requests"]
+        done = conformance.run_oracle(ck, None, batches, Path(tmp), server.url, resolve_model_path("all-MiniLM-L6-v2"))
+        requests = server.stats()["requests"] - before
+    out = _timing(done["batch_seconds"], requests, sum(len(s) for s in steps))
+    out["commit"] = ck.commit[:7]
+    out["facts"] = sum(r.get("n_facts", 0) for r in done["rows"])
+    return out
 
 
 async def naive_gather(url: str, kb: KnowledgeBase, steps: list[list[Sample]]) -> dict:
@@ -352,6 +380,7 @@ async def measure(args: argparse.Namespace, kb: KnowledgeBase) -> dict:
         "fused_uniform": args.steps,
         "staged_rpm": args.rpm_steps,
         "fused_rpm": args.rpm_steps,
+        "knowrl_code": 2 if args.knowrl else 0,
     }
     needed = sum(plan.values()) * PROMPTS_PER_STEP
     if len(countries) < needed:
@@ -363,6 +392,8 @@ async def measure(args: argparse.Namespace, kb: KnowledgeBase) -> dict:
     server = Server("--latency-ms", "300", "--latency-dist", "fixed")
     try:
         out["serial"] = serial_baseline(server.url, steps["serial"][0])
+        if args.knowrl:
+            out["knowrl_code"] = await asyncio.to_thread(knowrl_code, args.knowrl, server, steps["knowrl_code"])
         out["naive"] = await naive_gather(server.url, kb, steps["naive"])
         for mode in ("staged", "fused"):
             with tempfile.TemporaryDirectory() as cache:
@@ -419,6 +450,9 @@ def main(argv: list[str] | None = None) -> int:
         "exit 1 when a row got slower beyond the noise",
     )
     parser.add_argument("--no-profile", dest="profile", action="store_false", help="skip the profile section")
+    parser.add_argument(
+        "--knowrl", type=Path, help="a checkout of zjunlp/KnowRL: its own reward code runs beside the others, 2 steps"
+    )
     args = parser.parse_args(argv)
     db = demo_kb_path()
     if not db.exists():
@@ -544,6 +578,13 @@ def write_markdown(path: Path, r: dict, args: argparse.Namespace) -> None:
         f"| serial, KnowRL's call pattern | fixed | 1 | {serial_s:.2f} | {serial_s:.2f} | 1x | "
         f"{64 / serial_s:.2f} | {serial['calls'] / 64:.2f} |",
     ]
+    if "knowrl_code" in r:
+        theirs = r["knowrl_code"]
+        lines.append(
+            f"| KnowRL's own reward code (zjunlp/KnowRL {theirs['commit']}) | fixed | {theirs['steps']} | "
+            f"{theirs['step_p50_s']:.2f} | {theirs['step_p95_s']:.2f} | {serial_s / theirs['step_p50_s']:.1f}x | "
+            f"{theirs['completions_per_s']:.2f} | {theirs['calls_per_completion']:.2f} |"
+        )
     rows = [("naive `asyncio.gather` of the staged calls", "fixed", naive)]
     for mode in ("staged", "fused"):
         rows += [
@@ -591,9 +632,7 @@ def write_markdown(path: Path, r: dict, args: argparse.Namespace) -> None:
         "judge's disagreements are counted in `reward_engine/speculation_wasted`. Max requests in flight seen by "
         f"the server: {r['server_max_in_flight']} (engine limit {MAX_IN_FLIGHT}).",
         "",
-        "External, not measured by this bench (source: `../shared/anchors.md`, KnowRL's own reward code run "
-        "separately on a machine of this kind, fixed 300 ms latency): 43.7 s for one such step (median of 2), "
-        "128 serial calls.",
+        *knowrl_lines(r, fused),
         "",
         "*New process*: a fresh Python process on the same disk cache (nothing in memory is warm, as after a "
         "trainer restart; its KB opened before the steps). Up to b28c21d these rows were a second engine in the "
@@ -622,6 +661,29 @@ def write_markdown(path: Path, r: dict, args: argparse.Namespace) -> None:
         for name, text in r["profile"].items():
             lines += [f"### {name}", "", "```", text.rstrip(), "```", ""]
     path.write_text("\n".join(lines))
+
+
+def knowrl_lines(r: dict, fused: dict) -> list[str]:
+    """KnowRL's own code beside the engine when this run had it (--knowrl), else the external anchor, labelled."""
+    anchor = (
+        "External, not measured by this bench (source: `../shared/anchors.md`, KnowRL's own reward code run "
+        "separately on a machine of this kind, fixed 300 ms latency): 43.7 s for one such step (median of 2), "
+        "128 serial calls."
+    )
+    if "knowrl_code" not in r:
+        return [anchor]
+    theirs = r["knowrl_code"]
+    return [
+        f"- KnowRL's own reward code, run beside the engine in this run (their `format_reward_func` + "
+        f"`CombinedScorer().combined_reward_func` imported from a checkout at {theirs['commit']}, through "
+        f"bench/knowrl_oracle.py, same judge server): {theirs['step_p50_s']:.2f} s per step p50 over "
+        f"{theirs['steps']} steps of their own prompts, {theirs['requests']} judge calls ("
+        f"{theirs['calls_per_completion']:.2f} per completion, one at a time); the engine's fused cold step is "
+        f"**{theirs['step_p50_s'] / fused['step_p50_s']:.0f}x** faster. The test judge does not know their prompts "
+        f'and answers them "OK": their grader scores 0 and FActScore found {theirs["facts"]} facts, so no '
+        "retrieval or NLI ran and the time is their call pattern alone (as the external anchor measured it: "
+        "`../shared/anchors.md`, 42.5-43.7 s on other days).",
+    ]
 
 
 def plot(path: Path, r: dict) -> None:

@@ -60,3 +60,13 @@ def test_check_flags_a_row_slower_beyond_its_noise_and_not_one_within_it(tmp_pat
     report, slower = bench.check(committed, fresh)
     assert slower == ["engine fused, warm cache (same process) / fixed"]
     assert "| engine fused, cold cache | fixed | 0.427 s | 0.854 s | 91x -> 91x (+0%) | 15% | same" in report
+
+
+def test_knowrls_own_code_is_reported_beside_the_engine_only_when_it_ran():
+    """With --knowrl the ratio is against their code timed in this run; without it the anchor is labelled external."""
+    theirs = {"commit": "f75b0bb", "steps": 2, "step_p50_s": 40.0, "requests": 256, "calls_per_completion": 2.0}
+    rt = load_bench()
+    beside = " ".join(rt.knowrl_lines({"knowrl_code": {**theirs, "facts": 0}}, {"step_p50_s": 0.4}))
+    assert "**100x**" in beside and "f75b0bb" in beside and "External" not in beside
+    alone = " ".join(rt.knowrl_lines({}, {"step_p50_s": 0.4}))
+    assert alone.startswith("External, not measured by this bench") and "100x" not in alone
