@@ -169,6 +169,7 @@ def limits_rows(redis_url: str, window_s: float, windows: int) -> list[dict]:
                     "429": stats.rate_limited,
                     "per_rank": [m["requests"] for m in metrics],
                     "fallbacks": sum(m["limit_fallbacks"] for m in metrics),
+                    "rebooked": sum(m.get("limit_rebooked", 0) for m in metrics),
                     "redis_commands": commands if shared else None,
                     "script_commands": inside if shared else None,
                     "by_name": by_name if shared else None,
@@ -383,7 +384,9 @@ def render(args: argparse.Namespace, limits: list[dict], cache: list[dict], ray:
         "ranks are separate OS processes, each with its own judge client. *Share of the bound* = requests the "
         "judge admitted in that time / (its RPM x the time). The shared limits count over the window x 1.01. "
         "*Per rank*: requests each rank got (min-max beyond 8 ranks); *spread*: the largest departure from the "
-        "ranks' mean, as a share of it (every rank here is backlogged: equal shares are the goal). *Redis "
+        "ranks' mean, as a share of it: a fairness figure where every rank is backlogged (the even rows: equal "
+        "shares are the goal); in the uneven rows the light ranks got all they asked, so there it shows the load. "
+        "*Redis "
         "commands*: what the clients sent the Redis server during the run (round trips: the budget's own traffic, "
         "every waiting request included; each rank keeps up to 64 calls waiting; an EVALSHA counts once), split "
         "into the budget's (EVALSHA to admit and release, BLPOP to wait, SCRIPT LOAD) per admitted request and "
@@ -415,7 +418,8 @@ def render(args: argparse.Namespace, limits: list[dict], cache: list[dict], ray:
     for r in limits:
         if r.get("by_name") and r["load"].startswith("even"):
             sent = ", ".join(f"{k} {v}" for k, v in sorted(r["by_name"].items(), key=lambda kv: -kv[1]))
-            lines += ["", f"Sent at {r['processes']} process(es), by command: {sent}."]
+            late = f" Requests that woke past their booked time and booked again: {r.get('rebooked', 0)}."
+            lines += ["", f"Sent at {r['processes']} process(es), by command: {sent}.{late}"]
     for r in limits:
         if "failed" in r:
             lines += [

@@ -266,6 +266,29 @@ async def test_a_full_window_books_the_request_a_time_and_a_cancelled_one_gives_
     await shared.close()
 
 
+async def test_a_request_that_wakes_late_books_its_window_place_again_before_it_goes(redis_server):
+    """Sent long after its booked time (a busy machine), a request would arrive among the next window's requests
+    (the server counts it when it arrives): it books its place again from when it woke, keeping its slot."""
+    budget = shared_limits.Budget(requests_per_minute=60, tokens_per_minute=None, max_in_flight=4, window_s=2.0)
+    shared = shared_limits.SharedBudget(redis_server.url, "late", budget, lease_s=30, fallback_share=1.0)
+    slots = redis.asyncio.Redis.from_url(redis_server.url)
+    await shared.acquire(10), await shared.acquire(10)
+    started = time.monotonic()
+    third_at = asyncio.ensure_future(shared.acquire(10))  # booked one window (2.1 s) after the first two
+    await asyncio.sleep(0.3)
+    members = await slots.zrange(shared._keys[1], 0, -1, withscores=True)
+    booked = max(score for _, score in members)
+    await asyncio.sleep(max(0.0, 1.9 - (time.monotonic() - started)))
+    time.sleep(0.7)  # the loop is held past the third's booked time, as a descheduled process is
+    third = await asyncio.wait_for(third_at, 10)
+    assert shared.rebooked == 1
+    moved = await slots.zscore(shared._keys[1], third.id)
+    assert moved - booked > 0.3  # its place now counts from when it really went, not from 2.1 s
+    assert await slots.zcard(shared._slots_key) == 3  # it kept its slot (one lease, not two)
+    await slots.aclose()
+    await shared.close()
+
+
 BUDGET_RANK = textwrap.dedent(
     """
     import asyncio, json, sys, time

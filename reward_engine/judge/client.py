@@ -389,6 +389,7 @@ class JudgeClient:
                 lease = await self._budget.acquire(estimate_tokens(call.messages, call.max_tokens))
                 leased = True
                 self.metrics.limit_fallbacks = self._budget.fallbacks
+                self.metrics.limit_rebooked = self._budget.rebooked
                 # another process may have paid for this call while this one waited for the shared budget
                 hit = await self._cached_meanwhile(endpoint, call, temperature)
                 if hit is not None:

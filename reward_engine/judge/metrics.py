@@ -19,6 +19,7 @@ class JudgeMetrics:
     breaker_rejections: int = 0
     deduplicated: int = 0  # calls that awaited an identical call in flight instead of sending their own
     limit_fallbacks: int = 0  # requests the local share admitted while the shared limits' Redis was away
+    limit_rebooked: int = 0  # requests that woke past their booked time in the shared windows and booked again
     cache_fallbacks: int = 0  # cache reads and writes served by this node alone while the shared cache was away
     # per kind of call ("grade", "fused", ...): answered calls' latencies, and how validated replies went --
     # "first" (the first reply parsed), "retry" (one parsed after a refused one), "never" (retries ran out)

@@ -24,6 +24,9 @@ request at 1-4 processes: bench/results/scale.md), and cannot take a slot and th
 - windows: a sorted set of booked times per window (requests: one entry each; tokens: each entry carries its
   cost), exact over the moving window, with the same 1 % margin as the local limits (at least 0.1 s: the server
   counts a request a little after we do); times are Redis's own (``TIME``), so the nodes' clocks need not agree.
+  A request that wakes more than half that margin past its booked time (a descheduled process) books its places
+  again from when it woke, keeping its slot (``rebooked``): sent that late it would land among the requests the
+  next window booked on time.
 - slots: a sorted set of leases, each expiring ``lease_s`` after its booked time, so a process that died
   cannot hold a slot for ever (an admission that finds it expired wakes a waiter, as a release does; else a
   waiter's own timeout, ``_WAKE_S``, finds it).
@@ -66,9 +69,15 @@ _SLACK_S = 0.1  # the least the windows exceed the server's (see SharedBudget.__
 # processes, at 10 s 5.0 at 16 and 8.1 at 64. A blocked waiter notices a silent network partition only after
 # this (+1 s); a Redis that is killed or restarted drops the connection at once.
 _WAKE_S = 60.0
+# A request that wakes this much past its booked time (a busy machine, a process descheduled) books its places in
+# the windows again from now before it goes: sent that late it would arrive inside the next window, among requests
+# booked on time there (one 429 in bench/scale.py's 64-process row on 2 cores). "This much" is half the windows'
+# slack over the server's (SharedBudget._late_s): the other half covers the send itself. At most _REBOOKS times.
+_REBOOKS = 3
 
 # KEYS: slots, requests window, tokens window, wake list. ARGV: lease, lease_s, max_in_flight, requests per window
-# (0: none), window seconds, tokens per window (0: none), this request's tokens.
+# (0: none), window seconds, tokens per window (0: none), this request's tokens, rebook (1: this lease holds its
+# slot and woke too late for its booked time: its places in the windows are booked again from now).
 # Returns {1, delay, free slots left} (admitted: go after delay seconds) or {0, 0, 0} (every slot taken).
 # Leases of dead processes that expired wake as many waiters, as a release would.
 _ADMIT = """
@@ -82,8 +91,14 @@ if expired > 0 then
   redis.call('LTRIM', KEYS[4], 0, max_in_flight - 1)
   redis.call('EXPIRE', KEYS[4], 600)
 end
+local rebook = ARGV[8] == '1' and redis.call('ZSCORE', KEYS[1], lease)
+if rebook then
+  redis.call('ZREM', KEYS[1], lease)
+  redis.call('ZREM', KEYS[2], lease)
+  redis.call('ZREM', KEYS[3], lease .. ':' .. cost)
+end
 local held = redis.call('ZCARD', KEYS[1])
-if held >= max_in_flight then return {0, '0', 0} end
+if held >= max_in_flight and not rebook then return {0, '0', 0} end
 local at = now
 if req_limit > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
@@ -117,7 +132,7 @@ if tok_limit > 0 then
   redis.call('ZADD', KEYS[3], at, lease .. ':' .. cost)
   redis.call('PEXPIRE', KEYS[3], keep)
 end
-return {1, tostring(at - now), max_in_flight - held - 1}
+return {1, tostring(at - now), math.max(0, max_in_flight - held - 1)}
 """
 
 # KEYS: slots, wake list, requests window, tokens window. ARGV: lease, max_in_flight, sent (1/0), tokens.
@@ -139,7 +154,20 @@ return removed
 # What the two scripts call inside Redis: Redis's command counters count these too, but they are no round trip
 # (bench/scale.py and the tests count round trips, and report the scripts' inner calls apart).
 SCRIPT_COMMANDS = frozenset(
-    {"time", "zremrangebyscore", "zcard", "zrange", "zrevrange", "zadd", "pexpire", "zrem", "lpush", "ltrim", "expire"}
+    {
+        "time",
+        "zremrangebyscore",
+        "zcard",
+        "zrange",
+        "zrevrange",
+        "zscore",
+        "zadd",
+        "pexpire",
+        "zrem",
+        "lpush",
+        "ltrim",
+        "expire",
+    }
 )
 
 
@@ -212,6 +240,7 @@ class SharedBudget:
         self.lease_s = lease_s
         self.weight = weight  # requests of this process blocked on the wake list at once: its share of the wakes
         self.fallbacks = 0  # requests admitted by the local share while Redis was away
+        self.rebooked = 0  # requests that woke past their booked time and booked their places again
         self._raw_url = url
         self._fallback_share = fallback_share
         self._local: LocalShare | None = None
@@ -227,6 +256,7 @@ class SharedBudget:
         # the server counts a request when it arrives: a request sent late (a busy process) must not let the
         # next one in early, so the window is a little longer than the server's (1 %, at least 0.1 s)
         self._window_s = max(budget.window_s * MARGIN, budget.window_s + _SLACK_S)
+        self._late_s = (self._window_s - budget.window_s) / 2
         tag = f"{{knowrl:limits:{name}}}"  # one hash slot: a Redis Cluster runs the scripts on one node
         self._slots_key = f"{tag}:in-flight"
         self._wake_key = f"{tag}:freed"
@@ -312,15 +342,24 @@ class SharedBudget:
                             break
             finally:
                 waiters.waiting -= 1
-        if delay > 0:
+        for rebooks in range(_REBOOKS + 1):
+            if delay <= 0:
+                break
+            booked = time.monotonic() + delay
             try:
                 await asyncio.sleep(delay)  # the request's booked time in the windows
             except BaseException:  # cancelled while it waits: its slot and its places go back
                 await asyncio.shield(self._give_back(lease, sent=False))
                 raise
+            if time.monotonic() - booked <= self._late_s or rebooks == _REBOOKS:
+                break
+            self.rebooked += 1
+            delay = await self._ask(lease, waiters, rebook=True)
+            if delay is None:  # its lease expired meanwhile (lease_s): nothing of it is booked to move; it goes
+                break
         return lease
 
-    async def _ask(self, lease: Lease, waiters: _Waiters) -> float | None:
+    async def _ask(self, lease: Lease, waiters: _Waiters, rebook: bool = False) -> float | None:
         """One admission round trip: the delay until the booked time, or None when every slot is taken."""
         args = [
             lease.id,
@@ -330,6 +369,7 @@ class SharedBudget:
             self._window_s,
             self._tokens_per_window,
             lease.tokens,
+            int(rebook),
         ]
         admitted, delay, free = await self._admit(keys=[*self._keys, self._wake_key], args=args)
         waiters.free = int(free)
