@@ -101,6 +101,10 @@ def new_tokens(
         enforce_eager=True,  # no compilation: a start per evaluation
         seed=seed,
         max_model_len=longest + max_new_tokens,
+        # whole prompts per step: a prompt split over steps makes vLLM rewind a seeded request's random
+        # generator, which CPU generators cannot ("CPU Generator does not use offset")
+        enable_chunked_prefill=False,
+        max_num_batched_tokens=max(8192, longest + max_new_tokens),
     )
     params = [
         SamplingParams(
