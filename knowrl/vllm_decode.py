@@ -8,7 +8,7 @@ sum in another order). Sampled answers are seeded per prompt (``seed`` + the pro
 draws do not depend on what ran before it, as on the transformers path; the draws themselves differ (another
 random stream).
 
-On CPU each call starts a vLLM engine in this process (~45 s for SmolLM2-135M here, bench/results/train_step.md):
+On CPU each call starts a vLLM engine in this process (17 s for SmolLM2-135M here, bench/results/eval_decode.md):
 it pays where there is much to decode. ``backend`` chooses: "auto" (vLLM when installed and the pass is big
 enough to repay the start; transformers if vLLM fails), "vllm", "transformers"; callers pass None for
 ``$KNOWRL_DECODE``, else "auto" (the pipeline, the effect study and the probe do).
