@@ -14,6 +14,7 @@ tasks' before/after evaluation (``knowrl.task_eval``) and prints their table.
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -25,6 +26,8 @@ from knowrl.models import check_model_path
 
 def run(config: TrainConfig, resume: bool, command: str = "python -m knowrl.train") -> dict[str, Any] | None:
     """The two-stage pipeline when the config asks for it (prints its table), else one GRPO run."""
+    if config.reward is not None:  # the launcher's process count against judge.limits.rank_weights
+        config.reward.check_world_size(int(os.environ.get("WORLD_SIZE", "1")))
     check_model_path(config.model.name_or_path)  # before any stage spends time
     p = config.pipeline
     if config.task != "knowrl" and p.evaluate_before_after:

@@ -212,6 +212,20 @@ class RewardEngineConfig(BaseModel):
         claim_policy = {k: v for k, v in (("relevance", fc.relevance), ("max_claims", fc.max_claims)) if v is not None}
         return semantics(self.preset, **{**claim_policy, **self.semantics})
 
+    def check_world_size(self, world_size: int) -> None:
+        """Every ``limits.rank_weights`` holds one weight per process of a launch of ``world_size`` (checked
+        before anything loads; a single process ignores the weights)."""
+        if world_size <= 1:
+            return
+        named = [("judge", self.judge), *((f"judges.{k}", v) for k, v in self.judges.items())]
+        for name, judge in named:
+            weights = judge.limits.rank_weights if judge is not None and judge.limits is not None else None
+            if weights and len(weights) != world_size:
+                raise ConfigError(
+                    f"{name}.limits.rank_weights has {len(weights)} weights for {world_size} processes "
+                    "(WORLD_SIZE): one per rank"
+                )
+
     def judge_for_rank(self, stage: str | None = None) -> JudgeConfig | None:
         """The judge config (``stage``'s own when ``judges`` names it) with per-minute budgets divided across
         ``world_size`` processes; with shared limits (``judge.limits``) the budget stays whole, counted in

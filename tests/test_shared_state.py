@@ -390,6 +390,26 @@ def test_the_trainer_gives_each_rank_its_weight_and_refuses_a_list_of_the_wrong_
         config.model_copy(update={"world_size": 2}).judge_for_rank()
     with pytest.raises(ConfigError, match="rank_weights"):
         parse_reward_config({**base, "judge": {**base["judge"], "limits": {**limits, "rank_weights": [0, 1]}}})
+    config.check_world_size(4)
+    config.check_world_size(1)  # one process ignores the weights
+    with pytest.raises(ConfigError, match="judge.limits.rank_weights has 4 weights for 2 processes"):
+        config.check_world_size(2)
+
+
+def test_train_refuses_rank_weights_that_do_not_fit_the_launch_before_loading_anything(tmp_path, monkeypatch, capsys):
+    from knowrl.train import main
+
+    config = tmp_path / "c.yaml"
+    config.write_text(
+        "model: {name_or_path: /nonexistent-model-is-never-read}\ndata: {train: /nonexistent-data.jsonl}\n"
+        "reward:\n  judge:\n    endpoints: [{base_url: 'http://127.0.0.1:1/v1', model: m}]\n"
+        "    limits: {url: 'redis://127.0.0.1:1/0', rank_weights: [3, 1, 1, 1]}\n"
+        "  factuality: {enabled: false}\n"
+    )
+    monkeypatch.setenv("WORLD_SIZE", "2")
+    assert main(["--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert "judge.limits.rank_weights has 4 weights for 2 processes" in err, err  # not the model path
 
 
 async def test_a_call_cancelled_while_it_waits_for_the_window_gives_its_slot_back_before_the_client_closes(
