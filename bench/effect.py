@@ -395,10 +395,12 @@ def summary_lines(
         twins = (
             f"; {', '.join(same)} gave {', '.join(sorted(set(same.values())))}'s greedy answers exactly" if same else ""
         )
+        low, high = min(d["delta"] for d in deltas), max(d["delta"] for d in deltas)
+        change = f"{low:+.3f}" if len(deltas) == 1 else f"from {low:+.3f} to {high:+.3f}"
+        runs_text = "1 run" if n_runs == 1 else f"{n_runs} runs, {len(deltas)} distinct{twins}"
         lines.append(
-            f"- GRPO ({n_runs} runs, {len(deltas)} distinct{twins}): change in F from "
-            f"{min(d['delta'] for d in deltas):+.3f} to {max(d['delta'] for d in deltas):+.3f}; the issue's goal "
-            f"(all four criteria beyond their intervals) met in {met} of {len(deltas)} distinct runs."
+            f"- GRPO ({runs_text}): change in F {change}; the issue's goal (all four criteria beyond their "
+            f"intervals) met in {met} of {len(deltas)} {'run' if len(deltas) == 1 else 'distinct runs'}."
         )
 
     def share(arm: str, label: str) -> str:
