@@ -354,7 +354,11 @@ class SharedBudget:
             if time.monotonic() - booked <= self._late_s or rebooks == _REBOOKS:
                 break
             self.rebooked += 1
-            delay = await self._ask(lease, waiters, rebook=True)
+            try:
+                delay = await self._ask(lease, waiters, rebook=True)
+            except BaseException:  # cancelled, or Redis went: the slot it holds goes back (else it would wait
+                await asyncio.shield(self._give_back(lease, sent=False))  # out lease_s)
+                raise
             if delay is None:  # its lease expired meanwhile (lease_s): nothing of it is booked to move; it goes
                 break
         return lease
