@@ -356,8 +356,8 @@ class SharedBudget:
             self.rebooked += 1
             try:
                 delay = await self._ask(lease, waiters, rebook=True)
-            except BaseException:  # cancelled, or Redis went: the slot it holds goes back (else it would wait
-                await asyncio.shield(self._give_back(lease, sent=False))  # out lease_s)
+            except BaseException:  # cancelled, or Redis went: its slot goes back now, not after lease_s
+                await asyncio.shield(self._give_back(lease, sent=False))
                 raise
             if delay is None:  # its lease expired meanwhile (lease_s): nothing of it is booked to move; it goes
                 break
