@@ -17,6 +17,7 @@ enough to repay the start; transformers if vLLM fails), "vllm", "transformers"; 
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import logging
 import os
 import tempfile
@@ -58,24 +59,18 @@ def use_vllm(backend: str, new_tokens: int | None = None, per_answer: int | None
     return backend == "vllm" or (backend == "auto" and installed and big)
 
 
-def maybe_complete_texts(
-    backend: str | None,
-    model_path: str,
-    adapter: str | None,
-    tokenizer: Any,
-    prompts: list[str],
-    max_new_tokens: int,
-    temperature: float | None = None,
-    k: int = 1,
-    seed: int = 0,
-) -> list[str] | None:
-    """vLLM's texts when ``backend`` picks it for this pass, else None (the caller decodes with transformers).
-    Under "auto" a vLLM that fails (a model its kernels do not take, no memory left) is logged and None."""
+def maybe_complete_texts(backend: str | None, *args: Any, **kwargs: Any) -> list[str] | None:
+    """``complete_texts(*args, **kwargs)`` when ``backend`` picks vLLM for this pass, else None (the caller
+    decodes with transformers). Under "auto" a vLLM that fails (a model its kernels do not take, no memory
+    left) is logged and None."""
     backend = chosen(backend)
+    bound = inspect.signature(complete_texts).bind(*args, **kwargs)
+    bound.apply_defaults()
+    prompts, max_new_tokens, k = bound.arguments["prompts"], bound.arguments["max_new_tokens"], bound.arguments["k"]
     if not use_vllm(backend, len(prompts) * k * max_new_tokens, max_new_tokens):
         return None
     try:
-        return complete_texts(model_path, adapter, tokenizer, prompts, max_new_tokens, temperature, k, seed)
+        return complete_texts(*args, **kwargs)
     except Exception as exc:  # noqa: BLE001 - "auto" falls back on anything vLLM raises
         if backend == "vllm":
             raise
