@@ -185,9 +185,8 @@ def generation_passes(
 
     backend = vllm_decode.chosen(backend)
     biggest = len(questions) * max(1 if greedy else 0, samples) * max_new_tokens
-    by_vllm = vllm_decode.use_vllm(
-        backend, biggest, max_new_tokens
-    )  # vLLM loads the weights itself: it needs the tokenizer alone
+    # vLLM loads the weights itself: it needs the tokenizer alone
+    by_vllm = vllm_decode.use_vllm(backend, biggest, max_new_tokens)
     loaded = (None, load_tokenizer(model, adapter)) if by_vllm else load_for_generation(model, adapter)
     completions = (
         generate(model, adapter, questions, max_new_tokens, batch_size=batch_size, loaded=loaded, backend=backend)
