@@ -14,7 +14,12 @@ from typing import Any
 
 def eos_ids(model: Any, tokenizer: Any) -> set[int]:
     """The ids that end an answer: the generation config's (as ``generate`` uses), else the tokenizer's."""
-    configured = getattr(getattr(model, "generation_config", None), "eos_token_id", None)
+    return eos_ids_of(getattr(model, "generation_config", None), tokenizer)
+
+
+def eos_ids_of(generation_config: Any, tokenizer: Any) -> set[int]:
+    """``eos_ids`` from a generation config (None: the tokenizer's end token), for a decoder without the model."""
+    configured = getattr(generation_config, "eos_token_id", None)
     if configured is None:
         configured = tokenizer.eos_token_id
     return set(configured) if isinstance(configured, (list, tuple)) else {int(configured)}

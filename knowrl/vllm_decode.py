@@ -21,8 +21,9 @@ import inspect
 import logging
 import os
 import tempfile
-from pathlib import Path
 from typing import Any
+
+from knowrl.decode import eos_ids_of
 
 log = logging.getLogger(__name__)
 BACKENDS = ("auto", "vllm", "transformers")
@@ -90,23 +91,15 @@ def complete_texts(
 ) -> list[str]:
     """The new text for each rendered prompt (prompt-major, k per prompt), as ``knowrl.decode.complete_texts``
     returns it; ``adapter`` is merged into a temporary copy first (vLLM loads one folder of weights)."""
+    from knowrl.merge import merge
+
     if adapter:
         with tempfile.TemporaryDirectory(prefix="knowrl-vllm-merged-") as merged:
-            _merge(model_path, adapter, tokenizer, Path(merged))
+            merge(model_path, adapter, merged)  # vLLM loads one folder: the adapter folded in, as knowrl.merge does
             rows = new_tokens(merged, tokenizer, prompts, max_new_tokens, temperature, k, seed)
     else:
         rows = new_tokens(model_path, tokenizer, prompts, max_new_tokens, temperature, k, seed)
     return [tokenizer.decode(row, skip_special_tokens=True) for row in rows]
-
-
-def _merge(model_path: str, adapter: str, tokenizer: Any, out: Path) -> None:
-    """Base + adapter as one folder vLLM can load (weights, config, generation config, the tokenizer used)."""
-    from peft import PeftModel
-    from transformers import AutoModelForCausalLM
-
-    model = AutoModelForCausalLM.from_pretrained(model_path)
-    PeftModel.from_pretrained(model, adapter).merge_and_unload().save_pretrained(out)
-    tokenizer.save_pretrained(out)
 
 
 def new_tokens(
@@ -165,13 +158,11 @@ def new_tokens(
 
 
 def _end_ids(model_path: str, tokenizer: Any) -> set[int]:
-    """The ids that end an answer, as ``knowrl.decode.eos_ids`` reads them (generation config, else tokenizer)."""
+    """The ids that end an answer, read as the transformers path reads them (``knowrl.decode.eos_ids``)."""
     from transformers import GenerationConfig
 
     try:
-        configured = GenerationConfig.from_pretrained(model_path).eos_token_id
-    except OSError:
-        configured = None
-    if configured is None:
-        configured = tokenizer.eos_token_id
-    return set(configured) if isinstance(configured, (list, tuple)) else {int(configured)}
+        config = GenerationConfig.from_pretrained(model_path)
+    except OSError:  # no generation_config.json: the tokenizer's end token
+        config = None
+    return eos_ids_of(config, tokenizer)
