@@ -348,3 +348,22 @@ def test_a_value_with_a_comma_is_not_a_list_of_guesses(answer, gold, listed):
     from reward_engine.offline.grader import lists_guesses
 
     assert lists_guesses(answer, gold) is listed
+
+
+def test_whole_word_search_matches_the_regex_it_replaced() -> None:
+    """word_starts is the matches of (?<!\\w)needle(?!\\w) (unicode word characters, non-overlapping), found
+    without compiling a regex per gold; 20,000 random texts over word, non-word and non-ASCII characters."""
+    import random
+    import re
+
+    from reward_engine.offline.reading import find_word, word_starts
+
+    rng = random.Random(1)
+    alphabet = ["a", "b", "_", " ", "é", "1", ".", "-", "ß", "\u0663", "\u00b2"]
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+        needle = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 3)))
+        expected = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(needle)}(?!\w)", text)]
+        assert list(word_starts(text, needle)) == expected, (text, needle)
+        assert find_word(text, needle) == (expected[0] if expected else -1)
+    assert find_word("an alkali metal", "k") == -1 and find_word("K-pop", "K") == 0 and find_word("x", "") == -1

@@ -267,15 +267,8 @@ class JudgeClient:
     async def _call(self, endpoint: Endpoint, call: _Call, started: float) -> JudgeReply:
         """The request with retries; a deterministic answer is stored in the cache."""
         tries = _Tries(endpoint)
-        retrying = AsyncRetrying(
-            retry=retry_if_exception_type(RetryableError),
-            stop=stop_after_attempt(self.config.max_attempts),
-            wait=self._wait,
-            before_sleep=self._count_retry,
-            reraise=True,
-        )
         try:
-            text = await retrying(self._attempt, call, tries)
+            text = await self._attempts(call, tries)
         except Exception as exc:  # noqa: BLE001 - the engine must never see a raw exception
             raise self._final_error(exc, call, tries) from None
         latency = time.perf_counter() - started
@@ -285,6 +278,31 @@ class JudgeClient:
         if self.cache is not None and self.config.temperature == 0:
             self.cache.set(self._key(call, tries.endpoint.model), text)
         return JudgeReply(text, False, tries.count, latency)
+
+    async def _attempts(self, call: _Call, tries: _Tries) -> str:
+        """The first attempt bare, the rest under tenacity. Nearly every call succeeds at once, and building
+        tenacity's machinery for each was ~5 % of a cold step's CPU; a first failure is handed to tenacity as
+        its own first attempt, so waits, counts and logs are what they were."""
+        try:
+            return await self._attempt(call, tries)
+        except RetryableError as exc:
+            first: RetryableError | None = exc
+
+        async def attempt() -> str:
+            nonlocal first
+            if first is not None:
+                failed, first = first, None
+                raise failed
+            return await self._attempt(call, tries)
+
+        retrying = AsyncRetrying(
+            retry=retry_if_exception_type(RetryableError),
+            stop=stop_after_attempt(self.config.max_attempts),
+            wait=self._wait,
+            before_sleep=self._count_retry,
+            reraise=True,
+        )
+        return await retrying(attempt)
 
     async def _attempt(self, call: _Call, tries: _Tries) -> str:
         """One attempt: the first goes to the chosen endpoint, a retry to the next; a reply the caller

@@ -64,6 +64,7 @@ from reward_engine.offline.reading import (
     Candidate,
     Reading,
     empty,
+    find_word,
     is_abstention,  # noqa: F401
     lower,
     prepare,
@@ -414,20 +415,12 @@ def _compare_quantity(value: float, step: float, q: Quantity, slack: float = 0.0
     return Label.NOT_ATTEMPTED
 
 
-def _contains(haystack: str, needle: str) -> int:
-    """Where ``needle`` starts as whole words in ``haystack``, or -1."""
-    if not needle:
-        return -1
-    match = re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", haystack)
-    return match.start() if match else -1
-
-
 def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, reading: Reading) -> Label | None:
     """Text: the candidate holds the gold (or the gold without its titles) as whole words, with no
     negation on it, no alternative beside it ("or", a list of names), and not buried in a long answer.
     A multi-part gold needs every part (given names suffice when the parts share a family name)."""
     for variant in dict.fromkeys((gold, without_titles(gold))):
-        at = _contains(seg, variant)
+        at = find_word(seg, variant)
         if at < 0:
             continue
         before, after = seg[:at], seg[at + len(variant) :]
@@ -494,6 +487,7 @@ def _candidate_item(item: str) -> bool:
     return 1 <= len(words) <= 3 and bool(raw_words) and raw_words[0] not in _NON_CANDIDATE_START
 
 
+@short_memo(8192, MAX_CHARS, lambda answer, gold: len(answer or "") + len(gold or ""))
 def lists_guesses(answer: str, gold: str) -> bool:
     """The answer offers several guesses ("Lyon or Paris", "Lyon, Nice, Paris, Bordeaux"), not one answer
     (read as the grader reads it: hedges and refusals set aside first).
@@ -530,11 +524,11 @@ def _is_list(answer: str, gold_raw: str, gold: str) -> bool:
     gold_items = [i for i in _ITEM_SPLIT.split(gold_raw) if normalize(i)]
     if len(items) <= max(1, len(gold_items)):
         return False
-    others = [i for i in items if _contains(normalize(i), gold) < 0 and not empty(i)]
+    others = [i for i in items if find_word(normalize(i), gold) < 0 and not empty(i)]
     if not any(_candidate_item(i) for i in others):
         return False
     joined_by_and = bool(re.search(r"\band\b|&|\bas well as\b|\bplus\b", lower(answer)))
-    gold_first = _contains(normalize(items[0]), gold) >= 0
+    gold_first = find_word(normalize(items[0]), gold) >= 0
     return len(items) >= 3 or joined_by_and or not gold_first
 
 
@@ -570,14 +564,14 @@ def _parts_verdict(candidate: Candidate, seg: str, gold_raw: str, reading: Readi
     if not parts:
         return None
     forms = _part_forms(parts)
-    named = [any(_contains(seg, f) >= 0 for f in options) for options in forms]
+    named = [any(find_word(seg, f) >= 0 for f in options) for options in forms]
     if not any(named):
         return None
     if names_alternatives(seg):
         return Label.INCORRECT
     all_forms = [f for options in forms for f in options]
     items = [i for i in _ITEM_SPLIT.split(candidate.text) if normalize(i)]
-    extra = [i for i in items if not any(_contains(normalize(i), f) >= 0 for f in all_forms) and not empty(i)]
+    extra = [i for i in items if not any(find_word(normalize(i), f) >= 0 for f in all_forms) and not empty(i)]
     if any(_candidate_item(i) for i in extra):
         return Label.INCORRECT
     if all(named):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from typing import Iterator
 
 from reward_engine.offline.memo import short_memo
 
@@ -303,13 +304,32 @@ def _strip_hedges(text: str, protect: list[str]) -> tuple[str, bool, bool]:
 
 
 def _protected(low: str, protect: list[str]) -> list[tuple[int, int]]:
-    return [(m.start(), m.end()) for g in protect if g for m in _whole_word(g).finditer(low)]
+    return [(at, at + len(g)) for g in protect if g for at in word_starts(low, g)]
 
 
-@short_memo(4_096, 256, len)
-def _whole_word(text: str) -> re.Pattern[str]:
-    """``text`` as a whole word or phrase; compiled once when short (a grade looks for its golds ~40 times)."""
-    return re.compile(rf"(?<!\w){re.escape(text)}(?!\w)")
+def word_starts(haystack: str, needle: str) -> Iterator[int]:
+    """Where ``needle`` occurs as whole words in ``haystack``, left to right, not overlapping: the matches of
+    ``(?<!\\w)needle(?!\\w)``, found with ``str.find`` (compiling that regex for every new gold cost a cold
+    step ~10 ms)."""
+    if not needle:
+        return
+    at, size = haystack.find(needle), len(needle)
+    while at >= 0:
+        end = at + size
+        if (at == 0 or not _word_char(haystack[at - 1])) and (end == len(haystack) or not _word_char(haystack[end])):
+            yield at
+            at = haystack.find(needle, end)
+        else:
+            at = haystack.find(needle, at + 1)
+
+
+def _word_char(c: str) -> bool:
+    return c.isalnum() or c == "_"  # what a str pattern's \\w matches
+
+
+def find_word(haystack: str, needle: str) -> int:
+    """Where ``needle`` starts as whole words in ``haystack`` ("K" is not in "an alkali metal"), or -1."""
+    return next(word_starts(haystack, needle), -1)
 
 
 def _inside(spans: list[tuple[int, int]], at: int) -> bool:
@@ -383,6 +403,7 @@ def read(answer: str, protect: list[str] = ()) -> Reading:
     return reading
 
 
+@short_memo(8192, MAX_CHARS, lambda answer: len(answer or ""))
 def is_abstention(answer: str) -> bool:
     """True when the answer is a refusal and nothing else: a refusal phrase, hedges and filler only.
     "I don't know. My best guess is Lyon." is not one (it commits to Lyon)."""

@@ -13,7 +13,8 @@ from reward_engine.shared_cache import RedisCache, expand_env
 
 
 def evidence_key(kb_version: str, kind: str, k: int, mode: str, query: str, titles: str) -> str:
-    """The key of one search: a claim's (``kind`` "claim") or a whole completion's pool ("pool")."""
+    """The key of one search: a claim's (``kind`` "claim"), a whole completion's pool ("pool") or a titles' every
+    passage ("whole", query empty)."""
     payload = json.dumps(["evidence-v2", kb_version, kind, k, mode, query, titles], ensure_ascii=False)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 

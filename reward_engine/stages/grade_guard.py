@@ -91,16 +91,11 @@ def settle(label: Label, span: str | None, answer: str, gold: str, question: str
 
 def _refused(clean: str, answer: str, gold: str) -> SpanVerdict | None:
     """A span the answer does not contain (the judge's own answer, not one read), or talk about grading."""
-    if not _contains(_norm(answer), clean):
+    if reading.find_word(_norm(answer), clean) < 0:
         return SpanVerdict(SpanCheck.REFUSED, "span not in the answer", clean)
     if _talks_to_grader(clean, gold):
         return SpanVerdict(SpanCheck.REFUSED, "span talks about grading", clean)
     return None
-
-
-def _contains(text: str, span: str) -> bool:
-    """``span`` in ``text`` as whole words ("K" is not in "an alkali metal")."""
-    return re.search(rf"(?<!\w){re.escape(span)}(?!\w)", text) is not None
 
 
 def _talks_to_grader(text: str, gold: str) -> bool:
