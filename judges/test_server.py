@@ -259,11 +259,15 @@ class JudgeServer:
         if self.config.fault_rate > 0 and self.config.faults and self._rng.random() < self.config.fault_rate:
             fault = self._rng.choice(self.config.faults)
             self.stats.faults[fault] += 1
-        # The reply is worked out on arrival and sent once the latency has passed since then, as a real judge
-        # generates during its latency: worked out after the wait, a burst of 60 requests queued ~2 ms of this
-        # server's CPU each behind one another and the last reply came 130 ms late (bench/reward_throughput.py
-        # then measured this double's CPU, not the engine).
-        kind, reply = answer_for(content, self.config.grade_as, structured)
+        # The reply is worked out during the latency, which runs from arrival, as a real judge generates during
+        # its latency. Worked out after the wait, a burst of 60 requests queued ~2 ms of this server's CPU each
+        # behind one another and the last reply came 130 ms late; worked out on the loop at arrival, each
+        # request's arrival waited for the replies of those before it (~1.2 ms per fused reply), so the last of a
+        # burst was answered ~60 ms past its latency. On a worker thread the loop takes every arrival at once
+        # (bench/reward_throughput.py then measures the engine and the stated latency, not this double's CPU).
+        kind, reply = await asyncio.get_running_loop().run_in_executor(
+            None, answer_for, content, self.config.grade_as, structured
+        )
         await asyncio.sleep(max(0.0, self._latency() - (time.monotonic() - arrived)))
         if fault == "429":
             return web.json_response(

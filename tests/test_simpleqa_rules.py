@@ -166,3 +166,45 @@ def test_golds_the_memo_cannot_hash_are_graded_as_before() -> None:
     cases = [("Paris", "Paris"), ("Lyon", "Paris"), ("I don't know", "Paris"), ("1992", ["1992", "MCMXCII"])]
     assert [g.grade(a, gold).value for a, gold in cases] == ["CORRECT", "INCORRECT", "NOT_ATTEMPTED", "CORRECT"]
     assert [g.grade(a, gold).value for a, gold in cases] == [g._grade(a, gold, None).value for a, gold in cases]
+
+
+ASIDES = [
+    # (question, answer, gold): a refusal, then a remark that answers nothing (SimpleQA: NOT_ATTEMPTED)
+    (
+        "Who painted the Mona Lisa?",
+        "I'm not able to answer that. You could look it up in an art history book.",
+        "Leonardo da Vinci",
+    ),
+    ("What is the capital of Australia?", "I don't know. Australia has six states and two territories.", "Canberra"),
+    (
+        "Who discovered penicillin?",
+        "I can't recall who it was. Antibiotics changed medicine in the twentieth century.",
+        "Alexander Fleming",
+    ),
+]
+GUESSES = [
+    # a refusal, then a guess: graded on the guess (SimpleQA: a hedged wrong guess is INCORRECT)
+    ("What is the capital of France?", "I don't know. My best guess is Lyon.", "Paris"),
+    ("What is the capital of France?", "I'm not sure. Lyon.", "Paris"),
+    ("Who painted the Mona Lisa?", "I can't say for certain, maybe Michelangelo.", "Leonardo da Vinci"),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "gold"), ASIDES)
+def test_a_refusal_with_an_aside_stays_not_attempted_when_the_judge_finds_no_answer(
+    question: str, answer: str, gold: str
+) -> None:
+    """The judge copied no span: the guard keeps its NOT_ATTEMPTED, whatever the offline reading makes of the
+    aside (before, an aside the reading took for a candidate turned it into INCORRECT)."""
+    from reward_engine.stages.grade_guard import SpanCheck, commits, settle
+
+    assert not commits(answer)
+    assert settle(N, "", answer, gold, question).check is SpanCheck.NO_ANSWER
+
+
+@pytest.mark.parametrize(("question", "answer", "gold"), GUESSES)
+def test_a_refusal_with_a_guess_is_graded_on_the_guess(question: str, answer: str, gold: str) -> None:
+    from reward_engine.stages.grade_guard import SpanCheck, commits, settle
+
+    assert commits(answer) and grade(answer, gold, question=question) is I
+    assert settle(N, "", answer, gold, question).check is SpanCheck.REFUSED  # the row takes the offline INCORRECT

@@ -257,7 +257,7 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         if any(label is Label.INCORRECT and competing for label, competing in results):
             return Label.INCORRECT
         # Extra statements ("Malia was born in 1998") are true detail; extra bare words are a shotgun list.
-        said = sum(len(normalize(c.text).split()) for c in reading.candidates if not _statement(c.text))
+        said = sum(len(normalize(c.text).split()) for c in reading.candidates if not is_statement(c.text))
         longest = max(len(g.split()) for _, g in golds)
         return Label.INCORRECT if said - longest > max(6, longest) else Label.CORRECT
     return Label.INCORRECT if Label.INCORRECT in labels else Label.NOT_ATTEMPTED
@@ -311,7 +311,7 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
 _VAGUE = re.compile(r"^(?:a|an|some|a certain|one of (?:the|several|many)|somewhere|someone|somebody|something)\b")
 
 
-def _statement(text: str) -> bool:
+def is_statement(text: str) -> bool:
     """A clause with a verb ("Malia was born in 1998"), not a bare name or list."""
     return any(w in _VERBS for w in normalize(text).split())
 
