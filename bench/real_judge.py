@@ -56,6 +56,14 @@ from reward_engine.stages.llm_stage import GRADER_SPAN_MAX_TOKENS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 REDTEAM = ROOT / "tests" / "redteam" / "v1.yaml"
+HELDOUT = (ROOT / "bench" / "data" / "judge_set_2.jsonl", ROOT / "bench" / "data" / "judge_set_3.jsonl")
+HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a change is in-sample for it
+    "bench/data/judge_set_2.jsonl": "`judge_set_2.jsonl` (2026-11-26) was written before the prompts were touched "
+    "again, and is out of sample for them; its failures were then read, and the grade guard's rule for a "
+    "refusal with an aside (2026-11-27) was written after them: **in-sample for that rule**.",
+    "bench/data/judge_set_3.jsonl": "`judge_set_3.jsonl` (2026-11-27) was written before that rule and never "
+    "read for a change: **out of sample** for every prompt and rule here.",
+}
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
 
@@ -252,6 +260,61 @@ def confusion_lines(counts: dict[tuple[str, str], int], labels: tuple[str, ...],
     return lines
 
 
+def heldout_runs(url: str, model: str, paths: str) -> dict[str, dict[str, Any]]:
+    """Each further set's grade cases through the judge (two-call grader, as the local judge's config) and offline."""
+    out: dict[str, dict[str, Any]] = {}
+    for path in filter(None, paths.split(",")):
+        cases = [c for c in judge_set.load_cases(ROOT / path) if c["kind"] == "grade"]
+        out[path] = {
+            "cases": cases,
+            "judge": judge_set_run(url, model, cases, 2, "two"),
+            "offline": judge_set.summarise(cases, judge_set.offline_results(cases)),
+        }
+    return out
+
+
+def heldout_section(heldout: dict[str, dict[str, Any]], model: str) -> list[str]:
+    if not heldout:
+        return []
+    lines = [
+        "",
+        "### Sets written after the prompts (out of sample, unless marked)",
+        "",
+        "Grade cases written from SimpleQA's rules alone by someone who read neither the prompts nor the grader "
+        "nor any judge output (`bench/data/README.md`), graded the same way (two-call grader, 2 slots, no cache). "
+        + " ".join(HELDOUT_STATUS.get(p, "") for p in heldout),
+        "",
+        f"| set | cases | {model}: judge's | engine's | offline | goal |",
+        "|---|---:|---|---|---|---|",
+    ]
+    for path, h in heldout.items():
+        j = h["judge"]
+        lines.append(
+            f"| `{Path(path).name}` | {len(h['cases'])} | {acc_cell(j['grade_raw'])} | {acc_cell(j['grade_engine'])} "
+            f"| {acc_cell(h['offline']['grade_engine'])} | 85 %: "
+            f"{'met' if j['grade_engine']['accuracy'] >= 0.85 else '**not met**'} |"
+        )
+    cats = sorted({c["category"] for h in heldout.values() for c in h["cases"]})
+    names = [Path(p).name for p in heldout]
+    lines += [
+        "",
+        "Engine's grade by category (right / cases; judge, then offline):",
+        "",
+        "| category | " + " | ".join(names) + " |",
+        "|---|" + "---|" * len(names),
+    ]
+    for cat in cats:
+        cells = []
+        for h in heldout.values():
+            j, o = h["judge"]["by_category"].get(cat), h["offline"]["by_category"].get(cat)
+            cells.append(f"{j['correct']} / {o['correct']} of {j['n']}" if j else "—")
+        lines.append(f"| {cat} | " + " | ".join(cells) + " |")
+    for path, h in heldout.items():
+        lines += ["", f"**`{Path(path).name}`**: engine's grade (rows: hand label; columns: engine)", ""]
+        lines += confusion_lines(h["judge"]["grade_confusion"], LABELS, "label", "engine")
+    return lines
+
+
 def judge_set_section(sets: dict[str, dict[str, Any]], cases: list[dict[str, Any]]) -> list[str]:
     grades = sum(c["kind"] == "grade" for c in cases)
     labels = Counter(c["label"] for c in cases if c["kind"] == "grade")
@@ -295,7 +358,7 @@ def judge_set_section(sets: dict[str, dict[str, Any]], cases: list[dict[str, Any
         "**In-sample, read it as such**: the two-call grader's prompts (read-v2, compare-v2, fits-v1) and the "
         "offline-reading fixes of 2026-11-25 were made after reading the 1.5B's failures on this same set "
         "(the prompts' worked examples are generic, none from the set). The set was not split, so these "
-        "accuracies are not a held-out estimate; a second hand-labelled set, written after the prompts, is.",
+        "accuracies are not a held-out estimate; the sets below, written after the prompts, are.",
     ]
     lines += ["", "Engine's grade accuracy by category of case (two-call grader; the offline grader alone):", ""]
     cats = sorted({c["category"] for c in cases if c["kind"] == "grade"})
@@ -339,6 +402,7 @@ def write_report(path: Path, args: argparse.Namespace, r: dict[str, Any], cases:
         "on 127.0.0.1.",
         "",
         *judge_set_section(r["sets"], cases),
+        *heldout_section(r.get("heldout", {}), main_model),
         "",
         "## 2. Held-out answers graded by the judge",
         "",
@@ -428,6 +492,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--subset", type=int, default=30, help="grade cases for the slots comparison")
     parser.add_argument("--cache-pairs", type=int, default=15, help="grade calls with the prompt cache off, and on")
     parser.add_argument("--cases", type=int, default=0, help="only the first N judge-set cases of each kind")
+    parser.add_argument(
+        "--heldout",
+        default=",".join(str(p.relative_to(ROOT)) for p in HELDOUT),
+        help="further hand-labelled grade sets, graded by the first model (two-call grader) and offline",
+    )
     parser.add_argument("--work", type=Path, default=Path("/tmp/knowrl-real-judge"))
     parser.add_argument("--out", type=Path, default=RESULTS / "real_judge.md")
     parser.add_argument("--report-only", action="store_true", help="write the report again from --work's last run")
@@ -464,6 +533,9 @@ def main(argv: list[str] | None = None) -> int:
                 accuracies = {k: r["sets"][model][k]["accuracy"] for k in ("grade_raw", "grade_engine", "verify")}
                 one = r["sets"][model]["one_call"]["grade_engine"]["accuracy"]
                 log(f"{model} judge set: {json.dumps(accuracies)}; one-call grade {one:.3f}")
+            if model == main_model:
+                r["heldout"] = heldout_runs(url, served_as, args.heldout)
+                log(f"held-out sets: { {k: v['judge']['grade_engine']['accuracy'] for k, v in r['heldout'].items()} }")
             if model == GENERATOR:
                 r["generated"] = generate(url, served_as, questions[: args.answers], w / "generated.jsonl")
                 log(f"generated {r['generated']['rows']} answers")

@@ -364,6 +364,11 @@ def _refusal(clause: str, protect: list[str]) -> tuple[str, str] | None:
     return prefix, rest
 
 
+def has_refusal(text: str) -> bool:
+    """Whether a refusal phrase occurs anywhere in ``text`` (``read`` finds none where this is False)."""
+    return _ABSTAIN.search(lower(text)) is not None
+
+
 def read(answer: str, protect: list[str] = ()) -> Reading:
     """Split an answer into its committed candidates, setting refusals and hedges aside."""
     reading = Reading(low=lower(answer))

@@ -35,6 +35,7 @@ from enum import Enum
 from reward_engine.labels import Label
 from reward_engine.offline import grader as offline_grader
 from reward_engine.offline import reading
+from reward_engine.offline.memo import short_memo
 
 MAX_SPAN_WORDS = 12
 MAX_BARE_WORDS = 4  # "Lyon", "Rio de Janeiro", "Marie Curie": an answer form, not a remark
@@ -94,16 +95,18 @@ def settle(label: Label, span: str | None, answer: str, gold: str, question: str
     return SpanVerdict(SpanCheck.KEPT, "the judge's grade", clean)
 
 
+@short_memo(8192, reading.MAX_CHARS, lambda answer: len(answer or ""))
 def commits(answer: str) -> bool:
     """Whether ``answer`` commits to an answer that overrules a judge which found none in it: SimpleQA calls a
     refusal with an aside ("Without researching the web, I cannot answer this question. However, I can tell
     you that Barack Obama has two children.") NOT_ATTEMPTED, and a refusal with a guess ("I don't know. My best
     guess is Lyon.", "Not sure. Lyon.") is graded on the guess. So after a refusal phrase only a hedged guess or
     a bare answer form (a few words, no verb) commits; an answer without one commits to whatever it says."""
-    read = reading.read(reading.prepare(answer or ""))
-    if not read.refused:
+    text = reading.prepare(answer or "")
+    if not reading.has_refusal(text):
         return True
-    return any(c.guessed or _bare(c.text) for c in read.candidates)
+    read = reading.read(text)
+    return not read.refused or any(c.guessed or _bare(c.text) for c in read.candidates)
 
 
 def _bare(text: str) -> bool:
