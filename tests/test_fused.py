@@ -101,6 +101,37 @@ async def test_evidence_pool_is_the_short_document_else_one_search(kb, tmp_path)
     assert fresh.searches == 0  # the cache-only view never searched
 
 
+async def test_a_prompts_completions_look_their_titles_up_once(kb, tmp_path):
+    """Eight completions of one prompt ask for the same titles' passages at once: one KB lookup, whatever their
+    queries; a new process finds them on disk without the KB, by titles."""
+    import asyncio
+
+    from reward_engine.stages.evidence_cache import EvidenceCache
+    from reward_engine.stages.retrieve import EvidenceRetriever
+
+    calls = []
+    real = kb.title_passages
+
+    def counted(titles, limit):
+        calls.append(titles)
+        return real(titles, limit)
+
+    kb.title_passages = counted
+    try:
+        retriever = EvidenceRetriever(kb, cache=EvidenceCache(str(tmp_path / "cache")))
+        pools = await asyncio.gather(*(retriever.pool(f"answer {i}", "Paris", k=10) for i in range(8)))
+        assert calls == ["Paris"] and retriever.searches == 0
+        assert all([p.id for p in pool] == [p.id for p in real("Paris", 10)] for pool in pools)
+        pools[0].clear()  # a caller's list is its own copy
+        assert len(await retriever.pool("answer 9", "Paris", k=10)) == len(real("Paris", 10)) and calls == ["Paris"]
+        retriever.cache.flush()
+        fresh = EvidenceRetriever(kb, cache=EvidenceCache(str(tmp_path / "cache"))).cache_only()
+        assert [p.id for p in await fresh.pool("a query never seen", "Paris", 10)] == [p.id for p in pools[1]]
+        assert calls == ["Paris"]
+    finally:
+        kb.title_passages = real
+
+
 def test_fused_mode_needs_the_llm_stages():
     with pytest.raises(ConfigError, match="mode 'fused'.*decomposer and verifier"):
         parse_reward_config({"factuality": {"kb_path": "kb.db", "mode": "fused"}})
