@@ -626,6 +626,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(RESULTS), help="the report (markdown)")
     parser.add_argument("--write-golden", action="store_true", help=f"also write {GOLDEN.relative_to(ROOT)}")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (KB, model, logs)")
+    parser.add_argument(
+        "--real-judge",
+        metavar="MODEL",
+        help="also the second table: the shipped prompts against KnowRL's through this local judge "
+        "(e.g. qwen2.5-coder-1.5b; about an hour on 2 cores)",
+    )
+    parser.add_argument("--real-judge-batches", type=int, help="only the first N batches in the second table (a look)")
     args = parser.parse_args(argv)
     checkout = Checkout(args.knowrl)
     tmp = Path(tempfile.mkdtemp(prefix="knowrl-conformance-"))
@@ -659,8 +666,15 @@ def main(argv: list[str] | None = None) -> int:
         engine_s, engine_stats = time.monotonic() - start, server.stats
     results = compare(rows, {r["id"]: r for r in oracle["rows"]}, engine)
     probs = oracle["nli_probs"] + entailment(nli["model"], engine_pairs)
+    second: list[str] = []
+    if args.real_judge:
+        some = dict(list(batches.items())[: args.real_judge_batches]) if args.real_judge_batches else batches
+        second = real_judge_table(args.real_judge, tmp, [r for b in some.values() for r in b], some)
     ctx = {
-        "command": f"python -m bench.conformance --knowrl {args.knowrl}" + (" --write-golden" * args.write_golden),
+        "command": f"python -m bench.conformance --knowrl {args.knowrl}"
+        + (f" --real-judge {args.real_judge}" if args.real_judge else "")
+        + (f" --real-judge-batches {args.real_judge_batches}" if args.real_judge and args.real_judge_batches else "")
+        + (" --write-golden" * args.write_golden),
         "date": time.strftime("%Y-%m-%d"),
         "machine": f"{os.cpu_count()} CPU cores, no GPU used",
         "oracle_s": oracle_s,
@@ -680,7 +694,8 @@ def main(argv: list[str] | None = None) -> int:
         "kb_passages": sum(len(d.passages) for d in leads),
         "config": {**config, **_placeholders(config)},
     }
-    Path(args.out).write_text(report(ctx, results, data.CATEGORIES), encoding="utf-8")
+    text = report(ctx, results, data.CATEGORIES)
+    Path(args.out).write_text(text + ("\n" + "\n".join(second) + "\n" if second else ""), encoding="utf-8")
     if args.write_golden:
         GOLDEN.parent.mkdir(parents=True, exist_ok=True)
         GOLDEN.write_text(json.dumps(golden(ctx, results), indent=1, sort_keys=True) + "\n", encoding="utf-8")
@@ -690,6 +705,21 @@ def main(argv: list[str] | None = None) -> int:
     if not args.keep:
         shutil.rmtree(tmp, ignore_errors=True)
     return 1 if unexplained or ctx["unmatched"] else 0
+
+
+def real_judge_table(model: str, tmp: Path, rows: Any, batches: dict) -> list[str]:
+    """The second table (``bench/conformance_judge.py``): both prompt sets through one local judge."""
+    from bench import conformance_judge as cj
+    from judges.local import resolve_model, running
+
+    _, served_as = resolve_model(model)
+    templates = {"grader": str(tmp / "knowrl_grader.txt"), "decompose": str(tmp / "factscore_decompose.txt")}
+    with running(model=model, parallel=2, log_path=tmp / f"server-{model}.log") as url:
+        sides = cj.side_configs(tmp, url, served_as, NLI_REPO, tmp / "kb.db", templates)
+        runs = cj.run_sides(sides, batches)
+    summary = cj.compare_sides(rows, runs["shipped"]["results"], runs["knowrl"]["results"])
+    print(f"second table: {summary}", flush=True)
+    return cj.table_lines(summary, model, {k: v["wall_s"] for k, v in runs.items()})
 
 
 def _engine_commit() -> str:
