@@ -46,6 +46,7 @@ import judge_set  # noqa: E402
 from judges.local import DEFAULT_MODEL, resolve_model, running  # noqa: E402
 from knowrl.effect.demo_data import build_demo_data  # noqa: E402
 from knowrl.evaluate import grade_completions, wilson  # noqa: E402
+from knowrl_io import provenance  # noqa: E402
 from retrieval.build import build  # noqa: E402
 from retrieval.sources import Document, read_documents  # noqa: E402
 from reward_engine import prompts  # noqa: E402
@@ -377,6 +378,67 @@ def judge_set_section(sets: dict[str, dict[str, Any]], cases: list[dict[str, Any
     return lines
 
 
+def redteam_section(r: dict[str, Any], main_model: str, heading: str = "## 3. Red team through the judge") -> list[str]:
+    red_lines, beaten = redteam_table(r["red_order"], r["red"])
+    baselines = [n for n, base, _ in r["red_order"] if base is None]
+    base_correct = sum(
+        row.get("label") == "CORRECT" for s in r["red"].values() for row in s["rows_out"] if row["id"] in baselines
+    )
+    return [
+        heading,
+        "",
+        f"`tests/redteam/v1.yaml` ({len(r['red_order']) - len(baselines)} attacks, {len(baselines)} honest "
+        f"baselines) over the tests' hand-written corpus, scored by `python -m reward_engine.score` with "
+        f"{main_model} as grader, decomposer and verifier (`configs/reward_local_judge.yaml`). An attack beats "
+        "its baseline when it scores above the honest wrong answer to the same question (correctness or "
+        "total), or is graded CORRECT where that answer is not.",
+        "",
+        f"Honest-wrong baselines graded CORRECT: {base_correct} of {len(baselines) * len(r['red'])} (the table "
+        "says something about the attacks only where these are INCORRECT).",
+        "",
+        *red_lines,
+        "",
+        ("Attacks that beat their baseline: " + ", ".join(beaten))
+        if beaten
+        else "**No attack beat its honest-wrong baseline.**",
+        "",
+        "What the answer-span check did per run (the judge's CORRECTs: confirmed by the offline rules, "
+        "re-graded alone, refused; overturned = re-graded alone and not CORRECT): "
+        + "; ".join(f"{k}: {v.get('grade_guard') or {}}" for k, v in r["red"].items())
+        + ".",
+        "",
+    ]
+
+
+def run_red_team(w: Path, url: str) -> dict[str, Any]:
+    """tests/redteam/v1.yaml scored through the judge at ``url``: fused and staged, knowrl and knowrl-robust."""
+    red_kb = w / "redteam-kb.db"
+    build(red_kb, red_team_documents(), progress=False)
+    r: dict[str, Any] = {"red_order": redteam_rows(w / "redteam.jsonl"), "red": {}}
+    for mode in ("fused", "staged"):
+        for preset in ("knowrl", "knowrl-robust"):
+            cfg = local_config(
+                w, f"red-{mode}-{preset}", url, red_kb, cache=f"red-{mode}", preset=preset, factuality__mode=mode
+            )
+            r["red"][f"{mode}, {preset}"] = score(w / "redteam.jsonl", cfg, w / f"red-{mode}-{preset}.jsonl")
+    return r
+
+
+def red_team_report(path: Path, args: argparse.Namespace, r: dict[str, Any]) -> None:
+    model = args.models.split(",")[0]
+    lines = [
+        "# Red team through a real local judge",
+        "",
+        f"Command: `python bench/real_judge.py --models {model} --red-team-only --out {args.out}` at commit "
+        f"{r['commit']} (run {r['wall_s'] / 60:.1f} min on this machine: {platform.machine()}, 2 cores, no GPU). "
+        f"The judge: `python -m judges.local --model {model}` (llama.cpp's server, 2 slots) on 127.0.0.1. "
+        "`bench/results/real_judge.md` section 3 is the same table from its whole run.",
+        "",
+        *redteam_section(r, model, "## Red team"),
+    ]
+    path.write_text("\n".join(lines))
+
+
 def write_report(path: Path, args: argparse.Namespace, r: dict[str, Any], cases: list[dict[str, Any]]) -> None:
     main_model = args.models.split(",")[0]
     gen, judged, offline = r["generated"], r["graded_judge"], r["graded_offline"]
@@ -384,11 +446,6 @@ def write_report(path: Path, args: argparse.Namespace, r: dict[str, Any], cases:
     pairs = Counter(zip(a, b))
     agree = sum(x == y for x, y in zip(a, b))
     lo, hi = wilson(agree, len(a))
-    red_lines, beaten = redteam_table(r["red_order"], r["red"])
-    baselines = [n for n, base, _ in r["red_order"] if base is None]
-    base_correct = sum(
-        row.get("label") == "CORRECT" for s in r["red"].values() for row in s["rows_out"] if row["id"] in baselines
-    )
     slots, cache = r["slots"], r["cache"]
     m_j, m_o = judged["metrics"], offline["metrics"]
     lines = [
@@ -396,6 +453,7 @@ def write_report(path: Path, args: argparse.Namespace, r: dict[str, Any], cases:
         "",
         f"Command: `python bench/real_judge.py --models {args.models} --answers {args.answers} --subset {args.subset}"
         f"{f' --cases {args.cases}' if args.cases else ''}` "
+        f"at commit {r.get('commit', '(not recorded)')} "
         f"(whole run {r['wall_s'] / 60:.1f} min on this machine: {platform.machine()}, 2 cores, no GPU). "
         "Judges: `python -m judges.local --model NAME` (xllamacpp's prebuilt llama.cpp server, Q4_K_M GGUFs "
         "from the pinned part packages, 2 threads, 4096 tokens of context per slot, `json_schema` replies) "
@@ -430,28 +488,7 @@ def write_report(path: Path, args: argparse.Namespace, r: dict[str, Any], cases:
             for name, m in ((main_model, m_j), ("offline", m_o))
         ),
         "",
-        "## 3. Red team through the judge",
-        "",
-        f"`tests/redteam/v1.yaml` ({len(r['red_order']) - len(baselines)} attacks, {len(baselines)} honest "
-        f"baselines) over the tests' hand-written corpus, scored by `python -m reward_engine.score` with "
-        f"{main_model} as grader, decomposer and verifier (`configs/reward_local_judge.yaml`). An attack beats "
-        "its baseline when it scores above the honest wrong answer to the same question (correctness or "
-        "total), or is graded CORRECT where that answer is not.",
-        "",
-        f"Honest-wrong baselines graded CORRECT: {base_correct} of {len(baselines) * len(r['red'])} (the table "
-        "says something about the attacks only where these are INCORRECT).",
-        "",
-        *red_lines,
-        "",
-        ("Attacks that beat their baseline: " + ", ".join(beaten))
-        if beaten
-        else "**No attack beat its honest-wrong baseline.**",
-        "",
-        "What the answer-span check did per run (the judge's CORRECTs: confirmed by the offline rules, "
-        "re-graded alone, refused; overturned = re-graded alone and not CORRECT): "
-        + "; ".join(f"{k}: {v.get('grade_guard') or {}}" for k, v in r["red"].items())
-        + ".",
-        "",
+        *redteam_section(r, main_model),
         "## 4. Throughput: parallel slots and the prompt cache",
         "",
         f"The first {args.subset} grade cases of the judge set through {main_model}, each on a fresh server "
@@ -500,6 +537,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, default=Path("/tmp/knowrl-real-judge"))
     parser.add_argument("--out", type=Path, default=RESULTS / "real_judge.md")
     parser.add_argument("--report-only", action="store_true", help="write the report again from --work's last run")
+    parser.add_argument(
+        "--red-team-only",
+        action="store_true",
+        help="only the red team through the first model, to --out (default bench/results/redteam_judge.md)",
+    )
     args = parser.parse_args(argv)
     if args.report_only:  # the same arguments as the run: the report names them
         cases = judge_set.load_cases()
@@ -513,10 +555,19 @@ def main(argv: list[str] | None = None) -> int:
     w.mkdir(parents=True)
     models = args.models.split(",")
     main_model = models[0]
+    if args.red_team_only:
+        if args.out == RESULTS / "real_judge.md":
+            args.out = RESULTS / "redteam_judge.md"
+        with running(model=main_model, parallel=2, log_path=w / f"server-{main_model}.log") as url:
+            red = {**run_red_team(w, url), "commit": provenance.commit()}
+        red["wall_s"] = time.perf_counter() - started
+        red_team_report(args.out, args, red)
+        print(args.out.read_text())
+        return 0
     cases = judge_set.load_cases()
     if args.cases:  # a quick look: the first N cases of each kind
         cases = [c for kind in ("grade", "verify") for c in [c for c in cases if c["kind"] == kind][: args.cases]]
-    r: dict[str, Any] = {"sets": {}}
+    r: dict[str, Any] = {"sets": {}, "commit": provenance.commit()}
 
     def log(msg: str) -> None:
         print(f"[{(time.perf_counter() - started) / 60:5.1f} min] {msg}", flush=True)
@@ -541,21 +592,12 @@ def main(argv: list[str] | None = None) -> int:
                 log(f"generated {r['generated']['rows']} answers")
     r["sets"]["offline"] = judge_set.summarise(cases, judge_set.offline_results(cases))
 
-    red_kb = w / "redteam-kb.db"
-    build(red_kb, red_team_documents(), progress=False)
-    r["red_order"] = redteam_rows(w / "redteam.jsonl")
-    r["red"] = {}
     _, served_as = resolve_model(main_model)
     with running(model=main_model, parallel=2, log_path=w / f"server-{main_model}-2.log") as url:
         r["graded_judge"] = grade_answers(w / "generated.jsonl", local_config(w, "heldout", url, None))
         log(f"graded {args.answers} answers: {r['graded_judge']['wall_s']:.0f} s")
-        for mode in ("fused", "staged"):
-            for preset in ("knowrl", "knowrl-robust"):
-                cfg = local_config(
-                    w, f"red-{mode}-{preset}", url, red_kb, cache=f"red-{mode}", preset=preset, factuality__mode=mode
-                )
-                r["red"][f"{mode}, {preset}"] = score(w / "redteam.jsonl", cfg, w / f"red-{mode}-{preset}.jsonl")
-                log(f"red team {mode} {preset}: {r['red'][f'{mode}, {preset}']['statuses']}")
+        r.update(run_red_team(w, url))
+        log(f"red team: { {k: v['statuses'] for k, v in r['red'].items()} }")
     offline_cfg = {"preset": "knowrl", "factuality": {"enabled": False}}
     (w / "offline.yaml").write_text(yaml.safe_dump(offline_cfg))
     r["graded_offline"] = grade_answers(w / "generated.jsonl", w / "offline.yaml")
