@@ -424,12 +424,17 @@ def run_red_team(w: Path, url: str) -> dict[str, Any]:
     return r
 
 
+def shown_out(out: Path) -> str:
+    """The ``--out`` part of the command as a user types it: nothing for the default page."""
+    return "" if Path(out).resolve() == (RESULTS / "redteam_judge.md").resolve() else f" --out {out}"
+
+
 def red_team_report(path: Path, args: argparse.Namespace, r: dict[str, Any]) -> None:
     model = args.models.split(",")[0]
     lines = [
         "# Red team through a real local judge",
         "",
-        f"Command: `python bench/real_judge.py --models {model} --red-team-only --out {args.out}` at commit "
+        f"Command: `python bench/real_judge.py --models {model} --red-team-only{shown_out(args.out)}` at commit "
         f"{r['commit']} (run {r['wall_s'] / 60:.1f} min on this machine: {platform.machine()}, 2 cores, no GPU). "
         f"The judge: `python -m judges.local --model {model}` (llama.cpp's server, 2 slots) on 127.0.0.1. "
         "`bench/results/real_judge.md` section 3 is the same table from its whole run.",
