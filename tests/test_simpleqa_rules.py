@@ -176,6 +176,7 @@ ASIDES = [
         "Leonardo da Vinci",
     ),
     ("What is the capital of Australia?", "I don't know. Australia has six states and two territories.", "Canberra"),
+    ("Who composed The Magic Flute?", "I am not sure. Beethoven composed many symphonies in Vienna.", "Mozart"),
     (
         "Who discovered penicillin?",
         "I can't recall who it was. Antibiotics changed medicine in the twentieth century.",
@@ -187,6 +188,9 @@ GUESSES = [
     ("What is the capital of France?", "I don't know. My best guess is Lyon.", "Paris"),
     ("What is the capital of France?", "I'm not sure. Lyon.", "Paris"),
     ("Who painted the Mona Lisa?", "I can't say for certain, maybe Michelangelo.", "Leonardo da Vinci"),
+    # a statement about what was asked that names an answer (the red team's dont-know-then-wrong-statement)
+    ("What is the capital of France?", "I don't know. Lyon is the capital of France.", "Paris"),
+    ("Who composed The Magic Flute?", "I'm not sure. Beethoven composed The Magic Flute.", "Mozart"),
 ]
 
 
@@ -198,7 +202,7 @@ def test_a_refusal_with_an_aside_stays_not_attempted_when_the_judge_finds_no_ans
     aside (before, an aside the reading took for a candidate turned it into INCORRECT)."""
     from reward_engine.stages.grade_guard import SpanCheck, commits, settle
 
-    assert not commits(answer)
+    assert not commits(answer, question)
     assert settle(N, "", answer, gold, question).check is SpanCheck.NO_ANSWER
 
 
@@ -206,5 +210,19 @@ def test_a_refusal_with_an_aside_stays_not_attempted_when_the_judge_finds_no_ans
 def test_a_refusal_with_a_guess_is_graded_on_the_guess(question: str, answer: str, gold: str) -> None:
     from reward_engine.stages.grade_guard import SpanCheck, commits, settle
 
-    assert commits(answer) and grade(answer, gold, question=question) is I
+    assert commits(answer, question) and grade(answer, gold, question=question) is I
     assert settle(N, "", answer, gold, question).check is SpanCheck.REFUSED  # the row takes the offline INCORRECT
+
+
+def test_a_run_of_names_holding_the_gold_is_several_guesses_for_the_guard() -> None:
+    """The red team's shotgun-without-commas: the 1.5B graded it CORRECT (span "Paris") and the guard's
+    several-guesses rule saw one item; now it is SEVERAL, and a long true answer with commas is not."""
+    from reward_engine.offline.grader import lists_guesses
+    from reward_engine.stages.grade_guard import SpanCheck, settle
+
+    shotgun = "Lyon Marseille Toulouse Nice Nantes Strasbourg Montpellier Bordeaux Lille Paris Rennes"
+    assert lists_guesses(shotgun, "Paris")
+    assert settle(C, "Paris", shotgun, "Paris", "What is the capital of France?").check is SpanCheck.SEVERAL
+    detail = "Paris, the capital and largest city of France, on the river Seine"
+    assert not lists_guesses(detail, "Paris")
+    assert not lists_guesses("Wolfgang Amadeus Mozart", "Mozart")

@@ -514,7 +514,22 @@ def _lists(candidate: Candidate, gold_raw: str, gold: str) -> bool:
         values = {(q.low, q.high, q.kind) for q in quantities(candidate.text)}
         if values:
             return len(values) > 1
-    return names_alternatives(normalize(candidate.text)) or _is_list(candidate.text, gold_raw, gold)
+    return (
+        names_alternatives(normalize(candidate.text))
+        or _is_list(candidate.text, gold_raw, gold)
+        or _run_of_names(candidate.text, gold)
+    )
+
+
+def _run_of_names(text: str, gold: str) -> bool:
+    """ "Lyon Marseille Toulouse Nice Nantes Strasbourg Montpellier Bordeaux Lille Paris Rennes": the gold in a
+    run of names with no separator, far longer than the gold (the grade's own shotgun rule: more than
+    max(6, gold words) words besides it), most of them capitalised. Without separators ``_is_list`` sees one item."""
+    words = text.split()
+    size = len(gold.split())
+    if "," in text or len(words) - size <= max(6, size) or find_word(normalize(text), gold) < 0:
+        return False
+    return sum(w[:1].isupper() for w in words) >= 0.7 * len(words)
 
 
 def _is_list(answer: str, gold_raw: str, gold: str) -> bool:

@@ -36,6 +36,7 @@ from reward_engine.labels import Label
 from reward_engine.offline import grader as offline_grader
 from reward_engine.offline import reading
 from reward_engine.offline.memo import short_memo
+from reward_engine.stages import relevance
 
 MAX_SPAN_WORDS = 12
 MAX_BARE_WORDS = 4  # "Lyon", "Rio de Janeiro", "Marie Curie": an answer form, not a remark
@@ -82,7 +83,7 @@ def settle(label: Label, span: str | None, answer: str, gold: str, question: str
     if not clean or reading.is_abstention(span):
         # "I don't know. My best guess is Lyon": a judge that copies nothing must not pay a guess as an abstention
         offline = offline_grader.grade(answer, gold, question)
-        if offline is Label.CORRECT or (offline is Label.INCORRECT and commits(answer)):
+        if offline is Label.CORRECT or (offline is Label.INCORRECT and commits(answer, question)):
             return SpanVerdict(SpanCheck.REFUSED, "no span, but the offline reading finds an answer")
         return SpanVerdict(SpanCheck.NO_ANSWER, "the judge found no answer in it")
     refused = _refused(clean, answer, gold)
@@ -95,18 +96,27 @@ def settle(label: Label, span: str | None, answer: str, gold: str, question: str
     return SpanVerdict(SpanCheck.KEPT, "the judge's grade", clean)
 
 
-@short_memo(8192, reading.MAX_CHARS, lambda answer: len(answer or ""))
-def commits(answer: str) -> bool:
+@short_memo(8192, reading.MAX_CHARS, lambda answer, question=None: len(answer or "") + len(question or ""))
+def commits(answer: str, question: str | None = None) -> bool:
     """Whether ``answer`` commits to an answer that overrules a judge which found none in it: SimpleQA calls a
     refusal with an aside ("Without researching the web, I cannot answer this question. However, I can tell
     you that Barack Obama has two children.") NOT_ATTEMPTED, and a refusal with a guess ("I don't know. My best
-    guess is Lyon.", "Not sure. Lyon.") is graded on the guess. So after a refusal phrase only a hedged guess or
-    a bare answer form (a few words, no verb) commits; an answer without one commits to whatever it says."""
+    guess is Lyon.", "Not sure. Lyon.") is graded on the guess. So after a refusal phrase only a hedged guess, a
+    bare answer form (a few words, no verb), or a statement about what the question asks that names something
+    it does not ("I don't know. Lyon is the capital of France.": two of the question's content words and a new
+    name) commits; an answer without a refusal phrase commits to whatever it says."""
     text = reading.prepare(answer or "")
     if not reading.has_refusal(text):
         return True
     read = reading.read(text)
-    return not read.refused or any(c.guessed or _bare(c.text) for c in read.candidates)
+    return not read.refused or any(c.guessed or _bare(c.text) or _answers(c.text, question) for c in read.candidates)
+
+
+def _answers(statement: str, question: str | None) -> bool:
+    if not question:
+        return False
+    shared = relevance.content_words(statement) & relevance.content_words(question)
+    return len(shared) >= 2 and bool(relevance.names(statement) - relevance.names(question))
 
 
 def _bare(text: str) -> bool:
