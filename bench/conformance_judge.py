@@ -12,7 +12,6 @@ PATH --real-judge qwen2.5-coder-1.5b``.
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import statistics
 import time
@@ -55,25 +54,15 @@ def side_configs(
     return sides
 
 
-async def _score(config: dict[str, Any], batches: dict) -> dict[str, Any]:
-    from reward_engine.config import parse_reward_config
-    from reward_engine.engine import RewardEngine, Sample
-
-    out: dict[str, Any] = {}
-    async with RewardEngine(parse_reward_config(config)) as engine:
-        for batch in batches.values():
-            samples = [Sample(r.question, r.completion, r.gold, r.title) for r in batch]
-            for row, result in zip(batch, await engine.score(samples)):
-                out[row.id] = result
-    return out
-
-
 def run_sides(sides: dict[str, dict[str, Any]], batches: dict) -> dict[str, Any]:
     """Each side's results by row id and its wall time (one side after the other, the same server)."""
+    from bench.conformance import run_engine  # the first table's scoring, without its NLI pairs
+
     runs: dict[str, Any] = {}
     for name, config in sides.items():
         started = time.monotonic()
-        runs[name] = {"results": asyncio.run(_score(config, batches)), "wall_s": time.monotonic() - started}
+        results, _ = run_engine(config, batches, [])
+        runs[name] = {"results": results, "wall_s": time.monotonic() - started}
     return runs
 
 

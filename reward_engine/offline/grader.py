@@ -259,7 +259,7 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         # Extra statements ("Malia was born in 1998") are true detail; extra bare words are a shotgun list.
         said = sum(len(normalize(c.text).split()) for c in reading.candidates if not is_statement(c.text))
         longest = max(len(g.split()) for _, g in golds)
-        return Label.INCORRECT if said - longest > max(6, longest) else Label.CORRECT
+        return Label.INCORRECT if _shotgun(said, longest) else Label.CORRECT
     return Label.INCORRECT if Label.INCORRECT in labels else Label.NOT_ATTEMPTED
 
 
@@ -309,6 +309,11 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
 
 
 _VAGUE = re.compile(r"^(?:a|an|some|a certain|one of (?:the|several|many)|somewhere|someone|somebody|something)\b")
+
+
+def _shotgun(words: int, gold_words: int) -> bool:
+    """More than max(6, gold words) words besides the gold's: a list of guesses, not one answer with detail."""
+    return words - gold_words > max(6, gold_words)
 
 
 def is_statement(text: str) -> bool:
@@ -526,8 +531,7 @@ def _run_of_names(text: str, gold: str) -> bool:
     run of names with no separator, far longer than the gold (the grade's own shotgun rule: more than
     max(6, gold words) words besides it), most of them capitalised. Without separators ``_is_list`` sees one item."""
     words = text.split()
-    size = len(gold.split())
-    if "," in text or len(words) - size <= max(6, size) or find_word(normalize(text), gold) < 0:
+    if "," in text or not _shotgun(len(words), len(gold.split())) or find_word(normalize(text), gold) < 0:
         return False
     return sum(w[:1].isupper() for w in words) >= 0.7 * len(words)
 

@@ -7,9 +7,10 @@ description ("a city in Spain") an answer, and it can be told, inside the answer
 
 - a refusal (by the offline reading) is NOT_ATTEMPTED whatever the judge said, and so is no span unless the
   offline reading finds an answer there ("I don't know. My best guess is Lyon": then refused, below); after a
-  refusal phrase only a hedged guess or a bare answer form is one, never an aside (``commits``: SimpleQA's
-  "I cannot answer this question. However, I can tell you that Barack Obama has two children." stays
-  NOT_ATTEMPTED, so the guard never turns SimpleQA's NOT_ATTEMPTED into INCORRECT);
+  refusal phrase only a hedged guess, a bare answer form or a statement naming an answer to what was asked is
+  one, never an aside (``commits``: SimpleQA's "I cannot answer this question. However, I can tell you that
+  Barack Obama has two children." stays NOT_ATTEMPTED, so the guard never turns SimpleQA's NOT_ATTEMPTED into
+  INCORRECT);
 - an answer or span listing several guesses is INCORRECT, whichever one the judge copied;
 - a span the answer does not contain is the judge's own answer, not one read from the text: refused (below);
   small judges write the gold there for a description ("a city in Spain") and for a wrong guess alike, so
