@@ -10,11 +10,14 @@ another (``group`` completions each), resampled draws included.
 
 from __future__ import annotations
 
+import argparse
 import statistics
 from pathlib import Path
 from typing import Any, Sequence
 
 from knowrl_io.jsonl import read_objects
+
+LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 
 
 def _groups(rows: Sequence[dict[str, Any]], group: int) -> list[list[dict[str, Any]]]:
@@ -26,16 +29,21 @@ def _spread(group: Sequence[dict[str, Any]]) -> bool:
     return len(totals) > 1 and statistics.pstdev(totals) > 1e-9
 
 
+def _steps(log: Path) -> dict[int, list[dict[str, Any]]]:
+    steps: dict[int, list[dict[str, Any]]] = {}
+    for row in read_objects(log):
+        if isinstance(row.get("step"), int):
+            steps.setdefault(row["step"], []).append(row)
+    return steps
+
+
 def training_signal(
     log: Path, fact_weight: float, group: int, dynamic: Sequence[dict[str, int]] | None = None
 ) -> dict[str, Any]:
     """The signal of one run (``dynamic``: the trainer's per-step dynamic-sampling counts, when it ran)."""
     from knowrl.effect.heldout import claims_in
 
-    steps: dict[int, list[dict[str, Any]]] = {}
-    for row in read_objects(log):
-        if isinstance(row.get("step"), int):
-            steps.setdefault(row["step"], []).append(row)
+    steps = _steps(log)
     rows = [r for s in sorted(steps) for r in steps[s]]
     if not rows:
         return {"completions": 0}
@@ -62,13 +70,61 @@ def training_signal(
         "groups_with_spread_trained": after,
         "correct_per_step": sum(r.get("label") == "CORRECT" for r in rows) / len(steps),
         "incorrect_per_step": len(incorrect) / len(steps),
-        "labels": {
-            lab: sum(r.get("label") == lab for r in rows) / len(rows)
-            for lab in ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
-        },
+        "labels": {lab: sum(r.get("label") == lab for r in rows) / len(rows) for lab in LABELS},
         "no_answer": sum(r.get("label") is None for r in rows) / len(rows),
         "claims_per_completion": statistics.fmean(claims_in(r["completion"]) for r in rows),
         "claims_per_incorrect": statistics.fmean(claims_in(r["completion"]) for r in incorrect) if incorrect else None,
         "fact_score_incorrect": statistics.fmean(r.get("factuality") or 0.0 for r in incorrect) if incorrect else None,
         "fact_variance_share": var_fact / var_total if var_total > 0 else None,
     }
+
+
+def label_trajectory(log: Path, block: int = 8) -> list[dict[str, Any]]:
+    """Label shares of the sampled completions per block of ``block`` steps: shows when a policy collapses onto
+    one answer (e.g. "I don't know" everywhere), which the run's averages hide."""
+    steps = _steps(log)
+    out = []
+    for first in range(0, max(steps, default=-1) + 1, block):
+        rows = [r for s in range(first, first + block) for r in steps.get(s, [])]
+        if not rows:
+            continue
+        out.append(
+            {
+                "steps": (first, min(first + block, max(steps) + 1) - 1),
+                "completions": len(rows),
+                **{lab: sum(r.get("label") == lab for r in rows) / len(rows) for lab in LABELS},
+                "no_answer": sum(r.get("label") is None for r in rows) / len(rows),
+                "mean_reward": statistics.fmean(r.get("total") or 0.0 for r in rows),
+            }
+        )
+    return out
+
+
+def trajectory_table(rows: Sequence[dict[str, Any]]) -> str:
+    """``label_trajectory`` as a markdown table."""
+    lines = [
+        "| steps | completions | CORRECT | INCORRECT | I don't know | no answer | mean reward |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        a, b = r["steps"]
+        shares = " | ".join(f"{r[k]:.2f}" for k in (*LABELS, "no_answer"))
+        lines.append(f"| {a}-{b} | {r['completions']} | {shares} | {r['mean_reward']:+.2f} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m knowrl.effect.training_signal", description="label shares per block of GRPO steps"
+    )
+    parser.add_argument("log", type=Path, help="a run's rewards.jsonl")
+    parser.add_argument("--block", type=int, default=8, help="steps per row")
+    args = parser.parse_args(argv)
+    if not args.log.exists():
+        parser.error(f"reward log not found: {args.log}")
+    print(trajectory_table(label_trajectory(args.log, args.block)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
