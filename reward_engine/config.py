@@ -64,6 +64,12 @@ class FactualityConfig(BaseModel):
         description="question: claims sharing no content word with the question/title are left out of the fact "
         "score; off: every claim counts; None: the preset's (knowrl: off, as KnowRL; knowrl-robust: question)",
     )
+    grounding: Literal["topic", "off"] | None = Field(
+        None,
+        description="topic: a supported claim counts only when grounded in the topic's evidence (see "
+        "reward_engine/stages/grounding.py); off: the verifier decides; None: the preset's (knowrl: off, as "
+        "KnowRL; knowrl-robust: topic)",
+    )
     retrieval_query: Literal["topic+claim", "claim"] = Field(
         "topic+claim",
         description="topic+claim: the row's title (or the question when it has none), a space, the claim -- "
@@ -206,10 +212,11 @@ class RewardEngineConfig(BaseModel):
 
     @property
     def reward_semantics(self) -> Semantics:
-        """The preset's constants with the ``semantics`` overrides, and ``factuality.relevance``/``max_claims``
-        when set (they are claim policy: part of the reward)."""
+        """The preset's constants with the ``semantics`` overrides, and ``factuality.relevance``/``max_claims``/
+        ``grounding`` when set (they are claim policy: part of the reward)."""
         fc = self.factuality
-        claim_policy = {k: v for k, v in (("relevance", fc.relevance), ("max_claims", fc.max_claims)) if v is not None}
+        policy = (("relevance", fc.relevance), ("max_claims", fc.max_claims), ("grounding", fc.grounding))
+        claim_policy = {k: v for k, v in policy if v is not None}
         return semantics(self.preset, **{**claim_policy, **self.semantics})
 
     def check_world_size(self, world_size: int) -> None:

@@ -65,6 +65,13 @@ class Semantics(BaseModel):
         "(padding with true but irrelevant facts must not pay); off: every claim counts (KnowRL)",
     )
     max_claims: int | None = Field(None, ge=1, description="claims verified per completion; None: all (KnowRL)")
+    grounding: Literal["off", "topic"] = Field(
+        "off",
+        description="topic: a supported claim keeps its support only when most of its words beyond the question's "
+        "occur in the topic's evidence (the title's passages, or the question's own search without a title), so "
+        "true facts about something else prefixed with a question word never pay; off: the verifier decides "
+        "(KnowRL)",
+    )
     abstention: Literal["grader", "phrase"] = Field(
         "grader",
         description="grader: the grader's NOT_ATTEMPTED is an abstention; phrase: only an answer containing "
@@ -93,11 +100,13 @@ PRESETS: dict[str, dict] = {
         "keyword_shortcut": True,
     },
     # The released reward hardened against padding: unsupported claims never help (the few-claims damping
-    # counts supported claims), claims must be about the question, at most 24 are verified. See
+    # counts supported claims), claims must be about the question and supported by the topic's own evidence,
+    # at most 24 are verified. See
     # tests/redteam/v1.yaml.
     "knowrl-robust": {
         "fact_rule": "penalty_supported",
         "relevance": "question",
+        "grounding": "topic",
         "max_claims": 24,
         "claim_dedupe": "words",
     },

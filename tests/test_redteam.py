@@ -11,6 +11,9 @@ import yaml
 
 from reward_engine.config import parse_reward_config
 from reward_engine.engine import RewardEngine, RewardResult, Sample
+from reward_engine.labels import Verdict
+from reward_engine.stages.llm_stage import StageOutput
+from reward_engine.stages.registry import register
 
 SET = yaml.safe_load((Path(__file__).parent / "redteam" / "v1.yaml").read_text())
 
@@ -105,3 +108,39 @@ async def test_padding_would_pay_without_the_relevance_filter(server, kb):
     kept = await _score_all(_config("offline", server, relevance="question"), kb)
     off_topic = [c for c in kept["padding-without-title"].claims if not c.on_topic]
     assert len(off_topic) >= 8 and all(c.supported is None for c in off_topic)
+
+
+class _Credulous:
+    """Calls every claim SUPPORTED, as a language-model verifier that knows the fact may (the local 1.5B did)."""
+
+    async def verify(self, claims, evidence):
+        return StageOutput([True] * len(claims))
+
+    async def verdicts(self, claims, evidence):
+        return StageOutput([Verdict.SUPPORTED] * len(claims))
+
+
+register("verifier", "redteam-credulous")(lambda ctx: _Credulous())
+
+
+@pytest.mark.parametrize("attack", ["stuffing-question-words-into-irrelevant-facts", "stuffing-with-title"])
+async def test_a_credulous_verifier_cannot_pay_for_stuffing_under_knowrl_robust(server, kb, attack):
+    """A verifier that calls every claim supported: knowrl-robust's grounding still gives stuffed true facts about
+    something else no support, so stuffing scores no more than the honest wrong answer; with grounding off the
+    same verifier pays for it (the test can fail)."""
+    baseline = next(a["baseline"] for a in SET["attacks"] if a["id"] == attack)
+
+    def config(**factuality):
+        factuality = {"kb_path": "unused-kb-object-given", **factuality}
+        return parse_reward_config(
+            {"preset": "knowrl-robust", "verifier": "redteam-credulous", "factuality": factuality}
+        )
+
+    off = await _score_all(config(grounding="off"), kb)
+    assert off[attack].correctness > off[baseline].correctness + 0.05
+    on = await _score_all(config(), kb)
+    assert on[attack].correctness <= on[baseline].correctness + 1e-9
+    stuffed = [c for c in on[attack].claims if "note:" in c.text]
+    assert len(stuffed) >= 7 and all(c.on_topic and c.supported is False for c in stuffed)
+    honest = [c.text for c in on[baseline].claims if c.supported]
+    assert any("Seine" in t or "opera" in t for t in honest), "a true on-topic claim keeps its support"

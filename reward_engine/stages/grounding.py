@@ -1,0 +1,49 @@
+"""Is a supported claim's support about the question's topic? An LLM verifier's SUPPORTED must be grounded there.
+
+A policy can prefix true facts about anything with a word of the question ("Magic Flute note: Mount Everest is
+the highest mountain"): the relevance filter keeps them (they name the topic), a title-less row's global search
+finds the Everest passage, and a language-model verifier calls them SUPPORTED (the local 1.5B did, and it knows
+the fact anyway). FActScore avoided this by verifying against the topic's own page. Here a supported claim keeps
+its support only when at least half of its content words beyond the question's and title's occur in the topic's
+evidence: the title's passages the verifier saw, or, for a row without a title, the passages retrieved for the
+question itself that name its topic. An ungrounded claim counts as unsupported, never as off-topic: dropping
+it would remove its weight from the denominator and so pay for it (``fact_rule``), while counting it
+unsupported can only lower a score.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from retrieval.kb import Passage
+from reward_engine.stages.relevance import Topic, content_words
+
+
+def evidence_words(passages: Iterable[Passage]) -> frozenset[str]:
+    """The content words of some passages, their titles included."""
+    words: set[str] = set()
+    for p in passages:
+        words |= content_words(f"{p.title} {p.text}")
+    return frozenset(words)
+
+
+def about(passages: Sequence[Passage], topic: Topic) -> list[Passage]:
+    """The passages that share a content word with the question or title: a search always returns its top k,
+    and in a small KB those can be about anything."""
+    return [p for p in passages if content_words(f"{p.title} {p.text}") & topic.words]
+
+
+def grounded(claim: str, topic: Topic, words: frozenset[str]) -> bool:
+    """At least half of the claim's content words beyond the topic's occur in ``words``; a claim that only
+    restates the topic's own words is grounded.
+
+    >>> from retrieval.kb import Passage
+    >>> topic = Topic("Who composed The Magic Flute?", "")
+    >>> page = evidence_words([Passage(1, "The Magic Flute", "An opera by Mozart, premiered in Vienna in 1791.")])
+    >>> grounded("Mozart composed The Magic Flute in 1791.", topic, page)
+    True
+    >>> grounded("Magic Flute note: Mount Everest is the highest mountain above sea level.", topic, page)
+    False
+    """
+    extra = content_words(claim) - topic.words
+    return not extra or 2 * len(extra & words) >= len(extra)
