@@ -41,6 +41,7 @@ from reward_engine.config import parse_reward_config  # noqa: E402
 from reward_engine.judge.client import JudgeClient  # noqa: E402
 from reward_engine.judge.config import Endpoint, JudgeConfig  # noqa: E402
 from reward_engine.judge.shared_limits import round_trips  # noqa: E402
+from reward_engine.shared_cache import QUIET_CONNECTION  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 RPM_PER_WINDOW = 100  # the judge admits this many requests per window (server-side, sliding)
@@ -101,7 +102,7 @@ def commands_by_name(url: str) -> dict[str, int]:
     """Commands clients sent, by name (INFO commandstats without the scripts' inner calls)."""
     import redis
 
-    stats = redis.Redis.from_url(url).info("commandstats")
+    stats = redis.Redis.from_url(url, **QUIET_CONNECTION).info("commandstats")
     return {
         k.removeprefix("cmdstat_"): int(v["calls"])
         for k, v in stats.items()
@@ -123,7 +124,7 @@ def redis_commands(url: str) -> tuple[int, int, int]:
     slot). A reading costs a few commands itself (its connection and the INFO): nothing beside thousands."""
     import redis
 
-    stats = redis.Redis.from_url(url).info("commandstats")
+    stats = redis.Redis.from_url(url, **QUIET_CONNECTION).info("commandstats")
     sent = round_trips(stats)
     inside = sum(int(v["calls"]) for v in stats.values()) - sent
     return sent, inside, int(stats.get("cmdstat_blpop", {}).get("calls", 0))

@@ -56,6 +56,13 @@ def redact(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
+# Every connection redis-py 8 opens sends HELLO 3 and CLIENT SETINFO x 3 before its first command; with one
+# BLPOP connection per waiting request that was 2-3 of the ~7 Redis commands per admitted request at 64
+# processes (bench/results/scale.md). RESP2 and no library tags: a connection costs nothing until used. A URL
+# with a password still authenticates (AUTH, as RESP2 does).
+QUIET_CONNECTION: dict[str, Any] = {"protocol": 2, "lib_name": None, "lib_version": None}
+
+
 def redis_client(url: str, timeout_s: float = 1.0) -> Any:
     """A redis-py client that fails fast: one immediate retry (a connection left stale by a Redis restart is
     replaced), not redis-py's default of several with backoff (an outage probe would hold the caller for
@@ -65,7 +72,11 @@ def redis_client(url: str, timeout_s: float = 1.0) -> Any:
     from redis.retry import Retry
 
     return redis.Redis.from_url(
-        url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s, retry=Retry(NoBackoff(), 1)
+        url,
+        socket_timeout=timeout_s,
+        socket_connect_timeout=timeout_s,
+        retry=Retry(NoBackoff(), 1),
+        **QUIET_CONNECTION,
     )
 
 

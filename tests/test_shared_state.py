@@ -25,6 +25,7 @@ from reward_engine.disk_cache import DiskCache
 from reward_engine.judge import shared_limits
 from reward_engine.judge.client import JudgeClient
 from reward_engine.judge.config import Endpoint, JudgeConfig
+from reward_engine.shared_cache import QUIET_CONNECTION
 from reward_engine.stages.evidence_cache import SharedEvidenceCache, evidence_cache
 from tests.helpers import server_stats
 
@@ -157,18 +158,24 @@ def test_shared_limits_replace_the_static_split_and_keep_it_as_the_fallback():
 
 
 def commands_processed(url: str) -> int:
-    return int(redis.Redis.from_url(url).info("stats")["total_commands_processed"])
+    return int(redis.Redis.from_url(url, **QUIET_CONNECTION).info("stats")["total_commands_processed"])
 
 
 def asks(url: str) -> int:
     """Admissions asked and waits begun: EVALSHA and BLPOP calls so far."""
-    stats = redis.Redis.from_url(url).info("commandstats")
+    stats = redis.Redis.from_url(url, **QUIET_CONNECTION).info("commandstats")
     return sum(int(stats.get(f"cmdstat_{c}", {}).get("calls", 0)) for c in ("evalsha", "eval", "blpop"))
+
+
+def connection_setup(url: str) -> int:
+    """HELLO and CLIENT commands so far: what a redis-py connection sends before its first command by default."""
+    stats = redis.Redis.from_url(url, **QUIET_CONNECTION).info("commandstats")
+    return sum(int(stats.get(f"cmdstat_{c}", {}).get("calls", 0)) for c in ("hello", "client"))
 
 
 def round_trips(url: str) -> int:
     """Commands clients sent (an EVALSHA once, not the calls its script makes inside Redis)."""
-    return shared_limits.round_trips(redis.Redis.from_url(url).info("commandstats"))
+    return shared_limits.round_trips(redis.Redis.from_url(url, **QUIET_CONNECTION).info("commandstats"))
 
 
 async def test_requests_waiting_for_a_slot_queue_in_their_process_and_one_asks_redis(redis_server):
@@ -348,9 +355,11 @@ def test_redis_commands_per_admitted_request_stay_flat_from_1_to_16_processes(re
     grow with the processes (the polling it replaced: 20, 55, 91 commands per request at 1, 2, 4 processes)."""
     per_request = {}
     for n in (1, 4, 16):
-        before = round_trips(redis_server.url)
+        before, setup = round_trips(redis_server.url), connection_setup(redis_server.url)
         ranks = _budget_ranks(redis_server.url, f"flat-{n}", [8] * n, seconds=3.0)
         commands = round_trips(redis_server.url) - before
+        # the ranks' connections (and the stats reader's) send no HELLO or CLIENT SETINFO
+        assert connection_setup(redis_server.url) == setup
         admitted = sum(r["admitted"] for r in ranks)
         assert admitted > 100 and sum(r["fallbacks"] for r in ranks) == 0
         per_request[n] = commands / admitted

@@ -53,7 +53,7 @@ import redis
 import redis.asyncio as aioredis
 
 from reward_engine.judge.limits import MARGIN, TokenWindow, request_throttler
-from reward_engine.shared_cache import RETRY_AFTER_S, expand_env, redact
+from reward_engine.shared_cache import QUIET_CONNECTION, RETRY_AFTER_S, expand_env, redact
 
 if TYPE_CHECKING:
     from reward_engine.judge.config import JudgeConfig
@@ -271,7 +271,7 @@ class SharedBudget:
             from redis.asyncio.retry import Retry
             from redis.backoff import NoBackoff
 
-            fail_fast = {"socket_connect_timeout": 1.0, "retry": Retry(NoBackoff(), 1)}
+            fail_fast = {"socket_connect_timeout": 1.0, "retry": Retry(NoBackoff(), 1), **QUIET_CONNECTION}
             self._client = aioredis.Redis.from_url(self._raw_url, socket_timeout=1.0, **fail_fast)
             self._blocking = aioredis.Redis.from_url(self._raw_url, socket_timeout=_WAKE_S + 1.0, **fail_fast)
             self._admit = self._client.register_script(_ADMIT)
