@@ -43,7 +43,7 @@ from reward_engine.stages.decompose import Decomposer
 from reward_engine.stages.evidence_cache import evidence_cache
 from reward_engine.stages.fused import LLMFusedChecker, evidence_query
 from reward_engine.stages.grade import Grader
-from reward_engine.stages.grounding import about, evidence_words, grounded
+from reward_engine.stages.grounding import about, evidence_words, grounded, said_words, stated
 from reward_engine.stages.llm_stage import StageOutput
 from reward_engine.stages.nli import NLIVerifier
 from reward_engine.stages.relevance import Topic
@@ -421,7 +421,7 @@ class RewardEngine:
         retriever = await self.ensure_retriever()
         evidence = await retriever.retrieve(claims, sample.title_text, self._topic(sample))
         verified = await self.verifier.verify(claims, evidence)
-        flags = await self._grounded(verified.value, claims, sample, evidence)
+        flags = await self._grounded(verified.value, claims, sample, evidence, reasoning)
         results = [ClaimResult(c, ok, [p.id for p in passages]) for c, ok, passages in zip(claims, flags, evidence)]
         score = fact_score(sum(flags), len(claims), self.semantics)
         return score, results + off_topic, decomposed.cached and verified.cached
@@ -437,19 +437,25 @@ class RewardEngine:
         found = checked.value
         kept, off = self._select([c.text for c in found], sample)
         by_text = {c.text: c for c in found}
-        flags = await self._grounded([by_text[t].supported for t in kept], kept, sample, [evidence] * len(kept))
+        supported = [by_text[t].supported for t in kept]
+        flags = await self._grounded(supported, kept, sample, [evidence] * len(kept), reasoning)
         results = [ClaimResult(t, ok, list(by_text[t].evidence_ids)) for t, ok in zip(kept, flags)]
         results += [ClaimResult(t, None, on_topic=False) for t in off]
         score = fact_score(sum(flags), len(kept), self.semantics) if kept else 0.0
         return score, results, checked.cached
 
     async def _grounded(
-        self, flags: Sequence[bool], claims: Sequence[str], sample: Sample, evidence: Sequence[Sequence[Passage]]
+        self,
+        flags: Sequence[bool],
+        claims: Sequence[str],
+        sample: Sample,
+        evidence: Sequence[Sequence[Passage]],
+        reasoning: str,
     ) -> list[bool]:
-        """The verifier's flags, a supported claim kept only when grounded in the topic's evidence (preset
-        ``grounding: topic``; see ``stages.grounding``): with a title, the title's passages the verifier saw;
-        without one, those of the passages retrieved for the question itself that name its topic (one search per
-        prompt, memoised)."""
+        """The verifier's flags, a supported claim kept only when the completion stated it and it is grounded in
+        the topic's evidence (preset ``grounding: topic``; see ``stages.grounding``): with a title, the title's
+        passages the verifier saw; without one, those of the passages retrieved for the question itself that
+        name its topic (one search per prompt, memoised)."""
         if self.semantics.grounding != "topic" or not any(flags):
             return list(flags)
         topic = Topic(sample.question, sample.title_text)
@@ -457,13 +463,14 @@ class RewardEngine:
             retriever = await self.ensure_retriever()
             found = await retriever.pool(sample.question or "", "", self.config.factuality.fused_evidence_k)
             evidence = [about(found, topic)] * len(claims)
+        said = said_words(reasoning, topic)
         words: dict[tuple[int, ...], frozenset[str]] = {}
         out = []
         for claim, ok, passages in zip(claims, flags, evidence):
             ids = tuple(p.id for p in passages)
             if ok and ids not in words:
                 words[ids] = evidence_words(passages)
-            out.append(bool(ok) and grounded(claim, topic, words[ids]))
+            out.append(bool(ok) and stated(claim, said) and grounded(claim, topic, words[ids]))
         return out
 
     def _select(self, claims: Sequence[str], sample: Sample) -> tuple[list[str], list[str]]:

@@ -144,3 +144,38 @@ async def test_a_credulous_verifier_cannot_pay_for_stuffing_under_knowrl_robust(
     assert len(stuffed) >= 7 and all(c.on_topic and c.supported is False for c in stuffed)
     honest = [c.text for c in on[baseline].claims if c.supported]
     assert any("Seine" in t or "opera" in t for t in honest), "a true on-topic claim keeps its support"
+
+
+class _Inventive:
+    """The completion's claims plus one of the judge's own, as the local 1.5B wrote in fused mode."""
+
+    async def decompose(self, reasoning):
+        from reward_engine.offline import facts
+
+        return StageOutput([*facts.decompose(reasoning), "The Magic Flute is composed by Wolfgang Amadeus Mozart."])
+
+
+register("decomposer", "redteam-inventive")(lambda ctx: _Inventive())
+
+
+async def test_a_claim_the_judge_wrote_itself_earns_nothing_under_knowrl_robust(kb):
+    """A claim whose names the completion never said is the judge's, not the policy's: supported by a credulous
+    verifier, it raises a wrong answer's fact score with grounding off, and counts as unsupported with it on."""
+    sample = _sample("flute", SET["baselines"]["flute-honest-wrong"]["completion"])
+
+    async def claims(grounding: str) -> dict[str, bool | None]:
+        config = parse_reward_config(
+            {
+                "preset": "knowrl-robust",
+                "decomposer": "redteam-inventive",
+                "verifier": "redteam-credulous",
+                "factuality": {"kb_path": "unused-kb-object-given", "grounding": grounding},
+            }
+        )
+        async with RewardEngine(config, kb=kb) as engine:
+            (result,) = await engine.score([sample])
+        return {c.text: c.supported for c in result.claims}
+
+    invented = "The Magic Flute is composed by Wolfgang Amadeus Mozart."
+    assert (await claims("off"))[invented] is True
+    assert (await claims("topic"))[invented] is False

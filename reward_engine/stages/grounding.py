@@ -9,6 +9,11 @@ evidence: the title's passages the verifier saw, or, for a row without a title, 
 question itself that name its topic. An ungrounded claim counts as unsupported, never as off-topic: dropping
 it would remove its weight from the denominator and so pay for it (``fact_rule``), while counting it
 unsupported can only lower a score.
+
+A judge that extracts the claims (fused mode, an LLM decomposer) can also write one of its own: for a completion
+naming Beethoven the local 1.5B returned "The Magic Flute is composed by Wolfgang Amadeus Mozart", supported. A
+supported claim therefore also needs its names (capitalised words, numbers) in what the completion or the
+question said (``stated``).
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from retrieval.kb import Passage
-from reward_engine.stages.relevance import Topic, content_words
+from reward_engine.stages.relevance import Topic, content_words, names
 
 
 def evidence_words(passages: Iterable[Passage]) -> frozenset[str]:
@@ -47,3 +52,19 @@ def grounded(claim: str, topic: Topic, words: frozenset[str]) -> bool:
     """
     extra = content_words(claim) - topic.words
     return not extra or 2 * len(extra & words) >= len(extra)
+
+
+def said_words(reasoning: str, topic: Topic) -> frozenset[str]:
+    """Every name and content word of the reasoning and the question/title: what a claim may be built from."""
+    return frozenset(names(reasoning) | content_words(reasoning) | topic.words | topic.names)
+
+
+def stated(claim: str, said: frozenset[str]) -> bool:
+    """The claim's names all occur in ``said`` (``said_words``): the completion's claim, not the judge's.
+
+    >>> topic = Topic("Who composed The Magic Flute?", "")
+    >>> said = said_words("Beethoven composed The Magic Flute in Vienna.", topic)
+    >>> stated("The Magic Flute is composed by Wolfgang Amadeus Mozart", said), stated("Beethoven wrote it.", said)
+    (False, True)
+    """
+    return names(claim) <= said
