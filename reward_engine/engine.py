@@ -43,7 +43,7 @@ from reward_engine.stages.decompose import Decomposer
 from reward_engine.stages.evidence_cache import evidence_cache
 from reward_engine.stages.fused import LLMFusedChecker, evidence_query
 from reward_engine.stages.grade import Grader
-from reward_engine.stages.grounding import about, evidence_words, grounded, said_words, stated
+from reward_engine.stages.grounding import keep_supported
 from reward_engine.stages.llm_stage import StageOutput
 from reward_engine.stages.nli import NLIVerifier
 from reward_engine.stages.relevance import Topic
@@ -459,19 +459,12 @@ class RewardEngine:
         if self.semantics.grounding != "topic" or not any(flags):
             return list(flags)
         topic = Topic(sample.question, sample.title_text)
-        if not sample.title_text.strip():
+        untitled = not sample.title_text.strip()
+        if untitled:
             retriever = await self.ensure_retriever()
             found = await retriever.pool(sample.question or "", "", self.config.factuality.fused_evidence_k)
-            evidence = [about(found, topic)] * len(claims)
-        said = said_words(reasoning, topic)
-        words: dict[tuple[int, ...], frozenset[str]] = {}
-        out = []
-        for claim, ok, passages in zip(claims, flags, evidence):
-            ids = tuple(p.id for p in passages)
-            if ok and ids not in words:
-                words[ids] = evidence_words(passages)
-            out.append(bool(ok) and stated(claim, said) and grounded(claim, topic, words[ids]))
-        return out
+            evidence = [found] * len(claims)
+        return keep_supported(flags, claims, evidence, reasoning, topic, search_hits=untitled)
 
     def _select(self, claims: Sequence[str], sample: Sample) -> tuple[list[str], list[str]]:
         """(claims the fact score counts, off-topic claims): see ``stages.claims``."""

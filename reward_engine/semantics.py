@@ -101,8 +101,7 @@ PRESETS: dict[str, dict] = {
     },
     # The released reward hardened against padding: unsupported claims never help (the few-claims damping
     # counts supported claims), claims must be about the question and supported by the topic's own evidence,
-    # at most 24 are verified. See
-    # tests/redteam/v1.yaml.
+    # at most 24 are verified. See tests/redteam/v1.yaml.
     "knowrl-robust": {
         "fact_rule": "penalty_supported",
         "relevance": "question",

@@ -29,6 +29,12 @@ def _spread(group: Sequence[dict[str, Any]]) -> bool:
     return len(totals) > 1 and statistics.pstdev(totals) > 1e-9
 
 
+def _shares(rows: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """Share of each grade, and of completions without one (no answer to grade)."""
+    shares = {lab: sum(r.get("label") == lab for r in rows) / len(rows) for lab in LABELS}
+    return {**shares, "no_answer": sum(r.get("label") is None for r in rows) / len(rows)}
+
+
 def _steps(log: Path) -> dict[int, list[dict[str, Any]]]:
     steps: dict[int, list[dict[str, Any]]] = {}
     for row in read_objects(log):
@@ -62,6 +68,7 @@ def training_signal(
         drawn = [g for gs in per_step.values() for g in gs]
         first = after = sum(_spread(g) for g in drawn) / max(1, len(drawn))
     incorrect = [r for r in rows if r.get("label") == "INCORRECT"]
+    shares = _shares(rows)
     return {
         "completions": len(rows),
         "steps": len(steps),
@@ -70,8 +77,8 @@ def training_signal(
         "groups_with_spread_trained": after,
         "correct_per_step": sum(r.get("label") == "CORRECT" for r in rows) / len(steps),
         "incorrect_per_step": len(incorrect) / len(steps),
-        "labels": {lab: sum(r.get("label") == lab for r in rows) / len(rows) for lab in LABELS},
-        "no_answer": sum(r.get("label") is None for r in rows) / len(rows),
+        "labels": {lab: shares[lab] for lab in LABELS},
+        "no_answer": shares["no_answer"],
         "claims_per_completion": statistics.fmean(claims_in(r["completion"]) for r in rows),
         "claims_per_incorrect": statistics.fmean(claims_in(r["completion"]) for r in incorrect) if incorrect else None,
         "fact_score_incorrect": statistics.fmean(r.get("factuality") or 0.0 for r in incorrect) if incorrect else None,
@@ -92,8 +99,7 @@ def label_trajectory(log: Path, block: int = 8) -> list[dict[str, Any]]:
             {
                 "steps": (first, min(first + block, max(steps) + 1) - 1),
                 "completions": len(rows),
-                **{lab: sum(r.get("label") == lab for r in rows) / len(rows) for lab in LABELS},
-                "no_answer": sum(r.get("label") is None for r in rows) / len(rows),
+                **_shares(rows),
                 "mean_reward": statistics.fmean(r.get("total") or 0.0 for r in rows),
             }
         )

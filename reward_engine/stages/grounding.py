@@ -24,18 +24,40 @@ from retrieval.kb import Passage
 from reward_engine.stages.relevance import Topic, content_words, names
 
 
-def evidence_words(passages: Iterable[Passage]) -> frozenset[str]:
-    """The content words of some passages, their titles included."""
-    words: set[str] = set()
+def _words(passage: Passage) -> set[str]:
+    return content_words(f"{passage.title} {passage.text}")
+
+
+def evidence_words(passages: Iterable[Passage], topic: Topic | None = None) -> frozenset[str]:
+    """The content words of some passages, their titles included; with ``topic``, only of the passages that share
+    a content word with it (a search always returns its top k, and in a small KB those can be about anything)."""
+    found: set[str] = set()
     for p in passages:
-        words |= content_words(f"{p.title} {p.text}")
-    return frozenset(words)
+        words = _words(p)
+        if topic is None or words & topic.words:
+            found |= words
+    return frozenset(found)
 
 
-def about(passages: Sequence[Passage], topic: Topic) -> list[Passage]:
-    """The passages that share a content word with the question or title: a search always returns its top k,
-    and in a small KB those can be about anything."""
-    return [p for p in passages if content_words(f"{p.title} {p.text}") & topic.words]
+def keep_supported(
+    flags: Sequence[bool],
+    claims: Sequence[str],
+    evidence: Sequence[Sequence[Passage]],
+    reasoning: str,
+    topic: Topic,
+    search_hits: bool = False,
+) -> list[bool]:
+    """The verifier's flags with a supported claim kept only when ``stated`` and ``grounded``; ``evidence``: each
+    claim's topic evidence (``search_hits``: a search's hits, of which only those naming the topic count)."""
+    said = said_words(reasoning, topic)
+    words: dict[tuple[int, ...], frozenset[str]] = {}
+    out = []
+    for claim, ok, passages in zip(claims, flags, evidence):
+        ids = tuple(p.id for p in passages)
+        if ok and ids not in words:
+            words[ids] = evidence_words(passages, topic if search_hits else None)
+        out.append(bool(ok) and stated(claim, said) and grounded(claim, topic, words[ids]))
+    return out
 
 
 def grounded(claim: str, topic: Topic, words: frozenset[str]) -> bool:
