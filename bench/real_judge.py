@@ -57,13 +57,16 @@ from reward_engine.stages.llm_stage import GRADER_SPAN_MAX_TOKENS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 REDTEAM = ROOT / "tests" / "redteam" / "v1.yaml"
-HELDOUT = (ROOT / "bench" / "data" / "judge_set_2.jsonl", ROOT / "bench" / "data" / "judge_set_3.jsonl")
+HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in (2, 3, 4))
 HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a change is in-sample for it
     "bench/data/judge_set_2.jsonl": "`judge_set_2.jsonl` (2026-11-26) was written before the prompts were touched "
-    "again, and is out of sample for them; its failures were then read, and the grade guard's rule for a "
-    "refusal with an aside (2026-11-27) was written after them: **in-sample for that rule**.",
-    "bench/data/judge_set_3.jsonl": "`judge_set_3.jsonl` (2026-11-27) was written before that rule and never "
-    "read for a change: **out of sample** for every prompt and rule here.",
+    "again; its failures were then read for the grade guard's rules (2026-11-27): **in-sample**.",
+    "bench/data/judge_set_3.jsonl": "`judge_set_3.jsonl` (2026-11-27) was out of sample until its failures were read "
+    "for the rules of 2026-11-27j (a refusal with an aside, a description read as a name, a decade or century "
+    "asked): **in-sample** for those.",
+    "bench/data/judge_set_4.jsonl": "`judge_set_4.jsonl` (2026-11-27j) was committed before those rules were "
+    "written and never read for a change: **out of sample** for every prompt and rule here (issue #43's goal "
+    "is measured on it).",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"

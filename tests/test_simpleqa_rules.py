@@ -226,3 +226,119 @@ def test_a_run_of_names_holding_the_gold_is_several_guesses_for_the_guard() -> N
     detail = "Paris, the capital and largest city of France, on the river Seine"
     assert not lists_guesses(detail, "Paris")
     assert not lists_guesses("Wolfgang Amadeus Mozart", "Mozart")
+
+
+ASIDE_SPANS = [
+    # (question, answer, gold, the aside's words a judge copied as the answer)
+    (
+        "Who composed The Magic Flute?",
+        "I am not sure. Beethoven composed many symphonies in Vienna.",
+        "Mozart",
+        "Beethoven",
+    ),
+    (
+        "What is the capital of Australia?",
+        "I don't know. Australia has six states and two territories.",
+        "Canberra",
+        "six states",
+    ),
+    (
+        "Who discovered the planet Uranus?",
+        "I don't know who discovered it. Neptune, by contrast, was found in 1846 by Johann Galle.",
+        "William Herschel",
+        "Johann Galle",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "gold", "span"), ASIDE_SPANS)
+def test_a_judge_that_copies_a_name_from_an_aside_does_not_make_it_an_answer(
+    question: str, answer: str, gold: str, span: str
+) -> None:
+    """The 1.5B read "I'm not sure who composed it. I do know that Mozart wrote ..." as naming Mozart and graded
+    it INCORRECT (set 3: 7 of 10 asides). Nothing after the refusal commits, so the guard says NOT_ATTEMPTED."""
+    from reward_engine.stages.grade_guard import SpanCheck, settle
+
+    assert settle(I, span, answer, gold, question).check is SpanCheck.NO_ANSWER
+    assert settle(C, span, answer, gold, question).check is SpanCheck.NO_ANSWER
+
+
+@pytest.mark.parametrize(("question", "answer", "gold"), GUESSES)
+def test_a_judge_that_copies_the_guess_after_a_refusal_keeps_its_grade(question: str, answer: str, gold: str) -> None:
+    from reward_engine.stages.grade_guard import SpanCheck, settle
+
+    guess = answer.rstrip(".").split()[-1] if "composed" not in answer else "Beethoven"
+    assert settle(I, guess, answer, gold, question).check is SpanCheck.KEPT
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "That's not something I can answer with confidence, so I'll refrain from guessing.",
+        "I'm unable to provide the author's name.",
+    ],
+)
+def test_refusals_without_a_candidate_are_abstentions(answer: str) -> None:
+    """Two set-3 refusals the guard turned into INCORRECT: "I'll" and the possessive "author's name" read as
+    candidates ("'s" was taken for "is")."""
+    from reward_engine.offline.reading import is_abstention
+    from reward_engine.stages.grade_guard import SpanCheck, settle
+
+    assert is_abstention(answer)
+    assert settle(N, "", answer, "Ken Kesey", "Who wrote the novel?").check is SpanCheck.NO_ANSWER
+
+
+def test_an_inverted_question_guess_is_a_guess() -> None:
+    """ "Not sure, could it be Stravinsky?" commits to Stravinsky (SimpleQA: a hedged guess is graded)."""
+    from reward_engine.stages.grade_guard import commits
+
+    assert commits("Not sure — could it be Stravinsky?", "Who composed The Rite of Spring?")
+    assert grade("Not sure. Is it Lyon?", "Paris", question="What is the capital of France?") is I
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "gold", "label"),
+    [
+        ("In which century was Napoleon born?", "The 18th century.", "15 August 1769", C),
+        ("In which century was Napoleon born?", "He was born in the 18th century.", "15 August 1769", C),
+        ("In which century was Napoleon born?", "The 17th century.", "15 August 1769", I),
+        ("In which decade did the Suez Canal open?", "The 1860s.", "17 November 1869", C),
+        ("In which decade did the Suez Canal open?", "The 1850s.", "17 November 1869", I),
+        ("When did the Suez Canal open?", "The 1860s.", "17 November 1869", N),  # the question asks the date
+    ],
+)
+def test_a_decade_or_century_is_enough_when_the_question_asks_for_it(
+    question: str, answer: str, gold: str, label: Label
+) -> None:
+    assert grade(answer, gold, question=question) is label
+
+
+def test_a_whole_answer_that_is_one_indefinite_phrase_is_a_description() -> None:
+    """The 1.5B read "A city in Spain." as naming it (set 3: 5 of 10 vague answers INCORRECT): such an answer
+    goes to the fits question, and anything naming more is still compared as a name."""
+    from reward_engine.stages.grade import _indefinite
+
+    assert _indefinite("A city in Spain.") and _indefinite("An Austrian composer of the Classical period.")
+    assert not _indefinite("Lyon. A city in France.")
+    assert not _indefinite("A city in Spain is the answer.")
+    assert not _indefinite("Barcelona")
+
+
+@pytest.mark.parametrize(
+    ("answer", "gold", "several"),
+    [
+        ("Budapest, which was formed in 1873 by merging Buda, Obuda and Pest.", "Budapest", False),
+        ("Oxygen (symbol O). It was found by Scheele and by Priestley in the 1770s.", "Oxygen", False),
+        ("Alexandre Dumas, the French novelist who also wrote The Three Musketeers.", "Alexandre Dumas", False),
+        ("Lyon, Nice, Paris (the capital), Marseille", "Paris", True),
+        ("Paris, the capital, or Lyon", "Paris", True),
+        ("Paris. It could be Lyon, Nice or Marseille too.", "Paris", True),
+        ("Paris. Lyon, Nice and Marseille too.", "Paris", True),
+    ],
+)
+def test_true_detail_naming_other_things_is_not_a_list_of_guesses(answer: str, gold: str, several: bool) -> None:
+    """SimpleQA: extra true detail is allowed. The guard's several-guesses rule took a relative clause, a
+    parenthesis or a sentence about the answer for more guesses (set 2: 3 true-detail answers INCORRECT)."""
+    from reward_engine.offline.grader import lists_guesses
+
+    assert lists_guesses(answer, gold) is several

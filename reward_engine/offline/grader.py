@@ -182,6 +182,33 @@ def _gold_aliases(answers: str | tuple[str, ...], question: str | None) -> tuple
 
 
 _ASKS_YEAR = re.compile(r"\b(?:which|what) year\b|\byear (?:did|was|were|is|does|do)\b")
+_ASKS_DECADE = re.compile(r"\b(?:which|what) decade\b|\bdecade (?:did|was|were)\b")
+_ASKS_CENTURY = re.compile(r"\b(?:which|what) century\b|\bcentury (?:did|was|were)\b")
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def asked_periods(answers: str | Iterable[str] | None, question: str | None) -> frozenset[str]:
+    """A one-year date gold's decade or century, normalised, when the question asks only that (SimpleQA:
+    precision the question does not ask for is not required): "the 1860s", "the 18th century". Matched as
+    text, not as dates (the date rules' centuries share their boundary year: 1700 is in both)."""
+    low = (question or "").lower()
+    decade, century = _ASKS_DECADE.search(low), _ASKS_CENTURY.search(low)
+    if not (decade or century):
+        return frozenset()
+    out = set()
+    for gold in [answers] if isinstance(answers, str) else list(answers or ()):
+        when = gold_date(gold)
+        if not (when and when.years and when.years[0] == when.years[1] and when.years[0] > 0):
+            continue
+        year = when.years[0]
+        if decade:
+            out.add(normalize(f"the {year // 10 * 10}s"))
+        if century:
+            out.add(normalize(f"the {_ordinal((year - 1) // 100 + 1)} century"))
+    return frozenset(out)
 
 
 @short_memo(8_192, 4_096, lambda question: len(question or ""))
@@ -239,7 +266,8 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     if not pred:
         return Label.NOT_ATTEMPTED
     golds = [(raw, norm) for raw in gold_aliases(answers, question) if (norm := normalize(raw))]
-    if any(pred == g or same_answer(pred, g) for _, g in golds):
+    periods = asked_periods(answers, question)
+    if pred in periods or any(pred == g or same_answer(pred, g) for _, g in golds):
         return Label.CORRECT
     if len(text) > MAX_CHARS:
         return Label.INCORRECT
@@ -249,7 +277,12 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         return Label.NOT_ATTEMPTED
     if not golds:
         return Label.INCORRECT
-    results = [_best(_grade_candidate(c, raw, g, reading) for raw, g in golds) for c in reading.candidates]
+    results = [
+        (Label.CORRECT, False)
+        if _names_period(c.text, periods)
+        else _best(_grade_candidate(c, raw, g, reading) for raw, g in golds)
+        for c in reading.candidates
+    ]
     labels = [label for label, _ in results]
     if Label.CORRECT in labels:
         # Beside a correct candidate, only a competing answer spoils it: a contradiction, or another short
@@ -261,6 +294,12 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         longest = max(len(g.split()) for _, g in golds)
         return Label.INCORRECT if _shotgun(said, longest) else Label.CORRECT
     return Label.INCORRECT if Label.INCORRECT in labels else Label.NOT_ATTEMPTED
+
+
+def _names_period(text: str, periods: frozenset[str]) -> bool:
+    """The candidate names the asked decade or century and no other date ("He was born in the 18th century")."""
+    seg = normalize(text)
+    return any(find_word(seg, p) >= 0 for p in periods) and len(date_spans(text)) == 1
 
 
 def value_grade(span: str, gold: str) -> Label | None:
@@ -504,7 +543,38 @@ def lists_guesses(answer: str, gold: str) -> bool:
     if names_alternatives(norm_gold):
         return False
     candidates = read(prepare(answer or ""), [norm_gold, lower(gold)]).candidates
-    return any(_lists(c, gold, norm_gold) for c in candidates)
+    named = any(find_word(normalize(c.text), norm_gold) >= 0 for c in candidates)
+    return any(_lists(c, gold, norm_gold) for c in candidates if not (named and _about_it(c.text, norm_gold)))
+
+
+# True detail after the answer: a relative clause or a parenthesis ("Budapest, which was formed by merging Buda,
+# Obuda and Pest"; "Oxygen (symbol O)"), and a sentence about it ("It was discovered by Scheele and Priestley").
+_DETAIL = re.compile(r",\s*(?:which|who|whose|where|when)\b|,\s*(?:the|a|an)\s|\s\(")
+_ABOUT_IT = re.compile(
+    r"(?i)^(?:(?:it|he|she|they|this|its|his|her|their)\s+(?!could\b|might\b|may\b|must\b)\w+"
+    r"|(?:\w+ed|born|built|written|made|known|named|found|given|won|held|drawn|taken|seen)\s+(?:\w+\s+)?(?:by|in|on|at|as)\b)"
+)
+
+
+def _about_it(text: str, gold: str) -> bool:
+    """A sentence about the answer named elsewhere (a pronoun subject and a verb, or a passive "discovered by
+    ..." after the reading dropped "It was"), not naming the gold: detail, not guesses."""
+    return (
+        bool(_ABOUT_IT.match(text))
+        and (is_statement(text) or not text[:1].isupper())
+        and find_word(normalize(text), gold) < 0
+    )
+
+
+def _before_detail(text: str, gold: str) -> str:
+    """The text up to the first relative clause or parenthesis after the gold (the rest describes it)."""
+    at = find_word(normalize(text), gold)
+    if at < 0:
+        return text
+    for m in _DETAIL.finditer(text):
+        if find_word(normalize(text[: m.start()]), gold) >= 0:
+            return text[: m.start()]
+    return text
 
 
 def _lists(candidate: Candidate, gold_raw: str, gold: str) -> bool:
@@ -521,7 +591,7 @@ def _lists(candidate: Candidate, gold_raw: str, gold: str) -> bool:
             return len(values) > 1
     return (
         names_alternatives(normalize(candidate.text))
-        or _is_list(candidate.text, gold_raw, gold)
+        or _is_list(_before_detail(candidate.text, gold), gold_raw, gold)
         or _run_of_names(candidate.text, gold)
     )
 

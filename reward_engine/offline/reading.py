@@ -63,6 +63,8 @@ ABSTENTIONS = (
     r"rather not) "
     r"(?:guess|speculate|answer|say|name)\b",
     r"\b(?:idk|dunno)\b",
+    r"\bnot something (?:that )?i (?:can|could) (?:answer|say|tell|confirm|name)\b",
+    r"\brefrain from (?:guessing|speculating|answering|naming)\b",
     r"\b(?:nobody|no one|no-one) (?:really |truly )?knows\b",
     r"^(?:unknown|unclear|not known|n/?a|no answer|cannot say|can't say|not available|pass|no comment)$",
 )
@@ -105,7 +107,8 @@ _HEDGE = re.compile(
 _INTRO = re.compile(
     r"(?:(?:the |my )?(?:correct |right |final |likely )?answer (?:is|was|would be|might be|could be|may be|"
     r"should be|:)|(?:it|that|this)(?:'s| is| was)|(?:it|that|this|the answer) (?:might|may|could|must|would|should|"
-    r"will) (?:well )?(?:be|have been)|(?:could|might|may) be)\b\s*"
+    r"will) (?:well )?(?:be|have been)|(?:could|might|may) be|(?:could|might|may|would|can) it (?:be|have been)|"
+    r"(?:is|was) it)\b\s*"
 )
 
 
@@ -125,7 +128,7 @@ _EDGE_FILLER_END = re.compile(rf"(?:[\s,]*\b(?:{'|'.join(_FILLER.split())}|eithe
 _PREFIX_FILLER = frozenset(
     (
         _FILLER + " it there is are was i am i'm im i'd i've it's there's that's afraid to be honest that this as of "
-        "now currently the moment sadly genuinely regret apologize apologise admit have must say being quite very "
+        "now currently the moment sadly genuinely regret apologize apologise admit have must say being quite very i'll "
         "rather me an a ai assistant language model"
     ).split()
 )
@@ -146,9 +149,10 @@ _REFUSED_OBJECT = re.compile(
 )
 
 
+# "'s" is "is" only after a pronoun ("it's Lyon"); after a noun it is a possessive ("the author's name").
 _REFUSED_THEN_CLAIM = re.compile(
-    r"^(?:(?:that|if|whether) )?(?:the|this|that|it|he|she|they|his|her|their|its)\b(?: [\w']+){0,6}?"
-    r"(?:'s| is| was| are| were| would be| might be| could be| may be| will be)\s+(?P<rest>\S.*)$"
+    r"^(?:(?:that|if|whether) )?(?:(?:it|that|this|he|she)'s|(?:the|this|that|it|he|she|they|his|her|their|its)\b"
+    r"(?: [\w']+){0,6}?(?: is| was| are| were| would be| might be| could be| may be| will be))\s+(?P<rest>\S.*)$"
 )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import re
 from typing import Protocol
 
 from reward_engine import prompts
@@ -162,6 +163,9 @@ class ReadThenCompareGrader(LLMGrader):
         kind, span = parsed
         if kind == "declines" or not span.strip():
             return Label.NOT_ATTEMPTED, "", reply.cached
+        if kind == "names" and _indefinite(answer):
+            # a 1.5B reads "A city in Spain." as naming "A city in Spain" (or "Spain"): a description
+            kind, span = "describes", reading.prepare(answer).strip(" .!")
         by_rule = await off_loop(_by_rule, span, gold, question, chars=len(span))
         if by_rule is not None:
             return by_rule, span, reply.cached
@@ -186,6 +190,15 @@ def _by_rule(span: str, gold: str, question: str | None = None) -> Label | None:
         return Label.CORRECT
     by_value = offline_grader.value_grade(span, gold)
     return by_value if by_value in (Label.CORRECT, Label.NOT_ATTEMPTED) else None
+
+
+def _indefinite(answer: str) -> bool:
+    """The whole answer is one indefinite noun phrase ("A city in Spain.", "An Italian painter"): it describes
+    what the question asks for and names none (a clause with a verb or a second sentence is not one)."""
+    text = reading.prepare(answer).strip(" .!")
+    return (
+        bool(re.match(r"(?i)an? \w", text)) and not re.search(r"[.;!?]", text) and not offline_grader.is_statement(text)
+    )
 
 
 def _only_describes(span: str, answer: str) -> bool:
