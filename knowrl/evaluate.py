@@ -71,11 +71,23 @@ def rate_intervals(labels: Sequence[str | None]) -> dict[str, tuple[float, float
     }
 
 
+EVAL_BUDGET_S = 7 * 24 * 3600.0
+UNSCORED = ("timeout", "error", "breaker_open")  # the engine's statuses for a row it could not grade
+
+
 async def grade_completions(
     rows: list[dict[str, Any]], completions: list[str], config: RewardEngineConfig
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Grade only (no factuality: evaluation measures answers, not the reward)."""
-    config = config.model_copy(update={"factuality": config.factuality.model_copy(update={"enabled": False})})
+    """Grade only (no factuality: evaluation measures answers, not the reward), every answer: a training
+    step's budget (``step_timeout_s``) would leave answers unfinished, and an unfinished one would count as not
+    attempted (real_judge.md, 2026-11-27: 48 of 300 through the 1.5B at the local config's 900 s). Rows the
+    engine still could not grade (a judge down) are counted in ``unscored``."""
+    config = config.model_copy(
+        update={
+            "factuality": config.factuality.model_copy(update={"enabled": False}),
+            "step_timeout_s": max(config.step_timeout_s, EVAL_BUDGET_S),
+        }
+    )
     async with RewardEngine(config) as engine:
         results = await engine.score(
             [Sample(r["question"], c, r["answers"], r["title"]) for r, c in zip(rows, completions)]
@@ -93,7 +105,9 @@ async def grade_completions(
         }
         for r, c, p, res in zip(rows, completions, parsed, results)
     ]
-    return simpleqa_metrics([res.label for res in results], [p.well_formed for p in parsed]), details
+    metrics = simpleqa_metrics([res.label for res in results], [p.well_formed for p in parsed])
+    metrics["unscored"] = sum(res.status in UNSCORED for res in results)
+    return metrics, details
 
 
 def load_tokenizer(model_path: str, adapter: str | None) -> Any:

@@ -206,3 +206,28 @@ def test_decode_samples_are_seeded_and_follow_the_temperature():
     assert a == b
     assert cold == [row for row in greedy for _ in range(2)]
     assert len({tuple(row) for row in a[:4]}) > 1
+
+
+async def test_evaluation_grades_every_answer_whatever_the_step_budget():
+    """A training step's budget left 48 of 300 held-out answers unfinished through a slow judge, and they
+    counted as not attempted. Evaluation grades every answer; the budget is a training step's, not its."""
+    from judges.test_server import JudgeServer, ServerConfig
+
+    srv = JudgeServer(ServerConfig(latency_ms=600, latency_dist="fixed"))
+    await srv.start()
+    try:
+        config = parse_reward_config(
+            {
+                "grader": "llm",
+                "step_timeout_s": 0.2,
+                "factuality": {"enabled": False},
+                "judge": {"endpoints": [{"base_url": srv.url, "model": "test", "api_key_env": None}]},
+            }
+        )
+        rows = [{"question": "What is the capital of France?", "answers": "Paris", "title": ""}] * 2
+        done = ["<think>x</think><answer>Paris</answer>", "<think>x</think><answer>Lyon</answer>"]
+        metrics, details = await grade_completions(rows, done, config)
+    finally:
+        await srv.stop()
+    assert [d["label"] for d in details] == ["CORRECT", "INCORRECT"]
+    assert metrics["unscored"] == 0 and [d["status"] for d in details] == ["ok", "ok"]
