@@ -26,6 +26,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 ARMS = ("training_attention", "default", "cudnn_first")
+SHAREGPT_ROLES = {"user": "human", "assistant": "gpt"}
 WORDS = "river stone market garden winter lantern harbor meadow signal orchard".split()
 
 
@@ -77,15 +78,7 @@ def run_arm(args: argparse.Namespace) -> dict[str, Any]:
     rows = conversations(tokenizer, args.examples, args.pad - 59, args.pad - 6)  # padded up to args.pad by 64s
     data.write_text(
         json.dumps(
-            [
-                {
-                    "conversations": [
-                        {"from": m["role"].replace("assistant", "gpt").replace("user", "human"), "value": m["content"]}
-                        for m in c
-                    ]
-                }
-                for c in rows
-            ]
+            [{"conversations": [{"from": SHAREGPT_ROLES[m["role"]], "value": m["content"]} for m in c]} for c in rows]
         )
     )
     overrides = [

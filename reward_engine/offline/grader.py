@@ -568,9 +568,6 @@ def _about_it(text: str, gold: str) -> bool:
 
 def _before_detail(text: str, gold: str) -> str:
     """The text up to the first relative clause or parenthesis after the gold (the rest describes it)."""
-    at = find_word(normalize(text), gold)
-    if at < 0:
-        return text
     for m in _DETAIL.finditer(text):
         if find_word(normalize(text[: m.start()]), gold) >= 0:
             return text[: m.start()]

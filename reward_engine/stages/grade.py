@@ -163,9 +163,9 @@ class ReadThenCompareGrader(LLMGrader):
         kind, span = parsed
         if kind == "declines" or not span.strip():
             return Label.NOT_ATTEMPTED, "", reply.cached
-        if kind == "names" and _indefinite(answer):
-            # a 1.5B reads "A city in Spain." as naming "A city in Spain" (or "Spain"): a description
-            kind, span = "describes", reading.prepare(answer).strip(" .!")
+        description = _indefinite(answer) if kind == "names" else None
+        if description:  # a 1.5B reads "A city in Spain." as naming "A city in Spain" (or "Spain")
+            kind, span = "describes", description
         by_rule = await off_loop(_by_rule, span, gold, question, chars=len(span))
         if by_rule is not None:
             return by_rule, span, reply.cached
@@ -192,13 +192,12 @@ def _by_rule(span: str, gold: str, question: str | None = None) -> Label | None:
     return by_value if by_value in (Label.CORRECT, Label.NOT_ATTEMPTED) else None
 
 
-def _indefinite(answer: str) -> bool:
-    """The whole answer is one indefinite noun phrase ("A city in Spain.", "An Italian painter"): it describes
-    what the question asks for and names none (a clause with a verb or a second sentence is not one)."""
+def _indefinite(answer: str) -> str | None:
+    """The answer when the whole of it is one indefinite noun phrase ("A city in Spain.", "An Italian painter"):
+    it describes what the question asks for and names none (a clause with a verb or a second sentence is not one)."""
     text = reading.prepare(answer).strip(" .!")
-    return (
-        bool(re.match(r"(?i)an? \w", text)) and not re.search(r"[.;!?]", text) and not offline_grader.is_statement(text)
-    )
+    one_phrase = re.match(r"(?i)an? \w", text) and not re.search(r"[.;!?]", text)
+    return text if one_phrase and not offline_grader.is_statement(text) else None
 
 
 def _only_describes(span: str, answer: str) -> bool:

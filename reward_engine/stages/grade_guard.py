@@ -89,7 +89,7 @@ def settle(label: Label, span: str | None, answer: str, gold: str, question: str
     if not clean or reading.is_abstention(span):
         # "I don't know. My best guess is Lyon": a judge that copies nothing must not pay a guess as an abstention
         offline = offline_grader.grade(answer, gold, question)
-        if offline is Label.CORRECT or (offline is Label.INCORRECT and commits(answer, question)):
+        if offline in (Label.CORRECT, Label.INCORRECT):  # the answer commits (checked above) to what it names
             return SpanVerdict(SpanCheck.REFUSED, "no span, but the offline reading finds an answer")
         return SpanVerdict(SpanCheck.NO_ANSWER, "the judge found no answer in it")
     refused = _refused(clean, answer, gold)
