@@ -57,17 +57,19 @@ from reward_engine.stages.llm_stage import GRADER_SPAN_MAX_TOKENS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 REDTEAM = ROOT / "tests" / "redteam" / "v1.yaml"
-HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in (2, 3, 4))
+HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in (2, 3, 4, 5))
 HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a change is in-sample for it
     "bench/data/judge_set_2.jsonl": "`judge_set_2.jsonl` (2026-11-26) was written before the prompts were touched "
     "again; its failures were then read for the grade guard's rules (2026-11-27): **in-sample**.",
     "bench/data/judge_set_3.jsonl": "`judge_set_3.jsonl` (2026-11-27) was out of sample until its failures were read "
     "for the rules of 2026-11-27j (a refusal with an aside, a description read as a name, a decade or century "
     "asked): **in-sample** for those.",
-    "bench/data/judge_set_4.jsonl": "`judge_set_4.jsonl` (2026-11-27j) was committed before those rules were "
+    "bench/data/judge_set_4.jsonl": "`judge_set_4.jsonl` (2026-11-27j) was out of sample at 968f917 (81.7 %); its "
+    "failures were then read for the rules of 2026-11-27k (an empty span stands unless the answer offers an "
+    "answer; numbers explaining an answer are not a list; fits-v2): **in-sample** for those.",
+    "bench/data/judge_set_5.jsonl": "`judge_set_5.jsonl` (2026-11-27k) was committed before those rules were "
     "written and never read for a change: **out of sample** for every prompt and rule here (issue #43's goal "
-    "is measured on it). One caveat: 8 of its lines were printed, once, to check the format before the rules "
-    "were written; one of them (a vague number) is of a kind the indefinite-phrase rule covers.",
+    "is measured on it).",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
@@ -360,7 +362,8 @@ def judge_set_section(sets: dict[str, dict[str, Any]], cases: list[dict[str, Any
     lines[-1] += "; ".join(f"{n}: {len(s.get('errors', []))}" for n, s in sets.items())
     lines += [
         "",
-        "**In-sample, read it as such**: the two-call grader's prompts (read-v2, compare-v2, fits-v1) and the "
+        "**In-sample, read it as such**: the two-call grader's prompts (read-v2, compare-v2; fits-v2 from the "
+        "vague answers of sets 1-4) and the "
         "offline-reading fixes of 2026-11-25 were made after reading the 1.5B's failures on this same set "
         "(the prompts' worked examples are generic, none from the set). The set was not split, so these "
         "accuracies are not a held-out estimate; the sets below, written after the prompts, are.",

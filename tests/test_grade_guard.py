@@ -163,7 +163,7 @@ def test_the_two_call_grader_refuses_a_user_grader_template(tmp_path):
 
 
 async def test_the_two_call_grader_asks_whether_the_gold_fits_a_description():
-    """read-v2 "describes": the second call asks whether the gold fits the description (fits-v1: too vague,
+    """read-v2 "describes": the second call asks whether the gold fits the description (fits-v2: too vague,
     NOT_ATTEMPTED) -- unless the answer also names something, which is then compared as a name, so a wrong
     guess cannot hide behind a description. Dates and numbers at the gold's precision need no second call."""
     srv = JudgeServer(ServerConfig())
@@ -233,3 +233,51 @@ async def test_a_repeated_grade_is_settled_once_and_a_long_answer_every_time(mon
     for _ in range(2):  # past the cap: read each time
         await grader.guard(q, "Paris", long_answer + "y", Label.INCORRECT, "Lyon")
     assert len(calls) == 4
+
+
+Q_GOLD = "Who painted The Raft of the Medusa?"
+
+
+@pytest.mark.parametrize(
+    "answer,question,check",
+    [
+        # a judge that found no answer (an empty span) is overruled only by an answer the text offers
+        ("That's outside what I can answer reliably.", Q_GOLD, SpanCheck.NO_ANSWER),  # no refusal phrase known
+        (
+            "It takes a very high temperature.",
+            "What is the melting point of iron in degrees Celsius?",
+            SpanCheck.NO_ANSWER,
+        ),
+        (
+            "I don't remember that date, sorry.",
+            "In which year did the Battle of Hastings take place?",
+            SpanCheck.NO_ANSWER,
+        ),
+        ("I couldn't tell you. Millet painted The Gleaners, a different work.", Q_GOLD, SpanCheck.NO_ANSWER),
+        (
+            "I can't recall which element that is. Nitrogen has atomic number 7.",
+            "Which element has atomic number 9?",
+            SpanCheck.NO_ANSWER,
+        ),  # an aside with another number answers another question
+        ("I'm not sure who painted it, but it is famous for its shipwreck scene.", Q_GOLD, SpanCheck.NO_ANSWER),
+        # ... and a guess, a bare name, or a statement answering what was asked still overrule it
+        ("Delacroix painted The Raft of the Medusa.", Q_GOLD, SpanCheck.REFUSED),
+        ("Not sure. Delacroix.", Q_GOLD, SpanCheck.REFUSED),
+        ("I don't know, maybe the tibia?", "Which is the longest bone in the human body?", SpanCheck.REFUSED),
+        ("I don't know. Lyon is the capital of France.", "What is the capital of France?", SpanCheck.REFUSED),
+    ],
+)
+def test_an_empty_span_stands_unless_the_answer_offers_one(answer, question, check):
+    gold = "Théodore Géricault" if question == Q_GOLD else "Paris"
+    assert settle(N, "", answer, gold, question).check is check
+
+
+def test_the_fits_question_is_one_plain_statement_about_the_gold():
+    """A 1.5B judge answered "no" to every fits-v1 ask ("does the gold fit the description?", tags and all);
+    asked the fact itself it answers as it would any yes-or-no question."""
+    from reward_engine.stages.grade import _mid_sentence
+
+    messages = prompts.FITS.render(**prompts.grader_fields("Q?", "Barcelona", _mid_sentence("A city in Spain.")))
+    assert messages[-1]["content"] == "Is it true that Barcelona is a city in Spain?"
+    assert _mid_sentence("Somewhere in Europe") == "somewhere in Europe"
+    assert _mid_sentence("USA-based firm") == "USA-based firm"  # an acronym keeps its case

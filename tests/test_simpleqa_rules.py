@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from reward_engine.labels import Label
+from reward_engine.offline import grader
 from reward_engine.offline.grader import grade
 
 C, I, N = Label.CORRECT, Label.INCORRECT, Label.NOT_ATTEMPTED  # noqa: E741 - the grade letters' initials
@@ -342,3 +343,19 @@ def test_true_detail_naming_other_things_is_not_a_list_of_guesses(answer: str, g
     from reward_engine.offline.grader import lists_guesses
 
     assert lists_guesses(answer, gold) is several
+
+
+@pytest.mark.parametrize(
+    "answer,gold,several",
+    [
+        ("46 (23 pairs).", "46", False),  # numbers that explain the answer are not other guesses
+        ("32, counting the four wisdom teeth.", "32", False),
+        ("Three: two pump blood through the gills and one serves the body.", "3", False),
+        ("299,792,458 m/s", "3.00 × 10^8 m/s", False),  # commas that group thousands separate nothing
+        ("32 or 28", "32", True),
+        ("28, 30 or 32", "32", True),
+        ("It is 46, or maybe 48.", "46", True),
+    ],
+)
+def test_numbers_explaining_an_answer_are_not_a_list(answer, gold, several):
+    assert grader.lists_guesses(answer, gold) is several

@@ -90,7 +90,8 @@ _NEGATION_AFTER = re.compile(
 )
 _ALTERNATIVES = re.compile(r"\b(?:or|either|and or|nor)\b")
 _NOT_ALTERNATIVES = re.compile(r"\bor (?:so|thereabouts|something(?: like that)?)\b")
-_ITEM_SPLIT = re.compile(r"[,;/&\n]|\band\b|\bas well as\b|\bplus\b")
+# a comma between digits that groups thousands ("299,792,458") separates no items
+_ITEM_SPLIT = re.compile(r"(?<!\d),|,(?!\d{3}(?!\d))|[;/&\n]|\band\b|\bas well as\b|\bplus\b")
 _NON_CANDIDATE_START = frozenset(
     "the a an this that these those which who whom whose where when what in on at of for from with by to as is was "
     "are were has had have it its he she they his her their both each all who's which's born known also others other "
@@ -542,6 +543,8 @@ def lists_guesses(answer: str, gold: str) -> bool:
     norm_gold = normalize(gold)
     if names_alternatives(norm_gold):
         return False
+    if gold_quantity(gold) is not None:  # "46 (23 pairs)": the numbers explaining the answer are not guesses
+        answer = _value_head(answer or "")
     candidates = read(prepare(answer or ""), [norm_gold, lower(gold)]).candidates
     named = any(find_word(normalize(c.text), norm_gold) >= 0 for c in candidates)
     return any(_lists(c, gold, norm_gold) for c in candidates if not (named and _about_it(c.text, norm_gold)))
@@ -564,6 +567,18 @@ def _about_it(text: str, gold: str) -> bool:
         and (is_statement(text) or not text[:1].isupper())
         and find_word(normalize(text), gold) < 0
     )
+
+
+# What follows a number to explain it: "46 (23 pairs)", "Three: two pump blood ...", "32, counting the wisdom teeth"
+_VALUE_DETAIL = re.compile(r"\s\(|:\s|,\s*(?:\w+ing|which|who|where|when|including|of which)\b")
+
+
+def _value_head(text: str) -> str:
+    """The text up to the first explanation after a number: the values there are the answer's, the rest detail."""
+    for m in _VALUE_DETAIL.finditer(text):
+        if quantities(text[: m.start()]):
+            return text[: m.start()]
+    return text
 
 
 def _before_detail(text: str, gold: str) -> str:

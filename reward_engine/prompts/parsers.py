@@ -123,7 +123,7 @@ def parse_reading(text: str | None) -> tuple[str, str] | None:
 
 
 def parse_fits(text: str | None) -> Label:
-    """A fits-v1 reply: the gold fits the description (too vague: NOT_ATTEMPTED) or not (INCORRECT).
+    """A fits-v2 reply: the gold fits the description (too vague: NOT_ATTEMPTED) or not (INCORRECT).
 
     >>> parse_fits('{"gold_fits": "yes"}').value, parse_fits('{"gold_fits": "no"}').value, parse_fits("yes").value
     ('NOT_ATTEMPTED', 'INCORRECT', 'UNPARSEABLE')

@@ -37,7 +37,7 @@ COMPARE_SCHEMA = {  # its second (compare-v2): the span against the gold
     "required": ["same_as_gold"],
     "additionalProperties": False,
 }
-FITS_SCHEMA = {  # or, for a description (fits-v1): does the gold fit it
+FITS_SCHEMA = {  # or, for a description (fits-v2): does the gold fit it
     "type": "object",
     "properties": {"gold_fits": {"type": "string", "enum": ["yes", "no"]}},
     "required": ["gold_fits"],

@@ -173,7 +173,7 @@ class ReadThenCompareGrader(LLMGrader):
         template, parse = (prompts.FITS, prompts.parse_fits) if describes else (prompts.COMPARE, prompts.parse_grade)
         second = JudgeRequest(
             "grade",
-            template.render(**prompts.grader_fields(question, gold, span)),
+            template.render(**prompts.grader_fields(question, gold, _mid_sentence(span) if describes else span)),
             template.version,
             GRADER_JSON_MAX_TOKENS,
             (prompts.FITS_SCHEMA if describes else prompts.COMPARE_SCHEMA) if structured else None,
@@ -198,6 +198,12 @@ def _indefinite(answer: str) -> str | None:
     text = reading.prepare(answer).strip(" .!")
     one_phrase = re.match(r"(?i)an? \w", text) and not re.search(r"[.;!?]", text)
     return text if one_phrase and not offline_grader.is_statement(text) else None
+
+
+def _mid_sentence(description: str) -> str:
+    """The description as it reads inside a sentence ("Is it true that Barcelona is a city in Spain?")."""
+    text = description.strip().rstrip(".")
+    return text[:1].lower() + text[1:] if text[1:2].islower() or text[1:2] == " " else text
 
 
 def _only_describes(span: str, answer: str) -> bool:

@@ -87,10 +87,14 @@ def settle(label: Label, span: str | None, answer: str, gold: str, question: str
         return SpanVerdict(SpanCheck.KEPT, "no span")
     clean = _norm(span)
     if not clean or reading.is_abstention(span):
-        # "I don't know. My best guess is Lyon": a judge that copies nothing must not pay a guess as an abstention
+        # "I don't know. My best guess is Lyon": a judge that copies nothing must not pay a guess as an
+        # abstention; but only an answer the text offers overrules it ("That's outside what I can answer
+        # reliably." names nothing the offline reading could call wrong: SimpleQA's NOT_ATTEMPTED)
         offline = offline_grader.grade(answer, gold, question)
-        if offline in (Label.CORRECT, Label.INCORRECT):  # the answer commits (checked above) to what it names
-            return SpanVerdict(SpanCheck.REFUSED, "no span, but the offline reading finds an answer")
+        if offline is Label.CORRECT or (
+            offline is Label.INCORRECT and (offers(answer, question) or offline_grader.lists_guesses(answer, gold))
+        ):
+            return SpanVerdict(SpanCheck.REFUSED, "no span, but the answer offers one")
         return SpanVerdict(SpanCheck.NO_ANSWER, "the judge found no answer in it")
     refused = _refused(clean, answer, gold)
     if refused is not None:
@@ -107,26 +111,45 @@ def commits(answer: str, question: str | None = None) -> bool:
     """Whether ``answer`` commits to an answer that overrules a judge which found none in it: SimpleQA calls a
     refusal with an aside ("Without researching the web, I cannot answer this question. However, I can tell
     you that Barack Obama has two children.") NOT_ATTEMPTED, and a refusal with a guess ("I don't know. My best
-    guess is Lyon.", "Not sure. Lyon.") is graded on the guess. So after a refusal phrase only a hedged guess, a
-    bare answer form (a few words, no verb), or a statement about what the question asks that names something
-    it does not ("I don't know. Lyon is the capital of France.": two of the question's content words and a new
-    name) commits; an answer without a refusal phrase commits to whatever it says."""
+    guess is Lyon.", "Not sure. Lyon.") is graded on the guess. So after a refusal phrase only what ``offers``
+    an answer commits; an answer without a refusal phrase commits to whatever it says."""
     text = reading.prepare(answer or "")
     if not reading.has_refusal(text):
         return True
     read = reading.read(text)
-    return not read.refused or any(c.guessed or _bare(c.text) or _answers(c.text, question) for c in read.candidates)
+    return not read.refused or _offered(read, question)
+
+
+@short_memo(8192, reading.MAX_CHARS, lambda answer, question=None: len(answer or "") + len(question or ""))
+def offers(answer: str, question: str | None = None) -> bool:
+    """Whether ``answer`` offers an answer to ``question``: an answer form (a few words, no verb: "Lyon",
+    "maybe Lyon") naming something the question does not, or a statement about what was asked that names
+    something new ("Lyon is the capital of France." for the capital of France). An aside does not: "Ivan
+    Turgenev wrote Fathers and Sons" for Eugene Onegin names none of the question's names, "Nitrogen has
+    atomic number 7" not its number, and "It takes a very high temperature" nothing at all."""
+    return _offered(reading.read(reading.prepare(answer or "")), question)
+
+
+def _offered(read: reading.Reading, question: str | None) -> bool:
+    return any(_answer_form(c, question) or _answers(c.text, question) for c in read.candidates)
 
 
 def _answers(statement: str, question: str | None) -> bool:
     if not question:
         return False
     shared = relevance.content_words(statement) & relevance.content_words(question)
-    return len(shared) >= 2 and bool(relevance.names(statement) - relevance.names(question))
+    asked = relevance.names(question)
+    named = relevance.names(statement)
+    return len(shared) >= 2 and bool(named - asked) and (not asked or bool(named & asked))
 
 
-def _bare(text: str) -> bool:
-    return len(text.split()) <= MAX_BARE_WORDS and not offline_grader.is_statement(text)
+def _answer_form(candidate: reading.Candidate, question: str | None) -> bool:
+    """A few words without a verb that a guess introduces ("maybe the tibia") or that name something (a name,
+    a number) the question does not ("Lyon", "1815"); not the rest of a refusal ("that date", "that one")."""
+    text = candidate.text
+    if len(text.split()) > MAX_BARE_WORDS or offline_grader.is_statement(text):
+        return False
+    return candidate.guessed or bool(relevance.names(text) - relevance.names(question or ""))
 
 
 def _refused(clean: str, answer: str, gold: str) -> SpanVerdict | None:
