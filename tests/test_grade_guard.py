@@ -265,11 +265,35 @@ Q_GOLD = "Who painted The Raft of the Medusa?"
         ("Not sure. Delacroix.", Q_GOLD, SpanCheck.REFUSED),
         ("I don't know, maybe the tibia?", "Which is the longest bone in the human body?", SpanCheck.REFUSED),
         ("I don't know. Lyon is the capital of France.", "What is the capital of France?", SpanCheck.REFUSED),
+        ("lyon", "What is the capital of France?", SpanCheck.REFUSED),  # a bare answer in any case
+        ("I'm not sure, but I think the capital is Lyon.", "What is the capital of France?", SpanCheck.REFUSED),
+        ("S, I think, but I'm not certain.", "What is the chemical symbol of sulfur?", SpanCheck.REFUSED),
+        ("There are 9.", "How many planets are there in the Solar System?", SpanCheck.REFUSED),
+        ("The painter was Delacroix, I believe.", Q_GOLD, SpanCheck.REFUSED),
     ],
 )
 def test_an_empty_span_stands_unless_the_answer_offers_one(answer, question, check):
     gold = "Théodore Géricault" if question == Q_GOLD else "Paris"
     assert settle(N, "", answer, gold, question).check is check
+
+
+@pytest.mark.parametrize("gold", ["Paris", "Lyon"])
+def test_an_empty_span_is_settled_without_the_gold(gold):
+    """Were a right answer the judge read as declining paid +2 and a wrong one in the same words an abstention
+    (+1), hiding every answer from the judge would never cost -1: both sides get the same check."""
+    question = "What is the capital of France?"
+    for answer, check in [
+        ("That's outside what I can answer reliably; the capital is paris.", SpanCheck.NO_ANSWER),
+        ("That's outside what I can answer reliably; the capital is Paris.", SpanCheck.REFUSED),
+        ("Paris", SpanCheck.REFUSED),
+    ]:
+        assert settle(N, "", answer.replace("aris", gold[1:]).replace("Paris", gold), gold, question).check is check
+
+
+def test_a_hedged_statement_is_still_graded_on_what_it_names():
+    question = "What is the capital of France?"
+    verdict = settle(W, "Lyon", "I'm not sure, but I think the capital is Lyon.", "Paris", question)
+    assert verdict.check is SpanCheck.KEPT  # not NO_ANSWER: the judge's INCORRECT stands
 
 
 def test_the_fits_question_is_one_plain_statement_about_the_gold():

@@ -140,7 +140,9 @@ def test_guard_never_turns_a_simpleqa_non_answer_into_a_wrong_one(
     from reward_engine.stages.grade_guard import SpanCheck, settle
 
     verdict = settle(N, span, answer, gold, question)
-    assert verdict.check in (SpanCheck.KEPT, SpanCheck.NO_ANSWER), verdict
+    assert verdict.check in (SpanCheck.KEPT, SpanCheck.NO_ANSWER, SpanCheck.REFUSED), verdict
+    if verdict.check is SpanCheck.REFUSED:  # the answer offers one: the offline reading's label is the row's
+        assert grade(answer, gold, question=question) is N
 
 
 def test_the_grade_memo_answers_as_the_rules_and_keeps_no_hostile_answer() -> None:
@@ -348,13 +350,16 @@ def test_true_detail_naming_other_things_is_not_a_list_of_guesses(answer: str, g
 @pytest.mark.parametrize(
     "answer,gold,several",
     [
-        ("46 (23 pairs).", "46", False),  # numbers that explain the answer are not other guesses
-        ("32, counting the four wisdom teeth.", "32", False),
+        ("32, counting the four wisdom teeth.", "32", False),  # numbers that explain the answer are not guesses
         ("Three: two pump blood through the gills and one serves the body.", "3", False),
         ("299,792,458 m/s", "3.00 × 10^8 m/s", False),  # commas that group thousands separate nothing
         ("32 or 28", "32", True),
         ("28, 30 or 32", "32", True),
         ("It is 46, or maybe 48.", "46", True),
+        ("1815 (or 1816)", "1815", True),  # ... but another value offered after it is
+        ("46: or 48", "46", True),
+        ("46 (48 in some counts)", "46", True),  # (so "46 (23 pairs)" is read as a list too: not told apart)
+        ("1066, according to most, or 1067", "1066", True),
     ],
 )
 def test_numbers_explaining_an_answer_are_not_a_list(answer, gold, several):

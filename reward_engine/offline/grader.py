@@ -569,15 +569,17 @@ def _about_it(text: str, gold: str) -> bool:
     )
 
 
-# What follows a number to explain it: "46 (23 pairs)", "Three: two pump blood ...", "32, counting the wisdom teeth"
-_VALUE_DETAIL = re.compile(r"\s\(|:\s|,\s*(?:\w+ing|which|who|where|when|including|of which)\b")
+# What follows a number to explain it: "Three: two pump blood ...", "32, counting the wisdom teeth"; not when
+# another value is offered after it ("1066, according to most, or 1067"; "46 (48 in some counts)" is not cut)
+_VALUE_DETAIL = re.compile(r":\s|,\s*(?:\w+ing|which|who|where|when|including|of which)\b")
+_ALTERNATIVE = re.compile(r"(?i)\b(?:or|maybe|perhaps|possibly|probably|otherwise|some say|others)\b|\?")
 
 
 def _value_head(text: str) -> str:
     """The text up to the first explanation after a number: the values there are the answer's, the rest detail."""
     for m in _VALUE_DETAIL.finditer(text):
         if quantities(text[: m.start()]):
-            return text[: m.start()]
+            return text if _ALTERNATIVE.search(text[m.start() :]) else text[: m.start()]
     return text
 
 
