@@ -269,6 +269,9 @@ Q_GOLD = "Who painted The Raft of the Medusa?"
         ("I'm not sure, but I think the capital is Lyon.", "What is the capital of France?", SpanCheck.REFUSED),
         ("S, I think, but I'm not certain.", "What is the chemical symbol of sulfur?", SpanCheck.REFUSED),
         ("There are 9.", "How many planets are there in the Solar System?", SpanCheck.REFUSED),
+        ("The artist was Eugène Delacroix.", Q_GOLD, SpanCheck.REFUSED),  # no refusal: a name offers an answer
+        ("I'm not sure. Good question!", Q_GOLD, SpanCheck.NO_ANSWER),  # pleasantries are no answer form
+        ("I don't know. That escapes me.", Q_GOLD, SpanCheck.NO_ANSWER),
         ("The painter was Delacroix, I believe.", Q_GOLD, SpanCheck.REFUSED),
     ],
 )
@@ -294,6 +297,8 @@ def test_a_hedged_statement_is_still_graded_on_what_it_names():
     question = "What is the capital of France?"
     verdict = settle(W, "Lyon", "I'm not sure, but I think the capital is Lyon.", "Paris", question)
     assert verdict.check is SpanCheck.KEPT  # not NO_ANSWER: the judge's INCORRECT stands
+    hedged = "I'm not sure, but I believe the artist was Eugène Delacroix."
+    assert settle(W, "Eugène Delacroix", hedged, "Théodore Géricault", Q_GOLD).check is SpanCheck.KEPT
 
 
 def test_the_fits_question_is_one_plain_statement_about_the_gold():

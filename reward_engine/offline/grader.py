@@ -543,8 +543,6 @@ def lists_guesses(answer: str, gold: str) -> bool:
     norm_gold = normalize(gold)
     if names_alternatives(norm_gold):
         return False
-    if gold_quantity(gold) is not None:  # "46 (23 pairs)": the numbers explaining the answer are not guesses
-        answer = _value_head(answer or "")
     candidates = read(prepare(answer or ""), [norm_gold, lower(gold)]).candidates
     named = any(find_word(normalize(c.text), norm_gold) >= 0 for c in candidates)
     return any(_lists(c, gold, norm_gold) for c in candidates if not (named and _about_it(c.text, norm_gold)))
@@ -567,20 +565,6 @@ def _about_it(text: str, gold: str) -> bool:
         and (is_statement(text) or not text[:1].isupper())
         and find_word(normalize(text), gold) < 0
     )
-
-
-# What follows a number to explain it: "Three: two pump blood ...", "32, counting the wisdom teeth"; not when
-# another value is offered after it ("1066, according to most, or 1067"; "46 (48 in some counts)" is not cut)
-_VALUE_DETAIL = re.compile(r":\s|,\s*(?:\w+ing|which|who|where|when|including|of which)\b")
-_ALTERNATIVE = re.compile(r"(?i)\b(?:or|maybe|perhaps|possibly|probably|otherwise|some say|others)\b|\?")
-
-
-def _value_head(text: str) -> str:
-    """The text up to the first explanation after a number: the values there are the answer's, the rest detail."""
-    for m in _VALUE_DETAIL.finditer(text):
-        if quantities(text[: m.start()]):
-            return text if _ALTERNATIVE.search(text[m.start() :]) else text[: m.start()]
-    return text
 
 
 def _before_detail(text: str, gold: str) -> str:

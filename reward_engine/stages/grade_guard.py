@@ -92,7 +92,7 @@ def settle(label: Label, span: str | None, answer: str, gold: str, question: str
         # abstention, and "That's outside what I can answer reliably." offers nothing to grade (SimpleQA:
         # NOT_ATTEMPTED). Decided without the gold: were a right answer paid where a wrong one in the same
         # words is an abstention, hiding every answer from the judge would pay +2 or +1, never -1.
-        if offers(answer, question) or offline_grader.lists_guesses(answer, gold):
+        if offers(answer, question):
             return SpanVerdict(SpanCheck.REFUSED, "no span, but the answer offers one")
         return SpanVerdict(SpanCheck.NO_ANSWER, "the judge found no answer in it")
     refused = _refused(clean, answer, gold)
@@ -121,58 +121,76 @@ def commits(answer: str, question: str | None = None) -> bool:
 
 @short_memo(8192, reading.MAX_CHARS, lambda answer, question=None: len(answer or "") + len(question or ""))
 def offers(answer: str, question: str | None = None) -> bool:
-    """Whether ``answer`` offers an answer to ``question``, whatever the gold: an answer form (a few words
-    without a verb, in any case: "Lyon", "maybe the tibia", "1815") or a statement about what was asked that
-    names something new ("I think the capital is Lyon." for the capital of France). An aside does not: it
-    names a second subject ("Ivan Turgenev wrote Fathers and Sons" for Eugene Onegin), another number
-    ("Nitrogen has atomic number 7" for atomic number 9), or nothing ("It takes a very high temperature").
-    Names are found by their capitals, so a statement in lower case offers none: it is an abstention whether
-    right or wrong, which pays no more than saying "I don't know"."""
-    return _offered(reading.read(reading.prepare(answer or "")), question)
+    """Whether ``answer`` offers an answer to ``question``, whatever the gold: without a refusal, an answer
+    form (a few words without a verb, in any case: "lyon", "the tibia") or anything naming a name or number the
+    question does not ("The artist was Théodore Géricault."; not "It takes a very high temperature."); after a
+    refusal only what ``commits`` (an answer form, a guess naming one thing, or a statement about what was
+    asked: never an aside). Names are found by their capitals, so a lower-case statement offers none: an
+    abstention whether right or wrong, which pays no more than saying "I don't know"."""
+    text = reading.prepare(answer or "")
+    read = reading.read(text)
+    if read.refused and reading.has_refusal(text):
+        return _offered(read, question)
+    return any(_answer_form(c.text, question) or _new_names(c.text, question) for c in read.candidates)
 
 
 def _offered(read: reading.Reading, question: str | None) -> bool:
-    return any(_answer_form(c.text, question) or _answers(c.text, question) for c in read.candidates)
+    return any(_answer_form(c.text, question) or _answers(c, question) for c in read.candidates)
 
 
-# One name or number, with the small words inside names ("Leonardo da Vinci", "Bay of Pigs")
-_NAME_RUN = re.compile(r"[A-Z0-9][\w'’.-]*(?:\s+(?:(?:of|de|da|du|di|von|van|la|le|del|der)\s+)*[A-Z0-9][\w'’.-]*)*")
-_ASKS_AMOUNT = re.compile(
-    r"(?i)(?:how (?:many|much|long|tall|high|far|old|deep|big|large|wide|heavy|fast)"
-    r"|(?:in )?(?:which|what) year|when)\b"
+# One name or number ("Leonardo da Vinci", "Bay of Pigs", "522,250", "Émile Zola")
+_CAP = "A-ZÀ-ÖØ-Þ"
+_NAME_RUN = re.compile(
+    rf"\b(?:\d[\d,.]*\d|\d|[{_CAP}][\w'’.-]*)"
+    rf"(?:\s+(?:(?:of|de|da|du|di|von|van|la|le|del|der)\s+)*(?:\d[\d,.]*\d|\d|[{_CAP}][\w'’.-]*))*"
 )
+_ASKS_AMOUNT = re.compile(
+    r"(?i)\b(?:how (?:many|much|long|tall|high|far|old|deep|big|large|wide|heavy|fast)|(?:which|what) year|when)\b"
+)
+_RELATIVE = re.compile(r",\s*(?:who|which|where|whose|when)\b")
 _INDEFINITE = re.compile(r"(?i)^(?:a|an|some|another|somewhere|someone|something)\b")
 _PERSONAL = re.compile(r"(?i)^(?:i|me|my|we|you|your)\b|^i['’]")  # talk to the reader ("you its composer")
 
 
-def _answers(statement: str, question: str | None) -> bool:
-    """A statement about what was asked (it shares a word of the question other than its names) naming
-    something new: with one of the question's names, or else one new name only (a second is another subject)."""
+def _new_names(text: str, question: str | None) -> list[str]:
+    """The names and numbers in ``text`` the question does not hold, one entry per run of them."""
+    asked = relevance.names(question or "") | _RESIDUE
+    return [run for run in _NAME_RUN.findall(text) if relevance.names(run) - asked]
+
+
+def _answers(candidate: reading.Candidate, question: str | None) -> bool:
+    """After a refusal: a guess naming one thing ("I believe the artist was Delacroix"), or a statement about
+    what was asked (it shares a word of the question other than its names) naming something new, with one of
+    the question's names or else one new name only (a second is another subject: an aside)."""
     if not question:
         return False
-    asked, names = relevance.names(question), relevance.names(statement)
-    new_runs = [run for run in _NAME_RUN.findall(statement) if relevance.names(run) - asked]
-    if len(new_runs) == 1 and _ASKS_AMOUNT.match(question.strip()) and new_runs[0][:1].isdigit():
+    statement = candidate.text
+    new = _new_names(_RELATIVE.split(statement)[0], question)  # "maybe Delacroix, who was French": one name
+    if len(new) == 1 and (candidate.guessed or (_ASKS_AMOUNT.search(question) and new[0][:1].isdigit())):
         return True  # "There are 8." for "How many planets ...?"
+    asked = relevance.names(question)
     stems = {w[:5] for w in relevance.content_words(question) - asked}  # "painter" for "painted"
     predicate = any(w[:5] in stems for w in relevance.content_words(statement) - asked)
-    return predicate and bool(new_runs) and (bool(names & asked) or len(new_runs) == 1)
+    return predicate and bool(new) and (bool(relevance.names(statement) & asked) or len(new) == 1)
 
 
 def _answer_form(text: str, question: str | None) -> bool:
     """A few words without a verb holding a word the question does not ("lyon", "the tibia", "1815"); not the
     rest of a refusal ("that date", "that one", "[tell] you its composer", "I'll leave it there")."""
-    if len(text.split()) > MAX_BARE_WORDS or offline_grader.is_statement(text) or _PERSONAL.match(text):
+    if len(text.split()) > MAX_BARE_WORDS or offline_grader.is_statement(text):
         return False
-    if _INDEFINITE.match(text) and not _NAME_RUN.search(text):
-        return False  # "a different book": a description, not an answer form (the fits question grades those)
-    residue = relevance.content_words(question or "") | _RESIDUE
-    return bool(relevance.content_words(text) - residue) or bool(_NAME_RUN.search(text))
+    named = bool(_new_names(text, question))
+    if (_PERSONAL.match(text) or _INDEFINITE.match(text)) and not named:
+        return False  # "a different book" is a description (the fits question grades those), "you" no answer
+    return named or bool(relevance.content_words(text) - relevance.content_words(question or "") - _RESIDUE)
 
 
-# what a refusal leaves behind when the reading cuts it ("I don't remember that date", "the answer to that")
+# what a refusal leaves behind when the reading cuts it ("I don't remember that date", "Good question!")
 _RESIDUE = frozenset(
-    relevance.content_words("date year name answer question figure number detail fact one thing person place")
+    relevance.content_words(
+        "date year name answer question figure number detail fact one thing person place that this there "
+        "good great sorry thanks escapes idea clue certain sure offhand memory"
+    )
 )
 
 
