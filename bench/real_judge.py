@@ -66,7 +66,7 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "asked): **in-sample** for those.",
     "bench/data/judge_set_4.jsonl": "`judge_set_4.jsonl` (2026-11-27j) was out of sample at 968f917 (81.7 %); its "
     "failures were then read for the rules of 2026-11-27k (an empty span stands unless the answer offers an "
-    "answer; numbers explaining an answer are not a list; fits-v2): **in-sample** for those.",
+    "answer; thousands commas do not split a list; fits-v2): **in-sample** for those.",
     "bench/data/judge_set_5.jsonl": "`judge_set_5.jsonl` (2026-11-27k) was committed before those rules were "
     "written and never read for a change: **out of sample** for every prompt and rule here (issue #43's goal "
     "is measured on it).",
