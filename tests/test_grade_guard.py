@@ -310,3 +310,23 @@ def test_the_fits_question_is_one_plain_statement_about_the_gold():
     assert messages[-1]["content"] == "Is it true that Barcelona is a city in Spain?"
     assert _mid_sentence("Somewhere in Europe") == "somewhere in Europe"
     assert _mid_sentence("USA-based firm") == "USA-based firm"  # an acronym keeps its case
+
+
+@pytest.mark.parametrize(
+    "answer,gold,question,several",
+    [
+        ("bratislava ljubljana zagreb budapest", "Bratislava", "What is the capital of Slovakia?", True),
+        ("boron beryllium barium bismuth bromine", "Barium", "Which element has atomic number 56?", True),
+        ("ljubljana zagreb budapest bratislava", "Bratislava", "What is the capital of Slovakia?", True),
+        ("Johann Sebastian Bach", "Bach", "Who composed the Goldberg Variations?", False),  # one name
+        ("slovakia capital bratislava", "Bratislava", "What is the capital of Slovakia?", False),  # the question's
+        ("the capital is bratislava", "Bratislava", "What is the capital of Slovakia?", False),
+        ("Rio de Janeiro", "Rio de Janeiro", "Which city hosted the 2016 Summer Olympics?", False),
+        ("15 players per team", "15", "How many players does a rugby union team field?", False),  # a number
+    ],
+)
+def test_a_list_of_bare_words_holding_the_gold_is_several_guesses(answer, gold, question, several):
+    """A 1.5B judge paid "bratislava ljubljana zagreb budapest" CORRECT (held-out set 5): no separator and
+    no capitals, so neither offline list rule saw it."""
+    check = settle(C, gold.lower(), answer, gold, question).check
+    assert (check is SpanCheck.SEVERAL) is several

@@ -13,7 +13,8 @@ description ("a city in Spain") an answer, and it can be told, inside the answer
   asked offers one, never an aside (SimpleQA's "I cannot answer this question. However, I can tell you that
   Barack Obama has two children." stays NOT_ATTEMPTED, so the guard never turns SimpleQA's NOT_ATTEMPTED into
   INCORRECT);
-- an answer or span listing several guesses is INCORRECT, whichever one the judge copied;
+- an answer or span listing several guesses is INCORRECT, whichever one the judge copied, and so is the gold
+  among bare words with no separator ("bratislava ljubljana zagreb budapest": ``bare_list``);
 - a span the answer does not contain is the judge's own answer, not one read from the text: refused (below);
   small judges write the gold there for a description ("a city in Spain") and for a wrong guess alike, so
   it is never taken as "no answer" (that would pay a wrong guess like an abstention);
@@ -82,6 +83,8 @@ def settle(label: Label, span: str | None, answer: str, gold: str, question: str
         # SimpleQA: a refusal with an aside ("I don't know who composed it. I do know Mozart wrote Figaro")
         # offers nothing as the answer, whichever name of the aside the judge copied
         return SpanVerdict(SpanCheck.NO_ANSWER, "a refusal; the rest offers no answer")
+    if bare_list(answer, gold, question):
+        return SpanVerdict(SpanCheck.SEVERAL, "a list of bare words holding the gold")
     if span is None:  # a reply without a span (not the engine's JSON): only a CORRECT needs one
         if label is Label.CORRECT:
             return check_span(span, answer, gold, question)
@@ -192,6 +195,26 @@ _RESIDUE = frozenset(
         "good great sorry thanks escapes idea clue certain sure offhand memory"
     )
 )
+
+
+def bare_list(answer: str, gold: str, question: str | None = None) -> bool:
+    """ "bratislava ljubljana zagreb budapest": the gold among bare words, without a separator, a verb or a
+    small word, and two or more others the question does not hold (three when the gold comes last: "johann
+    sebastian bach" is one name). Neither the offline list rule (separators) nor its run of names (capitals,
+    over six more words) sees such a list; a 1.5B judge paid it CORRECT (set 5's k104)."""
+    text = reading.prepare(answer or "").strip(" .!?")
+    words = offline_grader.normalize(text).split()
+    target = offline_grader.normalize(gold)
+    if len(words) < 3 or re.search(r"[,;:/()&]", text) or offline_grader.is_statement(text) or re.search(r"\d", gold):
+        return False  # numbers and dates: the value rules read those ("15 players per team" is one answer)
+    at = reading.find_word(" ".join(words), target)
+    if at < 0 or not all(relevance.content_words(w) for w in words):
+        return False
+    before = " ".join(words)[:at].split()
+    others = before + " ".join(words)[at + len(target) :].split()
+    asked = relevance.content_words(question or "")
+    extra = [w for w in others if not relevance.content_words(w) & asked]
+    return len(extra) >= (3 if not " ".join(words)[at + len(target) :].strip() else 2)
 
 
 def _refused(clean: str, answer: str, gold: str) -> SpanVerdict | None:
