@@ -207,14 +207,14 @@ def bare_list(answer: str, gold: str, question: str | None = None) -> bool:
     target = offline_grader.normalize(gold)
     if len(words) < 3 or re.search(r"[,;:/()&]", text) or offline_grader.is_statement(text) or re.search(r"\d", gold):
         return False  # numbers and dates: the value rules read those ("15 players per team" is one answer)
-    at = reading.find_word(" ".join(words), target)
+    joined = " ".join(words)
+    at = reading.find_word(joined, target)
     if at < 0 or not all(relevance.content_words(w) for w in words):
         return False
-    before = " ".join(words)[:at].split()
-    others = before + " ".join(words)[at + len(target) :].split()
+    after = joined[at + len(target) :].split()
     asked = relevance.content_words(question or "")
-    extra = [w for w in others if not relevance.content_words(w) & asked]
-    return len(extra) >= (3 if not " ".join(words)[at + len(target) :].strip() else 2)
+    extra = [w for w in joined[:at].split() + after if not relevance.content_words(w) & asked]
+    return len(extra) >= (2 if after else 3)
 
 
 def _refused(clean: str, answer: str, gold: str) -> SpanVerdict | None:
