@@ -26,6 +26,7 @@ CORE = [
     "asyncio-throttle>=1.0.2",
     "gguf>=0.10",
     "math-verify>=0.7",
+    "pint>=0.24",  # units, so the offline grader reads "481 feet (146.6 m)" as one value
     "pebble>=5.0",  # verifier worker processes with per-call timeouts (math-verify, reasoning-gym)
     "matplotlib>=3.8",
     # Offline data and models (never copied into this repo: licences).

@@ -57,7 +57,7 @@ from reward_engine.stages.llm_stage import GRADER_SPAN_MAX_TOKENS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 REDTEAM = ROOT / "tests" / "redteam" / "v1.yaml"
-HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in (2, 3, 4, 5))
+HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in (2, 3, 4, 5, 6))
 HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a change is in-sample for it
     "bench/data/judge_set_2.jsonl": "`judge_set_2.jsonl` (2026-11-26) was written before the prompts were touched "
     "again; its failures were then read for the grade guard's rules (2026-11-27): **in-sample**.",
@@ -67,9 +67,12 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "bench/data/judge_set_4.jsonl": "`judge_set_4.jsonl` (2026-11-27j) was out of sample at 968f917 (81.7 %); its "
     "failures were then read for the rules of 2026-11-27k (an empty span stands unless the answer offers an "
     "answer; thousands commas do not split a list; fits-v2): **in-sample** for those.",
-    "bench/data/judge_set_5.jsonl": "`judge_set_5.jsonl` (2026-11-27k) was committed before those rules were "
-    "written and never read for a change: **out of sample** for every prompt and rule here (issue #43's goal "
-    "is measured on it).",
+    "bench/data/judge_set_5.jsonl": "`judge_set_5.jsonl` (2026-11-27k) was out of sample at ef8c00d (77.5 %); its "
+    "failures were then read for the rules of 2026-11-27l (bare lists in the offline grader, a margin or a second "
+    "unit is one number, the speaker's own doubt is no statement): **in-sample** for those.",
+    "bench/data/judge_set_6.jsonl": "`judge_set_6.jsonl` (2026-11-27l) was committed before those rules were "
+    "measured on it and never read for a change: **out of sample** for every prompt and rule here (issue #43's "
+    "goal is measured on it).",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"

@@ -330,3 +330,22 @@ def test_a_list_of_bare_words_holding_the_gold_is_several_guesses(answer, gold, 
     no capitals, so neither offline list rule saw it."""
     check = settle(C, gold.lower(), answer, gold, question).check
     assert (check is SpanCheck.SEVERAL) is several
+
+
+@pytest.mark.parametrize(
+    "answer,offered",
+    [
+        ("I'd only be guessing. Hubble went up in 1990, but I can't place Webb's launch reliably.", False),
+        ("I'd only be guessing. I can't be sure, but it was launched in 2021.", True),
+        ("Not sure. It was launched in 2021, I think.", True),
+    ],
+)
+def test_talk_about_what_the_speaker_cannot_say_is_not_a_statement_about_it(answer: str, offered: bool) -> None:
+    """Set 5's k063: the aside ("Hubble went up in 1990") and the speaker's doubt ("I can't place Webb's
+    launch") read as one statement naming the question's words: an answer, so an empty judge span turned a
+    refusal into INCORRECT."""
+    from reward_engine.stages.grade_guard import commits, offers
+
+    question = "In which year was the James Webb Space Telescope launched?"
+    assert commits(answer, question) is offered and offers(answer, question) is offered
+    assert (settle(N, "", answer, "2021", question).check is SpanCheck.NO_ANSWER) is not offered

@@ -231,6 +231,27 @@ def test_a_run_of_names_holding_the_gold_is_several_guesses_for_the_guard() -> N
     assert not lists_guesses("Wolfgang Amadeus Mozart", "Mozart")
 
 
+@pytest.mark.parametrize(
+    "answer,gold,question,label",
+    [
+        ("bratislava ljubljana zagreb budapest", "Budapest", "What is the capital of Hungary?", I),
+        ("Bratislava Ljubljana Zagreb Budapest", "Budapest", "What is the capital of Hungary?", I),
+        ("lyon marseille paris toulouse", "Paris", "What is the capital of France?", I),
+        ("Johann Sebastian Bach", "Bach", "Who composed the Goldberg Variations?", C),  # one name, gold last
+        ("slovakia capital bratislava", "Bratislava", "What is the capital of Slovakia?", C),  # the question's
+        ("Rio de Janeiro", "Rio de Janeiro", "Which city hosted the 2016 Summer Olympics?", C),
+    ],
+)
+def test_the_gold_among_bare_words_is_a_list_for_the_offline_grader(answer, gold, question, label) -> None:
+    """SimpleQA: a list of guesses is INCORRECT. The offline grader graded a few bare names without a
+    separator CORRECT (the run-of-names rule wants capitals and over six more words), so the offline preset
+    paid the shotgun the 1.5B judge paid on set 5 (k104), and the guard had to carry its own rule."""
+    from reward_engine.offline.grader import lists_guesses
+
+    assert grade(answer, gold, question=question) is label
+    assert lists_guesses(answer, gold, question) is (label is I)
+
+
 ASIDE_SPANS = [
     # (question, answer, gold, the aside's words a judge copied as the answer)
     (
@@ -363,4 +384,25 @@ def test_true_detail_naming_other_things_is_not_a_list_of_guesses(answer: str, g
     ],
 )
 def test_several_numbers_are_a_list_thousands_commas_are_not(answer, gold, several):
+    assert grader.lists_guesses(answer, gold) is several
+
+
+@pytest.mark.parametrize(
+    "answer,gold,label,several",
+    [
+        ("5,730 ± 40 years.", "5,730 years", C, False),  # a margin of error is not a second guess
+        ("5,730 years, plus or minus 40", "5,730 years", C, False),
+        ("4.54 billion years, give or take about 50 million.", "4.54 billion years", C, False),
+        ("About 481 feet, so roughly 146.6 metres.", "481 feet", C, False),  # one height, said in two units
+        ("146.6 metres (481 feet)", "481 feet", C, False),  # the gold's unit stands for the measurement
+        ("It is 8,849 m (29,032 ft) high", "8,849 metres", C, False),
+        ("100 °C (212 °F)", "100 °C", C, False),
+        ("481 feet, so roughly 200 metres", "481 feet", I, True),  # 200 m is not 481 feet: a second guess
+        ("481 feet, or maybe 500 feet", "481 feet", I, True),  # the same unit twice is a list
+        ("5,830 ± 40 years", "5,730 years", I, False),  # the margin does not widen a wrong value
+    ],
+)
+def test_a_margin_or_a_conversion_is_one_number_not_a_list(answer: str, gold: str, label: Label, several: bool) -> None:
+    """Held-out set 5 lost right answers with a tolerance or a second unit (read as two numbers: a list)."""
+    assert grade(answer, gold) is label
     assert grader.lists_guesses(answer, gold) is several

@@ -20,6 +20,9 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
+
+from reward_engine.offline import units
 
 _UNITS = {
     w: i
@@ -179,6 +182,13 @@ _ABOVE = re.compile(
 _BELOW = re.compile(
     r"(?:\bless than|\bunder|\bbelow|\bfewer than|\bat most|\bup to|\bno more than|\bnot more than|\bnot exceeding)\s*$"
 )
+# a margin of error, not a second guess: "5,730 ± 40 years", "4.54 billion, give or take about 50 million" (and
+# "plus or minus 40", which reads "plus or -40" once "minus 40" became a negative number)
+_MARGIN = re.compile(
+    r"(?:\u00b1|\+/-?|\+-|\bplus or(?: minus)?|\bplus/minus"
+    r"|\bgive or take(?:\s+(?:about|around|roughly|some|approximately))?"
+    r"|\bwith an? (?:uncertainty|margin of error|error) of(?:\s+(?:about|around|roughly))?)\s*$"
+)
 _PLURAL_SCALE = re.compile(r"(?<![\d.,])\b(?:(tens|hundreds)\s+of\s+)?(hundreds|thousands|millions|billions)\b")
 _PLURAL_BASE = {"hundreds": (1e2, 1e3), "thousands": (1e3, 1e6), "millions": (1e6, 1e9), "billions": (1e9, 1e12)}
 _GOLD_NUMBER = re.compile(
@@ -248,8 +258,10 @@ def _step(number: _Number, placeholder_zeros: bool, at_least: int) -> float:
     return 10.0 ** (len(digits) - kept) * number.scale
 
 
-def quantities(text: str) -> list[Quantity]:
-    """Every number ``text`` commits to, numbers in words included, with how it was said.
+def quantities(text: str, gold: str | None = None) -> list[Quantity]:
+    """Every number ``text`` commits to, numbers in words included, with how it was said. A margin of error
+    ("± 40") is not one, and a value restated in another unit ("481 feet, so roughly 146.6 metres") counts
+    once: in the ``gold``'s unit when it is one of them, else as first written.
 
     >>> [(q.low, q.high, q.step, q.kind) for q in quantities("about 115k, or over a hundred thousand")]
     [(115000.0, 115000.0, 1000.0, 'approx'), (100000.0, inf, 100000.0, 'above')]
@@ -259,10 +271,14 @@ def quantities(text: str) -> list[Quantity]:
     low = _prepare_numbers(text)
     numbers = _read_numbers(low)
     out: list[tuple[int, Quantity]] = []
+    ends: dict[int, int] = {}  # a single number's start -> its end, where a unit may follow
     i = 0
     while i < len(numbers):
         a = numbers[i]
         before = low[max(0, a.start - 40) : a.start]
+        if _MARGIN.search(before):
+            i += 1
+            continue
         if i + 1 < len(numbers):
             b = numbers[i + 1]
             join = low[a.end : b.start]
@@ -282,13 +298,50 @@ def quantities(text: str) -> list[Quantity]:
         else:
             quantity = Quantity(a.value, a.value, step, "exact")
         out.append((a.start, quantity))
+        ends[a.start] = a.end
         i += 1
     for match in _PLURAL_SCALE.finditer(low):
         base, top = _PLURAL_BASE[match.group(2)]
         times = {"tens": 10.0, "hundreds": 100.0}.get(match.group(1) or "", 1.0)
         lo, hi = base * times, (base * times * 10 if times > 1 else top)
         out.append((match.start(), Quantity(lo, hi, hi - lo, "range")))
-    return [q for _, q in sorted(out, key=lambda item: item[0])]
+    out.sort(key=lambda item: item[0])
+    if len(ends) > 1:
+        out = _one_per_measurement(low, out, ends, gold)
+    return [q for _, q in out]
+
+
+def _one_per_measurement(
+    low: str, found: list[tuple[int, Quantity]], ends: dict[int, int], gold: str | None
+) -> list[tuple[int, Quantity]]:
+    """``found`` with each value restated in another unit kept once (see ``units.restates``)."""
+    unit_at = {start: units.unit_after(low, end) for start, end in ends.items()}
+    kept: list[tuple[int, Quantity]] = []
+    for start, q in found:
+        unit = unit_at.get(start)
+        same = next(
+            (
+                k
+                for k, (s, p) in enumerate(kept)
+                if q.low == q.high and p.low == p.high and units.restates(p.low, unit_at.get(s), q.low, unit, q.step)
+            ),
+            None,
+        )
+        if same is None:
+            kept.append((start, q))
+        elif _gold_unit(gold) is not None and unit == _gold_unit(gold):
+            kept[same] = (start, q)  # the gold's unit stands for the measurement
+    return kept
+
+
+@functools.lru_cache(maxsize=4096)
+def _gold_unit(gold: str | None) -> Any | None:
+    """The unit after the gold's first number ("481 feet": foot), if any."""
+    if not gold:
+        return None
+    low = _prepare_numbers(gold)
+    numbers = _read_numbers(low)
+    return units.unit_after(low, numbers[0].end) if numbers else None
 
 
 @functools.lru_cache(maxsize=4096)

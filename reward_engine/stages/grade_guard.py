@@ -13,8 +13,8 @@ description ("a city in Spain") an answer, and it can be told, inside the answer
   asked offers one, never an aside (SimpleQA's "I cannot answer this question. However, I can tell you that
   Barack Obama has two children." stays NOT_ATTEMPTED, so the guard never turns SimpleQA's NOT_ATTEMPTED into
   INCORRECT);
-- an answer or span listing several guesses is INCORRECT, whichever one the judge copied, and so is the gold
-  among bare words with no separator ("bratislava ljubljana zagreb budapest": ``bare_list``);
+- an answer or span listing several guesses is INCORRECT, whichever one the judge copied (the offline
+  ``lists_guesses``: separators, "or", runs of names, the gold among bare words: "bratislava ljubljana zagreb");
 - a span the answer does not contain is the judge's own answer, not one read from the text: refused (below);
   small judges write the gold there for a description ("a city in Spain") and for a wrong guess alike, so
   it is never taken as "no answer" (that would pay a wrong guess like an abstention);
@@ -83,8 +83,6 @@ def settle(label: Label, span: str | None, answer: str, gold: str, question: str
         # SimpleQA: a refusal with an aside ("I don't know who composed it. I do know Mozart wrote Figaro")
         # offers nothing as the answer, whichever name of the aside the judge copied
         return SpanVerdict(SpanCheck.NO_ANSWER, "a refusal; the rest offers no answer")
-    if bare_list(answer, gold, question):
-        return SpanVerdict(SpanCheck.SEVERAL, "a list of bare words holding the gold")
     if span is None:  # a reply without a span (not the engine's JSON): only a CORRECT needs one
         if label is Label.CORRECT:
             return check_span(span, answer, gold, question)
@@ -101,7 +99,7 @@ def settle(label: Label, span: str | None, answer: str, gold: str, question: str
     refused = _refused(clean, answer, gold)
     if refused is not None:
         return refused
-    if offline_grader.lists_guesses(span, gold) or offline_grader.lists_guesses(answer, gold):
+    if offline_grader.lists_guesses(span, gold, question) or offline_grader.lists_guesses(answer, gold, question):
         return SpanVerdict(SpanCheck.SEVERAL, "several guesses, whichever one the judge copied", clean)
     if label is Label.CORRECT:
         return check_span(span, answer, gold, question)
@@ -152,6 +150,9 @@ _ASKS_AMOUNT = re.compile(
 )
 _RELATIVE = re.compile(r",\s*(?:who|which|where|whose|when)\b")
 _INDEFINITE = re.compile(r"(?i)^(?:a|an|some|another|somewhere|someone|something)\b")
+_SELF_DOUBT = re.compile(  # "I can't place it", "I'm not sure", "we never learnt that"
+    r"(?i)^(?:i|we)\s*(?:['’]m|['’]d|['’]ll|am|do|did|does|can|ca|could|would|wo|will)?\s*(?:not|n['’]t|cannot|never)\b"
+)
 _PERSONAL = re.compile(r"(?i)^(?:i|me|my|we|you|your)\b|^i['’]")  # talk to the reader ("you its composer")
 
 
@@ -167,7 +168,9 @@ def _answers(candidate: reading.Candidate, question: str | None) -> bool:
     the question's names or else one new name only (a second is another subject: an aside)."""
     if not question:
         return False
-    statement = candidate.text
+    # "Hubble went up in 1990, [but] I can't place Webb's launch reliably": the speaker's talk about what they
+    # cannot say names the question's words without stating anything about them
+    statement = ", ".join(c for c in candidate.text.split(", ") if not _SELF_DOUBT.match(c))
     new = _new_names(_RELATIVE.split(statement)[0], question)  # "maybe Delacroix, who was French": one name
     if len(new) == 1 and (candidate.guessed or (_ASKS_AMOUNT.search(question) and new[0][:1].isdigit())):
         return True  # "There are 8." for "How many planets ...?"
@@ -195,26 +198,6 @@ _RESIDUE = frozenset(
         "good great sorry thanks escapes idea clue certain sure offhand memory"
     )
 )
-
-
-def bare_list(answer: str, gold: str, question: str | None = None) -> bool:
-    """ "bratislava ljubljana zagreb budapest": the gold among bare words, without a separator, a verb or a
-    small word, and two or more others the question does not hold (three when the gold comes last: "johann
-    sebastian bach" is one name). Neither the offline list rule (separators) nor its run of names (capitals,
-    over six more words) sees such a list; a 1.5B judge paid it CORRECT (set 5's k104)."""
-    text = reading.prepare(answer or "").strip(" .!?")
-    words = offline_grader.normalize(text).split()
-    target = offline_grader.normalize(gold)
-    if len(words) < 3 or re.search(r"[,;:/()&]", text) or offline_grader.is_statement(text) or re.search(r"\d", gold):
-        return False  # numbers and dates: the value rules read those ("15 players per team" is one answer)
-    joined = " ".join(words)
-    at = reading.find_word(joined, target)
-    if at < 0 or not all(relevance.content_words(w) for w in words):
-        return False
-    after = joined[at + len(target) :].split()
-    asked = relevance.content_words(question or "")
-    extra = [w for w in joined[:at].split() + after if not relevance.content_words(w) & asked]
-    return len(extra) >= (2 if after else 3)
 
 
 def _refused(clean: str, answer: str, gold: str) -> SpanVerdict | None:
