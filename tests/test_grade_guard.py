@@ -338,6 +338,7 @@ def test_a_list_of_bare_words_holding_the_gold_is_several_guesses(answer, gold, 
         ("I'd only be guessing. Hubble went up in 1990, but I can't place Webb's launch reliably.", False),
         ("I'd only be guessing. I can't be sure, but it was launched in 2021.", True),
         ("Not sure. It was launched in 2021, I think.", True),
+        ("I don't know. I never doubted Webb launched in 2021.", True),  # doubt about nothing it cannot say
     ],
 )
 def test_talk_about_what_the_speaker_cannot_say_is_not_a_statement_about_it(answer: str, offered: bool) -> None:
@@ -349,3 +350,12 @@ def test_talk_about_what_the_speaker_cannot_say_is_not_a_statement_about_it(answ
     question = "In which year was the James Webb Space Telescope launched?"
     assert commits(answer, question) is offered and offers(answer, question) is offered
     assert (settle(N, "", answer, "2021", question).check is SpanCheck.NO_ANSWER) is not offered
+
+
+def test_a_bare_list_is_several_guesses_when_the_judge_copies_no_span() -> None:
+    """A reviewer's finding: with an empty span a lower-case list offers no answer form (over four words),
+    so it settled as NOT_ATTEMPTED (0) where the same list with a span is INCORRECT (-1)."""
+    answer, question = "lyon marseille paris toulouse nice", "What is the capital of France?"
+    for label in (C, W, N):
+        assert settle(label, "", answer, "Paris", question).check is SpanCheck.SEVERAL
+        assert settle(label, None, answer, "Paris", question).check is SpanCheck.SEVERAL

@@ -406,3 +406,54 @@ def test_a_margin_or_a_conversion_is_one_number_not_a_list(answer: str, gold: st
     """Held-out set 5 lost right answers with a tolerance or a second unit (read as two numbers: a list)."""
     assert grade(answer, gold) is label
     assert grader.lists_guesses(answer, gold) is several
+
+
+@pytest.mark.parametrize(
+    "answer,gold,question,label",
+    [
+        ("lyon nice paris", "Paris", "What is the capital of France?", I),  # not a person: two others suffice
+        ("mozart bach haydn beethoven", "Bach", "Who composed the Goldberg Variations?", I),  # the gold inside
+        ("Maria Salomea Sklodowska Curie", "Curie", "Who discovered radium?", C),  # a full name ends in the gold
+        ("Carl Philipp Emanuel Bach", "Bach", "Which composer wrote the Prussian Sonatas?", C),
+        ("Mount Everest Nepal", "Everest", "What is the highest mountain on Earth?", C),  # "mount" is no guess
+    ],
+)
+def test_a_full_name_is_not_a_bare_list_but_other_guesses_are(answer, gold, question, label) -> None:
+    """A reviewer's cases: counting every word before the gold made full names lists (false INCORRECT), and
+    needing three others before a final gold let "lyon nice paris" through."""
+    assert grade(answer, gold, question=question) is label
+
+
+@pytest.mark.parametrize(
+    "answer,gold,label",
+    [
+        ("120k ± 100k", "120k", N),  # a margin that wide states a range, too vague for 120k
+        ("5,730 ± 3,000 years", "5,730 years", N),
+        ("give or take 513,000", "513,000", C),  # no value before it: the number itself, not an alternative
+        ("1 mile (1.6 km)", "1 mile", C),
+        ("8,700 m (29,032 ft)", "29,032 ft", I),  # 8,700 m is 28,543 ft: a second value, not a conversion
+        ("100 degrees Celsius (212 degrees Fahrenheit)", "100 °C", C),
+    ],
+)
+def test_margins_and_conversions_are_read_by_their_size(answer: str, gold: str, label: Label) -> None:
+    assert grade(answer, gold) is label
+
+
+def test_units_from_threads_grading_at_once_compare() -> None:
+    """Two threads building pint registries at once gave units that raised when compared, for every later
+    answer of the process (a reviewer's finding); answers over 200 characters are graded in threads. A fresh
+    process, so the registry is built by the racing threads."""
+    import subprocess
+    import sys
+
+    code = (
+        "import concurrent.futures as f\n"
+        "from reward_engine.offline.grader import grade\n"
+        "answers = [f'{n} miles ({n * 1.609344:.1f} km)' for n in range(1, 17)]\n"
+        "with f.ThreadPoolExecutor(8) as pool:\n"
+        "    labels = list(pool.map(lambda a: grade(a, a.split(' (')[0]).value, answers))\n"
+        "print(sorted(set(labels)), grade('3 miles (4.8 km)', '3 miles').value)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["['CORRECT']", "CORRECT"]

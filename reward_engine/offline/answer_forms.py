@@ -20,7 +20,6 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
 
 from reward_engine.offline import units
 
@@ -64,6 +63,7 @@ _HEADS_AFTER = frozenset(
     """ocean sea river lake mountain mountains range island islands desert peninsula bay gulf
 strait canal valley falls glacier volcano city town county province state university college""".split()
 )
+HEAD_WORDS = _HEADS_BEFORE | _HEADS_AFTER  # generic words of a place name ("mount", "lake"), not names
 _LINKS = frozenset("of the and for".split())
 
 
@@ -189,6 +189,8 @@ _MARGIN = re.compile(
     r"|\bgive or take(?:\s+(?:about|around|roughly|some|approximately))?"
     r"|\bwith an? (?:uncertainty|margin of error|error) of(?:\s+(?:about|around|roughly))?)\s*$"
 )
+MAX_RESTATED = 12  # more numbers than this is no short answer: no unit reading (pint costs ~0.3 ms a pair)
+MARGIN_SHARE = 0.1  # "5,730 ± 40 years" states 5,730; "120k ± 100k" states a range, too vague for 120k
 _PLURAL_SCALE = re.compile(r"(?<![\d.,])\b(?:(tens|hundreds)\s+of\s+)?(hundreds|thousands|millions|billions)\b")
 _PLURAL_BASE = {"hundreds": (1e2, 1e3), "thousands": (1e3, 1e6), "millions": (1e6, 1e9), "billions": (1e9, 1e12)}
 _GOLD_NUMBER = re.compile(
@@ -276,7 +278,15 @@ def quantities(text: str, gold: str | None = None) -> list[Quantity]:
     while i < len(numbers):
         a = numbers[i]
         before = low[max(0, a.start - 40) : a.start]
-        if _MARGIN.search(before):
+        if _MARGIN.search(before) and out and out[-1][0] in ends:
+            # a margin after a value: no second guess; one so wide the value is vague reads as a range
+            start, value = out[-1]
+            if abs(a.value) > MARGIN_SHARE * abs(value.low):
+                out[-1] = (
+                    start,
+                    Quantity(value.low - abs(a.value), value.high + abs(a.value), 2 * abs(a.value), "range"),
+                )
+                del ends[start]
             i += 1
             continue
         if i + 1 < len(numbers):
@@ -306,7 +316,7 @@ def quantities(text: str, gold: str | None = None) -> list[Quantity]:
         lo, hi = base * times, (base * times * 10 if times > 1 else top)
         out.append((match.start(), Quantity(lo, hi, hi - lo, "range")))
     out.sort(key=lambda item: item[0])
-    if len(ends) > 1:
+    if 1 < len(ends) <= MAX_RESTATED:
         out = _one_per_measurement(low, out, ends, gold)
     return [q for _, q in out]
 
@@ -314,28 +324,22 @@ def quantities(text: str, gold: str | None = None) -> list[Quantity]:
 def _one_per_measurement(
     low: str, found: list[tuple[int, Quantity]], ends: dict[int, int], gold: str | None
 ) -> list[tuple[int, Quantity]]:
-    """``found`` with each value restated in another unit kept once (see ``units.restates``)."""
-    unit_at = {start: units.unit_after(low, end) for start, end in ends.items()}
-    kept: list[tuple[int, Quantity]] = []
+    """``found`` with a value restated in another unit right after it kept once (see ``units.restates``)."""
+    kept: list[tuple[int, Quantity, str | None]] = []
     for start, q in found:
-        unit = unit_at.get(start)
-        same = next(
-            (
-                k
-                for k, (s, p) in enumerate(kept)
-                if q.low == q.high and p.low == p.high and units.restates(p.low, unit_at.get(s), q.low, unit, q.step)
-            ),
-            None,
-        )
-        if same is None:
-            kept.append((start, q))
-        elif _gold_unit(gold) is not None and unit == _gold_unit(gold):
-            kept[same] = (start, q)  # the gold's unit stands for the measurement
-    return kept
+        unit = units.unit_after(low, ends[start]) if start in ends else None
+        if kept and q.low == q.high and kept[-1][1].low == kept[-1][1].high:
+            p_start, p, p_unit = kept[-1]
+            if units.restates(p.low, p_unit, q.low, unit, q.step):
+                if unit is not None and unit == _gold_unit(gold):
+                    kept[-1] = (start, q, unit)  # the gold's unit stands for the measurement
+                continue
+        kept.append((start, q, unit))
+    return [(start, q) for start, q, _ in kept]
 
 
 @functools.lru_cache(maxsize=4096)
-def _gold_unit(gold: str | None) -> Any | None:
+def _gold_unit(gold: str | None) -> str | None:
     """The unit after the gold's first number ("481 feet": foot), if any."""
     if not gold:
         return None

@@ -49,6 +49,7 @@ from typing import Iterable
 from reward_engine.labels import Label
 from reward_engine.offline import facts
 from reward_engine.offline.answer_forms import (
+    HEAD_WORDS,
     DateSpan,
     Quantity,
     date_spans,
@@ -90,7 +91,7 @@ _NEGATION_AFTER = re.compile(
     r"^\s*(?:is|was|are|were|has|had|does|did|do|can|could|would|will)(?:\s+not\b|\s+never\b|n\s+t\b)"
 )
 _ALTERNATIVES = re.compile(r"\b(?:or|either|and or|nor)\b")
-_NOT_ALTERNATIVES = re.compile(r"\bor (?:so|thereabouts|something(?: like that)?)\b")
+_NOT_ALTERNATIVES = re.compile(r"\bor (?:so|thereabouts|something(?: like that)?)\b|\bgive or take\b|\bplus or minus\b")
 # a comma between digits that groups thousands ("299,792,458") separates no items
 _ITEM_SPLIT = re.compile(r"(?<!\d),|,(?!\d{3}(?!\d))|[;/&\n]|\band\b|\bas well as\b|\bplus\b")
 _NON_CANDIDATE_START = frozenset(
@@ -606,10 +607,11 @@ def _lists(candidate: Candidate, gold_raw: str, gold: str, asked: frozenset[str]
 
 def _bare_list(text: str, gold_raw: str, gold: str, asked: frozenset[str]) -> bool:
     """ "bratislava ljubljana zagreb budapest": the gold among bare words, without a separator, a verb or a
-    small word, and two or more others the question does not hold (three when the gold comes last: "johann
-    sebastian bach" is one name). Neither ``_is_list`` (separators) nor ``_run_of_names`` (capitals, over six
-    more words) sees such a list; a 1.5B judge paid it CORRECT (held-out set 5's k104). Not for number or date
-    golds: the value rules read those ("15 players per team" is one answer)."""
+    small word, and two or more others the question does not hold (a head word such as "mount" is not one).
+    When a person may be asked, a gold at the end may end a full name ("johann sebastian bach", "maria salomea
+    sklodowska curie"): not a list then. Neither ``_is_list`` (separators) nor ``_run_of_names`` (capitals,
+    over six more words) sees such a list; a 1.5B judge paid it CORRECT (held-out set 5's k104). Not for number
+    or date golds: the value rules read those ("15 players per team")."""
     raw = text.strip(" .!?")
     words = normalize(raw).split()
     if len(words) < 3 or re.search(r"[,;:/()&]", raw) or is_statement(raw) or re.search(r"\d", gold_raw):
@@ -620,10 +622,20 @@ def _bare_list(text: str, gold_raw: str, gold: str, asked: frozenset[str]) -> bo
     at = find_word(joined, gold)
     if at < 0:
         return False
-    after = joined[at + len(gold) :].split()
+    before, after = joined[:at].split(), joined[at + len(gold) :].split()
+    if not after and (not asked or asked & _ASKS_PERSON):
+        return False  # "carl philipp emanuel bach": one name
     known = {facts.stem(w) for w in asked}
-    extra = [w for w in joined[:at].split() + after if facts.stem(w) not in known]
-    return len(extra) >= (2 if after else 3)
+    extra = [w for w in before + after if facts.stem(w) not in known and w not in HEAD_WORDS]
+    return len(extra) >= 2
+
+
+# question words that ask for a person, whose full name may end with a one-word gold
+_ASKS_PERSON = frozenset(
+    """who whom whose person man woman scientist composer author writer painter artist poet king queen emperor
+    empress president leader inventor explorer architect director actor actress singer philosopher
+    mathematician physicist chemist novelist playwright founder pope saint sculptor astronomer""".split()
+)
 
 
 def _run_of_names(text: str, gold: str) -> bool:

@@ -83,6 +83,10 @@ def settle(label: Label, span: str | None, answer: str, gold: str, question: str
         # SimpleQA: a refusal with an aside ("I don't know who composed it. I do know Mozart wrote Figaro")
         # offers nothing as the answer, whichever name of the aside the judge copied
         return SpanVerdict(SpanCheck.NO_ANSWER, "a refusal; the rest offers no answer")
+    if not span or not _norm(span) or reading.is_abstention(span):
+        if offline_grader.lists_guesses(answer, gold, question):
+            # "lyon marseille paris toulouse": several guesses, whatever the judge copied (or did not)
+            return SpanVerdict(SpanCheck.SEVERAL, "several guesses, and the judge copied none")
     if span is None:  # a reply without a span (not the engine's JSON): only a CORRECT needs one
         if label is Label.CORRECT:
             return check_span(span, answer, gold, question)
@@ -150,8 +154,10 @@ _ASKS_AMOUNT = re.compile(
 )
 _RELATIVE = re.compile(r",\s*(?:who|which|where|whose|when)\b")
 _INDEFINITE = re.compile(r"(?i)^(?:a|an|some|another|somewhere|someone|something)\b")
-_SELF_DOUBT = re.compile(  # "I can't place it", "I'm not sure", "we never learnt that"
-    r"(?i)^(?:i|we)\s*(?:['’]m|['’]d|['’]ll|am|do|did|does|can|ca|could|would|wo|will)?\s*(?:not|n['’]t|cannot|never)\b"
+_SELF_DOUBT = re.compile(  # "I can't place it", "I'm not sure about the year", "we never learnt who"
+    r"(?i)^(?:i|we)\s*(?:['’]m|['’]d|['’]ll|am|do|did|does|can|ca|could|would|wo|will)?\s*(?:not|n['’]t|cannot|never)"
+    r"\s+(?:\w+\s+)?(?:place|say|recall|remember|know|knew|learn\w*|tell|confirm|pin|name|think of|find|be sure"
+    r"|be certain|sure|certain)\b"
 )
 _PERSONAL = re.compile(r"(?i)^(?:i|me|my|we|you|your)\b|^i['’]")  # talk to the reader ("you its composer")
 
