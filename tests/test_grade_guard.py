@@ -359,3 +359,21 @@ def test_a_bare_list_is_several_guesses_when_the_judge_copies_no_span() -> None:
     for label in (C, W, N):
         assert settle(label, "", answer, "Paris", question).check is SpanCheck.SEVERAL
         assert settle(label, None, answer, "Paris", question).check is SpanCheck.SEVERAL
+
+
+@pytest.mark.parametrize(
+    "answer,offered",
+    [
+        ("I'm drawing a blank on that.", False),  # "I'm" is the speaker, not a name the question lacks
+        ("I'd rather skip this one.", False),
+        ("I'm fairly sure it was Kenneth Grahame.", True),
+    ],
+)
+def test_the_speaker_is_not_a_name_the_answer_offers(answer: str, offered: bool) -> None:
+    """Held-out set 6 (read after its run, so in-sample): with an empty judge span, "I'm drawing a blank on that."
+    offered "I'm" as a new name, and the guard overruled the judge's NOT_ATTEMPTED with the offline INCORRECT."""
+    from reward_engine.stages.grade_guard import offers
+
+    question = "Who wrote The Wind in the Willows?"
+    assert offers(answer, question) is offered
+    assert (settle(N, "", answer, "Kenneth Grahame", question).check is SpanCheck.NO_ANSWER) is not offered

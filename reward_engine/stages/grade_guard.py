@@ -159,13 +159,14 @@ _SELF_DOUBT = re.compile(  # "I can't place it", "I'm not sure about the year", 
     r"\s+(?:\w+\s+)?(?:place|say|recall|remember|know|knew|learn\w*|tell|confirm|pin|name|think of|find|be sure"
     r"|be certain|sure|certain)\b"
 )
+_FIRST_PERSON = re.compile(r"I(?:['’](?:m|d|ve|ll))?")  # "I'm drawing a blank": the speaker, not a name
 _PERSONAL = re.compile(r"(?i)^(?:i|me|my|we|you|your)\b|^i['’]")  # talk to the reader ("you its composer")
 
 
 def _new_names(text: str, question: str | None) -> list[str]:
     """The names and numbers in ``text`` the question does not hold, one entry per run of them."""
     asked = relevance.names(question or "") | _RESIDUE
-    return [run for run in _NAME_RUN.findall(text) if relevance.names(run) - asked]
+    return [run for run in _NAME_RUN.findall(text) if not _FIRST_PERSON.fullmatch(run) and relevance.names(run) - asked]
 
 
 def _answers(candidate: reading.Candidate, question: str | None) -> bool:
