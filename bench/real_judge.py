@@ -283,6 +283,15 @@ def heldout_runs(url: str, model: str, paths: str) -> dict[str, dict[str, Any]]:
     return out
 
 
+def goal_cell(path: str, grade: dict[str, Any]) -> str:
+    """#43's 85 % goal, judged only on a set still out of sample, and by its interval as well as its estimate."""
+    if "in-sample" in HELDOUT_STATUS.get(path, ""):
+        return "in-sample: no verdict"
+    if grade["low"] >= 0.85:
+        return "85 %: met"
+    return "85 %: met at the point estimate only" if grade["accuracy"] >= 0.85 else "85 %: **not met**"
+
+
 def heldout_section(heldout: dict[str, dict[str, Any]], model: str) -> list[str]:
     if not heldout:
         return []
@@ -301,8 +310,7 @@ def heldout_section(heldout: dict[str, dict[str, Any]], model: str) -> list[str]
         j = h["judge"]
         lines.append(
             f"| `{Path(path).name}` | {len(h['cases'])} | {acc_cell(j['grade_raw'])} | {acc_cell(j['grade_engine'])} "
-            f"| {acc_cell(h['offline']['grade_engine'])} | 85 %: "
-            f"{'met' if j['grade_engine']['accuracy'] >= 0.85 else '**not met**'} |"
+            f"| {acc_cell(h['offline']['grade_engine'])} | {goal_cell(path, j['grade_engine'])} |"
         )
     cats = sorted({c["category"] for h in heldout.values() for c in h["cases"]})
     names = [Path(p).name for p in heldout]
