@@ -346,6 +346,8 @@ def test_a_whole_answer_that_is_one_indefinite_phrase_is_a_description() -> None
     assert not _indefinite("Lyon. A city in France.")
     assert not _indefinite("A city in Spain is the answer.")
     assert not _indefinite("Barcelona")
+    assert _indefinite("Some Roman poet.") and _indefinite("Somewhere in the Andes")  # set 6: "Some ..." too
+    assert not _indefinite("Some say it was Ovid.")
 
 
 @pytest.mark.parametrize(
@@ -457,3 +459,76 @@ def test_units_from_threads_grading_at_once_compare() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["['CORRECT']", "CORRECT"]
+
+
+@pytest.mark.parametrize(
+    "answer,gold,label,several",
+    [
+        ("Twelve times five, so 60.", "60", C, False),  # the working of a calculation is not a second guess
+        ("60 x 24 = 1440 minutes", "1,440 minutes", C, False),
+        ("1,440 minutes, i.e. 24 × 60", "1,440 minutes", C, False),  # the result first, then how it was reached
+        ("22/7, so about 3.14", "3.14", C, False),
+        ("Twelve times five, so 70.", "60", I, True),  # arithmetic that does not hold: three numbers offered
+        ("60, or 70", "60", I, True),
+    ],
+)
+def test_a_worked_calculation_is_one_number_not_a_list(answer: str, gold: str, label: Label, several: bool) -> None:
+    """Held-out set 6 lost "Sixty times sixty, so 3600." (the guard read 60, 60 and 3600 as three guesses)."""
+    assert grade(answer, gold) is label
+    assert grader.lists_guesses(answer, gold) is several
+
+
+REFUSAL_WORDINGS = [
+    # (question, answer, gold): refusals a small chat model writes without "I don't know", some with an aside
+    ("Who wrote Moby-Dick?", "Not something I know. The whale is called Moby Dick and the captain Ahab.", "Melville"),
+    ("What is the capital of Mongolia?", "Can't say. Genghis Khan and Kublai Khan ruled there, though.", "Ulaanbaatar"),
+    ("Who wrote Moby-Dick?", "I'd rather not answer than give you a wrong name.", "Herman Melville"),
+    ("Who wrote Moby-Dick?", "The author's name won't come to me. The narrator is called Ishmael.", "Herman Melville"),
+    ("Who discovered oxygen?", "It escapes me, sorry.", "Joseph Priestley"),
+    ("Who discovered oxygen?", "Beats me.", "Joseph Priestley"),
+    ("Who discovered oxygen?", "I haven't the faintest idea.", "Joseph Priestley"),
+    ("Who discovered oxygen?", "I'm drawing a blank on that one.", "Joseph Priestley"),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "gold"), REFUSAL_WORDINGS)
+@pytest.mark.parametrize("span", [None, ""])
+def test_refusals_in_other_words_are_not_attempted(question: str, answer: str, gold: str, span: str | None) -> None:
+    """Held-out set 6: "Not something I know." and "Can't say." were not read as refusals, so their asides (names
+    of characters, of other cities) were taken for lists of guesses and the guard turned the judge's
+    NOT_ATTEMPTED into INCORRECT; "than get it wrong" was left over as an answer form."""
+    from reward_engine.stages.grade_guard import SpanCheck, commits, settle
+
+    assert not commits(answer, question)
+    assert settle(N, span, answer, gold, question).check is SpanCheck.NO_ANSWER
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["Can't say. Lyon.", "It escapes me, but I think Lyon.", "Beats me - Lyon?", "I haven't a clue. Maybe Lyon."],
+)
+def test_a_guess_after_a_refusal_in_other_words_is_graded(answer: str) -> None:
+    from reward_engine.stages.grade_guard import commits
+
+    question = "What is the capital of France?"
+    assert commits(answer, question)
+    assert grade(answer, "Paris", question=question) is I
+
+
+def test_a_clause_refusal_without_its_subject_only_opens_a_clause() -> None:
+    """ "Can't say." refuses; "scientists couldn't tell whether ..." inside an answer states something."""
+    from reward_engine.offline.reading import has_refusal, is_abstention, read
+
+    assert is_abstention("Can't say.") and is_abstention("Hmm, can't recall.")
+    reading = read("Early scientists couldn't tell whether it was Lyon.")
+    assert not reading.refused and reading.candidates
+    assert has_refusal("Hmm. Can't say.")  # a clause-start refusal is found for the quick check too
+
+
+def test_memoised_rules_take_keyword_arguments() -> None:
+    """``lists_guesses(answer, gold, question=...)`` raised TypeError: the memo passed positions only."""
+    question = "What is the capital of France?"
+    grader.lists_guesses.cache_clear()
+    assert grader.lists_guesses("Lyon, Nice, Paris", "Paris", question=question) is True
+    assert grader.lists_guesses("Lyon, Nice, Paris", "Paris", question) is True
+    assert grader.lists_guesses.cache_info().hits == 1  # both spellings share one entry

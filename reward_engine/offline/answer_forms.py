@@ -272,11 +272,15 @@ def quantities(text: str, gold: str | None = None) -> list[Quantity]:
     """
     low = _prepare_numbers(text)
     numbers = _read_numbers(low)
+    operands = _operands(low, numbers)
     out: list[tuple[int, Quantity]] = []
     ends: dict[int, int] = {}  # a single number's start -> its end, where a unit may follow
     i = 0
     while i < len(numbers):
         a = numbers[i]
+        if i in operands:
+            i += 1
+            continue
         before = low[max(0, a.start - 40) : a.start]
         if _MARGIN.search(before) and out and out[-1][0] in ends:
             # a margin after a value: no second guess; one so wide the value is vague reads as a range
@@ -319,6 +323,44 @@ def quantities(text: str, gold: str | None = None) -> list[Quantity]:
     if 1 < len(ends) <= MAX_RESTATED:
         out = _one_per_measurement(low, out, ends, gold)
     return [q for _, q in out]
+
+
+# a worked calculation: "sixty times sixty, so 3600", "3600 (60 x 60)", "60 × 60 = 3600"
+_OPERATOR = re.compile(r"\s*(times|multiplied by|x|\u00d7|\*|\u00b7|divided by|\u00f7|/|plus|\+)\s*")
+_RESULT = re.compile(
+    r"\s*(?:=|,|(?:,\s*)?(?:so|which (?:is|makes|gives)|that's|that is|making|giving|gives|makes|equals|is|i\.e\.))"
+    r"(?:\s*(?:about|around|roughly|approximately))?\s*"
+)
+# "3,600 s = 60 x 60", "1,440 minutes, i.e. 24 x 60": the result first
+_RESULT_FIRST = re.compile(r"\s*(?:[a-z\u00b0%]+\s*)?(?:\(|=|,?\s*(?:i\.e\.|that is|which is))\s*")
+_APPLY = {"+": lambda a, b: a + b, "*": lambda a, b: a * b, "/": lambda a, b: a / b if b else math.nan}
+
+
+def _operation(word: str) -> str:
+    if word in ("plus", "+"):
+        return "+"
+    return "/" if word in ("divided by", "\u00f7", "/") else "*"
+
+
+def _operands(low: str, numbers: list[_Number]) -> set[int]:
+    """Indexes of the numbers that are operands of a worked calculation whose result the text states and the
+    arithmetic bears out (to the result's last written figure): the working, not other guesses."""
+    out: set[int] = set()
+    for i in range(len(numbers) - 2):
+        a, b, c = numbers[i : i + 3]
+        op = _OPERATOR.fullmatch(low[a.end : b.start])
+        if op and _RESULT.fullmatch(low[b.end : c.start]):  # a op b = c
+            result, operand_ids = c, (i, i + 1)
+        else:  # c (a op b): the result first
+            a, b, c = numbers[i + 1], numbers[i + 2], numbers[i]
+            op = _OPERATOR.fullmatch(low[a.end : b.start])
+            if not op or not _RESULT_FIRST.fullmatch(low[c.end : a.start]):
+                continue
+            result, operand_ids = c, (i + 1, i + 2)
+        value = _APPLY[_operation(op.group(1))](a.value, b.value)
+        if abs(value - result.value) <= _step(result, placeholder_zeros=False, at_least=1) / 2 + 1e-9 * abs(value):
+            out.update(operand_ids)
+    return out
 
 
 def _one_per_measurement(

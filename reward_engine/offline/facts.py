@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from typing import Iterable
 
 from retrieval.text import split_sentences
+from reward_engine.offline.words import STOP, stem
 
 _HEDGES = re.compile(
     r"\b(maybe|perhaps|possibly|might|i think|i believe|i guess|i recall|not sure|unsure|let me|let's|"
@@ -23,11 +23,6 @@ _HEDGES = re.compile(
 _CLAUSE = re.compile(r";\s+|,\s+(?:and|but|while|whereas)\s+|\s+but\s+")
 _WORD = re.compile(r"[\w'-]+", re.UNICODE)
 _NUM = re.compile(r"\d+(?:[.,]\d+)*")
-STOP = frozenset(
-    "a an the and or but of in on at to for from by with as is are was were be been being it its this that "
-    "these those he she they his her their there which who whom whose what when where how also has have had "
-    "not no into over under than then so such very more most other some any each".split()
-)
 MIN_WORDS = 4
 
 
@@ -41,18 +36,6 @@ def decompose(reasoning: str) -> list[str]:
                 continue
             claims.append(clause if clause[-1] in ".!" else clause + ".")
     return list(dict.fromkeys(claims))
-
-
-@functools.lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """A crude English stem ("capitals" -> "capital"), accents dropped; memoised: a few thousand words recur
-    across every claim and passage of a step."""
-    word = unicodedata.normalize("NFKD", word.lower())
-    word = "".join(c for c in word if not unicodedata.combining(c))
-    for suffix in ("'s", "ies", "es", "s", "ed", "ing"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
 
 
 def content_words(text: str) -> set[str]:

@@ -47,7 +47,6 @@ import unicodedata
 from typing import Iterable
 
 from reward_engine.labels import Label
-from reward_engine.offline import facts
 from reward_engine.offline.answer_forms import (
     HEAD_WORDS,
     DateSpan,
@@ -72,6 +71,7 @@ from reward_engine.offline.reading import (
     prepare,
     read,
 )
+from reward_engine.offline.words import STOP, stem
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _PUNCT = re.compile(f"[{re.escape(string.punctuation)}\u2018\u2019\u201c\u201d\u2013\u2014\u00b7]")
@@ -616,7 +616,7 @@ def _bare_list(text: str, gold_raw: str, gold: str, asked: frozenset[str]) -> bo
     words = normalize(raw).split()
     if len(words) < 3 or re.search(r"[,;:/()&]", raw) or is_statement(raw) or re.search(r"\d", gold_raw):
         return False
-    if any(len(w) < 3 or w in facts.STOP for w in words):
+    if any(len(w) < 3 or w in STOP for w in words):
         return False  # a small word: a phrase ("rio de janeiro", "the capital is"), not bare names
     joined = " ".join(words)
     at = find_word(joined, gold)
@@ -625,8 +625,8 @@ def _bare_list(text: str, gold_raw: str, gold: str, asked: frozenset[str]) -> bo
     before, after = joined[:at].split(), joined[at + len(gold) :].split()
     if not after and (not asked or asked & _ASKS_PERSON):
         return False  # "carl philipp emanuel bach": one name
-    known = {facts.stem(w) for w in asked}
-    extra = [w for w in before + after if facts.stem(w) not in known and w not in HEAD_WORDS]
+    known = {stem(w) for w in asked}
+    extra = [w for w in before + after if stem(w) not in known and w not in HEAD_WORDS]
     return len(extra) >= 2
 
 

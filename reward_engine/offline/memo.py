@@ -8,19 +8,25 @@ worked out each time, and so are unhashable ones.
 from __future__ import annotations
 
 import functools
+import inspect
 from typing import Any, Callable, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def short_memo(maxsize: int, max_chars: int, size: Callable[..., int]) -> Callable[[F], F]:
-    """``lru_cache(maxsize)`` for calls whose ``size(*args)`` is at most ``max_chars``; the rest call through."""
+    """``lru_cache(maxsize)`` for calls whose ``size(*args)`` is at most ``max_chars``; the rest call through.
+    Keyword arguments are bound to their positions first (``lists_guesses(a, g, question=q)``), so both
+    spellings of a call share one entry and ``size`` always sees positions."""
 
     def wrap(fn: F) -> F:
         cached = functools.lru_cache(maxsize=maxsize)(fn)
+        signature = inspect.signature(fn)
 
         @functools.wraps(fn)
-        def call(*args: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if kwargs:  # rare: the hot callers pass positions, and binding costs a few microseconds
+                args = signature.bind(*args, **kwargs).args
             if size(*args) <= max_chars:
                 try:
                     return cached(*args)

@@ -63,14 +63,39 @@ ABSTENTIONS = (
     r"rather not) "
     r"(?:guess|speculate|answer|say|name)\b",
     r"\b(?:idk|dunno)\b",
-    r"\bnot something (?:that )?i (?:can|could) (?:answer|say|tell|confirm|name)\b",
+    r"\bnot something (?:that )?i (?:(?:can|could) (?:answer|say|tell|confirm|name|recall|remember)|know|knew|"
+    r"remember|recall|(?:am|'m) sure (?:of|about))\b",
+    # the answer will not come: "the name won't come to me", "it escapes me", "I'm drawing a blank"
+    r"\b(?:won't|will not|doesn't|does not|didn't|did not|can't|cannot) come to (?:me|mind)\b",
+    r"\b(?:escapes|escaped|eludes|eluded) me\b",
+    r"\b(?:slipped|slips|has slipped|has escaped) my (?:mind|memory)\b",
+    r"\b(?:drawing|draw|drew|drawn) (?:a|a complete|a total) blank\b",
+    r"\b(?:i'm|i am|i'm a bit|i am a bit) (?:stumped|blanking|at a loss)\b",
+    r"\bbeats me\b",
+    r"\b(?:haven't|have not|don't have|do not have|not) (?:got )?(?:a|the (?:faintest|slightest|foggiest)) "
+    r"(?:idea|clue)\b",
+    r"\bno (?:recollection|memory) of\b",
+    _I + r"(?:forget|forgot|have forgotten|'ve forgotten)\b",
     r"\brefrain from (?:guessing|speculating|answering|naming)\b",
     r"\b(?:nobody|no one|no-one) (?:really |truly )?knows\b",
-    r"^(?:unknown|unclear|not known|n/?a|no answer|cannot say|can't say|not available|pass|no comment)$",
+    r"^(?:unknown|unclear|not known|n/?a|no answer|not available|pass|no comment)$",
+    # "Can't say." / "Cannot recall, sorry": a refusal without its "I", at the start of a clause only (not
+    # "scientists couldn't tell whether ...", which is an answer's statement)
+    r"^(?:cannot|can not|can't|cant|could not|couldn't) (?:say|tell|recall|remember|answer|confirm|name|be sure"
+    r"|be certain)\b",
 )
 
 
 _ABSTAIN = re.compile("|".join(ABSTENTIONS))
+# refusals whose subject is the thing refused ("the author's name escapes me"), and such a subject: a determiner
+# and up to four lower-case words
+_SUBJECT_REFUSED = re.compile(
+    r"(?:won't|will not|doesn't|does not|didn't|did not|can't|cannot) come to|escapes|escaped|eludes|eluded|"
+    r"slipped|slips|has slipped|has escaped"
+)
+_REFUSED_SUBJECT = re.compile(r"(?:the|his|her|its|their|that|this|its|whose|which)(?: [a-z][\w'-]*){1,4}")
+# ``_ABSTAIN`` with its clause-start anchors dropped: where it finds nothing, no clause holds a refusal
+_ABSTAIN_ANYWHERE = re.compile("|".join(p.replace("^", r"\b").replace("$", r"\b") for p in ABSTENTIONS))
 
 
 # Hedges: they qualify an answer without taking it back. One that opens a clause introduces a candidate.
@@ -143,7 +168,7 @@ _PREPOSITIONS = frozenset("without before from based given as at with in for aft
 
 # After a refusal phrase, these open what is refused ("... who won", "... the answer", "... about the other").
 _REFUSED_OBJECT = re.compile(
-    r"^(?:who|what|when|where|which|why|how|whose|whom|about|of|on|regarding|concerning|to|for|the|a|an|their|his|"
+    r"^(?:who|what|when|where|which|why|how|whose|whom|about|of|on|regarding|concerning|to|for|than|the|a|an|their|his|"
     r"her|its|my|your|our|this|that|these|those|it|them|him|any|anything|enough|exactly|offhand|right|now|at|in|"
     r"from|without|because|since|as|with|off|much|more|all|yet|here|there|precisely|personally|at all|either)\b"
 )
@@ -356,6 +381,8 @@ def _refusal(clause: str, protect: list[str]) -> tuple[str, str] | None:
     capital = re.search(r"(?<!^)\b[A-Z]", prefix.strip())
     if all(w in _PREFIX_FILLER for w in words) or (words and words[0] in _PREPOSITIONS and not capital):
         prefix = ""
+    elif _SUBJECT_REFUSED.match(stripped, match.start()) and _REFUSED_SUBJECT.fullmatch(lower(prefix).strip(" ,")):
+        prefix = ""  # "the author's name won't come to me": the prefix is what is refused, not a claim
     rest_low = lower(rest).strip(" ,")
     claim = _REFUSED_THEN_CLAIM.match(rest_low)
     if claim and _PARTICIPLE.match(claim.group("rest")):  # "... the date the treaty was signed": what is refused
@@ -370,7 +397,7 @@ def _refusal(clause: str, protect: list[str]) -> tuple[str, str] | None:
 
 def has_refusal(text: str) -> bool:
     """Whether a refusal phrase occurs anywhere in ``text`` (``read`` finds none where this is False)."""
-    return _ABSTAIN.search(lower(text)) is not None
+    return _ABSTAIN_ANYWHERE.search(lower(text)) is not None
 
 
 def read(answer: str, protect: list[str] = ()) -> Reading:

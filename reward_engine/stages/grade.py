@@ -193,10 +193,13 @@ def _by_rule(span: str, gold: str, question: str | None = None) -> Label | None:
 
 
 def _indefinite(answer: str) -> str | None:
-    """The answer when the whole of it is one indefinite noun phrase ("A city in Spain.", "An Italian painter"):
-    it describes what the question asks for and names none (a clause with a verb or a second sentence is not one)."""
+    """The answer when the whole of it is one indefinite noun phrase ("A city in Spain.", "An Italian painter",
+    "Some Roman poet", "Somewhere in the Andes"): it describes what the question asks for and names none (a clause
+    with a verb or a second sentence is not one)."""
     text = reading.prepare(answer).strip(" .!")
-    one_phrase = re.match(r"(?i)an? \w", text) and not re.search(r"[.;!?]", text)
+    one_phrase = re.match(r"(?i)(?:an?|some|one of the|somewhere|someone|somebody) \w", text) and not re.search(
+        r"[.;!?]", text
+    )
     return text if one_phrase and not offline_grader.is_statement(text) else None
 
 

@@ -1,0 +1,28 @@
+"""English words the offline rules share: stop words and a crude stem.
+
+Its own module so the offline grader, which needs only these, does not import ``retrieval`` (and FAISS,
+tqdm) through ``facts``: the grader alone imports in ~50 ms, not ~350 ms.
+"""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+
+STOP = frozenset(
+    "a an the and or but of in on at to for from by with as is are was were be been being it its this that "
+    "these those he she they his her their there which who whom whose what when where how also has have had "
+    "not no into over under than then so such very more most other some any each".split()
+)
+
+
+@functools.lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """A crude English stem ("capitals" -> "capital"), accents dropped; memoised: a few thousand words recur
+    across every claim and passage of a step."""
+    word = unicodedata.normalize("NFKD", word.lower())
+    word = "".join(c for c in word if not unicodedata.combining(c))
+    for suffix in ("'s", "ies", "es", "s", "ed", "ing"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
