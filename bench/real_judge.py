@@ -57,7 +57,7 @@ from reward_engine.stages.llm_stage import GRADER_SPAN_MAX_TOKENS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 REDTEAM = ROOT / "tests" / "redteam" / "v1.yaml"
-HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in (2, 3, 4, 5, 6))
+HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in (2, 3, 4, 5, 6, 7))
 HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a change is in-sample for it
     "bench/data/judge_set_2.jsonl": "`judge_set_2.jsonl` (2026-11-26) was written before the prompts were touched "
     "again; its failures were then read for the grade guard's rules (2026-11-27): **in-sample**.",
@@ -70,9 +70,12 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "bench/data/judge_set_5.jsonl": "`judge_set_5.jsonl` (2026-11-27k) was out of sample at ef8c00d (77.5 %); its "
     "failures were then read for the rules of 2026-11-27l (bare lists in the offline grader, a margin or a second "
     "unit is one number, the speaker's own doubt is no statement): **in-sample** for those.",
-    "bench/data/judge_set_6.jsonl": "`judge_set_6.jsonl` (2026-11-27l) was committed before those rules were "
-    "measured on it and never read for a change: **out of sample** for every prompt and rule here (issue #43's "
-    "goal is measured on it).",
+    "bench/data/judge_set_6.jsonl": "`judge_set_6.jsonl` (2026-11-27l) was out of sample at af55671 (85.0 %); its "
+    "failures were then read for the rules of 2026-11-27m (refusals in other words, a refused subject, a worked "
+    "calculation, \"Some ...\" as a description): **in-sample** for those.",
+    "bench/data/judge_set_7.jsonl": "`judge_set_7.jsonl` (2026-11-27m) was written by a helper that read no code, "
+    "prompt or judge output, and was never read for a change: **out of sample** for every prompt and rule here "
+    "(issue #43's goal is measured on it).",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
@@ -283,6 +286,19 @@ def heldout_runs(url: str, model: str, paths: str) -> dict[str, dict[str, Any]]:
     return out
 
 
+def not_attempted_made_wrong(cases: list[dict[str, Any]], results: list[dict[str, Any]]) -> tuple[int, int, int]:
+    """(made INCORRECT by the guard, by the judge's own reply, hand-labelled NOT_ATTEMPTED cases) for a set."""
+    by_id = {r["id"]: r for r in results}
+    guard = judge = 0
+    na = [c for c in cases if c["label"] == "NOT_ATTEMPTED"]
+    for case in na:
+        r = by_id.get(case["id"], {})
+        if r.get("engine") == "INCORRECT":
+            guard += r.get("raw") != "INCORRECT"
+            judge += r.get("raw") == "INCORRECT"
+    return guard, judge, len(na)
+
+
 def goal_cell(path: str, grade: dict[str, Any]) -> str:
     """#43's 85 % goal, judged only on a set still out of sample, and by its interval as well as its estimate."""
     if "in-sample" in HELDOUT_STATUS.get(path, ""):
@@ -303,15 +319,24 @@ def heldout_section(heldout: dict[str, dict[str, Any]], model: str) -> list[str]
         "nor any judge output (`bench/data/README.md`), graded the same way (two-call grader, 2 slots, no cache). "
         + " ".join(HELDOUT_STATUS.get(p, "") for p in heldout),
         "",
-        f"| set | cases | {model}: judge's | engine's | offline | goal |",
-        "|---|---:|---|---|---|---|",
+        f"| set | cases | {model}: judge's | engine's | offline | goal "
+        "| NOT_ATTEMPTED -> INCORRECT: by the guard / the judge's |",
+        "|---|---:|---|---|---|---|---|",
     ]
     for path, h in heldout.items():
         j = h["judge"]
+        by_guard, by_judge, na = not_attempted_made_wrong(h["cases"], j.get("results", []))
         lines.append(
             f"| `{Path(path).name}` | {len(h['cases'])} | {acc_cell(j['grade_raw'])} | {acc_cell(j['grade_engine'])} "
-            f"| {acc_cell(h['offline']['grade_engine'])} | {goal_cell(path, j['grade_engine'])} |"
+            f"| {acc_cell(h['offline']['grade_engine'])} | {goal_cell(path, j['grade_engine'])} "
+            f"| {by_guard} / {by_judge} of {na} |"
         )
+    lines += [
+        "",
+        "Last column (issue #43, point 3: the guard never turns a NOT_ATTEMPTED into INCORRECT): hand-labelled "
+        "NOT_ATTEMPTED cases the engine grades INCORRECT, split by who made them so: *the guard* (the judge's own "
+        "reply said NOT_ATTEMPTED) and *the judge's* (its reply already said INCORRECT).",
+    ]
     cats = sorted({c["category"] for h in heldout.values() for c in h["cases"]})
     names = [Path(p).name for p in heldout]
     lines += [
