@@ -72,7 +72,7 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "unit is one number, the speaker's own doubt is no statement): **in-sample** for those.",
     "bench/data/judge_set_6.jsonl": "`judge_set_6.jsonl` (2026-11-27l) was out of sample at af55671 (85.0 %); its "
     "failures were then read for the rules of 2026-11-27m (refusals in other words, a refused subject, a worked "
-    "calculation, \"Some ...\" as a description): **in-sample** for those.",
+    'calculation, "Some ..." as a description): **in-sample** for those.',
     "bench/data/judge_set_7.jsonl": "`judge_set_7.jsonl` (2026-11-27m) was written by a helper that read no code, "
     "prompt or judge output, and was never read for a change: **out of sample** for every prompt and rule here "
     "(issue #43's goal is measured on it).",
