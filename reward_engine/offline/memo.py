@@ -26,7 +26,10 @@ def short_memo(maxsize: int, max_chars: int, size: Callable[..., int]) -> Callab
         @functools.wraps(fn)
         def call(*args: Any, **kwargs: Any) -> Any:
             if kwargs:  # rare: the hot callers pass positions, and binding costs a few microseconds
-                args = signature.bind(*args, **kwargs).args
+                bound = signature.bind(*args, **kwargs)
+                if bound.kwargs:  # a keyword-only argument: no position to key it by
+                    return fn(*args, **kwargs)
+                args = bound.args
             if size(*args) <= max_chars:
                 try:
                     return cached(*args)
