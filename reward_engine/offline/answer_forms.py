@@ -333,13 +333,16 @@ _RESULT = re.compile(
 )
 # "3,600 s = 60 x 60", "1,440 minutes, i.e. 24 x 60": the result first
 _RESULT_FIRST = re.compile(r"\s*(?:[a-z\u00b0%]+\s*)?(?:\(|=|,?\s*(?:i\.e\.|that is|which is))\s*")
-_APPLY = {"+": lambda a, b: a + b, "*": lambda a, b: a * b, "/": lambda a, b: a / b if b else math.nan}
+_PLUS, _DIVIDE = frozenset({"plus", "+"}), frozenset({"divided by", "\u00f7", "/"})
 
 
-def _operation(word: str) -> str:
-    if word in ("plus", "+"):
-        return "+"
-    return "/" if word in ("divided by", "\u00f7", "/") else "*"
+def _apply(word: str, a: float, b: float) -> float:
+    """``a`` ``word`` ``b`` for an operator word of ``_OPERATOR`` (the rest multiply)."""
+    if word in _PLUS:
+        return a + b
+    if word in _DIVIDE:
+        return a / b if b else math.nan
+    return a * b
 
 
 def _operands(low: str, numbers: list[_Number]) -> set[int]:
@@ -357,7 +360,7 @@ def _operands(low: str, numbers: list[_Number]) -> set[int]:
             if not op or not _RESULT_FIRST.fullmatch(low[c.end : a.start]):
                 continue
             result, operand_ids = c, (i + 1, i + 2)
-        value = _APPLY[_operation(op.group(1))](a.value, b.value)
+        value = _apply(op.group(1), a.value, b.value)
         if abs(value - result.value) <= _step(result, placeholder_zeros=False, at_least=1) / 2 + 1e-9 * abs(value):
             out.update(operand_ids)
     return out

@@ -23,6 +23,10 @@ MAX_CHARS = 4_000  # past this an answer is not a short answer: INCORRECT unless
 # Refusals: a clause holding one of these says "I cannot give the answer". A refusal and whatever
 # it refuses ("I don't know who won the 1921 prize", "I'm not sure about the other") are set aside.
 _I = r"\bi(?: |(?='))"  # "i " or "i" before a contraction ("i'm", "i'd")
+# refusals whose subject is the thing refused ("the author's name won't come to me", "it escapes me")
+_WONT_COME = r"(?:won't|will not|doesn't|does not|didn't|did not|can't|cannot) come to"
+_ESCAPES = r"(?:escapes|escaped|eludes|eluded)"
+_SLIPPED = r"(?:slipped|slips|has slipped|has escaped)"
 ABSTENTIONS = (
     _I + r"(?:do not|don't|dont|did not|didn't) (?:really |actually |honestly |exactly |definitively )?know\b",
     r"\bnot (?:entirely |completely |totally |quite |absolutely |really |too |that |very |fully |100% )?"
@@ -66,9 +70,9 @@ ABSTENTIONS = (
     r"\bnot something (?:that )?i (?:(?:can|could) (?:answer|say|tell|confirm|name|recall|remember)|know|knew|"
     r"remember|recall|(?:am|'m) sure (?:of|about))\b",
     # the answer will not come: "the name won't come to me", "it escapes me", "I'm drawing a blank"
-    r"\b(?:won't|will not|doesn't|does not|didn't|did not|can't|cannot) come to (?:me|mind)\b",
-    r"\b(?:escapes|escaped|eludes|eluded) me\b",
-    r"\b(?:slipped|slips|has slipped|has escaped) my (?:mind|memory)\b",
+    r"\b" + _WONT_COME + r" (?:me|mind)\b",
+    r"\b" + _ESCAPES + r" me\b",
+    r"\b" + _SLIPPED + r" my (?:mind|memory)\b",
     r"\b(?:drawing|draw|drew|drawn) (?:a|a complete|a total) blank\b",
     r"\b(?:i'm|i am|i'm a bit|i am a bit) (?:stumped|blanking|at a loss)\b",
     r"\bbeats me\b",
@@ -87,13 +91,9 @@ ABSTENTIONS = (
 
 
 _ABSTAIN = re.compile("|".join(ABSTENTIONS))
-# refusals whose subject is the thing refused ("the author's name escapes me"), and such a subject: a determiner
-# and up to four lower-case words
-_SUBJECT_REFUSED = re.compile(
-    r"(?:won't|will not|doesn't|does not|didn't|did not|can't|cannot) come to|escapes|escaped|eludes|eluded|"
-    r"slipped|slips|has slipped|has escaped"
-)
-_REFUSED_SUBJECT = re.compile(r"(?:the|his|her|its|their|that|this|its|whose|which)(?: [a-z][\w'-]*){1,4}")
+# the refusals above whose subject is what is refused, and such a subject: a determiner and up to four words
+_SUBJECT_REFUSED = re.compile("|".join((_WONT_COME, _ESCAPES, _SLIPPED)))
+_REFUSED_SUBJECT = re.compile(r"(?:the|his|her|its|their|that|this|whose|which)(?: [a-z][\w'-]*){1,4}")
 # ``_ABSTAIN`` with its clause-start anchors dropped: where it finds nothing, no clause holds a refusal
 _ABSTAIN_ANYWHERE = re.compile("|".join(p.replace("^", r"\b").replace("$", r"\b") for p in ABSTENTIONS))
 
