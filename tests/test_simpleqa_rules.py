@@ -532,3 +532,37 @@ def test_memoised_rules_take_keyword_arguments() -> None:
     assert grader.lists_guesses("Lyon, Nice, Paris", "Paris", question=question) is True
     assert grader.lists_guesses("Lyon, Nice, Paris", "Paris", question) is True
     assert grader.lists_guesses.cache_info().hits == 1  # both spellings share one entry
+
+
+BACKGROUND_THEN_REFUSAL = [
+    # (answer, commits): background about what was asked, then a refusal of the very thing asked, or not
+    (
+        "Radio has many fathers. Several inventors raced to send signals, and later Guglielmo Marconi and Nikola "
+        "Tesla were famous in Europe. I can't recall who sent that first message across the Channel, so no name.",
+        False,
+    ),
+    (
+        "Radio grew out of work on electromagnetic waves by James Clerk Maxwell. I don't remember the name of the "
+        "inventor who sent the first message across the Channel.",
+        False,
+    ),
+    ("Guglielmo Marconi sent it, but I'm not sure.", True),  # a bare hedge disowns nothing
+    ("Guglielmo Marconi sent it across the Channel. I can't be sure of that.", True),
+    ("Guglielmo Marconi sent the first message, but I don't know when he sent it across the Channel.", True),
+    ("I think Guglielmo Marconi did it. I don't know who else sent one across the Channel, though.", True),
+]
+
+
+@pytest.mark.parametrize(("answer", "commits_to_it"), BACKGROUND_THEN_REFUSAL)
+def test_a_refusal_of_what_was_asked_disowns_the_background_before_it(answer: str, commits_to_it: bool) -> None:
+    """Held-out set 7's s120: two sentences of background (other inventors, a sentence-initial "Television"
+    read as a name) then "I'm not sure who gave that demonstration ..., so I can't give you a name": the
+    guard read the background as a statement about what was asked and turned the judge's NOT_ATTEMPTED into
+    INCORRECT (several names). A refusal that names what the question asks says the words before it are not
+    the answer; a bare hedge, a refusal of something else, or a guess keeps them."""
+    from reward_engine.stages.grade_guard import SpanCheck, commits, settle
+
+    question = "Who sent the first radio message across the English Channel?"
+    assert commits(answer, question) is commits_to_it
+    check = settle(N, "", answer, "Guglielmo Marconi", question).check
+    assert (check is SpanCheck.NO_ANSWER) is not commits_to_it

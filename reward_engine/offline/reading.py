@@ -223,6 +223,8 @@ class Candidate:
 class Reading:
     candidates: list[Candidate] = field(default_factory=list)
     refused: bool = False  # a refusal phrase somewhere
+    # each refusal as (how many candidates came before it, what it refuses: "who gave that demonstration", or "")
+    refusals: list[tuple[int, str]] = field(default_factory=list)
     low: str = ""  # the whole answer, lowercased
     asked: frozenset[str] = frozenset()  # the question's words (normalised), when the grader has it
 
@@ -365,9 +367,9 @@ def _inside(spans: list[tuple[int, int]], at: int) -> bool:
     return any(a <= at < b for a, b in spans)
 
 
-def _refusal(clause: str, protect: list[str]) -> tuple[str, str] | None:
-    """(what the clause still commits to before, after the refusal) when it holds one outside any gold
-    target ("I Don't Know How to Love Him" is a title), else None."""
+def _refusal(clause: str, protect: list[str]) -> tuple[str, str, str] | None:
+    """(what the clause still commits to before, after the refusal, what the refusal refuses) when it holds one
+    outside any gold target ("I Don't Know How to Love Him" is a title), else None."""
     low = lower(clause)
     stripped = low.strip(" .!?,")
     offset = low.find(stripped)
@@ -388,11 +390,12 @@ def _refusal(clause: str, protect: list[str]) -> tuple[str, str] | None:
     if claim and _PARTICIPLE.match(claim.group("rest")):  # "... the date the treaty was signed": what is refused
         claim = None
     claim = claim or _REFUSED_IF.match(rest_low)
+    refused = ""
     if claim:
         rest = rest.strip(" ,")[claim.start("rest") :]
     elif not rest_low or _REFUSED_OBJECT.match(rest_low):
-        rest = ""
-    return prefix, rest
+        rest, refused = "", rest_low
+    return prefix, rest, refused
 
 
 def has_refusal(text: str) -> bool:
@@ -420,7 +423,8 @@ def read(answer: str, protect: list[str] = ()) -> Reading:
         if refusal is not None:
             reading.refused = True
             close()
-            prefix, rest = refusal
+            prefix, rest, refused = refusal
+            reading.refusals.append((len(reading.candidates), refused))
             queue[:0] = [(p, sentence) for p in (prefix, rest) if p.strip()]  # each is read again as a clause
             continue
         if _CONDITION.match(clause[:1].lower() + clause[1:]) and not _protected(lower(clause), protect):

@@ -140,7 +140,35 @@ def offers(answer: str, question: str | None = None) -> bool:
 
 
 def _offered(read: reading.Reading, question: str | None) -> bool:
-    return any(_answer_form(c.text, question) or _answers(c, question) for c in read.candidates)
+    disowned = _disowned(read, question)
+    return any(
+        _answer_form(c.text, question) or (_answers(c, question) and (c.guessed or i >= disowned))
+        for i, c in enumerate(read.candidates)
+    )
+
+
+_WH = re.compile(r"(?i)\b(?:who|whom|whose|what|which|when|where|how)\b")
+
+
+def _disowned(read: reading.Reading, question: str | None) -> int:
+    """How many leading candidates a later refusal of the very thing asked disowns: "Television has a long
+    history ... I'm not sure who gave that demonstration in London" or "... I don't remember the name of the
+    scientist who proposed it" is background the speaker says is not the answer (SimpleQA: NOT_ATTEMPTED). A
+    bare hedge ("Lyon is the capital, but I'm not sure") or a refusal of something else ("... but I don't know
+    when it became the capital") disowns nothing; nor is a guess ("I think it was Camus") ever disowned."""
+    wh = _WH.search(question or "")
+    if wh is None:
+        return 0
+    topic = relevance.content_words(question or "")
+    asks = wh.group(0).casefold()
+    return max(
+        (
+            before
+            for before, what in read.refusals
+            if (what.startswith(asks + " ") or re.search(r"\bnames?\b", what)) and relevance.content_words(what) & topic
+        ),
+        default=0,
+    )
 
 
 # One name or number ("Leonardo da Vinci", "Bay of Pigs", "522,250", "Émile Zola")
