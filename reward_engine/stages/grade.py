@@ -169,7 +169,9 @@ class ReadThenCompareGrader(LLMGrader):
         by_rule = await off_loop(_by_rule, span, gold, question, chars=len(span))
         if by_rule is not None:
             return by_rule, span, reply.cached
-        describes = kind == "describes" and await off_loop(_only_describes, span, answer, chars=len(span) + len(answer))
+        describes = kind == "describes" and (
+            description is not None or await off_loop(_only_describes, span, answer, chars=len(span) + len(answer))
+        )
         template, parse = (prompts.FITS, prompts.parse_fits) if describes else (prompts.COMPARE, prompts.parse_grade)
         second = JudgeRequest(
             "grade",
@@ -192,15 +194,29 @@ def _by_rule(span: str, gold: str, question: str | None = None) -> Label | None:
     return by_value if by_value in (Label.CORRECT, Label.NOT_ATTEMPTED) else None
 
 
+_A_ONE = r"(?:(?:in|on|at|from|near|off) )?(?:an?|some|one of the|somewhere|someone|somebody) \w"
+# "It was written by an English novelist.", "He was a French painter.", "It's on one of the islands."
+_SAID_OF_IT = re.compile(
+    rf"(?i)(?:it|he|she|they|this|that)(?:'s| is| was| are| were)(?: \w+(?:ed|en|wn|lt|de))?(?: by)? (?={_A_ONE})"
+)
+_NAMING = re.compile(r"(?i)\b(?:named|called|known as|titled|by the name)\b")  # "a man named Orwell" names one
+
+
 def _indefinite(answer: str) -> str | None:
-    """The answer when the whole of it is one indefinite noun phrase ("A city in Spain.", "An Italian painter",
-    "Some Roman poet", "Somewhere in the Andes"): it describes what the question asks for and names none (a clause
-    with a verb or a second sentence is not one)."""
+    """The description when the whole answer is one indefinite noun phrase ("A city in Spain.", "An Italian
+    painter", "Some Roman poet", "Somewhere in the Andes", "A Turkish writer who won the Nobel Prize") or one
+    sentence saying only that of what was asked ("It was written by an English novelist in the 1920s.": "an
+    English novelist in the 1920s"): it describes what the question asks for and names none. A second sentence,
+    a verb outside a relative clause, or "named ..." is not one."""
     text = reading.prepare(answer).strip(" .!")
-    one_phrase = re.match(r"(?i)(?:an?|some|one of the|somewhere|someone|somebody) \w", text) and not re.search(
-        r"[.;!?]", text
-    )
-    return text if one_phrase and not offline_grader.is_statement(text) else None
+    if re.search(r"[.;!?]", text) or _NAMING.search(text):
+        return None
+    said = _SAID_OF_IT.match(text)
+    phrase = text[said.end() :] if said else text
+    if not re.match(rf"(?i){_A_ONE}", phrase):
+        return None
+    head = re.split(r"(?i),? (?:who|which|that|whose|where)\b", phrase, maxsplit=1)[0]  # a relative clause describes
+    return phrase if not offline_grader.is_statement(head) else None
 
 
 def _mid_sentence(description: str) -> str:
