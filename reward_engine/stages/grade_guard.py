@@ -237,7 +237,9 @@ _RESIDUE = frozenset(
 
 def _refused(clean: str, answer: str, gold: str) -> SpanVerdict | None:
     """A span the answer does not contain (the judge's own answer, not one read), or talk about grading."""
-    if reading.find_word(_norm(answer), clean) < 0:
+    said = _norm(answer)
+    if reading.find_word(said, clean) < 0 and reading.find_word(said, clean + "s") < 0:
+        # "Ural" copied from "the Urals" is the answer's word in the singular; anything else is the judge's own
         return SpanVerdict(SpanCheck.REFUSED, "span not in the answer", clean)
     if _talks_to_grader(clean, gold):
         return SpanVerdict(SpanCheck.REFUSED, "span talks about grading", clean)
