@@ -351,6 +351,31 @@ def test_a_whole_answer_that_is_one_indefinite_phrase_is_a_description() -> None
 
 
 @pytest.mark.parametrize(
+    ("answer", "description"),
+    [
+        ("A Portuguese poet who wrote an epic.", "A Portuguese poet who wrote an epic"),  # a relative clause
+        ("It was composed by an Austrian in the 1780s.", "an Austrian in the 1780s"),
+        ("He was a French painter.", "a French painter"),
+        ("It's on one of the islands.", "on one of the islands"),
+        ("It was discovered by someone in Scotland.", "someone in Scotland"),
+        ("It was written by a man named George Orwell.", None),  # "named": it names one
+        ("It was painted by Claude Monet.", None),
+        ("It was built in 1889 by a French engineer.", None),  # a date besides: compared as a name
+        ("A writer wrote it in 1920.", None),  # a verb outside a relative clause
+        ("It was Lyon.", None),
+    ],
+)
+def test_one_sentence_saying_only_a_description_is_a_description(answer: str, description: str | None) -> None:
+    """Set 7: the 1.5B read "A Turkish writer who won the Nobel Prize.", "It was written by an English novelist
+    in the 1920s." and "It's on one of the islands." as naming an answer and compared them with the gold:
+    INCORRECT where SimpleQA says too vague (NOT_ATTEMPTED). The description goes to the fits question, where the
+    gold fitting it is NOT_ATTEMPTED and not fitting it INCORRECT: vagueness never pays CORRECT."""
+    from reward_engine.stages.grade import _indefinite
+
+    assert _indefinite(answer) == description
+
+
+@pytest.mark.parametrize(
     ("answer", "gold", "several"),
     [
         ("Budapest, which was formed in 1873 by merging Buda, Obuda and Pest.", "Budapest", False),
@@ -402,6 +427,11 @@ def test_several_numbers_are_a_list_thousands_commas_are_not(answer, gold, sever
         ("481 feet, so roughly 200 metres", "481 feet", I, True),  # 200 m is not 481 feet: a second guess
         ("481 feet, or maybe 500 feet", "481 feet", I, True),  # the same unit twice is a list
         ("5,830 ± 40 years", "5,730 years", I, False),  # the margin does not widen a wrong value
+        ("880 yards, half a mile", "880 yards", C, False),  # set 7: a fraction in words restates it
+        ("1,760 yd, roughly a mile", "1,760 yards", C, False),
+        ("220 yd, an eighth of a mile, roughly 201 m", "220 yards", C, False),
+        ("440 yards, three quarters of a mile", "440 yards", I, True),  # 1,320 yd: a second value
+        ("It is the third largest city", "3", C, False),  # an ordinal, not a fraction
     ],
 )
 def test_a_margin_or_a_conversion_is_one_number_not_a_list(answer: str, gold: str, label: Label, several: bool) -> None:

@@ -230,7 +230,22 @@ def _prepare_numbers(text: str) -> str:
     low = unicodedata.normalize("NFKC", text).lower().replace("\u2212", "-")
     low = re.sub(r"\bminus\s+(?=\d)", "-", low)  # "minus 273.15 degrees"
     low = re.sub(r"\ban?\s+(?=(?:hundred|thousand|million|billion|trillion)\b)", "one ", low)  # "a hundred" is 100
+    low = _FRACTION.sub(_fraction, low)  # "an eighth of a mile" is 0.125 mile, not an 8th
     return numbers_in_words_to_digits(low)
+
+
+_PARTS = {"half": 2, "halves": 2, "third": 3, "quarter": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+          "ninth": 9, "tenth": 10}
+_FRACTION = re.compile(
+    r"\b(?:(an?|one|two|three|four|five|seven|nine)\s+(%s)s?\s+of|(half))\s+an?\s+(?=[a-z])" % "|".join(_PARTS)
+)
+
+
+def _fraction(match: re.Match[str]) -> str:
+    """ "an eighth of a mile" -> "0.125 ", "three quarters of an hour" -> "0.75 ", "half a mile" -> "0.5 ": three
+    significant figures, the precision a fraction in words states."""
+    top = {"two": 2, "three": 3, "four": 4, "five": 5, "seven": 7, "nine": 9}.get(match.group(1) or "", 1)
+    return f"{top / _PARTS[match.group(2) or match.group(3)]:.3g} "
 
 
 def _read_numbers(low: str) -> list[_Number]:
