@@ -82,20 +82,28 @@ ABSTENTIONS = (
     _I + r"(?:forget|forgot|have forgotten|'ve forgotten)\b",
     r"\brefrain from (?:guessing|speculating|answering|naming)\b",
     r"\b(?:nobody|no one|no-one) (?:really |truly )?knows\b",
-    r"^(?:unknown|unclear|not known|n/?a|no answer|not available|pass|no comment)$",
-    # "Can't say." / "Cannot recall, sorry": a refusal without its "I", at the start of a clause only (not
-    # "scientists couldn't tell whether ...", which is an answer's statement)
-    r"^(?:cannot|can not|can't|cant|could not|couldn't) (?:say|tell|recall|remember|answer|confirm|name|be sure"
-    r"|be certain)\b",
+)
+# Refusals only where they stand at a clause's edges: a whole clause ("Unknown.", "Pass."), or a clause opening
+# without its "I" ("Can't say.", "Cannot recall, sorry"; not "scientists couldn't tell whether ...", which is an
+# answer's statement). Each as (words, whole clause).
+_CLAUSE_ABSTENTIONS = (
+    (r"(?:unknown|unclear|not known|n/?a|no answer|not available|pass|no comment)", True),
+    (
+        r"(?:cannot|can not|can't|cant|could not|couldn't) (?:say|tell|recall|remember|answer|confirm|name|be sure"
+        r"|be certain)",
+        False,
+    ),
 )
 
 
-_ABSTAIN = re.compile("|".join(ABSTENTIONS))
+_ABSTAIN = re.compile(
+    "|".join((*ABSTENTIONS, *("^" + w + ("$" if whole else r"\b") for w, whole in _CLAUSE_ABSTENTIONS)))
+)
 # the refusals above whose subject is what is refused, and such a subject: a determiner and up to four words
 _SUBJECT_REFUSED = re.compile("|".join((_WONT_COME, _ESCAPES, _SLIPPED)))
 _REFUSED_SUBJECT = re.compile(r"(?:the|his|her|its|their|that|this|whose|which)(?: [a-z][\w'-]*){1,4}")
-# ``_ABSTAIN`` with its clause-start anchors dropped: where it finds nothing, no clause holds a refusal
-_ABSTAIN_ANYWHERE = re.compile("|".join(p.replace("^", r"\b").replace("$", r"\b") for p in ABSTENTIONS))
+# ``_ABSTAIN`` without its clause-edge anchors: where it finds nothing, no clause holds a refusal
+_ABSTAIN_ANYWHERE = re.compile("|".join((*ABSTENTIONS, *(rf"\b{w}\b" for w, _ in _CLAUSE_ABSTENTIONS))))
 
 
 # Hedges: they qualify an answer without taking it back. One that opens a clause introduces a candidate.
