@@ -234,8 +234,7 @@ def _prepare_numbers(text: str) -> str:
     return numbers_in_words_to_digits(low)
 
 
-_PARTS = {"half": 2, "halves": 2, "third": 3, "quarter": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
-          "ninth": 9, "tenth": 10}
+_PARTS = dict(zip("half third quarter fifth sixth seventh eighth ninth tenth".split(), range(2, 11)))  # -> divisor
 _FRACTION = re.compile(
     r"\b(?:(an?|one|two|three|four|five|seven|nine)\s+(%s)s?\s+of|(half))\s+an?\s+(?=[a-z])" % "|".join(_PARTS)
 )

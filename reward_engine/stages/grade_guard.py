@@ -148,6 +148,7 @@ def _offered(read: reading.Reading, question: str | None) -> bool:
 
 
 _WH = re.compile(r"(?i)\b(?:who|whom|whose|what|which|when|where|how)\b")
+_NAME_WORD = re.compile(r"\bnames?\b")  # "I can't give you a name", "the name of the scientist"
 
 
 def _disowned(read: reading.Reading, question: str | None) -> int:
@@ -165,7 +166,7 @@ def _disowned(read: reading.Reading, question: str | None) -> int:
         (
             before
             for before, what in read.refusals
-            if (what.startswith(asks + " ") or re.search(r"\bnames?\b", what)) and relevance.content_words(what) & topic
+            if (what.startswith(asks + " ") or _NAME_WORD.search(what)) and relevance.content_words(what) & topic
         ),
         default=0,
     )
