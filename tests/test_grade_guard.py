@@ -377,14 +377,3 @@ def test_the_speaker_is_not_a_name_the_answer_offers(answer: str, offered: bool)
     question = "Who wrote The Wind in the Willows?"
     assert offers(answer, question) is offered
     assert (settle(N, "", answer, "Kenneth Grahame", question).check is SpanCheck.NO_ANSWER) is not offered
-
-
-def test_a_span_in_the_singular_of_the_answers_word_is_read_from_the_answer():
-    """Set 7: the 1.5B copied "Ural" from "It might be the Urals, I think." and graded it CORRECT; the guard
-    took the span for the judge's own words and the offline grader said INCORRECT. A span the answer holds only
-    with more letters than a plural "s" is still the judge's own."""
-    question = "Which range is taken as the boundary between Europe and Asia?"
-    answer = "It might be the Urals, I think."
-    assert settle(C, "Ural", answer, "Ural Mountains", question).check is SpanCheck.CONFIRMED
-    assert settle(C, "Ura", answer, "Ural Mountains", question).check is SpanCheck.REFUSED
-    assert settle(C, "Ural Mountains", answer, "Ural Mountains", question).check is SpanCheck.REFUSED

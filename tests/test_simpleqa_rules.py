@@ -363,6 +363,15 @@ def test_a_whole_answer_that_is_one_indefinite_phrase_is_a_description() -> None
         ("It was built in 1889 by a French engineer.", None),  # a date besides: compared as a name
         ("A writer wrote it in 1920.", None),  # a verb outside a relative clause
         ("It was Lyon.", None),
+        # a name or an amount inside the description: compared, never a description the gold may "fit"
+        ("It was painted by a French Romantic, Eugène Delacroix.", None),
+        ("It was discovered by a Soviet physicist Lev Landau.", None),
+        ("A painter (Delacroix)", None),
+        ("A painter like Delacroix", None),
+        ("It was an eighth of a mile.", None),
+        ("It was a dozen.", None),
+        ("A famous German poet.", "A famous German poet"),  # capitals of a description stay one
+        ("Some German Baroque composer, I believe.", "Some German Baroque composer, I believe"),
     ],
 )
 def test_one_sentence_saying_only_a_description_is_a_description(answer: str, description: str | None) -> None:
@@ -432,6 +441,9 @@ def test_several_numbers_are_a_list_thousands_commas_are_not(answer, gold, sever
         ("220 yd, an eighth of a mile, roughly 201 m", "220 yards", C, False),
         ("440 yards, three quarters of a mile", "440 yards", I, True),  # 1,320 yd: a second value
         ("It is the third largest city", "3", C, False),  # an ordinal, not a fraction
+        ("6 eggs, half a dozen", "6", C, False),  # a reviewer's: a fraction not restating a value is a detail
+        ("It is 10 km long, half a kilometre wide.", "10 km", C, False),
+        ("1 km or roughly half a mile", "1 km", C, False),  # restated at the fraction's own precision
     ],
 )
 def test_a_margin_or_a_conversion_is_one_number_not_a_list(answer: str, gold: str, label: Label, several: bool) -> None:
@@ -596,3 +608,23 @@ def test_a_refusal_of_what_was_asked_disowns_the_background_before_it(answer: st
     assert commits(answer, question) is commits_to_it
     check = settle(N, "", answer, "Guglielmo Marconi", question).check
     assert (check is SpanCheck.NO_ANSWER) is not commits_to_it
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("What is the capital of Australia?", "Sydney is the capital. I'm not sure what the capital of Australia is."),
+        ("When did the Berlin Wall fall?", "The Wall fell in 1991. I don't remember when exactly the wall fell."),
+        ("Who painted the Raft of the Medusa?", "Delacroix painted it. I can't recall who else painted the raft."),
+        (
+            "Who painted the Raft of the Medusa?",
+            "The painter was Eugène Delacroix. I don't remember the name of the museum where it hangs.",
+        ),
+    ],
+)
+def test_a_refusal_of_the_same_claim_or_of_something_else_disowns_nothing(question: str, answer: str) -> None:
+    """A reviewer's cases: the statement is the answer, hedged by a refusal sharing its words, or followed by a
+    refusal of another thing ("who else", "the name of the museum"): graded on the statement (SimpleQA)."""
+    from reward_engine.stages.grade_guard import commits
+
+    assert commits(answer, question)

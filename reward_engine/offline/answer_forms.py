@@ -236,15 +236,30 @@ def _prepare_numbers(text: str) -> str:
 
 _PARTS = dict(zip("half third quarter fifth sixth seventh eighth ninth tenth".split(), range(2, 11)))  # -> divisor
 _FRACTION = re.compile(
-    r"\b(?:(an?|one|two|three|four|five|seven|nine)\s+(%s)s?\s+of|(half))\s+an?\s+(?=[a-z])" % "|".join(_PARTS)
+    r"\b(?:(an?|one|two|three|four|five|seven|nine)\s+(%s)s?\s+of|(half))\s+an?\s+(?!(?:dozen|score|pair)\b)"
+    r"([a-z]+)(?=\s*(?:[,;)]|or\b|$))" % "|".join(_PARTS)
+)
+# a value and its unit, then what introduces the same value again: "220 yd, ", "880 yards (", "1 km or roughly "
+_RESTATING = re.compile(
+    r"(\d[\d,]*(?:\.\d+)?)\s*[^\W\d_]+\.?\s*(?:,|\(|\bor|\bi\.e\.,?|\bthat is,?)\s*"
+    r"(?:(?:about|roughly|around|approximately|nearly|almost|just over|just under|exactly)\s+)?$"
 )
 
 
 def _fraction(match: re.Match[str]) -> str:
-    """ "an eighth of a mile" -> "0.125 ", "three quarters of an hour" -> "0.75 ", "half a mile" -> "0.5 ": three
-    significant figures, the precision a fraction in words states."""
-    top = {"two": 2, "three": 3, "four": 4, "five": 5, "seven": 7, "nine": 9}.get(match.group(1) or "", 1)
-    return f"{top / _PARTS[match.group(2) or match.group(3)]:.3g} "
+    """A fraction of a unit in words right after a value with its unit: dropped when it restates that value
+    at the fraction's own precision ("220 yd, an eighth of a mile": one measurement), else the number it says
+    ("440 yards, three quarters of a mile": 0.75 mile, a second value). Anywhere else ("half a kilometre higher
+    than K2", "half a dozen") it is left as words: a detail, not a guess."""
+    before = _RESTATING.search(match.string, 0, match.start())
+    if before is None:
+        return match.group()
+    part = 1 / _PARTS[match.group(2) or match.group(3)]
+    value = part * {"two": 2, "three": 3, "four": 4, "five": 5, "seven": 7, "nine": 9}.get(match.group(1) or "", 1)
+    first, first_unit = float(before.group(1).replace(",", "")), units.unit_after(match.string, before.end(1))
+    if units.restates(first, first_unit, value, units.unit_after(match.string, match.start(4)), part):
+        return ""
+    return f"{value:.3g} {match.group(4)}"
 
 
 def _read_numbers(low: str) -> list[_Number]:

@@ -199,7 +199,17 @@ _A_ONE = r"(?:(?:in|on|at|from|near|off) )?(?:an?|some|one of the|somewhere|some
 _SAID_OF_IT = re.compile(
     rf"(?i)(?:it|he|she|they|this|that)(?:'s| is| was| are| were)(?: \w+(?:ed|en|wn|lt|de))?(?: by)? (?={_A_ONE})"
 )
-_NAMING = re.compile(r"(?i)\b(?:named|called|known as|titled|by the name)\b")  # "a man named Orwell" names one
+# what makes a description name or state its answer after all: "a man named Orwell", "a French Romantic,
+# Delacroix", "a painter (Delacroix)", "like Delacroix", "a physicist Lev Landau", "an eighth of a mile", "a dozen"
+_NAMING = re.compile(
+    r"\b(?:named|called|known as|titled|by the name)\b"
+    r"|(?:[,:(\[\u2013\u2014]|\s-|\b(?:like|such as|namely|probably|maybe|perhaps|possibly|likely))\s*[A-Z][\w'-]"
+)
+_APPOSED = re.compile(  # a name run closing the phrase right after a noun ("physicist Lev Landau")
+    r"\b(?!(?:an?|the|in|of|on|at|from|near|off|by|for|and|to|with|some|one|across|around|outside|beyond|under|over)"
+    r"\b)[a-z]+ (?:[A-Z][\w'-]*\s*)+$"
+)
+_AMOUNT = re.compile(r"(?i)\b(?:half|third|quarter|fifth|sixth|seventh|eighth|ninth|tenth|dozen|score|pair)s?\b")
 
 
 def _indefinite(answer: str) -> str | None:
@@ -209,13 +219,15 @@ def _indefinite(answer: str) -> str | None:
     English novelist in the 1920s"): it describes what the question asks for and names none. A second sentence,
     a verb outside a relative clause, or "named ..." is not one."""
     text = reading.prepare(answer).strip(" .!")
-    if re.search(r"[.;!?]", text) or _NAMING.search(text):
+    if re.search(r"[.;!?]", text):
         return None
     said = _SAID_OF_IT.match(text)
     phrase = text[said.end() :] if said else text
     if not re.match(rf"(?i){_A_ONE}", phrase):
         return None
     head = re.split(r"(?i),? (?:who|which|that|whose|where)\b", phrase, maxsplit=1)[0]  # a relative clause describes
+    if _NAMING.search(head) or _APPOSED.search(head) or _AMOUNT.search(head):
+        return None
     return phrase if not offline_grader.is_statement(head) else None
 
 

@@ -140,36 +140,40 @@ def offers(answer: str, question: str | None = None) -> bool:
 
 
 def _offered(read: reading.Reading, question: str | None) -> bool:
-    disowned = _disowned(read, question)
     return any(
-        _answer_form(c.text, question) or (_answers(c, question) and (c.guessed or i >= disowned))
+        _answer_form(c.text, question) or (_answers(c, question) and not _disowned(i, c, read, question))
         for i, c in enumerate(read.candidates)
     )
 
 
 _WH = re.compile(r"(?i)\b(?:who|whom|whose|what|which|when|where|how)\b")
-_NAME_WORD = re.compile(r"\bnames?\b")  # "I can't give you a name", "the name of the scientist"
+_NAME_OF = re.compile(r"\bnames? of (?:the |this |that |its |his |her )?(\w+)|\b(?:a|the|his|her|its|their) names?$")
+_ANOTHER = re.compile(r"\b(?:else|other|others|another)\b")  # "who else painted it": not what was asked
 
 
-def _disowned(read: reading.Reading, question: str | None) -> int:
-    """How many leading candidates a later refusal of the very thing asked disowns: "Television has a long
+def _disowned(index: int, candidate: reading.Candidate, read: reading.Reading, question: str | None) -> bool:
+    """Whether a later refusal of the very thing asked disowns this unguessed statement: "Television has a long
     history ... I'm not sure who gave that demonstration in London" or "... I don't remember the name of the
     scientist who proposed it" is background the speaker says is not the answer (SimpleQA: NOT_ATTEMPTED). A
-    bare hedge ("Lyon is the capital, but I'm not sure") or a refusal of something else ("... but I don't know
-    when it became the capital") disowns nothing; nor is a guess ("I think it was Camus") ever disowned."""
+    bare hedge ("Lyon is the capital, but I'm not sure"), a refusal of something else ("... who else painted
+    it", "the name of the museum"), a refusal sharing a word with the statement (the same claim, hedged: "The
+    wall fell in 1991. I don't remember when exactly it fell") or a guess ("I think it was Camus") is not."""
     wh = _WH.search(question or "")
-    if wh is None:
-        return 0
+    if candidate.guessed or wh is None:
+        return False
     topic = relevance.content_words(question or "")
-    asks = wh.group(0).casefold()
-    return max(
-        (
-            before
-            for before, what in read.refusals
-            if (what.startswith(asks + " ") or _NAME_WORD.search(what)) and relevance.content_words(what) & topic
-        ),
-        default=0,
-    )
+    said = relevance.content_words(candidate.text)
+    for before, what in read.refusals:
+        if before <= index or _ANOTHER.search(what):
+            continue
+        name = _NAME_OF.search(what)
+        asks = what.startswith(wh.group(0).casefold() + " ") or (
+            name is not None and (name.group(1) is None or relevance.content_words(name.group(1)) <= topic)
+        )
+        words = relevance.content_words(what)
+        if asks and (words & topic or name is not None) and not words & said:
+            return True
+    return False
 
 
 # One name or number ("Leonardo da Vinci", "Bay of Pigs", "522,250", "Émile Zola")
@@ -238,9 +242,7 @@ _RESIDUE = frozenset(
 
 def _refused(clean: str, answer: str, gold: str) -> SpanVerdict | None:
     """A span the answer does not contain (the judge's own answer, not one read), or talk about grading."""
-    said = _norm(answer)
-    if reading.find_word(said, clean) < 0 and reading.find_word(said, clean + "s") < 0:
-        # "Ural" copied from "the Urals" is the answer's word in the singular; anything else is the judge's own
+    if reading.find_word(_norm(answer), clean) < 0:
         return SpanVerdict(SpanCheck.REFUSED, "span not in the answer", clean)
     if _talks_to_grader(clean, gold):
         return SpanVerdict(SpanCheck.REFUSED, "span talks about grading", clean)
