@@ -217,7 +217,8 @@ def _indefinite(answer: str) -> str | None:
     painter", "Some Roman poet", "Somewhere in the Andes", "A Turkish writer who won the Nobel Prize") or one
     sentence saying only that of what was asked ("It was written by an English novelist in the 1920s.": "an
     English novelist in the 1920s"): it describes what the question asks for and names none. A second sentence,
-    a verb outside a relative clause, or "named ..." is not one."""
+    a verb outside a relative clause, or a name or amount inside the phrase (``_NAMING``, ``_APPOSED``,
+    ``_AMOUNT``) is not one: such an answer is compared as a name, so a guess cannot hide in a description."""
     text = reading.prepare(answer).strip(" .!")
     if re.search(r"[.;!?]", text):
         return None
