@@ -628,3 +628,29 @@ def test_a_refusal_of_the_same_claim_or_of_something_else_disowns_nothing(questi
     from reward_engine.stages.grade_guard import commits
 
     assert commits(answer, question)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "commits_to_it"),
+    [
+        ("Who wrote The Faerie Queene?", "I don't know that one. It was dedicated to Queen Elizabeth I.", False),
+        (
+            "Who composed the Unfinished Symphony?",
+            "Not certain. It is often mentioned alongside Mozart's Requiem.",
+            False,
+        ),
+        ("Who wrote The Faerie Queene?", "Not sure. It was written by Edmund Spenser.", True),  # the agent names it
+        ("Where is the Louvre?", "I'm not sure. It is located in Lyon.", True),  # a place
+        ("To whom was the poem dedicated?", "Not sure, it was dedicated to Queen Elizabeth I.", True),  # what is asked
+    ],
+)
+def test_a_passive_saying_something_else_of_it_is_an_aside_not_a_guess(
+    question: str, answer: str, commits_to_it: bool
+) -> None:
+    """Sets 3 and 7 (t068, s067): after a refusal, "It is often mentioned alongside ..." and "It was dedicated to
+    ..." opened with "It is/was", so they read as guesses naming one thing and the guard overruled the judge's
+    NOT_ATTEMPTED (t068) or kept its INCORRECT (s067). A passive whose verb the question does not ask about says
+    something of it; its agent, a place or time, or the question's own verb still name the answer."""
+    from reward_engine.stages.grade_guard import commits
+
+    assert commits(answer, question) is commits_to_it

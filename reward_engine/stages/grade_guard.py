@@ -186,6 +186,24 @@ _ASKS_AMOUNT = re.compile(
     r"(?i)\b(?:how (?:many|much|long|tall|high|far|old|deep|big|large|wide|heavy|fast)|(?:which|what) year|when)\b"
 )
 _RELATIVE = re.compile(r",\s*(?:who|which|where|whose|when)\b")
+_PASSIVE = re.compile(
+    r"(?i)(?:\w+ly |often |also |still |even )?(?P<verb>\w+(?:ed|en|wn))\s+"
+    r"(?!(?:by|in|at|on|near|from|during|since|until|into|inside|outside)\b)[a-z]+\b"
+)
+
+
+def _passive_aside(statement: str, question: str) -> bool:
+    """ "[It is] often mentioned alongside Beethoven's Ninth", "[It was] dedicated to Queen Elizabeth I" for who
+    wrote it: a passive saying something of it that the question does not ask, not a guess naming it. Its agent
+    ("written by Orwell"), a place or time ("born in Lyon") or the question's own verb ("named after" for "named
+    after whom?") still name the answer."""
+    passive = _PASSIVE.match(statement)
+    if passive is None:
+        return False
+    stems = {w[:5] for w in relevance.content_words(question)}
+    return not {w[:5] for w in relevance.content_words(passive.group("verb"))} & stems
+
+
 _INDEFINITE = re.compile(r"(?i)^(?:a|an|some|another|somewhere|someone|something)\b")
 _SELF_DOUBT = re.compile(  # "I can't place it", "I'm not sure about the year", "we never learnt who"
     r"(?i)^(?:i|we)\s*(?:['’]m|['’]d|['’]ll|am|do|did|does|can|ca|could|would|wo|will)?\s*(?:not|n['’]t|cannot|never)"
@@ -212,7 +230,8 @@ def _answers(candidate: reading.Candidate, question: str | None) -> bool:
     # cannot say names the question's words without stating anything about them
     statement = ", ".join(c for c in candidate.text.split(", ") if not _SELF_DOUBT.match(c))
     new = _new_names(_RELATIVE.split(statement)[0], question)  # "maybe Delacroix, who was French": one name
-    if len(new) == 1 and (candidate.guessed or (_ASKS_AMOUNT.search(question) and new[0][:1].isdigit())):
+    guessed = candidate.guessed and not _passive_aside(statement, question)
+    if len(new) == 1 and (guessed or (_ASKS_AMOUNT.search(question) and new[0][:1].isdigit())):
         return True  # "There are 8." for "How many planets ...?"
     asked = relevance.names(question)
     stems = {w[:5] for w in relevance.content_words(question) - asked}  # "painter" for "painted"
