@@ -654,3 +654,12 @@ def test_a_passive_saying_something_else_of_it_is_an_aside_not_a_guess(
     from reward_engine.stages.grade_guard import commits
 
     assert commits(answer, question) is commits_to_it
+
+
+def test_a_whoever_clause_says_it_does_not_say_who() -> None:
+    """Set 5's k078: "Whoever was running the USSR in the early 1960s." names nobody (SimpleQA: not attempted);
+    the judge's CORRECT span was not in the answer, and the offline fallback graded it INCORRECT. One that goes on
+    to name someone still commits to them."""
+    question = "Who led the Soviet Union during the Cuban Missile Crisis?"
+    assert grade("Whoever was running the USSR in the early 1960s.", "Nikita Khrushchev", question=question) is N
+    assert grade("Whoever it was, Lyon.", "Paris", question="What is the capital of France?") is I
