@@ -642,6 +642,7 @@ def test_a_refusal_of_the_same_claim_or_of_something_else_disowns_nothing(questi
         ("Who wrote The Faerie Queene?", "Not sure. It was written by Edmund Spenser.", True),  # the agent names it
         ("Where is the Louvre?", "I'm not sure. It is located in Lyon.", True),  # a place
         ("To whom was the poem dedicated?", "Not sure, it was dedicated to Queen Elizabeth I.", True),  # what is asked
+        ("Which country has Stockholm?", "I don't know. It might be Sweden probably.", True),  # a name, not a verb
     ],
 )
 def test_a_passive_saying_something_else_of_it_is_an_aside_not_a_guess(

@@ -186,8 +186,8 @@ _ASKS_AMOUNT = re.compile(
     r"(?i)\b(?:how (?:many|much|long|tall|high|far|old|deep|big|large|wide|heavy|fast)|(?:which|what) year|when)\b"
 )
 _RELATIVE = re.compile(r",\s*(?:who|which|where|whose|when)\b")
-_PASSIVE = re.compile(
-    r"(?i)(?:\w+ly |often |also |still |even )?(?P<verb>\w+(?:ed|en|wn))\s+"
+_PASSIVE = re.compile(  # lower case only: "Sweden probably" or "Copenhagen I think" is a name, not a participle
+    r"(?:[a-z]+ly |often |also |still |even )?(?P<verb>[a-z]+(?:ed|en|wn))\s+"
     r"(?!(?:by|in|at|on|near|from|during|since|until|into|inside|outside)\b)[a-z]+\b"
 )
 
