@@ -57,7 +57,7 @@ from reward_engine.stages.llm_stage import GRADER_SPAN_MAX_TOKENS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 REDTEAM = ROOT / "tests" / "redteam" / "v1.yaml"
-HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in (2, 3, 4, 5, 6, 7, 8))
+HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in (2, 3, 4, 5, 6, 7, 8, 9))
 HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a change is in-sample for it
     "bench/data/judge_set_2.jsonl": "`judge_set_2.jsonl` (2026-11-26) was written before the prompts were touched "
     "again; its failures were then read for the grade guard's rules (2026-11-27): **in-sample**.",
@@ -77,9 +77,12 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "prompt or judge output; out of sample at 46d557a (85.0 %); its failures were then read for the rules of "
     "2026-11-27n (a refusal of what was asked disowns the background before it, one-sentence descriptions, a span "
     "in the singular, a fraction of a unit in words): **in-sample** for those.",
-    "bench/data/judge_set_8.jsonl": "`judge_set_8.jsonl` (2026-11-27n) was written by a helper started before those "
-    "rules were changed, reading no code, prompt or judge output, and was never read for a change: **out of "
-    "sample** for every prompt and rule here (issue #43's goal is measured on it).",
+    "bench/data/judge_set_8.jsonl": "`judge_set_8.jsonl` (2026-11-27n) was written by a helper that read no code, "
+    "prompt or judge output; out of sample at c8d5c2c (87.5 %); its failures were then read for that run's hand "
+    "note: **in-sample** for any later change.",
+    "bench/data/judge_set_9.jsonl": "`judge_set_9.jsonl` (2026-11-27n) was written by a helper after 4c16060, "
+    "reading no code, prompt or judge output, and was never read for a change: **out of sample** for every "
+    "prompt and rule here (issue #43's goal is measured on it).",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
