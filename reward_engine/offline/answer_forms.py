@@ -234,10 +234,12 @@ def _prepare_numbers(text: str) -> str:
     return numbers_in_words_to_digits(low)
 
 
-_PARTS = dict(zip("half third quarter fifth sixth seventh eighth ninth tenth".split(), range(2, 11)))  # -> divisor
+# fraction words and their divisors, and counting words that are no unit ("half a dozen" is 6, not 0.5 dozen)
+FRACTION_PARTS = dict(zip("half third quarter fifth sixth seventh eighth ninth tenth".split(), range(2, 11)))
+COUNT_WORDS = ("dozen", "score", "pair")
 _FRACTION = re.compile(
-    r"\b(?:(an?|one|two|three|four|five|seven|nine)\s+(%s)s?\s+of|(half))\s+an?\s+(?!(?:dozen|score|pair)\b)"
-    r"([a-z]+)(?=\s*(?:[,;)]|or\b|$))" % "|".join(_PARTS)
+    r"\b(?:(an?|one|two|three|four|five|seven|nine)\s+(%s)s?\s+of|(half))\s+an?\s+(?!(?:%s)\b)"
+    r"([a-z]+)(?=\s*(?:[,;)]|or\b|$))" % ("|".join(FRACTION_PARTS), "|".join(COUNT_WORDS))
 )
 # a value and its unit, then what introduces the same value again: "220 yd, ", "880 yards (", "1 km or roughly "
 _RESTATING = re.compile(
@@ -254,8 +256,8 @@ def _fraction(match: re.Match[str]) -> str:
     before = _RESTATING.search(match.string, 0, match.start())
     if before is None:
         return match.group()
-    part = 1 / _PARTS[match.group(2) or match.group(3)]
-    value = part * {"two": 2, "three": 3, "four": 4, "five": 5, "seven": 7, "nine": 9}.get(match.group(1) or "", 1)
+    part = 1 / FRACTION_PARTS[match.group(2) or match.group(3)]
+    value = part * _UNITS.get(match.group(1) or "", 1)  # "an eighth", "three quarters"
     first, first_unit = float(before.group(1).replace(",", "")), units.unit_after(match.string, before.end(1))
     if units.restates(first, first_unit, value, units.unit_after(match.string, match.start(4)), part):
         return ""

@@ -9,8 +9,8 @@ from typing import Protocol
 from reward_engine import prompts
 from reward_engine.judge.protocol import Judge
 from reward_engine.labels import Label
+from reward_engine.offline import answer_forms, reading
 from reward_engine.offline import grader as offline_grader
-from reward_engine.offline import reading
 from reward_engine.stages.grade_guard import SpanCheck, SpanVerdict, check_span, settle
 from reward_engine.stages.llm_stage import (
     GRADER_JSON_MAX_TOKENS,
@@ -209,7 +209,7 @@ _APPOSED = re.compile(  # a name run closing the phrase right after a noun ("phy
     r"\b(?!(?:an?|the|in|of|on|at|from|near|off|by|for|and|to|with|some|one|across|around|outside|beyond|under|over)"
     r"\b)[a-z]+ (?:[A-Z][\w'-]*\s*)+$"
 )
-_AMOUNT = re.compile(r"(?i)\b(?:half|third|quarter|fifth|sixth|seventh|eighth|ninth|tenth|dozen|score|pair)s?\b")
+_AMOUNT = re.compile(r"(?i)\b(?:%s)s?\b" % "|".join((*answer_forms.FRACTION_PARTS, *answer_forms.COUNT_WORDS)))
 
 
 def _indefinite(answer: str) -> str | None:

@@ -192,6 +192,11 @@ _PASSIVE = re.compile(  # lower case only: "Sweden probably" or "Copenhagen I th
 )
 
 
+def _stems(words: set[str]) -> set[str]:
+    """Words cut to five letters, so "painter" meets "painted" and "dedicated" meets "dedication"."""
+    return {w[:5] for w in words}
+
+
 def _passive_aside(statement: str, question: str) -> bool:
     """ "[It is] often mentioned alongside Beethoven's Ninth", "[It was] dedicated to Queen Elizabeth I" for who
     wrote it: a passive saying something of it that the question does not ask, not a guess naming it. Its agent
@@ -200,8 +205,7 @@ def _passive_aside(statement: str, question: str) -> bool:
     passive = _PASSIVE.match(statement)
     if passive is None:
         return False
-    stems = {w[:5] for w in relevance.content_words(question)}
-    return not {w[:5] for w in relevance.content_words(passive.group("verb"))} & stems
+    return not _stems(relevance.content_words(passive.group("verb"))) & _stems(relevance.content_words(question))
 
 
 _INDEFINITE = re.compile(r"(?i)^(?:a|an|some|another|somewhere|someone|something)\b")
@@ -234,8 +238,9 @@ def _answers(candidate: reading.Candidate, question: str | None) -> bool:
     if len(new) == 1 and (guessed or (_ASKS_AMOUNT.search(question) and new[0][:1].isdigit())):
         return True  # "There are 8." for "How many planets ...?"
     asked = relevance.names(question)
-    stems = {w[:5] for w in relevance.content_words(question) - asked}  # "painter" for "painted"
-    predicate = any(w[:5] in stems for w in relevance.content_words(statement) - asked)
+    predicate = bool(
+        _stems(relevance.content_words(statement) - asked) & _stems(relevance.content_words(question) - asked)
+    )
     return predicate and bool(new) and (bool(relevance.names(statement) & asked) or len(new) == 1)
 
 
