@@ -370,6 +370,10 @@ def test_a_whole_answer_that_is_one_indefinite_phrase_is_a_description() -> None
         ("A painter like Delacroix", None),
         ("It was an eighth of a mile.", None),
         ("It was a dozen.", None),
+        ("One of Jupiter's moons.", "One of Jupiter's moons"),  # set 8: a possessive after "one of"
+        ("It is one of its moons.", "one of its moons"),
+        ("One of Jupiter's moons, Io.", None),
+        ("One of Jupiter's moons, probably Europa.", None),
         ("A famous German poet.", "A famous German poet"),  # capitals of a description stay one
         ("Some German Baroque composer, I believe.", "Some German Baroque composer, I believe"),
     ],
@@ -664,3 +668,48 @@ def test_a_whoever_clause_says_it_does_not_say_who() -> None:
     question = "Who led the Soviet Union during the Cuban Missile Crisis?"
     assert grade("Whoever was running the USSR in the early 1960s.", "Nikita Khrushchev", question=question) is N
     assert grade("Whoever it was, Lyon.", "Paris", question="What is the capital of France?") is I
+
+
+KNOWN_INSTEAD = [
+    # (question, answer, commits): after a refusal, what the speaker says they know instead
+    (
+        "Who captained the ship on its first Pacific voyage?",
+        "I'm not sure who the captain was. I do know the botanist Joseph Banks sailed on it.",
+        False,
+    ),
+    (
+        "Who wrote the novel?",
+        "That's outside what I can recall, although I know it was first published in New York by Alfred A. Knopf.",
+        False,
+    ),
+    ("Who composed the symphony?", "I don't know who composed it. I do know that Mozart wrote Figaro.", False),
+    (
+        "Who captained the ship on its first Pacific voyage?",
+        "I'm not sure of his rank, but I know it was James Cook.",
+        True,
+    ),
+    ("Who composed the symphony?", "I can't say for certain. What I can tell you is that it was Schubert.", True),
+    ("In which year did the Berlin Wall fall?", "I don't know the exact date, but I know it was 1989.", True),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "commits_to_it"), KNOWN_INSTEAD)
+def test_what_the_speaker_knows_instead_is_an_aside_unless_it_is_the_answer(
+    question: str, answer: str, commits_to_it: bool
+) -> None:
+    """Held-out set 8: the 1.5B graded "I'm not sure who the captain was. I do know the botanist Joseph Banks
+    sailed ..." and "That's outside what I can recall, although I know it was first published ... by Alfred A.
+    Knopf" INCORRECT, and the guard kept it: "I do know" read as committing, and "outside what I can recall" was
+    no refusal. SimpleQA: a refusal with an aside is NOT_ATTEMPTED; "but I know it was Cook" is still a guess."""
+    from reward_engine.stages.grade_guard import SpanCheck, commits, settle
+
+    assert commits(answer, question) is commits_to_it
+    check = settle(I, "Joseph Banks", answer, "James Cook", question).check
+    assert (check is SpanCheck.NO_ANSWER) is not commits_to_it
+
+
+def test_outside_what_i_can_recall_is_a_refusal() -> None:
+    from reward_engine.offline.reading import is_abstention
+
+    assert is_abstention("That's outside what I can recall.")
+    assert is_abstention("Sorry, that is beyond what I can say with confidence.")

@@ -59,6 +59,7 @@ ABSTENTIONS = (
     r"\bno way (?:of|to) (?:know|knowing|tell|telling)\b",
     r"\b(?:i am|i'm|im) not (?:aware|familiar)\b",
     r"\b(?:beyond|outside) (?:of )?(?:my|the scope of my) knowledge\b",
+    r"\b(?:beyond|outside) (?:of )?what i (?:can |could |am able to )?(?:recall|remember|know|say|answer|tell)\b",
     _I + r"(?:would|'d) (?:need|have) to (?:research|look (?:it |this |that )?up|search)\b",
     _I + r"(?:would|'d|will|need to|have to) (?:need to |have to )?"
     r"(?:check|consult|look (?:it |this |that )?up in)"
@@ -178,7 +179,8 @@ _PREPOSITIONS = frozenset("without before from based given as at with in for aft
 _REFUSED_OBJECT = re.compile(
     r"^(?:who|what|when|where|which|why|how|whose|whom|about|of|on|regarding|concerning|to|for|than|the|a|an|their|his|"
     r"her|its|my|your|our|this|that|these|those|it|them|him|any|anything|enough|exactly|offhand|right|now|at|in|"
-    r"from|without|because|since|as|with|off|much|more|all|yet|here|there|precisely|personally|at all|either)\b"
+    r"from|without|because|since|as|with|off|much|more|all|yet|here|there|precisely|personally|at all|either|reliably|"
+    r"confidently|accurately|definitively|for sure|for certain)\b"
 )
 
 

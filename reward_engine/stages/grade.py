@@ -194,7 +194,10 @@ def _by_rule(span: str, gold: str, question: str | None = None) -> Label | None:
     return by_value if by_value in (Label.CORRECT, Label.NOT_ATTEMPTED) else None
 
 
-_A_ONE = r"(?:(?:in|on|at|from|near|off) )?(?:an?|some|one of the|somewhere|someone|somebody) \w"
+_A_ONE = (  # "a city", "some poet", "one of the islands", "one of Jupiter's moons"
+    r"(?:(?:in|on|at|from|near|off) )?(?:an?|some|one of (?:the|its|his|her|their|[A-Z][\w-]*'s)|somewhere|someone"
+    r"|somebody) \w"
+)
 # "It was written by an English novelist.", "He was a French painter.", "It's on one of the islands."
 _SAID_OF_IT = re.compile(
     rf"(?i)(?:it|he|she|they|this|that)(?:'s| is| was| are| were)(?: \w+(?:ed|en|wn|lt|de))?(?: by)? (?={_A_ONE})"

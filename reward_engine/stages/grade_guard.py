@@ -187,7 +187,7 @@ _ASKS_AMOUNT = re.compile(
 )
 _RELATIVE = re.compile(r",\s*(?:who|which|where|whose|when)\b")
 _PASSIVE = re.compile(  # lower case only: "Sweden probably" or "Copenhagen I think" is a name, not a participle
-    r"(?:[a-z]+ly |often |also |still |even )?(?P<verb>[a-z]+(?:ed|en|wn))\s+"
+    r"(?:[a-z]+ly |often |also |still |even |first |once |later )?(?P<verb>[a-z]+(?:ed|en|wn))\s+"
     r"(?!(?:by|in|at|on|near|from|during|since|until|into|inside|outside)\b)[a-z]+\b"
 )
 
@@ -208,6 +208,11 @@ def _passive_aside(statement: str, question: str) -> bool:
     return not _stems(relevance.content_words(passive.group("verb"))) & _stems(relevance.content_words(question))
 
 
+# after a refusal, what the speaker knows instead ("I do know", "although I know", "what I can tell you is that")
+_KNOWN = re.compile(
+    r"(?i)(?:what )?i (?:do |also |still |certainly |only )?(?:know|can tell you|can say)(?: is)?(?: that)?\b\s*"
+)
+_SAID = re.compile(r"(?i)(?:it|he|she|the answer)(?:['’]s| is| was| would be)\s+")
 _INDEFINITE = re.compile(r"(?i)^(?:a|an|some|another|somewhere|someone|something)\b")
 _SELF_DOUBT = re.compile(  # "I can't place it", "I'm not sure about the year", "we never learnt who"
     r"(?i)^(?:i|we)\s*(?:['’]m|['’]d|['’]ll|am|do|did|does|can|ca|could|would|wo|will)?\s*(?:not|n['’]t|cannot|never)"
@@ -230,6 +235,10 @@ def _answers(candidate: reading.Candidate, question: str | None) -> bool:
     the question's names or else one new name only (a second is another subject: an aside)."""
     if not question:
         return False
+    known = _KNOWN.match(candidate.text)
+    if known:  # "[I'm not sure who the captain was.] I do know the botanist Joseph Banks sailed": an aside
+        said = _SAID.match(candidate.text, known.end())  # "[..., but] I know it was Cook": the answer, guessed
+        return said is not None and _answers(reading.Candidate(candidate.text[said.end() :], True), question)
     # "Hubble went up in 1990, [but] I can't place Webb's launch reliably": the speaker's talk about what they
     # cannot say names the question's words without stating anything about them
     statement = ", ".join(c for c in candidate.text.split(", ") if not _SELF_DOUBT.match(c))
