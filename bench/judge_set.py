@@ -29,16 +29,27 @@ sys.path.insert(0, str(ROOT / "bench"))
 from knowrl.evaluate import wilson  # noqa: E402
 from knowrl_io import provenance  # noqa: E402
 from retrieval.kb import Passage  # noqa: E402
-from reward_engine import prompts  # noqa: E402
+from reward_engine import knowledge, prompts  # noqa: E402
+from reward_engine.config import load_reward_config  # noqa: E402
 from reward_engine.judge.client import JudgeClient  # noqa: E402
 from reward_engine.judge.config import Endpoint, JudgeConfig  # noqa: E402
 from reward_engine.offline import facts as offline_facts  # noqa: E402
 from reward_engine.offline import grader as offline_grader  # noqa: E402
 from reward_engine.stages.grade import LLMGrader, ReadThenCompareGrader  # noqa: E402
+from reward_engine.stages.lead_names import LeadNames  # noqa: E402
 from reward_engine.stages.llm_stage import FACTS_MAX_TOKENS, JudgeRequest  # noqa: E402
 
 JUDGE_SET = ROOT / "bench" / "data" / "judge_set.jsonl"
 VERDICTS = (prompts.SUPPORTED, prompts.CONTRADICTED, prompts.NOT_SUPPORTED)
+
+
+def config_names(config: Path) -> LeadNames | None:
+    """The gold's other names as a reward config's grader reads them (``grader_aliases: kb``: from its
+    knowledge base, opened on the first lookup), else None."""
+    cfg = load_reward_config(config)
+    if cfg.grader_aliases != "kb":
+        return None
+    return LeadNames(lambda: knowledge.open_source(cfg.factuality))
 
 
 def load_cases(path: Path = JUDGE_SET) -> list[dict[str, Any]]:
@@ -72,10 +83,16 @@ def offline_results(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 async def judge_results(
-    url: str, model: str, cases: list[dict[str, Any]], slots: int, grader_calls: str = "two"
+    url: str,
+    model: str,
+    cases: list[dict[str, Any]],
+    slots: int,
+    grader_calls: str = "two",
+    names: LeadNames | None = None,
 ) -> list[dict[str, Any]]:
     """Every case through the engine's judge client (no cache), ``slots`` at a time; the grader as
-    ``grader_calls`` configures it (one: read and compare at once; two: read, then compare the span)."""
+    ``grader_calls`` configures it (one: read and compare at once; two: read, then compare the span), with the
+    gold's other names from ``names`` (``grader_aliases: kb``) when given."""
     config = JudgeConfig(
         endpoints=[Endpoint(base_url=url, model=model, api_key_env=None)],
         max_in_flight=slots,
@@ -87,7 +104,7 @@ async def judge_results(
     )
     gate = asyncio.Semaphore(slots)
     async with JudgeClient(config) as judge:
-        grader = ReadThenCompareGrader(judge) if grader_calls == "two" else LLMGrader(judge)
+        grader = ReadThenCompareGrader(judge, names) if grader_calls == "two" else LLMGrader(judge, names=names)
 
         async def one(case: dict[str, Any]) -> dict[str, Any]:
             async with gate:
@@ -189,14 +206,14 @@ def markdown(command: str, path: Path, cases: list[dict[str, Any]], report: dict
 
 
 def run_model(
-    model: str, cases: list[dict[str, Any]], slots: int, log_dir: Path, grader_calls: str
+    model: str, cases: list[dict[str, Any]], slots: int, log_dir: Path, grader_calls: str, names: LeadNames | None
 ) -> tuple[list[dict], float]:
     from judges.local import resolve_model, running
 
     _, served_as = resolve_model(model)
     with running(model=model, parallel=slots, log_path=log_dir / f"{model}-{slots}.log") as url:
         started = time.perf_counter()
-        results = asyncio.run(judge_results(url, served_as, cases, slots, grader_calls))
+        results = asyncio.run(judge_results(url, served_as, cases, slots, grader_calls, names))
         return results, time.perf_counter() - started
 
 
@@ -207,6 +224,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--grader-calls", choices=("one", "two"), default="two")
     parser.add_argument("--kinds", default="grade,verify", help="which cases: grade, verify or both")
     parser.add_argument("--set", type=Path, default=JUDGE_SET, help="the cases (default: the first set)")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=ROOT / "configs" / "reward_local_judge.yaml",
+        help="the reward config whose grader_aliases (and knowledge base) the grader uses",
+    )
     parser.add_argument("--out", type=Path, default=Path("/tmp/knowrl-judge-set.json"))
     parser.add_argument("--md", type=Path, help="also write a results page (bench/results/judge_heldout.md)")
     args = parser.parse_args(argv)
@@ -214,8 +237,9 @@ def main(argv: list[str] | None = None) -> int:
     cases = [c for c in load_cases(args.set) if c["kind"] in args.kinds.split(",")]
     report: dict[str, Any] = {"offline": summarise(cases, offline_results(cases))}
     args.out.parent.mkdir(parents=True, exist_ok=True)
+    names = config_names(args.config)
     for model in filter(None, args.models.split(",")):  # --models "": the offline grader only
-        results, wall = run_model(model, cases, args.slots, args.out.parent, args.grader_calls)
+        results, wall = run_model(model, cases, args.slots, args.out.parent, args.grader_calls, names)
         report[model] = {**summarise(cases, results), "wall_s": wall, "results": results}
         print(model, json.dumps({k: report[model][k] for k in ("grade_raw", "grade_engine", "verify")}), flush=True)
     args.out.write_text(json.dumps(jsonable(report), indent=1))

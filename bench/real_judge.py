@@ -53,6 +53,7 @@ from reward_engine import prompts  # noqa: E402
 from reward_engine.config import load_reward_config  # noqa: E402
 from reward_engine.judge.config import Endpoint  # noqa: E402
 from reward_engine.judge.wire import request_body  # noqa: E402
+from reward_engine.stages.lead_names import LeadNames  # noqa: E402
 from reward_engine.stages.llm_stage import GRADER_SPAN_MAX_TOKENS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
@@ -124,19 +125,24 @@ def generate(url: str, model: str, questions: list[dict[str, Any]], out: Path) -
 
 # -- 1 and 4: the judge set, slots, prompt cache ----------------------------------------------
 def judge_set_run(
-    url: str, model: str, cases: list[dict[str, Any]], slots: int, grader_calls: str = "two"
+    url: str,
+    model: str,
+    cases: list[dict[str, Any]],
+    slots: int,
+    grader_calls: str = "two",
+    names: LeadNames | None = None,
 ) -> dict[str, Any]:
     started = time.perf_counter()
-    results = asyncio.run(judge_set.judge_results(url, model, cases, slots, grader_calls))
+    results = asyncio.run(judge_set.judge_results(url, model, cases, slots, grader_calls, names))
     wall = time.perf_counter() - started
     return {**judge_set.summarise(cases, results), "wall_s": wall, "calls_per_s": len(cases) / wall, "results": results}
 
 
-def both_graders(url: str, model: str, cases: list[dict[str, Any]]) -> dict[str, Any]:
+def both_graders(url: str, model: str, cases: list[dict[str, Any]], names: LeadNames | None) -> dict[str, Any]:
     """Every case with the two-call grader (``grader_calls: two``), the grade cases again with the one-call one."""
-    run = judge_set_run(url, model, cases, 2, "two")
+    run = judge_set_run(url, model, cases, 2, "two", names)
     grades = [c for c in cases if c["kind"] == "grade"]
-    run["one_call"] = judge_set_run(url, model, grades, 2, "one")
+    run["one_call"] = judge_set_run(url, model, grades, 2, "one", names)
     return run
 
 
@@ -280,14 +286,14 @@ def confusion_lines(counts: dict[tuple[str, str], int], labels: tuple[str, ...],
     return lines
 
 
-def heldout_runs(url: str, model: str, paths: str) -> dict[str, dict[str, Any]]:
+def heldout_runs(url: str, model: str, paths: str, names: LeadNames | None) -> dict[str, dict[str, Any]]:
     """Each further set's grade cases through the judge (two-call grader, as the local judge's config) and offline."""
     out: dict[str, dict[str, Any]] = {}
     for path in filter(None, paths.split(",")):
         cases = [c for c in judge_set.load_cases(ROOT / path) if c["kind"] == "grade"]
         out[path] = {
             "cases": cases,
-            "judge": judge_set_run(url, model, cases, 2, "two"),
+            "judge": judge_set_run(url, model, cases, 2, "two", names),
             "offline": judge_set.summarise(cases, judge_set.offline_results(cases)),
         }
     return out
@@ -365,7 +371,7 @@ def heldout_section(heldout: dict[str, dict[str, Any]], model: str) -> list[str]
     return lines
 
 
-def judge_set_section(sets: dict[str, dict[str, Any]], cases: list[dict[str, Any]]) -> list[str]:
+def judge_set_section(sets: dict[str, dict[str, Any]], cases: list[dict[str, Any]], aliases: bool = False) -> list[str]:
     grades = sum(c["kind"] == "grade" for c in cases)
     labels = Counter(c["label"] for c in cases if c["kind"] == "grade")
     lines = [
@@ -383,7 +389,14 @@ def judge_set_section(sets: dict[str, dict[str, Any]], cases: list[dict[str, Any
         "grade the model's replies give. *Engine's*: what the engine keeps after `stages/grade_guard.py` settles "
         "it from the span (a refusal or an empty span is NOT_ATTEMPTED, a span listing alternatives INCORRECT; a "
         "span not in the answer, or talking about grading, is refused and the row takes the offline grader's "
-        "label; a CORRECT stands only when its span is confirmed). 95 % Wilson intervals (cases are independent "
+        "label; a CORRECT stands only when its span is confirmed)"
+        + (
+            "; with `grader_aliases: kb`, as the local judge's config, a span the first sentence of the gold's page "
+            "in the demo KB gives as its other name is CORRECT (`stages/lead_names.py`)"
+            if aliases
+            else ""
+        )
+        + ". 95 % Wilson intervals (cases are independent "
         "items). s/call: seconds per judge-set case as the client sees it (two-call grader; verify cases: one call).",
         "",
         "| judge | grade, two calls: judge's | engine's | grade, one call: judge's | engine's | claim verdicts "
@@ -514,7 +527,7 @@ def write_report(path: Path, args: argparse.Namespace, r: dict[str, Any], cases:
         "from the pinned part packages, 2 threads, 4096 tokens of context per slot, `json_schema` replies) "
         "on 127.0.0.1.",
         "",
-        *judge_set_section(r["sets"], cases),
+        *judge_set_section(r["sets"], cases, r.get("grader_aliases", False)),
         *heldout_section(r.get("heldout", {}), main_model),
         "",
         "## 2. Held-out answers graded by the judge",
@@ -627,6 +640,8 @@ def main(argv: list[str] | None = None) -> int:
     def log(msg: str) -> None:
         print(f"[{(time.perf_counter() - started) / 60:5.1f} min] {msg}", flush=True)
 
+    names = judge_set.config_names(ROOT / "configs" / "reward_local_judge.yaml")  # the grader as the config has it
+    r["grader_aliases"] = names is not None
     data = build_demo_data(w / "demo-data", args.answers - 40, 40, seed=0)
     questions = [json.loads(line) for key in ("train", "heldout") for line in data[key].read_text().splitlines()]
     for model in [main_model, *(m for m in models[1:] if m != main_model)] + (
@@ -635,12 +650,12 @@ def main(argv: list[str] | None = None) -> int:
         _, served_as = resolve_model(model)
         with running(model=model, parallel=2, log_path=w / f"server-{model}.log") as url:
             if model in models:
-                r["sets"][model] = both_graders(url, served_as, cases)
+                r["sets"][model] = both_graders(url, served_as, cases, names)
                 accuracies = {k: r["sets"][model][k]["accuracy"] for k in ("grade_raw", "grade_engine", "verify")}
                 one = r["sets"][model]["one_call"]["grade_engine"]["accuracy"]
                 log(f"{model} judge set: {json.dumps(accuracies)}; one-call grade {one:.3f}")
             if model == main_model:
-                r["heldout"] = heldout_runs(url, served_as, args.heldout)
+                r["heldout"] = heldout_runs(url, served_as, args.heldout, names)
                 log(f"held-out sets: { {k: v['judge']['grade_engine']['accuracy'] for k, v in r['heldout'].items()} }")
             if model == GENERATOR:
                 r["generated"] = generate(url, served_as, questions[: args.answers], w / "generated.jsonl")
@@ -662,7 +677,7 @@ def main(argv: list[str] | None = None) -> int:
     r["slots"] = {}
     for slots in (2, 1):
         with running(model=main_model, parallel=slots, log_path=w / f"server-{main_model}-slots{slots}.log") as url:
-            r["slots"][slots] = judge_set_run(url, served_as, subset, slots)
+            r["slots"][slots] = judge_set_run(url, served_as, subset, slots, "two", names)
             log(f"slots {slots}: {r['slots'][slots]['wall_s']:.0f} s")
             if slots == 1:
                 r["cache"] = cache_on_off(url, served_as, grade_cases[args.subset : args.subset + 2 * args.cache_pairs])

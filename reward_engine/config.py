@@ -109,6 +109,13 @@ class RewardEngineConfig(BaseModel):
         "judges), or two (read the answer without the gold, then compare the span read with the gold: small "
         "local judges, which let the gold lead their reading; up to twice the grader calls)",
     )
+    grader_aliases: Literal["off", "kb"] = Field(
+        "off",
+        description="the LLM grader: kb takes an answer span the judge calls wrong as CORRECT when the first "
+        "sentence of the gold's page in the knowledge base gives it as the gold's other name ('Beijing, "
+        "previously romanized as Peking, is ...'): small judges miss aliases they do not know. Needs "
+        "factuality.kb_path or factuality.source (the gold's page looked up by title)",
+    )
     decomposer: str = Field("offline", description="offline rules or the LLM judge ('llm'); or a registered one")
     verifier: str = Field(
         "offline",
@@ -175,6 +182,8 @@ class RewardEngineConfig(BaseModel):
             raise ValueError(
                 "factuality.enabled needs factuality.kb_path or factuality.source (or set factuality.enabled: false)"
             )
+        if self.grader_aliases == "kb" and not (self.factuality.kb_path or self.factuality.source):
+            raise ValueError("grader_aliases 'kb' reads the gold's page: set factuality.kb_path or factuality.source")
         if self.factuality.mode == "fused" and (self.decomposer, self.verifier) != ("llm", "llm"):
             raise ValueError(
                 "factuality.mode 'fused' extracts and verifies claims in one judge call: set "

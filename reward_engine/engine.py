@@ -89,7 +89,7 @@ class RewardEngine:
         templates = config.templates()
         grade, decompose, verify = (stage_judges.get(s, self.judge) for s in ("grade", "decompose", "verify"))
         stage = registry.StageContext
-        self.grader: Grader = registry.build("grader", config.grader, stage(config, grade, templates))
+        self.grader: Grader = registry.build("grader", config.grader, stage(config, grade, templates, self.open_kb))
         self.decomposer: Decomposer = registry.build(
             "decomposer", config.decomposer, stage(config, decompose, templates)
         )
@@ -167,7 +167,7 @@ class RewardEngine:
     def open_kb(self) -> KnowledgeSource | None:
         """Open the KB now (loads the embedding model); raises a clear error if it is missing."""
         with self._kb_lock:
-            if self._kb is None and self.config.factuality.enabled:
+            if self._kb is None and (self.config.factuality.enabled or self.config.grader_aliases == "kb"):
                 self._kb = knowledge.open_source(self.config.factuality)
             return self._kb
 

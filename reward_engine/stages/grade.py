@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import re
 from typing import Protocol
@@ -12,6 +13,7 @@ from reward_engine.labels import Label
 from reward_engine.offline import answer_forms, reading
 from reward_engine.offline import grader as offline_grader
 from reward_engine.stages.grade_guard import SpanCheck, SpanVerdict, check_span, settle
+from reward_engine.stages.lead_names import LeadNames
 from reward_engine.stages.llm_stage import (
     GRADER_JSON_MAX_TOKENS,
     GRADER_MAX_TOKENS,
@@ -51,14 +53,19 @@ class LLMGrader:
     With the engine's own template the judge names the answer span it compared with the gold, and
     ``grade_guard.settle`` decides from the span: no answer, several candidates, and a CORRECT kept only
     when the span is confirmed (or the judge grades the span alone CORRECT again); a refused grade takes
-    the offline grader's label. ``guard_counts`` says how often each happened.
+    the offline grader's label. ``guard_counts`` says how often each happened. With ``names`` (the
+    ``grader_aliases: kb`` setting), a span the judge calls wrong that the gold's own page gives as its other
+    name ("Peking" for Beijing) is CORRECT: the knowledge base's word over a small judge's memory.
     """
 
     compared_alone = False  # True when the judge compared the span with the gold without the rest of the answer
 
-    def __init__(self, judge: Judge, template: prompts.Template = prompts.GRADER) -> None:
+    def __init__(
+        self, judge: Judge, template: prompts.Template = prompts.GRADER, names: LeadNames | None = None
+    ) -> None:
         self.judge = judge
         self.template = template
+        self.names = names
         self.guard_counts: collections.Counter[str] = collections.Counter()
         # settle() is a pure function of its strings: a warm step asks it the same questions again
         self._settled: collections.OrderedDict[tuple, SpanVerdict] = collections.OrderedDict()
@@ -94,6 +101,13 @@ class LLMGrader:
                 self._settled.popitem(last=False)
         return verdict
 
+    async def is_alias(self, span: str | None, gold: str, question: str) -> bool:
+        """Whether the gold's page in the knowledge base gives ``span`` as its other name (False without
+        ``names``); the lookup reads SQLite, so it runs on a worker thread."""
+        if self.names is None or not span or not span.strip():
+            return False
+        return await asyncio.to_thread(self.names.is_alias, span, gold, question)
+
     async def grade(self, question: str, gold: str, answer: str) -> StageOutput:
         label, span, cached = await self.ask(question, gold, answer)
         return await self.guard(question, gold, answer, label, span, cached)
@@ -107,6 +121,15 @@ class LLMGrader:
         verdict = await self._settle(label, span, answer, gold, question)
         if verdict.check is SpanCheck.ASK and self.compared_alone:
             verdict = SpanVerdict(SpanCheck.CONFIRMED, "the judge compared the span alone", verdict.span)
+        elif verdict.check is SpanCheck.ASK and await self.is_alias(verdict.span, gold, question):
+            verdict = SpanVerdict(SpanCheck.CONFIRMED, "the gold's page names the span", verdict.span)
+        elif (
+            verdict.check is SpanCheck.KEPT
+            and label is Label.INCORRECT
+            and await self.is_alias(verdict.span, gold, question)
+        ):
+            self.guard_counts["alias"] += 1
+            return StageOutput(Label.CORRECT, cached)
         if verdict.check is not SpanCheck.KEPT:
             self.guard_counts[verdict.check.value] += 1
         if verdict.check in (SpanCheck.KEPT, SpanCheck.CONFIRMED):
@@ -143,8 +166,8 @@ class ReadThenCompareGrader(LLMGrader):
 
     compared_alone = True
 
-    def __init__(self, judge: Judge) -> None:
-        super().__init__(judge, prompts.GRADER)
+    def __init__(self, judge: Judge, names: LeadNames | None = None) -> None:
+        super().__init__(judge, prompts.GRADER, names)
 
     async def ask(self, question: str, gold: str, answer: str) -> tuple[Label, str | None, bool]:
         """The judge's grade of the span it read (NOT_ATTEMPTED when it read none), the span, cached."""
@@ -169,6 +192,8 @@ class ReadThenCompareGrader(LLMGrader):
         by_rule = await off_loop(_by_rule, span, gold, question, chars=len(span))
         if by_rule is not None:
             return by_rule, span, reply.cached
+        if description is None and await self.is_alias(span, gold, question):
+            return Label.CORRECT, span, reply.cached  # "Peking": the gold's page says so, no second call
         describes = kind == "describes" and (
             description is not None or await off_loop(_only_describes, span, answer, chars=len(span) + len(answer))
         )

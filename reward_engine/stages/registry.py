@@ -10,8 +10,8 @@ names are checked)::
     def always_supported(ctx: StageContext) -> MyVerifier:   # anything with the Verifier protocol's methods
         return MyVerifier(ctx.judge)
 
-A factory receives the reward config, its stage's judge client (None without one) and the run's judge
-templates.
+A factory receives the reward config, its stage's judge client (None without one), the run's judge
+templates and an opener of the run's knowledge source.
 """
 
 from __future__ import annotations
@@ -22,9 +22,11 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar
 from reward_engine.judge.protocol import Judge
 from reward_engine.stages.decompose import Decomposer, LLMDecomposer, OfflineDecomposer
 from reward_engine.stages.grade import Grader, LLMGrader, OfflineGrader, ReadThenCompareGrader
+from reward_engine.stages.lead_names import LeadNames
 from reward_engine.stages.verify import LLMVerifier, OfflineVerifier, Verifier
 
 if TYPE_CHECKING:
+    from retrieval.source import KnowledgeSource
     from reward_engine.prompts.files import Templates
 
 KINDS = ("grader", "decomposer", "verifier")
@@ -36,6 +38,7 @@ class StageContext:
     config: Any  # the RewardEngineConfig (the config validates stage names here: no import back)
     judge: Judge | None  # the stage's judge (a JudgeClient, or a cache-only one in a dry run); None without one
     templates: "Templates"
+    knowledge: "Callable[[], KnowledgeSource | None] | None" = None  # opens the run's knowledge source, lazily
 
 
 _FACTORIES: dict[str, dict[str, Callable[[StageContext], Any]]] = {kind: {} for kind in KINDS}
@@ -72,9 +75,11 @@ def _offline_grader(ctx: StageContext) -> Grader:
 
 @register("grader", "llm")
 def _llm_grader(ctx: StageContext) -> Grader:
+    aliases = getattr(ctx.config, "grader_aliases", "off") == "kb" and ctx.knowledge is not None
+    names = LeadNames(ctx.knowledge) if aliases else None
     if ctx.config.grader_calls == "two":
-        return ReadThenCompareGrader(ctx.judge)
-    return LLMGrader(ctx.judge, ctx.templates.grader)
+        return ReadThenCompareGrader(ctx.judge, names)
+    return LLMGrader(ctx.judge, ctx.templates.grader, names)
 
 
 @register("decomposer", "offline")
