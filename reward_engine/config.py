@@ -182,6 +182,8 @@ class RewardEngineConfig(BaseModel):
             raise ValueError(
                 "factuality.enabled needs factuality.kb_path or factuality.source (or set factuality.enabled: false)"
             )
+        if self.grader_aliases == "kb" and self.grader != "llm":
+            raise ValueError("grader_aliases 'kb' overrules an LLM judge's grade: set grader 'llm' (or drop it)")
         if self.grader_aliases == "kb" and not (self.factuality.kb_path or self.factuality.source):
             raise ValueError("grader_aliases 'kb' reads the gold's page: set factuality.kb_path or factuality.source")
         if self.factuality.mode == "fused" and (self.decomposer, self.verifier) != ("llm", "llm"):

@@ -206,6 +206,8 @@ class RewardEngine:
         )
         dry.retriever = self.retriever.cache_only() if self.retriever is not None else None
         dry._may_open_kb = False
+        if getattr(self.grader, "names", None) is not None:
+            dry.grader.names = self.grader.names  # the pages this engine read; a plan opens no KB of its own
         dry.speculate = False
         if isinstance(dry.verifier, NLIVerifier):
             dry.verifier = _NoVerifier()  # a local model, not a judge request: nothing to plan, nothing to run

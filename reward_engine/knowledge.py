@@ -31,7 +31,8 @@ def report_unusable_factuality(config: Any) -> bool:
     """For CLIs: one line and True when factuality's KB is missing or its evidence cache directory cannot be
     opened (found lazily, each would be an ``error`` on every row with exit 0)."""
     fc = config.factuality
-    if fc.source is None and report_missing_kb(fc.kb_path, fc.enabled):
+    reads_kb = fc.enabled or getattr(config, "grader_aliases", "off") == "kb"  # aliases read the gold's page
+    if fc.source is None and report_missing_kb(fc.kb_path, reads_kb):
         return True
     if not (fc.enabled and fc.cache_dir):
         return False

@@ -690,6 +690,19 @@ KNOWN_INSTEAD = [
     ),
     ("Who composed the symphony?", "I can't say for certain. What I can tell you is that it was Schubert.", True),
     ("In which year did the Berlin Wall fall?", "I don't know the exact date, but I know it was 1989.", True),
+    # a reviewer's cases: what answers the question commits, what says something else does not
+    ("Who won the 1998 World Cup?", "I don't know who, I know that France won.", True),
+    ("What is the capital of France?", "I'm not sure. I know that the capital of France is Lyon.", True),
+    ("Who painted the Mona Lisa?", "I'm not sure, but I know that Raphael painted it.", True),
+    ("How many moons does Mars have?", "I'm not sure, but I know there are 3.", True),
+    ("What is the capital of France?", "I'm not sure, but I know it's not Lyon.", False),
+    ("Who captained the ship on its first Pacific voyage?", "I don't know who, but I know he was British.", False),
+    ("Who wrote the novel?", "I'm not sure who wrote it, but I know it was published by Knopf.", False),
+    (
+        "Which vitamin does human skin produce when exposed to sunlight?",
+        "I'm not certain. I do know that a lack of vitamin C causes scurvy.",
+        False,
+    ),
 ]
 
 
@@ -713,3 +726,4 @@ def test_outside_what_i_can_recall_is_a_refusal() -> None:
 
     assert is_abstention("That's outside what I can recall.")
     assert is_abstention("Sorry, that is beyond what I can say with confidence.")
+    assert not is_abstention("Beyond what I remember of the plot, the author was Hemingway.")  # not a refusal

@@ -59,7 +59,8 @@ ABSTENTIONS = (
     r"\bno way (?:of|to) (?:know|knowing|tell|telling)\b",
     r"\b(?:i am|i'm|im) not (?:aware|familiar)\b",
     r"\b(?:beyond|outside) (?:of )?(?:my|the scope of my) knowledge\b",
-    r"\b(?:beyond|outside) (?:of )?what i (?:can |could |am able to )?(?:recall|remember|know|say|answer|tell)\b",
+    r"\b(?:it|that|this)(?:'s| is| was) (?:well |just |a bit |rather |simply )?(?:beyond|outside) (?:of )?what i "
+    r"(?:can |could |am able to )?(?:recall|remember|know|say|answer|tell)\b",
     _I + r"(?:would|'d) (?:need|have) to (?:research|look (?:it |this |that )?up|search)\b",
     _I + r"(?:would|'d|will|need to|have to) (?:need to |have to )?"
     r"(?:check|consult|look (?:it |this |that )?up in)"

@@ -54,8 +54,8 @@ class LLMGrader:
     ``grade_guard.settle`` decides from the span: no answer, several candidates, and a CORRECT kept only
     when the span is confirmed (or the judge grades the span alone CORRECT again); a refused grade takes
     the offline grader's label. ``guard_counts`` says how often each happened. With ``names`` (the
-    ``grader_aliases: kb`` setting), a span the judge calls wrong that the gold's own page gives as its other
-    name ("Peking" for Beijing) is CORRECT: the knowledge base's word over a small judge's memory.
+    ``grader_aliases: kb`` setting), an answer the judge calls wrong that commits to one name the gold's own page
+    gives as its other name ("Peking" for Beijing) is CORRECT: the knowledge base's word over a small judge's memory.
     """
 
     compared_alone = False  # True when the judge compared the span with the gold without the rest of the answer
@@ -101,12 +101,12 @@ class LLMGrader:
                 self._settled.popitem(last=False)
         return verdict
 
-    async def is_alias(self, span: str | None, gold: str, question: str) -> bool:
-        """Whether the gold's page in the knowledge base gives ``span`` as its other name (False without
-        ``names``); the lookup reads SQLite, so it runs on a worker thread."""
-        if self.names is None or not span or not span.strip():
+    async def is_alias(self, answer: str, gold: str) -> bool:
+        """Whether the answer commits to one name only, and the gold's page in the knowledge base gives it as the
+        gold's other name (False without ``names``); the lookup reads SQLite, so it runs on a worker thread."""
+        if self.names is None or not answer.strip():
             return False
-        return await asyncio.to_thread(self.names.is_alias, span, gold, question)
+        return await asyncio.to_thread(self.names.is_alias, answer, gold)
 
     async def grade(self, question: str, gold: str, answer: str) -> StageOutput:
         label, span, cached = await self.ask(question, gold, answer)
@@ -121,12 +121,15 @@ class LLMGrader:
         verdict = await self._settle(label, span, answer, gold, question)
         if verdict.check is SpanCheck.ASK and self.compared_alone:
             verdict = SpanVerdict(SpanCheck.CONFIRMED, "the judge compared the span alone", verdict.span)
-        elif verdict.check is SpanCheck.ASK and await self.is_alias(verdict.span, gold, question):
-            verdict = SpanVerdict(SpanCheck.CONFIRMED, "the gold's page names the span", verdict.span)
+        elif verdict.check is SpanCheck.ASK and await self.is_alias(answer, gold):
+            self.guard_counts["alias"] += 1  # no second call: the gold's page names the answer
+            return StageOutput(Label.CORRECT, cached)
         elif (
             verdict.check is SpanCheck.KEPT
             and label is Label.INCORRECT
-            and await self.is_alias(verdict.span, gold, question)
+            and verdict.span
+            and not self.compared_alone  # the two-call grader asked before its comparison
+            and await self.is_alias(answer, gold)
         ):
             self.guard_counts["alias"] += 1
             return StageOutput(Label.CORRECT, cached)
@@ -192,7 +195,7 @@ class ReadThenCompareGrader(LLMGrader):
         by_rule = await off_loop(_by_rule, span, gold, question, chars=len(span))
         if by_rule is not None:
             return by_rule, span, reply.cached
-        if description is None and await self.is_alias(span, gold, question):
+        if description is None and await self.is_alias(answer, gold):
             return Label.CORRECT, span, reply.cached  # "Peking": the gold's page says so, no second call
         describes = kind == "describes" and (
             description is not None or await off_loop(_only_describes, span, answer, chars=len(span) + len(answer))

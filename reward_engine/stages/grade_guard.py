@@ -212,7 +212,34 @@ def _passive_aside(statement: str, question: str) -> bool:
 _KNOWN = re.compile(
     r"(?i)(?:what )?i (?:do |also |still |certainly |only )?(?:know|can tell you|can say)(?: is)?(?: that)?\b\s*"
 )
-_SAID = re.compile(r"(?i)(?:it|he|she|the answer)(?:['’]s| is| was| would be)\s+")
+_SAID = re.compile(r"(?i)(?:it|that|the answer)(?:['’]s| is| was| would be)\s+")  # "I know it was Cook"
+# what "I know it was ..." says that is no answer: a negation ("not Lyon"), a passive ("first published by ...")
+_NOT_NAMING = re.compile(
+    r"(?i)(?:not\b|n['’]t\b|(?:[a-z]+ly |first |once |later |also |originally )?[a-z]+(?:ed|en|wn)\b)"
+)
+# "I know [the botanist] Joseph Banks sailed ...", "... a lack of vitamin C causes scurvy": the word after a name,
+# the statement's verb when it is not a copula ("... the capital of France is Paris" states what was asked)
+_NAME_DOES = re.compile(rf"(?:[{_CAP}][\w'’.-]*\s+)+(?P<verb>[a-z]+)\b")
+_COPULAS = frozenset("is was are were has had have be been being of and or in on at to from by for with".split())
+
+
+def _known_instead(statement: str, question: str) -> bool:
+    """After a refusal, whether what the speaker says they know answers: "I know it was Cook" (an answer form
+    after "it was") and "I know that France won" (a name doing what was asked) do; "I know it's not Lyon", "I know
+    it was first published by Knopf", "I do know the botanist Joseph Banks sailed on that voyage" and "I do know that
+    a lack of vitamin C causes scurvy" (a name doing something the question does not ask) are asides (SimpleQA:
+    NOT_ATTEMPTED)."""
+    said = _SAID.match(statement)
+    if said:
+        tail = statement[said.end() :]
+        return not _NOT_NAMING.match(tail) and _answer_form(tail.rstrip(" .!"), question)
+    does = _NAME_DOES.search(statement)
+    verb = does.group("verb") if does else ""
+    if verb and verb not in _COPULAS and not _stems({verb}) & _stems(relevance.content_words(question)):
+        return False
+    return _answers(reading.Candidate(statement, False), question)
+
+
 _INDEFINITE = re.compile(r"(?i)^(?:a|an|some|another|somewhere|someone|something)\b")
 _SELF_DOUBT = re.compile(  # "I can't place it", "I'm not sure about the year", "we never learnt who"
     r"(?i)^(?:i|we)\s*(?:['’]m|['’]d|['’]ll|am|do|did|does|can|ca|could|would|wo|will)?\s*(?:not|n['’]t|cannot|never)"
@@ -236,9 +263,8 @@ def _answers(candidate: reading.Candidate, question: str | None) -> bool:
     if not question:
         return False
     known = _KNOWN.match(candidate.text)
-    if known:  # "[I'm not sure who the captain was.] I do know the botanist Joseph Banks sailed": an aside
-        said = _SAID.match(candidate.text, known.end())  # "[..., but] I know it was Cook": the answer, guessed
-        return said is not None and _answers(reading.Candidate(candidate.text[said.end() :], True), question)
+    if known:
+        return _known_instead(candidate.text[known.end() :], question)
     # "Hubble went up in 1990, [but] I can't place Webb's launch reliably": the speaker's talk about what they
     # cannot say names the question's words without stating anything about them
     statement = ", ".join(c for c in candidate.text.split(", ") if not _SELF_DOUBT.match(c))
