@@ -167,7 +167,7 @@ def markdown(command: str, path: Path, cases: list[dict[str, Any]], report: dict
     import platform
 
     labels = Counter(c["label"] for c in cases)
-    judges = [k for k in report if k != "offline"] + ["offline"]
+    judges = [k for k in report if k not in ("offline", "grader_aliases")] + ["offline"]
     lines = [
         f"# Judges on `{path.name}`: `{command}`",
         "",
@@ -175,8 +175,13 @@ def markdown(command: str, path: Path, cases: list[dict[str, Any]], report: dict
         f"{os.cpu_count()} cores). "
         f"{len(cases)} cases (gold {', '.join(f'{k} {v}' for k, v in sorted(labels.items()))}), each through the"
         " engine's judge client with the engine's prompts and schemas (no cache, temperature 0, `judges.local`:"
-        " llama.cpp's server, Q4_K_M GGUF, 2 threads); *engine's* is the grade after `stages/grade_guard.py`."
-        " 95 % Wilson intervals (cases are independent items). Speed is not reported here (real_judge.md has"
+        " llama.cpp's server, Q4_K_M GGUF, 2 threads); *engine's* is the grade after `stages/grade_guard.py`"
+        + (
+            " and the gold's other names read from its KB page (`grader_aliases: kb`, as the config has it)."
+            if report.get("grader_aliases")
+            else "."
+        )
+        + " 95 % Wilson intervals (cases are independent items). Speed is not reported here (real_judge.md has"
         " it, measured on an idle machine).",
         "",
         "| judge | judge's grade | engine's grade |",
@@ -238,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, Any] = {"offline": summarise(cases, offline_results(cases))}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     names = config_names(args.config)
+    report["grader_aliases"] = names is not None
     for model in filter(None, args.models.split(",")):  # --models "": the offline grader only
         results, wall = run_model(model, cases, args.slots, args.out.parent, args.grader_calls, names)
         report[model] = {**summarise(cases, results), "wall_s": wall, "results": results}
