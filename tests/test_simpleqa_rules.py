@@ -727,3 +727,22 @@ def test_outside_what_i_can_recall_is_a_refusal() -> None:
     assert is_abstention("That's outside what I can recall.")
     assert is_abstention("Sorry, that is beyond what I can say with confidence.")
     assert not is_abstention("Beyond what I remember of the plot, the author was Hemingway.")  # not a refusal
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Who composed the opera?", "I'm not able to find that information."),  # "that" is a determiner here
+        (
+            "Under what pen name did the poet publish the hymns?",
+            "He was a German Romantic poet of the late 18th century. He wrote mystical verse, but I can't remember "
+            "the pen name he used.",
+        ),  # the refusal names the noun the question asks for: the background is disowned
+    ],
+)
+def test_set_9s_guard_made_incorrect_answers_decline(question: str, answer: str) -> None:
+    """Held-out set 9 (out of sample at 0bdbba0): the guard turned the judge's NOT_ATTEMPTED into INCORRECT
+    for these shapes ("that information" read as a claim; "the pen name he used" not read as what was asked)."""
+    from reward_engine.stages.grade_guard import SpanCheck, settle
+
+    assert settle(N, "", answer, "Novalis", question).check is SpanCheck.NO_ANSWER

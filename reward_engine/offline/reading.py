@@ -201,7 +201,8 @@ _PARTICIPLE = re.compile(
 # "... that X is Y" holds a claim; "... that with confidence" / "... that offhand" is only what is refused
 _REFUSED_IF = re.compile(
     r"^(?:if|whether|that)\s+(?!(?:with|without|for|offhand|exactly|precisely|now|right|here|confidently|reliably|"
-    r"at all|yet)\b)(?P<rest>\S.*)$"
+    r"at all|yet|information|answer|one|name|date|detail|details|fact|figure|number|question|data|record|year|"
+    r"person|title|part)\b)(?P<rest>\S.*)$"
 )
 
 

@@ -167,13 +167,25 @@ def _disowned(index: int, candidate: reading.Candidate, read: reading.Reading, q
         if before <= index or _ANOTHER.search(what):
             continue
         name = _NAME_OF.search(what)
-        asks = what.startswith(wh.group(0).casefold() + " ") or (
-            name is not None and (name.group(1) is None or relevance.content_words(name.group(1)) <= topic)
+        asks = (
+            what.startswith(wh.group(0).casefold() + " ")
+            or _names_the_wh_noun(what, question or "", wh)
+            or (name is not None and (name.group(1) is None or relevance.content_words(name.group(1)) <= topic))
         )
         words = relevance.content_words(what)
         if asks and (words & topic or name is not None) and not words & said:
             return True
     return False
+
+
+def _names_the_wh_noun(what: str, question: str, wh: re.Match[str]) -> bool:
+    """Whether a refusal's object is the noun the question asks for: "the pen name he used" for "Under what pen
+    name did ...?", "the year" for "In which year ...?"."""
+    asked = question[wh.end() :].casefold().split()
+    refused = what.split()
+    if refused[:1] in (["the"], ["his"], ["her"], ["its"], ["their"]):
+        refused = refused[1:]
+    return bool(asked and refused) and asked[0] == refused[0] and bool(relevance.content_words(asked[0]))
 
 
 # One name or number ("Leonardo da Vinci", "Bay of Pigs", "522,250", "Émile Zola")
@@ -294,7 +306,7 @@ def _answer_form(text: str, question: str | None) -> bool:
 _RESIDUE = frozenset(
     relevance.content_words(
         "date year name answer question figure number detail fact one thing person place that this there "
-        "good great sorry thanks escapes idea clue certain sure offhand memory"
+        "good great sorry thanks escapes idea clue certain sure offhand memory information data details record"
     )
 )
 
