@@ -82,8 +82,9 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "prompt or judge output; out of sample at c8d5c2c (87.5 %); its failures were then read for that run's hand "
     "note: **in-sample** for any later change.",
     "bench/data/judge_set_9.jsonl": "`judge_set_9.jsonl` (2026-11-27n) was written by a helper after 4c16060, "
-    "reading no code, prompt or judge output, and was never read for a change: **out of sample** for every "
-    "prompt and rule here (issue #43's goal is measured on it).",
+    "reading no code, prompt or judge output; out of sample at 0bdbba0 (85.0 %); its failures were then read for "
+    'the rules of 2026-11-27o (a determiner "that" after a refusal, a refusal naming the noun the question asks '
+    "for): **in-sample** for any later change. A tenth set, written before the next change, measures what follows.",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
