@@ -111,9 +111,9 @@ class RewardEngineConfig(BaseModel):
     )
     grader_aliases: Literal["off", "kb"] = Field(
         "off",
-        description="the LLM grader: kb takes an answer span the judge calls wrong as CORRECT when the first "
-        "sentence of the gold's page in the knowledge base gives it as the gold's other name ('Beijing, "
-        "previously romanized as Peking, is ...'): small judges miss aliases they do not know. Needs "
+        description="the LLM grader: kb takes an answer the judge calls wrong as CORRECT when it commits to one "
+        "name only and the first sentence of the gold's page in the knowledge base gives that name as the gold's "
+        "('Beijing, previously romanized as Peking, is ...'): small judges miss aliases they do not know. Needs "
         "factuality.kb_path or factuality.source (the gold's page looked up by title)",
     )
     decomposer: str = Field("offline", description="offline rules or the LLM judge ('llm'); or a registered one")
