@@ -58,7 +58,7 @@ from reward_engine.stages.llm_stage import GRADER_SPAN_MAX_TOKENS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 REDTEAM = ROOT / "tests" / "redteam" / "v1.yaml"
-HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in (2, 3, 4, 5, 6, 7, 8, 9))
+HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in (2, 3, 4, 5, 6, 7, 8, 9, 10))
 HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a change is in-sample for it
     "bench/data/judge_set_2.jsonl": "`judge_set_2.jsonl` (2026-11-26) was written before the prompts were touched "
     "again; its failures were then read for the grade guard's rules (2026-11-27): **in-sample**.",
@@ -84,7 +84,10 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "bench/data/judge_set_9.jsonl": "`judge_set_9.jsonl` (2026-11-27n) was written by a helper after 4c16060, "
     "reading no code, prompt or judge output; out of sample at 0bdbba0 (85.0 %); its failures were then read for "
     'the rules of 2026-11-27o (a determiner "that" after a refusal, a refusal naming the noun the question asks '
-    "for): **in-sample** for any later change. A tenth set, written before the next change, measures what follows.",
+    "for): **in-sample** for any later change.",
+    "bench/data/judge_set_10.jsonl": "`judge_set_10.jsonl` (2026-11-27o) was written by a helper after f4f41b6, "
+    "reading no code, prompt or judge output, and was never read for a change: **out of sample** for every "
+    "prompt and rule here (issue #43's goal is measured on it).",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
