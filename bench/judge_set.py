@@ -162,12 +162,14 @@ def summarise(cases: list[dict[str, Any]], results: list[dict[str, Any]]) -> dic
     return out
 
 
-def markdown(command: str, path: Path, cases: list[dict[str, Any]], report: dict[str, Any], wall_s: float) -> str:
+def markdown(
+    command: str, path: Path, cases: list[dict[str, Any]], report: dict[str, Any], wall_s: float, aliases: bool = False
+) -> str:
     """A results page for one set: accuracy with Wilson intervals per judge, then per category."""
     import platform
 
     labels = Counter(c["label"] for c in cases)
-    judges = [k for k in report if k not in ("offline", "grader_aliases")] + ["offline"]
+    judges = [k for k in report if k != "offline"] + ["offline"]
     lines = [
         f"# Judges on `{path.name}`: `{command}`",
         "",
@@ -178,7 +180,7 @@ def markdown(command: str, path: Path, cases: list[dict[str, Any]], report: dict
         " llama.cpp's server, Q4_K_M GGUF, 2 threads); *engine's* is the grade after `stages/grade_guard.py`"
         + (
             " and the gold's other names read from its KB page (`grader_aliases: kb`, as the config has it)."
-            if report.get("grader_aliases")
+            if aliases
             else "."
         )
         + " 95 % Wilson intervals (cases are independent items). Speed is not reported here (real_judge.md has"
@@ -243,7 +245,6 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, Any] = {"offline": summarise(cases, offline_results(cases))}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     names = config_names(args.config)
-    report["grader_aliases"] = names is not None
     for model in filter(None, args.models.split(",")):  # --models "": the offline grader only
         results, wall = run_model(model, cases, args.slots, args.out.parent, args.grader_calls, names)
         report[model] = {**summarise(cases, results), "wall_s": wall, "results": results}
@@ -251,7 +252,9 @@ def main(argv: list[str] | None = None) -> int:
     args.out.write_text(json.dumps(jsonable(report), indent=1))
     if args.md:
         command = "python bench/judge_set.py " + " ".join(argv if argv is not None else sys.argv[1:])
-        args.md.write_text(markdown(command.strip(), args.set, cases, report, time.perf_counter() - started))
+        args.md.write_text(
+            markdown(command.strip(), args.set, cases, report, time.perf_counter() - started, names is not None)
+        )
     return 0
 
 
