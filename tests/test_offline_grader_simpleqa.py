@@ -350,6 +350,26 @@ def test_a_value_with_a_comma_is_not_a_list_of_guesses(answer, gold, listed):
     assert lists_guesses(answer, gold) is listed
 
 
+@pytest.mark.parametrize(
+    "answer, gold, label, listed",
+    [
+        # a bound, then a value inside it: one answer, graded by the narrower value (held-out set 9's p096)
+        ("It was just under 100, about 99.9.", "99.94", Label.NOT_ATTEMPTED, False),
+        ("Just under 100: 99.94.", "99.94", Label.CORRECT, False),
+        ("About 115k, or over a hundred thousand.", "115,000", Label.CORRECT, False),
+        ("Between 110 and 130 thousand, about 112k.", "120,000", Label.INCORRECT, False),
+        # values that do not nest are guesses: a value outside the bound, two points, the bound's own end
+        ("It was over 100, about 99.9.", "99.94", Label.INCORRECT, True),
+        ("Either 99 or 100.", "100", Label.INCORRECT, True),
+        ("Under 100, exactly 100.", "100", Label.INCORRECT, True),
+    ],
+)
+def test_a_value_that_narrows_a_bound_is_one_answer(answer, gold, label, listed):
+    from reward_engine.offline.grader import lists_guesses
+
+    assert (grade(answer, gold), lists_guesses(answer, gold)) == (label, listed)
+
+
 def test_whole_word_search_matches_the_regex_it_replaced() -> None:
     """word_starts is the matches of (?<!\\w)needle(?!\\w) (unicode word characters, non-overlapping), found
     without compiling a regex per gold; 20,000 random texts over word, non-word and non-ASCII characters."""

@@ -357,6 +357,29 @@ def quantities(text: str, gold: str | None = None) -> list[Quantity]:
 
 
 # a worked calculation: "sixty times sixty, so 3600", "3600 (60 x 60)", "60 × 60 = 3600"
+def one_value(found: list[Quantity]) -> Quantity | None:
+    """The one value several numbers commit to when each narrows the others ("just under 100, about 99.9": a
+    bound, then a value inside it): the narrowest, lying within every other. None when they are different
+    guesses ("99 or 100", "over 100, about 99.9"): SimpleQA's list of candidates."""
+    if not found:
+        return None
+
+    def span(q: Quantity) -> tuple[float, float]:
+        return (q.low - q.step / 2, q.low + q.step / 2) if q.kind == "approx" else (q.low, q.high)
+
+    narrowest = min(found, key=lambda q: span(q)[1] - span(q)[0])
+    lo, hi = span(narrowest)
+    eps = 1e-9 * max(1.0, abs(lo) if math.isfinite(lo) else 1.0, abs(hi) if math.isfinite(hi) else 1.0)
+    for q in found:
+        if q is narrowest:
+            continue
+        q_lo, q_hi = span(q)
+        strict = eps if q.kind in ("above", "below") else -eps  # "under 100" does not hold 100 itself
+        if lo < q_lo + strict or hi > q_hi - strict:
+            return None
+    return narrowest
+
+
 _OPERATOR = re.compile(r"\s*(times|multiplied by|x|\u00d7|\*|\u00b7|divided by|\u00f7|/|plus|\+)\s*")
 _RESULT = re.compile(
     r"\s*(?:=|,|(?:,\s*)?(?:so|which (?:is|makes|gives)|that's|that is|making|giving|gives|makes|equals|is|i\.e\.))"

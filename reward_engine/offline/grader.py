@@ -54,6 +54,7 @@ from reward_engine.offline.answer_forms import (
     date_spans,
     gold_date,
     gold_quantity,
+    one_value,
     quantities,
     same_answer,
     without_titles,
@@ -422,7 +423,8 @@ def _number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, re
     115k and 124,999 are CORRECT, 125k is INCORRECT, like 113k and 126k). An approximate value ("about
     100k", "around a hundred thousand") coarser than the gold's step that the gold falls within is too
     vague: NOT_ATTEMPTED; so is a bound or range that holds the gold ("over 100k", "hundreds of
-    thousands"); one that excludes the gold is INCORRECT. Several different numbers are a list."""
+    thousands"); one that excludes the gold is INCORRECT. Several different numbers are a list, unless each
+    narrows the others (a bound, then a value inside it: ``one_value``)."""
     want = gold_quantity(gold_raw)
     if want is None:
         return None
@@ -431,12 +433,12 @@ def _number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, re
         found = [q for q in found if q.kind == "exact" and q.low >= 1000]
     if not found:
         return None
-    distinct = {(q.low, q.high, q.kind) for q in found}
-    if len(distinct) > 1:
+    value = one_value(found)
+    if value is None:
         return Label.INCORRECT
     # A measurement written with decimals ("1.73 m"): SimpleQA takes 1.75 as right; counts stay exact.
     slack = _MEASURE_SLACK if re.search(r"\d\.\d", gold_raw) else 0.0
-    return _compare_quantity(want[0], want[1], found[0], slack)
+    return _compare_quantity(want[0], want[1], value, slack)
 
 
 _MEASURE_SLACK = 0.015  # relative: 1.75 for 1.73 m (1.2 %) is right; 113k for 120k (5.8 %) is a count, exact
@@ -597,9 +599,9 @@ def _lists(candidate: Candidate, gold_raw: str, gold: str, asked: frozenset[str]
         if dates:
             return len(dates) > 1
     if gold_quantity(gold_raw) is not None:
-        values = {(q.low, q.high, q.kind) for q in quantities(candidate.text, gold_raw)}
-        if values:
-            return len(values) > 1
+        found = quantities(candidate.text, gold_raw)
+        if found:
+            return one_value(found) is None
     return (
         names_alternatives(normalize(candidate.text))
         or _is_list(_before_detail(candidate.text, gold), gold_raw, gold)
