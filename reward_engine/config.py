@@ -50,6 +50,12 @@ class FactualityConfig(BaseModel):
     )
     source_options: dict[str, Any] = Field(default_factory=dict, description="keyword arguments for 'source'")
     evidence_k: int = Field(5, ge=1, description="passages of evidence per claim")
+    claims_per_call: int = Field(
+        8,
+        ge=1,
+        description="verifier 'llm': claims per verification call (a completion's calls go together); each "
+        "verdict quotes its evidence, so one call for many claims outgrows a small judge's reply budget",
+    )
     retrieval_mode: Literal["hybrid", "bm25", "dense"] = "hybrid"
     max_reasoning_chars: int = Field(
         32000,

@@ -13,7 +13,7 @@ from reward_engine.prompts.templates import Template
 GRADER_MAX_TOKENS = 4  # one letter; part of the cache key
 GRADER_JSON_MAX_TOKENS = 16  # {"grade": "B"} through a schema
 GRADER_SPAN_MAX_TOKENS = 96  # {"grade": "A", "answer_span": "..."} (the span is capped at 200 characters)
-FACTS_MAX_TOKENS = 2048  # decomposition and verification replies: room for ~100 claims (KnowRL: 8192)
+FACTS_MAX_TOKENS = 2048  # a decomposition reply (~100 claims; KnowRL: 8192) or one verification call's
 FUSED_MAX_TOKENS = 1024  # claims with labels and cited ids in one reply
 
 

@@ -99,7 +99,7 @@ def _offline_verifier(ctx: StageContext) -> Verifier:
 
 @register("verifier", "llm")
 def _llm_verifier(ctx: StageContext) -> Verifier:
-    return LLMVerifier(ctx.judge, template=ctx.templates.verify)
+    return LLMVerifier(ctx.judge, template=ctx.templates.verify, claims_per_call=ctx.config.factuality.claims_per_call)
 
 
 @register("verifier", "nli")

@@ -7,12 +7,14 @@ verdict (supported / contradicted / not enough evidence) from the same stage.
 from __future__ import annotations
 
 import asyncio
-from typing import Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from retrieval.kb import Passage
 from reward_engine import prompts
+from reward_engine.judge.protocol import Judge
 from reward_engine.labels import Verdict
 from reward_engine.offline import facts as offline_facts
+from reward_engine.prompts.templates import Template
 from reward_engine.stages.llm_stage import JudgeRequest, LLMStage, StageOutput
 
 
@@ -71,11 +73,27 @@ async def answer_verdict(verifier: Verifier, question: str, response: str, evide
     return StageOutput(found.value[0], found.cached)  # type: ignore[index]
 
 
+CLAIMS_PER_CALL = 8  # each verdict quotes up to 400 characters: 13 claims ran past 2,048 tokens on a 1.5B judge
+
+
 class LLMVerifier(LLMStage):
-    """All claims of one completion in one judge call, strict JSON labels back."""
+    """The claims of one completion, ``claims_per_call`` to a judge call (sent together), strict JSON labels
+    back. One call for all claims made the reply grow with the claims until a small judge's reply budget or
+    context cut it (the real_judge red team's padded completion: unscored); a claim's verdict reads only its
+    own evidence, so the split changes no verdict's input."""
 
     kind = "verification"
     default_template = prompts.VERIFY
+
+    def __init__(
+        self,
+        judge: Judge,
+        max_tokens: int | None = None,
+        template: Template | None = None,
+        claims_per_call: int = CLAIMS_PER_CALL,
+    ) -> None:
+        super().__init__(judge, max_tokens, template)
+        self.claims_per_call = claims_per_call
 
     def request(self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -> JudgeRequest:
         return JudgeRequest(
@@ -87,13 +105,18 @@ class LLMVerifier(LLMStage):
         )
 
     async def verify(self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -> StageOutput:
-        if not claims:
-            return StageOutput([])
-        return await self.ask(self.request(claims, evidence), lambda t: prompts.parse_verdicts(t, len(claims)))
+        return await self._in_calls(claims, evidence, prompts.parse_verdicts)
 
     async def verdicts(self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -> StageOutput:
-        if not claims:
-            return StageOutput([])
-        found = await self.ask(self.request(claims, evidence), lambda t: prompts.parse_labels(t, len(claims)))
+        found = await self._in_calls(claims, evidence, prompts.parse_labels)
         labels: list[str] = found.value  # type: ignore[assignment]
         return StageOutput([_VERDICT.get(label, Verdict.NOT_ENOUGH) for label in labels], found.cached)
+
+    async def _in_calls(
+        self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]], parse: Callable[[str, int], Any]
+    ) -> StageOutput:
+        """Every claim's parsed verdict in order, asked ``claims_per_call`` at a time; cached when every call was."""
+        n = self.claims_per_call
+        parts = [(claims[i : i + n], evidence[i : i + n]) for i in range(0, len(claims), n)]
+        found = await asyncio.gather(*(self.ask(self.request(c, e), lambda t, k=len(c): parse(t, k)) for c, e in parts))
+        return StageOutput([v for f in found for v in f.value], all(f.cached for f in found))
