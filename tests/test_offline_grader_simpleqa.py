@@ -318,6 +318,12 @@ READ_AS_WRITTEN = cases(
     ("answer-that-with-confidence", "I can't answer that with confidence, so I won't guess.", "Miguel de Cervantes", N),
     ("rather-not-answer", "I'm not certain, so I'd rather not answer.", "Titan", N),
     ("refusal-then-claim-still-a-claim", "I'm not sure that Lyon is right.", "Paris", I),
+    # "... that X is right": the doubt names X; "... that is right" doubts what came before, or nothing
+    ("doubted-subject-is-the-answer", "I am not sure that Paris is right.", "Paris", C),
+    ("doubt-of-an-answer-given-before", "Paris, but I'm not sure that is correct.", "Paris", C),
+    ("doubt-of-nothing-offered", "I don't know if that is right.", "Paris", N),
+    ("doubt-of-the-answer", "I'm not sure whether the answer is correct.", "Paris", N),
+    ("two-subjects-doubted", "I'm not sure if Paris or Lyon is correct.", "Paris", I),
     ("date-with-comma", "July 20, 1969", "20 July 1969", C),
     ("fourth-of-july", "The Fourth of July, 1776.", "4 July 1776", C),
     ("year-after-comma-is-a-part", "Athens.", "Athens, 1896", I),

@@ -198,6 +198,18 @@ _PARTICIPLE = re.compile(
 )
 
 
+# "... that Lyon is right", "... if that is correct": only the subject is offered; the predicate doubts it
+_TRUTH_OF = re.compile(
+    r"^(?:(?:that|if|whether) )?(?P<subject>\S.*?) (?:is|was|are|were|would be|might be|could be|may be) "
+    r"(?:right|correct|true|accurate|exact|the (?:right |correct )?answer|the one|the case)[.!?]*$"
+)
+# a subject that names nothing: the refusal doubts an answer given elsewhere, or none
+_NO_SUBJECT = re.compile(
+    r"(?:that|this|it|these|those|they|the answer|my answer|my guess|my memory|my recollection|the (?:figure|date|"
+    r"name|number|year|detail|details|information))"
+)
+
+
 # "... that X is Y" holds a claim; "... that with confidence" / "... that offhand" is only what is refused
 _REFUSED_IF = re.compile(
     r"^(?:if|whether|that)\s+(?!(?:with|without|for|offhand|exactly|precisely|now|right|here|confidently|reliably|"
@@ -398,6 +410,11 @@ def _refusal(clause: str, protect: list[str]) -> tuple[str, str, str] | None:
     elif _SUBJECT_REFUSED.match(stripped, match.start()) and _REFUSED_SUBJECT.fullmatch(lower(prefix).strip(" ,")):
         prefix = ""  # "the author's name won't come to me": the prefix is what is refused, not a claim
     rest_low = lower(rest).strip(" ,")
+    truth = _TRUTH_OF.match(rest_low)
+    if truth and _NO_SUBJECT.fullmatch(truth.group("subject")):
+        return prefix, "", rest_low
+    if truth:
+        return prefix, rest.strip(" ,")[truth.start("subject") : truth.end("subject")], ""
     claim = _REFUSED_THEN_CLAIM.match(rest_low)
     if claim and _PARTICIPLE.match(claim.group("rest")):  # "... the date the treaty was signed": what is refused
         claim = None
