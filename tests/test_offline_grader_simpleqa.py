@@ -324,6 +324,9 @@ READ_AS_WRITTEN = cases(
     ("doubt-of-nothing-offered", "I don't know if that is right.", "Paris", N),
     ("doubt-of-the-answer", "I'm not sure whether the answer is correct.", "Paris", N),
     ("two-subjects-doubted", "I'm not sure if Paris or Lyon is correct.", "Paris", I),
+    # "seems right" is a hedge, not two more bare names beside the gold
+    ("seems-right-after-a-refusal", "I don't know for certain, but Paris seems right.", "Paris", C),
+    ("sounds-about-right", "Lyon sounds about right.", "Paris", I),
     ("date-with-comma", "July 20, 1969", "20 July 1969", C),
     ("fourth-of-july", "The Fourth of July, 1776.", "4 July 1776", C),
     ("year-after-comma-is-a-part", "Athens.", "Athens, 1896", I),

@@ -133,6 +133,7 @@ _HEDGE = re.compile(
     r"|\b(?:maybe|perhaps|possibly|probably|likely|presumably|supposedly|apparently|conceivably|potentially|"
     r"plausibly|allegedly|reportedly|definitely|certainly|surely|obviously|clearly)\b"
     r"|\b(?:it|this|that) (?:seems|appears|looks)(?: like| to be| that)?\b"
+    r"|\b(?:seems?|sounds?|looks?|feels?)(?: about)? (?:right|correct|likely|plausible|familiar)\b"
     r"|\b(?:is|would be|was) (?:my|the) (?:best )?(?:guess|bet)\b"
     r"|\?"
 )
