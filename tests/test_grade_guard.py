@@ -198,7 +198,8 @@ def test_a_description_holds_nothing_else():
     assert not _only_describes("A city in France", "Lyon. A city in France.")
     assert _by_rule("9.81 m/s²", "9.8 m/s²") is Label.CORRECT
     assert _by_rule("November 1989", "9 November 1989") is Label.NOT_ATTEMPTED
-    assert _by_rule("42,195 metres", "42.195 km") is None  # units: the judge compares
+    assert _by_rule("42,195 metres", "42.195 km") is Label.CORRECT  # the rules convert units
+    assert _by_rule("42,195 feet", "42.195 km") is None  # a value the rules call wrong: the judge compares
     assert _by_rule("Lyon", "Paris") is None
 
 

@@ -379,6 +379,24 @@ def test_a_value_that_narrows_a_bound_is_one_answer(answer, gold, label, listed)
     assert (grade(answer, gold), lists_guesses(answer, gold)) == (label, listed)
 
 
+@pytest.mark.parametrize(
+    "answer, gold, label",
+    [
+        # a value in another unit is compared in the gold's: converted, at the answer's own precision
+        ("29,032 ft", "8,849 m", Label.CORRECT),
+        ("212 °F", "100 °C", Label.CORRECT),  # temperatures as points, not as differences
+        ("26.2 miles", "42.195 km", Label.CORRECT),
+        ("Just under 9 km.", "8,849 m", Label.NOT_ATTEMPTED),  # a bound holding the gold, in km
+        ("Just under 8 km.", "8,849 m", Label.INCORRECT),
+        ("About 300 metres.", "984 ft", Label.NOT_ATTEMPTED),  # coarser than the gold
+        ("27,000 ft", "8,849 m", Label.INCORRECT),
+        ("Between 25 and 27 miles.", "42.195 km", Label.NOT_ATTEMPTED),
+    ],
+)
+def test_a_value_in_another_unit_is_compared_in_the_golds(answer, gold, label):
+    assert grade(answer, gold) is label
+
+
 def test_whole_word_search_matches_the_regex_it_replaced() -> None:
     """word_starts is the matches of (?<!\\w)needle(?!\\w) (unicode word characters, non-overlapping), found
     without compiling a regex per gold; 20,000 random texts over word, non-word and non-ASCII characters."""

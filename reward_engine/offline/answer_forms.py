@@ -306,6 +306,7 @@ def quantities(text: str, gold: str | None = None) -> list[Quantity]:
     operands = _operands(low, numbers)
     out: list[tuple[int, Quantity]] = []
     ends: dict[int, int] = {}  # a single number's start -> its end, where a unit may follow
+    unit_at: dict[int, int] = {}  # the same for ranges
     i = 0
     while i < len(numbers):
         a = numbers[i]
@@ -331,6 +332,7 @@ def quantities(text: str, gold: str | None = None) -> list[Quantity]:
                 first = a.value * (b.scale if a.scale == 1 and b.scale != 1 else 1)
                 lo, hi = sorted((first, b.value))
                 out.append((a.start, Quantity(lo, hi, hi - lo, "range")))
+                unit_at[a.start] = b.end  # "between 8 and 9 km": the unit follows the second number
                 i += 2
                 continue
         step = _step(a, placeholder_zeros=True, at_least=1)
@@ -353,7 +355,28 @@ def quantities(text: str, gold: str | None = None) -> list[Quantity]:
     out.sort(key=lambda item: item[0])
     if 1 < len(ends) <= MAX_RESTATED:
         out = _one_per_measurement(low, out, ends, gold)
+    want = _gold_unit(gold)
+    if want is not None and len(out) <= MAX_RESTATED:
+        unit_at.update(ends)
+        out = [(start, _in_unit(q, _unit_at(low, unit_at.get(start)), want)) for start, q in out]
     return [q for _, q in out]
+
+
+def _unit_at(low: str, end: int | None) -> str | None:
+    return None if end is None else units.unit_after(low, end)
+
+
+def _in_unit(q: Quantity, unit: str | None, want: str) -> Quantity:
+    """``q`` said in ``unit`` as the gold's unit ``want`` says it ("just under 9 km" for a gold in metres: under
+    9000, to the nearest 1000), or ``q`` when either unit is unknown or they measure different things."""
+    if unit is None or unit == want:
+        return q
+    low, high = (units.convert(x, unit, want) if math.isfinite(x) else x for x in (q.low, q.high))
+    if low is None or high is None:
+        return q
+    base = q.low if math.isfinite(q.low) else q.high
+    step = abs((units.convert(base + q.step, unit, want) or 0.0) - (units.convert(base, unit, want) or 0.0))
+    return Quantity(low, high, step, q.kind)
 
 
 # a worked calculation: "sixty times sixty, so 3600", "3600 (60 x 60)", "60 × 60 = 3600"

@@ -1,8 +1,9 @@
 """Units after a number, and whether a second number restates the first in another unit.
 
 "481 feet, so roughly 146.6 metres" and "8,849 m (29,032 ft)" give one value twice; read as two numbers they
-are a list of guesses (SimpleQA: INCORRECT), and held-out judge set 5 lost right answers that way. Units
-come from pint's registry (loaded once, on the first answer with two numbers), so a conversion is checked by
+are a list of guesses (SimpleQA: INCORRECT), and held-out judge set 5 lost right answers that way. A value
+in another unit than the gold's ("29,032 ft" for 8,849 m) is compared in the gold's unit. Units come from
+pint's registry (loaded once, on the first answer with a unit word), so a conversion is checked by
 arithmetic: a wrong second value is still a second guess.
 """
 
@@ -63,14 +64,20 @@ def unit_after(text: str, end: int) -> str | None:
     return _unit(match.group(1)) if match else None
 
 
+def convert(value: float, unit: str, other_unit: str) -> float | None:
+    """``value`` ``unit`` in ``other_unit`` (temperatures as points: 212 °F is 100 °C), or None when the two
+    measure different things ("3 metres" in seconds)."""
+    try:
+        return float(_registry().Quantity(value, unit).to(other_unit).magnitude)
+    except Exception:  # pint raises several kinds for incompatible dimensions
+        return None
+
+
 def restates(value: float, unit: str | None, other: float, other_unit: str | None, step: float) -> bool:
     """Whether ``other`` ``other_unit`` is ``value`` ``unit`` converted and rounded at ``other``'s last figure
     ``step`` ("481 feet" as "146.6 metres" or "about 150 metres", not "200 metres"): the same measurement said
     twice, not a second guess. Same units never restate (that is a list)."""
     if unit is None or other_unit is None or unit == other_unit:
         return False
-    try:
-        converted = _registry().Quantity(value, unit).to(other_unit).magnitude
-    except Exception:  # incompatible dimensions ("3 metres ... 12 seconds")
-        return False
-    return abs(converted - other) <= step / 2 * (1 + 1e-9)
+    converted = convert(value, unit, other_unit)
+    return converted is not None and abs(converted - other) <= step / 2 * (1 + 1e-9)
