@@ -103,6 +103,8 @@ ISSUE_43 = cases(
     ("year-wrong", "In which year did the Berlin Wall fall?", "1991", "9 November 1989", I),
     ("date-asked-year-given", "On what date did the Berlin Wall fall?", "1989", "9 November 1989", N),
     ("vague-text", "What is the capital of France?", "a city in France", "Paris", N),
+    ("vague-text-capitalised", "What is the capital of France?", "A city in France.", "Paris", N),
+    ("vague-text-some", "What is the capital of France?", "Some city in France.", "Paris", N),
     ("vague-text-hedged", "What is the capital of France?", "Probably some city in France.", "Paris", N),
     (
         "shotgun-list",

@@ -370,10 +370,11 @@ def _vague(candidate: Candidate, gold: str, reading: Reading) -> bool:
     question and gold do not, so it neither confirms nor contradicts the gold (SimpleQA: NOT_ATTEMPTED)."""
     if _WHOEVER.match(lower(candidate.text)) and "," not in candidate.text:
         return True  # "Whoever was running the USSR then" says it does not say who ("Whoever it was, Lyon" does)
-    if not reading.asked or not _VAGUE.match(lower(candidate.text)):
+    opener = _VAGUE.match(lower(candidate.text))
+    if not reading.asked or not opener:
         return False
     known = reading.asked | set(gold.split())
-    names = re.findall(r"\b[A-Z][\w'-]*", candidate.text)
+    names = re.findall(r"\b[A-Z][\w'-]*", candidate.text[opener.end() :])  # "A city ...": the article is no name
     return not quantities(candidate.text) and all(normalize(n) in known for n in names)
 
 
