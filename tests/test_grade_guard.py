@@ -55,6 +55,8 @@ C, W, N = Label.CORRECT, Label.INCORRECT, Label.NOT_ATTEMPTED  # correct, wrong,
         (W, "Lyon", "Lyon, I think.", "Paris", SpanCheck.KEPT),
         (N, "May 2018", "In May 2018.", "10 May 2018", SpanCheck.KEPT),
         (N, "about 99.9", "It was just under 100, about 99.9.", "99.94", SpanCheck.KEPT),  # one value, not two
+        (C, "Mars", "It's not Mars.", "Mars", SpanCheck.REFUSED),  # the span only where the answer rules it out
+        (C, "Mars", "Not Venus, but Mars.", "Mars", SpanCheck.CONFIRMED),
         (W, None, "Lyon", "Paris", SpanCheck.KEPT),  # a reply without a span: only a CORRECT needs one
         (C, "Paris", "Paris, I believe", "Paris", SpanCheck.CONFIRMED),
         # injection: a span not in an answer that talks about grading is refused, never "no answer"

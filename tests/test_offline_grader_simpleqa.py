@@ -324,6 +324,12 @@ READ_AS_WRITTEN = cases(
     ("doubt-of-nothing-offered", "I don't know if that is right.", "Paris", N),
     ("doubt-of-the-answer", "I'm not sure whether the answer is correct.", "Paris", N),
     ("two-subjects-doubted", "I'm not sure if Paris or Lyon is correct.", "Paris", I),
+    # ruling one out is no answer: "not Venus" beside Mars is not a second guess
+    ("ruled-out-then-answer", "Not Venus, but Mars.", "Mars", C),
+    ("ruled-out-then-answer-sentence", "It's not Venus, it's Mars.", "Mars", C),
+    ("ruled-out-only", "It's not Venus.", "Mars", N),
+    ("gold-ruled-out", "Not Mars but Venus.", "Mars", I),
+    ("not-a-bound", "Not more than 5.", "7", I),
     # "seems right" is a hedge, not two more bare names beside the gold
     ("seems-right-after-a-refusal", "I don't know for certain, but Paris seems right.", "Paris", C),
     ("sounds-about-right", "Lyon sounds about right.", "Paris", I),

@@ -175,12 +175,13 @@ _APPROX_BEFORE = re.compile(
     r"\bclose to|\bin the region of|\bon the order of|\bof the order of|\ban estimated|\bestimated at|~|\u2248)\s*$"
 )
 _APPROX_AFTER = re.compile(r"\s*(?:or so\b|or thereabouts\b|give or take\b|-?ish\b|approximately\b|roughly\b)")
-_ABOVE = re.compile(
-    r"(?:\bmore than|\bover|\babove|\bgreater than|\bat least|\bupwards of|\bin excess of|\bexceeding|\bno less than|"
-    r"\bnot less than|\bbeyond)\s*$"
+_ABOVE = re.compile(  # "no more than", "not over": the negation makes it a bound from above (_BELOW)
+    r"(?<!\bno )(?<!\bnot )(?:\bmore than|\bover|\babove|\bgreater than|\bat least|\bupwards of|\bin excess of|"
+    r"\bexceeding|\bno less than|\bnot less than|\bnot fewer than|\bnot under|\bnot below|\bbeyond)\s*$"
 )
 _BELOW = re.compile(
-    r"(?:\bless than|\bunder|\bbelow|\bfewer than|\bat most|\bup to|\bno more than|\bnot more than|\bnot exceeding)\s*$"
+    r"(?:\bless than|\bunder|\bbelow|\bfewer than|\bat most|\bup to|\bno more than|\bnot more than|\bnot exceeding|"
+    r"\bnot over|\bnot above|\bno greater than|\bnot greater than)\s*$"
 )
 # a margin of error, not a second guess: "5,730 ± 40 years", "4.54 billion, give or take about 50 million" (and
 # "plus or minus 40", which reads "plus or -40" once "minus 40" became a negative number)

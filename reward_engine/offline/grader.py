@@ -63,6 +63,7 @@ from reward_engine.offline.memo import short_memo
 from reward_engine.offline.reading import (
     ABSTENTIONS,  # noqa: F401 - re-exported: grader.ABSTENTIONS, grader.is_abstention
     MAX_CHARS,
+    RULED_OUT,
     Candidate,
     Reading,
     empty,
@@ -342,6 +343,8 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
         return Label.NOT_ATTEMPTED, False
     if seg == gold or same_answer(seg, gold):
         return Label.CORRECT, False
+    if RULED_OUT.match(candidate.text.strip()) and find_word(seg, gold) < 0:
+        return Label.NOT_ATTEMPTED, False  # "not Venus": rules one out, names no answer
     for verdict in (_date_verdict, _number_verdict, _text_verdict):
         label = verdict(candidate, seg, gold_raw, gold, reading)
         if label is not None:

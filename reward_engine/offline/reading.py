@@ -219,6 +219,14 @@ _REFUSED_IF = re.compile(
 )
 
 
+# A clause that only rules something out ("not Venus", "never Lyon"), not a bound ("not more than 5") or a
+# time ("not until 1990"): what follows it is another candidate ("Not Venus, but Mars": Mars alone).
+RULED_OUT = re.compile(
+    r"(?i)^(?:not|never)\s+(?!(?:more|less|fewer|until|before|after|only|just|quite|exactly|even|yet|sure|certain|"
+    r"much|many|far|long|so|too|very|at|over|under|above|below|around|about|nearly|quite)\b)\D*$"
+)
+
+
 # A clause that only states a condition ("without researching the web", "before checking a source") commits
 # to nothing; a capitalised word in it ("without Paris") keeps it.
 _CONDITION = re.compile(
@@ -464,6 +472,8 @@ def read(answer: str, protect: list[str] = ()) -> Reading:
             if led:
                 close()
                 current_guessed = True
+            elif current and RULED_OUT.match(current[-1].strip()):
+                close()
             current.append(content)
         elif found:
             close()

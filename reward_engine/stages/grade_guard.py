@@ -317,7 +317,16 @@ def _refused(clean: str, answer: str, gold: str) -> SpanVerdict | None:
         return SpanVerdict(SpanCheck.REFUSED, "span not in the answer", clean)
     if _talks_to_grader(clean, gold):
         return SpanVerdict(SpanCheck.REFUSED, "span talks about grading", clean)
+    if _ruled_out(clean, answer):
+        return SpanVerdict(SpanCheck.REFUSED, "the answer rules the span out", clean)
     return None
+
+
+def _ruled_out(clean: str, answer: str) -> bool:
+    """ "It's not Mars.", "Not Mars but Venus.": the span only in what the answer rules out."""
+    candidates = reading.read(reading.prepare(answer), [clean]).candidates
+    holding = [c for c in candidates if reading.find_word(_norm(c.text), clean) >= 0]
+    return bool(holding) and all(reading.RULED_OUT.match(c.text.strip()) for c in holding)
 
 
 def _talks_to_grader(text: str, gold: str) -> bool:
