@@ -371,12 +371,21 @@ def test_a_value_with_a_comma_is_not_a_list_of_guesses(answer, gold, listed):
         # a bound, then a value inside it: one answer, graded by the narrower value (held-out set 9's p096)
         ("It was just under 100, about 99.9.", "99.94", Label.NOT_ATTEMPTED, False),
         ("Just under 100: 99.94.", "99.94", Label.CORRECT, False),
-        ("About 115k, or over a hundred thousand.", "115,000", Label.CORRECT, False),
+        ("About 115k, well over a hundred thousand.", "115,000", Label.CORRECT, False),
+        ("Between 115k and 125k, about 120k.", "120,000", Label.CORRECT, False),  # the point, whatever the order
+        ("About 120k, between 115k and 125k.", "120,000", Label.CORRECT, False),
         ("Between 110 and 130 thousand, about 112k.", "120,000", Label.INCORRECT, False),
+        ("Over 90 but under 110.", "100", Label.NOT_ATTEMPTED, False),  # two bounds: the range they leave
+        ("Over 110 but under 90.", "100", Label.INCORRECT, True),
         # values that do not nest are guesses: a value outside the bound, two points, the bound's own end
         ("It was over 100, about 99.9.", "99.94", Label.INCORRECT, True),
         ("Either 99 or 100.", "100", Label.INCORRECT, True),
         ("Under 100, exactly 100.", "100", Label.INCORRECT, True),
+        # two points are two guesses even when a rounded one's span holds the other; "or" offers alternatives
+        ("About 100, or maybe 120.", "120", Label.INCORRECT, True),
+        ("99 or about 100.", "99", Label.INCORRECT, True),
+        ("Either 99.9 or just under 100.", "99.94", Label.INCORRECT, True),
+        ("At least 5, or 7.", "7", Label.INCORRECT, True),
     ],
 )
 def test_a_value_that_narrows_a_bound_is_one_answer(answer, gold, label, listed):

@@ -382,21 +382,34 @@ def _in_unit(q: Quantity, unit: str | None, want: str) -> Quantity:
 
 # a worked calculation: "sixty times sixty, so 3600", "3600 (60 x 60)", "60 × 60 = 3600"
 def one_value(found: list[Quantity]) -> Quantity | None:
-    """The one value several numbers commit to when each narrows the others ("just under 100, about 99.9": a
-    bound, then a value inside it): the narrowest, lying within every other. None when they are different
-    guesses ("99 or 100", "over 100, about 99.9"): SimpleQA's list of candidates."""
+    """The one value several numbers commit to when a bound or range is narrowed by the value inside it
+    ("just under 100, about 99.9"): that value. None when they are different guesses: two different points
+    ("99 or 100", "about 100, or maybe 120": a rounded value's span holds the other, still two), or a point
+    outside the bound ("over 100, about 99.9") -- SimpleQA's list of candidates. Whether "or" joins them is
+    the caller's to read ("either 99.9 or just under 100")."""
     if not found:
         return None
+    points = {q.low for q in found if q.kind in ("exact", "approx")}
+    if len(points) > 1:
+        return None
+    if not points and len(found) > 1:  # bounds only: what they leave ("over 90 but under 110": 90-110)
+        lo, hi = max(q.low for q in found), min(q.high for q in found)
+        if not lo < hi:
+            return None
+        if math.isfinite(lo) and math.isfinite(hi):
+            return Quantity(lo, hi, hi - lo, "range")
+        return min(found, key=lambda q: q.high - q.low)
 
     def span(q: Quantity) -> tuple[float, float]:
         return (q.low - q.step / 2, q.low + q.step / 2) if q.kind == "approx" else (q.low, q.high)
 
-    narrowest = min(found, key=lambda q: span(q)[1] - span(q)[0])
+    rank = {"exact": 0, "approx": 1, "range": 2, "above": 3, "below": 3}  # equal widths: the point decides
+    narrowest = min(found, key=lambda q: (span(q)[1] - span(q)[0], rank[q.kind]))
     lo, hi = span(narrowest)
     eps = 1e-9 * max(1.0, abs(lo) if math.isfinite(lo) else 1.0, abs(hi) if math.isfinite(hi) else 1.0)
     for q in found:
-        if q is narrowest:
-            continue
+        if q is narrowest or q.kind in ("exact", "approx"):
+            continue  # the same point, said twice ("99.9, about 99.9")
         q_lo, q_hi = span(q)
         strict = eps if q.kind in ("above", "below") else -eps  # "under 100" does not hold 100 itself
         if lo < q_lo + strict or hi > q_hi - strict:

@@ -437,12 +437,19 @@ def _number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, re
         found = [q for q in found if q.kind == "exact" and q.low >= 1000]
     if not found:
         return None
-    value = one_value(found)
+    value = _one_value(found, candidate.text)
     if value is None:
         return Label.INCORRECT
     # A measurement written with decimals ("1.73 m"): SimpleQA takes 1.75 as right; counts stay exact.
     slack = _MEASURE_SLACK if re.search(r"\d\.\d", gold_raw) else 0.0
     return _compare_quantity(want[0], want[1], value, slack)
+
+
+def _one_value(found: list[Quantity], text: str) -> Quantity | None:
+    """``one_value``, or None when an "or" offers the numbers as alternatives ("either 99.9 or just under 100")."""
+    if len(found) > 1 and names_alternatives(normalize(text)):
+        return None
+    return one_value(found)
 
 
 _MEASURE_SLACK = 0.015  # relative: 1.75 for 1.73 m (1.2 %) is right; 113k for 120k (5.8 %) is a count, exact
@@ -605,7 +612,7 @@ def _lists(candidate: Candidate, gold_raw: str, gold: str, asked: frozenset[str]
     if gold_quantity(gold_raw) is not None:
         found = quantities(candidate.text, gold_raw)
         if found:
-            return one_value(found) is None
+            return _one_value(found, candidate.text) is None
     return (
         names_alternatives(normalize(candidate.text))
         or _is_list(_before_detail(candidate.text, gold), gold_raw, gold)
