@@ -217,7 +217,12 @@ class RewardEngineConfig(BaseModel):
             # a source's options (a URL, maybe with a token) are where, not what: its passages' version keys
             # the evidence; unset, the new fields leave every older fingerprint as it was
             "factuality": self.factuality.model_dump(
-                exclude={"cache_dir", "source_options", *(() if self.factuality.source else ("source",))}
+                exclude={
+                    "cache_dir",
+                    "source_options",
+                    *(() if self.factuality.source else ("source",)),
+                    *(() if self.verifier == "llm" else ("claims_per_call",)),  # what an llm verifier is shown
+                }
             ),
             "templates": [getattr(self.templates(), f.name).version for f in dataclasses.fields(Templates)],
             "max_answer_chars": self.max_answer_chars,
@@ -225,6 +230,9 @@ class RewardEngineConfig(BaseModel):
         }
         if self.judges:  # absent when unused: fingerprints of configs without stage judges stay as they were
             decides["judges"] = {stage: _decides(j) for stage, j in sorted(self.judges.items())}
+        for name, default in (("grader_calls", "one"), ("grader_aliases", "off")):  # how the grade is reached
+            if getattr(self, name) != default:
+                decides[name] = getattr(self, name)
         return hashlib.sha256(json.dumps(decides, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
     @property

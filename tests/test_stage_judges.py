@@ -73,3 +73,14 @@ def test_the_fingerprint_follows_a_stage_judges_model() -> None:
         },
     }
     assert parse_reward_config(other).fingerprint() != one
+
+
+def test_the_fingerprint_follows_how_the_grade_is_reached_and_what_a_verifier_is_shown() -> None:
+    base = {"grader": "llm", "judge": _judge("http://a/v1", "/tmp/x"), "factuality": {"kb_path": "kb.db"}}
+    one = parse_reward_config(base).fingerprint()
+    assert parse_reward_config({**base, "grader_calls": "two"}).fingerprint() != one
+    assert parse_reward_config({**base, "grader_aliases": "kb"}).fingerprint() != one
+    split = {"kb_path": "kb.db", "claims_per_call": 4}
+    assert parse_reward_config({**base, "factuality": split}).fingerprint() == one  # offline verifier: unused
+    llm = {**base, "decomposer": "llm", "verifier": "llm"}
+    assert parse_reward_config({**llm, "factuality": split}).fingerprint() != parse_reward_config(llm).fingerprint()

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from judges.test_server import JudgeServer
+import asyncio
+
+import pytest
+
+from judges.test_server import JudgeServer, answer_for
 from retrieval.kb import Passage
 from reward_engine.judge.client import JudgeClient
 from reward_engine.judge.config import Endpoint, JudgeConfig
+from reward_engine.judge.errors import JudgeError
+from reward_engine.judge.memory import InMemoryTransport
 from reward_engine.labels import Verdict
 from reward_engine.stages.verify import LLMVerifier
 from tests.helpers import server_stats
@@ -52,3 +58,34 @@ async def test_a_split_completion_is_cached_only_when_every_call_was(server, tmp
         third = await verifier.verify(claims, evidence)
     assert (first.cached, again.cached, third.cached) == (False, False, True)
     assert again.value == third.value == truth
+
+
+class _SlowAndBroken(InMemoryTransport):
+    """The call holding Paris's claim never parses; the one holding Oslo's answers late."""
+
+    def __init__(self) -> None:
+        super().__init__(lambda endpoint, messages, schema: self._reply(messages))
+        self.answered: list[str] = []
+
+    def _reply(self, messages) -> str:
+        content = "\n".join(m["content"] for m in messages)
+        return "not json" if "Paris is" in content else answer_for(content, structured=True)[1]
+
+    async def post(self, endpoint, messages, max_tokens, temperature, schema):
+        content = "\n".join(m["content"] for m in messages)
+        if "Oslo is" in content:
+            await asyncio.sleep(0.3)
+        reply = await super().post(endpoint, messages, max_tokens, temperature, schema)
+        self.answered.append("slow" if "Oslo is" in content else "fast")
+        return reply
+
+
+async def test_a_failed_call_fails_the_completion_after_its_siblings_are_done():
+    """No partial verdicts, and no call left running into the next step (holding a judge slot)."""
+    claims, evidence, _ = _claims()
+    transport = _SlowAndBroken()
+    config = JudgeConfig(endpoints=[Endpoint(base_url="memory://j", model="m")], max_attempts=1)
+    async with JudgeClient(config, transport=transport) as judge:
+        with pytest.raises(JudgeError):
+            await LLMVerifier(judge, claims_per_call=8).verify(claims, evidence)
+        assert "slow" in transport.answered  # Oslo's call (claims 9-13) finished before the error came back

@@ -115,8 +115,19 @@ class LLMVerifier(LLMStage):
     async def _in_calls(
         self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]], parse: Callable[[str, int], Any]
     ) -> StageOutput:
-        """Every claim's parsed verdict in order, asked ``claims_per_call`` at a time; cached when every call was."""
+        """Every claim's parsed verdict in order, asked ``claims_per_call`` at a time; cached when every call was.
+        A failed call fails the completion (no partial verdicts), once its siblings are done: none is left
+        holding a judge slot into the next step or missing from a dry run's plan."""
+        if not claims:
+            return StageOutput([])
         n = self.claims_per_call
         parts = [(claims[i : i + n], evidence[i : i + n]) for i in range(0, len(claims), n)]
-        found = await asyncio.gather(*(self.ask(self.request(c, e), lambda t, k=len(c): parse(t, k)) for c, e in parts))
-        return StageOutput([v for f in found for v in f.value], all(f.cached for f in found))
+        found = await asyncio.gather(
+            *(self.ask(self.request(c, e), lambda t, k=len(c): parse(t, k)) for c, e in parts),
+            return_exceptions=True,
+        )
+        failed = [f for f in found if isinstance(f, BaseException)]
+        if failed:
+            raise failed[0]
+        done: list[StageOutput] = found  # type: ignore[assignment]
+        return StageOutput([v for f in done for v in f.value], all(f.cached for f in done))
