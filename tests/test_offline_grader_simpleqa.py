@@ -412,6 +412,24 @@ def test_a_value_in_another_unit_is_compared_in_the_golds(answer, gold, label):
     assert grade(answer, gold) is label
 
 
+@pytest.mark.parametrize(
+    "answer, gold, label",
+    [
+        # powers of ten are one number (NFKC alone makes "10²⁴" 1024); a unit's exponent is no number
+        ("5.97 × 10²⁴ kg", "5.97 × 10^24 kg", Label.CORRECT),
+        ("5.97e24 kg", "5.97 × 10^24 kg", Label.CORRECT),
+        ("7 x 10^24 kg", "5.97 × 10^24 kg", Label.INCORRECT),
+        ("6.022e23 mol^-1", "6.022 × 10^23 per mole", Label.CORRECT),  # judge set 1's h088
+        ("6.022 x 10^23 mol⁻¹", "6.022 × 10^23 per mole", Label.CORRECT),
+        ("1.602 × 10⁻¹⁹ C", "1.602 × 10^-19 C", Label.CORRECT),
+        ("About 10^6.", "1,000,000", Label.NOT_ATTEMPTED),
+        ("10^6 or 10^7", "1,000,000", Label.INCORRECT),
+    ],
+)
+def test_powers_of_ten_are_one_number(answer, gold, label):
+    assert grade(answer, gold) is label
+
+
 def test_whole_word_search_matches_the_regex_it_replaced() -> None:
     """word_starts is the matches of (?<!\\w)needle(?!\\w) (unicode word characters, non-overlapping), found
     without compiling a regex per gold; 20,000 random texts over word, non-word and non-ASCII characters."""

@@ -22,6 +22,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from reward_engine.offline import units
+from reward_engine.offline.words import nfkc
 
 _UNITS = {
     w: i
@@ -169,6 +170,19 @@ def same_answer(pred: str, gold: str) -> bool:
 _SCALE_VALUE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9, "trillion": 1e12}
 _DIGITS = re.compile(r"(?<![\w.])([-+]?)(\d{1,3}(?:(?:,\d{3})+|(?: \d{3})+)(?!\d)|\d+)(\.\d+)?")
 _SCALE_AFTER = re.compile(r"\s*(thousand|million|billion|trillion|bn|mn|k)\b")
+# scientific notation after a number: "5.97 × 10^24", "6.022 x 10**23", "1.6e-19" (superscripts made "^" first)
+_UNIT_POWER_BEFORE = re.compile(r"[a-z\u00b5\u00b0]\s*(?:\^|\*\*)\s*$|(?<![a-z])([a-z]{1,5})-$")
+
+
+def _unit_power(low: str, start: int) -> bool:
+    """The number at ``start`` is an exponent of the unit before it: "m^2", "s**-1", or "mol-1" (what NFKC
+    makes of "mol⁻¹"), but not "covid-19" or "b-52" (no units)."""
+    found = _UNIT_POWER_BEFORE.search(low, max(0, start - 8), start)
+    return found is not None and (found.group(1) is None or units.unit_after(found.group(1), 0) is not None)
+
+
+_BARE_POWER = re.compile(r"\s*(?:\^|\*\*)\s*([-+]?\d{1,3})(?!\d)")
+_POWER_AFTER = re.compile(r"(?:\s*[x\u00d7*\u00b7]\s*10\s*(?:\^|\*\*)\s*|e)([-+]?\d{1,3})(?!\d)")
 _RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|\u2014|to|and|until|through)\s*")
 _APPROX_BEFORE = re.compile(
     r"(?:\babout|\baround|\bapproximately|\bapprox\.?|\broughly|\bcirca|\bca\.|\bc\.|\bsome|\bnearly|\balmost|"
@@ -196,7 +210,9 @@ _PLURAL_SCALE = re.compile(r"(?<![\d.,])\b(?:(tens|hundreds)\s+of\s+)?(hundreds|
 _PLURAL_BASE = {"hundreds": (1e2, 1e3), "thousands": (1e3, 1e6), "millions": (1e6, 1e9), "billions": (1e9, 1e12)}
 _GOLD_NUMBER = re.compile(
     r"(?:about |around |approximately |roughly |circa |c\. |ca\. |~)?[$\u20ac\u00a3\u00a5]?\s*[-+]?\d[\d\s.,]*"
-    r"(?:thousand|million|billion|trillion|bn|mn|k)?(?:[a-z\s.%\u00b2\u00b3\u00b0/]|(?<=[a-z])[23]\b)*"
+    r"(?:thousand|million|billion|trillion|bn|mn|k"
+    r"|\s*[x\u00d7*\u00b7]\s*10\s*(?:\^|\*\*)\s*[-+]?\d{1,3}|e[-+]?\d{1,3}|\s*(?:\^|\*\*)\s*[-+]?\d{1,3})?"
+    r"(?:[a-z\s.%\u00b2\u00b3\u00b0/]|(?<=[a-z])[23]\b)*"
 )
 
 
@@ -228,7 +244,7 @@ class _Number:
 
 
 def _prepare_numbers(text: str) -> str:
-    low = unicodedata.normalize("NFKC", text).lower().replace("\u2212", "-")
+    low = nfkc(text).lower().replace("\u2212", "-")
     low = re.sub(r"\bminus\s+(?=\d)", "-", low)  # "minus 273.15 degrees"
     low = re.sub(r"\ban?\s+(?=(?:hundred|thousand|million|billion|trillion)\b)", "one ", low)  # "a hundred" is 100
     low = _FRACTION.sub(_fraction, low)  # "an eighth of a mile" is 0.125 mile, not an 8th
@@ -266,14 +282,23 @@ def _fraction(match: re.Match[str]) -> str:
 
 
 def _read_numbers(low: str) -> list[_Number]:
-    found = []
+    found: list[_Number] = []
     for match in _DIGITS.finditer(low):
+        if found and match.start() < found[-1].end:
+            continue  # part of the number before ("10" and "24" of "5.97 x 10^24")
+        if _unit_power(low, match.start()):
+            continue  # a unit's exponent ("mol^-1", "m^2", "mol⁻¹"), no value
         sign, whole, fraction = match.group(1), match.group(2), (match.group(3) or "")[1:]
         digits = re.sub(r"\D", "", whole)
         end, scale = match.end(), 1.0
         scaled = _SCALE_AFTER.match(low, end)
         if scaled:
             scale, end = _SCALE_VALUE[scaled.group(1)], scaled.end()
+        power = _POWER_AFTER.match(low, end)
+        if power:
+            scale, end = scale * 10.0 ** int(power.group(1)), power.end()
+        elif digits == "10" and not fraction and (bare := _BARE_POWER.match(low, end)):
+            digits, scale, end = "1", 10.0 ** int(bare.group(1)), bare.end()  # "10^24" alone
         value = float(f"{digits}.{fraction or 0}") * scale * (-1.0 if sign == "-" else 1.0)
         found.append(_Number(match.start(), end, value, digits, fraction, scale, not whole.isdigit()))
     return found

@@ -11,11 +11,11 @@ is NOT_ATTEMPTED, so hedging never turns a wrong answer into a non-answer.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Iterator
 
 from reward_engine.offline.memo import short_memo
+from reward_engine.offline.words import nfkc
 
 MAX_CHARS = 4_000  # past this an answer is not a short answer: INCORRECT unless it is the gold itself
 
@@ -263,7 +263,7 @@ class Reading:
 
 
 def prepare(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text)
+    text = nfkc(text)
     text = text.translate({0x2018: "'", 0x2019: "'", 0x201C: '"', 0x201D: '"', 0x200B: None, 0x200D: None})
     return "".join(c for c in text if c.isprintable() or c in "\n\t")
 

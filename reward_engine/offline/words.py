@@ -1,4 +1,4 @@
-"""English words the offline rules share: stop words and a crude stem.
+"""English words the offline rules share: stop words, a crude stem, and NFKC that keeps powers of ten.
 
 Its own module so the offline grader, which needs only these, does not import ``retrieval`` (and FAISS,
 tqdm) through ``facts``: the grader alone imports in ~50 ms, not ~350 ms.
@@ -7,6 +7,7 @@ tqdm) through ``facts``: the grader alone imports in ~50 ms, not ~350 ms.
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 
 STOP = frozenset(
@@ -26,3 +27,12 @@ def stem(word: str) -> str:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)]
     return word
+
+
+_SUPERSCRIPT = str.maketrans("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b\u207a", "0123456789-+")
+_POWER_OF_TEN = re.compile("10([\u207b\u207a]?[\u2070\u00b9\u00b2\u00b3\u2074-\u2079]+)")
+
+
+def nfkc(text: str) -> str:
+    """Unicode NFKC, but "10²⁴" becomes "10^24": NFKC alone makes it "1024", another number."""
+    return unicodedata.normalize("NFKC", _POWER_OF_TEN.sub(lambda m: "10^" + m.group(1).translate(_SUPERSCRIPT), text))
