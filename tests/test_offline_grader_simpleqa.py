@@ -430,6 +430,22 @@ def test_powers_of_ten_are_one_number(answer, gold, label):
     assert grade(answer, gold) is label
 
 
+@pytest.mark.parametrize(
+    "answer, gold, label",
+    [
+        # a year and its month or day said apart are one date; two years are two; centuries do not overlap
+        ("1945, in September.", "1945", Label.CORRECT),
+        ("1912 (April 15)", "15 April 1912", Label.CORRECT),
+        ("1912 (April 16)", "15 April 1912", Label.INCORRECT),
+        ("In May 1944 or September 1945.", "1945", Label.INCORRECT),
+        ("15th century", "14th century", Label.INCORRECT),
+        ("The 1300s.", "14th century", Label.CORRECT),
+    ],
+)
+def test_a_date_said_in_parts_is_one_date(answer, gold, label):
+    assert grade(answer, gold) is label
+
+
 def test_whole_word_search_matches_the_regex_it_replaced() -> None:
     """word_starts is the matches of (?<!\\w)needle(?!\\w) (unicode word characters, non-overlapping), found
     without compiling a regex per gold; 20,000 random texts over word, non-word and non-ASCII characters."""

@@ -600,6 +600,20 @@ class DateSpan:
     day: int | None = None
 
 
+def one_date(spans: list[DateSpan]) -> DateSpan | None:
+    """The one date several date expressions give: the same one repeated, or a year and a month or day said
+    apart ("1945, in September", "1912 (April 15)"): merged. None for different dates (a list of guesses)."""
+    distinct = list(dict.fromkeys(spans))
+    if len(distinct) == 1:
+        return distinct[0]
+    if len(distinct) == 2:
+        dated = [d for d in distinct if d.years is not None and d.months is None and d.day is None]
+        undated = [d for d in distinct if d.years is None and d.months is not None]
+        if len(dated) == 1 and len(undated) == 1:
+            return DateSpan(dated[0].years, undated[0].months, undated[0].day)
+    return None
+
+
 def _share(lo: int, hi: int, part: str | None) -> tuple[int, int]:
     """The early / mid / late part of lo..hi, generously wide (the words are loose)."""
     if not part:

@@ -54,6 +54,7 @@ from reward_engine.offline.answer_forms import (
     date_spans,
     gold_date,
     gold_quantity,
+    one_date,
     one_value,
     quantities,
     same_answer,
@@ -394,15 +395,16 @@ def _date_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
     want = gold_date(gold_raw)
     if want is None:
         return None
-    spans = list(dict.fromkeys(date_spans(candidate.text, _century(want))))
+    spans = date_spans(candidate.text, _century(want))
     if not spans:
         return None
-    if len(spans) > 1:
-        return Label.INCORRECT
-    return _compare_dates(want, spans[0])
+    said = one_date(spans)
+    return Label.INCORRECT if said is None else _compare_dates(want, said)
 
 
 def _compare_dates(gold: DateSpan, pred: DateSpan) -> Label:
+    if _is_century(gold) and _is_century(pred) and gold.years != pred.years:
+        return Label.INCORRECT  # the 15th century for the 14th: they share only their boundary year
     precise = True
     for g, p in ((gold.years, pred.years), (gold.months, pred.months)):
         if g is None:
@@ -419,6 +421,10 @@ def _compare_dates(gold: DateSpan, pred: DateSpan) -> Label:
         elif pred.day != gold.day:
             return Label.INCORRECT
     return Label.CORRECT if precise else Label.NOT_ATTEMPTED
+
+
+def _is_century(span: DateSpan) -> bool:
+    return span.years is not None and span.months is None and span.years[1] - span.years[0] == 100
 
 
 def _number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, reading: Reading) -> Label | None:
@@ -606,9 +612,9 @@ def _lists(candidate: Candidate, gold_raw: str, gold: str, asked: frozenset[str]
     different dates or numbers), so "July 20, 1969" and "42,195 metres" are one answer, not a comma list."""
     want = gold_date(gold_raw)
     if want is not None:
-        dates = set(date_spans(candidate.text, _century(want)))
+        dates = date_spans(candidate.text, _century(want))
         if dates:
-            return len(dates) > 1
+            return one_date(dates) is None
     if gold_quantity(gold_raw) is not None:
         found = quantities(candidate.text, gold_raw)
         if found:
