@@ -38,6 +38,8 @@ LEADS = {
     "were among them.",
     "John Smith": "John Smith (born 1950 in London, England) is a writer.",
     "Belly dance": "Belly dance, also known as a dance of the East, is a dance.",
+    "Romance languages": "The Romance languages, also called Latin or Neo-Latin languages, are languages that "
+    "evolved from Latin.",
 }
 
 
@@ -62,6 +64,8 @@ LEADS = {
         ("Nerva-Antonine dynasty", ()),  # "192. The ...": the sentence ended before the verb
         ("John Smith", ("John Smith",)),  # "in London", "England": a place, uncued
         ("Belly dance", ("Belly dance",)),  # "a dance of the East": a description
+        # "Latin or Neo-Latin languages": the noun after "or" is shared ("Latin" alone names another thing)
+        ("Romance languages", ("The Romance languages", "Latin languages", "Neo-Latin languages")),
     ],
 )
 def test_the_first_sentence_names_the_subject_before_its_verb(title: str, names: tuple[str, ...]) -> None:

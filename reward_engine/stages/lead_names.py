@@ -88,6 +88,18 @@ def _name(piece: str, separator: str) -> tuple[str, bool]:
     return text, cued
 
 
+_TRAILING_NOUNS = re.compile(r"(?:\s+(?-i:[a-z])[\w-]*)+$")
+
+
+def _shared_noun(name: str, after: str) -> str:
+    """ "Latin" of "Latin or Neo-Latin languages": one capitalised word before an "or" shares the lower-case
+    noun that ends the next name ("Latin languages"), not a name of its own."""
+    shared = _TRAILING_NOUNS.search(after)
+    if len(name.split()) != 1 or not name[:1].isupper() or shared is None or shared.start() == 0:
+        return name
+    return name + shared.group()
+
+
 def _plain(text: str) -> bool:
     """A name as written: no date, pronunciation or description, at most ``MAX_NAME_WORDS`` words."""
     return bool(text) and not _NOT_A_NAME.search(text) and len(text.split()) <= MAX_NAME_WORDS
@@ -111,6 +123,8 @@ def lead_names(lead: str) -> tuple[str, ...]:
         name, cued = _name(parts[i], parts[i - 1].strip())
         if not name:
             continue
+        if i + 2 < len(parts) and parts[i + 1].strip() == "or":
+            name = _shared_noun(name, _name(parts[i + 2], "or")[0])
         initialism = bool(short) and name.isupper() and offline_grader.normalize(name) == short
         if _plain(name) and not _NOT_NAMED.match(name) and (cued or initialism):
             found.append(name)
