@@ -440,6 +440,8 @@ def test_powers_of_ten_are_one_number(answer, gold, label):
         ("In May 1944 or September 1945.", "1945", Label.INCORRECT),
         ("15th century", "14th century", Label.INCORRECT),
         ("The 1300s.", "14th century", Label.CORRECT),
+        ("Nineteen forty-five.", "1945", Label.CORRECT),  # a year said in pairs, not 19 + 40 + 5
+        ("Twenty twenty-one.", "2020", Label.INCORRECT),
     ],
 )
 def test_a_date_said_in_parts_is_one_date(answer, gold, label):

@@ -71,7 +71,10 @@ _LINKS = frozenset("of the and for".split())
 def _number_phrase(words: list[str]) -> int | None:
     total, current = 0, 0
     for word in words:
-        if word in _UNITS:
+        value = _UNITS.get(word, _TENS.get(word))
+        if value is not None and value >= 10 and current % 100 >= 10:
+            current = current * 100 + value  # a year said in pairs: "nineteen forty-five", "twenty twenty"
+        elif word in _UNITS:
             current += _UNITS[word]
         elif word in _TENS:
             current += _TENS[word]
@@ -92,6 +95,8 @@ def numbers_in_words_to_digits(text: str) -> str:
     '23 years and 105 days, the 3'
     >>> numbers_in_words_to_digits("fifteen hundred"), numbers_in_words_to_digits("2 million")
     ('1500', '2 million')
+    >>> numbers_in_words_to_digits("nineteen forty-five"), numbers_in_words_to_digits("twenty twenty-one")
+    ('1945', '2021')
     """
 
     def phrase(match: re.Match[str]) -> str:
