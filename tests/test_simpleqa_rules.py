@@ -649,6 +649,25 @@ def test_a_refusal_of_the_same_claim_or_of_something_else_disowns_nothing(questi
         ("Where is the Louvre?", "I'm not sure. It is located in Lyon.", True),  # a place
         ("To whom was the poem dedicated?", "Not sure, it was dedicated to Queen Elizabeth I.", True),  # what is asked
         ("Which country has Stockholm?", "I don't know. It might be Sweden probably.", True),  # a name, not a verb
+        # a time after another verb, a description, words for a measure: asides (probed 2026-11-28p)
+        ("Who wrote Moby-Dick?", "I'm not sure who wrote it, but it was published in 1851.", False),
+        ("When did the Berlin Wall fall?", "I don't know the exact date. It was built in 1961.", False),
+        ("When was the Eiffel Tower built?", "I'm not sure, it was built in 1889.", True),  # the question's verb
+        ("Who composed The Four Seasons?", "I can't recall. It's a set of four concertos from the Baroque era.", False),
+        ("Who composed The Four Seasons?", "I'm not sure, maybe a Venetian composer, Vivaldi.", True),
+        (
+            "How tall is the Eiffel Tower?",
+            "I don't know the height, but it is very tall, taller than Notre-Dame.",
+            False,
+        ),
+        (
+            "How tall is the Eiffel Tower?",
+            "I can't give you the figure. It was built for the 1889 World's Fair.",
+            False,
+        ),
+        ("How tall is the Eiffel Tower?", "I'm not sure, maybe about 300 metres.", True),
+        ("How many moons does Mars have?", "Not sure, maybe two.", True),
+        ("Who invented the telephone?", "Unclear to me. The first patent was granted in 1876, I think.", False),
     ],
 )
 def test_a_passive_saying_something_else_of_it_is_an_aside_not_a_guess(

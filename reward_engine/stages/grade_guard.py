@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from reward_engine.labels import Label
+from reward_engine.offline import answer_forms, reading
 from reward_engine.offline import grader as offline_grader
-from reward_engine.offline import reading
 from reward_engine.offline.memo import short_memo
 from reward_engine.stages import relevance
 
@@ -140,8 +140,11 @@ def offers(answer: str, question: str | None = None) -> bool:
 
 
 def _offered(read: reading.Reading, question: str | None) -> bool:
+    """After a refusal: an answer form, or what ``_answers`` (a passive such as "published in 1851" is read
+    there: its verb decides), unless a later refusal disowns it."""
     return any(
-        _answer_form(c.text, question) or (_answers(c, question) and not _disowned(i, c, read, question))
+        (_answer_form(c.text, question) and not _PASSIVE.match(c.text))
+        or (_answers(c, question) and not _disowned(i, c, read, question))
         for i, c in enumerate(read.candidates)
     )
 
@@ -199,8 +202,11 @@ _ASKS_AMOUNT = re.compile(
 )
 _RELATIVE = re.compile(r",\s*(?:who|which|where|whose|when)\b")
 _PASSIVE = re.compile(  # lower case only: "Sweden probably" or "Copenhagen I think" is a name, not a participle
-    r"(?:[a-z]+ly |often |also |still |even |first |once |later )?(?P<verb>[a-z]+(?:ed|en|wn))\s+"
-    r"(?!(?:by|in|at|on|near|from|during|since|until|into|inside|outside)\b)[a-z]+\b"
+    r"(?:[a-z]+ly |often |also |still |even |first |once |later )?(?P<verb>[a-z]+(?:ed|en|wn)|built|born|made|held|"
+    r"sold|told|found|won|set|kept|left|lost|sent|spent|led|put|cut|run|begun|sung|drawn)\s+"
+    # a preposition after it ("published in", "dedicated to"), not a noun ("controlled amounts"); "by": the agent
+    r"(?=(?:in|at|on|to|for|from|with|alongside|after|as|during|near|into|inside|outside|off|under|over|across|"
+    r"around|through|throughout|since|until|upon|among|between|within|about)\b)"
 )
 
 
@@ -210,14 +216,22 @@ def _stems(words: set[str]) -> set[str]:
 
 
 def _passive_aside(statement: str, question: str) -> bool:
-    """ "[It is] often mentioned alongside Beethoven's Ninth", "[It was] dedicated to Queen Elizabeth I" for who
-    wrote it: a passive saying something of it that the question does not ask, not a guess naming it. Its agent
-    ("written by Orwell"), a place or time ("born in Lyon") or the question's own verb ("named after" for "named
-    after whom?") still name the answer."""
+    """ "[It is] often mentioned alongside Beethoven's Ninth", "[It was] dedicated to Queen Elizabeth I" or
+    "[It was] published in 1851" for who wrote it: a passive saying something of it that the question does not
+    ask, not a guess naming it. Its agent ("written by Orwell"), a place when a place is asked ("located in
+    Lyon" for where) or the question's own verb ("named after" for "named after whom?", "born in 1756" for when
+    someone was born) still name the answer; a time after another verb ("built in 1961" for when the wall
+    fell) does not."""
     passive = _PASSIVE.match(statement)
     if passive is None:
         return False
+    if _ASKS_PLACE.search(question) and _PLACE_AFTER.match(statement, passive.end("verb")):
+        return False
     return not _stems(relevance.content_words(passive.group("verb"))) & _stems(relevance.content_words(question))
+
+
+_ASKS_PLACE = re.compile(r"(?i)\b(?:where|(?:which|what) (?:city|country|town|state|place|region|continent))\b")
+_PLACE_AFTER = re.compile(r"\s+(?:in|at|on|near|from|inside|outside|off)\s+(?!\d)")  # not "in 1793"
 
 
 # after a refusal, what the speaker knows instead ("I do know", "although I know", "what I can tell you is that")
@@ -252,7 +266,10 @@ def _known_instead(statement: str, question: str) -> bool:
     return _answers(reading.Candidate(statement, False), question)
 
 
-_INDEFINITE = re.compile(r"(?i)^(?:a|an|some|another|somewhere|someone|something)\b")
+_INDEFINITE = re.compile(r"(?i)^(?:a|an|some|another|somewhere|someone|something|one of)\b")
+_NAMES_IT = re.compile(r"\b(?:named|called|known as|titled)\b|[,:(]\s*(?-i:[A-Z])")  # "a composer, Vivaldi"
+# a measure, not a time: a figure answers it; words alone ("very tall") do not
+_ASKS_MEASURE = re.compile(r"(?i)\bhow (?:many|much|long|tall|high|far|old|deep|big|large|wide|heavy|fast)\b")
 _SELF_DOUBT = re.compile(  # "I can't place it", "I'm not sure about the year", "we never learnt who"
     r"(?i)^(?:i|we)\s*(?:['’]m|['’]d|['’]ll|am|do|did|does|can|ca|could|would|wo|will)?\s*(?:not|n['’]t|cannot|never)"
     r"\s+(?:\w+\s+)?(?:place|say|recall|remember|know|knew|learn\w*|tell|confirm|pin|name|think of|find|be sure"
@@ -280,10 +297,18 @@ def _answers(candidate: reading.Candidate, question: str | None) -> bool:
     # "Hubble went up in 1990, [but] I can't place Webb's launch reliably": the speaker's talk about what they
     # cannot say names the question's words without stating anything about them
     statement = ", ".join(c for c in candidate.text.split(", ") if not _SELF_DOUBT.match(c))
+    if _INDEFINITE.match(statement) and not _NAMES_IT.search(statement):
+        return False  # "[it's] a set of Baroque concertos": describes, names no answer (SimpleQA: vague at most)
+    if _ASKS_MEASURE.search(question) and not answer_forms.quantities(statement):
+        return False  # "[it's] very tall, taller than the buildings of Paris" for how tall: no figure offered
     new = _new_names(_RELATIVE.split(statement)[0], question)  # "maybe Delacroix, who was French": one name
-    guessed = candidate.guessed and not _passive_aside(statement, question)
-    if len(new) == 1 and (guessed or (_ASKS_AMOUNT.search(question) and new[0][:1].isdigit())):
-        return True  # "There are 8." for "How many planets ...?"
+    aside = _passive_aside(statement, question)
+    guessed = candidate.guessed and not aside
+    amount = not aside and _ASKS_AMOUNT.search(question) and re.fullmatch(r"[\d,.]+", new[0]) if new else False
+    if len(new) == 1 and (guessed or amount):
+        return True  # "There are 8." for "How many planets ...?" (not "the 1889 World's Fair", "built in 1961")
+    if _ASKS_MEASURE.search(question) and len(statement.split()) <= 4 and len(answer_forms.quantities(statement)) == 1:
+        return True  # "[maybe] two", "about 300 metres": a figure in words or digits
     asked = relevance.names(question)
     predicate = bool(
         _stems(relevance.content_words(statement) - asked) & _stems(relevance.content_words(question) - asked)
@@ -297,8 +322,10 @@ def _answer_form(text: str, question: str | None) -> bool:
     if len(text.split()) > MAX_BARE_WORDS or offline_grader.is_statement(text):
         return False
     named = bool(_new_names(text, question))
-    if (_PERSONAL.match(text) or _INDEFINITE.match(text)) and not named:
-        return False  # "a different book" is a description (the fits question grades those), "you" no answer
+    if _INDEFINITE.match(text) and not _NAMES_IT.search(text):
+        return False  # "a different book", "a Baroque piece": a description (the fits question grades those)
+    if _PERSONAL.match(text) and not named:
+        return False  # "you", "[tell] you its composer": no answer
     return named or bool(relevance.content_words(text) - relevance.content_words(question or "") - _RESIDUE)
 
 
