@@ -58,7 +58,7 @@ from reward_engine.stages.llm_stage import GRADER_SPAN_MAX_TOKENS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 REDTEAM = ROOT / "tests" / "redteam" / "v1.yaml"
-HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in (2, 3, 4, 5, 6, 7, 8, 9, 10))
+HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in (2, 3, 4, 5, 6, 7, 8, 9, 10, 11))
 HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a change is in-sample for it
     "bench/data/judge_set_2.jsonl": "`judge_set_2.jsonl` (2026-11-26) was written before the prompts were touched "
     "again; its failures were then read for the grade guard's rules (2026-11-27): **in-sample**.",
@@ -88,6 +88,9 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "bench/data/judge_set_10.jsonl": "`judge_set_10.jsonl` (2026-11-27o) was written by a helper after f4f41b6, "
     "reading no code, prompt or judge output, and was never read for a change: **out of sample** for every "
     "prompt and rule here (issue #43's goal is measured on it).",
+    "bench/data/judge_set_11.jsonl": "`judge_set_11.jsonl` (2026-11-28p) was written by a helper after e9b29ae, "
+    "reading no code, prompt or judge output, and was never read for a change: **out of sample** for every "
+    "prompt and rule here.",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
