@@ -443,7 +443,7 @@ def _number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, re
         found = [q for q in found if q.kind == "exact" and q.low >= 1000]
     if not found:
         return None
-    value = _one_value(found, candidate.text)
+    value = _one_value(found, candidate.text, want[0])
     if value is None:
         return Label.INCORRECT
     # A measurement written with decimals ("1.73 m"): SimpleQA takes 1.75 as right; counts stay exact.
@@ -451,8 +451,14 @@ def _number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, re
     return _compare_quantity(want[0], want[1], value, slack)
 
 
-def _one_value(found: list[Quantity], text: str) -> Quantity | None:
-    """``one_value``, or None when an "or" offers the numbers as alternatives ("either 99.9 or just under 100")."""
+def _one_value(found: list[Quantity], text: str, gold: float) -> Quantity | None:
+    """``one_value``, or None when an "or" offers the numbers as alternatives ("either 99.9 or just under 100").
+    Beside a count below 1000, years are detail ("56 games, from May to July 1941", "five times (1951, 1954,
+    ...)"), not other guesses, when another number is said."""
+    years = {int(y) for y in re.findall(r"(?<![\d.,])(1\d{3}|20\d{2})(?![\d.,]\d)", text)}  # as written
+    if abs(gold) < 1000 and years:
+        counts = [q for q in found if not (q.kind == "exact" and q.low in years)]
+        found = counts or found
     if len(found) > 1 and names_alternatives(normalize(text)):
         return None
     return one_value(found)
@@ -615,10 +621,11 @@ def _lists(candidate: Candidate, gold_raw: str, gold: str, asked: frozenset[str]
         dates = date_spans(candidate.text, _century(want))
         if dates:
             return one_date(dates) is None
-    if gold_quantity(gold_raw) is not None:
+    want_value = gold_quantity(gold_raw)
+    if want_value is not None:
         found = quantities(candidate.text, gold_raw)
         if found:
-            return _one_value(found, candidate.text) is None
+            return _one_value(found, candidate.text, want_value[0]) is None
     return (
         names_alternatives(normalize(candidate.text))
         or _is_list(_before_detail(candidate.text, gold), gold_raw, gold)
