@@ -443,7 +443,7 @@ def test_powers_of_ten_are_one_number(answer, gold, label):
         ("Nineteen forty-five.", "1945", Label.CORRECT),  # a year said in pairs, not 19 + 40 + 5
         # beside a count, years are detail, not other guesses (unless they are the only number)
         ("It lasted 56 games, from May to July 1941.", "56", Label.CORRECT),
-        ("Five times (1951, 1954, 1955, 1956 and 1957).", "5", Label.CORRECT),
+        ("He won it five times (1951, 1954, 1955, 1956 and 1957).", "5", Label.CORRECT),
         ("1941 games", "56", Label.INCORRECT),
         ("56 or 57 games, in 1941", "56", Label.INCORRECT),
         ("Twenty twenty-one.", "2020", Label.INCORRECT),
