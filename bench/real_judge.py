@@ -90,8 +90,8 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "prompt and rule here (issue #43's goal is measured on it).",
     "bench/data/judge_set_11.jsonl": "`judge_set_11.jsonl` (2026-11-28p) was written by a helper after e9b29ae, "
     "reading no code, prompt or judge output; 41 of its rows (the offline grader's misses) were shown by mistake to "
-    "the rule writer at 481a556 (`bench/data/README.md`): **out of sample** for rules up to 481a556, in-sample for "
-    "those rows for any later change.",
+    "the rule writer at 481a556 (`bench/data/README.md`): **out of sample** for rules up to 481a556; a later "
+    "rule change was made having seen those rows.",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
