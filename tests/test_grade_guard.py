@@ -381,3 +381,15 @@ def test_the_speaker_is_not_a_name_the_answer_offers(answer: str, offered: bool)
     question = "Who wrote The Wind in the Willows?"
     assert offers(answer, question) is offered
     assert (settle(N, "", answer, "Kenneth Grahame", question).check is SpanCheck.NO_ANSWER) is not offered
+
+
+def test_a_passive_guess_is_compared_alone_and_a_title_is_no_negation():
+    """A review's cases (helper-23): a synonym of the question's verb ("completed" for built) is no aside the
+    rules can call; a title opening with "Not" is not an answer ruling itself out."""
+    question, answer = "When was the Eiffel Tower built?", "I'm not sure, but it was completed in 1887."
+    assert settle(Label.INCORRECT, "1887", answer, "1889", question).check is SpanCheck.ASK
+    assert settle(Label.NOT_ATTEMPTED, "", answer, "1889", question).check is SpanCheck.NO_ANSWER
+    who = "Who wrote Erewhon?", "I don't know who wrote it, but it was published in London in 1872."
+    assert settle(Label.INCORRECT, "1872", who[1], "Samuel Butler", who[0]).check is SpanCheck.NO_ANSWER
+    song = '"Not Fade Away" by Buddy Holly'
+    assert settle(Label.CORRECT, "Not Fade Away", "Not Fade Away.", song, "Which song?").check is SpanCheck.ASK

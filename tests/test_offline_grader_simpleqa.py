@@ -329,6 +329,9 @@ READ_AS_WRITTEN = cases(
     ("ruled-out-then-answer-sentence", "It's not Venus, it's Mars.", "Mars", C),
     ("ruled-out-only", "It's not Venus.", "Mars", N),
     ("gold-ruled-out", "Not Mars but Venus.", "Mars", I),
+    ("ruled-out-then-list", "Not Venus, Mars, Jupiter.", "Mars", I),  # a list after it is still a list
+    ("ruled-out-sentence-then-list", "Not Mars. Venus, Jupiter.", "Venus", I),
+    ("title-opening-with-not", "Not guilty.", "Not guilty by reason of insanity", I),  # part of the gold
     ("not-a-bound", "Not more than 5.", "7", I),
     # "seems right" is a hedge, not two more bare names beside the gold
     ("seems-right-after-a-refusal", "I don't know for certain, but Paris seems right.", "Paris", C),
@@ -429,6 +432,14 @@ def test_a_value_that_narrows_a_bound_is_one_answer(answer, gold, label, listed)
         ("1941 games", "56", Label.INCORRECT),
         ("56 or 57 games, in 1941", "56", Label.INCORRECT),
         ("Twenty twenty-one.", "2020", Label.INCORRECT),
+        # a review's cases (helper-23): no crash, "or" before years, alternatives inside a date, ambiguous units
+        ("1e999", "5", Label.INCORRECT),
+        ("5 or 1951", "5", Label.INCORRECT),
+        ("1500 soldiers, 300", "300", Label.INCORRECT),
+        ("1945, either May or September.", "September 1945", Label.INCORRECT),
+        ("1945 (September 2 or 3)", "2 September 1945", Label.INCORRECT),
+        ("1,000 tons", "1,000 tonnes", Label.CORRECT),
+        ("200 Calories", "200 kcal", Label.CORRECT),
     ],
 )
 def test_a_value_is_read_as_said(answer, gold, label):

@@ -668,6 +668,9 @@ def test_a_refusal_of_the_same_claim_or_of_something_else_disowns_nothing(questi
         ("How tall is the Eiffel Tower?", "I'm not sure, maybe about 300 metres.", True),
         ("How many moons does Mars have?", "Not sure, maybe two.", True),
         ("Who invented the telephone?", "Unclear to me. The first patent was granted in 1876, I think.", False),
+        ("What colour is the flag?", "Not sure. Probably red with white stripes.", True),  # no auxiliary: no passive
+        ("How many moons does Mars have?", "Not sure. Jupiter has 95.", False),  # another subject's figure
+        ("In which French city is the Louvre?", "Not sure, it was located in Lyon.", True),  # a place, asked
     ],
 )
 def test_a_passive_saying_something_else_of_it_is_an_aside_not_a_guess(

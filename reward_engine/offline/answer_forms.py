@@ -72,7 +72,7 @@ def _number_phrase(words: list[str]) -> int | None:
     total, current = 0, 0
     for word in words:
         value = _UNITS.get(word, _TENS.get(word))
-        if value is not None and value >= 10 and current % 100 >= 10:
+        if value is not None and value >= 10 and 10 <= current < 100:
             current = current * 100 + value  # a year said in pairs: "nineteen forty-five", "twenty twenty"
         elif word in _UNITS:
             current += _UNITS[word]
@@ -286,6 +286,11 @@ def _fraction(match: re.Match[str]) -> str:
     return f"{value:.3g} {match.group(4)}"
 
 
+def _power_of_ten(exponent: str) -> float:
+    """10 to ``exponent``, held within floats ("1e999" is no crash: a value beyond any gold)."""
+    return 10.0 ** max(-300, min(300, int(exponent)))
+
+
 def _read_numbers(low: str) -> list[_Number]:
     found: list[_Number] = []
     for match in _DIGITS.finditer(low):
@@ -301,9 +306,9 @@ def _read_numbers(low: str) -> list[_Number]:
             scale, end = _SCALE_VALUE[scaled.group(1)], scaled.end()
         power = _POWER_AFTER.match(low, end)
         if power:
-            scale, end = scale * 10.0 ** int(power.group(1)), power.end()
+            scale, end = scale * _power_of_ten(power.group(1)), power.end()
         elif digits == "10" and not fraction and (bare := _BARE_POWER.match(low, end)):
-            digits, scale, end = "1", 10.0 ** int(bare.group(1)), bare.end()  # "10^24" alone
+            digits, scale, end = "1", _power_of_ten(bare.group(1)), bare.end()  # "10^24" alone
         value = float(f"{digits}.{fraction or 0}") * scale * (-1.0 if sign == "-" else 1.0)
         found.append(_Number(match.start(), end, value, digits, fraction, scale, not whole.isdigit()))
     return found
@@ -397,11 +402,14 @@ def _unit_at(low: str, end: int | None) -> str | None:
     return None if end is None else units.unit_after(low, end)
 
 
+_AMBIGUOUS_UNIT = re.compile(r"ton|calorie|gallon|ounce|pint|quart|cup|fluid")  # pint's names
+
+
 def _in_unit(q: Quantity, unit: str | None, want: str) -> Quantity:
     """``q`` said in ``unit`` as the gold's unit ``want`` says it ("just under 9 km" for a gold in metres: under
     9000, to the nearest 1000), or ``q`` when either unit is unknown or they measure different things."""
-    if unit is None or unit == want:
-        return q
+    if unit is None or unit == want or _AMBIGUOUS_UNIT.search(unit) or _AMBIGUOUS_UNIT.search(want):
+        return q  # "1,000 tons" for 1,000 tonnes, "200 Calories" for 200 kcal: people say one for the other
     low, high = (units.convert(x, unit, want) if math.isfinite(x) else x for x in (q.low, q.high))
     if low is None or high is None:
         return q

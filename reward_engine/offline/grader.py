@@ -344,8 +344,8 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
         return Label.NOT_ATTEMPTED, False
     if seg == gold or same_answer(seg, gold):
         return Label.CORRECT, False
-    if RULED_OUT.match(candidate.text.strip()) and find_word(seg, gold) < 0:
-        return Label.NOT_ATTEMPTED, False  # "not Venus": rules one out, names no answer
+    if RULED_OUT.match(candidate.text.strip()) and find_word(seg, gold) < 0 and find_word(gold, seg) < 0:
+        return Label.NOT_ATTEMPTED, False  # "not Venus": rules one out, names no answer ("Not guilty" is part)
     for verdict in (_date_verdict, _number_verdict, _text_verdict):
         label = verdict(candidate, seg, gold_raw, gold, reading)
         if label is not None:
@@ -398,7 +398,7 @@ def _date_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
     spans = date_spans(candidate.text, _century(want))
     if not spans:
         return None
-    said = one_date(spans)
+    said = None if len(spans) > 1 and names_alternatives(normalize(candidate.text)) else one_date(spans)
     return Label.INCORRECT if said is None else _compare_dates(want, said)
 
 
@@ -455,13 +455,22 @@ def _one_value(found: list[Quantity], text: str, gold: float) -> Quantity | None
     """``one_value``, or None when an "or" offers the numbers as alternatives ("either 99.9 or just under 100").
     Beside a count below 1000, years are detail ("56 games, from May to July 1941", "five times (1951, 1954,
     ...)"), not other guesses, when another number is said."""
-    years = {int(y) for y in re.findall(r"(?<![\d.,])(1\d{3}|20\d{2})(?![\d.,]\d)", text)}  # as written
+    if len(found) > 1 and names_alternatives(normalize(text)):
+        return None
+    years = {int(m.group(1) or m.group(2)) for m in _YEAR_SAID.finditer(lower(text))}  # where a year stands
     if abs(gold) < 1000 and years:
         counts = [q for q in found if not (q.kind == "exact" and q.low in years)]
         found = counts or found
-    if len(found) > 1 and names_alternatives(normalize(text)):
-        return None
     return one_value(found)
+
+
+_MONTH_WORDS = "january|february|march|april|may|june|july|august|september|october|november|december"
+# a year where a date stands: after "in/since/from/until/to" or a month, or in a bracketed list of years
+_YEAR_SAID = re.compile(
+    rf"(?:\b(?:in|since|from|until|till|to|by|{_MONTH_WORDS})\s+|\(\s*|(?<=\d),\s*|(?<=\d)\s+and\s+)"
+    r"(1\d{3}|20\d{2})(?![\d.,]\d)(?!\s+(?!and\b)[a-z])"  # not "1941 games"
+    r"|(?<![\d.,])(1\d{3}|20\d{2})(?=,\s*(?:1\d{3}|20\d{2})\b)"  # the first of a list of years
+)
 
 
 _MEASURE_SLACK = 0.015  # relative: 1.75 for 1.73 m (1.2 %) is right; 113k for 120k (5.8 %) is a count, exact
@@ -507,7 +516,7 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
             text = text[raw_named[-1].end() :] if raw_named else text
         if (
             names_alternatives(seg.replace(variant, " "))
-            or _is_list(text, gold_raw, variant)
+            or _is_list(text, gold_raw, variant, _known(candidate, gold_raw, reading.asked))
             or _bare_list(text, gold_raw, variant, reading.asked)
         ):
             return Label.INCORRECT
@@ -620,7 +629,7 @@ def _lists(candidate: Candidate, gold_raw: str, gold: str, asked: frozenset[str]
     if want is not None:
         dates = date_spans(candidate.text, _century(want))
         if dates:
-            return one_date(dates) is None
+            return one_date(dates) is None or (len(dates) > 1 and names_alternatives(normalize(candidate.text)))
     want_value = gold_quantity(gold_raw)
     if want_value is not None:
         found = quantities(candidate.text, gold_raw)
@@ -628,7 +637,7 @@ def _lists(candidate: Candidate, gold_raw: str, gold: str, asked: frozenset[str]
             return _one_value(found, candidate.text, want_value[0]) is None
     return (
         names_alternatives(normalize(candidate.text))
-        or _is_list(_before_detail(candidate.text, gold), gold_raw, gold)
+        or _is_list(_before_detail(candidate.text, gold), gold_raw, gold, _known(candidate, gold_raw, asked))
         or _run_of_names(candidate.text, gold)
         or _bare_list(candidate.text, gold_raw, gold, asked)
     )
@@ -677,9 +686,15 @@ def _run_of_names(text: str, gold: str) -> bool:
     return sum(w[:1].isupper() for w in words) >= 0.7 * len(words)
 
 
-def _is_list(answer: str, gold_raw: str, gold: str) -> bool:
+def _known(candidate: Candidate, gold_raw: str, asked: frozenset[str]) -> frozenset[str] | None:
+    """After a ruled-out clause, the words a qualifier may use (the question's and the gold's); else None."""
+    return asked | frozenset(normalize(gold_raw).split()) if candidate.after_ruled_out else None
+
+
+def _is_list(answer: str, gold_raw: str, gold: str, known: frozenset[str] | None = None) -> bool:
     """True for "Lyon, Nice, Paris", "Paris and Lyon", "Lyon, Paris": the gold among other short
-    candidates. "Paris, France" (the gold first, one qualifier, no "and") stays one answer."""
+    candidates. "Paris, France" (the gold first, one qualifier, no "and") stays one answer; with ``known``
+    (after "Not Venus, but ...") only a qualifier in those words does ("Mars, Jupiter" is a list)."""
     items = [i for i in _ITEM_SPLIT.split(answer) if normalize(i)]
     gold_items = [i for i in _ITEM_SPLIT.split(gold_raw) if normalize(i)]
     if len(items) <= max(1, len(gold_items)):
@@ -689,7 +704,8 @@ def _is_list(answer: str, gold_raw: str, gold: str) -> bool:
         return False
     joined_by_and = bool(re.search(r"\band\b|&|\bas well as\b|\bplus\b", lower(answer)))
     gold_first = find_word(normalize(items[0]), gold) >= 0
-    return len(items) >= 3 or joined_by_and or not gold_first
+    unknown = known is not None and any(not set(normalize(i).split()) <= known for i in others)
+    return len(items) >= 3 or joined_by_and or not gold_first or unknown
 
 
 def _gold_parts(gold_raw: str) -> list[str]:

@@ -250,6 +250,7 @@ _ABBREVIATIONS = frozenset(
 class Candidate:
     text: str  # raw text of what the answer commits to
     guessed: bool  # a hedge or opener introduced it ("maybe Lyon", "my best guess is Lyon")
+    after_ruled_out: bool = False  # it follows a clause that rules one out ("Not Venus, but Mars, Jupiter")
 
 
 @dataclass
@@ -445,13 +446,13 @@ def read(answer: str, protect: list[str] = ()) -> Reading:
     """Split an answer into its committed candidates, setting refusals and hedges aside."""
     reading = Reading(low=lower(answer))
     current: list[str] = []
-    current_guessed = False
+    current_guessed = current_after = False
 
     def close() -> None:
-        nonlocal current, current_guessed
+        nonlocal current, current_guessed, current_after
         if current:
-            reading.candidates.append(Candidate(", ".join(current), current_guessed))
-        current, current_guessed = [], False
+            reading.candidates.append(Candidate(", ".join(current), current_guessed, current_after))
+        current, current_guessed, current_after = [], False, False
 
     protect = list(protect)
     queue = _clauses(answer, protect)  # a sentence end closes a candidate: "Paris. Lyon." holds two
@@ -469,11 +470,12 @@ def read(answer: str, protect: list[str] = ()) -> Reading:
             continue
         content, led, found = _strip_hedges(clause, protect)
         if content and (not empty(content) or _protected(lower(content), protect)):
-            if led:
+            last = current[-1] if current else (reading.candidates[-1].text if reading.candidates else "")
+            follows = RULED_OUT.match(last.strip()) is not None
+            if led or (follows and current):
                 close()
-                current_guessed = True
-            elif current and RULED_OUT.match(current[-1].strip()):
-                close()
+            current_guessed = current_guessed or led
+            current_after = current_after or (follows and not current)
             current.append(content)
         elif found:
             close()
