@@ -393,3 +393,17 @@ def test_a_passive_guess_is_compared_alone_and_a_title_is_no_negation():
     assert settle(Label.INCORRECT, "1872", who[1], "Samuel Butler", who[0]).check is SpanCheck.NO_ANSWER
     song = '"Not Fade Away" by Buddy Holly'
     assert settle(Label.CORRECT, "Not Fade Away", "Not Fade Away.", song, "Which song?").check is SpanCheck.ASK
+
+
+def test_a_judges_correct_on_a_number_the_arithmetic_rejects_is_refused():
+    """Set 10's r097/r098 (read after its run): the 1.5B paid "2,862 metres" for 2,962 m, and "365.256 days"
+    for 365.242 asked to three decimals. Numbers are arithmetic: the judge's CORRECT is refused, the answer
+    takes the offline grade."""
+    from reward_engine.offline.grader import grade
+
+    assert check_span("2,862 metres", "It is 2,862 metres high.", "2,962 m").check is SpanCheck.REFUSED
+    question = "How many days long is a mean tropical year, to three decimal places?"
+    assert check_span("365.256 days", "365.256 days", "365.242 days", question).check is SpanCheck.REFUSED
+    assert grade("365.256 days", "365.242 days", question) is Label.INCORRECT  # the precision asked: no slack
+    assert grade("365.256 days", "365.242 days") is Label.CORRECT  # a measurement within 1.5 %, unasked
+    assert check_span("2,962 metres", "It is 2,962 metres high.", "2,962 m").check is SpanCheck.CONFIRMED

@@ -308,7 +308,7 @@ def _names_period(text: str, periods: frozenset[str]) -> bool:
     return any(find_word(seg, p) >= 0 for p in periods) and len(date_spans(text)) == 1
 
 
-def value_grade(span: str, gold: str) -> Label | None:
+def value_grade(span: str, gold: str, question: str | None = None) -> Label | None:
     """The grade of a short answer span by the date and number rules alone, or None when the gold is not a
     date or number or the span holds none. For the two-call judge grader: precision ("November 1989" for
     9 November 1989 is too vague, 9.81 for 9.8 is right) is a rule, not a judgement a small judge gets right.
@@ -321,6 +321,7 @@ def value_grade(span: str, gold: str) -> Label | None:
     text = prepare(span or "")
     candidate = Candidate(text, False)
     seg, reading = normalize(text), Reading(low=lower(text))
+    reading.asked = question_words(question)  # "to three decimal places": no measurement slack
     for verdict in (_date_verdict, _number_verdict):
         label = verdict(candidate, seg, gold, normalize(gold), reading)
         if label is not None:
@@ -447,7 +448,9 @@ def _number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, re
     if value is None:
         return Label.INCORRECT
     # A measurement written with decimals ("1.73 m"): SimpleQA takes 1.75 as right; counts stay exact.
-    slack = _MEASURE_SLACK if re.search(r"\d\.\d", gold_raw) else 0.0
+    # ... unless the question asks the precision itself ("to three decimal places", "significant figures")
+    exact = bool({"decimal", "significant"} & reading.asked)
+    slack = _MEASURE_SLACK if re.search(r"\d\.\d", gold_raw) and not exact else 0.0
     return _compare_quantity(want[0], want[1], value, slack)
 
 

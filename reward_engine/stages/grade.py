@@ -218,7 +218,7 @@ def _by_rule(span: str, gold: str, question: str | None = None) -> Label | None:
     value the rules call wrong is still compared by the judge."""
     if offline_grader.grade(span, gold, question) is Label.CORRECT:
         return Label.CORRECT
-    by_value = offline_grader.value_grade(span, gold)
+    by_value = offline_grader.value_grade(span, gold, question)
     return by_value if by_value in (Label.CORRECT, Label.NOT_ATTEMPTED) else None
 
 

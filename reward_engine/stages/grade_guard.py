@@ -414,4 +414,7 @@ def check_span(span: str | None, answer: str, gold: str, question: str | None = 
         return SpanVerdict(SpanCheck.REFUSED, "span too long to be an answer", clean)
     if offline_grader.grade(clean, gold, question) is Label.CORRECT:
         return SpanVerdict(SpanCheck.CONFIRMED, "offline rules match the span to the gold", clean)
+    if offline_grader.value_grade(clean, gold, question) is Label.INCORRECT:
+        # "2,862 metres" for 2,962 m: arithmetic, not a judgement a small judge gets right
+        return SpanVerdict(SpanCheck.REFUSED, "the span's number or date contradicts the gold", clean)
     return SpanVerdict(SpanCheck.ASK, "offline rules cannot match the span", clean)
