@@ -87,7 +87,8 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "for): **in-sample** for any later change.",
     "bench/data/judge_set_10.jsonl": "`judge_set_10.jsonl` (2026-11-27o) was written by a helper after f4f41b6, "
     "reading no code, prompt or judge output; out of sample at 7ba1447 (85.8 %, and by replay at 5fc426e); its "
-    "failures were then read for that run's hand note: **in-sample** for any later change.",
+    "failures were then read for that run's hand note and for e3ec4fd (a judge's CORRECT on a figure the arithmetic "
+    "rejects is refused): **in-sample** for any later change.",
     "bench/data/judge_set_11.jsonl": "`judge_set_11.jsonl` (2026-11-28p) was written by a helper after e9b29ae, "
     "reading no code, prompt or judge output; 41 of its rows (the offline grader's misses) were shown by mistake to "
     "the rule writer at 481a556 (`bench/data/README.md`): **out of sample** for rules up to 481a556; a later "
