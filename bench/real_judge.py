@@ -58,7 +58,7 @@ from reward_engine.stages.llm_stage import GRADER_SPAN_MAX_TOKENS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 REDTEAM = ROOT / "tests" / "redteam" / "v1.yaml"
-HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in (2, 3, 4, 5, 6, 7, 8, 9, 10, 11))
+HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12))
 HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a change is in-sample for it
     "bench/data/judge_set_2.jsonl": "`judge_set_2.jsonl` (2026-11-26) was written before the prompts were touched "
     "again; its failures were then read for the grade guard's rules (2026-11-27): **in-sample**.",
@@ -93,6 +93,9 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "reading no code, prompt or judge output; 41 of its rows (the offline grader's misses) were shown by mistake to "
     "the rule writer at 481a556 (`bench/data/README.md`): **out of sample** for rules up to 481a556; a later "
     "rule change was made having seen those rows.",
+    "bench/data/judge_set_12.jsonl": "`judge_set_12.jsonl` (2026-11-28p) was written by a helper started after "
+    "5fc426e, reading no code, prompt or judge output, and was never read for a change: **out of sample** for "
+    "every prompt and rule here.",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
