@@ -215,7 +215,7 @@ class ReadThenCompareGrader(LLMGrader):
 def _by_rule(span: str, gold: str, question: str | None = None) -> Label | None:
     """The grade the offline rules give a span without a judge: CORRECT when it matches the gold, and a date
     or number right or too coarse at the gold's precision (in the gold's unit: 42,195 metres is 42.195 km). A
-    value the rules call wrong is still compared by the judge."""
+    value the rules call wrong is still sent to the judge (a CORRECT on it is then refused by the guard)."""
     if offline_grader.grade(span, gold, question) is Label.CORRECT:
         return Label.CORRECT
     by_value = offline_grader.value_grade(span, gold, question)
