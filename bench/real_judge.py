@@ -94,8 +94,8 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "the rule writer at 481a556 (`bench/data/README.md`): **out of sample** for rules up to 481a556; a later "
     "rule change was made having seen those rows.",
     "bench/data/judge_set_12.jsonl": "`judge_set_12.jsonl` (2026-11-28p) was written by a helper started after "
-    "5fc426e, reading no code, prompt or judge output, and was never read for a change: **out of sample** for "
-    "every prompt and rule here.",
+    "5fc426e, reading no code, prompt or judge output; measured once by `bench/judge_set.py` at e34beb7 (83.3 %, "
+    "`bench/results/judge_heldout_12.md`), its cases not read: **out of sample** for every prompt and rule here.",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
