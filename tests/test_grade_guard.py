@@ -407,3 +407,20 @@ def test_a_judges_correct_on_a_number_the_arithmetic_rejects_is_refused():
     assert grade("365.256 days", "365.242 days", question) is Label.INCORRECT  # the precision asked: no slack
     assert grade("365.256 days", "365.242 days") is Label.CORRECT  # a measurement within 1.5 %, unasked
     assert check_span("2,962 metres", "It is 2,962 metres high.", "2,962 m").check is SpanCheck.CONFIRMED
+
+
+def test_a_word_asked_for_is_said_with_its_article_and_the_questions_numbers_are_no_guesses():
+    """Set 12's x094/x113/x057 (read after its run): after a hedge, "a sett" for what a burrow is called is the
+    answer, not a description; x055/x063: the question's "double-six" and "a hundred percent certain" are no
+    second numbers."""
+    from reward_engine.offline.grader import grade
+    from reward_engine.stages.grade_guard import commits
+
+    called = "What is a badger's burrow called?"
+    assert commits("Not sure... maybe a sett?", called)
+    assert settle(Label.CORRECT, "sett", "Not sure... maybe a sett?", "Sett", called).check is SpanCheck.CONFIRMED
+    assert not commits("I'm not sure, a kind of hammer.", "What is this tool called?")  # a description still
+    dominoes = "How many tiles are in a double-six set of dominoes?"
+    assert grade("A double-six set has 28 tiles.", "28", dominoes) is Label.CORRECT
+    assert grade("A double-six set has 6 or 28 tiles.", "28", dominoes) is Label.INCORRECT
+    assert grade("Seventy-nine, though I'm not a hundred percent certain.", "79") is Label.CORRECT

@@ -54,6 +54,7 @@ from reward_engine.offline.answer_forms import (
     date_spans,
     gold_date,
     gold_quantity,
+    numbers_in_words_to_digits,
     one_date,
     one_value,
     quantities,
@@ -444,7 +445,7 @@ def _number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, re
         found = [q for q in found if q.kind == "exact" and q.low >= 1000]
     if not found:
         return None
-    value = _one_value(found, candidate.text, want[0])
+    value = _one_value(found, candidate.text, want[0], reading.asked)
     if value is None:
         return Label.INCORRECT
     # A measurement written with decimals ("1.73 m"): SimpleQA takes 1.75 as right; counts stay exact.
@@ -454,7 +455,7 @@ def _number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, re
     return _compare_quantity(want[0], want[1], value, slack)
 
 
-def _one_value(found: list[Quantity], text: str, gold: float) -> Quantity | None:
+def _one_value(found: list[Quantity], text: str, gold: float, asked: frozenset[str] = frozenset()) -> Quantity | None:
     """``one_value``, or None when an "or" offers the numbers as alternatives ("either 99.9 or just under 100").
     Beside a count below 1000, years are detail ("56 games, from May to July 1941", "five times (1951, 1954,
     ...)"), not other guesses, when another number is said."""
@@ -464,6 +465,9 @@ def _one_value(found: list[Quantity], text: str, gold: float) -> Quantity | None
     if abs(gold) < 1000 and years:
         counts = [q for q in found if not (q.kind == "exact" and q.low in years)]
         found = counts or found
+    said = {float(w) for w in (numbers_in_words_to_digits(w) for w in asked) if w.isdigit()}
+    if said and len(found) > 1:  # "A double-six set has 28 tiles": the question's own number, restated
+        found = [q for q in found if not (q.kind == "exact" and q.low in said)] or found
     return one_value(found)
 
 
@@ -637,7 +641,7 @@ def _lists(candidate: Candidate, gold_raw: str, gold: str, asked: frozenset[str]
     if want_value is not None:
         found = quantities(candidate.text, gold_raw)
         if found:
-            return _one_value(found, candidate.text, want_value[0]) is None
+            return _one_value(found, candidate.text, want_value[0], asked) is None
     return (
         names_alternatives(normalize(candidate.text))
         or _is_list(_before_detail(candidate.text, gold), gold_raw, gold, _known(candidate, gold_raw, asked))

@@ -29,8 +29,8 @@ _ESCAPES = r"(?:escapes|escaped|eludes|eluded)"
 _SLIPPED = r"(?:slipped|slips|has slipped|has escaped)"
 ABSTENTIONS = (
     _I + r"(?:do not|don't|dont|did not|didn't) (?:really |actually |honestly |exactly |definitively )?know\b",
-    r"\bnot (?:entirely |completely |totally |quite |absolutely |really |too |that |very |fully |100% )?"
-    r"(?:sure|certain|positive|confident)\b",
+    r"\bnot (?:entirely |completely |totally |quite |absolutely |really |too |that |very |fully |100% |"
+    r"(?:a |one )?hundred (?:percent|per cent) |100 ?(?:percent|per cent) )?(?:sure|certain|positive|confident)\b",
     r"\b(?:unsure|uncertain)\b",
     r"\bno (?:idea|clue)\b",
     r"\b(?:cannot|can not|can't|cant|could not|couldn't) be (?:determined|known|answered|said|confirmed|verified)\b",

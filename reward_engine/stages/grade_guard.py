@@ -293,6 +293,15 @@ def _known_instead(statement: str, question: str) -> bool:
 
 
 _INDEFINITE = re.compile(r"(?i)^(?:a|an|some|another|somewhere|someone|something|one of)\b")
+_ASKS_TERM = re.compile(r"(?i)\b(?:called|term|word for|name for|known as)\b")
+
+
+def _term(text: str, question: str | None) -> bool:
+    """ "a sett" for "What is a badger's burrow called?": a word asked for, said with its article (not "a kind of
+    hammer", a description)."""
+    return bool(question and _ASKS_TERM.search(question)) and len(text.split()) <= 2
+
+
 _NAMES_IT = re.compile(r"\b(?:named|called|known as|titled)\b|[,:(]\s*(?-i:[A-Z])")  # "a composer, Vivaldi"
 # a measure, not a time: a figure answers it; words alone ("very tall") do not
 _ASKS_MEASURE = re.compile(r"(?i)\bhow (?:many|much|long|tall|high|far|old|deep|big|large|wide|heavy|fast)\b")
@@ -323,7 +332,7 @@ def _answers(candidate: reading.Candidate, question: str | None, said: str = "")
     # "Hubble went up in 1990, [but] I can't place Webb's launch reliably": the speaker's talk about what they
     # cannot say names the question's words without stating anything about them
     statement = ", ".join(c for c in candidate.text.split(", ") if not _SELF_DOUBT.match(c))
-    if _INDEFINITE.match(statement) and not _NAMES_IT.search(statement):
+    if _INDEFINITE.match(statement) and not _NAMES_IT.search(statement) and not _term(statement, question):
         return False  # "[it's] a set of Baroque concertos": describes, names no answer (SimpleQA: vague at most)
     if _ASKS_MEASURE.search(question) and not answer_forms.quantities(statement):
         return False  # "[it's] very tall, taller than the buildings of Paris" for how tall: no figure offered
@@ -360,7 +369,7 @@ def _answer_form(text: str, question: str | None) -> bool:
     if len(text.split()) > MAX_BARE_WORDS or offline_grader.is_statement(text):
         return False
     named = bool(_new_names(text, question))
-    if _INDEFINITE.match(text) and not _NAMES_IT.search(text):
+    if _INDEFINITE.match(text) and not _NAMES_IT.search(text) and not _term(text, question):
         return False  # "a different book", "a Baroque piece": a description (the fits question grades those)
     if _PERSONAL.match(text) and not named:
         return False  # "you", "[tell] you its composer": no answer
