@@ -94,8 +94,9 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "the rule writer at 481a556 (`bench/data/README.md`): **out of sample** for rules up to 481a556; a later "
     "rule change was made having seen those rows.",
     "bench/data/judge_set_12.jsonl": "`judge_set_12.jsonl` (2026-11-28p) was written by a helper started after "
-    "5fc426e, reading no code, prompt or judge output; measured once by `bench/judge_set.py` at e34beb7 (83.3 %, "
-    "`bench/results/judge_heldout_12.md`), its cases not read: **out of sample** for every prompt and rule here.",
+    "5fc426e, reading no code, prompt or judge output; out of sample at e34beb7 (83.3 %, `bench/judge_set.py`, "
+    "`bench/results/judge_heldout_12.md`); its misses were then read for 4a0fd4d (a word asked for with its "
+    "article, the question's own numbers): **in-sample** for any later change.",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
