@@ -58,7 +58,7 @@ from reward_engine.stages.llm_stage import GRADER_SPAN_MAX_TOKENS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 REDTEAM = ROOT / "tests" / "redteam" / "v1.yaml"
-HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12))
+HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13))
 HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a change is in-sample for it
     "bench/data/judge_set_2.jsonl": "`judge_set_2.jsonl` (2026-11-26) was written before the prompts were touched "
     "again; its failures were then read for the grade guard's rules (2026-11-27): **in-sample**.",
@@ -97,6 +97,9 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "5fc426e, reading no code, prompt or judge output; out of sample at e34beb7 (83.3 %, `bench/judge_set.py`, "
     "`bench/results/judge_heldout_12.md`); its misses were then read for 4a0fd4d (a word asked for with its "
     "article, the question's own numbers): **in-sample** for any later change.",
+    "bench/data/judge_set_13.jsonl": "`judge_set_13.jsonl` (2026-11-28p) was written by a helper started after "
+    "d13f1e8, reading no code, prompt or judge output, and was never read: **out of sample** for every prompt and "
+    "rule here.",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
