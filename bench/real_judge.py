@@ -98,8 +98,8 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "`bench/results/judge_heldout_12.md`); its misses were then read for 4a0fd4d (a word asked for with its "
     "article, the question's own numbers): **in-sample** for any later change.",
     "bench/data/judge_set_13.jsonl": "`judge_set_13.jsonl` (2026-11-28p) was written by a helper started after "
-    "d13f1e8, reading no code, prompt or judge output, and was never read: **out of sample** for every prompt and "
-    "rule here.",
+    "d13f1e8, reading no code, prompt or judge output; measured once by `bench/judge_set.py` at f33d8a6 (76.7 %, "
+    "`bench/results/judge_heldout_13.md`), its cases not read: **out of sample** for every prompt and rule here.",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
