@@ -557,6 +557,7 @@ _MONTH_NUMBER = {
         "jan feb mar apr may jun jul aug sep oct nov dec".split()
     )
 } | {"sept": 9}
+MONTH_WORDS = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
 _MON = (
     r"(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|"
     r"jun|jul|aug|sept|sep|oct|nov|dec)\.?"

@@ -49,6 +49,7 @@ from typing import Iterable
 from reward_engine.labels import Label
 from reward_engine.offline.answer_forms import (
     HEAD_WORDS,
+    MONTH_WORDS,
     DateSpan,
     Quantity,
     date_spans,
@@ -471,10 +472,9 @@ def _one_value(found: list[Quantity], text: str, gold: float, asked: frozenset[s
     return one_value(found)
 
 
-_MONTH_WORDS = "january|february|march|april|may|june|july|august|september|october|november|december"
 # a year where a date stands: after "in/since/from/until/to" or a month, or in a bracketed list of years
 _YEAR_SAID = re.compile(
-    rf"(?:\b(?:in|since|from|until|till|to|by|{_MONTH_WORDS})\s+|\(\s*|(?<=\d),\s*|(?<=\d)\s+and\s+)"
+    rf"(?:\b(?:in|since|from|until|till|to|by|{MONTH_WORDS})\s+|\(\s*|(?<=\d),\s*|(?<=\d)\s+and\s+)"
     r"(1\d{3}|20\d{2})(?![\d.,]\d)(?!\s+(?!and\b)[a-z])"  # not "1941 games"
     r"|(?<![\d.,])(1\d{3}|20\d{2})(?=,\s*(?:1\d{3}|20\d{2})\b)"  # the first of a list of years
 )

@@ -203,9 +203,8 @@ _NAME_RUN = re.compile(
     rf"\b(?:\d[\d,.]*\d|\d|[{_CAP}][\w'’.-]*)"
     rf"(?:\s+(?:(?:of|de|da|du|di|von|van|la|le|del|der)\s+)*(?:\d[\d,.]*\d|\d|[{_CAP}][\w'’.-]*))*"
 )
-_ASKS_AMOUNT = re.compile(
-    r"(?i)\b(?:how (?:many|much|long|tall|high|far|old|deep|big|large|wide|heavy|fast)|(?:which|what) year|when)\b"
-)
+_HOW_MUCH = r"how (?:many|much|long|tall|high|far|old|deep|big|large|wide|heavy|fast)"
+_ASKS_AMOUNT = re.compile(rf"(?i)\b(?:{_HOW_MUCH}|(?:which|what) year|when)\b")
 _RELATIVE = re.compile(r",\s*(?:who|which|where|whose|when)\b")
 _PASSIVE = re.compile(  # lower case only: "Sweden probably" or "Copenhagen I think" is a name, not a participle
     r"(?:[a-z]+ly |often |also |still |even |first |once |later )?(?P<verb>[a-z]+(?:ed|en|wn)|built|born|made|held|"
@@ -304,7 +303,7 @@ def _term(text: str, question: str | None) -> bool:
 
 _NAMES_IT = re.compile(r"\b(?:named|called|known as|titled)\b|[,:(]\s*(?-i:[A-Z])")  # "a composer, Vivaldi"
 # a measure, not a time: a figure answers it; words alone ("very tall") do not
-_ASKS_MEASURE = re.compile(r"(?i)\bhow (?:many|much|long|tall|high|far|old|deep|big|large|wide|heavy|fast)\b")
+_ASKS_MEASURE = re.compile(rf"(?i)\b{_HOW_MUCH}\b")
 _SELF_DOUBT = re.compile(  # "I can't place it", "I'm not sure about the year", "we never learnt who"
     r"(?i)^(?:i|we)\s*(?:['’]m|['’]d|['’]ll|am|do|did|does|can|ca|could|would|wo|will)?\s*(?:not|n['’]t|cannot|never)"
     r"\s+(?:\w+\s+)?(?:place|say|recall|remember|know|knew|learn\w*|tell|confirm|pin|name|think of|find|be sure"
