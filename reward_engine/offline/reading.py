@@ -223,7 +223,7 @@ _REFUSED_IF = re.compile(
 # time ("not until 1990"): what follows it is another candidate ("Not Venus, but Mars": Mars alone).
 RULED_OUT = re.compile(
     r"(?i)^(?:not|never)\s+(?!(?:more|less|fewer|until|before|after|only|just|quite|exactly|even|yet|sure|certain|"
-    r"much|many|far|long|so|too|very|at|over|under|above|below|around|about|nearly|quite)\b)\D*$"
+    r"much|many|far|long|so|too|very|at|over|under|above|below|around|about|nearly)\b)\D*$"
 )
 
 
