@@ -40,6 +40,9 @@ LEADS = {
     "Belly dance": "Belly dance, also known as a dance of the East, is a dance.",
     "Romance languages": "The Romance languages, also called Latin or Neo-Latin languages, are languages that "
     "evolved from Latin.",
+    # set 13: "and" before an adverb and a cue starts another name ("... and alternatively spelled ...")
+    "Noradrenaline": "Noradrenaline, also called norepinephrine and alternatively spelled noradrenalin, is a "
+    "neurotransmitter.",
 }
 
 
@@ -66,6 +69,7 @@ LEADS = {
         ("Belly dance", ("Belly dance",)),  # "a dance of the East": a description
         # "Latin or Neo-Latin languages": the noun after "or" is shared ("Latin" alone names another thing)
         ("Romance languages", ("The Romance languages", "Latin languages", "Neo-Latin languages")),
+        ("Noradrenaline", ("Noradrenaline", "norepinephrine", "noradrenalin")),
     ],
 )
 def test_the_first_sentence_names_the_subject_before_its_verb(title: str, names: tuple[str, ...]) -> None:

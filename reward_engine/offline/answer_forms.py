@@ -327,6 +327,10 @@ def _step(number: _Number, placeholder_zeros: bool, at_least: int) -> float:
     return 10.0 ** (len(digits) - kept) * number.scale
 
 
+# a pattern or code, not a value: "a 5-7-5 pattern", "a 4-4-2 formation" (three short numbers or more, hyphenated)
+_NUMBER_CHAIN = re.compile(r"(?<![\d.,-])\d{1,3}(?:-\d{1,3}){2,}(?![\d-]|[.,]\d)")
+
+
 def quantities(text: str, gold: str | None = None) -> list[Quantity]:
     """Every number ``text`` commits to, numbers in words included, with how it was said. A margin of error
     ("± 40") is not one, and a value restated in another unit ("481 feet, so roughly 146.6 metres") counts
@@ -337,7 +341,7 @@ def quantities(text: str, gold: str | None = None) -> list[Quantity]:
     >>> [(q.low, q.high, q.kind) for q in quantities("between 110 and 130 thousand; hundreds of thousands")]
     [(110000.0, 130000.0, 'range'), (100000.0, 1000000.0, 'range')]
     """
-    low = _prepare_numbers(text)
+    low = _NUMBER_CHAIN.sub(lambda m: " " * len(m.group()), _prepare_numbers(text))
     numbers = _read_numbers(low)
     operands = _operands(low, numbers)
     out: list[tuple[int, Quantity]] = []
@@ -546,6 +550,37 @@ def gold_quantity(gold: str) -> tuple[float, float] | None:
     number = numbers[0]
     placeholder = number.scale != 1 or number.grouped or len(number.digits.lstrip("0")) >= 5
     return number.value, _step(number, placeholder_zeros=placeholder, at_least=2)
+
+
+_ASKED_STEP = re.compile(
+    r"\bto (?:the nearest |within )?(?:(?P<places>\w+) decimal places?"
+    r"|(?P<figures>\w+) significant (?:figures?|digits?)"
+    r"|(?P<nearest>whole number|integer|ten|hundred|thousand|million|tenth|hundredth|thousandth))\b"
+)
+_NEAREST = {"whole number": 1.0, "integer": 1.0, "ten": 10.0, "hundred": 100.0, "thousand": 1e3, "million": 1e6}
+_NEAREST |= {"tenth": 0.1, "hundredth": 0.01, "thousandth": 0.001}
+
+
+def asked_step(question: str | None, value: float) -> float | None:
+    """The precision the question asks for, as one unit of the last figure it wants ("to two decimal places":
+    0.01; "to three significant figures" of 299,792,458: 1e6; "to the nearest thousand": 1,000), or None.
+
+    >>> asked_step("To two decimal places, what is pi?", 3.14159), asked_step("to 3 significant figures", 299792458)
+    (0.01, 1000000.0)
+    """
+    found = _ASKED_STEP.search(numbers_in_words_to_digits((question or "").lower()))
+    if found is None:
+        return None
+    if found.group("nearest"):
+        return _NEAREST[found.group("nearest")]
+    count = found.group("places") or found.group("figures")
+    if not count.isdigit() or not 0 < int(count) <= 15:
+        return None
+    if found.group("places"):
+        return 10.0 ** -int(count)
+    if value == 0:
+        return None
+    return 10.0 ** (math.floor(math.log10(abs(value))) - int(count) + 1)
 
 
 # --------------------------------------------------------------------------- values: dates

@@ -135,6 +135,7 @@ _HEDGE = re.compile(
     r"|\b(?:it|this|that) (?:seems|appears|looks)(?: like| to be| that)?\b"
     r"|\b(?:seems?|sounds?|looks?|feels?)(?: about)? (?:right|correct|likely|plausible|familiar)\b"
     r"|\b(?:is|would be|was) (?:my|the) (?:best )?(?:guess|bet)\b"
+    r"|\b(?:is|would be|was) what i(?:'d| would|'ll| will)? (?:go with|say|guess|pick|choose|put)\b"
     r"|\?"
 )
 
@@ -261,6 +262,7 @@ class Reading:
     refusals: list[tuple[int, str]] = field(default_factory=list)
     low: str = ""  # the whole answer, lowercased
     asked: frozenset[str] = frozenset()  # the question's words (normalised), when the grader has it
+    question: str = ""  # the question as asked (its precision: "to two decimal places")
 
 
 def prepare(text: str) -> str:

@@ -12,7 +12,7 @@ from reward_engine.judge.protocol import Judge
 from reward_engine.labels import Label
 from reward_engine.offline import answer_forms, reading
 from reward_engine.offline import grader as offline_grader
-from reward_engine.stages.grade_guard import SpanCheck, SpanVerdict, check_span, settle
+from reward_engine.stages.grade_guard import SpanCheck, SpanVerdict, asked_term, check_span, settle
 from reward_engine.stages.lead_names import LeadNames
 from reward_engine.stages.llm_stage import (
     GRADER_JSON_MAX_TOKENS,
@@ -189,7 +189,7 @@ class ReadThenCompareGrader(LLMGrader):
         kind, span = parsed
         if kind == "declines" or not span.strip():
             return Label.NOT_ATTEMPTED, "", reply.cached
-        description = _indefinite(answer) if kind == "names" else None
+        description = _indefinite(answer, question) if kind == "names" else None
         if description:  # a 1.5B reads "A city in Spain." as naming "A city in Spain" (or "Spain")
             kind, span = "describes", description
         by_rule = await off_loop(_by_rule, span, gold, question, chars=len(span))
@@ -243,7 +243,7 @@ _APPOSED = re.compile(  # a name run closing the phrase right after a noun ("phy
 _AMOUNT = re.compile(r"(?i)\b(?:%s)s?\b" % "|".join((*answer_forms.FRACTION_PARTS, *answer_forms.COUNT_WORDS)))
 
 
-def _indefinite(answer: str) -> str | None:
+def _indefinite(answer: str, question: str | None = None) -> str | None:
     """The description when the whole answer is one indefinite noun phrase ("A city in Spain.", "An Italian
     painter", "Some Roman poet", "Somewhere in the Andes", "A Turkish writer who won the Nobel Prize") or one
     sentence saying only that of what was asked ("It was written by an English novelist in the 1920s.": "an
@@ -260,6 +260,8 @@ def _indefinite(answer: str) -> str | None:
     head = re.split(r"(?i),? (?:who|which|that|whose|where)\b", phrase, maxsplit=1)[0]  # a relative clause describes
     if _NAMING.search(head) or _APPOSED.search(head) or _AMOUNT.search(head):
         return None
+    if asked_term(head.split(",")[0], question):
+        return None  # "That's a ligament, I think" for what the band is called: the word asked for
     return phrase if not offline_grader.is_statement(head) else None
 
 

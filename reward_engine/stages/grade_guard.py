@@ -292,10 +292,11 @@ def _known_instead(statement: str, question: str) -> bool:
 
 
 _INDEFINITE = re.compile(r"(?i)^(?:a|an|some|another|somewhere|someone|something|one of)\b")
+# a word asked for ("what is it called", "the term for"); not a kind ("what kind of animal": "a reptile" is vague)
 _ASKS_TERM = re.compile(r"(?i)\b(?:called|term|word for|name for|known as)\b")
 
 
-def _term(text: str, question: str | None) -> bool:
+def asked_term(text: str, question: str | None) -> bool:
     """ "a sett" for "What is a badger's burrow called?": a word asked for, said with its article (not "a kind of
     hammer", a description)."""
     return bool(question and _ASKS_TERM.search(question)) and len(text.split()) <= 2
@@ -331,7 +332,7 @@ def _answers(candidate: reading.Candidate, question: str | None, said: str = "")
     # "Hubble went up in 1990, [but] I can't place Webb's launch reliably": the speaker's talk about what they
     # cannot say names the question's words without stating anything about them
     statement = ", ".join(c for c in candidate.text.split(", ") if not _SELF_DOUBT.match(c))
-    if _INDEFINITE.match(statement) and not _NAMES_IT.search(statement) and not _term(statement, question):
+    if _INDEFINITE.match(statement) and not _NAMES_IT.search(statement) and not asked_term(statement, question):
         return False  # "[it's] a set of Baroque concertos": describes, names no answer (SimpleQA: vague at most)
     if _ASKS_MEASURE.search(question) and not answer_forms.quantities(statement):
         return False  # "[it's] very tall, taller than the buildings of Paris" for how tall: no figure offered
@@ -368,7 +369,7 @@ def _answer_form(text: str, question: str | None) -> bool:
     if len(text.split()) > MAX_BARE_WORDS or offline_grader.is_statement(text):
         return False
     named = bool(_new_names(text, question))
-    if _INDEFINITE.match(text) and not _NAMES_IT.search(text) and not _term(text, question):
+    if _INDEFINITE.match(text) and not _NAMES_IT.search(text) and not asked_term(text, question):
         return False  # "a different book", "a Baroque piece": a description (the fits question grades those)
     if _PERSONAL.match(text) and not named:
         return False  # "you", "[tell] you its composer": no answer
@@ -422,6 +423,8 @@ def check_span(span: str | None, answer: str, gold: str, question: str | None = 
         return SpanVerdict(SpanCheck.REFUSED, "span too long to be an answer", clean)
     if offline_grader.grade(clean, gold, question) is Label.CORRECT:
         return SpanVerdict(SpanCheck.CONFIRMED, "offline rules match the span to the gold", clean)
+    if offline_grader.names_part(clean, gold):
+        return SpanVerdict(SpanCheck.REFUSED, "the span names only part of the gold", clean)
     if offline_grader.value_grade(clean, gold, question) is Label.INCORRECT:
         # "2,862 metres" for 2,962 m: arithmetic, not a judgement a small judge gets right
         return SpanVerdict(SpanCheck.REFUSED, "the span's number or date contradicts the gold", clean)

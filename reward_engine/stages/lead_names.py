@@ -35,8 +35,9 @@ _ATTACHED = re.compile(r"(?<=\w)\(([^()\s]*)\)")  # "titanium(IV) oxide": bracke
 # pieces of a subject: brackets, commas, dashes, an "or" between names ("Tutankhamun or Tutankhamen") and an
 # "and" before a cue; the separator is kept (a piece after "or" is another name whatever its case)
 _PIECES = re.compile(
-    r"([();\[\],]|\s[\u2013\u2014-]\s|(?<=\w)\s+or\s+(?=\w)|\s+and\s+(?=(?:also|formerly|previously|later|known"
-    r"|called|sometimes|often|officially)\b)|\s+(?=(?:also|formerly|better|commonly) (?:known|called)\b))"
+    r"([();\[\],]|\s[\u2013\u2014-]\s|(?<=\w)\s+or\s+(?=\w)|\s+and\s+(?=(?:[a-z]+ly\s+)?(?:also|formerly|previously|later"
+    r"|known|called|spelled|spelt|sometimes|often|officially)\b)"
+    r"|\s+(?=(?:also|formerly|better|commonly) (?:known|called)\b))"
 )
 # the first verb (a copula), brackets around it, or a sentence ending first ("things. Nothing", "1976. The")
 _VERB = re.compile(r"[()\[\]]|\b(?:is|was|are|were)\b|(?:[a-z]{2}|\d|\))\.\s+(?=[A-Z])")

@@ -1,0 +1,119 @@
+"""Rules found reading held-out set 13's misses (in-sample for set 13 from here): the precision a question asks
+for, prose that is not a list, a list cut by semicolons, a trailing "is what I'd go with", a word asked for with
+its article and a hedge, a pattern of numbers that is no value, and a span naming part of a multi-part gold.
+Each case carries the rule in facts of our own, not the set's text."""
+
+from __future__ import annotations
+
+import pytest
+
+from reward_engine.labels import Label
+from reward_engine.offline import grader
+from reward_engine.offline.answer_forms import asked_step
+from reward_engine.stages import grade_guard
+from reward_engine.stages.grade import _indefinite
+
+C, I, N = Label.CORRECT, Label.INCORRECT, Label.NOT_ATTEMPTED  # noqa: E741 - the grade letters' initials
+
+ROOT3 = "To two decimal places, what is the square root of 3?"
+GOLDEN = "What is the golden ratio to three decimal places?"
+LIGHT = "To three significant figures, what is the speed of light in metres per second?"
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "gold", "label"),
+    [
+        (ROOT3, "1.73", "1.73205", C),  # SimpleQA: precision the question does not ask for is not required
+        (ROOT3, "About 1.73.", "1.73205", C),  # hedged at exactly the asked precision
+        (ROOT3, "1.74", "1.73205", I),  # wrong at the asked precision
+        (ROOT3, "1.7", "1.73205", I),  # coarser than asked and not the gold's rounding
+        (GOLDEN, "1.618", "1.6180339", C),
+        (GOLDEN, "1.619", "1.6180339", I),
+        ("To one decimal place, how many centimetres are in an inch?", "2.5 cm", "2.54 cm", C),
+        (LIGHT, "3.00 × 10^8 m/s", "299,792,458 m/s", C),
+        (LIGHT, "3.10 × 10^8 m/s", "299,792,458 m/s", I),
+        ("To the nearest thousand, how many metres high is Everest?", "9,000 metres", "8,849 metres", C),
+        ("What is the square root of 3?", "1.7", "1.73205", I),  # no precision asked: the gold's holds
+    ],
+)
+def test_the_precision_a_question_asks_for_is_the_precision_graded(question, answer, gold, label) -> None:
+    assert grader.grade(answer, gold, question) is label
+    assert grader.value_grade(answer, gold, question) is label
+
+
+def test_asked_step_reads_places_figures_and_nearest() -> None:
+    assert asked_step("to two decimal places", 1.0) == 0.01
+    assert asked_step("To 1 decimal place", 1.0) == 0.1
+    assert asked_step("to three significant figures", 0.0123) == pytest.approx(0.0001)
+    assert asked_step("to the nearest hundred", 1234.0) == 100.0
+    assert asked_step("How many decimal places does it have?", 1.0) is None  # no "to N": nothing asked
+    assert asked_step(None, 1.0) is None
+
+
+@pytest.mark.parametrize(
+    ("answer", "gold", "several"),
+    [
+        # true detail in clauses after the answer: commas between clauses are no list
+        (
+            "A ferrule. Besides holding the bristles, it keeps the brush from splitting and makes it last.",
+            "ferrule",
+            False,
+        ),
+        (
+            "Plants are clever because, unlike animals, they feed themselves. This is called photosynthesis.",
+            "photosynthesis",
+            False,
+        ),
+        ("Either way, the longest day of the year is known as the summer solstice.", "summer solstice", False),
+        # still lists
+        ("Lyon, Nice, Paris", "Paris", True),
+        ("I think it could be Lyon, Nice or Paris.", "Paris", True),
+        ("herd; pack; flock", "herd", True),  # a list cut by semicolons
+        ("Herd; that's the word for it.", "herd", False),  # one answer, then a remark
+    ],
+)
+def test_prose_is_not_a_list_and_a_semicolon_list_is(answer: str, gold: str, several: bool) -> None:
+    assert grader.lists_guesses(answer, gold) is several
+
+
+def test_is_what_id_go_with_commits_to_the_guess_after_a_refusal() -> None:
+    question = "Which gland sits below the hypothalamus and controls other glands?"
+    wrong, right = "I'm not certain. The thyroid is what I'd go with.", "Not sure. The pituitary is what I'd say."
+    assert grade_guard.commits(wrong, question) and grade_guard.commits(right, question)
+    assert grader.grade(wrong, "pituitary gland", question) is I
+    assert grader.grade(right, "pituitary gland", question) is C
+    # the judge found the guess: the guard keeps its INCORRECT (it used to say no answer: NOT_ATTEMPTED)
+    verdict = grade_guard.settle(I, "The thyroid", wrong, "pituitary gland", question)
+    assert verdict.check is grade_guard.SpanCheck.KEPT
+
+
+def test_a_word_asked_for_with_its_article_and_a_hedge_is_no_description() -> None:
+    called = "What is a group of crows called?"
+    assert _indefinite("That's a murder, I think, though I mix it up with a flock.", called) is None
+    assert _indefinite("A murder, I believe.", called) is None
+    # without a question asking for a word, the same shape is a description (the fits question grades it)
+    assert _indefinite("That's a murder, I think, though I mix it up with a flock.", "Who painted it?")
+    assert _indefinite("A large black bird that lives in groups.", called)  # more than a word: describes
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        ("Twelve, I think, in a 3-4-5 pattern.", C),  # "3-4-5": a pattern, not three more numbers
+        ("Eleven, in a 3-4-5 pattern.", I),
+        ("Between 10-14.", N),  # two numbers stay a range: holding the gold, too vague
+    ],
+)
+def test_a_hyphenated_pattern_of_numbers_is_no_value(answer: str, label: Label) -> None:
+    question = "How many edges does a cube have?"
+    assert grader.grade(answer, "12 edges", question) is label
+
+
+def test_a_span_naming_part_of_a_multi_part_gold_is_not_confirmed() -> None:
+    gold, question = "red, yellow and blue", "What are the three primary colours of paint?"
+    verdict = grade_guard.check_span("Red and blue", "Red and blue.", gold, question)
+    assert verdict.check is grade_guard.SpanCheck.REFUSED and "part" in verdict.reason
+    assert grader.grade("Red and blue.", gold, question) is I  # the refused CORRECT takes this label
+    assert grade_guard.check_span("red, yellow and blue", "Red, yellow and blue.", gold, question).check is (
+        grade_guard.SpanCheck.CONFIRMED
+    )
