@@ -117,3 +117,31 @@ def test_a_span_naming_part_of_a_multi_part_gold_is_not_confirmed() -> None:
     assert grade_guard.check_span("red, yellow and blue", "Red, yellow and blue.", gold, question).check is (
         grade_guard.SpanCheck.CONFIRMED
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "commits_to_it"),
+    [
+        # "give you" / "think of": the refusal's object is what is refused, the rest an aside
+        (
+            "What is the boiling point of ethanol in Celsius?",
+            "I can't give you the figure, but vodka is about 40 percent.",
+            False,
+        ),
+        (
+            "Which instrument measures wind speed?",
+            "I can't think of what it's called. Sailors once judged it by eye.",
+            False,
+        ),
+        # a guess after the same refusals still commits
+        ("Who directed the film?", "I couldn't tell you for sure, but I'd lean toward Kurosawa.", True),
+        ("What is the instrument that measures wind speed called?", "I can't think of it. Maybe an anemometer?", True),
+    ],
+)
+def test_a_refusal_to_give_or_think_of_it_sets_its_object_aside(
+    question: str, answer: str, commits_to_it: bool
+) -> None:
+    assert grade_guard.commits(answer, question) is commits_to_it
+    if not commits_to_it:  # the judge copied a number or name of the aside: still no answer (SimpleQA)
+        verdict = grade_guard.settle(I, "40", answer, "78.37 °C", question)
+        assert verdict.check is grade_guard.SpanCheck.NO_ANSWER

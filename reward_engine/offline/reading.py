@@ -37,7 +37,7 @@ ABSTENTIONS = (
     r"\bunknown to me\b",
     _I + r"(?:cannot|can not|can't|cant|could not|couldn't|am unable to|'m unable to|am not able to|'m not able to|"
     r"was unable to|do not|don't|did not|didn't) (?:answer|say|determine|tell|know|find|recall|remember|confirm|"
-    r"verify|provide|identify|pinpoint|be sure|be certain|give|name)\b",
+    r"verify|provide|identify|pinpoint|be sure|be certain|give|name|think of)\b(?: you\b)?",  # "give you the range"
     r"\b(?:insufficient|not enough|lack of|need more|needs more|would need more|require more|requires more|"
     r"without more|without further|without additional|without sufficient|no further) "
     r"(?:information|data|context|details|research|specifics|clarification)\b",
