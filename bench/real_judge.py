@@ -58,7 +58,7 @@ from reward_engine.stages.llm_stage import GRADER_SPAN_MAX_TOKENS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 REDTEAM = ROOT / "tests" / "redteam" / "v1.yaml"
-HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13))
+HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14))
 HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a change is in-sample for it
     "bench/data/judge_set_2.jsonl": "`judge_set_2.jsonl` (2026-11-26) was written before the prompts were touched "
     "again; its failures were then read for the grade guard's rules (2026-11-27): **in-sample**.",
@@ -98,8 +98,14 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "`bench/results/judge_heldout_12.md`); its misses were then read for 4a0fd4d (a word asked for with its "
     "article, the question's own numbers): **in-sample** for any later change.",
     "bench/data/judge_set_13.jsonl": "`judge_set_13.jsonl` (2026-11-28p) was written by a helper started after "
-    "d13f1e8, reading no code, prompt or judge output; measured once by `bench/judge_set.py` at f33d8a6 (76.7 %, "
-    "`bench/results/judge_heldout_13.md`), its cases not read: **out of sample** for every prompt and rule here.",
+    "d13f1e8, reading no code, prompt or judge output; out of sample at f33d8a6 (76.7 %, `bench/judge_set.py`, "
+    "`bench/results/judge_heldout_13.md`); its misses were then read (2026-11-28q) for e4c1564 and dc249bb (the "
+    "precision a question asks, prose is no list, refusals to give or think of it): **in-sample** for any later "
+    "change.",
+    "bench/data/judge_set_14.jsonl": "`judge_set_14.jsonl` (2026-11-28q) was written by a helper started at "
+    "57a0cda, reading no code, prompt, result or judge output, and committed unread; measured by "
+    "`bench/judge_set.py` (`bench/results/judge_heldout_14.md`) with the rules of dc249bb: **out of sample** for "
+    "every prompt and rule here.",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
