@@ -9,7 +9,7 @@ import pytest
 
 from reward_engine.labels import Label
 from reward_engine.offline import grader
-from reward_engine.offline.answer_forms import asked_step
+from reward_engine.offline.answer_forms import asked_step, quantities
 from reward_engine.stages import grade_guard
 from reward_engine.stages.grade import _indefinite
 
@@ -145,3 +145,63 @@ def test_a_refusal_to_give_or_think_of_it_sets_its_object_aside(
     if not commits_to_it:  # the judge copied a number or name of the aside: still no answer (SimpleQA)
         verdict = grade_guard.settle(I, "40", answer, "78.37 °C", question)
         assert verdict.check is grade_guard.SpanCheck.NO_ANSWER
+
+
+# --- read from set 14's misses (in-sample for set 14 from here) -----------------------------------------
+
+
+def test_a_count_of_dozens_is_its_number_not_a_second_value() -> None:
+    question = "How many eggs are in a gross of eggs?"
+    assert [q.low for q in quantities("twelve dozen")] == [144.0]
+    assert not grader.lists_guesses("A gross is twelve dozen, which is 144.", "144", question)
+    assert grader.grade("A gross is twelve dozen, which is one hundred and forty-four.", "144", question) is C
+    assert grader.grade("Ten dozen.", "144", question) is I
+
+
+def test_an_approximation_before_the_judges_span_belongs_to_it() -> None:
+    question, gold = "How many square metres are in a hectare?", "10,000 square metres"
+    answer = "Around ten thousand square metres."
+    assert grade_guard.with_approximation("ten thousand square metres", answer) == "around ten thousand square metres"
+    verdict = grade_guard.check_span("ten thousand square metres", answer, "10,120 square metres", question)
+    assert verdict.check is grade_guard.SpanCheck.REFUSED  # too vague for 10,120: the offline label stands
+    assert grader.grade(answer, "10,120 square metres", question) is N
+    assert grade_guard.check_span(
+        "ten thousand square metres", "Ten thousand square metres.", gold, question
+    ).check is (grade_guard.SpanCheck.CONFIRMED)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "When you slice potatoes like russets or reds into thin sticks, cooks call that a batonnet. It's one of the "
+        "classic knife cuts, along with brunoise and chiffonade.",
+        "Cooks call that a batonnet; it is often used for stews and stir-fries.",
+    ],
+)
+def test_examples_and_uses_beside_a_named_answer_are_no_guesses(answer: str) -> None:
+    assert not grader.lists_guesses(answer, "batonnet", "What is the knife cut into thick sticks called?")
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "commits_to_it"),
+    [
+        # the question's own word, capitalised at a sentence start, names nothing new
+        (
+            "What is a beaver's home called?",
+            "I'm not sure what it's called. Beavers are rodents that build dams.",
+            False,
+        ),
+        # a number beside a refusal answers no "which" / "who" question ...
+        ("Which organ filters the blood?", "I don't know which organ that is. The body has 206 bones, though.", False),
+        # ... but answers a question asking an amount
+        ("How many bones does an adult human have?", "I'm not sure, but the body has 206 bones.", True),
+        # a guess naming its answer after a cue commits to the name, whatever describes it before
+        ("Who developed pasteurisation?", "I'm not certain; perhaps a French chemist named Louis Pasteur.", True),
+    ],
+)
+def test_what_a_refusal_leaves_commits_only_to_a_new_answer(question: str, answer: str, commits_to_it: bool) -> None:
+    assert grade_guard.commits(answer, question) is commits_to_it
+
+
+def test_a_description_after_an_adverb_is_still_a_description() -> None:
+    assert _indefinite("It's just a young form of the insect.") == "a young form of the insect"

@@ -253,7 +253,9 @@ def _prepare_numbers(text: str) -> str:
     low = re.sub(r"\bminus\s+(?=\d)", "-", low)  # "minus 273.15 degrees"
     low = re.sub(r"\ban?\s+(?=(?:hundred|thousand|million|billion|trillion)\b)", "one ", low)  # "a hundred" is 100
     low = _FRACTION.sub(_fraction, low)  # "an eighth of a mile" is 0.125 mile, not an 8th
-    return numbers_in_words_to_digits(low)
+    low = numbers_in_words_to_digits(low)
+    # "twelve dozen" is 144 (not 12 of something); "a dozen" alone stays words: a count said loosely
+    return re.sub(r"(?<![\d.,])(\d+)\s+dozen\b", lambda m: str(int(m.group(1)) * 12).ljust(len(m.group())), low)
 
 
 # fraction words and their divisors, and counting words that are no unit ("half a dozen" is 6, not 0.5 dozen)

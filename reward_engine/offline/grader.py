@@ -99,6 +99,7 @@ _NEGATION_AFTER = re.compile(
 _ALTERNATIVES = re.compile(r"\b(?:or|either|and or|nor)\b")
 _NOT_ALTERNATIVES = re.compile(
     r"\bor (?:so|thereabouts|something(?: like that)?)\b|\bgive or take\b|\bplus or minus\b|\beither way\b"
+    r"|\b(?:like|such as|including)\s+(?:\w+\s+){1,2}or\b"  # examples: "vegetables like carrots or celery"
 )
 # a comma between digits that groups thousands ("299,792,458") separates no items
 _ITEM_SPLIT = re.compile(r"(?<!\d),|,(?!\d{3}(?!\d))|[;/&\n]|\band\b|\bas well as\b|\bplus\b")
@@ -624,7 +625,8 @@ def lists_guesses(answer: str, gold: str, question: str | None = None) -> bool:
 _DETAIL = re.compile(r",\s*(?:which|who|whose|where|when)\b|,\s*(?:the|a|an)\s|\s\(")
 _ABOUT_IT = re.compile(
     r"(?i)^(?:(?:it|he|she|they|this|its|his|her|their)\s+(?!could\b|might\b|may\b|must\b)\w+"
-    r"|(?:\w+ed|born|built|written|made|known|named|found|given|won|held|drawn|taken|seen)\s+(?:\w+\s+)?(?:by|in|on|at|as)\b)"
+    r"|(?:\w+ed|born|built|written|made|known|named|found|given|won|held|drawn|taken|seen)\s+(?:\w+\s+)?(?:by|in|on|at|as)\b"
+    r"|one of (?:the|its|his|her|their|many|several)\b)"  # "[It's] one of the classic cuts, along with ..."
 )
 
 
@@ -727,9 +729,9 @@ def _is_list(answer: str, gold_raw: str, gold: str, known: frozenset[str] | None
     if not any(_candidate_item(i) for i in others):
         return False
     # prose cut at its commas ("The days are long, the further you are ..., summer and winter daylight becomes"):
-    # a list's items are mostly short names, a sentence's pieces mostly clauses
+    # a list's items are short names (one long lead-in at most: "It could be Lyon, Nice, Paris"), prose's clauses
     short = [i for i in items if _candidate_item(i) or len(normalize(i).split()) <= len(gold.split()) + 1]
-    if 2 * len(short) < len(items):
+    if len(items) - len(short) > (1 if len(items) >= 3 else 0):
         return False
     joined_by_and = bool(re.search(r"\band\b|&|\bas well as\b|\bplus\b", lower(answer)))
     gold_first = find_word(normalize(items[0]), gold) >= 0

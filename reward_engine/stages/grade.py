@@ -12,7 +12,14 @@ from reward_engine.judge.protocol import Judge
 from reward_engine.labels import Label
 from reward_engine.offline import answer_forms, reading
 from reward_engine.offline import grader as offline_grader
-from reward_engine.stages.grade_guard import SpanCheck, SpanVerdict, asked_term, check_span, settle
+from reward_engine.stages.grade_guard import (
+    SpanCheck,
+    SpanVerdict,
+    asked_term,
+    check_span,
+    settle,
+    with_approximation,
+)
 from reward_engine.stages.lead_names import LeadNames
 from reward_engine.stages.llm_stage import (
     GRADER_JSON_MAX_TOKENS,
@@ -192,6 +199,7 @@ class ReadThenCompareGrader(LLMGrader):
         description = _indefinite(answer, question) if kind == "names" else None
         if description:  # a 1.5B reads "A city in Spain." as naming "A city in Spain" (or "Spain")
             kind, span = "describes", description
+        span = with_approximation(span, answer)  # "[around] four thousand": the judge may drop the "around"
         by_rule = await off_loop(_by_rule, span, gold, question, chars=len(span))
         if by_rule is not None:
             return by_rule, span, reply.cached
@@ -228,7 +236,8 @@ _A_ONE = (  # "a city", "some poet", "one of the islands", "one of Jupiter's moo
 )
 # "It was written by an English novelist.", "He was a French painter.", "It's on one of the islands."
 _SAID_OF_IT = re.compile(
-    rf"(?i)(?:it|he|she|they|this|that)(?:'s| is| was| are| were)(?: \w+(?:ed|en|wn|lt|de))?(?: by)? (?={_A_ONE})"
+    rf"(?i)(?:it|he|she|they|this|that)(?:'s| is| was| are| were)(?: (?:just|only|simply|basically|probably))?"
+    rf"(?: \w+(?:ed|en|wn|lt|de))?(?: by)? (?={_A_ONE})"
 )
 # what makes a description name or state its answer after all: "a man named Orwell", "a French Romantic,
 # Delacroix", "a painter (Delacroix)", "like Delacroix", "a physicist Lev Landau", "an eighth of a mile", "a dozen"

@@ -303,6 +303,9 @@ def asked_term(text: str, question: str | None) -> bool:
 
 
 _NAMES_IT = re.compile(r"\b(?:named|called|known as|titled)\b|[,:(]\s*(?-i:[A-Z])")  # "a composer, Vivaldi"
+_CUE_NAME = re.compile(r"\b(?:named|called|known as|titled)\s+")
+# a question asking for one thing by its kind, not for a number: "Which structure ...?", "Who founded ...?"
+_ASKS_ONE_THING = re.compile(r"(?i)^\s*(?:which|who|whom|whose|where)\b(?!.*\bnumber\b)")
 # a measure, not a time: a figure answers it; words alone ("very tall") do not
 _ASKS_MEASURE = re.compile(rf"(?i)\b{_HOW_MUCH}\b")
 _SELF_DOUBT = re.compile(  # "I can't place it", "I'm not sure about the year", "we never learnt who"
@@ -315,9 +318,17 @@ _PERSONAL = re.compile(r"(?i)^(?:i|me|my|we|you|your)\b|^i['’]")  # talk to th
 
 
 def _new_names(text: str, question: str | None) -> list[str]:
-    """The names and numbers in ``text`` the question does not hold, one entry per run of them."""
+    """The names and numbers in ``text`` the question does not hold, one entry per run of them. A capitalised word
+    the question says in lower case ("Otters are ..." for an otter's den) names nothing new when it is all there
+    is; beside another name it still counts (a second subject: "Radio grew out of work by Maxwell" is an aside)."""
     asked = relevance.names(question or "") | _RESIDUE
-    return [run for run in _NAME_RUN.findall(text) if not _FIRST_PERSON.fullmatch(run) and relevance.names(run) - asked]
+    runs = [r for r in _NAME_RUN.findall(text) if not _FIRST_PERSON.fullmatch(r) and relevance.names(r) - asked]
+    said = _stems(relevance.content_words(question or ""))
+
+    def restates(run: str) -> bool:
+        return bool(re.fullmatch(r"[^\W\d_][\w'’-]*", run)) and _stems(relevance.content_words(run) or {"-"}) <= said
+
+    return [] if runs and all(restates(r) for r in runs) else runs
 
 
 def _answers(candidate: reading.Candidate, question: str | None, said: str = "") -> bool:
@@ -337,6 +348,12 @@ def _answers(candidate: reading.Candidate, question: str | None, said: str = "")
     if _ASKS_MEASURE.search(question) and not answer_forms.quantities(statement):
         return False  # "[it's] very tall, taller than the buildings of Paris" for how tall: no figure offered
     new = _new_names(_RELATIVE.split(statement)[0], question)  # "maybe Delacroix, who was French": one name
+    cue = _CUE_NAME.search(statement)
+    if candidate.guessed and cue:  # "perhaps a British officer named Baden-Powell": the name after the cue
+        new = _new_names(statement[cue.end() :], question) or new
+    if new and all(re.fullmatch(r"[\d,.]+", n) for n in new) and _ASKS_ONE_THING.match(question):
+        if not (_ASKS_AMOUNT.search(question) or _ASKS_MEASURE.search(question) or _ASKS_TIME.search(question)):
+            return False  # "... The brain has 86 billion neurons" for which structure: a number answers no "which"
     aside = _passive_aside(statement, question, said or candidate.text.lower())
     guessed = candidate.guessed and not aside
     amount = not aside and _ASKS_AMOUNT.search(question) and re.fullmatch(r"[\d,.]+", new[0]) if new else False
@@ -421,11 +438,35 @@ def check_span(span: str | None, answer: str, gold: str, question: str | None = 
         return refused
     if len(clean.split()) > max(MAX_SPAN_WORDS, 3 * len(gold.split())):
         return SpanVerdict(SpanCheck.REFUSED, "span too long to be an answer", clean)
+    clean = with_approximation(clean, answer)
     if offline_grader.grade(clean, gold, question) is Label.CORRECT:
         return SpanVerdict(SpanCheck.CONFIRMED, "offline rules match the span to the gold", clean)
+    if offline_grader.value_grade(clean, gold, question) is Label.NOT_ATTEMPTED:
+        return SpanVerdict(SpanCheck.REFUSED, "the span's figure is too vague for the gold", clean)
     if offline_grader.names_part(clean, gold):
         return SpanVerdict(SpanCheck.REFUSED, "the span names only part of the gold", clean)
     if offline_grader.value_grade(clean, gold, question) is Label.INCORRECT:
         # "2,862 metres" for 2,962 m: arithmetic, not a judgement a small judge gets right
         return SpanVerdict(SpanCheck.REFUSED, "the span's number or date contradicts the gold", clean)
     return SpanVerdict(SpanCheck.ASK, "offline rules cannot match the span", clean)
+
+
+_APPROXIMATELY = re.compile(
+    r"(?:about|around|roughly|approximately|nearly|almost|some|circa|over|under|more than|less than|at least|"
+    r"at most|just over|just under|close to|upwards of|in the region of|~)\s*$"
+)
+
+
+def with_approximation(clean: str, answer: str) -> str:
+    """The span with the approximation the answer puts right before it ("[Around] four thousand square metres"):
+    a judge that copies the figure without it must not turn a vague answer into a precise one."""
+    said = _norm(answer)
+    at = reading.find_word(said, clean)
+    if at <= 0:
+        return clean
+    before = _APPROXIMATELY.search(said[:at])
+    return said[before.start() : at] + clean if before and re.search(r"\d", clean + " " + _digits(clean)) else clean
+
+
+def _digits(text: str) -> str:
+    return answer_forms.numbers_in_words_to_digits(text)
