@@ -205,3 +205,23 @@ def test_what_a_refusal_leaves_commits_only_to_a_new_answer(question: str, answe
 
 def test_a_description_after_an_adverb_is_still_a_description() -> None:
     assert _indefinite("It's just a young form of the insect.") == "a young form of the insect"
+
+
+@pytest.mark.parametrize(
+    ("answer", "gold", "label"),
+    [
+        ("5 feet 10 inches", "1.78 m", C),  # one height in two units, not two guesses
+        ("5 feet and 10 inches", "1.78 m", C),
+        ("6 feet 10 inches", "1.78 m", I),
+        ("1 hour 30 minutes", "90 minutes", C),
+        ("4 feet 8½ inches", "1,435 millimetres", C),  # "8½" is 8.5, not 81 (NFKC's "81⁄2")
+        ("0.2 grams, so 200 mg.", "200 mg", C),  # a value restated after a comma is not added to itself
+    ],
+)
+def test_a_measure_in_two_units_is_one_value(answer: str, gold: str, label: Label) -> None:
+    assert grader.grade(answer, gold, "How long is it?") is label
+
+
+def test_vulgar_fractions_are_decimals() -> None:
+    assert [q.low for q in quantities("2½ hours")] == [2.5]
+    assert grader.grade("8½", "8.5", "What is seventeen halves?") is C

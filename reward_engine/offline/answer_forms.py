@@ -395,6 +395,7 @@ def quantities(text: str, gold: str | None = None) -> list[Quantity]:
         lo, hi = base * times, (base * times * 10 if times > 1 else top)
         out.append((match.start(), Quantity(lo, hi, hi - lo, "range")))
     out.sort(key=lambda item: item[0])
+    out = _compound(low, out, ends)
     if 1 < len(ends) <= MAX_RESTATED:
         out = _one_per_measurement(low, out, ends, gold)
     want = _gold_unit(gold)
@@ -402,6 +403,37 @@ def quantities(text: str, gold: str | None = None) -> list[Quantity]:
         unit_at.update(ends)
         out = [(start, _in_unit(q, _unit_at(low, unit_at.get(start)), want)) for start, q in out]
     return [q for _, q in out]
+
+
+_BETWEEN_PARTS = re.compile(
+    r"\s*[a-z]+\.?\s+(?:and\s+)?"
+)  # "5 feet [and] 10 inches", "1 h 30 min"; not "0.2 g, 200 mg"
+
+
+def _compound(low: str, out: list[tuple[int, Quantity]], ends: dict[int, int]) -> list[tuple[int, Quantity]]:
+    """ "5 feet 10 inches", "1 hour 30 minutes": one measurement in two units (the second smaller than one of
+    the first), summed in the first unit; not two guesses."""
+    merged: list[tuple[int, Quantity]] = []
+    for start, q in out:
+        if merged and q.kind == "exact" and start in ends and merged[-1][0] in ends:
+            first_start, first = merged[-1]
+            unit_a, unit_b = units.unit_after(low, ends[first_start]), units.unit_after(low, ends[start])
+            part = units.convert(q.low, unit_b, unit_a) if unit_a and unit_b and unit_a != unit_b else None
+            whole = units.convert(1.0, unit_b, unit_a) if part is not None else None
+            if (
+                part is not None
+                and whole is not None
+                and 0 <= part < 1
+                and 0 < whole < 1
+                and first.kind in ("exact", "approx")
+                and _BETWEEN_PARTS.fullmatch(low[ends[first_start] : start])
+            ):
+                step = q.step * whole
+                merged[-1] = (first_start, Quantity(first.low + part, first.high + part, step, first.kind))
+                del ends[start]
+                continue
+        merged.append((start, q))
+    return merged
 
 
 def _unit_at(low: str, end: int | None) -> str | None:

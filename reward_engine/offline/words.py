@@ -33,6 +33,16 @@ _SUPERSCRIPT = str.maketrans("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u
 _POWER_OF_TEN = re.compile("10([\u207b\u207a]?[\u2070\u00b9\u00b2\u00b3\u2074-\u2079]+)")
 
 
+_VULGAR = {"\u00bd": 0.5, "\u00bc": 0.25, "\u00be": 0.75, "\u2153": 1 / 3, "\u2154": 2 / 3, "\u215b": 0.125}
+_VULGAR_AFTER = re.compile(r"(\d*)[ \t]*([%s])" % "".join(_VULGAR))
+
+
+def _vulgar(match: re.Match[str]) -> str:
+    return f"{int(match.group(1) or 0) + _VULGAR[match.group(2)]:g}"
+
+
 def nfkc(text: str) -> str:
-    """Unicode NFKC, but "10²⁴" becomes "10^24": NFKC alone makes it "1024", another number."""
-    return unicodedata.normalize("NFKC", _POWER_OF_TEN.sub(lambda m: "10^" + m.group(1).translate(_SUPERSCRIPT), text))
+    """Unicode NFKC, but "10²⁴" becomes "10^24" and "8½" becomes "8.5": NFKC alone makes them "1024" and "81⁄2",
+    other numbers."""
+    text = _VULGAR_AFTER.sub(_vulgar, _POWER_OF_TEN.sub(lambda m: "10^" + m.group(1).translate(_SUPERSCRIPT), text))
+    return unicodedata.normalize("NFKC", text)
