@@ -225,3 +225,18 @@ def test_a_measure_in_two_units_is_one_value(answer: str, gold: str, label: Labe
 def test_vulgar_fractions_are_decimals() -> None:
     assert [q.low for q in quantities("2½ hours")] == [2.5]
     assert grader.grade("8½", "8.5", "What is seventeen halves?") is C
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        ("At most 8", N),  # holds 8 itself: a bound holding the gold is too vague, not wrong
+        ("At least 8", N),
+        ("No more than 8 legs", N),
+        ("Fewer than 8", I),  # strict bounds leave 8 out
+        ("More than 8", I),
+        ("At most 7", I),
+    ],
+)
+def test_inclusive_bounds_hold_their_own_number(answer: str, label: Label) -> None:
+    assert grader.grade(answer, "8", "How many legs does a spider have?") is label

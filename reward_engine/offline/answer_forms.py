@@ -202,6 +202,10 @@ _BELOW = re.compile(
     r"(?:\bless than|\bunder|\bbelow|\bfewer than|\bat most|\bup to|\bno more than|\bnot more than|\bnot exceeding|"
     r"\bnot over|\bnot above|\bno greater than|\bnot greater than)\s*$"
 )
+_INCLUSIVE = re.compile(
+    r"(?:\bat least|\bno less than|\bnot less than|\bnot fewer than|\bno fewer than|\bat most|\bup to|\bno more than|"
+    r"\bnot more than|\bnot exceeding|\bno greater than|\bnot greater than)\s*$"
+)
 # a margin of error, not a second guess: "5,730 ± 40 years", "4.54 billion, give or take about 50 million" (and
 # "plus or minus 40", which reads "plus or -40" once "minus 40" became a negative number)
 _MARGIN = re.compile(
@@ -378,10 +382,12 @@ def quantities(text: str, gold: str | None = None) -> list[Quantity]:
                 i += 2
                 continue
         step = _step(a, placeholder_zeros=True, at_least=1)
+        # "at least 5" / "at most 5" hold 5 itself (a bound that holds the gold is vague, not wrong)
+        inclusive = step * 1e-6 if _INCLUSIVE.search(before) else 0.0
         if _ABOVE.search(before):
-            quantity = Quantity(a.value, math.inf, step, "above")
+            quantity = Quantity(a.value - inclusive, math.inf, step, "above")
         elif _BELOW.search(before):
-            quantity = Quantity(-math.inf, a.value, step, "below")
+            quantity = Quantity(-math.inf, a.value + inclusive, step, "below")
         elif _APPROX_BEFORE.search(before) or _APPROX_AFTER.match(low, a.end):
             quantity = Quantity(a.value, a.value, step, "approx")
         else:
