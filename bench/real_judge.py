@@ -58,7 +58,7 @@ from reward_engine.stages.llm_stage import GRADER_SPAN_MAX_TOKENS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 REDTEAM = ROOT / "tests" / "redteam" / "v1.yaml"
-HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14))
+HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
 HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a change is in-sample for it
     "bench/data/judge_set_2.jsonl": "`judge_set_2.jsonl` (2026-11-26) was written before the prompts were touched "
     "again; its failures were then read for the grade guard's rules (2026-11-27): **in-sample**.",
@@ -103,9 +103,13 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "precision a question asks, prose is no list, refusals to give or think of it): **in-sample** for any later "
     "change.",
     "bench/data/judge_set_14.jsonl": "`judge_set_14.jsonl` (2026-11-28q) was written by a helper started at "
-    "57a0cda, reading no code, prompt, result or judge output, and committed unread; measured by "
-    "`bench/judge_set.py` (`bench/results/judge_heldout_14.md`) with the rules of dc249bb: **out of sample** for "
-    "every prompt and rule here.",
+    "57a0cda, reading no code, prompt, result or judge output, and committed unread; out of sample at 3853d51 "
+    "(74.2 %, `bench/judge_set.py`, `bench/results/judge_heldout_14.md`); its misses were then read (2026-11-28q) "
+    "for 68f909d and 13fa0a2 (asides after refusals, approximations, dozens, a measure in two units): **in-sample** "
+    "for any later change.",
+    "bench/data/judge_set_15.jsonl": "`judge_set_15.jsonl` (2026-11-28q) was written by a helper started after "
+    "72795bf, reading no code, prompt, result or judge output, and committed unread (e0fb08d); measured by "
+    "`bench/judge_set.py` (`bench/results/judge_heldout_15.md`): **out of sample** for every prompt and rule here.",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
