@@ -225,6 +225,7 @@ def test_a_measure_in_two_units_is_one_value(answer: str, gold: str, label: Labe
 def test_vulgar_fractions_are_decimals() -> None:
     assert [q.low for q in quantities("2½ hours")] == [2.5]
     assert grader.grade("8½", "8.5", "What is seventeen halves?") is C
+    assert grader.grade("9" * 5000 + "½ metres", "8.5 m", "How long?") is I  # no int of 5,000 digits
 
 
 @pytest.mark.parametrize(

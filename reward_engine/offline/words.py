@@ -34,7 +34,7 @@ _POWER_OF_TEN = re.compile("10([\u207b\u207a]?[\u2070\u00b9\u00b2\u00b3\u2074-\u
 
 
 _VULGAR = {"\u00bd": 0.5, "\u00bc": 0.25, "\u00be": 0.75, "\u2153": 1 / 3, "\u2154": 2 / 3, "\u215b": 0.125}
-_VULGAR_AFTER = re.compile(r"(\d*)[ \t]*([%s])" % "".join(_VULGAR))
+_VULGAR_AFTER = re.compile(r"(?<!\d)(\d{0,15})[ \t]*([%s])" % "".join(_VULGAR))  # 15 digits: no huge int
 
 
 def _vulgar(match: re.Match[str]) -> str:
