@@ -58,7 +58,7 @@ from reward_engine.stages.llm_stage import GRADER_SPAN_MAX_TOKENS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 REDTEAM = ROOT / "tests" / "redteam" / "v1.yaml"
-HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
+HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in range(2, 16))
 HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a change is in-sample for it
     "bench/data/judge_set_2.jsonl": "`judge_set_2.jsonl` (2026-11-26) was written before the prompts were touched "
     "again; its failures were then read for the grade guard's rules (2026-11-27): **in-sample**.",

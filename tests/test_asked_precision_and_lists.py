@@ -241,3 +241,16 @@ def test_vulgar_fractions_are_decimals() -> None:
 )
 def test_inclusive_bounds_hold_their_own_number(answer: str, label: Label) -> None:
     assert grader.grade(answer, "8", "How many legs does a spider have?") is label
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        ("1.852 kilometres", C),  # the question's unit is the gold's when the gold has none
+        ("1,852 metres", C),
+        ("1.9 km", I),
+        ("About 2 kilometres", N),
+    ],
+)
+def test_a_gold_without_a_unit_takes_the_unit_the_question_asks(answer: str, label: Label) -> None:
+    assert grader.grade(answer, "1852", "How many metres are in a nautical mile?") is label

@@ -566,6 +566,18 @@ def _gold_unit(gold: str | None) -> str | None:
     return units.unit_after(low, numbers[0].end) if numbers else None
 
 
+_HOW_MANY_UNITS = re.compile(r"\bhow many ((?:square |cubic |nautical )?[a-z]+)\b")
+
+
+def in_asked_unit(gold: str, question: str | None) -> str:
+    """The gold with the unit the question asks for when the gold has none ("1852" for "How many metres are in a
+    nautical mile?" is 1852 metres, so "1.852 kilometres" can be converted to it)."""
+    if not question or _gold_unit(gold) is not None:
+        return gold
+    asked = _HOW_MANY_UNITS.search(question.lower())
+    return f"{gold} {asked.group(1)}" if asked and units.unit_after(" " + asked.group(1), 0) else gold
+
+
 @functools.lru_cache(maxsize=4096)
 def gold_quantity(gold: str) -> tuple[float, float] | None:
     """(value, step) when the gold target is one number, perhaps with a scale word and a unit.

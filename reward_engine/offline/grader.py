@@ -56,6 +56,7 @@ from reward_engine.offline.answer_forms import (
     date_spans,
     gold_date,
     gold_quantity,
+    in_asked_unit,
     numbers_in_words_to_digits,
     one_date,
     one_value,
@@ -449,7 +450,7 @@ def _number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, re
     want = gold_quantity(gold_raw)
     if want is None:
         return None
-    found = quantities(candidate.text, gold_raw)
+    found = quantities(candidate.text, in_asked_unit(gold_raw, reading.question))
     if gold_date(gold_raw) is not None:  # a year gold: only a number that could be that year ("1,000" for 1000)
         found = [q for q in found if q.kind == "exact" and q.low >= 1000]
     if not found:
