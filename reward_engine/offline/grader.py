@@ -439,6 +439,9 @@ def _is_century(span: DateSpan) -> bool:
     return span.years is not None and span.months is None and span.years[1] - span.years[0] == 100
 
 
+_ASKS_COUNT = re.compile(r"\bhow (?:many|much|long|far|tall|high|deep|big|heavy|wide|fast)\b")
+
+
 def _number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, reading: Reading) -> Label | None:
     """Numbers: right to the gold's last significant figure (see ``answer_forms.gold_quantity``): a
     value in [gold - step/2, gold + step/2) is CORRECT, the upper end left out (so for 120k, step 10k:
@@ -451,7 +454,8 @@ def _number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, re
     if want is None:
         return None
     found = quantities(candidate.text, in_asked_unit(gold_raw, reading.question))
-    if gold_date(gold_raw) is not None:  # a year gold: only a number that could be that year ("1,000" for 1000)
+    if gold_date(gold_raw) is not None and not _ASKS_COUNT.search(reading.question.lower()):
+        # a year gold: only a number that could be that year ("1,000" for 1000); "how many metres": a count
         found = [q for q in found if q.kind == "exact" and q.low >= 1000]
     if not found:
         return None
