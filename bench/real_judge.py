@@ -108,8 +108,9 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "for 68f909d and 13fa0a2 (asides after refusals, approximations, dozens, a measure in two units): **in-sample** "
     "for any later change.",
     "bench/data/judge_set_15.jsonl": "`judge_set_15.jsonl` (2026-11-28q) was written by a helper started after "
-    "72795bf, reading no code, prompt, result or judge output, and committed unread (e0fb08d); measured by "
-    "`bench/judge_set.py` (`bench/results/judge_heldout_15.md`): **out of sample** for every prompt and rule here.",
+    "72795bf, reading no code, prompt, result or judge output, and committed unread (e0fb08d); out of sample at "
+    "9b2a3e9 (79.2 %, `bench/judge_set.py`, `bench/results/judge_heldout_15.md`), its cases not read: **out of "
+    "sample** for every prompt and rule here.",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
