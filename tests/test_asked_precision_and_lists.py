@@ -9,6 +9,7 @@ import pytest
 
 from reward_engine.labels import Label
 from reward_engine.offline import grader
+from reward_engine.offline import reading as reading_module
 from reward_engine.offline.answer_forms import asked_step, quantities
 from reward_engine.stages import grade_guard
 from reward_engine.stages.grade import _indefinite
@@ -78,7 +79,7 @@ def test_prose_is_not_a_list_and_a_semicolon_list_is(answer: str, gold: str, sev
 
 def test_is_what_id_go_with_commits_to_the_guess_after_a_refusal() -> None:
     question = "Which gland sits below the hypothalamus and controls other glands?"
-    wrong, right = "I'm not certain. The thyroid is what I'd go with.", "Not sure. The pituitary is what I'd say."
+    wrong, right = "I'm not certain. The thyroid is what I'd go with.", "Not sure. The pituitary is what I'd pick."
     assert grade_guard.commits(wrong, question) and grade_guard.commits(right, question)
     assert grader.grade(wrong, "pituitary gland", question) is I
     assert grader.grade(right, "pituitary gland", question) is C
@@ -88,6 +89,7 @@ def test_is_what_id_go_with_commits_to_the_guess_after_a_refusal() -> None:
 
 
 def test_a_word_asked_for_with_its_article_and_a_hedge_is_no_description() -> None:
+    assert _indefinite("A politician.", "Who was known as the Iron Lady?")  # "known as" asks no word: describes
     called = "What is a group of crows called?"
     assert _indefinite("That's a murder, I think, though I mix it up with a flock.", called) is None
     assert _indefinite("A murder, I believe.", called) is None
@@ -150,12 +152,11 @@ def test_a_refusal_to_give_or_think_of_it_sets_its_object_aside(
 # --- read from set 14's misses (in-sample for set 14 from here) -----------------------------------------
 
 
-def test_a_count_of_dozens_is_its_number_not_a_second_value() -> None:
-    question = "How many eggs are in a gross of eggs?"
-    assert [q.low for q in quantities("twelve dozen")] == [144.0]
-    assert not grader.lists_guesses("A gross is twelve dozen, which is 144.", "144", question)
-    assert grader.grade("A gross is twelve dozen, which is one hundred and forty-four.", "144", question) is C
-    assert grader.grade("Ten dozen.", "144", question) is I
+def test_a_count_of_dozens_is_left_as_said() -> None:
+    """Reading "twelve dozen" as 144 was tried (set 14) and reverted: "How many dozen are in a gross? 12 dozen." is
+    then 144 against a gold of 12 (helper-28's review)."""
+    assert grader.grade("A gross is 12 dozen.", "12", "How many dozen are in a gross?") is C
+    assert grader.grade("1" * 5000 + " dozen", "12", "How many dozen are in a gross?") is I  # no huge int
 
 
 def test_an_approximation_before_the_judges_span_belongs_to_it() -> None:
@@ -163,23 +164,56 @@ def test_an_approximation_before_the_judges_span_belongs_to_it() -> None:
     answer = "Around ten thousand square metres."
     assert grade_guard.with_approximation("ten thousand square metres", answer) == "around ten thousand square metres"
     verdict = grade_guard.check_span("ten thousand square metres", answer, "10,120 square metres", question)
-    assert verdict.check is grade_guard.SpanCheck.REFUSED  # too vague for 10,120: the offline label stands
+    assert verdict.check is grade_guard.SpanCheck.NO_ANSWER  # too vague for 10,120 (SimpleQA: NOT_ATTEMPTED)
     assert grader.grade(answer, "10,120 square metres", question) is N
     assert grade_guard.check_span(
         "ten thousand square metres", "Ten thousand square metres.", gold, question
     ).check is (grade_guard.SpanCheck.CONFIRMED)
+    # "under" and "over" are prepositions too: "He served under 8 presidents" says 8
+    served = "Under how many presidents did he serve?"
+    assert grade_guard.check_span("8 presidents", "He served under 8 presidents.", "8", served).check is (
+        grade_guard.SpanCheck.CONFIRMED
+    )
+    # a vague year is no answer, never the offline reading of the detail beside it
+    when = "When was the tower completed?"
+    verdict = grade_guard.check_span(
+        "1889", "In 1889. It was the tallest structure for 41 years.", "31 March 1889", when
+    )
+    assert verdict.check is not grade_guard.SpanCheck.REFUSED
+
+
+def test_examples_beside_a_named_answer_are_no_guesses() -> None:
+    question = "What is the knife cut into thick sticks called?"
+    assert not grader.lists_guesses(
+        "Cooks call that a batonnet; it is often used for stews and stir-fries.", "batonnet"
+    )
+    assert not grader.lists_guesses(
+        "Plants are clever because, unlike animals, they feed themselves. This is called photosynthesis.",
+        "photosynthesis",
+        question,
+    )
 
 
 @pytest.mark.parametrize(
     "answer",
     [
-        "When you slice potatoes like russets or reds into thin sticks, cooks call that a batonnet. It's one of the "
-        "classic knife cuts, along with brunoise and chiffonade.",
-        "Cooks call that a batonnet; it is often used for stews and stir-fries.",
+        # helper-28's review: each of these lists guesses (SimpleQA: INCORRECT), whatever a rule for prose says
+        "Lyon, unless it's Paris",
+        "Nice, unless it is Lyon, unless it is Marseille, unless it is Paris",
+        "Paris, if not Lyon, if not Marseille",
+        "Something like Lyon or Paris.",
+        "Lyon, one of the other candidates being Paris",
     ],
 )
-def test_examples_and_uses_beside_a_named_answer_are_no_guesses(answer: str) -> None:
-    assert not grader.lists_guesses(answer, "batonnet", "What is the knife cut into thick sticks called?")
+def test_alternatives_in_other_words_are_still_a_list(answer: str) -> None:
+    assert grader.lists_guesses(answer, "Paris", "What is the capital of France?")
+    assert grader.grade(answer, "Paris", "What is the capital of France?") is I
+
+
+def test_a_chain_of_numbers_is_a_pattern_only_as_a_pattern() -> None:
+    question = "How many children did Darwin have?"
+    assert grader.grade("7-8-9-10-11-12-13", "10", question) is I  # a run of guesses
+    assert grader.grade("Darwin had 9-10-11 children.", "10", question) is I
 
 
 @pytest.mark.parametrize(
@@ -197,6 +231,29 @@ def test_examples_and_uses_beside_a_named_answer_are_no_guesses(answer: str) -> 
         ("How many bones does an adult human have?", "I'm not sure, but the body has 206 bones.", True),
         # a guess naming its answer after a cue commits to the name, whatever describes it before
         ("Who developed pasteurisation?", "I'm not certain; perhaps a French chemist named Louis Pasteur.", True),
+        # ... but a named person in an aside is still an aside (helper-28's review)
+        (
+            "Who invented the telephone?",
+            "I can't recall who invented it. I think the first long-distance call was made by a Scottish engineer "
+            "named Watson.",
+            False,
+        ),
+        (
+            "Who composed the Water Music?",
+            "I don't know who composed it. Baroque is what I'd say about its style.",
+            False,
+        ),
+        # a number that is a title, guessed, still answers; a guess restating the question's word still answers
+        (
+            "Which album did Adele release in 2011?",
+            "I'm not sure, but I think her album that year was titled 21.",
+            True,
+        ),
+        (
+            "Which metal is liquid at room temperature, mercury or gallium?",
+            "I don't know for sure. Maybe Mercury.",
+            True,
+        ),
     ],
 )
 def test_what_a_refusal_leaves_commits_only_to_a_new_answer(question: str, answer: str, commits_to_it: bool) -> None:
@@ -254,3 +311,18 @@ def test_inclusive_bounds_hold_their_own_number(answer: str, label: Label) -> No
 )
 def test_a_gold_without_a_unit_takes_the_unit_the_question_asks(answer: str, label: Label) -> None:
     assert grader.grade(answer, "1852", "How many metres are in a nautical mile?") is label
+
+
+def test_names_part_needs_a_list_gold_not_a_title_with_and() -> None:
+    title = "Harry Potter and the Philosopher's Stone"
+    verdict = grade_guard.check_span(
+        "Harry Potter and the Sorcerer's Stone", "Harry Potter and the Sorcerer's Stone", title
+    )
+    assert verdict.check is not grade_guard.SpanCheck.REFUSED or "part" not in verdict.reason
+    assert grader.names_part("red and blue", "red, yellow and blue")
+    assert not grader.names_part("Health and Human Services", "Department of Health and Human Services")
+
+
+def test_a_refusal_to_think_of_someone_other_than_a_name_is_no_refusal() -> None:
+    assert not reading_module.is_abstention("I can't think of anyone other than Marie Curie.")
+    assert reading_module.is_abstention("I can't think of what it's called.")

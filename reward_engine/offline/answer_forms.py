@@ -257,9 +257,7 @@ def _prepare_numbers(text: str) -> str:
     low = re.sub(r"\bminus\s+(?=\d)", "-", low)  # "minus 273.15 degrees"
     low = re.sub(r"\ban?\s+(?=(?:hundred|thousand|million|billion|trillion)\b)", "one ", low)  # "a hundred" is 100
     low = _FRACTION.sub(_fraction, low)  # "an eighth of a mile" is 0.125 mile, not an 8th
-    low = numbers_in_words_to_digits(low)
-    # "twelve dozen" is 144 (not 12 of something); "a dozen" alone stays words: a count said loosely
-    return re.sub(r"(?<![\d.,])(\d+)\s+dozen\b", lambda m: str(int(m.group(1)) * 12).ljust(len(m.group())), low)
+    return numbers_in_words_to_digits(low)
 
 
 # fraction words and their divisors, and counting words that are no unit ("half a dozen" is 6, not 0.5 dozen)
@@ -334,7 +332,7 @@ def _step(number: _Number, placeholder_zeros: bool, at_least: int) -> float:
 
 
 # a pattern or code, not a value: "a 5-7-5 pattern", "a 4-4-2 formation" (three short numbers or more, hyphenated)
-_NUMBER_CHAIN = re.compile(r"(?<![\d.,-])\d{1,3}(?:-\d{1,3}){2,}(?![\d-]|[.,]\d)")
+_NUMBER_CHAIN = re.compile(r"(?:(?<=\ba )|(?<=\bthe ))\d{1,2}(?:-\d{1,2}){2,}(?= [a-z])")  # "a 5-7-5 pattern"
 
 
 def quantities(text: str, gold: str | None = None) -> list[Quantity]:
@@ -607,9 +605,10 @@ def gold_quantity(gold: str) -> tuple[float, float] | None:
 _ASKED_STEP = re.compile(
     r"\bto (?:the nearest |within )?(?:(?P<places>\w+) decimal places?"
     r"|(?P<figures>\w+) significant (?:figures?|digits?)"
-    r"|(?P<nearest>whole number|integer|ten|hundred|thousand|million|tenth|hundredth|thousandth))\b"
+    r"|(?P<nearest>whole number|integer|10|100|1000|1000000|hundred|thousand|million|tenth|hundredth|thousandth))\b"
 )
-_NEAREST = {"whole number": 1.0, "integer": 1.0, "ten": 10.0, "hundred": 100.0, "thousand": 1e3, "million": 1e6}
+_NEAREST = {"whole number": 1.0, "integer": 1.0, "10": 10.0, "100": 100.0, "1000": 1e3, "1000000": 1e6}
+_NEAREST |= {"hundred": 100.0, "thousand": 1e3, "million": 1e6}  # a scale word alone stays a word
 _NEAREST |= {"tenth": 0.1, "hundredth": 0.01, "thousandth": 0.001}
 
 

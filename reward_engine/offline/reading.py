@@ -37,7 +37,9 @@ ABSTENTIONS = (
     r"\bunknown to me\b",
     _I + r"(?:cannot|can not|can't|cant|could not|couldn't|am unable to|'m unable to|am not able to|'m not able to|"
     r"was unable to|do not|don't|did not|didn't) (?:answer|say|determine|tell|know|find|recall|remember|confirm|"
-    r"verify|provide|identify|pinpoint|be sure|be certain|give|name|think of)\b(?: you\b)?",  # "give you the range"
+    r"verify|provide|identify|pinpoint|be sure|be certain|give|name)\b(?: you\b)?",  # "give you the range"
+    # "I can't think of what it's called" (not "I can't think of anyone other than Curie": that names one)
+    _I + r"(?:cannot|can not|can't|cant|could not|couldn't) think of(?= what| its name| the (?:name|word|term))",
     r"\b(?:insufficient|not enough|lack of|need more|needs more|would need more|require more|requires more|"
     r"without more|without further|without additional|without sufficient|no further) "
     r"(?:information|data|context|details|research|specifics|clarification)\b",
@@ -135,7 +137,7 @@ _HEDGE = re.compile(
     r"|\b(?:it|this|that) (?:seems|appears|looks)(?: like| to be| that)?\b"
     r"|\b(?:seems?|sounds?|looks?|feels?)(?: about)? (?:right|correct|likely|plausible|familiar)\b"
     r"|\b(?:is|would be|was) (?:my|the) (?:best )?(?:guess|bet)\b"
-    r"|\b(?:is|would be|was) what i(?:'d| would|'ll| will)? (?:go with|say|guess|pick|choose|put)\b"
+    r"|\b(?:is|would be|was) what i(?:'d| would|'ll| will)? (?:go with|guess|pick|choose)\b"
     r"|\?"
 )
 

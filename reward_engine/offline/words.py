@@ -38,7 +38,7 @@ _VULGAR_AFTER = re.compile(r"(?<!\d)(\d{0,15})[ \t]*([%s])" % "".join(_VULGAR)) 
 
 
 def _vulgar(match: re.Match[str]) -> str:
-    return f"{int(match.group(1) or 0) + _VULGAR[match.group(2)]:g}"
+    return (match.group(1) or "0") + str(_VULGAR[match.group(2)])[1:]  # "1,000½": "1,000.5"; "8⅓": "8.333..."
 
 
 def nfkc(text: str) -> str:

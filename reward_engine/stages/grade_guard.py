@@ -293,7 +293,7 @@ def _known_instead(statement: str, question: str) -> bool:
 
 _INDEFINITE = re.compile(r"(?i)^(?:a|an|some|another|somewhere|someone|something|one of)\b")
 # a word asked for ("what is it called", "the term for"); not a kind ("what kind of animal": "a reptile" is vague)
-_ASKS_TERM = re.compile(r"(?i)\b(?:called|term|word for|name for|known as)\b")
+_ASKS_TERM = re.compile(r"(?i)\bcalled\s*\??\s*$|\b(?:term|word|name) for\b")
 
 
 def asked_term(text: str, question: str | None) -> bool:
@@ -328,7 +328,8 @@ def _new_names(text: str, question: str | None) -> list[str]:
     def restates(run: str) -> bool:
         return bool(re.fullmatch(r"[^\W\d_][\w'’-]*", run)) and _stems(relevance.content_words(run) or {"-"}) <= said
 
-    return [] if runs and all(restates(r) for r in runs) else runs
+    restated = runs and offline_grader.is_statement(text) and all(restates(r) for r in runs)
+    return [] if restated else runs
 
 
 def _answers(candidate: reading.Candidate, question: str | None, said: str = "") -> bool:
@@ -349,9 +350,10 @@ def _answers(candidate: reading.Candidate, question: str | None, said: str = "")
         return False  # "[it's] very tall, taller than the buildings of Paris" for how tall: no figure offered
     new = _new_names(_RELATIVE.split(statement)[0], question)  # "maybe Delacroix, who was French": one name
     cue = _CUE_NAME.search(statement)
-    if candidate.guessed and cue:  # "perhaps a British officer named Baden-Powell": the name after the cue
+    if candidate.guessed and cue and _INDEFINITE.match(statement):  # "perhaps a British officer named Baden-Powell"
         new = _new_names(statement[cue.end() :], question) or new
-    if new and all(re.fullmatch(r"[\d,.]+", n) for n in new) and _ASKS_ONE_THING.match(question):
+    numbers_only = new and all(re.fullmatch(r"[\d,.]+", n) for n in new)
+    if numbers_only and not candidate.guessed and _ASKS_ONE_THING.match(question):
         if not (_ASKS_AMOUNT.search(question) or _ASKS_MEASURE.search(question) or _ASKS_TIME.search(question)):
             return False  # "... The brain has 86 billion neurons" for which structure: a number answers no "which"
     aside = _passive_aside(statement, question, said or candidate.text.lower())
@@ -442,7 +444,7 @@ def check_span(span: str | None, answer: str, gold: str, question: str | None = 
     if offline_grader.grade(clean, gold, question) is Label.CORRECT:
         return SpanVerdict(SpanCheck.CONFIRMED, "offline rules match the span to the gold", clean)
     if offline_grader.value_grade(clean, gold, question) is Label.NOT_ATTEMPTED:
-        return SpanVerdict(SpanCheck.REFUSED, "the span's figure is too vague for the gold", clean)
+        return SpanVerdict(SpanCheck.NO_ANSWER, "the span's figure is too vague for the gold", clean)
     if offline_grader.names_part(clean, gold):
         return SpanVerdict(SpanCheck.REFUSED, "the span names only part of the gold", clean)
     if offline_grader.value_grade(clean, gold, question) is Label.INCORRECT:
@@ -452,8 +454,8 @@ def check_span(span: str | None, answer: str, gold: str, question: str | None = 
 
 
 _APPROXIMATELY = re.compile(
-    r"(?:about|around|roughly|approximately|nearly|almost|some|circa|over|under|more than|less than|at least|"
-    r"at most|just over|just under|close to|upwards of|in the region of|~)\s*$"
+    r"(?:about|around|roughly|approximately|nearly|almost|circa|more than|less than|at least|at most|up to|"
+    r"just over|just under|close to|upwards of|in the region of|~)\s*$"
 )
 
 
