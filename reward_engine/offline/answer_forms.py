@@ -564,6 +564,8 @@ def _gold_unit(gold: str | None) -> str | None:
     return units.unit_after(low, numbers[0].end) if numbers else None
 
 
+# a question asking an amount or a measure (the grader: a count, not a year; the guard: a figure answers it)
+HOW_MUCH = r"how (?:many|much|long|tall|high|far|old|deep|big|large|wide|heavy|fast)"
 _HOW_MANY_UNITS = re.compile(r"\bhow many ((?:square |cubic |nautical )?[a-z]+)\b")
 
 

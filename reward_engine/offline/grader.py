@@ -49,6 +49,7 @@ from typing import Iterable
 from reward_engine.labels import Label
 from reward_engine.offline.answer_forms import (
     HEAD_WORDS,
+    HOW_MUCH,
     MONTH_WORDS,
     DateSpan,
     Quantity,
@@ -436,7 +437,7 @@ def _is_century(span: DateSpan) -> bool:
     return span.years is not None and span.months is None and span.years[1] - span.years[0] == 100
 
 
-_ASKS_COUNT = re.compile(r"\bhow (?:many|much|long|far|tall|high|deep|big|heavy|wide|fast)\b")
+_ASKS_COUNT = re.compile(rf"\b{HOW_MUCH}\b")
 
 
 def _number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, reading: Reading) -> Label | None:

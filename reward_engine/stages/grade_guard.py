@@ -203,7 +203,7 @@ _NAME_RUN = re.compile(
     rf"\b(?:\d[\d,.]*\d|\d|[{_CAP}][\w'’.-]*)"
     rf"(?:\s+(?:(?:of|de|da|du|di|von|van|la|le|del|der)\s+)*(?:\d[\d,.]*\d|\d|[{_CAP}][\w'’.-]*))*"
 )
-_HOW_MUCH = r"how (?:many|much|long|tall|high|far|old|deep|big|large|wide|heavy|fast)"
+_HOW_MUCH = answer_forms.HOW_MUCH
 _ASKS_AMOUNT = re.compile(rf"(?i)\b(?:{_HOW_MUCH}|(?:which|what) year|when)\b")
 _RELATIVE = re.compile(r",\s*(?:who|which|where|whose|when)\b")
 _PASSIVE = re.compile(  # lower case only: "Sweden probably" or "Copenhagen I think" is a name, not a participle
@@ -302,8 +302,9 @@ def asked_term(text: str, question: str | None) -> bool:
     return bool(question and _ASKS_TERM.search(question)) and len(text.split()) <= 2
 
 
-_NAMES_IT = re.compile(r"\b(?:named|called|known as|titled)\b|[,:(]\s*(?-i:[A-Z])")  # "a composer, Vivaldi"
-_CUE_NAME = re.compile(r"\b(?:named|called|known as|titled)\s+")
+_NAMING_CUE = r"\b(?:named|called|known as|titled)"
+_NAMES_IT = re.compile(rf"{_NAMING_CUE}\b|[,:(]\s*(?-i:[A-Z])")  # "a composer, Vivaldi"
+_CUE_NAME = re.compile(rf"{_NAMING_CUE}\s+")
 # a question asking for one thing by its kind, not for a number: "Which structure ...?", "Who founded ...?"
 _ASKS_ONE_THING = re.compile(r"(?i)^\s*(?:which|who|whom|whose|where)\b(?!.*\bnumber\b)")
 # a measure, not a time: a figure answers it; words alone ("very tall") do not
@@ -443,11 +444,12 @@ def check_span(span: str | None, answer: str, gold: str, question: str | None = 
     clean = with_approximation(clean, answer)
     if offline_grader.grade(clean, gold, question) is Label.CORRECT:
         return SpanVerdict(SpanCheck.CONFIRMED, "offline rules match the span to the gold", clean)
-    if offline_grader.value_grade(clean, gold, question) is Label.NOT_ATTEMPTED:
+    by_value = offline_grader.value_grade(clean, gold, question)
+    if by_value is Label.NOT_ATTEMPTED:
         return SpanVerdict(SpanCheck.NO_ANSWER, "the span's figure is too vague for the gold", clean)
     if offline_grader.names_part(clean, gold):
         return SpanVerdict(SpanCheck.REFUSED, "the span names only part of the gold", clean)
-    if offline_grader.value_grade(clean, gold, question) is Label.INCORRECT:
+    if by_value is Label.INCORRECT:
         # "2,862 metres" for 2,962 m: arithmetic, not a judgement a small judge gets right
         return SpanVerdict(SpanCheck.REFUSED, "the span's number or date contradicts the gold", clean)
     return SpanVerdict(SpanCheck.ASK, "offline rules cannot match the span", clean)
@@ -467,8 +469,5 @@ def with_approximation(clean: str, answer: str) -> str:
     if at <= 0:
         return clean
     before = _APPROXIMATELY.search(said[:at])
-    return said[before.start() : at] + clean if before and re.search(r"\d", clean + " " + _digits(clean)) else clean
-
-
-def _digits(text: str) -> str:
-    return answer_forms.numbers_in_words_to_digits(text)
+    figure = re.search(r"\d", answer_forms.numbers_in_words_to_digits(clean))
+    return said[before.start() : at] + clean if before and figure else clean
