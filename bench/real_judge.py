@@ -109,8 +109,8 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "for any later change.",
     "bench/data/judge_set_15.jsonl": "`judge_set_15.jsonl` (2026-11-28q) was written by a helper started after "
     "72795bf, reading no code, prompt, result or judge output, and committed unread (e0fb08d); out of sample at "
-    "9b2a3e9 (79.2 %), ebd279e (78.3 %) and 3d0074e (79.2 %; `bench/judge_set.py`, "
-    "`bench/results/judge_heldout_15.md`), its cases not read: **out of "
+    "9b2a3e9 (79.2 %) and ebd279e (78.3 %; `bench/judge_set.py`, `bench/results/judge_heldout_15.md`), its "
+    "cases not read: **out of "
     "sample** for every prompt and rule here.",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
@@ -376,8 +376,7 @@ def heldout_section(heldout: dict[str, dict[str, Any]], model: str) -> list[str]
         "",
         "Last column (issue #43, point 3: the guard never turns a NOT_ATTEMPTED into INCORRECT): hand-labelled "
         "NOT_ATTEMPTED cases the engine grades INCORRECT, split by who made them so: *the guard* (the judge's own "
-        "reply said NOT_ATTEMPTED or CORRECT; since 3d0074e a judge's NOT_ATTEMPTED always stands, so only a "
-        "CORRECT the guard refused can count here) and *the judge's* (its reply already said INCORRECT).",
+        "reply said NOT_ATTEMPTED or CORRECT) and *the judge's* (its reply already said INCORRECT).",
     ]
     cats = sorted({c["category"] for h in heldout.values() for c in h["cases"]})
     names = [Path(p).name for p in heldout]

@@ -138,15 +138,11 @@ NOT_ATTEMPTED = [p for p in TEMPLATE + ISSUE_43 if p.values[3] is N]
 def test_guard_never_turns_a_simpleqa_non_answer_into_a_wrong_one(
     question: str, answer: str, gold: str, label: Label, span: str | None
 ) -> None:
-    """A judge's NOT_ATTEMPTED on SimpleQA's own non-answers stands, and a judge's INCORRECT with an empty span
-    is made NOT_ATTEMPTED: the guard's offline fallback agrees."""
+    """A judge's NOT_ATTEMPTED on SimpleQA's own non-answers stands: the guard's offline fallback agrees."""
     from reward_engine.stages.grade_guard import SpanCheck, settle
 
-    assert settle(N, span, answer, gold, question).check in (SpanCheck.KEPT, SpanCheck.NO_ANSWER)
-    if span is None:  # a reply without a span: only a CORRECT needs one
-        return
-    verdict = settle(I, span, answer, gold, question)
-    assert verdict.check in (SpanCheck.NO_ANSWER, SpanCheck.REFUSED), verdict
+    verdict = settle(N, span, answer, gold, question)
+    assert verdict.check in (SpanCheck.KEPT, SpanCheck.NO_ANSWER, SpanCheck.REFUSED), verdict
     if verdict.check is SpanCheck.REFUSED:  # the answer offers one: the offline reading's label is the row's
         assert grade(answer, gold, question=question) is N
 
@@ -212,7 +208,7 @@ def test_a_refusal_with_an_aside_stays_not_attempted_when_the_judge_finds_no_ans
     from reward_engine.stages.grade_guard import SpanCheck, commits, settle
 
     assert not commits(answer, question)
-    assert settle(I, "", answer, gold, question).check is SpanCheck.NO_ANSWER
+    assert settle(N, "", answer, gold, question).check is SpanCheck.NO_ANSWER
 
 
 @pytest.mark.parametrize(("question", "answer", "gold"), GUESSES)
@@ -220,7 +216,7 @@ def test_a_refusal_with_a_guess_is_graded_on_the_guess(question: str, answer: st
     from reward_engine.stages.grade_guard import SpanCheck, commits, settle
 
     assert commits(answer, question) and grade(answer, gold, question=question) is I
-    assert settle(I, "", answer, gold, question).check is SpanCheck.REFUSED  # the row takes the offline INCORRECT
+    assert settle(N, "", answer, gold, question).check is SpanCheck.REFUSED  # the row takes the offline INCORRECT
 
 
 def test_a_run_of_names_holding_the_gold_is_several_guesses_for_the_guard() -> None:
@@ -315,7 +311,7 @@ def test_refusals_without_a_candidate_are_abstentions(answer: str) -> None:
     from reward_engine.stages.grade_guard import SpanCheck, settle
 
     assert is_abstention(answer)
-    assert settle(I, "", answer, "Ken Kesey", "Who wrote the novel?").check is SpanCheck.NO_ANSWER
+    assert settle(N, "", answer, "Ken Kesey", "Who wrote the novel?").check is SpanCheck.NO_ANSWER
 
 
 def test_an_inverted_question_guess_is_a_guess() -> None:
@@ -552,7 +548,7 @@ def test_refusals_in_other_words_are_not_attempted(question: str, answer: str, g
     from reward_engine.stages.grade_guard import SpanCheck, commits, settle
 
     assert not commits(answer, question)
-    assert settle(I, span, answer, gold, question).check is SpanCheck.NO_ANSWER
+    assert settle(N, span, answer, gold, question).check is SpanCheck.NO_ANSWER
 
 
 @pytest.mark.parametrize(
@@ -616,7 +612,7 @@ def test_a_refusal_of_what_was_asked_disowns_the_background_before_it(answer: st
 
     question = "Who sent the first radio message across the English Channel?"
     assert commits(answer, question) is commits_to_it
-    check = settle(I, "", answer, "Guglielmo Marconi", question).check
+    check = settle(N, "", answer, "Guglielmo Marconi", question).check
     assert (check is SpanCheck.NO_ANSWER) is not commits_to_it
 
 
@@ -773,4 +769,4 @@ def test_set_9s_guard_made_incorrect_answers_decline(question: str, answer: str)
     for these shapes ("that information" read as a claim; "the pen name he used" not read as what was asked)."""
     from reward_engine.stages.grade_guard import SpanCheck, settle
 
-    assert settle(I, "", answer, "Novalis", question).check is SpanCheck.NO_ANSWER
+    assert settle(N, "", answer, "Novalis", question).check is SpanCheck.NO_ANSWER
