@@ -770,3 +770,26 @@ def test_set_9s_guard_made_incorrect_answers_decline(question: str, answer: str)
     from reward_engine.stages.grade_guard import SpanCheck, settle
 
     assert settle(N, "", answer, "Novalis", question).check is SpanCheck.NO_ANSWER
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        ("A city near Paris.", I),
+        ("A suburb of Paris.", I),
+        ("It is just north of Paris.", I),
+        ("Somewhere outside of Paris.", I),
+        ("Not far from Paris.", I),
+        ("Paris, near the Seine.", C),  # detail after the answer
+        ("It's Paris, close to the river.", C),
+    ],
+)
+def test_the_gold_as_a_landmark_is_not_the_answer(answer: str, label: Label) -> None:
+    """A review's finding (helper-29): "A city near Paris" held the gold as whole words, so the offline rules (and
+    the two-call grader's rule before any judge call) paid it CORRECT, +2 for a description of somewhere else."""
+    from reward_engine.stages.grade import _by_rule
+
+    question = "What is the capital of France?"
+    assert grade(answer, "Paris", question=question) is label
+    assert (_by_rule(answer, "Paris", question) is C) is (label is C)
+    assert grade("It's in the north of France.", "France", question="In which country is Lille?") is C

@@ -98,6 +98,12 @@ _NEGATION_BEFORE = re.compile(
 _NEGATION_AFTER = re.compile(
     r"^\s*(?:is|was|are|were|has|had|does|did|do|can|could|would|will)(?:\s+not\b|\s+never\b|n\s+t\b)"
 )
+# The gold as a landmark for something else: "a city near Paris", "a suburb of Paris", "just north of Paris" name
+# another place ("in the north of France", normalised without its article, is inside it and stays a match)
+_RELATIVE_TO = re.compile(
+    r"\b(?:near|nearby|outside(?: of)?|close to|next to|not far from|beside|suburbs? of|outskirts of|"
+    r"(?<!in )(?:north|south|east|west|northeast|northwest|southeast|southwest) of)\s+$"
+)
 _ALTERNATIVES = re.compile(r"\b(?:or|either|and or|nor|if not|unless it ?(?:s|is|was))\b")  # "Lyon, if not Paris"
 _NOT_ALTERNATIVES = re.compile(
     r"\bor (?:so|thereabouts|something(?: like that)?)\b|\bgive or take\b|\bplus or minus\b|\beither way\b"
@@ -528,7 +534,7 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
         if at < 0:
             continue
         before, after = seg[:at], seg[at + len(variant) :]
-        if _NEGATION_BEFORE.search(before + " ") or _NEGATION_AFTER.match(after):
+        if _NEGATION_BEFORE.search(before + " ") or _NEGATION_AFTER.match(after) or _RELATIVE_TO.search(before):
             return Label.INCORRECT
         text = candidate.text
         if _named_as(before):  # "Malia Ann and Natasha Marian, known as Malia Obama and Sasha Obama"
