@@ -21,7 +21,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from reward_engine.offline import units
+from reward_engine.offline import questions, units
 from reward_engine.offline.words import nfkc
 
 _UNITS = {
@@ -564,17 +564,12 @@ def _gold_unit(gold: str | None) -> str | None:
     return units.unit_after(low, numbers[0].end) if numbers else None
 
 
-# a question asking an amount or a measure (the grader: a count, not a year; the guard: a figure answers it)
-HOW_MUCH = r"how (?:many|much|long|tall|high|far|old|deep|big|large|wide|heavy|fast)"
-_HOW_MANY_UNITS = re.compile(r"\bhow many ((?:square |cubic |nautical )?[a-z]+)\b")
-
-
 def in_asked_unit(gold: str, question: str | None) -> str:
     """The gold with the unit the question asks for when the gold has none ("1852" for "How many metres are in a
     nautical mile?" is 1852 metres, so "1.852 kilometres" can be converted to it)."""
     if not question or _gold_unit(gold) is not None:
         return gold
-    asked = _HOW_MANY_UNITS.search(question.lower())
+    asked = questions.HOW_MANY_UNITS.search(question.lower())
     return f"{gold} {asked.group(1)}" if asked and units.unit_after(" " + asked.group(1), 0) else gold
 
 

@@ -47,9 +47,9 @@ import unicodedata
 from typing import Iterable
 
 from reward_engine.labels import Label
+from reward_engine.offline import questions
 from reward_engine.offline.answer_forms import (
     HEAD_WORDS,
-    HOW_MUCH,
     MONTH_WORDS,
     DateSpan,
     Quantity,
@@ -202,11 +202,6 @@ def _gold_aliases(answers: str | tuple[str, ...], question: str | None) -> tuple
     return tuple(dict.fromkeys(out))
 
 
-_ASKS_YEAR = re.compile(r"\b(?:which|what) year\b|\byear (?:did|was|were|is|does|do)\b")
-_ASKS_DECADE = re.compile(r"\b(?:which|what) decade\b|\bdecade (?:did|was|were)\b")
-_ASKS_CENTURY = re.compile(r"\b(?:which|what) century\b|\bcentury (?:did|was|were)\b")
-
-
 def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
@@ -216,7 +211,7 @@ def asked_periods(answers: str | Iterable[str] | None, question: str | None) -> 
     precision the question does not ask for is not required): "the 1860s", "the 18th century". Matched as
     text, not as dates (the date rules' centuries share their boundary year: 1700 is in both)."""
     low = (question or "").lower()
-    decade, century = _ASKS_DECADE.search(low), _ASKS_CENTURY.search(low)
+    decade, century = questions.ASKS_DECADE.search(low), questions.ASKS_CENTURY.search(low)
     if not (decade or century):
         return frozenset()
     out = set()
@@ -243,7 +238,7 @@ def _asked_aliases(golds: list[str], question: str) -> list[str]:
     asked, out = question_words(question), []
     for gold in golds:
         when = gold_date(gold)
-        if _ASKS_YEAR.search(question.lower()) and when and when.years and when.years[0] == when.years[1]:
+        if questions.ASKS_YEAR.search(question.lower()) and when and when.years and when.years[0] == when.years[1]:
             out.append(str(when.years[0]))
         words = gold.split()
         if _multi_part(gold) or re.search(r"\d", gold):
@@ -443,9 +438,6 @@ def _is_century(span: DateSpan) -> bool:
     return span.years is not None and span.months is None and span.years[1] - span.years[0] == 100
 
 
-_ASKS_COUNT = re.compile(rf"\b{HOW_MUCH}\b")
-
-
 def _number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, reading: Reading) -> Label | None:
     """Numbers: right to the gold's last significant figure (see ``answer_forms.gold_quantity``): a
     value in [gold - step/2, gold + step/2) is CORRECT, the upper end left out (so for 120k, step 10k:
@@ -458,7 +450,7 @@ def _number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, re
     if want is None:
         return None
     found = quantities(candidate.text, in_asked_unit(gold_raw, reading.question))
-    if gold_date(gold_raw) is not None and not _ASKS_COUNT.search(reading.question.lower()):
+    if gold_date(gold_raw) is not None and not questions.ASKS_MEASURE.search(reading.question.lower()):
         # a year gold: only a number that could be that year ("1,000" for 1000); "how many metres": a count
         found = [q for q in found if q.kind == "exact" and q.low >= 1000]
     if not found:
@@ -695,19 +687,11 @@ def _bare_list(text: str, gold_raw: str, gold: str, asked: frozenset[str]) -> bo
     if at < 0:
         return False
     before, after = joined[:at].split(), joined[at + len(gold) :].split()
-    if not after and (not asked or asked & _ASKS_PERSON):
+    if not after and (not asked or asked & questions.ASKS_PERSON):
         return False  # "carl philipp emanuel bach": one name
     known = {stem(w) for w in asked}
     extra = [w for w in before + after if stem(w) not in known and w not in HEAD_WORDS]
     return len(extra) >= 2
-
-
-# question words that ask for a person, whose full name may end with a one-word gold
-_ASKS_PERSON = frozenset(
-    """who whom whose person man woman scientist composer author writer painter artist poet king queen emperor
-    empress president leader inventor explorer architect director actor actress singer philosopher
-    mathematician physicist chemist novelist playwright founder pope saint sculptor astronomer""".split()
-)
 
 
 def _run_of_names(text: str, gold: str) -> bool:

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from reward_engine.labels import Label
-from reward_engine.offline import answer_forms, reading
+from reward_engine.offline import answer_forms, questions, reading
 from reward_engine.offline import grader as offline_grader
 from reward_engine.offline.memo import short_memo
 from reward_engine.stages import relevance
@@ -81,7 +81,7 @@ def settle(label: Label, span: str | None, answer: str, gold: str, question: str
         return SpanVerdict(SpanCheck.NO_ANSWER, "the answer declines")
     if not commits(answer, question):
         q = question or ""
-        asks = (_ASKS_TIME.search(q) and re.search(r"\d", span or "")) or _ASKS_PLACE.search(q)
+        asks = (questions.ASKS_TIME.search(q) and re.search(r"\d", span or "")) or questions.ASKS_PLACE.search(q)
         if label is not Label.NOT_ATTEMPTED and span and asks and _in_passive(_norm(span), answer):
             # "I'm not sure, but it was completed in 1887" for when it was built: the rules cannot tell a
             # synonym of the question's verb from another event; the span alone is compared, as any answer
@@ -203,8 +203,6 @@ _NAME_RUN = re.compile(
     rf"\b(?:\d[\d,.]*\d|\d|[{_CAP}][\w'’.-]*)"
     rf"(?:\s+(?:(?:of|de|da|du|di|von|van|la|le|del|der)\s+)*(?:\d[\d,.]*\d|\d|[{_CAP}][\w'’.-]*))*"
 )
-_HOW_MUCH = answer_forms.HOW_MUCH
-_ASKS_AMOUNT = re.compile(rf"(?i)\b(?:{_HOW_MUCH}|(?:which|what) year|when)\b")
 _RELATIVE = re.compile(r",\s*(?:who|which|where|whose|when)\b")
 _PASSIVE = re.compile(  # lower case only: "Sweden probably" or "Copenhagen I think" is a name, not a participle
     r"(?:[a-z]+ly |often |also |still |even |first |once |later )?(?P<verb>[a-z]+(?:ed|en|wn)|built|born|made|held|"
@@ -247,15 +245,11 @@ def _passive_aside(statement: str, question: str, said: str) -> bool:
     passive = _passive(statement, said)
     if passive is None:
         return False
-    if _ASKS_PLACE.search(question) and _PLACE_AFTER.match(statement, passive.end("verb")):
+    if questions.ASKS_PLACE.search(question) and _PLACE_AFTER.match(statement, passive.end("verb")):
         return False
     return not _stems(relevance.content_words(passive.group("verb"))) & _stems(relevance.content_words(question))
 
 
-_ASKS_TIME = re.compile(r"(?i)\b(?:when|(?:which|what|in which|in what) (?:year|decade|century|date|month))\b")
-_ASKS_PLACE = re.compile(
-    r"(?i)\b(?:where|(?:which|what|in which|in what) (?:\w+ )?(?:city|country|town|state|place|region|continent))\b"
-)
 _PLACE_AFTER = re.compile(r"\s+(?:in|at|on|near|from|inside|outside|off)\s+(?!\d)")  # not "in 1793"
 
 
@@ -292,23 +286,17 @@ def _known_instead(statement: str, question: str) -> bool:
 
 
 _INDEFINITE = re.compile(r"(?i)^(?:a|an|some|another|somewhere|someone|something|one of)\b")
-# a word asked for ("what is it called", "the term for"); not a kind ("what kind of animal": "a reptile" is vague)
-_ASKS_TERM = re.compile(r"(?i)\bcalled\s*\??\s*$|\b(?:term|word|name) for\b")
 
 
 def asked_term(text: str, question: str | None) -> bool:
     """ "a sett" for "What is a badger's burrow called?": a word asked for, said with its article (not "a kind of
     hammer", a description)."""
-    return bool(question and _ASKS_TERM.search(question)) and len(text.split()) <= 2
+    return bool(question and questions.ASKS_TERM.search(question)) and len(text.split()) <= 2
 
 
 _NAMING_CUE = r"\b(?:named|called|known as|titled)"
 _NAMES_IT = re.compile(rf"{_NAMING_CUE}\b|[,:(]\s*(?-i:[A-Z])")  # "a composer, Vivaldi"
 _CUE_NAME = re.compile(rf"{_NAMING_CUE}\s+")
-# a question asking for one thing by its kind, not for a number: "Which structure ...?", "Who founded ...?"
-_ASKS_ONE_THING = re.compile(r"(?i)^\s*(?:which|who|whom|whose|where)\b(?!.*\bnumber\b)")
-# a measure, not a time: a figure answers it; words alone ("very tall") do not
-_ASKS_MEASURE = re.compile(rf"(?i)\b{_HOW_MUCH}\b")
 _SELF_DOUBT = re.compile(  # "I can't place it", "I'm not sure about the year", "we never learnt who"
     r"(?i)^(?:i|we)\s*(?:['’]m|['’]d|['’]ll|am|do|did|does|can|ca|could|would|wo|will)?\s*(?:not|n['’]t|cannot|never)"
     r"\s+(?:\w+\s+)?(?:place|say|recall|remember|know|knew|learn\w*|tell|confirm|pin|name|think of|find|be sure"
@@ -347,22 +335,22 @@ def _answers(candidate: reading.Candidate, question: str | None, said: str = "")
     statement = ", ".join(c for c in candidate.text.split(", ") if not _SELF_DOUBT.match(c))
     if _INDEFINITE.match(statement) and not _NAMES_IT.search(statement) and not asked_term(statement, question):
         return False  # "[it's] a set of Baroque concertos": describes, names no answer (SimpleQA: vague at most)
-    if _ASKS_MEASURE.search(question) and not answer_forms.quantities(statement):
+    if questions.ASKS_MEASURE.search(question) and not answer_forms.quantities(statement):
         return False  # "[it's] very tall, taller than the buildings of Paris" for how tall: no figure offered
     new = _new_names(_RELATIVE.split(statement)[0], question)  # "maybe Delacroix, who was French": one name
     cue = _CUE_NAME.search(statement)
     if candidate.guessed and cue and _INDEFINITE.match(statement):  # "perhaps a British officer named Baden-Powell"
         new = _new_names(statement[cue.end() :], question) or new
     numbers_only = new and all(re.fullmatch(r"[\d,.]+", n) for n in new)
-    if numbers_only and not candidate.guessed and _ASKS_ONE_THING.match(question):
-        if not (_ASKS_AMOUNT.search(question) or _ASKS_MEASURE.search(question) or _ASKS_TIME.search(question)):
+    if numbers_only and not candidate.guessed and questions.ASKS_ONE_THING.match(question):
+        if not (questions.ASKS_AMOUNT.search(question) or questions.ASKS_TIME.search(question)):  # AMOUNT: measures too
             return False  # "... The brain has 86 billion neurons" for which structure: a number answers no "which"
     aside = _passive_aside(statement, question, said or candidate.text.lower())
     guessed = candidate.guessed and not aside
-    amount = not aside and _ASKS_AMOUNT.search(question) and re.fullmatch(r"[\d,.]+", new[0]) if new else False
+    amount = not aside and questions.ASKS_AMOUNT.search(question) and re.fullmatch(r"[\d,.]+", new[0]) if new else False
     if len(new) == 1 and (guessed or amount):
         return True  # "There are 8." for "How many planets ...?" (not "the 1889 World's Fair", "built in 1961")
-    if _ASKS_MEASURE.search(question) and _bare_figure(statement):
+    if questions.ASKS_MEASURE.search(question) and _bare_figure(statement):
         return True  # "[maybe] two", "about 300 metres": a figure in words or digits
     asked = relevance.names(question)
     predicate = bool(
