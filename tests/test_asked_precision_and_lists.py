@@ -294,6 +294,10 @@ def test_vulgar_fractions_are_decimals() -> None:
         ("Fewer than 8", I),  # strict bounds leave 8 out
         ("More than 8", I),
         ("At most 7", I),
+        ("No fewer than 8", N),  # read whole: a bound from below (was "fewer than": from above)
+        ("No fewer than 9", I),
+        ("Not over 8", N),  # a negated strict bound holds its number
+        ("Not beyond 7", I),
     ],
 )
 def test_inclusive_bounds_hold_their_own_number(answer: str, label: Label) -> None:

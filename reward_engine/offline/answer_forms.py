@@ -194,18 +194,27 @@ _APPROX_BEFORE = re.compile(
     r"\bclose to|\bin the region of|\bon the order of|\bof the order of|\ban estimated|\bestimated at|~|\u2248)\s*$"
 )
 _APPROX_AFTER = re.compile(r"\s*(?:or so\b|or thereabouts\b|give or take\b|-?ish\b|approximately\b|roughly\b)")
-_ABOVE = re.compile(  # "no more than", "not over": the negation makes it a bound from above (_BELOW)
-    r"(?<!\bno )(?<!\bnot )(?:\bmore than|\bover|\babove|\bgreater than|\bat least|\bupwards of|\bin excess of|"
-    r"\bexceeding|\bno less than|\bnot less than|\bnot fewer than|\bnot under|\bnot below|\bbeyond)\s*$"
-)
-_BELOW = re.compile(
-    r"(?:\bless than|\bunder|\bbelow|\bfewer than|\bat most|\bup to|\bno more than|\bnot more than|\bnot exceeding|"
-    r"\bnot over|\bnot above|\bno greater than|\bnot greater than)\s*$"
-)
-_INCLUSIVE = re.compile(
-    r"(?:\bat least|\bno less than|\bnot less than|\bnot fewer than|\bno fewer than|\bat most|\bup to|\bno more than|"
-    r"\bnot more than|\bnot exceeding|\bno greater than|\bnot greater than)\s*$"
-)
+# A bound before a number: which side of it the value lies on, and whether the number itself is inside ("at
+# least 5" and "at most 5" hold 5; "more than 5" does not). One table, so a negated phrase ("no fewer than",
+# "not over") is read whole: the longest phrase ending before the number decides.
+_BOUND_PHRASES = {
+    ("above", False): "more than|over|above|greater than|upwards of|in excess of|exceeding|beyond",
+    ("above", True): "at least|no less than|not less than|not fewer than|no fewer than|not under|not below",
+    ("below", False): "less than|under|below|fewer than",
+    ("below", True): "at most|up to|no more than|not more than|not exceeding|not over|not above|not beyond|"
+    "not in excess of|no greater than|not greater than",
+}
+_BOUNDS = {phrase: side for side, phrases in _BOUND_PHRASES.items() for phrase in phrases.split("|")}
+_BOUND = re.compile(r"\b(%s)\s*$" % "|".join(sorted(map(re.escape, _BOUNDS), key=len, reverse=True)))
+
+
+def _bound(before: str) -> tuple[str, bool] | None:
+    """("above" or "below", inclusive) for the bound phrase ``before`` ends with, None without one; the leftmost
+    match is the longest phrase ("no more than", not "more than")."""
+    found = _BOUND.search(before)
+    return _BOUNDS[found.group(1)] if found else None
+
+
 # a margin of error, not a second guess: "5,730 ± 40 years", "4.54 billion, give or take about 50 million" (and
 # "plus or minus 40", which reads "plus or -40" once "minus 40" became a negative number)
 _MARGIN = re.compile(
@@ -380,11 +389,12 @@ def quantities(text: str, gold: str | None = None) -> list[Quantity]:
                 i += 2
                 continue
         step = _step(a, placeholder_zeros=True, at_least=1)
+        bound = _bound(before)
         # "at least 5" / "at most 5" hold 5 itself (a bound that holds the gold is vague, not wrong)
-        inclusive = step * 1e-6 if _INCLUSIVE.search(before) else 0.0
-        if _ABOVE.search(before):
+        inclusive = step * 1e-6 if bound and bound[1] else 0.0
+        if bound and bound[0] == "above":
             quantity = Quantity(a.value - inclusive, math.inf, step, "above")
-        elif _BELOW.search(before):
+        elif bound:
             quantity = Quantity(-math.inf, a.value + inclusive, step, "below")
         elif _APPROX_BEFORE.search(before) or _APPROX_AFTER.match(low, a.end):
             quantity = Quantity(a.value, a.value, step, "approx")
