@@ -535,6 +535,12 @@ def red_team_report(path: Path, args: argparse.Namespace, r: dict[str, Any]) -> 
     path.write_text("\n".join(lines))
 
 
+def shown_heldout(heldout: str) -> str:
+    """The ``--heldout`` argument as the command must show it: nothing when it is the default."""
+    default = ",".join(str(p.relative_to(ROOT)) for p in HELDOUT)
+    return "" if heldout == default else f" --heldout {heldout}"
+
+
 def write_report(path: Path, args: argparse.Namespace, r: dict[str, Any], cases: list[dict[str, Any]]) -> None:
     main_model = args.models.split(",")[0]
     gen, judged, offline = r["generated"], r["graded_judge"], r["graded_offline"]
@@ -548,7 +554,7 @@ def write_report(path: Path, args: argparse.Namespace, r: dict[str, Any], cases:
         "# Reward engine against real local judges (llama.cpp's C++ server on CPU)",
         "",
         f"Command: `python bench/real_judge.py --models {args.models} --answers {args.answers} --subset {args.subset}"
-        f"{f' --cases {args.cases}' if args.cases else ''}` "
+        f"{f' --cases {args.cases}' if args.cases else ''}{shown_heldout(args.heldout)}` "
         f"at commit {r.get('commit', '(not recorded)')} "
         f"(whole run {r['wall_s'] / 60:.1f} min on this machine: {platform.machine()}, 2 cores, no GPU). "
         "Judges: `python -m judges.local --model NAME` (xllamacpp's prebuilt llama.cpp server, Q4_K_M GGUFs "

@@ -43,3 +43,11 @@ def test_the_goal_is_judged_only_out_of_sample_and_by_its_interval():
     assert "not met" in bench.goal_cell(newest, {"accuracy": 0.8, "low": 0.72})
     in_sample = bench.HELDOUT[0].relative_to(ROOT).as_posix()
     assert bench.goal_cell(in_sample, {"accuracy": 0.99, "low": 0.95}) == "in-sample: no verdict"
+
+
+def test_the_command_shows_a_heldout_choice_that_is_not_the_default():
+    """A results file names the command that regenerates it: a run on fewer held-out sets must say which."""
+    bench = load_bench()
+    default = ",".join(str(p.relative_to(bench.ROOT)) for p in bench.HELDOUT)
+    assert bench.shown_heldout(default) == ""
+    assert bench.shown_heldout("bench/data/judge_set_15.jsonl") == " --heldout bench/data/judge_set_15.jsonl"
