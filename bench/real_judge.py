@@ -59,6 +59,7 @@ from reward_engine.stages.llm_stage import GRADER_SPAN_MAX_TOKENS  # noqa: E402
 RESULTS = ROOT / "bench" / "results"
 REDTEAM = ROOT / "tests" / "redteam" / "v1.yaml"
 HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in range(2, 16))
+DEFAULT_HELDOUT = ",".join(str(p.relative_to(ROOT)) for p in HELDOUT)
 HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a change is in-sample for it
     "bench/data/judge_set_2.jsonl": "`judge_set_2.jsonl` (2026-11-26) was written before the prompts were touched "
     "again; its failures were then read for the grade guard's rules (2026-11-27): **in-sample**.",
@@ -109,9 +110,8 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "for any later change.",
     "bench/data/judge_set_15.jsonl": "`judge_set_15.jsonl` (2026-11-28q) was written by a helper started after "
     "72795bf, reading no code, prompt, result or judge output, and committed unread (e0fb08d); out of sample at "
-    "9b2a3e9 (79.2 %) and ebd279e (78.3 %; `bench/judge_set.py`, `bench/results/judge_heldout_15.md`), its "
-    "cases not read: **out of "
-    "sample** for every prompt and rule here.",
+    "9b2a3e9 (79.2 %), ebd279e (78.3 %) and ddc96f6 (79.2 %, this file; `bench/judge_set.py`, "
+    "`bench/results/judge_heldout_15.md`), its cases not read: **out of sample** for every prompt and rule here.",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
@@ -537,8 +537,7 @@ def red_team_report(path: Path, args: argparse.Namespace, r: dict[str, Any]) -> 
 
 def shown_heldout(heldout: str) -> str:
     """The ``--heldout`` argument as the command must show it: nothing when it is the default."""
-    default = ",".join(str(p.relative_to(ROOT)) for p in HELDOUT)
-    return "" if heldout == default else f" --heldout {heldout}"
+    return "" if heldout == DEFAULT_HELDOUT else f" --heldout {heldout}"
 
 
 def write_report(path: Path, args: argparse.Namespace, r: dict[str, Any], cases: list[dict[str, Any]]) -> None:
@@ -633,7 +632,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cases", type=int, default=0, help="only the first N judge-set cases of each kind")
     parser.add_argument(
         "--heldout",
-        default=",".join(str(p.relative_to(ROOT)) for p in HELDOUT),
+        default=DEFAULT_HELDOUT,
         help="further hand-labelled grade sets, graded by the first model (two-call grader) and offline",
     )
     parser.add_argument("--work", type=Path, default=Path("/tmp/knowrl-real-judge"))

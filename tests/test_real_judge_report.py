@@ -48,6 +48,5 @@ def test_the_goal_is_judged_only_out_of_sample_and_by_its_interval():
 def test_the_command_shows_a_heldout_choice_that_is_not_the_default():
     """A results file names the command that regenerates it: a run on fewer held-out sets must say which."""
     bench = load_bench()
-    default = ",".join(str(p.relative_to(bench.ROOT)) for p in bench.HELDOUT)
-    assert bench.shown_heldout(default) == ""
+    assert bench.shown_heldout(",".join(str(p.relative_to(bench.ROOT)) for p in bench.HELDOUT)) == ""
     assert bench.shown_heldout("bench/data/judge_set_15.jsonl") == " --heldout bench/data/judge_set_15.jsonl"

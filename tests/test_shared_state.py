@@ -66,6 +66,13 @@ async def test_a_second_node_pays_nothing_for_what_the_first_asked(server, redis
     assert all(json.loads(redis.Redis.from_url(redis_server.url).get(k)) for k in stored)
 
 
+def budget_server() -> ServerConfig:
+    """The judge the budget tests share: 6 requests a 0.8 s window, while ``shared_judge``'s budget books 6 a 1.1 s
+    one: 0.3 s for a process descheduled on a busy 2-core machine (one 429 at 0.1 s in CI). Unshared budgets (6
+    each) would still be refused at once."""
+    return ServerConfig(rpm=6, window_s=0.8, latency_ms=20)
+
+
 def shared_judge(url: str, redis_url: str, cache_dir: Path, name: str, key_env: str | None = None) -> dict:
     """A judge section whose cache and rate limit live in one Redis: what every process of a test shares."""
     return {
@@ -561,9 +568,7 @@ def test_two_trainer_ranks_and_a_score_job_share_one_budget_and_one_cache(redis_
     from judges.test_server import serve_in_thread
 
     script = Path(__file__).parent / "scripts" / "rank_rewards.py"
-    # The server counts 6 a 0.8 s window, the budget books 6 a 1.1 s one: 0.3 s for a process descheduled on a
-    # busy 2-core machine (one 429 at 0.1 s in CI). Unshared budgets (6 each) would still be refused at once.
-    with serve_in_thread(ServerConfig(rpm=6, window_s=0.8, latency_ms=20)) as server:
+    with serve_in_thread(budget_server()) as server:
 
         def reward_config(node: str) -> dict:
             judge = shared_judge(server.url, redis_server.url, tmp_path / node, "torchrun-test")
@@ -669,9 +674,7 @@ def test_grpo_ranks_under_torchrun_and_a_score_job_share_one_budget_and_one_cach
         }
         for i in range(20)
     ]
-    # The server counts 6 a 0.8 s window, the budget books 6 a 1.1 s one: 0.3 s for a process descheduled on a
-    # busy 2-core machine (one 429 at 0.1 s in CI). Unshared budgets (6 each) would still be refused at once.
-    with serve_in_thread(ServerConfig(rpm=6, window_s=0.8, latency_ms=20)) as server:
+    with serve_in_thread(budget_server()) as server:
 
         def judge(node: str, key_env: str | None) -> dict:
             # the score job sends a key, the ranks none: the server's `authorized` count tells them apart
