@@ -445,3 +445,27 @@ async def test_a_judge_that_sees_the_gold_cannot_make_hedging_pay():
         await srv.stop()
     assert right.value is Label.CORRECT and wrong.value is Label.INCORRECT and listed.value is Label.INCORRECT
     assert declined.value is Label.NOT_ATTEMPTED
+
+
+@pytest.mark.parametrize(
+    "question,answer,committed",
+    [
+        # after a refusal, a figure in another measure than the one counted answers nothing ...
+        ("How many players are on a water polo team?", "I don't know the number. The pool is 30 metres long.", False),
+        ("How many players are on a water polo team?", "I don't know. There are 7 of them, I think.", True),
+        ("How many metres long is the pool?", "I'm not sure. Maybe 0.03 km.", True),  # the same kind of measure
+        # ... and a question asking a figure by its noun is not answered by a statement without one
+        ("What is the weight of a tennis ball?", "I don't recall it. The tennis ball is yellow at Wimbledon.", False),
+        ("What is the weight of a tennis ball?", "I don't recall exactly; I think it's 58 grams.", True),
+    ],
+)
+def test_a_refusals_aside_in_another_measure_offers_no_answer(question, answer, committed):
+    """Set 15's u065/u004 (read after its run): a refusal with an aside about another measure ("run over 100 metres"
+    for how many hurdles) or about no figure at all (for "What is the weight ...?") was read as committing, and the
+    guard turned the judge's NOT_ATTEMPTED into the offline INCORRECT."""
+    from reward_engine.stages.grade_guard import commits
+
+    assert commits(answer, question) is committed
+    if not committed:  # symmetric: whatever the judge said, a refusal with an aside is NOT_ATTEMPTED
+        for label in (C, W, N):
+            assert settle(label, "", answer, "7", question).check is SpanCheck.NO_ANSWER

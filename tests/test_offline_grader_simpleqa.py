@@ -464,3 +464,29 @@ def test_whole_word_search_matches_the_regex_it_replaced() -> None:
         assert list(word_starts(text, needle)) == expected, (text, needle)
         assert find_word(text, needle) == (expected[0] if expected else -1)
     assert find_word("an alkali metal", "k") == -1 and find_word("K-pop", "K") == 0 and find_word("x", "") == -1
+
+
+@pytest.mark.parametrize(
+    "answer,label",
+    [
+        ("Eight legs, in four pairs.", C),  # a count of something else is detail, not a second guess
+        ("8 legs on 2 body parts", C),
+        ("Six legs, in three pairs.", I),
+        ("Eight or ten legs.", I),  # two counts of what was asked: a list
+        ("8 legs, or maybe 10 legs", I),
+        ("Several legs.", N),  # a count without a figure: too vague to check (SimpleQA: NOT_ATTEMPTED)
+        ("Many, all jointed.", N),
+        ("Lots of legs, arranged in pairs.", N),  # no figure, so no list of figures either
+    ],
+)
+def test_how_many_reads_the_count_of_what_was_asked(answer, label):
+    """Set 15 (read after its run, so in-sample) and the rule's own probes: "8 strings, in 4 pairs" was two guesses
+    (INCORRECT) and "several strings, arranged in pairs" a list (INCORRECT, not vague)."""
+    assert grade(answer, "eight", "How many legs does a spider have?") is label
+
+
+def test_a_vague_count_contradicts_a_gold_of_one_or_two() -> None:
+    assert grade("Several.", "two", "How many moons does Mars have?") is I
+    assert grade("A few.", "one", "How many hearts does a human have?") is I
+    assert grade("It lasted 56 games, from May to July 1941.", "56", "How many consecutive games did it last?") is C
+    assert grade("Seventeen, in a 5-7-5 pattern.", "17", "How many syllables does a haiku have?") is C

@@ -574,6 +574,65 @@ def _gold_unit(gold: str | None) -> str | None:
     return units.unit_after(low, numbers[0].end) if numbers else None
 
 
+# words after a number that name no other thing counted ("8 in total", "8 or 9", "8 of them")
+_NOT_COUNTED = frozenset(
+    "or and nor to in of on at per times more less fewer each total altogether is are was were".split()
+)
+_WORD_AFTER = re.compile(r"\s+([a-z][a-z'’-]+)")
+_COUNTED = re.compile(r"(?:(?!(?:are|is|was|were|do|does|did|has|have|had|can|could|will|would)\b)[a-z'’-]+\s*){1,4}")
+_CHAINED = re.compile(r"(?:\d[\d.,]*[-–/:])+$")  # "5-7-5 pattern": the whole chain is one figure
+
+
+def _counts_other(low: str, numbers: list[_Number], question: str | None) -> list[bool] | None:
+    """For "How many X ...?", which ``numbers`` of the prepared text ``low`` count or measure something other than
+    X: a noun after them that is not X ("four pairs", "two body segments" for how many strings or legs) or a
+    unit X cannot be converted to ("100 metres" for how many hurdles). None when the question counts nothing."""
+    asked = questions.HOW_MANY_UNITS.search((question or "").lower())
+    if asked is None:
+        return None
+    counted = units.unit_after(" " + asked.group(1), 0)
+    # the words of what is counted: "consecutive games" in "How many consecutive games did ...?"
+    nouns = {w.rstrip("s")[:5] for w in _COUNTED.match(question.lower(), asked.start(1)).group().split()}
+
+    def other(number: _Number) -> bool:
+        word = _WORD_AFTER.match(low, number.end)
+        if word is None or word.group(1) in _NOT_COUNTED or word.group(1).rstrip("s")[:5] in nouns:
+            return False
+        unit = units.unit_after(low, number.end)
+        return unit is None or counted is None or units.convert(1.0, unit, counted) is None
+
+    return [other(n) for n in numbers]
+
+
+def counts_something_else(text: str, question: str | None) -> bool:
+    """Whether every figure in ``text`` counts or measures something other than what "How many X ...?" asks:
+    "The women's race is run over 100 metres" for how many hurdles; not "10 of them", and not "1.8 km" for how
+    many metres (the same kind of measure)."""
+    low = _prepare_numbers(text)
+    numbers = _read_numbers(low)
+    others = _counts_other(low, numbers, question)
+    return bool(numbers) and others is not None and all(others)
+
+
+def without_other_counts(text: str, question: str | None) -> str:
+    """``text`` (prepared for reading numbers) without the figures that count something else than "How many X
+    ...?" asks, when another figure is left: "Eight legs, in four pairs" is one count of legs (SimpleQA: true
+    detail), not two guesses. Unchanged when none or all of them do."""
+    low = _prepare_numbers(text)
+    numbers = _read_numbers(low)
+    others = _counts_other(low, numbers, question)
+    if not others or all(others) or not any(others):
+        return text
+    for number, other in sorted(zip(numbers, others), key=lambda pair: -pair[0].start):
+        if other:
+            word = _WORD_AFTER.match(low, number.end)
+            end = word.end() if word else number.end
+            chain = _CHAINED.search(low, 0, number.start)
+            start = chain.start() if chain else number.start
+            low = low[:start] + " " * (end - start) + low[end:]
+    return low
+
+
 def in_asked_unit(gold: str, question: str | None) -> str:
     """The gold with the unit the question asks for when the gold has none ("1852" for "How many metres are in a
     nautical mile?" is 1852 metres, so "1.852 kilometres" can be converted to it)."""

@@ -63,6 +63,7 @@ from reward_engine.offline.answer_forms import (
     one_value,
     quantities,
     same_answer,
+    without_other_counts,
     without_titles,
 )
 from reward_engine.offline.memo import short_memo
@@ -367,6 +368,8 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
 
 
 _VAGUE = re.compile(r"^(?:a|an|some|a certain|one of (?:the|several|many)|somewhere|someone|somebody|something)\b")
+# "several strings" for eight: a count without a figure (it contradicts a gold of one or two)
+_FEW_OR_MANY = re.compile(r"^(?:several|a few|many|numerous|multiple|various|a handful of|a number of|lots of)\b")
 _WHOEVER = re.compile(r"^(?:whoever|whatever|whichever|wherever|whenever)\b")
 
 
@@ -385,7 +388,10 @@ def _vague(candidate: Candidate, gold: str, reading: Reading) -> bool:
     question and gold do not, so it neither confirms nor contradicts the gold (SimpleQA: NOT_ATTEMPTED)."""
     if _WHOEVER.match(lower(candidate.text)) and "," not in candidate.text:
         return True  # "Whoever was running the USSR then" says it does not say who ("Whoever it was, Lyon" does)
-    opener = _VAGUE.match(lower(candidate.text))
+    opener = _FEW_OR_MANY.match(lower(candidate.text))
+    if opener is not None and (gold_quantity(gold) or (3.0,))[0] < 3:
+        return False  # "a few" for one heart
+    opener = opener or _VAGUE.match(lower(candidate.text))
     if not reading.asked or not opener:
         return False
     known = reading.asked | set(gold.split())
@@ -449,7 +455,8 @@ def _number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, re
     want = gold_quantity(gold_raw)
     if want is None:
         return None
-    found = quantities(candidate.text, in_asked_unit(gold_raw, reading.question))
+    text = without_other_counts(candidate.text, reading.question)  # "eight legs, in four pairs": one count
+    found = quantities(text, in_asked_unit(gold_raw, reading.question))
     if gold_date(gold_raw) is not None and not questions.ASKS_MEASURE.search(reading.question.lower()):
         # a year gold: only a number that could be that year ("1,000" for 1000); "how many metres": a count
         found = [q for q in found if q.kind == "exact" and q.low >= 1000]
@@ -618,7 +625,9 @@ def lists_guesses(answer: str, gold: str, question: str | None = None) -> bool:
     candidates = read(text, [norm_gold, lower(gold)]).candidates
     named = any(find_word(normalize(c.text), norm_gold) >= 0 for c in candidates)
     asked = question_words(question)
-    return any(_lists(c, gold, norm_gold, asked) for c in candidates if not (named and _about_it(c.text, norm_gold)))
+    return any(
+        _lists(c, gold, norm_gold, asked, question) for c in candidates if not (named and _about_it(c.text, norm_gold))
+    )
 
 
 # True detail after the answer: a relative clause or a parenthesis ("Budapest, which was formed by merging Buda,
@@ -648,7 +657,7 @@ def _before_detail(text: str, gold: str) -> str:
     return text
 
 
-def _lists(candidate: Candidate, gold_raw: str, gold: str, asked: frozenset[str]) -> bool:
+def _lists(candidate: Candidate, gold_raw: str, gold: str, asked: frozenset[str], question: str | None) -> bool:
     """One candidate offers several guesses. Against a date or number gold the values decide (several
     different dates or numbers), so "July 20, 1969" and "42,195 metres" are one answer, not a comma list."""
     want = gold_date(gold_raw)
@@ -658,9 +667,11 @@ def _lists(candidate: Candidate, gold_raw: str, gold: str, asked: frozenset[str]
             return one_date(dates) is None or (len(dates) > 1 and names_alternatives(normalize(candidate.text)))
     want_value = gold_quantity(gold_raw)
     if want_value is not None:
-        found = quantities(candidate.text, gold_raw)
+        found = quantities(without_other_counts(candidate.text, question), gold_raw)
         if found:
             return _one_value(found, candidate.text, want_value[0], asked) is None
+        # no figure against a number: "Several strings, arranged in pairs" guesses no number, let alone two
+        return names_alternatives(normalize(candidate.text))
     return (
         names_alternatives(normalize(candidate.text))
         or _is_list(_before_detail(candidate.text, gold), gold_raw, gold, _known(candidate, gold_raw, asked))

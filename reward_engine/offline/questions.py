@@ -15,6 +15,14 @@ HOW_MUCH = r"how (?:many|much|long|tall|high|far|old|deep|big|large|wide|heavy|f
 ASKS_MEASURE = re.compile(rf"(?i)\b{HOW_MUCH}\b")
 ASKS_AMOUNT = re.compile(rf"(?i)\b(?:{HOW_MUCH}|(?:which|what) year|when)\b")  # an amount, or a year
 HOW_MANY_UNITS = re.compile(r"(?i)\bhow many ((?:square |cubic |nautical )?[a-z]+)\b")  # "how many metres"
+# a figure asked by its noun: "What is the weight of a men's discus?", "What was the city's population in 1900?"
+_MEASURE_NOUNS = (
+    r"weight|mass|height|length|width|depth|area|population|distance|diameter|radius|speed|velocity|temperature|"
+    r"altitude|elevation|volume|capacity|duration|wingspan|circumference|lifespan|(?:boiling|melting|freezing) point"
+)
+ASKS_FIGURE = re.compile(
+    rf"(?i)\b{HOW_MUCH}\b|\bwhat (?:is|was|are|were) (?:the |its |his |her |their )?(?:\w+ )?(?:{_MEASURE_NOUNS})\b"
+)
 
 # a time: a year, a decade or a century only (SimpleQA: precision not asked for is not required)
 ASKS_TIME = re.compile(r"(?i)\b(?:when|(?:which|what|in which|in what) (?:year|decade|century|date|month))\b")

@@ -335,8 +335,10 @@ def _answers(candidate: reading.Candidate, question: str | None, said: str = "")
     statement = ", ".join(c for c in candidate.text.split(", ") if not _SELF_DOUBT.match(c))
     if _INDEFINITE.match(statement) and not _NAMES_IT.search(statement) and not asked_term(statement, question):
         return False  # "[it's] a set of Baroque concertos": describes, names no answer (SimpleQA: vague at most)
-    if questions.ASKS_MEASURE.search(question) and not answer_forms.quantities(statement):
+    if questions.ASKS_FIGURE.search(question) and not answer_forms.quantities(statement):
         return False  # "[it's] very tall, taller than the buildings of Paris" for how tall: no figure offered
+    if answer_forms.counts_something_else(statement, question):
+        return False  # "The women's race is run over 100 metres" for how many hurdles: another measure
     new = _new_names(_RELATIVE.split(statement)[0], question)  # "maybe Delacroix, who was French": one name
     cue = _CUE_NAME.search(statement)
     if candidate.guessed and cue and _INDEFINITE.match(statement):  # "perhaps a British officer named Baden-Powell"
