@@ -490,3 +490,18 @@ def test_a_vague_count_contradicts_a_gold_of_one_or_two() -> None:
     assert grade("A few.", "one", "How many hearts does a human have?") is I
     assert grade("It lasted 56 games, from May to July 1941.", "56", "How many consecutive games did it last?") is C
     assert grade("Seventeen, in a 5-7-5 pattern.", "17", "How many syllables does a haiku have?") is C
+
+
+@pytest.mark.parametrize(
+    "answer,label",
+    [
+        ("It's Paris, I think, close to the river.", C),  # where it lies, said after it: detail
+        ("Paris, next to the Seine.", C),
+        ("It's Lyon, I think, close to the river.", I),
+        ("Lyon, near Paris.", I),  # the gold as a landmark for another place
+        ("Paris. Lyon.", I),  # another short answer still competes
+    ],
+)
+def test_where_the_answer_lies_is_no_second_answer(answer, label):
+    """A session note's case: "close to the river" after "It's Paris, I think" read as a competing answer."""
+    assert grade(answer, "Paris", "What is the capital of France?") is label

@@ -598,11 +598,21 @@ _SEMICOLON_LIST = re.compile(
 )
 
 
+# where the answer lies, said after it ("Paris, I think, close to the river"): a detail, not another answer
+_WHERE_IT_LIES = re.compile(
+    r"^(?:near|nearby|close to|next to|beside|along|alongside|across|inside|outside|beyond|around|behind|opposite|"
+    r"towards?|above|below|beneath|between|among|facing|not far from)\b"
+)
+
+
 def _candidate_item(item: str) -> bool:
-    """A short item that reads as another answer ("Lyon", "Joe Biden"), not a description ("the capital")."""
+    """A short item that reads as another answer ("Lyon", "Joe Biden"), not a description ("the capital", "close
+    to the river")."""
     words = normalize(item).split()
     raw_words = re.findall(r"[\w']+", lower(item))
-    return 1 <= len(words) <= 3 and bool(raw_words) and raw_words[0] not in _NON_CANDIDATE_START
+    if not raw_words or _WHERE_IT_LIES.match(" ".join(raw_words)):
+        return False
+    return 1 <= len(words) <= 3 and raw_words[0] not in _NON_CANDIDATE_START
 
 
 @short_memo(
