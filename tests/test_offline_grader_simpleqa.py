@@ -505,3 +505,43 @@ def test_a_vague_count_contradicts_a_gold_of_one_or_two() -> None:
 def test_where_the_answer_lies_is_no_second_answer(answer, label):
     """A session note's case: "close to the river" after "It's Paris, I think" read as a competing answer."""
     assert grade(answer, "Paris", "What is the capital of France?") is label
+
+
+@pytest.mark.parametrize(
+    "answer,gold,question,label",
+    [
+        # a sentence with true-or-not detail around the gold is one answer (SimpleQA: CORRECT), however long
+        (
+            "Norway gained its independence from the union with Sweden in 1905.",
+            "1905",
+            "In what year did Norway gain independence?",
+            C,
+        ),
+        (
+            'The 1954 novel "Lord of the Flies" by William Golding is a classic tale of boys on an island',
+            "William Golding",
+            'Who wrote "Lord of the Flies"?',
+            C,
+        ),
+        (
+            "Chopin, the Polish composer who spent most of his later life in Paris.",
+            "Chopin",
+            "Who composed the Minute Waltz?",
+            C,
+        ),
+        # ... but names in a row, or a second guess said as a clause, are guesses
+        ("it is oslo bergen trondheim stavanger tromso drammen", "Oslo", "What is the capital of Norway?", I),
+        ("Oslo. It might also be Bergen.", "Oslo", "What is the capital of Norway?", I),
+        ("oslo is the answer and so is bergen", "Oslo", "What is the capital of Norway?", I),
+        ("Oslo, which might also be called Christiania.", "Oslo", "What is the capital of Norway?", C),
+        # a one-letter slip inside a long name is the same name; a short name or an added ending is not
+        ("The capital of Kyrgyzstan is Bishkeq.", "Bishkek", "What is the capital of Kyrgyzstan?", C),
+        ("Columbia", "Colombia", "Which country has Bogotá as its capital?", C),
+        ("Iraq", "Iran", "Which country has Tehran as its capital?", I),
+        ("The Dominican Republic.", "Dominica", "Which country has Roseau as its capital?", I),
+    ],
+)
+def test_long_answers_misspellings_and_clause_guesses(answer, gold, question, label):
+    """Section 2 of real_judge.md (300 answers of SmolLM2): 35 the 1.5B judge called CORRECT were INCORRECT offline,
+    28 of them right answers in one sentence with detail (the grader took any 7+ extra words for a shotgun list)."""
+    assert grade(answer, gold, question) is label
