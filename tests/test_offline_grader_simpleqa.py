@@ -529,6 +529,12 @@ def test_where_the_answer_lies_is_no_second_answer(answer, label):
             "Who composed the Minute Waltz?",
             C,
         ),
+        (
+            "It is a famous portrait of art and history by Rembrandt, painted in 1642.",
+            "Rembrandt",
+            "Who painted it?",
+            C,
+        ),
         # ... but names in a row, or a second guess said as a clause, are guesses
         ("it is oslo bergen trondheim stavanger tromso drammen", "Oslo", "What is the capital of Norway?", I),
         ("Oslo. It might also be Bergen.", "Oslo", "What is the capital of Norway?", I),

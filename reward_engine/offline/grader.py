@@ -679,8 +679,8 @@ def _candidate_item(item: str) -> bool:
     to the river")."""
     words = normalize(item).split()
     raw_words = re.findall(r"[\w']+", lower(item))
-    if not raw_words or _WHERE_IT_LIES.match(" ".join(raw_words)):
-        return False
+    if not raw_words or _WHERE_IT_LIES.match(" ".join(raw_words)) or _ABOUT_IT.match(item.strip()):
+        return False  # "close to the river", "painted in 1889", "it was": a detail about the answer
     return 1 <= len(words) <= 3 and raw_words[0] not in _NON_CANDIDATE_START
 
 
