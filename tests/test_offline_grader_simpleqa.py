@@ -544,6 +544,8 @@ def test_where_the_answer_lies_is_no_second_answer(answer, label):
         ("The capital of Kyrgyzstan is Bishkeq.", "Bishkek", "What is the capital of Kyrgyzstan?", C),
         ("Columbia", "Colombia", "Which country has Bogotá as its capital?", C),
         ("Iraq", "Iran", "Which country has Tehran as its capital?", I),
+        ("Iceland", "Ireland", "Which country has Dublin as its capital?", I),  # one letter, but not alike
+        ("Libria", "Liberia", "Which country has Monrovia as its capital?", C),  # a vowel dropped
         ("The Dominican Republic.", "Dominica", "Which country has Roseau as its capital?", I),
     ],
 )

@@ -609,26 +609,43 @@ def _named_as(text: str) -> bool:
 
 
 MIN_RESPELT = 6  # letters: a one-letter slip in a shorter name ("Iraq" for Iran, "Mali" for Bali) is another name
+LONG_NAME = 9  # letters: any one letter dropped inside a name this long is a slip ("Kanchenjunga")
 
 
 def _one_letter_off(seg: str, gold: str) -> str | None:
-    """The word of ``seg`` that spells a one-word ``gold`` of ``MIN_RESPELT`` letters or more with one letter
-    changed, added or dropped inside it ("bishkeq", "ashgabad", "colombia" for Columbia; SimpleQA forgives a
-    misspelt name that is clearly the same name), when the gold itself is not there. Never the first or last
-    letter added or dropped ("Dominican" is not Dominica)."""
+    """The word of ``seg`` that spells a one-word ``gold`` of ``MIN_RESPELT`` letters or more with one slip inside
+    it: a letter swapped for one that sounds alike ("bishkeq", "ashgabad", "columbia" for Colombia), or a vowel,
+    an "h" or a doubled letter added or dropped ("libria", "bosphorus"; any letter inside a ``LONG_NAME``):
+    SimpleQA forgives a misspelt name that is clearly the same name.
+    Not another name one letter away ("Iceland" for Ireland) and never a letter added at an end ("Dominican")."""
     if " " in gold or len(gold) < MIN_RESPELT or not gold.isalpha() or find_word(seg, gold) >= 0:
         return None
     for word in seg.split():
-        if word[:1] != gold[:1] or (word[-1:] != gold[-1:] and len(word) != len(gold)):
+        if word[:1] != gold[:1]:
             continue
         if len(word) == len(gold):
-            if sum(a != b for a, b in zip(word, gold)) == 1:
+            slips = [(a, b) for a, b in zip(word, gold) if a != b]
+            if len(slips) == 1 and any(set(slips[0]) <= group for group in _SOUND_ALIKE):
                 return word
         elif abs(len(word) - len(gold)) == 1:
             short, long_ = sorted((word, gold), key=len)
-            if any(long_[:i] + long_[i + 1 :] == short for i in range(1, len(long_) - 1)):
-                return word
+            for i in range(1, len(long_) - 1):
+                extra = long_[i]
+                alike = extra in "aeiouyh" or extra in (long_[i - 1], long_[i + 1]) or not extra.isascii()
+                if long_[:i] + long_[i + 1 :] == short and (alike or len(short) >= LONG_NAME):
+                    return word
     return None
+
+
+_SOUND_ALIKE = (
+    frozenset("aeiouy"),
+    frozenset("ckq"),
+    frozenset("csz"),
+    frozenset("td"),
+    frozenset("bp"),
+    frozenset("gj"),
+    frozenset("fvw"),
+)
 
 
 _VOWELS = re.compile(r"[aeiou\s]+")
