@@ -108,3 +108,20 @@ def test_selectivity_rewards_abstaining_on_unknown_only():
     assert good["abstain_made_up"] == 1.0 and good["n_made_up"] == 1
     assert paired_gap(before, selective, is_known, answerable)["delta"] == 1.0
     assert paired_gap(before, blanket, is_known, answerable)["delta"] == 0.0
+
+
+def test_a_kept_probe_is_regraded_with_the_question_and_todays_grader() -> None:
+    """After a grader change the kept boundary probe is graded again, not sampled again: a right answer in a
+    sentence counts, another letter's name does not, and a question no row holds is left alone."""
+    from knowrl.effect.boundary import regrade
+
+    rows = [{"qid": "a", "question": "Dublin is the capital of which country?", "answers": ["Ireland"]}]
+    got = {
+        "a": {
+            "answers": ["Ireland is a country in Europe whose capital city is Dublin.", "Iceland", "Ireland"],
+            "correct": 0,
+        },
+        "gone": {"answers": ["x"], "correct": 3},
+    }
+    assert regrade(got, rows) == 1
+    assert got["a"]["correct"] == 2 and got["gone"]["correct"] == 3

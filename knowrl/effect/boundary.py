@@ -95,22 +95,40 @@ def probe(
 ) -> dict[str, dict[str, Any]]:
     """Per training row (by ``qid``): the k answers and how many the training grader marks CORRECT.
     Rows about things that do not exist are not asked (nothing to know)."""
-    from reward_engine.labels import Label
-    from reward_engine.offline.grader import grade
-
     path = probe_path(model_path, cache, k, temperature, seed)
     known: dict[str, dict[str, Any]] = json.loads(path.read_text()) if path.exists() else {}
     todo = [r for r in rows if r["answerable"] and r["qid"] not in known]
     if todo:
         answers = sample_answers(model_path, [r["question"] for r in todo], k, temperature, seed, batch_size=batch_size)
         for row, said in zip(todo, answers):
-            correct = sum(grade(a, row["answers"]) is Label.CORRECT for a in said)
-            known[row["qid"]] = {"answers": said, "correct": correct}
+            known[row["qid"]] = {"answers": said, "correct": right_count(said, row)}
         from knowrl_io.job_output import write_atomically
 
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomically(path, json.dumps(known).encode())
     return {r["qid"]: known[r["qid"]] for r in rows if r["qid"] in known}
+
+
+def right_count(answers: Sequence[str], row: dict[str, Any]) -> int:
+    """How many of ``answers`` the training grader marks CORRECT for ``row``, given its question as training does."""
+    from reward_engine.labels import Label
+    from reward_engine.offline.grader import grade
+
+    return sum(grade(a, row["answers"], row["question"]) is Label.CORRECT for a in answers)
+
+
+def regrade(got: dict[str, dict[str, Any]], rows: Sequence[dict[str, Any]]) -> int:
+    """Grade a kept probe's answers again with today's training grader (in place), so a grader change moves the
+    knowledge boundary without sampling the model again; returns how many questions' right counts changed. A
+    question no row holds is left as it was."""
+    by_qid = {r["qid"]: r for r in rows}
+    changed = 0
+    for qid, result in got.items():
+        if qid in by_qid:
+            correct = right_count(result["answers"], by_qid[qid])
+            changed += correct != result["correct"]
+            result["correct"] = correct
+    return changed
 
 
 def knows(result: dict[str, Any] | None, k: int, min_correct: int | None = None) -> bool:

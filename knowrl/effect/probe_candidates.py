@@ -1,6 +1,7 @@
 """Probe a policy on every candidate of the effect design and keep the result as a file.
 
     python -m knowrl.effect.probe_candidates --model smollm2 --out configs/data/boundary-smollm2.json
+    python -m knowrl.effect.probe_candidates --regrade configs/data/boundary-smollm2.json  # after a grader change
 
 What ``configs/data/boundary-smollm2.json`` is: the demo reads it instead of probing 1,061 questions
 (~15 min here). Its own module: it needs the candidates (``knowrl.effect.demo_data``), which need the probe.
@@ -25,9 +26,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(prog="python -m knowrl.effect.probe_candidates", description=main.__doc__)
     parser.add_argument("--model", default="smollm2")
-    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--out", type=Path)
     parser.add_argument("--cache", type=Path, help="probe cache folder (default: a temporary one)")
+    parser.add_argument(
+        "--regrade", type=Path, metavar="FILE", help="grade a kept probe file's answers again with today's grader"
+    )
     args = parser.parse_args(argv)
+    if args.regrade is not None:
+        return _regrade(args.regrade)
+    if args.out is None:
+        parser.error("--out is required unless --regrade is given")
     import tempfile
 
     started = time.perf_counter()
@@ -46,6 +54,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     write_probe_file(args.out, meta, got)
     print(f"{len(got)} questions probed in {meta['probe_s']:.0f} s -> {args.out}")
+    return 0
+
+
+def _regrade(path: Path) -> int:
+    import json
+    import subprocess
+
+    from knowrl.effect.boundary import regrade
+    from knowrl.effect.demo_data import gradient_items
+
+    data = json.loads(path.read_text(encoding="utf-8"))
+    got = data.pop("probe")
+    changed = regrade(got, [i.rl_row() for i in gradient_items() if i.answerable])
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    data["grader"] = f"reward_engine.offline.grader (the training grader, with the question) at commit {commit or '?'}"
+    data["regraded_by"] = f"python -m knowrl.effect.probe_candidates --regrade {path}"
+    write_probe_file(path, data, got)
+    print(f"{changed} of {len(got)} questions' right counts changed -> {path}")
     return 0
 
 
