@@ -58,7 +58,7 @@ from reward_engine.stages.llm_stage import GRADER_SPAN_MAX_TOKENS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 REDTEAM = ROOT / "tests" / "redteam" / "v1.yaml"
-HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in range(2, 16))
+HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in range(2, 17))
 DEFAULT_HELDOUT = ",".join(str(p.relative_to(ROOT)) for p in HELDOUT)
 HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a change is in-sample for it
     "bench/data/judge_set_2.jsonl": "`judge_set_2.jsonl` (2026-11-26) was written before the prompts were touched "
@@ -110,8 +110,12 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "for any later change.",
     "bench/data/judge_set_15.jsonl": "`judge_set_15.jsonl` (2026-11-28q) was written by a helper started after "
     "72795bf, reading no code, prompt, result or judge output, and committed unread (e0fb08d); out of sample at "
-    "9b2a3e9 (79.2 %), ebd279e (78.3 %) and ddc96f6 (79.2 %, this file; `bench/judge_set.py`, "
-    "`bench/results/judge_heldout_15.md`), its cases not read: **out of sample** for every prompt and rule here.",
+    "9b2a3e9 (79.2 %), ebd279e (78.3 %) and ddc96f6 (79.2 %; `bench/judge_set.py`, "
+    "`bench/results/judge_heldout_15.md`); its misses were then read (2026-11-28s) for 33ee15e (counts read as "
+    "counts, refusal asides in another measure): **in-sample** for any later change.",
+    "bench/data/judge_set_16.jsonl": "`judge_set_16.jsonl` (2026-11-28s) was written by a helper started after "
+    "33ee15e, reading no code, prompt, result or judge output, and committed unread (193d910); its cases not read: "
+    "**out of sample** for every prompt and rule here.",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
