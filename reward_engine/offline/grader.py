@@ -32,11 +32,14 @@ that names nothing new ("a city in France" when it asks France's capital) is NOT
 a person's name (same consonants) and a measurement 1.5 % off ("1.75" for 1.73 m) are CORRECT.
 tests/test_simpleqa_rules.py carries every example of SimpleQA's grader template.
 
-Conservative by design where rules cannot know better: a long answer that merely contains
-the gold among many other words, a list, a negation, or a remark naming a new name is not
-CORRECT (or NOT_ATTEMPTED), so the policy cannot win by saying more. Known limits: the
-grader cannot tell a true remark from a false one beyond names and numbers, and without the
-question a vague *text* answer ("a city in France") reads as INCORRECT, not NOT_ATTEMPTED.
+Conservative by design where rules cannot know better: the gold among a run of other words that
+neither join a sentence nor come from the question ("it is lyon marseille nice toulouse paris"), a
+list, a second guess said as a clause ("It might also be Lyon"), a negation, or a remark naming a new
+name is not CORRECT (or NOT_ATTEMPTED), so the policy cannot win by saying more; a right answer in one
+sentence with detail ("Finland gained independence from the Soviet Union in 1917") is CORRECT, as
+SimpleQA grades it. Known limits: the grader cannot tell a true remark from a false one beyond names
+and numbers (a false detail beside the gold is paid), and without the question a vague *text*
+answer ("a city in France") reads as INCORRECT, not NOT_ATTEMPTED.
 """
 
 from __future__ import annotations
@@ -389,7 +392,7 @@ _JOINING = (
     | _VERBS
     | frozenset(
         "as that which who whom whose where when while during after before into onto over under about than then but "
-        "not no so also often only very most more one two its been being often still first later".split()
+        "not no so also often only very most more one two its been being still first later".split()
     )
 )
 LIST_RUN = 4  # this many words in a row, none joining and none the question's: names in a row, not a sentence
@@ -563,7 +566,8 @@ def _compare_quantity(value: float, step: float, q: Quantity, slack: float = 0.0
 
 def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, reading: Reading) -> Label | None:
     """Text: the candidate holds the gold (or the gold without its titles) as whole words, with no
-    negation on it, no alternative beside it ("or", a list of names), and not buried in a long answer.
+    negation on it, no alternative beside it ("or", a list of names, "it might also be ..."), and not in a run of
+    other names (``_listlike``).
     A multi-part gold needs every part (given names suffice when the parts share a family name)."""
     respelt = _one_letter_off(seg, gold)
     if respelt is not None:  # "Bishkeq" for Bishkek: read as the gold, then every check below applies
