@@ -59,16 +59,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _regrade(path: Path) -> int:
     import json
-    import subprocess
 
     from knowrl.effect.boundary import regrade
     from knowrl.effect.demo_data import gradient_items
+    from knowrl_io.provenance import commit
 
     data = json.loads(path.read_text(encoding="utf-8"))
     got = data.pop("probe")
     changed = regrade(got, [i.rl_row() for i in gradient_items() if i.answerable])
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    data["grader"] = f"reward_engine.offline.grader (the training grader, with the question) at commit {commit or '?'}"
+    data["grader"] = f"reward_engine.offline.grader (the training grader, with the question) at commit {commit()}"
     data["regraded_by"] = f"python -m knowrl.effect.probe_candidates --regrade {path}"
     write_probe_file(path, data, got)
     print(f"{changed} of {len(got)} questions' right counts changed -> {path}")

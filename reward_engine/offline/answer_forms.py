@@ -583,16 +583,19 @@ _COUNTED = re.compile(r"(?:(?!(?:are|is|was|were|do|does|did|has|have|had|can|co
 _CHAINED = re.compile(r"(?:\d[\d.,]*[-–/:])+$")  # "5-7-5 pattern": the whole chain is one figure
 
 
-def _counts_other(low: str, numbers: list[_Number], question: str | None) -> list[bool] | None:
-    """For "How many X ...?", which ``numbers`` of the prepared text ``low`` count or measure something other than
-    X: a noun after them that is not X ("four pairs", "two body segments" for how many strings or legs) or a
-    unit X cannot be converted to ("100 metres" for how many hurdles). None when the question counts nothing."""
+def _counts_other(text: str, question: str | None) -> tuple[str, list[_Number], list[bool]] | None:
+    """For "How many X ...?": ``text`` prepared for reading numbers, its numbers, and which of them count or measure
+    something other than X: a noun after them that is not X ("four pairs", "two body segments" for how many
+    strings or legs) or a unit X cannot be converted to ("100 metres" for how many hurdles). None when the
+    question counts nothing (asked first: the grader's hot path reads numbers for every numeric gold)."""
     asked = questions.HOW_MANY_UNITS.search((question or "").lower())
     if asked is None:
         return None
     counted = units.unit_after(" " + asked.group(1), 0)
     # the words of what is counted: "consecutive games" in "How many consecutive games did ...?"
-    nouns = {w.rstrip("s")[:5] for w in _COUNTED.match(question.lower(), asked.start(1)).group().split()}
+    nouns = {w.rstrip("s")[:5] for w in _COUNTED.match(asked.string, asked.start(1)).group().split()}
+    low = _prepare_numbers(text)
+    numbers = _read_numbers(low)
 
     def other(number: _Number) -> bool:
         word = _WORD_AFTER.match(low, number.end)
@@ -601,28 +604,25 @@ def _counts_other(low: str, numbers: list[_Number], question: str | None) -> lis
         unit = units.unit_after(low, number.end)
         return unit is None or counted is None or units.convert(1.0, unit, counted) is None
 
-    return [other(n) for n in numbers]
+    return low, numbers, [other(n) for n in numbers]
 
 
 def counts_something_else(text: str, question: str | None) -> bool:
     """Whether every figure in ``text`` counts or measures something other than what "How many X ...?" asks:
     "The women's race is run over 100 metres" for how many hurdles; not "10 of them", and not "1.8 km" for how
     many metres (the same kind of measure)."""
-    low = _prepare_numbers(text)
-    numbers = _read_numbers(low)
-    others = _counts_other(low, numbers, question)
-    return bool(numbers) and others is not None and all(others)
+    read = _counts_other(text, question)
+    return read is not None and bool(read[1]) and all(read[2])
 
 
 def without_other_counts(text: str, question: str | None) -> str:
     """``text`` (prepared for reading numbers) without the figures that count something else than "How many X
     ...?" asks, when another figure is left: "Eight legs, in four pairs" is one count of legs (SimpleQA: true
     detail), not two guesses. Unchanged when none or all of them do."""
-    low = _prepare_numbers(text)
-    numbers = _read_numbers(low)
-    others = _counts_other(low, numbers, question)
-    if not others or all(others) or not any(others):
+    read = _counts_other(text, question)
+    if read is None or all(read[2]) or not any(read[2]):
         return text
+    low, numbers, others = read
     for number, other in sorted(zip(numbers, others), key=lambda pair: -pair[0].start):
         if other:
             word = _WORD_AFTER.match(low, number.end)
