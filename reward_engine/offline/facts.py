@@ -13,7 +13,7 @@ import re
 from typing import Iterable
 
 from retrieval.text import split_sentences
-from reward_engine.offline.words import STOP, stem
+from reward_engine.offline.words import STOP, WORD, content_words, names, stem  # noqa: F401 - re-exported
 
 _HEDGES = re.compile(
     r"\b(maybe|perhaps|possibly|might|i think|i believe|i guess|i recall|not sure|unsure|let me|let's|"
@@ -21,7 +21,6 @@ _HEDGES = re.compile(
     re.IGNORECASE,
 )
 _CLAUSE = re.compile(r";\s+|,\s+(?:and|but|while|whereas)\s+|\s+but\s+")
-_WORD = re.compile(r"[\w'-]+", re.UNICODE)
 _NUM = re.compile(r"\d+(?:[.,]\d+)*")
 MIN_WORDS = 4
 
@@ -32,23 +31,14 @@ def decompose(reasoning: str) -> list[str]:
     for sentence in split_sentences(reasoning or ""):
         for clause in _CLAUSE.split(sentence):
             clause = clause.strip(" ,;:-")
-            if not clause or clause.endswith("?") or _HEDGES.search(clause) or len(_WORD.findall(clause)) < MIN_WORDS:
+            if not clause or clause.endswith("?") or _HEDGES.search(clause) or len(WORD.findall(clause)) < MIN_WORDS:
                 continue
             claims.append(clause if clause[-1] in ".!" else clause + ".")
     return list(dict.fromkeys(claims))
 
 
-def content_words(text: str) -> set[str]:
-    return {stem(w) for w in _WORD.findall(text) if w.lower() not in STOP}
-
-
 def _numbers(text: str) -> set[str]:
     return {n.replace(",", "") for n in _NUM.findall(text)}
-
-
-def names(text: str) -> set[str]:
-    """Capitalised content words: the entities a claim is about."""
-    return {stem(w) for w in _WORD.findall(text) if w[:1].isupper() and w.lower() not in STOP}
 
 
 @functools.lru_cache(maxsize=8192)

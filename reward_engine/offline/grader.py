@@ -46,8 +46,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import string
-import unicodedata
 from typing import Iterable
 
 from reward_engine.labels import Label
@@ -84,13 +82,9 @@ from reward_engine.offline.reading import (
     prepare,
     read,
 )
+from reward_engine.offline.text_form import VERBS as _VERBS
+from reward_engine.offline.text_form import is_statement, normalize
 from reward_engine.offline.words import STOP, stem
-
-_ARTICLES = re.compile(r"\b(a|an|the)\b")
-_PUNCT = re.compile(f"[{re.escape(string.punctuation)}\u2018\u2019\u201c\u201d\u2013\u2014\u00b7]")
-_SPACES = re.compile(r"\s+")
-_DOTTED = re.compile(r"\b(?:[a-z]\.){2,}")
-
 
 _INCOMPLETE = re.compile(
     r"\b(?:one of (?:them|those|the \w+)|the others?|other one|others|the rest|at least|among (?:them|others)|"
@@ -128,31 +122,11 @@ _NON_CANDIDATE_START = frozenset(
     # an adverbial opener: "besides looking neat", "unlike animals" (a clause, no guess; not "unless", "if not")
     + "besides unlike because whereas either".split()
 )
-_VERBS = frozenset(
-    "is are was were be been being has have had does do did can could would will shall should may might must "
-    "lived died married won wrote made became".split()
-)
 _PRONOUNS = frozenset("he she they it his her their its".split())
 _STOP = frozenset(
     "the a an and or of in on at to for from by with is are was were be his her their its it he she they this that "
     "de la le von van der".split()
 )
-
-
-_MEMO_MAX_CHARS = 256  # pure helpers below remember short texts only: a hostile answer must not fill a memo
-
-
-@short_memo(65_536, _MEMO_MAX_CHARS, len)
-def normalize(text: str) -> str:
-    """Lowercase, NFKC (NBSP -> space), strip punctuation and articles, squeeze spaces.
-
-    Memoised for short texts: one grade normalises the same answer, golds and question words ~8 times."""
-    text = unicodedata.normalize("NFKC", text).lower()
-    text = _DOTTED.sub(lambda m: m.group().replace(".", ""), text)  # "u.s.a." is one word, not "u s" + article
-    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-    text = _PUNCT.sub(" ", text)
-    text = _ARTICLES.sub(" ", text)
-    return _SPACES.sub(" ", text).strip()
 
 
 def _multi_part(item: str) -> bool:
@@ -416,11 +390,6 @@ def _listlike(words: str, asked: frozenset[str]) -> bool:
 def _shotgun(words: int, gold_words: int) -> bool:
     """More than max(6, gold words) words besides the gold's: a list of guesses, not one answer with detail."""
     return words - gold_words > max(6, gold_words)
-
-
-def is_statement(text: str) -> bool:
-    """A clause with a verb ("Malia was born in 1998"), not a bare name or list."""
-    return any(w in _VERBS for w in normalize(text).split())
 
 
 def _vague(candidate: Candidate, gold: str, reading: Reading) -> bool:

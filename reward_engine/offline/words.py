@@ -29,6 +29,19 @@ def stem(word: str) -> str:
     return word
 
 
+WORD = re.compile(r"[\w'-]+", re.UNICODE)
+
+
+def content_words(text: str) -> set[str]:
+    """Stemmed words that are not stop words."""
+    return {stem(w) for w in WORD.findall(text) if w.lower() not in STOP}
+
+
+def names(text: str) -> set[str]:
+    """Capitalised content words: the entities a text is about."""
+    return {stem(w) for w in WORD.findall(text) if w[:1].isupper() and w.lower() not in STOP}
+
+
 _SUPERSCRIPT = str.maketrans("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b\u207a", "0123456789-+")
 _POWER_OF_TEN = re.compile("10([\u207b\u207a]?[\u2070\u00b9\u00b2\u00b3\u2074-\u2079]+)")
 

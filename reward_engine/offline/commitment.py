@@ -1,0 +1,290 @@
+"""Whether an answer that says "I don't know" still commits to an answer: read without the gold.
+
+SimpleQA grades a refusal with an aside ("Without researching the web, I cannot answer this question. However, I
+can tell you that Barack Obama has two children.") NOT_ATTEMPTED, and a refusal with a guess ("I don't know. My best
+guess is Lyon.", "Not sure. Lyon.") on the guess. ``commits`` tells them apart and ``offers`` says whether any answer
+is offered at all. Both are decided without the gold, so a right and a wrong answer in the same words settle alike:
+reading a refusal's aside as no answer can never pay a right guess where it would not pay a wrong one. The offline
+grader and the grade guard (``stages.grade_guard``) both read refusals here.
+"""
+
+from __future__ import annotations
+
+import re
+
+from reward_engine.offline import answer_forms, questions, reading, topic
+from reward_engine.offline.memo import short_memo
+from reward_engine.offline.text_form import is_statement
+
+MAX_BARE_WORDS = 4  # "Lyon", "Rio de Janeiro", "Marie Curie": an answer form, not a remark
+
+
+@short_memo(8192, reading.MAX_CHARS, lambda answer, question=None: len(answer or "") + len(question or ""))
+def commits(answer: str, question: str | None = None) -> bool:
+    """Whether ``answer`` commits to an answer that overrules a judge which found none in it: SimpleQA calls a
+    refusal with an aside ("Without researching the web, I cannot answer this question. However, I can tell
+    you that Barack Obama has two children.") NOT_ATTEMPTED, and a refusal with a guess ("I don't know. My best
+    guess is Lyon.", "Not sure. Lyon.") is graded on the guess. So after a refusal phrase only what ``offers``
+    an answer commits; an answer without a refusal phrase commits to whatever it says."""
+    text = reading.prepare(answer or "")
+    if not reading.has_refusal(text):
+        return True
+    read = reading.read(text)
+    return not read.refused or _offered(read, question)
+
+
+@short_memo(8192, reading.MAX_CHARS, lambda answer, question=None: len(answer or "") + len(question or ""))
+def offers(answer: str, question: str | None = None) -> bool:
+    """Whether ``answer`` offers an answer to ``question``, whatever the gold: without a refusal, an answer
+    form (a few words without a verb, in any case: "lyon", "the tibia") or anything naming a name or number the
+    question does not ("The artist was Théodore Géricault."; not "It takes a very high temperature."); after a
+    refusal only what ``commits`` (an answer form, a guess naming one thing, or a statement about what was
+    asked: never an aside). Names are found by their capitals, so a lower-case statement offers none: an
+    abstention whether right or wrong, which pays no more than saying "I don't know"."""
+    text = reading.prepare(answer or "")
+    read = reading.read(text)
+    if read.refused and reading.has_refusal(text):
+        return _offered(read, question)
+    return any(_answer_form(c.text, question) or _new_names(c.text, question) for c in read.candidates)
+
+
+def _offered(read: reading.Reading, question: str | None) -> bool:
+    """After a refusal: an answer form, or what ``_answers`` (a passive such as "published in 1851" is read
+    there: its verb decides), unless a later refusal disowns it."""
+    return any(
+        (_answer_form(c.text, question) and not passive(c.text, read.low))
+        or (_answers(c, question, read.low) and not _disowned(i, c, read, question))
+        for i, c in enumerate(read.candidates)
+    )
+
+
+_WH = re.compile(r"(?i)\b(?:who|whom|whose|what|which|when|where|how)\b")
+_NAME_OF = re.compile(r"\bnames? of (?:the |this |that |its |his |her )?(\w+)|\b(?:a|the|his|her|its|their) names?$")
+_ANOTHER = re.compile(r"\b(?:else|other|others|another)\b")  # "who else painted it": not what was asked
+
+
+def _disowned(index: int, candidate: reading.Candidate, read: reading.Reading, question: str | None) -> bool:
+    """Whether a later refusal of the very thing asked disowns this unguessed statement: "Television has a long
+    history ... I'm not sure who gave that demonstration in London" or "... I don't remember the name of the
+    scientist who proposed it" is background the speaker says is not the answer (SimpleQA: NOT_ATTEMPTED). A
+    bare hedge ("Lyon is the capital, but I'm not sure"), a refusal of something else ("... who else painted
+    it", "the name of the museum"), a refusal sharing a word with the statement (the same claim, hedged: "The
+    wall fell in 1991. I don't remember when exactly it fell") or a guess ("I think it was Camus") is not."""
+    wh = _WH.search(question or "")
+    if candidate.guessed or wh is None:
+        return False
+    asked = topic.content_words(question or "")
+    said = topic.content_words(candidate.text)
+    for before, what in read.refusals:
+        if before <= index or _ANOTHER.search(what):
+            continue
+        name = _NAME_OF.search(what)
+        asks = (
+            what.startswith(wh.group(0).casefold() + " ")
+            or _names_the_wh_noun(what, question or "", wh)
+            or (name is not None and (name.group(1) is None or topic.content_words(name.group(1)) <= asked))
+        )
+        words = topic.content_words(what)
+        if asks and (words & asked or name is not None) and not words & said:
+            return True
+    return False
+
+
+def _names_the_wh_noun(what: str, question: str, wh: re.Match[str]) -> bool:
+    """Whether a refusal's object is the noun the question asks for: "the pen name he used" for "Under what pen
+    name did ...?", "the year" for "In which year ...?"."""
+    asked = question[wh.end() :].casefold().split()
+    refused = what.split()
+    if refused[:1] in (["the"], ["his"], ["her"], ["its"], ["their"]):
+        refused = refused[1:]
+    return bool(asked and refused) and asked[0] == refused[0] and bool(topic.content_words(asked[0]))
+
+
+# One name or number ("Leonardo da Vinci", "Bay of Pigs", "522,250", "Émile Zola")
+_CAP = "A-ZÀ-ÖØ-Þ"
+_NAME_RUN = re.compile(
+    rf"\b(?:\d[\d,.]*\d|\d|[{_CAP}][\w'’.-]*)"
+    rf"(?:\s+(?:(?:of|de|da|du|di|von|van|la|le|del|der)\s+)*(?:\d[\d,.]*\d|\d|[{_CAP}][\w'’.-]*))*"
+)
+_RELATIVE = re.compile(r",\s*(?:who|which|where|whose|when)\b")
+_PASSIVE = re.compile(  # lower case only: "Sweden probably" or "Copenhagen I think" is a name, not a participle
+    r"(?:[a-z]+ly |often |also |still |even |first |once |later )?(?P<verb>[a-z]+(?:ed|en|wn)|built|born|made|held|"
+    r"sold|told|found|won|set|kept|left|lost|sent|spent|led|put|cut|run|begun|sung|drawn)\s+"
+    # a preposition after it ("published in", "dedicated to"), not a noun ("controlled amounts"); "by": the agent
+    r"(?=(?:in|at|on|to|for|from|with|alongside|after|as|during|near|into|inside|outside|off|under|over|across|"
+    r"around|through|throughout|since|until|upon|among|between|within|about)\b)"
+)
+
+
+def _stems(words: set[str]) -> set[str]:
+    """Words cut to five letters, so "painter" meets "painted" and "dedicated" meets "dedication"."""
+    return {w[:5] for w in words}
+
+
+def passive(text: str, said: str) -> re.Match[str] | None:
+    """``text`` opens with a participle that the whole answer ``said`` (lower case) gives an auxiliary ("it was
+    published in ...", "it's often mentioned alongside ..."): a passive, not "red with white stripes"."""
+    found = _PASSIVE.match(text)
+    if found is None:
+        return None
+    verb = re.escape(found.group("verb"))
+    auxiliary = rf"(?:\b(?:was|were|is|are|been|being|be)|'s)\s+(?:\w+\s+)?{verb}\b"
+    return found if re.search(auxiliary, said) else None
+
+
+def _passive_aside(statement: str, question: str, said: str) -> bool:
+    """ "[It is] often mentioned alongside Beethoven's Ninth", "[It was] dedicated to Queen Elizabeth I" or
+    "[It was] published in 1851" for who wrote it: a passive saying something of it that the question does not
+    ask, not a guess naming it. Its agent ("written by Orwell"), a place when a place is asked ("located in
+    Lyon" for where) or the question's own verb ("named after" for "named after whom?", "born in 1756" for when
+    someone was born) still name the answer; a time after another verb ("built in 1961" for when the wall
+    fell) does not."""
+    found = passive(statement, said)
+    if found is None:
+        return False
+    if questions.ASKS_PLACE.search(question) and _PLACE_AFTER.match(statement, found.end("verb")):
+        return False
+    return not _stems(topic.content_words(found.group("verb"))) & _stems(topic.content_words(question))
+
+
+_PLACE_AFTER = re.compile(r"\s+(?:in|at|on|near|from|inside|outside|off)\s+(?!\d)")  # not "in 1793"
+
+
+# after a refusal, what the speaker knows instead ("I do know", "although I know", "what I can tell you is that")
+_KNOWN = re.compile(
+    r"(?i)(?:what )?i (?:do |also |still |certainly |only )?(?:know|can tell you|can say)(?: is)?(?: that)?\b\s*"
+)
+_SAID = re.compile(r"(?i)(?:it|that|the answer)(?:['’]s| is| was| would be)\s+")  # "I know it was Cook"
+# what "I know it was ..." says that is no answer: a negation ("not Lyon"), a passive ("first published by ...")
+_NOT_NAMING = re.compile(
+    r"(?i)(?:not\b|n['’]t\b|(?:[a-z]+ly |first |once |later |also |originally )?[a-z]+(?:ed|en|wn)\b)"
+)
+# "I know [the botanist] Joseph Banks sailed ...", "... a lack of vitamin C causes scurvy": the word after a name,
+# the statement's verb when it is not a copula ("... the capital of France is Paris" states what was asked)
+_NAME_DOES = re.compile(rf"(?:[{_CAP}][\w'’.-]*\s+)+(?P<verb>[a-z]+)\b")
+_COPULAS = frozenset("is was are were has had have be been being of and or in on at to from by for with".split())
+
+
+def _known_instead(statement: str, question: str) -> bool:
+    """After a refusal, whether what the speaker says they know answers: "I know it was Cook" (an answer form
+    after "it was") and "I know that France won" (a name doing what was asked) do; "I know it's not Lyon", "I know
+    it was first published by Knopf", "I do know the botanist Joseph Banks sailed on that voyage" and "I do know that
+    a lack of vitamin C causes scurvy" (a name doing something the question does not ask) are asides (SimpleQA:
+    NOT_ATTEMPTED)."""
+    said = _SAID.match(statement)
+    if said:
+        tail = statement[said.end() :]
+        return not _NOT_NAMING.match(tail) and _answer_form(tail.rstrip(" .!"), question)
+    does = _NAME_DOES.search(statement)
+    verb = does.group("verb") if does else ""
+    if verb and verb not in _COPULAS and not _stems({verb}) & _stems(topic.content_words(question)):
+        return False
+    return _answers(reading.Candidate(statement, False), question)
+
+
+_INDEFINITE = re.compile(r"(?i)^(?:a|an|some|another|somewhere|someone|something|one of)\b")
+
+
+def asked_term(text: str, question: str | None) -> bool:
+    """ "a sett" for "What is a badger's burrow called?": a word asked for, said with its article (not "a kind of
+    hammer", a description)."""
+    return bool(question and questions.ASKS_TERM.search(question)) and len(text.split()) <= 2
+
+
+_NAMING_CUE = r"\b(?:named|called|known as|titled)"
+_NAMES_IT = re.compile(rf"{_NAMING_CUE}\b|[,:(]\s*(?-i:[A-Z])")  # "a composer, Vivaldi"
+_CUE_NAME = re.compile(rf"{_NAMING_CUE}\s+")
+_SELF_DOUBT = re.compile(  # "I can't place it", "I'm not sure about the year", "we never learnt who"
+    r"(?i)^(?:i|we)\s*(?:['’]m|['’]d|['’]ll|am|do|did|does|can|ca|could|would|wo|will)?\s*(?:not|n['’]t|cannot|never)"
+    r"\s+(?:\w+\s+)?(?:place|say|recall|remember|know|knew|learn\w*|tell|confirm|pin|name|think of|find|be sure"
+    r"|be certain|sure|certain)\b"
+)
+_FIRST_PERSON = re.compile(r"I(?:['’](?:m|d|ve|ll))?")  # "I'm drawing a blank": the speaker, not a name
+_PERSONAL = re.compile(r"(?i)^(?:i|me|my|we|you|your)\b|^i['’]")  # talk to the reader ("you its composer")
+
+
+def _new_names(text: str, question: str | None) -> list[str]:
+    """The names and numbers in ``text`` the question does not hold, one entry per run of them. A capitalised word
+    the question says in lower case ("Otters are ..." for an otter's den) names nothing new when it is all there
+    is; beside another name it still counts (a second subject: "Radio grew out of work by Maxwell" is an aside)."""
+    asked = topic.names(question or "") | _RESIDUE
+    runs = [r for r in _NAME_RUN.findall(text) if not _FIRST_PERSON.fullmatch(r) and topic.names(r) - asked]
+    said = _stems(topic.content_words(question or ""))
+
+    def restates(run: str) -> bool:
+        return bool(re.fullmatch(r"[^\W\d_][\w'’-]*", run)) and _stems(topic.content_words(run) or {"-"}) <= said
+
+    restated = runs and is_statement(text) and all(restates(r) for r in runs)
+    return [] if restated else runs
+
+
+def _answers(candidate: reading.Candidate, question: str | None, said: str = "") -> bool:
+    """After a refusal: a guess naming one thing ("I believe the artist was Delacroix"), or a statement about
+    what was asked (it shares a word of the question other than its names) naming something new, with one of
+    the question's names or else one new name only (a second is another subject: an aside)."""
+    if not question:
+        return False
+    known = _KNOWN.match(candidate.text)
+    if known:
+        return _known_instead(candidate.text[known.end() :], question)
+    # "Hubble went up in 1990, [but] I can't place Webb's launch reliably": the speaker's talk about what they
+    # cannot say names the question's words without stating anything about them
+    statement = ", ".join(c for c in candidate.text.split(", ") if not _SELF_DOUBT.match(c))
+    if _INDEFINITE.match(statement) and not _NAMES_IT.search(statement) and not asked_term(statement, question):
+        return False  # "[it's] a set of Baroque concertos": describes, names no answer (SimpleQA: vague at most)
+    if questions.ASKS_FIGURE.search(question) and not answer_forms.quantities(statement):
+        return False  # "[it's] very tall, taller than the buildings of Paris" for how tall: no figure offered
+    if answer_forms.counts_something_else(statement, question):
+        return False  # "The women's race is run over 100 metres" for how many hurdles: another measure
+    new = _new_names(_RELATIVE.split(statement)[0], question)  # "maybe Delacroix, who was French": one name
+    cue = _CUE_NAME.search(statement)
+    if candidate.guessed and cue and _INDEFINITE.match(statement):  # "perhaps a British officer named Baden-Powell"
+        new = _new_names(statement[cue.end() :], question) or new
+    numbers_only = new and all(re.fullmatch(r"[\d,.]+", n) for n in new)
+    if numbers_only and not candidate.guessed and questions.ASKS_ONE_THING.match(question):
+        if not (questions.ASKS_AMOUNT.search(question) or questions.ASKS_TIME.search(question)):  # AMOUNT: measures too
+            return False  # "... The brain has 86 billion neurons" for which structure: a number answers no "which"
+    aside = _passive_aside(statement, question, said or candidate.text.lower())
+    guessed = candidate.guessed and not aside
+    amount = not aside and questions.ASKS_AMOUNT.search(question) and re.fullmatch(r"[\d,.]+", new[0]) if new else False
+    if len(new) == 1 and (guessed or amount):
+        return True  # "There are 8." for "How many planets ...?" (not "the 1889 World's Fair", "built in 1961")
+    if questions.ASKS_MEASURE.search(question) and _bare_figure(statement):
+        return True  # "[maybe] two", "about 300 metres": a figure in words or digits
+    asked = topic.names(question)
+    predicate = bool(_stems(topic.content_words(statement) - asked) & _stems(topic.content_words(question) - asked))
+    return predicate and bool(new) and (bool(topic.names(statement) & asked) or len(new) == 1)
+
+
+def _bare_figure(statement: str) -> bool:
+    """A figure and little else: "two", "about 300 metres"; not "Jupiter has 95" or "died 1791" (another
+    subject, a year)."""
+    figures = answer_forms.quantities(statement)
+    return (
+        len(statement.split()) <= 4
+        and len(figures) == 1
+        and not re.search(r"[A-Z]", statement)
+        and not (figures[0].low == int(figures[0].low) and 1000 <= figures[0].low <= 2099)
+    )
+
+
+def _answer_form(text: str, question: str | None) -> bool:
+    """A few words without a verb holding a word the question does not ("lyon", "the tibia", "1815"); not the
+    rest of a refusal ("that date", "that one", "[tell] you its composer", "I'll leave it there")."""
+    if len(text.split()) > MAX_BARE_WORDS or is_statement(text):
+        return False
+    named = bool(_new_names(text, question))
+    if _INDEFINITE.match(text) and not _NAMES_IT.search(text) and not asked_term(text, question):
+        return False  # "a different book", "a Baroque piece": a description (the fits question grades those)
+    if _PERSONAL.match(text) and not named:
+        return False  # "you", "[tell] you its composer": no answer
+    return named or bool(topic.content_words(text) - topic.content_words(question or "") - _RESIDUE)
+
+
+# what a refusal leaves behind when the reading cuts it ("I don't remember that date", "Good question!")
+_RESIDUE = frozenset(
+    topic.content_words(
+        "date year name answer question figure number detail fact one thing person place that this there "
+        "good great sorry thanks escapes idea clue certain sure offhand memory information data details record"
+    )
+)

@@ -1,0 +1,42 @@
+"""Answers and golds in one comparable form (``normalize``), and whether a text says something (``is_statement``).
+
+Its own module because the grader, the reading of refusals (``commitment``) and the grade guard all compare
+texts this way, and the grader uses the other two.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+import unicodedata
+
+from reward_engine.offline.memo import short_memo
+
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+_PUNCT = re.compile(f"[{re.escape(string.punctuation)}\u2018\u2019\u201c\u201d\u2013\u2014\u00b7]")
+_SPACES = re.compile(r"\s+")
+_DOTTED = re.compile(r"\b(?:[a-z]\.){2,}")
+VERBS = frozenset(
+    "is are was were be been being has have had does do did can could would will shall should may might must "
+    "lived died married won wrote made became".split()
+)
+
+_MEMO_MAX_CHARS = 256  # pure helpers below remember short texts only: a hostile answer must not fill a memo
+
+
+@short_memo(65_536, _MEMO_MAX_CHARS, len)
+def normalize(text: str) -> str:
+    """Lowercase, NFKC (NBSP -> space), strip punctuation and articles, squeeze spaces.
+
+    Memoised for short texts: one grade normalises the same answer, golds and question words ~8 times."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    text = _DOTTED.sub(lambda m: m.group().replace(".", ""), text)  # "u.s.a." is one word, not "u s" + article
+    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    text = _PUNCT.sub(" ", text)
+    text = _ARTICLES.sub(" ", text)
+    return _SPACES.sub(" ", text).strip()
+
+
+def is_statement(text: str) -> bool:
+    """A clause with a verb ("Malia was born in 1998"), not a bare name or list."""
+    return any(w in VERBS for w in normalize(text).split())
