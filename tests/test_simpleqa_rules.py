@@ -219,6 +219,55 @@ def test_a_refusal_with_a_guess_is_graded_on_the_guess(question: str, answer: st
     assert settle(N, "", answer, gold, question).check is SpanCheck.REFUSED  # the row takes the offline INCORRECT
 
 
+# an aside that names things, right or wrong: SimpleQA's "I cannot answer this question. However, I can tell you
+# that Barack Obama has two children." in other words (the offline grader took such names for guesses: INCORRECT)
+NAMING_ASIDES = [
+    # (question, answer, gold, the same aside naming the gold)
+    (
+        "Who composed Don Giovanni?",
+        "I don't know who composed it. Beethoven wrote nine symphonies, though.",
+        "Mozart",
+        "I don't know who composed it. Mozart wrote The Magic Flute, though.",
+    ),
+    (
+        "What is the capital of Minnesota?",
+        "I'm not sure about the capital. Duluth lies on Lake Superior, though.",
+        "Saint Paul",
+        "I'm not sure about the capital. Saint Paul lies on the Mississippi, though.",
+    ),
+    (
+        "Who invented the safety lamp for miners in 1815?",
+        "I don't remember who it was; I do know Michael Faraday was working as an assistant around then.",
+        "Humphry Davy",
+        "I don't remember who it was; I do know Humphry Davy was lecturing at the Royal Institution then.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "wrong", "gold", "right"), NAMING_ASIDES)
+def test_the_offline_grader_reads_a_refusals_aside_as_no_answer_whatever_it_names(
+    question: str, wrong: str, gold: str, right: str
+) -> None:
+    """NOT_ATTEMPTED with the question, read without the gold: the aside naming the gold is no more an answer than
+    the one naming something else, so a policy gains nothing by hiding its guess in an aside."""
+    assert grade(wrong, gold, question=question) is N
+    assert grade(right, gold, question=question) is N
+    assert grade(wrong, gold) is I  # without the question nothing says what an aside is: as strict as before
+
+
+def test_an_aside_that_miscounts_a_several_part_gold_contradicts_it() -> None:
+    """SimpleQA's "While I don't know their exact names, I can tell you that Barack Obama has three children.":
+    INCORRECT, a count the gold's two names contradict; two children contradicts nothing."""
+    assert grade("I don't know their names, but he has three children.", KIDS, question=KIDS_Q) is I
+    assert grade("I don't know their names, but he has two children.", KIDS, question=KIDS_Q) is N
+
+
+def test_a_gold_that_holds_refusal_words_is_no_refusal() -> None:
+    question = "Which song from Jesus Christ Superstar did Yvonne Elliman sing?"
+    assert grade("It's I Don't Know How to Love Him", "I Don't Know How to Love Him", question=question) is C
+    assert grade("I don't know. Could it be Gethsemane?", "I Don't Know How to Love Him", question=question) is I
+
+
 def test_a_run_of_names_holding_the_gold_is_several_guesses_for_the_guard() -> None:
     """The red team's shotgun-without-commas: the 1.5B graded it CORRECT (span "Paris") and the guard's
     several-guesses rule saw one item; now it is SEVERAL, and a long true answer with commas is not."""

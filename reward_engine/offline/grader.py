@@ -17,8 +17,10 @@ answers grading prompts with ``grade``. The three verdicts, in this module's wor
   "I need more context"), a vague answer that the gold falls inside but that is coarser than
   the gold ("the early 1990s" for 1992, "May 2018" for 10 May 2018, "over a hundred thousand"
   for 120,000), a correct part of a multi-part gold that explicitly leaves the rest open ("one
-  of them is Malia, but I'm not sure about the other"), or a refusal with a side remark that
-  names no candidate and agrees with the gold. An empty answer too.
+  of them is Malia, but I'm not sure about the other"), or a refusal whose rest offers no answer
+  ("I don't know who composed it. Mozart wrote Figaro, though.": an aside, whatever it names; read without
+  the gold by ``commitment``, so a right and a wrong aside settle alike), or one with a side remark that
+  agrees with the gold. An empty answer too.
 
 How an answer is read (refusals and hedges set aside, candidates kept) is ``reading``.
 Each candidate is graded against the gold (dates, then numbers, then text); any INCORRECT
@@ -35,7 +37,8 @@ tests/test_simpleqa_rules.py carries every example of SimpleQA's grader template
 Conservative by design where rules cannot know better: the gold among a run of other words that
 neither join a sentence nor come from the question ("it is lyon marseille nice toulouse paris"), a
 list, a second guess said as a clause ("It might also be Lyon"), a negation, or a remark naming a new
-name is not CORRECT (or NOT_ATTEMPTED), so the policy cannot win by saying more; a right answer in one
+name is not CORRECT (or NOT_ATTEMPTED, unless it follows a refusal and offers no answer), so the policy cannot win
+by saying more; a right answer in one
 sentence with detail ("Finland gained independence from the Soviet Union in 1917") is CORRECT, as
 SimpleQA grades it. Known limits: the grader cannot tell a true remark from a false one beyond names
 and numbers (a false detail beside the gold is paid), and without the question a vague *text*
@@ -68,6 +71,7 @@ from reward_engine.offline.answer_forms import (
     without_other_counts,
     without_titles,
 )
+from reward_engine.offline.commitment import commits
 from reward_engine.offline.memo import short_memo
 from reward_engine.offline.reading import (
     ABSTENTIONS,  # noqa: F401 - re-exported: grader.ABSTENTIONS, grader.is_abstention
@@ -278,6 +282,10 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         return Label.NOT_ATTEMPTED
     if not golds:
         return Label.INCORRECT
+    if question and reading.refused and not commits(answer, question) and not _miscounts(reading, golds):
+        # a refusal whose rest offers no answer: "I don't know who wrote it. Mozart wrote Figaro, though." is
+        # NOT_ATTEMPTED whatever its aside names (SimpleQA), read without the gold so right and wrong asides alike
+        return Label.NOT_ATTEMPTED
     results = [
         (Label.CORRECT, False)
         if _names_period(c.text, periods)
@@ -296,6 +304,15 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         shotgun = _shotgun(sum(len(b.split()) for b in bare), longest) and _listlike(" ".join(bare), reading.asked)
         return Label.INCORRECT if shotgun else Label.CORRECT
     return Label.INCORRECT if Label.INCORRECT in labels else Label.NOT_ATTEMPTED
+
+
+def _miscounts(reading: Reading, golds: list[tuple[str, str]]) -> bool:
+    """A refusal's aside that counts what a several-part gold lists, wrongly: "I don't know their names, but he
+    has three children" for "Malia and Sasha" contradicts the gold (SimpleQA: INCORRECT), "... two children"
+    does not."""
+    parts = {len(_gold_parts(raw)) for raw, _ in golds} - {0}
+    counts = {q.low for c in reading.candidates for q in quantities(c.text) if q.kind == "exact" and q.low == q.high}
+    return bool(parts and counts) and not counts & parts
 
 
 def _names_period(text: str, periods: frozenset[str]) -> bool:
