@@ -92,7 +92,7 @@ def answer_for(content: str, grade_as: str | None = None, structured: bool = Fal
         return "grader", json.dumps({"answer_span": span if letter != "C" else "", "same_as_gold": same})
     if f"[{prompts.READ_VERSION}]" in content:  # the two-call grader's reading: the whole answer, none if declined
         answer = _field(content, "predicted_answer").strip()
-        if offline_reading.is_abstention(answer):
+        if offline_reading.is_abstention(answer) or grade_as == "C":  # told C: a judge that finds no answer
             return "grader", json.dumps({"answer_kind": "declines", "answer_span": ""})
         # a sentence that opens with an article reads as a description ("A city in France.")
         described = [s.strip(" .") for s in re.split(r"(?<=\.)\s+", answer) if re.match(r"(?i)an?\s", s.strip())]

@@ -142,6 +142,51 @@ async def test_the_two_call_grader_reads_then_compares_only_what_it_read():
     assert by_kind["grader"] == 5 + 3  # five readings; comparisons for the three the offline rules cannot match
 
 
+@pytest.mark.parametrize("grader_calls", ["one", "two"])
+async def test_a_refusal_a_gold_free_reader_found_no_answer_in_stays_not_attempted(grader_calls):
+    """Issue #43 point 3: a judge that finds no answer anywhere (grades C, reads "declines"). Reading without the
+    gold (two calls), its finding stands for a statement after a refusal, right or wrong alike; the rules overrule
+    it only for a guess no reader can take for an aside. One call: the judge saw the gold, so its C is not
+    gold-free and the rules decide as before (a right and a wrong hedged statement must settle alike)."""
+    srv = JudgeServer(ServerConfig(grade_as="C"))
+    await srv.start()
+    try:
+        q = "What is the capital of France?"
+        answers = [
+            "I don't know. Lyon is home to the capital's rival football club.",
+            "I don't know. Paris is home to the capital's football club.",
+            "I don't know. My best guess is Lyon.",
+            "I'm not sure. Paris.",
+        ]
+        rows = [Sample(q, f"<think>x</think><answer>{a}</answer>", "Paris") for a in answers]
+        async with RewardEngine(_config(srv.url, grader_calls)) as engine:
+            labels = [r.label for r in await engine.score(rows)]
+    finally:
+        await srv.stop()
+    statements = ["NOT_ATTEMPTED"] * 2 if grader_calls == "two" else ["INCORRECT", "CORRECT"]
+    assert labels == [*statements, "INCORRECT", "CORRECT"], labels
+
+
+@pytest.mark.parametrize(
+    "answer,reader_decides",
+    [
+        ("I don't know. Lyon is the capital of France.", False),  # the question answered in a sentence
+        ("I don't know. Lyon is home to the capital's rival football club.", True),  # rules misread asides as such
+        ("I don't know. Paris is home to the capital's football club.", True),  # right or wrong alike
+        ("I don't know. My best guess is Lyon.", False),  # a guess marked as one
+        ("I'm not sure. Lyon.", False),  # an answer form
+        ("No idea, really. Lyon, maybe?", False),
+        ("Lyon.", False),  # no refusal: a reader that found nothing in it misread it
+    ],
+)
+def test_a_gold_free_readers_no_answer_stands_for_a_refusal_unless_it_says_its_guess(answer, reader_decides):
+    question, gold = "What is the capital of France?", "Paris"
+    read_alone = settle(Label.NOT_ATTEMPTED, "", answer, gold, question, read_alone=True).check
+    with_gold = settle(Label.NOT_ATTEMPTED, "", answer, gold, question).check
+    assert (read_alone is SpanCheck.NO_ANSWER) is reader_decides
+    assert with_gold is not SpanCheck.NO_ANSWER  # a judge that saw the gold: the rules decide
+
+
 def test_the_test_judge_names_the_span_it_graded():
     content = "\n".join(
         m["content"] for m in prompts.grader_messages("Capital of France?", "Paris", "Paris, I believe")

@@ -48,6 +48,36 @@ def offers(answer: str, question: str | None = None) -> bool:
     return any(_answer_form(c.text, question) or _new_names(c.text, question) for c in read.candidates)
 
 
+@short_memo(8192, reading.MAX_CHARS, lambda answer, question=None: len(answer or "") + len(question or ""))
+def says_its_guess(answer: str, question: str | None = None) -> bool:
+    """Whether, after its refusal, ``answer`` gives its guess in a form no reader can take for an aside: an answer
+    form ("Not sure. Lyon.", "No idea. France, maybe?"), a guess marked as one that names one thing ("My best guess
+    is Lyon.", "maybe Michelangelo"), or the question answered in a sentence that says all its words ("I don't
+    know. Lyon is the capital of France."). Another statement ("I don't know. Mozart wrote Figaro.") is not: asides
+    are statements, and whether one answers the question is a reading the rules get wrong (issue #43: the asides
+    the guard made INCORRECT in sets 14 and 15 were such statements). True for an answer without a refusal phrase."""
+    text = reading.prepare(answer or "")
+    if not reading.has_refusal(text):
+        return True
+    read = reading.read(text)
+    return not read.refused or any(
+        (_answer_form(c.text, question) and not passive(c.text, read.low))
+        or (
+            (c.guessed or _restates(c.text, question))
+            and _answers(c, question, read.low)
+            and not _disowned(i, c, read, question)
+        )
+        for i, c in enumerate(read.candidates)
+    )
+
+
+def _restates(statement: str, question: str | None) -> bool:
+    """The statement says every word of the question ("Lyon is the capital of France" for "What is the capital of
+    France?"): the question answered in a sentence, not an aside about something near it."""
+    asked = _stems(topic.content_words(question or ""))
+    return bool(asked) and asked <= _stems(topic.content_words(statement))
+
+
 def _offered(read: reading.Reading, question: str | None) -> bool:
     """After a refusal: an answer form, or what ``_answers`` (a passive such as "published in 1851" is read
     there: its verb decides), unless a later refusal disowns it."""

@@ -101,7 +101,8 @@ class LLMGrader:
         if keep and key in self._settled:
             self._settled.move_to_end(key)
             return self._settled[key]
-        verdict = await off_loop(settle, label, span, answer, gold, question, chars=len(answer) + len(span or ""))
+        chars = len(answer) + len(span or "")
+        verdict = await off_loop(settle, label, span, answer, gold, question, self.compared_alone, chars=chars)
         if keep:
             self._settled[key] = verdict
             if len(self._settled) > _SETTLE_MEMO:
