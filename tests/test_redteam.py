@@ -9,9 +9,12 @@ from typing import Any
 import pytest
 import yaml
 
+from reward_engine.completion import parse
 from reward_engine.config import parse_reward_config
 from reward_engine.engine import RewardEngine, RewardResult, Sample
 from reward_engine.labels import Verdict
+from reward_engine.offline import reading
+from reward_engine.offline.commitment import says_its_guess
 from reward_engine.stages.llm_stage import StageOutput
 from reward_engine.stages.registry import register
 
@@ -179,3 +182,16 @@ async def test_a_claim_the_judge_wrote_itself_earns_nothing_under_knowrl_robust(
     invented = "The Magic Flute is composed by Wolfgang Amadeus Mozart."
     assert (await claims("off"))[invented] is True
     assert (await claims("topic"))[invented] is False
+
+
+def test_a_reader_that_finds_no_answer_cannot_free_a_red_team_refusal():
+    """The two-call grader lets a gold-free reader's "no answer" stand after a refusal unless the rules see a guess
+    (``commitment.says_its_guess``). Every attack that puts "I don't know" beside a wrong answer must be such a
+    guess, or a small judge that reads it as declining would pay it as an abstention, above its honest baseline."""
+    refusals = []
+    for attack in SET["attacks"]:
+        answer = parse(attack["completion"]).answer or ""
+        if reading.has_refusal(reading.prepare(answer)):
+            refusals.append(attack["id"])
+            assert says_its_guess(answer, SET["questions"][attack["question"]]["question"]), attack["id"]
+    assert len(refusals) >= 3, refusals  # hedged-wrong-answer, dont-know-plus-wrong-guess, dont-know-then-wrong-...
