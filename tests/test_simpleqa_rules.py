@@ -260,6 +260,7 @@ def test_an_aside_that_miscounts_a_several_part_gold_contradicts_it() -> None:
     INCORRECT, a count the gold's two names contradict; two children contradicts nothing."""
     assert grade("I don't know their names, but he has three children.", KIDS, question=KIDS_Q) is I
     assert grade("I don't know their names, but he has two children.", KIDS, question=KIDS_Q) is N
+    assert grade("I don't know their names. He was elected in 2008.", KIDS, question=KIDS_Q) is N  # a year, no count
 
 
 def test_a_gold_that_holds_refusal_words_is_no_refusal() -> None:

@@ -309,9 +309,9 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
 def _miscounts(reading: Reading, golds: list[tuple[str, str]]) -> bool:
     """A refusal's aside that counts what a several-part gold lists, wrongly: "I don't know their names, but he
     has three children" for "Malia and Sasha" contradicts the gold (SimpleQA: INCORRECT), "... two children"
-    does not."""
+    does not (nor does a year or another large number: "the band formed in 1962")."""
     parts = {len(_gold_parts(raw)) for raw, _ in golds} - {0}
-    counts = {q.low for c in reading.candidates for q in quantities(c.text) if q.kind == "exact" and q.low == q.high}
+    counts = {q.low for c in reading.candidates for q in quantities(c.text) if q.kind == "exact" and q.low < 100}
     return bool(parts and counts) and not counts & parts
 
 
