@@ -26,11 +26,7 @@ def commits(answer: str, question: str | None = None) -> bool:
     you that Barack Obama has two children.") NOT_ATTEMPTED, and a refusal with a guess ("I don't know. My best
     guess is Lyon.", "Not sure. Lyon.") is graded on the guess. So after a refusal phrase only what ``offers``
     an answer commits; an answer without a refusal phrase commits to whatever it says."""
-    text = reading.prepare(answer or "")
-    if not reading.has_refusal(text):
-        return True
-    read = reading.read(text)
-    return not read.refused or _offered(read, question)
+    return _commits_after_refusal(answer, question, plainly=False)
 
 
 @short_memo(8192, reading.MAX_CHARS, lambda answer, question=None: len(answer or "") + len(question or ""))
@@ -56,19 +52,16 @@ def says_its_guess(answer: str, question: str | None = None) -> bool:
     know. Lyon is the capital of France."). Another statement ("I don't know. Mozart wrote Figaro.") is not: asides
     are statements, and whether one answers the question is a reading the rules get wrong (issue #43: the asides
     the guard made INCORRECT in sets 14 and 15 were such statements). True for an answer without a refusal phrase."""
+    return _commits_after_refusal(answer, question, plainly=True)
+
+
+def _commits_after_refusal(answer: str, question: str | None, plainly: bool) -> bool:
+    """True without a refusal phrase; after one, whether ``_offered`` finds an answer (``plainly``: said as a guess)."""
     text = reading.prepare(answer or "")
     if not reading.has_refusal(text):
         return True
     read = reading.read(text)
-    return not read.refused or any(
-        (_answer_form(c.text, question) and not passive(c.text, read.low))
-        or (
-            (c.guessed or _restates(c.text, question))
-            and _answers(c, question, read.low)
-            and not _disowned(i, c, read, question)
-        )
-        for i, c in enumerate(read.candidates)
-    )
+    return not read.refused or _offered(read, question, plainly)
 
 
 def _restates(statement: str, question: str | None) -> bool:
@@ -78,12 +71,17 @@ def _restates(statement: str, question: str | None) -> bool:
     return bool(asked) and asked <= _stems(topic.content_words(statement))
 
 
-def _offered(read: reading.Reading, question: str | None) -> bool:
+def _offered(read: reading.Reading, question: str | None, plainly: bool = False) -> bool:
     """After a refusal: an answer form, or what ``_answers`` (a passive such as "published in 1851" is read
-    there: its verb decides), unless a later refusal disowns it."""
+    there: its verb decides), unless a later refusal disowns it; ``plainly``: only a statement marked as a guess
+    or one that ``_restates`` the question."""
     return any(
         (_answer_form(c.text, question) and not passive(c.text, read.low))
-        or (_answers(c, question, read.low) and not _disowned(i, c, read, question))
+        or (
+            (not plainly or c.guessed or _restates(c.text, question))
+            and _answers(c, question, read.low)
+            and not _disowned(i, c, read, question)
+        )
         for i, c in enumerate(read.candidates)
     )
 
