@@ -13,7 +13,7 @@ import re
 from typing import Iterable
 
 from retrieval.text import split_sentences
-from reward_engine.offline.words import STOP, WORD, content_words, names, stem  # noqa: F401 - re-exported
+from reward_engine.offline.words import WORD, content_words, names, stem
 
 _HEDGES = re.compile(
     r"\b(maybe|perhaps|possibly|might|i think|i believe|i guess|i recall|not sure|unsure|let me|let's|"
