@@ -58,7 +58,7 @@ from reward_engine.stages.llm_stage import GRADER_SPAN_MAX_TOKENS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 REDTEAM = ROOT / "tests" / "redteam" / "v1.yaml"
-HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in range(2, 17))
+HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in range(2, 18))
 DEFAULT_HELDOUT = ",".join(str(p.relative_to(ROOT)) for p in HELDOUT)
 HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a change is in-sample for it
     "bench/data/judge_set_2.jsonl": "`judge_set_2.jsonl` (2026-11-26) was written before the prompts were touched "
@@ -114,7 +114,12 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "`bench/results/judge_heldout_15.md`); its misses were then read (2026-11-28s) for 33ee15e (counts read as "
     "counts, refusal asides in another measure): **in-sample** for any later change.",
     "bench/data/judge_set_16.jsonl": "`judge_set_16.jsonl` (2026-11-28s) was written by a helper started after "
-    "33ee15e, reading no code, prompt, result or judge output, and committed unread (193d910); its cases not read: "
+    "33ee15e, reading no code, prompt, result or judge output, and committed unread (193d910); out of sample at "
+    "ee8d38f (89.2 %); its cases were never read, but the 1.5B's recorded replies to it were replayed for counts "
+    "through the rules of 8f81f19 and 0178d4f before they were committed (107 -> 109): **in-sample** for those, as "
+    "a count was seen.",
+    "bench/data/judge_set_17.jsonl": "`judge_set_17.jsonl` (2026-11-28u) was written by a helper started at "
+    "6c0ca35, reading no code, prompt, result or judge output, and committed unread (17a90d1); its cases not read: "
     "**out of sample** for every prompt and rule here.",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
