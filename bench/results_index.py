@@ -16,16 +16,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
 _COMMAND = re.compile(r"`((?:python|CUDA_VISIBLE_DEVICES=\S+ python)[^`]*)`")
-_MADE_AT = re.compile(r"\bat commit ([0-9a-f]{7,40}(?:\+changes)?)")
+_MADE_AT = re.compile(r"\bat commit ([0-9a-f]{7,40}(?:\+changes)?)|\bEngine: commit `([0-9a-f]{7})[0-9a-f]*`")
 
 
 def made_at(path: Path) -> str:
     """The commit a results file says it measured (``bench/provenance.py`` writes it at the top), or ''."""
     if path.suffix != ".md":
         return ""
-    head = "\n".join(path.read_text(encoding="utf-8").splitlines()[:12])
+    head = "\n".join(path.read_text(encoding="utf-8").splitlines()[:25])
     found = _MADE_AT.search(head)
-    return found.group(1) if found else ""
+    return (found.group(1) or found.group(2)) if found else ""
 
 
 def last_change(path: Path) -> tuple[str, str]:
@@ -47,8 +47,8 @@ def describe(path: Path) -> tuple[str, str]:
     head = path.read_text(encoding="utf-8").splitlines()[:12]
     title = next((line.lstrip("# ").strip() for line in head if line.startswith("#")), path.stem)
     command = next((m.group(1) for line in head for m in [_COMMAND.search(line)] if m), "")
-    if not command and "conformance" in path.stem:
-        command = "python bench/conformance.py"
+    if not command:  # a command in a code block (conformance.md: install and checkout lines before it)
+        command = next((line.strip() for line in head if line.startswith("python ")), "")
     return re.sub(r":\s*`[^`]*`", "", title), command
 
 

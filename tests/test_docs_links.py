@@ -48,3 +48,11 @@ def test_a_results_file_states_the_commit_it_measured(tmp_path):
     assert index.made_at(page) == "9e43e75+changes"
     page.write_text("# X\n\nCommand: `python bench/x.py`.\n")
     assert index.made_at(page) == ""
+    # conformance.md's form: the command in a code block after install lines, the engine's full commit further down
+    page.write_text(
+        "# Conformance\n\n```\npip install -e .[conformance]\npython -m bench.conformance --knowrl /k\n```\n\n"
+        + "text\n" * 10
+        + "- Engine: commit `6c0ca35acb1ba55362f34ef03428a861f0a39a8b`.\n"
+    )
+    assert index.made_at(page) == "6c0ca35"
+    assert index.describe(page) == ("Conformance", "python -m bench.conformance --knowrl /k")
