@@ -586,6 +586,9 @@ REFUSAL_WORDINGS = [
     ("Who discovered oxygen?", "Beats me.", "Joseph Priestley"),
     ("Who discovered oxygen?", "I haven't the faintest idea.", "Joseph Priestley"),
     ("Who discovered oxygen?", "I'm drawing a blank on that one.", "Joseph Priestley"),
+    # held-out set 17 (read after its run at e6a87dd): the idiom was no refusal, so the aside's names were an answer
+    ("Who wrote Moby-Dick?", "That one's beyond me. I know Ishmael and Ahab are in it, not the author.", "Melville"),
+    ("Who discovered oxygen?", "This is a bit beyond me, sorry.", "Joseph Priestley"),
 ]
 
 
