@@ -119,8 +119,10 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "through the rules of 8f81f19 and 0178d4f before they were committed (107 -> 109): **in-sample** for those, as "
     "a count was seen.",
     "bench/data/judge_set_17.jsonl": "`judge_set_17.jsonl` (2026-11-28u) was written by a helper started at "
-    "6c0ca35, reading no code, prompt, result or judge output, and committed unread (17a90d1); its cases not read: "
-    "**out of sample** for every prompt and rule here.",
+    "6c0ca35, reading no code, prompt, result or judge output, and committed unread (17a90d1); out of sample at "
+    "e6a87dd (83.3 %, `bench/results/judge_heldout_17.md`); after that run one case, the guard's only "
+    "NOT_ATTEMPTED made INCORRECT, was read for f521757 (a refusal idiom): a later run is out of sample for 119 "
+    "of its 120 cases, and one case better for having been read.",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
