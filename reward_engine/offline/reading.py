@@ -61,11 +61,10 @@ ABSTENTIONS = (
     r"\bno way (?:of|to) (?:know|knowing|tell|telling)\b",
     r"\b(?:i am|i'm|im) not (?:aware|familiar)\b",
     r"\b(?:beyond|outside) (?:of )?(?:my|the scope of my) knowledge\b",
-    r"\b(?:it|that|this)(?:'s| is| was) (?:well |just |a bit |rather |simply )?(?:beyond|outside) (?:of )?what i "
-    r"(?:can |could |am able to )?(?:recall|remember|know|say|answer|tell)\b",
-    # "That one's beyond me.", "This is a bit beyond me": the idiom, with a pronoun as its subject
+    # "That's outside what I can recall", "That one's beyond me": a pronoun as the subject of what is out of reach
     r"\b(?:it|that|this|that one|this one)(?:'s| is| was) (?:well |just |a bit |rather |simply |way |quite )?"
-    r"beyond me\b",
+    r"(?:(?:beyond|outside) (?:of )?what i (?:can |could |am able to )?(?:recall|remember|know|say|answer|tell)|"
+    r"beyond me)\b",
     _I + r"(?:would|'d) (?:need|have) to (?:research|look (?:it |this |that )?up|search)\b",
     _I + r"(?:would|'d|will|need to|have to) (?:need to |have to )?"
     r"(?:check|consult|look (?:it |this |that )?up in)"
