@@ -553,3 +553,27 @@ def test_long_answers_misspellings_and_clause_guesses(answer, gold, question, la
     """Section 2 of real_judge.md (300 answers of SmolLM2): 35 the 1.5B judge called CORRECT were INCORRECT offline,
     28 of them right answers in one sentence with detail (the grader took any 7+ extra words for a shotgun list)."""
     assert grade(answer, gold, question) is label
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "label"),
+    [
+        ("Bizet", "Which composer wrote the opera Carmen?", C),
+        ("Probably Bizet, if I remember right.", "Which composer wrote the opera Carmen?", C),
+        ("I don't know. Bizet would be my guess.", "Which composer wrote the opera Carmen?", C),
+        ("Verdi", "Which composer wrote the opera Carmen?", I),
+        ("William Bizet", "Which composer wrote the opera Carmen?", I),  # another given name: another person
+        ("Bizet or Verdi", "Which composer wrote the opera Carmen?", I),
+        ("Bizet", "What full name is carved on the plaque?", I),  # no person asked: the whole name is
+    ],
+)
+def test_a_persons_family_name_alone_names_them(answer, question, label):
+    """SimpleQA takes "Bizet" for who wrote Carmen (gold Georges Bizet): the family name alone, with no other
+    given name before it, names the person a question asks for; the earlier reading called it INCORRECT."""
+    assert grade(answer, "Georges Bizet", question) is label
+
+
+def test_a_family_name_the_question_says_answers_nothing() -> None:
+    """ "Which Brontë sister ...?" is not answered by "Brontë", nor "Who was the Wright brother ...?" by "Wright"."""
+    assert grade("Brontë", "Charlotte Brontë", "Who among the Brontë sisters wrote Jane Eyre?") is I
+    assert grade("Great", "Alexander the Great", "Who conquered Persia?") is I  # an epithet is no family name

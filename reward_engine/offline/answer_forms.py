@@ -52,7 +52,7 @@ _NUMBER_WORD = re.compile(
 )
 
 # Leading honorifics and titles, trailing post-nominals; regnal numbers ("II") are never dropped.
-_HONORIFICS = frozenset(
+HONORIFICS = frozenset(
     """sir dame lord lady dr doctor mr mrs ms miss mx prof professor rev reverend fr father
 saint st king queen prince princess emperor empress pope president general gen captain capt admiral colonel
 sheikh chancellor senator judge justice""".split()
@@ -114,11 +114,34 @@ def numbers_in_words_to_digits(text: str) -> str:
 def without_titles(name: str) -> str:
     """A name without leading honorifics and trailing post-nominals ("sir isaac newton" -> "isaac newton")."""
     words = name.split()
-    while len(words) > 1 and words[0] in _HONORIFICS:
+    while len(words) > 1 and words[0] in HONORIFICS:
         words = words[1:]
     while len(words) > 1 and words[-1] in _POST_NOMINALS:
         words = words[:-1]
     return " ".join(words)
+
+
+# particles a family name may keep ("de Gaulle", "van Gogh"); a gold naming its bearer by "the"/"of" is no
+# given-and-family name ("Alexander the Great", "Catherine of Aragon")
+_PARTICLES = frozenset("de del della di da van von der den le la du dos das ten ter bin ibn al".split())
+
+
+def family_name(gold_raw: str, gold: str, asked: frozenset[str]) -> str | None:
+    """The family name a person's gold is known by alone ("goya" for Francisco Goya): SimpleQA takes "Goya" for
+    who painted it. Only for a question asking a person (``questions.ASKS_PERSON``, its normalised words
+    ``asked``), a gold of two to four capitalised words with no digit, "of" or "the", and a family name the
+    question does not already say ("Which Brontë wrote ...?" is not answered by "Brontë")."""
+    if not asked & questions.ASKS_PERSON or re.search(r"\d|\band\b|&|,", gold_raw):
+        return None
+    words = without_titles(gold).split()
+    raw = [w for w in gold_raw.split() if w.lower().strip(".") not in HONORIFICS | _POST_NOMINALS]
+    capitalised = all(w[:1].isupper() for w in raw if w.lower() not in _PARTICLES)
+    if not 2 <= len(words) <= 4 or not capitalised or _LINKS & set(gold_raw.lower().split()):
+        return None
+    family = words[-1]
+    if len(family) < 3 or family in asked or not family.isalpha():
+        return None
+    return family
 
 
 def without_head(name: str) -> str:

@@ -55,11 +55,13 @@ from reward_engine.labels import Label
 from reward_engine.offline import questions
 from reward_engine.offline.answer_forms import (
     HEAD_WORDS,
+    HONORIFICS,
     MONTH_WORDS,
     DateSpan,
     Quantity,
     asked_step,
     date_spans,
+    family_name,
     gold_date,
     gold_quantity,
     in_asked_unit,
@@ -560,9 +562,10 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
         seg = seg.replace(respelt, gold)
         text = re.sub(rf"(?i)\b{re.escape(respelt)}\b", gold_raw, candidate.text)
         candidate = dataclasses.replace(candidate, text=text)
-    for variant in dict.fromkeys((gold, without_titles(gold))):
+    family = family_name(gold_raw, gold, reading.asked)
+    for variant in dict.fromkeys((gold, without_titles(gold), family or gold)):
         at = find_word(seg, variant)
-        if at < 0:
+        if at < 0 or (variant == family and _another_given_name(candidate.text, seg[:at], gold)):
             continue
         before, after = seg[:at], seg[at + len(variant) :]
         if _NEGATION_BEFORE.search(before + " ") or _NEGATION_AFTER.match(after) or _RELATIVE_TO.search(before):
@@ -587,6 +590,15 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
     if _misspelt_name(seg, gold, gold_raw):
         return Label.CORRECT
     return _parts_verdict(candidate, seg, gold_raw, reading)
+
+
+def _another_given_name(text: str, before: str, gold: str) -> bool:
+    """The family name comes after a capitalised word the gold does not hold: "William Napier" for John Napier
+    names another person (normalised ``before``, the raw ``text`` for the capital)."""
+    previous = before.split()[-1:] or [""]
+    if not previous[0] or previous[0] in gold.split() or previous[0] in HONORIFICS:
+        return False
+    return any(w[:1].isupper() for w in re.findall(r"[\w'-]+", text) if normalize(w) == previous[0])
 
 
 _NAMED_AS = re.compile(r"\b(?:(?:known|referred to|called|named|nicknamed) as|aka|a\.?k\.?a\.?|nicknamed)(?!\w)")
