@@ -577,3 +577,28 @@ def test_a_family_name_the_question_says_answers_nothing() -> None:
     """ "Which Brontë sister ...?" is not answered by "Brontë", nor "Who was the Wright brother ...?" by "Wright"."""
     assert grade("Brontë", "Charlotte Brontë", "Who among the Brontë sisters wrote Jane Eyre?") is I
     assert grade("Great", "Alexander the Great", "Who conquered Persia?") is I  # an epithet is no family name
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "No idea, but {} comes to mind.",
+        "I don't remember. {} springs to mind.",
+        "Can't say for sure. {}, if I had to pick.",
+    ],
+)
+def test_a_guess_after_a_refusal_is_graded_on_the_guess(said):
+    """SimpleQA grades a refusal followed by a guess on the guess, right or wrong alike; before, "X comes to
+    mind" after a refusal and "X, if I had to pick" read as no answer (NOT_ATTEMPTED) for both."""
+    question = "Which composer wrote the opera Carmen?"
+    assert grade(said.format("Georges Bizet"), "Georges Bizet", question) is C
+    assert grade(said.format("Giuseppe Verdi"), "Georges Bizet", question) is I
+
+
+@pytest.mark.parametrize(
+    "answer", ["Nothing comes to mind.", "No composer's name springs to mind.", "No one comes to mind."]
+)
+def test_nothing_coming_to_mind_is_a_refusal(answer):
+    """ "Nothing comes to mind" names no answer: NOT_ATTEMPTED (it read as a wrong answer before)."""
+    assert grade(answer, "Georges Bizet", "Which composer wrote the opera Carmen?") is N
+    assert is_abstention(answer)

@@ -77,6 +77,8 @@ ABSTENTIONS = (
     r"remember|recall|(?:am|'m) sure (?:of|about))\b",
     # the answer will not come: "the name won't come to me", "it escapes me", "I'm drawing a blank"
     r"\b" + _WONT_COME + r" (?:me|mind)\b",
+    r"\b(?:nothing|none|nobody|no one|no-one|no (?:name|answer|[\w'’-]+ name)) (?:really |immediately |at all )?"
+    r"(?:comes?|came|springs?|sprang|leaps?) to mind\b",  # not "Bizet comes to mind": a guess (``_HEDGE``)
     r"\b" + _ESCAPES + r" me\b",
     r"\b" + _SLIPPED + r" my (?:mind|memory)\b",
     r"\b(?:drawing|draw|drew|drawn) (?:a|a complete|a total) blank\b",
@@ -121,7 +123,8 @@ _HEDGE = re.compile(
     r"(?:sure|certain|confident|positive)\b(?: that\b)?"
     r"|\bmy (?:best |first |only |honest |educated |wild )?(?:guess|bet|estimate|recollection|understanding|belief|"
     r"instinct|hunch)(?: would be| is| was|:)?(?: that\b)?"
-    r"|\bif i (?:had|have) to (?:guess|bet|say)\b"
+    r"|\bif i (?:had|have) to (?:guess|bet|say|pick|choose|name (?:one|someone|something))\b"
+    r"|\b(?:comes?|came|springs?|sprang|leaps?) to mind\b"
     r"|\bif (?:i (?:remember|recall)|memory serves)(?: me)?(?: correctly| rightly| right)?\b"
     r"|\b(?:as far as|from what) i (?:know|remember|recall|can tell|understand)\b"
     r"|\bto the best of my (?:knowledge|recollection|memory)\b"
