@@ -58,7 +58,7 @@ from reward_engine.stages.llm_stage import GRADER_SPAN_MAX_TOKENS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 REDTEAM = ROOT / "tests" / "redteam" / "v1.yaml"
-HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in range(2, 18))
+HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in range(2, 19))
 DEFAULT_HELDOUT = ",".join(str(p.relative_to(ROOT)) for p in HELDOUT)
 HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a change is in-sample for it
     "bench/data/judge_set_2.jsonl": "`judge_set_2.jsonl` (2026-11-26) was written before the prompts were touched "
@@ -122,7 +122,12 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "6c0ca35, reading no code, prompt, result or judge output, and committed unread (17a90d1); out of sample at "
     "e6a87dd (83.3 %, `bench/results/judge_heldout_17.md`); after that run one case, the guard's only "
     "NOT_ATTEMPTED made INCORRECT, was read for f521757 (a refusal idiom): a later run is out of sample for 119 "
-    "of its 120 cases, and one case better for having been read.",
+    "of its 120 cases, and one case better for having been read; before b5a44e0 and b432637 (rules written from "
+    "sets 1-16) were committed, their judge-free labels on it were counted (one moved, to its hand label) and its "
+    "recorded replies replayed (101, unchanged): **in-sample** for those, as a count was seen.",
+    "bench/data/judge_set_18.jsonl": "`judge_set_18.jsonl` (2026-11-28v) was written by a helper started at "
+    "6a087ef, reading no code, prompt, result or judge output, and committed unread; the rules of b5a44e0 and "
+    "b432637 were written before it was, from sets 1-16: **out of sample** for every rule up to its commit.",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
