@@ -127,7 +127,10 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "recorded replies replayed (101, unchanged): **in-sample** for those, as a count was seen.",
     "bench/data/judge_set_18.jsonl": "`judge_set_18.jsonl` (2026-11-28v) was written by a helper started at "
     "6a087ef, reading no code, prompt, result or judge output, and committed unread; the rules of b5a44e0 and "
-    "b432637 were written before it was, from sets 1-16: **out of sample** for every rule up to its commit.",
+    "b432637 were written before it was, from sets 1-16; out of sample at 38093d0 (88.3 %, "
+    "`bench/results/judge_heldout_18.md`); after that run one case, the guard's only NOT_ATTEMPTED made INCORRECT, "
+    'was read for the next commit (past tenses such as "led" make a statement): a later run is out of sample for '
+    "119 of its 120 cases, and one case better for having been read.",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"

@@ -11,6 +11,7 @@ from reward_engine import prompts
 from reward_engine.config import parse_reward_config
 from reward_engine.engine import RewardEngine, Sample
 from reward_engine.labels import Label
+from reward_engine.offline.grader import grade as offline_grade
 from reward_engine.stages.grade_guard import SpanCheck, check_span, settle
 
 
@@ -514,3 +515,12 @@ def test_a_refusals_aside_in_another_measure_offers_no_answer(question, answer, 
     if not committed:  # symmetric: whatever the judge said, a refusal with an aside is NOT_ATTEMPTED
         for label in (C, W, N):
             assert settle(label, "", answer, "7", question).check is SpanCheck.NO_ANSWER
+
+
+def test_a_refusal_whose_aside_says_what_someone_did_stays_not_attempted() -> None:
+    """ "Armstrong led the mission" after a refusal is an aside (a statement: "led" is a verb), not a four-word
+    answer form; the guard made the judge's NOT_ATTEMPTED INCORRECT on such a case of held-out set 18."""
+    question = "Who piloted the Apollo 11 command module?"
+    answer = "No idea. Armstrong led the mission, but I can't say who piloted the command module."
+    assert settle(Label.NOT_ATTEMPTED, "", answer, "Michael Collins", question).check is SpanCheck.NO_ANSWER
+    assert offline_grade(answer, "Michael Collins", question) is Label.NOT_ATTEMPTED

@@ -18,7 +18,11 @@ _SPACES = re.compile(r"\s+")
 _DOTTED = re.compile(r"\b(?:[a-z]\.){2,}")
 VERBS = frozenset(
     "is are was were be been being has have had does do did can could would will shall should may might must "
-    "lived died married won wrote made became".split()
+    "lived died married won wrote made became "
+    # past tenses that say what someone did ("Nansen led the expedition": a statement, not a four-word answer)
+    "led built founded invented discovered painted composed designed directed ruled commanded sailed captained "
+    "played signed flew sang ran took gave began taught fought held sent sold brought told said went came saw "
+    "knew".split()
 )
 
 _MEMO_MAX_CHARS = 256  # pure helpers below remember short texts only: a hostile answer must not fill a memo
