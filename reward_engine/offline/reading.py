@@ -27,6 +27,7 @@ _I = r"\bi(?: |(?='))"  # "i " or "i" before a contraction ("i'm", "i'd")
 _WONT_COME = r"(?:won't|will not|doesn't|does not|didn't|did not|can't|cannot) come to"
 _ESCAPES = r"(?:escapes|escaped|eludes|eluded)"
 _SLIPPED = r"(?:slipped|slips|has slipped|has escaped)"
+_TO_MIND = r"(?:comes?|came|springs?|sprang|leaps?) to mind\b"  # a refusal after "nothing", a guess after a name
 ABSTENTIONS = (
     _I + r"(?:do not|don't|dont|did not|didn't) (?:really |actually |honestly |exactly |definitively )?know\b",
     r"\bnot (?:entirely |completely |totally |quite |absolutely |really |too |that |very |fully |100% |"
@@ -78,7 +79,7 @@ ABSTENTIONS = (
     # the answer will not come: "the name won't come to me", "it escapes me", "I'm drawing a blank"
     r"\b" + _WONT_COME + r" (?:me|mind)\b",
     r"\b(?:nothing|none|nobody|no one|no-one|no (?:name|answer|[\w'’-]+ name)) (?:really |immediately |at all )?"
-    r"(?:comes?|came|springs?|sprang|leaps?) to mind\b",  # not "Bizet comes to mind": a guess (``_HEDGE``)
+    + _TO_MIND,  # not "Bizet comes to mind": a guess (``_HEDGE``)
     r"\b" + _ESCAPES + r" me\b",
     r"\b" + _SLIPPED + r" my (?:mind|memory)\b",
     r"\b(?:drawing|draw|drew|drawn) (?:a|a complete|a total) blank\b",
@@ -124,8 +125,7 @@ _HEDGE = re.compile(
     r"|\bmy (?:best |first |only |honest |educated |wild )?(?:guess|bet|estimate|recollection|understanding|belief|"
     r"instinct|hunch)(?: would be| is| was|:)?(?: that\b)?"
     r"|\bif i (?:had|have) to (?:guess|bet|say|pick|choose|name (?:one|someone|something))\b"
-    r"|\b(?:comes?|came|springs?|sprang|leaps?) to mind\b"
-    r"|\bif (?:i (?:remember|recall)|memory serves)(?: me)?(?: correctly| rightly| right)?\b"
+    r"|\b" + _TO_MIND + r"|\bif (?:i (?:remember|recall)|memory serves)(?: me)?(?: correctly| rightly| right)?\b"
     r"|\b(?:as far as|from what) i (?:know|remember|recall|can tell|understand)\b"
     r"|\bto the best of my (?:knowledge|recollection|memory)\b"
     r"|\boff the top of my head\b"
