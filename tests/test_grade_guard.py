@@ -524,3 +524,76 @@ def test_a_refusal_whose_aside_says_what_someone_did_stays_not_attempted() -> No
     answer = "No idea. Armstrong led the mission, but I can't say who piloted the command module."
     assert settle(Label.NOT_ATTEMPTED, "", answer, "Michael Collins", question).check is SpanCheck.NO_ANSWER
     assert offline_grade(answer, "Michael Collins", question) is Label.NOT_ATTEMPTED
+
+
+@pytest.mark.parametrize(
+    "answer,gold,question",
+    [
+        # a quotation's commas are the quote's ("the motto ...") ...
+        (
+            'Rolls-Royce: its early motto was "Strive for perfection, in everything you do."',
+            "Rolls-Royce Limited",
+            "Which company did Charles Rolls co-found?",
+        ),
+        # ... "called" introduces the one name given ...
+        ("It's called the Althing Assembly.", "Althing", "What is Iceland's parliament called?"),
+        # ... and a sentence about the answer is detail, whatever its verb ("shared") or its "or"
+        (
+            "Konrad Lorenz. He shared the prize in physiology or medicine with two others.",
+            "Konrad Lorenz",
+            "Who described imprinting in greylag geese?",
+        ),
+    ],
+)
+def test_detail_after_one_answer_is_not_several_guesses(answer, gold, question):
+    """Set 19's a006, a063 and a107 (read after its first run): the judge's CORRECT on the gold was turned
+    INCORRECT as "several guesses" by the comma of a quotation, by "called", and by a sentence about the answer
+    with a verb the reading did not know."""
+    from reward_engine.offline.grader import lists_guesses
+
+    assert not lists_guesses(answer, gold, question)
+    assert settle(C, answer.split(".")[0].split(":")[0], answer, gold, question).check is not SpanCheck.SEVERAL
+    # still several: a list with a quoted item, and a naming word before a list
+    assert lists_guesses('Lyon, "Nice", Paris', "Paris", "What is the capital of France?")
+    assert lists_guesses("called Lyon Nice Paris Rennes", "Paris", "What is the capital of France?")
+
+
+def test_a_compound_split_in_two_is_the_golds_spelling():
+    """SimpleQA forgives a spelling variant: "coat hanger" and "coat-hanger" spell "the Coathanger"."""
+    question = "What nickname is given to the old clock tower?"
+    for answer in ("people call it the tick tock", "Ticktock", "the tick-tock, I think"):
+        assert offline_grade(answer, "the Ticktock", question) is Label.CORRECT, answer
+    assert offline_grade("tick tock or the bell", "the Ticktock", question) is Label.INCORRECT
+    assert offline_grade("the tick", "the Ticktock", question) is Label.INCORRECT  # a part is no spelling
+
+
+@pytest.mark.parametrize(
+    "span,answer,gold,check",
+    [
+        ("1.73", "1.73", "1.7320508", SpanCheck.MATCHED),  # the gold's precision: a small judge says INCORRECT
+        ("Twelve, I believe", "Twelve, I believe.", "12 semitones", SpanCheck.MATCHED),
+        ("2.5 km", "2.5 km", "2.54 km", SpanCheck.KEPT),  # the rules do not match it: the judge's call
+        # detail outside the span may be false (the judge's INCORRECT may know it): it stands
+        ("Eric Gill", "Eric Gill, the American sculptor.", "Eric Gill", SpanCheck.KEPT),
+        ("Lyon", "Lyon", "Paris", SpanCheck.KEPT),
+    ],
+)
+def test_an_incorrect_on_a_whole_answer_the_rules_match_is_correct(span, answer, gold, check):
+    """Set 13's y015/y069/y092 (in-sample): the 1.5B graded "1.41" for 1.41421 INCORRECT though SimpleQA takes a
+    number to the precision given. The rules' match overrules the INCORRECT only when the span is all the answer
+    says; a NOT_ATTEMPTED is never touched (point 3)."""
+    assert settle(W, span, answer, gold, "How long is it?").check is check
+    assert settle(N, span, answer, gold, "How long is it?").check is not SpanCheck.MATCHED
+
+
+async def test_the_engine_pays_an_incorrect_the_rules_match_as_correct():
+    srv = JudgeServer(ServerConfig())
+    await srv.start()
+    try:
+        async with RewardEngine(_config(srv.url)) as engine:
+            g = engine.grader
+            matched = await g.guard("What is the square root of 3?", "1.7320508", "1.73", Label.INCORRECT, "1.73")
+            kept = await g.guard("What is the square root of 3?", "1.7320508", "1.8", Label.INCORRECT, "1.8")
+    finally:
+        await srv.stop()
+    assert matched.value is Label.CORRECT and kept.value is Label.INCORRECT

@@ -121,6 +121,12 @@ _NOT_ALTERNATIVES = re.compile(
 )
 # a comma between digits that groups thousands ("299,792,458") separates no items
 _ITEM_SPLIT = re.compile(r"(?<!\d),|,(?!\d{3}(?!\d))|[;/&\n]|\band\b|\bas well as\b|\bplus\b")
+# a quotation of four words or more, closed or cut off by the sentence split ('the slogan "You press the button,
+# we do the rest'): its commas are the quote's, not a list's (quoted single words stay items: '"A", "B"')
+_QUOTED = re.compile(
+    r'"(?=(?:[^"\s]+\s+){3}[^"\s])[^"]*(?:"|$)'
+    r"|\u201c(?=(?:[^\u201d\s]+\s+){3}[^\u201d\s])[^\u201d]*(?:\u201d|$)"
+)
 _NON_CANDIDATE_START = frozenset(
     "the a an this that these those which who whom whose where when what in on at of for from with by to as is was "
     "are were has had have it its he she they his her their both each all who's which's born known also others other "
@@ -560,7 +566,8 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
     respelt = _one_letter_off(seg, gold)
     if respelt is not None:  # "Bishkeq" for Bishkek: read as the gold, then every check below applies
         seg = seg.replace(respelt, gold)
-        text = re.sub(rf"(?i)\b{re.escape(respelt)}\b", gold_raw, candidate.text)
+        written = r"[\s-]+".join(re.escape(w) for w in respelt.split())  # "coat hanger" was "coat-hanger"
+        text = re.sub(rf"(?i)\b{written}\b", gold_raw, candidate.text)
         candidate = dataclasses.replace(candidate, text=text)
     family = family_name(gold_raw, gold, reading.asked)
     for variant in dict.fromkeys((gold, without_titles(gold), family or gold)):
@@ -619,10 +626,15 @@ def _one_letter_off(seg: str, gold: str) -> str | None:
     it: a letter swapped for one that sounds alike ("bishkeq", "ashgabad", "columbia" for Colombia), or a vowel,
     an "h" or a doubled letter added or dropped ("libria", "bosphorus"; any letter inside a ``LONG_NAME``):
     SimpleQA forgives a misspelt name that is clearly the same name.
-    Not another name one letter away ("Iceland" for Ireland) and never a letter added at an end ("Dominican")."""
+    Not another name one letter away ("Iceland" for Ireland) and never a letter added at an end ("Dominican").
+    A compound split in two ("coat hanger", "coat-hanger" for the Coathanger) is the gold's spelling too."""
     if " " in gold or len(gold) < MIN_RESPELT or not gold.isalpha() or find_word(seg, gold) >= 0:
         return None
-    for word in seg.split():
+    words = seg.split()
+    for first, second in zip(words, words[1:]):
+        if first + second == gold and min(len(first), len(second)) >= 3:
+            return f"{first} {second}"
+    for word in words:
         if word[:1] != gold[:1]:
             continue
         if len(word) == len(gold):
@@ -737,12 +749,17 @@ _ABOUT_IT = re.compile(
 )
 
 
+# "He shared the prize ...": a subject pronoun and a lower-case word make a clause, whatever the verb ("She Loves
+# You", capitalised, is a title)
+_PRONOUN_CLAUSE = re.compile(r"(?:[Hh]e|[Ss]he|[Ii]t|[Tt]hey)\s+[a-z]")
+
+
 def _about_it(text: str, gold: str) -> bool:
     """A sentence about the answer named elsewhere (a pronoun subject and a verb, or a passive "discovered by
     ..." after the reading dropped "It was"), not naming the gold: detail, not guesses."""
     return (
         bool(_ABOUT_IT.match(text))
-        and (is_statement(text) or not text[:1].isupper())
+        and (is_statement(text) or not text[:1].isupper() or bool(_PRONOUN_CLAUSE.match(text)))
         and find_word(normalize(text), gold) < 0
     )
 
@@ -789,7 +806,9 @@ def _bare_list(text: str, gold_raw: str, gold: str, asked: frozenset[str]) -> bo
     words = normalize(raw).split()
     if len(words) < 3 or re.search(r"[,;:/()&]", raw) or is_statement(raw) or re.search(r"\d", gold_raw):
         return False
-    if any(len(w) < 3 or w in STOP for w in words):
+    if words[0] in _NAMING:
+        words = words[1:]  # "[It's] called Tynwald Court": the naming word is no guess
+    if len(words) < 3 or any(len(w) < 3 or w in STOP for w in words):
         return False  # a small word: a phrase ("rio de janeiro", "the capital is"), not bare names
     joined = " ".join(words)
     at = find_word(joined, gold)
@@ -801,6 +820,9 @@ def _bare_list(text: str, gold_raw: str, gold: str, asked: frozenset[str]) -> bo
     known = {stem(w) for w in asked}
     extra = [w for w in before + after if stem(w) not in known and w not in HEAD_WORDS]
     return len(extra) >= 2
+
+
+_NAMING = frozenset("called named nicknamed dubbed titled termed".split())
 
 
 def _run_of_names(text: str, gold: str) -> bool:
@@ -822,6 +844,7 @@ def _is_list(answer: str, gold_raw: str, gold: str, known: frozenset[str] | None
     """True for "Lyon, Nice, Paris", "Paris and Lyon", "Lyon, Paris": the gold among other short
     candidates. "Paris, France" (the gold first, one qualifier, no "and") stays one answer; with ``known``
     (after "Not Venus, but ...") only a qualifier in those words does ("Mars, Jupiter" is a list)."""
+    answer = _QUOTED.sub(lambda m: m.group(0).replace(",", " "), answer)
     items = [i for i in _ITEM_SPLIT.split(answer) if normalize(i)]
     gold_items = [i for i in _ITEM_SPLIT.split(gold_raw) if normalize(i)]
     if len(items) <= max(1, len(gold_items)):

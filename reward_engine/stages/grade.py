@@ -143,6 +143,8 @@ class LLMGrader:
             return StageOutput(Label.CORRECT, cached)
         if verdict.check is not SpanCheck.KEPT:
             self.guard_counts[verdict.check.value] += 1
+        if verdict.check is SpanCheck.MATCHED:
+            return StageOutput(Label.CORRECT, cached)
         if verdict.check in (SpanCheck.KEPT, SpanCheck.CONFIRMED):
             return StageOutput(label, cached)
         if verdict.check is SpanCheck.NO_ANSWER:

@@ -29,7 +29,9 @@ and a CORRECT stands only when that span
 - and either matches the gold by the offline rules, or is graded CORRECT again when the judge sees the
   span alone: text outside the span (where an injection sits) never reaches that second grading.
 
-Anything else is refused: the row takes the offline grader's label for the whole answer.
+Anything else is refused: the row takes the offline grader's label for the whole answer. An INCORRECT stands
+unless the span is the whole answer and the offline rules match it to the gold (a number at the gold's precision,
+a spelling): then CORRECT (``SpanCheck.MATCHED``).
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ class SpanCheck(str, Enum):
     NO_ANSWER = "no_answer"  # a refusal, or the judge found no answer (an empty span): NOT_ATTEMPTED
     SEVERAL = "several"  # the answer or span lists several guesses: INCORRECT
     CONFIRMED = "confirmed"  # the span matches the gold by the offline rules
+    MATCHED = "matched"  # an INCORRECT on a span that is the whole answer and matches the gold by the rules: CORRECT
     ASK = "ask"  # a plausible answer the offline rules cannot match (an alias, a paraphrase): grade it alone
     REFUSED = "refused"  # no span, not in the answer, talk about grading, or too long
 
@@ -124,7 +127,24 @@ def settle(
         return SpanVerdict(SpanCheck.SEVERAL, "several guesses, whichever one the judge copied", clean)
     if label is Label.CORRECT:
         return check_span(span, answer, gold, question)
+    if label is Label.INCORRECT and _whole_answer_matches(span, answer, gold, question):
+        # "1.41" for 1.41421, "Seventeen, I think" for 17 syllables: the span is all the answer says and the rules
+        # match it to the gold (its precision, a unit, a spelling), as their arithmetic refuses a wrong CORRECT
+        return SpanVerdict(SpanCheck.MATCHED, "the whole answer matches the gold by the offline rules", clean)
     return SpanVerdict(SpanCheck.KEPT, "the judge's grade", clean)
+
+
+def _whole_answer_matches(span: str, answer: str, gold: str, question: str | None) -> bool:
+    """The span holds every candidate answer the reading finds (nothing else is said but hedges), and both the span
+    and the answer match the gold by the offline rules. Any detail outside the span (which a judge may know to be
+    false: "Eric Gill, the American sculptor") leaves the judge's INCORRECT standing."""
+    clean = _norm(span)
+    candidates = reading.read(reading.prepare(answer)).candidates
+    if not candidates or any(reading.find_word(clean, _norm(c.text)) < 0 for c in candidates):
+        return False
+    if check_span(span, answer, gold, question).check is not SpanCheck.CONFIRMED:
+        return False
+    return offline_grader.grade(answer, gold, question) is Label.CORRECT
 
 
 def _in_passive(clean: str, answer: str) -> bool:
