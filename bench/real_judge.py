@@ -58,7 +58,7 @@ from reward_engine.stages.llm_stage import GRADER_SPAN_MAX_TOKENS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 REDTEAM = ROOT / "tests" / "redteam" / "v1.yaml"
-HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in range(2, 20))
+HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in range(2, 21))
 DEFAULT_HELDOUT = ",".join(str(p.relative_to(ROOT)) for p in HELDOUT)
 HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a change is in-sample for it
     "bench/data/judge_set_2.jsonl": "`judge_set_2.jsonl` (2026-11-26) was written before the prompts were touched "
@@ -132,8 +132,13 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     'was read for the next commit (past tenses such as "led" make a statement): a later run is out of sample for '
     "119 of its 120 cases, and one case better for having been read.",
     "bench/data/judge_set_19.jsonl": "`judge_set_19.jsonl` (2026-11-28v) was written by a helper started at "
-    "f779dc3, reading no code, prompt, result or judge output, and committed unread (2026-11-29w); every rule in "
-    "the code was written before it existed: **out of sample**.",
+    "f779dc3, reading no code, prompt, result or judge output, and committed unread (caa42e4); out of sample at "
+    "caa42e4 (85.8 %, `bench/results/judge_heldout_19.md`); its misses were then read for afdb10f (detail after "
+    "one answer is no list, a compound split in two, a whole answer the rules match): **in-sample** for any later "
+    "change.",
+    "bench/data/judge_set_20.jsonl": "`judge_set_20.jsonl` (2026-11-29w) was written by a helper started at "
+    "3691523, reading no code, prompt, result or judge output, and committed unread; every rule in the code, "
+    "afdb10f included, was written before it was read: **out of sample**.",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
