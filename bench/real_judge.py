@@ -58,7 +58,7 @@ from reward_engine.stages.llm_stage import GRADER_SPAN_MAX_TOKENS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 REDTEAM = ROOT / "tests" / "redteam" / "v1.yaml"
-HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in range(2, 21))
+HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in range(2, 22))
 DEFAULT_HELDOUT = ",".join(str(p.relative_to(ROOT)) for p in HELDOUT)
 HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a change is in-sample for it
     "bench/data/judge_set_2.jsonl": "`judge_set_2.jsonl` (2026-11-26) was written before the prompts were touched "
@@ -138,7 +138,11 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "change.",
     "bench/data/judge_set_20.jsonl": "`judge_set_20.jsonl` (2026-11-29w) was written by a helper started at "
     "3691523, reading no code, prompt, result or judge output, and committed unread; every rule in the code, "
-    "afdb10f included, was written before it was read: **out of sample**.",
+    "afdb10f included, was written before it was read; out of sample at 47f5a24 (85.8 %, "
+    "`bench/results/judge_heldout_20.md`, and in `real_judge.md`); not read since.",
+    "bench/data/judge_set_21.jsonl": "`judge_set_21.jsonl` (2026-11-29w) was written by a helper started at "
+    "bac0b75, reading no code, prompt, result or judge output, and committed unread; every rule in the code was "
+    "written before it existed: **out of sample**, not yet run.",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
