@@ -139,7 +139,8 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "bench/data/judge_set_20.jsonl": "`judge_set_20.jsonl` (2026-11-29w) was written by a helper started at "
     "3691523, reading no code, prompt, result or judge output, and committed unread; every rule in the code, "
     "afdb10f included, was written before it was read; out of sample at 47f5a24 (85.8 %, "
-    "`bench/results/judge_heldout_20.md`, and in `real_judge.md`); not read since.",
+    "`bench/results/judge_heldout_20.md`, and in `real_judge.md`); after those runs its misses were read "
+    "(2026-11-29w, no rule changed yet): **in-sample** for any later change.",
     "bench/data/judge_set_21.jsonl": "`judge_set_21.jsonl` (2026-11-29w) was written by a helper started at "
     "bac0b75, reading no code, prompt, result or judge output, and committed unread; every rule in the code was "
     "written before it existed: **out of sample**, not yet run.",
