@@ -153,11 +153,21 @@ class PipelineConfig(BaseModel):
         description="with demo_cold_start random: share of real training questions whose "
         'cold-start answer is "I don\'t know" (GRPO then sees abstentions)',
     )
-    demo_design: Literal["hard", "gradient"] = Field(
+    demo_design: Literal["hard", "gradient", "margin"] = Field(
         "hard",
-        description="gradient: questions the base policy half-knows (famous vs obscure entities of one family, "
-        "knowrl.effect.question_families, chosen from its probe by knowrl.effect.stratify); hard: the seven "
+        description="margin: questions the base policy's probe calls clearly known (right in >= 3 of 4) or "
+        "clearly unknown (never right), balanced within each family, the middle kept out "
+        "(knowrl.effect.margin); gradient: questions the base policy half-knows (famous vs obscure entities of one "
+        "family, knowrl.effect.question_families, chosen from its probe by knowrl.effect.stratify); hard: the seven "
         "encyclopaedic templates of knowrl.effect.demo_questions",
+    )
+    demo_margin_ratio: float = Field(
+        1.0, ge=1.0, description="margin: per family, at most this many of one side per one of the other"
+    )
+    demo_targets: Literal["short", "kb"] = Field(
+        "short",
+        description="margin: cold-start reasoning is one sentence, the answer or the admission (short), or the "
+        "answer first then KB text (kb)",
     )
     demo_boundary_file: str | None = Field(
         None,
@@ -173,7 +183,14 @@ class PipelineConfig(BaseModel):
         False, description="gradient: cold-start reasoning opens with the answer (or the admission), context after"
     )
     demo_min_correct: int | None = Field(
-        None, ge=1, description="known: right in this many of the probe's 4 answers (default: half)"
+        None,
+        ge=1,
+        description="known: right in this many of the probe's k answers (default: gradient half, margin 3/4)",
+    )
+    forecast: bool = Field(
+        True,
+        description="with a probed design (gradient, margin), print the reward forecast before GRPO "
+        "(knowrl.effect.forecast) and warn when the reward's optimum abstains on most training questions",
     )
     cold_start_sft: bool = Field(False, description="run the `sft` stage on data.sft first, merge, then GRPO")
     evaluate_before_after: bool = Field(False, description="evaluate data.eval before SFT and after GRPO")

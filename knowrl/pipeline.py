@@ -178,7 +178,21 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
     p = config.pipeline
     out = Path(config.output_dir)
     out.mkdir(parents=True, exist_ok=True)
-    if p.demo_data and p.demo_design == "gradient":
+    if p.demo_data and p.demo_design == "margin":
+        from knowrl.effect.margin import margin_data_for
+
+        clock.stage("choosing questions with a margin from the base policy's knowledge boundary")
+        model_path = resolve_model_path(config.model.name_or_path, config.seed)
+        paths, probed, k = margin_data_for(config, out / "data", model_path, cache_dir() / "boundary")
+        config.data.train, config.data.eval, config.data.sft = (
+            str(paths["train"]),
+            str(paths["heldout"]),
+            str(paths["sft"]),
+        )
+        result_data = json.loads(paths["cold_start"].read_text())
+        if p.forecast and config.reward is not None:  # before any stage spends time on a reward that asks for IDK
+            result_data["forecast"] = print_forecast(config, probed, k)
+    elif p.demo_data and p.demo_design == "gradient":
         from knowrl.effect.demo_data import gradient_data_for
 
         clock.stage("choosing questions from the base policy's knowledge boundary")
@@ -288,6 +302,21 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
     (out / "pipeline.json").write_text(json.dumps(result, indent=2))
     for report in [out / "report.md"] + ([Path(p.report)] if p.report else []):
         write_report(report, command, config, clock, result)
+    return result
+
+
+def print_forecast(config: TrainConfig, probed: dict[str, Any], k: int) -> dict[str, Any]:
+    """What the run's reward asks of this policy on its own training and held-out questions, printed (and logged
+    as a warning when its optimum abstains on most training questions) before GRPO spends its steps."""
+    from knowrl.effect.forecast import forecast, read_rows, render, warning
+
+    assert config.reward is not None and config.data.eval
+    sets = {"train": read_rows(Path(config.data.train)), "heldout": read_rows(Path(config.data.eval))}
+    result = forecast(sets, probed, k, config.reward.reward_semantics)
+    print("\n" + render(result, config.reward.preset) + "\n", flush=True)
+    note = warning(result)
+    if note:
+        log.warning(note)
     return result
 
 

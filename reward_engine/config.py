@@ -108,6 +108,13 @@ class RewardEngineConfig(BaseModel):
 
     preset: str = Field("knowrl", description=f"reward semantics preset: {sorted(PRESETS)}")
     semantics: dict[str, Any] = Field(default_factory=dict, description="overrides of the preset's constants")
+    threshold_t: float | None = Field(
+        None,
+        gt=0,
+        lt=1,
+        description="preset 'threshold': the confidence target t (right +1, abstain 0, wrong -t/(1-t)); answering "
+        "pays only where p(right) > t. 0.5 is TruthRL's bar, 2/3 KnowRL's",
+    )
     grader: str = Field("offline", description="offline rules or the LLM judge ('llm'); or a registered grader")
     grader_calls: Literal["one", "two"] = Field(
         "one",
@@ -212,7 +219,10 @@ class RewardEngineConfig(BaseModel):
         fingerprint must not be mixed with these (``reward_engine.score`` refuses to resume them)."""
         judge = self.judge
         decides = {
-            "semantics": self.reward_semantics.model_dump(),
+            # threshold_t unset leaves every older fingerprint as it was
+            "semantics": self.reward_semantics.model_dump(
+                exclude=None if self.reward_semantics.threshold_t is not None else {"threshold_t"}
+            ),
             "stages": [self.grader, self.decomposer, self.verifier],
             # a source's options (a URL, maybe with a token) are where, not what: its passages' version keys
             # the evidence; unset, the new fields leave every older fingerprint as it was
@@ -242,7 +252,10 @@ class RewardEngineConfig(BaseModel):
         fc = self.factuality
         policy = (("relevance", fc.relevance), ("max_claims", fc.max_claims), ("grounding", fc.grounding))
         claim_policy = {k: v for k, v in policy if v is not None}
-        return semantics(self.preset, **{**claim_policy, **self.semantics})
+        if self.threshold_t is not None and self.preset != "threshold":
+            raise ValueError(f"threshold_t sets the 'threshold' preset's bar; preset is {self.preset!r}")
+        target = {} if self.threshold_t is None else {"threshold_t": self.threshold_t}
+        return semantics(self.preset, **{**claim_policy, **target, **self.semantics})
 
     def check_world_size(self, world_size: int) -> None:
         """Every ``limits.rank_weights`` holds one weight per process of a launch of ``world_size`` (checked

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from reward_engine.labels import Label
 
@@ -78,11 +78,26 @@ class Semantics(BaseModel):
         '"I don\'t know" abstains (decided without a judge) and any other answer not graded CORRECT scores '
         "incorrect (TruthRL)",
     )
+    threshold_t: float | None = Field(
+        None,
+        gt=0,
+        lt=1,
+        description="a confidence target t: a wrong answer, no answer and an unreadable grade each cost t/(1-t), so "
+        "answering pays in expectation only where p(right) > t (Kalai et al., arXiv 2509.04664); set by the "
+        "'threshold' preset's threshold_t",
+    )
     rule: Literal["graded", "binary_rar"] = Field(
         "graded",
         description="graded: the grader's label plus the fact score (KnowRL); binary_rar: 1 when no claim of "
         "the completion is contradicted by the evidence, else 0, with no grader (Binary RAR)",
     )
+
+    @model_validator(mode="after")
+    def _threshold(self) -> "Semantics":
+        if self.threshold_t is not None:
+            wrong = -self.threshold_t / (1 - self.threshold_t)
+            self.incorrect = self.no_answer = self.unparseable = wrong
+        return self
 
 
 PRESETS: dict[str, dict] = {
@@ -124,6 +139,19 @@ PRESETS: dict[str, dict] = {
         "format_correct": 0.0,
         "format_wrong": 0.0,
     },
+    # A confidence target t (Kalai et al., arXiv 2509.04664, "Why Language Models Hallucinate"): +1 right, 0
+    # abstain (the grader's NOT_ATTEMPTED), -t/(1-t) wrong, and no answer or an unreadable grade as wrong; no
+    # format or fact term. Answering pays only where p(right) > t. t 1/2 is TruthRL's +1/0/-1 (abstention read by
+    # the grader, not the phrase); t 2/3 is KnowRL's correctness term +2/+1/-1 shifted by -1 (0/-1/-2 ... 1/0/-2):
+    # the same choices, halved. Needs threshold_t.
+    "threshold": {
+        "correct": 1.0,
+        "not_attempted": 0.0,
+        "fact_weight": 0.0,
+        "fact_on_no_answer": False,
+        "format_correct": 0.0,
+        "format_wrong": 0.0,
+    },
     # Binary RAR (Chen et al., arXiv 2510.17733; chentong0/rl-binary-rar): the response after </think> with
     # its question, one verdict against the top-k retrieved passages: 1 unless contradicted, 0 when there is
     # nothing to verify; no grader, no format term.
@@ -139,7 +167,41 @@ PRESETS: dict[str, dict] = {
 def semantics(preset: str = "knowrl", **overrides: float | str | bool | None) -> Semantics:
     if preset not in PRESETS:
         raise ValueError(f"unknown reward preset {preset!r}; choose one of {sorted(PRESETS)}")
-    return Semantics(**{**PRESETS[preset], **overrides})
+    merged = {**PRESETS[preset], **overrides}
+    if preset == "threshold" and merged.get("threshold_t") is None:
+        raise ValueError("preset 'threshold' needs threshold_t in (0, 1): answering pays only where p(right) > t")
+    return Semantics(**merged)
+
+
+def payoffs(sem: Semantics) -> dict[str, float]:
+    """What one completion earns, per action, before any fact score: ``right``, ``abstain`` and ``wrong`` (a
+    well-formed completion, so the format term is added to each). The reward forecast
+    (``knowrl.effect.forecast``) reads a preset's choices from these; Binary RAR is read as its best case, a wrong
+    answer always contradicted.
+
+    >>> payoffs(semantics())
+    {'right': 3.0, 'abstain': 2.0, 'wrong': 0.0}
+    >>> payoffs(semantics("threshold", threshold_t=0.75))
+    {'right': 1.0, 'abstain': 0.0, 'wrong': -3.0}
+    """
+    if sem.rule == "binary_rar":
+        return {"right": 1.0, "abstain": 1.0, "wrong": 0.0}
+    fmt = sem.format_correct
+    return {"right": fmt + sem.correct, "abstain": fmt + sem.not_attempted, "wrong": fmt + sem.incorrect}
+
+
+def answer_bar(sem: Semantics) -> float:
+    """The p(right) above which answering pays more than abstaining, in expectation: (abstain - wrong) /
+    (right - wrong); 1.0 when abstaining never pays less than answering right (Binary RAR).
+
+    >>> round(answer_bar(semantics()), 4), answer_bar(semantics("truthrl"))
+    (0.6667, 0.5)
+    >>> answer_bar(semantics("threshold", threshold_t=0.8))
+    0.8
+    """
+    pay = payoffs(sem)
+    spread = pay["right"] - pay["wrong"]
+    return 1.0 if spread <= 0 else min(1.0, max(0.0, (pay["abstain"] - pay["wrong"]) / spread))
 
 
 def fact_score(supported: int, total: int, sem: Semantics) -> float:

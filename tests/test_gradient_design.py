@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from knowrl.effect import question_families as qf
-from knowrl.effect.demo_data import build_gradient_data, gradient_items
+from knowrl.effect.demo_data import GRADIENT_FAMILIES, build_gradient_data, gradient_items
 from knowrl.effect.demo_questions import Item, copyable
 from knowrl.effect.heldout import bare_completion, grade_stage, majority_answers
 from knowrl.effect.stratify import pick, split_groups
@@ -52,6 +52,9 @@ def test_every_family_has_many_entities_and_answers_from_the_sources():
     assert by_q["Which chemical element has the symbol Na?"].aliases == ("Sodium",)
     assert by_q["What is the atomic number of carbon?"].aliases == ("6",)
     assert "French" in by_q["What is the official language of France?"].aliases
+    assert {"Swedish", "Swede", "Swedes"} <= set(by_q["What nationality are people from Sweden?"].aliases)
+    assert by_q["What is the internet country code of Sweden?"].aliases == (".se", "se")
+    assert by_q["Which chemical element has the atomic number 26?"].aliases == ("Iron",)
     # gold is the probe's few-shot example: never asked
     assert not any("gold" in i.question.lower() for i in items)
 
@@ -85,7 +88,7 @@ def test_the_base_policy_knows_30_to_60_percent_of_each_side(data):
     unsure = set(data["cold"]["unsure_qids"])
     assert unsure == {r["qid"] for r in data["train"] if r["answerable"] and not r["base_known"]}
     families = {f for f in data["cold"]["heldout_known"] if f != "all"}
-    assert families == set(qf.FAMILIES)
+    assert families == set(GRADIENT_FAMILIES)
 
 
 def _items(n_known: int, n_unknown: int, family: str) -> list[Item]:

@@ -84,3 +84,19 @@ async def test_binary_rar_checks_the_response_not_the_reasoning(kb) -> None:
         reasoning_wrong, answer_wrong = await engine.score(rows)
     assert (reasoning_wrong.total, answer_wrong.total) == (1.0, 0.0)
     assert len(answer_wrong.claims) == 1 and answer_wrong.claims[0].text.startswith(question)
+
+
+@pytest.mark.parametrize("t", [0.5, 0.75])
+async def test_threshold_pays_minus_t_over_one_minus_t_for_every_kind_of_wrong(kb, t: float) -> None:
+    """Issue #73: right +1, abstain 0 (the grader's NOT_ATTEMPTED, so "I'm not sure" abstains too, unlike
+    TruthRL's phrase rule), and wrong, cut off or empty each -t/(1-t): -1 at t 1/2, -3 at t 3/4."""
+    config = parse_reward_config(
+        {"preset": "threshold", "threshold_t": t, "factuality": {"kb_path": "unused-kb-object-given"}}
+    )
+    rows = [Sample(QUESTION, text, GOLD, TITLE) for text in COMPLETIONS.values()]
+    async with RewardEngine(config, kb=kb) as engine:
+        results = await engine.score(rows)
+    wrong = -t / (1 - t)
+    want = {"right": 1.0, "abstain": 0.0, "unsure": 0.0, "wrong": wrong, "short-wrong": wrong}
+    want |= {"cut-off": wrong, "empty": wrong}
+    assert {name: r.total for name, r in zip(COMPLETIONS, results)} == pytest.approx(want)

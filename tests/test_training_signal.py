@@ -33,6 +33,16 @@ def test_trajectory_shows_a_collapse_onto_abstaining(tmp_path: Path) -> None:
     assert rows[0]["mean_reward"] == pytest.approx((3 + 0 + 2 - 1) / 4)
     signal = training_signal(log, fact_weight=1.0, group=4)
     assert signal["steps"] == 5 and signal["labels"]["NOT_ATTEMPTED"] == pytest.approx(14 / 20)
+    assert signal["trap_share_per_step"] == [0.0, 0.0, 1.0, 1.0, 1.0] and signal["trap_share"] == pytest.approx(0.6)
+
+
+def test_trap_counts_groups_not_completions(tmp_path: Path) -> None:
+    """Two groups of 2 per step: one all "I don't know" traps half the step's groups; one abstention in a group
+    with an answer traps none."""
+    log = _log(
+        tmp_path, [["NOT_ATTEMPTED", "NOT_ATTEMPTED", "CORRECT", "NOT_ATTEMPTED"], ["NOT_ATTEMPTED", "CORRECT"] * 2]
+    )
+    assert training_signal(log, fact_weight=1.0, group=2)["trap_share_per_step"] == [0.5, 0.0]
 
 
 def test_cli_prints_a_table_and_names_a_missing_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -20,6 +20,9 @@ from knowrl.effect.demo_questions import Item, all_items, heldout_and_pool, trai
 from knowrl.effect.eval_grader import strict_normalize
 
 CONTEXT_WORDS = 40
+# The gradient design's seven families (its kept probe, configs/data/boundary-smollm2.json, covers these); the
+# margin design (knowrl.effect.margin) asks every family of knowrl.effect.question_families.
+GRADIENT_FAMILIES = ("capital", "capital_of", "language", "currency", "symbol", "element_of", "atomic_number")
 
 
 def states_answer(sentence: str, aliases: Sequence[str]) -> bool:
@@ -34,14 +37,18 @@ def states_answer(sentence: str, aliases: Sequence[str]) -> bool:
     return any(f" {gold} " in said for gold in (strict_normalize(a) for a in aliases) if gold)
 
 
-def reasoning(item: Item, unsure: bool, answer_first: bool = False) -> str:
+def reasoning(item: Item, unsure: bool, answer_first: bool = False, short: bool = False) -> str:
     """KB sentences (up to ~40 words) then the answer sentence, or the admission when ``unsure``. An "I don't
     know" target keeps only sentences that do not state the answer: reasoning that names Nabokov and then says
     it is not sure who wrote Lolita would teach abstaining on what the completion itself knows.
     ``answer_first``: the answer sentence (or the admission) opens the reasoning and the KB sentences follow,
-    so the policy commits as its bare answer would before it writes context it may get wrong."""
+    so the policy commits as its bare answer would before it writes context it may get wrong. ``short``: the answer
+    sentence or the admission alone (the margin design's cold start: the answer-or-abstain decision is most of
+    the target, not one token among sixty)."""
     if not item.answerable:
         return item.unsure
+    if short:
+        return item.unsure if unsure else item.answer_sentence
     kept: list[str] = []
     context = [s for s in item.context if not (unsure and states_answer(s, item.aliases))]
     for sentence in context:
@@ -52,9 +59,9 @@ def reasoning(item: Item, unsure: bool, answer_first: bool = False) -> str:
     return " ".join([stance, *kept] if answer_first else [*kept, stance])
 
 
-def sft_example(i: int, item: Item, unsure: bool, answer_first: bool = False) -> dict[str, Any]:
+def sft_example(i: int, item: Item, unsure: bool, answer_first: bool = False, short: bool = False) -> dict[str, Any]:
     answer = "I don't know" if unsure or not item.answerable else item.gold
-    thought = reasoning(item, unsure, answer_first)
+    thought = reasoning(item, unsure, answer_first, short)
     return {
         "id": f"demo-{i}",
         "qid": item.qid,
@@ -77,6 +84,7 @@ def write_data(
     unsure: set[str],
     how: dict[str, Any],
     answer_first: bool = False,
+    short: bool = False,
 ) -> dict[str, Path]:
     """train.jsonl, heldout.jsonl, sft.json and cold_start.json (``how`` plus the target counts) in ``out_dir``."""
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -88,7 +96,7 @@ def write_data(
     }
     _write_jsonl(paths["train"], train_rows)
     _write_jsonl(paths["heldout"], held_rows)
-    examples = [sft_example(n, i, i.qid in unsure, answer_first) for n, i in enumerate(train)]
+    examples = [sft_example(n, i, i.qid in unsure, answer_first, short) for n, i in enumerate(train)]
     paths["sft"].write_text(json.dumps(examples, indent=1))
     counts = {
         "real": sum(i.answerable for i in train),
@@ -147,8 +155,9 @@ def build_demo_data(
     return write_data(out_dir, rows, [i.rl_row() for i in held], train, unsure, how)
 
 
-def gradient_items() -> list[Item]:
-    """The famous-to-obscure families (``knowrl.effect.question_families``), copyable ones dropped, one per question."""
+def gradient_items(families: Sequence[str] | None = None) -> list[Item]:
+    """The famous-to-obscure families (``knowrl.effect.question_families``; ``families``: only these), copyable ones
+    dropped, one per question."""
     from knowrl.effect.demo_questions import copyable
     from knowrl.effect.question_families import country_items, element_items
     from retrieval.sources import wiki_documents
@@ -157,6 +166,8 @@ def gradient_items() -> list[Item]:
     seen: set[str] = set()
     items = []
     for item in [*country_items(), *element_items(leads)]:
+        if families is not None and item.template not in families:
+            continue
         if item.question not in seen and not copyable(item):
             seen.add(item.question)
             items.append(item)
@@ -236,7 +247,7 @@ def build_gradient_data(
     from knowrl.effect.demo_questions import GRADIENT_FORMS, _markov_names, _syllable_names, made_up_items
     from knowrl.effect.stratify import pick, shares, split_groups
 
-    items = gradient_items()
+    items = gradient_items(GRADIENT_FAMILIES)
     probed = base_probe(boundary, items)
     k, need = int(boundary.get("k", 4)), boundary.get("min_correct")
     known = {i.qid: knows(probed.get(i.qid), k, need) for i in items}

@@ -2,10 +2,20 @@
 
 Held-out answers graded by the grader the policy was trained against show that grader's quirks as
 improvement (a hedge it misreads, a country name it accepts for "Republic of ..."). This one is strict and
-simple on purpose: an answer is CORRECT only when, normalised (case, accents, punctuation, a leading
-article), it equals one of the question's aliases, or, for a number gold, it is a short answer whose only
-number is that one. It has its own short list of refusals. It imports nothing from
-``reward_engine.offline``; ``agreement`` reports how often it and the training grader agree.
+simple on purpose, and reports two matches, each with its own short list of refusals (NOT_ATTEMPTED):
+
+- ``strict_label``, exact match (the headline): an answer is CORRECT only when, normalised (case, accents,
+  punctuation, a leading article), it equals one of the question's aliases, or, for a number gold, it is a
+  short answer whose only number is that one. A sentence answer ("Tokyo is the capital of Japan.") is
+  INCORRECT here, which undercounts policies that answer in sentences.
+- ``contain_label``, containment match (reported beside it): CORRECT when the normalised answer holds a gold
+  alias as a whole phrase, not negated ("not Paris", "isn't Paris"), and names no other candidate: no other
+  number for a number gold (the gold number matched whole: "8" is not in "18" or "8.5"), and none of
+  ``others`` (the answers of the other questions of the family, given by the caller; one that is a gold
+  alias or a part of one does not count). Everything ``strict_label`` calls CORRECT is CORRECT here too.
+
+It imports nothing from ``reward_engine.offline``; ``agreement`` reports how often it and the training
+grader agree.
 """
 
 from __future__ import annotations
@@ -13,7 +23,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from typing import Sequence
+from functools import lru_cache
+from typing import Iterable, Sequence
 
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 _REFUSALS = re.compile(
@@ -68,6 +79,84 @@ def strict_label(answer: str, aliases: Sequence[str], answerable: bool = True) -
             if _NUMBER.findall(said) == [gold]:
                 return "CORRECT"
     return "INCORRECT"
+
+
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")  # "1,957" -> "1957" before normalising
+_NUMBER_TOKEN = re.compile(r"(?<!\w)\d+(?:[.,]\d+)*\w*")  # a number as written: "1957", "8.5", "1950s"
+_NEGATIONS = frozenset({"not", "never", "neither", "nor", "t", "isnt", "wasnt", "arent", "werent"})  # "t": n't
+_NEGATION_WINDOW = 3  # words before an alias that can negate it ("it is not Paris")
+_NEGATED_AFTER = re.compile(r"(?:is|was|are|were)(?: not|n t|nt)\b")  # "Paris is not ...", "Paris isn't ..."
+
+
+@lru_cache(maxsize=1 << 16)
+def _normalized(text: str) -> str:
+    return strict_normalize(text)
+
+
+@lru_cache(maxsize=1 << 16)
+def _phrase(normalized: str) -> re.Pattern[str]:
+    """A normalised phrase as whole words: "oman" does not match inside "romania"."""
+    return re.compile(rf"(?<!\w){re.escape(normalized)}(?!\w)")
+
+
+def _negated(said: str, start: int, end: int) -> bool:
+    """A negation right before the phrase at ``said[start:end]`` ("not", "never", "isn't" within
+    ``_NEGATION_WINDOW`` words, "no" just before) or a negated copula right after it ("Paris is not ...")."""
+    before = said[:start].split()
+    if before[-1:] == ["no"] or _NEGATIONS.intersection(before[-_NEGATION_WINDOW:]):
+        return True
+    return bool(_NEGATED_AFTER.match(said[end:].lstrip()))
+
+
+def _numbers(answer: str) -> list[str]:
+    """The numbers an answer writes, as written ("8.5", "1950s"), thousands separators dropped."""
+    text = unicodedata.normalize("NFKD", answer or "")
+    return _NUMBER_TOKEN.findall(_THOUSANDS.sub("", text))
+
+
+def contain_label(answer: str, aliases: Sequence[str], answerable: bool = True, others: Iterable[str] = ()) -> str:
+    """Containment match: CORRECT when the normalised answer holds a gold alias as a whole phrase, not negated,
+    and names no other candidate; NOT_ATTEMPTED for a refusal and INCORRECT otherwise, as ``strict_label``.
+    ``others``: the answers of the other questions of the same family; one that is a gold alias or inside one
+    never counts, one that holds a gold alias ("South Sudan" for "Sudan") counts where it is said. For a
+    number gold, any other number in the answer is a second candidate.
+
+    >>> contain_label("Tokyo is the capital of Japan.", ["Tokyo"]), strict_label("Tokyo is the capital.", ["Tokyo"])
+    ('CORRECT', 'INCORRECT')
+    >>> contain_label("It is not Paris.", ["Paris"]), contain_label("Romania", ["Oman"])
+    ('INCORRECT', 'INCORRECT')
+    >>> cities = ["Lyon", "Rome"]
+    >>> said = ("Paris or Lyon", "Paris, I think")
+    >>> tuple(contain_label(a, ["Paris"], others=cities) for a in said)
+    ('INCORRECT', 'CORRECT')
+    >>> contain_label("He was born in 1957.", ["1957"]), contain_label("between 1950 and 1957", ["1957"])
+    ('CORRECT', 'INCORRECT')
+    >>> contain_label("about 18", ["8"]), contain_label("8.5", ["8"]), contain_label("I don't know", ["8"])
+    ('INCORRECT', 'INCORRECT', 'NOT_ATTEMPTED')
+    >>> contain_label("Zorvia City is its capital.", [], False)
+    'INCORRECT'
+    """
+    if is_refusal(answer):
+        return "NOT_ATTEMPTED"
+    if not answerable:
+        return "INCORRECT"
+    if strict_label(answer, aliases, answerable) == "CORRECT":
+        return "CORRECT"
+    said = strict_normalize(_THOUSANDS.sub("", answer or ""))
+    golds = {g for g in (_normalized(a) for a in aliases) if g}
+    spans = [m.span() for g in golds for m in _phrase(g).finditer(said)]
+    if not spans or any(_negated(said, start, end) for start, end in spans):
+        return "INCORRECT"
+    gold_numbers = {g for g in golds if g.isdigit()}
+    if gold_numbers and any(n not in gold_numbers for n in _numbers(answer)):
+        return "INCORRECT"
+    for other in others:
+        name = _normalized(other)
+        if not name or name not in said or any(_phrase(name).search(g) for g in golds):
+            continue  # not said, or a gold alias or a part of one: saying it is saying the gold
+        if _phrase(name).search(said):
+            return "INCORRECT"
+    return "CORRECT"
 
 
 def agreement(first: Sequence[str], second: Sequence[str]) -> dict[str, object]:

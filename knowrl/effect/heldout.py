@@ -1,10 +1,12 @@
 """Held-out evaluation as a SimpleQA reader reads it: per question, graded by a grader the policy was not
 trained against.
 
-Each held-out answer gets two labels: the strict evaluation grader's (``knowrl.effect.eval_grader``: alias match,
-its own refusals; the headline) and the training reward's offline grader's (reported beside it, with their
-agreement, so a quirk of the training grader cannot pass as improvement). Outcomes are kept per question
-(``knowrl.stats``) so intervals resample questions, and two stages on the same questions can be paired.
+Each held-out answer gets three labels: the strict evaluation grader's (``knowrl.effect.eval_grader``: exact alias
+match, its own refusals; the headline), its containment match (the alias said as a phrase, not negated, no other
+candidate of the question's family named: a sentence answer counts; reported beside it) and the training reward's
+offline grader's (reported beside them, with its agreement with the strict grader, so a quirk of the training
+grader cannot pass as improvement). Outcomes are kept per question (``knowrl.stats``) so intervals resample
+questions, and two stages on the same questions can be paired.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import statistics
 from pathlib import Path
 from typing import Any, Sequence
 
-from knowrl.effect.eval_grader import agreement, strict_label
+from knowrl.effect.eval_grader import agreement, contain_label, strict_label, strict_normalize
 from knowrl.stats import counts_per_question, outcome, rates
 from knowrl_io.jsonl import read_objects
 from reward_engine.completion import parse
@@ -35,6 +37,28 @@ def heldout_rows(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
+def family_others(rows: Sequence[dict[str, Any]]) -> list[tuple[str, ...]]:
+    """Per row, the other candidates of its family for the containment match: the aliases of the other
+    answerable rows with the same ``template``, less those of rows that share an alias with it (the same answer).
+    A row without a template has none.
+
+    >>> rows = [{"template": "capital", "aliases": a, "answerable": True} for a in (["Paris"], ["Lyon"], ["paris"])]
+    >>> family_others(rows + [{"aliases": ["Rome"], "answerable": True}])
+    [('Lyon',), ('Paris', 'paris'), ('Lyon',), ()]
+    """
+    names = [{strict_normalize(a) for a in row.get("aliases") or ()} for row in rows]
+    family: dict[str, list[int]] = {}
+    for i, row in enumerate(rows):
+        if row.get("template") and row.get("answerable", True):
+            family.setdefault(row["template"], []).append(i)
+    out = []
+    for i, row in enumerate(rows):
+        members = family.get(row.get("template") or "", [])
+        said = [a for j in members if j != i and not names[j] & names[i] for a in rows[j]["aliases"]]
+        out.append(tuple(dict.fromkeys(said)))
+    return out
+
+
 def claims_in(completion: str) -> int:
     """How many claims the offline decomposer finds in a completion's reasoning (what the fact term checks)."""
     from reward_engine.offline.facts import decompose
@@ -45,7 +69,7 @@ def claims_in(completion: str) -> int:
 def grade_stage(
     rows: Sequence[dict[str, Any]], completions: Sequence[str], k: int, attempted: bool = False
 ) -> dict[str, Any]:
-    """Strict and training-grader outcomes of ``k`` completions per row (row-major), per question.
+    """Strict, containment and training-grader outcomes of ``k`` completions per row (row-major), per question.
     ``attempted``: every answer counts as an attempt (the base row, which was never taught to abstain or
     to write the format): anything not CORRECT is INCORRECT."""
     from knowrl.evaluate import grade_completions
@@ -55,31 +79,43 @@ def grade_stage(
     _, train_details = asyncio.run(
         grade_completions(list(repeated), list(completions), parse_reward_config(TRAIN_GRADER))
     )
-    strict, train, details = [], [], []
-    for row, completion, graded in zip(repeated, completions, train_details):
+    others = [o for o in family_others(rows) for _ in range(k)]
+    strict, contain, train, details = [], [], [], []
+    for row, completion, graded, row_others in zip(repeated, completions, train_details, others):
         parsed = parse(completion)
-        label = strict_label(parsed.answer or "", row["aliases"], row["answerable"]) if parsed.has_answer else None
+        said, aliases, answerable = parsed.answer or "", row["aliases"], row["answerable"]
+        label = strict_label(said, aliases, answerable) if parsed.has_answer else None
+        contained = contain_label(said, aliases, answerable, row_others) if parsed.has_answer else None
         strict.append(outcome(label, parsed.has_answer))
+        contain.append(outcome(contained, parsed.has_answer))
         train.append(outcome(graded["label"], parsed.has_answer))
         if attempted:
-            strict[-1], train[-1] = (o if o == "CORRECT" else "INCORRECT" for o in (strict[-1], train[-1]))
+            strict[-1], contain[-1], train[-1] = (
+                o if o == "CORRECT" else "INCORRECT" for o in (strict[-1], contain[-1], train[-1])
+            )
         details.append(
             {
                 "qid": row.get("qid"),
                 "answer": parsed.answer,
                 "strict": strict[-1],
+                "contain": contain[-1],
                 "train": train[-1],
                 "claims": claims_in(completion),
                 "completion": completion,
             }
         )
-    per_q = [strict[i * k : (i + 1) * k] for i in range(len(rows))]
-    per_q_train = [train[i * k : (i + 1) * k] for i in range(len(rows))]
-    counts, train_counts = counts_per_question(per_q), counts_per_question(per_q_train)
+
+    def per_question(labels: list[str]):
+        return counts_per_question([labels[i * k : (i + 1) * k] for i in range(len(rows))])
+
+    counts, contain_counts, train_counts = per_question(strict), per_question(contain), per_question(train)
     return {
         "k": k,
         "counts": counts.tolist(),
         "rates": rates(counts),
+        "contain_counts": contain_counts.tolist(),  # the containment match's, beside the strict exact match's
+        "contain_rates": rates(contain_counts),
+        "contain_agreement": agreement(strict, contain),
         "train_counts": train_counts.tolist(),
         "train_rates": rates(train_counts),
         "agreement": agreement(strict, train),

@@ -1,10 +1,11 @@
 """Probe a policy on every candidate of the effect design and keep the result as a file.
 
-    python -m knowrl.effect.probe_candidates --model smollm2 --out configs/data/boundary-smollm2.json
+    python -m knowrl.effect.probe_candidates --model smollm2 --k 8 --out configs/data/boundary-smollm2-k8.json
     python -m knowrl.effect.probe_candidates --regrade configs/data/boundary-smollm2.json  # after a grader change
 
-What ``configs/data/boundary-smollm2.json`` is: the demo reads it instead of probing 1,061 questions
-(~15 min here). Its own module: it needs the candidates (``knowrl.effect.demo_data``), which need the probe.
+What ``configs/data/boundary-smollm2-k8.json`` is: the demo and the effect study read it instead of probing
+every candidate (8 samples each: a p(right) estimate the reward forecast, ``knowrl.effect.forecast``, can use).
+Its own module: it needs the candidates (``knowrl.effect.demo_data``), which need the probe.
 """
 
 from __future__ import annotations
@@ -17,16 +18,19 @@ from knowrl.effect.boundary import probe, write_probe_file
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Probe a policy on every candidate of the effect design and keep the result as a file (what
-    ``configs/data/boundary-smollm2.json`` is: the demo reads it instead of probing for ~17 minutes)."""
+    ``configs/data/boundary-smollm2-k8.json`` is: the demo reads it instead of probing for most of an hour)."""
     import argparse
     import time
 
     from knowrl.effect.demo_data import gradient_items
     from knowrl.models import resolve_model_path
+    from knowrl_io.provenance import commit
 
     parser = argparse.ArgumentParser(prog="python -m knowrl.effect.probe_candidates", description=main.__doc__)
     parser.add_argument("--model", default="smollm2")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--k", type=int, default=8, help="sampled answers per question (default 8)")
+    parser.add_argument("--temperature", type=float, default=0.9)
     parser.add_argument("--cache", type=Path, help="probe cache folder (default: a temporary one)")
     parser.add_argument(
         "--regrade", type=Path, metavar="FILE", help="grade a kept probe file's answers again with today's grader"
@@ -41,16 +45,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     rows = [i.rl_row() for i in gradient_items() if i.answerable]
     with tempfile.TemporaryDirectory() as tmp:
-        got = probe(resolve_model_path(args.model, 0), rows, args.cache or Path(tmp), 4, 0.9, 0, batch_size=48)
+        got = probe(
+            resolve_model_path(args.model, 0), rows, args.cache or Path(tmp), args.k, args.temperature, 0, batch_size=48
+        )
     meta = {
         "model": args.model,
-        "k": 4,
-        "temperature": 0.9,
+        "k": args.k,
+        "temperature": args.temperature,
         "seed": 0,
-        "grader": "reward_engine.offline.grader (the training grader) at probe time",
+        "grader": f"reward_engine.offline.grader (the training grader, with the question) at commit {commit()}",
         "questions": len(rows),
         "probe_s": round(time.perf_counter() - started, 1),
-        "made_by": f"python -m knowrl.effect.probe_candidates --model {args.model} --out {args.out}",
+        "made_by": f"python -m knowrl.effect.probe_candidates --model {args.model} --k {args.k} --out {args.out}",
     }
     write_probe_file(args.out, meta, got)
     print(f"{len(got)} questions probed in {meta['probe_s']:.0f} s -> {args.out}")

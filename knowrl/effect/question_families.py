@@ -5,9 +5,14 @@ France, not of Palau; the symbol of iron, not of hafnium): the mix that selectiv
 family asks one field of every entity a source has:
 
 - countries (CIA World Factbook): ``capital``, ``capital_of`` (which country a capital belongs to),
-  ``language`` (an official language), ``currency``;
+  ``language`` (an official language), ``currency``, ``nationality`` (what its people are called),
+  ``internet_code`` (its top-level domain);
 - chemical elements (mendeleev's ``elements.db``): ``symbol``, ``element_of`` (which element a symbol
-  names), ``atomic_number``.
+  names), ``atomic_number``, ``element_number`` (which element has a given atomic number).
+
+The last three were added so that a 135M policy knows enough questions confidently (right in most samples)
+for a balanced known/unknown design: ``nationality`` is mostly known, ``internet_code`` and ``element_number``
+mostly famous-known and obscure-unknown.
 
 Items of one entity share its link, so the entity split (``knowrl.effect.demo_questions``) keeps a country's
 four questions, or an element's three, on one side. Gold is left out: the knowledge-boundary probe's
@@ -25,8 +30,8 @@ from typing import Iterator
 from knowrl.effect.demo_questions import Item, _first_sentences, _qid, _sentence
 from retrieval.sources import FACTBOOK_SUFFIX, _package_dir, factbook_country_name
 
-COUNTRY_FAMILIES = ("capital", "capital_of", "language", "currency")
-ELEMENT_FAMILIES = ("symbol", "element_of", "atomic_number")
+COUNTRY_FAMILIES = ("capital", "capital_of", "language", "currency", "nationality", "internet_code")
+ELEMENT_FAMILIES = ("symbol", "element_of", "atomic_number", "element_number")
 FAMILIES = COUNTRY_FAMILIES + ELEMENT_FAMILIES
 PROBE_SHOT_ENTITIES = {"gold"}  # asked in knowrl.effect.boundary.SHOTS: known to the probe by construction
 # Element names spelled two ways in English (the strict grader accepts either).
@@ -83,6 +88,45 @@ def official_languages(text: str) -> tuple[str, ...]:
         if m and len(m.group(1).split()) <= 3:
             names.append(m.group(1).strip())
     return tuple(dict.fromkeys(names))
+
+
+_NOTE = re.compile(r"[;,]?\s*note\b.*$", re.I | re.S)
+
+
+def nationality_aliases(adjective: str, noun: str) -> tuple[str, ...]:
+    """The Factbook's "Nationality" adjective and noun as answers a grader accepts (adjective first).
+
+    >>> nationality_aliases("Swedish", "Swede(s)")
+    ('Swedish', 'Swede', 'Swedes')
+    >>> nationality_aliases("Congolese or Congo", "Congolese (singular and plural)")
+    ('Congolese', 'Congo')
+    >>> nationality_aliases("NA", "NA (US citizens)")
+    ()
+    """
+    names: list[str] = []
+    for field, plural_too in ((adjective, False), (noun, True)):
+        field = re.sub(r"\((?:singular|plural|singular and plural)\)", "", _NOTE.sub("", field))
+        for part in re.split(r",|;|\bor\b", field):
+            part = re.sub(r"\s+", " ", part).strip()
+            if not part or part.upper() == "NA" or "(" in part.replace("(s)", "") or len(part.split()) > 3:
+                continue
+            if part.endswith("(s)"):
+                names.append(part[:-3])
+                if plural_too:
+                    names.append(part[:-3] + "s")
+            else:
+                names.append(part)
+    return tuple(dict.fromkeys(n for n in names if n and n[0].isupper()))
+
+
+def internet_code(text: str) -> str | None:
+    """A country's one top-level domain (".se"), or None when the field names none or several.
+
+    >>> internet_code(".se"), internet_code(".uk; note - ..."), internet_code("none")
+    ('.se', '.uk', None)
+    """
+    m = re.fullmatch(r"(\.[a-z]{2})", _NOTE.sub("", text).strip())
+    return m.group(1) if m else None
 
 
 def _factbook_raw() -> Iterator[tuple[str, dict]]:
@@ -160,6 +204,35 @@ def country_items() -> Iterator[Item]:
                 f"{languages[0]} is an official language of {country}.",
                 f"I am not sure which language is official in {country}.",
             )
+        people_nat = people.get("Nationality") or {}
+        called = nationality_aliases(_text(people_nat.get("adjective")), _text(people_nat.get("noun")))
+        if called:
+            yield Item(
+                _qid("nationality", country),
+                "nationality",
+                f"What nationality are people from {country}?",
+                called,
+                True,
+                title,
+                link,
+                context,
+                f"People from {country} are {called[0]}.",
+                f"I am not sure what people from {country} are called.",
+            )
+        domain = internet_code(_text((data.get("Communications") or {}).get("Internet country code")))
+        if domain:
+            yield Item(
+                _qid("internet_code", country),
+                "internet_code",
+                f"What is the internet country code of {country}?",
+                (domain, domain[1:]),
+                True,
+                title,
+                link,
+                context,
+                f"The internet country code of {country} is {domain}.",
+                f"I am not sure what the internet country code of {country} is.",
+            )
         money = currency_aliases(_text(data.get("Economy", {}).get("Exchange rates", {}).get("Currency")))
         if money:
             yield Item(
@@ -227,4 +300,16 @@ def element_items(wiki_leads: dict[str, str]) -> Iterator[Item]:
             context,
             f"The atomic number of {name.lower()} is {number}.",
             f"I am not sure what the atomic number of {name.lower()} is.",
+        )
+        yield Item(
+            _qid("element_number", name),
+            "element_number",
+            f"Which chemical element has the atomic number {number}?",
+            names,
+            True,
+            title,
+            link,
+            context,
+            f"The element with the atomic number {number} is {name.lower()}.",
+            f"I am not sure which element has the atomic number {number}.",
         )

@@ -29,6 +29,11 @@ def _spread(group: Sequence[dict[str, Any]]) -> bool:
     return len(totals) > 1 and statistics.pstdev(totals) > 1e-9
 
 
+def _trapped(group: Sequence[dict[str, Any]]) -> bool:
+    """Every completion of the group abstains: no reward spread, and no way back (KARL's abstention trap)."""
+    return bool(group) and all(r.get("label") == "NOT_ATTEMPTED" for r in group)
+
+
 def _shares(rows: Sequence[dict[str, Any]]) -> dict[str, float]:
     """Share of each grade, and of completions without one (no answer to grade)."""
     shares = {lab: sum(r.get("label") == lab for r in rows) / len(rows) for lab in LABELS}
@@ -69,6 +74,7 @@ def training_signal(
         first = after = sum(_spread(g) for g in drawn) / max(1, len(drawn))
     incorrect = [r for r in rows if r.get("label") == "INCORRECT"]
     shares = _shares(rows)
+    trap = [sum(map(_trapped, gs)) / len(gs) if gs else 0.0 for gs in per_step.values()]
     return {
         "completions": len(rows),
         "steps": len(steps),
@@ -83,6 +89,9 @@ def training_signal(
         "claims_per_incorrect": statistics.fmean(claims_in(r["completion"]) for r in incorrect) if incorrect else None,
         "fact_score_incorrect": statistics.fmean(r.get("factuality") or 0.0 for r in incorrect) if incorrect else None,
         "fact_variance_share": var_fact / var_total if var_total > 0 else None,
+        # per step, the share of drawn groups (refills included) whose completions all say "I don't know"
+        "trap_share": statistics.fmean(trap),
+        "trap_share_per_step": [round(t, 3) for t in trap],
     }
 
 

@@ -1,0 +1,260 @@
+"""What a reward asks of a policy, read from a boundary probe before any GPU hour is spent.
+
+    python -m knowrl.effect.forecast configs/data/boundary-smollm2-k8.json --preset truthrl
+    python -m knowrl.effect.forecast PROBE --preset threshold --threshold-t 0.75 --data runs/demo/data --json
+
+A reward that pays ``right`` / ``abstain`` / ``wrong`` makes answering pay, in expectation, only where the
+policy is right with p above (abstain - wrong) / (right - wrong) (``reward_engine.semantics.answer_bar``).
+From a probe (k sampled answers per question, ``knowrl.effect.boundary``) each question gets p(right): a
+posterior mean under a Beta prior fitted to its family's counts (empirical Bayes), so 0 of 8 on an easy family
+is not read as certainty. The reward's optimum answers exactly where p clears the bar; GRPO drives a policy
+towards it. What it prints per set (training and held-out questions):
+
+- ``abstain_share``: the optimum's share of "I don't know" (a warning above 80 % of the training questions:
+  the reward asks for abstention on nearly everything);
+- ``f_optimum``: its SimpleQA F (harmonic mean of correct and correct-given-attempted, in expectation);
+- ``f_base``: F of answering everything as the probed policy does;
+- ``f_oracle``: F of the best cut on p (answer the most likely questions, abstain on the rest): the most any
+  reward can show on this set with this policy's knowledge;
+- ``expected_reward``: the optimum's mean reward per completion, in the preset's units (format term included,
+  fact score taken as 0).
+
+Questions about things that do not exist have p = 0: abstaining is right there.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+WARN_ABSTAIN_SHARE = 0.8
+MIN_FAMILY = 20  # fewer probed questions than this: the family borrows the pooled prior
+
+
+@dataclass(frozen=True)
+class Prior:
+    """A Beta(a, b) prior over p(right)."""
+
+    a: float
+    b: float
+
+    def posterior_mean(self, correct: int, k: int) -> float:
+        """E[p | correct of k], the shrunk estimate.
+
+        >>> round(Prior(1.0, 1.0).posterior_mean(0, 8), 3), round(Prior(1.0, 1.0).posterior_mean(8, 8), 3)
+        (0.1, 0.9)
+        """
+        return (correct + self.a) / (k + self.a + self.b)
+
+
+def fit_prior(counts: Sequence[int], k: int) -> Prior:
+    """Beta-binomial prior by the method of moments: the mean share right, and how much more the shares vary
+    than k draws of one p would (their overdispersion) sets how strongly the prior pulls.
+
+    >>> p = fit_prior([0, 0, 0, 8, 8, 8], 8)   # all-or-nothing: a weak prior, posteriors near the raw share
+    >>> round(p.posterior_mean(0, 8), 3), round(p.posterior_mean(8, 8), 3)
+    (0.056, 0.944)
+    >>> p = fit_prior([3, 4, 5, 4, 4, 4], 8)   # one p for all: a strong prior at 1/2
+    >>> round(p.posterior_mean(0, 8), 2)
+    0.43
+    """
+    if not counts or k < 1:
+        return Prior(1.0, 1.0)
+    shares = [c / k for c in counts]
+    mu = sum(shares) / len(shares)
+    mu = min(max(mu, 1e-3), 1 - 1e-3)
+    var = sum((s - mu) ** 2 for s in shares) / max(1, len(shares) - 1)
+    rho = ((var * k / (mu * (1 - mu))) - 1) / (k - 1) if k > 1 else 0.5
+    rho = min(max(rho, 0.02), 0.5)  # 1/(a+b+1): the prior is worth at least one sample, at most 49
+    strength = 1 / rho - 1
+    return Prior(mu * strength, (1 - mu) * strength)
+
+
+def p_right(probe: Mapping[str, Mapping[str, Any]], family: Mapping[str, str], k: int) -> dict[str, float]:
+    """Per probed question (qid -> {"correct": int}), the posterior mean p(right) under its family's prior."""
+    by_family: dict[str, list[int]] = defaultdict(list)
+    for qid, got in probe.items():
+        by_family[family.get(qid, "?")].append(int(got["correct"]))
+    pooled = fit_prior([c for counts in by_family.values() for c in counts], k)
+    priors = {f: fit_prior(c, k) if len(c) >= MIN_FAMILY else pooled for f, c in by_family.items()}
+    return {qid: priors[family.get(qid, "?")].posterior_mean(int(got["correct"]), k) for qid, got in probe.items()}
+
+
+def simpleqa_f(correct: float, attempted: float) -> float:
+    """SimpleQA's F: the harmonic mean of correct (over all questions) and correct given attempted.
+
+    >>> round(simpleqa_f(0.2, 1.0), 3), round(simpleqa_f(0.2, 0.25), 3), simpleqa_f(0.0, 0.0)
+    (0.2, 0.32, 0.0)
+    """
+    if attempted <= 0 or correct <= 0:
+        return 0.0
+    given = correct / attempted
+    return 2 * correct * given / (correct + given)
+
+
+@dataclass(frozen=True)
+class SetForecast:
+    questions: int
+    answer_bar: float
+    abstain_share: float
+    correct: float
+    incorrect: float
+    f_optimum: float
+    f_base: float
+    f_oracle: float
+    oracle_answers: float  # the share of questions the oracle's cut answers
+    expected_reward: float
+    expected_reward_answer_all: float
+    expected_reward_abstain_all: float
+
+
+def optimum_actions(ps: Sequence[float], pay: Mapping[str, float]) -> list[bool]:
+    """True where answering earns more than abstaining in expectation (ties abstain)."""
+    return [p * pay["right"] + (1 - p) * pay["wrong"] > pay["abstain"] + 1e-12 for p in ps]
+
+
+def forecast_set(ps: Sequence[float], pay: Mapping[str, float], bar: float) -> SetForecast:
+    """The forecast for one set of questions with p(right) ``ps`` under payoffs ``pay``."""
+    n = len(ps)
+    if n == 0:
+        return SetForecast(0, bar, *([0.0] * 10))
+    answer = optimum_actions(ps, pay)
+    attempted = sum(answer) / n
+    correct = sum(p for p, a in zip(ps, answer) if a) / n
+    reward = sum(p * pay["right"] + (1 - p) * pay["wrong"] if a else pay["abstain"] for p, a in zip(ps, answer)) / n
+    ranked = sorted(ps, reverse=True)
+    best_f, best_m, running = 0.0, 0, 0.0
+    for m, p in enumerate(ranked, 1):
+        running += p
+        f = simpleqa_f(running / n, m / n)
+        if f > best_f:
+            best_f, best_m = f, m
+    mean_p = sum(ps) / n
+    return SetForecast(
+        questions=n,
+        answer_bar=bar,
+        abstain_share=1 - attempted,
+        correct=correct,
+        incorrect=attempted - correct,
+        f_optimum=simpleqa_f(correct, attempted),
+        f_base=simpleqa_f(mean_p, 1.0),
+        f_oracle=best_f,
+        oracle_answers=best_m / n,
+        expected_reward=reward,
+        expected_reward_answer_all=mean_p * pay["right"] + (1 - mean_p) * pay["wrong"],
+        expected_reward_abstain_all=pay["abstain"],
+    )
+
+
+def forecast(
+    sets: Mapping[str, Iterable[Mapping[str, Any]]],
+    probe: Mapping[str, Mapping[str, Any]],
+    k: int,
+    sem: Any,
+) -> dict[str, dict[str, float]]:
+    """Per named set of RL rows (``qid``, ``answerable``, ``template``): the forecast under semantics ``sem``. A
+    row about something that does not exist has p 0; an answerable row the probe lacks is left out (counted)."""
+    from reward_engine.semantics import answer_bar, payoffs
+
+    pay, bar = payoffs(sem), answer_bar(sem)
+    rows = {name: list(r) for name, r in sets.items()}
+    family = {r["qid"]: r.get("template") or "?" for rs in rows.values() for r in rs}
+    family.update({qid: qid.split(":")[0] for qid in probe if qid not in family})
+    ps = p_right(probe, family, k)
+    out: dict[str, dict[str, float]] = {}
+    for name, rs in rows.items():
+        got = [
+            0.0 if not r.get("answerable", True) else ps[r["qid"]]
+            for r in rs
+            if r["qid"] in ps or not r.get("answerable", True)
+        ]
+        out[name] = {**asdict(forecast_set(got, pay, bar)), "unprobed": len(rs) - len(got)}  # answerable, not probed
+    return out
+
+
+def warning(result: Mapping[str, Mapping[str, float]], share: float = WARN_ABSTAIN_SHARE) -> str | None:
+    """A line for the user when the reward's optimum abstains on more than ``share`` of the training questions."""
+    train = result.get("train")
+    if not train or train["abstain_share"] <= share:
+        return None
+    return (
+        f"warning: this reward's optimum says \"I don't know\" to {train['abstain_share']:.0%} of the training "
+        f"questions (answering pays only where p(right) > {train['answer_bar']:.2f}); GRPO will drive the policy "
+        "towards abstaining on nearly everything. Pick a preset with a lower bar (truthrl: 0.50, threshold with a "
+        "smaller threshold_t) or questions the policy knows better."
+    )
+
+
+def render(result: Mapping[str, Mapping[str, float]], preset: str) -> str:
+    """The forecast as a small table (what ``knowrl.train`` prints before GRPO)."""
+    lines = [
+        f"Reward forecast ({preset}): answering pays where p(right) > {next(iter(result.values()))['answer_bar']:.2f}",
+        "| set | questions | optimum abstains | optimum F | optimum incorrect | base F | oracle F | expected reward |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, r in result.items():
+        lines.append(
+            f"| {name} | {r['questions']} | {r['abstain_share']:.1%} | {r['f_optimum']:.3f} | {r['incorrect']:.3f} "
+            f"| {r['f_base']:.3f} | {r['f_oracle']:.3f} | {r['expected_reward']:+.3f} |"
+        )
+    note = warning(result)
+    return "\n".join(lines + ([note] if note else []))
+
+
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    """RL rows of a JSONL file (a run's train.jsonl / heldout.jsonl)."""
+    from knowrl_io.records import iter_records
+
+    rows = []
+    for record in iter_records(path):
+        if record.error is not None:
+            raise ValueError(f"{path}:{record.where}: {record.error}")
+        rows.append(record.value)
+    return rows
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print what a reward preset's optimum does on a probed set, before training."""
+    import argparse
+
+    from reward_engine.semantics import semantics
+
+    parser = argparse.ArgumentParser(prog="python -m knowrl.effect.forecast", description=main.__doc__)
+    parser.add_argument("probe", type=Path, help="a probe file (python -m knowrl.effect.probe_candidates)")
+    parser.add_argument("--preset", default="knowrl", help="reward preset (reward_engine.semantics.PRESETS)")
+    parser.add_argument("--threshold-t", type=float, help="preset threshold: the confidence target t")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        help="a run's data folder (train.jsonl, heldout.jsonl); default: the "
+        "effect study's margin design drawn from the probe",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="without --data: the seed whose training draw is read")
+    parser.add_argument("--json", action="store_true", help='{"train": {...}, "heldout": {...}}')
+    args = parser.parse_args(argv)
+    try:
+        data = json.loads(args.probe.read_text(encoding="utf-8"))
+        probe, k = data["probe"], int(data["k"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        parser.error(f"{args.probe}: not a probe file ({exc})")
+    overrides = {} if args.threshold_t is None else {"threshold_t": args.threshold_t}
+    try:
+        sem = semantics(args.preset, **overrides)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if args.data is not None:
+        sets = {name: read_rows(args.data / f"{name}.jsonl") for name in ("train", "heldout")}
+    else:
+        from knowrl.effect.margin import study_rows
+
+        sets = study_rows(probe, k, seed=args.seed)
+    result = forecast(sets, probe, k, sem)
+    print(json.dumps(result, indent=2) if args.json else render(result, args.preset))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
