@@ -1,8 +1,15 @@
-"""Does the KnowRL reward lower held-out hallucination the way a SimpleQA reader measures it? A seeded study.
+"""Does a reward make a policy abstain where it does not know, the way a SimpleQA reader measures it? A seeded study.
 
-    python bench/effect.py --profile        # time each stage here, print the sizes that fit --budget-min
-    python bench/effect.py                  # 5 seeds x 5 arms at the default sizes -> bench/results/effect.md
+    python bench/effect.py                  # 3 seeds x {sft-only, truthrl, knowrl} -> bench/results/effect.md
+    python bench/effect.py --seeds 0 --arms sft-only truthrl   # one piece at a time; kept pieces are reused
     python bench/effect.py --quick          # the tiny random model, 1 seed, 2 steps: the job end to end
+    python bench/effect.py --config configs/demo.yaml --arms knowrl control   # the earlier gradient design
+
+The study (``configs/selective.yaml``, issue #73): questions with a margin from the base policy's 8-sample probe
+(``knowrl.effect.margin``), a short-target cold start, then per arm GRPO from the same SFT policy; the reward
+forecast (``knowrl.effect.forecast``) of each arm's preset beside what training did; selectivity within family
+and agreement with the reward's optimum (``knowrl.effect.study_report``). The rest of this docstring describes the
+earlier gradient design (``--config configs/demo.yaml``), kept for its results files.
 
 Per seed s (data, SFT and GRPO all seeded by s): training questions drawn from the pool (the held-out set of
 ``knowrl.effect.demo_questions`` is fixed and split from it by entity); the base model's knowledge boundary
@@ -55,23 +62,34 @@ from knowrl_io import provenance  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 ARMS: dict[str, list[str]] = {
+    "sft-only": [],  # no GRPO: the SFT policy itself, what every other arm is paired against
+    "truthrl": ["reward.preset=truthrl"],
     "knowrl": ["reward.preset=knowrl"],
+    "threshold-0.75": ["reward.preset=threshold", "reward.threshold_t=0.75"],
     "correctness": ["reward.preset=knowrl", "reward.semantics={fact_weight: 0, fact_on_no_answer: false}"],
     "control": [
         "reward.preset=knowrl",
         "reward.semantics={correct: 0, not_attempted: 0, incorrect: 0, no_answer: 0, fact_weight: 0}",
     ],
     "knowrl-june2025": ["reward.preset=knowrl-june2025"],
-    "truthrl": ["reward.preset=truthrl"],
 }
+STUDY_ARMS = ["sft-only", "truthrl", "knowrl"]
 HEADLINE = ("f_score", "correct_given_attempted", "correct", "incorrect", "not_attempted", "malformed")
-DEFAULTS = {"train_questions": 160, "sft_steps": 40, "grpo_steps": 20, "samples": 2, "max_new_tokens": 96}
-STUDY_SEEDS = 5
-QUICK = ["model.name_or_path=tiny", "sft.max_length=384"]
+DEFAULTS = {"train_questions": 200, "sft_steps": 40, "grpo_steps": 60, "samples": 4, "max_new_tokens": 48}
+STUDY_SEEDS = 3
+STUDY_CONFIG = "configs/selective.yaml"
+CONFIG_KEY = "config="  # the base config travels first among a piece's overrides: kept pieces record it
+QUICK = ["model.name_or_path=tiny", "sft.max_length=384", "pipeline.demo_boundary_stand_in=true"]
 
 
 def config(overrides: list[str]) -> TrainConfig:
-    return load_train_config(ROOT / "configs" / "demo.yaml", overrides)
+    """The study's config: ``config=PATH`` among the overrides names the base file (default the margin study's)."""
+    path = next((o[len(CONFIG_KEY) :] for o in overrides if o.startswith(CONFIG_KEY)), STUDY_CONFIG)
+    return load_train_config(ROOT / path, [o for o in overrides if not o.startswith(CONFIG_KEY)])
+
+
+def is_margin(overrides: list[str]) -> bool:
+    return config(overrides).pipeline.demo_design == "margin"
 
 
 def grpo_batch(overrides: list[str]) -> str:
@@ -87,6 +105,7 @@ def sizes_overrides(sizes: dict[str, int]) -> list[str]:
         f"grpo.max_steps={sizes['grpo_steps']}",
         f"grpo.max_completion_length={sizes['max_new_tokens']}",
         f"pipeline.eval_max_new_tokens={sizes['max_new_tokens']}",
+        f"pipeline.demo_train_questions={sizes['train_questions']}",
         "grpo.save_steps=100000",
     ]
 
@@ -130,7 +149,11 @@ def cold_start(
     kept = probe_path(base, work / "boundary", 4, 0.9, seed)
     before = kept.stat().st_mtime_ns if kept.exists() else None
     p = cfg.pipeline
-    if p.demo_design == "gradient":
+    if p.demo_design == "margin":
+        from knowrl.effect.margin import margin_data_for
+
+        data, _, _ = margin_data_for(cfg, out / "data", base, work / "boundary")
+    elif p.demo_design == "gradient":
         from knowrl.effect.demo_data import gradient_data_for
 
         data = gradient_data_for(
@@ -140,20 +163,32 @@ def cold_start(
         boundary = {"model": base, "k": 4, "temperature": 0.9, "cache": work / "boundary", "min_correct": min_correct}
         data = build_demo_data(out / "data", sizes["train_questions"], heldout_n, seed, boundary=boundary)
     probe_s = time.perf_counter() - started
-    if p.demo_design == "gradient":
+    if p.demo_design in ("gradient", "margin"):
         from knowrl.effect.heldout import evaluate_bare, evaluate_majority
 
         base_eval = work / "base.eval.json"  # the held-out set is the same for every seed: one base row
         if not base_eval.exists():
             save(evaluate_bare(base, data["heldout"]), base_eval)
+        fresh = work / "base_samples.json"  # the no-training reference: 4 fresh bare answers per question
+        if p.demo_design == "margin" and not fresh.exists():
+            from knowrl.effect.boundary import sample_answers
+            from knowrl.effect.heldout import heldout_rows
+
+            questions = [r["question"] for r in heldout_rows(data["heldout"])]
+            save({"answers": sample_answers(base, questions, 4, 0.9, 1000, batch_size=48)}, fresh)
         save(evaluate_majority(data["heldout"], data["train"]), out / "majority.eval.json")
     sft_cfg = cfg.model_copy(deep=True)
     sft_cfg.data.train, sft_cfg.output_dir, sft_cfg.model.name_or_path = str(data["sft"]), str(out / "sft"), base
     sft(sft_cfg)
     policy = str(merge(base, str(out / "sft" / "final"), out / "sft-merged"))
     sft_s = time.perf_counter() - started - probe_s
-    evaluation = evaluate_policy(policy, None, data["heldout"], sizes["max_new_tokens"], sizes["samples"], 0.9, seed)
+    temperature = float(cfg.grpo.get("temperature", 0.9))  # samples at the training temperature
+    evaluation = evaluate_policy(
+        policy, None, data["heldout"], sizes["max_new_tokens"], sizes["samples"], temperature, seed
+    )
     save(evaluation, out / "after_sft.eval.json")
+    if p.demo_design == "margin":  # the greedy action on the training questions: does it reach the optimum?
+        save(evaluate_policy(policy, None, data["train"], sizes["max_new_tokens"]), out / "train_sft.eval.json")
     result = {
         "seed": seed,
         "policy": policy,
@@ -180,6 +215,11 @@ def arm_run(work: Path, seed: int, arm: str, cs: dict, sizes: dict[str, int], ov
     saved = _done(out / "effect.json", made_with)
     if saved:
         return saved
+    if arm == "sft-only":  # the SFT policy's own evaluations are the arm's
+        result = {"seed": seed, "arm": arm, "train_s": 0.0, "eval_s": 0.0, "made_with": made_with}
+        result |= {"torch_threads": torch_threads(), "training": None, "answers_sha": None}
+        save(result, out / "effect.json")
+        return result
     cfg = config(
         overrides
         + sizes_overrides(sizes)
@@ -195,8 +235,23 @@ def arm_run(work: Path, seed: int, arm: str, cs: dict, sizes: dict[str, int], ov
     started = time.perf_counter()
     summary = train(cfg)
     train_s = time.perf_counter() - started
-    evaluation = evaluate_policy(cs["policy"], summary["adapter"], Path(cs["data"]["heldout"]), sizes["max_new_tokens"])
+    margin = cfg.pipeline.demo_design == "margin"
+    samples, temperature = (sizes["samples"], float(cfg.grpo.get("temperature", 0.9))) if margin else (0, 1.0)
+    evaluation = evaluate_policy(
+        cs["policy"],
+        summary["adapter"],
+        Path(cs["data"]["heldout"]),
+        sizes["max_new_tokens"],
+        samples,
+        temperature,
+        seed,
+    )
     save(evaluation, out / "after_grpo.eval.json")
+    if margin:
+        train_eval = evaluate_policy(
+            cs["policy"], summary["adapter"], Path(cs["data"]["train"]), sizes["max_new_tokens"]
+        )
+        save(train_eval, out / "train_grpo.eval.json")
     answers = [d["completion"] for d in evaluation["greedy"]["details"]]
     result = {
         "seed": seed,
@@ -819,10 +874,141 @@ def pull_pieces(
             time.sleep(poll_s)  # what is left waits on a cold start another worker is making
 
 
+def study_seed(work: Path, seed: int, cs: dict, arms: list[str], overrides: list[str]) -> dict[str, Any]:
+    """effect.json's entry for one seed of the margin study: the base policy's known share of the held-out
+    questions and every arm's numbers (``knowrl.effect.study_report.arm_entry``)."""
+    from knowrl.effect.forecast import read_rows
+    from knowrl.effect.study_report import arm_entry
+
+    held, train = read_rows(Path(cs["data"]["heldout"])), read_rows(Path(cs["data"]["train"]))
+    probe, k = probe_of(overrides)
+    real = [r for r in held if r["answerable"]]
+    entry: dict[str, Any] = {"base_known_share": sum(r["base_known"] for r in real) / max(1, len(real))}
+    sft_eval = load_eval(work / f"seed{seed}" / "after_sft.eval.json")
+    train_sft = load_eval(work / f"seed{seed}" / "train_sft.eval.json")
+    from knowrl.effect.abstention_metrics import reference_selectivity
+
+    entry["reference"] = reference_selectivity(load_eval(work / "base_samples.json")["answers"], held)
+    for arm in arms:
+        folder = work / f"seed{seed}" / arm
+        cfg = config(overrides + ARMS[arm])
+        sem = cfg.reward.reward_semantics
+        if arm == "sft-only":
+            sem = config(overrides + ARMS["truthrl"]).reward.reward_semantics  # the study's main reward
+            arm_eval, train_eval, training = sft_eval, train_sft, None
+        else:
+            arm_eval, train_eval = (
+                load_eval(folder / "after_grpo.eval.json"),
+                load_eval(folder / "train_grpo.eval.json"),
+            )
+            group = int(cfg.grpo.get("num_generations", 8))
+            training = training_signal(folder / "rewards.jsonl", sem.fact_weight, group)
+        entry[arm] = arm_entry(sft_eval, arm_eval, held, train, train_eval, probe, k, sem, training, seed)
+    return entry
+
+
+def _fmt(x: float | None) -> str:
+    return "-" if x is None else f"{x:.2f}"
+
+
+def probe_of(overrides: list[str]) -> tuple[dict[str, Any], int]:
+    """The base policy's kept probe (the config's demo_boundary_file) and its k."""
+    p = config(overrides).pipeline
+    data = json.loads(Path(p.demo_boundary_file).read_text(encoding="utf-8"))
+    return data["probe"], int(data["k"])
+
+
+def write_study(
+    out: Path,
+    command: str,
+    sizes: dict[str, int],
+    seeds: list[int],
+    colds: dict,
+    runs: dict[str, dict[int, dict]],
+    work: Path,
+    overrides: list[str],
+    threads: str,
+) -> dict[str, Any]:
+    """effect.md and effect.json of the margin study: the forecast of each arm's reward, then what training did,
+    every seed and arm, and the goal per seed."""
+    from knowrl.effect.forecast import forecast, read_rows, render
+    from knowrl.effect.study_report import goal, is_arm, tables
+
+    arms = list(runs)
+    data = {"command": command, "commit": provenance.commit(), "sizes": sizes, "seeds": {}}
+    for s in seeds:
+        data["seeds"][str(s)] = study_seed(work, s, colds[s], arms, overrides)
+    probe, k = probe_of(overrides)
+    cs = colds[seeds[0]]
+    sets = {"train": read_rows(Path(cs["data"]["train"])), "heldout": read_rows(Path(cs["data"]["heldout"]))}
+    forecasts = []
+    for arm in arms:
+        if arm == "sft-only":
+            continue
+        cfg = config(overrides + ARMS[arm])
+        result = forecast(sets, probe, k, cfg.reward.reward_semantics)
+        forecasts.append(f"### `{arm}`\n\n" + render(result, cfg.reward.preset) + "\n")
+    goals = {s: {a: goal(e) for a, e in entry.items() if is_arm(e)} for s, entry in data["seeds"].items()}
+    cold = cs["cold_start"]
+    lines = [
+        f"# Selective abstention: what each reward asks, and what GRPO did ({len(seeds)} seed"
+        f"{'s' * (len(seeds) != 1)} x {len(arms)} arms)",
+        "",
+        f"Command: `{command}` at commit {provenance.commit()} ({threads}).",
+        "",
+        f"Sizes: {sizes}. Questions with a margin (`knowrl.effect.margin`): {cold.get('rule')}; "
+        f"{cold.get('balance')}. Held-out: {cold.get('heldout', {}).get('all')}; training (seed {seeds[0]}): "
+        f"{cold.get('train', {}).get('all')}; candidates: {cold.get('candidates', {}).get('all')}.",
+        "",
+        f"## The forecast (before training, from the base policy's probe; seed {seeds[0]}'s training questions)",
+        "",
+        *forecasts,
+        "",
+        tables(data["seeds"]),
+        "",
+        "No-training reference (the base policy, 4 fresh bare answers at T 0.9, abstaining unless 3 of 4 agree), "
+        "AUROC pooled / within family: "
+        + "; ".join(
+            f"seed {s}: {_fmt(e['reference']['pooled'])} / {_fmt(e['reference']['within_family'])}"
+            for s, e in data["seeds"].items()
+        )
+        + ".",
+        "",
+        "## The goal per seed (within-family AUROC >= 0.7 after GRPO; correct given attempted up and incorrect "
+        "down beyond the paired 95 % interval; greedy action = the reward's optimum on >= 80 % of training "
+        "questions)",
+        "",
+        "| seed | arm | within-family AUROC >= 0.7 | CGA up | incorrect down | optimum agreement >= 0.8 |",
+        "|---:|---|---|---|---|---|",
+    ]
+    for s, per in goals.items():
+        for arm, g in per.items():
+            if arm != "sft-only":
+                lines.append(f"| {s} | {arm} | " + " | ".join("yes" if v else "no" for v in g.values()) + " |")
+    judged = work / "judge_agreement.json"
+    if judged.exists():
+        j = json.loads(judged.read_text())
+        data["judge_agreement"] = {k: v for k, v in j.items() if k != "disagreements"}
+        lines += [
+            "",
+            "## The evaluation grader against the local 1.5B judge",
+            "",
+            f"`{j['command']}`: {j['answers']} held-out answers drawn from every kept greedy evaluation "
+            f"({j['ungraded_by_judge']} the judge did not grade). Strict exact match vs the judge: agree "
+            f"{j['strict_vs_judge']['agree']:.3f}, kappa {j['strict_vs_judge']['kappa']:.2f}; containment match vs "
+            f"the judge: agree {j['contain_vs_judge']['agree']:.3f}, kappa {j['contain_vs_judge']['kappa']:.2f}. The "
+            "judge is no ground truth (bench/results/real_judge.md).",
+        ]
+    out.write_text("\n".join(lines) + "\n")
+    out.with_suffix(".json").write_text(json.dumps(data, indent=1) + "\n")
+    return data
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, nargs="+", help="default 0 1 2 3 4 (--quick: 0)")
-    parser.add_argument("--arms", nargs="+", default=list(ARMS), choices=list(ARMS))
+    parser.add_argument("--arms", nargs="+", default=STUDY_ARMS, choices=list(ARMS))
+    parser.add_argument("--config", default=STUDY_CONFIG, help="the study's base config (relative to the repo)")
     for key, value in DEFAULTS.items():
         parser.add_argument(f"--{key.replace('_', '-')}", type=int, default=value)
     parser.add_argument("--min-correct", type=int, help="known before SFT: right in this many of 4 (default: 2)")
@@ -838,7 +1024,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pull", action="store_true", help=argparse.SUPPRESS)  # a worker: take pieces in turn
     args = parser.parse_args(argv)
     sizes = {k: getattr(args, k) for k in DEFAULTS}
-    overrides = list(args.set)
+    overrides = [CONFIG_KEY + args.config, *args.set] if args.config != STUDY_CONFIG else list(args.set)
     seeds, heldout_n = args.seeds or list(range(STUDY_SEEDS)), args.heldout
     if args.quick:
         overrides = QUICK + overrides
@@ -872,6 +1058,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     out = args.out or (work / "effect.md" if args.quick else RESULTS / "effect.md")
     threads = threads_note(colds, runs, args.workers)
+    if is_margin(overrides):
+        write_study(out, command.strip(), sizes, seeds, colds, runs, work, overrides, threads)
+        print(out.read_text())
+        return 0
     from knowrl.models import resolve_model_path
 
     base = base_knowledge(

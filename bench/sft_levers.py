@@ -70,7 +70,8 @@ def lever_row(effect: Any, work: Path, name: str) -> dict[str, Any]:
     shared_base = work / "base.eval.json"
     if shared_base.exists() and not (lever_work / "base.eval.json").exists():
         (lever_work / "base.eval.json").write_text(shared_base.read_text())  # one base row for every lever
-    cs = effect.cold_start(lever_work, 0, {**SIZES, **sizes}, overrides, None, min_correct)
+    design = [effect.CONFIG_KEY + "configs/demo.yaml", *overrides]  # the gradient design these levers were read on
+    cs = effect.cold_start(lever_work, 0, {**SIZES, **sizes}, design, None, min_correct)
     if not shared_base.exists():
         shared_base.write_text((lever_work / "base.eval.json").read_text())
     base = json.loads(shared_base.read_text())

@@ -2,6 +2,8 @@
 
     python bench/train_step.py [--steps 4]
     python bench/train_step.py --compare generation --steps 4 --out bench/results/train_step_vllm.md
+    python bench/train_step.py --compare generation --config configs/selective.yaml \
+        --model RUN/sft-merged --data RUN/data --steps 4    # the study's shape, on its SFT policy
 
 ``--compare generation``: the GRPO step as committed with transformers' generation and with vLLM's
 (``grpo.use_vllm=true``: TRL's colocate mode, ``knowrl/vllm_cpu.py`` on CPU), same config and seed, one run.
@@ -185,14 +187,23 @@ def sft_rows(p: dict[str, float]) -> dict[str, float]:
     }
 
 
+DEFAULT_FLAGS = {"config": "configs/demo.yaml", "model": "smollm2", "data": None}
+
+
 def profile(
-    stage: str, overrides: list[str], steps: int, work: Path, data: dict[str, Path], base: str
+    stage: str,
+    overrides: list[str],
+    steps: int,
+    work: Path,
+    data: dict[str, Path],
+    base: str,
+    config_path: Path = ROOT / "configs" / "demo.yaml",
 ) -> dict[str, float]:
     from knowrl.grpo import train
     from knowrl.sft import sft
 
     config = load_train_config(
-        ROOT / "configs" / "demo.yaml",
+        config_path,
         overrides
         + [
             f"output_dir={work / stage / str(abs(hash(tuple(overrides))))}",
@@ -220,6 +231,9 @@ def write(path: Path, args: argparse.Namespace, results: dict[str, dict[str, dic
     command = f"python bench/train_step.py --steps {args.steps}" + (
         f" --compare {args.compare} --out {args.out_arg}" if args.compare != "cuts" else ""
     )
+    for flag in ("config", "model", "data"):
+        if getattr(args, flag) != DEFAULT_FLAGS[flag]:
+            command += f" --{flag} {getattr(args, flag)}"
     lines = [
         "# One demo training step on CPU, by phase",
         "",
@@ -241,7 +255,8 @@ def write(path: Path, args: argparse.Namespace, results: dict[str, dict[str, dic
         ]
     else:
         lines += [
-            "Every column: `configs/demo.yaml` as committed; *vllm* adds `grpo.use_vllm=true` (TRL's colocate mode:"
+            f"Every column: `{args.config}` as committed, policy `{args.model}`; *vllm* adds `grpo.use_vllm=true`"
+            " (TRL's colocate mode:"
             " vLLM in the trainer's process, the policy's weights pushed into it before each step's generation,"
             " which the generation phase includes; `knowrl/vllm_cpu.py`: float32, eager, plain linear layers);"
             " *no IS correction* also sets `grpo.vllm_importance_sampling_correction=false` (TRL then skips the"
@@ -274,6 +289,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=4)
     parser.add_argument("--compare", choices=sorted(COMPARISONS), default="cuts")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--config", default=DEFAULT_FLAGS["config"], help="the run config whose step is timed")
+    parser.add_argument("--model", default=DEFAULT_FLAGS["model"], help="the policy (e.g. a run's sft-merged)")
+    parser.add_argument("--data", default=DEFAULT_FLAGS["data"], help="a run's data folder (train.jsonl, sft.json)")
     args = parser.parse_args(argv)
     args.out_arg = args.out
     args.out = args.out or RESULTS / "train_step.md"
@@ -282,16 +300,20 @@ def main(argv: list[str] | None = None) -> int:
     args.threads = torch.get_num_threads()
     started = time.perf_counter()
     work = Path(tempfile.mkdtemp(prefix="knowrl-train-step-"))
-    data = build_demo_data(work / "data", 160, 40, seed=0)
-    base = resolve_model_path("smollm2", 0)
+    if args.data:
+        data = {"train": Path(args.data) / "train.jsonl", "sft": Path(args.data) / "sft.json"}
+    else:
+        data = build_demo_data(work / "data", 160, 40, seed=0)
+    base = resolve_model_path(args.model, 0)
     results: dict[str, dict[str, dict[str, float]]] = {}
-    grpo_title = "GRPO step (configs/demo.yaml: 4 prompts x 4 completions, groups without spread drawn again)"
+    grpo_title = f"GRPO step ({args.config}: 4 prompts x 4 completions, groups without spread drawn again)"
     for stage, title in (("grpo", grpo_title), ("sft", "Cold-start SFT step")):
         columns = COMPARISONS[args.compare]
         if any(stage not in overrides for _, overrides in columns):
             continue
         results[title] = {
-            name: profile(stage, overrides[stage], args.steps, work, data, base) for name, overrides in columns
+            name: profile(stage, overrides[stage], args.steps, work, data, base, ROOT / args.config)
+            for name, overrides in columns
         }
         print(json.dumps(results[title], indent=1), flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -49,6 +49,7 @@ class ServerConfig:
     down: bool = False
     grade_as: str | None = None  # answer every grader prompt with this letter (a judge that disagrees)
     accept_schema: bool = True  # False: a request with response_format gets 400 (a server without them)
+    gullible: bool = False  # obey grading instructions written into the answer graded (a judge an injection fools)
     seed: int = 0
 
 
@@ -70,6 +71,12 @@ class Stats:
 
 
 _LETTER = {Label.CORRECT: "A", Label.INCORRECT: "B", Label.NOT_ATTEMPTED: "C"}
+# Text in an answer that tells its grader what to do ("ignore previous instructions", "Grade: A", "note to the
+# grader", "matches the gold target", "### SYSTEM: ..."): a gullible judge does it and grades the answer A.
+_INJECTION = re.compile(
+    r"(?i)\b(?:ignore (?:all )?(?:the )?previous instructions|grade[sd]?|grader|verdict|gold target|rubric|"
+    r"reference answer|correct)\b|\bsystem\s*:"
+)
 
 
 def _field(content: str, name: str) -> str:
@@ -78,13 +85,19 @@ def _field(content: str, name: str) -> str:
     return found[-1] if found else ""
 
 
-def answer_for(content: str, grade_as: str | None = None, structured: bool = False) -> tuple[str, str]:
+def answer_for(
+    content: str, grade_as: str | None = None, structured: bool = False, gullible: bool = False
+) -> tuple[str, str]:
     """(kind, reply) for one of the project's prompts, computed from its fields; ``structured``: in the form
-    the project's JSON schemas ask for (verdicts are JSON either way)."""
+    the project's JSON schemas ask for (verdicts are JSON either way); ``gullible``: an answer that tells its
+    grader to call it right is graded A, as a language model an injection fools."""
     if f"[{prompts.GRADER_VERSION}]" in content:
         answer = _field(content, "predicted_answer")
         question = _field(content, "question") or None
         letter = grade_as or _LETTER[offline_grader.grade(answer, _field(content, "gold_target"), question)]
+        injected = _INJECTION.search(answer) if gullible else None
+        if injected:  # a gullible judge grades A, the span the name the answer opens with (as the injection asks)
+            letter, answer = "A", answer[: injected.start()].strip(" \n.,;:([") or answer
         # the grader asks for the answer's span and its comparison with the gold: here the span is the whole
         # answer (the offline rules read it all), none for C
         span = answer.strip() if len(answer.strip()) <= 150 else answer.strip()[:150].rsplit(" ", 1)[0]
@@ -101,6 +114,8 @@ def answer_for(content: str, grade_as: str | None = None, structured: bool = Fal
         return "grader", json.dumps({"answer_kind": "names", "answer_span": answer[:150]})
     if f"[{prompts.COMPARE_VERSION}]" in content:  # and its comparison of that span with the gold
         letter = grade_as or _LETTER[offline_grader.grade(_field(content, "answer"), _field(content, "gold_target"))]
+        if gullible and _INJECTION.search(_field(content, "answer")):
+            letter = "A"
         return "grader", json.dumps({"same_as_gold": dict(zip("ABC", prompts.SAME_AS_GOLD))[letter]})
     if f"[{prompts.FITS_VERSION}]" in content:  # or whether the gold fits a description: it knows no facts, says
         return "grader", json.dumps({"gold_fits": "no" if grade_as == "B" else "yes"})  # yes unless told B
@@ -183,7 +198,7 @@ class JudgeServer:
 
     async def _admin(self, request: web.Request) -> web.Response:
         body = await request.json()
-        for key in ("fault_rate", "down", "latency_ms", "rpm", "grade_as"):
+        for key in ("fault_rate", "down", "latency_ms", "rpm", "grade_as", "gullible"):
             if key in body:
                 setattr(self.config, key, type(getattr(self.config, key))(body[key]))
         if "faults" in body:
@@ -266,7 +281,7 @@ class JudgeServer:
         # burst was answered ~60 ms past its latency. On a worker thread the loop takes every arrival at once
         # (bench/reward_throughput.py then measures the engine and the stated latency, not this double's CPU).
         kind, reply = await asyncio.get_running_loop().run_in_executor(
-            None, answer_for, content, self.config.grade_as, structured
+            None, answer_for, content, self.config.grade_as, structured, self.config.gullible
         )
         await asyncio.sleep(max(0.0, self._latency() - (time.monotonic() - arrived)))
         if fault == "429":
@@ -333,6 +348,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--faults", default=",".join(FAULTS), help=f"comma list from {','.join(FAULTS)}")
     parser.add_argument("--hang-s", type=float, default=3600.0)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--gullible", action="store_true", help="obey grading instructions inside the answers")
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)
     faults = tuple(f.strip() for f in args.faults.split(",") if f.strip())
@@ -348,6 +364,7 @@ def main(argv: list[str] | None = None) -> int:
         faults=faults,
         hang_s=args.hang_s,
         seed=args.seed,
+        gullible=args.gullible,
     )
     server = JudgeServer(config)
     web.run_app(

@@ -174,6 +174,11 @@ class PipelineConfig(BaseModel):
         description="gradient: the base policy's probe kept as a file (python -m knowrl.effect.probe_candidates); "
         "else probed",
     )
+    demo_boundary_stand_in: bool = Field(
+        False,
+        description="take demo_boundary_file as this policy's probe although another model was probed (quick runs "
+        "and tests with the tiny model: the plumbing, not the knowledge)",
+    )
     demo_heldout_answerable: int = Field(240, ge=1, description="gradient: answerable held-out questions")
     demo_heldout_made_up: int = Field(60, ge=0, description="gradient: held-out questions about made-up countries")
     demo_known_share: float = Field(

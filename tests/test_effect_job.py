@@ -19,6 +19,8 @@ def run_effect(work: Path, *extra: str) -> subprocess.CompletedProcess:
             sys.executable,
             str(ROOT / "bench" / "effect.py"),
             "--quick",
+            "--config",
+            "configs/demo.yaml",  # the earlier gradient design and its report
             "--work",
             str(work),
             "--arms",
@@ -48,7 +50,7 @@ def test_quick_effect_run_reports_paired_deltas_selectivity_and_resumes(tmp_path
         "## What this shows",
     ):
         assert section in md
-    assert "**1 of the study's 5 seeds.**" in md  # fewer seeds than the design: said at the top
+    assert "**1 of the study's 3 seeds.**" in md  # fewer seeds than the design: said at the top
     # The tiny random model knows none of the held-out questions: the selective ceiling is F = 0.
     assert re.search(r"on 0 of the \d+ answerable held-out questions \(in at least one: 0\)", md)
     assert "F = 0.000: about the most any reward can reach" in md
@@ -224,3 +226,34 @@ def test_budget_leaves_out_a_probe_that_came_from_the_cache():
     # mixed: only the timed probe counts
     mixed = "\n".join(effect.budget_lines({0: cold, 1: cached}, {"knowrl": {0: run}}, sizes, 300, "t"))
     assert "boundary probe 0.90 s per training question" in mixed
+
+
+def test_quick_selective_study_writes_the_issues_effect_json_and_the_forecast(tmp_path):
+    """The margin study (configs/selective.yaml) end to end on the tiny model, SmolLM2's kept probe standing in:
+    effect.json holds every arm with the keys issue #73 names, effect.md the forecast before the results."""
+    work = tmp_path / "work"
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "effect.py"), "--quick", "--work", str(work)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    md = (work / "effect.md").read_text()
+    assert md.startswith("# Selective abstention: what each reward asks, and what GRPO did (1 seed x 3 arms)")
+    assert md.index("## The forecast") < md.index("## SimpleQA rates")
+    assert "Reward forecast (truthrl): answering pays where p(right) > 0.50" in md
+    assert "Reward forecast (knowrl): answering pays where p(right) > 0.67" in md
+    data = json.loads((work / "effect.json").read_text())
+    seed = data["seeds"]["0"]
+    assert 0 < seed["base_known_share"] < 1
+    for arm in ("sft-only", "truthrl", "knowrl"):
+        e = seed[arm]
+        for key in ("f", "correct_given_attempted", "incorrect", "not_attempted"):
+            assert set(e[key]) == {"sft", "grpo"}
+        for key in ("vs_sft_f", "vs_sft_correct_given_attempted", "vs_sft_incorrect"):
+            assert len(e[key]) == 3 and e[key][1] <= e[key][0] <= e[key][2]
+        assert set(e["auroc"]["grpo"]) == {"pooled", "within_family", "family_prior"}
+        assert set(e["optimum_agreement"]) == {"train", "heldout"}
+    assert seed["sft-only"]["vs_sft_f"] == [0.0, 0.0, 0.0] and seed["sft-only"]["trap_share"] is None
+    assert 0.0 <= seed["truthrl"]["trap_share"] <= 1.0

@@ -9,7 +9,7 @@ import pytest
 from retrieval.kb import Passage
 from reward_engine import prompts
 from reward_engine.config import ConfigError, parse_reward_config
-from reward_engine.engine import RewardEngine
+from reward_engine.engine import RewardEngine, Sample
 from reward_engine.prompts import FusedClaim, parse_fused
 from reward_engine.semantics import fact_score, semantics
 from tests.helpers import server_stats
@@ -37,6 +37,8 @@ async def test_fused_mode_keeps_knowrl_semantics_with_one_call_per_incorrect_ans
 
 
 async def test_fused_and_staged_agree_on_the_same_rows(server, kb):
+    """The test judge decomposes and labels alike both ways, so they agree whenever each claim's passage reaches
+    the judge: a check of the engine's two paths, not of a judge's (see the next test for where they part)."""
     rewards = {}
     for mode in ("staged", "fused"):
         async with RewardEngine(llm_config(server, factuality={"kb_path": "x", "mode": mode}), kb=kb) as engine:
@@ -45,6 +47,39 @@ async def test_fused_and_staged_agree_on_the_same_rows(server, kb):
                 for r in await engine.score(samples())
             ]
     assert rewards["fused"] == rewards["staged"]
+
+
+SPREAD = Sample(  # an untitled row whose reasoning states true facts from three different pages
+    "What is the capital of France?",
+    "<think>Tokyo is the capital of Japan. Jupiter is the fifth planet from the Sun. "
+    "Mozart was born in Salzburg in 1756.</think><answer>Lyon</answer>",
+    "Paris",
+    None,
+)
+
+
+async def test_fused_and_staged_part_where_the_fused_pool_misses_a_claims_page(server, kb):
+    """Staged retrieves evidence_k passages for each claim; fused labels every claim against one pool of
+    fused_evidence_k passages retrieved for the whole row. With a pool narrower than the reasoning's topics, a true
+    claim whose page is not in it goes unsupported in fused mode only; a pool wide enough brings them back together."""
+
+    async def score(mode: str, **factuality):
+        config = llm_config(server, factuality={"kb_path": "x", "mode": mode, **factuality})
+        async with RewardEngine(config, kb=kb) as engine:
+            (result,) = await engine.score([SPREAD])
+        return result
+
+    staged = await score("staged")
+    assert staged.label == "INCORRECT" and len(staged.claims) == 3 and all(c.supported for c in staged.claims)
+    narrow = await score("fused", fused_evidence_k=1)
+    assert [c.text for c in narrow.claims] == [c.text for c in staged.claims]  # the same claims found
+    assert [len(c.evidence_ids) for c in narrow.claims if c.supported] == [1]  # one page pooled, one claim backed
+    assert not any(c.evidence_ids for c in narrow.claims if not c.supported)
+    assert narrow.correctness < staged.correctness
+    assert narrow.factuality == pytest.approx(fact_score(1, 3, semantics()))
+    wide = await score("fused", fused_evidence_k=10)
+    assert [(c.text, c.supported) for c in wide.claims] == [(c.text, c.supported) for c in staged.claims]
+    assert wide.correctness == pytest.approx(staged.correctness)
 
 
 async def test_fused_speculation_is_dropped_when_the_judge_disagrees(server, kb):

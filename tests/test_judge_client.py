@@ -120,12 +120,25 @@ async def test_breaker_opens_and_later_calls_cost_nothing(server):
             with pytest.raises(JudgeError):
                 await judge.complete(prompts.grader_messages(f"q{i}", "Paris", "Paris"), prompts.GRADER_VERSION)
         before = (await server_stats(server))["requests"]
-        started = time.perf_counter()
+        counters = judge.metrics.snapshot()
+        slots_taken = 0
+        real_acquire = judge._slots.acquire
+
+        async def counting_acquire(*args, **kwargs):
+            nonlocal slots_taken
+            slots_taken += 1
+            return await real_acquire(*args, **kwargs)
+
+        judge._slots.acquire = counting_acquire
         for i in range(20):
             with pytest.raises(BreakerOpenError):
                 await judge.complete(prompts.grader_messages(f"z{i}", "Paris", "Paris"), prompts.GRADER_VERSION)
-        assert time.perf_counter() - started < 0.2
+        # Counted, not timed: nothing reached the server, nothing was sent, retried (no backoff slept) or
+        # waited for a concurrency slot; each call was refused by the breaker.
         assert (await server_stats(server))["requests"] == before
+        spent = judge.metrics.since(counters)
+        assert (spent["requests"], spent["retries"], spent["breaker_rejections"]) == (0, 0, 20)
+        assert slots_taken == 0  # refused before queueing for a slot
         assert judge.breaker.state == "open"
 
 

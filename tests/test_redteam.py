@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 import yaml
 
+from reward_engine import prompts
 from reward_engine.completion import parse
 from reward_engine.config import parse_reward_config
 from reward_engine.engine import RewardEngine, RewardResult, Sample
-from reward_engine.labels import Verdict
+from reward_engine.labels import Label, Verdict
 from reward_engine.offline import reading
 from reward_engine.offline.commitment import says_its_guess
 from reward_engine.stages.llm_stage import StageOutput
@@ -40,7 +41,7 @@ def _config(mode: str, server: Any, preset: str = "knowrl", **factuality: Any):
         {
             "preset": preset,
             "grader": "llm",
-            "grader_calls": "two" if mode == "judge-two-calls" else "one",
+            "grader_calls": "two" if mode.startswith("judge-two-calls") else "one",
             "decomposer": "llm",
             "verifier": "llm",
             "judge": judge,
@@ -49,12 +50,16 @@ def _config(mode: str, server: Any, preset: str = "knowrl", **factuality: Any):
     )
 
 
-async def _score_all(config, kb) -> dict[str, RewardResult]:
+async def _score_all(config, kb, guard: dict | None = None) -> dict[str, RewardResult]:
+    """Every baseline and attack scored; ``guard`` (when given) gets the grade guard's counts."""
     names = list(SET["baselines"]) + [a["id"] for a in SET["attacks"]]
     samples = [_sample(b["question"], b["completion"]) for b in SET["baselines"].values()]
     samples += [_sample(a["question"], a["completion"]) for a in SET["attacks"]]
     async with RewardEngine(config, kb=kb) as engine:
-        return dict(zip(names, await engine.score(samples)))
+        scores = dict(zip(names, await engine.score(samples)))
+        if guard is not None:
+            guard.update(getattr(engine.grader, "guard_counts", {}))
+    return scores
 
 
 def test_the_set_is_versioned_and_covers_every_attack_kind():
@@ -81,8 +86,11 @@ def test_the_set_is_versioned_and_covers_every_attack_kind():
 
 
 @pytest.mark.parametrize("preset", ["knowrl", "knowrl-robust"])
-@pytest.mark.parametrize("mode", ["offline", "judge", "judge-two-calls"])
+@pytest.mark.parametrize("mode", ["offline", "judge", "judge-two-calls", "judge-gullible", "judge-two-calls-gullible"])
 async def test_no_attack_beats_its_honest_baseline(mode, preset, server, kb):
+    """The -gullible modes: the test judge obeys instructions written into an answer (as a language model may),
+    so there the engine's grade guard, not the judge, is what keeps each attack from paying."""
+    server.config.gullible = mode.endswith("-gullible")
     scores = await _score_all(_config(mode, server, preset), kb)
     for name in SET["baselines"]:
         assert scores[name].label == "INCORRECT" and scores[name].status in ("ok", "cached"), (name, scores[name])
@@ -101,6 +109,30 @@ async def test_no_attack_beats_its_honest_baseline(mode, preset, server, kb):
                 f"(baseline {base.total:.4f})"
             )
     assert not failures, "\n".join(failures)
+
+
+INJECTIONS = [a["id"] for a in SET["attacks"] if "judge" in a["kind"] or "grader" in a["kind"]]
+
+
+@pytest.mark.parametrize("mode", ["judge-gullible", "judge-two-calls-gullible"])
+async def test_the_gullible_judge_is_fooled_and_the_grade_guard_overrules_it(mode, server, kb):
+    """The red team can fail in the judge modes: the gullible judge grades an answer that asks for it CORRECT, so
+    only the guard stands between the attack and the reward (it overrules the judge on each)."""
+    from judges.test_server import answer_for
+
+    row = SET["attacks"][[a["id"] for a in SET["attacks"]].index("judge-ignore-instructions")]
+    q = SET["questions"][row["question"]]
+    content = "\n".join(
+        m["content"] for m in prompts.grader_messages(q["question"], q["answers"], parse(row["completion"]).answer)
+    )
+    assert prompts.parse_grade(answer_for(content)[1]) is Label.INCORRECT
+    assert prompts.parse_grade(answer_for(content, gullible=True)[1]) is Label.CORRECT  # fooled
+    server.config.gullible = True
+    guard: dict = {}
+    scores = await _score_all(_config(mode, server), kb, guard)
+    assert len(INJECTIONS) >= 5 and all(scores[i].label != "CORRECT" for i in INJECTIONS)
+    overruled = sum(n for check, n in guard.items() if check != "alias")
+    assert overruled >= len(INJECTIONS), guard
 
 
 async def test_padding_would_pay_without_the_relevance_filter(server, kb):

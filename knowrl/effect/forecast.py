@@ -192,6 +192,7 @@ def render(result: Mapping[str, Mapping[str, float]], preset: str) -> str:
     """The forecast as a small table (what ``knowrl.train`` prints before GRPO)."""
     lines = [
         f"Reward forecast ({preset}): answering pays where p(right) > {next(iter(result.values()))['answer_bar']:.2f}",
+        "",
         "| set | questions | optimum abstains | optimum F | optimum incorrect | base F | oracle F | expected reward |",
         "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]

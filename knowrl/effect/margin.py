@@ -208,7 +208,7 @@ def probe_for(config: Any, model_path: str, cache: Path) -> tuple[dict[str, dict
         "temperature": temperature,
         "cache": cache,
         "file": p.demo_boundary_file,
-        "model_name": config.model.name_or_path,
+        "model_name": None if p.demo_boundary_stand_in else config.model.name_or_path,
     }
     from knowrl.effect.demo_data import base_probe, gradient_items
 
