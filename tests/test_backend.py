@@ -157,17 +157,44 @@ def test_unsloth_defaults_do_not_change_an_sft_run(monkeypatch, tmp_path):
     assert not set(differences(args, trl_args)) & {*TRAINING_ARGS, "seed", "logging_steps", "report_to"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="knowrl/trl_args.py undoes only TRAINING_ARGS: Unsloth's warmup_steps 0.1, "
-    "vllm_importance_sampling_correction False (GRPO), padding_free None (SFT), generation_kwargs, "
-    "router_aux_loss_coef, torch_empty_cache_steps, logging_nan_inf_filter and the eval batch settings still reach "
-    "a run (issue #77)",
-)
 @pytest.mark.parametrize("run", ["grpo", "sft"])
 def test_no_unsloth_default_reaches_a_run(monkeypatch, tmp_path, run):
+    """Not only TRAINING_ARGS: warmup_steps, vllm_importance_sampling_correction (GRPO), padding_free (SFT),
+    generation_kwargs, torch_empty_cache_steps, the eval batch settings... are TRL's on both backends (issue #77)."""
     args, trl_args = args_on_both_backends(monkeypatch, run, tmp_path)
     assert differences(args, trl_args) == {}
+    assert args.warmup_steps == trl_args.warmup_steps != UNSLOTH_DEFAULTS["warmup_steps"]
+
+
+@pytest.mark.parametrize(
+    ("run", "key", "value"),
+    [
+        ("grpo", "warmup_steps", 5),
+        ("grpo", "vllm_importance_sampling_correction", False),
+        ("grpo", "gradient_accumulation_steps", 2),
+        ("sft", "warmup_steps", 5),
+        ("sft", "torch_empty_cache_steps", 250),
+    ],
+)
+def test_a_value_the_config_sets_wins_on_both_backends(monkeypatch, tmp_path, run, key, value):
+    """What the config's section sets is kept, including a value that happens to be Unsloth's default."""
+    args, trl_args = args_on_both_backends(monkeypatch, run, tmp_path, [f"{run}.{key}={value}"])
+    assert getattr(args, key) == getattr(trl_args, key) == value
+    assert differences(args, trl_args) == {}
+
+
+def test_trl_defaults_of_trl_class_are_only_the_training_args():
+    """On TRL's own class nothing differs, so only TRAINING_ARGS are passed (their TRL values)."""
+    from knowrl.trl_args import trl_defaults
+
+    for base in (trl.GRPOConfig, trl.SFTConfig):
+        names = {f.name for f in dataclasses.fields(base)}
+        assert set(trl_defaults(base)) == set(TRAINING_ARGS) & names
+        unsloth_class = UnslothGRPOConfig if base is trl.GRPOConfig else UnslothSFTConfig
+        passed = trl_defaults(unsloth_class)
+        assert set(changed_defaults(unsloth_class, base)) & names <= set(passed)
+        fields = {f.name: f.default for f in dataclasses.fields(base)}
+        assert all(passed[name] == fields[name] for name in passed)
 
 
 UNSLOTH_SIGNATURES = """
