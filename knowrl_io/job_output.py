@@ -7,16 +7,20 @@ A sidecar ``OUTPUT.job.json`` records which job wrote the file and with which se
 hash, never the settings themselves: they may name secrets' variables or URLs), so a rerun
 resumes only its own work; an exclusive lock (``OUTPUT.lock``, via ``filelock``) turns a second
 concurrent run into a clear error instead of interleaved rows.
+
+A report a job writes whole (``check_page``: ``python -m reward_engine.inspect``'s HTML page) follows the same
+rule with no file beside it: the job recognizes its own page by a mark in the file's head and replaces only that.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO, Iterable, Iterator
 
 from filelock import FileLock, Timeout
 
@@ -40,20 +44,31 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def _check_location(output: Path, source: Path | None) -> None:
-    longest = max(len(os.fsencode(p.name)) for p in (sidecar(output), lock_path(output)))
-    if longest > 255:
-        raise OutputError(
-            f"--output name is too long: {len(os.fsencode(output.name))} bytes, and the job's record and lock "
-            f"files add {longest - len(os.fsencode(output.name))} (255 at most); choose a shorter name"
-        )
+def _check_location(
+    output: Path, sources: Iterable[Path | None], writes: str = "the scores", keeps_files: bool = True
+) -> None:
+    """``output`` may be written: not a directory, not a special file, none of ``sources`` (nor a link to one: a
+    symbolic or hard link is the same file), in a folder that can be made and written. ``keeps_files``: the job
+    keeps its record and lock files beside the output (their names count, and no input may be one of them)."""
+    if keeps_files:
+        longest = max(len(os.fsencode(p.name)) for p in (sidecar(output), lock_path(output)))
+        if longest > 255:
+            raise OutputError(
+                f"--output name is too long: {len(os.fsencode(output.name))} bytes, and the job's record and lock "
+                f"files add {longest - len(os.fsencode(output.name))} (255 at most); choose a shorter name"
+            )
     if output.is_dir():
         raise OutputError(f"--output {output} is a directory; give a file path")
     if output.exists() and not output.is_file():  # /dev/null, a FIFO: replaced by a file, or a hang
         raise OutputError(f"--output {output} is not a regular file (a device or pipe); give a file path")
-    if source is not None and str(source) != "-":
+    for source in sources:
+        if source is None or str(source) == "-":
+            continue
         if _same_file(source, output):
-            raise OutputError(f"--output {output} is the input file; write the scores to another file")
+            named = "" if Path(os.path.abspath(source)) == Path(os.path.abspath(output)) else f" {source}"
+            raise OutputError(f"--output {output} is the input file{named}; write {writes} to another file")
+        if not keeps_files:
+            continue
         for name, own in (("record", sidecar(output)), ("lock", lock_path(output))):
             if _same_file(source, own) or Path(os.path.abspath(source)) == Path(os.path.abspath(own)):
                 raise OutputError(
@@ -66,6 +81,42 @@ def _check_location(output: Path, source: Path | None) -> None:
         raise OutputError(f"cannot create the folder of --output {output}: {exc.strerror}") from None
     if not os.access(output.parent, os.W_OK) or (output.exists() and not os.access(output, os.W_OK)):
         raise OutputError(f"cannot write --output {output}: permission denied")
+
+
+MARK_BYTES = 4096  # where ``check_page`` looks for its job's mark: the head of the file
+
+
+def check_page(
+    output: Path, sources: Iterable[Path | None], job: str, mark: bytes, writes: str, overwrite: bool = False
+) -> None:
+    """An output that ``job`` writes whole in one go (a report), with no record or lock file beside it: checked as
+    ``own_output`` checks its file (never an input or a link to one, never a directory, never a FIFO or a device)
+    and, unless ``overwrite``, an existing non-empty file must hold ``mark`` in its first 4 KiB: a file this job
+    wrote, which it replaces; anything else is someone's file and is refused. Raises ``OutputError``."""
+    output = Path(output)
+    _check_location(output, sources, writes, keeps_files=False)
+    if overwrite:
+        return
+    try:  # never blocks: a FIFO swapped in after the check above opens at once and is refused below
+        fd = os.open(output, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise OutputError(f"cannot read --output {output} to see whether {job} wrote it: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OutputError(f"--output {output} is not a regular file (a device or pipe); give a file path")
+        head = os.read(fd, MARK_BYTES) if info.st_size else b""
+    except OSError as exc:
+        raise OutputError(f"cannot read --output {output} to see whether {job} wrote it: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    if head and mark not in head:
+        raise OutputError(
+            f"--output {output} exists and is not a page {job} wrote; pass --overwrite to replace it, "
+            "or choose another --output"
+        )
 
 
 def input_identity(source: Path | None) -> str:
@@ -134,7 +185,7 @@ def write_atomically(path: Path, data: bytes) -> None:
 def own_output(output: Path, source: Path | None, job: str, settings: str, overwrite: bool = False) -> Iterator[Path]:
     """Check, lock and claim ``output`` for one run of ``job``; raises ``OutputError`` with a one-line reason."""
     output = Path(output)
-    _check_location(output, source)
+    _check_location(output, [source])
     lock = FileLock(str(lock_path(output)), timeout=0)
     try:
         lock.acquire()

@@ -3,21 +3,25 @@
 A broken record is yielded as an error naming its line and the rest is still read, so
 one bad row never sinks a batch: invalid JSON, invalid UTF-8, a number too long to read, a
 nesting too deep to decode, a lone surrogate. JSONL is read line by line from a stream (a
-pipe works, memory does not grow with the file); a JSON array is read whole (KnowRL's data
-files are arrays of a few MB), its elements numbered 1, 2, ... (``Record.line``: elements that
-share a line, as ``json.dump`` writes them, stay separate rows). A JSONL file whose first line is
-a list stays JSONL (that line is one bad row). Each record carries a digest of its bytes, so a job can tell
-whether the row at a line is still the row it scored.
+pipe works, memory does not grow with the file) with no cap on a line: a row of any length (a long chain of
+thought) is one row and the line numbers are exact. A JSON array is streamed element by element, its elements
+numbered 1, 2, ... (``Record.line``: elements that share a line, as ``json.dump`` writes them, stay separate
+rows). A JSONL file whose first line is a list stays JSONL (that line is one row), whatever that line's length.
+Which of the two a file is, the first non-blank line tells, and when it opens a list, the next non-blank byte:
+the sniff reads a line in pieces and then starts again from the top (a file is sought back; what came from a
+pipe is replayed from memory, or from a temporary file past 4 MiB, so a one-line array piped in is never held
+in memory). Each record carries a digest of its bytes, so a job can tell whether the row at a line is still the
+row it scored.
 """
 
 from __future__ import annotations
 
 import codecs
 import hashlib
-import itertools
 import json
 import re
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Iterator
@@ -108,68 +112,132 @@ def open_input(path: Path) -> IO[bytes]:
 
 def iter_records(path: Path) -> Iterator[Record]:
     """Records of ``path`` (``-``: standard input): a JSON array (element by element) or JSONL (line by line),
-    both streamed: memory follows the largest record, not the file."""
+    both streamed: memory follows the largest record, not the file. A line of any length is one row."""
     handle = open_input(path)
     try:
-        head = _head_lines(handle)
-        if _is_array(head):
-            yield from _array_stream(_Chained(b"".join(head), handle))
-            return
-        for number, raw in enumerate(itertools.chain(head, handle), start=1):
-            yield from _jsonl_line(number, raw)
+        sniffed = _Sniffed(handle)
+        try:
+            array = _is_array(sniffed)
+            source = sniffed.rewind()
+            if array:
+                yield from _array_stream(source)
+                return
+            for number, raw in enumerate(source, start=1):
+                yield from _jsonl_line(number, raw)
+        finally:
+            sniffed.close()
     finally:
         if sys.stdin is None or handle is not sys.stdin.buffer:
             handle.close()  # fd 0 itself stays open (closefd=False)
 
 
-HEAD_LINE = 1 << 16  # a first line longer than this is a one-line JSON array (json.dump's output)
+PIECE = 1 << 16  # the sniff reads a line in pieces of at most this: a line of any length, never all at once
 
 
-def _head_lines(handle: IO[bytes]) -> list[bytes]:
-    """The lines up to the first non-blank one; when that one opens a list and is a whole line, up to the next
-    non-blank line too (what tells JSONL led by a list from one JSON array). Reads no further: on a pipe, a
-    row that has arrived is scored without waiting for the next."""
-    head: list[bytes] = []
-    seen = 0
-    while True:
-        line = handle.readline(HEAD_LINE)
-        head.append(line)
-        if not line:
-            return head
-        text = line.removeprefix(BOM) if len(head) == 1 else line
-        if not text.strip():
-            continue
-        seen += 1
-        if seen == 2 or not text.lstrip().startswith(b"[") or not line.endswith(b"\n"):
-            return head
+class _Sniffed:
+    """The input as the sniff reads it, then read again from its start: a file is sought back; what was read
+    from a pipe is kept (in memory up to 4 MiB, then in a temporary file) and replayed before the rest."""
+
+    def __init__(self, handle: IO[bytes]) -> None:
+        self.handle = handle
+        try:
+            self.start: int | None = handle.tell() if handle.seekable() else None
+        except (AttributeError, OSError, ValueError):
+            self.start = None
+        self.kept = tempfile.SpooledTemporaryFile(max_size=1 << 22) if self.start is None else None
+        self.read = 0  # bytes the sniff has read
+
+    def piece(self) -> bytes:
+        """The next piece of a line: up to its newline, at most ``PIECE`` bytes (a pipe is read no further)."""
+        data = self.handle.readline(PIECE)
+        if self.kept is not None:
+            self.kept.write(data)
+        self.read += len(data)
+        return data
+
+    def line_at(self, offset: int) -> bytes:
+        """The whole line that starts ``offset`` bytes into what the sniff read."""
+        if self.kept is not None:
+            self.kept.seek(offset)
+            line = self.kept.readline()
+            self.kept.seek(0, 2)
+            return line
+        assert self.start is not None
+        self.handle.seek(self.start + offset)
+        line = self.handle.readline()
+        self.handle.seek(self.start + self.read)
+        return line
+
+    def rewind(self) -> "IO[bytes] | _Replay":
+        if self.kept is None:
+            assert self.start is not None
+            self.handle.seek(self.start)
+            return self.handle
+        self.kept.seek(0)
+        return _Replay(self.kept, self.handle)
+
+    def close(self) -> None:
+        if self.kept is not None:
+            self.kept.close()
 
 
-def _is_array(head: list[bytes]) -> bool:
-    """One JSON array, unless the first non-blank line is a whole JSON value that another line follows (JSONL
-    whose first row happens to be a list)."""
-    rows = [line for line in head if line.removeprefix(BOM).strip()]
-    if not rows or not rows[0].removeprefix(BOM).lstrip().startswith(b"["):
+def _is_array(sniffed: _Sniffed) -> bool:
+    """One JSON array, unless the first non-blank line is a whole JSON value that another non-blank line follows
+    (JSONL whose first row happens to be a list). Reads the first non-blank line, and when it opens a list, up to
+    the next non-blank byte; no further (on a pipe, a row that has arrived is scored without waiting for the
+    next). A long first line is read in pieces and held whole only when it may be a JSONL row: a one-line JSON
+    array (``json.dump``'s output) with nothing after it is never held in memory."""
+    piece = sniffed.piece().removeprefix(BOM)
+    while piece and not piece.strip():
+        piece = sniffed.piece()
+    if not piece.lstrip().startswith(b"["):
         return False
-    if len(rows) < 2:
+    offset = sniffed.read - len(piece)  # where the first non-blank line starts (pieces of blank lines before)
+    line, whole = piece, True
+    while piece and not piece.endswith(b"\n"):
+        piece = sniffed.piece()
+        if whole and len(line) + len(piece) <= PIECE:
+            line += piece
+        else:
+            whole = False
+    piece = sniffed.piece()
+    while piece and not piece.strip():
+        piece = sniffed.piece()
+    if not piece:  # nothing but blank lines follows: one array, however long its line
         return True
     try:
-        _decode(rows[0].removeprefix(BOM).decode("utf-8"))
+        _decode((line if whole else sniffed.line_at(offset)).removeprefix(BOM).decode("utf-8"))
     except (ValueError, UnicodeDecodeError):
         return True
     return False
 
 
-class _Chained:
-    """``head`` bytes, then the rest of ``handle``: what the array reader reads after the head was looked at."""
+class _Replay:
+    """What the sniff read from a pipe, then the rest of the pipe: by ``read`` (a JSON array) or by line."""
 
-    def __init__(self, head: bytes, handle: IO[bytes]) -> None:
-        self.head, self.handle = head, handle
+    def __init__(self, kept: IO[bytes], handle: IO[bytes]) -> None:
+        self.kept: IO[bytes] | None = kept
+        self.handle = handle
 
     def read(self, size: int) -> bytes:
-        if self.head:
-            chunk, self.head = self.head[:size], self.head[size:]
-            return chunk
+        if self.kept is not None:
+            chunk = self.kept.read(size)
+            if chunk:
+                return chunk
+            self.kept = None
         return self.handle.read(size)
+
+    def __iter__(self) -> Iterator[bytes]:
+        if self.kept is not None:
+            kept, self.kept, partial = self.kept, None, b""
+            for line in kept:
+                if line.endswith(b"\n"):
+                    yield line
+                else:
+                    partial = line
+            if partial:  # the line the sniff stopped in goes on in the pipe
+                yield partial + self.handle.readline()
+        yield from self.handle
 
 
 class _Text:
@@ -177,7 +245,7 @@ class _Text:
     ``line``; the consumed head is dropped only once it is most of the buffer (no copy per element). Bytes that
     are not UTF-8 become one error record and are read as replacement characters from there on."""
 
-    def __init__(self, handle: "IO[bytes] | _Chained") -> None:
+    def __init__(self, handle: "IO[bytes] | _Replay") -> None:
         self.handle, self.buf, self.off, self.line, self.eof = handle, "", 0, 1, False
         self.size, self.read_bytes, self.first = 1 << 16, 0, True
         self.decoder = codecs.getincrementaldecoder("utf-8")("strict")
@@ -226,7 +294,7 @@ class _Text:
         return problems
 
 
-def _array_stream(handle: "IO[bytes] | _Chained") -> Iterator[Record]:
+def _array_stream(handle: "IO[bytes] | _Replay") -> Iterator[Record]:
     """The elements of a JSON array, each numbered (1, 2, ...) so that elements sharing a line stay apart;
     a value is accepted only when text follows it (a number cut at a chunk's end is read whole)."""
     decoder = json.JSONDecoder()

@@ -7,6 +7,13 @@ row with its question, gold, answer, grade, reward terms and claims, each claim 
 ``--kb``, the text of the evidence passages it was checked against. Filters by label, reward range and rows that
 look gamed; search by text. Row text is data, never markup: it is embedded as JSON and written with
 ``textContent``, so a completion holding ``<script>`` runs nothing.
+
+The output is owned as a score job's is (``knowrl_io.job_output.check_page``): never ROWS, ``--input``,
+``--kb`` or the input ROWS were scored from (its ``.job.json`` record names it), nor a symbolic or hard link to
+one of them; never a directory, FIFO or device (``/dev/null``); an existing file is replaced only when it is a
+page this command wrote (the ``generator`` mark in its head) or is empty; any other file only with
+``--overwrite``. A refusal is one line naming the path, exit 2. The page is written to a temporary file and
+renamed over the output: a link at the output is replaced, never written through, and a crash leaves no half page.
 """
 
 from __future__ import annotations
@@ -15,14 +22,17 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
-from knowrl_io.jsonl import finite, read_objects
+from knowrl_io.job_output import OutputError, check_page, sidecar, write_atomically
+from knowrl_io.jsonl import finite
 from knowrl_io.records import iter_records
 from retrieval.source import KnowledgeSource
 from reward_engine.completion import completion_text, parse
 
 MAX_EVIDENCE_CHARS = 1_500  # per passage in the report: enough to read the claim's context
+JOB = "reward_engine.inspect"
+MARK = b'<meta name="generator" content="knowrl reward_engine.inspect">'  # in the page's head: a page we wrote
 
 
 def gamed(row: dict[str, Any]) -> list[str]:
@@ -42,6 +52,12 @@ def gamed(row: dict[str, Any]) -> list[str]:
     if len({c.strip().lower() for c in claims}) < len(claims):
         reasons.append("repeated claims")
     return reasons
+
+
+def _objects(path: Path) -> Iterator[dict[str, Any]]:
+    """ROWS' objects, read as every input is (``knowrl_io.records``): a line of any length is one row, and a
+    line that cannot be read (a torn last line, a 5,000-digit number, deep nesting) is skipped, not the report."""
+    return (r.value for r in iter_records(path) if isinstance(r.value, dict))
 
 
 def _inputs_by_line(path: Path | None) -> dict[int, dict[str, Any]]:
@@ -132,7 +148,7 @@ def render(rows: list[dict[str, Any]], title: str, passages: dict[int, dict[str,
 
 def write_page(rows_path: Path, output: Path, kb_path: Path | None = None, inputs: Path | None = None) -> int:
     """The report of ``rows_path`` as one HTML file (evidence text from ``kb_path`` when given); rows written."""
-    rows = report_rows(read_objects(rows_path), _inputs_by_line(inputs))
+    rows = report_rows(_objects(rows_path), _inputs_by_line(inputs))
     passages = None
     if kb_path is not None:
         kb = PassageTexts(kb_path)
@@ -140,8 +156,26 @@ def write_page(rows_path: Path, output: Path, kb_path: Path | None = None, input
             passages = evidence_texts(rows, kb)
         finally:
             kb.close()
-    output.write_text(render(rows, rows_path.name, passages), encoding="utf-8")
+    write_atomically(output, render(rows, rows_path.name, passages).encode("utf-8"))
     return len(rows)
+
+
+def scored_input(rows_path: Path) -> Path | None:
+    """The input a score job's output was made from, as its ``.job.json`` record names it (None: no record)."""
+    try:
+        meta = json.loads(sidecar(rows_path).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    found = meta.get("input") if isinstance(meta, dict) else None
+    return Path(found) if isinstance(found, str) and found not in ("", "-") else None
+
+
+def check_output(
+    output: Path, rows_path: Path, kb_path: Path | None = None, inputs: Path | None = None, overwrite: bool = False
+) -> None:
+    """Refuse (``OutputError``, one line) an output that is an input, a special file, or someone else's file."""
+    sources = [rows_path, inputs, kb_path, scored_input(rows_path)]
+    check_page(output, sources, JOB, MARK, "the report", overwrite)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -150,13 +184,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--input", type=Path, help="the file a score job scored (questions and completions)")
     parser.add_argument("--kb", type=Path, help="the knowledge base, to show each claim's evidence text")
     parser.add_argument("-o", "--output", type=Path, required=True, help="the HTML file to write")
+    parser.add_argument(
+        "--overwrite", action="store_true", help="replace an existing --output that is not a page this command wrote"
+    )
     args = parser.parse_args(argv)
     for path in (args.rows, args.input, args.kb):
         if path is not None and not path.is_file():
             parser.error(f"file not found (or not a file): {path}")
     try:
+        check_output(args.output, args.rows, args.kb, args.input, args.overwrite)
         count = write_page(args.rows, args.output, args.kb, args.input)
-    except ValueError as exc:  # not a knowledge base
+    except (OutputError, ValueError) as exc:  # an output it must not write; not a knowledge base
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(f"{count} rows -> {args.output}")
