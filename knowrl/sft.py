@@ -9,6 +9,7 @@ model for the RL stage or vLLM.
 from __future__ import annotations
 
 import json
+import logging
 import sys
 import time
 from pathlib import Path
@@ -20,6 +21,8 @@ from knowrl.config import ConfigError, TrainConfig, load_train_config
 from knowrl.data import load_sharegpt
 from knowrl.models import load_policy
 from knowrl.trl_args import trainer_args
+
+log = logging.getLogger(__name__)
 
 
 def sft_args(config: TrainConfig) -> Any:
@@ -33,6 +36,30 @@ def sft_args(config: TrainConfig) -> Any:
         "save_strategy": "no",
     }
     return trainer_args(trl.SFTConfig, ours, config.sft, "sft")
+
+
+CUT_SHARE_LIMIT = 0.5  # more cold-start targets cut than this: an error, not a run that learns no answer
+
+
+def check_lengths(
+    conversations: list[list[dict[str, str]]], tokenizer: Any, max_length: int | None, source: Any
+) -> int:
+    """How many conversations ``sft.max_length`` cuts (the chat template's tokens included): a warning naming
+    them; an error when more than half are cut, since a cut target never trains its ``<answer>`` (a 128-token
+    limit under a 120-token prompt left a policy writing no answer at all)."""
+    if not max_length or not conversations:
+        return 0
+    lengths = [len(tokenizer(tokenizer.apply_chat_template(c, tokenize=False))["input_ids"]) for c in conversations]
+    cut = sum(n > max_length for n in lengths)
+    if cut:
+        message = (
+            f"{source}: sft.max_length {max_length} cuts {cut} of {len(lengths)} conversations (the longest is "
+            f"{max(lengths)} tokens with the chat template): their ends, where the answer is, are not trained"
+        )
+        if cut > CUT_SHARE_LIMIT * len(lengths):
+            raise ConfigError(message + f"; raise sft.max_length to at least {max(lengths)}")
+        log.warning(message)
+    return cut
 
 
 def sft(config: TrainConfig, callbacks: list[Any] | None = None) -> dict[str, Any]:
@@ -55,6 +82,7 @@ def sft(config: TrainConfig, callbacks: list[Any] | None = None) -> dict[str, An
         if single
         else [{"messages": c} for c in conversations]
     )
+    check_lengths(conversations, policy.tokenizer, config.sft.get("max_length", 1024), config.data.train)
     trainer = SFTTrainer(
         model=policy.model,
         args=sft_args(config),

@@ -231,3 +231,22 @@ async def test_evaluation_grades_every_answer_whatever_the_step_budget():
         await srv.stop()
     assert [d["label"] for d in details] == ["CORRECT", "INCORRECT"]
     assert metrics["unscored"] == 0 and [d["status"] for d in details] == ["ok", "ok"]
+
+
+def test_a_max_length_that_cuts_most_targets_is_an_error_naming_the_length(tmp_path):
+    """Issue #73's first study run: sft.max_length 128 under a ~120-token prompt cut every target before its
+    <answer>, and the SFT policy wrote no answer at all. Most targets cut: an error before training; a few: a
+    warning."""
+    from transformers import AutoTokenizer
+
+    from knowrl.config import ConfigError
+    from knowrl.models import resolve_model_path
+    from knowrl.sft import check_lengths
+
+    tokenizer = AutoTokenizer.from_pretrained(resolve_model_path("tiny", 0))
+    short = [{"role": "user", "content": "Capital of France?"}, {"role": "assistant", "content": "Paris"}]
+    long = [{"role": "user", "content": "Capital of France? " * 40}, {"role": "assistant", "content": "Paris"}]
+    assert check_lengths([short, short], tokenizer, 1024, "cold.json") == 0
+    assert check_lengths([short, short, long], tokenizer, 64, "cold.json") == 1  # a warning only
+    with pytest.raises(ConfigError, match=r"cold.json: sft.max_length 64 cuts 2 of 3 .*raise sft.max_length"):
+        check_lengths([short, long, long], tokenizer, 64, "cold.json")
