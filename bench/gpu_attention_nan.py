@@ -1,4 +1,4 @@
-"""Mechanism check for the H100 NaN (notes/gpu-runbook.md): SDPA backward with a padding mask, per backend.
+"""Mechanism check for the H100 NaN (docs/dev/gpu-runbook.md): SDPA backward with a padding mask, per backend.
 
     python bench/gpu_attention_nan.py          # on a CUDA machine; one JSON line per case
 

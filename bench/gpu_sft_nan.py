@@ -5,7 +5,7 @@ padded to a length 64 past a multiple of 128, with training's attention as shipp
     python bench/gpu_sft_nan.py --model tiny --steps 2 --md /tmp/x.md                      # plumbing, on a CPU
 
 Every 1.5B cold-start SFT on an H100 (2026-11-25) hit a NaN grad_norm at a finite loss; the suspect is cuDNN's
-SDPA backward with a padding mask at such lengths (notes/gpu-runbook.md). A natural batch pads there ~7 % of
+SDPA backward with a padding mask at such lengths (docs/dev/gpu-runbook.md). A natural batch pads there ~7 % of
 the time; here every example is 129-192 tokens and ``sft.pad_to_multiple_of=64`` pads every batch to 192, so
 every step runs the suspect case. Each arm runs ``knowrl.sft.sft`` in its own process (a device-side assert
 cannot leak into the next arm); a hook on the model records each step's padded length and whether the mask

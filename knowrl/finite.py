@@ -3,7 +3,7 @@
 One NaN gradient turns every LoRA weight into NaN at the optimizer step; the trainer carries on, logs
 loss 0, saves the adapter and the run "finishes". Seen on an H100 in all 10 cold-start SFT runs of
 Qwen2.5-Coder-1.5B tried (5 seeds x 2 learning rates), each at a finite loss and, for a given seed, at the
-same step whatever the learning rate (notes/gpu-runbook.md). The likely cause, cuDNN's attention backward,
+same step whatever the learning rate (docs/dev/gpu-runbook.md). The likely cause, cuDNN's attention backward,
 is now kept out of training (``knowrl.accelerator.training_attention``; confirmed on an H100 in 2026-11-27's
 lease, bench/results/gpu.md). The
 damage showed up far away: a merged policy of NaN weights, then a CUDA device-side assert in the first
