@@ -201,6 +201,7 @@ def cold_start(
         "sft_s": sft_s,
         "eval_s": time.perf_counter() - started - probe_s - sft_s,
         "made_with": made_with,
+        "commit": provenance.commit(),  # the code that made this piece (a report may be assembled later)
     }
     save(result, out / "cold_start.json")
     return result
@@ -217,6 +218,7 @@ def arm_run(work: Path, seed: int, arm: str, cs: dict, sizes: dict[str, int], ov
         return saved
     if arm == "sft-only":  # the SFT policy's own evaluations are the arm's
         result = {"seed": seed, "arm": arm, "train_s": 0.0, "eval_s": 0.0, "made_with": made_with}
+        result["commit"] = provenance.commit()
         result |= {"torch_threads": torch_threads(), "training": None, "answers_sha": None}
         save(result, out / "effect.json")
         return result
@@ -268,6 +270,7 @@ def arm_run(work: Path, seed: int, arm: str, cs: dict, sizes: dict[str, int], ov
         ),
         "answers_sha": hashlib.sha1(json.dumps(answers).encode()).hexdigest(),
         "made_with": made_with,
+        "commit": provenance.commit(),  # the code that made this piece (a report may be assembled later)
     }
     save(result, out / "effect.json")
     return result
@@ -904,7 +907,26 @@ def study_seed(work: Path, seed: int, cs: dict, arms: list[str], overrides: list
             group = int(cfg.grpo.get("num_generations", 8))
             training = training_signal(folder / "rewards.jsonl", sem.fact_weight, group)
         entry[arm] = arm_entry(sft_eval, arm_eval, held, train, train_eval, probe, k, sem, training, seed)
+        piece = json.loads((folder / "effect.json").read_text())
+        steps = (training or {}).get("steps")
+        entry[arm]["grpo_s_per_step"] = round(piece["train_s"] / steps, 1) if steps else None
     return entry
+
+
+def pieces(colds: dict, runs: dict[str, dict[int, dict]]) -> list[dict]:
+    """Every kept piece of the report: the cold starts and the arms' runs."""
+    return [*colds.values(), *(r for arm in runs.values() for r in arm.values())]
+
+
+def scope_lines(seeds: list[int], arms: list[str]) -> list[str]:
+    """What of the designed study this report holds, said before any number."""
+    missing = [a for a in STUDY_ARMS if a not in arms]
+    if len(seeds) >= STUDY_SEEDS and not missing:
+        return []
+    parts = [f"{len(seeds)} of the study's {STUDY_SEEDS} seeds"]
+    if missing:
+        parts.append("arm" + "s" * (len(missing) > 1) + " " + ", ".join(f"`{a}`" for a in missing) + " not run yet")
+    return [f"**Partial: {'; '.join(parts)}.** Kept pieces are reused by the next invocation.", ""]
 
 
 def _fmt(x: float | None) -> str:
@@ -954,8 +976,11 @@ def write_study(
         f"# Selective abstention: what each reward asks, and what GRPO did ({len(seeds)} seed"
         f"{'s' * (len(seeds) != 1)} x {len(arms)} arms)",
         "",
-        f"Command: `{command}` at commit {provenance.commit()} ({threads}).",
+        f"Command: `{command}` at commit {provenance.commit()} ({threads}). Pieces made at: "
+        + ", ".join(sorted({p.get("commit") or "(not recorded)" for p in pieces(colds, runs)}))
+        + ".",
         "",
+        *scope_lines(seeds, arms),
         f"Sizes: {sizes}. Questions with a margin (`knowrl.effect.margin`): {cold.get('rule')}; "
         f"{cold.get('balance')}. Held-out: {cold.get('heldout', {}).get('all')}; training (seed {seeds[0]}): "
         f"{cold.get('train', {}).get('all')}; candidates: {cold.get('candidates', {}).get('all')}.",

@@ -131,8 +131,8 @@ def tables(seeds: Mapping[str, Mapping[str, Any]]) -> str:
         '## Selectivity: AUROC of abstention for "the base policy did not know" (greedy + samples)',
         "",
         "| seed | arm | pooled SFT -> arm | within family SFT -> arm | family prior | optimum agreement train / "
-        "held-out | abstention trap | steps with spread |",
-        "|---:|---|---|---|---:|---|---:|---:|",
+        "held-out | abstention trap | steps with spread | GRPO s per step |",
+        "|---:|---|---|---|---:|---|---:|---:|---:|",
     ]
     for seed, entry in seeds.items():
         for arm, e in entry.items():
@@ -145,6 +145,6 @@ def tables(seeds: Mapping[str, Mapping[str, Any]]) -> str:
                 f"{_opt(a['sft']['within_family'], '.2f')} -> {_opt(a['grpo']['within_family'], '.2f')} | "
                 f"{_opt(a['grpo']['family_prior'], '.2f')} | {_opt(agree['train'], '.2f')} / "
                 f"{_opt(agree['heldout'], '.2f')} | {_opt(e['trap_share'], '.2f')} | "
-                f"{_opt(e['steps_with_spread'], '.2f')} |"
+                f"{_opt(e['steps_with_spread'], '.2f')} | {_opt(e.get('grpo_s_per_step'), '.1f')} |"
             )
     return "\n".join(lines)
