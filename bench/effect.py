@@ -877,14 +877,15 @@ def pull_pieces(
             time.sleep(poll_s)  # what is left waits on a cold start another worker is making
 
 
-def study_seed(work: Path, seed: int, cs: dict, arms: list[str], overrides: list[str]) -> dict[str, Any]:
+def study_seed(
+    work: Path, seed: int, cs: dict, arms: list[str], overrides: list[str], probe: dict[str, Any], k: int
+) -> dict[str, Any]:
     """effect.json's entry for one seed of the margin study: the base policy's known share of the held-out
     questions and every arm's numbers (``knowrl.effect.study_report.arm_entry``)."""
     from knowrl.effect.forecast import read_rows
     from knowrl.effect.study_report import arm_entry
 
     held, train = read_rows(Path(cs["data"]["heldout"])), read_rows(Path(cs["data"]["train"]))
-    probe, k = probe_of(overrides)
     real = [r for r in held if r["answerable"]]
     entry: dict[str, Any] = {"base_known_share": sum(r["base_known"] for r in real) / max(1, len(real))}
     sft_eval = load_eval(work / f"seed{seed}" / "after_sft.eval.json")
@@ -929,10 +930,6 @@ def scope_lines(seeds: list[int], arms: list[str]) -> list[str]:
     return [f"**Partial: {'; '.join(parts)}.** Kept pieces are reused by the next invocation.", ""]
 
 
-def _fmt(x: float | None) -> str:
-    return "-" if x is None else f"{x:.2f}"
-
-
 def probe_of(overrides: list[str]) -> tuple[dict[str, Any], int]:
     """The base policy's kept probe (the config's demo_boundary_file) and its k."""
     p = config(overrides).pipeline
@@ -958,9 +955,9 @@ def write_study(
 
     arms = list(runs)
     data = {"command": command, "commit": provenance.commit(), "sizes": sizes, "seeds": {}}
+    probe, k = probe_of(overrides)  # read once: 0.6 MB
     for s in seeds:
-        data["seeds"][str(s)] = study_seed(work, s, colds[s], arms, overrides)
-    probe, k = probe_of(overrides)
+        data["seeds"][str(s)] = study_seed(work, s, colds[s], arms, overrides, probe, k)
     cs = colds[seeds[0]]
     sets = {"train": read_rows(Path(cs["data"]["train"])), "heldout": read_rows(Path(cs["data"]["heldout"]))}
     forecasts = []
@@ -994,7 +991,7 @@ def write_study(
         "No-training reference (the base policy, 4 fresh bare answers at T 0.9, abstaining unless 3 of 4 agree), "
         "AUROC pooled / within family: "
         + "; ".join(
-            f"seed {s}: {_fmt(e['reference']['pooled'])} / {_fmt(e['reference']['within_family'])}"
+            f"seed {s}: {opt(e['reference']['pooled'], '.2f')} / {opt(e['reference']['within_family'], '.2f')}"
             for s, e in data["seeds"].items()
         )
         + ".",

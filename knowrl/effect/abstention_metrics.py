@@ -135,11 +135,9 @@ def optimum_agreement(answered: Sequence[bool], optimum: Sequence[bool]) -> floa
 def optimum_of(rows: Sequence[Mapping[str, Any]], probe: Mapping[str, Any], k: int, sem: Any) -> list[bool]:
     """The reward's optimal action per row (answer: True) from the base policy's probe (``forecast``'s p(right);
     made-up or unprobed rows: abstain)."""
-    from knowrl.effect.forecast import optimum_actions, p_right
+    from knowrl.effect.forecast import optimum_actions, p_right_of_rows
     from reward_engine.semantics import payoffs
 
-    family = {r["qid"]: r.get("template") or "?" for r in rows}
-    family.update({q: q.split(":")[0] for q in probe if q not in family})
-    ps = p_right(probe, family, k)
+    ps = p_right_of_rows(rows, probe, k)
     p = [ps.get(r["qid"], 0.0) if r.get("answerable", True) else 0.0 for r in rows]
     return optimum_actions(p, payoffs(sem))

@@ -83,6 +83,15 @@ def p_right(probe: Mapping[str, Mapping[str, Any]], family: Mapping[str, str], k
     return {qid: priors[family.get(qid, "?")].posterior_mean(int(got["correct"]), k) for qid, got in probe.items()}
 
 
+def p_right_of_rows(
+    rows: Sequence[Mapping[str, Any]], probe: Mapping[str, Mapping[str, Any]], k: int
+) -> dict[str, float]:
+    """``p_right`` with each question's family from its row's ``template`` (else its qid's prefix)."""
+    family = {qid: qid.split(":")[0] for qid in probe}
+    family.update({r["qid"]: r.get("template") or "?" for r in rows})
+    return p_right(probe, family, k)
+
+
 def simpleqa_f(correct: float, attempted: float) -> float:
     """SimpleQA's F: the harmonic mean of correct (over all questions) and correct given attempted.
 
@@ -161,9 +170,7 @@ def forecast(
 
     pay, bar = payoffs(sem), answer_bar(sem)
     rows = {name: list(r) for name, r in sets.items()}
-    family = {r["qid"]: r.get("template") or "?" for rs in rows.values() for r in rs}
-    family.update({qid: qid.split(":")[0] for qid in probe if qid not in family})
-    ps = p_right(probe, family, k)
+    ps = p_right_of_rows([r for rs in rows.values() for r in rs], probe, k)
     out: dict[str, dict[str, float]] = {}
     for name, rs in rows.items():
         got = [

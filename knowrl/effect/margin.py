@@ -177,13 +177,15 @@ def build_margin_data(
     ratio: float = 1.0,
     targets: Literal["short", "kb"] = "short",
     need: int | None = None,
+    items: Sequence[Item] | None = None,
 ) -> dict[str, Path]:
     """train.jsonl, heldout.jsonl, sft.json and cold_start.json for the margin design: the cold start answers the
     known training questions and says "I don't know" to the unknown and made-up ones; ``targets`` short: one
     sentence (the answer or the admission) as the reasoning, no KB text."""
     from knowrl.effect.demo_data import gradient_items, write_data
 
-    held, train, how = split(gradient_items(), probe, k, seed, train_questions, ratio=ratio, need=need)
+    items = gradient_items() if items is None else items  # the candidates: ``items`` when the caller has them
+    held, train, how = split(items, probe, k, seed, train_questions, ratio=ratio, need=need)
     where = sides([*held, *train], probe, k, need)
     unsure = {i.qid for i in train if i.answerable and where[i.qid] == "unknown"}
     how["reasoning"] = "one sentence: the answer or the admission" if targets == "short" else "answer first, KB text"
@@ -192,7 +194,9 @@ def build_margin_data(
     return write_data(out_dir, marked, held_rows, train, unsure, how, answer_first=True, short=targets == "short")
 
 
-def probe_for(config: Any, model_path: str, cache: Path) -> tuple[dict[str, dict[str, Any]], int]:
+def probe_for(
+    config: Any, model_path: str, cache: Path, items: Sequence[Item]
+) -> tuple[dict[str, dict[str, Any]], int]:
     """The base policy's probe of every candidate and its k: the config's probe file when it is this policy's
     (its own k and temperature), else probed now at k 8."""
     import json
@@ -210,9 +214,9 @@ def probe_for(config: Any, model_path: str, cache: Path) -> tuple[dict[str, dict
         "file": p.demo_boundary_file,
         "model_name": None if p.demo_boundary_stand_in else config.model.name_or_path,
     }
-    from knowrl.effect.demo_data import base_probe, gradient_items
+    from knowrl.effect.demo_data import base_probe
 
-    return base_probe(boundary, gradient_items()), k
+    return base_probe(boundary, items), k
 
 
 def margin_data_for(
@@ -220,8 +224,11 @@ def margin_data_for(
 ) -> tuple[dict[str, Path], dict[str, dict[str, Any]], int]:
     """``knowrl.effect.margin.build_margin_data`` with a run config's pipeline settings: its files, and the probe
     with its k (the reward forecast reads them)."""
+    from knowrl.effect.demo_data import gradient_items
+
     p = config.pipeline
-    probed, k = probe_for(config, model_path, cache)
+    items = gradient_items()
+    probed, k = probe_for(config, model_path, cache, items)
     paths = build_margin_data(
         out_dir,
         probed,
@@ -231,5 +238,6 @@ def margin_data_for(
         ratio=p.demo_margin_ratio,
         targets=p.demo_targets,
         need=p.demo_min_correct,
+        items=items,
     )
     return paths, probed, k

@@ -98,7 +98,12 @@ def is_arm(entry: Any) -> bool:
     return isinstance(entry, dict) and "auroc" in entry
 
 
-def _opt(x: float | None, spec: str = ".3f") -> str:
+def arms_of(seeds: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, str, Mapping[str, Any]]]:
+    """(seed, arm, entry) for every arm of every seed, in order."""
+    return [(seed, arm, e) for seed, entry in seeds.items() for arm, e in entry.items() if is_arm(e)]
+
+
+def opt(x: float | None, spec: str = ".3f") -> str:
     return "-" if x is None else format(x, spec)
 
 
@@ -116,16 +121,13 @@ def tables(seeds: Mapping[str, Mapping[str, Any]]) -> str:
         "Δ F vs SFT | Δ correct given attempted | Δ incorrect |",
         "|---:|---|---|---|---|---|---|---|---|---|",
     ]
-    for seed, entry in seeds.items():
-        for arm, e in entry.items():
-            if not is_arm(e):
-                continue
-            pair = " | ".join(
-                f"{e[k]['sft']:.3f} -> {e[k]['grpo']:.3f}"
-                for k in ("f", "f_contain", "correct_given_attempted", "incorrect", "not_attempted")
-            )
-            deltas = " | ".join(_delta(e[f"vs_sft_{k}"]) for k in ("f", "correct_given_attempted", "incorrect"))
-            lines.append(f"| {seed} | {arm} | {pair} | {deltas} |")
+    for seed, arm, e in arms_of(seeds):
+        pair = " | ".join(
+            f"{e[k]['sft']:.3f} -> {e[k]['grpo']:.3f}"
+            for k in ("f", "f_contain", "correct_given_attempted", "incorrect", "not_attempted")
+        )
+        deltas = " | ".join(_delta(e[f"vs_sft_{k}"]) for k in ("f", "correct_given_attempted", "incorrect"))
+        lines.append(f"| {seed} | {arm} | {pair} | {deltas} |")
     lines += [
         "",
         '## Selectivity: AUROC of abstention for "the base policy did not know" (greedy + samples)',
@@ -134,17 +136,14 @@ def tables(seeds: Mapping[str, Mapping[str, Any]]) -> str:
         "held-out | abstention trap | steps with spread | GRPO s per step |",
         "|---:|---|---|---|---:|---|---:|---:|---:|",
     ]
-    for seed, entry in seeds.items():
-        for arm, e in entry.items():
-            if not is_arm(e):
-                continue
-            a = e["auroc"]
-            agree = e["optimum_agreement"]
-            lines.append(
-                f"| {seed} | {arm} | {_opt(a['sft']['pooled'], '.2f')} -> {_opt(a['grpo']['pooled'], '.2f')} | "
-                f"{_opt(a['sft']['within_family'], '.2f')} -> {_opt(a['grpo']['within_family'], '.2f')} | "
-                f"{_opt(a['grpo']['family_prior'], '.2f')} | {_opt(agree['train'], '.2f')} / "
-                f"{_opt(agree['heldout'], '.2f')} | {_opt(e['trap_share'], '.2f')} | "
-                f"{_opt(e['steps_with_spread'], '.2f')} | {_opt(e.get('grpo_s_per_step'), '.1f')} |"
-            )
+    for seed, arm, e in arms_of(seeds):
+        a = e["auroc"]
+        agree = e["optimum_agreement"]
+        lines.append(
+            f"| {seed} | {arm} | {opt(a['sft']['pooled'], '.2f')} -> {opt(a['grpo']['pooled'], '.2f')} | "
+            f"{opt(a['sft']['within_family'], '.2f')} -> {opt(a['grpo']['within_family'], '.2f')} | "
+            f"{opt(a['grpo']['family_prior'], '.2f')} | {opt(agree['train'], '.2f')} / "
+            f"{opt(agree['heldout'], '.2f')} | {opt(e['trap_share'], '.2f')} | "
+            f"{opt(e['steps_with_spread'], '.2f')} | {opt(e.get('grpo_s_per_step'), '.1f')} |"
+        )
     return "\n".join(lines)
