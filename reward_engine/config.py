@@ -115,6 +115,13 @@ class RewardEngineConfig(BaseModel):
         description="preset 'threshold': the confidence target t (right +1, abstain 0, wrong -t/(1-t)); answering "
         "pays only where p(right) > t. 0.5 is TruthRL's bar, 2/3 KnowRL's",
     )
+    abstain_ramp_steps: int | None = Field(
+        None,
+        ge=1,
+        description="training only: an abstention pays a wrong answer's reward at step 0, rising linearly to the "
+        "preset's value at this step (explore first: the policy keeps sampling answers while it learns what it "
+        "knows, instead of every group settling on 'I don't know'); unset: the preset's value from the start",
+    )
     grader: str = Field("offline", description="offline rules or the LLM judge ('llm'); or a registered grader")
     grader_calls: Literal["one", "two"] = Field(
         "one",

@@ -204,6 +204,22 @@ def answer_bar(sem: Semantics) -> float:
     return 1.0 if spread <= 0 else min(1.0, max(0.0, (pay["abstain"] - pay["wrong"]) / spread))
 
 
+def ramped_abstain(sem: Semantics, step: int, ramp_steps: int | None) -> float:
+    """An abstention's payoff at training step ``step`` when it is ramped in over ``ramp_steps`` (explore first,
+    as in KARL): it starts at a wrong answer's payoff, so early on answering never pays less than abstaining and
+    the policy samples answers on questions it might know; it reaches the preset's value at ``ramp_steps`` and
+    stays there. The answering bar rises with it from 0 to :func:`answer_bar`. ``step`` < 0 (outside a trainer)
+    or no ramp: the preset's value.
+
+    >>> sem = semantics("truthrl")
+    >>> [ramped_abstain(sem, s, 20) for s in (0, 10, 20, 40, -1)]
+    [-1.0, -0.5, 0.0, 0.0, 0.0]
+    """
+    if not ramp_steps or step < 0 or step >= ramp_steps:
+        return sem.not_attempted
+    return sem.incorrect + (sem.not_attempted - sem.incorrect) * step / ramp_steps
+
+
 def fact_score(supported: int, total: int, sem: Semantics) -> float:
     """Fraction of supported claims, damped for few claims; 0.0 with no claims.
 

@@ -31,7 +31,8 @@ from reward_engine.config import RewardEngineConfig
 from reward_engine.engine import RewardEngine
 from reward_engine.metrics import BatchMetrics
 from reward_engine.samples import RewardResult, Sample
-from reward_engine.trl_step import emit
+from reward_engine.semantics import ramped_abstain
+from reward_engine.trl_step import emit, trainer_step
 
 Sink = Callable[[int, list[Sample], list[RewardResult]], None]
 
@@ -123,6 +124,19 @@ class KnowRLRewards:
             while len(self._batches) > 8:
                 self._batches.popitem(last=False)
         return samples, await asyncio.shield(future)
+
+    def at_step(self, values: list[float | None], results: list[RewardResult], step: int) -> list[float | None]:
+        """``values`` with abstentions paid their ramped value at ``step`` (``abstain_ramp_steps``); the engine's
+        results (and its cache) keep the preset's own, so a score job or a resumed run reads the same rows."""
+        ramp = self.config.abstain_ramp_steps
+        if not ramp or step < 0 or step >= ramp:
+            return values
+        sem = self.config.reward_semantics
+        shift = ramped_abstain(sem, step, ramp) - sem.not_attempted
+        return [
+            v + shift if v is not None and r.label == "NOT_ATTEMPTED" else v
+            for v, r in zip(values, results)
+        ]
 
     def format_value(self, result: RewardResult) -> float | None:
         if self.drop_unscored and result.correctness is None:
@@ -232,4 +246,4 @@ class KnowRLCorrectnessReward:
     async def __call__(self, prompts: list, completions: list, **kwargs: Any) -> list[float | None]:
         samples, results = await self.rewards.score_batch(prompts, completions, kwargs)
         self.rewards.report(samples, results, kwargs)
-        return [r.correctness for r in results]
+        return self.rewards.at_step([r.correctness for r in results], results, trainer_step(kwargs))

@@ -28,8 +28,9 @@ def _sft_config(tmp_path, learning_rate: str):
 def test_sft_that_diverges_stops_at_the_step_and_saves_nothing(tmp_path):
     from knowrl.sft import sft
 
-    # Adam's first step moves each LoRA weight by ~lr: 1e30 makes them overflow on the second step.
-    with pytest.raises(TrainingDiverged, match=r"sft step 2: 8 of 8 trainable tensors.*sft.learning_rate"):
+    # Adam's first step moves each LoRA weight by ~lr: 1e30 makes them overflow on the second step. How many of
+    # the 8 tensors turn inf/nan then depends on the CPU's float kernels (CI saw 4, this machine 8): any is a stop.
+    with pytest.raises(TrainingDiverged, match=r"sft step 2: [1-8] of 8 trainable tensors.*sft.learning_rate"):
         sft(_sft_config(tmp_path, "1.0e30"))
     assert not (tmp_path / "sft" / "final").exists() and not (tmp_path / "sft" / "summary.json").exists()
 
