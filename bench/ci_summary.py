@@ -1,0 +1,88 @@
+"""The CI run's summary, written by ``.ci/run`` from pytest's JUnit XML: what README's CI figure cites.
+
+    python bench/ci_summary.py JUNIT.xml --install-s 290 --total-s 1040 --exit-code 0 --out bench/results/ci.md
+
+A figure typed by hand into the README cannot be checked; this file is the run's own account (commit, counts,
+durations), so a reader compares the README's sentence with it, and a new fresh-clone run replaces it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def counts(junit: Path) -> dict[str, Any]:
+    """Tests, failures, errors and skips over every suite in a JUnit XML file, and pytest's own time."""
+    root = ET.parse(junit).getroot()
+    suites = [root] if root.tag == "testsuite" else list(root.iter("testsuite"))
+    total = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0, "time_s": 0.0}
+    for suite in suites:
+        for key in ("tests", "failures", "errors", "skipped"):
+            total[key] += int(suite.get(key, 0))
+        total["time_s"] += float(suite.get("time", 0.0))
+    total["passed"] = total["tests"] - total["failures"] - total["errors"] - total["skipped"]
+    failed = [
+        f"{case.get('classname', '')}::{case.get('name', '')}"
+        for case in root.iter("testcase")
+        if case.find("failure") is not None or case.find("error") is not None
+    ]
+    return total | {"failed": failed}
+
+
+def commit() -> str:
+    """HEAD's short hash, with '+changes' when the tree differs from it (then the run is not of a commit)."""
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=False).stdout.strip()
+
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    return head + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
+def render(c: dict[str, Any], install_s: float, total_s: float, exit_code: int, at: str) -> str:
+    lines = [
+        "# CI: the last fresh-clone run of `.ci/run`",
+        "",
+        f"Command: `.ci/run` at commit {at} ({datetime.date.today().isoformat()}; {platform.machine()}, "
+        f"{os.cpu_count()} cores, Python {platform.python_version()}). Written by `bench/ci_summary.py` at the run's "
+        "end; README's CI figure cites this file.",
+        "",
+        "| exit code | passed | failed | errors | skipped | tests (pytest's time) | install | whole run |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"| {exit_code} | {c['passed']:,} | {c['failures']} | {c['errors']} | {c['skipped']} | "
+        f"{c['time_s'] / 60:.1f} min | {install_s / 60:.1f} min | {total_s / 60:.1f} min |",
+    ]
+    if c["failed"]:
+        lines += ["", "Failed:", ""] + [f"- `{name}`" for name in c["failed"]]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("junit", type=Path)
+    parser.add_argument("--install-s", type=float, required=True, help="seconds from the start to the tests")
+    parser.add_argument("--total-s", type=float, required=True, help="seconds of the whole run")
+    parser.add_argument("--exit-code", type=int, required=True, help="the test command's exit code")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "ci.md")
+    args = parser.parse_args(argv)
+    if not args.junit.is_file():
+        print(f"{args.junit}: no JUnit XML (the tests did not get to run)", file=sys.stderr)
+        return 2
+    text = render(counts(args.junit), args.install_s, args.total_s, args.exit_code, commit())
+    args.out.write_text(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
