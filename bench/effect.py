@@ -1031,14 +1031,19 @@ def write_study(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seeds", type=int, nargs="+", help="default 0 1 2 3 4 (--quick: 0)")
+    parser.add_argument("--seeds", type=int, nargs="+", help=f"default 0..{STUDY_SEEDS - 1} (--quick: 0)")
     parser.add_argument("--arms", nargs="+", default=STUDY_ARMS, choices=list(ARMS))
     parser.add_argument("--config", default=STUDY_CONFIG, help="the study's base config (relative to the repo)")
     for key, value in DEFAULTS.items():
         parser.add_argument(f"--{key.replace('_', '-')}", type=int, default=value)
-    parser.add_argument("--min-correct", type=int, help="known before SFT: right in this many of 4 (default: 2)")
+    parser.add_argument(
+        "--min-correct",
+        type=int,
+        help="gradient design (--config configs/demo.yaml) only: known before SFT is right in this many of 4 "
+        "(default: 2); the margin design reads its line from the 8-sample probe (knowrl.effect.margin)",
+    )
     parser.add_argument("--heldout", type=int, help="first N held-out questions only (default: all)")
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override configs/demo.yaml")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override the --config file")
     parser.add_argument("--quick", action="store_true", help="tiny model, 1 seed, 2 steps: the job end to end")
     parser.add_argument("--profile", action="store_true", help="time the stages, print the sizes that fit")
     parser.add_argument("--budget-min", type=float, default=150.0)

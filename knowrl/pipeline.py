@@ -313,9 +313,10 @@ def print_forecast(config: TrainConfig, probed: dict[str, Any], k: int) -> dict[
     assert config.reward is not None and config.data.eval
     sets = {"train": read_rows(Path(config.data.train)), "heldout": read_rows(Path(config.data.eval))}
     result = forecast(sets, probed, k, config.reward.reward_semantics)
-    print("\n" + render(result, config.reward.preset) + "\n", flush=True)
     note = warning(result)
-    if note:
+    table = render(result, config.reward.preset)
+    print("\n" + (table.removesuffix("\n" + note) if note else table) + "\n", flush=True)
+    if note:  # once, through the log, so a run's log file holds it too
         log.warning(note)
     return result
 

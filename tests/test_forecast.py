@@ -85,3 +85,24 @@ def test_cli_json_has_train_and_heldout_with_the_issues_keys(tmp_path, capsys) -
         assert part["abstain_share"] == pytest.approx(0.5)
     with pytest.raises(SystemExit):
         main([str(probe), "--preset", "threshold", "--data", str(data)])  # no threshold_t: a clear error
+
+
+def test_the_pipeline_prints_the_table_and_warns_once(tmp_path, capsys, caplog) -> None:
+    from knowrl.config import load_train_config
+    from knowrl.pipeline import print_forecast
+
+    rows = [{"qid": f"fam:{i}", "answerable": True, "template": "fam"} for i in range(20)]
+    for name in ("train", "heldout"):
+        (tmp_path / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    cfg = load_train_config(
+        "configs/selective.yaml",
+        [f"data.train={tmp_path / 'train.jsonl'}", f"data.eval={tmp_path / 'heldout.jsonl'}", f"output_dir={tmp_path}"],
+    )
+    probed = {f"fam:{i}": {"correct": 1 if i == 0 else 0} for i in range(20)}  # the policy knows almost nothing
+    with caplog.at_level("WARNING"):
+        result = print_forecast(cfg, probed, 8)
+    printed = capsys.readouterr().out
+    assert result["train"]["abstain_share"] > 0.8
+    note = warning(result)
+    assert note and "| train | 20 |" in printed
+    assert printed.count(note) + caplog.text.count(note) == 1
