@@ -31,6 +31,12 @@ class TokenWindow:
         self._log: collections.deque[tuple[float, float]] = collections.deque()
         self._used = 0.0
 
+    def count(self, at: float, amount: float) -> None:
+        """Count ``amount`` as sent at monotonic time ``at`` (it may lie ahead: a booked time) without waiting:
+        what another limiter admitted into this window (``shared_limits``' fallback takes over mid-window)."""
+        self._log.append((at, min(amount, self.limit)))
+        self._used += min(amount, self.limit)
+
     async def acquire(self, tokens: float) -> None:
         tokens = min(tokens, self.limit)  # one oversized request still goes, alone
         while True:
