@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import dataclasses
 import hashlib
 from typing import Any, Callable
 
@@ -125,17 +126,22 @@ class KnowRLRewards:
                 self._batches.popitem(last=False)
         return samples, await asyncio.shield(future)
 
-    def at_step(self, values: list[float | None], results: list[RewardResult], step: int) -> list[float | None]:
-        """``values`` with abstentions paid their ramped value at ``step`` (``abstain_ramp_steps``); the engine's
-        results (and its cache) keep the preset's own, so a score job or a resumed run reads the same rows."""
+    def at_step(self, results: list[RewardResult], step: int) -> list[RewardResult]:
+        """``results`` as paid at ``step``: an abstention's correctness (and total) ramped in over
+        ``abstain_ramp_steps``, in copies; the engine's own results (and its cache) keep the preset's values,
+        so a score job or a resumed run reads the same rows."""
         ramp = self.config.abstain_ramp_steps
         if not ramp or step < 0 or step >= ramp:
-            return values
+            return results
         sem = self.config.reward_semantics
         shift = ramped_abstain(sem, step, ramp) - sem.not_attempted
         return [
-            v + shift if v is not None and r.label == "NOT_ATTEMPTED" else v
-            for v, r in zip(values, results)
+            dataclasses.replace(
+                r, correctness=r.correctness + shift, total=None if r.total is None else r.total + shift
+            )
+            if r.correctness is not None and r.label == "NOT_ATTEMPTED"
+            else r
+            for r in results
         ]
 
     def format_value(self, result: RewardResult) -> float | None:
@@ -245,5 +251,6 @@ class KnowRLCorrectnessReward:
 
     async def __call__(self, prompts: list, completions: list, **kwargs: Any) -> list[float | None]:
         samples, results = await self.rewards.score_batch(prompts, completions, kwargs)
-        self.rewards.report(samples, results, kwargs)
-        return self.rewards.at_step([r.correctness for r in results], results, trainer_step(kwargs))
+        paid = self.rewards.at_step(results, trainer_step(kwargs))
+        self.rewards.report(samples, paid, kwargs)  # the reward log holds what GRPO was paid
+        return [r.correctness for r in paid]

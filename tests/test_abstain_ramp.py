@@ -81,3 +81,13 @@ def test_the_ramp_is_set_from_the_training_config(tmp_path):
     assert cfg.reward.abstain_ramp_steps == 30
     with pytest.raises(Exception, match="abstain_ramp_steps"):
         load_train_config("configs/selective.yaml", ["reward.abstain_ramp_steps=0"])
+
+
+def test_the_reward_log_holds_what_grpo_was_paid():
+    seen: list = []
+    config = parse_reward_config({"preset": "truthrl", "abstain_ramp_steps": 20, "factuality": {"enabled": False}})
+    rewards = KnowRLRewards(config, sink=lambda step, samples, results: seen.append((step, results)))
+    assert _call(rewards, 5) == [1.0, -0.75, -1.0]
+    step, results = seen[-1]
+    assert step == 5 and [r.correctness for r in results] == [1.0, -0.75, -1.0]
+    assert [r.total for r in results] == [1.0, -0.75, -1.0]  # truthrl has no format term: total = correctness
