@@ -7,7 +7,7 @@ CORE = [
     "torch==2.13.0",
     "transformers==5.17.0",
     # 1.16.0 on CPU (1.15.0 needs triton); the gpu extra's unsloth pins trl <= 1.15.0, so a range lets
-    # pip resolve both: CPU installs get 1.16.0, GPU installs 1.15.0 (bench/results/gpu.md ran on it).
+    # pip resolve both: CPU installs get 1.16.0, GPU installs 1.15.0 (docs/history/results/gpu.md ran on it).
     "trl>=1.15.0,<=1.16.0",
     "peft==0.21.2",
     "datasets>=4.8,<5",  # unsloth needs datasets < 5

@@ -12,13 +12,13 @@ import argparse
 import datetime
 import os
 import platform
-import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 
 def counts(junit: Path) -> dict[str, Any]:
@@ -37,16 +37,6 @@ def counts(junit: Path) -> dict[str, Any]:
         if case.find("failure") is not None or case.find("error") is not None
     ]
     return total | {"failed": failed}
-
-
-def commit() -> str:
-    """HEAD's short hash, with '+changes' when the tree differs from it (then the run is not of a commit)."""
-
-    def git(*args: str) -> str:
-        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=False).stdout.strip()
-
-    head = git("rev-parse", "--short", "HEAD") or "unknown"
-    return head + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
 
 
 def render(c: dict[str, Any], install_s: float, total_s: float, exit_code: int, at: str) -> str:
@@ -78,7 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.junit.is_file():
         print(f"{args.junit}: no JUnit XML (the tests did not get to run)", file=sys.stderr)
         return 2
-    text = render(counts(args.junit), args.install_s, args.total_s, args.exit_code, commit())
+    from knowrl_io import provenance  # HEAD, '+changes' when the tree differs from it
+
+    text = render(counts(args.junit), args.install_s, args.total_s, args.exit_code, provenance.commit(ROOT))
     args.out.write_text(text)
     print(text)
     return 0

@@ -27,6 +27,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from knowrl_io import provenance  # noqa: E402
+
 SMOKE = ROOT / "configs" / "smoke.yaml"
 COMMON = ["reward.factuality.retrieval_mode=bm25", "model.dtype=auto", "grpo.save_steps=100000"]
 
@@ -116,7 +120,7 @@ def write_markdown(path: Path, command: str, env: dict[str, str], results: list[
     lines = [
         "# GRPO on a GPU, per backend",
         "",
-        f"Command: `{command}`",
+        f"Command: `{command}` at commit {provenance.commit()}",
         "",
         "Environment: " + ", ".join(f"{k} {v}" for k, v in env.items()) + ".",
         "",
