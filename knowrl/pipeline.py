@@ -302,6 +302,7 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
     (out / "pipeline.json").write_text(json.dumps(result, indent=2))
     for report in [out / "report.md"] + ([Path(p.report)] if p.report else []):
         write_report(report, command, config, clock, result)
+        print(f"report: {report}", flush=True)
     return result
 
 
