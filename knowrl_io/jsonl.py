@@ -32,9 +32,14 @@ class Span:
 
 
 def read_rows(
-    path: Path, required: dict[str, tuple[type, ...]], optional: dict[str, tuple[type, ...]]
+    path: Path,
+    required: dict[str, tuple[type, ...]],
+    optional: dict[str, tuple[type, ...]],
+    may_be_blank: frozenset[str] = frozenset({"completion"}),
 ) -> Iterator[Row]:
-    """Every record of a JSONL file or JSON array; a bad one carries an error naming its line and field."""
+    """Every record of a JSONL file or JSON array; a bad one carries an error naming its line and field. A required
+    text field must not be blank, except those in ``may_be_blank``: an empty completion is what the policy wrote,
+    scored as no answer (what training pays it), not a bad row left out of the job's mean (issue #74)."""
     for record in iter_records(path):
         if record.error is not None:
             yield Row(record.line, None, f"{path}:{record.where}: {record.error}", record.digest)
@@ -42,7 +47,7 @@ def read_rows(
             kind = type(record.value).__name__
             yield Row(record.line, None, f"{path}:{record.where}: expected an object, got {kind}", record.digest)
         else:
-            problem = _check(record.value, required, optional)
+            problem = _check(record.value, required, optional, may_be_blank)
             error = f"{path}:{record.where}: {problem}" if problem else None
             yield Row(
                 record.line, record.value if problem is None else None, error, record.digest, _row_id(record.value)
@@ -56,14 +61,17 @@ def _row_id(value: dict[str, Any]) -> str | int | None:
 
 
 def _check(
-    data: dict[str, Any], required: dict[str, tuple[type, ...]], optional: dict[str, tuple[type, ...]]
+    data: dict[str, Any],
+    required: dict[str, tuple[type, ...]],
+    optional: dict[str, tuple[type, ...]],
+    may_be_blank: frozenset[str] = frozenset(),
 ) -> str | None:
     for name, types in required.items():
         if name not in data:
             return f"field '{name}' missing"
         if not isinstance(data[name], types):
             return f"field '{name}' must be {' or '.join(t.__name__ for t in types)}, got {type(data[name]).__name__}"
-        if isinstance(data[name], str) and not data[name].strip():
+        if isinstance(data[name], str) and not data[name].strip() and name not in may_be_blank:
             return f"field '{name}' is empty"
     for name, types in optional.items():
         if data.get(name) is not None and not isinstance(data[name], types):

@@ -34,6 +34,7 @@ from reward_engine.labels import Label, Status, Verdict
 from reward_engine.metrics import BatchMetrics, batch_metrics
 from reward_engine.offline import grader as offline_grader
 from reward_engine.offline import shortcuts
+from reward_engine.offline.commitment import commits
 from reward_engine.plan import CacheOnlyJudge, RequestPlan
 from reward_engine.samples import ClaimResult, RewardResult, Sample
 from reward_engine.semantics import binary_rar, combine, fact_score, no_answer_reward, uses_fact
@@ -246,6 +247,11 @@ class RewardEngine:
     @staticmethod
     def _warn_if_degraded(m: BatchMetrics) -> None:
         ok = (Status.OK.value, Status.CACHED.value, Status.BAD_INPUT.value)
+        if m.statuses.get(Status.BAD_INPUT.value):  # never scored, whatever it says: a caller's row is broken
+            log.warning(
+                "reward step: %d completions not scored: bad input (see their status and error)",
+                m.statuses[Status.BAD_INPUT.value],
+            )
         failed = sum(n for s, n in m.statuses.items() if s not in ok)
         if failed or m.retries:
             log.warning(
@@ -323,12 +329,12 @@ class RewardEngine:
             result.status, result.error = Status.BAD_INPUT.value, problem
             return
         answer = parsed.answer_cut(self.config.max_answer_chars)
-        label, graded_cached = self._shortcut(answer, sample.gold), True
+        label, graded_cached = self._shortcut(answer, sample.gold, sample.question), True
         if label is None:
             gold = sample.answers if self.config.grader == "offline" else sample.gold
             graded = await self.grader.grade(sample.question, gold, answer)
             label, graded_cached = graded.value, graded.cached
-            if sem.abstention == "phrase" and label is Label.NOT_ATTEMPTED:
+            if sem.abstention != "grader" and label is Label.NOT_ATTEMPTED:
                 label = Label.INCORRECT  # TruthRL: only the phrase abstains; the judge cannot call this right
         assert isinstance(label, Label)
         result.label = label.value
@@ -346,11 +352,17 @@ class RewardEngine:
         if graded_cached and facts_cached and self.config.grader == "llm":
             result.status = Status.CACHED.value
 
-    def _shortcut(self, answer: str, gold: str) -> Label | None:
-        """KnowRL June 2025's judge-free verdicts, when the preset has them (see ``offline.shortcuts``)."""
+    def _shortcut(self, answer: str, gold: str, question: str) -> Label | None:
+        """KnowRL June 2025's judge-free verdicts and TruthRL's abstention phrase, when the preset has them (see
+        ``offline.shortcuts``). ``phrase_strict``: "I don't know" beside an answer it names ("Lyon. I don't
+        know.", read without the gold) is no abstention but a wrong answer (preset ``truthrl-strict``)."""
         sem = self.semantics
-        if sem.abstention == "phrase":
-            return Label.NOT_ATTEMPTED if shortcuts.says_i_dont_know(answer) else None
+        if sem.abstention != "grader":
+            if not shortcuts.says_i_dont_know(answer):
+                return None
+            if sem.abstention == "phrase_strict" and commits(answer, question):
+                return Label.INCORRECT
+            return Label.NOT_ATTEMPTED
         if sem.refusal_shortcut and shortcuts.is_refusal(answer):
             return Label.NOT_ATTEMPTED
         if sem.keyword_shortcut and shortcuts.misses_gold_keywords(answer, gold):

@@ -56,8 +56,8 @@ class Semantics(BaseModel):
     min_claim_words: int = Field(3, ge=1, description="claims with fewer words are dropped (FActScore: 3)")
     claim_dedupe: Literal["case", "words"] = Field(
         "case",
-        description="case: repeats differing only in case are one claim (FActScore); words: case, spacing "
-        "and punctuation ignored",
+        description="case: repeats differing only in case are one claim (FActScore); words: case, spacing, "
+        "punctuation, word order, small words and discourse filler ('indeed', 'in fact') ignored, negations kept",
     )
     relevance: Literal["off", "question"] = Field(
         "off",
@@ -72,11 +72,12 @@ class Semantics(BaseModel):
         "true facts about something else prefixed with a question word never pay; off: the verifier decides "
         "(KnowRL)",
     )
-    abstention: Literal["grader", "phrase"] = Field(
+    abstention: Literal["grader", "phrase", "phrase_strict"] = Field(
         "grader",
         description="grader: the grader's NOT_ATTEMPTED is an abstention; phrase: only an answer containing "
         '"I don\'t know" abstains (decided without a judge) and any other answer not graded CORRECT scores '
-        "incorrect (TruthRL)",
+        'incorrect (TruthRL), a guess with "I don\'t know" appended included; phrase_strict: the same, but an '
+        'answer that says "I don\'t know" and still names an answer (read without the gold) scores incorrect',
     )
     threshold_t: float | None = Field(
         None,
@@ -162,6 +163,13 @@ PRESETS: dict[str, dict] = {
         "fact_on_no_answer": False,
     },
 }
+
+
+# TruthRL's reward without its appended-abstention rule: under "truthrl" any answer containing "I don't know" scores
+# 0, so "Lyon. I don't know." lifts a wrong guess from -1 to 0 (TruthRL's own rule). Here an answer that says it and
+# still names an answer (offline.commitment.commits, read without the gold) scores -1, right or wrong; a plain "I
+# don't know", or one whose aside names nothing, still abstains at 0.
+PRESETS["truthrl-strict"] = {**PRESETS["truthrl"], "abstention": "phrase_strict"}
 
 
 def semantics(preset: str = "knowrl", **overrides: float | str | bool | None) -> Semantics:

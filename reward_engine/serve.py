@@ -7,7 +7,8 @@ OpenRLHF posts ``{"query": [...], "prompts": [...], "labels": [...]}`` (each que
 the policy's response, decoded with special tokens) and reads ``rewards`` (and ``scores``, ``extra_logs``)
 back, one per query. Here the response is the query after its prompt, trailing special tokens removed; a
 label is the gold answer, a JSON list of aliases, or a JSON object ``{"answers", "question", "title"}`` (the
-question otherwise is the prompt's text). One engine serves every request, so the caches, the judge budget and
+question otherwise is the prompt's text; an item with neither, or with no gold, is refused with a 400 naming it
+and logged, never paid the unscored reward). One engine serves every request, so the caches, the judge budget and
 the step budget hold across them; a completion the engine could not score within its budget gets
 ``--unscored-reward`` (OpenRLHF needs a number) and counts in ``extra_logs.unscored``.
 """
@@ -70,7 +71,16 @@ def sample_of(query: Any, prompt: Any, label: Any, n: int) -> Sample:
         answers = answers.get("answers")
     if not isinstance(answers, (str, list)) or not isinstance(question, str):
         raise BadRequest(f"item {n}: a label must be a gold answer, a JSON list of them or {{'answers': ...}}")
-    return Sample(question, response_of(query, prompt), answers, title if isinstance(title, str) else None)
+    sample = Sample(question, response_of(query, prompt), answers, title if isinstance(title, str) else None)
+    # Refused here, not scored: the engine would leave the item unscored and OpenRLHF would pay it
+    # --unscored-reward, so a right answer and garbage would earn the same (issue #74).
+    cleaned = sample.cleaned()
+    if not cleaned.question.strip():
+        raise BadRequest(f"item {n}: no question: 'prompts' is empty and the label has no 'question'")
+    problem = cleaned.gold_problem()
+    if problem:
+        raise BadRequest(f"item {n}: 'labels': {problem}")
+    return sample
 
 
 def reply_of(results: list[RewardResult], unscored: float) -> dict[str, Any]:
@@ -109,6 +119,7 @@ def make_app(config: RewardEngineConfig, unscored: float = 0.0, kb: KnowledgeSou
                 raise BadRequest(f"'query', 'prompts', 'labels' differ in length ({sizes})")
             samples = [sample_of(q, p, a, n) for n, (q, p, a) in enumerate(zip(queries, prompts, labels))]
         except (ValueError, AttributeError) as exc:  # not JSON, not an object, a bad item
+            log.warning("reward request refused (400): %s", exc)
             return web.json_response({"error": str(exc)}, status=400)
         results = await app[engine_key].score(samples)
         return web.json_response(reply_of(results, unscored))

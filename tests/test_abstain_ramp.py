@@ -19,8 +19,16 @@ WRONG = "<think>Lyon is big.</think><answer>Lyon</answer>"
 
 @pytest.mark.parametrize(
     ("preset", "step", "expected"),
-    [("truthrl", 0, -1.0), ("truthrl", 15, -0.5), ("truthrl", 29, -1 / 30), ("truthrl", 30, 0.0),
-     ("knowrl", 0, -1.0), ("knowrl", 10, 1 / 3 * 2 - 1), ("knowrl", 99, 1.0), ("knowrl", -1, 1.0)],
+    [
+        ("truthrl", 0, -1.0),
+        ("truthrl", 15, -0.5),
+        ("truthrl", 29, -1 / 30),
+        ("truthrl", 30, 0.0),
+        ("knowrl", 0, -1.0),
+        ("knowrl", 10, 1 / 3 * 2 - 1),
+        ("knowrl", 99, 1.0),
+        ("knowrl", -1, 1.0),
+    ],
 )
 def test_the_abstain_payoff_rises_from_wrong_to_the_presets(preset, step, expected):
     assert ramped_abstain(semantics(preset), step, 30) == pytest.approx(expected)
@@ -75,9 +83,7 @@ def test_the_ramp_leaves_the_fingerprint_and_the_engines_rows_as_they_were():
 
 
 def test_the_ramp_is_set_from_the_training_config(tmp_path):
-    cfg = load_train_config(
-        "configs/selective.yaml", ["reward.abstain_ramp_steps=30", f"output_dir={tmp_path}"]
-    )
+    cfg = load_train_config("configs/selective.yaml", ["reward.abstain_ramp_steps=30", f"output_dir={tmp_path}"])
     assert cfg.reward.abstain_ramp_steps == 30
     with pytest.raises(Exception, match="abstain_ramp_steps"):
         load_train_config("configs/selective.yaml", ["reward.abstain_ramp_steps=0"])

@@ -163,9 +163,13 @@ def test_an_approximation_before_the_judges_span_belongs_to_it() -> None:
     question, gold = "How many square metres are in a hectare?", "10,000 square metres"
     answer = "Around ten thousand square metres."
     assert grade_guard.with_approximation("ten thousand square metres", answer) == "around ten thousand square metres"
-    verdict = grade_guard.check_span("ten thousand square metres", answer, "10,120 square metres", question)
-    assert verdict.check is grade_guard.SpanCheck.NO_ANSWER  # too vague for 10,120 (SimpleQA: NOT_ATTEMPTED)
-    assert grader.grade(answer, "10,120 square metres", question) is N
+    # one figure coarser than 11,000 and holding it: too vague (SimpleQA: NOT_ATTEMPTED); without its "around" the
+    # span says 10,000, a wrong value. (Three figures coarser, as for 10,120, it is wrong either way: issue #74.)
+    verdict = grade_guard.check_span("ten thousand square metres", answer, "11,000 square metres", question)
+    assert verdict.check is grade_guard.SpanCheck.NO_ANSWER
+    assert grader.grade(answer, "11,000 square metres", question) is N
+    assert grader.grade("Ten thousand square metres.", "11,000 square metres", question) is I
+    assert grader.grade(answer, "10,120 square metres", question) is I
     assert grade_guard.check_span(
         "ten thousand square metres", "Ten thousand square metres.", gold, question
     ).check is (grade_guard.SpanCheck.CONFIRMED)
@@ -310,7 +314,8 @@ def test_inclusive_bounds_hold_their_own_number(answer: str, label: Label) -> No
         ("1.852 kilometres", C),  # the question's unit is the gold's when the gold has none
         ("1,852 metres", C),
         ("1.9 km", I),
-        ("About 2 kilometres", N),
+        ("About 1.85 kilometres", N),  # one figure coarser, holding it: vague ("About 2 km", three coarser: wrong)
+        ("About 2 kilometres", I),  # issue #74: an approximate value far coarser than the gold is another value
     ],
 )
 def test_a_gold_without_a_unit_takes_the_unit_the_question_asks(answer: str, label: Label) -> None:

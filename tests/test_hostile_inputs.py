@@ -34,7 +34,7 @@ CASES = [
     (row(id="completion-number", completion=12), "field 'completion' must be str or list"),
     (row(id="title-number", title=12), "field 'title'"),
     (row(id="empty-question", question="   "), "field 'question' is empty"),
-    (row(id="empty-completion", completion=""), "field 'completion' is empty"),
+    (row(id="empty-completion", completion=""), "scored"),  # the policy wrote nothing: no answer (issue #74)
     (row(id="answers-blank", answers=[None, " "]), "no gold answer"),
     (b"[1, 2, 3]", "expected an object"),
     (b'{"id": "latin1", "question": "Caf\xe9?", "answers": "x", "completion": "y"}', "not valid UTF-8"),
@@ -108,6 +108,7 @@ async def test_every_hostile_row_is_scored_or_named(hostile_file, tmp_path, kb):
     assert by_id["ok"]["label"] == "CORRECT"
     assert by_id["confusable-answer"]["label"] == "INCORRECT"  # a Cyrillic 'а' is not the gold answer
     assert by_id["megabyte"]["label"] == "INCORRECT" and len(by_id["megabyte"]["claims"]) == 1  # one fact, once
+    assert by_id["empty-completion"]["reward"] == -2.0  # what training pays it: format -1, no answer -1
     assert summary["rows"] == len(CASES)
 
 

@@ -16,11 +16,12 @@ answers grading prompts with ``grade``. The three verdicts, in this module's wor
 * NOT_ATTEMPTED: the answer commits to nothing that can be checked: a refusal ("I don't know",
   "I need more context"), a vague answer that the gold falls inside but that is coarser than
   the gold ("the early 1990s" for 1992, "May 2018" for 10 May 2018, "over a hundred thousand"
-  for 120,000), a correct part of a multi-part gold that explicitly leaves the rest open ("one
-  of them is Malia, but I'm not sure about the other"), or a refusal whose rest offers no answer
-  ("I don't know who composed it. Mozart wrote Figaro, though.": an aside, whatever it names; read without
-  the gold by ``commitment``, so a right and a wrong aside settle alike), or one with a side remark that
-  agrees with the gold. An empty answer too.
+  for 120,000; an approximate value at most one figure coarser, "around 100k" for 120k: "about 9,000
+  metres", three figures coarser than 8,849 m, is INCORRECT), a correct part of a multi-part gold that
+  explicitly leaves the rest open ("one of them is Malia, but I'm not sure about the other"), or a refusal
+  whose rest offers no answer ("I don't know who composed it. Mozart wrote Figaro, though.": an aside,
+  whatever it names; read without the gold by ``commitment``, so a right and a wrong aside settle alike), or
+  one with a side remark that agrees with the gold. An empty answer too.
 
 How an answer is read (refusals and hedges set aside, candidates kept) is ``reading``.
 Each candidate is graded against the gold (dates, then numbers, then text); any INCORRECT
@@ -483,9 +484,11 @@ def _number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, re
     value in [gold - step/2, gold + step/2) is CORRECT, the upper end left out (so for 120k, step 10k:
     115k and 124,999 are CORRECT, 125k is INCORRECT, like 113k and 126k). An approximate value ("about
     100k", "around a hundred thousand") coarser than the gold's step that the gold falls within is too
-    vague: NOT_ATTEMPTED; so is a bound or range that holds the gold ("over 100k", "hundreds of
-    thousands"); one that excludes the gold is INCORRECT. Several different numbers are a list, unless each
-    narrows the others (a bound, then a value inside it: ``one_value``)."""
+    vague: NOT_ATTEMPTED, when at most one figure coarser (``_VAGUE_FIGURES``; far coarser, "about 9,000" for
+    8,849, it is a wrong value unless it is the gold's at the gold's precision); so is a bound or range that
+    holds the gold ("over 100k", "hundreds of thousands"); one that excludes the gold is INCORRECT. Several
+    different numbers are a list, unless each narrows the others (a bound, then a value inside it:
+    ``one_value``)."""
     want = gold_quantity(gold_raw)
     if want is None:
         return None
@@ -532,6 +535,7 @@ _YEAR_SAID = re.compile(
 )
 
 
+_VAGUE_FIGURES = 10  # an approximate value at most this many times coarser than the gold may be vague, not wrong
 _MEASURE_SLACK = 0.015  # relative: 1.75 for 1.73 m (1.2 %) is right; 113k for 120k (5.8 %) is a count, exact
 
 
@@ -549,7 +553,14 @@ def _compare_quantity(value: float, step: float, q: Quantity, slack: float = 0.0
         if q.step <= step * (1 + 1e-9):
             return Label.CORRECT if within(q.low) else Label.INCORRECT
         vague_lo, vague_hi = q.low - q.step / 2, q.low + q.step / 2
-        return Label.NOT_ATTEMPTED if vague_lo - eps <= value < vague_hi - eps else Label.INCORRECT
+        if not vague_lo - eps <= value < vague_hi - eps:
+            return Label.INCORRECT
+        # One figure coarser than the gold neither confirms nor contradicts it (SimpleQA: "around 100k" for 120k).
+        # Coarser still, a value that is not the gold's at the gold's precision names another number: "about
+        # 9,000 metres" for 8,849 m is a committed wrong answer, not an abstention (issue #74).
+        if q.step > _VAGUE_FIGURES * step * (1 + 1e-9) and not within(q.low):
+            return Label.INCORRECT
+        return Label.NOT_ATTEMPTED
     inside = q.low < value < q.high if q.kind in ("above", "below") else q.low - eps <= value <= q.high + eps
     if not inside:
         return Label.INCORRECT
@@ -670,14 +681,25 @@ def _skeleton(name: str) -> str:
     return re.sub(r"(.)\1+", r"\1", _VOWELS.sub("", name))
 
 
+def _numerals(text: str) -> list[str]:
+    """The roman numerals among normalised words ("world war ii": ["ii"]): a skeleton drops their vowels."""
+    return _ROMAN.findall(text)
+
+
+_ROMAN = re.compile(r"\b[ivx]+\b")
+
+
 def _misspelt_name(seg: str, gold: str, gold_raw: str) -> bool:
     """SimpleQA forgives typos in a person's name that is clearly the same name: a gold of capitalised words
     (no digits), an answer of about as many words that starts alike and keeps the consonants (one dropped
-    from a long name at most: "Hyun Won Chung" for "Hyung Won Chung")."""
+    from a long name at most: "Hyun Won Chung" for "Hyung Won Chung"). Roman numerals are numbers, never
+    typos: "World War I" is not World War II, nor "Louis XIV" Louis XVI (issue #74)."""
     words = gold_raw.split()
     if len(words) < 2 or not all(w[:1].isupper() for w in words) or re.search(r"\d", gold_raw):
         return False
     if not seg or seg[0] != gold[0] or abs(len(seg.split()) - len(gold.split())) > 1:
+        return False
+    if _numerals(seg) != _numerals(gold):
         return False
     a, b = _skeleton(seg), _skeleton(gold)
     if a == b:
@@ -798,17 +820,19 @@ def _lists(candidate: Candidate, gold_raw: str, gold: str, asked: frozenset[str]
 def _bare_list(text: str, gold_raw: str, gold: str, asked: frozenset[str]) -> bool:
     """ "bratislava ljubljana zagreb budapest": the gold among bare words, without a separator, a verb or a
     small word, and two or more others the question does not hold (a head word such as "mount" is not one).
+    With the question, one such word before the gold is enough ("Lyon Paris": a wrong name beside the right
+    one, issue #74); one after it may qualify it ("Mount Everest Nepal", "Paris France") and is not.
     When a person may be asked, a gold at the end may end a full name ("johann sebastian bach", "maria salomea
     sklodowska curie"): not a list then. Neither ``_is_list`` (separators) nor ``_run_of_names`` (capitals,
     over six more words) sees such a list; a 1.5B judge paid it CORRECT (held-out set 5's k104). Not for number
     or date golds: the value rules read those ("15 players per team")."""
     raw = text.strip(" .!?")
     words = normalize(raw).split()
-    if len(words) < 3 or re.search(r"[,;:/()&]", raw) or is_statement(raw) or re.search(r"\d", gold_raw):
+    if len(words) < 2 or re.search(r"[,;:/()&]", raw) or is_statement(raw) or re.search(r"\d", gold_raw):
         return False
     if words[0] in _NAMING:
         words = words[1:]  # "[It's] called Tynwald Court": the naming word is no guess
-    if len(words) < 3 or any(len(w) < 3 or w in STOP for w in words):
+    if len(words) < 2 or any(len(w) < 3 or w in STOP for w in words):
         return False  # a small word: a phrase ("rio de janeiro", "the capital is"), not bare names
     joined = " ".join(words)
     at = find_word(joined, gold)
@@ -819,7 +843,8 @@ def _bare_list(text: str, gold_raw: str, gold: str, asked: frozenset[str]) -> bo
         return False  # "carl philipp emanuel bach": one name
     known = {stem(w) for w in asked}
     extra = [w for w in before + after if stem(w) not in known and w not in HEAD_WORDS]
-    return len(extra) >= 2
+    named_before = bool(asked) and any(stem(w) not in known and w not in HEAD_WORDS for w in before)
+    return len(extra) >= 2 or named_before
 
 
 _NAMING = frozenset("called named nicknamed dubbed titled termed".split())

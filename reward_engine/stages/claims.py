@@ -1,7 +1,8 @@
 """Claim policy: which decomposed claims the fact score counts.
 
 KnowRL (FActScore's extraction): claims of at least 3 words, repeats differing only in
-case counted once, all of them. ``knowrl-robust`` ignores spacing and punctuation too,
+case counted once, all of them. ``knowrl-robust`` ignores spacing, punctuation, word order,
+small words and discourse filler too ("Indeed, X." and "X, indeed." are X once: issue #74),
 drops claims about something else (see ``relevance``) and verifies at most 24; off-topic
 claims are reported but never verified.
 """
@@ -11,23 +12,57 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from reward_engine.offline.words import STOP, stem
 from reward_engine.semantics import Semantics
 from reward_engine.stages.relevance import Topic
 
+# Words and phrases that restate a claim without adding to it: one fact said again "indeed" is one fact.
+_FILLER_PHRASES = re.compile(
+    r"\b(?:of course|in fact|as a matter of fact|it is (?:(?:well |widely |generally )?known|true|a fact|certain|"
+    r"clear|obvious|worth noting|important to note|confirmed|verified) that|needless to say|to be sure|once again|"
+    r"as (?:i|we) (?:said|noted|mentioned|stated)|as (?:said|noted|mentioned|stated)(?: before| above| earlier)?|"
+    r"(?:let me |to )?(?:repeat|reiterate)|in other words|that is to say|without (?:a|any) doubt|no doubt|"
+    r"i (?:can )?confirm that)\b"
+)
+_FILLER_WORDS = frozenset(
+    """indeed actually really certainly definitely clearly obviously truly surely undoubtedly basically essentially
+    honestly literally simply again also yes well so thus therefore hence anyway furthermore moreover additionally
+    notably importantly note remember recall""".split()
+)
+_KEEP = frozenset("not no never nor".split())  # a negation is never filler: "X is not Y" is another claim
+
+
+def claim_key(claim: str, how: str = "words") -> str:
+    """What two claims must share to be one: ``case``, the text without case (FActScore); ``words``, its words
+    without case, punctuation, order, small words or discourse filler.
+
+    >>> claim_key("Indeed, Paris is the capital of France.") == claim_key("The capital of France is Paris, indeed")
+    True
+    >>> claim_key("Paris is not the capital of France.") == claim_key("Paris is the capital of France.")
+    False
+    """
+    if how == "case":
+        return claim.strip().lower()
+    text = _FILLER_PHRASES.sub(" ", " ".join(re.findall(r"\w+", claim.lower())))
+    words = [w for w in text.split() if len(w) > 1 or w.isdigit()]  # "France's": the "s" is no word
+    kept = {stem(w) for w in words if w not in _FILLER_WORDS and (w not in STOP or w in _KEEP)}
+    return " ".join(sorted(kept))
+
 
 def distinct(claims: Sequence[str], how: str = "words") -> list[str]:
-    """Claims once each, first spelling kept. ``case``: FActScore's rule (case ignored); ``words``: case, spacing
-    and punctuation ignored.
+    """Claims once each, first spelling kept (see ``claim_key``). ``case``: FActScore's rule (case ignored);
+    ``words``: case, spacing, punctuation, word order, small words and filler ignored.
 
     >>> distinct(["Paris is in France.", "paris is in  France", "Lyon is in France"])
     ['Paris is in France.', 'Lyon is in France']
     >>> distinct(["Paris is in France.", "paris is in France."], "case")
     ['Paris is in France.']
+    >>> distinct(["Paris is in France.", "Paris is in France, indeed.", "Indeed, Paris is in France."])
+    ['Paris is in France.']
     """
     seen: dict[str, str] = {}
     for claim in claims:
-        key = claim.strip().lower() if how == "case" else " ".join(re.findall(r"\w+", claim.lower()))
-        seen.setdefault(key, claim)
+        seen.setdefault(claim_key(claim, how), claim)
     return list(seen.values())
 
 
