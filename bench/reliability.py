@@ -620,6 +620,7 @@ def train_resume(out: Path, steps: int = 6, kill_at_checkpoint: int = 3) -> dict
     """SIGKILL ``knowrl.train`` after a checkpoint, then ``--resume``: the run ends at ``steps``."""
     out.mkdir(parents=True, exist_ok=True)
     run = out / "resume-run"
+    shutil.rmtree(run, ignore_errors=True)  # a rerun starts clean (an old checkpoint-3 would end the wait at once)
     common = [
         sys.executable,
         "-m",

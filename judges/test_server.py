@@ -34,6 +34,7 @@ from reward_engine.offline import grader as offline_grader
 from reward_engine.offline import reading as offline_reading
 
 FAULTS = ("429", "500", "hang", "malformed", "wrong")
+SHUTDOWN_S = 0.25  # on SIGTERM, what requests still in flight get before they are cancelled
 
 
 @dataclass
@@ -168,6 +169,7 @@ class JudgeServer:
         app.router.add_get("/stats", self._stats)
         app.router.add_post("/admin", self._admin)
         app.router.add_get("/v1/models", self._models)
+        app.on_shutdown.append(self._release_hangs)
         return app
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> str:
@@ -180,11 +182,15 @@ class JudgeServer:
         return self.url
 
     async def stop(self) -> None:
-        if self._closing is not None:
-            self._closing.set()  # release hanging handlers so shutdown does not wait them out
+        await self._release_hangs()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+    async def _release_hangs(self, app: web.Application | None = None) -> None:
+        """Release hanging handlers so a shutdown (``stop``, or SIGTERM under ``main``) does not wait them out."""
+        if self._closing is not None:
+            self._closing.set()
 
     # -- handlers ------------------------------------------------------------------------
     async def _stats(self, request: web.Request) -> web.Response:
@@ -372,6 +378,7 @@ def main(argv: list[str] | None = None) -> int:
         host=args.host,
         port=args.port,
         access_log=None,
+        shutdown_timeout=SHUTDOWN_S,  # hangs are released at once; a long --latency-ms is cut short
         print=lambda *_: print(f"test judge on http://{args.host}:{args.port}/v1", flush=True),
     )
     return 0

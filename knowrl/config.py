@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import types
+import typing
 from pathlib import Path
 from typing import Any, Literal
 
@@ -80,7 +82,7 @@ class DataConfig(BaseModel):
     )
     eval: str | None = Field(None, description="held-out RL rows for --evaluate before/after")
     sft: str | None = Field(None, description="ShareGPT conversations for the cold-start stage")
-    max_samples: int | None = Field(None, description="use only the first N training rows")
+    max_samples: int | None = Field(None, ge=1, description="use only the first N training rows")
     max_prompt_length: int | None = Field(
         None,
         gt=0,
@@ -275,6 +277,57 @@ def _check_trl_fields(values: dict[str, Any], cls: type, section: str) -> dict[s
     return {k: ("no" if v is False and k.endswith("_strategy") else v) for k, v in values.items()}
 
 
+# TRL / transformers settings that count something, and their least value. ``max_steps`` may also be -1,
+# transformers' default ("train num_train_epochs instead"); 0 and other negatives were taken the same way without
+# a word (max_steps -5 trained the epochs' 24 steps), so they are refused.
+LEAST = {
+    "max_steps": 1,
+    "num_generations": 2,  # GRPO's advantage compares completions within a group: one has nothing to compare
+    "per_device_train_batch_size": 1,
+    "gradient_accumulation_steps": 1,
+    "max_completion_length": 1,
+    "num_iterations": 1,
+    "generation_batch_size": 1,
+    "steps_per_generation": 1,
+    "max_length": 1,
+}
+ALSO = {"max_steps": (-1, "train num_train_epochs instead")}
+
+
+def _scalar_types(annotation: Any) -> tuple[Any, ...] | None:
+    """The types a TRL field of plain numbers or flags takes (``int | None`` -> int, NoneType); None for others."""
+    union = typing.get_origin(annotation) in (typing.Union, types.UnionType)
+    kinds = typing.get_args(annotation) if union else (annotation,)
+    return kinds if all(k in (int, float, bool, type(None)) for k in kinds) else None
+
+
+def check_trl_values(values: Any, cls: type, section: str) -> None:
+    """Each number or flag in ``grpo``/``sft`` of the type TRL declares, counts at least ``LEAST``: a string
+    ``max_steps`` or a ``num_generations`` of 0 was a traceback after the model loaded. Unknown keys are left to
+    the field check that names them. Raises ``ValueError`` naming the key."""
+    if not isinstance(values, dict):
+        return
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    for key, value in values.items():
+        field = fields.get(key) if isinstance(key, str) else None
+        kinds = _scalar_types(field.type) if field is not None else None
+        if kinds is None or (value is None and type(None) in kinds):
+            continue
+        name = f"{section}.{key}"
+        if bool in kinds:
+            if not isinstance(value, bool):
+                raise ValueError(f"{name}: {value!r} is not true or false")
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(f"{name}: {value!r} is not a {'whole ' if float not in kinds else ''}number")
+        if float not in kinds and not isinstance(value, int):
+            raise ValueError(f"{name}: {value!r} is not a whole number")
+        least, (also, meaning) = LEAST.get(key), ALSO.get(key, (None, ""))
+        if least is not None and value < least and value != also:
+            either = f"{also} ({meaning}) or " if also is not None else ""
+            raise ValueError(f"{name} must be {either}at least {least}, got {value}")
+
+
 class TrainConfig(BaseModel):
     """A GRPO (``knowrl.train``) or cold-start SFT (``knowrl.sft``) run."""
 
@@ -429,6 +482,13 @@ def load_train_config(path: str | Path, overrides: list[str] | None = None) -> T
     reward = data.pop("reward", None)
     model = data.get("model")
     import_unsloth_first(model.get("backend", "auto") if isinstance(model, dict) else None)
+    try:
+        from trl import GRPOConfig, SFTConfig
+
+        check_trl_values(data.get("grpo"), GRPOConfig, "grpo")  # before the validators that add these numbers
+        check_trl_values(data.get("sft"), SFTConfig, "sft")
+    except ValueError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
     try:
         config = TrainConfig.model_validate(data)
     except ValidationError as exc:

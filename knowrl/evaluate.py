@@ -21,6 +21,7 @@ from typing import Any, Sequence
 from knowrl.data import INSTRUCTIONS, load_rl_rows, render_prompt
 from knowrl.decode import complete_texts
 from knowrl_io.logs import add_verbosity, setup_logging
+from knowrl_io.paths import input_problem
 from reward_engine.completion import parse
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report, parse_reward_config
 from reward_engine.engine import RewardEngine, Sample
@@ -273,6 +274,20 @@ def markdown(metrics: dict[str, float], title: str) -> str:
     return "\n".join([f"# {title}", "", "| metric | value |", "|---|---|", *rows, ""])
 
 
+def range_problem(args: argparse.Namespace) -> str | None:
+    """A value out of range, named by its flag, before anything loads: ``--max-samples 0`` evaluated one row
+    and ``--max-new-tokens -1`` was taken."""
+    if args.max_new_tokens < 1:
+        return f"--max-new-tokens must be at least 1, got {args.max_new_tokens}"
+    if args.max_samples is not None and args.max_samples < 1:
+        return f"--max-samples must be at least 1 (leave it out for every row), got {args.max_samples}"
+    if args.samples < 0:
+        return f"--samples must be 0 (greedy only) or more, got {args.samples}"
+    if args.samples and not (0 < args.temperature < float("inf")):
+        return f"--temperature must be above 0 to sample (--samples {args.samples}), got {args.temperature}"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m knowrl.evaluate", description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", required=True, help="model path or id ('tiny', 'smollm2' too)")
@@ -292,6 +307,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)
+    problem = range_problem(args)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     config = (
         load_reward_config_or_report(args.config)
         if args.config
@@ -302,8 +321,8 @@ def main(argv: list[str] | None = None) -> int:
     from knowrl.models import model_inputs_problem
 
     problem = model_inputs_problem(args.model, args.adapter)
-    if problem is None and not args.data.is_file():
-        problem = f"data not found: {args.data}" if not args.data.exists() else f"{args.data} is not a file"
+    if problem is None:  # a pipe (``<(cmd)``) is read once, as a file; a directory says so
+        problem = input_problem(args.data, "--data", stdin=False)
     if problem is None and args.out.exists() and not args.out.is_dir():
         problem = f"--out {args.out} exists and is not a folder"  # found after the evaluation otherwise
     if problem:

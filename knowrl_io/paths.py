@@ -1,8 +1,9 @@
-"""Per-user cache locations (the demo KB, converted models); overridable by environment."""
+"""Per-user cache locations (the demo KB, converted models), overridable by environment; what an input path is."""
 
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 
@@ -17,3 +18,36 @@ def cache_dir() -> Path:
 
 def demo_kb_path() -> Path:
     return cache_dir() / "kb" / "demo.db"
+
+
+def input_problem(path: Path, flag: str = "--input", stdin: bool = True) -> str | None:
+    """Why ``path`` cannot be read as an input file, naming ``flag``; None when it can. A pipe (``<(cmd)`` is
+    ``/dev/fd/N``) or a FIFO is read like a file (``Path.is_file`` is False for it, which made the jobs call it
+    "not found"); a directory says so. ``-`` is standard input where the job reads it (``stdin``)."""
+    if str(path) == "-":
+        return None if stdin else f"{flag} -: this job does not read standard input; give a file or <(command)"
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return f"{flag} {path}: file not found"
+    except OSError as exc:
+        return f"{flag} {path}: cannot be read ({exc.strerror})"
+    if stat.S_ISDIR(info.st_mode):
+        return f"{flag} {path} is a directory, not an input file"
+    if not (stat.S_ISREG(info.st_mode) or stat.S_ISFIFO(info.st_mode) or stat.S_ISCHR(info.st_mode)):
+        return f"{flag} {path} is not a file, a pipe or a terminal"
+    if not os.access(path, os.R_OK):
+        return f"{flag} {path}: cannot be read (permission denied)"
+    return None
+
+
+def is_pipe(path: Path) -> bool:
+    """Whether ``path`` is read once only (standard input, a pipe, a FIFO, a terminal): a job that must read its
+    input twice, or tell a rerun's input from the last one's by its path, cannot take it."""
+    if str(path) == "-":
+        return True
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)

@@ -5,7 +5,8 @@
     python -m retrieval.build --preset demo                       # offline Wikipedia + Factbook KB
     python -m retrieval.build --preset demo --no-dense            # BM25 only: seconds, no embedding
 
-Re-running is idempotent: unchanged documents are skipped, only new passages are embedded.
+Re-running is idempotent: unchanged documents are skipped, only new passages are embedded. An existing ``--db``
+must be a knowledge base (or an empty file): another program's SQLite database is refused, untouched.
 """
 
 from __future__ import annotations
@@ -24,13 +25,13 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from knowrl_io.logs import add_verbosity, setup_logging
-from knowrl_io.paths import demo_kb_path
+from knowrl_io.paths import demo_kb_path, input_problem
 from retrieval import dense
 from retrieval.chunking import Chunker
 from retrieval.dense import IndexMismatchError
 from retrieval.embedder import Embedder
 from retrieval.models import DEFAULT_EMBEDDING_MODEL
-from retrieval.schema import connect, create_schema, get_meta, set_meta
+from retrieval.schema import connect, create_schema, document_columns, foreign_tables, get_meta, set_meta
 from retrieval.sources import BadRow, Document, demo_documents, read_documents
 from retrieval.store import ingest, sync_passages
 
@@ -70,6 +71,32 @@ def is_built(db_path: Path, dense_index: bool = True) -> bool:
         conn.close()
 
 
+def check_db(db_path: Path, index_only: bool = False) -> None:
+    """``db_path`` may be built into: a new or empty file, or a knowledge base (one this module built, or
+    FActScore's ``documents`` table alone). Another program's SQLite file is refused before anything is written
+    into it (its tables stayed, ours were added beside them). ``index_only`` (``--from-db``, a re-sync): the file
+    is one the user asks to index, which needs its ``documents(title, text)`` table. Raises ``ValueError``."""
+    if not db_path.is_file() or db_path.stat().st_size == 0:
+        return  # new; a directory or a special file is ``connect``'s to refuse
+    conn = connect(db_path, readonly=True)  # a file that is not SQLite: one line from ``connect``
+    try:
+        foreign, columns = foreign_tables(conn), document_columns(conn)
+    except sqlite3.DatabaseError as exc:
+        raise ValueError(f"{db_path} is not a knowledge base (SQLite: {exc})") from None
+    finally:
+        conn.close()
+    if index_only:
+        if not {"title", "text"} <= columns:
+            raise ValueError(f"{db_path} has no documents(title, text) table: not a knowledge base to index")
+        return
+    if foreign:
+        shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+        raise ValueError(
+            f"{db_path} is a SQLite database with tables that are not a knowledge base's ({shown}); a knowledge "
+            "base is built only into a new file or an earlier one; choose another file"
+        )
+
+
 def build(
     db_path: str | Path,
     documents: Iterable[Document] | None = None,
@@ -80,14 +107,18 @@ def build(
     bad_rows: list[BadRow] | None = None,
     embedder: Embedder | None = None,
     dense_index: bool = True,
+    replace: bool = False,
 ) -> BuildReport:
     """Ingest ``documents`` (if any), derive passages + FTS5, then sync the FAISS index.
 
     ``dense_index=False`` stops after FTS5: a BM25-only KB in seconds instead of minutes of embedding
     (enough where titles or names pin the evidence, e.g. the demo; a later full build adds the index).
+    ``replace=True`` makes the KB's documents exactly ``documents`` (the CLI's --input/--preset: a document removed
+    from the input leaves the rebuilt KB); False adds to and updates what the KB holds.
     """
     started = time.perf_counter()
     db_path = Path(db_path)
+    check_db(db_path, index_only=documents is None)
     embedder = embedder or Embedder(model)
     conn = connect(db_path)
     try:
@@ -100,7 +131,7 @@ def build(
                 embedder.name,
             )
         chunker = Chunker(max_tokens=max_tokens)
-        ingested = ingest(conn, documents, chunker, progress) if documents is not None else None
+        ingested = ingest(conn, documents, chunker, progress, replace) if documents is not None else None
         synced = sync_passages(conn, progress)
         set_meta(conn, "chunker", {"tokenizer": chunker.name, "max_tokens": max_tokens})
         conn.commit()
@@ -166,8 +197,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.input is not None:
         if args.db is None:
             parser.error("--input needs --db")
-        if not args.input.exists():
-            parser.error(f"input file not found: {args.input}")
+        problem = input_problem(args.input, "--input")
+        if problem:  # a pipe is read (once); a directory says so, not "not found"
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
         documents = _documents(read_documents(args.input), bad)
         first = next(iter(documents), None)  # an input without one document would build an empty KB, exit 0
         if first is None:
@@ -201,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
             not args.no_progress,
             bad,
             dense_index=not args.no_dense,
+            replace=documents is not None,  # --input, --preset: the KB is the input's content, not a merge
         )
     except (ValueError, IndexMismatchError, sqlite3.DatabaseError, OSError) as exc:  # not a KB, a bad path: one line
         print(f"error: {exc}", file=sys.stderr)

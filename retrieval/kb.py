@@ -5,11 +5,18 @@ FAISS searches are read-only). A FActScore/KnowRL DB with only its ``documents``
 opens as-is: title-filtered search then ranks that document's passages with the dense
 encoder on the fly (what FActScore and KnowRL do); global search needs
 ``python -m retrieval.build --from-db``.
+
+``check_kb`` is what a job asks before its first row (a KB of the right kind, with the index its retrieval
+mode needs) and ``content_version`` what keys the job's rows to the KB's content, not to its path.
 """
 
 from __future__ import annotations
 
 import collections
+import hashlib
+import json
+import os
+import sqlite3
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -23,6 +30,8 @@ from retrieval.embedder import Embedder
 from retrieval.models import DEFAULT_EMBEDDING_MODEL
 from retrieval.schema import SEPARATOR, connect, get_meta, has_table, passages_fingerprint
 from retrieval.text import bindable
+
+DENSE_MODES: tuple[str, ...] = ("hybrid", "dense")  # what an indexed KB serves only with its FAISS index
 
 MODES: tuple[str, ...] = ("hybrid", "bm25", "dense")
 FUSIONS: tuple[str, ...] = ("rrf", "convex")
@@ -81,6 +90,176 @@ def split_titles(titles: str | Iterable[str] | None) -> list[str]:
     return list(dict.fromkeys(t.strip() for t in items if t and t.strip()))
 
 
+def _stat_key(path: Path) -> tuple:
+    """What changes when a SQLite file (or its write-ahead log) is written: the memo key of its version."""
+    key: list[Any] = [str(path.resolve())]
+    for part in (path, Path(f"{path}-wal")):
+        try:
+            info = part.stat()
+        except OSError:
+            key.append(None)
+            continue
+        key.append((info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns))
+    return tuple(key)
+
+
+_VERSIONS: dict[tuple, str] = {}  # this process's content versions, by the file's stat key
+_VERSIONS_LOCK = threading.Lock()
+
+
+def _documents_digest(conn: sqlite3.Connection) -> str:
+    """A sha256 of every document (title and text, in table order): a FActScore/KnowRL DB stores no version."""
+    digest = hashlib.sha256(b"documents-v1\0")
+    for title, text in conn.execute("SELECT title, text FROM documents ORDER BY rowid"):
+        for value in (title, text):
+            data = value if isinstance(value, bytes) else str(value).encode("utf-8", "surrogatepass")
+            digest.update(len(data).to_bytes(8, "little"))
+            digest.update(data)
+    return digest.hexdigest()[:16]
+
+
+def _memo_file(key: tuple) -> Path:
+    from knowrl_io.paths import cache_dir
+
+    name = hashlib.sha256(json.dumps(key, default=str).encode()).hexdigest()[:32]
+    return cache_dir() / "kb-versions" / name
+
+
+def _remembered_documents_digest(path: Path, conn: sqlite3.Connection, key: tuple) -> str:
+    """``_documents_digest``, read from the user cache while the file is unchanged (a large DB is read once)."""
+    memo = _memo_file(key)
+    try:
+        found = memo.read_text(encoding="ascii").strip()
+        if len(found) == 16:
+            return found
+    except (OSError, UnicodeDecodeError):
+        pass
+    found = _documents_digest(conn)
+    try:
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        tmp = memo.with_name(f"{memo.name}.{os.getpid()}.tmp")
+        tmp.write_text(found, encoding="ascii")
+        tmp.replace(memo)
+    except OSError:  # a read-only cache: computed again next time
+        pass
+    return found
+
+
+def content_version(db_path: str | Path, conn: sqlite3.Connection | None = None) -> str:
+    """The version of what a KB serves, changed by any change of its text (a rebuild with other text, a document
+    added or removed, another embedding model), not by its path: what keys a scoring job's rows.
+
+    A built KB: its passages' fingerprint (ids are never reused and passages are never updated in place, so any
+    change of text changes it; a KB deleted and built again has a new ``kb_id``) and its embedding model. A
+    FActScore/KnowRL DB with only ``documents`` (opened as-is, never written): a sha256 of its documents,
+    computed once per state of the file and kept in the user cache.
+    """
+    path = Path(db_path)
+    key = _stat_key(path)
+    with _VERSIONS_LOCK:
+        if key in _VERSIONS:
+            return _VERSIONS[key]
+    own = conn is None
+    conn = connect(path, readonly=True) if conn is None else conn
+    try:
+        if has_table(conn, "passages") and has_table(conn, "passages_fts"):
+            meta = get_meta(conn)
+            basis = {
+                "passages": passages_fingerprint(conn)["checksum"],
+                "embedding_model": meta.get("embedding_model") if _has_index(path) else None,
+            }
+            version = "kb:" + hashlib.sha256(json.dumps(basis, sort_keys=True).encode()).hexdigest()[:16]
+        else:
+            version = "documents:" + _remembered_documents_digest(path, conn, key)
+    finally:
+        if own:
+            conn.close()
+    with _VERSIONS_LOCK:
+        _VERSIONS[key] = version
+    return version
+
+
+def _has_index(db_path: Path) -> bool:
+    return any(p.exists() for p in dense.index_paths(db_path))
+
+
+def check_kb(db_path: str | Path, mode: str | None = None) -> str:
+    """That ``db_path`` is a knowledge base a job can search in ``mode`` (None: title lookups only); returns its
+    ``content_version``. Raises ``ValueError`` with one line naming the file and the fix: not there, not SQLite,
+    an unrelated database, a build that did not finish, no (or a stale) dense index for a dense or hybrid mode."""
+    path = Path(db_path)
+    if not path.exists():
+        raise ValueError(f"knowledge base {path} not found")
+    conn = connect(path, readonly=True)  # a text file or a folder: ValueError, one line
+    try:
+        try:
+            indexed = has_table(conn, "passages") and has_table(conn, "passages_fts")
+            if not indexed:
+                _check_documents(conn, path)
+                return content_version(path, conn)
+            meta = get_meta(conn)
+            index_path, manifest_path = dense.index_paths(path)
+            if index_path.exists() or manifest_path.exists():
+                _check_index(conn, path, index_path, manifest_path)
+            elif mode in DENSE_MODES:
+                why = (
+                    "its build was interrupted before the dense index was written"
+                    if "embedding_model" in meta
+                    else "it was built with --no-dense"
+                    if "chunker" in meta
+                    else "its build did not finish"
+                )
+                raise ValueError(
+                    f"{path} has no dense index ({why}), so no {mode!r} retrieval: build it with "
+                    f"python -m retrieval.build --from-db {path}, or set factuality.retrieval_mode: bm25"
+                )
+            elif "chunker" not in meta:
+                raise ValueError(
+                    f"{path}: its build did not finish (no passages recorded); run it again: "
+                    f"python -m retrieval.build --from-db {path}"
+                )
+            return content_version(path, conn)
+        except sqlite3.DatabaseError as exc:  # a damaged file that opens: one line, not a traceback
+            raise ValueError(f"{path} is not a readable knowledge base (SQLite: {exc})") from None
+    finally:
+        conn.close()
+
+
+def _check_documents(conn: sqlite3.Connection, path: Path) -> None:
+    """A KB without passages must be a FActScore/KnowRL DB: a ``documents(title, text)`` table with rows."""
+    if not has_table(conn, "documents"):
+        raise ValueError(
+            f"{path} is not a knowledge base: no documents or passages table "
+            f"(build one: python -m retrieval.build --input DOCS.jsonl --db KB.db)"
+        )
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(documents)")}
+    if not {"title", "text"} <= columns:
+        raise ValueError(
+            f"{path} is not a knowledge base: its documents table has columns {sorted(columns)}, "
+            "not FActScore's (title, text)"
+        )
+    if conn.execute("SELECT 1 FROM documents LIMIT 1").fetchone() is None:
+        raise ValueError(f"{path} holds no documents: build it with python -m retrieval.build --input DOCS.jsonl")
+
+
+def _check_index(conn: sqlite3.Connection, path: Path, index_path: Path, manifest_path: Path) -> None:
+    """The dense index beside an indexed KB is whole and describes its passages (what loading it would refuse)."""
+    fix = f"python -m retrieval.build --from-db {path}"
+    if not (index_path.exists() and manifest_path.exists()) or index_path.stat().st_size == 0:
+        raise ValueError(f"{path}: its dense index is incomplete (an interrupted build): finish it with {fix}")
+    try:
+        manifest = dense.Manifest.read(manifest_path)
+    except dense.IndexMismatchError as exc:
+        raise ValueError(str(exc)) from None
+    fp = passages_fingerprint(conn)
+    stale = [k for k in ("count", "max_id", "checksum") if fp[k] != getattr(manifest, k)]
+    if stale:
+        raise ValueError(
+            f"{path}: its dense index does not match its passages ({', '.join(stale)} differ: a build that changed "
+            f"the text was interrupted before the index was updated): finish it with {fix}"
+        )
+
+
 class KnowledgeBase:
     """Search over one KB file (and the FAISS index beside it, when built)."""
 
@@ -130,6 +309,11 @@ class KnowledgeBase:
         if self.manifest is not None:
             return self.manifest.checksum
         return passages_fingerprint(self._conn())["checksum"] if self.indexed else None
+
+    @property
+    def content_version(self) -> str:
+        """What keys a scoring job's rows to this KB's content (``content_version``)."""
+        return content_version(self.db_path)
 
     @property
     def modes(self) -> tuple[str, ...]:

@@ -87,6 +87,24 @@ def has_table(conn: sqlite3.Connection, name: str) -> bool:
     return row is not None
 
 
+KB_TABLES = frozenset({"documents", "passages", "passage_sources", "passages_deleted", "meta", "passages_fts"})
+
+
+def foreign_tables(conn: sqlite3.Connection) -> list[str]:
+    """Tables and views that are not a knowledge base's (FTS5's shadow tables and SQLite's own count as its; a
+    ``documents`` table without FActScore's ``title`` and ``text`` columns does not)."""
+    names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")]
+    foreign = [n for n in names if n not in KB_TABLES and not n.startswith(("passages_fts_", "sqlite_"))]
+    if "documents" in names and not {"title", "text"} <= document_columns(conn):
+        foreign.append("documents")
+    return sorted(foreign)
+
+
+def document_columns(conn: sqlite3.Connection) -> set[str]:
+    """The columns of the ``documents`` table (none when there is no such table)."""
+    return {row[1] for row in conn.execute("PRAGMA table_info(documents)")}
+
+
 def get_meta(conn: sqlite3.Connection) -> dict[str, Any]:
     if not has_table(conn, "meta"):
         return {}

@@ -26,14 +26,18 @@ def ingest(
     documents: Iterable[Document],
     chunker: Chunker,
     progress: bool = True,
+    replace: bool = False,
 ) -> IngestReport:
     """Upsert documents in FActScore's format: chunked passages joined by SEPARATOR.
 
     Text that already holds SEPARATOR is taken as pre-chunked. A title seen twice in
-    one input keeps its first text and is reported.
+    one input keeps its first text and is reported. ``replace``: ``documents`` are the whole KB (a build from
+    an input), so a document the KB holds and the input no longer has is removed (``sync_passages`` then drops
+    its passages and counts it in its ``documents_removed``); without it, documents are only added or updated.
     """
     report = IngestReport()
     seen: set[str] = set()
+    kept: set[str] = set()
     for doc in tqdm(documents, desc="documents", unit="doc", disable=not progress):
         if doc.title in seen:
             report.duplicates.append(doc.title)
@@ -46,6 +50,7 @@ def ingest(
         )
         if not passages:
             continue
+        kept.add(doc.title)
         joined = SEPARATOR.join(passages)
         row = conn.execute("SELECT text FROM documents WHERE title = ?", (doc.title,)).fetchone()
         if row is not None and row[0] == joined:
@@ -59,6 +64,9 @@ def ingest(
             report.added += 1
         else:
             report.updated += 1
+    if replace:
+        gone = [title for (title,) in conn.execute("SELECT title FROM documents") if title not in kept]
+        conn.executemany("DELETE FROM documents WHERE title = ?", [(title,) for title in gone])
     conn.commit()
     return report
 

@@ -450,6 +450,20 @@ def _resolve(path: str, base_dir: Path | None) -> str:
     return str(resolved)
 
 
+USER_CACHE = "${KNOWRL_CACHE_DIR}"
+
+
+def _user_cache(path: str) -> str:
+    """A ``cache_dir`` that starts with ``${KNOWRL_CACHE_DIR}`` lies in the user cache every other cache uses
+    (``knowrl_io.paths.cache_dir``: the variable, else ``$XDG_CACHE_HOME/knowrl``, else ``~/.cache/knowrl``): a
+    shipped config that wrote ``~/.cache/knowrl/judge`` cached there although ``KNOWRL_CACHE_DIR`` was set."""
+    if path != USER_CACHE and not path.startswith(USER_CACHE + "/"):
+        return path
+    from knowrl_io.paths import cache_dir
+
+    return str(cache_dir()) + path[len(USER_CACHE) :]
+
+
 def import_plugins(modules: list[str]) -> None:
     """Import each module of ``plugins`` (its ``@register`` decorators run on import); a module that does not
     import is a config error naming it, not a traceback."""
@@ -473,10 +487,10 @@ def parse_reward_config(
     if fc.kb_path and fc.kb_path != "demo":
         fc.kb_path = _resolve(fc.kb_path, base_dir)
     if fc.cache_dir:
-        fc.cache_dir = _resolve(fc.cache_dir, base_dir)
+        fc.cache_dir = _resolve(_user_cache(fc.cache_dir), base_dir)
     for judge in (config.judge, *config.judges.values()):
         if judge is not None and judge.cache_dir:
-            judge.cache_dir = _resolve(judge.cache_dir, base_dir)
+            judge.cache_dir = _resolve(_user_cache(judge.cache_dir), base_dir)
     for kind in ("grader", "decompose", "verify", "fused"):
         path = getattr(config.prompts, kind)
         if path:

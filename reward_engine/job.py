@@ -3,16 +3,25 @@ or a pool of Ray actors), the passes over rows that failed, and what the scorer 
 
 ``reward_engine.score`` (a file in, a file out, resumable) and ``reward_engine.warm`` (caches filled) both run
 rows through a ``ScoreJob``, so a row means the same thing to both and a new scorer is added in one place.
+
+Both check what a job needs before its first row (``check_knowledge``, ``check_judges``): the knowledge base or
+source of the right kind, with the index the configured retrieval mode needs, and the judges that an ``llm``
+stage calls accepting a connection. A failed check is one line naming the config key or file (``JobCheckError``),
+never a per-row error with exit 0. ``job_fingerprint`` keys a job's rows to the reward config and to the content
+of the knowledge it reads (a KB rebuilt with other text is another job), not to the KB's path.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 from knowrl_io.jsonl import Row
 from retrieval.source import KnowledgeSource
+from reward_engine import knowledge as knowledge_paths
 from reward_engine.config import RewardEngineConfig
 from reward_engine.engine import RewardEngine, RewardResult, Sample
 from reward_engine.metrics import percentile
@@ -20,6 +29,153 @@ from reward_engine.metrics import percentile
 REQUIRED = {"question": (str,), "completion": (str, list), "answers": (str, list)}
 OPTIONAL = {"title": (str, list), "id": (str, int)}
 RETRY = {"timeout", "error", "breaker_open"}  # a job has no step budget: these are tried again
+
+
+class JobCheckError(ValueError):
+    """Something a job needs is missing or unusable: one line naming the config key or file and the fix."""
+
+
+@dataclass
+class Knowledge:
+    """What ``check_knowledge`` found: the content version of the knowledge the job reads (None: none read, or a
+    source that has no version) and a ``factuality.source`` it opened (hand it to the job, or close it)."""
+
+    version: str | None = None
+    source: KnowledgeSource | None = None
+
+
+def reads_knowledge(config: RewardEngineConfig) -> bool:
+    """Whether a job with ``config`` reads a knowledge base or source (factuality, or the kb aliases)."""
+    return config.factuality.enabled or config.grader_aliases == "kb"
+
+
+def knowledge_version(source: Any) -> str | None:
+    """An open source's content version: a KB's ``content_version``, else the source's own ``version``."""
+    found = getattr(source, "content_version", None)
+    if found is None:
+        found = getattr(source, "version", None)
+    return None if found is None else str(found)
+
+
+def check_knowledge(config: RewardEngineConfig, retrieves: bool = True) -> Knowledge:
+    """The knowledge ``config`` reads, checked before the first row: a ``kb_path`` that is a knowledge base (not
+    a text file or an unrelated SQLite file) with the dense index ``factuality.retrieval_mode`` needs (not an
+    interrupted or --no-dense build), or a ``factuality.source`` that opens (its files there) and serves the mode.
+    ``retrieves`` False: titles are only looked up (warm's coverage), so no mode is asked. Raises ``JobCheckError``.
+    """
+    fc = config.factuality
+    if not reads_knowledge(config):
+        return Knowledge()
+    mode = fc.retrieval_mode if fc.enabled and retrieves else None
+    if fc.source:
+        from retrieval.source import load_source
+
+        try:
+            source = load_source(fc.source, fc.source_options)
+            modes, version = tuple(source.modes), knowledge_version(source)
+        except Exception as exc:  # noqa: BLE001 - whatever a user's factory raises (a missing file): one line
+            message = str(exc).splitlines()[0] if str(exc) else ""
+            raise JobCheckError(
+                f"factuality.source {fc.source!r} cannot be opened with its source_options: "
+                f"{type(exc).__name__}{': ' + message if message else ''}"
+            ) from None
+        if mode is not None and mode not in modes:
+            source.close()
+            raise JobCheckError(
+                f"factuality.retrieval_mode {mode!r}: factuality.source {fc.source!r} serves only {list(modes)}; "
+                "set factuality.retrieval_mode to one of them"
+            )
+        return Knowledge(version, source)
+    from retrieval.kb import check_kb
+
+    path = knowledge_paths.kb_path(fc.kb_path)
+    if path is None:
+        raise JobCheckError("factuality needs factuality.kb_path or factuality.source")
+    try:
+        return Knowledge(check_kb(path, mode))
+    except (ValueError, OSError) as exc:
+        fix = " (python -m retrieval.build --preset demo)" if fc.kb_path == "demo" and not path.exists() else ""
+        raise JobCheckError(f"factuality.kb_path: {exc}{fix}") from None
+
+
+def job_fingerprint(config: RewardEngineConfig, kb_version: str | None) -> str:
+    """The reward config's fingerprint, with the content version of the knowledge the job reads when it reads
+    one (a config without a KB keeps its fingerprint): an output's rows are resumed only under the same."""
+    settings = config.fingerprint()
+    if kb_version is None:
+        return settings
+    return hashlib.sha256(f"{settings}:knowledge:{kb_version}".encode()).hexdigest()[:16]
+
+
+def used_judges(config: RewardEngineConfig) -> dict[str, Any]:
+    """The judges an ``llm`` stage of ``config`` calls, by config key (``judge`` or ``judges.<stage>``)."""
+    fc = config.factuality
+    stages = []
+    if config.grader == "llm":
+        stages.append("grade")
+    if fc.enabled and (config.decomposer == "llm" or fc.mode == "fused"):
+        stages.append("decompose")  # fused factuality uses the decomposition judge
+    if fc.enabled and fc.mode == "staged" and config.verifier == "llm":
+        stages.append("verify")
+    found: dict[str, Any] = {}
+    for stage in stages:
+        name = f"judges.{stage}" if stage in config.judges else "judge"
+        judge = config.judges.get(stage, config.judge)  # type: ignore[call-overload]
+        if judge is not None:
+            found.setdefault(name, judge)
+    return found
+
+
+def _host_port(url: str) -> tuple[str, int] | None:
+    try:
+        parts = urlsplit(url)
+        port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
+    except ValueError:
+        return None
+    return (parts.hostname, port) if parts.hostname and port else None
+
+
+async def _connect(host: str, port: int, timeout_s: float) -> str | None:
+    """None when ``host:port`` accepts a TCP connection within ``timeout_s``, else why not."""
+    try:
+        _, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout_s)
+    except asyncio.TimeoutError:
+        return f"no answer in {timeout_s:g} s"
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    writer.close()
+    try:
+        await writer.wait_closed()
+    except OSError:
+        pass
+    return None
+
+
+async def check_judges(config: RewardEngineConfig, timeout_s: float = 5.0) -> None:
+    """Every judge an ``llm`` stage calls accepts a connection on one of its endpoints (a judge that is not up is
+    one line before the first row, not every row an error). Each judge's cache is opened first, so a broken
+    cache folder is told as such. Only host and port are named, never the URL (it may carry a key). Raises
+    ``JobCheckError`` (or the cache's ``CacheError``)."""
+    from reward_engine.judge.cache import JudgeCache
+
+    for name, judge in used_judges(config).items():
+        if judge.cache_dir:
+            JudgeCache(judge.cache_dir).close()
+        problems: list[str] = []
+        for index, endpoint in enumerate(judge.endpoints):
+            where = _host_port(endpoint.base_url)
+            if where is None:
+                problems.append(f"{name}.endpoints[{index}].base_url is not an http(s) URL with a host")
+                continue
+            why = await _connect(*where, timeout_s)
+            if why is None:
+                break
+            problems.append(f"{where[0]}:{where[1]}: {why}")
+        else:
+            raise JobCheckError(
+                f"{name}: no endpoint accepts a connection ({'; '.join(problems)}); start the judge or fix "
+                f"{name}.endpoints[].base_url"
+            )
 
 
 class Scorer(Protocol):

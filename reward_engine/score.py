@@ -8,15 +8,25 @@ or list, ``title`` optional). One output row per input row, ``id`` and ``line`` 
 field; the rest is scored. Re-running with the same output resumes: rows already scored
 are kept, rows that timed out or failed are scored again, and the file ends with exactly
 one row per input line, in input order. Memory stays flat however many rows there are.
+
+A job is keyed by content: the reward config, the content version of the knowledge base it reads (a KB rebuilt
+with other text is another job: its rows are not mixed with the old ones), and for ``--input -`` the content
+read from standard input (another stdin is another input, as another file is). What the job needs (the KB and
+its index, a custom source, the judges) is checked before the first row. Rows that still fail after the passes
+are written; above ``--max-error-share`` of them the exit code says so.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import logging
+import os
+import stat
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -24,21 +34,36 @@ from typing import Any, Iterable, Iterator
 
 from tqdm.auto import tqdm
 
-from knowrl_io.job_output import OutputError, own_output
+from knowrl_io.job_output import OutputError, own_output, sidecar, write_atomically
 from knowrl_io.jsonl import Appender, Row, Span, finite, index_rows, read_objects, read_rows, rewrite_indexed
 from knowrl_io.logs import add_verbosity, setup_logging
-from knowrl_io.records import InputError
+from knowrl_io.paths import input_problem
+from knowrl_io.records import InputError, open_input
 from knowrl_io.threaded import in_daemon_thread
 from retrieval.source import KnowledgeSource
 from reward_engine import knowledge
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.disk_cache import CacheError
 from reward_engine.engine import RewardResult
-from reward_engine.job import OPTIONAL, REQUIRED, RETRY, ScoreJob
+from reward_engine.job import (
+    OPTIONAL,
+    REQUIRED,
+    RETRY,
+    JobCheckError,
+    Knowledge,
+    ScoreJob,
+    check_judges,
+    check_knowledge,
+    job_fingerprint,
+    knowledge_version,
+    reads_knowledge,
+)
 
 log = logging.getLogger(__name__)
 
 FINAL = {"ok", "cached", "bad_input"}  # statuses that are not recomputed on resume
+JOB = "reward_engine.score"
+MAX_ERROR_SHARE = 0.1  # --max-error-share's default: see docs/score-model-outputs.md
 
 
 def _output_row(row: Row, result: RewardResult | None, source: Path) -> dict[str, Any]:
@@ -99,6 +124,8 @@ async def score_file(
     overwrite: bool = False,
     ray_address: str | None = None,
     ray_actors: int = 2,
+    knowledge: Knowledge | None = None,
+    check_judge: bool = False,
 ) -> dict[str, Any]:
     """Score ``input_path`` (``-``: standard input) into ``output_path``; returns the run summary.
 
@@ -106,23 +133,185 @@ async def score_file(
     two runs at once. Streams: input rows are read as they are scored, up to ``concurrency`` batches
     are in flight (one slow or hung row holds back only its own batch), finished batches are appended
     as they come, and the file is put in input order at the end by byte offsets. Resume is keyed by
-    content: a row is kept only when the input row at its line has the digest it was scored from. A
+    content: a row is kept only when the input row at its line has the digest it was scored from, the
+    output's fingerprint holds the content version of the knowledge base (``job.job_fingerprint``), and
+    an output made from standard input is resumed only from the same content (``_check_same_stdin``). A
     batch's rows that time out or fail (judge errors, breaker open) are scored again, up to ``passes``
     times in all, after the breaker's cool-down.
+
+    ``knowledge``: what ``job.check_knowledge`` found (checked here when neither it nor ``kb`` is given);
+    ``check_judge``: check that the judges accept a connection before anything is written. Raises
+    ``JobCheckError``, ``OutputError``, ``InputError`` or ``CacheError`` before the first row.
     """
     started = time.perf_counter()
+    if kb is not None:
+        kb_version = knowledge_version(kb) if reads_knowledge(config) else None
+    else:
+        knowledge = knowledge if knowledge is not None else check_knowledge(config)
+        kb_version = knowledge.version
+    if check_judge:
+        await check_judges(config)
+    settings = job_fingerprint(config, kb_version)
+    _check_same_knowledge(output_path, config, kb_version, settings, overwrite)
     job = ScoreJob(config, kb, batch_size, concurrency, passes, ray_address, ray_actors)
-    with own_output(output_path, input_path, "reward_engine.score", config.fingerprint(), overwrite):
-        done = index_rows(output_path, FINAL)
-        rewrite_indexed(output_path, done)  # drop torn lines and rows to redo
-        return await _score_rows(job, input_path, output_path, done, progress, started)
+    stdin = _read_once(input_path)  # standard input or a pipe (``<(cmd)``): its path does not say what it holds
+    before = _record(output_path) if stdin and not overwrite else {}
+    with own_output(output_path, input_path, JOB, settings, overwrite):
+        record = {**_record(output_path), "config": config.fingerprint(), "knowledge": kb_version}
+        write_atomically(sidecar(output_path), json.dumps(record).encode())
+        spool: Path | None = None
+        try:
+            if stdin and output_path.exists() and output_path.stat().st_size:
+                # off the loop in a daemon thread: an interrupt while the pipe is idle ends the job at once
+                spool = await _off_loop(_spool_stdin, input_path, output_path)
+                problem = await _off_loop(
+                    _check_same_stdin, spool, output_path, before.get("stdin_digest"), str(input_path)
+                )
+                if problem:
+                    write_atomically(sidecar(output_path), json.dumps(before).encode())  # as it was
+                    raise OutputError(problem)
+            done = index_rows(output_path, FINAL)
+            rewrite_indexed(output_path, done)  # drop torn lines and rows to redo
+            read = _InputDigest()
+            summary = await _score_rows(
+                job, spool or input_path, output_path, done, progress, started, read, input_path
+            )
+            if stdin:  # what this output was made from: another stdin is refused next time
+                record["stdin_digest"] = read.hexdigest()
+                write_atomically(sidecar(output_path), json.dumps(record).encode())
+            return summary
+        finally:
+            if spool is not None:
+                spool.unlink(missing_ok=True)
+
+
+def _record(output_path: Path) -> dict[str, Any]:
+    """The output's sidecar record (``knowrl_io.job_output``), or {} when there is none to read."""
+    try:
+        found = json.loads(sidecar(output_path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _check_same_knowledge(
+    output_path: Path, config: RewardEngineConfig, kb_version: str | None, settings: str, overwrite: bool
+) -> None:
+    """An output scored under this reward config against other knowledge (a KB rebuilt with other text) is
+    refused with a line that says so (the fingerprint check would blame the config)."""
+    try:
+        if overwrite or not output_path.is_file() or not output_path.stat().st_size:
+            return
+    except OSError:  # a name too long, a folder that cannot be read: own_output tells it
+        return
+    record = _record(output_path)
+    if record.get("job") != JOB or record.get("settings") == settings:
+        return
+    where = config.factuality.source or config.factuality.kb_path
+    if "config" not in record and kb_version is not None and record.get("settings") == config.fingerprint():
+        raise OutputError(
+            f"--output {output_path} was scored before jobs were keyed by the knowledge base's content (no version "
+            f"of {where} recorded), so the KB may have changed since. Pass --overwrite to score again, or choose "
+            "another --output"
+        )
+    if record.get("config") == config.fingerprint() and record.get("knowledge") != kb_version:
+        raise OutputError(
+            f"--output {output_path} was scored against another version of the knowledge base ({where}: content "
+            f"{record.get('knowledge')}, now {kb_version}): its rows would mix evidence from two KBs. Pass "
+            "--overwrite to score again, or choose another --output"
+        )
+
+
+class _InputDigest:
+    """A digest of the input's records as read (line and record digest, in order): the content of a stdin."""
+
+    def __init__(self) -> None:
+        self._hash = hashlib.sha256(b"input-v1\n")
+
+    def add(self, row: Row) -> None:
+        self._hash.update(f"{row.line}:{row.digest}\n".encode())
+
+    def hexdigest(self) -> str:
+        return self._hash.hexdigest()[:16]
+
+
+async def _off_loop(function: Any, *args: Any) -> Any:
+    """``function(*args)`` on a daemon thread (``knowrl_io.threaded``: never joined, so Ctrl-C is not held)."""
+    return [value async for value in in_daemon_thread((function(*args) for _ in (0,)), name="stdin-spool")][0]
+
+
+def _read_once(path: Path) -> bool:
+    """Standard input, a pipe or a FIFO: read once, and what it holds is known only by reading it."""
+    if str(path) == "-":
+        return True
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _spool_stdin(input_path: Path, output_path: Path) -> Path:
+    """Standard input (or a pipe) copied to a temporary file beside the output (read whole before anything is
+    written: a rerun must know it is the same input before it keeps or drops a row)."""
+    fd, name = tempfile.mkstemp(dir=output_path.parent, prefix=output_path.name[:200] + ".stdin.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            source = open_input(input_path)
+            try:
+                while chunk := source.read(1 << 20):
+                    out.write(chunk)
+            finally:
+                if str(input_path) != "-":
+                    source.close()
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise
+    return Path(name)
+
+
+def _check_same_stdin(spool: Path, output_path: Path, recorded: Any, shown: str = "-") -> str | None:
+    """Why the standard input (or pipe) now in ``spool`` is not the one ``output_path``'s rows were scored from,
+    or None.
+
+    A finished run recorded the digest of its stdin's content: it must be equal. A run that was interrupted
+    recorded none: every row already written must have been scored from the row at its line here."""
+    read = _InputDigest()
+    scored = {line: span.digest for line, span in index_rows(output_path, FINAL | RETRY).items()}
+    differ = 0
+    for row in read_rows(spool, REQUIRED, OPTIONAL):
+        read.add(row)
+        if row.line in scored:
+            differ += scored.pop(row.line) != row.digest
+    differ += len(scored)  # rows of lines this stdin does not have
+    if isinstance(recorded, str) and recorded:
+        if recorded == read.hexdigest():
+            return None
+        why = f"content {recorded}, now {read.hexdigest()}"
+    elif not differ:
+        return None
+    else:
+        why = f"{differ} of its rows were scored from other input rows"
+    return (
+        f"--output {output_path} holds rows scored from another {'standard input' if shown == '-' else 'stream'} "
+        f"({why}): resuming would replace "
+        "them. Pass --overwrite to start over, or choose another --output"
+    )
 
 
 async def _score_rows(
-    job: ScoreJob, input_path: Path, output_path: Path, done: dict[int, Span], progress: bool, started: float
+    job: ScoreJob,
+    input_path: Path,
+    output_path: Path,
+    done: dict[int, Span],
+    progress: bool,
+    started: float,
+    read: _InputDigest | None = None,
+    shown: Path | None = None,
 ) -> dict[str, Any]:
     """The rows of ``input_path`` not in ``done`` (the resume state: kept rows by line, with the digest of the
-    input row each was scored from) scored by ``job`` and appended to ``output_path``, then put in order."""
+    input row each was scored from) scored by ``job`` and appended to ``output_path``, then put in order.
+    ``read`` digests every record read; ``shown``: the input's name in messages (``-`` for a spooled stdin)."""
+    shown = shown or input_path
     total = _line_count(input_path) if progress else None
     writer = Appender(output_path)
     seen = _Lines()
@@ -132,12 +321,16 @@ async def _score_rows(
         for row in read_rows(input_path, REQUIRED, OPTIONAL):
             seen.add(row.line)
             counts["rows"] += 1
+            if read is not None:
+                read.add(row)
+            if shown != input_path and row.error and row.error.startswith(f"{input_path}:"):
+                row.error = f"{shown}:{row.error[len(str(input_path)) + 1 :]}"
             if row.line in done and done[row.line].digest == row.digest:
                 counts["kept"] += 1
                 continue
             problem = _completion_problem(row.data["completion"]) if row.data is not None else None
             if problem:
-                row = Row(row.line, None, f"{input_path}:{row.line}: {problem}", row.digest, row.id)
+                row = Row(row.line, None, f"{shown}:{row.line}: {problem}", row.digest, row.id)
             if row.data is None:
                 log.warning("bad input: %s", row.error)
             yield row
@@ -149,7 +342,7 @@ async def _score_rows(
 
                 async def run(chunk: list[Row]) -> None:
                     by_line = await job.score_rows(scorer, chunk)
-                    writer.write([_output_row(r, by_line.get(r.line), input_path) for r in chunk])
+                    writer.write([_output_row(r, by_line.get(r.line), shown) for r in chunk])
                     bar.update(len(chunk))
 
                 pending: set[asyncio.Task] = set()
@@ -233,9 +426,28 @@ def summarize(
     }
 
 
-# Exit codes (docs/score-model-outputs.md): 0 done; 2 a usage, config or output error (one line on stderr, nothing
-# written); 3 no row could be scored (every row failed or was bad input); 130 interrupted (rows kept).
-EXIT_USAGE, EXIT_NOTHING_SCORED, EXIT_INTERRUPTED = 2, 3, 130
+# Exit codes (docs/score-model-outputs.md): 0 done; 2 a usage, config or output error, or something the job needs
+# missing (one line on stderr, nothing scored); 3 no row could be scored (every row failed or was bad input); 4 more
+# than --max-error-share of the rows failed (every row written); 130 interrupted (rows kept).
+EXIT_USAGE, EXIT_NOTHING_SCORED, EXIT_TOO_MANY_ERRORS, EXIT_INTERRUPTED = 2, 3, 4, 130
+
+
+def error_share(statuses: dict[str, int]) -> tuple[int, int, float]:
+    """(rows that failed: timed out, judge error, breaker open; rows that were scored or failed; their share).
+    Bad input is the input's fault, told row by row, and not counted."""
+    failed = sum(n for status, n in statuses.items() if status in RETRY)
+    tried = failed + sum(n for status, n in statuses.items() if status in ("ok", "cached"))
+    return failed, tried, failed / tried if tried else 0.0
+
+
+def _share(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be a share from 0 to 1, got {text!r}")
+    return value
 
 
 def add_ray_arguments(parser: argparse.ArgumentParser) -> None:
@@ -263,17 +475,34 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="replace an output this job did not write, or one scored with other settings",
     )
+    parser.add_argument(
+        "--max-error-share",
+        type=_share,
+        default=MAX_ERROR_SHARE,
+        help="exit 4 (after writing every row) when more than this share of the rows still failed after the "
+        f"passes (timeout, error, breaker_open; bad input not counted); default {MAX_ERROR_SHARE}, 1 never",
+    )
     parser.add_argument("--no-progress", action="store_true")
     add_ray_arguments(parser)
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)
-    if str(args.input) != "-" and not args.input.is_file():
-        parser.error(f"input file not found: {args.input}")
+    problem = input_problem(args.input, "--input")  # a pipe (<(cmd)) is read, a folder says so
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     if min(args.batch_size, args.concurrency, args.passes, args.ray_actors) < 1:
         parser.error("--batch-size, --concurrency, --passes and --ray-actors must be at least 1")
     config = load_reward_config_or_report(args.config)
     if config is None or knowledge.report_unusable_factuality(config):
         return EXIT_USAGE
+    try:  # the KB or source, and its index for the retrieval mode: one line before anything is scored
+        found = check_knowledge(config)
+    except JobCheckError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    kb = found.source if args.ray is None else None  # a source opened here is this process's; Ray actors open theirs
+    if found.source is not None and kb is None:
+        found.source.close()
     try:
         summary = asyncio.run(
             score_file(
@@ -287,9 +516,12 @@ def main(argv: list[str] | None = None) -> int:
                 overwrite=args.overwrite,
                 ray_address=args.ray,
                 ray_actors=args.ray_actors,
+                kb=kb,
+                knowledge=found,
+                check_judge=not args.ray,  # a cluster's actors may reach judges this machine cannot
             )
         )
-    except (OutputError, InputError, CacheError) as exc:
+    except (OutputError, InputError, CacheError, JobCheckError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
@@ -303,6 +535,15 @@ def main(argv: list[str] | None = None) -> int:
     if summary["rows"] and not scored:
         print("error: no row could be scored (see the statuses above and the rows' 'error')", file=sys.stderr)
         return EXIT_NOTHING_SCORED
+    failed, tried, share = error_share(summary["statuses"])
+    if share > args.max_error_share:
+        print(
+            f"error: {failed} of {tried} rows failed ({share:.0%}: timeout, error or breaker_open), more than "
+            f"--max-error-share {args.max_error_share:g}; every row is in {args.output}: run the same command "
+            "again to retry the failed ones",
+            file=sys.stderr,
+        )
+        return EXIT_TOO_MANY_ERRORS
     return 0
 
 

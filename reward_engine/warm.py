@@ -3,8 +3,9 @@
     python -m reward_engine.warm --data TRAIN.json --config configs/reward_judge.yaml \\
         [--completions PREV.jsonl]
 
-- Always: opens the KB (building the ONNX query encoder on first use) and reports how many
-  rows' titles are in it, so a missing KB or a title mismatch shows up before training.
+- Always: checks the KB as ``reward_engine.score`` does (a knowledge base, with the index the retrieval mode
+  needs when completions are scored; the judges reachable), opens it (building the ONNX query encoder on first
+  use) and reports how many rows' titles are in it, so a missing KB or a title mismatch shows up before training.
 - With ``--completions`` (rows as for ``reward_engine.score``, e.g. an earlier run's or a
   sampling pass's outputs): scores them, which fills the judge cache (grades,
   decompositions, verifications) and the evidence cache; reports per-stage hit rates
@@ -18,19 +19,21 @@ import asyncio
 import itertools
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from knowrl_io.jsonl import finite, read_rows
 from knowrl_io.logs import add_verbosity, setup_logging
+from knowrl_io.paths import input_problem, is_pipe
 from knowrl_io.records import InputError
 from retrieval.kb import split_titles
 from retrieval.source import KnowledgeSource
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.disk_cache import CacheError
 from reward_engine.engine import RewardEngine
-from reward_engine.job import OPTIONAL, REQUIRED, ScoreJob
+from reward_engine.job import OPTIONAL, REQUIRED, JobCheckError, ScoreJob, check_judges, check_knowledge
 from reward_engine.knowledge import report_unusable_factuality
 from reward_engine.score import add_ray_arguments
 
@@ -117,6 +120,16 @@ async def _warm_completions(
     return {"before": before.summary(), **report, "after": after.summary()}
 
 
+def _same_input(a: Path, b: Path) -> bool:
+    """Whether two input arguments name one stream (``-`` twice, or two names of one pipe)."""
+    if str(a) == "-" or str(b) == "-":
+        return str(a) == str(b)
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m reward_engine.warm", description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, help="training data (KnowRL JSON array or JSONL)")
@@ -127,15 +140,29 @@ def main(argv: list[str] | None = None) -> int:
     setup_logging(args.log_level)
     if args.data is None and args.completions is None:
         parser.error("give --data, --completions or both")
-    for path in (args.data, args.completions):
-        if path is not None and not path.is_file():
-            parser.error(f"file not found (or not a file): {path}")
+    given = [(flag, path) for flag, path in (("--data", args.data), ("--completions", args.completions)) if path]
+    problem = next((p for p in (input_problem(path, flag) for flag, path in given) if p), None)
+    if problem is None and len(given) == 2 and is_pipe(args.data) and _same_input(args.data, args.completions):
+        problem = f"--data and --completions are the same pipe {args.data}: it can be read once; give files"
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     config = load_reward_config_or_report(args.config)
     if config is None or report_unusable_factuality(config):
         return 2
+    try:  # as score checks them: the KB (its index when completions are scored) and the judges, before any row
+        found = check_knowledge(config, retrieves=args.completions is not None)
+        if args.completions is not None and not args.ray:
+            asyncio.run(check_judges(config))
+    except (JobCheckError, CacheError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    kb = found.source if args.ray is None else None
+    if found.source is not None and kb is None:
+        found.source.close()
     try:
         report = asyncio.run(
-            warm(config, args.data, args.completions, ray_address=args.ray, ray_actors=args.ray_actors)
+            warm(config, args.data, args.completions, kb=kb, ray_address=args.ray, ray_actors=args.ray_actors)
         )
         print(json.dumps(finite(report), indent=2, allow_nan=False))
     except (InputError, CacheError) as exc:

@@ -30,7 +30,7 @@ CASES = [
     ("knowrl.merge", "--base {adir}/none --adapter {adir} --out {adir}/m", "--base: {adir}/none does not exist"),
     ("knowrl.evaluate", "--model {adir}/none --data {data}", "--model: {adir}/none does not exist"),
     ("knowrl.evaluate", "--model tiny --adapter {adir} --data {data}", "{adir} is not a LoRA adapter folder"),
-    ("knowrl.evaluate", "--model tiny --data {adir}", "{adir} is not a file"),
+    ("knowrl.evaluate", "--model tiny --data {adir}", "--data {adir} is a directory"),
     ("knowrl.evaluate", "--model tiny --data {latin} --out {adir}/e", "no usable rows in {latin}"),
     ("knowrl.evaluate", "--model tiny --data {data} --out {afile}", "--out {afile} exists and is not a folder"),
 ]

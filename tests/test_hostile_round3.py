@@ -1,16 +1,23 @@
 """Hostile input, round 3 (issue #74): one reader for every JSONL input, with no cap on a line (a first row longer
 than 64 KiB was two bad rows and shifted every line number after it), and ``reward_engine.inspect`` owns its
-output as the score job does (it wrote its HTML over the scores, over their input, and hung on a FIFO)."""
+output as the score job does (it wrote its HTML over the scores, over their input, and hung on a FIFO); a
+training run owns its ``output_dir``, a KB build its ``--db``; values are range-checked; pipes and directories are
+inputs told apart from a missing file; the shipped configs cache under ``KNOWRL_CACHE_DIR``; the test judge stops
+on SIGTERM while a request hangs."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import signal
+import sqlite3
 import subprocess
 import sys
 import threading
+import time
 import tracemalloc
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -267,3 +274,301 @@ def test_inspect_skips_unreadable_rows_and_reads_long_ones(tmp_path, capsys) -> 
     assert code == 0, err
     embedded = re.search(r'<script id="data-rows" type="application/json">(.*?)</script>', page.read_text(), re.S)
     assert [len(r["completion"]) for r in json.loads(embedded.group(1))] == [LONG, 10]
+
+
+# -- 3. knowrl.train owns its output_dir --------------------------------------------------------------------------
+ROOT = Path(__file__).resolve().parents[1]
+SMOKE = ROOT / "configs" / "smoke.yaml"
+
+
+def _one_line_error(code: int, err: str, *names: str) -> None:
+    assert code == 2 and err.startswith("error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err and all(n in err for n in names), err
+
+
+@pytest.fixture
+def trained(monkeypatch):
+    """``knowrl.train``'s CLI with the GRPO run replaced by a stub that records its calls (nothing trains)."""
+    import knowrl.train
+
+    calls: list[bool] = []
+
+    def stub(config, resume: bool = False, callbacks=None):  # noqa: ANN001 - grpo.train's signature
+        calls.append(resume)
+        return {"global_step": 0}
+
+    monkeypatch.setattr(knowrl.train, "train", stub)
+    return calls
+
+
+def _train(capsys, out: Path, *args: str) -> tuple[int, str]:
+    from knowrl.train import main
+
+    code = main(
+        ["--config", str(SMOKE), f"--set=output_dir={out}", f"--set=reward.factuality.kb_path={out}.kb.db", *args]
+    )
+    return code, capsys.readouterr().err
+
+
+def _earlier_run(out: Path) -> None:
+    for step in (2, 3):
+        (out / f"checkpoint-{step}").mkdir(parents=True)
+        (out / f"checkpoint-{step}" / "trainer_state.json").write_text("{}")
+    (out / "final").mkdir()
+    (out / "final" / "adapter_config.json").write_text("{}")
+    (out / "summary.json").write_text("{}")
+
+
+def test_train_into_an_earlier_runs_output_dir_needs_resume_or_overwrite(tmp_path, capsys, trained) -> None:
+    """Old: a new run trained into the folder: save_total_limit rotated the old run's checkpoints away, or a later
+    --resume continued the old run's. Now one line naming output_dir and both ways on; nothing is touched."""
+    out = tmp_path / "run"
+    _earlier_run(out)
+    before = sorted(p.name for p in out.iterdir())
+    code, err = _train(capsys, out)
+    _one_line_error(code, err, f"output_dir {out}", "--resume", "--overwrite", "checkpoint-2")
+    assert trained == [] and sorted(p.name for p in out.iterdir()) == before
+    code, err = _train(capsys, out, "--resume", "--overwrite")
+    _one_line_error(code, err, "--resume", "--overwrite")
+    assert _train(capsys, out, "--resume")[0] == 0 and trained == [True]  # continues: nothing removed
+    assert sorted(p.name for p in out.iterdir()) == before
+    code, err = _train(capsys, out, "--overwrite")
+    assert code == 0 and trained == [True, False], err
+    assert not list(out.glob("checkpoint-*")) and not (out / "final").exists() and not (out / "summary.json").exists()
+    assert _train(capsys, out)[0] == 0  # now empty: a plain run is fine
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert _train(capsys, empty)[0] == 0 and _train(capsys, tmp_path / "new")[0] == 0
+
+
+def test_train_refuses_what_resume_cannot_continue(tmp_path, capsys, trained) -> None:
+    """A finished run without checkpoints has nothing to resume; a pipeline config runs every stage again (its
+    --resume was ignored, and the old checkpoints rotated away as before): both offer --overwrite only."""
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "final").mkdir()
+    code, err = _train(capsys, out, "--resume")
+    _one_line_error(code, err, f"output_dir {out}", "nothing to --resume", "--overwrite")
+    pipeline = tmp_path / "pipeline"
+    _earlier_run(pipeline)
+    code, err = _train(capsys, pipeline, "--resume", "--set=pipeline.cold_start_sft=true")
+    _one_line_error(code, err, f"output_dir {pipeline}", "--overwrite", "--resume does not continue it")
+    assert trained == []
+
+
+# -- 4. a KB build writes only into a knowledge base ---------------------------------------------------------------
+def _build(capsys, *args) -> tuple[int, str]:
+    from retrieval.build import main
+
+    code = main([str(a) for a in args])
+    return code, capsys.readouterr().err
+
+
+def test_build_refuses_an_unrelated_sqlite_file_and_rebuilds_its_own(tmp_path, capsys) -> None:
+    """Old: the KB's tables were written into another program's database, exit 0."""
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text(json.dumps({"title": "Paris", "text": "Paris is a city."}) + "\n")
+    app = tmp_path / "app.db"
+    with sqlite3.connect(app) as conn:
+        conn.execute("CREATE TABLE users (id INTEGER, name TEXT)")
+        conn.execute("INSERT INTO users VALUES (1, 'ann')")
+    conn.close()
+    before = app.read_bytes()
+    for args in (["--input", docs, "--db", app], ["--from-db", app]):
+        code, err = _build(capsys, *args, "--no-dense", "--no-progress")
+        _one_line_error(code, err, str(app))
+    assert app.read_bytes() == before and not Path(f"{app}-wal").exists()
+    kb = tmp_path / "kb.db"
+    for _ in range(2):  # its own KB is rebuilt as before
+        code, err = _build(capsys, "--input", docs, "--db", kb, "--no-dense", "--no-progress")
+        assert code == 0, err
+    factscore = tmp_path / "factscore.db"  # FActScore's documents table alone is a knowledge base
+    with sqlite3.connect(factscore) as conn:
+        conn.execute("CREATE TABLE documents (title PRIMARY KEY, text)")
+        conn.execute("INSERT INTO documents VALUES ('Rome', 'Rome is a city.')")
+    conn.close()
+    assert _build(capsys, "--from-db", factscore, "--no-dense", "--no-progress")[0] == 0
+
+
+# -- 5. values range-checked, one line naming the key or flag -------------------------------------------------------
+@pytest.mark.parametrize(
+    "setting,message",
+    [
+        ("grpo.max_steps=abc", "grpo.max_steps: 'abc' is not a whole number"),
+        ("grpo.num_generations=0", "grpo.num_generations must be at least 2, got 0"),
+        ("grpo.max_steps=-5", "grpo.max_steps must be -1 (train num_train_epochs instead) or at least 1, got -5"),
+        ("grpo.max_steps=0", "grpo.max_steps must be -1"),
+        ("grpo.learning_rate=fast", "grpo.learning_rate: 'fast' is not a number"),
+        ("sft.max_length=0", "sft.max_length must be at least 1, got 0"),
+    ],
+)
+def test_train_settings_out_of_range_are_one_line(tmp_path, capsys, trained, setting, message) -> None:
+    """Old: 'abc' and 0 were tracebacks after the model loaded; -5 trained the epochs' 24 steps (transformers takes
+    any max_steps below 1 as -1, "use num_train_epochs": -1 is still accepted)."""
+    code, err = _train(capsys, tmp_path / "run", f"--set={setting}")
+    _one_line_error(code, err, message)
+    assert trained == []
+    assert _train(capsys, tmp_path / "ok", "--set=grpo.max_steps=-1")[0] == 0 and trained == [False]
+
+
+@pytest.mark.parametrize(
+    "flags,message",
+    [
+        (["--max-samples", "0"], "--max-samples must be at least 1"),
+        (["--max-new-tokens", "-1"], "--max-new-tokens must be at least 1, got -1"),
+        (["--samples", "-2"], "--samples must be 0"),
+    ],
+)
+def test_evaluate_values_out_of_range_are_one_line(tmp_path, capsys, monkeypatch, flags, message) -> None:
+    """Old: --max-samples 0 evaluated one row, --max-new-tokens -1 was taken."""
+    import knowrl.evaluate
+
+    monkeypatch.setattr(knowrl.evaluate, "_evaluate", lambda args, config: ({"rows": 1}, []))
+    data = tmp_path / "data.jsonl"
+    data.write_text(json.dumps(_row(1)) + "\n")
+    code = knowrl.evaluate.main(["--model", "tiny", "--data", str(data), "--out", str(tmp_path / "e"), *flags])
+    _one_line_error(code, capsys.readouterr().err, message)
+
+
+# -- 6. a pipe is an input, a directory says so ---------------------------------------------------------------------
+def _pipe(data: bytes) -> tuple[str, int]:
+    """``/dev/fd/N`` of a pipe holding ``data`` (what ``<(cmd)`` hands a command), and its read end to close."""
+    read, write = os.pipe()
+    os.write(write, data)
+    os.close(write)
+    return f"/dev/fd/{read}", read
+
+
+def _offline(tmp_path: Path) -> Path:
+    config = tmp_path / "c.yaml"
+    config.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}}))
+    return config
+
+
+def _job(job: str, path: str, tmp_path: Path, monkeypatch) -> int:
+    """Run ``job``'s CLI in this process on the input ``path``."""
+    if job == "warm":
+        from reward_engine.warm import main
+
+        return main(["--data", path, "--config", str(_offline(tmp_path))])
+    if job == "build":
+        from retrieval.build import main
+
+        return main(["--input", path, "--db", str(tmp_path / "kb.db"), "--no-dense", "--no-progress"])
+    if job == "score":
+        from reward_engine.score import main
+
+        return main(["--input", path, "--output", str(tmp_path / "o.jsonl"), "--config", str(_offline(tmp_path)),
+                     "--no-progress"])  # fmt: skip
+    import knowrl.evaluate
+    from knowrl.data import load_rl_rows
+
+    def rows_only(model, adapter, data, *args, **kwargs):  # noqa: ANN001 - the data read as evaluate reads it
+        return {"rows": len(load_rl_rows(data)[0])}, []
+
+    monkeypatch.setattr(knowrl.evaluate, "evaluate_model", rows_only)
+    return knowrl.evaluate.main(["--model", "tiny", "--data", path, "--out", str(tmp_path / "e")])
+
+
+ROW_TEXT = {
+    "build": json.dumps({"title": "Paris", "text": "Paris is a city."}) + "\n",
+    "warm": json.dumps(_row(1)) + "\n" + json.dumps(_row(2)) + "\n",
+    "evaluate": json.dumps(_row(1)) + "\n" + json.dumps(_row(2)) + "\n",
+    "score": json.dumps(_row(1)) + "\n",
+}
+
+
+@pytest.mark.parametrize("job", ["warm", "evaluate", "build", "score"])
+def test_a_process_substitution_input_is_read(tmp_path, capsys, monkeypatch, job) -> None:
+    """Old: warm, evaluate and score called ``<(cmd)`` (/dev/fd/N, a pipe) "not found" (or "not a file")."""
+    path, fd = _pipe(ROW_TEXT[job].encode())
+    try:
+        code = _job(job, path, tmp_path, monkeypatch)
+    finally:
+        os.close(fd)
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    if job in ("warm", "evaluate"):
+        report = json.loads(out)
+        assert (report["titles"]["rows"] if job == "warm" else report["rows"]) == 2
+    elif job == "build":
+        assert json.loads(out)["documents"]["added"] == 1, out
+
+
+@pytest.mark.parametrize("job", ["warm", "evaluate", "build", "score"])
+def test_a_directory_input_says_it_is_a_directory(tmp_path, capsys, monkeypatch, job) -> None:
+    """Old: "not found" (score, warm), "not a file" (evaluate), a traceback (build)."""
+    folder = tmp_path / "inputs"
+    folder.mkdir()
+    code = _job(job, str(folder), tmp_path, monkeypatch)
+    _one_line_error(code, capsys.readouterr().err, f"{folder} is a directory")
+
+
+# -- 7. the shipped configs cache under KNOWRL_CACHE_DIR -------------------------------------------------------------
+def test_every_shipped_config_caches_under_knowrl_cache_dir(tmp_path, monkeypatch) -> None:
+    """Old: configs/reward_judge.yaml (and the local judge's, KnowRL's GRPO config) cached under
+    ~/.cache/knowrl/judge whatever KNOWRL_CACHE_DIR said."""
+    from reward_engine.config import load_reward_config
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("KNOWRL_CACHE_DIR", str(cache))
+    monkeypatch.setenv("KNOWRL_JUDGE_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("KNOWRL_JUDGE_MODEL", "judge")
+    checked = []
+    for path in sorted((ROOT / "configs").glob("*.yaml")):
+        if "cache_dir" not in path.read_text():
+            continue
+        config = load_reward_config(path)
+        dirs = [j.cache_dir for j in (config.judge, *config.judges.values()) if j is not None and j.cache_dir]
+        dirs += [config.factuality.cache_dir] if config.factuality.cache_dir else []
+        assert dirs and all(Path(d).is_relative_to(cache) for d in dirs), (path, dirs)
+        checked.append(path.name)
+    assert "reward_judge.yaml" in checked, checked
+
+
+# -- 8. the test judge stops on SIGTERM while a request hangs --------------------------------------------------------
+HANG = ["--fault-rate", "1", "--faults", "hang"]
+SLOW = ["--latency-ms", "600000", "--latency-dist", "fixed"]
+
+
+@pytest.mark.parametrize(
+    "how,mode",
+    [(["judges/test_server.py"], HANG), (["-m", "judges.test_server"], HANG), (["judges/test_server.py"], SLOW)],
+    ids=["script-hang", "module-hang", "script-slow"],
+)
+def test_the_test_judge_exits_on_sigterm_while_a_request_hangs(how, mode) -> None:
+    """Old: SIGTERM waited on the hanging request (aiohttp's 60 s shutdown, then --hang-s): still up 10 s later.
+    Now a hang is released at once and a slow reply (--latency-ms) is cut after a short grace."""
+    from judges.ports import free_port
+
+    port = free_port()
+    args = [sys.executable, *how, "--port", str(port), *mode]
+    server = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert "test judge on" in server.stdout.readline()
+        body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "hello"}]}).encode()
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/v1/chat/completions", body, {"Content-Type": "application/json"}
+        )
+
+        def hang() -> None:
+            try:
+                urllib.request.urlopen(request, timeout=30).read()
+            except OSError:
+                pass
+
+        threading.Thread(target=hang, daemon=True).start()
+        deadline = time.monotonic() + 10
+        while json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/stats", timeout=5))["in_flight"] < 1:
+            assert time.monotonic() < deadline, "the request never reached the judge"
+            time.sleep(0.05)
+        sent = time.monotonic()
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=10)
+        assert time.monotonic() - sent < 1.5 and server.returncode is not None
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+        server.stdout.close()
+        server.stderr.close()

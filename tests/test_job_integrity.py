@@ -16,6 +16,7 @@ import yaml
 
 from knowrl_io.job_output import OutputError, own_output, sidecar
 from reward_engine.config import ConfigError, load_reward_config, parse_reward_config
+from reward_engine.job import job_fingerprint
 from reward_engine.score import score_file
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,7 +92,10 @@ async def test_another_config_refuses_to_mix_rewards(tmp_path, kb):
     other = parse_reward_config({**OFFLINE, "preset": "knowrl-june2025"})
     with pytest.raises(OutputError, match="other settings"):
         await score_file(src, out, other, progress=False, kb=kb)
-    assert json.loads(sidecar(out).read_text())["settings"] == parse_reward_config(OFFLINE).fingerprint()
+    # the refused run leaves the record as it was: the first config's fingerprint, with the KB's content version
+    assert json.loads(sidecar(out).read_text())["settings"] == job_fingerprint(
+        parse_reward_config(OFFLINE), kb.content_version
+    )
 
 
 # -- B2: resume keyed by content ------------------------------------------------------------------------------

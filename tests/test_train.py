@@ -189,8 +189,12 @@ def test_smoke_run_trains_logs_rewards_and_resumes(tmp_path):
     after = (out / "rewards.jsonl").read_text().splitlines()
     assert after[:8] == log and len(after) == 12  # appended, never rewritten
 
-    fresh = run_train(*common, "--set", "grpo.max_steps=1")  # a new run (no --resume) into the same folder
+    refused = run_train(*common, "--set", "grpo.max_steps=1")  # a new run into the folder: neither flag, refused
+    assert refused.returncode == 2 and "--resume" in refused.stderr and "--overwrite" in refused.stderr
+    assert (out / "rewards.jsonl").read_text().splitlines() == after and (out / "checkpoint-3").is_dir()
+    fresh = run_train(*common, "--overwrite", "--set", "grpo.max_steps=1")  # a new run into the same folder
     assert fresh.returncode == 0, fresh.stderr[-3000:]
+    assert sorted(p.name for p in out.glob("checkpoint-*")) == ["checkpoint-1"]  # the old run's are gone
     rows = [json.loads(line) for line in (out / "rewards.jsonl").read_text().splitlines()]
     assert len(rows) == 4 and {r["step"] for r in rows} == {0}  # its own step only, never the old run's
     moved = [p for p in out.glob("rewards.*.jsonl")]
