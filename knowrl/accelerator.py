@@ -39,9 +39,9 @@ def training_attention() -> AbstractContextManager[None]:
     length is 64 past a multiple of 128 (pytorch/pytorch#196678, regression since torch 2.11; TRL reports the
     same on 2.13, huggingface/trl#7181). That is what a padded SFT or GRPO batch is, and it fits what our
     H100 runs showed (a NaN grad_norm at a finite loss, at the same steps of a seed whatever the learning
-    rate; the same first step was finite on CPU). Confirmed on an H100 (docs/history/results/gpu.md, 2026-11-27): the
-    1.5B's SFT batches padded to 192 or 320 give NaN at step 1 with PyTorch's default choice, and finite
-    gradients inside this context.
+    rate; the same first step was finite on CPU). Reported from one H100 lease (2026-11-27; a hand-added
+    section of docs/history/results/gpu.md, its output not committed, not rerun): the 1.5B's SFT batches padded
+    to 192 or 320 gave NaN at step 1 with PyTorch's default choice, and finite gradients inside this context.
     Flash / memory-efficient / math attention take over at about the same speed; the backend
     is chosen at the forward pass, so the backward follows. On a CPU nothing changes (cuDNN is CUDA's)."""
     from torch.nn.attention import SDPBackend, sdpa_kernel

@@ -4,8 +4,8 @@ One NaN gradient turns every LoRA weight into NaN at the optimizer step; the tra
 loss 0, saves the adapter and the run "finishes". Seen on an H100 in all 10 cold-start SFT runs of
 Qwen2.5-Coder-1.5B tried (5 seeds x 2 learning rates), each at a finite loss and, for a given seed, at the
 same step whatever the learning rate (docs/dev/gpu-runbook.md). The likely cause, cuDNN's attention backward,
-is now kept out of training (``knowrl.accelerator.training_attention``; confirmed on an H100 in 2026-11-27's
-lease, docs/history/results/gpu.md). The
+is now kept out of training (``knowrl.accelerator.training_attention``; reported from one H100 lease,
+2026-11-27, in a hand-added section of docs/history/results/gpu.md whose output is not committed). The
 damage showed up far away: a merged policy of NaN weights, then a CUDA device-side assert in the first
 sampled evaluation. Stopping at the step, before anything is saved, names the cause where it happened.
 """
