@@ -884,3 +884,39 @@ async def test_an_outage_fallback_counts_what_redis_admitted_this_window(monkeyp
         await idle.close()
     finally:
         store.stop()
+
+
+async def test_when_redis_is_back_it_counts_what_the_local_share_admitted(monkeypatch):
+    """A killed Redis restarts empty: the 2 requests the local share (half of 4 per 3 s) let go during the outage
+    are booked into its window first, so it admits 2 more at once and books the next a window later (before:
+    4 at once on top of the 2)."""
+    monkeypatch.setattr(shared_limits, "RETRY_AFTER_S", 0.05)
+    budget = shared_limits.Budget(requests_per_minute=80, tokens_per_minute=None, max_in_flight=8, window_s=3.0)
+    store = LocalRedis().start()
+    store.kill()
+    shared = shared_limits.SharedBudget(store.url, "back", budget, lease_s=30, fallback_share=0.5)
+    try:
+        assert [await shared.acquire(10), await shared.acquire(10)] == [None, None]  # the local share's 2
+        assert shared.fallbacks == 2
+        store.start()
+        await asyncio.sleep(0.1)  # past RETRY_AFTER_S: the next request asks Redis
+        delays: list[float | None] = []
+        real_ask = shared._ask
+
+        async def recording_ask(*args, **kwargs):
+            delays.append(await real_ask(*args, **kwargs))
+            return delays[-1]
+
+        shared._ask = recording_ask
+        first, second = await shared.acquire(10), await shared.acquire(10)
+        assert first is not None and second is not None and delays == [0.0, 0.0]
+        third = asyncio.ensure_future(shared.acquire(10))
+        while len(delays) < 3:
+            await asyncio.sleep(0.01)
+        assert delays[2] > 1.0  # the window holds 2 local + 2 shared: the third goes when the first local ages out
+        third.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await third
+        await shared.close()
+    finally:
+        store.stop()

@@ -37,7 +37,9 @@ per outage, counts it in ``fallbacks``, and tries Redis again ``RETRY_AFTER_S`` 
 holding what the shared budget admitted for this process in the current window (``_Sent``): a share counting from
 zero let every rank send its whole share again on top of what Redis had already admitted, and the judge answered
 196 requests 429 in bench/scale.py's outage row. Ranks loaded alike (a trainer's) then stay within the budget;
-one idle before the outage may still spend its unused share in that first window.
+one idle before the outage may still spend its unused share in that first window. When Redis is back, each
+process first books what its local share admitted in the current window into Redis's windows (``_BOOK``): a
+killed Redis restarts empty and would otherwise admit a whole window again on top of them.
 
 Every process sharing a budget must configure it alike (limits, window, max_in_flight): the keys are named by
 the budget's name only.
@@ -156,7 +158,25 @@ return removed
 """
 
 
-# What the two scripts call inside Redis: Redis's command counters count these too, but they are no round trip
+# KEYS: requests window, tokens window. ARGV: keep ms, requests window used (1/0), tokens window used (1/0), then
+# per request (member, seconds ago, tokens). What a process's local share admitted while Redis was away, booked
+# into the windows when Redis is back (a restarted Redis starts empty: it would admit a whole window again on top).
+_BOOK = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local keep = tonumber(ARGV[1])
+for i = 4, #ARGV, 3 do
+  local at = now - tonumber(ARGV[i + 1])
+  if ARGV[2] == '1' then redis.call('ZADD', KEYS[1], at, ARGV[i]) end
+  if ARGV[3] == '1' then redis.call('ZADD', KEYS[2], at, ARGV[i] .. ':' .. ARGV[i + 2]) end
+end
+for k = 1, 2 do
+  if ARGV[k + 1] == '1' and redis.call('PTTL', KEYS[k]) < keep then redis.call('PEXPIRE', KEYS[k], keep) end
+end
+return 1
+"""
+
+# What the scripts call inside Redis: Redis's command counters count these too, but they are no round trip
 # (bench/scale.py and the tests count round trips, and report the scripts' inner calls apart).
 SCRIPT_COMMANDS = frozenset(
     {
@@ -172,6 +192,7 @@ SCRIPT_COMMANDS = frozenset(
         "lpush",
         "ltrim",
         "expire",
+        "pttl",
     }
 )
 
@@ -212,10 +233,13 @@ class _Sent:
         while self.entries and now - self.entries[0][0] > self.window_s:
             self.entries.popleft()
 
-    def take(self) -> list[tuple[float, int]]:
-        """The entries within the window, once: an outage counts each admission at most once."""
+    def recent(self) -> list[tuple[float, int]]:
         now = time.monotonic()
-        taken = [(at, tokens) for at, tokens in self.entries if now - at <= self.window_s]
+        return [(at, tokens) for at, tokens in self.entries if now - at <= self.window_s]
+
+    def take(self) -> list[tuple[float, int]]:
+        """The entries within the window, once: each admission is counted at most once."""
+        taken = self.recent()
         self.entries.clear()
         return taken
 
@@ -230,6 +254,7 @@ class LocalShare:
         self._requests = TokenWindow(rpm, budget.window_s) if rpm else None  # one unit per request
         self._tokens = TokenWindow(tpm, budget.window_s) if tpm else None
         self._slots = asyncio.Semaphore(max(1, math.floor(budget.max_in_flight * share)))
+        self.admitted = _Sent(budget.window_s * MARGIN)  # what this share let go: booked into Redis when back
 
     def count(self, sent: list[tuple[float, int]]) -> None:
         """What the shared budget admitted for this process in the current window, as if this share had."""
@@ -245,6 +270,7 @@ class LocalShare:
         if self._tokens is not None:
             await self._tokens.acquire(tokens)
         await self._slots.acquire()
+        self.admitted.add(time.monotonic(), tokens)
 
     def release(self) -> None:
         self._slots.release()
@@ -283,6 +309,7 @@ class SharedBudget:
         self._blocking: aioredis.Redis | None = None  # its own connection: a BLPOP holds one while it waits
         self._admit: Any = None
         self._release: Any = None
+        self._book_script: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
         per_window = budget.window_s / 60.0
         rpm, tpm = budget.requests_per_minute, budget.tokens_per_minute
@@ -312,6 +339,7 @@ class SharedBudget:
             self._blocking = aioredis.Redis.from_url(self._raw_url, socket_timeout=_WAKE_S + 1.0, **fail_fast)
             self._admit = self._client.register_script(_ADMIT)
             self._release = self._client.register_script(_RELEASE)
+            self._book_script = self._client.register_script(_BOOK)
             self._loop = asyncio.get_running_loop()
 
     async def acquire(self, tokens: int) -> Lease | None:
@@ -320,6 +348,8 @@ class SharedBudget:
         if time.monotonic() >= self._down_until:
             try:
                 self._open()
+                if self._outage and self._local is not None:  # back: what the local share spent, first
+                    await self._book(self._local.admitted)
                 lease = await self._acquire_shared(tokens)
             except _ERRORS as exc:
                 self._failed(exc)
@@ -401,6 +431,20 @@ class SharedBudget:
             if delay is None:  # its lease expired meanwhile (lease_s): nothing of it is booked to move; it goes
                 break
         return lease
+
+    async def _book(self, admitted: _Sent) -> None:
+        """One round trip: the local share's admissions of the current window into Redis's windows (kept there
+        until they age out), so the shared budget counts them; cleared only once Redis has them."""
+        entries = admitted.recent()
+        if entries and (self._requests_per_window or self._tokens_per_window):
+            now = time.monotonic()
+            args: list[Any] = [int(self._window_s * 1000) + 1000, int(bool(self._requests_per_window))]
+            args.append(int(bool(self._tokens_per_window)))
+            cap = self._tokens_per_window or 1
+            for at, tokens in entries:
+                args += [uuid.uuid4().hex, max(0.0, now - at), min(tokens, cap)]
+            await self._book_script(keys=self._keys[1:], args=args)
+        admitted.entries.clear()
 
     async def _ask(self, lease: Lease, waiters: _Waiters, rebook: bool = False) -> float | None:
         """One admission round trip: the delay until the booked time, or None when every slot is taken."""
