@@ -39,10 +39,12 @@ _OFFLINE_REWARD = (  # the reward engine as a training run calls it in-process (
     "reward_engine/labels.py",
     "reward_engine/plan.py",
     "reward_engine/samples.py",
+    "reward_engine/stage_calls.py",
     "reward_engine/knowledge.py",
     "reward_engine/trl_rewards.py",
     "reward_engine/trl_step.py",
     "reward_engine/offline/",
+    "reward_engine/rules/",
     "reward_engine/stages/",
 )
 _TRAINING = ("knowrl/", *_OFFLINE_REWARD, "retrieval/")  # knowrl.train / GRPO / SFT / evaluation, demo KB (BM25)
@@ -89,6 +91,7 @@ CODE: dict[str, tuple[str, ...]] = {
     ),
     "demo.md": (*_TRAINING, "reward_engine/inspect.py", "reward_engine/inspect_page.html"),
     "effect.md": ("bench/effect.py", *_TRAINING, "configs/selective.yaml"),  # the margin design (default config)
+    "effect-levers.md": ("bench/effect.py", *_TRAINING, "configs/selective.yaml"),  # levers on the trap, one seed
     "effect-gpu.md": ("bench/effect.py", *_TRAINING, "configs/demo.yaml"),  # the gradient design, then the default
     "effect-min-correct-1.md": ("bench/effect.py", *_TRAINING, "configs/demo.yaml"),
     "eval_decode.md": (
@@ -165,6 +168,7 @@ DATA_OF = {  # a data file -> the .md of its run
     "demo-rewards.html": "demo.md",
     "demo_reward_curve.png": "demo.md",
     "effect.json": "effect.md",
+    "effect-levers.json": "effect-levers.md",
     "reliability.json": "reliability.md",
     "retrieval.png": "retrieval.md",
     "reward_throughput.png": "reward_throughput.md",

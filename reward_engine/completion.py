@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from reward_engine.semantics import Semantics, format_term
+
 # KnowRL's format rule: one think block, then one answer block, nothing else; neither
 # block empty, and no nested <think>/<answer> opening tags inside either.
 _BLOCK = r"((?:(?!<think>|<answer>)\S)(?:(?!<think>|<answer>)[\s\S])*?)"  # the first character is checked too
@@ -202,10 +204,12 @@ def parse(completion: Any) -> Parsed:
     return Parsed(False, think, answer or None)
 
 
-def format_reward(completions: list[Any], **kwargs: Any) -> list[float]:
-    """KnowRL's format reward: +1.0 for ``<think>…</think><answer>…</answer>`` and nothing else, −1.0 otherwise.
+def format_reward(completions: list[Any], sem: Semantics | None = None, **kwargs: Any) -> list[float]:
+    """KnowRL's format reward (``semantics.format_term``, under ``sem``, default the released preset's): +1.0
+    for ``<think>…</think><answer>…</answer>`` and nothing else, −1.0 otherwise.
 
     >>> format_reward(["<think>Paris is in France.</think><answer>Paris</answer>", "Paris"])
     [1.0, -1.0]
     """
-    return [1.0 if parse(c).well_formed else -1.0 for c in completions]
+    sem = sem or Semantics()
+    return [format_term(parse(c).well_formed, sem) for c in completions]

@@ -108,6 +108,11 @@ class RewardEngineConfig(BaseModel):
 
     preset: str = Field("knowrl", description=f"reward semantics preset: {sorted(PRESETS)}")
     semantics: dict[str, Any] = Field(default_factory=dict, description="overrides of the preset's constants")
+    rule: str | None = Field(
+        None,
+        description="the reward rule (reward_engine/rules): graded (KnowRL), ternary (TruthRL, threshold), "
+        "binary_rar, or one a plugin registered; unset: the preset's. The preset's constants still apply",
+    )
     threshold_t: float | None = Field(
         None,
         gt=0,
@@ -179,17 +184,13 @@ class RewardEngineConfig(BaseModel):
     @model_validator(mode="after")
     def _check(self) -> "RewardEngineConfig":
         sem = self.reward_semantics  # raises on an unknown preset or constant
-        if sem.rule == "binary_rar" and (not self.factuality.enabled or self.factuality.mode != "staged"):
-            raise ValueError(
-                "Binary RAR needs three-way verdicts from the verifier stage: set factuality.enabled true and "
-                "factuality.mode 'staged' (verifier 'nli' or 'llm'; 'offline' catches a response that misses the "
-                "answer of evidence sentences addressing the question, and contradicted numbers, nothing subtler)"
-            )
-        if self.grader_calls == "two" and self.prompts.grader:
-            raise ValueError("grader_calls 'two' uses the engine's own read and compare prompts: drop prompts.grader")
-        from reward_engine.stages import registry  # the stages, and any a user's module registered
+        from reward_engine.rules import registry as rules  # the rules, and any a user's module registered
+        from reward_engine.stages import registry  # the stages, likewise
 
         import_plugins(self.plugins)
+        rules.build(sem.rule, sem).check(self)  # an unknown rule, or a config the rule cannot be served by
+        if self.grader_calls == "two" and self.prompts.grader:
+            raise ValueError("grader_calls 'two' uses the engine's own read and compare prompts: drop prompts.grader")
         for setting in registry.KINDS:
             if getattr(self, setting) not in registry.names(setting):
                 raise ValueError(
@@ -225,11 +226,13 @@ class RewardEngineConfig(BaseModel):
         """A hash of what decides a reward (not limits, timeouts or cache folders): rows scored under another
         fingerprint must not be mixed with these (``reward_engine.score`` refuses to resume them)."""
         judge = self.judge
+        sem = self.reward_semantics.model_dump(
+            exclude=None if self.reward_semantics.threshold_t is not None else {"threshold_t"}
+        )  # threshold_t unset leaves every older fingerprint as it was
+        if sem["rule"] == "ternary" and sem["fact_weight"] == 0:
+            sem["rule"] = "graded"  # pays what 'graded' paid with no fact term (before the rules): same rows
         decides = {
-            # threshold_t unset leaves every older fingerprint as it was
-            "semantics": self.reward_semantics.model_dump(
-                exclude=None if self.reward_semantics.threshold_t is not None else {"threshold_t"}
-            ),
+            "semantics": sem,
             "stages": [self.grader, self.decomposer, self.verifier],
             # a source's options (a URL, maybe with a token) are where, not what: its passages' version keys
             # the evidence; unset, the new fields leave every older fingerprint as it was
@@ -262,7 +265,8 @@ class RewardEngineConfig(BaseModel):
         if self.threshold_t is not None and self.preset != "threshold":
             raise ValueError(f"threshold_t sets the 'threshold' preset's bar; preset is {self.preset!r}")
         target = {} if self.threshold_t is None else {"threshold_t": self.threshold_t}
-        return semantics(self.preset, **{**claim_policy, **target, **self.semantics})
+        rule = {} if self.rule is None else {"rule": self.rule}
+        return semantics(self.preset, **{**claim_policy, **target, **rule, **self.semantics})
 
     def check_world_size(self, world_size: int) -> None:
         """Every ``limits.rank_weights`` holds one weight per process of a launch of ``world_size`` (checked

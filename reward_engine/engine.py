@@ -3,11 +3,11 @@
     async with RewardEngine(config) as engine:
         results = await engine.score([Sample(question, completion, answers, title), ...])
 
-Orchestration only: deduplication, the stage order (factuality only after the grader says
-INCORRECT — the only case where it changes the reward), speculation, concurrency, the
-step budget and status bookkeeping. The stages live in ``stages`` (one module each), the
-reward arithmetic in ``semantics``, the knowledge-base path policy in ``knowledge``, the
-numbers in ``metrics``. ``plan`` runs this same stage order against a cache-only judge.
+Orchestration only: deduplication, speculation, concurrency, the step budget, running the stages the
+reward rule asks for and status bookkeeping. What a completion is paid is its rule's (``rules``: format,
+the no-answer rule, abstention, which stages, combine, total); the stages live in ``stages`` (one module
+each; the factuality pipeline in ``stages.factuality``), the knowledge-base path policy in ``knowledge``,
+the numbers in ``metrics``. ``plan`` runs this same stage order against a cache-only judge.
 ``score`` never raises: what did not finish is None with a status saying why.
 """
 
@@ -22,34 +22,29 @@ import threading
 import time
 from typing import Any, Sequence
 
-from retrieval.kb import Passage
 from retrieval.source import KnowledgeSource
 from reward_engine import knowledge
 from reward_engine.completion import Parsed, parse
-from reward_engine.config import RewardEngineConfig
+from reward_engine.config import RewardEngineConfig, import_plugins
 from reward_engine.judge.client import JudgeClient
 from reward_engine.judge.errors import BreakerOpenError, JudgeError, JudgeTimeoutError, NotCachedError
 from reward_engine.judge.protocol import Judge
-from reward_engine.labels import Label, Status, Verdict
+from reward_engine.labels import Label, Status
 from reward_engine.metrics import BatchMetrics, batch_metrics
 from reward_engine.offline import grader as offline_grader
-from reward_engine.offline import shortcuts
-from reward_engine.offline.commitment import commits
-from reward_engine.plan import CacheOnlyJudge, RequestPlan
+from reward_engine.plan import CacheOnlyJudge, NoVerifier, RequestPlan
+from reward_engine.rules import registry as rules
 from reward_engine.samples import ClaimResult, RewardResult, Sample
-from reward_engine.semantics import binary_rar, combine, fact_score, no_answer_reward, uses_fact
+from reward_engine.stage_calls import StageCalls
 from reward_engine.stages import registry
-from reward_engine.stages.claims import select_claims
 from reward_engine.stages.decompose import Decomposer
 from reward_engine.stages.evidence_cache import evidence_cache
-from reward_engine.stages.fused import LLMFusedChecker, evidence_query
+from reward_engine.stages.factuality import FactualityPipeline
+from reward_engine.stages.fused import LLMFusedChecker
 from reward_engine.stages.grade import Grader
-from reward_engine.stages.grounding import keep_supported
-from reward_engine.stages.llm_stage import StageOutput
 from reward_engine.stages.nli import NLIVerifier
-from reward_engine.stages.relevance import Topic
 from reward_engine.stages.retrieve import EvidenceRetriever
-from reward_engine.stages.verify import Verifier, answer_verdict, rar_statement
+from reward_engine.stages.verify import Verifier
 from reward_engine.trl_step import finished, run_within
 
 log = logging.getLogger(__name__)
@@ -59,8 +54,6 @@ log = logging.getLogger(__name__)
 _CALL_COUNTERS: contextvars.ContextVar[collections.Counter[str]] = contextvars.ContextVar("reward_call_counters")
 
 __all__ = ["ClaimResult", "RewardEngine", "RewardResult", "Sample"]
-
-Factuality = tuple[float, list[ClaimResult], bool]  # fact score, the claims, all answers cached
 
 
 class RewardEngine:
@@ -77,7 +70,9 @@ class RewardEngine:
         clients for stages with a judge of their own (default: the config's ``judges``, when ``judge`` is not
         given)."""
         self.config = config
-        self.semantics = config.reward_semantics
+        import_plugins(config.plugins)  # a config unpickled in another process (Ray actors) was never validated there
+        sem = config.reward_semantics
+        self.rule = rules.build(sem.rule, sem)  # what a completion is paid; the rest of this class runs it
         judge_cfg = config.judge_for_rank()
         self.judge = judge if judge is not None else JudgeClient(judge_cfg) if judge_cfg is not None else None
         if stage_judges is None:
@@ -91,14 +86,19 @@ class RewardEngine:
         grade, decompose, verify = (stage_judges.get(s, self.judge) for s in ("grade", "decompose", "verify"))
         stage = registry.StageContext
         self.grader: Grader = registry.build("grader", config.grader, stage(config, grade, templates, self.open_kb))
-        self.decomposer: Decomposer = registry.build(
-            "decomposer", config.decomposer, stage(config, decompose, templates)
-        )
-        self.verifier: Verifier = registry.build("verifier", config.verifier, stage(config, verify, templates))
-        self.fuser = (
+        fuser = (
             LLMFusedChecker(decompose, template=templates.fused)
             if config.factuality.mode == "fused" and decompose is not None
             else None
+        )
+        self.facts = FactualityPipeline(
+            registry.build("decomposer", config.decomposer, stage(config, decompose, templates)),
+            registry.build("verifier", config.verifier, stage(config, verify, templates)),
+            fuser,
+            self.ensure_retriever,
+            config.factuality,
+            sem,
+            config.max_answer_chars,
         )
         self.retriever: EvidenceRetriever | None = None  # built on first use (opens the KB)
         self.speculate = config.speculate
@@ -106,6 +106,18 @@ class RewardEngine:
         self._kb_lock = threading.Lock()  # a batch's first samples all ask for the KB at once: open it once
         self.last_metrics = BatchMetrics()
         self.totals: collections.Counter[str] = collections.Counter()  # per-call counters summed over calls
+
+    @property
+    def decomposer(self) -> Decomposer:
+        return self.facts.decomposer
+
+    @property
+    def verifier(self) -> Verifier:
+        return self.facts.verifier
+
+    @property
+    def fuser(self) -> LLMFusedChecker | None:
+        return self.facts.fuser
 
     @property
     def judges(self) -> list[Any]:
@@ -211,7 +223,7 @@ class RewardEngine:
             dry.grader.names = self.grader.names  # the pages this engine read; a plan opens no KB of its own
         dry.speculate = False
         if isinstance(dry.verifier, NLIVerifier):
-            dry.verifier = _NoVerifier()  # a local model, not a judge request: nothing to plan, nothing to run
+            dry.facts.verifier = NoVerifier()  # a local model, not a judge request: nothing to plan, nothing to run
         await dry._score(samples, math.inf)
         return plan
 
@@ -307,87 +319,36 @@ class RewardEngine:
     async def _run(
         self, sample: Sample, parsed: Parsed, speculative: asyncio.Future | None, result: RewardResult
     ) -> None:
-        """The stage order: format, input checks, the grade, and the fact score only where it changes the reward."""
-        sem = self.semantics
-        result.format = sem.format_correct if parsed.well_formed else sem.format_wrong
-        if not isinstance(sample.question, str) or not sample.question.strip():
-            result.status, result.error = Status.BAD_INPUT.value, "question missing or not a string"
-            return
-        if sem.rule == "binary_rar":
-            await self._binary_rar(sample, parsed, result)
-            return
-        if not parsed.has_answer:
-            fact = None
-            if uses_fact(None, sem) and self.config.factuality.enabled:
-                fact, result.claims, _ = await (speculative or self._factuality(sample, parsed))
-                result.factuality = fact
-            result.correctness = no_answer_reward(fact if self.config.factuality.enabled else 0.0, sem)
-            result.total = None if result.correctness is None else result.format + result.correctness
-            return
-        problem = sample.gold_problem()
+        """The rule's format term, then the stages it asks for, their answers turned into its reward and a status."""
+        result.format = self.rule.format(parsed)
+        problem = sample.question_problem()
         if problem:
             result.status, result.error = Status.BAD_INPUT.value, problem
             return
-        answer = parsed.answer_cut(self.config.max_answer_chars)
-        label, graded_cached = self._shortcut(answer, sample.gold, sample.question), True
-        if label is None:
-            gold = sample.answers if self.config.grader == "offline" else sample.gold
-            graded = await self.grader.grade(sample.question, gold, answer)
-            label, graded_cached = graded.value, graded.cached
-            if sem.abstention != "grader" and label is Label.NOT_ATTEMPTED:
-                label = Label.INCORRECT  # TruthRL: only the phrase abstains; the judge cannot call this right
-        assert isinstance(label, Label)
-        result.label = label.value
-        fact, facts_cached = None, True
-        if uses_fact(label, sem):
-            if self.config.factuality.enabled:
-                fact, result.claims, facts_cached = await (speculative or self._factuality(sample, parsed))
-            else:
-                fact = 0.0
-            result.factuality = fact
-        elif speculative is not None:
-            _CALL_COUNTERS.get()["speculation_wasted"] += 1
-        result.correctness = combine(label, fact, sem)
-        result.total = None if result.correctness is None else result.format + result.correctness
-        if graded_cached and facts_cached and self.config.grader == "llm":
-            result.status = Status.CACHED.value
-
-    def _shortcut(self, answer: str, gold: str, question: str) -> Label | None:
-        """KnowRL June 2025's judge-free verdicts and TruthRL's abstention phrase, when the preset has them (see
-        ``offline.shortcuts``). ``phrase_strict``: "I don't know" beside an answer it names ("Lyon. I don't
-        know.", read without the gold) is no abstention but a wrong answer (preset ``truthrl-strict``)."""
-        sem = self.semantics
-        if sem.abstention != "grader":
-            if not shortcuts.says_i_dont_know(answer):
-                return None
-            if sem.abstention == "phrase_strict" and commits(answer, question):
-                return Label.INCORRECT
-            return Label.NOT_ATTEMPTED
-        if sem.refusal_shortcut and shortcuts.is_refusal(answer):
-            return Label.NOT_ATTEMPTED
-        if sem.keyword_shortcut and shortcuts.misses_gold_keywords(answer, gold):
-            return Label.INCORRECT
-        return None
-
-    async def _binary_rar(self, sample: Sample, parsed: Parsed, result: RewardResult) -> None:
-        """Binary RAR as released (chentong0/rl-binary-rar): the response after ``</think>`` (here: its answer
-        block) with the question, one verdict against the top-k passages retrieved for the response; 1 unless
-        contradicted. A completion with nothing to verify after ``</think>`` (cut off, no or an empty answer)
-        scores 0, as their truncated rollouts do; a verifier that gives no verdict leaves it unscored (None)."""
-        if not parsed.has_answer:
-            result.correctness = correctness = binary_rar(1)  # scored as a contradiction: 0
-            result.total = (result.format or 0.0) + correctness
+        calls = StageCalls(
+            sample,
+            parsed,
+            self.grader,
+            self.facts,
+            speculative,
+            grades_aliases=self.config.grader == "offline",
+            max_answer_chars=self.config.max_answer_chars,
+        )
+        try:
+            reward = await self.rule.score(calls)
+        finally:  # a grade stands even when a later stage fails
+            result.label = None if calls.label is None else calls.label.value
+        if reward.bad_input:
+            result.status, result.error = Status.BAD_INPUT.value, reward.bad_input
             return
-        response = parsed.answer_cut(self.config.max_answer_chars)
-        evidence = (await (await self.ensure_retriever()).retrieve([response], sample.title_text, None))[0]
-        verdict: Verdict = (await answer_verdict(self.verifier, sample.question, response, evidence)).value
-        result.claims = [
-            ClaimResult(
-                rar_statement(sample.question, response), verdict is Verdict.SUPPORTED, [p.id for p in evidence]
-            )
-        ]
-        result.correctness = correctness = binary_rar(int(verdict is Verdict.CONTRADICTED))
-        result.total = (result.format or 0.0) + correctness
+        result.correctness, result.factuality = reward.correctness, reward.factuality
+        if reward.claims is not None:
+            result.claims = reward.claims
+        result.total = self.rule.total(result.format, reward.correctness)
+        if speculative is not None and not calls.asked_facts:
+            _CALL_COUNTERS.get()["speculation_wasted"] += 1
+        if calls.label is not None and calls.cached and self.config.grader == "llm":
+            result.status = Status.CACHED.value
 
     def _speculate(self, sample: Sample, parsed: Parsed) -> asyncio.Future | None:
         """Start factuality beside the LLM grader when the offline grader already says INCORRECT.
@@ -397,8 +358,8 @@ class RewardEngine:
         """
         if not (self.speculate and self.config.grader == "llm" and self.config.factuality.enabled):
             return None
-        if self.semantics.rule != "graded" or not uses_fact(Label.INCORRECT, self.semantics):
-            return None  # no grader (Binary RAR), or a wrong answer's fact score is not part of the reward
+        if not self.rule.wants_facts(Label.INCORRECT):
+            return None  # a wrong answer's fact score is not part of the reward (no grader, or no fact term)
         grade_judge = self.stage_judges.get("grade", self.judge)
         if grade_judge is not None and grade_judge.config.max_in_flight < 2:
             # One request at a time (a local llama.cpp judge): nothing can overlap, and a speculative
@@ -414,94 +375,7 @@ class RewardEngine:
         if offline_grader.grade(parsed.answer or "", sample.answers, sample.question) is not Label.INCORRECT:
             return None
         _CALL_COUNTERS.get()["speculated"] += 1
-        return asyncio.ensure_future(self._factuality(sample, parsed))
-
-    # -- factuality -----------------------------------------------------------------------
-    async def _factuality(self, sample: Sample, parsed: Parsed) -> Factuality:
-        """The fact score of an INCORRECT answer's reasoning (0 with factuality off or no claims)."""
-        if not self.config.factuality.enabled:
-            return 0.0, [], True
-        reasoning = parsed.reasoning_cut(self.config.factuality.max_reasoning_chars)
-        if not reasoning.strip():  # no reasoning, no claims: the judge is not asked to find some
-            return 0.0, [], True
-        if self.fuser is not None:
-            answer = parsed.answer_cut(self.config.max_answer_chars)
-            return await self._fused_factuality(sample, evidence_query(sample.question, answer, reasoning), reasoning)
-        decomposed = await self.decomposer.decompose(reasoning)
-        claims, off = self._select(decomposed.value, sample)
-        off_topic = [ClaimResult(c, None, on_topic=False) for c in off]
-        if not claims:
-            return 0.0, off_topic, decomposed.cached
-        retriever = await self.ensure_retriever()
-        evidence = await retriever.retrieve(claims, sample.title_text, self._topic(sample))
-        verified = await self.verifier.verify(claims, evidence)
-        flags = await self._grounded(verified.value, claims, sample, evidence, reasoning)
-        results = [ClaimResult(c, ok, [p.id for p in passages]) for c, ok, passages in zip(claims, flags, evidence)]
-        score = fact_score(sum(flags), len(claims), self.semantics)
-        return score, results + off_topic, decomposed.cached and verified.cached
-
-    async def _fused_factuality(self, sample: Sample, query: str, reasoning: str) -> Factuality:
-        """Evidence first (no judge), then one call that extracts and labels the claims."""
-        assert self.fuser is not None
-        if not reasoning.strip():
-            return 0.0, [], True  # nothing to check, nothing sent
-        retriever = await self.ensure_retriever()
-        evidence = await retriever.pool(query, sample.title_text, self.config.factuality.fused_evidence_k)
-        checked = await self.fuser.check(sample.question, reasoning, evidence)
-        found = checked.value
-        kept, off = self._select([c.text for c in found], sample)
-        by_text = {c.text: c for c in found}
-        supported = [by_text[t].supported for t in kept]
-        flags = await self._grounded(supported, kept, sample, [evidence] * len(kept), reasoning)
-        results = [ClaimResult(t, ok, list(by_text[t].evidence_ids)) for t, ok in zip(kept, flags)]
-        results += [ClaimResult(t, None, on_topic=False) for t in off]
-        score = fact_score(sum(flags), len(kept), self.semantics) if kept else 0.0
-        return score, results, checked.cached
-
-    async def _grounded(
-        self,
-        flags: Sequence[bool],
-        claims: Sequence[str],
-        sample: Sample,
-        evidence: Sequence[Sequence[Passage]],
-        reasoning: str,
-    ) -> list[bool]:
-        """The verifier's flags, a supported claim kept only when the completion stated it and it is grounded in
-        the topic's evidence (preset ``grounding: topic``; see ``stages.grounding``): with a title, the title's
-        passages the verifier saw; without one, those of the passages retrieved for the question itself that
-        name its topic (one search per prompt, memoised)."""
-        if self.semantics.grounding != "topic" or not any(flags):
-            return list(flags)
-        topic = Topic(sample.question, sample.title_text)
-        untitled = not sample.title_text.strip()
-        if untitled:
-            retriever = await self.ensure_retriever()
-            found = await retriever.pool(sample.question or "", "", self.config.factuality.fused_evidence_k)
-            evidence = [found] * len(claims)
-        return keep_supported(flags, claims, evidence, reasoning, topic, search_hits=untitled)
-
-    def _select(self, claims: Sequence[str], sample: Sample) -> tuple[list[str], list[str]]:
-        """(claims the fact score counts, off-topic claims): see ``stages.claims``."""
-        return select_claims(claims, sample.question, sample.title_text, self.semantics)
-
-    def _topic(self, sample: Sample) -> str | None:
-        """The words put before each claim in its evidence query (FActScore's topic): the row's title string,
-        else the question; None with ``retrieval_query: claim``."""
-        if self.config.factuality.retrieval_query != "topic+claim":
-            return None
-        return sample.title_text.strip() or (sample.question or "").strip() or None
-
-
-class _NoVerifier:
-    """Stands in for a local verifier in dry runs: no judge request to plan, no model to run."""
-
-    async def verify(self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -> StageOutput[list[bool]]:
-        return StageOutput([False] * len(claims))
-
-    async def verdicts(
-        self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]
-    ) -> StageOutput[list[Verdict]]:
-        return StageOutput([Verdict.NOT_ENOUGH] * len(claims))
+        return asyncio.ensure_future(self.facts.score(sample, parsed))
 
 
 async def _drop(task: asyncio.Future | None) -> None:

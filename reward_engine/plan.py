@@ -10,10 +10,13 @@ and evidence) is not reached: the plan is what is known before calling.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
+from retrieval.kb import Passage
 from reward_engine.judge.client import JudgeClient, JudgeReply
 from reward_engine.judge.errors import NotCachedError
+from reward_engine.labels import Verdict
+from reward_engine.stages.llm_stage import StageOutput
 
 REPORTED = {"grade": "grader", "decompose": "decomposition", "verify": "verification", "fused": "fused"}
 
@@ -89,3 +92,15 @@ class CacheOnlyJudge:
         if reply is None:
             raise NotCachedError(f"{kind} reply not cached")
         return JudgeReply(reply, True, 0, 0.0)
+
+
+class NoVerifier:
+    """Stands in for a local verifier (NLI) in dry runs: no judge request to plan, no model to run."""
+
+    async def verify(self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -> StageOutput[list[bool]]:
+        return StageOutput([False] * len(claims))
+
+    async def verdicts(
+        self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]
+    ) -> StageOutput[list[Verdict]]:
+        return StageOutput([Verdict.NOT_ENOUGH] * len(claims))

@@ -1,8 +1,9 @@
-"""The reward's arithmetic and policy: the fact score, the combined correctness reward, and the presets.
+"""The reward's arithmetic: the format term, the fact score, what a label pays, and the presets.
 
-Pure functions of labels and counts, so every constant is testable without I/O. A preset
-is a published design, cited; ``knowrl`` (the default) is KnowRL's released reward, shown
-equal to their code on the same inputs in ``bench/results/conformance.md``.
+Pure functions of labels and counts, so every constant is testable without I/O; the reward rules
+(``reward_engine/rules``) compose them. A preset is a published design, cited, and names its rule;
+``knowrl`` (the default) is KnowRL's released reward, shown equal to their code on the same inputs in
+``bench/results/conformance.md``.
 """
 
 from __future__ import annotations
@@ -87,10 +88,12 @@ class Semantics(BaseModel):
         "answering pays in expectation only where p(right) > t (Kalai et al., arXiv 2509.04664); set by the "
         "'threshold' preset's threshold_t",
     )
-    rule: Literal["graded", "binary_rar"] = Field(
+    rule: str = Field(
         "graded",
-        description="graded: the grader's label plus the fact score (KnowRL); binary_rar: 1 when no claim of "
-        "the completion is contradicted by the evidence, else 0, with no grader (Binary RAR)",
+        description="the reward rule (reward_engine/rules, by name): graded: the grader's label plus the fact score "
+        "(KnowRL); ternary: the grader's label alone (TruthRL, threshold); binary_rar: 1 when the response with "
+        "its question is not contradicted by the evidence, else 0, with no grader (Binary RAR); or a rule a "
+        "plugin registered",
     )
 
     @model_validator(mode="after")
@@ -129,6 +132,7 @@ PRESETS: dict[str, dict] = {
     # an answer saying "I don't know", -1 for anything else (wrong, no answer, a grade that cannot be read);
     # no format term, no fact term.
     "truthrl": {
+        "rule": "ternary",
         "correct": 1.0,
         "not_attempted": 0.0,
         "incorrect": -1.0,
@@ -146,6 +150,7 @@ PRESETS: dict[str, dict] = {
     # the grader, not the phrase); t 2/3 is KnowRL's correctness term +2/+1/-1 shifted by -1 (0/-1/-2 ... 1/0/-2):
     # the same choices, halved. Needs threshold_t.
     "threshold": {
+        "rule": "ternary",
         "correct": 1.0,
         "not_attempted": 0.0,
         "fact_weight": 0.0,
@@ -228,6 +233,22 @@ def ramped_abstain(sem: Semantics, step: int, ramp_steps: int | None) -> float:
     return sem.incorrect + (sem.not_attempted - sem.incorrect) * step / ramp_steps
 
 
+def format_term(well_formed: bool, sem: Semantics) -> float:
+    """KnowRL's format reward, the one place it is computed: ``format_correct`` for
+    ``<think>…</think><answer>…</answer>`` and nothing else, ``format_wrong`` otherwise (0 and 0 where a preset
+    has no format term).
+
+    >>> format_term(True, semantics()), format_term(False, semantics()), format_term(False, semantics("truthrl"))
+    (1.0, -1.0, 0.0)
+    """
+    return sem.format_correct if well_formed else sem.format_wrong
+
+
+def total_reward(format_reward: float | None, correctness: float | None) -> float | None:
+    """What TRL is paid for one completion: format + correctness (None when correctness is unscored)."""
+    return None if correctness is None else (format_reward or 0.0) + correctness
+
+
 def fact_score(supported: int, total: int, sem: Semantics) -> float:
     """Fraction of supported claims, damped for few claims; 0.0 with no claims.
 
@@ -267,17 +288,26 @@ def combine(label: Label | None, fact: float | None, sem: Semantics) -> float | 
     """
     if label is None:
         return None
-    base = {
-        Label.CORRECT: sem.correct,
-        Label.NOT_ATTEMPTED: sem.not_attempted,
-        Label.INCORRECT: sem.incorrect,
-        Label.UNPARSEABLE: sem.unparseable,
-    }[label]
+    base = label_reward(label, sem)
     if not uses_fact(label, sem):
         return base
     if fact is None:
         return None
     return base + sem.fact_weight * fact
+
+
+def label_reward(label: Label, sem: Semantics) -> float:
+    """What the grader's label alone pays (no fact term).
+
+    >>> label_reward(Label.NOT_ATTEMPTED, semantics()), label_reward(Label.INCORRECT, semantics("truthrl"))
+    (1.0, -1.0)
+    """
+    return {
+        Label.CORRECT: sem.correct,
+        Label.NOT_ATTEMPTED: sem.not_attempted,
+        Label.INCORRECT: sem.incorrect,
+        Label.UNPARSEABLE: sem.unparseable,
+    }[label]
 
 
 def no_answer_reward(fact: float | None, sem: Semantics) -> float | None:

@@ -32,6 +32,7 @@ from retrieval.source import KnowledgeSource
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.engine import RewardEngine, RewardResult, Sample
 from reward_engine.knowledge import report_unusable_factuality
+from reward_engine.offline.gold import gold_problem
 
 log = logging.getLogger(__name__)
 TRAILING_SPECIAL = re.compile(r"(?:\s*(?:<\|[^|<>]{1,40}\|>|</s>|<eos>|<pad>))+\s*$")
@@ -77,7 +78,7 @@ def sample_of(query: Any, prompt: Any, label: Any, n: int) -> Sample:
     cleaned = sample.cleaned()
     if not cleaned.question.strip():
         raise BadRequest(f"item {n}: no question: 'prompts' is empty and the label has no 'question'")
-    problem = cleaned.gold_problem()
+    problem = gold_problem(cleaned.answers)
     if problem:
         raise BadRequest(f"item {n}: 'labels': {problem}")
     return sample
@@ -140,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     setup_logging(args.log_level)
     if not 0 <= args.port <= 65535:
         parser.error(f"--port {args.port} is not a port (0-65535)")
+    if not -float("inf") < args.unscored_reward < float("inf"):  # NaN too: a reward OpenRLHF would train on
+        parser.error(f"--unscored-reward must be a finite number, got {args.unscored_reward}")
     config = load_reward_config_or_report(args.config)
     if config is None or report_unusable_factuality(config):
         return 2

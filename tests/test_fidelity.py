@@ -175,12 +175,12 @@ async def test_evidence_query_is_topic_plus_claim(server, kb):
     config = _llm(server)
     async with RewardEngine(config, kb=kb) as engine:
         retriever = await engine.ensure_retriever()
-        topic = engine._topic(Sample("Where is it?", "c", "x", "Eiffel Tower"))
+        topic = engine.facts.topic(Sample("Where is it?", "c", "x", "Eiffel Tower"))
         assert topic == "Eiffel Tower"
         await retriever.retrieve(["It was completed in 1889."], "Eiffel Tower", topic)
     assert ("claim", 5, "Eiffel Tower It was completed in 1889.", "Eiffel Tower") in retriever._memo
     bare = _llm(server, factuality={"kb_path": "unused", "retrieval_query": "claim"})
-    assert RewardEngine(bare, kb=kb)._topic(Sample("q", "c", "x", "T")) is None
+    assert RewardEngine(bare, kb=kb).facts.topic(Sample("q", "c", "x", "T")) is None
 
 
 # -- the NLI verifier ------------------------------------------------------------------------
