@@ -513,6 +513,8 @@ def load_train_config(path: str | Path, overrides: list[str] | None = None) -> T
     config.kb.build_from = _resolve(config.kb.build_from, base)
     config.pipeline.report = _resolve(config.pipeline.report, base)
     config.pipeline.demo_boundary_file = _resolve(config.pipeline.demo_boundary_file, base)
+    if not config.output_dir.strip():  # "" resolved to the config's own folder: a run trained into configs/
+        raise ConfigError(f"{path}: output_dir is empty: name the folder the run writes to (e.g. runs/my-run)")
     config.output_dir = (
         str((base / config.output_dir).resolve()) if not Path(config.output_dir).is_absolute() else config.output_dir
     )

@@ -20,6 +20,7 @@ from typing import Any, Sequence
 
 from knowrl.data import INSTRUCTIONS, load_rl_rows, render_prompt
 from knowrl.decode import complete_texts
+from knowrl_io.job_output import OutputError, check_page, write_atomically
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.paths import input_problem
 from reward_engine.completion import parse
@@ -288,6 +289,23 @@ def range_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
+JOB = "knowrl.evaluate"
+REPORTS = ("report.json", "report.md")  # what a run writes into --out
+
+
+def report_problem(args: argparse.Namespace) -> str | None:
+    """Why the reports must not go into ``--out``, or None: output ownership (``knowrl_io.job_output``) as every
+    writer has it. A report is never ``--data`` or ``--config`` (by any route: a link, ``sub/..``), never a
+    directory or a special file; an existing report is replaced only with ``--overwrite`` (an evaluation has
+    no resume: each run is another run, and a second run into one folder replaced the first's report)."""
+    for name in REPORTS:
+        try:
+            check_page(args.out / name, [args.data, args.config], JOB, None, "the report", args.overwrite, "--out")
+        except OutputError as exc:
+            return str(exc)
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m knowrl.evaluate", description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", required=True, help="model path or id ('tiny', 'smollm2' too)")
@@ -298,7 +316,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-samples", type=int)
     parser.add_argument("--samples", type=int, default=0, help="also k sampled answers per question (95 %% intervals)")
     parser.add_argument("--temperature", type=float, default=0.9, help="for --samples (use training's)")
-    parser.add_argument("--out", type=Path, default=Path("eval"))
+    parser.add_argument("--out", type=Path, default=Path("eval"), help="folder of report.json and report.md")
+    parser.add_argument("--overwrite", action="store_true", help="replace the reports of an earlier run in --out")
     parser.add_argument(
         "--decode",
         choices=["auto", "vllm", "transformers"],
@@ -325,6 +344,8 @@ def main(argv: list[str] | None = None) -> int:
         problem = input_problem(args.data, "--data", stdin=False)
     if problem is None and args.out.exists() and not args.out.is_dir():
         problem = f"--out {args.out} exists and is not a folder"  # found after the evaluation otherwise
+    if problem is None:  # before the model loads: an hour's evaluation must not end on a refused report
+        problem = report_problem(args)
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
@@ -333,12 +354,14 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:  # no usable row
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "report.json").write_text(json.dumps({"metrics": metrics, "details": details}, indent=2))
-    (args.out / "report.md").write_text(
-        markdown(metrics, f"Evaluation of {args.model}" + (f" + {args.adapter}" if args.adapter else ""))
-    )
     print(json.dumps(metrics, indent=2))
+    problem = report_problem(args)  # again: another run may have written into --out meanwhile
+    if problem:
+        print(f"error: {problem} (the metrics are above)", file=sys.stderr)
+        return 2
+    write_atomically(args.out / "report.json", json.dumps({"metrics": metrics, "details": details}, indent=2).encode())
+    title = f"Evaluation of {args.model}" + (f" + {args.adapter}" if args.adapter else "")
+    write_atomically(args.out / "report.md", markdown(metrics, title).encode())
     return 0
 
 

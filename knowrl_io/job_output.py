@@ -9,7 +9,8 @@ resumes only its own work; an exclusive lock (``OUTPUT.lock``, via ``filelock``)
 concurrent run into a clear error instead of interleaved rows.
 
 A report a job writes whole (``check_page``: ``python -m reward_engine.inspect``'s HTML page) follows the same
-rule with no file beside it: the job recognizes its own page by a mark in the file's head and replaces only that.
+rule with no file beside it: the job recognizes its own page by a mark in the file's head and replaces only that
+(``knowrl.evaluate``'s reports carry no mark: an existing one is replaced only with ``--overwrite``).
 """
 
 from __future__ import annotations
@@ -38,18 +39,29 @@ def lock_path(output: Path) -> Path:
 
 
 def _same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file by any route: a symbolic or hard link, or a path through folders
+    that do not exist yet (``sub/../in.jsonl`` while ``sub/`` is missing names ``in.jsonl``: the job makes
+    ``sub/`` and would write over the input). ``os.path.realpath`` follows the links of the part that exists and
+    takes ``..`` lexically in the rest, which the job creates as plain folders."""
     try:
+        if os.path.realpath(a) == os.path.realpath(b):
+            return True
         return a.exists() and b.exists() and os.path.samefile(a, b)
-    except OSError:
+    except (OSError, ValueError):  # a name too long, a NUL: the open that follows says so
         return False
 
 
 def _check_location(
-    output: Path, sources: Iterable[Path | None], writes: str = "the scores", keeps_files: bool = True
+    output: Path,
+    sources: Iterable[Path | None],
+    writes: str = "the scores",
+    keeps_files: bool = True,
+    flag: str = "--output",
 ) -> None:
     """``output`` may be written: not a directory, not a special file, none of ``sources`` (nor a link to one: a
     symbolic or hard link is the same file), in a folder that can be made and written. ``keeps_files``: the job
-    keeps its record and lock files beside the output (their names count, and no input may be one of them)."""
+    keeps its record and lock files beside the output (their names count, and no input may be one of them).
+    ``flag``: the option that named the output, for the messages."""
     if keeps_files:
         longest = max(len(os.fsencode(p.name)) for p in (sidecar(output), lock_path(output)))
         if longest > 255:
@@ -58,19 +70,19 @@ def _check_location(
                 f"files add {longest - len(os.fsencode(output.name))} (255 at most); choose a shorter name"
             )
     if output.is_dir():
-        raise OutputError(f"--output {output} is a directory; give a file path")
+        raise OutputError(f"{flag} {output} is a directory; give a file path")
     if output.exists() and not output.is_file():  # /dev/null, a FIFO: replaced by a file, or a hang
-        raise OutputError(f"--output {output} is not a regular file (a device or pipe); give a file path")
+        raise OutputError(f"{flag} {output} is not a regular file (a device or pipe); give a file path")
     for source in sources:
         if source is None or str(source) == "-":
             continue
         if _same_file(source, output):
             named = "" if Path(os.path.abspath(source)) == Path(os.path.abspath(output)) else f" {source}"
-            raise OutputError(f"--output {output} is the input file{named}; write {writes} to another file")
+            raise OutputError(f"{flag} {output} is the input file{named}; write {writes} to another file")
         if not keeps_files:
             continue
         for name, own in (("record", sidecar(output)), ("lock", lock_path(output))):
-            if _same_file(source, own) or Path(os.path.abspath(source)) == Path(os.path.abspath(own)):
+            if _same_file(source, own):
                 raise OutputError(
                     f"the input {source} is where this job keeps --output {output}'s {name} file; "
                     "rename the input or choose another --output"
@@ -78,23 +90,31 @@ def _check_location(
     try:
         output.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise OutputError(f"cannot create the folder of --output {output}: {exc.strerror}") from None
+        raise OutputError(f"cannot create the folder of {flag} {output}: {exc.strerror}") from None
     if not os.access(output.parent, os.W_OK) or (output.exists() and not os.access(output, os.W_OK)):
-        raise OutputError(f"cannot write --output {output}: permission denied")
+        raise OutputError(f"cannot write {flag} {output}: permission denied")
 
 
 MARK_BYTES = 4096  # where ``check_page`` looks for its job's mark: the head of the file
 
 
 def check_page(
-    output: Path, sources: Iterable[Path | None], job: str, mark: bytes, writes: str, overwrite: bool = False
+    output: Path,
+    sources: Iterable[Path | None],
+    job: str,
+    mark: bytes | None,
+    writes: str,
+    overwrite: bool = False,
+    flag: str = "--output",
 ) -> None:
     """An output that ``job`` writes whole in one go (a report), with no record or lock file beside it: checked as
     ``own_output`` checks its file (never an input or a link to one, never a directory, never a FIFO or a device)
     and, unless ``overwrite``, an existing non-empty file must hold ``mark`` in its first 4 KiB: a file this job
-    wrote, which it replaces; anything else is someone's file and is refused. Raises ``OutputError``."""
+    wrote, which it replaces; anything else is someone's file and is refused. ``mark`` None: a job with no rerun
+    to replace its own page (``knowrl.evaluate``: each run is another run) refuses every non-empty file.
+    ``flag`` names the option in the messages. Raises ``OutputError``."""
     output = Path(output)
-    _check_location(output, sources, writes, keeps_files=False)
+    _check_location(output, sources, writes, keeps_files=False, flag=flag)
     if overwrite:
         return
     try:  # never blocks: a FIFO swapped in after the check above opens at once and is refused below
@@ -102,20 +122,25 @@ def check_page(
     except FileNotFoundError:
         return
     except OSError as exc:
-        raise OutputError(f"cannot read --output {output} to see whether {job} wrote it: {exc.strerror}") from None
+        raise OutputError(f"cannot read {flag} {output} to see whether {job} wrote it: {exc.strerror}") from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise OutputError(f"--output {output} is not a regular file (a device or pipe); give a file path")
+            raise OutputError(f"{flag} {output} is not a regular file (a device or pipe); give a file path")
         head = os.read(fd, MARK_BYTES) if info.st_size else b""
     except OSError as exc:
-        raise OutputError(f"cannot read --output {output} to see whether {job} wrote it: {exc.strerror}") from None
+        raise OutputError(f"cannot read {flag} {output} to see whether {job} wrote it: {exc.strerror}") from None
     finally:
         os.close(fd)
+    if head and mark is None:
+        raise OutputError(
+            f"{flag} {output} exists (an earlier run's, or someone's file); pass --overwrite to replace it, "
+            f"or choose another {flag}"
+        )
     if head and mark not in head:
         raise OutputError(
-            f"--output {output} exists and is not a page {job} wrote; pass --overwrite to replace it, "
-            "or choose another --output"
+            f"{flag} {output} exists and is not a page {job} wrote; pass --overwrite to replace it, "
+            f"or choose another {flag}"
         )
 
 

@@ -22,7 +22,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.paths import demo_kb_path, input_problem
@@ -172,6 +172,22 @@ def build(
     )
 
 
+def _at_least(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``minimum`` (``--max-tokens -5`` chunked one word per
+    passage, exit 0); the message names the flag (argparse adds it)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    return parse
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m retrieval.build", description=__doc__.split("\n\n")[0])
     source = parser.add_mutually_exclusive_group(required=True)
@@ -180,8 +196,10 @@ def main(argv: list[str] | None = None) -> int:
     source.add_argument("--preset", choices=["demo"], help="the embedded offline KB")
     parser.add_argument("--db", type=Path, help="KB file to create or update")
     parser.add_argument("--model", default=DEFAULT_EMBEDDING_MODEL, help="sentence-transformers model (name or path)")
-    parser.add_argument("--max-tokens", type=int, default=256, help="passage length when chunking")
-    parser.add_argument("--flat-max", type=int, default=dense.FLAT_MAX, help="exact index up to this many passages")
+    parser.add_argument("--max-tokens", type=_at_least(1), default=256, help="passage length when chunking")
+    parser.add_argument(
+        "--flat-max", type=_at_least(0), default=dense.FLAT_MAX, help="exact index up to this many passages (0: none)"
+    )
     parser.add_argument(
         "--no-dense",
         action="store_true",

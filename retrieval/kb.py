@@ -21,7 +21,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Literal, Sequence
+from typing import Any, Callable, Iterable, Literal, Sequence
 
 import numpy as np
 
@@ -107,15 +107,27 @@ _VERSIONS: dict[tuple, str] = {}  # this process's content versions, by the file
 _VERSIONS_LOCK = threading.Lock()
 
 
-def _documents_digest(conn: sqlite3.Connection) -> str:
-    """A sha256 of every document (title and text, in table order): a FActScore/KnowRL DB stores no version."""
-    digest = hashlib.sha256(b"documents-v1\0")
-    for title, text in conn.execute("SELECT title, text FROM documents ORDER BY rowid"):
-        for value in (title, text):
+def _rows_digest(conn: sqlite3.Connection, tag: bytes, query: str) -> str:
+    """A sha256 of the rows ``query`` yields, streamed (every value length-prefixed): memory follows one row."""
+    digest = hashlib.sha256(tag + b"\0")
+    for row in conn.execute(query):
+        for value in row:
             data = value if isinstance(value, bytes) else str(value).encode("utf-8", "surrogatepass")
             digest.update(len(data).to_bytes(8, "little"))
             digest.update(data)
     return digest.hexdigest()[:16]
+
+
+def _documents_digest(conn: sqlite3.Connection) -> str:
+    """A sha256 of every document (title and text, in table order): a FActScore/KnowRL DB stores no version."""
+    return _rows_digest(conn, b"documents-v1", "SELECT title, text FROM documents ORDER BY rowid")
+
+
+def _passages_digest(conn: sqlite3.Connection) -> str:
+    """A sha256 of every passage (id, title, text, in id order): what a built KB serves. The fingerprint of ids
+    alone missed an edit in place (an ``UPDATE`` outside ``retrieval.build`` keeps every id): rows scored against
+    text that no longer existed were kept on a rerun."""
+    return _rows_digest(conn, b"passages-v1", "SELECT id, title, text FROM passages ORDER BY id")
 
 
 def _memo_file(key: tuple) -> Path:
@@ -125,8 +137,11 @@ def _memo_file(key: tuple) -> Path:
     return cache_dir() / "kb-versions" / name
 
 
-def _remembered_documents_digest(path: Path, conn: sqlite3.Connection, key: tuple) -> str:
-    """``_documents_digest``, read from the user cache while the file is unchanged (a large DB is read once)."""
+def _remembered_digest(
+    conn: sqlite3.Connection, key: tuple, compute: Callable[[sqlite3.Connection], str] = _documents_digest
+) -> str:
+    """``compute(conn)``, read from the user cache while the file is unchanged (a large DB is read once per state:
+    its stat key, ``_stat_key``)."""
     memo = _memo_file(key)
     try:
         found = memo.read_text(encoding="ascii").strip()
@@ -134,7 +149,7 @@ def _remembered_documents_digest(path: Path, conn: sqlite3.Connection, key: tupl
             return found
     except (OSError, UnicodeDecodeError):
         pass
-    found = _documents_digest(conn)
+    found = compute(conn)
     try:
         memo.parent.mkdir(parents=True, exist_ok=True)
         tmp = memo.with_name(f"{memo.name}.{os.getpid()}.tmp")
@@ -149,10 +164,10 @@ def content_version(db_path: str | Path, conn: sqlite3.Connection | None = None)
     """The version of what a KB serves, changed by any change of its text (a rebuild with other text, a document
     added or removed, another embedding model), not by its path: what keys a scoring job's rows.
 
-    A built KB: its passages' fingerprint (ids are never reused and passages are never updated in place, so any
-    change of text changes it; a KB deleted and built again has a new ``kb_id``) and its embedding model. A
-    FActScore/KnowRL DB with only ``documents`` (opened as-is, never written): a sha256 of its documents,
-    computed once per state of the file and kept in the user cache.
+    A built KB: its passages' fingerprint (ids; a KB deleted and built again has a new ``kb_id``), a sha256 of
+    their text (an edit in place keeps every id) and its embedding model. A FActScore/KnowRL DB with only
+    ``documents`` (opened as-is, never written): a sha256 of its documents. Each digest is computed once per state
+    of the file (size, mtime and inode of it and its write-ahead log) and kept in the user cache.
     """
     path = Path(db_path)
     key = _stat_key(path)
@@ -166,11 +181,12 @@ def content_version(db_path: str | Path, conn: sqlite3.Connection | None = None)
             meta = get_meta(conn)
             basis = {
                 "passages": passages_fingerprint(conn)["checksum"],
+                "text": _remembered_digest(conn, ("passages", *key), _passages_digest),
                 "embedding_model": meta.get("embedding_model") if _has_index(path) else None,
             }
             version = "kb:" + hashlib.sha256(json.dumps(basis, sort_keys=True).encode()).hexdigest()[:16]
         else:
-            version = "documents:" + _remembered_documents_digest(path, conn, key)
+            version = "documents:" + _remembered_digest(conn, key)  # the memo's name as before: no re-read
     finally:
         if own:
             conn.close()

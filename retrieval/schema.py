@@ -121,9 +121,11 @@ def set_meta(conn: sqlite3.Connection, key: str, value: Any) -> None:
 def passages_fingerprint(conn: sqlite3.Connection) -> dict[str, Any]:
     """Count, max id, the KB file's identity and a checksum of them and the passage id set.
 
-    Passages are only ever inserted or deleted (never updated) and ids are never reused within
-    one KB, so any change to the passages changes this fingerprint; a KB deleted and built again
-    gets a new ``kb_id`` (KBs built before it had one keep their old checksum).
+    ``retrieval.build`` only ever inserts or deletes passages (never updates them) and ids are never
+    reused within one KB, so any change it makes changes this fingerprint; a KB deleted and built again
+    gets a new ``kb_id`` (KBs built before it had one keep their old checksum). Cheap (no text read):
+    it keys the dense index. An edit in place (an ``UPDATE`` of the text) keeps it; what keys a scoring
+    job's rows, ``retrieval.kb.content_version``, digests the text too.
     """
     count, max_id, id_sum = conn.execute(
         "SELECT count(*), coalesce(max(id), 0), coalesce(sum(id), 0) FROM passages"

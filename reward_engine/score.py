@@ -427,8 +427,9 @@ def summarize(
 
 
 # Exit codes (docs/score-model-outputs.md): 0 done; 2 a usage, config or output error, or something the job needs
-# missing (one line on stderr, nothing scored); 3 no row could be scored (every row failed or was bad input); 4 more
-# than --max-error-share of the rows failed (every row written); 130 interrupted (rows kept).
+# missing (one line on stderr, nothing scored); 3 no row could be scored (the input held no row, or every row failed
+# or was bad input); 4 more than --max-error-share of the rows failed (every row written); 130 interrupted (rows
+# kept).
 EXIT_USAGE, EXIT_NOTHING_SCORED, EXIT_TOO_MANY_ERRORS, EXIT_INTERRUPTED = 2, 3, 4, 130
 
 
@@ -532,7 +533,10 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     print(json.dumps(finite(summary), indent=2, allow_nan=False))
     scored = sum(n for status, n in summary["statuses"].items() if status in ("ok", "cached"))
-    if summary["rows"] and not scored:
+    if not summary["rows"]:  # an empty input (or a truncated one) is no success: a pipeline must see it
+        print(f"error: no row could be scored: --input {args.input} holds no rows", file=sys.stderr)
+        return EXIT_NOTHING_SCORED
+    if not scored:
         print("error: no row could be scored (see the statuses above and the rows' 'error')", file=sys.stderr)
         return EXIT_NOTHING_SCORED
     failed, tried, share = error_share(summary["statuses"])

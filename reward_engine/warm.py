@@ -10,6 +10,8 @@
   sampling pass's outputs): scores them, which fills the judge cache (grades,
   decompositions, verifications) and the evidence cache; reports per-stage hit rates
   before and after. Idempotent: a second run finds everything cached and calls nothing.
+- Bad rows are named (a warning each) and counted; an input that holds no usable row exits 3, as
+  ``reward_engine.score`` does when no row could be scored.
 """
 
 from __future__ import annotations
@@ -22,9 +24,9 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
-from knowrl_io.jsonl import finite, read_rows
+from knowrl_io.jsonl import Row, finite, read_rows
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.paths import input_problem, is_pipe
 from knowrl_io.records import InputError
@@ -35,7 +37,7 @@ from reward_engine.disk_cache import CacheError
 from reward_engine.engine import RewardEngine
 from reward_engine.job import OPTIONAL, REQUIRED, JobCheckError, ScoreJob, check_judges, check_knowledge
 from reward_engine.knowledge import report_unusable_factuality
-from reward_engine.score import add_ray_arguments
+from reward_engine.score import EXIT_NOTHING_SCORED, add_ray_arguments
 
 log = logging.getLogger(__name__)
 DATA_REQUIRED = {"question": (str,), "answers": (str, list)}
@@ -100,8 +102,20 @@ async def _warm_completions(
     if config.factuality.enabled:
         await engine.ensure_retriever()
     job = ScoreJob(config, passes=1, ray_address=ray_address, ray_actors=ray_actors)  # warm: one try per row
+    counts = {"rows": 0, "bad_rows": 0}
+
+    def usable() -> Iterator[Row]:
+        """The rows that can be scored; a bad one is named (as score names it) and counted, never silently lost."""
+        for row in read_rows(completions, REQUIRED, OPTIONAL):
+            if row.data is None:
+                counts["bad_rows"] += 1
+                log.warning("bad row: %s", row.error)
+                continue
+            counts["rows"] += 1
+            yield row
+
     async with job.scorer(engine) as scorer:
-        rows = (r for r in read_rows(completions, REQUIRED, OPTIONAL) if r.data is not None)
+        rows = usable()
         while chunk := list(itertools.islice(rows, chunk_rows)):
             samples = [job.sample(r) for r in chunk]
             before.absorb(await engine.plan(samples))  # per stage: cached / needed, from the engine's own plan
@@ -114,6 +128,7 @@ async def _warm_completions(
             await scorer.flush()  # the cache writes (made on writer threads, maybe in actors) land before the plan
             after.absorb(await engine.plan(samples))
         stats = await job.stats(scorer)
+    report["completions"] = counts
     report["judge_requests"] = stats.judge_requests
     if ray_address is not None:
         report["ray"] = {"actors": ray_actors, "batches_resent": stats.resent}
@@ -165,6 +180,14 @@ def main(argv: list[str] | None = None) -> int:
             warm(config, args.data, args.completions, kb=kb, ray_address=args.ray, ray_actors=args.ray_actors)
         )
         print(json.dumps(finite(report), indent=2, allow_nan=False))
+        empty = []
+        for flag, path, key in (("--data", args.data, "titles"), ("--completions", args.completions, "completions")):
+            if path is not None and not report[key]["rows"]:
+                bad = report[key]["bad_rows"]
+                empty.append(f"{flag} {path} ({f'{bad} bad row(s), each named in a warning' if bad else 'no rows'})")
+        if empty:  # an input the user gave warmed nothing: exit as score's "no row could be scored" does
+            print(f"error: no usable row in {' and '.join(empty)}: nothing to warm", file=sys.stderr)
+            return EXIT_NOTHING_SCORED
     except (InputError, CacheError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

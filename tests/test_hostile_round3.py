@@ -572,3 +572,212 @@ def test_the_test_judge_exits_on_sigterm_while_a_request_hangs(how, mode) -> Non
             server.wait()
         server.stdout.close()
         server.stderr.close()
+
+
+# -- 9. a hostile pass of 30 new cases (round 3's fixes): what it found ----------------------------------------------
+def _offline_cli(tmp_path: Path) -> list[str]:
+    return ["--config", str(_offline(tmp_path)), "--no-progress"]
+
+
+@pytest.mark.parametrize("via", ["relative", "absolute"])
+def test_an_output_through_a_missing_folder_and_dotdot_is_never_the_input(tmp_path, capsys, monkeypatch, via) -> None:
+    """D5. Old: ``--output sub/../in.jsonl --overwrite`` with ``sub/`` missing emptied the input, exit 0 (the
+    same-file test ran before ``sub/`` was made, and ``samefile`` failed on it); ``inspect -o sub/../ROWS
+    --overwrite`` wrote its HTML over its rows."""
+    from reward_engine.score import main as score
+
+    monkeypatch.chdir(tmp_path)
+    src, scores = _scores(tmp_path)
+    before = {p: p.read_bytes() for p in (src, scores)}
+    base = "" if via == "relative" else f"{tmp_path}/"
+    output = f"{base}sub/deeper/../../{src.name}"
+    code = score(["--input", src.name, "--output", output, "--overwrite", *_offline_cli(tmp_path)])
+    err = capsys.readouterr().err
+    _refused(code, err, Path(output))
+    assert "is the input file" in err
+    page = f"{base}nope/../{scores.name}"
+    for extra in ([], ["--overwrite"]):
+        code, err = _inspect(scores, "-o", page, *extra, capsys=capsys)
+        _refused(code, err, Path(page))
+        assert "is the input file" in err
+    assert {p: p.read_bytes() for p in before} == before
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "\ufeff"])
+def test_score_of_an_input_without_rows_is_no_success(tmp_path, capsys, text) -> None:
+    """D5. Old: an input that read as 0 rows (an empty file, blank lines, a BOM alone) printed "rows": 0, exit 0."""
+    from reward_engine.score import main as score
+
+    src = tmp_path / "in.jsonl"
+    src.write_text(text, encoding="utf-8")
+    code = score(["--input", str(src), "--output", str(tmp_path / "o.jsonl"), *_offline_cli(tmp_path)])
+    out, err = capsys.readouterr()
+    assert code == 3 and json.loads(out)["rows"] == 0, (code, err)
+    assert f"error: no row could be scored: --input {src} holds no rows" in err
+
+
+@pytest.fixture
+def evaluated(monkeypatch):
+    """``knowrl.evaluate``'s CLI with the evaluation replaced by a stub that counts its calls (nothing loads)."""
+    import knowrl.evaluate
+
+    calls: list[int] = []
+
+    def stub(args, config):  # noqa: ANN001 - _evaluate's signature
+        calls.append(1)
+        return {"n": len(calls)}, []
+
+    monkeypatch.setattr(knowrl.evaluate, "_evaluate", stub)
+    return calls
+
+
+def _evaluate(capsys, data: Path, out: Path | str, *extra: str) -> tuple[int, str]:
+    import knowrl.evaluate
+
+    code = knowrl.evaluate.main(["--model", "tiny", "--data", str(data), "--out", str(out), *extra])
+    return code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("out", ["ev", "ev/missing/.."])
+def test_evaluate_never_writes_its_report_over_its_data(tmp_path, capsys, evaluated, out) -> None:
+    """D9. Old: ``--data ev/report.json --out ev`` replaced the questions with the report, exit 0."""
+    data = tmp_path / "ev" / "report.json"
+    data.parent.mkdir()
+    data.write_text(json.dumps([{"question": "Capital of France?", "answers": "Paris"}]))
+    before = data.read_bytes()
+    for extra in ([], ["--overwrite"]):  # --overwrite never lifts this rule
+        code, err = _evaluate(capsys, data, tmp_path / out, *extra)
+        _one_line_error(code, err, "report.json is the input file", "--out")
+    assert data.read_bytes() == before and evaluated == [] and not (tmp_path / "ev" / "report.md").exists()
+
+
+def test_evaluate_replaces_an_earlier_report_only_with_overwrite(tmp_path, capsys, evaluated) -> None:
+    """D9. Old: a second evaluation into the same --out replaced the first's report without a word."""
+    data = tmp_path / "data.jsonl"
+    data.write_text(json.dumps(_row(1)) + "\n")
+    out = tmp_path / "ev"
+    assert _evaluate(capsys, data, out)[0] == 0 and evaluated == [1]
+    first = {name: (out / name).read_bytes() for name in ("report.json", "report.md")}
+    assert json.loads(first["report.json"])["metrics"] == {"n": 1}
+    code, err = _evaluate(capsys, data, out)
+    _one_line_error(code, err, f"--out {out / 'report.json'} exists", "--overwrite")
+    assert evaluated == [1] and {name: (out / name).read_bytes() for name in first} == first  # refused up front
+    assert _evaluate(capsys, data, out, "--overwrite")[0] == 0 and evaluated == [1, 1]
+    assert json.loads((out / "report.json").read_text())["metrics"] == {"n": 2}
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "report.md").write_text("# my notes\n")  # someone's file of that name
+    code, err = _evaluate(capsys, data, other)
+    _one_line_error(code, err, f"--out {other / 'report.md'} exists")
+    assert (other / "report.md").read_text() == "# my notes\n" and not (other / "report.json").exists()
+
+
+@pytest.mark.parametrize("value", ['""', "''", '"   "'])
+def test_an_empty_output_dir_is_a_config_error(value) -> None:
+    """D10. Old: ``--set 'output_dir=""'`` resolved to the config's own folder: the run trained into configs/."""
+    from knowrl.config import ConfigError, load_train_config
+
+    with pytest.raises(ConfigError) as caught:
+        load_train_config(SMOKE, [f"output_dir={value}"])
+    message = str(caught.value)
+    assert "output_dir is empty" in message and "\n" not in message, message
+
+
+def test_a_kb_edited_in_place_is_another_content_version(tmp_path) -> None:
+    """S1. Old: ``UPDATE passages SET text = ...`` kept every id, so the content version (a fingerprint of ids)
+    stayed: a rerun kept the rows scored against text that no longer existed ("already_scored")."""
+    from retrieval.build import build
+    from retrieval.kb import check_kb, content_version
+    from retrieval.sources import Document
+
+    db = tmp_path / "kb.db"
+    build(db, [Document("Town", "Town has a stone bridge built in 1803.")], progress=False, dense_index=False)
+    before = check_kb(db, "bm25")
+    assert content_version(db) == before  # read again: the same (from the memo)
+    time.sleep(0.05)  # the stat key's clock: an edit is a later write
+    with sqlite3.connect(db) as conn:  # same length: the file's size does not change
+        conn.execute("UPDATE passages SET text = replace(text, '1803', '1999')")
+    conn.close()
+    after = check_kb(db, "bm25")
+    assert after != before and after.startswith("kb:")
+
+
+async def test_a_rerun_against_a_kb_edited_in_place_is_refused(tmp_path) -> None:
+    """S1 through the score job: the output's rows were scored against the old text."""
+    from knowrl_io.job_output import OutputError
+    from retrieval.build import build
+    from retrieval.sources import Document
+    from reward_engine.config import parse_reward_config
+    from reward_engine.score import score_file
+
+    db = tmp_path / "kb.db"
+    build(db, [Document("Town", "Town has a stone bridge built in 1803.")], progress=False, dense_index=False)
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    src.write_text(json.dumps({**_row(1), "title": "Town"}) + "\n")
+    config = parse_reward_config({"factuality": {"kb_path": str(db), "retrieval_mode": "bm25"}})
+    assert (await score_file(src, out, config, progress=False))["statuses"] == {"ok": 1}
+    time.sleep(0.05)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE passages SET text = replace(text, '1803', '1999')")
+    conn.close()
+    with pytest.raises(OutputError, match="scored against another version of the knowledge base"):
+        await score_file(src, out, config, progress=False)
+
+
+P3_ROWS = '{"question": "q"}\nnot json\n{"answers": "x"}\n'
+
+
+@pytest.mark.parametrize("flag,text", [("--data", P3_ROWS), ("--completions", P3_ROWS), ("--data", "")])
+def test_warm_with_no_usable_row_exits_3_and_names_the_bad_rows(tmp_path, flag, text) -> None:
+    """P3. Old: exit 0 ("rows 0, bad_rows 3"); --completions did not even count its bad rows."""
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(text)
+    done = _run("reward_engine.warm", flag, rows, "--config", _offline(tmp_path), timeout=120)
+    assert done.returncode == 3 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert f"error: no usable row in {flag} {rows}" in done.stderr
+    report = json.loads(done.stdout)[{"--data": "titles", "--completions": "completions"}[flag]]
+    assert report == {**report, "rows": 0, "bad_rows": 3 if text else 0}
+    if text:
+        assert all(f"{rows}:{line}" in done.stderr for line in (1, 2, 3)), done.stderr
+
+
+def test_warm_completions_counts_bad_rows_beside_the_good(tmp_path, capsys) -> None:
+    """P3. A partly bad --completions file warms the good rows (exit 0) and says how many were bad."""
+    from reward_engine.warm import main as warm
+
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps(_row(1)) + "\n" + P3_ROWS)
+    assert warm(["--completions", str(rows), "--config", str(_offline(tmp_path))]) == 0
+    assert json.loads(capsys.readouterr().out)["completions"] == {"rows": 1, "bad_rows": 3}
+
+
+@pytest.mark.parametrize(
+    "flags,message",
+    [
+        (["--max-tokens", "0"], "argument --max-tokens: must be at least 1, got 0"),
+        (["--max-tokens", "-5"], "argument --max-tokens: must be at least 1, got -5"),
+        (["--max-tokens", "ten"], "argument --max-tokens: must be a whole number, got 'ten'"),
+        (["--flat-max", "-1"], "argument --flat-max: must be at least 0, got -1"),
+    ],
+)
+def test_build_values_out_of_range_are_refused(tmp_path, capsys, flags, message) -> None:
+    """N2. Old: --max-tokens -5 built one word per passage (max_tokens -5 in the KB's meta), exit 0."""
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text(json.dumps({"title": "Paris", "text": "Paris is a city."}) + "\n")
+    with pytest.raises(SystemExit) as caught:
+        _build(capsys, "--input", docs, "--db", tmp_path / "kb.db", "--no-dense", "--no-progress", *flags)
+    assert caught.value.code == 2 and message in capsys.readouterr().err
+    assert not (tmp_path / "kb.db").exists()
+    assert _build(capsys, "--input", docs, "--db", tmp_path / "kb.db", "--no-dense", "--no-progress",
+                  "--flat-max", "0", "--max-tokens", "1")[0] == 0  # fmt: skip
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_serve_refuses_an_unscored_reward_that_is_no_number(tmp_path, capsys, value) -> None:
+    """N2. Old: --unscored-reward nan started the server: NaN rewards for OpenRLHF for every unscored completion."""
+    from reward_engine.serve import main as serve
+
+    with pytest.raises(SystemExit) as caught:
+        serve(["--config", str(tmp_path / "never-read.yaml"), "--port", "0", f"--unscored-reward={value}"])
+    assert caught.value.code == 2
+    assert f"--unscored-reward must be a finite number, got {float(value)}" in capsys.readouterr().err
