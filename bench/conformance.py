@@ -413,7 +413,7 @@ def compare(rows: Any, oracle: dict[str, dict], engine: dict[str, Any]) -> list[
     out = []
     for row in rows:
         o, e = oracle[row.id], engine[row.id]
-        fact_compared = e.factuality is not None
+        fact_compared = e.fact_score is not None
         out.append(
             {
                 "row": row,
@@ -421,7 +421,7 @@ def compare(rows: Any, oracle: dict[str, dict], engine: dict[str, Any]) -> list[
                 "e": e,
                 "format": same(o["format"], e.format),
                 "grade": same(o["grade"], our_grade(e)),
-                "fact": same(o["fact"], e.factuality) if fact_compared else None,
+                "fact": same(o["fact"], e.fact_score) if fact_compared else None,
                 "claims": (len(e.claims) == o["n_facts"]) if fact_compared and o.get("n_facts") is not None else None,
                 "combined": same(o["combined"], e.correctness),
                 "why": explain(row, o, e),
@@ -468,7 +468,7 @@ def difference_sections(results: list[dict[str, Any]]) -> list[str]:
             o, e = r["o"], r["e"]
             theirs, ours = (o["format"], e.format) if component == "format" else (o["combined"], e.correctness)
             note = (
-                f"KnowRL fact {o['fact']:.4g} ({o.get('n_facts')} claims), ours {_fmt(e.factuality)} "
+                f"KnowRL fact {o['fact']:.4g} ({o.get('n_facts')} claims), ours {_fmt(e.fact_score)} "
                 f"({len(e.claims)} claims), ours label {e.label}, status {e.status}"
             )
             lines.append(f"| {r['row'].id} | {component} | {_fmt(theirs)} | {_fmt(ours)} | {note} |")
@@ -489,7 +489,7 @@ def coincidences(results: list[dict[str, Any]]) -> list[str]:
             elif not any(c.evidence_ids for c in e.claims):
                 ours = "fact score 0: no title of the row is in the KB, so no evidence"
             else:
-                ours = f"fact score {_fmt(e.factuality)}: none of its {len(e.claims)} claims is supported"
+                ours = f"fact score {_fmt(e.fact_score)}: none of its {len(e.claims)} claims is supported"
             lines.append(f"| {row.id} | `{why}` | {_fmt(o['combined'])} | {_fmt(e.correctness)} | {ours} |")
     if not lines:
         return []

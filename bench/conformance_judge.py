@@ -91,7 +91,7 @@ def compare_sides(rows: Any, shipped: dict[str, Any], knowrl: dict[str, Any]) ->
         "claims_rows": len(checked),
         "claims_mean": {side: mean([len(res[i].claims) for i in checked]) for side, res in sides},
         "fact_mean_abs_diff": mean(
-            [abs((shipped[i].factuality or 0.0) - (knowrl[i].factuality or 0.0)) for i in checked]
+            [abs((shipped[i].fact_score or 0.0) - (knowrl[i].fact_score or 0.0)) for i in checked]
         ),
         "reward_mean_abs_diff": mean([abs(shipped[i].total - knowrl[i].total) for i in both]),
         "reward_same": sum(abs(shipped[i].total - knowrl[i].total) <= 1e-6 for i in both),

@@ -604,7 +604,7 @@ def shared_cache(out: Path, rows: int = 200) -> dict[str, Any]:
         codes = [p.wait() for p in procs]
         requests = server.stats.requests
     a, b = (_rows(o) for o in outs)
-    keys = ("line", "reward", "label", "factuality")
+    keys = ("line", "reward", "label", "fact_score")
     return {
         "rows": rows,
         "return_codes": codes,

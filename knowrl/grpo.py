@@ -16,7 +16,7 @@ from typing import Any
 
 from knowrl.accelerator import cuda_available, is_available, training_attention
 from knowrl.config import TrainConfig
-from knowrl.kb import ensure_kb
+from knowrl.kb import check_reward_knowledge, ensure_kb
 from knowrl.models import load_policy
 from knowrl.reward_log import RewardLog, start_fresh, trim_reward_log
 from knowrl.trl_args import trainer_args
@@ -65,6 +65,7 @@ def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None
     """One GRPO run; ``callbacks`` are extra ``transformers.TrainerCallback`` objects (e.g. for benchmarks)."""
     started = time.perf_counter()
     ensure_kb(config)
+    check_reward_knowledge(config)  # a source that cannot serve the reward: one line, before the policy loads
     policy = load_policy(config.model, config.lora, config.seed)  # before importing trl's trainer
     from transformers.trainer_utils import get_last_checkpoint
     from trl import GRPOTrainer

@@ -1,4 +1,5 @@
-"""The reward's knowledge base for a run: built from ``kb.build_from`` when it does not exist yet."""
+"""The reward's knowledge base for a run: built from ``kb.build_from`` when it does not exist yet, then checked
+(whatever its kind) before the first step."""
 
 from __future__ import annotations
 
@@ -40,6 +41,26 @@ def ensure_kb(config: TrainConfig) -> None:
             "" if dense_index else "; BM25 only, as retrieval_mode is bm25",
         )
         build_kb(path, source, dense_index)
+
+
+def check_reward_knowledge(config: TrainConfig) -> None:
+    """The reward's knowledge base or source opened and checked once, before the policy loads and the first step
+    (``reward_engine.job.check_knowledge``, the score job's check): a ``factuality.source`` whose factory fails
+    with its ``source_options`` (a missing file) or does not serve ``retrieval_mode``, a KB without the index the
+    mode needs, is one ``ConfigError`` naming the ``reward.factuality`` key, not an error on every completion.
+    Call it after ``ensure_kb``. The source opened here is closed again: the reward engine opens its own on the
+    trainer's event loop."""
+    if config.reward is None:
+        return
+    from reward_engine.job import JobCheckError, check_knowledge
+
+    try:
+        found = check_knowledge(config.reward)
+    except JobCheckError as exc:
+        message = str(exc)
+        raise ConfigError(f"reward.{message}" if message.startswith("factuality") else f"reward: {message}") from None
+    if found.source is not None:
+        found.source.close()
 
 
 def build_kb(path: Path, source: str, dense_index: bool = True) -> None:

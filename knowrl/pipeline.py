@@ -17,7 +17,7 @@ from typing import Any
 from knowrl.config import TrainConfig
 from knowrl.effect.heldout import evaluate_policy, save
 from knowrl.grpo import train
-from knowrl.kb import ensure_kb
+from knowrl.kb import check_reward_knowledge, ensure_kb
 from knowrl.merge import merge
 from knowrl.models import resolve_model_path
 from knowrl.pipeline_report import StageClock, write_report
@@ -236,6 +236,7 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
         )
     clock.stage("knowledge base")
     ensure_kb(config)
+    check_reward_knowledge(config)
     clock.stage("policy model")
     base = resolve_model_path(config.model.name_or_path, config.seed)
     sampling = eval_sampling(config)

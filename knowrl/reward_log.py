@@ -32,7 +32,10 @@ def start_fresh(path: Path) -> Path | None:
 
 
 class RewardLog:
-    """Appends one JSON line per scored completion: step, inputs and every reward component.
+    """Appends one JSON line per scored completion: step, inputs and every reward component, under
+    ``RewardResult``'s names (``total`` = ``format`` + ``correctness``; ``fact_score`` is already inside
+    ``correctness``, shown for reading, null where not computed; logs written before the rename call it
+    ``factuality``, which ``reward_engine.samples.fact_score_of`` reads too).
 
     Picklable (it holds the path; the file reopens on the next write), as TRL-style reward
     callables that carry it must be.

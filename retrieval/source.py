@@ -3,7 +3,9 @@
 ``retrieval.kb.KnowledgeBase`` (SQLite, FTS5, FAISS) is the first implementation and
 ``retrieval.http_source.HttpSource`` (a search service over HTTP, e.g. ``python -m retrieval.serve`` or an
 adapter in front of Elasticsearch / a vector DB) the second. Another is named by ``factuality.source:
-"package.module:Factory"`` and built with ``factuality.source_options`` as keyword arguments.
+"package.module:Factory"`` and built with ``factuality.source_options`` as keyword arguments (the reward config
+resolves the options named as paths, ``path``, ``*_file`` ..., against its own folder first:
+``reward_engine.config.source_option_paths``).
 """
 
 from __future__ import annotations

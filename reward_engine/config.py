@@ -48,7 +48,11 @@ class FactualityConfig(BaseModel):
         description="another knowledge source instead of kb_path: 'package.module:Factory' returning a "
         "retrieval.source.KnowledgeSource (e.g. 'retrieval.http_source:HttpSource' for a search service)",
     )
-    source_options: dict[str, Any] = Field(default_factory=dict, description="keyword arguments for 'source'")
+    source_options: dict[str, Any] = Field(
+        default_factory=dict,
+        description="keyword arguments for 'source'; an option named path, file or dir, or ending in _path, _file or "
+        "_dir (plural too), is a path: relative to the config's folder, as kb_path (a URL is left as written)",
+    )
     evidence_k: int = Field(5, ge=1, description="passages of evidence per claim")
     claims_per_call: int = Field(
         8,
@@ -446,6 +450,35 @@ def load_yaml(path: str | Path) -> dict[str, Any]:
     return data
 
 
+# A source option that names a file or folder, by its key: resolved like kb_path (see ``source_option_paths``)
+PATH_OPTION = re.compile(r"(?:.+_)?(?:path|file|dir)s?")
+
+
+def source_option_paths(options: dict[str, Any], base_dir: Path | None) -> dict[str, Any]:
+    """``factuality.source_options`` with its paths resolved as ``kb_path`` is: an option whose key is ``path``,
+    ``file`` or ``dir``, or ends in ``_path``, ``_file`` or ``_dir`` (each also plural, holding a list), is a path
+    when its value is a string that is not a URL (no ``://``): ``~`` expanded, a relative one taken against the
+    config file's folder (``base_dir``; None: left relative, to the working directory). Other options are the
+    factory's own business and pass as written. A rule by name, so the config is read without importing the
+    source's module (a Ray actor or verl worker may be the only place it imports).
+
+    >>> source_option_paths({"path": "kb.jsonl", "url": "http://h:1/x", "index_dir": "/abs", "k": 3}, Path("/cfg"))
+    {'path': '/cfg/kb.jsonl', 'url': 'http://h:1/x', 'index_dir': '/abs', 'k': 3}
+    >>> source_option_paths({"files": ["a.jsonl", "https://h/b"], "profile": "p"}, Path("/cfg"))
+    {'files': ['/cfg/a.jsonl', 'https://h/b'], 'profile': 'p'}
+    """
+
+    def one(value: Any) -> Any:
+        return _resolve(value, base_dir) if isinstance(value, str) and value and "://" not in value else value
+
+    out: dict[str, Any] = {}
+    for key, value in options.items():
+        if isinstance(key, str) and PATH_OPTION.fullmatch(key):
+            value = [one(v) for v in value] if isinstance(value, list) else one(value)
+        out[key] = value
+    return out
+
+
 def _resolve(path: str, base_dir: Path | None) -> str:
     """``~`` expanded; a relative path is relative to the config file's folder."""
     resolved = Path(path).expanduser()
@@ -490,6 +523,8 @@ def parse_reward_config(
     fc = config.factuality
     if fc.kb_path and fc.kb_path != "demo":
         fc.kb_path = _resolve(fc.kb_path, base_dir)
+    if fc.source_options:  # a custom source's files, like kb_path: against the config's folder
+        fc.source_options = source_option_paths(fc.source_options, base_dir)
     if fc.cache_dir:
         fc.cache_dir = _resolve(_user_cache(fc.cache_dir), base_dir)
     for judge in (config.judge, *config.judges.values()):

@@ -82,18 +82,22 @@ class RewardEngine:
         if self.judge is None and stage_judges:  # every judged stage has its own: the first is the one reported
             self.judge = next(iter(stage_judges.values()))
         self._kb = kb
+        self._kb_lock = threading.Lock()  # a batch's first samples all ask for the KB at once: open it once
         templates = config.templates()
         grade, decompose, verify = (stage_judges.get(s, self.judge) for s in ("grade", "decompose", "verify"))
-        stage = registry.StageContext
-        self.grader: Grader = registry.build("grader", config.grader, stage(config, grade, templates, self.open_kb))
+
+        def stage(judge: Judge | None) -> registry.StageContext:  # what the registry promises every factory
+            return registry.StageContext(config, judge, templates, self.open_kb)
+
+        self.grader: Grader = registry.build("grader", config.grader, stage(grade))
         fuser = (
             LLMFusedChecker(decompose, template=templates.fused)
             if config.factuality.mode == "fused" and decompose is not None
             else None
         )
         self.facts = FactualityPipeline(
-            registry.build("decomposer", config.decomposer, stage(config, decompose, templates)),
-            registry.build("verifier", config.verifier, stage(config, verify, templates)),
+            registry.build("decomposer", config.decomposer, stage(decompose)),
+            registry.build("verifier", config.verifier, stage(verify)),
             fuser,
             self.ensure_retriever,
             config.factuality,
@@ -103,7 +107,6 @@ class RewardEngine:
         self.retriever: EvidenceRetriever | None = None  # built on first use (opens the KB)
         self.speculate = config.speculate
         self._may_open_kb = True
-        self._kb_lock = threading.Lock()  # a batch's first samples all ask for the KB at once: open it once
         self.last_metrics = BatchMetrics()
         self.totals: collections.Counter[str] = collections.Counter()  # per-call counters summed over calls
 
@@ -341,9 +344,7 @@ class RewardEngine:
         if reward.bad_input:
             result.status, result.error = Status.BAD_INPUT.value, reward.bad_input
             return
-        result.correctness, result.factuality = reward.correctness, reward.factuality
-        if reward.claims is not None:
-            result.claims = reward.claims
+        reward.fill(result)
         result.total = self.rule.total(result.format, reward.correctness)
         if speculative is not None and not calls.asked_facts:
             _CALL_COUNTERS.get()["speculation_wasted"] += 1

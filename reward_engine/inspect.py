@@ -29,6 +29,7 @@ from knowrl_io.jsonl import finite
 from knowrl_io.records import iter_records
 from retrieval.source import KnowledgeSource
 from reward_engine.completion import completion_text, parse
+from reward_engine.samples import fact_score_of
 
 MAX_EVIDENCE_CHARS = 1_500  # per passage in the report: enough to read the claim's context
 JOB = "reward_engine.inspect"
@@ -113,7 +114,7 @@ def report_rows(rows: Iterable[dict[str, Any]], inputs: dict[int, dict[str, Any]
             "reward": merged.get("total", merged.get("reward")),
             "format": merged.get("format"),
             "correctness": merged.get("correctness"),
-            "factuality": merged.get("factuality"),
+            "fact_score": fact_score_of(merged),  # inside correctness already (older rows: "factuality")
             "error": merged.get("error"),
             "claims": [c for c in merged.get("claims") or [] if isinstance(c, dict)],
         }

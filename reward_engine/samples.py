@@ -79,17 +79,54 @@ class ClaimResult:
 
 @dataclass
 class RewardResult:
-    """Every component of one completion's reward; None where it could not be computed."""
+    """Every component of one completion's reward; None where it was not computed.
+
+    What each holds (the keys of ``to_dict``: every adapter's row and reply uses these names):
+
+    - ``total``: what the trainer is paid, ``format`` + ``correctness`` (None: unscored).
+    - ``format``: the format term (0 under presets without one).
+    - ``correctness``: the reward rule's term, **the fact score already inside** where the rule pays it (KnowRL:
+      INCORRECT -1 + fact score); TruthRL and threshold: the ternary reward; Binary RAR: 1 / 0.
+    - ``fact_score``: that fact score, shown beside ``correctness`` for reading only: never add it to
+      ``correctness`` or ``total`` (the fact would count twice). None where no fact score was computed (a right
+      answer, an abstention, ``factuality.enabled: false``, presets without a fact term); 0.0 is a computed score of 0.
+      Named ``factuality`` before; that name stays an alias of the attribute (rows carry ``fact_score`` only).
+    - ``label``: the completion's label, CORRECT / INCORRECT / NOT_ATTEMPTED: the grader's, or the rule's where it
+      decided without one (a refusal or keyword shortcut, TruthRL's abstention phrase); None with no answer (no
+      grader call) and under ``binary-rar`` (no grader).
+
+    >>> row = RewardResult(total=0.03, format=1.0, correctness=-0.97, fact_score=0.03, label="INCORRECT").to_dict()
+    >>> row["fact_score"], "factuality" in row
+    (0.03, False)
+    """
 
     total: float | None = None  # format + correctness
     format: float | None = None
-    correctness: float | None = None  # KnowRL's combined reward (fact score folded in)
-    factuality: float | None = None  # the fact score, computed only for INCORRECT answers
+    correctness: float | None = None  # the rule's term, the fact score folded in (KnowRL's combined reward)
+    fact_score: float | None = None  # the fact score inside correctness, for reading only; None: not computed
     label: str | None = None
     claims: list[ClaimResult] = field(default_factory=list)
     status: str = Status.OK.value
     latency_s: float = 0.0
     error: str | None = None
 
+    @property
+    def factuality(self) -> float | None:
+        """Deprecated: ``fact_score`` under its old name."""
+        return self.fact_score
+
+    @factuality.setter
+    def factuality(self, value: float | None) -> None:
+        self.fact_score = value
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def fact_score_of(row: dict[str, Any]) -> float | None:
+    """A row's fact score, from its ``fact_score`` or, in rows written before the rename, ``factuality``.
+
+    >>> fact_score_of({"fact_score": 0.5}), fact_score_of({"factuality": 0.25}), fact_score_of({"fact_score": None})
+    (0.5, 0.25, None)
+    """
+    return row["fact_score"] if "fact_score" in row else row.get("factuality")

@@ -4,7 +4,8 @@
 
 Input rows: ``{"id", "question", "completion", "answers", "title"}`` (``answers`` a string
 or list, ``title`` optional). One output row per input row, ``id`` and ``line`` kept, with
-``reward`` and every component. A bad line becomes a ``bad_input`` row naming the line and
+``reward`` and every component (``RewardResult``'s keys: ``fact_score`` is already inside ``correctness``,
+never to be added to it; null where not computed). A bad line becomes a ``bad_input`` row naming the line and
 field; the rest is scored. Re-running with the same output resumes: rows already scored
 are kept, rows that timed out or failed are scored again, and the file ends with exactly
 one row per input line, in input order. Memory stays flat however many rows there are.
@@ -58,6 +59,7 @@ from reward_engine.job import (
     knowledge_version,
     reads_knowledge,
 )
+from reward_engine.samples import fact_score_of
 
 log = logging.getLogger(__name__)
 
@@ -402,14 +404,15 @@ def summarize(
     labels: Counter = Counter()
     sums: Counter = Counter()
     counts: Counter = Counter()
-    keys = ("reward", "format", "correctness", "factuality")
+    keys = ("reward", "format", "correctness", "fact_score")  # fact_score: inside correctness, a mean of its own
     for row in rows:
         statuses[row.get("status")] += 1
         if row.get("label"):
             labels[row["label"]] += 1
+        values = {**row, "fact_score": fact_score_of(row)}  # rows resumed from before the rename: "factuality"
         for key in keys:
-            if isinstance(row.get(key), (int, float)):
-                sums[key] += row[key]
+            if isinstance(values.get(key), (int, float)):
+                sums[key] += values[key]
                 counts[key] += 1
     return {
         "rows": total,

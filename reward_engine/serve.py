@@ -11,6 +11,13 @@ question otherwise is the prompt's text; an item with neither, or with no gold, 
 and logged, never paid the unscored reward). One engine serves every request, so the caches, the judge budget and
 the step budget hold across them; a completion the engine could not score within its budget gets
 ``--unscored-reward`` (OpenRLHF needs a number) and counts in ``extra_logs.unscored``.
+
+The knowledge source is opened and checked once before the server listens (``job.check_knowledge``, as the score
+job does): a missing file, a source that cannot be opened or does not serve ``factuality.retrieval_mode`` is one
+line naming the config key and exit 2, never an error on every request. ``extra_logs`` holds numbers only (OpenRLHF
+makes tensors of them): ``format``, ``correctness`` (the fact score already inside it), ``fact_score`` with
+``fact_scored`` (1.0 where a fact score was computed; where none was, ``fact_score`` is a placeholder 0.0) and
+``unscored``.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from knowrl_io.logs import add_verbosity, setup_logging
 from retrieval.source import KnowledgeSource
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.engine import RewardEngine, RewardResult, Sample
+from reward_engine.job import JobCheckError, check_knowledge
 from reward_engine.knowledge import report_unusable_factuality
 from reward_engine.offline.gold import gold_problem
 
@@ -93,7 +101,8 @@ def reply_of(results: list[RewardResult], unscored: float) -> dict[str, Any]:
         "extra_logs": {
             "format": [r.format if r.format is not None else 0.0 for r in results],
             "correctness": [r.correctness if r.correctness is not None else 0.0 for r in results],
-            "factuality": [r.factuality if r.factuality is not None else 0.0 for r in results],
+            "fact_score": [r.fact_score if r.fact_score is not None else 0.0 for r in results],
+            "fact_scored": [float(r.fact_score is not None) for r in results],
             "unscored": [float(r.total is None) for r in results],
         },
     }
@@ -146,14 +155,22 @@ def main(argv: list[str] | None = None) -> int:
     config = load_reward_config_or_report(args.config)
     if config is None or report_unusable_factuality(config):
         return 2
+    try:  # the knowledge source, once, before the first request (a source is opened here and served from)
+        found = check_knowledge(config)
+    except JobCheckError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     try:
-        app = make_app(config, args.unscored_reward)
+        app = make_app(config, args.unscored_reward, kb=found.source)
         asyncio.run(serve_forever(app, args.host, args.port, "knowrl reward server listening on {url}/get_reward"))
     except KeyboardInterrupt:
         return 0
     except OSError as exc:  # the port is taken
         print(f"error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 2
+    finally:
+        if found.source is not None:
+            found.source.close()
     return 0
 
 

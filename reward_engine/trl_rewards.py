@@ -186,7 +186,7 @@ def trl_metrics(metrics: BatchMetrics, results: list[RewardResult]) -> dict[str,
     total = max(1, len(results))
     for label in ("CORRECT", "INCORRECT", "NOT_ATTEMPTED"):
         out[f"reward_engine/frac_{label.lower()}"] = metrics.labels.get(label, 0) / total
-    facts = [r.factuality for r in results if r.factuality is not None]
+    facts = [r.fact_score for r in results if r.fact_score is not None]
     if facts:
         out["reward_engine/fact_score_mean"] = sum(facts) / len(facts)
     return out

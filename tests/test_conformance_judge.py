@@ -30,7 +30,7 @@ def test_the_two_sides_differ_only_in_their_prompts(tmp_path):
 
 def _result(label, total, fact=None, claims=0):
     return RewardResult(
-        label=label, total=total, factuality=fact, claims=[ClaimResult(f"c{i}", True) for i in range(claims)]
+        label=label, total=total, fact_score=fact, claims=[ClaimResult(f"c{i}", True) for i in range(claims)]
     )
 
 

@@ -64,7 +64,7 @@ async def test_every_line_gets_one_row_and_bad_lines_are_named(tmp_path, kb, cap
     rows = read_output(out)
     assert [r["line"] for r in rows] == [1, 2, 3, 4, 5, 6, 7]
     assert [r["id"] for r in rows] == ["a", "b", "c", None, "e", "f", "g"]  # a bad row keeps a readable id
-    assert [r["reward"] for r in rows[:3]] == [3.0, pytest.approx(1 - 1 + rows[1]["factuality"]), 2.0]
+    assert [r["reward"] for r in rows[:3]] == [3.0, pytest.approx(1 - 1 + rows[1]["fact_score"]), 2.0]
     assert rows[1]["label"] == "INCORRECT" and rows[1]["claims"][0]["supported"] is True
     errors = {r["line"]: r["error"] for r in rows[3:]}
     assert "in.jsonl:4: invalid JSON" in errors[4]

@@ -4,8 +4,9 @@ GRPO learns only from groups whose completions got different rewards. Per run: t
 trained batch held a group with reward spread, the share of groups with spread in the first draw (before
 dynamic sampling refilled the flat ones), CORRECT and INCORRECT completions per step, claims per
 completion, and the fact term's share of the reward's variance inside groups (how much of what GRPO sees
-comes from the fact score). The log holds every scored completion in order, a step's groups one after
-another (``group`` completions each), resampled draws included.
+comes from the fact score: a row's ``fact_score``, ``factuality`` in logs written before the rename). The log
+holds every scored completion in order, a step's groups one after another (``group`` completions each),
+resampled draws included.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from knowrl_io.jsonl import read_objects
+from reward_engine.samples import fact_score_of
 
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 
@@ -63,7 +65,7 @@ def training_signal(
     for groups in per_step.values():
         for g in groups:
             var_total += statistics.pvariance([r.get("total") or 0.0 for r in g])
-            var_fact += statistics.pvariance([fact_weight * (r.get("factuality") or 0.0) for r in g])
+            var_fact += statistics.pvariance([fact_weight * (fact_score_of(r) or 0.0) for r in g])
     if dynamic:
         with_spread = sum(d["groups"] > d["flat_after"] for d in dynamic) / len(dynamic)
         first = 1 - sum(d["flat_first"] for d in dynamic) / max(1, sum(d["groups"] for d in dynamic))
@@ -87,7 +89,7 @@ def training_signal(
         "no_answer": shares["no_answer"],
         "claims_per_completion": statistics.fmean(claims_in(r["completion"]) for r in rows),
         "claims_per_incorrect": statistics.fmean(claims_in(r["completion"]) for r in incorrect) if incorrect else None,
-        "fact_score_incorrect": statistics.fmean(r.get("factuality") or 0.0 for r in incorrect) if incorrect else None,
+        "fact_score_incorrect": statistics.fmean(fact_score_of(r) or 0.0 for r in incorrect) if incorrect else None,
         "fact_variance_share": var_fact / var_total if var_total > 0 else None,
         # per step, the share of drawn groups (refills included) whose completions all say "I don't know"
         "trap_share": statistics.fmean(trap),

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from reward_engine.completion import Parsed
 from reward_engine.labels import Label, Verdict
-from reward_engine.samples import ClaimResult, Sample
+from reward_engine.samples import ClaimResult, RewardResult, Sample
 from reward_engine.semantics import Semantics, format_term, total_reward
 
 if TYPE_CHECKING:
@@ -49,9 +49,16 @@ class Reward:
     status."""
 
     correctness: float | None  # None: not scorable from what the stages said (no verdict in time)
-    factuality: float | None = None  # the fact score, when it is part of the reward
+    fact_score: float | None = None  # the fact score already inside ``correctness``, when the rule computed one
     claims: list[ClaimResult] | None = None  # the claims checked, when any were
     bad_input: str | None = None  # why the row cannot be scored (status ``bad_input``)
+
+    def fill(self, result: RewardResult) -> None:
+        """Write this reward's terms (correctness, the fact score inside it, the claims) into the completion's
+        result; the engine adds the format term, total, label and status."""
+        result.correctness, result.fact_score = self.correctness, self.fact_score
+        if self.claims is not None:
+            result.claims = self.claims
 
     @classmethod
     def refused(cls, why: str) -> "Reward":

@@ -27,8 +27,8 @@ class GradedRule(RewardRule):
         label = await label_answer(stages, self.sem)
         if not self.wants_facts(label):
             return Reward(combine(label, None, self.sem))
-        if not stages.facts_enabled:  # factuality off: the fact term is 0, nothing asked
-            return Reward(combine(label, 0.0, self.sem), factuality=0.0)
+        if not stages.facts_enabled:  # factuality off: the fact term is 0, nothing asked (no fact score reported)
+            return Reward(combine(label, 0.0, self.sem))
         fact, claims, _ = await stages.facts()
         return Reward(combine(label, fact, self.sem), fact, claims)
 
@@ -38,4 +38,4 @@ class GradedRule(RewardRule):
         if not (self.wants_facts(None) and stages.facts_enabled):
             return Reward(no_answer_reward(0.0, self.sem))
         fact, claims, _ = await stages.facts()
-        return Reward(no_answer_reward(fact, self.sem), factuality=fact, claims=claims)
+        return Reward(no_answer_reward(fact, self.sem), fact_score=fact, claims=claims)

@@ -16,6 +16,26 @@ from reward_engine.stages.evidence_cache import EvidenceStore, evidence_key
 SearchKey = tuple[str, int, str, str]
 
 
+def unserved_mode(kb: KnowledgeSource, mode: str, modes: Sequence[str]) -> str:
+    """Why ``kb`` cannot retrieve in ``mode``: the modes it serves and the configured one, whatever the source (a
+    custom source, an interrupted build or a --no-dense one); a KB file is named with the build that adds its dense
+    index. ``job.check_knowledge`` says the same before the first row; this is the per-row fallback.
+
+    >>> class Bm25Only:
+    ...     modes = ("bm25",)
+    >>> message = unserved_mode(Bm25Only(), "hybrid", ("bm25",))
+    >>> message.startswith("factuality.retrieval_mode 'hybrid': the knowledge source Bm25Only serves only ['bm25']")
+    True
+    """
+    db = getattr(kb, "db_path", None)
+    what = f"the knowledge base {db}" if db else f"the knowledge source {type(kb).__name__}"
+    fix = f", or add the KB's dense index: python -m retrieval.build --from-db {db}" if db else ""
+    return (
+        f"factuality.retrieval_mode {mode!r}: {what} serves only {list(modes)}; set factuality.retrieval_mode to "
+        f"one of them{fix}"
+    )
+
+
 class EvidenceRetriever:
     """Evidence per claim from the KB: the row's titles first, global hybrid search otherwise.
 
@@ -39,12 +59,9 @@ class EvidenceRetriever:
         self.k = k
         self.mode = mode
         self.cache = cache
-        if mode not in getattr(kb, "modes", (mode,)):
-            db = getattr(kb, "db_path", "the KB")
-            raise ValueError(
-                f"factuality.retrieval_mode {mode!r}: {db} has no dense index (built with --no-dense); use "
-                f"retrieval_mode 'bm25' or build the index: python -m retrieval.build --from-db {db}"
-            )
+        modes = tuple(getattr(kb, "modes", (mode,)))
+        if mode not in modes:
+            raise ValueError(unserved_mode(kb, mode, modes))
         self._kb_version = getattr(kb, "version", None) or str(getattr(kb, "db_path", ""))
         self._memo: dict[SearchKey, list[Passage]] = {}
         self._memo_size = memo_size
