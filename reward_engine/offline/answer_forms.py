@@ -723,6 +723,38 @@ def asked_step(question: str | None, value: float) -> float | None:
     return 10.0 ** (math.floor(math.log10(abs(value))) - int(count) + 1)
 
 
+# --------------------------------------------------------------------------- values: eras
+
+# an era marker on a number: "1945 BC", "753 B.C.E.", "1969 AH", "AD 79", "12,000 BP", "in 44 before Christ"
+_ERA_WORDS = (
+    (r"b\.?\s?c\.?\s?e\.?|b\.?\s?c\.?|before christ|before (?:the )?common era", "bce"),
+    (r"a\.?\s?d\.?|c\.?\s?e\.?|anno domini|common era", "ce"),
+    (r"a\.?\s?h\.?|anno hegirae", "ah"),
+    (r"b\.?\s?p\.?|before present", "bp"),
+)
+_ERA_AFTER = re.compile(
+    r"(?<![\w.])\d(?:[\d,.]*\d)?\s*(%s)(?!\w)" % "|".join(f"(?P<a{i}>{w})" for i, (w, _) in enumerate(_ERA_WORDS))
+)
+_ERA_BEFORE = re.compile(r"(?<!\w)(?:(?P<ad>a\.?\s?d\.?|anno domini)|(?P<ah>a\.?\s?h\.?))\s+\d")
+
+
+def eras(text: str) -> frozenset[str]:
+    """The eras ``text`` dates its numbers in: "bce" (BC, BCE, B.C.), "ce" (AD, CE), "ah" (the Hijri calendar),
+    "bp" (before present); empty when it names none. A year that names another era than the gold's is another
+    year ("1945 BC" is not 1945).
+
+    >>> sorted(eras("1945 BC")), sorted(eras("AD 79")), sorted(eras("1969 a.h.")), sorted(eras("1945"))
+    (['bce'], ['ce'], ['ah'], [])
+    """
+    low = nfkc(text).lower()
+    found = set()
+    for match in _ERA_AFTER.finditer(low):
+        found |= {_ERA_WORDS[int(k[1:])][1] for k, v in match.groupdict().items() if v}
+    for match in _ERA_BEFORE.finditer(low):
+        found.add("ce" if match.group("ad") else "ah")
+    return frozenset(found)
+
+
 # --------------------------------------------------------------------------- values: dates
 
 _MONTH_NUMBER = {

@@ -2,18 +2,22 @@
 
 Decompose: sentences, then clauses, minus questions, hedges, plans and fragments.
 Verify: a claim is supported when one evidence passage holds nearly all its content
-words and every number and name it states. Crude next to an NLI model or an LLM, but it never
-calls out, and it is what the test judge server answers with.
+words and every number and name it states, and says it the same way round: a claim that negates
+what the evidence states ("Paris is not the capital of France") is not supported by it but contradicted,
+and a claim the evidence states only negated is not supported either. Crude next to an NLI model or an
+LLM, but it never calls out, and it is what the test judge server answers with.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from retrieval.text import split_sentences
-from reward_engine.offline.words import WORD, content_words, names, stem
+from reward_engine.offline import places, units
+from reward_engine.offline.text_form import is_statement
+from reward_engine.offline.words import WORD, content_words, names, nfkc, stem
 
 _HEDGES = re.compile(
     r"\b(maybe|perhaps|possibly|might|i think|i believe|i guess|i recall|not sure|unsure|let me|let's|"
@@ -41,6 +45,135 @@ def _numbers(text: str) -> set[str]:
     return {n.replace(",", "") for n in _NUM.findall(text)}
 
 
+# -- polarity: whether a text says a thing is not so -------------------------------------------------------------
+_NEGATION = re.compile(
+    r"(?i)\b(?:not|no|never|neither|nor|none|nobody|nothing|nowhere|cannot|anything but|other than|except|"
+    r"rather than|instead of)\b|n['\u2019]t\b"
+)
+# phrases with a negation word that state something ("not only", "no doubt", "No. 5", "no more than 8 km")
+_NOT_A_NEGATION = re.compile(
+    r"(?i)\b(?:not only|not just|not least|not until|no doubt|no less than|no fewer than|no more than|"
+    r"nothing but|none other than|no longer than|no\.\s*\d)"
+)
+_NEGATORS = frozenset(
+    stem(w)
+    for w in "not no never neither nor none nobody nothing nowhere cannot anything except rather instead".split()
+)
+
+
+def negated(text: str) -> bool:
+    """Whether ``text`` says something is not so ("Paris is not the capital", "Paris was never ...", "isn't").
+
+    >>> negated("Paris is not the capital of France."), negated("Paris is not only the capital but the largest city.")
+    (True, False)
+    """
+    return bool(_NEGATION.search(_NOT_A_NEGATION.sub(" ", text)))
+
+
+# where a negation's reach ends: a comma, a colon, a bracket, "but", "while" ("... or hail, but some thunderstorms
+# produce no precipitation" states the hail plainly; "Paris, not Lyon, is the capital" states Paris plainly)
+_CHUNK = re.compile(r"[,;:()]\s*|\s+(?:but|while|whereas|although|though|however)\s+", re.IGNORECASE)
+
+
+def claims_negation(claim: str) -> bool:
+    """Whether a claim states that something is not so: its main part (the piece between commas, "but" ... that
+    holds most of its content words) holds a negation.
+
+    >>> claims_negation("Paris is not the capital of France."), claims_negation("Paris, not Lyon, is the capital.")
+    (True, False)
+    """
+    pieces = [p for p in _CHUNK.split(claim) if p and p.strip()]
+    if not pieces:
+        return False
+    main = max(pieces, key=lambda p: len(_words(p)))
+    return negated(main)
+
+
+def _words(text: str) -> set[str]:
+    """Content words without the negation words (polarity is read apart: a claim and its negation cover the
+    same words)."""
+    return {w for w in content_words(text) if w not in _NEGATORS and not w.endswith(("n't", "n\u2019t"))}
+
+
+@functools.lru_cache(maxsize=8192)
+def _pieces(text: str) -> tuple[tuple[frozenset[str], bool], ...]:
+    """A passage's sentence pieces (``_CHUNK``) as (content words, negated), memoised like ``_passage_features``."""
+    return tuple(
+        (frozenset(_words(piece)), negated(piece))
+        for sentence in split_sentences(text)
+        for piece in _CHUNK.split(sentence)
+        if piece and piece.strip()
+    )
+
+
+def _stances(words: set[str], passage: str, threshold: float) -> set[bool]:
+    """How the passage's sentence pieces that hold ``threshold`` of ``words`` say it: {False} all plainly, {True}
+    all negated, both, or none when no one piece holds the claim (its polarity then unknown)."""
+    return {neg for have, neg in _pieces(passage) if words and len(words & have) / len(words) >= threshold}
+
+
+# -- values: a number with its precision, its unit and whether it is a year ---------------------------------------
+_VALUE = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?![\d])")
+_SCALE = re.compile(r"\s*(thousand|million|billion|trillion)\b")
+_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+
+
+class Value(NamedTuple):
+    value: float
+    step: float  # one unit of its last significant figure ("8,000": 100; "8,848.86": 0.01; "1889": 1)
+    unit: str | None  # pint's name for the unit after it ("m", "ft"), or None
+    year: bool  # a bare four-digit year (1000-2199): compared with years only, exactly
+
+    def consistent(self, other: "Value") -> bool | None:
+        """None when the two measure different things (a year and a count, metres and seconds), else whether
+        they agree at the coarser one's precision ("8,849 m" and "8,848.86 m" do; "8,000 m" does not)."""
+        if self.year != other.year or (self.unit is None) != (other.unit is None):
+            return None
+        value, step = other.value, other.step
+        if self.unit is not None and other.unit != self.unit:
+            value, one = units.convert(other.value, other.unit, self.unit), units.convert(1.0, other.unit, self.unit)
+            if value is None or one is None:
+                return None
+            step = other.step * abs(one)
+        return abs(value - self.value) <= max(self.step, step) / 2 * (1 + 1e-9) + 1e-12
+
+
+@functools.lru_cache(maxsize=8192)
+def values(text: str) -> tuple[Value, ...]:
+    """The numbers ``text`` states, each with its precision, unit and whether it is a year.
+
+    >>> [(v.value, v.step, v.unit, v.year) for v in values("It is 8,849 metres high, measured in 2020.")]
+    [(8849.0, 1.0, 'meter', False), (2020.0, 1.0, None, True)]
+    """
+    low = nfkc(text).lower()
+    out = []
+    for match in _VALUE.finditer(low):
+        whole, fraction = match.group(1), match.group(2) or ""
+        digits = whole.replace(",", "")
+        end, scale = match.end(), 1.0
+        scaled = _SCALE.match(low, end)
+        if scaled:
+            scale, end = _SCALES[scaled.group(1)], scaled.end()
+        value = float(f"{digits}.{fraction or 0}") * scale
+        if fraction:
+            step = 10.0 ** -len(fraction) * scale
+        elif "," in whole or scale != 1:  # "8,000", "2 million": trailing zeros hold places (two figures kept)
+            kept = digits.lstrip("0") or "0"
+            step = 10.0 ** (len(kept) - max(len(kept.rstrip("0")), min(2, len(kept)))) * scale
+        else:
+            step = 1.0
+        unit = units.unit_after(low, end)
+        year = unit is None and not fraction and scale == 1 and "," not in whole and 1000 <= value <= 2199
+        out.append(Value(value, step, unit, year))
+    return tuple(out)
+
+
+def _disagree(claim: Value, found: Iterable[Value]) -> bool:
+    """The evidence states values of the claim's kind and none agrees with the claim's."""
+    verdicts = [v for v in (claim.consistent(f) for f in found) if v is not None]
+    return bool(verdicts) and not any(verdicts)
+
+
 @functools.lru_cache(maxsize=8192)
 def _passage_features(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """A passage's content words and numbers: the same passages back many claims (pure, so memoised)."""
@@ -50,75 +183,186 @@ def _passage_features(text: str) -> tuple[frozenset[str], frozenset[str]]:
 def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> bool:
     """True when one passage covers ``threshold`` of the claim's content words, all its numbers
     and all its names ("Lyon is the capital city of France" is not supported by a passage on
-    Paris, though it covers three words in four)."""
-    words = content_words(claim)
+    Paris, though it covers three words in four), and says it the same way round: a negated claim needs a
+    sentence that holds it negated, a plain claim is not supported by sentences that all negate it.
+
+    >>> supported("Paris is the capital of France.", ["Paris is the capital and largest city of France."])
+    True
+    >>> supported("Paris is not the capital of France.", ["Paris is the capital and largest city of France."])
+    False
+    """
+    words = _words(claim)
     numbers = _numbers(claim)
-    claim_names = names(claim)
+    claim_names = names(claim) - _NEGATORS
     if not words:
         return False
+    negative = claims_negation(claim)
     for passage in passages:
         have, passage_numbers = _passage_features(passage)
         if numbers - passage_numbers or claim_names - have:
             continue
-        if len(words & have) / len(words) >= threshold:
+        if len(words & have) / len(words) < threshold:
+            continue
+        stances = _stances(words, passage, threshold)
+        if (True in stances) if negative else (not stances or False in stances):
             return True
     return False
 
 
 def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -> bool:
     """True when a passage is about what the claim is about (all its names, ``threshold`` of its other words)
-    but gives other numbers than the claim's ("completed in 1901" against "completed in 1889"). The only
-    contradiction these rules can see; an NLI model or an LLM finds the rest.
+    but gives other values than the claim's at the claim's precision ("completed in 1901" against "completed in
+    1889"; units converted), or says it the other way round (a sentence holding the claim's words negates what
+    the claim states, or states what it negates). The only contradictions these rules can see; an NLI model or
+    an LLM finds the rest.
 
     >>> contradicted("The Eiffel Tower was completed in 1901.", ["The Eiffel Tower was completed in 1889."])
     True
     >>> contradicted("The Eiffel Tower was completed in 1889.", ["The Eiffel Tower was completed in 1889."])
     False
+    >>> contradicted("Paris is not the capital of France.", ["Paris is the capital and largest city of France."])
+    True
     """
+    stated = values(claim)
     numbers = _numbers(claim)
-    if not numbers:
-        return False
-    words = content_words(claim) - {stem(n) for n in numbers}
-    claim_names = names(claim)
+    words = {w for w in _words(claim) if not w[:1].isdigit()}
+    claim_names = names(claim) - _NEGATORS
+    negative = claims_negation(claim)
     for passage in passages:
-        have, passage_numbers = _passage_features(passage)
-        if not passage_numbers or numbers <= passage_numbers or claim_names - have:
+        have, _ = _passage_features(passage)
+        if claim_names - have or not words or len(words & have) / len(words) < threshold:
             continue
-        if words and len(words & have) / len(words) >= threshold:
+        if stated and any(_disagree(v, values(passage)) for v in stated):
+            return True
+        if not numbers and _stances(words, passage, threshold) == {not negative}:
             return True
     return False
 
 
+_PRONOUN = re.compile(r"(?i)\b(?:he|she|it|they|his|her|its|their|this|these)\b")
 _ASKING = frozenset("what which who whom whose when where how why name called named".split())
+# a list's items ("Paris, Lyon, Marseille", "Paris or Lyon", "Paris/Lyon")
+_ITEMS = re.compile(r"\s*(?:[,;/&\n]|\band\b|\bor\b)\s*", re.IGNORECASE)
+_CLAUSES = re.compile(r"[.;:!?]+\s*|,\s*(?=but\b)|(?<!anything)(?<!nothing)\s+but\s+", re.IGNORECASE)
+_TAKEN_BACK = re.compile(r"(?i)^(?:no|nope|not|wrong|incorrect|false)$")  # "Paris? No."
+_NOT_AN_ITEM = frozenset(
+    "the a an this that which who whom whose where when in on at of for from with by to as near close along "
+    "about around is was are were it its he she they also i according note question answer".split()
+)
+_PIECES = re.compile(r"[,()\[\]\n]")
+
+
+def _said(response: str, asked: set[str]) -> tuple[list[set[str]], set[str], set[str]]:
+    """What a short response puts forward and what it negates, in content words outside the question's, numbers
+    and their units left out (the value rule reads those): (the words of each name it puts forward as an answer,
+    each to be found in the evidence; the words it negates; its words, of which the evidence must hold one).
+
+    A list of names ("Paris, Lyon, Marseille", "Paris or Lyon") puts each forward; so does a short name standing
+    alone among clauses ("Beethoven (note: Beethoven is another name for Mozart)" puts Beethoven forward); a
+    place larger than the name before it only says where that lies ("Salzburg, Austria"; ``places.level``).
+    "Not Paris" negates Paris, "not Lyon, but Paris" puts Paris forward, "Paris? No." takes Paris back."""
+    low = nfkc(response)
+    for match in reversed(list(_VALUE.finditer(low.lower()))):
+        unit = re.match(r"\s*[^\W\d_][\w°µ²³/.-]*", low[match.end() :])
+        cut = match.end() + (unit.end() if unit and units.unit_after(low.lower(), match.end()) else 0)
+        low = low[: match.start()] + " " + low[cut:]
+    kept: list[str] = []
+    negative: set[str] = set()
+    for clause in _CLAUSES.split(low):
+        clause = _NOT_A_NEGATION.sub(" ", clause).strip()
+        if _TAKEN_BACK.match(clause):
+            negative |= _words(" ".join(kept))
+            kept = []
+            continue
+        found = _NEGATION.search(clause)
+        if found:
+            negative |= _words(clause[found.end() :])
+            clause = clause[: found.start()]
+        if clause.strip():
+            kept.append(clause)
+    items = [i.strip() for part in kept for i in _ITEMS.split(part) if i and i.strip()]
+    listed = len(items) >= 2 and all(len(i.split()) <= 4 and not is_statement(i) for i in items)
+    if not listed:  # prose: its short pieces that name something alone
+        items = [i.strip() for part in kept for i in _PIECES.split(part) if i and i.strip()]
+        items = [i for i in items if len(i.split()) <= 3 and not is_statement(i)]
+    named: list[set[str]] = []
+    first_level = None
+    for item in items:
+        head = item.split()[0].lower()
+        if head in _NOT_AN_ITEM or head.endswith("ly") or not (_words(item) - asked):
+            continue
+        if not listed and response != response.lower() and not item[:1].isupper():
+            continue  # prose: "the capital", "on the river" describe; "Beethoven" names
+        if first_level is not None and places.level(item) > first_level:
+            continue  # "Salzburg, Austria": where the answer lies
+        first_level = places.level(item) if first_level is None else first_level
+        named.append(_words(item) - asked)
+    return named, negative - asked, set() if listed else _words(" ".join(kept)) - asked
 
 
 def answer_contradicted(question: str, response: str, passages: Iterable[str]) -> bool:
-    """Binary RAR's question-and-response check without a model: True when evidence sentences answer the
-    question (they hold all of its content words, or all but one of three or more) and none of them holds a
-    content word of the response ("Lyon" for the capital of France against "Paris is the capital of
-    France"), or when a claim of the response gives numbers the evidence contradicts (``contradicted``).
+    """Binary RAR's question-and-response check without a model: True when the question and the response
+    together make a claim the evidence contradicts. Evidence sentences *answer* the question when they hold
+    all of its content words (all but one of three or more); the response is contradicted when
+
+    * a claim of it is (``contradicted``: other values, the other polarity),
+    * a value it gives disagrees with every value of its kind in the answering passages ("8,000 metres" against
+      "8,849 metres"; units converted, compared at the coarser precision; years against years of the answering
+      sentences),
+    * it negates what an answering sentence states ("Not Paris"),
+    * it names something no answering sentence names ("Lyon" against "Paris is the capital of France"), or, for
+      a list of names, any item that none names ("Paris, Lyon, Marseille").
 
     >>> answer_contradicted("What is the capital of France?", "Lyon", ["Paris is the capital of France."])
     True
     >>> answer_contradicted("What is the capital of France?", "Paris", ["Paris is the capital of France."])
     False
+    >>> answer_contradicted("What is the capital of France?", "Paris, Lyon", ["Paris is the capital of France."])
+    True
+    >>> answer_contradicted("What is the capital of France?", "Not Paris", ["Paris is the capital of France."])
+    True
+    >>> everest = ["Mount Everest is the highest mountain. Its summit is 8,849 metres high."]
+    >>> answer_contradicted("How tall is Mount Everest?", "8,000 metres", everest)
+    True
+    >>> answer_contradicted("How tall is Mount Everest?", "29,032 ft", everest)
+    False
     """
-    from reward_engine.offline.reading import is_abstention
+    from reward_engine.offline.reading import is_abstention, prepare
 
+    response = prepare(response)  # markup read as it renders: struck-through text is taken back
     if is_abstention(response):  # "I don't know" contradicts nothing
         return False
     passages = list(passages)
     if any(contradicted(claim, passages) for claim in decompose(response)):
         return True
     asked = content_words(question) - {stem(w) for w in _ASKING}
-    said = content_words(response) - asked
-    if not asked or not said:
+    if not asked:
         return False
     need = len(asked) - 1 if len(asked) >= 3 else len(asked)
-    answering = [
-        words
-        for passage in passages
-        for sentence in split_sentences(passage)
-        if len((words := content_words(sentence)) & asked) >= need
-    ]
-    return bool(answering) and not any(words & said for words in answering)
+    answering: list[tuple[str, str, frozenset[str]]] = []
+    for passage in passages:
+        before: set[str] = set()
+        for sentence in split_sentences(passage):
+            words = _words(sentence)
+            if len(words & asked) >= need:
+                # "He wrote ... The Magic Flute": a pronoun names what the sentence before it is about
+                held = words | before if _PRONOUN.search(sentence) else words
+                answering.append((passage, sentence, frozenset(held)))
+            before = words
+    if not answering:
+        return False
+    whole = tuple(dict.fromkeys(p for p, _, _ in answering))
+    confirmed = False  # a value of the response agrees with the evidence: its other words are detail
+    for value in values(response):
+        found = [v for p in whole for v in values(p)] if value.unit else [v for _, s, _ in answering for v in values(s)]
+        if _disagree(value, found):
+            return True
+        confirmed = confirmed or any(value.consistent(f) for f in found)
+    named, negative, said = _said(response, asked)
+    if any(negative & words for _, _, words in answering):
+        return True
+    if confirmed:
+        return False
+    if any(not any(item & words for _, _, words in answering) for item in named):
+        return True
+    return bool(said) and not any(said & words for _, _, words in answering)

@@ -53,7 +53,7 @@ import re
 from typing import Iterable
 
 from reward_engine.labels import Label
-from reward_engine.offline import questions
+from reward_engine.offline import places, questions
 from reward_engine.offline.answer_forms import (
     HEAD_WORDS,
     HONORIFICS,
@@ -62,6 +62,7 @@ from reward_engine.offline.answer_forms import (
     Quantity,
     asked_step,
     date_spans,
+    eras,
     family_name,
     gold_date,
     gold_quantity,
@@ -231,6 +232,23 @@ def question_words(question: str | None) -> frozenset[str]:
     return frozenset(w for w in normalize(question or "").split() if w not in _STOP)
 
 
+def asked_words(question: str | None, golds: Iterable[str] = ()) -> frozenset[str]:
+    """The question's words an answer may repeat without naming another answer: ``question_words`` less the
+    alternatives the question offers that no gold holds ("Is the capital of France Lyon or Paris?": "lyon" is
+    another answer when the answer says it, issue #74's H1), ``golds`` normalised.
+
+    >>> sorted(asked_words("Is the capital of France Lyon or Paris?", ["paris"]))
+    ['capital', 'france', 'paris']
+    """
+    asked = question_words(question)
+    options = questions.offered(question)
+    if not options:
+        return asked
+    gold_words = {w for g in golds for w in g.split()}
+    rivals = {w for o in options for w in normalize(o).split() if w not in gold_words}
+    return asked - rivals
+
+
 def _asked_aliases(golds: list[str], question: str) -> list[str]:
     """Gold forms the question makes enough: edge words it already says dropped, a date's year for a year."""
     asked, out = question_words(question), []
@@ -281,12 +299,14 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         return Label.NOT_ATTEMPTED
     golds = [(raw, norm) for raw in gold_aliases(answers, question) if (norm := normalize(raw))]
     periods = asked_periods(answers, question)
+    if golds and all(_other_era(text, raw) for raw, _ in golds):
+        return Label.INCORRECT  # "1969 AH" for 1969: the reading would drop "ah" as a filler word
     if pred in periods or any(pred == g or same_answer(pred, g) for _, g in golds):
         return Label.CORRECT
     if len(text) > MAX_CHARS:
         return Label.INCORRECT
     reading = read(text, [g for _, g in golds] + [lower(raw) for raw, _ in golds])
-    reading.asked, reading.question = question_words(question), question or ""
+    reading.asked, reading.question = asked_words(question, [g for _, g in golds]), question or ""
     if not reading.candidates:
         return Label.NOT_ATTEMPTED
     if not golds:
@@ -341,6 +361,8 @@ def value_grade(span: str, gold: str, question: str | None = None) -> Label | No
     (True, True)
     """
     text = prepare(span or "")
+    if _other_era(text, gold):
+        return Label.INCORRECT
     candidate = Candidate(text, False)
     seg, reading = normalize(text), Reading(low=lower(text))
     reading.asked, reading.question = question_words(question), question or ""  # its precision: "to 3 decimal places"
@@ -369,6 +391,8 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
         return Label.CORRECT, False
     if RULED_OUT.match(candidate.text.strip()) and find_word(seg, gold) < 0 and find_word(gold, seg) < 0:
         return Label.NOT_ATTEMPTED, False  # "not Venus": rules one out, names no answer ("Not guilty" is part)
+    if _other_era(candidate.text, gold_raw):
+        return Label.INCORRECT, True  # "1945 BC" for 1945: another year, not the gold's (issue #74's H6)
     for verdict in (_date_verdict, _number_verdict, _text_verdict):
         label = verdict(candidate, seg, gold_raw, gold, reading)
         if label is not None:
@@ -378,6 +402,15 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
     another = _ANOTHER_GUESS.match(seg)  # "It might also be Lyon": another answer, however long the clause
     competing = _candidate_item(seg[another.end() :] if another else candidate.text) or names_alternatives(seg)
     return Label.INCORRECT, competing
+
+
+def _other_era(text: str, gold_raw: str) -> bool:
+    """The answer dates a number in another era than the gold's ("1945 BC", "1969 AH" for 1945 / 1969; "753" for
+    753 BC is not: it names no era). A gold without an era marker is in the common era."""
+    said = eras(text)
+    if not said or not re.search(r"\d", gold_raw):
+        return False
+    return bool(said - (eras(gold_raw) or {"ce"}))
 
 
 _VAGUE = re.compile(r"^(?:a|an|some|a certain|one of (?:the|several|many)|somewhere|someone|somebody|something)\b")
@@ -596,8 +629,10 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
             text = text[raw_named[-1].end() :] if raw_named else text
         if (
             names_alternatives(seg.replace(variant, " "))
-            or _is_list(text, gold_raw, variant, _known(candidate, gold_raw, reading.asked))
-            or _bare_list(text, gold_raw, variant, reading.asked)
+            or _is_list(
+                text, gold_raw, variant, _known(candidate, gold_raw, reading.asked), reading.asked, reading.question
+            )
+            or _bare_list(text, gold_raw, variant, reading.asked, reading.question)
         ):
             return Label.INCORRECT
         if len(seg.split()) - len(variant.split()) > max(6, len(variant.split())) and _listlike(
@@ -756,7 +791,7 @@ def lists_guesses(answer: str, gold: str, question: str | None = None) -> bool:
         text = text.replace(";", ",")
     candidates = read(text, [norm_gold, lower(gold)]).candidates
     named = any(find_word(normalize(c.text), norm_gold) >= 0 for c in candidates)
-    asked = question_words(question)
+    asked = asked_words(question, [norm_gold])
     return any(
         _lists(c, gold, norm_gold, asked, question) for c in candidates if not (named and _about_it(c.text, norm_gold))
     )
@@ -811,17 +846,20 @@ def _lists(candidate: Candidate, gold_raw: str, gold: str, asked: frozenset[str]
         return names_alternatives(normalize(candidate.text))
     return (
         names_alternatives(normalize(candidate.text))
-        or _is_list(_before_detail(candidate.text, gold), gold_raw, gold, _known(candidate, gold_raw, asked))
+        or _is_list(
+            _before_detail(candidate.text, gold), gold_raw, gold, _known(candidate, gold_raw, asked), asked, question
+        )
         or _run_of_names(candidate.text, gold)
-        or _bare_list(candidate.text, gold_raw, gold, asked)
+        or _bare_list(candidate.text, gold_raw, gold, asked, question)
     )
 
 
-def _bare_list(text: str, gold_raw: str, gold: str, asked: frozenset[str]) -> bool:
+def _bare_list(text: str, gold_raw: str, gold: str, asked: frozenset[str], question: str | None = None) -> bool:
     """ "bratislava ljubljana zagreb budapest": the gold among bare words, without a separator, a verb or a
     small word, and two or more others the question does not hold (a head word such as "mount" is not one).
     With the question, one such word before the gold is enough ("Lyon Paris": a wrong name beside the right
-    one, issue #74); one after it may qualify it ("Mount Everest Nepal", "Paris France") and is not.
+    one, issue #74); one after it may qualify it ("Mount Everest Nepal", "Paris France") unless it is a rival
+    (``_rival``: "Paris Berlin" for France's capital, "Mozart Beethoven" for a composer).
     When a person may be asked, a gold at the end may end a full name ("johann sebastian bach", "maria salomea
     sklodowska curie"): not a list then. Neither ``_is_list`` (separators) nor ``_run_of_names`` (capitals,
     over six more words) sees such a list; a 1.5B judge paid it CORRECT (held-out set 5's k104). Not for number
@@ -839,12 +877,68 @@ def _bare_list(text: str, gold_raw: str, gold: str, asked: frozenset[str]) -> bo
     if at < 0:
         return False
     before, after = joined[:at].split(), joined[at + len(gold) :].split()
+    gold_words = set(gold.split())
+    offered = {w for o in questions.offered(question) for w in normalize(o).split()} - gold_words
+    if offered & set(before):
+        return True  # "Beethoven Mozart" when the question asks "Beethoven or Mozart?": both of its options
     if not after and (not asked or asked & questions.ASKS_PERSON):
         return False  # "carl philipp emanuel bach": one name
     known = {stem(w) for w in asked}
     extra = [w for w in before + after if stem(w) not in known and w not in HEAD_WORDS]
     named_before = bool(asked) and any(stem(w) not in known and w not in HEAD_WORDS for w in before)
-    return len(extra) >= 2 or named_before
+    if len(extra) >= 2 or named_before:
+        return True
+    if not after:
+        return False
+    tokens = [(w, token) for token in raw.split() for w in normalize(token).split()]  # each word as written
+    written = " ".join(dict.fromkeys(token for _, token in tokens[-len(after) :])) if len(tokens) >= len(after) else ""
+    return _rival(written or " ".join(after), gold_raw, asked, question, raw == raw.lower())
+
+
+# words that may follow an answer without naming anything ("paris, definitely", "mozart final answer")
+_NOT_NAMES = frozenset(
+    "answer final correct right sure yes indeed too certainly surely obviously clearly definitely course though "
+    "again only exactly".split()
+)
+
+
+def _rival(item: str, gold_raw: str, asked: frozenset[str], question: str | None, lower_case: bool) -> bool:
+    """Whether ``item``, said right after the gold ("Paris, Lyon", "Paris Berlin", "Mozart, Beethoven"), is another
+    answer of the gold's kind rather than a qualifier ("Paris, France", "Mount Everest Nepal", "Mozart, Austria").
+
+    The rule: a name (its words capitalised, small words such as "van" aside; any word but a filler in an
+    all-lower-case answer; not an abbreviation or post-nominal such as "FRS", "ACT"; not a description such as
+    "English playwright") that the question and the gold do not hold is a qualifier only when it names a larger
+    place than the gold (``places.level``: a region, country or continent, "France" after Paris, "Asia" after
+    Nepal). When the question says it asks for a place or a person (``questions.asks_a_kind``: "capital",
+    "city", "country", "where", "who", "composer" ...), any other name is a second candidate of that kind:
+    "Lyon" after Paris, "Beethoven" after Mozart, "China" after Nepal for a country. Otherwise (what is asked is
+    no place or person the rules know: "the highest mountain", "which museum"), only a place as large as the
+    gold is one ("France, Germany"): "The Louvre, Paris" keeps its qualifier, since no gazetteer of cities says
+    Paris is larger than a museum."""
+    if not _candidate_item(item) or RULED_OUT.match(item):
+        return False  # "Paris, not Lyon" rules one out
+    known = {stem(w) for w in asked} | {stem(w) for w in normalize(gold_raw).split()}
+    new = [
+        w
+        for w in normalize(item).split()
+        if len(w) > 1 and stem(w) not in known and w not in HEAD_WORDS and w not in HONORIFICS and w not in _STOP
+    ]
+    if not new:
+        return False
+    if lower_case:
+        if all(w in _NOT_NAMES or w in _JOINING or w.endswith("ly") for w in new):
+            return False
+    else:
+        tokens = [t for t in item.split() if normalize(t) and normalize(t) not in _STOP]
+        if not tokens or not all(t[:1].isupper() for t in tokens):
+            return False  # "Paris, definitely", "Shakespeare, English playwright": a description, no name
+        if all(re.fullmatch(r"[A-Z]{2,4}\.?", t) for t in tokens):
+            return False  # "Fleming, FRS", "Canberra, ACT": a post-nominal or an abbreviation
+    gold_level, its_level = places.level(gold_raw), places.level(item)
+    if questions.asks_a_kind(question):
+        return its_level <= gold_level
+    return its_level >= places.REGION and its_level == gold_level
 
 
 _NAMING = frozenset("called named nicknamed dubbed titled termed".split())
@@ -865,9 +959,17 @@ def _known(candidate: Candidate, gold_raw: str, asked: frozenset[str]) -> frozen
     return asked | frozenset(normalize(gold_raw).split()) if candidate.after_ruled_out else None
 
 
-def _is_list(answer: str, gold_raw: str, gold: str, known: frozenset[str] | None = None) -> bool:
+def _is_list(
+    answer: str,
+    gold_raw: str,
+    gold: str,
+    known: frozenset[str] | None = None,
+    asked: frozenset[str] = frozenset(),
+    question: str | None = None,
+) -> bool:
     """True for "Lyon, Nice, Paris", "Paris and Lyon", "Lyon, Paris": the gold among other short
-    candidates. "Paris, France" (the gold first, one qualifier, no "and") stays one answer; with ``known``
+    candidates. "Paris, France" (the gold first, one qualifier, no "and") stays one answer, unless the qualifier
+    is a rival of the gold's kind (``_rival``: "Paris, Lyon" for France's capital); with ``known``
     (after "Not Venus, but ...") only a qualifier in those words does ("Mars, Jupiter" is a list)."""
     answer = _QUOTED.sub(lambda m: m.group(0).replace(",", " "), answer)
     items = [i for i in _ITEM_SPLIT.split(answer) if normalize(i)]
@@ -885,7 +987,10 @@ def _is_list(answer: str, gold_raw: str, gold: str, known: frozenset[str] | None
     joined_by_and = bool(re.search(r"\band\b|&|\bas well as\b|\bplus\b", lower(answer)))
     gold_first = find_word(normalize(items[0]), gold) >= 0
     unknown = known is not None and any(not set(normalize(i).split()) <= known for i in others)
-    return len(items) >= 3 or joined_by_and or not gold_first or unknown
+    if len(items) >= 3 or joined_by_and or not gold_first or unknown:
+        return True
+    lower_case = answer == answer.lower()
+    return any(_rival(i.strip(), gold_raw, asked, question, lower_case) for i in others)
 
 
 def _gold_parts(gold_raw: str) -> list[str]:

@@ -272,8 +272,24 @@ class Reading:
     question: str = ""  # the question as asked (its precision: "to two decimal places")
 
 
+# Markup around an answer, read as it renders: struck-through text is taken back ("~~Paris~~ Lyon", "<s>Paris</s>
+# Lyon" answer Lyon), comments and tags are no text ('<span title="Paris">Lyon</span>' answers Lyon, not Paris):
+# issue #74's hostile pass (H2) found each paid as the gold beside another name.
+_STRUCK = re.compile(r"~~.*?~~|<(s|del|strike)\b[^<>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
+_TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
+
+
 def prepare(text: str) -> str:
+    """The answer as the grader reads it: NFKC, curly quotes straight, invisible characters and markup dropped
+    (struck-through text with its words: it is taken back).
+
+    >>> prepare("~~Paris~~ Lyon").strip(), prepare('<span title="Paris">Lyon</span>').strip()
+    ('Lyon', 'Lyon')
+    """
     text = nfkc(text)
+    if "~~" in text or "<" in text:
+        text = _TAG.sub(" ", _COMMENT.sub(" ", _STRUCK.sub(" ", text)))
     text = text.translate({0x2018: "'", 0x2019: "'", 0x201C: '"', 0x201D: '"', 0x200B: None, 0x200D: None})
     return "".join(c for c in text if c.isprintable() or c in "\n\t")
 

@@ -1,7 +1,8 @@
 """Binary RAR as released (chentong0/rl-binary-rar; preset ``binary-rar``): the response after ``</think>``
-(here its answer block) with the question, one verdict against the top-k passages retrieved for the response;
+(here its answer block) with the question, one verdict against the top-k passages retrieved for the two;
 1 unless contradicted. No grader, no gold; a completion with nothing to verify (cut off, no or an empty
-answer) scores 0, as their truncated rollouts do."""
+answer) scores 0, as their truncated rollouts do. The verdict is the verifier's (``stages.verify.answer_verdict``:
+its own ``answer_verdict`` when it has one, as the offline verifier does, else ``verdicts`` on the statement)."""
 
 from __future__ import annotations
 
@@ -21,8 +22,8 @@ class BinaryRarRule(RewardRule):
         if not config.factuality.enabled or config.factuality.mode != "staged":
             raise ValueError(
                 "Binary RAR needs three-way verdicts from the verifier stage: set factuality.enabled true and "
-                "factuality.mode 'staged' (verifier 'nli' or 'llm'; 'offline' catches a response that misses the "
-                "answer of evidence sentences addressing the question, and contradicted numbers, nothing subtler)"
+                "factuality.mode 'staged' (verifier 'nli' or 'llm'; 'offline' catches a wrong name, a list holding "
+                "one, a negated answer and a value off the evidence's, nothing subtler)"
             )
 
     async def score(self, stages: Stages) -> Reward:

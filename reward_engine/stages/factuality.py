@@ -94,9 +94,12 @@ class FactualityPipeline:
         return FactCheck(score, results + off_topic, decomposed.cached and verified.cached)
 
     async def verdict(self, sample: Sample, response: str) -> tuple[Verdict, ClaimResult, bool]:
-        """Binary RAR's one check: ``response`` with its question against the passages retrieved for the
-        response; (verdict, the statement as a claim, cached)."""
-        evidence = (await (await self.retriever()).retrieve([response], sample.title_text, None))[0]
+        """Binary RAR's one check: ``response`` with its question against the passages retrieved for the two
+        (the query is the question, then the response: Binary RAR searches documents fetched for the prompt, and
+        a short wrong answer alone, "Lyon", finds nothing in the title's passages to be contradicted by);
+        (verdict, the statement as a claim, cached)."""
+        question = (sample.question or "").strip() or None
+        evidence = (await (await self.retriever()).retrieve([response], sample.title_text, question))[0]
         found = await answer_verdict(self.verifier, sample.question, response, evidence)
         verdict: Verdict = found.value
         statement = rar_statement(sample.question, response)

@@ -1,7 +1,20 @@
 """Verification: is each claim supported by its evidence passages -- or, for Binary RAR, contradicted?
 
-``verify`` gives supported flags (KnowRL's fact score); ``verdicts`` gives the three-way
-verdict (supported / contradicted / not enough evidence) from the same stage.
+A verifier (built in, or a plugin registered with ``stages.registry.register("verifier", NAME)``) has two
+methods, and may have a third:
+
+* ``async verify(claims, evidence) -> StageOutput[list[bool]]``: one supported flag per claim, claim ``i``
+  against the passages ``evidence[i]`` (KnowRL's fact score);
+* ``async verdicts(claims, evidence) -> StageOutput[list[Verdict]]``: the same claims, three-way
+  (``Verdict.SUPPORTED`` / ``CONTRADICTED`` / ``NOT_ENOUGH``): what Binary RAR asks when the verifier has no
+  ``answer_verdict``, with the one statement ``rar_statement(question, response)`` as its only claim;
+* optionally ``async answer_verdict(question, response, evidence) -> StageOutput[Verdict]``: Binary RAR's one
+  verdict on a response with the question it answers, for a verifier that reads the two apart (the offline one
+  does: "Lyon" is contradicted by evidence that answers the question with another name, which a statement-level
+  word check cannot see).
+
+``answer_verdict`` below asks the verifier's own ``answer_verdict`` when it has one, else its ``verdicts`` on
+the statement: the stage never looks at which class a verifier is.
 """
 
 from __future__ import annotations
@@ -19,11 +32,21 @@ from reward_engine.stages.llm_stage import JudgeRequest, LLMStage, StageOutput
 
 
 class Verifier(Protocol):
+    """What every verifier has (see the module's docstring)."""
+
     async def verify(self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]) -> StageOutput[list[bool]]: ...
 
     async def verdicts(
         self, claims: Sequence[str], evidence: Sequence[Sequence[Passage]]
     ) -> StageOutput[list[Verdict]]: ...
+
+
+class AnswerVerifier(Verifier, Protocol):
+    """A verifier that judges a response with its question itself (Binary RAR), instead of the statement."""
+
+    async def answer_verdict(
+        self, question: str, response: str, evidence: Sequence[Passage]
+    ) -> StageOutput[Verdict]: ...
 
 
 _VERDICT = {prompts.SUPPORTED: Verdict.SUPPORTED, prompts.CONTRADICTED: Verdict.CONTRADICTED}
@@ -47,6 +70,14 @@ class OfflineVerifier:
         texts = [[p.text for p in passages] for passages in evidence]
         return StageOutput(await asyncio.to_thread(lambda: [self._verdict(c, t) for c, t in zip(claims, texts)]))
 
+    async def answer_verdict(self, question: str, response: str, evidence: Sequence[Passage]) -> StageOutput:
+        """CONTRADICTED when the question and the response together make a claim the evidence contradicts
+        (``offline_facts.answer_contradicted``: a wrong name, a list holding one, a negated answer, a value off
+        the evidence's), else NOT_ENOUGH: word coverage cannot confirm a response, only catch these."""
+        texts = [p.text for p in evidence]
+        hit = await asyncio.to_thread(offline_facts.answer_contradicted, question, response, texts)
+        return StageOutput(Verdict.CONTRADICTED if hit else Verdict.NOT_ENOUGH)
+
     def _verdict(self, claim: str, texts: list[str]) -> Verdict:
         if offline_facts.supported(claim, texts, self.threshold):
             return Verdict.SUPPORTED
@@ -62,13 +93,12 @@ def rar_statement(question: str, response: str) -> str:
 
 
 async def answer_verdict(verifier: Verifier, question: str, response: str, evidence: Sequence[Passage]) -> StageOutput:
-    """One verdict for a whole response with its question (Binary RAR, as released: not claim by claim).
-    The offline verifier's rule is ``offline_facts.answer_contradicted``; a model verifier judges
-    ``rar_statement`` against the evidence."""
-    if isinstance(verifier, OfflineVerifier):
-        texts = [p.text for p in evidence]
-        hit = await asyncio.to_thread(offline_facts.answer_contradicted, question, response, texts)
-        return StageOutput(Verdict.CONTRADICTED if hit else Verdict.NOT_ENOUGH)
+    """One verdict for a whole response with its question (Binary RAR, as released: not claim by claim): the
+    verifier's own ``answer_verdict`` when it has one (the offline verifier), else its ``verdicts`` on
+    ``rar_statement`` (an NLI model, an LLM judge, a plugin with the two required methods)."""
+    own = getattr(verifier, "answer_verdict", None)
+    if own is not None:
+        return await own(question, response, evidence)
     found = await verifier.verdicts([rar_statement(question, response)], [evidence])
     return StageOutput(found.value[0], found.cached)  # type: ignore[index]
 

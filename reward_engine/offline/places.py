@@ -1,0 +1,90 @@
+"""Places that hold other places: continents, countries and first-level regions, by how large they are.
+
+The grader reads one name after the gold ("Paris, France", "Mount Everest Nepal") as a qualifier saying where
+the gold lies, not as a second guess. Only a place larger than the gold can say that: "France" after Paris,
+"Nepal" after Mount Everest, "Asia" after Nepal; "Lyon" after Paris or "China" after Nepal is another answer of
+the gold's own kind (issue #74's hostile pass, H2). Without a gazetteer of cities the rules cannot tell a city
+from a person, so a name this list does not hold is level 0: the level of anything that is not a region,
+country or continent (a city, a mountain, a person, a work).
+
+English names only, normalised as ``text_form.normalize`` writes them (lower case, no accents, punctuation and
+articles dropped: "Côte d'Ivoire" is "cote d ivoire").
+"""
+
+from __future__ import annotations
+
+import functools
+
+from reward_engine.offline.text_form import normalize
+
+REGION, COUNTRY, CONTINENT = 1, 2, 3
+
+_CONTINENTS = """
+Africa; Antarctica; Asia; Europe; North America; South America; Central America; Latin America; Oceania;
+Australasia; the Americas; Eurasia; the Middle East; the Near East; the Far East; Scandinavia; the Caribbean;
+the Balkans; the Arctic; Southeast Asia; East Asia; South Asia; Central Asia; West Africa; East Africa;
+North Africa; Southern Africa; Western Europe; Eastern Europe; Northern Europe; Southern Europe; Central Europe
+"""
+
+_COUNTRIES = """
+Afghanistan; Albania; Algeria; Andorra; Angola; Antigua and Barbuda; Argentina; Armenia; Australia; Austria;
+Azerbaijan; Bahamas; Bahrain; Bangladesh; Barbados; Belarus; Belgium; Belize; Benin; Bhutan; Bolivia;
+Bosnia and Herzegovina; Bosnia; Botswana; Brazil; Brunei; Bulgaria; Burkina Faso; Burundi; Cambodia; Cameroon;
+Canada; Cape Verde; Cabo Verde; Central African Republic; Chad; Chile; China; People's Republic of China;
+Colombia; Comoros; Congo; Democratic Republic of the Congo; DR Congo; Costa Rica; Croatia; Cuba; Cyprus;
+Czech Republic; Czechia; Denmark; Djibouti; Dominica; Dominican Republic; East Timor; Timor-Leste; Ecuador;
+Egypt; El Salvador; Equatorial Guinea; Eritrea; Estonia; Eswatini; Swaziland; Ethiopia; Fiji; Finland; France;
+Gabon; Gambia; Georgia; Germany; Ghana; Greece; Grenada; Guatemala; Guinea; Guinea-Bissau; Guyana; Haiti;
+Honduras; Hungary; Iceland; India; Indonesia; Iran; Iraq; Ireland; Israel; Italy; Ivory Coast; Côte d'Ivoire;
+Jamaica; Japan; Jordan; Kazakhstan; Kenya; Kiribati; Kosovo; Kuwait; Kyrgyzstan; Laos; Latvia; Lebanon;
+Lesotho; Liberia; Libya; Liechtenstein; Lithuania; Luxembourg; Madagascar; Malawi; Malaysia; Maldives; Mali;
+Malta; Marshall Islands; Mauritania; Mauritius; Mexico; Micronesia; Moldova; Monaco; Mongolia; Montenegro;
+Morocco; Mozambique; Myanmar; Burma; Namibia; Nauru; Nepal; Netherlands; Holland; New Zealand; Nicaragua;
+Niger; Nigeria; North Korea; North Macedonia; Macedonia; Norway; Oman; Pakistan; Palau; Palestine; Panama;
+Papua New Guinea; Paraguay; Peru; Philippines; Poland; Portugal; Qatar; Romania; Russia; Russian Federation;
+Rwanda; Saint Kitts and Nevis; Saint Lucia; Saint Vincent and the Grenadines; Samoa; San Marino;
+São Tomé and Príncipe; Saudi Arabia; Senegal; Serbia; Seychelles; Sierra Leone; Singapore; Slovakia;
+Slovenia; Solomon Islands; Somalia; South Africa; South Korea; Korea; South Sudan; Spain; Sri Lanka; Sudan;
+Suriname; Sweden; Switzerland; Syria; Taiwan; Tajikistan; Tanzania; Thailand; Togo; Tonga;
+Trinidad and Tobago; Tunisia; Turkey; Türkiye; Turkmenistan; Tuvalu; Uganda; Ukraine; United Arab Emirates;
+UAE; United Kingdom; UK; Great Britain; Britain; United States; United States of America; USA; U.S.A.; U.S.;
+America; Uruguay; Uzbekistan; Vanuatu; Vatican City; Vatican; Venezuela; Vietnam; Yemen; Zambia; Zimbabwe;
+Greenland; Puerto Rico; Hong Kong; Macau; Soviet Union; USSR; Yugoslavia; Czechoslovakia; East Germany;
+West Germany; Prussia; Ottoman Empire; Persia; Siam; Ceylon; Rhodesia; Zaire
+"""
+
+_REGIONS = """
+Alabama; Alaska; Arizona; Arkansas; California; Colorado; Connecticut; Delaware; Florida; Hawaii; Idaho;
+Illinois; Indiana; Iowa; Kansas; Kentucky; Louisiana; Maine; Maryland; Massachusetts; Michigan; Minnesota;
+Mississippi; Missouri; Montana; Nebraska; Nevada; New Hampshire; New Jersey; New Mexico; New York State;
+North Carolina; North Dakota; Ohio; Oklahoma; Oregon; Pennsylvania; Rhode Island; South Carolina;
+South Dakota; Tennessee; Texas; Utah; Vermont; Virginia; Washington State; West Virginia; Wisconsin; Wyoming;
+Ontario; Quebec; British Columbia; Alberta; Manitoba; Saskatchewan; Nova Scotia; New Brunswick;
+Newfoundland; Prince Edward Island; Yukon; Nunavut; Northwest Territories; New South Wales; Victoria;
+Queensland; Tasmania; Western Australia; South Australia; Northern Territory; England; Scotland; Wales;
+Northern Ireland; Bavaria; Saxony; Catalonia; Andalusia; Basque Country; Galicia; Tuscany; Lombardy; Sicily;
+Sardinia; Corsica; Brittany; Normandy; Provence; Île-de-France; Flanders; Wallonia; Siberia; Tibet; Kashmir;
+Punjab; Bengal; Kerala; Hokkaido; Honshu; Kyushu; Patagonia; Lapland; Crimea; Anatolia; Silesia; Bohemia;
+Moravia; Transylvania; New York; Washington; the Himalayas; the Alps; the Andes; the Rockies;
+the Rocky Mountains; the Pyrenees; the Karakoram; the Urals; the Carpathians
+"""
+
+
+@functools.cache
+def _levels() -> dict[str, int]:
+    out: dict[str, int] = {}
+    for level, names in ((REGION, _REGIONS), (COUNTRY, _COUNTRIES), (CONTINENT, _CONTINENTS)):
+        for name in names.split(";"):
+            if normalize(name):
+                out[normalize(name)] = level
+    return out
+
+
+def level(name: str) -> int:
+    """How large a place ``name`` (any form: it is normalised here) names: ``CONTINENT``, ``COUNTRY``, ``REGION``,
+    or 0 for anything else (a city, a mountain, a person, a name this list does not hold).
+
+    >>> level("France"), level("Nepal"), level("Asia"), level("Texas"), level("Lyon"), level("Mozart")
+    (2, 2, 3, 1, 0, 0)
+    """
+    return _levels().get(normalize(name), 0)
