@@ -79,6 +79,18 @@ CODE: dict[str, tuple[str, ...]] = {
         *_DECODE,
         "reward_engine/offline/",  # the probe's answers are graded by the strict and the offline grader
     ),
+    "ci.md": (  # .ci/run on a fresh clone: the whole test suite
+        ".ci/run",
+        "bench/ci_summary.py",
+        "setup.py",
+        "pytest.ini",
+        "tests/",
+        "knowrl/",
+        "knowrl_io/",
+        "reward_engine/",
+        "retrieval/",
+        "judges/",
+    ),
     "conformance.md": (
         "bench/conformance.py",
         "bench/conformance_data.py",

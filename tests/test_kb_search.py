@@ -322,6 +322,7 @@ def test_evidence_retriever_refuses_a_mode_the_kb_cannot_serve(tmp_path, embedde
     db = tmp_path / "kb.db"
     build(db, [Document(t, x) for t, x in CORPUS], progress=False, embedder=embedder, dense_index=False)
     with KnowledgeBase(db, embedder=embedder) as kb:
-        with pytest.raises(ValueError, match="retrieval_mode 'hybrid'.*no dense index.*retrieval.build --from-db"):
+        served = r"retrieval_mode 'hybrid'.*serves only \['bm25'\].*retrieval.build --from-db"
+        with pytest.raises(ValueError, match=served):
             EvidenceRetriever(kb, mode="hybrid")
         assert EvidenceRetriever(kb, mode="bm25").mode == "bm25"
