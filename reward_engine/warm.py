@@ -44,16 +44,23 @@ DATA_REQUIRED = {"question": (str,), "answers": (str, list)}
 DATA_OPTIONAL = {"title": (str, list)}
 
 
-def title_coverage(engine: RewardEngine, data_path: Path) -> dict[str, Any]:
-    """How many data rows have all / some / none of their titles in the KB."""
-    kb = engine.open_kb()
-    counts = {"rows": 0, "bad_rows": 0, "all_titles": 0, "some_titles": 0, "no_titles_in_kb": 0, "no_title_field": 0}
-    for row in read_rows(data_path, DATA_REQUIRED, DATA_OPTIONAL):
+def counted_rows(path: Path, required: Any, optional: Any, counts: dict[str, int]) -> Iterator[Row]:
+    """The usable rows of ``path``; each bad one is named (as score names it) and counted in ``counts``
+    (``rows``, ``bad_rows``), never silently lost."""
+    for row in read_rows(path, required, optional):
         if row.data is None:
             counts["bad_rows"] += 1
             log.warning("bad row: %s", row.error)
             continue
         counts["rows"] += 1
+        yield row
+
+
+def title_coverage(engine: RewardEngine, data_path: Path) -> dict[str, Any]:
+    """How many data rows have all / some / none of their titles in the KB."""
+    kb = engine.open_kb()
+    counts = {"rows": 0, "bad_rows": 0, "all_titles": 0, "some_titles": 0, "no_titles_in_kb": 0, "no_title_field": 0}
+    for row in counted_rows(data_path, DATA_REQUIRED, DATA_OPTIONAL, counts):
         titles = split_titles(row.data.get("title"))
         if not titles:
             counts["no_title_field"] += 1
@@ -104,18 +111,8 @@ async def _warm_completions(
     job = ScoreJob(config, passes=1, ray_address=ray_address, ray_actors=ray_actors)  # warm: one try per row
     counts = {"rows": 0, "bad_rows": 0}
 
-    def usable() -> Iterator[Row]:
-        """The rows that can be scored; a bad one is named (as score names it) and counted, never silently lost."""
-        for row in read_rows(completions, REQUIRED, OPTIONAL):
-            if row.data is None:
-                counts["bad_rows"] += 1
-                log.warning("bad row: %s", row.error)
-                continue
-            counts["rows"] += 1
-            yield row
-
     async with job.scorer(engine) as scorer:
-        rows = usable()
+        rows = counted_rows(completions, REQUIRED, OPTIONAL, counts)
         while chunk := list(itertools.islice(rows, chunk_rows)):
             samples = [job.sample(r) for r in chunk]
             before.absorb(await engine.plan(samples))  # per stage: cached / needed, from the engine's own plan
