@@ -36,6 +36,19 @@ def redis_server():
         yield server
 
 
+def record_asks(shared: shared_limits.SharedBudget) -> list[float | None]:
+    """The delays Redis's admission answers ``shared`` from now on (None: every slot taken), in order."""
+    delays: list[float | None] = []
+    real_ask = shared._ask
+
+    async def recording_ask(*args, **kwargs):
+        delays.append(await real_ask(*args, **kwargs))
+        return delays[-1]
+
+    shared._ask = recording_ask
+    return delays
+
+
 def judge_config(server: JudgeServer, cache_dir, redis_url: str, **overrides) -> JudgeConfig:
     return JudgeConfig(
         endpoints=[Endpoint(base_url=server.url, model="test-judge", api_key_env=None)],
@@ -263,14 +276,7 @@ async def test_a_full_window_books_the_request_a_time_and_a_cancelled_one_gives_
         return seconds + micros / 1e6
 
     # What Redis booked and the delays it gave, read back, not wall-clock bounds (a busy machine stretches those).
-    delays: list[float | None] = []
-    real_ask = shared._ask
-
-    async def recording_ask(*args, **kwargs):
-        delays.append(await real_ask(*args, **kwargs))
-        return delays[-1]
-
-    shared._ask = recording_ask
+    delays = record_asks(shared)
     waits = blocking_waits(redis_server.url)
     first, second = await shared.acquire(10), await shared.acquire(10)
     assert delays == [0.0, 0.0]  # both admitted to go at once
@@ -900,14 +906,7 @@ async def test_when_redis_is_back_it_counts_what_the_local_share_admitted(monkey
         assert shared.fallbacks == 2
         store.start()
         await asyncio.sleep(0.1)  # past RETRY_AFTER_S: the next request asks Redis
-        delays: list[float | None] = []
-        real_ask = shared._ask
-
-        async def recording_ask(*args, **kwargs):
-            delays.append(await real_ask(*args, **kwargs))
-            return delays[-1]
-
-        shared._ask = recording_ask
+        delays = record_asks(shared)
         first, second = await shared.acquire(10), await shared.acquire(10)
         assert first is not None and second is not None and delays == [0.0, 0.0]
         third = asyncio.ensure_future(shared.acquire(10))
