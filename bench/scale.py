@@ -425,9 +425,12 @@ def render(args: argparse.Namespace, limits: list[dict], cache: list[dict], ray:
         if "failed" in r:
             lines += [
                 "",
-                f"{r['how']}: {r['fallbacks']} requests admitted by the ranks' local 1/4 shares while Redis was "
-                f"away, {r['failed']} failed, {r['429']} answered 429 by the judge (the local shares count from "
-                "zero when Redis goes: for one window they can add to what the shared budget admitted before).",
+                f"{r['how']}: {r['fallbacks']} requests went to the ranks' local 1/4 shares while Redis was away "
+                "(counted when they ask: some were still waiting for the share's window when the run ended), "
+                f"{r['failed']} failed, {r['429']} answered 429 by the judge. Each share starts holding what Redis "
+                "admitted for its rank in the current window; a rank back on Redis books what its share admitted "
+                "and keeps to its share for one more window, while the others may not have noticed yet "
+                "(`reward_engine/judge/shared_limits.py`).",
             ]
     lines += [
         "",

@@ -39,7 +39,11 @@ zero let every rank send its whole share again on top of what Redis had already 
 196 requests 429 in bench/scale.py's outage row. Ranks loaded alike (a trainer's) then stay within the budget;
 one idle before the outage may still spend its unused share in that first window. When Redis is back, each
 process first books what its local share admitted in the current window into Redis's windows (``_BOOK``): a
-killed Redis restarts empty and would otherwise admit a whole window again on top of them.
+killed Redis restarts empty and would otherwise admit a whole window again on top of them. For one window after
+that (its *probation*) a request needs both its local share and Redis to admit it: the other processes notice
+Redis is back only at their next retry (``RETRY_AFTER_S`` apart) and spend their local shares until then, so the
+first one back, asking Redis alone, took what they were still spending (86 requests answered 429 in
+bench/scale.py's outage row with both fixes above and without this one).
 
 Every process sharing a budget must configure it alike (limits, window, max_in_flight): the keys are named by
 the budget's name only.
@@ -53,7 +57,7 @@ import logging
 import math
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import redis
@@ -214,10 +218,12 @@ class Budget:
 
 @dataclass(frozen=True)
 class Lease:
-    """An admitted request's slot and its booked places in the windows (``tokens``: its cost there)."""
+    """An admitted request's slot and its booked places in the windows (``tokens``: its cost there;
+    ``local``: admitted during a probation, so it holds a slot of the local share too)."""
 
     id: str
     tokens: int
+    local: bool = False
 
 
 class _Sent:
@@ -264,13 +270,15 @@ class LocalShare:
             if self._tokens is not None:
                 self._tokens.count(at, tokens)
 
-    async def acquire(self, tokens: int) -> None:
+    async def acquire(self, tokens: int, book: bool = True) -> None:
+        """``book`` False: Redis books this request too (a probation), so a later outage need not."""
         if self._requests is not None:
             await self._requests.acquire(1)
         if self._tokens is not None:
             await self._tokens.acquire(tokens)
         await self._slots.acquire()
-        self.admitted.add(time.monotonic(), tokens)
+        if book:
+            self.admitted.add(time.monotonic(), tokens)
 
     def release(self) -> None:
         self._slots.release()
@@ -324,6 +332,7 @@ class SharedBudget:
         self._wake_key = f"{tag}:freed"
         self._keys = [self._slots_key, f"{tag}:requests", f"{tag}:tokens"]
         self._down_until = 0.0
+        self._probation_until = 0.0  # until then the local share admits too (see the module docstring)
         self._outage = False
         self._waiters: _Waiters | None = None
         self._sent = _Sent(budget.window_s * MARGIN)
@@ -350,7 +359,8 @@ class SharedBudget:
                 self._open()
                 if self._outage and self._local is not None:  # back: what the local share spent, first
                     await self._book(self._local.admitted)
-                lease = await self._acquire_shared(tokens)
+                    self._probation_until = time.monotonic() + self._window_s
+                lease = await self._acquire_on_probation(tokens)
             except _ERRORS as exc:
                 self._failed(exc)
             else:
@@ -366,10 +376,11 @@ class SharedBudget:
 
     async def release(self, lease: Lease | None, sent: bool = True) -> None:
         """Give the slot back (``sent`` False: the request never went, so its places in the windows too)."""
-        if lease is None:
+        if lease is None or lease.local:
             if self._local is not None:
                 self._local.release()
-            return
+            if lease is None:
+                return
         await self._give_back(lease, sent, count_failure=True)
 
     async def close(self) -> None:
@@ -382,6 +393,19 @@ class SharedBudget:
                     await client.aclose()
 
     # -- the shared budget --------------------------------------------------------------------
+    async def _acquire_on_probation(self, tokens: int) -> Lease:
+        """Redis's admission; within a window of Redis coming back, the local share's first (module docstring)."""
+        local = self._local if self._local is not None and time.monotonic() < self._probation_until else None
+        if local is None:
+            return await self._acquire_shared(tokens)
+        await local.acquire(tokens, book=False)
+        try:
+            lease = await self._acquire_shared(tokens)
+        except BaseException:
+            local.release()
+            raise
+        return replace(lease, local=True)
+
     async def _acquire_shared(self, tokens: int) -> Lease:
         cost = min(tokens, self._tokens_per_window) if self._tokens_per_window else 0
         lease = Lease(uuid.uuid4().hex, cost)
