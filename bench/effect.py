@@ -145,6 +145,7 @@ def cold_start(
     out = work / f"seed{seed}"
     saved = _done(out / "cold_start.json", made_with)
     if saved:
+        policy_samples(out, saved, sizes, overrides)  # a cold start kept from before this piece existed
         return saved
     cfg = config(overrides + sizes_overrides(sizes) + [f"seed={seed}"])
     started = time.perf_counter()
@@ -206,8 +207,37 @@ def cold_start(
         "made_with": made_with,
         "commit": provenance.commit(),  # the code that made this piece (a report may be assembled later)
     }
+    policy_samples(out, result, sizes, overrides)
     save(result, out / "cold_start.json")
     return result
+
+
+POLICY_SAMPLES = 8  # the SFT policy's sampled answers per training question: its own forecast
+
+
+def policy_samples(out: Path, cs: dict, sizes: dict[str, int], overrides: list[str]) -> None:
+    """Margin design: the SFT policy's ``POLICY_SAMPLES`` sampled answers per training question at GRPO's
+    temperature, in the answer format (``train_sft_sampled.eval.json``): what GRPO's groups will draw, so the
+    reward's optimum for the policy being trained (``forecast.policy_p_right``) can be printed beside the base
+    probe's. Kept; made once per seed."""
+    path = out / "train_sft_sampled.eval.json"
+    cfg = config(overrides)
+    if path.exists() or cfg.pipeline.demo_design != "margin":
+        return
+    temperature = float(cfg.grpo.get("temperature", 0.9))
+    save(
+        evaluate_policy(
+            cs["policy"],
+            None,
+            Path(cs["data"]["train"]),
+            sizes["max_new_tokens"],
+            POLICY_SAMPLES,
+            temperature,
+            int(cs["seed"]),
+            greedy=False,
+        ),
+        path,
+    )
 
 
 def arm_run(work: Path, seed: int, arm: str, cs: dict, sizes: dict[str, int], overrides: list[str]) -> dict:
@@ -896,6 +926,7 @@ def study_seed(
     from knowrl.effect.abstention_metrics import reference_selectivity
 
     entry["reference"] = reference_selectivity(load_eval(work / "base_samples.json")["answers"], held)
+    policy_ps = own_p_right(work, seed, train, held)
     for arm in arms:
         folder = work / f"seed{seed}" / arm
         cfg = config(overrides + ARMS[arm])
@@ -910,11 +941,24 @@ def study_seed(
             )
             group = int(cfg.grpo.get("num_generations", 8))
             training = training_signal(folder / "rewards.jsonl", sem.fact_weight, group)
-        entry[arm] = arm_entry(sft_eval, arm_eval, held, train, train_eval, probe, k, sem, training, seed)
+        entry[arm] = arm_entry(sft_eval, arm_eval, held, train, train_eval, probe, k, sem, training, seed, policy_ps)
         piece = json.loads((folder / "effect.json").read_text())
         steps = (training or {}).get("steps")
         entry[arm]["grpo_s_per_step"] = round(piece["train_s"] / steps, 1) if steps else None
     return entry
+
+
+def own_p_right(work: Path, seed: int, train: list[dict], held: list[dict]) -> dict[str, float] | None:
+    """The SFT policy's p(right | it answers) per question, from its sampled answers on the training questions
+    (``policy_samples``) and on the held-out ones (its evaluation's samples); None before those exist."""
+    from knowrl.effect.forecast import policy_p_right
+
+    path = work / f"seed{seed}" / "train_sft_sampled.eval.json"
+    held_eval = load_eval(work / f"seed{seed}" / "after_sft.eval.json")
+    if not path.exists() or "sampled" not in held_eval:
+        return None
+    counts = load_eval(path)["sampled"]["counts"] + held_eval["sampled"]["counts"]
+    return policy_p_right(train + held, counts)
 
 
 def pieces(colds: dict, runs: dict[str, dict[int, dict]]) -> list[dict]:
@@ -963,13 +1007,28 @@ def write_study(
         data["seeds"][str(s)] = study_seed(work, s, colds[s], arms, overrides, probe, k)
     cs = colds[seeds[0]]
     sets = {"train": read_rows(Path(cs["data"]["train"])), "heldout": read_rows(Path(cs["data"]["heldout"]))}
-    forecasts = []
+    own = own_p_right(work, seeds[0], sets["train"], sets["heldout"])
+    forecasts, own_forecasts = [], []
     for arm in arms:
         if arm == "sft-only":
             continue
         cfg = config(overrides + ARMS[arm])
         result = forecast(sets, probe, k, cfg.reward.reward_semantics)
         forecasts.append(f"### `{arm}`\n\n" + render(result, cfg.reward.preset) + "\n")
+        if own is not None:
+            mine = forecast(sets, probe, k, cfg.reward.reward_semantics, ps=own)
+            own_forecasts.append(f"### `{arm}`\n\n" + render(mine, cfg.reward.preset) + "\n")
+    if own_forecasts:
+        own_forecasts = [
+            f"## The forecast for the policy GRPO trains (seed {seeds[0]}'s SFT policy: {POLICY_SAMPLES} sampled "
+            "answers per training question and its held-out evaluation's samples, at GRPO's temperature, in the "
+            "answer format; p = its attempts' accuracy, shrunk to its family's)",
+            "",
+            "*base F* here is that policy answering everything as its attempts do; *oracle F*, the best cut on its "
+            "own p. GRPO samples this policy, not the base answering bare: this is the optimum its rewards point to.",
+            "",
+            *own_forecasts,
+        ]
     goals = {s: {a: goal(e) for a, e in entry.items() if is_arm(e)} for s, entry in data["seeds"].items()}
     cold = cs["cold_start"]
     lines = [
@@ -989,6 +1048,7 @@ def write_study(
         "",
         *forecasts,
         "",
+        *own_forecasts,
         tables(data["seeds"]),
         "",
         "No-training reference (the base policy, 4 fresh bare answers at T 0.9, abstaining unless 3 of 4 agree), "
@@ -1003,8 +1063,9 @@ def write_study(
         "down beyond the paired 95 % interval; greedy action = the reward's optimum on >= 80 % of training "
         "questions)",
         "",
-        "| seed | arm | within-family AUROC >= 0.7 | CGA up | incorrect down | optimum agreement >= 0.8 |",
-        "|---:|---|---|---|---|---|",
+        "| seed | arm | within-family AUROC >= 0.7 | CGA up | incorrect down | optimum agreement >= 0.8 (base's "
+        "probe) | (SFT policy's samples) |",
+        "|---:|---|---|---|---|---|---|",
     ]
     for s, per in goals.items():
         for arm, g in per.items():

@@ -255,5 +255,10 @@ def test_quick_selective_study_writes_the_issues_effect_json_and_the_forecast(tm
             assert len(e[key]) == 3 and e[key][1] <= e[key][0] <= e[key][2]
         assert set(e["auroc"]["grpo"]) == {"pooled", "within_family", "family_prior"}
         assert set(e["optimum_agreement"]) == {"train", "heldout"}
+        assert all(0.0 <= v <= 1.0 for v in e["policy_optimum_agreement"].values())
+    # the SFT policy's own samples on the training questions, and the forecast read from them
+    sampled = json.loads((work / "seed0" / "train_sft_sampled.eval.json").read_text())
+    assert sampled["sampled"]["k"] == load_effect_module().POLICY_SAMPLES and "greedy" not in sampled
+    assert md.index("## The forecast for the policy GRPO trains") < md.index("## SimpleQA rates")
     assert seed["sft-only"]["vs_sft_f"] == [0.0, 0.0, 0.0] and seed["sft-only"]["trap_share"] is None
     assert 0.0 <= seed["truthrl"]["trap_share"] <= 1.0

@@ -6,7 +6,16 @@ import json
 
 import pytest
 
-from knowrl.effect.forecast import fit_prior, forecast, forecast_set, main, optimum_actions, p_right, warning
+from knowrl.effect.forecast import (
+    fit_prior,
+    forecast,
+    forecast_set,
+    main,
+    optimum_actions,
+    p_right,
+    policy_p_right,
+    warning,
+)
 from reward_engine.semantics import answer_bar, payoffs, semantics
 
 PS = [0.05, 0.3, 0.45, 0.55, 0.6, 0.7, 0.75, 0.85, 0.95]
@@ -106,3 +115,31 @@ def test_the_pipeline_prints_the_table_and_warns_once(tmp_path, capsys, caplog) 
     note = warning(result)
     assert note and "| train | 20 |" in printed
     assert printed.count(note) + caplog.text.count(note) == 1
+
+
+def test_a_prior_over_varied_draws_is_the_fixed_draw_prior_when_the_draws_agree() -> None:
+    counts = [0, 1, 6, 8, 8, 2]
+    fixed, varied = fit_prior(counts, 8), fit_prior(counts, [8] * len(counts))
+    assert (fixed.a, fixed.b) == pytest.approx((varied.a, varied.b))
+    assert fit_prior([3, 0], [0, 0]) == fit_prior([], 8)  # nothing drawn: the flat prior
+
+
+def test_the_policys_own_forecast_reads_its_attempts_not_its_abstentions() -> None:
+    """GRPO pays the policy it samples: a question it attempts once and gets right (abstaining on the rest) is
+    worth answering under truthrl; one it answers every time and gets wrong half the time less so; one never
+    attempted takes its family's accuracy. A made-up thing stays at p 0 whatever it says."""
+    rows = [{"qid": f"f{i}", "template": "f", "answerable": True} for i in range(24)]
+    counts = [[7, 1, 0, 0]] * 10 + [[1, 7, 0, 0]] * 10 + [[1, 0, 7, 0], [2, 6, 0, 0], [0, 0, 8, 0], [0, 8, 0, 0]]
+    rows.append({"qid": "made-up", "template": "f", "answerable": False})
+    counts.append([8, 0, 0, 0])
+    ps = policy_p_right(rows, counts)
+    assert "made-up" not in ps and len(ps) == 24
+    assert ps["f20"] > 0.5 > ps["f21"] > ps["f23"]  # right in its one attempt vs 2 of 8 vs 0 of 8
+    assert ps["f22"] == pytest.approx(
+        fit_prior([7] * 10 + [1] * 10 + [1, 2, 0, 0], [8] * 20 + [1, 8, 0, 8]).posterior_mean(0, 0)
+    )
+    sem = semantics("truthrl")
+    result = forecast({"train": rows}, {}, 8, sem, ps=ps)["train"]
+    answered = optimum_actions([ps[f"f{i}"] for i in range(24)], payoffs(sem))
+    assert answered[20] and not answered[21] and not answered[23]
+    assert result["abstain_share"] == pytest.approx(1 - sum(answered) / 25)  # the made-up row abstains

@@ -132,12 +132,19 @@ def optimum_agreement(answered: Sequence[bool], optimum: Sequence[bool]) -> floa
     return sum(a == b for a, b in zip(answered, optimum)) / len(answered) if answered else None
 
 
-def optimum_of(rows: Sequence[Mapping[str, Any]], probe: Mapping[str, Any], k: int, sem: Any) -> list[bool]:
+def optimum_of(
+    rows: Sequence[Mapping[str, Any]],
+    probe: Mapping[str, Any] | None,
+    k: int,
+    sem: Any,
+    ps: Mapping[str, float] | None = None,
+) -> list[bool]:
     """The reward's optimal action per row (answer: True) from the base policy's probe (``forecast``'s p(right);
-    made-up or unprobed rows: abstain)."""
+    made-up or unprobed rows: abstain), or from ``ps`` (``forecast.policy_p_right``: the trained policy's own)."""
     from knowrl.effect.forecast import optimum_actions, p_right_of_rows
     from reward_engine.semantics import payoffs
 
-    ps = p_right_of_rows(rows, probe, k)
+    if ps is None:
+        ps = p_right_of_rows(rows, probe or {}, k)
     p = [ps.get(r["qid"], 0.0) if r.get("answerable", True) else 0.0 for r in rows]
     return optimum_actions(p, payoffs(sem))

@@ -50,7 +50,7 @@ class Prior:
         return (correct + self.a) / (k + self.a + self.b)
 
 
-def fit_prior(counts: Sequence[int], k: int) -> Prior:
+def fit_prior(counts: Sequence[int], k: int | Sequence[int]) -> Prior:
     """Beta-binomial prior by the method of moments: the mean share right, and how much more the shares vary
     than k draws of one p would (their overdispersion) sets how strongly the prior pulls.
 
@@ -61,13 +61,16 @@ def fit_prior(counts: Sequence[int], k: int) -> Prior:
     >>> round(p.posterior_mean(0, 8), 2)
     0.43
     """
-    if not counts or k < 1:
+    ns = [k] * len(counts) if isinstance(k, int) else list(k)  # draws per question (a policy's attempts vary)
+    kept = [(c, n) for c, n in zip(counts, ns) if n >= 1]
+    if not kept:
         return Prior(1.0, 1.0)
-    shares = [c / k for c in counts]
+    shares = [c / n for c, n in kept]
+    n_mean = sum(n for _, n in kept) / len(kept)
     mu = sum(shares) / len(shares)
     mu = min(max(mu, 1e-3), 1 - 1e-3)
     var = sum((s - mu) ** 2 for s in shares) / max(1, len(shares) - 1)
-    rho = ((var * k / (mu * (1 - mu))) - 1) / (k - 1) if k > 1 else 0.5
+    rho = ((var * n_mean / (mu * (1 - mu))) - 1) / (n_mean - 1) if n_mean > 1 else 0.5
     rho = min(max(rho, 0.02), 0.5)  # 1/(a+b+1): the prior is worth at least one sample, at most 49
     strength = 1 / rho - 1
     return Prior(mu * strength, (1 - mu) * strength)
@@ -90,6 +93,33 @@ def p_right_of_rows(
     family = {qid: qid.split(":")[0] for qid in probe}
     family.update({r["qid"]: r.get("template") or "?" for r in rows})
     return p_right(probe, family, k)
+
+
+def policy_p_right(rows: Sequence[Mapping[str, Any]], counts: Sequence[Sequence[int]]) -> dict[str, float]:
+    """Per answerable row, p(right | it answers) of the policy whose sampled outcomes per row are ``counts``
+    (CORRECT, INCORRECT, ABSTAINED, MALFORMED: ``knowrl.stats.OUTCOMES``): the posterior mean of its attempts'
+    accuracy under its family's prior (fitted to the attempts' shares; a row never attempted gets the prior's
+    mean). Why not the base's probe: GRPO samples the policy it trains, in the answer format, and the policy
+    after a cold start may know less (or abstain more) than the base answering bare; what answering pays is
+    what its own attempts earn.
+
+    >>> rows = [{"qid": q, "template": "f"} for q in "abc"]
+    >>> ps = policy_p_right(rows, [[4, 0, 0, 0], [0, 4, 0, 0], [0, 0, 4, 0]])
+    >>> round(ps["a"], 2) > 0.5 > round(ps["b"], 2), round(ps["c"], 2)
+    (True, 0.5)
+    """
+    right = {r["qid"]: (int(c[0]), int(c[0]) + int(c[1])) for r, c in zip(rows, counts) if r.get("answerable", True)}
+    by_family: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    family = {r["qid"]: r.get("template") or "?" for r in rows}
+    for qid, got in right.items():
+        by_family[family[qid]].append(got)
+    everything = [got for gots in by_family.values() for got in gots]
+    pooled = fit_prior([c for c, _ in everything], [n for _, n in everything])
+    priors = {
+        f: fit_prior([c for c, _ in g], [n for _, n in g]) if len(g) >= MIN_FAMILY else pooled
+        for f, g in by_family.items()
+    }
+    return {qid: priors[family[qid]].posterior_mean(c, n) for qid, (c, n) in right.items()}
 
 
 def simpleqa_f(correct: float, attempted: float) -> float:
@@ -163,14 +193,17 @@ def forecast(
     probe: Mapping[str, Mapping[str, Any]],
     k: int,
     sem: Any,
+    ps: Mapping[str, float] | None = None,
 ) -> dict[str, dict[str, float]]:
     """Per named set of RL rows (``qid``, ``answerable``, ``template``): the forecast under semantics ``sem``. A
-    row about something that does not exist has p 0; an answerable row the probe lacks is left out (counted)."""
+    row about something that does not exist has p 0; an answerable row the probe lacks is left out (counted).
+    ``ps``: p(right) per qid from elsewhere (``policy_p_right``) instead of the probe's."""
     from reward_engine.semantics import answer_bar, payoffs
 
     pay, bar = payoffs(sem), answer_bar(sem)
     rows = {name: list(r) for name, r in sets.items()}
-    ps = p_right_of_rows([r for rs in rows.values() for r in rs], probe, k)
+    if ps is None:
+        ps = p_right_of_rows([r for rs in rows.values() for r in rs], probe, k)
     out: dict[str, dict[str, float]] = {}
     for name, rs in rows.items():
         got = [

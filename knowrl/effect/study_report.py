@@ -7,7 +7,9 @@ headline; the containment match beside it) and the greedy answers on the trainin
 - ``vs_sft_f``, ``vs_sft_correct_given_attempted``, ``vs_sft_incorrect``: [estimate, low, high], after minus the
   same seed's SFT policy, 95 % paired bootstrap over questions;
 - ``auroc``: ``{sft, grpo}``, each ``{pooled, within_family, family_prior}`` over greedy and sampled answers;
-- ``optimum_agreement``: ``{train, heldout}``, greedy action vs the reward forecast's optimum;
+- ``optimum_agreement``: ``{train, heldout}``, greedy action vs the reward forecast's optimum (from the base
+  policy's probe); ``policy_optimum_agreement``: the same against the optimum for the SFT policy's own sampled
+  attempts (``forecast.policy_p_right``: what GRPO, sampling that policy, is paid for);
 - ``trap_share``, ``steps_with_spread``: from the GRPO reward log (None for ``sft-only``).
 """
 
@@ -47,9 +49,10 @@ def arm_entry(
     sem: Any,
     training: Mapping[str, Any] | None,
     seed: int,
+    policy_ps: Mapping[str, float] | None = None,
 ) -> dict[str, Any]:
     """One arm of one seed (``arm_eval`` is ``sft_eval`` for ``sft-only``; ``train_greedy``: the arm's greedy
-    evaluation on the training rows)."""
+    evaluation on the training rows; ``policy_ps``: the SFT policy's p(right | it answers) per qid)."""
     before, after = np.array(sft_eval["greedy"]["counts"]), np.array(arm_eval["greedy"]["counts"])
     r_sft, r_arm = rates(before), rates(after)
     deltas = paired_bootstrap(before, after, seed=seed)
@@ -74,6 +77,17 @@ def arm_entry(
         ),
         "heldout": optimum_agreement(greedy_answers(after), optimum_of(held_rows, probe, k, sem)),
     }
+    out["policy_optimum_agreement"] = (
+        {
+            "train": optimum_agreement(
+                greedy_answers(np.array(train_greedy["greedy"]["counts"])),
+                optimum_of(train_rows, None, k, sem, policy_ps),
+            ),
+            "heldout": optimum_agreement(greedy_answers(after), optimum_of(held_rows, None, k, sem, policy_ps)),
+        }
+        if policy_ps is not None
+        else None
+    )
     out["trap_share"] = training.get("trap_share") if training else None
     out["steps_with_spread"] = training.get("steps_with_spread") if training else None
     return out
@@ -85,11 +99,13 @@ def goal(entry: Mapping[str, Any]) -> dict[str, bool]:
     on training questions)."""
     within = entry["auroc"]["grpo"]["within_family"]
     agree = entry["optimum_agreement"]["train"]
+    own = (entry.get("policy_optimum_agreement") or {}).get("train")
     return {
         "within_family_auroc_0.7": within is not None and within >= 0.7,
         "cga_up": entry["vs_sft_correct_given_attempted"][1] > 0,
         "incorrect_down": entry["vs_sft_incorrect"][2] < 0,
         "optimum_agreement_0.8": agree is not None and agree >= 0.8,
+        "policy_optimum_agreement_0.8": own is not None and own >= 0.8,
     }
 
 
@@ -133,17 +149,18 @@ def tables(seeds: Mapping[str, Mapping[str, Any]]) -> str:
         '## Selectivity: AUROC of abstention for "the base policy did not know" (greedy + samples)',
         "",
         "| seed | arm | pooled SFT -> arm | within family SFT -> arm | family prior | optimum agreement train / "
-        "held-out | abstention trap | steps with spread | GRPO s per step |",
-        "|---:|---|---|---|---:|---|---:|---:|---:|",
+        "held-out (base's probe) | (SFT policy's samples) | abstention trap | steps with spread | GRPO s per step |",
+        "|---:|---|---|---|---:|---|---|---:|---:|---:|",
     ]
     for seed, arm, e in arms_of(seeds):
         a = e["auroc"]
-        agree = e["optimum_agreement"]
+        agree, own = e["optimum_agreement"], e.get("policy_optimum_agreement") or {}
         lines.append(
             f"| {seed} | {arm} | {opt(a['sft']['pooled'], '.2f')} -> {opt(a['grpo']['pooled'], '.2f')} | "
             f"{opt(a['sft']['within_family'], '.2f')} -> {opt(a['grpo']['within_family'], '.2f')} | "
             f"{opt(a['grpo']['family_prior'], '.2f')} | {opt(agree['train'], '.2f')} / "
-            f"{opt(agree['heldout'], '.2f')} | {opt(e['trap_share'], '.2f')} | "
+            f"{opt(agree['heldout'], '.2f')} | {opt(own.get('train'), '.2f')} / {opt(own.get('heldout'), '.2f')} | "
+            f"{opt(e['trap_share'], '.2f')} | "
             f"{opt(e['steps_with_spread'], '.2f')} | {opt(e.get('grpo_s_per_step'), '.1f')} |"
         )
     return "\n".join(lines)
