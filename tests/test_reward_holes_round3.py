@@ -10,6 +10,11 @@ functions and the OpenRLHF server (in process). Offline grader, decomposer and v
 6. An empty completion was ``bad_input`` (out of ``score``'s mean) while training paid it -2.
 7. truthrl: "I don't know" appended to a guess lifts it to 0 (TruthRL's rule, kept); ``truthrl-strict`` pays -1.
 8. Made-up verifier output in the reasoning (``{"labels": ["supported"], ...}``) reached the fact checkers.
+
+A later hostile pass (kept out of the tests until fixed) found three more in the grader, added to the rows below:
+"WWI" paid CORRECT for World War II (an initialism kept only a roman numeral's first letter), the gold as the
+option set aside ("Lyon rather than Paris", "Lyon instead of Paris") paid CORRECT, and "8.849 m" paid CORRECT
+for 8,849 m (normalising drops "." and ",").
 """
 
 from __future__ import annotations
@@ -120,6 +125,19 @@ async def score_via(entry: str, config, kb, rows: list[Row]) -> list[tuple[float
         ("I don't know, but it is about 9,000 metres", "8,849 m", EVEREST[0], Label.INCORRECT),
         ("around 100k", "120k", "How many citations does the paper have?", Label.NOT_ATTEMPTED),  # SimpleQA's own
         ("About 300 metres.", "984 ft", "How tall is the Eiffel Tower?", Label.NOT_ATTEMPTED),  # the gold, in metres
+        # hostile pass 4: initialisms keep numerals whole; the gold set aside; "." is no thousands separator
+        ("WWI", "World War II", WAR[0], Label.INCORRECT),
+        ("WWII", "World War II", WAR[0], Label.CORRECT),
+        ("WWI", "World War I", "Which war began in 1914?", Label.CORRECT),
+        ("USA", "United States of America", "Which country is Ohio in?", Label.CORRECT),
+        ("It is Lyon rather than Paris.", "Paris", FRANCE[0], Label.INCORRECT),
+        ("Lyon instead of Paris", "Paris", FRANCE[0], Label.INCORRECT),
+        ("Lyon as opposed to Paris", "Paris", FRANCE[0], Label.INCORRECT),
+        ("Paris, instead of Lyon", "Paris", FRANCE[0], Label.CORRECT),
+        ("8.849 m", "8,849 m", EVEREST[0], Label.INCORRECT),
+        ("3.500", "3,500", "How many seats does the hall have?", Label.INCORRECT),
+        ("8849 m", "8,849 m", EVEREST[0], Label.CORRECT),
+        ("forty two", "42", "How many?", Label.CORRECT),
     ],
 )
 def test_the_offline_grader_closes_the_label_holes(answer: str, gold: str, question: str, label: Label) -> None:
@@ -134,6 +152,13 @@ GRADED_ROWS: list[tuple[Row, str]] = [
     ((EVEREST, answered("about 8,850 metres")), "abstain"),  # kept as the grader decided it
     ((EVEREST, answered("I don't know")), "abstain"),  # a genuine refusal
     ((FRANCE, answered("Paris")), "right"),
+    ((WAR, answered("WWI")), "wrong"),  # pass 4: an initialism keeps the numeral whole
+    ((WAR, answered("WWII")), "right"),
+    ((FRANCE, answered("It is Lyon rather than Paris.")), "wrong"),  # pass 4: the gold set aside
+    ((FRANCE, answered("Lyon instead of Paris")), "wrong"),
+    ((FRANCE, answered("Paris rather than Lyon")), "right"),
+    ((EVEREST, answered("8.849 m")), "wrong"),  # pass 4: 8.8 m, not 8,849 m
+    ((EVEREST, answered("8,849 m")), "right"),
 ]
 LABEL_OF = {"right": "CORRECT", "abstain": "NOT_ATTEMPTED", "wrong": "INCORRECT"}
 

@@ -157,10 +157,18 @@ def without_head(name: str) -> str:
     return " ".join(words)
 
 
+_ORDINAL = re.compile(r"^(?:x{0,3}(?:ix|iv|v?i{0,3})|\d+)$")  # "ii", "xiv", "2": kept whole in an initialism
+
+
 def initials(name: str) -> str:
-    """The initialism of a multi-word name, link words left out ("united states of america" -> "usa")."""
+    """The initialism of a multi-word name, link words left out ("united states of america" -> "usa"); a roman
+    numeral or a number stays whole ("world war ii" -> "wwii", not "wwi": World War I's).
+
+    >>> initials("united states of america"), initials("world war ii"), initials("world war i")
+    ('usa', 'wwii', 'wwi')
+    """
     words = [w for w in name.split() if w not in _LINKS]
-    return "".join(w[0] for w in words) if len(words) >= 2 else ""
+    return "".join(w if _ORDINAL.match(w) else w[0] for w in words) if len(words) >= 2 else ""
 
 
 def _as_initialism(text: str) -> str:

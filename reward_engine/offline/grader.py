@@ -100,7 +100,9 @@ _INCOMPLETE = re.compile(
 )
 _NEGATION_BEFORE = re.compile(
     r"\b(?:not|no|never|neither|nor|isn t|wasn t|aren t|weren t|don t|doesn t|didn t|hasn t|hadn t|won t|"
-    r"cannot|can t|couldn t|wouldn t|nobody|none)\s+(?:\w+\s+){0,3}$"
+    r"cannot|can t|couldn t|wouldn t|nobody|none|"
+    # the gold as the option set aside: "Lyon rather than Paris", "Lyon instead of Paris" (hostile pass 4)
+    r"rather than|instead of|as opposed to|in place of|in lieu of|unlike)\s+(?:\w+\s+){0,3}$"
 )
 _NEGATION_AFTER = re.compile(
     r"^\s*(?:is|was|are|were|has|had|does|did|do|can|could|would|will)(?:\s+not\b|\s+never\b|n\s+t\b)"
@@ -292,6 +294,17 @@ def _grade_memo(answer: str, answers: str | tuple[str, ...] | None, question: st
     return _grade(answer, answers, question)
 
 
+def _same_figures(text: str, gold_raw: str) -> bool:
+    """Normalising drops "." and ",": "8.849 m" and "8,849 m" read alike, but one is 8.8 m and the other 8,849 m
+    (hostile pass 4). The same text needs the same numbers too.
+
+    >>> _same_figures("8,849 m", "8849 m"), _same_figures("8.849 m", "8,849 m"), _same_figures("Paris", "Paris")
+    (True, False, True)
+    """
+    said, gold = quantities(text), quantities(gold_raw)
+    return [(q.low, q.high) for q in said] == [(q.low, q.high) for q in gold]
+
+
 def _grade(answer: str, answers: str | Iterable[str] | None, question: str | None) -> Label:
     text = prepare(answer or "")
     pred = normalize(text)
@@ -301,7 +314,9 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     periods = asked_periods(answers, question)
     if golds and all(_other_era(text, raw) for raw, _ in golds):
         return Label.INCORRECT  # "1969 AH" for 1969: the reading would drop "ah" as a filler word
-    if pred in periods or any(pred == g or same_answer(pred, g) for _, g in golds):
+    if pred in periods or any(
+        (pred == g or same_answer(pred, g)) and _same_figures(text, raw) for raw, g in golds
+    ):
         return Label.CORRECT
     if len(text) > MAX_CHARS:
         return Label.INCORRECT
@@ -387,7 +402,7 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
     seg = normalize(candidate.text)
     if not seg:
         return Label.NOT_ATTEMPTED, False
-    if seg == gold or same_answer(seg, gold):
+    if (seg == gold or same_answer(seg, gold)) and _same_figures(candidate.text, gold_raw):
         return Label.CORRECT, False
     if RULED_OUT.match(candidate.text.strip()) and find_word(seg, gold) < 0 and find_word(gold, seg) < 0:
         return Label.NOT_ATTEMPTED, False  # "not Venus": rules one out, names no answer ("Not guilty" is part)
