@@ -21,6 +21,14 @@ def write_jsonl(path: Path, rows: list[dict] | None = None) -> Path:
     return path
 
 
+def score_command(src: Path | str, out: Path | str, config: Path | str | None = None, *extra: object) -> list[str]:
+    """``python -m reward_engine.score`` on ``src`` into ``out`` (``--config`` when given, no progress bar)."""
+    cmd = [sys.executable, "-m", "reward_engine.score", "--input", str(src), "--output", str(out)]
+    if config is not None:
+        cmd += ["--config", str(config)]
+    return cmd + ["--no-progress", *map(str, extra)]
+
+
 async def server_stats(server) -> dict:
     """The test judge server's /stats, over real HTTP."""
     import aiohttp

@@ -27,6 +27,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.helpers import score_command
+
 REPO = Path(__file__).resolve().parents[1]
 
 DOCS = [
@@ -414,19 +416,7 @@ async def test_too_many_failed_rows_exit_4_after_every_row_is_written(tmp_path, 
 
     async def score_async(out: Path, *extra: str) -> tuple[int, str, str]:
         proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "reward_engine.score",
-            "--input",
-            str(src),
-            "--output",
-            str(out),
-            "--config",
-            str(cfg),
-            "--no-progress",
-            "--passes",
-            "1",
-            *extra,
+            *score_command(src, out, cfg, "--passes", "1", *extra),
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             cwd=REPO,

@@ -12,7 +12,7 @@ import yaml
 
 from reward_engine.config import parse_reward_config
 from reward_engine.score import score_file
-from tests.helpers import server_stats
+from tests.helpers import score_command, server_stats
 
 ROWS = [
     {
@@ -114,18 +114,7 @@ def test_score_cli(tmp_path, kb_path):
     cfg.write_text(yaml.safe_dump({"factuality": {"kb_path": str(kb_path)}}))
     out = tmp_path / "scored.jsonl"
     proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "reward_engine.score",
-            "--input",
-            str(src),
-            "--output",
-            str(out),
-            "--config",
-            str(cfg),
-            "--no-progress",
-        ],
+        score_command(src, out, cfg),
         capture_output=True,
         text=True,
         check=True,
@@ -140,17 +129,7 @@ def test_score_cli_bad_config_is_a_clear_error(tmp_path):
     cfg.write_text("gradr: offline\nfactuality: {enabled: false}\n")
     src = write_input(tmp_path / "in.jsonl")
     proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "reward_engine.score",
-            "--input",
-            str(src),
-            "--output",
-            str(tmp_path / "o.jsonl"),
-            "--config",
-            str(cfg),
-        ],
+        score_command(src, tmp_path / "o.jsonl", cfg),
         capture_output=True,
         text=True,
     )

@@ -27,7 +27,7 @@ from reward_engine.judge.client import JudgeClient
 from reward_engine.judge.config import Endpoint, JudgeConfig
 from reward_engine.shared_cache import QUIET_CONNECTION
 from reward_engine.stages.evidence_cache import SharedEvidenceCache, evidence_cache
-from tests.helpers import server_stats
+from tests.helpers import score_command, server_stats
 
 
 @pytest.fixture
@@ -639,18 +639,7 @@ def test_two_trainer_ranks_and_a_score_job_share_one_budget_and_one_cache(redis_
         )
         (tmp_path / "score.yaml").write_text(json.dumps(reward_config("node-b")))
         job = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "reward_engine.score",
-                "--input",
-                str(src),
-                "--output",
-                str(tmp_path / "s.jsonl"),
-                "--config",
-                str(tmp_path / "score.yaml"),
-                "--no-progress",
-            ],
+            score_command(src, tmp_path / "s.jsonl", tmp_path / "score.yaml"),
             capture_output=True,
             text=True,
             env={**os.environ, "OMP_NUM_THREADS": "1"},
@@ -726,13 +715,7 @@ def test_grpo_ranks_under_torchrun_and_a_score_job_share_one_budget_and_one_cach
         def score_job(source: str, output: str) -> subprocess.Popen:
             with (tmp_path / f"{output}.summary").open("w") as summary, (tmp_path / f"{output}.log").open("w") as log:
                 return subprocess.Popen(
-                    [
-                        sys.executable,
-                        "-m",
-                        "reward_engine.score",
-                        *("--input", source, "--output", str(tmp_path / output)),
-                        *("--config", str(tmp_path / "score.yaml"), "--batch-size", "4", "--no-progress"),
-                    ],
+                    score_command(source, tmp_path / output, tmp_path / "score.yaml", "--batch-size", "4"),
                     stdin=subprocess.PIPE if source == "-" else subprocess.DEVNULL,
                     stdout=summary,
                     stderr=log,
