@@ -2,9 +2,10 @@
 
 Decompose: sentences, then clauses, minus questions, hedges, plans and fragments.
 Verify: a claim is supported when one evidence passage holds nearly all its content
-words and every number and name it states, and says it the same way round: a claim that negates
+words and every number (in its unit) and name it states, and says it the same way round: a claim that negates
 what the evidence states ("Paris is not the capital of France") is not supported by it but contradicted,
-and a claim the evidence states only negated is not supported either. Crude next to an NLI model or an
+and a claim the evidence states only negated is not supported either, nor one that says "smallest" where the
+evidence says "largest" (one word of a pair of opposites against the other). Crude next to an NLI model or an
 LLM, but it never calls out, and it is what the test judge server answers with.
 """
 
@@ -174,6 +175,106 @@ def _disagree(claim: Value, found: Iterable[Value]) -> bool:
     return bool(verdicts) and not any(verdicts)
 
 
+def _unit_swapped(stated: Iterable[Value], passage: str) -> bool:
+    """The claim gives a number in one unit that the passage gives only in another ("8,849 feet" where it says
+    "8,849 metres"): the same digits, another measurement. A number without a unit on either side is read as
+    before (the digits alone)."""
+    found = values(passage)
+    for value in stated:
+        if value.unit is None:
+            continue
+        there = {f.unit for f in found if f.unit and f.value == value.value}
+        if there and not any(_same_unit(value.unit, u) for u in there):
+            return True
+    return False
+
+
+def _same_unit(unit: str, other: str) -> bool:
+    """Two of pint's names for one unit (converting 1 gives 1)."""
+    if unit == other:
+        return True
+    one = units.convert(1.0, unit, other)
+    return one is not None and abs(one - 1.0) < 1e-9
+
+
+# -- opposites: a claim that says "smallest" where its evidence says "largest" --------------------------------------
+# one word of a pair against the other turns a claim round however many words the two share (coverage alone
+# passed "Mount Everest is the lowest mountain above sea level" on "... the highest mountain ...")
+_OPPOSITE_PAIRS = (
+    "largest smallest, biggest smallest, highest lowest, most least, most fewest, first last, earliest latest, "
+    "longest shortest, tallest shortest, oldest youngest, oldest newest, deepest shallowest, hottest coldest, "
+    "warmest coldest, wettest driest, heaviest lightest, fastest slowest, richest poorest, best worst, "
+    "northernmost southernmost, easternmost westernmost, larger smaller, bigger smaller, higher lower, more less, "
+    "more fewer, longer shorter, taller shorter, older younger, older newer, earlier later, deeper shallower, "
+    "hotter colder, heavier lighter, faster slower, better worse, large small, big small, high low, north south, "
+    "east west, northern southern, eastern western, before after, above below, maximum minimum, upper lower"
+)
+
+
+def _pairs(text: str) -> dict[str, frozenset[str]]:
+    """Each word of ``text``'s pairs ("largest smallest, ...") with its opposites."""
+    out: dict[str, set[str]] = {}
+    for pair in text.split(", "):
+        one, other = pair.split()
+        out.setdefault(one, set()).add(other)
+        out.setdefault(other, set()).add(one)
+    return {word: frozenset(others) for word, others in out.items()}
+
+
+_OPPOSITES = _pairs(_OPPOSITE_PAIRS)
+
+
+@functools.lru_cache(maxsize=8192)
+def _tokens(text: str) -> tuple[str, ...]:
+    """Lower-case words in order (opposites are read by position: what stands on either side)."""
+    return tuple(WORD.findall(nfkc(text).lower()))
+
+
+def _sides(tokens: tuple[str, ...], at: int) -> tuple[set[str], set[str]]:
+    """The content words only before and only after ``tokens[at]``."""
+    before, after = content_words(" ".join(tokens[:at])), content_words(" ".join(tokens[at + 1 :]))
+    return before - after, after - before
+
+
+def _turned(claim: str, sentence: str) -> bool:
+    """Whether ``sentence`` says the opposite of ``claim`` in one word: the claim has one of a pair of opposites
+    that the sentence has only the other of ("smallest" where it says "largest"), with the same words on the
+    same sides ("Lyon lies south of Paris" restates "Paris lies north of Lyon": the two ends swapped round).
+
+    >>> _turned("Paris lies south of Lyon.", "Paris lies north of Lyon.")
+    True
+    >>> _turned("Lyon lies south of Paris.", "Paris lies north of Lyon.")
+    False
+    """
+    said, there = _tokens(claim), _tokens(sentence)
+    for i, word in enumerate(said):
+        others = _OPPOSITES.get(word, frozenset()) - set(said)
+        if not others or word in there:
+            continue
+        before, after = _sides(said, i)
+        for j, other in enumerate(there):
+            if other in others:
+                there_before, there_after = _sides(there, j)
+                if not (before & there_after and after & there_before):
+                    return True
+    return False
+
+
+def _opposed(claim: str, words: set[str], passage: str, threshold: float) -> bool:
+    """The passage's sentences that hold ``threshold`` of the claim's words (the whole passage when none does)
+    say the opposite of it in one word (``_turned``)."""
+    if not any(w in _OPPOSITES for w in _tokens(claim)):
+        return False
+    sentences = [s for s, have in _sentences(passage) if len(words & have) / len(words) >= threshold]
+    return any(_turned(claim, s) for s in sentences or [passage])
+
+
+@functools.lru_cache(maxsize=8192)
+def _sentences(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """A passage's sentences with their content words, memoised like ``_pieces``."""
+    return tuple((sentence, frozenset(_words(sentence))) for sentence in split_sentences(text))
+
+
 @functools.lru_cache(maxsize=8192)
 def _passage_features(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """A passage's content words and numbers: the same passages back many claims (pure, so memoised)."""
@@ -181,10 +282,11 @@ def _passage_features(text: str) -> tuple[frozenset[str], frozenset[str]]:
 
 
 def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> bool:
-    """True when one passage covers ``threshold`` of the claim's content words, all its numbers
-    and all its names ("Lyon is the capital city of France" is not supported by a passage on
-    Paris, though it covers three words in four), and says it the same way round: a negated claim needs a
-    sentence that holds it negated, a plain claim is not supported by sentences that all negate it.
+    """True when one passage covers ``threshold`` of the claim's content words, all its numbers in the same
+    units ("8,849 feet" is not "8,849 metres") and all its names ("Lyon is the capital city of France" is not
+    supported by a passage on Paris, though it covers three words in four), and says it the same way round: a
+    negated claim needs a sentence that holds it negated, a plain claim is not supported by sentences that all
+    negate it, nor by one that says the opposite in one word ("smallest" where it says "largest"; ``_turned``).
 
     >>> supported("Paris is the capital of France.", ["Paris is the capital and largest city of France."])
     True
@@ -197,11 +299,14 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
     if not words:
         return False
     negative = claims_negation(claim)
+    stated = values(claim) if numbers else ()
     for passage in passages:
         have, passage_numbers = _passage_features(passage)
         if numbers - passage_numbers or claim_names - have:
             continue
         if len(words & have) / len(words) < threshold:
+            continue
+        if _unit_swapped(stated, passage) or _opposed(claim, words, passage, threshold):
             continue
         stances = _stances(words, passage, threshold)
         if (True in stances) if negative else (not stances or False in stances):
@@ -241,15 +346,31 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
 
 _PRONOUN = re.compile(r"(?i)\b(?:he|she|it|they|his|her|its|their|this|these)\b")
 _ASKING = frozenset("what which who whom whose when where how why name called named".split())
-# a list's items ("Paris, Lyon, Marseille", "Paris or Lyon", "Paris/Lyon")
-_ITEMS = re.compile(r"\s*(?:[,;/&\n]|\band\b|\bor\b)\s*", re.IGNORECASE)
+# a list's items ("Paris, Lyon, Marseille", "Paris or Lyon", "Paris/Lyon", "Paris | Lyon")
+_ITEMS = re.compile(r"\s*(?:[,;/&|\n]|\band\b|\bor\b)\s*", re.IGNORECASE)
 _CLAUSES = re.compile(r"[.;:!?]+\s*|,\s*(?=but\b)|(?<!anything)(?<!nothing)\s+but\s+", re.IGNORECASE)
 _TAKEN_BACK = re.compile(r"(?i)^(?:no|nope|not|wrong|incorrect|false)$")  # "Paris? No."
+# a bare "No" or a refusal opening a clause, then a comma or a dash: what follows is put forward, not negated
+# ("Paris? No, Lyon" takes Paris back as "Paris? No. Lyon." does; "No idea, Lyon" guesses Lyon)
+_OPENING = re.compile(
+    r"(?i)^(?:(no|nope|wrong|incorrect)|no (?:idea|clue)|not (?:sure|certain))(?:\s*[,\u2013\u2014]|\s+-)\s*(?=\w)"
+)
 _NOT_AN_ITEM = frozenset(
     "the a an this that which who whom whose where when in on at of for from with by to as near close along "
     "about around is was are were it its he she they also i according note question answer".split()
 )
 _PIECES = re.compile(r"[,()\[\]\n]")
+
+
+def _opening(clause: str) -> tuple[bool, str]:
+    """(whether the clause takes back what came before it, what is left of it to read): "No." and "No, Lyon" take
+    it back, "No idea, Lyon" only sets its refusal aside."""
+    if _TAKEN_BACK.match(clause):
+        return True, ""
+    opening = _OPENING.match(clause)
+    if not opening:
+        return False, clause
+    return bool(opening.group(1)), clause[opening.end() :]
 
 
 def _said(response: str, asked: set[str]) -> tuple[list[set[str]], set[str], set[str]]:
@@ -260,7 +381,8 @@ def _said(response: str, asked: set[str]) -> tuple[list[set[str]], set[str], set
     A list of names ("Paris, Lyon, Marseille", "Paris or Lyon") puts each forward; so does a short name standing
     alone among clauses ("Beethoven (note: Beethoven is another name for Mozart)" puts Beethoven forward); a
     place larger than the name before it only says where that lies ("Salzburg, Austria"; ``places.level``).
-    "Not Paris" negates Paris, "not Lyon, but Paris" puts Paris forward, "Paris? No." takes Paris back."""
+    "Not Paris" negates Paris, "not Lyon, but Paris" puts Paris forward, "Paris? No." takes Paris back and so
+    does "Paris? No, Lyon", which puts Lyon forward; "No idea, Lyon" puts Lyon forward (``_opening``)."""
     low = nfkc(response)
     for match in reversed(list(_VALUE.finditer(low.lower()))):
         unit = re.match(r"\s*[^\W\d_][\w°µ²³/.-]*", low[match.end() :])
@@ -270,10 +392,10 @@ def _said(response: str, asked: set[str]) -> tuple[list[set[str]], set[str], set
     negative: set[str] = set()
     for clause in _CLAUSES.split(low):
         clause = _NOT_A_NEGATION.sub(" ", clause).strip()
-        if _TAKEN_BACK.match(clause):
+        taken_back, clause = _opening(clause)
+        if taken_back:
             negative |= _words(" ".join(kept))
             kept = []
-            continue
         found = _NEGATION.search(clause)
         if found:
             negative |= _words(clause[found.end() :])
