@@ -150,7 +150,8 @@ def test_killing_the_launcher_stops_the_server(tmp_path):
         assert _wait(lambda: _port_answers(port)), (tmp_path / "launcher.log").read_text()[-2000:]
         os.kill(proc.pid, signal.SIGTERM)  # what `kill PID` sends
         assert proc.wait(60) == 0
-        assert not _port_answers(port)
+        # stopped, not just asked to: on a loaded machine the socket may close a moment after the launcher exits
+        assert _wait(lambda: not _port_answers(port), 30), "the judge server outlived its launcher"
     finally:
         if proc.poll() is None:
             proc.kill()
