@@ -168,7 +168,7 @@ CODE: dict[str, tuple[str, ...]] = {
         "reward_engine/offline/",
         "configs/demo.yaml",
     ),
-    "train_step*.md": ("bench/train_step.py", *_TRAINING, "configs/demo.yaml"),
+    "train_step*.md": ("bench/train_step.py", *_TRAINING, "configs/demo.yaml", "configs/selective.yaml"),
 }
 GROUPS = {  # shown by name in the index (the paths under "Code groups")
     "*training*": _TRAINING,
