@@ -314,9 +314,7 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     periods = asked_periods(answers, question)
     if golds and all(_other_era(text, raw) for raw, _ in golds):
         return Label.INCORRECT  # "1969 AH" for 1969: the reading would drop "ah" as a filler word
-    if pred in periods or any(
-        (pred == g or same_answer(pred, g)) and _same_figures(text, raw) for raw, g in golds
-    ):
+    if pred in periods or any((pred == g or same_answer(pred, g)) and _same_figures(text, raw) for raw, g in golds):
         return Label.CORRECT
     if len(text) > MAX_CHARS:
         return Label.INCORRECT
