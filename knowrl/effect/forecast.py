@@ -76,14 +76,24 @@ def fit_prior(counts: Sequence[int], k: int | Sequence[int]) -> Prior:
     return Prior(mu * strength, (1 - mu) * strength)
 
 
+def posteriors(draws: Mapping[str, tuple[int, int]], family: Mapping[str, str]) -> dict[str, float]:
+    """Per question (qid -> (right, drawn)), the posterior mean p(right) under its family's prior (the pooled one
+    for a family of fewer than ``MIN_FAMILY`` questions)."""
+    by_family: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for qid, got in draws.items():
+        by_family[family.get(qid, "?")].append(got)
+
+    def prior(got: list[tuple[int, int]]) -> Prior:
+        return fit_prior([c for c, _ in got], [n for _, n in got])
+
+    pooled = prior([got for gots in by_family.values() for got in gots])
+    priors = {f: prior(g) if len(g) >= MIN_FAMILY else pooled for f, g in by_family.items()}
+    return {qid: priors[family.get(qid, "?")].posterior_mean(c, n) for qid, (c, n) in draws.items()}
+
+
 def p_right(probe: Mapping[str, Mapping[str, Any]], family: Mapping[str, str], k: int) -> dict[str, float]:
     """Per probed question (qid -> {"correct": int}), the posterior mean p(right) under its family's prior."""
-    by_family: dict[str, list[int]] = defaultdict(list)
-    for qid, got in probe.items():
-        by_family[family.get(qid, "?")].append(int(got["correct"]))
-    pooled = fit_prior([c for counts in by_family.values() for c in counts], k)
-    priors = {f: fit_prior(c, k) if len(c) >= MIN_FAMILY else pooled for f, c in by_family.items()}
-    return {qid: priors[family.get(qid, "?")].posterior_mean(int(got["correct"]), k) for qid, got in probe.items()}
+    return posteriors({qid: (int(got["correct"]), k) for qid, got in probe.items()}, family)
 
 
 def p_right_of_rows(
@@ -109,17 +119,7 @@ def policy_p_right(rows: Sequence[Mapping[str, Any]], counts: Sequence[Sequence[
     (True, 0.5)
     """
     right = {r["qid"]: (int(c[0]), int(c[0]) + int(c[1])) for r, c in zip(rows, counts) if r.get("answerable", True)}
-    by_family: dict[str, list[tuple[int, int]]] = defaultdict(list)
-    family = {r["qid"]: r.get("template") or "?" for r in rows}
-    for qid, got in right.items():
-        by_family[family[qid]].append(got)
-    everything = [got for gots in by_family.values() for got in gots]
-    pooled = fit_prior([c for c, _ in everything], [n for _, n in everything])
-    priors = {
-        f: fit_prior([c for c, _ in g], [n for _, n in g]) if len(g) >= MIN_FAMILY else pooled
-        for f, g in by_family.items()
-    }
-    return {qid: priors[family[qid]].posterior_mean(c, n) for qid, (c, n) in right.items()}
+    return posteriors(right, {r["qid"]: r.get("template") or "?" for r in rows})
 
 
 def simpleqa_f(correct: float, attempted: float) -> float:
