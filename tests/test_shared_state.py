@@ -875,16 +875,23 @@ async def test_an_outage_fallback_counts_what_redis_admitted_this_window(monkeyp
         store.stop()
 
 
-async def test_when_redis_is_back_it_counts_what_the_local_share_admitted(monkeypatch):
-    """A killed Redis restarts empty: the 2 requests one process's local share (half of 4 per 3 s) let go during the
-    outage are booked into its window when that process is back, so a process that asks Redis next is admitted 2
-    at once and its third is booked a window later (before: 4 at once on top of the 2)."""
+def ranks_on_a_killed_redis(monkeypatch, name: str, n: int) -> tuple[LocalRedis, list[shared_limits.SharedBudget]]:
+    """A Redis started and killed, and ``n`` processes' budgets on it (half of 4 requests per 3 s each), retrying
+    Redis 0.05 s after a failure."""
     monkeypatch.setattr(shared_limits, "RETRY_AFTER_S", 0.05)
     budget = shared_limits.Budget(requests_per_minute=80, tokens_per_minute=None, max_in_flight=8, window_s=3.0)
     store = LocalRedis().start()
     store.kill()
-    shared = shared_limits.SharedBudget(store.url, "back", budget, lease_s=30, fallback_share=0.5)
-    other = shared_limits.SharedBudget(store.url, "back", budget, lease_s=30, fallback_share=0.5)
+    return store, [
+        shared_limits.SharedBudget(store.url, name, budget, lease_s=30, fallback_share=0.5) for _ in range(n)
+    ]
+
+
+async def test_when_redis_is_back_it_counts_what_the_local_share_admitted(monkeypatch):
+    """A killed Redis restarts empty: the 2 requests one process's local share (half of 4 per 3 s) let go during the
+    outage are booked into its window when that process is back, so a process that asks Redis next is admitted 2
+    at once and its third is booked a window later (before: 4 at once on top of the 2)."""
+    store, (shared, other) = ranks_on_a_killed_redis(monkeypatch, "back", 2)
     try:
         assert [await shared.acquire(10), await shared.acquire(10)] == [None, None]  # the local share's 2
         assert shared.fallbacks == 2
@@ -915,12 +922,7 @@ async def test_the_first_process_back_keeps_to_its_share_while_another_is_still_
     window: the whole budget). Redis comes back; the first to retry must not take another 2 from the restarted
     Redis while the second, not retried yet, still counts on its own 2 (bench/scale.py's outage row: 86 requests
     answered 429 by the judge). For a window after it is back, its local share admits too."""
-    monkeypatch.setattr(shared_limits, "RETRY_AFTER_S", 0.05)
-    budget = shared_limits.Budget(requests_per_minute=80, tokens_per_minute=None, max_in_flight=8, window_s=3.0)
-    store = LocalRedis().start()
-    store.kill()
-    first = shared_limits.SharedBudget(store.url, "probation", budget, lease_s=30, fallback_share=0.5)
-    second = shared_limits.SharedBudget(store.url, "probation", budget, lease_s=30, fallback_share=0.5)
+    store, (first, second) = ranks_on_a_killed_redis(monkeypatch, "probation", 2)
     try:
         for rank in (first, second):
             assert [await rank.acquire(10), await rank.acquire(10)] == [None, None]
