@@ -18,7 +18,7 @@ from typing import Iterable, NamedTuple
 from retrieval.text import split_sentences
 from reward_engine.offline import places, units
 from reward_engine.offline.text_form import is_statement
-from reward_engine.offline.words import WORD, content_words, names, nfkc, stem
+from reward_engine.offline.words import STOP, WORD, content_words, names, nfkc, stem
 
 _HEDGES = re.compile(
     r"\b(maybe|perhaps|possibly|might|i think|i believe|i guess|i recall|not sure|unsure|let me|let's|"
@@ -349,6 +349,21 @@ _ASKING = frozenset("what which who whom whose when where how why name called na
 # a list's items ("Paris, Lyon, Marseille", "Paris or Lyon", "Paris/Lyon", "Paris | Lyon")
 _ITEMS = re.compile(r"\s*(?:[,;/&|\n]|\band\b|\bor\b)\s*", re.IGNORECASE)
 _CLAUSES = re.compile(r"[.;:!?]+\s*|,\s*(?=but\b)|(?<!anything)(?<!nothing)\s+but\s+", re.IGNORECASE)
+# hedged or conditional alternatives are a list of guesses: "Paris if not Lyon", "Possibly Paris, possibly Lyon"
+_ALTERNATIVE = re.compile(
+    r"(?i)\b(?:if not|unless(?: it['\u2019]?s| it is| it was)?|failing that|otherwise|or maybe|or perhaps|"
+    r"possibly|perhaps|maybe|probably)\b"
+)
+# "Paris and Lyon are both possible" offers the two as a list
+_BOTH_POSSIBLE = re.compile(
+    r"(?i)\b(?:(?:are|were|seem|is|could be|might be) )?(?:both|either|each) (?:(?:are|is|seem|could be|might be) )?"
+    r"(?:possible|plausible|likely|candidates|options|correct|right)\b"
+)
+# "It is Lyon.": what follows puts a name forward, however the clause opens
+_PUT_FORWARD = re.compile(
+    r"(?i)^(?:so |and |then )?(?:(?:it|that|this)(?:['\u2019]s| is| was| must be| would be)|"
+    r"the answer (?:is|was)|answer:)\s+(?=\w)"
+)
 _TAKEN_BACK = re.compile(r"(?i)^(?:no|nope|not|wrong|incorrect|false)$")  # "Paris? No."
 # a bare "No" or a refusal opening a clause, then a comma or a dash: what follows is put forward, not negated
 # ("Paris? No, Lyon" takes Paris back as "Paris? No. Lyon." does; "No idea, Lyon" guesses Lyon)
@@ -373,10 +388,11 @@ def _opening(clause: str) -> tuple[bool, str]:
     return bool(opening.group(1)), clause[opening.end() :]
 
 
-def _said(response: str, asked: set[str]) -> tuple[list[set[str]], set[str], set[str]]:
+def _said(response: str, asked: set[str]) -> tuple[list[tuple[set[str], str]], set[str], set[str], list[str]]:
     """What a short response puts forward and what it negates, in content words outside the question's, numbers
-    and their units left out (the value rule reads those): (the words of each name it puts forward as an answer,
-    each to be found in the evidence; the words it negates; its words, of which the evidence must hold one).
+    and their units left out (the value rule reads those): (the words and text of each name it puts forward as an
+    answer, each to be found in the evidence; the words it negates; its words, of which the evidence must hold one;
+    the clauses it puts forward, negated and taken-back parts left out).
 
     A list of names ("Paris, Lyon, Marseille", "Paris or Lyon") puts each forward; so does a short name standing
     alone among clauses ("Beethoven (note: Beethoven is another name for Mozart)" puts Beethoven forward); a
@@ -390,8 +406,9 @@ def _said(response: str, asked: set[str]) -> tuple[list[set[str]], set[str], set
         low = low[: match.start()] + " " + low[cut:]
     kept: list[str] = []
     negative: set[str] = set()
+    low = _BOTH_POSSIBLE.sub(" ", _ALTERNATIVE.sub(" or ", low))
     for clause in _CLAUSES.split(low):
-        clause = _NOT_A_NEGATION.sub(" ", clause).strip()
+        clause = _PUT_FORWARD.sub("", _NOT_A_NEGATION.sub(" ", clause).strip())
         taken_back, clause = _opening(clause)
         if taken_back:
             negative |= _words(" ".join(kept))
@@ -418,8 +435,8 @@ def _said(response: str, asked: set[str]) -> tuple[list[set[str]], set[str], set
         if first_level is not None and places.level(item) > first_level:
             continue  # "Salzburg, Austria": where the answer lies
         first_level = places.level(item) if first_level is None else first_level
-        named.append(_words(item) - asked)
-    return named, negative - asked, set() if listed else _words(" ".join(kept)) - asked
+        named.append((_words(item) - asked, item))
+    return named, negative - asked, set() if listed else _words(" ".join(kept)) - asked, kept
 
 
 def answer_contradicted(question: str, response: str, passages: Iterable[str]) -> bool:
@@ -433,7 +450,10 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
       sentences),
     * it negates what an answering sentence states ("Not Paris"),
     * it names something no answering sentence names ("Lyon" against "Paris is the capital of France"), or, for
-      a list of names, any item that none names ("Paris, Lyon, Marseille").
+      a list of names, any item that none names ("Paris, Lyon, Marseille"),
+    * a name it puts forward is not a whole name of the evidence, its family name kept ("Leopold Mozart", "Guido
+      van", "Lyon Paris" against "Wolfgang Amadeus Mozart", "Guido van Rossum", "Paris"; "W. A. Mozart" is one).
+      Without an answer key an alias the evidence does not state ("City of Light") reads as another name.
 
     >>> answer_contradicted("What is the capital of France?", "Lyon", ["Paris is the capital of France."])
     True
@@ -462,15 +482,18 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return False
     need = len(asked) - 1 if len(asked) >= 3 else len(asked)
     answering: list[tuple[str, str, frozenset[str]]] = []
+    runs: list[tuple[str, ...]] = []  # the names the answering sentences hold, whole ("guido van rossum")
     for passage in passages:
-        before: set[str] = set()
+        before, before_text = set(), ""
         for sentence in split_sentences(passage):
             words = _words(sentence)
             if len(words & asked) >= need:
                 # "He wrote ... The Magic Flute": a pronoun names what the sentence before it is about
-                held = words | before if _PRONOUN.search(sentence) else words
+                pronoun = _PRONOUN.search(sentence)
+                held = words | before if pronoun else words
                 answering.append((passage, sentence, frozenset(held)))
-            before = words
+                runs += _name_runs(sentence) + (_name_runs(before_text) if pronoun else [])
+            before, before_text = words, sentence
     if not answering:
         return False
     whole = tuple(dict.fromkeys(p for p, _, _ in answering))
@@ -480,11 +503,102 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         if _disagree(value, found):
             return True
         confirmed = confirmed or any(value.consistent(f) for f in found)
-    named, negative, said = _said(response, asked)
+    named, negative, said, kept = _said(response, asked)
     if any(negative & words for _, _, words in answering):
         return True
     if confirmed:
         return False
-    if any(not any(item & words for _, _, words in answering) for item in named):
+    if any(not any(item & words for _, _, words in answering) for item, _ in named):
+        return True
+    if any(_part_of_a_name(text, runs) for _, text in named) or _names_another(kept, question, passages):
         return True
     return bool(said) and not any(said & words for _, _, words in answering)
+
+
+def _name_tokens(text: str) -> list[str]:
+    """Lower-case words without a possessive "'s" ("Jupiter's" is Jupiter)."""
+    return [re.sub(r"['\u2019]s$", "", w.lower()) for w in WORD.findall(nfkc(text))]
+
+
+_PARTICLES = frozenset("de del della di da van von der den le la du dos das ten ter bin ibn al".split())
+
+
+def _name_runs(sentence: str) -> list[tuple[str, ...]]:
+    """The names a sentence holds, as runs of capitalised words (particles inside: "Guido van Rossum")."""
+    found: list[tuple[str, ...]] = []
+    run: list[str] = []
+    text = nfkc(sentence)
+    matches = list(WORD.finditer(text))
+    for i, match in enumerate(matches):
+        word = match.group()
+        gap = text[matches[i - 1].end() : match.start()] if i else ""
+        if run and gap.strip() and not (gap.strip() == "." and len(run[-1]) == 1):  # "Paris, France": two names
+            found.append(tuple(run))
+            run = []
+        following = matches[i + 1].group() if i + 1 < len(matches) else ""
+        inside = run and word.lower() in _PARTICLES and following[:1].isupper()
+        if word[:1].isupper() or inside:
+            run.append(re.sub(r"['\u2019]s$", "", word.lower()))
+        elif run:
+            found.append(tuple(run))
+            run = []
+    return found + ([tuple(run)] if run else [])
+
+
+def _part_of_a_name(item: str, runs: list[tuple[str, ...]]) -> bool:
+    """An answer that the evidence's names hold only in part, or around other words: "Wolfgang", "Guido van",
+    "Leopold Mozart", "Lyon Paris", "Jupiter's moon Europa" against "Wolfgang Amadeus Mozart", "Guido van
+    Rossum", "Paris", "Jupiter" (hostile pass 5). An answer naming one of them gives its last word (the family
+    name: "Mozart", "van Rossum", "W. A. Mozart") and takes no word from outside it. Words no name holds and a
+    lower-case item outside every name are the content-word rules' to read."""
+    said = [w for w in _name_tokens(item) if w not in STOP or w in _PARTICLES]
+    in_names = {w for run in runs for w in run}
+    if not said or (not item[:1].isupper() and not in_names.intersection(said)):
+        return False
+    return not any(_names_it(said, run) for run in runs)
+
+
+_PRONOUNS = frozenset("i you we he she it they me us him her them".split())
+_OPENER = re.compile(r"^(?:yes|yeah|indeed|well|so|hmm|ok|okay|sure|answer|final)$")
+
+
+def _names_another(clauses: list[str], question: str, passages: list[str]) -> bool:
+    """A name the response puts forward (``clauses``: what ``_said`` kept) that no passage holds as a name, or
+    holds only in part: "Paris and Lyon are both possible", "Franz Xaver Wolfgang Mozart", "van Rossum's brother
+    Just van Rossum" (hostile pass 5). A clause's first word is no name when it is a small word or an adverb
+    ("It", "Definitely Paris"); a place larger than the name before it says where that lies ("Salzburg, Austria")."""
+    held = [run for passage in passages for sentence in split_sentences(passage) for run in _name_runs(sentence)]
+    asked = set(_name_tokens(question))
+    for clause in clauses:
+        if is_statement(clause):
+            continue  # "Beethoven wrote nine symphonies": an aside the content-word rules read
+        before = -1
+        for i, run in enumerate(_name_runs(clause)):
+            first = clause.lstrip(" \"'([*_-").lower().startswith(run[0])
+            if i == 0 and first and (run[0].endswith("ly") or _OPENER.match(run[0])):
+                run = run[1:]
+            while run and (run[0] in STOP or run[0] in _PRONOUNS):  # "I", "It", "The"
+                run = run[1:]
+            if not run:
+                continue
+            size = places.level(" ".join(run))
+            if before >= 0 and size > before:
+                continue
+            before = size
+            if not set(run) <= asked and not any(_names_it(list(run), h) for h in held):
+                return True
+    return False
+
+
+def _names_it(said: list[str], run: tuple[str, ...]) -> bool:
+    """``said`` is ``run`` or the run with words left out, its last word kept; a letter stands for its word."""
+    if said[-1] != run[-1]:
+        return False
+    at = 0
+    for word in said:
+        while at < len(run) and not (run[at] == word or (len(word) == 1 and run[at].startswith(word))):
+            at += 1
+        if at == len(run):
+            return False
+        at += 1
+    return True

@@ -113,7 +113,13 @@ _RELATIVE_TO = re.compile(
     r"\b(?:near|nearby|outside(?: of)?|close to|next to|not far from|beside|suburbs? of|outskirts of|"
     r"(?<!in )(?:north|south|east|west|northeast|northwest|southeast|southwest) of)\s+$"
 )
-_ALTERNATIVES = re.compile(r"\b(?:or|either|and or|nor|if not|unless it ?(?:s|is|was))\b")  # "Lyon, if not Paris"
+_BOTH_FIT = r"(?:possible|plausible|likely|candidates|options|correct|right)\b"
+_ALTERNATIVES = re.compile(
+    r"\b(?:or|either|and or|nor|if not|unless it ?(?:s|is|was))\b"  # "Lyon, if not Paris"
+    # "Paris and Lyon are both possible" (hostile pass 5): two answers offered as one
+    rf"|\bboth (?:are |is |seem |look |could be |might be )?{_BOTH_FIT}|\b(?:are|were|seem) both {_BOTH_FIT}"
+    r"|\bone of (?:the two|these two|those two|both)\b"
+)
 # a second guess said as a clause (normalised text): "[Paris.] It might also be Lyon.", "[paris] and so is lyon"
 _ANOTHER_GUESS = re.compile(
     r"\b(?:(?:it|that|this|answer) )?(?:might|could|may|can) (?:also|equally|just as well|as well) be\b"
@@ -312,7 +318,7 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         return Label.NOT_ATTEMPTED
     golds = [(raw, norm) for raw in gold_aliases(answers, question) if (norm := normalize(raw))]
     periods = asked_periods(answers, question)
-    if golds and all(_other_era(text, raw) for raw, _ in golds):
+    if golds and all(_other_era(text, raw) or _era_dropped(text, raw, question) for raw, _ in golds):
         return Label.INCORRECT  # "1969 AH" for 1969: the reading would drop "ah" as a filler word
     if pred in periods or any((pred == g or same_answer(pred, g)) and _same_figures(text, raw) for raw, g in golds):
         return Label.CORRECT
@@ -424,6 +430,26 @@ def _other_era(text: str, gold_raw: str) -> bool:
     if not said or not re.search(r"\d", gold_raw):
         return False
     return bool(said - (eras(gold_raw) or {"ce"}))
+
+
+_ASKS_BCE = re.compile(r"(?i)\b(?:bce?|b\.\s?c\.(?:e\.)?|before (?:christ|the common era))(?!\w)")
+
+
+def _era_dropped(text: str, gold_raw: str, question: str | None) -> bool:
+    """A year before the common era said without its era: "44" for 44 BC is AD 44 (hostile pass 5), unless the
+    question already asks for a year BC. ("1945 BC" for 1945 is ``_other_era``.)
+
+    >>> _era_dropped("44", "44 BC", None), _era_dropped("44 BCE", "44 BC", None)
+    (True, False)
+    >>> _era_dropped("44", "44 BC", "Which year BC?")
+    False
+    """
+    return (
+        "bce" in eras(gold_raw)
+        and bool(re.search(r"\d", text))
+        and not eras(text)
+        and not _ASKS_BCE.search(question or "")
+    )
 
 
 _VAGUE = re.compile(r"^(?:a|an|some|a certain|one of (?:the|several|many)|somewhere|someone|somebody|something)\b")
@@ -634,6 +660,8 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
         before, after = seg[:at], seg[at + len(variant) :]
         if _NEGATION_BEFORE.search(before + " ") or _NEGATION_AFTER.match(after) or _RELATIVE_TO.search(before):
             return Label.INCORRECT
+        if after.startswith(" s ") and _possessor(candidate.text, variant, reading.asked):
+            return Label.INCORRECT
         if _ANOTHER_GUESS.search(before + " | " + after):  # "paris is the answer and so is lyon"
             return Label.INCORRECT
         text = candidate.text
@@ -659,12 +687,47 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
 
 
 def _another_given_name(text: str, before: str, gold: str) -> bool:
-    """The family name comes after a capitalised word the gold does not hold: "William Napier" for John Napier
-    names another person (normalised ``before``, the raw ``text`` for the capital)."""
-    previous = before.split()[-1:] or [""]
-    if not previous[0] or previous[0] in gold.split() or previous[0] in HONORIFICS:
+    """The family name comes after a name the gold does not hold: "William Napier" for John Napier, "Just van
+    Rossum" for Guido van Rossum, "Franz Xaver Wolfgang Mozart" for Wolfgang Amadeus Mozart name other people
+    (hostile pass 5). Walks back over the raw words before it that the gold holds (or their initials) to the
+    first that it does not: a capitalised one is another person's name; a comma or a small word ends the name
+    ("Yes, Mozart", "the composer Mozart"). ``before`` is the normalised text before the family name."""
+    tokens, seen, want = text.split(), 0, len(before.split())
+    at = next((i for i, t in enumerate(tokens) if (seen := seen + len(normalize(t).split())) > want), None)
+    if at is None:
         return False
-    return any(w[:1].isupper() for w in re.findall(r"[\w'-]+", text) if normalize(w) == previous[0])
+    gold_words = set(gold.split())
+    for token in reversed(tokens[:at]):
+        if token[-1:] in ",;:!?()\"'\u201d":
+            return False
+        word = normalize(token)
+        initial = len(word) == 1 and any(g.startswith(word) for g in gold_words)
+        if word in gold_words or initial:
+            continue
+        return bool(word) and word not in HONORIFICS and token[:1].isupper()
+    return False
+
+
+_RELATIONS = re.compile(
+    r"(?i)(?:moons?|satellites?|neighbou?rs?|wife|husband|widow|sons?|daughters?|brothers?|sisters?|siblings?|"
+    r"father|mother|parents?|child|children|cousins?|nephews?|nieces?|uncles?|aunts?|friends?|rivals?|"
+    r"successors?|predecessors?|pupils?|students?|teachers?|mentors?|partners?|colleagues?|assistants?|deputy|"
+    r"heirs?|twins?|capital|ally|allies|spouse)"
+)
+
+
+def _possessor(text: str, variant: str, asked: frozenset[str]) -> bool:
+    """The gold only as the owner of the answer: "Jupiter's moon Europa", "Jupiter's neighbour Saturn" for
+    Jupiter name a moon and a planet, not Jupiter (hostile pass 5). A relation word or another name within
+    the next few words; "Mozart's" or "Mozart's opera" still names Mozart."""
+    written = r"[\s-]+".join(re.escape(w) for w in variant.split())
+    found = re.search(rf"(?i)\b{written}['\u2019]s\s+(?P<rest>[^.,;:!?]*)", text)
+    if found is None:
+        return False
+    words = found["rest"].split()[:4]
+    if any(_RELATIONS.fullmatch(w) for w in words[:3]):
+        return True
+    return any(w[:1].isupper() and normalize(w) not in asked | set(variant.split()) for w in words)
 
 
 _NAMED_AS = re.compile(r"\b(?:(?:known|referred to|called|named|nicknamed) as|aka|a\.?k\.?a\.?|nicknamed)(?!\w)")

@@ -163,7 +163,10 @@ _FILLER = (
 )
 
 
-_EDGE_FILLER = re.compile(rf"(?:(?:{'|'.join(_FILLER.split())}|hm+|u+m+|u+h+)\b[\s,]*)+")
+# "Just" before a name particle is a given name, not a filler: "Just van Rossum" is Guido's brother (hostile pass 5)
+_NAME_PARTICLE_AFTER = r"(?!\s+(?:van|von|de|der|den|ter|ten)\s+\w)"
+_FILLERS = "|".join(w for w in _FILLER.split() if w != "just")
+_EDGE_FILLER = re.compile(rf"(?:(?:{_FILLERS}|just\b{_NAME_PARTICLE_AFTER}|hm+|u+m+|u+h+)\b[\s,]*)+")
 
 
 _EDGE_FILLER_END = re.compile(rf"(?:[\s,]*\b(?:{'|'.join(_FILLER.split())}|either|too|though))+$")

@@ -3,8 +3,9 @@
 KnowRL (FActScore's extraction): claims of at least 3 words, repeats differing only in
 case counted once, all of them. ``knowrl-robust`` ignores spacing, punctuation, word order,
 small words and discourse filler too ("Indeed, X." and "X, indeed." are X once: issue #74),
-drops claims about something else (see ``relevance``) and verifies at most 24; off-topic
-claims are reported but never verified.
+drops claims about something else and claims that only restate the question (see ``relevance``) and
+verifies at most 24; those are reported but never verified. ``knowrl`` keeps FActScore's all: its judge
+supports an echo ("France has a capital.") as it would any true sentence.
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ def distinct(claims: Sequence[str], how: str = "words") -> list[str]:
 def select_claims(
     claims: Sequence[str], question: str | None, title_text: str, sem: Semantics
 ) -> tuple[list[str], list[str]]:
-    """(claims to verify, off-topic claims).
+    """(claims to verify, claims left out: off-topic or an echo of the question).
 
     >>> from reward_engine.semantics import semantics
     >>> select_claims(["The Eiffel Tower is in Paris.", "Tokyo is the capital of Japan.", "Paris."],
@@ -81,7 +82,7 @@ def select_claims(
     off_topic: list[str] = []
     if sem.relevance == "question":
         topic = Topic(question if isinstance(question, str) else "", title_text)
-        covered = [topic.covers(c) for c in kept]
+        covered = [topic.covers(c) and not topic.echoes(c) for c in kept]
         off_topic = [c for c, ok in zip(kept, covered) if not ok]
         kept = [c for c, ok in zip(kept, covered) if ok]
     return (kept if sem.max_claims is None else kept[: sem.max_claims]), off_topic
