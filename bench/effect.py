@@ -221,8 +221,10 @@ def policy_samples(out: Path, cs: dict, sizes: dict[str, int], overrides: list[s
     reward's optimum for the policy being trained (``forecast.policy_p_right``) can be printed beside the base
     probe's. Kept; made once per seed."""
     path = out / "train_sft_sampled.eval.json"
+    if path.exists():
+        return
     cfg = config(overrides)
-    if path.exists() or cfg.pipeline.demo_design != "margin":
+    if cfg.pipeline.demo_design != "margin":
         return
     temperature = float(cfg.grpo.get("temperature", 0.9))
     save(

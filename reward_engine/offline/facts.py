@@ -545,6 +545,12 @@ def _name_runs(sentence: str) -> list[tuple[str, ...]]:
     return found + ([tuple(run)] if run else [])
 
 
+@functools.lru_cache(maxsize=8192)
+def _held_names(passage: str) -> tuple[tuple[str, ...], ...]:
+    """Every name a passage holds (memoised: a step checks many responses against the same passages)."""
+    return tuple(run for sentence in split_sentences(passage) for run in _name_runs(sentence))
+
+
 def _part_of_a_name(item: str, runs: list[tuple[str, ...]]) -> bool:
     """An answer that the evidence's names hold only in part, or around other words: "Wolfgang", "Guido van",
     "Leopold Mozart", "Lyon Paris", "Jupiter's moon Europa" against "Wolfgang Amadeus Mozart", "Guido van
@@ -567,7 +573,7 @@ def _names_another(clauses: list[str], question: str, passages: list[str]) -> bo
     holds only in part: "Paris and Lyon are both possible", "Franz Xaver Wolfgang Mozart", "van Rossum's brother
     Just van Rossum" (hostile pass 5). A clause's first word is no name when it is a small word or an adverb
     ("It", "Definitely Paris"); a place larger than the name before it says where that lies ("Salzburg, Austria")."""
-    held = [run for passage in passages for sentence in split_sentences(passage) for run in _name_runs(sentence)]
+    held = [run for passage in passages for run in _held_names(passage)]
     asked = set(_name_tokens(question))
     for clause in clauses:
         if is_statement(clause):
