@@ -53,6 +53,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import effect_keep  # noqa: E402
+
 from knowrl.config import TrainConfig, load_train_config  # noqa: E402
 from knowrl.effect.heldout import evaluate_policy, save  # noqa: E402
 from knowrl.effect.selectivity import known, paired_gap, report  # noqa: E402
@@ -89,6 +91,13 @@ def config(overrides: list[str]) -> TrainConfig:
     """The study's config: ``config=PATH`` among the overrides names the base file (default the margin study's)."""
     path = next((o[len(CONFIG_KEY) :] for o in overrides if o.startswith(CONFIG_KEY)), STUDY_CONFIG)
     return load_train_config(ROOT / path, [o for o in overrides if not o.startswith(CONFIG_KEY)])
+
+
+def base_model(overrides: list[str]) -> str:
+    """The base policy's local path (a restored cold start re-merges its SFT adapter onto it)."""
+    from knowrl.models import resolve_model_path
+
+    return resolve_model_path(config(overrides).model.name_or_path, 0)
 
 
 def is_margin(overrides: list[str]) -> bool:
@@ -227,6 +236,7 @@ def policy_samples(out: Path, cs: dict, sizes: dict[str, int], overrides: list[s
     if cfg.pipeline.demo_design != "margin":
         return
     temperature = float(cfg.grpo.get("temperature", 0.9))
+    effect_keep.remerge(cs, base_model(overrides))
     save(
         evaluate_policy(
             cs["policy"],
@@ -269,6 +279,7 @@ def arm_run(work: Path, seed: int, arm: str, cs: dict, sizes: dict[str, int], ov
             f"data.eval={cs['data']['heldout']}",
         ]
     )
+    effect_keep.remerge(cs, base_model(overrides))
     started = time.perf_counter()
     summary = train(cfg)
     train_s = time.perf_counter() - started
@@ -1112,6 +1123,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget-min", type=float, default=150.0)
     parser.add_argument("--work", type=Path)
     parser.add_argument("--out", type=Path)
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="where finished pieces are kept and restored from (default: bench/results/effect-pieces/<config>; "
+        "--quick: none)",
+    )
+    parser.add_argument("--no-keep", action="store_true", help="keep nothing outside --work")
     parser.add_argument("--workers", type=int, default=1, help="run the seeds in this many processes")
     parser.add_argument("--pieces-only", action="store_true", help=argparse.SUPPRESS)  # a worker: no report
     parser.add_argument("--pull", action="store_true", help=argparse.SUPPRESS)  # a worker: take pieces in turn
@@ -1127,6 +1145,13 @@ def main(argv: list[str] | None = None) -> int:
         args.work or Path(os.environ.get("TMPDIR", "/tmp")) / ("knowrl-effect-quick" if args.quick else "knowrl-effect")
     ).resolve()
     work.mkdir(parents=True, exist_ok=True)
+    keep_dir = None if args.no_keep or (args.quick and not args.keep) else args.keep
+    if keep_dir is None and not args.no_keep and not args.quick:
+        keep_dir = RESULTS / "effect-pieces" / Path(args.config).stem
+    if keep_dir is not None and not args.profile:
+        restored = effect_keep.restore(work, keep_dir)
+        if restored:
+            print(f"restored kept pieces from {keep_dir}: {', '.join(restored)}", file=sys.stderr)
     if args.profile:
         print(json.dumps(profile(overrides, sizes, work, args.budget_min, len(seeds), len(args.arms)), indent=2))
         return 0
@@ -1135,7 +1160,10 @@ def main(argv: list[str] | None = None) -> int:
 
     def make(seed: int, arm: str | None) -> dict:
         cs = cold_start(work, seed, sizes, overrides, heldout_n, args.min_correct)
-        return arm_run(work, seed, arm, cs, sizes, overrides) if arm else cs
+        piece = arm_run(work, seed, arm, cs, sizes, overrides) if arm else cs
+        if keep_dir is not None:
+            effect_keep.keep(work, keep_dir, seed, arm)
+        return piece
 
     if args.pull:
         pull_pieces(work, seeds, args.arms, make)
