@@ -48,13 +48,24 @@ class BuildReport:
     seconds: float = 0.0
 
 
-def _documents(rows: Iterable[tuple[int, Document | BadRow]], bad: list[BadRow]) -> Iterator[Document]:
-    for _, row in rows:
+def _documents(
+    rows: Iterable[tuple[int, Document | BadRow]], bad: list[BadRow], source: str = "", repeats: list[str] | None = None
+) -> Iterator[Document]:
+    """The input's documents, bad rows set aside; a title that repeats an earlier one once normalised (NFC, spaces:
+    "Café" and "Cafe\u0301" are one title in the KB) is told with both lines, not merged unseen (hostile pass 6)."""
+    first: dict[str, int] = {}
+    for line, row in rows:
         if isinstance(row, BadRow):
             bad.append(row)
             log.warning("skipped %s", row)
-        else:
-            yield row
+            continue
+        if row.title in first:
+            told = f"{source}:{line}: title {row.title!r} repeats line {first[row.title]}'s; the first text is kept"
+            log.warning("%s", told)
+            if repeats is not None:
+                repeats.append(told)
+        first.setdefault(row.title, line)
+        yield row
 
 
 def is_built(db_path: Path, dense_index: bool = True) -> bool:
@@ -131,7 +142,7 @@ def build(
                 embedder.name,
             )
         chunker = Chunker(max_tokens=max_tokens)
-        ingested = ingest(conn, documents, chunker, progress, replace) if documents is not None else None
+        ingested = ingest(conn, documents, chunker, progress, replace, commit=False) if documents is not None else None
         synced = sync_passages(conn, progress)
         set_meta(conn, "chunker", {"tokenizer": chunker.name, "max_tokens": max_tokens})
         conn.commit()
@@ -211,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     setup_logging(args.log_level)
 
     bad: list[BadRow] = []
+    repeats: list[str] = []  # rows whose title repeats an earlier row's (told, not merged unseen)
     documents: Iterable[Document] | None
     if args.input is not None:
         if args.db is None:
@@ -219,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
         if problem:  # a pipe is read (once); a directory says so, not "not found"
             print(f"error: {problem}", file=sys.stderr)
             return 2
-        documents = _documents(read_documents(args.input), bad)
+        documents = _documents(read_documents(args.input), bad, str(args.input), repeats)
         first = next(iter(documents), None)  # an input without one document would build an empty KB, exit 0
         if first is None:
             why = f"all {len(bad)} row(s) bad, the first: {bad[0]}" if bad else "an empty file or an empty JSON array"
@@ -260,6 +272,8 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps(asdict(report), indent=2))
     if bad:
         log.warning("%d bad row(s) skipped; everything else was built", len(bad))
+    if repeats:
+        log.warning("%d row(s) repeat an earlier title and were not kept (lines above)", len(repeats))
     return 0
 
 

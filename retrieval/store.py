@@ -27,6 +27,7 @@ def ingest(
     chunker: Chunker,
     progress: bool = True,
     replace: bool = False,
+    commit: bool = True,
 ) -> IngestReport:
     """Upsert documents in FActScore's format: chunked passages joined by SEPARATOR.
 
@@ -34,6 +35,8 @@ def ingest(
     one input keeps its first text and is reported. ``replace``: ``documents`` are the whole KB (a build from
     an input), so a document the KB holds and the input no longer has is removed (``sync_passages`` then drops
     its passages and counts it in its ``documents_removed``); without it, documents are only added or updated.
+    ``commit=False`` leaves the transaction open for the caller (a build commits documents and passages together:
+    a build killed between the two leaves the KB as it was, never new documents over old passages).
     """
     report = IngestReport()
     seen: set[str] = set()
@@ -67,7 +70,8 @@ def ingest(
     if replace:
         gone = [title for (title,) in conn.execute("SELECT title FROM documents") if title not in kept]
         conn.executemany("DELETE FROM documents WHERE title = ?", [(title,) for title in gone])
-    conn.commit()
+    if commit:
+        conn.commit()
     return report
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -176,6 +177,10 @@ def check_output(
 ) -> None:
     """Refuse (``OutputError``, one line) an output that is an input, a special file, or someone else's file."""
     sources = [rows_path, inputs, kb_path, scored_input(rows_path)]
+    for source in (rows_path, inputs):  # a score job's record beside its output: its resume depends on it
+        record = None if source is None else sidecar(source)
+        if record is not None and output.exists() and record.exists() and os.path.samefile(record, output):
+            raise OutputError(f"--output {output} is the job record of {source}; write the report to another file")
     check_page(output, sources, JOB, MARK, "the report", overwrite)
 
 

@@ -430,9 +430,10 @@ def summarize(
 
 
 # Exit codes (docs/score-model-outputs.md): 0 done; 2 a usage, config or output error, or something the job needs
-# missing (one line on stderr, nothing scored); 3 no row could be scored (the input held no row, or every row failed
-# or was bad input); 4 more than --max-error-share of the rows failed (every row written); 130 interrupted (rows
-# kept).
+# missing (one line on stderr, nothing scored), or an output that could not be written on (a full disk, a file
+# size limit: one line, the rows written so far kept for the rerun); 3 no row could be scored (the input held no
+# row, or every row failed or was bad input); 4 more than --max-error-share of the rows failed (every row
+# written); 130 interrupted (rows kept).
 EXIT_USAGE, EXIT_NOTHING_SCORED, EXIT_TOO_MANY_ERRORS, EXIT_INTERRUPTED = 2, 3, 4, 130
 
 
@@ -527,6 +528,14 @@ def main(argv: list[str] | None = None) -> int:
         )
     except (OutputError, InputError, CacheError, JobCheckError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:  # a full disk, a file size limit (EFBIG): one line, the rows written so far kept
+        where = exc.filename or args.output
+        print(
+            f"error: cannot write {where}: {exc.strerror or exc}; the rows written so far are in {args.output}: "
+            "free space (or raise the file size limit) and run the same command again to resume",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     except KeyboardInterrupt:
         print(

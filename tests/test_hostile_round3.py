@@ -176,6 +176,74 @@ def _inspect(*args, capsys) -> tuple[int, str]:
     return code, capsys.readouterr().err
 
 
+def test_score_past_a_file_size_limit_says_so_in_one_line_and_resumes(tmp_path) -> None:
+    """Hostile pass 6 (D6): past RLIMIT_FSIZE (EFBIG) the job ended in an OSError traceback. Now one line, exit 2,
+    only whole rows kept, and the same command without the limit finishes the job."""
+    import resource
+    import signal
+
+    config = tmp_path / "c.yaml"
+    config.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}}))
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    src.write_text("".join(json.dumps(_row(i)) + "\n" for i in range(1, 201)))
+    args = ["--input", src, "--output", out, "--config", config, "--no-progress", "--batch-size", "10"]
+
+    def limited() -> None:  # the child's writes past 4 KiB fail with EFBIG instead of killing it (SIGXFSZ)
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, resource.RLIM_INFINITY))
+
+    cmd = [sys.executable, "-m", "reward_engine.score", *map(str, args)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, preexec_fn=limited)
+    err = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and err and err[-1].startswith("error: cannot write"), done.stderr
+    assert "Traceback" not in done.stderr and "run the same command again" in err[-1]
+    kept = [json.loads(line) for line in out.read_text().splitlines() if line.strip()]  # whole rows only
+    assert len(kept) < 200
+    again = _run("reward_engine.score", *args)
+    assert again.returncode == 0, again.stderr
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(r["line"] for r in rows) == list(range(1, 201))
+
+
+def test_build_tells_each_row_whose_title_repeats_an_earlier_one(tmp_path) -> None:
+    """Hostile pass 6 (D8): titles equal once normalised (NFC and NFD, a doubled space) were merged with nothing on
+    stderr, only a count in the JSON report. Each is now told with its line and the line it repeats."""
+    src, db = tmp_path / "docs.jsonl", tmp_path / "kb.db"
+    docs = [("Caf\u00e9", "First text."), ("Cafe\u0301", "Second text."), ("Paris", "A city."), ("Paris  ", "Again.")]
+    src.write_text("".join(json.dumps({"title": t, "text": x}) + "\n" for t, x in docs))
+    done = _run("retrieval.build", "--input", src, "--db", db, "--no-dense", "--no-progress")
+    assert done.returncode == 0, done.stderr
+    assert f"{src}:2: title 'Caf\u00e9' repeats line 1's" in done.stderr
+    assert f"{src}:4: title 'Paris' repeats line 3's" in done.stderr
+    assert "2 row(s) repeat an earlier title" in done.stderr
+    with sqlite3.connect(db) as conn:
+        assert dict(conn.execute("SELECT title, text FROM documents")) == {
+            "Caf\u00e9": "First text.",
+            "Paris": "A city.",
+        }
+
+
+def test_a_build_stopped_before_its_passages_leaves_the_kb_as_it_was(tmp_path, monkeypatch) -> None:
+    """Hostile pass 6 (D9): a build killed after its documents were written and before their passages left new
+    documents over old passages, and ``score`` used the mixed KB. Documents and passages now commit together."""
+    import retrieval.build as build_module
+    from retrieval.build import build
+    from retrieval.sources import Document
+
+    db = tmp_path / "kb.db"
+    build(db, [Document("Paris", "Paris is a city.")], progress=False, dense_index=False, replace=True)
+
+    def killed(conn, progress=True):  # noqa: ANN001, ANN202 - sync_passages' signature
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(build_module, "sync_passages", killed)
+    with pytest.raises(KeyboardInterrupt):
+        build(db, [Document("Lyon", "Lyon is a city.")], progress=False, dense_index=False, replace=True)
+    with sqlite3.connect(db) as conn:
+        assert [t for (t,) in conn.execute("SELECT title FROM documents")] == ["Paris"]
+        assert [t for (t,) in conn.execute("SELECT title FROM passages")] == ["Paris"]
+
+
 def _scores(tmp_path: Path) -> tuple[Path, Path]:
     src, scores = tmp_path / "in.jsonl", tmp_path / "scores.jsonl"
     src.write_text(json.dumps(_row(1)) + "\n")
@@ -225,6 +293,24 @@ async def test_inspect_never_writes_over_the_input_a_score_job_recorded(tmp_path
         _refused(code, err, src)
         assert "is the input file" in err
     assert src.read_bytes() == before
+
+
+async def test_inspect_never_writes_over_a_score_jobs_record(tmp_path, capsys) -> None:
+    """Hostile pass 6 (D7): ``-o SCORES.job.json --overwrite`` replaced the record a resumed score job reads."""
+    from knowrl_io.job_output import sidecar
+    from reward_engine.config import parse_reward_config
+    from reward_engine.score import score_file
+
+    src, scores = _scores(tmp_path)
+    scores.unlink()
+    await score_file(src, scores, parse_reward_config({"factuality": {"enabled": False}}), progress=False)
+    record = sidecar(scores)
+    before = record.read_bytes()
+    for extra in ([], ["--overwrite"]):
+        code, err = _inspect(scores, "-o", record, *extra, capsys=capsys)
+        _refused(code, err, record)
+        assert "is the job record of" in err
+    assert record.read_bytes() == before
 
 
 @pytest.mark.parametrize("special", ["fifo", "/dev/null"])

@@ -53,7 +53,8 @@ _NUMBER_WORD = re.compile(
 
 # Leading honorifics and titles, trailing post-nominals; regnal numbers ("II") are never dropped.
 HONORIFICS = frozenset(
-    """sir dame lord lady dr doctor mr mrs ms miss mx prof professor rev reverend fr father
+    """sir dame lord lady dr doctor mr mrs ms miss mx mme madame mlle mademoiselle monsieur herr frau signor signora
+senor senora prof professor rev reverend fr father
 saint st king queen prince princess emperor empress pope president general gen captain capt admiral colonel
 sheikh chancellor senator judge justice""".split()
 )
@@ -603,6 +604,22 @@ def _gold_unit(gold: str | None) -> str | None:
     low = _prepare_numbers(gold)
     numbers = _read_numbers(low)
     return units.unit_after(low, numbers[0].end) if numbers else None
+
+
+def other_dimension(text: str, gold: str) -> bool:
+    """A number of ``text`` in a unit that measures something other than the gold's ("8,849 m²", "8,849 m/s",
+    "8,849 nautical miles" for 8,849 m: hostile pass 6); units of one dimension convert ("29,032 ft").
+
+    >>> other_dimension("8,849 m²", "8,849 m"), other_dimension("29,032 ft", "8,849 m")
+    (True, False)
+    >>> other_dimension("8,849", "8,849 m")
+    False
+    """
+    want = _gold_unit(gold)
+    if want is None:
+        return False
+    low = _prepare_numbers(text)
+    return any(units.clashes(units.unit_after(low, n.end), want) for n in _read_numbers(low))
 
 
 # words after a number that name no other thing counted ("8 in total", "8 or 9", "8 of them")

@@ -16,8 +16,9 @@ import re
 from typing import Iterable, NamedTuple
 
 from retrieval.text import split_sentences
-from reward_engine.offline import places, units
-from reward_engine.offline.text_form import is_statement
+from reward_engine.offline import places, turns, units
+from reward_engine.offline.answer_forms import HONORIFICS, numbers_in_words_to_digits
+from reward_engine.offline.text_form import is_statement, normalize
 from reward_engine.offline.words import STOP, WORD, content_words, names, nfkc, stem
 
 _HEDGES = re.compile(
@@ -114,7 +115,7 @@ def _stances(words: set[str], passage: str, threshold: float) -> set[bool]:
 
 
 # -- values: a number with its precision, its unit and whether it is a year ---------------------------------------
-_VALUE = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?![\d])")
+_VALUE = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:e([+-]?\d{1,3}))?(?![\d])")
 _SCALE = re.compile(r"\s*(thousand|million|billion|trillion)\b")
 _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 
@@ -155,7 +156,11 @@ def values(text: str) -> tuple[Value, ...]:
         scaled = _SCALE.match(low, end)
         if scaled:
             scale, end = _SCALES[scaled.group(1)], scaled.end()
+        if match.group(3):  # "8.849e3 m"
+            scale *= 10.0 ** int(match.group(3))
         value = float(f"{digits}.{fraction or 0}") * scale
+        if turns.negative_at(low, match.start(), end):
+            value = -value  # "-1889", "minus 8,849 metres", "8,849 m below sea level" (hostile pass 6)
         if fraction:
             step = 10.0 ** -len(fraction) * scale
         elif "," in whole or scale != 1:  # "8,000", "2 million": trailing zeros hold places (two figures kept)
@@ -164,7 +169,7 @@ def values(text: str) -> tuple[Value, ...]:
         else:
             step = 1.0
         unit = units.unit_after(low, end)
-        year = unit is None and not fraction and scale == 1 and "," not in whole and 1000 <= value <= 2199
+        year = unit is None and not fraction and scale == 1 and "," not in whole and 1000 <= abs(value) <= 2199
         out.append(Value(value, step, unit, year))
     return tuple(out)
 
@@ -308,9 +313,45 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue
         if _unit_swapped(stated, passage) or _opposed(claim, words, passage, threshold):
             continue
+        if _ranks(claim) - _ranks(passage) or (numbers and _crossed(words, numbers, passage)):
+            continue  # "the second largest", "the former capital"; Physics with Chemistry's year (hostile pass 6)
         stances = _stances(words, passage, threshold)
         if (True in stances) if negative else (not stances or False in stances):
             return True
+    return False
+
+
+# rank and standing words: "the second largest city" or "the former capital" is not "the largest city" or "the
+# capital", however many words they share
+_RANK = re.compile(
+    r"(?i)\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\d+(?:st|nd|rd|th)|"
+    r"former|ex|late|only|sole|co|vice|deputy|acting|joint|runner-up|penultimate|next|last)\b"
+)
+
+
+@functools.lru_cache(maxsize=8192)
+def _ranks(text: str) -> frozenset[str]:
+    return frozenset(m.lower() for m in _RANK.findall(nfkc(text)))
+
+
+_CLAUSE_SPLIT = re.compile(r"[,;]\s*|\s+(?:and|while|whereas|but)\s+")
+
+
+def _crossed(words: set[str], numbers: set[str], passage: str) -> bool:
+    """The claim puts a number beside words the passage says with another number: "Physics in 1911" from "the
+    Nobel Prize in Physics in 1903 and the Nobel Prize in Chemistry in 1911". Crossed when the clause holding
+    the claim's number has a word the claim lacks (Chemistry) and the claim has a word only a clause with another
+    number holds (Physics)."""
+    for sentence in split_sentences(passage):
+        clauses = [(set(_words(c)), set(_numbers(c))) for c in _CLAUSE_SPLIT.split(sentence) if c.strip()]
+        if len(clauses) < 2:
+            continue
+        for have, held in clauses:
+            if not held & numbers:
+                continue
+            others = set().union(*(w for w, n in clauses if n and not n <= numbers)) - have
+            if (have - words - held) and (words & others):
+                return True
     return False
 
 
@@ -348,7 +389,7 @@ _PRONOUN = re.compile(r"(?i)\b(?:he|she|it|they|his|her|its|their|this|these)\b"
 _ASKING = frozenset("what which who whom whose when where how why name called named".split())
 # a list's items ("Paris, Lyon, Marseille", "Paris or Lyon", "Paris/Lyon", "Paris | Lyon")
 _ITEMS = re.compile(r"\s*(?:[,;/&|\n]|\band\b|\bor\b)\s*", re.IGNORECASE)
-_CLAUSES = re.compile(r"[.;:!?]+\s*|,\s*(?=but\b)|(?<!anything)(?<!nothing)\s+but\s+", re.IGNORECASE)
+_CLAUSES = re.compile(r"(?<!\b[a-z])[.;:!?]+\s*|,\s*(?=but\b)|(?<!anything)(?<!nothing)\s+but\s+", re.IGNORECASE)
 # hedged or conditional alternatives are a list of guesses: "Paris if not Lyon", "Possibly Paris, possibly Lyon"
 _ALTERNATIVE = re.compile(
     r"(?i)\b(?:if not|unless(?: it['\u2019]?s| it is| it was)?|failing that|otherwise|or maybe|or perhaps|"
@@ -474,6 +515,11 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     response = prepare(response)  # markup read as it renders: struck-through text is taken back
     if is_abstention(response):  # "I don't know" contradicts nothing
         return False
+    # "Paris, I mean Lyon" answers Lyon; "Paris vs. Lyon" offers both; "eighteen eighty-nine" is a year
+    response = turns.as_options(turns.without_opener(turns.settled(response), question), question)
+    spoken = numbers_in_words_to_digits(response)
+    if re.fullmatch(r"[\d\s]+", normalize(spoken) or "-"):
+        response = spoken
     passages = list(passages)
     if any(contradicted(claim, passages) for claim in decompose(response)):
         return True
@@ -496,13 +542,19 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
             before, before_text = words, sentence
     if not answering:
         return False
+    where = turns.countries(question) | turns.countries(" ".join(s for _, s, _ in answering))
+    if _relation_named(response, question) or _another_place_named(response, where):
+        return True  # "The father of Mozart", "Mozart's librettist"; "Paris, Texas" (hostile pass 6)
     whole = tuple(dict.fromkeys(p for p, _, _ in answering))
     confirmed = False  # a value of the response agrees with the evidence: its other words are detail
     for value in values(response):
         found = [v for p in whole for v in values(p)] if value.unit else [v for _, s, _ in answering for v in values(s)]
-        if _disagree(value, found):
-            return True
+        if _disagree(value, found) or any(_unit_swapped((value,), p) for p in whole):
+            return True  # another value, or the evidence's digits in another measurement ("8,849 m²")
         confirmed = confirmed or any(value.consistent(f) for f in found)
+    inverted = re.fullmatch(r"\s*([A-Z][\w'-]+),\s+([A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)\s*\.?\s*", response)
+    if inverted and any(_names_it(_name_tokens(f"{inverted[2]} {inverted[1]}"), run) for run in runs):
+        response = f"{inverted[2]} {inverted[1]}"  # "Curie, Marie": a name family first, as a catalogue writes it
     named, negative, said, kept = _said(response, asked)
     if any(negative & words for _, _, words in answering):
         return True
@@ -513,6 +565,31 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     if any(_part_of_a_name(text, runs) for _, text in named) or _names_another(kept, question, passages):
         return True
     return bool(said) and not any(said & words for _, _, words in answering)
+
+
+_POSSESSED = re.compile(
+    rf"(?i)^\W*(?P<whom>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}})['\u2019]s\s+(?:[a-z]+\s+)?{turns.RELATION}\b"
+)
+
+
+def _relation_named(response: str, question: str) -> bool:
+    """The response names someone or something by its relation to a name the question does not hold ("The father
+    of Mozart", "A moon of Jupiter", "Mozart's librettist"): the relation's other end, not an answer the evidence
+    gives."""
+    asked = set(_name_tokens(question))
+    norm = normalize(response)
+    for at in (m.end() for m in re.finditer(r"\bof ", norm)):
+        if turns.relation_of(norm[:at]):
+            return not set(norm[at:].split()) <= asked
+    owner = _POSSESSED.match(response)
+    return owner is not None and not set(_name_tokens(owner["whom"])) <= asked
+
+
+def _another_place_named(response: str, where: set[str]) -> bool:
+    """The response's first name is put in a country the question and evidence do not name ("Paris, Texas",
+    ``turns.another_place``)."""
+    first = re.match(r"\W*([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)", response)
+    return first is not None and turns.country(first[1]) is None and turns.another_place(response[first.end() :], where)
 
 
 def _name_tokens(text: str) -> list[str]:
@@ -557,7 +634,7 @@ def _part_of_a_name(item: str, runs: list[tuple[str, ...]]) -> bool:
     Rossum", "Paris", "Jupiter" (hostile pass 5). An answer naming one of them gives its last word (the family
     name: "Mozart", "van Rossum", "W. A. Mozart") and takes no word from outside it. Words no name holds and a
     lower-case item outside every name are the content-word rules' to read."""
-    said = [w for w in _name_tokens(item) if w not in STOP or w in _PARTICLES]
+    said = [w for w in _name_tokens(item) if (w not in STOP or w in _PARTICLES) and w not in HONORIFICS]
     in_names = {w for run in runs for w in run}
     if not said or (not item[:1].isupper() and not in_names.intersection(said)):
         return False
@@ -583,7 +660,7 @@ def _names_another(clauses: list[str], question: str, passages: list[str]) -> bo
             first = clause.lstrip(" \"'([*_-").lower().startswith(run[0])
             if i == 0 and first and (run[0].endswith("ly") or _OPENER.match(run[0])):
                 run = run[1:]
-            while run and (run[0] in STOP or run[0] in _PRONOUNS):  # "I", "It", "The"
+            while run and (run[0] in STOP or run[0] in _PRONOUNS or run[0] in HONORIFICS):  # "I", "It", "Mme"
                 run = run[1:]
             if not run:
                 continue

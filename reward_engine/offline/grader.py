@@ -70,6 +70,7 @@ from reward_engine.offline.answer_forms import (
     numbers_in_words_to_digits,
     one_date,
     one_value,
+    other_dimension,
     quantities,
     same_answer,
     without_other_counts,
@@ -92,6 +93,16 @@ from reward_engine.offline.reading import (
 )
 from reward_engine.offline.text_form import VERBS as _VERBS
 from reward_engine.offline.text_form import is_statement, normalize
+from reward_engine.offline.turns import (
+    RELATION,
+    another_place,
+    as_options,
+    countries,
+    relation_of,
+    settled,
+    sign_turned,
+    without_opener,
+)
 from reward_engine.offline.words import STOP, stem
 
 _INCOMPLETE = re.compile(
@@ -312,14 +323,18 @@ def _same_figures(text: str, gold_raw: str) -> bool:
 
 
 def _grade(answer: str, answers: str | Iterable[str] | None, question: str | None) -> Label:
-    text = prepare(answer or "")
+    raw_golds = gold_aliases(answers, question)
+    # "Paris, I mean Lyon" answers Lyon; "Paris vs. Lyon", "a. Paris b. Lyon" offer both (hostile pass 6)
+    text = as_options(without_opener(settled(prepare(answer or "")), question), " ".join(raw_golds))
     pred = normalize(text)
     if not pred:
         return Label.NOT_ATTEMPTED
-    golds = [(raw, norm) for raw in gold_aliases(answers, question) if (norm := normalize(raw))]
+    golds = [(raw, norm) for raw in raw_golds if (norm := normalize(raw))]
     periods = asked_periods(answers, question)
     if golds and all(_other_era(text, raw) or _era_dropped(text, raw, question) for raw, _ in golds):
         return Label.INCORRECT  # "1969 AH" for 1969: the reading would drop "ah" as a filler word
+    if golds and all(re.search(r"\d", raw) and sign_turned(text, raw, question) for raw, _ in golds):
+        return Label.INCORRECT  # "-1889" for 1889, "8,849 m below sea level" for a height
     if pred in periods or any((pred == g or same_answer(pred, g)) and _same_figures(text, raw) for raw, g in golds):
         return Label.CORRECT
     if len(text) > MAX_CHARS:
@@ -566,6 +581,8 @@ def _number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, re
         return None
     text = without_other_counts(candidate.text, reading.question)  # "eight legs, in four pairs": one count
     found = quantities(text, in_asked_unit(gold_raw, reading.question))
+    if found and other_dimension(text, in_asked_unit(gold_raw, reading.question)):
+        return Label.INCORRECT  # "8,849 m²" or "8,849 m/s" for 8,849 m: another measurement
     if gold_date(gold_raw) is not None and not questions.ASKS_MEASURE.search(reading.question.lower()):
         # a year gold: only a number that could be that year ("1,000" for 1000); "how many metres": a count
         found = [q for q in found if q.kind == "exact" and q.low >= 1000]
@@ -660,6 +677,8 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
         before, after = seg[:at], seg[at + len(variant) :]
         if _NEGATION_BEFORE.search(before + " ") or _NEGATION_AFTER.match(after) or _RELATIVE_TO.search(before):
             return Label.INCORRECT
+        if relation_of(before) or _another_place(candidate.text, variant, gold_raw, reading.question):
+            return Label.INCORRECT  # "The father of Mozart", "Paris, Texas": someone or somewhere else
         if after.startswith(" s ") and _possessor(candidate.text, variant, reading.asked):
             return Label.INCORRECT
         if _ANOTHER_GUESS.search(before + " | " + after):  # "paris is the answer and so is lyon"
@@ -688,32 +707,51 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
 
 def _another_given_name(text: str, before: str, gold: str) -> bool:
     """The family name comes after a name the gold does not hold: "William Napier" for John Napier, "Just van
-    Rossum" for Guido van Rossum, "Franz Xaver Wolfgang Mozart" for Wolfgang Amadeus Mozart name other people
-    (hostile pass 5). Walks back over the raw words before it that the gold holds (or their initials) to the
-    first that it does not: a capitalised one is another person's name; a comma or a small word ends the name
-    ("Yes, Mozart", "the composer Mozart"). ``before`` is the normalised text before the family name."""
+    Rossum" for Guido van Rossum, "Franz Xaver Wolfgang Mozart" for Wolfgang Amadeus Mozart (hostile pass 5),
+    "Joliot-Curie" or "Irène Joliot-Curie" for Marie Curie (pass 6) name other people. Walks back over the raw
+    words before it, and the words joined to it by a hyphen, that the gold holds (or their initials) to the first
+    that it does not: a capitalised one is another person's name, unless one of the gold's own names comes before
+    it ("Maria Skłodowska-Curie": her own double name). A comma or a small word ends the name ("Yes, Mozart", "the
+    composer Mozart"). ``before`` is the normalised text before the family name."""
     tokens, seen, want = text.split(), 0, len(before.split())
     at = next((i for i, t in enumerate(tokens) if (seen := seen + len(normalize(t).split())) > want), None)
     if at is None:
         return False
     gold_words = set(gold.split())
+    joined = normalize(tokens[at]).split()[: want - (seen - len(normalize(tokens[at]).split()))]  # "joliot"
+    words = [(w, True) for w in reversed(joined)]
     for token in reversed(tokens[:at]):
         if token[-1:] in ",;:!?()\"'\u201d":
-            return False
-        word = normalize(token)
+            break
+        words += [(w, token[:1].isupper()) for w in reversed(normalize(token).split())] or [("", False)]
+    other = False
+    for word, capitalised in words:
         initial = len(word) == 1 and any(g.startswith(word) for g in gold_words)
-        if word in gold_words or initial:
+        if word in gold_words or initial or (other and any(_spelt(word, g) for g in gold_words)):
+            if other:
+                return not any(_spelt(word, g) for g in gold_words)  # her own given name before it
             continue
-        return bool(word) and word not in HONORIFICS and token[:1].isupper()
-    return False
+        if not word or word in HONORIFICS or not capitalised:
+            break
+        other = True
+    return other
 
 
-_RELATIONS = re.compile(
-    r"(?i)(?:moons?|satellites?|neighbou?rs?|wife|husband|widow|sons?|daughters?|brothers?|sisters?|siblings?|"
-    r"father|mother|parents?|child|children|cousins?|nephews?|nieces?|uncles?|aunts?|friends?|rivals?|"
-    r"successors?|predecessors?|pupils?|students?|teachers?|mentors?|partners?|colleagues?|assistants?|deputy|"
-    r"heirs?|twins?|capital|ally|allies|spouse)"
-)
+def _spelt(word: str, gold_word: str) -> bool:
+    """The same given name in another spelling or language ("Maria" for Marie): same first three letters, length
+    within one."""
+    return word == gold_word or (len(word) >= 4 and word[:3] == gold_word[:3] and abs(len(word) - len(gold_word)) <= 1)
+
+
+_RELATIONS = re.compile(rf"(?i)(?:{RELATION}|capital)")
+
+
+def _another_place(text: str, variant: str, gold_raw: str, question: str) -> bool:
+    """The gold's name put in a country the question and the gold do not ("Paris, Texas" for the capital of
+    France; ``turns.another_place``)."""
+    written = r"[\s-]+".join(re.escape(w) for w in variant.split())
+    found = re.search(rf"(?i)\b{written}\b", text)
+    return found is not None and another_place(text[found.end() :], countries(question) | countries(gold_raw))
 
 
 def _possessor(text: str, variant: str, asked: frozenset[str]) -> bool:

@@ -53,27 +53,39 @@ Greenland; Puerto Rico; Hong Kong; Macau; Soviet Union; USSR; Yugoslavia; Czecho
 West Germany; Prussia; Ottoman Empire; Persia; Siam; Ceylon; Rhodesia; Zaire
 """
 
-_REGIONS = """
-Alabama; Alaska; Arizona; Arkansas; California; Colorado; Connecticut; Delaware; Florida; Hawaii; Idaho;
-Illinois; Indiana; Iowa; Kansas; Kentucky; Louisiana; Maine; Maryland; Massachusetts; Michigan; Minnesota;
-Mississippi; Missouri; Montana; Nebraska; Nevada; New Hampshire; New Jersey; New Mexico; New York State;
-North Carolina; North Dakota; Ohio; Oklahoma; Oregon; Pennsylvania; Rhode Island; South Carolina;
-South Dakota; Tennessee; Texas; Utah; Vermont; Virginia; Washington State; West Virginia; Wisconsin; Wyoming;
-Ontario; Quebec; British Columbia; Alberta; Manitoba; Saskatchewan; Nova Scotia; New Brunswick;
-Newfoundland; Prince Edward Island; Yukon; Nunavut; Northwest Territories; New South Wales; Victoria;
-Queensland; Tasmania; Western Australia; South Australia; Northern Territory; England; Scotland; Wales;
-Northern Ireland; Bavaria; Saxony; Catalonia; Andalusia; Basque Country; Galicia; Tuscany; Lombardy; Sicily;
-Sardinia; Corsica; Brittany; Normandy; Provence; Île-de-France; Flanders; Wallonia; Siberia; Tibet; Kashmir;
-Punjab; Bengal; Kerala; Hokkaido; Honshu; Kyushu; Patagonia; Lapland; Crimea; Anatolia; Silesia; Bohemia;
-Moravia; Transylvania; New York; Washington; the Himalayas; the Alps; the Andes; the Rockies;
-the Rocky Mountains; the Pyrenees; the Karakoram; the Urals; the Carpathians
-"""
+_REGIONS = {  # first-level regions by the country that holds them ("" for ranges across countries)
+    "united states": """Alabama; Alaska; Arizona; Arkansas; California; Colorado; Connecticut; Delaware; Florida;
+    Hawaii; Idaho; Illinois; Indiana; Iowa; Kansas; Kentucky; Louisiana; Maine; Maryland; Massachusetts; Michigan;
+    Minnesota; Mississippi; Missouri; Montana; Nebraska; Nevada; New Hampshire; New Jersey; New Mexico; New York State;
+    North Carolina; North Dakota; Ohio; Oklahoma; Oregon; Pennsylvania; Rhode Island; South Carolina; South Dakota;
+    Tennessee; Texas; Utah; Vermont; Virginia; Washington State; West Virginia; Wisconsin; Wyoming; New York;
+    Washington""",
+    "canada": """Ontario; Quebec; British Columbia; Alberta; Manitoba; Saskatchewan; Nova Scotia; New Brunswick;
+    Newfoundland; Prince Edward Island; Yukon; Nunavut; Northwest Territories""",
+    "australia": """New South Wales; Victoria; Queensland; Tasmania; Western Australia; South Australia;
+    Northern Territory""",
+    "united kingdom": "England; Scotland; Wales; Northern Ireland",
+    "germany": "Bavaria; Saxony",
+    "spain": "Catalonia; Andalusia; Basque Country; Galicia",
+    "italy": "Tuscany; Lombardy; Sicily; Sardinia",
+    "france": "Corsica; Brittany; Normandy; Provence; Île-de-France",
+    "belgium": "Flanders; Wallonia",
+    "russia": "Siberia",
+    "china": "Tibet",
+    "india": "Kerala",
+    "japan": "Hokkaido; Honshu; Kyushu",
+    "czech republic": "Bohemia; Moravia",
+    "romania": "Transylvania",
+    "turkey": "Anatolia",
+    "": """Kashmir; Punjab; Bengal; Patagonia; Lapland; Crimea; Silesia; the Himalayas; the Alps; the Andes;
+    the Rockies; the Rocky Mountains; the Pyrenees; the Karakoram; the Urals; the Carpathians""",
+}
 
 
 @functools.cache
 def _levels() -> dict[str, int]:
     out: dict[str, int] = {}
-    for level, names in ((REGION, _REGIONS), (COUNTRY, _COUNTRIES), (CONTINENT, _CONTINENTS)):
+    for level, names in ((REGION, ";".join(_REGIONS.values())), (COUNTRY, _COUNTRIES), (CONTINENT, _CONTINENTS)):
         for name in names.split(";"):
             if normalize(name):
                 out[normalize(name)] = level
@@ -88,3 +100,18 @@ def level(name: str) -> int:
     (2, 2, 3, 1, 0, 0)
     """
     return _levels().get(normalize(name), 0)
+
+
+@functools.cache
+def _region_countries() -> dict[str, str]:
+    return {normalize(r): c for c, names in _REGIONS.items() if c for r in names.split(";") if normalize(r)}
+
+
+def country_of(region: str) -> str | None:
+    """The country a first-level region lies in ("Texas": "united states"), or None (a range across countries,
+    a name this list does not hold).
+
+    >>> country_of("Texas"), country_of("Ontario"), country_of("the Alps"), country_of("Lyon")
+    ('united states', 'canada', None, None)
+    """
+    return _region_countries().get(normalize(region))

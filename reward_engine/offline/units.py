@@ -16,7 +16,8 @@ from typing import Any
 
 # what a number may be followed by: a word, or a word after a qualifier ("square miles", "degrees celsius")
 _UNIT_TEXT = re.compile(
-    r"\s*((?:(?:square|cubic|sq\.?|nautical|degrees?|deg\.?)\s+)?[a-z°µ][a-z°µ²³/.-]{0,23})(?![a-z°µ²³/.-])"
+    r"\s*((?:(?:square|cubic|sq\.?|nautical|degrees?|deg\.?)\s+)?[a-z°µ][a-z°µ²³/.-]{0,23}(?:(?:\^|\*\*)?[23](?!\d))?)"
+    r"(?![a-z°µ²³/.-])"
 )
 _TEMPERATURE = {
     "°c": "degC", "°f": "degF", "c": "degC", "f": "degF", "celsius": "degC", "centigrade": "degC",
@@ -44,7 +45,8 @@ def _build() -> Any:
 def _unit(word: str) -> str | None:
     """pint's name for the unit ``word`` (lower case) names, or None when it is not one ("people", "in",
     "pairs"). A name, not a pint object: names compare across threads and registries."""
-    word = word.strip(".-/ ")
+    word = word.strip(".-/ ").replace("²", "^2").replace("³", "^3")  # "m²" is a square metre, not a metre
+    word = re.sub(r"^nautical\s+", "nautical_", re.sub(r"(?<=[a-z])([23])$", r"^\1", word))  # "m2": m²
     degrees = _DEGREES.match(word)
     if degrees and degrees.group(1) in _TEMPERATURE:
         word = degrees.group(1)
@@ -71,6 +73,15 @@ def convert(value: float, unit: str, other_unit: str) -> float | None:
         return float(_registry().Quantity(value, unit).to(other_unit).magnitude)
     except Exception:  # pint raises several kinds for incompatible dimensions
         return None
+
+
+def clashes(unit: str | None, other: str | None) -> bool:
+    """Both are units and they measure different things ("m²" or "m/s" against "m"): no conversion joins them.
+
+    >>> clashes("meter ** 2", "meter"), clashes("foot", "meter"), clashes(None, "meter")
+    (True, False, False)
+    """
+    return unit is not None and other is not None and convert(1.0, unit, other) is None
 
 
 def restates(value: float, unit: str | None, other: float, other_unit: str | None, step: float) -> bool:
