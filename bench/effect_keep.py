@@ -25,6 +25,7 @@ COLD = (
 )
 ARM = ("effect.json", "after_grpo.eval.json", "train_grpo.eval.json")
 TEXT = (".json", ".jsonl", ".md", ".txt")
+SKIP = frozenset({"README.md", "training_args.bin"})  # the trainer's card and pickled arguments: not the piece
 
 
 def _files(folder: Path, names: tuple[str, ...]) -> list[Path]:
@@ -33,7 +34,7 @@ def _files(folder: Path, names: tuple[str, ...]) -> list[Path]:
     for name in names:
         path = folder / name
         if path.is_dir():
-            out += sorted(p for p in path.iterdir() if p.is_file())
+            out += sorted(p for p in path.iterdir() if p.is_file() and p.name not in SKIP)
         elif path.is_file():
             out.append(path)
     return out

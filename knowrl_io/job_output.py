@@ -207,10 +207,19 @@ def write_atomically(path: Path, data: bytes) -> None:
 
 
 @contextmanager
-def own_output(output: Path, source: Path | None, job: str, settings: str, overwrite: bool = False) -> Iterator[Path]:
-    """Check, lock and claim ``output`` for one run of ``job``; raises ``OutputError`` with a one-line reason."""
+def own_output(
+    output: Path,
+    source: Path | None,
+    job: str,
+    settings: str,
+    overwrite: bool = False,
+    reads: Iterable[Path | None] = (),
+) -> Iterator[Path]:
+    """Check, lock and claim ``output`` for one run of ``job``; raises ``OutputError`` with a one-line reason.
+    ``reads``: other files the job reads (its config, its knowledge base), never written over either, even with
+    ``overwrite`` (hostile pass 7: ``--output`` naming the KB replaced it with scores)."""
     output = Path(output)
-    _check_location(output, [source])
+    _check_location(output, [source, *reads])
     lock = FileLock(str(lock_path(output)), timeout=0)
     try:
         lock.acquire()

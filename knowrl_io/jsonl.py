@@ -19,7 +19,7 @@ class Row:
     data: dict[str, Any] | None  # None: the line is bad
     error: str | None = None
     digest: str = ""  # of the input record's bytes: resume tells a changed row from the one it scored
-    id: str | int | None = None  # the row's id, read even when the row is bad
+    id: str | int | float | None = None  # the row's id, read even when the row is bad
 
 
 @dataclass(frozen=True)
@@ -54,10 +54,10 @@ def read_rows(
             )
 
 
-def _row_id(value: dict[str, Any]) -> str | int | None:
+def _row_id(value: dict[str, Any]) -> str | int | float | None:
     """The row's ``id`` when it can be read, even from a row that fails validation."""
     found = value.get("id")
-    return found if isinstance(found, (str, int)) and not isinstance(found, bool) else None
+    return found if isinstance(found, (str, int, float)) and not isinstance(found, bool) else None
 
 
 def _check(

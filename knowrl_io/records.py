@@ -73,7 +73,7 @@ DELIMITERS = ("", " ", "\t", "\r", "\n", ",", "]")  # what may follow a number, 
 
 def _jsonl_line(number: int, raw: bytes) -> Iterator[Record]:
     line = raw.rstrip(b"\r\n")
-    if number == 1 and line.startswith(BOM):
+    if line.startswith(BOM):  # the first line's, or a joined file's ("cat a.jsonl b.jsonl": hostile pass 7)
         line = line[len(BOM) :]
     if not line.strip():
         return
@@ -85,7 +85,13 @@ def _jsonl_line(number: int, raw: bytes) -> Iterator[Record]:
     try:
         yield Record(number, _decode(decoded), digest=digest(line))
     except ValueError as exc:
-        yield Record(number, None, _problem(exc), digest(line))
+        problem = _problem(exc)
+        if b"\r" in line:  # rows ended by a lone CR (classic Mac) read as one line: say so, not "Extra data"
+            problem = (
+                "rows end in lone carriage returns (\\r), not newlines: convert them (tr '\\r' '\\n' < IN > OUT); "
+                + problem
+            )
+        yield Record(number, None, problem, digest(line))
 
 
 class InputError(ValueError):

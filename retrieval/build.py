@@ -142,7 +142,9 @@ def build(
                 embedder.name,
             )
         chunker = Chunker(max_tokens=max_tokens)
-        ingested = ingest(conn, documents, chunker, progress, replace, commit=False) if documents is not None else None
+        ingested = (
+            ingest(conn, documents, chunker, progress, replace, False, bad_rows) if documents is not None else None
+        )
         synced = sync_passages(conn, progress)
         set_meta(conn, "chunker", {"tokenizer": chunker.name, "max_tokens": max_tokens})
         conn.commit()
@@ -272,6 +274,17 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps(asdict(report), indent=2))
     if bad:
         log.warning("%d bad row(s) skipped; everything else was built", len(bad))
+    removed, kept = report.documents.get("removed", []), report.documents.get("kept_missing", [])
+    if removed:
+        shown = ", ".join(repr(t) for t in removed[:5]) + (f" and {len(removed) - 5} more" if len(removed) > 5 else "")
+        log.warning("%d document(s) the input no longer holds were removed from the KB: %s", len(removed), shown)
+    if kept:
+        log.warning(
+            "%d document(s) the input no longer holds were kept: %d row(s) were bad and may be among them; "
+            "fix them and build again to remove the rest",
+            len(kept),
+            len(bad),
+        )
     if repeats:
         log.warning("%d row(s) repeat an earlier title and were not kept (lines above)", len(repeats))
     return 0

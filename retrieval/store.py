@@ -19,6 +19,8 @@ class IngestReport:
     updated: int = 0
     unchanged: int = 0
     duplicates: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)  # a replace: documents the input no longer holds
+    kept_missing: list[str] = field(default_factory=list)  # ... kept, because the input had bad rows
 
 
 def ingest(
@@ -28,6 +30,7 @@ def ingest(
     progress: bool = True,
     replace: bool = False,
     commit: bool = True,
+    bad_rows: list | None = None,
 ) -> IngestReport:
     """Upsert documents in FActScore's format: chunked passages joined by SEPARATOR.
 
@@ -35,8 +38,11 @@ def ingest(
     one input keeps its first text and is reported. ``replace``: ``documents`` are the whole KB (a build from
     an input), so a document the KB holds and the input no longer has is removed (``sync_passages`` then drops
     its passages and counts it in its ``documents_removed``); without it, documents are only added or updated.
-    ``commit=False`` leaves the transaction open for the caller (a build commits documents and passages together:
-    a build killed between the two leaves the KB as it was, never new documents over old passages).
+    ``bad_rows``: the rows the reader could not read (filled while ``documents`` is read): with any, a replace
+    removes nothing, since a bad row may be a document the input still holds (hostile pass 7: a torn row
+    deleted its document); what it keeps is reported in ``kept_missing``. ``commit=False`` leaves the transaction
+    open for the caller (a build commits documents and passages together: a build killed between the two leaves
+    the KB as it was, never new documents over old passages).
     """
     report = IngestReport()
     seen: set[str] = set()
@@ -69,7 +75,11 @@ def ingest(
             report.updated += 1
     if replace:
         gone = [title for (title,) in conn.execute("SELECT title FROM documents") if title not in kept]
-        conn.executemany("DELETE FROM documents WHERE title = ?", [(title,) for title in gone])
+        if bad_rows:
+            report.kept_missing = gone
+        else:
+            conn.executemany("DELETE FROM documents WHERE title = ?", [(title,) for title in gone])
+            report.removed = gone
     if commit:
         conn.commit()
     return report

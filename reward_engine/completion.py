@@ -16,7 +16,10 @@ from reward_engine.semantics import Semantics, format_term
 # block empty, and no nested <think>/<answer> opening tags inside either.
 _BLOCK = r"((?:(?!<think>|<answer>)\S)(?:(?!<think>|<answer>)[\s\S])*?)"  # the first character is checked too
 FORMAT_RE = re.compile(rf"^<think>\s*{_BLOCK}\s*</think>\s*<answer>\s*{_BLOCK}\s*</answer>$", re.DOTALL)
-_TAG = re.compile(r"</?(think|answer)>", re.IGNORECASE)
+# a tag however written: "<ANSWER>", "<answer >", "</ answer>" (hostile pass 7: a second block in capitals or
+# with a space was not counted, and the first block's answer was graded)
+_TAG = re.compile(r"<\s*/?\s*(think|answer)\b[^<>]{0,40}>", re.IGNORECASE)
+_ANSWER_OPEN = re.compile(r"<\s*answer\b[^<>/]{0,40}>", re.IGNORECASE)
 
 
 _UNSAFE = re.compile(r"[\ud800-\udfff\x00]")
@@ -70,8 +73,17 @@ class Parsed:
         return is_answer(self.answer)
 
     def answer_cut(self, max_chars: int) -> str:
-        """The answer as the grader sees it (``max_answer_chars``)."""
-        return (self.answer or "")[:max_chars]
+        """The answer as the grader sees it (``max_answer_chars``). A longer one has its runs of spaces made one,
+        then keeps its start and its end: padding must not push a closing "Correction: it is Lyon" out of the
+        grader's sight (hostile pass 7); an answer within the limit is sent as written."""
+        answer = self.answer or ""
+        if len(answer) <= max_chars:
+            return answer
+        answer = re.sub(r"\s+", " ", answer).strip()
+        if len(answer) <= max_chars:
+            return answer
+        head = (max_chars - 3) // 2
+        return answer[:head] + " … " + answer[len(answer) - (max_chars - 3 - head) :]
 
     def reasoning_cut(self, max_chars: int) -> str:
         """The reasoning as the fact checkers see it: a megabyte must not cost a megabyte of judge tokens, and
@@ -191,14 +203,16 @@ def parse(completion: Any) -> Parsed:
     """
     text = with_think(completion_text(completion).strip())
     formatted = _well_formed(text)
-    if formatted:
-        return Parsed(True, *formatted)
+    if formatted:  # KnowRL's format, as its regex reads it; an answer holding a tag however written is none
+        think, answer = formatted
+        return Parsed(True, think, None if _TAG.search(answer) else answer)
     think_end = text.rfind("</think>")
     think = text[len("<think>") : think_end] if think_end >= 0 else text[len("<think>") :]
     think = _TAG.sub(" ", think).strip()
     tail = text[think_end + len("</think>") :] if think_end >= 0 else ""
     answers = _blocks(tail)
-    answer = answers[0].strip() if len(answers) == 1 and "<answer>" not in answers[0] else None
+    single = len(answers) == 1 and len(_ANSWER_OPEN.findall(tail)) == 1
+    answer = answers[0].strip() if single else None
     if answer is not None and _TAG.search(answer):
         answer = None
     return Parsed(False, think, answer or None)

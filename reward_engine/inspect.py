@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -62,10 +63,28 @@ def _objects(path: Path) -> Iterator[dict[str, Any]]:
     return (r.value for r in iter_records(path) if isinstance(r.value, dict))
 
 
-def _inputs_by_line(path: Path | None) -> dict[int, dict[str, Any]]:
+def _inputs_by_line(path: Path | None, digests: dict[int, str] | None = None) -> dict[int, dict[str, Any]]:
+    """The input's rows by line; ``digests`` gets each line's record digest (to check the scores were made from
+    these rows)."""
     if path is None:
         return {}
-    return {r.line: r.value for r in iter_records(path) if isinstance(r.value, dict)}
+    found: dict[int, dict[str, Any]] = {}
+    for r in iter_records(path):
+        if isinstance(r.value, dict):
+            found[r.line] = r.value
+            if digests is not None:
+                digests[r.line] = r.digest
+    return found
+
+
+def stale_rows(rows: Iterable[dict[str, Any]], digests: dict[int, str]) -> list[int]:
+    """Lines whose input row is not the one these scores were made from (a score row records its input's digest):
+    an edited input, or another file (hostile pass 7: the page showed "Lyon" beside CORRECT)."""
+    return [
+        r["line"]
+        for r in rows
+        if isinstance(r.get("line"), int) and r.get("input_digest") and digests.get(r["line"]) != r["input_digest"]
+    ]
 
 
 class PassageTexts:
@@ -150,7 +169,17 @@ def render(rows: list[dict[str, Any]], title: str, passages: dict[int, dict[str,
 
 def write_page(rows_path: Path, output: Path, kb_path: Path | None = None, inputs: Path | None = None) -> int:
     """The report of ``rows_path`` as one HTML file (evidence text from ``kb_path`` when given); rows written."""
-    rows = report_rows(_objects(rows_path), _inputs_by_line(inputs))
+    digests: dict[int, str] = {}
+    by_line = _inputs_by_line(inputs, digests)
+    if inputs is not None:
+        stale = stale_rows(_objects(rows_path), digests)
+        if stale:
+            print(
+                f"warning: --input {inputs}: {len(stale)} row(s) are not the rows these scores were made from "
+                f"(first: line {stale[0]}; edited since, or another file); the page shows them as they are now",
+                file=sys.stderr,
+            )
+    rows = report_rows(_objects(rows_path), by_line)
     passages = None
     if kb_path is not None:
         kb = PassageTexts(kb_path)
@@ -202,6 +231,13 @@ def main(argv: list[str] | None = None) -> int:
         count = write_page(args.rows, args.output, args.kb, args.input)
     except (OutputError, ValueError) as exc:  # an output it must not write; not a knowledge base
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except sqlite3.Error as exc:  # a documents-only KB (FActScore's format) has no passages to show evidence from
+        print(
+            f"error: --kb {args.kb}: no passages to read evidence from ({exc}); derive them with "
+            f"python -m retrieval.build --from-db {args.kb} --no-dense",
+            file=sys.stderr,
+        )
         return 2
     print(f"{count} rows -> {args.output}")
     return 0

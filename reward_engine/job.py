@@ -27,7 +27,7 @@ from reward_engine.engine import RewardEngine, RewardResult, Sample
 from reward_engine.metrics import percentile
 
 REQUIRED = {"question": (str,), "completion": (str, list), "answers": (str, list)}
-OPTIONAL = {"title": (str, list), "id": (str, int)}
+OPTIONAL = {"title": (str, list), "id": (str, int, float)}  # an id is carried, not read: 1.0 as some exports write
 RETRY = {"timeout", "error", "breaker_open"}  # a job has no step budget: these are tried again
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import hashlib
 import json
 import logging
@@ -31,7 +32,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Sequence
 
 from tqdm.auto import tqdm
 
@@ -59,6 +60,7 @@ from reward_engine.job import (
     knowledge_version,
     reads_knowledge,
 )
+from reward_engine.offline.version import rules_version
 from reward_engine.samples import fact_score_of
 
 log = logging.getLogger(__name__)
@@ -128,6 +130,7 @@ async def score_file(
     ray_actors: int = 2,
     knowledge: Knowledge | None = None,
     check_judge: bool = False,
+    reads: Sequence[Path] = (),
 ) -> dict[str, Any]:
     """Score ``input_path`` (``-``: standard input) into ``output_path``; returns the run summary.
 
@@ -141,7 +144,9 @@ async def score_file(
     batch's rows that time out or fail (judge errors, breaker open) are scored again, up to ``passes``
     times in all, after the breaker's cool-down.
 
-    ``knowledge``: what ``job.check_knowledge`` found (checked here when neither it nor ``kb`` is given);
+    ``reads``: other files the job reads and must never write over (its config file); the knowledge base's
+    files are added here. ``knowledge``: what ``job.check_knowledge`` found (checked here when neither it nor
+    ``kb`` is given);
     ``check_judge``: check that the judges accept a connection before anything is written. Raises
     ``JobCheckError``, ``OutputError``, ``InputError`` or ``CacheError`` before the first row.
     """
@@ -155,11 +160,13 @@ async def score_file(
         await check_judges(config)
     settings = job_fingerprint(config, kb_version)
     _check_same_knowledge(output_path, config, kb_version, settings, overwrite)
+    _check_same_rules(output_path, settings, overwrite)
     job = ScoreJob(config, kb, batch_size, concurrency, passes, ray_address, ray_actors)
     stdin = _read_once(input_path)  # standard input or a pipe (``<(cmd)``): its path does not say what it holds
     before = _record(output_path) if stdin and not overwrite else {}
-    with own_output(output_path, input_path, JOB, settings, overwrite):
+    with own_output(output_path, input_path, JOB, settings, overwrite, [*reads, *knowledge_files(config)]):
         record = {**_record(output_path), "config": config.fingerprint(), "knowledge": kb_version}
+        record["rules"] = rules_version()
         write_atomically(sidecar(output_path), json.dumps(record).encode())
         spool: Path | None = None
         try:
@@ -185,6 +192,20 @@ async def score_file(
         finally:
             if spool is not None:
                 spool.unlink(missing_ok=True)
+
+
+def knowledge_files(config: RewardEngineConfig) -> list[Path]:
+    """The knowledge base's files (the database, its FAISS index and manifest) and a JSONL source given as a
+    path: inputs of the job, never its output."""
+    from retrieval.dense import index_paths
+    from reward_engine.knowledge import kb_path
+
+    db = kb_path(config.factuality.kb_path)
+    found = [db, *index_paths(db)] if db is not None else []
+    source = config.factuality.source
+    if source and ":" not in source:  # a file path, not 'package.module:Factory' or a URL
+        found.append(Path(source))
+    return found
 
 
 def _record(output_path: Path) -> dict[str, Any]:
@@ -222,6 +243,25 @@ def _check_same_knowledge(
             f"{record.get('knowledge')}, now {kb_version}): its rows would mix evidence from two KBs. Pass "
             "--overwrite to score again, or choose another --output"
         )
+
+
+def _check_same_rules(output_path: Path, settings: str, overwrite: bool) -> None:
+    """An output scored under the same config by another version of the offline rules (``offline.version``: the
+    grade guard and the offline stages read them whatever the config) is refused: its rows would mix verdicts
+    of two rule sets, and the older may hold a reward hole fixed since."""
+    try:
+        if overwrite or not output_path.is_file() or not output_path.stat().st_size:
+            return
+    except OSError:
+        return
+    record = _record(output_path)
+    if record.get("job") != JOB or record.get("settings") != settings or record.get("rules") == rules_version():
+        return
+    was = f"version {record['rules']}" if record.get("rules") else "a version from before jobs recorded it"
+    raise OutputError(
+        f"--output {output_path} was scored by other offline rules ({was}, now {rules_version()}: the package "
+        "changed): its rows would mix two rule sets. Pass --overwrite to score again, or choose another --output"
+    )
 
 
 class _InputDigest:
@@ -524,6 +564,7 @@ def main(argv: list[str] | None = None) -> int:
                 kb=kb,
                 knowledge=found,
                 check_judge=not args.ray,  # a cluster's actors may reach judges this machine cannot
+                reads=[args.config] if args.config else [],
             )
         )
     except (OutputError, InputError, CacheError, JobCheckError) as exc:
@@ -531,9 +572,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except OSError as exc:  # a full disk, a file size limit (EFBIG): one line, the rows written so far kept
         where = exc.filename or args.output
+        full = exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)
+        fix = "free space (or raise the file size limit)" if full else "fix that"
         print(
             f"error: cannot write {where}: {exc.strerror or exc}; the rows written so far are in {args.output}: "
-            "free space (or raise the file size limit) and run the same command again to resume",
+            f"{fix} and run the same command again to resume",
             file=sys.stderr,
         )
         return EXIT_USAGE

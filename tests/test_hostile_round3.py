@@ -244,6 +244,87 @@ def test_a_build_stopped_before_its_passages_leaves_the_kb_as_it_was(tmp_path, m
         assert [t for (t,) in conn.execute("SELECT title FROM passages")] == ["Paris"]
 
 
+@pytest.mark.parametrize("target", ["kb", "config"])
+def test_score_never_writes_over_its_knowledge_base_or_config(tmp_path, target) -> None:
+    """Hostile pass 7 (I11, I12): ``--output`` naming the config's KB or the config file, with ``--overwrite``,
+    replaced it with scores, exit 0 (the input file was already refused)."""
+    from retrieval.build import build
+    from retrieval.sources import Document
+
+    kb, config, src = tmp_path / "kb.db", tmp_path / "c.yaml", tmp_path / "in.jsonl"
+    build(kb, [Document("Paris", "Paris is the capital of France.")], progress=False, dense_index=False)
+    config.write_text(json.dumps({"grader": "offline", "factuality": {"kb_path": str(kb), "retrieval_mode": "bm25"}}))
+    src.write_text(json.dumps(_row(1)) + "\n")
+    output = {"kb": kb, "config": config}[target]
+    before = output.read_bytes()
+    done = _run("reward_engine.score", "--input", src, "--output", output, "--config", config, "--overwrite")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and str(output) in done.stderr, done.stderr
+    assert output.read_bytes() == before
+
+
+def test_a_rebuild_with_a_bad_row_removes_no_document_and_a_removal_is_named(tmp_path) -> None:
+    """Hostile pass 7 (I24): rebuilt from an input whose Paris row had become torn JSON, the KB lost Paris, and
+    the log said only "skipped ... everything else was built"."""
+    src, db = tmp_path / "docs.jsonl", tmp_path / "kb.db"
+    paris, lyon = json.dumps({"title": "Paris", "text": "A city."}), json.dumps({"title": "Lyon", "text": "A town."})
+    args = ("retrieval.build", "--input", src, "--db", db, "--no-dense", "--no-progress")
+    src.write_text(paris + "\n" + lyon + "\n")
+    assert _run(*args).returncode == 0
+    src.write_text(paris[:-9] + "\n" + lyon + "\n")  # torn
+    done = _run(*args)
+    assert done.returncode == 0 and "1 document(s) the input no longer holds were kept" in done.stderr, done.stderr
+    with sqlite3.connect(db) as conn:
+        assert sorted(t for (t,) in conn.execute("SELECT title FROM documents")) == ["Lyon", "Paris"]
+    src.write_text(lyon + "\n")  # Paris taken out on purpose
+    done = _run(*args)
+    assert done.returncode == 0 and "were removed from the KB: 'Paris'" in done.stderr, done.stderr
+    with sqlite3.connect(db) as conn:
+        assert [t for (t,) in conn.execute("SELECT title FROM documents")] == ["Lyon"]
+
+
+async def test_inspect_warns_when_its_input_is_not_what_the_scores_were_made_from(tmp_path, capsys) -> None:
+    """Hostile pass 7 (I21, I22): an --input edited after scoring (or another file) was joined by line in
+    silence: the page showed "Lyon" beside a CORRECT made for "Paris"."""
+    from reward_engine.config import parse_reward_config
+    from reward_engine.score import score_file
+
+    src, scores = _scores(tmp_path)
+    scores.unlink()
+    await score_file(src, scores, parse_reward_config({"factuality": {"enabled": False}}), progress=False)
+    code, err = _inspect(scores, "--input", src, "-o", tmp_path / "same.html", capsys=capsys)
+    assert code == 0 and "warning" not in err
+    src.write_text(src.read_text().replace("Paris</answer>", "Lyon</answer>"))
+    code, err = _inspect(scores, "--input", src, "-o", tmp_path / "edited.html", capsys=capsys)
+    assert code == 0 and "1 row(s) are not the rows these scores were made from (first: line 1" in err, err
+
+
+def test_inspect_names_a_documents_only_kb_in_one_line(tmp_path, capsys) -> None:
+    """Hostile pass 7 (I23): ``--kb`` a documents-only DB (FActScore's format, which scoring accepts by deriving
+    its passages) ended in a traceback (no table ``passages``)."""
+    _, scores = _scores(tmp_path)
+    scores.write_text(
+        json.dumps({"line": 1, "id": 1, "status": "ok", "total": 1.0, "claims": [{"text": "c", "evidence_ids": [1]}]})
+        + "\n"
+    )
+    kb = tmp_path / "documents.db"
+    with sqlite3.connect(kb) as conn:
+        conn.execute("CREATE TABLE documents(title TEXT PRIMARY KEY, text TEXT)")
+        conn.execute("INSERT INTO documents VALUES ('Paris', 'Paris is a city.')")
+    code, err = _inspect(scores, "--kb", kb, "-o", tmp_path / "page.html", capsys=capsys)
+    assert code == 2 and err.count("\n") == 1 and "--from-db" in err and "Traceback" not in err, err
+
+
+def test_score_carries_ids_written_as_whole_floats(tmp_path) -> None:
+    """Hostile pass 7 (I07): ids 1.0 and 2.0 (as some exports write them) made every row bad input, exit 3."""
+    config, src, out = tmp_path / "c.yaml", tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    config.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}}))
+    src.write_text("".join(json.dumps({**_row(1), "id": float(i)}) + "\n" for i in (1, 2)))
+    done = _run("reward_engine.score", "--input", src, "--output", out, "--config", config, "--no-progress")
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(r["id"], r["status"]) for r in rows] == [(1.0, "ok"), (2.0, "ok")]
+
+
 def _scores(tmp_path: Path) -> tuple[Path, Path]:
     src, scores = tmp_path / "in.jsonl", tmp_path / "scores.jsonl"
     src.write_text(json.dumps(_row(1)) + "\n")

@@ -39,7 +39,15 @@ def test_build_twice_adds_nothing_the_second_time(tmp_path, embedder):
     assert docs == len(CORPUS) and passages == fts_rows >= len(CORPUS)
 
     second = build(db, _docs(), progress=False, embedder=embedder)
-    assert second.documents == {"added": 0, "updated": 0, "unchanged": len(CORPUS), "duplicates": []}
+    unchanged = {
+        "added": 0,
+        "updated": 0,
+        "unchanged": len(CORPUS),
+        "duplicates": [],
+        "removed": [],
+        "kept_missing": [],
+    }
+    assert second.documents == unchanged
     assert second.dense["added"] == 0 and not second.dense["rebuilt"]
     assert _counts(db) == (docs, passages, fts_rows)
     index = faiss.read_index(str(index_paths(db)[0]))

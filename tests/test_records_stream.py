@@ -142,3 +142,19 @@ def test_a_consumer_that_leaves_early_lets_the_reading_thread_go() -> None:
 
     assert asyncio.run(take_two()) == [0, 1]
     assert finished.wait(10), "the reading thread is still blocked"
+
+
+def test_a_bom_at_the_start_of_a_later_line_is_read_as_the_first_lines_is(tmp_path) -> None:
+    """Hostile pass 7 (I02): two files joined with ``cat`` put the second's BOM mid-file; its row was bad input."""
+    path = tmp_path / "joined.jsonl"
+    path.write_bytes(b'\xef\xbb\xbf{"a": 1}\n\xef\xbb\xbf{"a": 2}\n')
+    assert [(r.line, r.value, r.error) for r in iter_records(path)] == [(1, {"a": 1}, None), (2, {"a": 2}, None)]
+
+
+def test_rows_ended_by_lone_carriage_returns_are_named_as_such(tmp_path) -> None:
+    """Hostile pass 7 (I01): a classic-Mac file (CR only) was one bad row, "Extra data"; the message now names the
+    line endings and how to convert them."""
+    path = tmp_path / "mac.jsonl"
+    path.write_bytes(b'{"a": 1}\r{"a": 2}\r')
+    (record,) = list(iter_records(path))
+    assert record.value is None and "lone carriage returns" in record.error and "tr '\\r' '\\n'" in record.error

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 from retrieval.text import split_sentences
 from reward_engine.offline import places, turns, units
@@ -57,6 +57,7 @@ _NOT_A_NEGATION = re.compile(
     r"(?i)\b(?:not only|not just|not least|not until|no doubt|no less than|no fewer than|no more than|"
     r"nothing but|none other than|no longer than|no\.\s*\d)"
 )
+_ERAS = frozenset({"bc", "bce", "ad", "ce", "b", "c"})  # "1889 BC": an era, not a name the evidence must hold
 _NEGATORS = frozenset(
     stem(w)
     for w in "not no never neither nor none nobody nothing nowhere cannot anything except rather instead".split()
@@ -300,7 +301,7 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
     """
     words = _words(claim)
     numbers = _numbers(claim)
-    claim_names = names(claim) - _NEGATORS
+    claim_names = names(claim) - _NEGATORS - _ERAS
     if not words:
         return False
     negative = claims_negation(claim)
@@ -313,6 +314,10 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue
         if _unit_swapped(stated, passage) or _opposed(claim, words, passage, threshold):
             continue
+        if numbers and any(_broken(test, vs[0], values(passage), passage, word) for test, vs, word in _bounds(claim)):
+            continue  # "born before 1756" where it says "born in 1756" (hostile pass 7)
+        if _swapped(claim, passage) or (numbers and _number_apart(words, numbers, passage)):
+            continue  # "turns chemical energy into light energy"; a year from another sentence (hostile pass 7)
         if _ranks(claim) - _ranks(passage) or (numbers and _crossed(words, numbers, passage)):
             continue  # "the second largest", "the former capital"; Physics with Chemistry's year (hostile pass 6)
         stances = _stances(words, passage, threshold)
@@ -325,13 +330,47 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
 # capital", however many words they share
 _RANK = re.compile(
     r"(?i)\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\d+(?:st|nd|rd|th)|"
-    r"former|ex|late|only|sole|co|vice|deputy|acting|joint|runner-up|penultimate|next|last)\b"
+    r"former|ex|late|only|sole|co|vice|deputy|acting|joint|runner-up|penultimate|next|last|used to|no longer|"
+    r"formerly)\b"
 )
 
 
 @functools.lru_cache(maxsize=8192)
 def _ranks(text: str) -> frozenset[str]:
     return frozenset(m.lower() for m in _RANK.findall(nfkc(text)))
+
+
+_INTO = re.compile(r"(?i)\b(\w+)\s+(\w+)\s+into\s+(\w+)(?:\s+(\w+))?")
+
+
+def _roles(text: str) -> set[tuple[str, str]]:
+    """What a text says turns into what, a word each ("light energy into chemical energy": light -> chemical)."""
+    out = set()
+    for a1, a2, b1, b2 in _INTO.findall(text):
+        left = a1 if b2 and a2.lower() == b2.lower() else a2  # "chemical energy into light energy": the heads match
+        out.add((stem(left.lower()), stem(b1.lower())))
+    return out
+
+
+def _swapped(claim: str, passage: str) -> bool:
+    """The claim turns round a change the passage states: "chemical energy into light energy" where it says
+    "light energy into chemical energy"."""
+    have = _roles(passage)
+    return any((b, a) in have and (a, b) not in have for a, b in _roles(claim) if a != b)
+
+
+def _number_apart(words: set[str], numbers: set[str], passage: str) -> bool:
+    """A number of the claim that the passage states only in sentences about something else: "Paris became the
+    capital in 1889" where 1889 is the Eiffel Tower's year. Each sentence holding the number must share half the
+    claim's other words (a pronoun's sentence does: "He wrote more than 600 works")."""
+    plain = {w for w in words if not w[:1].isdigit()}
+    if not plain:
+        return False
+    for number in numbers:
+        holding = [set(_words(s)) for s in split_sentences(passage) if number in _numbers(s)]
+        if holding and not any(len(plain & have) * 2 >= len(plain) for have in holding):
+            return True
+    return False
 
 
 _CLAUSE_SPLIT = re.compile(r"[,;]\s*|\s+(?:and|while|whereas|but)\s+")
@@ -369,16 +408,20 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
     >>> contradicted("Paris is not the capital of France.", ["Paris is the capital and largest city of France."])
     True
     """
-    stated = values(claim)
+    bounds = _bounds(claim)  # "fewer than 600", "after 1903": tested as bounds, not compared as values
+    bounded = {(v.value, v.unit) for _, vs, _ in bounds for v in vs}
+    stated = tuple(v for v in values(claim) if (v.value, v.unit) not in bounded)
     numbers = _numbers(claim)
     words = {w for w in _words(claim) if not w[:1].isdigit()}
-    claim_names = names(claim) - _NEGATORS
+    claim_names = names(claim) - _NEGATORS - _ERAS
     negative = claims_negation(claim)
     for passage in passages:
         have, _ = _passage_features(passage)
         if claim_names - have or not words or len(words & have) / len(words) < threshold:
             continue
         if stated and any(_disagree(v, values(passage)) for v in stated):
+            return True
+        if any(_broken(test, vs[0], values(passage), passage, word) for test, vs, word in bounds):
             return True
         if not numbers and _stances(words, passage, threshold) == {not negative}:
             return True
@@ -456,8 +499,11 @@ def _said(response: str, asked: set[str]) -> tuple[list[tuple[set[str], str]], s
             kept = []
         found = _NEGATION.search(clause)
         if found:
-            negative |= _words(clause[found.end() :])
-            clause = clause[: found.start()]
+            scope, *rest = re.split(
+                r",\s*(?=(?:it|that|this)(?:'s|\u2019s| is| was)\b|but\b|rather\b)", clause[found.end() :], 1
+            )
+            negative |= _words(scope)  # "It's not Salieri, it's Mozart": the negation ends at the comma
+            clause = clause[: found.start()] + (" " + _PUT_FORWARD.sub("", rest[0]) if rest else "")
         if clause.strip():
             kept.append(clause)
     items = [i.strip() for part in kept for i in _ITEMS.split(part) if i and i.strip()]
@@ -517,7 +563,8 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return False
     # "Paris, I mean Lyon" answers Lyon; "Paris vs. Lyon" offers both; "eighteen eighty-nine" is a year
     response = turns.as_options(turns.without_opener(turns.settled(response), question), question)
-    spoken = numbers_in_words_to_digits(response)
+    as_number = turns.roman(response)
+    spoken = str(as_number) if as_number is not None else numbers_in_words_to_digits(response)
     if re.fullmatch(r"[\d\s]+", normalize(spoken) or "-"):
         response = spoken
     passages = list(passages)
@@ -546,8 +593,20 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     if _relation_named(response, question) or _another_place_named(response, where):
         return True  # "The father of Mozart", "Mozart's librettist"; "Paris, Texas" (hostile pass 6)
     whole = tuple(dict.fromkeys(p for p, _, _ in answering))
+    bounds = _bounds(response)  # "after 1889", "between 8,000 and 9,000 m": held or broken, never a point value
+    for test, bound_values, word in bounds:
+        pool = (
+            [v for p in whole for v in values(p)]
+            if bound_values[0].unit
+            else [v for _, s, _ in answering for v in values(s)]
+        )
+        if _broken(test, bound_values[0], pool, " ".join(whole), word):
+            return True  # the evidence's value lies outside it (a strict bound leaves the value itself out)
+    bounded = {(v.value, v.unit) for _, vs, _ in bounds for v in vs}
     confirmed = False  # a value of the response agrees with the evidence: its other words are detail
     for value in values(response):
+        if (value.value, value.unit) in bounded or (value.value, None) in bounded:
+            continue
         found = [v for p in whole for v in values(p)] if value.unit else [v for _, s, _ in answering for v in values(s)]
         if _disagree(value, found) or any(_unit_swapped((value,), p) for p in whole):
             return True  # another value, or the evidence's digits in another measurement ("8,849 m²")
@@ -558,7 +617,12 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     named, negative, said, kept = _said(response, asked)
     if any(negative & words for _, _, words in answering):
         return True
-    if confirmed:
+    put_down = turns.disowned(response) or turns.puts_down_before(response) or turns.past_only(response, question)
+    if put_down and any((_words(response) - asked) & words for _, _, words in answering):
+        return True  # "Paris? Unlikely.", "I doubt it's Paris", "Paris is no longer the capital" (hostile pass 7)
+    if _compared_name(response, runs):
+        return True  # "A city bigger than Paris": something else, measured by the evidence's answer
+    if confirmed or bounds:
         return False
     if any(not any(item & words for _, _, words in answering) for item, _ in named):
         return True
@@ -570,6 +634,79 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
 _POSSESSED = re.compile(
     rf"(?i)^\W*(?P<whom>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}})['\u2019]s\s+(?:[a-z]+\s+)?{turns.RELATION}\b"
 )
+
+
+_GREATER = "after|over|above|beyond|more than|greater than|higher than|larger than|bigger than|taller than|"
+_GREATER += "longer than|later than|older than|heavier than"
+_LESSER = "before|under|below|less than|fewer than|lower than|smaller than|shorter than|earlier than|younger than|"
+_LESSER += "lighter than|prior to"
+_BOUND = re.compile(
+    rf"(?i)\b(?:(?P<ge>at least|no less than|since)|(?P<le>at most|no more than|until|up to)|(?P<gt>{_GREATER})|"
+    rf"(?P<lt>{_LESSER}))\s+(?=[$€£¥]?\d)"
+)
+_RANGE = re.compile(r"(?i)\b(?:between|from)\s+(?=[$€£¥]?\d)")
+
+
+def _bounds(response: str) -> list[tuple[Any, tuple[Value, ...], str]]:
+    """The bounds and ranges a response puts its values in, each as (test on a value in the bound's unit, the
+    values that make it): "after 1889" holds 1890 and not 1889, "between 8,000 and 9,000 m" holds 8,849 m."""
+    out: list[tuple[Any, tuple[Value, ...], str]] = []
+    for found in _BOUND.finditer(response):
+        said = values(response[found.end() :])
+        if not said:
+            continue
+        v = said[0].value
+        kind = found.lastgroup
+        test = {
+            "ge": lambda x, v=v: x >= v,
+            "le": lambda x, v=v: x <= v,
+            "gt": lambda x, v=v: x > v,
+            "lt": lambda x, v=v: x < v,
+        }[kind]
+        out.append((test, (said[0],), found.group().strip()))
+    for found in _RANGE.finditer(response):
+        said = values(response[found.end() :])
+        if len(said) < 2:
+            continue
+        low, high = said[0], said[1]
+        if low.unit is None and high.unit is not None:
+            low = low._replace(unit=high.unit, year=high.year)
+        out.append((lambda x, a=min(low.value, high.value), b=max(low.value, high.value): a <= x <= b, (low, high), ""))
+    return out
+
+
+def _broken(test: Any, bound: Value, found: Iterable[Value], text: str = "", word: str = "") -> bool:
+    """The evidence states values of the bound's kind and none lies within it. Where it states the bound's own
+    number, that statement is the one compared ("after 1903" against "in Physics in 1903 and ... in 1911": 1903,
+    not 1911), unless it puts the same bound on it ("more than 600" against "more than 600 works")."""
+    found = list(found)
+    same = [f for f in found if f.value == bound.value and f.unit == bound.unit]
+    if same and word:
+        for stated in re.finditer(rf"(?i)\b{re.escape(word)}\s+", text):
+            after = values(text[stated.end() : stated.end() + 40])
+            if after and after[0].value == bound.value:
+                return False  # the evidence puts the same bound on it ("more than 54.2 million")
+        found = same
+    inside = [x for x in (_in_unit(f, bound) for f in found) if x is not None]
+    return bool(inside) and not any(test(x) for x in inside)
+
+
+def _in_unit(found: Value, bound: Value) -> float | None:
+    """An evidence value in a bound's unit, or None when the two measure different things (a year and a count)."""
+    if found.year != bound.year or (found.unit is None) != (bound.unit is None):
+        return None
+    if found.unit is None or found.unit == bound.unit:
+        return found.value
+    return units.convert(found.value, found.unit, bound.unit)
+
+
+_COMPARED_NAME = re.compile(r"(?i)\b(?:\w+er|more|less|other) than\s+(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
+
+
+def _compared_name(response: str, runs: list[tuple[str, ...]]) -> bool:
+    """The response measures something else by a name the evidence answers with ("A city bigger than Paris")."""
+    found = _COMPARED_NAME.search(response)
+    return found is not None and any(_names_it(_name_tokens(found["name"]), run) for run in runs)
 
 
 def _relation_named(response: str, question: str) -> bool:

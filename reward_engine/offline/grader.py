@@ -53,7 +53,7 @@ import re
 from typing import Iterable
 
 from reward_engine.labels import Label
-from reward_engine.offline import places, questions
+from reward_engine.offline import places, questions, turns
 from reward_engine.offline.answer_forms import (
     HEAD_WORDS,
     HONORIFICS,
@@ -326,6 +326,9 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     raw_golds = gold_aliases(answers, question)
     # "Paris, I mean Lyon" answers Lyon; "Paris vs. Lyon", "a. Paris b. Lyon" offer both (hostile pass 6)
     text = as_options(without_opener(settled(prepare(answer or "")), question), " ".join(raw_golds))
+    as_number = turns.roman(text)
+    if as_number is not None and any(re.search(r"\d", raw) for raw in raw_golds):
+        text = str(as_number)  # "MDCCCLXXXIX" for 1889 (hostile pass 7)
     pred = normalize(text)
     if not pred:
         return Label.NOT_ATTEMPTED
@@ -333,6 +336,8 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     periods = asked_periods(answers, question)
     if golds and all(_other_era(text, raw) or _era_dropped(text, raw, question) for raw, _ in golds):
         return Label.INCORRECT  # "1969 AH" for 1969: the reading would drop "ah" as a filler word
+    if turns.puts_down_before(text) and any(find_word(pred, g) >= 0 for _, g in golds):
+        return Label.INCORRECT  # "Most people would say Paris, but that's a myth." (hostile pass 7)
     if golds and all(re.search(r"\d", raw) and sign_turned(text, raw, question) for raw, _ in golds):
         return Label.INCORRECT  # "-1889" for 1889, "8,849 m below sea level" for a height
     if pred in periods or any((pred == g or same_answer(pred, g)) and _same_figures(text, raw) for raw, g in golds):
@@ -583,6 +588,11 @@ def _number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, re
     found = quantities(text, in_asked_unit(gold_raw, reading.question))
     if found and other_dimension(text, in_asked_unit(gold_raw, reading.question)):
         return Label.INCORRECT  # "8,849 m²" or "8,849 m/s" for 8,849 m: another measurement
+    if found and turns.other_currency(text, gold_raw):
+        return Label.INCORRECT  # "€5 million" for $5 million, "12‰" for 12 %
+    if found and _STRICT_THAN.search(lower(text)) and not _STRICT_THAN.search(lower(gold_raw)):
+        if any(abs(q.low - want[0]) <= want[1] / 2 for q in found if q.kind == "exact"):
+            return Label.INCORRECT  # "higher than 8,849 m": a strict bound leaves the gold out
     if gold_date(gold_raw) is not None and not questions.ASKS_MEASURE.search(reading.question.lower()):
         # a year gold: only a number that could be that year ("1,000" for 1000); "how many metres": a count
         found = [q for q in found if q.kind == "exact" and q.low >= 1000]
@@ -679,6 +689,8 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
             return Label.INCORRECT
         if relation_of(before) or _another_place(candidate.text, variant, gold_raw, reading.question):
             return Label.INCORRECT  # "The father of Mozart", "Paris, Texas": someone or somewhere else
+        if turns.compared(before) or turns.marked_wrong(candidate.text, variant) or _put_down(candidate, reading):
+            return Label.INCORRECT  # "bigger than Paris", "Paris ❌", "I doubt it's Paris", "It used to be Paris"
         if after.startswith(" s ") and _possessor(candidate.text, variant, reading.asked):
             return Label.INCORRECT
         if _ANOTHER_GUESS.search(before + " | " + after):  # "paris is the answer and so is lyon"
@@ -744,6 +756,14 @@ def _spelt(word: str, gold_word: str) -> bool:
 
 
 _RELATIONS = re.compile(rf"(?i)(?:{RELATION}|capital)")
+
+
+_STRICT_THAN = re.compile(r"\b(?:\w+er|more|less|fewer) than\b")
+
+
+def _put_down(candidate: Candidate, reading: Reading) -> bool:
+    """The candidate names the gold only to doubt it, call it a myth, or say it was so once (``turns``)."""
+    return turns.disowned(candidate.text) or turns.past_only(candidate.text, reading.question)
 
 
 def _another_place(text: str, variant: str, gold_raw: str, question: str) -> bool:

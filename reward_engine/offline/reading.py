@@ -279,6 +279,7 @@ class Reading:
 # Lyon" answer Lyon), comments and tags are no text ('<span title="Paris">Lyon</span>' answers Lyon, not Paris):
 # issue #74's hostile pass (H2) found each paid as the gold beside another name.
 _STRUCK = re.compile(r"~~.*?~~|<(s|del|strike)\b[^<>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+_COMBINING_STRUCK = re.compile(r"(?:\S[\u0335\u0336\u0337\u0338]+)+")
 _COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
 _TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
 
@@ -290,7 +291,7 @@ def prepare(text: str) -> str:
     >>> prepare("~~Paris~~ Lyon").strip(), prepare('<span title="Paris">Lyon</span>').strip()
     ('Lyon', 'Lyon')
     """
-    text = nfkc(text)
+    text = _COMBINING_STRUCK.sub(" ", nfkc(text))  # "P̶a̶r̶i̶s̶": struck through letter by letter (hostile pass 7)
     if "~~" in text or "<" in text:
         text = _TAG.sub(" ", _COMMENT.sub(" ", _STRUCK.sub(" ", text)))
     text = text.translate({0x2018: "'", 0x2019: "'", 0x201C: '"', 0x201D: '"', 0x200B: None, 0x200D: None})
