@@ -67,6 +67,7 @@ def test_the_grader_does_not_pay_a_gold_put_down_compared_crossed_out_or_in_anot
     "answer, case",
     [
         ("MDCCCLXXXIX", EIFFEL),  # was INCORRECT
+        ("WW2", ("Which war ended in Europe in May 1945?", "World War II", None)),  # was INCORRECT ("WWII" was right)
         ("Paris", FRANCE),
         ("Paris \u2705", FRANCE),
         ("Paris. Lyon is a common misconception.", FRANCE),

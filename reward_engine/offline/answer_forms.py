@@ -169,7 +169,16 @@ def initials(name: str) -> str:
     ('usa', 'wwii', 'wwi')
     """
     words = [w for w in name.split() if w not in _LINKS]
-    return "".join(w if _ORDINAL.match(w) else w[0] for w in words) if len(words) >= 2 else ""
+    return _roman_digits("".join(w if _ORDINAL.match(w) else w[0] for w in words)) if len(words) >= 2 else ""
+
+
+_ROMAN_SMALL = {"1": "i", "2": "ii", "3": "iii", "4": "iv", "5": "v", "6": "vi", "7": "vii", "8": "viii", "9": "ix"}
+
+
+def _roman_digits(token: str) -> str:
+    """An initialism's closing digit as a Roman numeral: "ww2" and "wwii" are one war (hostile pass 7)."""
+    found = re.fullmatch(r"([a-z]{2,5})([1-9])", token)
+    return found[1] + _ROMAN_SMALL[found[2]] if found else token
 
 
 def _as_initialism(text: str) -> str:
@@ -177,6 +186,8 @@ def _as_initialism(text: str) -> str:
     tokens = text.split()
     if len(tokens) == 1 and 2 <= len(tokens[0]) <= 6 and tokens[0].isalpha():
         return tokens[0]
+    if len(tokens) == 1 and _roman_digits(tokens[0]) != tokens[0]:
+        return _roman_digits(tokens[0])  # "ww2"
     if 2 <= len(tokens) <= 6 and all(len(t) == 1 and t.isalpha() for t in tokens):
         return "".join(tokens)
     return ""
