@@ -18,8 +18,12 @@ _BLOCK = r"((?:(?!<think>|<answer>)\S)(?:(?!<think>|<answer>)[\s\S])*?)"  # the 
 FORMAT_RE = re.compile(rf"^<think>\s*{_BLOCK}\s*</think>\s*<answer>\s*{_BLOCK}\s*</answer>$", re.DOTALL)
 # a tag however written: "<ANSWER>", "<answer >", "</ answer>" (hostile pass 7: a second block in capitals or
 # with a space was not counted, and the first block's answer was graded)
-_TAG = re.compile(r"<\s*/?\s*(think|answer)\b[^<>]{0,40}>", re.IGNORECASE)
-_ANSWER_OPEN = re.compile(r"<\s*answer\b[^<>/]{0,40}>", re.IGNORECASE)
+_TAG = re.compile(r"<\s*/?\s*(think|answer)\s*(?:\s[\w-]+\s*=[^<>]{0,40})?/?>", re.IGNORECASE)
+# a whole answer block however its tags are written: "<think twice>" in the text is not a tag, and a mention of
+# "the <answer> tag above" after the block opens no second one
+_ANSWER_BLOCK = re.compile(
+    r"<\s*answer\s*(?:\s[\w-]+\s*=[^<>]{0,40})?>.*?<\s*/\s*answer\s*>", re.IGNORECASE | re.DOTALL
+)
 
 
 _UNSAFE = re.compile(r"[\ud800-\udfff\x00]")
@@ -74,16 +78,21 @@ class Parsed:
 
     def answer_cut(self, max_chars: int) -> str:
         """The answer as the grader sees it (``max_answer_chars``). A longer one has its runs of spaces made one,
-        then keeps its start and its end: padding must not push a closing "Correction: it is Lyon" out of the
-        grader's sight (hostile pass 7); an answer within the limit is sent as written."""
+        then keeps its start and its end, in whole sentences where it has them: padding must not push a closing
+        "Correction: it is Lyon" out of the grader's sight (hostile pass 7); an answer within the limit is sent as
+        written."""
         answer = self.answer or ""
         if len(answer) <= max_chars:
             return answer
         answer = re.sub(r"\s+", " ", answer).strip()
         if len(answer) <= max_chars:
             return answer
-        head = (max_chars - 3) // 2
-        return answer[:head] + " … " + answer[len(answer) - (max_chars - 3 - head) :]
+        head, tail = answer[: max_chars // 2], answer[len(answer) - (max_chars - 1 - max_chars // 2) :]
+        ends = [m.end() for m in re.finditer(r"[.!?](?=\s)", head)]
+        starts = [m.end() for m in re.finditer(r"[.!?]\s+", tail)]
+        head = head[: ends[-1]] if ends else head  # whole sentences, where there are any: a cut one reads as a
+        tail = tail[starts[0] :] if starts and starts[0] < len(tail) else tail  # different answer (an ellipsis did)
+        return head + " " + tail
 
     def reasoning_cut(self, max_chars: int) -> str:
         """The reasoning as the fact checkers see it: a megabyte must not cost a megabyte of judge tokens, and
@@ -211,7 +220,7 @@ def parse(completion: Any) -> Parsed:
     think = _TAG.sub(" ", think).strip()
     tail = text[think_end + len("</think>") :] if think_end >= 0 else ""
     answers = _blocks(tail)
-    single = len(answers) == 1 and len(_ANSWER_OPEN.findall(tail)) == 1
+    single = len(answers) == 1 and len(_ANSWER_BLOCK.findall(tail)) == 1
     answer = answers[0].strip() if single else None
     if answer is not None and _TAG.search(answer):
         answer = None

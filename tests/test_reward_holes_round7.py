@@ -173,7 +173,7 @@ def test_one_answer_block_is_still_read() -> None:
 def test_a_long_answer_keeps_its_end_in_the_graders_sight() -> None:
     assert parse(PADDED).answer_cut(2000) == "Paris. Correction: it is Lyon."
     cut = parse(WORDY).answer_cut(2000)
-    assert len(cut) == 2000 and cut.startswith("Paris.") and cut.endswith("Correction: it is Lyon.")
+    assert len(cut) <= 2000 and cut.startswith("Paris.") and cut.endswith("Correction: it is Lyon.")
     assert parse("<think>Hmm.</think><answer>Paris  is  it</answer>").answer_cut(2000) == "Paris  is  it"
 
 
@@ -221,3 +221,110 @@ def test_a_resume_under_other_offline_rules_is_refused_in_one_line(tmp_path) -> 
     assert "Traceback" not in refused.stderr and refused.stderr.count("\n") == 1
     rescored = subprocess.run([*cmd, "--overwrite"], capture_output=True, text=True, timeout=300)
     assert rescored.returncode == 0, rescored.stderr
+
+
+# A review of the rules above (cases written before running) found right answers they under-paid; each passed
+# before the rules and fails without the narrowing that followed.
+MAGIC_FLUTE = ("Which composer wrote The Magic Flute?", "Wolfgang Amadeus Mozart", None)
+TOKYO = ("What is the capital of Japan?", "Tokyo", None)
+
+
+@pytest.mark.parametrize(
+    "answer, case",
+    [
+        ("Paris. Sorry, I can't give more detail than that.", FRANCE),
+        ("Mozart. Sorry if that's too short.", MAGIC_FLUTE),
+        ("Paris (no correction needed).", FRANCE),
+        ("Mozart, who wrote it to make it accessible to ordinary Viennese audiences.", MAGIC_FLUTE),
+        ("Paris, which was once called Lutetia", FRANCE),
+        ("Tokyo, which was once known as Edo", TOKYO),
+        ("Paris. It's a common misconception that Lyon is the capital.", FRANCE),
+        ("Mozart \u2014 crediting it to Salieri would be wrong.", MAGIC_FLUTE),
+        ("8,849 m \u2014 higher than any other mountain on Earth", EVEREST),
+        ("Saturn is smaller than Jupiter, which is the largest.", JUPITER),
+        ("He was the son of Leopold Mozart.", ("Whose son was Wolfgang Amadeus Mozart?", "Leopold Mozart", None)),
+        ("She was the wife of Pierre Curie.", ("Who was Marie Curie married to?", "Pierre Curie", None)),
+        ("It's a moon of Jupiter.", ("Which planet does Ganymede orbit?", "Jupiter", None)),
+        ("He was a pupil of Joseph Haydn.", ("Whose pupil was Beethoven in Vienna?", "Joseph Haydn", None)),
+        ("Moscow, Russia", ("What was the capital of the Soviet Union?", "Moscow", None)),
+        ("Istanbul, Turkey", ("What was the capital of the Ottoman Empire?", ["Constantinople", "Istanbul"], None)),
+        ("B. B. King", ("Which blues guitarist named his guitar Lucille?", "B.B. King", None)),
+    ],
+)
+def test_the_narrowed_rules_still_pay_right_answers_said_naturally(answer, case) -> None:
+    question, gold, _ = case
+    assert grade(answer, gold, question) is Label.CORRECT
+
+
+@pytest.mark.parametrize(
+    "answer, case",
+    [
+        ("Mozart, who wrote it to make it accessible to ordinary audiences.", FLUTE),
+        ("Tokyo, which was once known as Edo.", ("What is the capital of Japan?", "Tokyo", "Tokyo")),
+        ("Paris. It's a common misconception that Lyon is the capital.", FRANCE),
+        ("Paris \u2014 that's right, not false", FRANCE),
+        ("It's Paris; the idea that it's Lyon is a myth.", FRANCE),
+        ("Jupiter. Contrary to a popular myth, it is not a failed star.", JUPITER),
+        ("Saturn is smaller than Jupiter, which is the largest.", JUPITER),
+        ("None other than Wolfgang Amadeus Mozart", FLUTE),
+        ("Mozart, who wrote over 600 works", FLUTE),
+    ],
+)
+def test_binary_rar_does_not_contradict_right_answers_said_naturally(answer, case) -> None:
+    question = case[0]
+    passage = EVIDENCE.get(question, "Tokyo is the capital of Japan. It was once known as Edo.")
+    assert facts.answer_contradicted(question, answer, [passage]) is False
+
+
+def test_binary_rar_reads_a_relation_the_question_asks_for() -> None:
+    passage = "Wolfgang Amadeus Mozart was the son of Leopold Mozart."
+    question = "Whose son was Wolfgang Amadeus Mozart?"
+    assert facts.answer_contradicted(question, "He was the son of Leopold Mozart.", [passage]) is False
+
+
+@pytest.mark.parametrize(
+    "claim, passage",
+    [
+        ("Mozart wrote over 600 works.", PASSAGES[2]),
+        ("Mozart wrote above 600 works.", PASSAGES[2]),
+        ("Mozart, born in 1756, wrote The Magic Flute.", PASSAGES[2] + " He wrote The Magic Flute."),
+        (
+            "The Magic Flute was the last opera Mozart completed.",
+            "The Magic Flute was the final opera Mozart completed.",
+        ),
+        ("Venus is the only planet that spins clockwise.", "Venus is the sole planet that spins clockwise."),
+        (
+            "Kyoto is a former capital of Japan.",
+            "Kyoto was the capital of Japan for over a thousand years until the capital moved to Tokyo in 1869.",
+        ),
+    ],
+)
+def test_the_verifier_still_supports_a_claim_said_with_other_words(claim: str, passage: str) -> None:
+    assert facts.supported(claim, [passage])
+
+
+@pytest.mark.parametrize(
+    "claim", ["Mozart wrote over 600 works.", "Marie Curie won the Nobel Prize in Chemistry after 1903."]
+)
+def test_the_verifier_does_not_contradict_a_bound_the_evidence_holds(claim: str) -> None:
+    assert not facts.contradicted(claim, PASSAGES)
+
+
+@pytest.mark.parametrize(
+    "completion, answer",
+    [
+        ("<think>r</think>\n<answer>Paris</answer>\nMy final answer is in the <answer> tag above.", "Paris"),
+        (
+            "<think>r</think><answer>Paris (I'd <think twice> before saying Lyon)</answer>",
+            "Paris (I'd <think twice> before saying Lyon)",
+        ),
+    ],
+)
+def test_a_mention_of_a_tag_is_not_a_second_block(completion: str, answer: str) -> None:
+    assert parse(completion).answer == answer
+
+
+def test_a_long_right_answer_cut_for_the_grader_stays_right() -> None:
+    answer = "Paris. " + "It is known for its museums, parks, cafés and wide boulevards. " * 45
+    cut = parse(f"<think>Hmm.</think><answer>{answer}</answer>").answer_cut(2000)
+    assert len(cut) <= 2000 and grade(cut, "Paris", FRANCE[0]) is Label.CORRECT

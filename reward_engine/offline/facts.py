@@ -314,7 +314,7 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue
         if _unit_swapped(stated, passage) or _opposed(claim, words, passage, threshold):
             continue
-        if numbers and any(_broken(test, vs[0], values(passage), passage, word) for test, vs, word in _bounds(claim)):
+        if numbers and any(_broken(t, vs[0], values(passage), passage, k, pin=True) for t, vs, k in _bounds(claim)):
             continue  # "born before 1756" where it says "born in 1756" (hostile pass 7)
         if _swapped(claim, passage) or (numbers and _number_apart(words, numbers, passage)):
             continue  # "turns chemical energy into light energy"; a year from another sentence (hostile pass 7)
@@ -327,17 +327,28 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
 
 
 # rank and standing words: "the second largest city" or "the former capital" is not "the largest city" or "the
-# capital", however many words they share
-_RANK = re.compile(
-    r"(?i)\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\d+(?:st|nd|rd|th)|"
-    r"former|ex|late|only|sole|co|vice|deputy|acting|joint|runner-up|penultimate|next|last|used to|no longer|"
-    r"formerly)\b"
-)
+# capital", however many words they share. Compared as groups: "final" says "last", "sole" says "only", "until"
+# says "former"
+_ORDINAL_WORDS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
+_RANK_GROUPS = {
+    **{w: w for w in _ORDINAL_WORDS},
+    **{
+        f"{i + 1}{'st' if i == 0 else 'nd' if i == 1 else 'rd' if i == 2 else 'th'}": w
+        for i, w in enumerate(_ORDINAL_WORDS)
+    },
+    **dict.fromkeys(["former", "formerly", "ex", "used to", "no longer", "previously", "until", "once"], "former"),
+    **dict.fromkeys(["only", "sole", "single", "lone"], "only"),
+    **dict.fromkeys(["last", "final"], "last"),
+    **dict.fromkeys(["vice", "deputy"], "vice"),
+    **dict.fromkeys(["next", "acting", "joint", "runner-up", "penultimate"], None),
+}
+_RANK = re.compile(r"(?i)\b(?:" + "|".join(sorted(map(re.escape, _RANK_GROUPS), key=len, reverse=True)) + r")\b")
 
 
 @functools.lru_cache(maxsize=8192)
 def _ranks(text: str) -> frozenset[str]:
-    return frozenset(m.lower() for m in _RANK.findall(nfkc(text)))
+    """The rank and standing groups ``text`` says (``_RANK_GROUPS``; a word that is its own group maps to None)."""
+    return frozenset(_RANK_GROUPS[m.lower()] or m.lower() for m in _RANK.findall(nfkc(text)))
 
 
 _INTO = re.compile(r"(?i)\b(\w+)\s+(\w+)\s+into\s+(\w+)(?:\s+(\w+))?")
@@ -361,14 +372,14 @@ def _swapped(claim: str, passage: str) -> bool:
 
 def _number_apart(words: set[str], numbers: set[str], passage: str) -> bool:
     """A number of the claim that the passage states only in sentences about something else: "Paris became the
-    capital in 1889" where 1889 is the Eiffel Tower's year. Each sentence holding the number must share half the
-    claim's other words (a pronoun's sentence does: "He wrote more than 600 works")."""
+    capital in 1889" where 1889 is the Eiffel Tower's year. Some sentence holding the number must share a third of
+    the claim's other words (a pronoun's sentence does: "He wrote more than 600 works")."""
     plain = {w for w in words if not w[:1].isdigit()}
     if not plain:
         return False
     for number in numbers:
         holding = [set(_words(s)) for s in split_sentences(passage) if number in _numbers(s)]
-        if holding and not any(len(plain & have) * 2 >= len(plain) for have in holding):
+        if holding and not any(plain & have and len(plain & have) * 3 >= len(plain) for have in holding):
             return True
     return False
 
@@ -421,7 +432,7 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
             continue
         if stated and any(_disagree(v, values(passage)) for v in stated):
             return True
-        if any(_broken(test, vs[0], values(passage), passage, word) for test, vs, word in bounds):
+        if any(_broken(test, vs[0], values(passage), passage, kind) for test, vs, kind in bounds):
             return True
         if not numbers and _stances(words, passage, threshold) == {not negative}:
             return True
@@ -594,13 +605,13 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return True  # "The father of Mozart", "Mozart's librettist"; "Paris, Texas" (hostile pass 6)
     whole = tuple(dict.fromkeys(p for p, _, _ in answering))
     bounds = _bounds(response)  # "after 1889", "between 8,000 and 9,000 m": held or broken, never a point value
-    for test, bound_values, word in bounds:
+    for test, bound_values, kind in bounds:
         pool = (
             [v for p in whole for v in values(p)]
             if bound_values[0].unit
             else [v for _, s, _ in answering for v in values(s)]
         )
-        if _broken(test, bound_values[0], pool, " ".join(whole), word):
+        if _broken(test, bound_values[0], pool, " ".join(whole), kind):
             return True  # the evidence's value lies outside it (a strict bound leaves the value itself out)
     bounded = {(v.value, v.unit) for _, vs, _ in bounds for v in vs}
     confirmed = False  # a value of the response agrees with the evidence: its other words are detail
@@ -617,8 +628,7 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     named, negative, said, kept = _said(response, asked)
     if any(negative & words for _, _, words in answering):
         return True
-    put_down = turns.disowned(response) or turns.puts_down_before(response) or turns.past_only(response, question)
-    if put_down and any((_words(response) - asked) & words for _, _, words in answering):
+    if _puts_down_the_answer(response, question, runs):
         return True  # "Paris? Unlikely.", "I doubt it's Paris", "Paris is no longer the capital" (hostile pass 7)
     if _compared_name(response, runs):
         return True  # "A city bigger than Paris": something else, measured by the evidence's answer
@@ -663,7 +673,7 @@ def _bounds(response: str) -> list[tuple[Any, tuple[Value, ...], str]]:
             "gt": lambda x, v=v: x > v,
             "lt": lambda x, v=v: x < v,
         }[kind]
-        out.append((test, (said[0],), found.group().strip()))
+        out.append((test, (said[0],), kind))
     for found in _RANGE.finditer(response):
         said = values(response[found.end() :])
         if len(said) < 2:
@@ -671,21 +681,22 @@ def _bounds(response: str) -> list[tuple[Any, tuple[Value, ...], str]]:
         low, high = said[0], said[1]
         if low.unit is None and high.unit is not None:
             low = low._replace(unit=high.unit, year=high.year)
-        out.append((lambda x, a=min(low.value, high.value), b=max(low.value, high.value): a <= x <= b, (low, high), ""))
+        out.append(
+            (lambda x, a=min(low.value, high.value), b=max(low.value, high.value): a <= x <= b, (low, high), "range")
+        )
     return out
 
 
-def _broken(test: Any, bound: Value, found: Iterable[Value], text: str = "", word: str = "") -> bool:
-    """The evidence states values of the bound's kind and none lies within it. Where it states the bound's own
-    number, that statement is the one compared ("after 1903" against "in Physics in 1903 and ... in 1911": 1903,
-    not 1911), unless it puts the same bound on it ("more than 600" against "more than 600 works")."""
+def _broken(test: Any, bound: Value, found: Iterable[Value], text: str = "", kind: str = "", pin: bool = False) -> bool:
+    """The evidence states values of the bound's kind and none lies within it; a bound of the same kind on the
+    same number in ``text`` ("over 600" against "more than 600 works") holds it. ``pin`` (to support a claim, not
+    to contradict one): where the evidence states the bound's own number, that statement is the one compared
+    ("after 1903" against "in Physics in 1903 and ... in Chemistry in 1911" is not supported; nor contradicted)."""
     found = list(found)
     same = [f for f in found if f.value == bound.value and f.unit == bound.unit]
-    if same and word:
-        for stated in re.finditer(rf"(?i)\b{re.escape(word)}\s+", text):
-            after = values(text[stated.end() : stated.end() + 40])
-            if after and after[0].value == bound.value:
-                return False  # the evidence puts the same bound on it ("more than 54.2 million")
+    if same and kind and any(k == kind and vs[0].value == bound.value for _, vs, k in _bounds(text)):
+        return False
+    if same and pin:
         found = same
     inside = [x for x in (_in_unit(f, bound) for f in found) if x is not None]
     return bool(inside) and not any(test(x) for x in inside)
@@ -700,13 +711,30 @@ def _in_unit(found: Value, bound: Value) -> float | None:
     return units.convert(found.value, found.unit, bound.unit)
 
 
-_COMPARED_NAME = re.compile(r"(?i)\b(?:\w+er|more|less|other) than\s+(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
+def _puts_down_the_answer(response: str, question: str, runs: list[tuple[str, ...]]) -> bool:
+    """The response names a name of the answering evidence only to put it down ("Paris? Unlikely.", "I doubt it's
+    Paris", "Paris is no longer the capital", "Most people would say Paris, but that's a myth.")."""
+    norm = normalize(response)
+    for run in runs:
+        name = " ".join(run)
+        at = f" {norm} ".find(f" {name} ")
+        if at < 0:
+            continue
+        before, after = norm[:at], norm[at + len(name) :]
+        if turns.put_down(before, after) or turns.puts_down_before(response) or turns.past_only(response, question):
+            return True
+    return False
 
 
 def _compared_name(response: str, runs: list[tuple[str, ...]]) -> bool:
-    """The response measures something else by a name the evidence answers with ("A city bigger than Paris")."""
-    found = _COMPARED_NAME.search(response)
-    return found is not None and any(_names_it(_name_tokens(found["name"]), run) for run in runs)
+    """The response is another thing measured by a name the evidence answers with ("A city bigger than Paris");
+    not a statement ("Saturn is smaller than Jupiter") nor "none other than"."""
+    norm = normalize(response)
+    for run in runs:
+        at = f" {norm} ".find(f" {' '.join(run)} ")
+        if at > 0 and turns.compared(norm[:at]):
+            return True
+    return False
 
 
 def _relation_named(response: str, question: str) -> bool:
@@ -716,7 +744,7 @@ def _relation_named(response: str, question: str) -> bool:
     asked = set(_name_tokens(question))
     norm = normalize(response)
     for at in (m.end() for m in re.finditer(r"\bof ", norm)):
-        if turns.relation_of(norm[:at]):
+        if turns.relation_of(norm[:at], question):
             return not set(norm[at:].split()) <= asked
     owner = _POSSESSED.match(response)
     return owner is not None and not set(_name_tokens(owner["whom"])) <= asked

@@ -687,9 +687,12 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
         before, after = seg[:at], seg[at + len(variant) :]
         if _NEGATION_BEFORE.search(before + " ") or _NEGATION_AFTER.match(after) or _RELATIVE_TO.search(before):
             return Label.INCORRECT
-        if relation_of(before) or _another_place(candidate.text, variant, gold_raw, reading.question):
+        relation = relation_of(before, reading.question) and not _described(candidate, reading)
+        if relation or _another_place(candidate.text, variant, gold_raw, reading.question):
             return Label.INCORRECT  # "The father of Mozart", "Paris, Texas": someone or somewhere else
-        if turns.compared(before) or turns.marked_wrong(candidate.text, variant) or _put_down(candidate, reading):
+        if turns.compared(before) or turns.marked_wrong(candidate.text, variant) or turns.put_down(before, after):
+            return Label.INCORRECT  # "bigger than Paris", "Paris ❌", "I doubt it's Paris", "Paris? Unlikely."
+        if turns.past_only(candidate.text, reading.question):
             return Label.INCORRECT  # "bigger than Paris", "Paris ❌", "I doubt it's Paris", "It used to be Paris"
         if after.startswith(" s ") and _possessor(candidate.text, variant, reading.asked):
             return Label.INCORRECT
@@ -758,12 +761,17 @@ def _spelt(word: str, gold_word: str) -> bool:
 _RELATIONS = re.compile(rf"(?i)(?:{RELATION}|capital)")
 
 
-_STRICT_THAN = re.compile(r"\b(?:\w+er|more|less|fewer) than\b")
+_SUBJECT_BEFORE = re.compile(r"\b(?:it|he|she|they|this|that)(?:'s|\u2019s|\s+is|\s+was|\s+were|\s+are)\s*$")
 
 
-def _put_down(candidate: Candidate, reading: Reading) -> bool:
-    """The candidate names the gold only to doubt it, call it a myth, or say it was so once (``turns``)."""
-    return turns.disowned(candidate.text) or turns.past_only(candidate.text, reading.question)
+def _described(candidate: Candidate, reading: Reading) -> bool:
+    """The answer said the candidate of a subject ("It's a moon of Jupiter", "He was the son of Leopold Mozart"):
+    it describes the question's subject, whose relation the gold is; the reading kept only the phrase."""
+    at = reading.low.find(lower(candidate.text))
+    return at > 0 and bool(_SUBJECT_BEFORE.search(reading.low[:at]))
+
+
+_STRICT_THAN = re.compile(r"\b(?:\w+er|more|less|fewer) than\s+[$€£¥]?\d")  # right before the number
 
 
 def _another_place(text: str, variant: str, gold_raw: str, question: str) -> bool:

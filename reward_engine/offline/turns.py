@@ -22,27 +22,38 @@ RELATION = (
     r"mistress(?:es)?|fianc[eé]e?s?|relatives?|descendants?|ancestors?|in-laws?|namesakes?|opponents?|enem(?:y|ies)|"
     r"servants?|imitators?|followers?|admirers?|critics?|collaborators?|co-?authors?|sidekicks?|companions?)"
 )
-_RELATION_OF = re.compile(
-    rf"^(?:(?:it|he|she|that|this|answer) (?:is|was|s|would be) )?(?:(?:one|some|any|each|all) of )?"
-    rf"(?:[a-z]+ ){{0,2}}{RELATION} of $"
-)
+_SUBJECT = r"(?:is|was|are|were|he|she|it|they|s|that|this|who|which)\b"  # a clause, not a noun phrase
+_RELATION_OF = re.compile(rf"^(?:(?:one|some|any|each|all) of )?(?:(?!{_SUBJECT})[a-z]+ ){{0,2}}{RELATION} of $")
+_RELATION_WORD = re.compile(rf"(?i)\b{RELATION}\b")
 
 
-def relation_of(before: str) -> bool:
-    """The normalised words before a name make it the other end of a relation ("father of", "largest moon of",
-    "one of moons of"): the answer is the relation's other person or thing, not the name.
+def relation_of(before: str, question: str | None = None) -> bool:
+    """The normalised words before a name make the answer the other end of a relation ("father of", "largest moon
+    of", "one of moons of"): a noun phrase naming someone or something else. Not with a subject ("He was the son
+    of Leopold Mozart", "It's a moon of Jupiter" describe the question's subject), nor where the question asks
+    for that relation ("Whose son was ...?").
 
-    >>> relation_of("father of "), relation_of("largest moon of "), relation_of("composer "), relation_of("")
-    (True, True, False, False)
+    >>> relation_of("father of "), relation_of("largest moon of "), relation_of("composer ")
+    (True, True, False)
+    >>> relation_of("he was son of "), relation_of("it s moon of ")
+    (False, False)
+    >>> relation_of("son of ", "Whose son was Wolfgang Amadeus Mozart?")
+    False
     """
-    return bool(_RELATION_OF.match(before))
+    found = _RELATION_OF.match(before)
+    if not found:
+        return False
+    said = {w.lower().rstrip("s") for w in _RELATION_WORD.findall(before)}
+    asked = {w.lower().rstrip("s") for w in _RELATION_WORD.findall(question or "")}
+    return not said & asked
 
 
 # "Paris, I mean Lyon": what follows the last of these is the answer the response settles on
 _CORRECTION = re.compile(
-    r"(?i)(?:^|[\s,;:.!?(\u2013\u2014-])\s*(?:i mean|i meant|or rather|no,? wait|wait,? no|sorry|correction|"
-    r"scratch that|make (?:that|it)|i should (?:say|have said)|actually,? no)\b\s*[,:;\u2013\u2014-]?\s*(?=\S)"
+    r"(?i)(?:^|[\s,;:.!?(\u2013\u2014-])\s*(?:i mean|i meant|or rather|no,? wait|wait,? no|correction:|scratch that|"
+    r"make that|i should (?:say|have said)|actually,? no)\b\s*[,:;\u2013\u2014-]?\s*(?=\S)"
 )
+SETTLED_WORDS = 6  # what follows a correction is an answer when this short ("Paris, I mean Lyon")
 
 
 def settled(text: str) -> str:
@@ -53,7 +64,9 @@ def settled(text: str) -> str:
     ('Lyon', 'Paris.', 'Paris')
     """
     found = list(_CORRECTION.finditer(text))
-    return text[found[-1].end() :] if found else text
+    if not found or len(text[found[-1].end() :].split()) > SETTLED_WORDS:
+        return text  # "Paris, and I mean the city proper, ...": an aside, not a new answer
+    return text[found[-1].end() :]
 
 
 # "Yes, Mozart": an opener that agrees with nothing asked (the question asks who, not whether)
@@ -97,7 +110,8 @@ def as_options(text: str, gold: str = "") -> str:
     if "/" not in gold:  # "1889/90": two years, not one
         text = _YEAR_SLASH.sub(lambda m: f"{m[1]} or {m[1][: 4 - len(m[2])]}{m[2]}", text)
     letters = list(_LETTERED.finditer(text))
-    if len(letters) >= 2 and letters[0].start() == 0 and not _LETTERED.search(gold):
+    in_order = all(m[1].lower() == "abcd"[i] for i, m in enumerate(letters))  # "B. B. King" is a name
+    if len(letters) >= 2 and in_order and letters[0].start() == 0 and not _LETTERED.search(gold):
         pieces = [text[m.end() : n.start() if n else len(text)].strip() for m, n in zip(letters, letters[1:] + [None])]
         text = " or ".join(p for p in pieces if p)
     return text
@@ -174,6 +188,23 @@ def countries(text: str) -> set[str]:
     return found
 
 
+# a country by an older name stands for the countries that hold its land now ("Moscow, Russia" for the Soviet Union)
+_SUCCESSORS = {
+    "soviet union": {"russia", "ukraine", "belarus", "kazakhstan", "georgia", "armenia", "azerbaijan", "estonia",
+                     "latvia", "lithuania", "moldova", "uzbekistan", "turkmenistan", "tajikistan", "kyrgyzstan"},
+    "ussr": {"russia"}, "ottoman empire": {"turkey"}, "prussia": {"germany", "poland"}, "persia": {"iran"},
+    "siam": {"thailand"}, "ceylon": {"sri lanka"}, "rhodesia": {"zimbabwe"},
+    "zaire": {"democratic republic of congo"},
+    "yugoslavia": {"serbia", "croatia", "slovenia", "bosnia and herzegovina", "montenegro", "north macedonia"},
+    "czechoslovakia": {"czech republic", "slovakia"}, "east germany": {"germany"}, "west germany": {"germany"},
+    "burma": {"myanmar"},
+}  # fmt: skip
+
+
+def _with_successors(where: set[str]) -> set[str]:
+    return where.union(*(_SUCCESSORS.get(w, set()) for w in where))
+
+
 def another_place(after: str, where: set[str]) -> bool:
     """The words after a place name put it in a country other than the one(s) ``where`` it should be ("Paris,
     Texas", "Paris (Kentucky)" for the capital of France): another place of that name. Nothing is known
@@ -184,6 +215,7 @@ def another_place(after: str, where: set[str]) -> bool:
     """
     if not where:
         return False
+    where = _with_successors(where)
     for found in _QUALIFIER.finditer(after):
         named = country(found.group(1))
         if named is not None and named not in where:
@@ -195,53 +227,69 @@ def another_place(after: str, where: set[str]) -> bool:
 
 # -- hostile pass 7 ---------------------------------------------------------------------------------------------------
 
-# the answer puts the name down: "I doubt it's Paris", "Paris? Unlikely.", "Paris is a common misconception"
-_DISOWN = re.compile(
-    r"(?i)\b(?:i doubt|doubtful|unlikely|improbable|(?:a |the )?myth\b|(?:a |the )?(?:common |popular )?"
-    r"misconception|(?:is |that'?s |it'?s )?(?:not true|untrue|false|wrong|incorrect)\b)"
+# the answer puts the name down: "I doubt it's Paris", "Paris? Unlikely.", "Paris is a common misconception",
+# "Paris - false.": the put-down stands right before or right after the name (normalised text)
+_DOUBT_BEFORE = re.compile(r"\b(?:i doubt|doubtful|unlikely)(?: that)?(?: it s| it is| it was| it would be)?\s+$")
+_DOWN_AFTER = re.compile(
+    r"^\s*(?:(?:is|was|s|that s|that is|seems)\s+)?(?:just\s+|only\s+)?(?:(?:common|popular)\s+)?"
+    r"(?:myth|misconception|false|wrong|incorrect|untrue|not true|unlikely|doubtful|urban legend)\b"
 )
-_NOT_DISOWNED = re.compile(r"(?i)\b(?:no doubt|don'?t doubt|do not doubt|without (?:a )?doubt|undoubtedly)\b")
 
 
-# the sentence before is put down: "Most people would say Paris, but that's a myth."
+def put_down(before: str, after: str) -> bool:
+    """The normalised words around a name put it down ("i doubt it s " before, " unlikely" or " is common
+    misconception" after): no answer is given to it.
+
+    >>> put_down("i doubt it s ", ""), put_down("", " unlikely"), put_down("", " is common misconception")
+    (True, True, True)
+    >>> put_down("", " that s right not false"), put_down("", " is capital")
+    (False, False)
+    """
+    return bool(_DOUBT_BEFORE.search(before) or _DOWN_AFTER.match(after))
+
+
+# "Most people would say Paris, but that's a myth.": the sentence's last clause puts down what came before it
 _PUTS_DOWN_BEFORE = re.compile(
-    r"(?i)\b(?:that|this|which|it)(?:'s| is| was) (?:(?:just |only |merely )?(?:a |an )?(?:common |popular )?"
-    r"(?:myth|misconception|urban legend|mistake)|wrong|false|not true|untrue|incorrect)\b"
+    r"(?i)[,;\u2013\u2014-]\s*(?:but |and )?(?:that|this|which)(?:'s| is| was) (?:just |only |merely )?(?:a |an )?"
+    r"(?:common |popular )?(?:myth|misconception|urban legend|mistake|wrong|false|not true|untrue|incorrect)"
+    r"\s*[.!]?\s*$"
 )
 
 
 def puts_down_before(text: str) -> bool:
-    """A clause that puts down what came before it ("..., but that's a myth", "which is not true")."""
-    return bool(_PUTS_DOWN_BEFORE.search(text))
+    """A sentence ends in a clause that puts down what came before it ("..., but that's a myth.").
 
-
-def disowned(text: str) -> bool:
-    """The answer names something only to put it down ("I doubt it's Paris", "Paris - false.", "Most people say
-    Paris, but that's a myth."): no answer is given to it.
-
-    >>> disowned("I doubt it's Paris."), disowned("Paris? Unlikely."), disowned("No doubt: Paris."), disowned("Paris")
-    (True, True, False, False)
+    >>> puts_down_before("Most people would say Paris, but that's a myth.")
+    True
+    >>> puts_down_before("Paris. It's a common misconception that Lyon is the capital.")
+    False
     """
-    return bool(_DISOWN.search(text)) and not _NOT_DISOWNED.search(text)
+    return any(_PUTS_DOWN_BEFORE.search(s) for s in re.split(r"(?<=[.!?])\s+", text.strip()))
 
 
-# the name as the measure of something else: "a city bigger than Paris", "higher than 8,849 m"
-_COMPARED = re.compile(r"\b(?:\w+er|more|less|fewer|other|else|before|after|beyond|past|prior to)\s+(?:than\s+)?$")
-_THAN = re.compile(r"\b(?:\w+er|more|less|fewer|other|else) than\s+$|\b(?:before|after|beyond|prior to)\s+$")
+# the name as the measure of something else: "a city bigger than Paris" (the answer is that phrase)
+_THAN = re.compile(
+    r"^(?:(?:a|an|the|some|any|one)\s+)?(?:(?!is\b|was\b|are\b|were\b|none\b|no\b)[a-z]+\s+){0,2}"
+    r"(?:(?!none\b)\w+er|more|less|fewer) than\s+$"
+    r"|^(?:some\s?(?:time|one|where|thing)\s+)?(?:before|after|prior to)\s+$"
+)
 
 
 def compared(before: str) -> bool:
-    """The normalised words before a name make it the measure of another thing ("bigger than", "more than",
-    "other than", "before", "after"): the answer is that other thing.
+    """The normalised words before a name make the answer another thing measured by it ("city bigger than",
+    "planet larger than", "after"): the answer is that other thing. Not a statement ("saturn is smaller than"),
+    nor "none other than".
 
-    >>> compared("city bigger than "), compared("after "), compared("later "), compared("the answer is ")
-    (True, True, False, False)
+    >>> compared("city bigger than "), compared("after ")
+    (True, True)
+    >>> compared("saturn is smaller than "), compared("none other than ")
+    (False, False)
     """
-    return bool(_THAN.search(before))
+    return bool(_THAN.match(before))
 
 
 # the name as what was once so: "It used to be Paris", "Paris is no longer the capital"
-_PAST_ONLY = re.compile(r"(?i)\b(?:used to be|no longer|not any ?more|once was|was once|formerly was)\b")
+_PAST_ONLY = re.compile(r"(?i)\b(?:used to be|no longer|not any ?more)\b")
 _ASKS_PAST = re.compile(
     r"(?i)\b(?:was|were|did|had|used to|former|formerly|originally|once|first|until|before|in \d{3,4})\b"
 )
