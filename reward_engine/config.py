@@ -167,7 +167,9 @@ class RewardEngineConfig(BaseModel):
     prompts: PromptFiles = Field(
         default_factory=PromptFiles, description="judge templates from files; their hash is part of the cache key"
     )
-    max_answer_chars: int = Field(2000, ge=10, description="the answer sent to the grader is cut here")
+    max_answer_chars: int = Field(
+        2000, ge=10, description="the answer sent to the grader is cut to this, keeping its start and end"
+    )
     step_timeout_s: float = Field(120.0, gt=0, description="a batch answers within this budget, None for the rest")
     speculate: bool = Field(
         True,
