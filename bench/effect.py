@@ -29,7 +29,9 @@ the agreement between the two are reported beside them. Deltas are after GRPO mi
 seed, with 95 % intervals from a paired bootstrap over questions (``knowrl.stats``).
 
 Arms whose after-GRPO greedy answers are identical to another arm's in every seed are reported once.
-Each finished piece is kept in ``--work``: an interrupted study resumes where it stopped.
+Each finished piece is kept in ``--work``: an interrupted study resumes where it stopped. It is also kept in the
+repository (``bench/results/effect-pieces/<config>/``, ``effect_keep``: evaluations, data, the SFT adapter) and
+restored from there into a new ``--work``: a study spans sessions whose machines do not outlive them.
 """
 
 from __future__ import annotations
