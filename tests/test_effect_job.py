@@ -252,6 +252,10 @@ def test_quick_selective_study_writes_the_issues_effect_json_and_the_forecast(tm
         for key in ("f", "correct_given_attempted", "incorrect", "not_attempted"):
             assert set(e[key]) == {"sft", "grpo"}
         for key in ("vs_sft_f", "vs_sft_correct_given_attempted", "vs_sft_incorrect"):
+            if e[key] is None:  # a policy that attempted nothing has no correct given attempted (0/0), not 0
+                assert key == "vs_sft_correct_given_attempted" and e["correct_given_attempted"]["grpo"] is None
+                assert e["f"]["grpo"] == 0 and e["incorrect"]["grpo"] == 0 and "(nothing attempted)" in md
+                continue
             assert len(e[key]) == 3 and e[key][1] <= e[key][0] <= e[key][2]
         assert set(e["auroc"]["grpo"]) == {"pooled", "within_family", "family_prior"}
         assert set(e["optimum_agreement"]) == {"train", "heldout"}

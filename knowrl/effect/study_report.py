@@ -5,7 +5,8 @@ headline; the containment match beside it) and the greedy answers on the trainin
 
 - ``f``, ``correct_given_attempted``, ``incorrect``, ``not_attempted``: each ``{sft, grpo}``;
 - ``vs_sft_f``, ``vs_sft_correct_given_attempted``, ``vs_sft_incorrect``: [estimate, low, high], after minus the
-  same seed's SFT policy, 95 % paired bootstrap over questions;
+  same seed's SFT policy, 95 % paired bootstrap over questions; a policy that attempts nothing has no correct given
+  attempted (0/0): its value and delta are None, not 0;
 - ``auroc``: ``{sft, grpo}``, each ``{pooled, within_family, family_prior}`` over greedy and sampled answers;
 - ``optimum_agreement``: ``{train, heldout}``, greedy action vs the reward forecast's optimum (from the base
   policy's probe); ``policy_optimum_agreement``: the same against the optimum for the SFT policy's own sampled
@@ -67,6 +68,9 @@ def arm_entry(
     out["f_contain"] = {"sft": contain_sft["f_score"], "grpo": contain_arm["f_score"]}
     for key, name in KEYS.items():
         out[f"vs_sft_{name}"] = _triple(deltas[key])
+    if not after[:, :2].sum():  # no CORRECT or INCORRECT (OUTCOMES' first two): correct given attempted is 0/0
+        out["correct_given_attempted"]["grpo"] = None
+        out["vs_sft_correct_given_attempted"] = None
     out["auroc"] = {
         "sft": selectivity(_both(sft_eval), held_rows, train_rows),
         "grpo": selectivity(_both(arm_eval), held_rows, train_rows),
@@ -102,7 +106,8 @@ def goal(entry: Mapping[str, Any]) -> dict[str, bool]:
     own = (entry.get("policy_optimum_agreement") or {}).get("train")
     return {
         "within_family_auroc_0.7": within is not None and within >= 0.7,
-        "cga_up": entry["vs_sft_correct_given_attempted"][1] > 0,
+        "cga_up": entry["vs_sft_correct_given_attempted"] is not None
+        and entry["vs_sft_correct_given_attempted"][1] > 0,
         "incorrect_down": entry["vs_sft_incorrect"][2] < 0,
         "optimum_agreement_0.8": agree is not None and agree >= 0.8,
         "policy_optimum_agreement_0.8": own is not None and own >= 0.8,
@@ -123,8 +128,12 @@ def opt(x: float | None, spec: str = ".3f") -> str:
     return "-" if x is None else format(x, spec)
 
 
-def _delta(t: Sequence[float]) -> str:
-    return f"{t[0]:+.3f} [{t[1]:+.3f}, {t[2]:+.3f}]"
+def _delta(t: Sequence[float] | None) -> str:
+    return "- (nothing attempted)" if t is None else f"{t[0]:+.3f} [{t[1]:+.3f}, {t[2]:+.3f}]"
+
+
+def _rate(x: float | None) -> str:
+    return "-" if x is None else f"{x:.3f}"
 
 
 def tables(seeds: Mapping[str, Mapping[str, Any]]) -> str:
@@ -139,7 +148,7 @@ def tables(seeds: Mapping[str, Mapping[str, Any]]) -> str:
     ]
     for seed, arm, e in arms_of(seeds):
         pair = " | ".join(
-            f"{e[k]['sft']:.3f} -> {e[k]['grpo']:.3f}"
+            f"{_rate(e[k]['sft'])} -> {_rate(e[k]['grpo'])}"
             for k in ("f", "f_contain", "correct_given_attempted", "incorrect", "not_attempted")
         )
         deltas = " | ".join(_delta(e[f"vs_sft_{k}"]) for k in ("f", "correct_given_attempted", "incorrect"))
