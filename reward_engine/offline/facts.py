@@ -657,7 +657,8 @@ _BOUND = re.compile(
 _RANGE = re.compile(r"(?i)\b(?:between|from)\s+(?=[$€£¥]?\d)")
 
 
-def _bounds(response: str) -> list[tuple[Any, tuple[Value, ...], str]]:
+@functools.lru_cache(maxsize=8192)
+def _bounds(response: str) -> tuple[tuple[Any, tuple[Value, ...], str], ...]:
     """The bounds and ranges a response puts its values in, each as (test on a value in the bound's unit, the
     values that make it): "after 1889" holds 1890 and not 1889, "between 8,000 and 9,000 m" holds 8,849 m."""
     out: list[tuple[Any, tuple[Value, ...], str]] = []
@@ -684,7 +685,7 @@ def _bounds(response: str) -> list[tuple[Any, tuple[Value, ...], str]]:
         out.append(
             (lambda x, a=min(low.value, high.value), b=max(low.value, high.value): a <= x <= b, (low, high), "range")
         )
-    return out
+    return tuple(out)
 
 
 def _broken(test: Any, bound: Value, found: Iterable[Value], text: str = "", kind: str = "", pin: bool = False) -> bool:
@@ -715,15 +716,21 @@ def _puts_down_the_answer(response: str, question: str, runs: list[tuple[str, ..
     """The response names a name of the answering evidence only to put it down ("Paris? Unlikely.", "I doubt it's
     Paris", "Paris is no longer the capital", "Most people would say Paris, but that's a myth.")."""
     norm = normalize(response)
-    for run in runs:
-        name = " ".join(run)
-        at = f" {norm} ".find(f" {name} ")
-        if at < 0:
-            continue
-        before, after = norm[:at], norm[at + len(name) :]
-        if turns.put_down(before, after) or turns.puts_down_before(response) or turns.past_only(response, question):
-            return True
-    return False
+    found = [
+        (norm[:at], norm[at + len(name) :]) for name in (" ".join(r) for r in runs) if (at := _at(norm, name)) >= 0
+    ]
+    if not found:
+        return False
+    return (
+        turns.puts_down_before(response)
+        or turns.past_only(response, question)
+        or any(turns.put_down(before, after) for before, after in found)
+    )
+
+
+def _at(norm: str, name: str) -> int:
+    """Where the normalised ``name`` stands in ``norm`` as whole words (-1: nowhere)."""
+    return f" {norm} ".find(f" {name} ")
 
 
 def _compared_name(response: str, runs: list[tuple[str, ...]]) -> bool:
@@ -731,7 +738,7 @@ def _compared_name(response: str, runs: list[tuple[str, ...]]) -> bool:
     not a statement ("Saturn is smaller than Jupiter") nor "none other than"."""
     norm = normalize(response)
     for run in runs:
-        at = f" {norm} ".find(f" {' '.join(run)} ")
+        at = _at(norm, " ".join(run))
         if at > 0 and turns.compared(norm[:at]):
             return True
     return False

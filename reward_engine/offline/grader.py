@@ -676,7 +676,7 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
     respelt = _one_letter_off(seg, gold)
     if respelt is not None:  # "Bishkeq" for Bishkek: read as the gold, then every check below applies
         seg = seg.replace(respelt, gold)
-        written = r"[\s-]+".join(re.escape(w) for w in respelt.split())  # "coat hanger" was "coat-hanger"
+        written = turns.written(respelt)  # "coat hanger" was "coat-hanger"
         text = re.sub(rf"(?i)\b{written}\b", gold_raw, candidate.text)
         candidate = dataclasses.replace(candidate, text=text)
     family = family_name(gold_raw, gold, reading.asked)
@@ -777,7 +777,7 @@ _STRICT_THAN = re.compile(r"\b(?:\w+er|more|less|fewer) than\s+[$€£¥]?\d")  
 def _another_place(text: str, variant: str, gold_raw: str, question: str) -> bool:
     """The gold's name put in a country the question and the gold do not ("Paris, Texas" for the capital of
     France; ``turns.another_place``)."""
-    written = r"[\s-]+".join(re.escape(w) for w in variant.split())
+    written = turns.written(variant)
     found = re.search(rf"(?i)\b{written}\b", text)
     return found is not None and another_place(text[found.end() :], countries(question) | countries(gold_raw))
 
@@ -786,7 +786,7 @@ def _possessor(text: str, variant: str, asked: frozenset[str]) -> bool:
     """The gold only as the owner of the answer: "Jupiter's moon Europa", "Jupiter's neighbour Saturn" for
     Jupiter name a moon and a planet, not Jupiter (hostile pass 5). A relation word or another name within
     the next few words; "Mozart's" or "Mozart's opera" still names Mozart."""
-    written = r"[\s-]+".join(re.escape(w) for w in variant.split())
+    written = turns.written(variant)
     found = re.search(rf"(?i)\b{written}['\u2019]s\s+(?P<rest>[^.,;:!?]*)", text)
     if found is None:
         return False

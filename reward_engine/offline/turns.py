@@ -27,6 +27,12 @@ _RELATION_OF = re.compile(rf"^(?:(?:one|some|any|each|all) of )?(?:(?!{_SUBJECT}
 _RELATION_WORD = re.compile(rf"(?i)\b{RELATION}\b")
 
 
+def written(name: str) -> str:
+    """A regex for a normalised ``name`` as an answer may write it: its words apart by spaces or hyphens ("coat
+    hanger" is "coat-hanger")."""
+    return r"[\s-]+".join(re.escape(w) for w in name.split())
+
+
 def relation_of(before: str, question: str | None = None) -> bool:
     """The normalised words before a name make the answer the other end of a relation ("father of", "largest moon
     of", "one of moons of"): a noun phrase naming someone or something else. Not with a subject ("He was the son
@@ -351,8 +357,7 @@ def marked_wrong(text: str, name: str) -> bool:
     >>> marked_wrong("Paris ❌ Lyon ✅", "Paris"), marked_wrong("Paris ✅", "Paris")
     (True, False)
     """
-    written = r"[\s-]+".join(re.escape(w) for w in name.split())
-    return bool(re.search(rf"(?i)\b{written}\b\W{{0,4}}[{_MARKED_WRONG}]", text))
+    return bool(re.search(rf"(?i)\b{written(name)}\b\W{{0,4}}[{_MARKED_WRONG}]", text))
 
 
 _ROMAN = re.compile(r"M{0,4}(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})")
