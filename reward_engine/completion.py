@@ -184,6 +184,15 @@ def _blocks(tail: str) -> list[str]:
     return found
 
 
+def _canonical_tag(m: re.Match[str]) -> str:
+    """A think or answer tag as KnowRL writes it; a self-closing one is left as written (it opens nothing)."""
+    tag = m.group(0)
+    if tag.rstrip(">").rstrip().endswith("/"):
+        return tag
+    closing = "/" if tag[1:].lstrip().startswith("/") else ""
+    return f"<{closing}{m.group(1).lower()}>"
+
+
 def _well_formed(text: str) -> tuple[str, str] | None:
     """(think, answer) when ``text`` is KnowRL's format (``FORMAT_RE``), found with string searches in linear
     time: the answer block opens at the last ``<answer>`` and closes at the end; before it, one think block."""
@@ -215,6 +224,7 @@ def parse(completion: Any) -> Parsed:
     if formatted:  # KnowRL's format, as its regex reads it; an answer holding a tag however written is none
         think, answer = formatted
         return Parsed(True, think, None if _TAG.search(answer) else answer)
+    text = _TAG.sub(_canonical_tag, text)  # "<THINK>", "</ answer>": the blocks a reader sees, format aside
     think_end = text.rfind("</think>")
     think = text[len("<think>") : think_end] if think_end >= 0 else text[len("<think>") :]
     think = _TAG.sub(" ", think).strip()

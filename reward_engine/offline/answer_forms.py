@@ -630,7 +630,46 @@ def other_dimension(text: str, gold: str) -> bool:
     if want is None:
         return False
     low = _prepare_numbers(text)
-    return any(units.clashes(units.unit_after(low, n.end), want) for n in _read_numbers(low))
+    numbers = _read_numbers(low)
+    clash = [n for n in numbers if units.clashes(units.unit_after(low, n.end), want)]
+    if not clash:
+        return False
+    # "8,849 m, and it still rises by about 4 mm/yr": a rate beside the gold's own value is detail (review 8)
+    said = [n for n in numbers if n not in clash and units.unit_after(low, n.end) is not None]
+    return not any(_is_gold_value(n, gold) for n in said) or any(_is_gold_value(n, gold) for n in clash)
+
+
+def without_other_measures(text: str, gold: str) -> str:
+    """``text`` without the numbers in a unit of another dimension than the gold's ("about 4 mm/yr" beside
+    "8,849 m"), when the rest gives the gold's dimension: a rate or a temperature beside a height is detail."""
+    want = _gold_unit(gold)
+    if want is None:
+        return text
+    low = _prepare_numbers(text)
+    if low != text.lower() or len(low) != len(text):
+        return text  # words turned into digits: positions do not map back
+    numbers = _read_numbers(low)
+    units_after = [units.unit_after(low, n.end) for n in numbers]
+    if not any(u is not None and not units.clashes(u, want) for u in units_after):
+        return text
+    out = text
+    for n, u in zip(numbers, units_after):
+        if units.clashes(u, want):
+            end = units.unit_end(low, n.end)
+            out = out[: n.start] + " " * (end - n.start) + out[end:]
+    return out
+
+
+def _is_gold_value(number: _Number, gold: str) -> bool:
+    want = gold_quantity(gold)
+    return want is not None and abs(abs(number.value) - abs(want[0])) <= want[1] / 2
+
+
+def gold_value_at(text: str, gold: str) -> tuple[str, list[tuple[int, int, bool]]]:
+    """``text`` as the number rules read it, and where in it a number of the gold's size stands (start, end,
+    whether written with a minus)."""
+    low = _prepare_numbers(text)
+    return low, [(n.start, n.end, n.value < 0) for n in _read_numbers(low) if _is_gold_value(n, gold)]
 
 
 # words after a number that name no other thing counted ("8 in total", "8 or 9", "8 of them")
@@ -863,12 +902,23 @@ def one_date(spans: list[DateSpan]) -> DateSpan | None:
     distinct = list(dict.fromkeys(spans))
     if len(distinct) == 1:
         return distinct[0]
+    finest = [d for d in distinct if all(_inside(d, other) for other in distinct)]
+    if finest:
+        return finest[0]  # "1889 (completed 31 March 1889)": the year restated as a full date (review 8)
     if len(distinct) == 2:
         dated = [d for d in distinct if d.years is not None and d.months is None and d.day is None]
         undated = [d for d in distinct if d.years is None and d.months is not None]
         if len(dated) == 1 and len(undated) == 1:
             return DateSpan(dated[0].years, undated[0].months, undated[0].day)
     return None
+
+
+def _inside(fine: DateSpan, coarse: DateSpan) -> bool:
+    """Every part ``coarse`` gives, ``fine`` gives too and within it: 31 March 1889 inside 1889."""
+    for f, c in ((fine.years, coarse.years), (fine.months, coarse.months)):
+        if c is not None and (f is None or not (c[0] <= f[0] and f[1] <= c[1])):
+            return False
+    return coarse.day is None or fine.day == coarse.day
 
 
 def _share(lo: int, hi: int, part: str | None) -> tuple[int, int]:

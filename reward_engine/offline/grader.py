@@ -66,6 +66,7 @@ from reward_engine.offline.answer_forms import (
     family_name,
     gold_date,
     gold_quantity,
+    gold_value_at,
     in_asked_unit,
     numbers_in_words_to_digits,
     one_date,
@@ -74,6 +75,7 @@ from reward_engine.offline.answer_forms import (
     quantities,
     same_answer,
     without_other_counts,
+    without_other_measures,
     without_titles,
 )
 from reward_engine.offline.commitment import commits
@@ -338,7 +340,7 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         return Label.INCORRECT  # "1969 AH" for 1969: the reading would drop "ah" as a filler word
     if turns.puts_down_before(text) and any(find_word(pred, g) >= 0 for _, g in golds):
         return Label.INCORRECT  # "Most people would say Paris, but that's a myth." (hostile pass 7)
-    if golds and all(re.search(r"\d", raw) and sign_turned(text, raw, question) for raw, _ in golds):
+    if golds and all(re.search(r"\d", raw) and _sign_turned(text, raw, question) for raw, _ in golds):
         return Label.INCORRECT  # "-1889" for 1889, "8,849 m below sea level" for a height
     if pred in periods or any((pred == g or same_answer(pred, g)) and _same_figures(text, raw) for raw, g in golds):
         return Label.CORRECT
@@ -372,6 +374,16 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         shotgun = _shotgun(sum(len(b.split()) for b in bare), longest) and _listlike(" ".join(bare), reading.asked)
         return Label.INCORRECT if shotgun else Label.CORRECT
     return Label.INCORRECT if Label.INCORRECT in labels else Label.NOT_ATTEMPTED
+
+
+def _sign_turned(text: str, gold_raw: str, question: str | None) -> bool:
+    """``turns.sign_turned``, unless the gold's own number is said as the gold says it: "-60 °C" or "430 m below
+    sea level" beside "8,849 m" is about something else (review 8)."""
+    if not sign_turned(text, gold_raw, question):
+        return False
+    low, spans = gold_value_at(text, gold_raw)
+    turned = not turns.below_zero(gold_raw)
+    return not spans or all((minus or turns.negative_at(low, a, b)) == turned for a, b, minus in spans)
 
 
 def _miscounts(reading: Reading, golds: list[tuple[str, str]]) -> bool:
@@ -588,6 +600,8 @@ def _number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, re
     found = quantities(text, in_asked_unit(gold_raw, reading.question))
     if found and other_dimension(text, in_asked_unit(gold_raw, reading.question)):
         return Label.INCORRECT  # "8,849 m²" or "8,849 m/s" for 8,849 m: another measurement
+    if found and (measured := without_other_measures(text, in_asked_unit(gold_raw, reading.question))) != text:
+        text, found = measured, quantities(measured, in_asked_unit(gold_raw, reading.question))
     if found and turns.other_currency(text, gold_raw):
         return Label.INCORRECT  # "€5 million" for $5 million, "12‰" for 12 %
     if found and _STRICT_THAN.search(lower(text)) and not _STRICT_THAN.search(lower(gold_raw)):
@@ -1078,6 +1092,8 @@ def _rival(item: str, gold_raw: str, asked: frozenset[str], question: str | None
         if all(re.fullmatch(r"[A-Z]{2,4}\.?", t) for t in tokens):
             return False  # "Fleming, FRS", "Canberra, ACT": a post-nominal or an abbreviation
     gold_level, its_level = places.level(gold_raw), places.level(item)
+    if places.also_a_city(item) and not gold_level:
+        its_level = 0  # "Washington DC, New York", "Ottawa, Quebec": the city of that name, another guess
     if questions.asks_a_kind(question):
         return its_level <= gold_level
     return its_level >= places.REGION and its_level == gold_level
@@ -1116,8 +1132,10 @@ def _is_list(
     answer = _QUOTED.sub(lambda m: m.group(0).replace(",", " "), answer)
     items = [i for i in _ITEM_SPLIT.split(answer) if normalize(i)]
     gold_items = [i for i in _ITEM_SPLIT.split(gold_raw) if normalize(i)]
-    if len(items) <= max(1, len(gold_items)):
+    whole = _gold_as_one(items, gold_items)  # "Washington, D.C., USA": the gold's own comma splits nothing
+    if len(whole) <= (1 if len(whole) < len(items) else max(1, len(gold_items))):
         return False
+    items = whole
     others = [i for i in items if find_word(normalize(i), gold) < 0 and not empty(i)]
     if not any(_candidate_item(i) for i in others):
         return False
@@ -1129,10 +1147,43 @@ def _is_list(
     joined_by_and = bool(re.search(r"\band\b|&|\bas well as\b|\bplus\b", lower(answer)))
     gold_first = find_word(normalize(items[0]), gold) >= 0
     unknown = known is not None and any(not set(normalize(i).split()) <= known for i in others)
+    if gold_first and not joined_by_and and _places_around(items[1:], gold_raw, asked):
+        return False  # "Atlanta, Georgia, USA": each name after the gold a larger place holding the one before
     if len(items) >= 3 or joined_by_and or not gold_first or unknown:
         return True
     lower_case = answer == answer.lower()
     return any(_rival(i.strip(), gold_raw, asked, question, lower_case) for i in others)
+
+
+def _places_around(items: list[str], gold_raw: str, asked: frozenset[str]) -> bool:
+    """Every item a region, country or continent, each larger than the one before and the first larger than
+    the gold: where the gold lies, said outward ("Georgia, USA", "Ile-de-France, France, Europe"). A name that
+    is also a city's ("New York") counts only when the question holds it."""
+    size = places.level(gold_raw)
+    for item in items:
+        if places.also_a_city(item) and not set(normalize(item).split()) <= asked:
+            return False
+        larger = [n for n in places.levels(item) if n > size]
+        if not larger:
+            return False
+        size = min(larger)  # Georgia after Atlanta a state, so that "USA" after it may hold it
+    return bool(items)
+
+
+def _gold_as_one(items: list[str], gold_items: list[str]) -> list[str]:
+    """``items`` with each run that spells the gold's own items ("Washington", "D.C.") joined into one."""
+    size, want = len(gold_items), [normalize(g).replace(" ", "") for g in gold_items]
+    if size < 2:
+        return items
+    out, i = [], 0
+    while i < len(items):
+        if [normalize(x).replace(" ", "") for x in items[i : i + size]] == want:
+            out.append(", ".join(items[i : i + size]))
+            i += size
+        else:
+            out.append(items[i])
+            i += 1
+    return out
 
 
 def _gold_parts(gold_raw: str) -> list[str]:

@@ -55,7 +55,8 @@ West Germany; Prussia; Ottoman Empire; Persia; Siam; Ceylon; Rhodesia; Zaire
 
 _REGIONS = {  # first-level regions by the country that holds them ("" for ranges across countries)
     "united states": """Alabama; Alaska; Arizona; Arkansas; California; Colorado; Connecticut; Delaware; Florida;
-    Hawaii; Idaho; Illinois; Indiana; Iowa; Kansas; Kentucky; Louisiana; Maine; Maryland; Massachusetts; Michigan;
+    Georgia; Hawaii; Idaho; Illinois; Indiana; Iowa; Kansas; Kentucky; Louisiana; Maine; Maryland; Massachusetts;
+    Michigan;
     Minnesota; Mississippi; Missouri; Montana; Nebraska; Nevada; New Hampshire; New Jersey; New Mexico; New York State;
     North Carolina; North Dakota; Ohio; Oklahoma; Oregon; Pennsylvania; Rhode Island; South Carolina; South Dakota;
     Tennessee; Texas; Utah; Vermont; Virginia; Washington State; West Virginia; Wisconsin; Wyoming; New York;
@@ -90,6 +91,44 @@ def _levels() -> dict[str, int]:
             if normalize(name):
                 out[normalize(name)] = level
     return out
+
+
+# regions and countries that are also the name of a city: after a city gold, "New York" may be a second city
+_ALSO_CITIES = """New York; Washington; Quebec; Mexico; Luxembourg; Monaco; Singapore; Djibouti; San Marino;
+Vatican City; Kuwait; Panama; Guatemala; Hong Kong; Macau"""
+
+
+@functools.cache
+def _also_cities() -> frozenset[str]:
+    return frozenset(normalize(n) for n in _ALSO_CITIES.split(";"))
+
+
+def also_a_city(name: str) -> bool:
+    """A region or country that a city is also called: "New York", "Quebec", "Singapore".
+
+    >>> also_a_city("New York"), also_a_city("Texas"), also_a_city("Quebec")
+    (True, False, True)
+    """
+    return normalize(name) in _also_cities()
+
+
+@functools.cache
+def _all_levels() -> dict[str, frozenset[int]]:
+    out: dict[str, set[int]] = {}
+    for level_, names in ((REGION, ";".join(_REGIONS.values())), (COUNTRY, _COUNTRIES), (CONTINENT, _CONTINENTS)):
+        for name in names.split(";"):
+            if normalize(name):
+                out.setdefault(normalize(name), set()).add(level_)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def levels(name: str) -> frozenset[int]:
+    """Every size a place ``name`` may name: Georgia is a country and a US state.
+
+    >>> sorted(levels("Georgia")), sorted(levels("France")), sorted(levels("Lyon"))
+    ([1, 2], [2], [])
+    """
+    return _all_levels().get(normalize(name), frozenset())
 
 
 def level(name: str) -> int:

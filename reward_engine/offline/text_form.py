@@ -15,7 +15,7 @@ from reward_engine.offline.memo import short_memo
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _PUNCT = re.compile(f"[{re.escape(string.punctuation)}\u2018\u2019\u201c\u201d\u2013\u2014\u00b7]")
 _SPACES = re.compile(r"\s+")
-_DOTTED = re.compile(r"\b(?:[a-z]\.){2,}")
+_DOTTED = re.compile(r"\b[a-z](?:\.[a-z])+\.?(?![a-z])")  # "u.s.a.", "d.c" (its last dot cut by a reading)
 VERBS = frozenset(
     "is are was were be been being has have had does do did can could would will shall should may might must "
     "lived died married won wrote made became "

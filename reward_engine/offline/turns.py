@@ -207,8 +207,12 @@ _SUCCESSORS = {
 }  # fmt: skip
 
 
+# a country that shares its name with a region of another: "Atlanta, Georgia, USA" answers "the capital of Georgia"
+_SHARED_NAMES = {"georgia": {"united states"}}
+
+
 def _with_successors(where: set[str]) -> set[str]:
-    return where.union(*(_SUCCESSORS.get(w, set()) for w in where))
+    return where.union(*(_SUCCESSORS.get(w, set()) | _SHARED_NAMES.get(w, set()) for w in where))
 
 
 def another_place(after: str, where: set[str]) -> bool:

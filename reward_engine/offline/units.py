@@ -66,6 +66,12 @@ def unit_after(text: str, end: int) -> str | None:
     return _unit(match.group(1)) if match else None
 
 
+def unit_end(text: str, end: int) -> int:
+    """Where the unit written right after a number that ends at ``end`` ends (``end`` when there is none)."""
+    match = _UNIT_TEXT.match(text, end)
+    return match.end() if match and _unit(match.group(1)) else end
+
+
 def convert(value: float, unit: str, other_unit: str) -> float | None:
     """``value`` ``unit`` in ``other_unit`` (temperatures as points: 212 °F is 100 °C), or None when the two
     measure different things ("3 metres" in seconds)."""
