@@ -6,6 +6,8 @@ answers of the same shape that must stay wrong.
 * "1889 (completed 31 March 1889)": a year restated as a full date read as two dates, a list.
 * "Atlanta, Georgia, USA" (Georgia, the US state) and "Washington, D.C., USA" (the gold's own comma): where the
   gold lies, said outward, read as a list of three guesses.
+* (Hostile pass 7's G24, the other way:) "Paris <but really Lyon>" was CORRECT: any word in angle brackets was
+  dropped as markup. Only HTML elements and tags with attributes are markup now; other bracketed words an aside.
 * "8,849 m, and it still rises by about 4 mm/yr", "... summit temperatures can drop to -60 °C": a number of
   another dimension, or below zero, beside the gold's own value read as the gold's number changed.
 """
@@ -128,3 +130,22 @@ def test_the_rules_version_covers_how_an_answer_is_read_out(tmp_path, monkeypatc
         monkeypatch.undo()
         version.rules_version.cache_clear()
     assert len(rules_version()) == 16
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        ("Paris <but really Lyon>", Label.INCORRECT),
+        ("Paris <Lyon>", Label.INCORRECT),
+        ("Paris <France>", Label.CORRECT),
+        ("<b>Paris</b>", Label.CORRECT),
+        ("<B>Paris</B>", Label.CORRECT),
+        ("Paris<br/>", Label.CORRECT),
+        ('Paris <x-note lang="en">ok</x-note>', Label.CORRECT),
+        ('<span title="Paris">Lyon</span>', Label.INCORRECT),
+        ("<s>Lyon</s> Paris", Label.CORRECT),
+    ],
+)
+def test_words_in_angle_brackets_are_an_aside_not_markup(answer: str, label: Label) -> None:
+    question, gold = FRANCE
+    assert grade(answer, gold, question) is label

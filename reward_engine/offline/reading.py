@@ -281,7 +281,19 @@ class Reading:
 _STRUCK = re.compile(r"~~.*?~~|<(s|del|strike)\b[^<>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
 _COMBINING_STRUCK = re.compile(r"(?:\S[\u0335\u0336\u0337\u0338]+)+")
 _COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
-_TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
+# markup: an HTML element's tag, or any tag with attributes ('<x-note lang="en">'); "<but really Lyon>" is words
+_HTML = (
+    "a abbr b big blockquote br caption cite code dd del div dl dt em font h1 h2 h3 h4 h5 h6 hr i img ins kbd li "
+    "mark ol p pre q s samp small span strike strong sub sup table tbody td th thead tr tt u ul var wbr"
+)
+_TAG = re.compile(
+    rf"</?(?:(?:{'|'.join(_HTML.split())})(?![\w:-])[^<>]*"
+    r"|[A-Za-z][\w:-]*(?:\s+[\w:-]+\s*=\s*(?:\"[^\"<>]*\"|'[^'<>]*'|[^\s<>]+))+\s*)/?>"
+    r"|</[A-Za-z][\w:-]*\s*>",  # any element's closing tag
+    re.IGNORECASE,
+)
+
+_ASIDE = re.compile(r"<([^<>]*)>")
 
 
 def prepare(text: str) -> str:
@@ -290,10 +302,14 @@ def prepare(text: str) -> str:
 
     >>> prepare("~~Paris~~ Lyon").strip(), prepare('<span title="Paris">Lyon</span>').strip()
     ('Lyon', 'Lyon')
+    >>> prepare("Paris <but really Lyon>")
+    'Paris (but really Lyon)'
+
     """
     text = _COMBINING_STRUCK.sub(" ", nfkc(text))  # "P̶a̶r̶i̶s̶": struck through letter by letter (hostile pass 7)
     if "~~" in text or "<" in text:
         text = _TAG.sub(" ", _COMMENT.sub(" ", _STRUCK.sub(" ", text)))
+        text = _ASIDE.sub(r"(\1)", text)  # "Paris <but really Lyon>": words in angle brackets, an aside
     text = text.translate({0x2018: "'", 0x2019: "'", 0x201C: '"', 0x201D: '"', 0x200B: None, 0x200D: None})
     return "".join(c for c in text if c.isprintable() or c in "\n\t")
 
