@@ -51,6 +51,15 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
+def _stdin_is(output: Path) -> bool:
+    """Standard input is redirected from the file ``output`` names (the same file: a link counts)."""
+    try:
+        given, there = os.fstat(0), os.stat(output)
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISREG(given.st_mode) and (given.st_dev, given.st_ino) == (there.st_dev, there.st_ino)
+
+
 def _check_location(
     output: Path,
     sources: Iterable[Path | None],
@@ -74,7 +83,11 @@ def _check_location(
     if output.exists() and not output.is_file():  # /dev/null, a FIFO: replaced by a file, or a hang
         raise OutputError(f"{flag} {output} is not a regular file (a device or pipe); give a file path")
     for source in sources:
-        if source is None or str(source) == "-":
+        if source is not None and str(source) == "-":
+            if _stdin_is(output):  # "--input - < in.jsonl --output in.jsonl" (hostile pass 8)
+                raise OutputError(f"{flag} {output} is the file on standard input; write {writes} to another file")
+            continue
+        if source is None:
             continue
         if _same_file(source, output):
             named = "" if Path(os.path.abspath(source)) == Path(os.path.abspath(output)) else f" {source}"

@@ -67,7 +67,9 @@ def _problem(exc: ValueError) -> str:
     return f"unreadable JSON value: {str(exc).splitlines()[0][:120]}"
 
 
-_RESUME = re.compile(r",?\s*\n\s*(?=\{)")
+# after an element whose end cannot be found (an unclosed string): the next object on a line of its own, or the
+# next "}, {" on the same line (a one-line array)
+_RESUME = re.compile(r",?\s*\n\s*(?=\{)|\}\s*,\s*(?=\{)")
 DELIMITERS = ("", " ", "\t", "\r", "\n", ",", "]")  # what may follow a number, true, false or null
 
 
@@ -300,6 +302,38 @@ class _Text:
         return problems
 
 
+_STRUCTURE = re.compile(r'\\[\s\S]|["{}\[\],]')
+
+
+class _ElementEnd:
+    """Where an array element that did not parse ends: the ``,`` or ``]`` after it at its own nesting level,
+    strings skipped. Read on chunk by chunk with its state kept (positions relative to the element's start, which
+    stay valid when the buffer is compacted); a closing bracket too many is ignored, so the search always moves on."""
+
+    def __init__(self) -> None:
+        self.rel, self.depth, self.in_string = 0, 0, False
+
+    def find(self, buf: str, start: int) -> int | None:
+        at = start + self.rel
+        for match in _STRUCTURE.finditer(buf, at):
+            char = match.group()
+            if self.in_string:
+                self.in_string = char != '"'
+            elif char == '"':
+                self.in_string = True
+            elif char in "{[":
+                self.depth += 1
+            elif char in "}]":
+                if self.depth == 0 and char == "]":
+                    return match.start()  # the array's own end
+                self.depth = max(0, self.depth - 1)
+            elif char == "," and self.depth == 0 and match.start() > start:
+                return match.start()
+            at = match.end()
+        self.rel = at - start  # a backslash at the end is read again with what follows it
+        return None
+
+
 def _array_stream(handle: "IO[bytes] | _Replay") -> Iterator[Record]:
     """The elements of a JSON array, each numbered (1, 2, ...) so that elements sharing a line stay apart;
     a value is accepted only when text follows it (a number cut at a chunk's end is read whole)."""
@@ -355,6 +389,15 @@ def _array_stream(handle: "IO[bytes] | _Replay") -> Iterator[Record]:
         else:
             yield Record(element, None, _problem(failure), text_line=line)
             start = text.off + 1
+        # resume after the bad element: its end found by nesting and strings alone (a raw TAB in a string, a
+        # missing comma), so a one-line array loses nothing else (hostile pass 8); an unclosed string falls back
+        scan = _ElementEnd()
+        while (delimiter := scan.find(text.buf, text.off)) is None and text.more():
+            pass
+        if delimiter is not None:
+            yield from text.take_problems()
+            text.consume(delimiter)
+            continue
         rel = start - text.off  # positions kept relative to the unread text: reading on may compact the buffer
         while (nxt := _RESUME.search(text.buf, text.off + rel)) is None:
             searched = len(text.buf) - text.off
@@ -363,5 +406,13 @@ def _array_stream(handle: "IO[bytes] | _Replay") -> Iterator[Record]:
             rel = max(rel, searched - 64)  # a match may straddle the old end
         yield from text.take_problems()
         if nxt is None:
+            rest = text.buf[text.off + rel :].strip().rstrip("]").strip()
+            if rest:  # nothing else could be read: said, never dropped in silence
+                yield Record(
+                    element,
+                    None,
+                    f"the rest of the array ({len(rest)} characters) could not be read after this element",
+                    text_line=at if isinstance(failure, json.JSONDecodeError) else line,
+                )
             return
         text.consume(nxt.end())

@@ -182,6 +182,7 @@ def write_page(rows_path: Path, output: Path, kb_path: Path | None = None, input
     rows = report_rows(_objects(rows_path), by_line)
     passages = None
     if kb_path is not None:
+        _warn_if_other_knowledge(rows_path, kb_path)
         kb = PassageTexts(kb_path)
         try:
             passages = evidence_texts(rows, kb)
@@ -189,6 +190,31 @@ def write_page(rows_path: Path, output: Path, kb_path: Path | None = None, input
             kb.close()
     write_atomically(output, render(rows, rows_path.name, passages).encode("utf-8"))
     return len(rows)
+
+
+def _warn_if_other_knowledge(rows_path: Path, kb_path: Path) -> None:
+    """Passages are looked up by id, and a rebuilt KB reuses ids: a KB whose content is not the one the rows were
+    scored against (its ``.job.json`` record says which) would show other text as the evidence (hostile pass 8)."""
+    try:
+        meta = json.loads(sidecar(rows_path).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return
+    scored = meta.get("knowledge") if isinstance(meta, dict) else None
+    if not isinstance(scored, str):
+        return
+    from retrieval.kb import content_version
+
+    try:
+        now = content_version(kb_path)
+    except Exception:  # noqa: BLE001 - not a KB: the page's own reading of it says so
+        return
+    if now != scored:
+        print(
+            f"warning: --kb {kb_path} is not the knowledge base these rows were scored against (content {now}, "
+            f"scored against {scored}): rebuilt since, or another KB; the evidence text shown may not be what was "
+            "checked",
+            file=sys.stderr,
+        )
 
 
 def scored_input(rows_path: Path) -> Path | None:

@@ -246,8 +246,9 @@ def _check_same_knowledge(
 
 
 def _check_same_rules(output_path: Path, settings: str, overwrite: bool) -> None:
-    """An output scored under the same config by another version of the offline rules (``offline.version``: the
-    grade guard and the offline stages read them whatever the config) is refused: its rows would mix verdicts
+    """An output scored under the same config by another version of the reward code (``offline.version``: the
+    offline rules, which the grade guard and the offline stages read whatever the config, the stages and the reward
+    rules) is refused: its rows would mix verdicts
     of two rule sets, and the older may hold a reward hole fixed since."""
     try:
         if overwrite or not output_path.is_file() or not output_path.stat().st_size:
@@ -259,7 +260,7 @@ def _check_same_rules(output_path: Path, settings: str, overwrite: bool) -> None
         return
     was = f"version {record['rules']}" if record.get("rules") else "a version from before jobs recorded it"
     raise OutputError(
-        f"--output {output_path} was scored by other offline rules ({was}, now {rules_version()}: the package "
+        f"--output {output_path} was scored by other reward code ({was}, now {rules_version()}: the package "
         "changed): its rows would mix two rule sets. Pass --overwrite to score again, or choose another --output"
     )
 

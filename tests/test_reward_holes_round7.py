@@ -217,7 +217,7 @@ def test_a_resume_under_other_offline_rules_is_refused_in_one_line(tmp_path) -> 
     record.pop("rules")
     record_path.write_text(json.dumps(record))
     refused = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    assert refused.returncode == 2 and "was scored by other offline rules" in refused.stderr, refused.stderr
+    assert refused.returncode == 2 and "was scored by other reward code" in refused.stderr, refused.stderr
     assert "Traceback" not in refused.stderr and refused.stderr.count("\n") == 1
     rescored = subprocess.run([*cmd, "--overwrite"], capture_output=True, text=True, timeout=300)
     assert rescored.returncode == 0, rescored.stderr

@@ -14,6 +14,9 @@ answers of the same shape that must stay wrong.
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 
 from reward_engine.completion import parse
@@ -110,42 +113,24 @@ def test_initialisms_read_alike_with_or_without_their_last_dot() -> None:
     assert normalize("U.S.A.") == "usa" and normalize("file.py") == "file py"
 
 
-def test_the_rules_version_covers_how_an_answer_is_read_out(tmp_path, monkeypatch) -> None:
-    """A change to completion parsing changes rewards as much as a grader rule: a job keyed to the rules must see it."""
+@pytest.mark.parametrize("module", ["completion.py", "stages/claims.py", "rules/graded.py", "semantics.py"])
+def test_the_rules_version_covers_all_code_that_decides_a_reward(tmp_path, monkeypatch, module: str) -> None:
+    """Reading an answer out (review 8) and deduplicating claims (hostile pass 8's S07) change rewards as much as a
+    grader rule: a job keyed to the rules must see a change to either."""
     import reward_engine.offline.version as version
 
-    src = tmp_path / "reward_engine"
-    (src / "offline").mkdir(parents=True)
-    for path in version.Path(version.__file__).parent.glob("*.py"):
-        (src / "offline" / path.name).write_bytes(path.read_bytes())
-    (src / "completion.py").write_text("A = 1\n")
-    monkeypatch.setattr(version, "__file__", str(src / "offline" / "version.py"))
-    version.rules_version.cache_clear()
-    first = version.rules_version()
-    (src / "completion.py").write_text("A = 2\n")
+    package = Path(version.__file__).resolve().parents[1]
+    copy = tmp_path / "reward_engine"
+    shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(version, "__file__", str(copy / "offline" / "version.py"))
     version.rules_version.cache_clear()
     try:
+        first = version.rules_version()
+        with (copy / module).open("a") as f:
+            f.write("\n# changed\n")
+        version.rules_version.cache_clear()
         assert version.rules_version() != first
     finally:
         monkeypatch.undo()
         version.rules_version.cache_clear()
     assert len(rules_version()) == 16
-
-
-@pytest.mark.parametrize(
-    ("answer", "label"),
-    [
-        ("Paris <but really Lyon>", Label.INCORRECT),
-        ("Paris <Lyon>", Label.INCORRECT),
-        ("Paris <France>", Label.CORRECT),
-        ("<b>Paris</b>", Label.CORRECT),
-        ("<B>Paris</B>", Label.CORRECT),
-        ("Paris<br/>", Label.CORRECT),
-        ('Paris <x-note lang="en">ok</x-note>', Label.CORRECT),
-        ('<span title="Paris">Lyon</span>', Label.INCORRECT),
-        ("<s>Lyon</s> Paris", Label.CORRECT),
-    ],
-)
-def test_words_in_angle_brackets_are_an_aside_not_markup(answer: str, label: Label) -> None:
-    question, gold = FRANCE
-    assert grade(answer, gold, question) is label

@@ -1,5 +1,6 @@
-"""The offline rules' version: a digest of this package's source, so a job's rows are keyed to the rules that
-scored them (hostile pass 7: an output scored before a grader fix resumed with its old verdicts)."""
+"""The reward code's version: a digest of the source that turns a completion into a reward, so a job's rows are
+keyed to the code that scored them (hostile pass 7: an output scored before a grader fix resumed with its old
+verdicts; pass 8: a fix in ``stages/claims.py`` was not in the digest either)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,19 @@ import functools
 import hashlib
 from pathlib import Path
 
+# what decides a reward, relative to ``reward_engine/``: the offline rules, how an answer is read out, the reward
+# rules and their arithmetic, the stages, the prompts and their parsers (a judge's reply is read by them)
+_SCORING = ("offline/*.py", "rules/*.py", "stages/*.py", "prompts/*.py", "completion.py", "semantics.py",
+            "stage_calls.py", "samples.py", "labels.py", "knowledge.py")  # fmt: skip
+
 
 @functools.cache
 def rules_version() -> str:
-    """16 hex digits over every module of ``reward_engine.offline``, in name order, and ``completion`` (which
-    reads the answer out): any change to a rule (or to its text) is another version."""
-    digest = hashlib.sha256(b"offline-rules-v1\n")
-    here = Path(__file__).parent
-    for path in [*sorted(here.glob("*.py")), here.parent / "completion.py"]:  # how an answer is read out, too
-        digest.update(path.name.encode() + b"\n" + path.read_bytes() + b"\n")
+    """16 hex digits over every module in ``_SCORING``, in path order: any change to a rule (or to its text) is
+    another version."""
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256(b"reward-code-v2\n")
+    paths = sorted({p for pattern in _SCORING for p in package.glob(pattern)})
+    for path in paths:
+        digest.update(path.relative_to(package).as_posix().encode() + b"\n" + path.read_bytes() + b"\n")
     return digest.hexdigest()[:16]

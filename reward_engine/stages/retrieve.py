@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import logging
 import threading
 from typing import Sequence
 
@@ -11,6 +12,8 @@ from retrieval.kb import Passage
 from retrieval.source import KnowledgeSource
 from reward_engine.judge.errors import NotCachedError
 from reward_engine.stages.evidence_cache import EvidenceStore, evidence_key
+
+log = logging.getLogger(__name__)
 
 # (kind, k, query, titles): one search, a claim's or a completion's pool
 SearchKey = tuple[str, int, str, str]
@@ -63,6 +66,7 @@ class EvidenceRetriever:
         if mode not in modes:
             raise ValueError(unserved_mode(kb, mode, modes))
         self._kb_version = getattr(kb, "version", None) or str(getattr(kb, "db_path", ""))
+        self._kb_content = getattr(kb, "content_version", None)  # re-read each step: a rebuild under a server
         self._memo: dict[SearchKey, list[Passage]] = {}
         self._memo_size = memo_size
         self._lock = threading.Lock()
@@ -70,6 +74,20 @@ class EvidenceRetriever:
         self._wholes: dict[SearchKey, asyncio.Future] = {}  # a titles' passages being looked up
         self._searching = True
         self.searches = 0
+
+    def refresh(self) -> bool:
+        """Forget what was looked up when the KB's content changed since (rebuilt under a running engine: hostile
+        pass 8's S04 cited a passage the new KB no longer holds). A stat of the file per call; the disk cache is
+        keyed by the new content from then on. True when it changed."""
+        content = getattr(self.kb, "content_version", None)
+        if content == self._kb_content:
+            return False
+        log.warning("the knowledge base changed under a running engine: evidence is looked up again")
+        with self._lock:
+            self._memo.clear()
+        self._wholes.clear()
+        self._kb_content, self._kb_version = content, f"content:{content}"
+        return True
 
     def cache_only(self) -> "EvidenceRetriever":
         """A view sharing this retriever's memo and cache that never searches."""
