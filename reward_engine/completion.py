@@ -231,6 +231,10 @@ def parse(completion: Any) -> Parsed:
     tail = text[think_end + len("</think>") :] if think_end >= 0 else ""
     answers = _blocks(tail)
     single = len(answers) == 1 and len(_ANSWER_BLOCK.findall(tail)) == 1
+    first_end = text.find("</think>")
+    if single and 0 <= first_end < think_end and _ANSWER_BLOCK.search(text, first_end, think_end):
+        single = False  # "...</think><answer>Lyon</answer></think><answer>Paris</answer>": two answers offered
+
     answer = answers[0].strip() if single else None
     if answer is not None and _TAG.search(answer):
         answer = None

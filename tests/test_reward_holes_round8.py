@@ -134,3 +134,82 @@ def test_the_rules_version_covers_all_code_that_decides_a_reward(tmp_path, monke
         monkeypatch.undo()
         version.rules_version.cache_clear()
     assert len(rules_version()) == 16
+
+
+# -- hostile pass 8: reward holes -------------------------------------------------------------------------------------
+FLUTE = ("Which composer wrote The Magic Flute?", "Wolfgang Amadeus Mozart")
+STRADDLE = ("Which two countries does Mount Everest straddle?", "Nepal, China")
+VOTE = ("What share of the vote did the party win?", "12%")
+
+
+@pytest.mark.parametrize(
+    ("answer", "qa", "label"),
+    [
+        ("Mozart Sr.", FLUTE, Label.INCORRECT),  # Leopold, the father
+        ("Mozart Jr.", FLUTE, Label.INCORRECT),
+        ("Mozart the Elder", FLUTE, Label.INCORRECT),
+        ("Mozart", FLUTE, Label.CORRECT),
+        ("W. A. Mozart", FLUTE, Label.CORRECT),
+        ("Martin Luther King Jr.", ("Who gave the I Have a Dream speech?", "Martin Luther King Jr."), Label.CORRECT),
+        ("Nepal", STRADDLE, Label.INCORRECT),  # half of a two-part gold
+        ("China", STRADDLE, Label.INCORRECT),
+        ("Nepal and China", STRADDLE, Label.CORRECT),
+        ("China and Nepal", STRADDLE, Label.CORRECT),
+        ("Nepal, China", STRADDLE, Label.CORRECT),
+        ("Nepal, China and India", STRADDLE, Label.INCORRECT),
+        ("Paris", ("What is the capital of France?", "Paris, France"), Label.CORRECT),
+        ("12 basis points", VOTE, Label.INCORRECT),  # 0.12 %
+        ("12 bps", VOTE, Label.INCORRECT),
+        ("12 percent", VOTE, Label.CORRECT),
+        ("1889 ± 5", EIFFEL, Label.NOT_ATTEMPTED),  # eleven years that hold the gold: vague, never right
+        ("1889 plus or minus 50 years", EIFFEL, Label.NOT_ATTEMPTED),
+        ("1900 ± 5", EIFFEL, Label.INCORRECT),
+        ("5,730 ± 40 years", ("What is the half-life of carbon-14?", "5,730 years"), Label.CORRECT),
+    ],
+)
+def test_pass8_grader_holes(answer: str, qa: tuple[str, str], label: Label) -> None:
+    question, gold = qa
+    assert grade(answer, gold, question) is label
+
+
+JUPITER = "Jupiter is the fifth planet from the Sun and the largest in the Solar System."
+TOWER = "The Eiffel Tower was completed in 1889 for the World's Fair."
+
+
+@pytest.mark.parametrize(
+    ("claim", "supported"),
+    [
+        ("Jupiter is the largest moon in the Solar System.", False),
+        ("Jupiter is the biggest star in the Solar System.", False),
+        ("Jupiter is the largest planet in the Solar System.", True),
+        ("Jupiter is the biggest planet in the Solar System.", True),
+    ],
+)
+def test_pass8_a_superlative_of_another_kind_is_not_supported(claim: str, supported: bool) -> None:
+    from reward_engine.offline import facts
+
+    assert facts.supported(claim, [JUPITER]) is supported
+
+
+@pytest.mark.parametrize(("response", "contradicted"), [("the 1890s", True), ("the 1900s", True), ("the 1880s", False)])
+def test_pass8_binary_rar_reads_a_decade(response: str, contradicted: bool) -> None:
+    from reward_engine.offline import facts
+
+    assert facts.answer_contradicted(EIFFEL[0], response, [TOWER]) is contradicted
+
+
+def test_pass8_an_answer_block_between_two_think_closes_is_a_second_answer() -> None:
+    assert parse("<think>Hmm.</think><answer>Lyon</answer></think><answer>Paris</answer>").answer is None
+    # one inside the only think block is reasoning (KnowRL grades it; the conformance bench names the difference)
+    assert parse("<think>Maybe <answer>Lyon</answer> fits.</think><answer>Paris</answer>").answer == "Paris"
+
+
+def test_pass8_a_fact_reworded_is_one_claim() -> None:
+    from reward_engine.stages.claims import distinct
+
+    same = ["France's capital is Paris.", "The capital city of France is Paris.", "Paris serves as France's capital."]
+    assert distinct(same) == same[:1]
+    apart = ["Paris is the capital of France.", "Paris is the largest city of France.", "Paris is not in Spain."]
+    assert distinct(apart) == apart
+    years = ["Mozart was born in Salzburg in 1756.", "Mozart was born in Salzburg in 1757."]
+    assert distinct(years) == years

@@ -413,7 +413,9 @@ def quantities(text: str, gold: str | None = None) -> list[Quantity]:
         if _MARGIN.search(before) and out and out[-1][0] in ends:
             # a margin after a value: no second guess; one so wide the value is vague reads as a range
             start, value = out[-1]
-            if abs(a.value) > MARGIN_SHARE * abs(value.low):
+            year = value.low == value.high and value.low.is_integer() and 1000 <= value.low <= 2199
+            if abs(a.value) > MARGIN_SHARE * abs(value.low) or (year and abs(a.value) >= 1):
+                # ... and any margin on a year: "1889 ± 5" is eleven years, not 1889 (hostile pass 8)
                 out[-1] = (
                     start,
                     Quantity(value.low - abs(a.value), value.high + abs(a.value), 2 * abs(a.value), "range"),

@@ -318,11 +318,49 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue  # "born before 1756" where it says "born in 1756" (hostile pass 7)
         if _swapped(claim, passage) or (numbers and _number_apart(words, numbers, passage)):
             continue  # "turns chemical energy into light energy"; a year from another sentence (hostile pass 7)
+        if _other_superlative(claim, passage):
+            continue  # "the largest moon" where it says "the largest planet" (hostile pass 8)
         if _ranks(claim) - _ranks(passage) or (numbers and _crossed(words, numbers, passage)):
             continue  # "the second largest", "the former capital"; Physics with Chemistry's year (hostile pass 6)
         stances = _stances(words, passage, threshold)
         if (True in stances) if negative else (not stances or False in stances):
             return True
+    return False
+
+
+_SUPERLATIVE = re.compile(
+    r"(?i)\b(largest|biggest|smallest|highest|tallest|longest|shortest|oldest|youngest|deepest|hottest|coldest|"
+    r"brightest|heaviest|lightest|fastest|slowest|richest|busiest|most populous|least populous)"
+    r"(?:\s+(?:known|natural|living|active|inhabited))?\s+([a-z][\w-]*)"
+)
+
+
+@functools.lru_cache(maxsize=8192)
+def _superlatives(text: str) -> frozenset[tuple[str, str]]:
+    same = {"biggest": "largest", "tallest": "highest"}
+    return frozenset(
+        (same.get(m.group(1).lower(), m.group(1).lower()), stem(m.group(2).lower()))
+        for m in _SUPERLATIVE.finditer(text)
+    )
+
+
+def _other_superlative(claim: str, passage: str) -> bool:
+    """The claim says "the largest X" and the passage says the same superlative only of other things ("the
+    largest planet"), or of a thing it leaves unnamed while never saying X: one word swapped, three in four
+    still shared."""
+    said = _superlatives(claim)
+    if not said:
+        return False
+    stated = _superlatives(passage)
+    held = {stem(w.lower()) for w in WORD.findall(passage)}
+    for sup, head in said:
+        if (sup, head) in stated:
+            continue
+        heads = [h for s, h in stated if s == sup]
+        if any(h not in STOP for h in heads):
+            return True  # "the largest planet"
+        if heads and head not in held:
+            return True  # "the largest in the Solar System" of a passage that never says "moon"
     return False
 
 
@@ -685,7 +723,15 @@ def _bounds(response: str) -> tuple[tuple[Any, tuple[Value, ...], str], ...]:
         out.append(
             (lambda x, a=min(low.value, high.value), b=max(low.value, high.value): a <= x <= b, (low, high), "range")
         )
+    for found in _DECADE.finditer(response):  # "the 1890s": the years 1890-1899 (hostile pass 8)
+        said = values(f"in {found.group(1)}")
+        if said:
+            start = said[0].value
+            out.append((lambda x, a=start: a <= x <= a + 9, (said[0],), "range"))
     return tuple(out)
+
+
+_DECADE = re.compile(r"\b(1[0-9]{2}0|20[0-9]0)(?:'?s)\b")
 
 
 def _broken(test: Any, bound: Value, found: Iterable[Value], text: str = "", kind: str = "", pin: bool = False) -> bool:

@@ -212,7 +212,10 @@ def _gold_aliases(answers: str | tuple[str, ...], question: str | None) -> tuple
             and not re.fullmatch(r"[-+]?[\d.,]+", head.replace(" ", ""))
             and not (sep == "," and re.search(r"\d", tail))
         ):
-            if not (sep == "," and (_multi_part(item) or gold_date(item) is not None)):
+            pair = sep == "," and not _multi_part(item) and _two_of_a_kind(head, tail.lstrip(" ,"), question)
+            if pair:
+                out.append(f"{head} and {tail.lstrip(' ,')}")  # its parts, each to be named (``_parts_verdict``)
+            elif not (sep == "," and (_multi_part(item) or gold_date(item) is not None)):
                 out.append(head)
         label, colon, title = item.partition(":")
         if colon and re.search(r"\d", label) and label.strip() and title.strip():
@@ -220,6 +223,18 @@ def _gold_aliases(answers: str | tuple[str, ...], question: str | None) -> tuple
     if question:
         out += _asked_aliases(out, question)
     return tuple(dict.fromkeys(out))
+
+
+_SEVERAL = re.compile(r"(?i)\b(?:two|three|four|five|both|pair|which (?:\w+ )?(?:countries|cities|states|people))\b")
+
+
+def _two_of_a_kind(head: str, tail: str, question: str | None) -> bool:
+    """ "Nepal, China": two places of one size, or a question that asks for several ("Which two countries ...?"):
+    the gold lists both, and the first alone is half of it (hostile pass 8), not the gold without a qualifier."""
+    if question and _SEVERAL.search(question):
+        return True
+    size = places.level(head)
+    return bool(size) and size == places.level(tail)
 
 
 def _ordinal(n: int) -> str:
@@ -338,6 +353,8 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     periods = asked_periods(answers, question)
     if golds and all(_other_era(text, raw) or _era_dropped(text, raw, question) for raw, _ in golds):
         return Label.INCORRECT  # "1969 AH" for 1969: the reading would drop "ah" as a filler word
+    if golds and _GENERATION.search(text) and not any(_GENERATION.search(raw) for raw, _ in golds):
+        return Label.INCORRECT  # "Mozart Sr." is Leopold, the father, for Wolfgang Amadeus (hostile pass 8)
     if turns.puts_down_before(text) and any(find_word(pred, g) >= 0 for _, g in golds):
         return Label.INCORRECT  # "Most people would say Paris, but that's a myth." (hostile pass 7)
     if golds and all(re.search(r"\d", raw) and _sign_turned(text, raw, question) for raw, _ in golds):
@@ -374,6 +391,10 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         shotgun = _shotgun(sum(len(b.split()) for b in bare), longest) and _listlike(" ".join(bare), reading.asked)
         return Label.INCORRECT if shotgun else Label.CORRECT
     return Label.INCORRECT if Label.INCORRECT in labels else Label.NOT_ATTEMPTED
+
+
+# a generation said after a name: another person of that name ("Mozart Sr.", "Pliny the Elder")
+_GENERATION = re.compile(r"\b[A-Z][\w'-]+,?\s+(?:(?i:jr|sr|junior|senior)\b\.?|(?i:the (?:elder|younger))\b)")
 
 
 def _sign_turned(text: str, gold_raw: str, question: str | None) -> bool:
@@ -554,8 +575,17 @@ def _date_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
     spans = date_spans(candidate.text, _century(want))
     if not spans:
         return None
+    if _MARGIN_SAID.search(candidate.text) and want.years is not None:
+        # "1889 ± 5": a range of years, vague when it holds the gold's, wrong when not (hostile pass 8)
+        ranges = [q for q in quantities(candidate.text) if q.kind == "range"]
+        if ranges:
+            holds = any(q.low <= want.years[0] and want.years[1] <= q.high for q in ranges)
+            return Label.NOT_ATTEMPTED if holds else Label.INCORRECT
     said = None if len(spans) > 1 and names_alternatives(normalize(candidate.text)) else one_date(spans)
     return Label.INCORRECT if said is None else _compare_dates(want, said)
+
+
+_MARGIN_SAID = re.compile(r"(?i)\u00b1|\+/-|\+-|\bplus or minus\b|\bplus/minus\b|\bgive or take\b")
 
 
 def _compare_dates(gold: DateSpan, pred: DateSpan) -> Label:

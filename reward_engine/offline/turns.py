@@ -328,6 +328,7 @@ _CURRENCIES = (
     ("rub", r"₽|\brub\b|\broubles?\b|\brubles?\b"),
     ("percent", r"%|\bper ?cent\b|\bpercent(?:age)?\b"),
     ("permille", r"‰|\bper ?mille\b|\bper ?mil\b"),
+    ("basis points", r"‱|\bbasis points?\b|\bbps?\b|\bpermyriad\b"),  # 12 bp is 0.12 % (hostile pass 8)
 )
 _CURRENCY_RES = tuple((name, re.compile(rf"(?i){pattern}")) for name, pattern in _CURRENCIES)
 

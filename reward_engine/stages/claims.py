@@ -60,11 +60,26 @@ def distinct(claims: Sequence[str], how: str = "words") -> list[str]:
     ['Paris is in France.']
     >>> distinct(["Paris is in France.", "Paris is in France, indeed.", "Indeed, Paris is in France."])
     ['Paris is in France.']
+    >>> distinct(["France's capital is Paris.", "The capital city of France is Paris.",
+    ...           "Paris is the largest city of France."])
+    ["France's capital is Paris.", 'Paris is the largest city of France.']
     """
     seen: dict[str, str] = {}
     for claim in claims:
-        seen.setdefault(claim_key(claim, how), claim)
+        key = claim_key(claim, how)
+        if key in seen or (how == "words" and any(_reworded(key, other) for other in seen)):
+            continue
+        seen[key] = claim
     return list(seen.values())
+
+
+def _reworded(key: str, other: str) -> bool:
+    """Two ``words`` keys one word apart, sharing three or more, the word neither a number nor a negation: the
+    same fact said again in other words ("The capital city of France is Paris" after "France's capital is
+    Paris"; hostile pass 8: four rewordings of one fact counted as four supported claims)."""
+    a, b = set(key.split()), set(other.split())
+    apart = a ^ b
+    return len(a & b) >= 3 and len(apart) <= 1 and not any(w.isdigit() or w in _KEEP for w in apart)
 
 
 def select_claims(
