@@ -334,6 +334,25 @@ class _ElementEnd:
         return None
 
 
+def _after_array(text: "_Text") -> str:
+    """What follows an array's closing ``]``: "" at the end of the file, "[" for a second array (consumed), else
+    the start of the text after it (objects appended to the array, or something else)."""
+    text.consume(text.off + 1)
+    while True:
+        pos = text.off
+        while pos < len(text.buf) and text.buf[pos] in " \t\r\n":
+            pos += 1
+        text.consume(pos)
+        if pos < len(text.buf) or not text.more():
+            break
+    if text.off >= len(text.buf):
+        return ""
+    if text.buf[text.off] == "[":
+        text.consume(text.off + 1)
+        return "["
+    return text.buf[text.off : text.off + 40]
+
+
 def _array_stream(handle: "IO[bytes] | _Replay") -> Iterator[Record]:
     """The elements of a JSON array, each numbered (1, 2, ...) so that elements sharing a line stay apart;
     a value is accepted only when text follows it (a number cut at a chunk's end is read whole)."""
@@ -355,7 +374,21 @@ def _array_stream(handle: "IO[bytes] | _Replay") -> Iterator[Record]:
             if pos < len(text.buf) or not text.more():
                 break
         yield from text.take_problems()
-        if text.off >= len(text.buf) or text.buf[text.off] == "]":
+        if text.off >= len(text.buf):
+            return
+        if text.buf[text.off] == "]":
+            after = _after_array(text)
+            if after == "[" or after.startswith("{"):
+                # "cat a.json b.json", rows appended with >>: read on, numbered after the array's (hostile pass 9)
+                continue
+            if after:
+                yield Record(
+                    element + 1,
+                    None,
+                    f"text after the JSON array's end (line {text.line}) was not "
+                    f"read: {after!r}...; give one array, or JSON Lines",
+                    text_line=text.line,
+                )
             return
         element += 1
         line = text.line

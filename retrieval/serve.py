@@ -44,7 +44,7 @@ def handlers(kb: Any) -> dict[str, Callable[[dict[str, Any]], dict[str, Any]]]:
         return {"ids": ids, "found": found, "missing": missing}
 
     return {
-        "info": lambda body: {"version": kb.version, "modes": list(kb.modes)},
+        "info": lambda body: {"version": kb.content_version, "modes": list(kb.modes)},  # its text too (pass 9)
         "search": search,
         "title_passages": title_passages,
         "title_passage_ids": title_passage_ids,

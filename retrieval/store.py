@@ -91,6 +91,16 @@ class SyncReport:
     documents_removed: int = 0
     passages_added: int = 0
     passages_removed: int = 0
+    unreadable: list[str] = field(default_factory=list)  # documents whose title or text is no text (NULL)
+
+
+def _as_text(value: object) -> str | None:
+    """A ``documents`` cell as text: a number as written, a BLOB decoded as UTF-8; None for NULL."""
+    if isinstance(value, str) or value is None:
+        return value
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace")
+    return str(value)
 
 
 def sync_passages(conn: sqlite3.Connection, progress: bool = True) -> SyncReport:
@@ -106,7 +116,11 @@ def sync_passages(conn: sqlite3.Connection, progress: bool = True) -> SyncReport
     present: set[str] = set()
     batch: list[tuple[str, str]] = []
     for title, text in tqdm(rows, total=total, desc="passages", unit="doc", disable=not progress):
-        if not isinstance(title, str) or not isinstance(text, str):
+        title, text = _as_text(title), _as_text(text)  # an untyped table may hold 1984 or a BLOB (hostile pass 9)
+        if title is None or text is None:
+            if title is not None:
+                present.add(title)  # its passages stay as they were
+            report.unreadable.append(repr(title))
             continue
         present.add(title)
         digest = text_sha1(text)

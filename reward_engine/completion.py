@@ -45,15 +45,27 @@ def clean_text(text: str) -> str:
 
 
 def completion_text(completion: Any) -> str:
-    """TRL passes a string, or a conversation ``[{"role": "assistant", "content": ...}]``."""
+    """TRL passes a string, or a conversation ``[{"role": "assistant", "content": ...}]`` whose content is a string
+    or a list of parts (``[{"type": "text", "text": ...}]``, as multimodal chat templates write it).
+
+    >>> completion_text([{"role": "assistant", "content": [{"type": "text", "text": "<answer>Paris</answer>"}]}])
+    '<answer>Paris</answer>'
+    """
     if isinstance(completion, str):
         return clean_text(completion)
     if isinstance(completion, list):
-        parts = [m.get("content", "") for m in completion if isinstance(m, dict)]
-        return clean_text("".join(p if isinstance(p, str) else "" for p in parts))
+        return clean_text("".join(_content(m.get("content", "")) for m in completion if isinstance(m, dict)))
     if isinstance(completion, dict):
-        content = completion.get("content", "")
-        return clean_text(content) if isinstance(content, str) else ""
+        return clean_text(_content(completion.get("content", "")))
+    return ""
+
+
+def _content(content: Any) -> str:
+    """A message's content as text: a string, or the text parts of a list (hostile pass 9: it was read as "")."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str))
     return ""
 
 
@@ -211,6 +223,13 @@ def _well_formed(text: str) -> tuple[str, str] | None:
     return think, answer
 
 
+# words after the answer block that take it back: the grader reads them with the answer (hostile pass 9)
+_TAKEN_BACK = re.compile(
+    r"(?i)^\W*(?:wait|no\b|sorry|actually|correction|i mean|scratch that|on second thought|oops|not\b|rather)"
+)
+_AFTER_CHARS = 300
+
+
 def parse(completion: Any) -> Parsed:
     """Split a completion into reasoning and answer.
 
@@ -238,6 +257,9 @@ def parse(completion: Any) -> Parsed:
     answer = answers[0].strip() if single else None
     if answer is not None and _TAG.search(answer):
         answer = None
+    after = tail[tail.rfind("</answer>") + len("</answer>") :] if answer else ""
+    if _TAKEN_BACK.match(after):
+        answer = f"{answer} {after.strip()[:_AFTER_CHARS]}"  # "...</answer> Wait, no, it's Lyon.": read together
     return Parsed(False, think, answer or None)
 
 

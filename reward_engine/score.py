@@ -25,6 +25,7 @@ import errno
 import hashlib
 import json
 import logging
+import math
 import os
 import stat
 import sys
@@ -72,7 +73,10 @@ MAX_ERROR_SHARE = 0.1  # --max-error-share's default: see docs/score-model-outpu
 
 def _output_row(row: Row, result: RewardResult | None, source: Path) -> dict[str, Any]:
     data = row.data or {}
-    out: dict[str, Any] = {"id": data.get("id", row.id), "line": row.line, "input_digest": row.digest}
+    rid = data.get("id", row.id)
+    if isinstance(rid, float) and not math.isfinite(rid):
+        rid = str(rid)  # an id written NaN or Infinity stays told apart (null in JSON would not: hostile pass 9)
+    out: dict[str, Any] = {"id": rid, "line": row.line, "input_digest": row.digest}
     if result is None:
         out.update(reward=None, status="bad_input", error=row.error)
         return out
@@ -164,6 +168,8 @@ async def score_file(
     job = ScoreJob(config, kb, batch_size, concurrency, passes, ray_address, ray_actors)
     stdin = _read_once(input_path)  # standard input or a pipe (``<(cmd)``): its path does not say what it holds
     before = _record(output_path) if stdin and not overwrite else {}
+    if not stdin and not overwrite:
+        _check_not_emptied(input_path, output_path)
     with own_output(output_path, input_path, JOB, settings, overwrite, [*reads, *knowledge_files(config)]):
         record = {**_record(output_path), "config": config.fingerprint(), "knowledge": kb_version}
         record["rules"] = rules_version()
@@ -242,6 +248,20 @@ def _check_same_knowledge(
             f"--output {output_path} was scored against another version of the knowledge base ({where}: content "
             f"{record.get('knowledge')}, now {kb_version}): its rows would mix evidence from two KBs. Pass "
             "--overwrite to score again, or choose another --output"
+        )
+
+
+def _check_not_emptied(input_path: Path, output_path: Path) -> None:
+    """A rerun drops the output rows whose input lines are gone; an input emptied since (a truncated copy, a
+    failed export) would drop them all (hostile pass 9): refused unless asked."""
+    try:
+        emptied = input_path.stat().st_size == 0 and output_path.is_file() and output_path.stat().st_size > 0
+    except OSError:
+        return
+    if emptied and _record(output_path).get("job") == JOB:
+        raise OutputError(
+            f"--input {input_path} is empty and --output {output_path} holds rows scored from it: a rerun would "
+            "remove them all. Pass --overwrite to start again, or check the input"
         )
 
 

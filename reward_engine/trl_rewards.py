@@ -77,7 +77,8 @@ class KnowRLRewards:
         self.sink = sink
         self._kb = kb
         self._engine: RewardEngine | None = None
-        self._batches: collections.OrderedDict[str, asyncio.Future] = collections.OrderedDict()
+        # a batch's run and the functions that took it
+        self._batches: collections.OrderedDict[str, tuple[asyncio.Future, set[str]]] = collections.OrderedDict()
         self.history: list[dict[str, Any]] = []  # per-batch metrics, for callers that log elsewhere
 
     def __getstate__(self) -> dict[str, Any]:
@@ -103,9 +104,10 @@ class KnowRLRewards:
         return [KnowRLFormatReward(self), KnowRLCorrectnessReward(self)]
 
     async def score_batch(
-        self, prompts: list | None, completions: list, kwargs: dict[str, Any]
+        self, prompts: list | None, completions: list, kwargs: dict[str, Any], taker: str = ""
     ) -> tuple[list[Sample], list[RewardResult]]:
-        """The engine's results for TRL's batch; the second function's call awaits the first's run."""
+        """The engine's results for TRL's batch; the other function's call (``taker``) awaits the first's run, and
+        a function asking again for the same batch gets a new run."""
         n = len(completions)
         questions = [
             q if isinstance(q, str) and q.strip() else question_from_prompt(p)
@@ -115,16 +117,20 @@ class KnowRLRewards:
             Sample(q, c, a, t)
             for q, c, a, t in zip(questions, completions, column(kwargs, "answers", n), column(kwargs, "title", n))
         ]
+        # one run per step and batch, shared by the two functions; a later step scores again, so a KB edited
+        # between two identical batches is read afresh (hostile pass 9)
+        step = trainer_step(kwargs)
         key = hashlib.sha256(
-            repr([(s.question, completion_text(s.completion), s.answers, s.title) for s in samples]).encode()
+            repr([step, *((s.question, completion_text(s.completion), s.answers, s.title) for s in samples)]).encode()
         ).hexdigest()
-        future = self._batches.get(key)
-        if future is None:
-            future = asyncio.ensure_future(self.engine.score(samples))
-            self._batches[key] = future
+        shared = self._batches.get(key)
+        if shared is None or taker in shared[1]:
+            shared = (asyncio.ensure_future(self.engine.score(samples)), set())
+            self._batches[key] = shared
             while len(self._batches) > 8:
                 self._batches.popitem(last=False)
-        return samples, await asyncio.shield(future)
+        shared[1].add(taker)
+        return samples, await asyncio.shield(shared[0])
 
     def at_step(self, results: list[RewardResult], step: int) -> list[RewardResult]:
         """``results`` as paid at ``step``: an abstention's correctness (and total) ramped in over
@@ -220,7 +226,7 @@ class KnowRLFormatReward:
         self.__name__ = "knowrl_format"
 
     async def __call__(self, prompts: list, completions: list, **kwargs: Any) -> list[float | None]:
-        _, results = await self.rewards.score_batch(prompts, completions, kwargs)
+        _, results = await self.rewards.score_batch(prompts, completions, kwargs, "format")
         return [self.rewards.format_value(r) for r in results]
 
 
@@ -250,7 +256,7 @@ class KnowRLCorrectnessReward:
         self.__name__ = "knowrl_correctness"
 
     async def __call__(self, prompts: list, completions: list, **kwargs: Any) -> list[float | None]:
-        samples, results = await self.rewards.score_batch(prompts, completions, kwargs)
+        samples, results = await self.rewards.score_batch(prompts, completions, kwargs, "correctness")
         paid = self.rewards.at_step(results, trainer_step(kwargs))
         self.rewards.report(samples, paid, kwargs)  # the reward log holds what GRPO was paid
         return [r.correctness for r in paid]

@@ -50,7 +50,7 @@ def _numbers(text: str) -> set[str]:
 # -- polarity: whether a text says a thing is not so -------------------------------------------------------------
 _NEGATION = re.compile(
     r"(?i)\b(?:not|no|never|neither|nor|none|nobody|nothing|nowhere|cannot|anything but|other than|except|"
-    r"rather than|instead of)\b|n['\u2019]t\b"
+    r"rather than|instead of)\b|n['\u2019]t\b|\bnon-(?=\w)"  # "non-general-purpose" (hostile pass 9)
 )
 # phrases with a negation word that state something ("not only", "no doubt", "No. 5", "no more than 8 km")
 _NOT_A_NEGATION = re.compile(
@@ -318,6 +318,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue  # "born before 1756" where it says "born in 1756" (hostile pass 7)
         if _swapped(claim, passage) or (numbers and _number_apart(words, numbers, passage)):
             continue  # "turns chemical energy into light energy"; a year from another sentence (hostile pass 7)
+        if _subject_swapped(claim, words, passage):
+            continue  # "Japan is the most populous metropolitan area": said of "The Greater Tokyo Area" (pass 9)
         if _other_superlative(claim, passage):
             continue  # "the largest moon" where it says "the largest planet" (hostile pass 8)
         if _ranks(claim) - _ranks(passage) or (numbers and _crossed(words, numbers, passage)):
@@ -326,6 +328,27 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
         if (True in stances) if negative else (not stances or False in stances):
             return True
     return False
+
+
+_LEADING_NAME = re.compile(r"^\W*(?:The\s+)?((?:[A-Z][\w'-]*\s*)+)")
+
+
+def _subject_swapped(claim: str, words: set[str], passage: str) -> bool:
+    """The passage's sentence that holds most of the claim's words is about another named subject than the
+    claim's (its leading name), and never names the claim's: a claim stitched from two sentences."""
+    mine = _LEADING_NAME.match(claim)
+    if not mine:
+        return False
+    subject = _words(mine.group(1))
+    best, best_sentence = 0, ""
+    for sentence in split_sentences(passage):
+        shared = len(words & _words(sentence))
+        if shared > best:
+            best, best_sentence = shared, sentence
+    theirs = _LEADING_NAME.match(best_sentence)
+    if not theirs or not subject or _PRONOUN.search(best_sentence):
+        return False  # "Guido van Rossum first released it in 1991": "it" may be the claim's subject
+    return not (subject & _words(best_sentence)) and bool(_words(theirs.group(1)) - subject)
 
 
 _SUPERLATIVE = re.compile(
@@ -478,7 +501,9 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
 
 
 _PRONOUN = re.compile(r"(?i)\b(?:he|she|it|they|his|her|its|their|this|these)\b")
-_ASKING = frozenset("what which who whom whose when where how why name called named".split())
+# the question's own asking words, and its auxiliaries and "year" of "in which year did ..." (hostile pass 9: a
+# sentence giving the year was not read as answering it)
+_ASKING = frozenset("what which who whom whose when where how why name called named did does do year".split())
 # a list's items ("Paris, Lyon, Marseille", "Paris or Lyon", "Paris/Lyon", "Paris | Lyon")
 _ITEMS = re.compile(r"\s*(?:[,;/&|\n]|\band\b|\bor\b)\s*", re.IGNORECASE)
 _CLAUSES = re.compile(r"(?<!\b[a-z])[.;:!?]+\s*|,\s*(?=but\b)|(?<!anything)(?<!nothing)\s+but\s+", re.IGNORECASE)
@@ -629,10 +654,11 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         before, before_text = set(), ""
         for sentence in split_sentences(passage):
             words = _words(sentence)
-            if len(words & asked) >= need:
-                # "He wrote ... The Magic Flute": a pronoun names what the sentence before it is about
-                pronoun = _PRONOUN.search(sentence)
-                held = words | before if pronoun else words
+            # "He wrote ... The Magic Flute": a pronoun names what the sentence before it is about (and counts
+            # toward the question's words: "She won ... in Chemistry in 1911" answers a question naming Curie)
+            pronoun = _PRONOUN.search(sentence)
+            held = words | before if pronoun else words
+            if len(held & asked) >= need:
                 answering.append((passage, sentence, frozenset(held)))
                 runs += _name_runs(sentence) + (_name_runs(before_text) if pronoun else [])
             before, before_text = words, sentence
@@ -651,6 +677,9 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         )
         if _broken(test, bound_values[0], pool, " ".join(whole), kind):
             return True  # the evidence's value lies outside it (a strict bound leaves the value itself out)
+    said_numbers = _numbers(response)
+    if said_numbers and any(_crossed(_words(question), said_numbers, s) for _, s, _ in answering):
+        return True  # "1903" for Curie's Chemistry prize: the year the sentence gives Physics (hostile pass 9)
     bounded = {(v.value, v.unit) for _, vs, _ in bounds for v in vs}
     confirmed = False  # a value of the response agrees with the evidence: its other words are detail
     for value in values(response):

@@ -543,6 +543,20 @@ def _shotgun(words: int, gold_words: int) -> bool:
     return words - gold_words > max(6, gold_words)
 
 
+_FEW_SCALE = {"dozen": 12.0, "hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+
+
+def _few_holds(low: str, opener: re.Match[str], gold: str) -> bool:
+    """ "a few" / "several" [scale] spans two to ten of its scale ("a few hundred": 200 to 999); True when the
+    gold's number lies there, or the gold is no number, or the opener sets no upper end ("many", "lots of")."""
+    want = gold_quantity(gold)
+    if want is None or opener.group(0) not in ("a few", "several", "a handful of"):
+        return True
+    scale = re.match(r"\s*(dozen|hundred|thousand|million|billion|trillion)s?\b", low[opener.end() :])
+    size = _FEW_SCALE[scale.group(1)] if scale else 1.0
+    return 2 * size <= abs(want[0]) < 10 * size
+
+
 def _vague(candidate: Candidate, gold: str, reading: Reading) -> bool:
     """ "a city in France" for Paris when the question names France: a description that names nothing the
     question and gold do not, so it neither confirms nor contradicts the gold (SimpleQA: NOT_ATTEMPTED)."""
@@ -551,6 +565,8 @@ def _vague(candidate: Candidate, gold: str, reading: Reading) -> bool:
     opener = _FEW_OR_MANY.match(lower(candidate.text))
     if opener is not None and (gold_quantity(gold) or (3.0,))[0] < 3:
         return False  # "a few" for one heart
+    if opener is not None and not _few_holds(lower(candidate.text), opener, gold):
+        return False  # "a few hundred metres" for 8,849 m: a magnitude that leaves the gold out (hostile pass 9)
     opener = opener or _VAGUE.match(lower(candidate.text))
     if not reading.asked or not opener:
         return False

@@ -9,9 +9,10 @@ import hashlib
 from pathlib import Path
 
 # what decides a reward, relative to ``reward_engine/``: the offline rules, how an answer is read out, the reward
-# rules and their arithmetic, the stages, the prompts and their parsers (a judge's reply is read by them)
+# rules and their arithmetic, the stages, the prompts and their parsers (a judge's reply is read by them), and how
+# the offline verifier cuts evidence into sentences (``retrieval/text.py``: hostile pass 9)
 _SCORING = ("offline/*.py", "rules/*.py", "stages/*.py", "prompts/*.py", "completion.py", "semantics.py",
-            "stage_calls.py", "samples.py", "labels.py", "knowledge.py")  # fmt: skip
+            "stage_calls.py", "samples.py", "labels.py", "knowledge.py", "../retrieval/text.py")  # fmt: skip
 
 
 @functools.cache
@@ -20,7 +21,8 @@ def rules_version() -> str:
     another version."""
     package = Path(__file__).resolve().parents[1]
     digest = hashlib.sha256(b"reward-code-v2\n")
-    paths = sorted({p for pattern in _SCORING for p in package.glob(pattern)})
+    root = package.parent
+    paths = sorted({p.resolve() for pattern in _SCORING for p in package.glob(pattern)})
     for path in paths:
-        digest.update(path.relative_to(package).as_posix().encode() + b"\n" + path.read_bytes() + b"\n")
+        digest.update(path.relative_to(root).as_posix().encode() + b"\n" + path.read_bytes() + b"\n")
     return digest.hexdigest()[:16]

@@ -65,8 +65,9 @@ class EvidenceRetriever:
         modes = tuple(getattr(kb, "modes", (mode,)))
         if mode not in modes:
             raise ValueError(unserved_mode(kb, mode, modes))
-        self._kb_version = getattr(kb, "version", None) or str(getattr(kb, "db_path", ""))
+        # the evidence cache's key: what the KB's text is (an UPDATE in place keeps every passage id: pass 9)
         self._kb_content = getattr(kb, "content_version", None)  # re-read each step: a rebuild under a server
+        self._kb_version = self._kb_content or getattr(kb, "version", None) or str(getattr(kb, "db_path", ""))
         self._memo: dict[SearchKey, list[Passage]] = {}
         self._memo_size = memo_size
         self._lock = threading.Lock()
@@ -86,7 +87,7 @@ class EvidenceRetriever:
         with self._lock:
             self._memo.clear()
         self._wholes.clear()
-        self._kb_content, self._kb_version = content, f"content:{content}"
+        self._kb_content = self._kb_version = content
         return True
 
     def cache_only(self) -> "EvidenceRetriever":
