@@ -23,7 +23,7 @@ COLD = (
     "data",
     "sft/final",  # the adapter and the tokenizer it was trained with
 )
-ARM = ("effect.json", "after_grpo.eval.json", "train_grpo.eval.json")
+ARM = ("effect.json", "after_grpo.eval.json", "train_grpo.eval.json", "rewards.jsonl")  # the log: trap share
 TEXT = (".json", ".jsonl", ".md", ".txt")
 SKIP = frozenset({"README.md", "training_args.bin"})  # the trainer's card and pickled arguments: not the piece
 
