@@ -104,7 +104,6 @@ CODE: dict[str, tuple[str, ...]] = {
     "demo.md": (*_TRAINING, "reward_engine/inspect.py", "reward_engine/inspect_page.html"),
     "effect.md": ("bench/effect.py", *_TRAINING, "configs/selective.yaml"),  # the margin design (default config)
     "effect-levers.md": ("bench/effect.py", *_TRAINING, "configs/selective.yaml"),  # levers on the trap, one seed
-    "effect-knowrl.md": ("bench/effect.py", *_TRAINING, "configs/selective.yaml"),  # knowrl, seed 0, until 3 arms
     "effect-gpu.md": ("bench/effect.py", *_TRAINING, "configs/demo.yaml"),  # the gradient design, then the default
     "effect-min-correct-1.md": ("bench/effect.py", *_TRAINING, "configs/demo.yaml"),
     "eval_decode.md": (
@@ -182,7 +181,6 @@ DATA_OF = {  # a data file -> the .md of its run
     "demo_reward_curve.png": "demo.md",
     "effect.json": "effect.md",
     "effect-levers.json": "effect-levers.md",
-    "effect-knowrl.json": "effect-knowrl.md",
     "reliability.json": "reliability.md",
     "retrieval.png": "retrieval.md",
     "reward_throughput.png": "reward_throughput.md",
