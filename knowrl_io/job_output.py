@@ -219,6 +219,25 @@ def write_atomically(path: Path, data: bytes) -> None:
         handle.write(data)
 
 
+def _check_record_place(output: Path) -> None:
+    """Where the job keeps ``output``'s record must hold a record or nothing: another job's output named like it
+    ("--output run.jsonl.job.json" earlier, "--output run.jsonl" now) was written over (hostile pass 10)."""
+    place = sidecar(output)
+    try:
+        if not place.exists():
+            return
+        foreign = not place.is_file() or place.stat().st_size > 1 << 20 or sidecar(place).exists()
+        # a record is one line; rows of scores are many (a torn or corrupt record is the owner check's to tell)
+        foreign = foreign or len(place.read_bytes().strip().splitlines()) > 1
+    except OSError:
+        foreign = True
+    if foreign:
+        raise OutputError(
+            f"{place} is not a job record (another job's output, or someone's file) and --output {output} would "
+            "keep its record there; move it, or choose another --output"
+        )
+
+
 @contextmanager
 def own_output(
     output: Path,
@@ -233,6 +252,7 @@ def own_output(
     ``overwrite`` (hostile pass 7: ``--output`` naming the KB replaced it with scores)."""
     output = Path(output)
     _check_location(output, [source, *reads])
+    _check_record_place(output)
     lock = FileLock(str(lock_path(output)), timeout=0)
     try:
         lock.acquire()

@@ -334,6 +334,9 @@ class _ElementEnd:
         return None
 
 
+CUT_SHORT = "the file ends inside the JSON array (no closing ']'): cut short? Rows after this one may be missing"
+
+
 def _after_array(text: "_Text") -> str:
     """What follows an array's closing ``]``: "" at the end of the file, "[" for a second array (consumed), else
     the start of the text after it (objects appended to the array, or something else)."""
@@ -364,7 +367,7 @@ def _array_stream(handle: "IO[bytes] | _Replay") -> Iterator[Record]:
     if "[" not in text.buf:
         return
     text.consume(text.buf.index("[") + 1)
-    element = 0
+    element, closed_once = 0, False
     while True:
         while True:
             pos = text.off
@@ -375,8 +378,11 @@ def _array_stream(handle: "IO[bytes] | _Replay") -> Iterator[Record]:
                 break
         yield from text.take_problems()
         if text.off >= len(text.buf):
+            if not closed_once:  # "[{...}, {...}," and the file ends: an export cut short (hostile pass 10)
+                yield Record(element + 1, None, CUT_SHORT, text_line=text.line)
             return
         if text.buf[text.off] == "]":
+            closed_once = True
             after = _after_array(text)
             if after == "[" or after.startswith("{"):
                 # "cat a.json b.json", rows appended with >>: read on, numbered after the array's (hostile pass 9)

@@ -296,6 +296,7 @@ class KnowledgeBase:
         self.dense_weight = dense_weight
         self.candidates = candidates
         self._local = threading.local()
+        self._generation = 0
         conn = self._conn()
         self.meta = get_meta(conn)
         self.indexed = has_table(conn, "passages_fts") and has_table(conn, "passages")
@@ -339,10 +340,18 @@ class KnowledgeBase:
     # -- plumbing ---------------------------------------------------------------------
     def _conn(self):
         conn = getattr(self._local, "conn", None)
+        if conn is not None and getattr(self._local, "generation", 0) != self._generation:
+            conn.close()  # reopen() since: this thread's connection may read a file replaced under the path
+            conn = None
         if conn is None:
             conn = connect(self.db_path, readonly=True)
-            self._local.conn = conn
+            self._local.conn, self._local.generation = conn, self._generation
         return conn
+
+    def reopen(self) -> None:
+        """Every thread's next query opens the file at ``db_path`` again: a KB moved over the path while a server
+        ran kept being read from the old file by connections already open (hostile pass 10)."""
+        self._generation += 1
 
     def close(self) -> None:
         if self._executor is not None:

@@ -256,6 +256,8 @@ class RewardEngineConfig(BaseModel):
         }
         if self.judges:  # absent when unused: fingerprints of configs without stage judges stay as they were
             decides["judges"] = {stage: _decides(j) for stage, j in sorted(self.judges.items())}
+        if self.plugins:  # the stages a plugin registers decide rewards too (hostile pass 10); none: as before
+            decides["plugins"] = list(self.plugins)
         for name, default in (("grader_calls", "one"), ("grader_aliases", "off")):  # how the grade is reached
             if getattr(self, name) != default:
                 decides[name] = getattr(self, name)

@@ -41,7 +41,7 @@ from knowrl_io.job_output import OutputError, own_output, sidecar, write_atomica
 from knowrl_io.jsonl import Appender, Row, Span, finite, index_rows, read_objects, read_rows, rewrite_indexed
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.paths import input_problem
-from knowrl_io.records import InputError, open_input
+from knowrl_io.records import CUT_SHORT, InputError, open_input
 from knowrl_io.threaded import in_daemon_thread
 from retrieval.source import KnowledgeSource
 from reward_engine import knowledge
@@ -107,8 +107,8 @@ def _completion_problem(completion: Any) -> str | None:
     """A conversational completion must hold a message (``{"role", "content"}``), not be any list."""
     if isinstance(completion, str):
         return None
-    if not any(isinstance(m, dict) and isinstance(m.get("content"), str) for m in completion):
-        return "field 'completion' must be a string or a list of {'role', 'content'} messages"
+    if not any(isinstance(m, dict) and isinstance(m.get("content"), (str, list)) for m in completion):
+        return "field 'completion' must be a string or a list of {'role', 'content'} messages"  # content: text or parts
     return None
 
 
@@ -251,11 +251,18 @@ def _check_same_knowledge(
         )
 
 
+def _blank(path: Path) -> bool:
+    """Nothing but white space (a re-export of "\n": hostile pass 10), read no further than a small file."""
+    if not path.is_file() or path.stat().st_size > 4096:
+        return False
+    return not path.read_bytes().strip()
+
+
 def _check_not_emptied(input_path: Path, output_path: Path) -> None:
     """A rerun drops the output rows whose input lines are gone; an input emptied since (a truncated copy, a
     failed export) would drop them all (hostile pass 9): refused unless asked."""
     try:
-        emptied = input_path.stat().st_size == 0 and output_path.is_file() and output_path.stat().st_size > 0
+        emptied = _blank(input_path) and output_path.is_file() and output_path.stat().st_size > 0
     except OSError:
         return
     if emptied and _record(output_path).get("job") == JOB:
@@ -382,6 +389,11 @@ async def _score_rows(
 
     def todo() -> Iterator[Row]:
         for row in read_rows(input_path, REQUIRED, OPTIONAL):
+            if row.error and CUT_SHORT in row.error:
+                # rows from here on may be missing, not gone: the scores of those lines are kept, and said
+                counts["cut_at"] = row.line
+                print(f"warning: {row.error}; scores of later lines are kept", file=sys.stderr)
+                continue
             seen.add(row.line)
             counts["rows"] += 1
             if read is not None:
@@ -430,7 +442,12 @@ async def _score_rows(
     finally:
         writer.close()
     # the last row per line wins (a changed input row was scored again); lines this input no longer has go
-    rewrite_indexed(output_path, index_rows(output_path, FINAL | RETRY), lines=seen.__contains__)
+    cut = counts.pop("cut_at", 0)
+    rewrite_indexed(
+        output_path,
+        index_rows(output_path, FINAL | RETRY),
+        lines=lambda line: line in seen or bool(cut and line >= cut),
+    )
     counters = Counter(judge_requests=stats.judge_requests, cache_hits=stats.cache_hits, retries=stats.retries)
     counters.update(stats.totals)
     summary = summarize(

@@ -95,10 +95,18 @@ def config_path(given: str) -> str:
 
 
 @functools.lru_cache(maxsize=4)
-def _engine_for(path: str) -> EngineThread:
-    """One engine per config file (its absolute path) per worker process: verl gives a function, not an object, to
-    keep it on."""
+def _engine_for(path: str, stamp: tuple = ()) -> EngineThread:
+    """One engine per config file (its absolute path, and ``stamp``: its size and mtime, so an edited config is
+    read again: hostile pass 10) per worker process: verl gives a function, not an object, to keep it on."""
     return EngineThread(load_reward_config(path))
+
+
+def _stamp(path: str) -> tuple:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return ()
+    return (info.st_size, info.st_mtime_ns, info.st_ino)
 
 
 def compute_score(
@@ -123,7 +131,8 @@ def compute_score(
         title = extra.get("title") if isinstance(extra.get("title"), str) else None
         gold = gold.tolist() if hasattr(gold, "tolist") else gold  # verl hands numpy arrays of aliases
         samples.append(Sample(question, response, list(gold) if isinstance(gold, (list, tuple)) else gold, title))
-    results = _engine_for(config_path(str(path))).score(samples)
+    found = config_path(str(path))
+    results = _engine_for(found, _stamp(found)).score(samples)
     return [
         {
             "score": unscored_reward if r.total is None else r.total,

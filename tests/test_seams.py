@@ -154,7 +154,8 @@ def test_verl_checks_the_source_when_a_worker_builds_its_engine_and_reads_paths_
         extra_infos=[{"question": QUESTION, "title": "Paris"}] * 2,
         config=str(path),
     )
-    engine = verl._engine_for(str(path.resolve()))  # the worker's cached engine, keyed by the config's own path
+    resolved = str(path.resolve())
+    engine = verl._engine_for(resolved, verl._stamp(resolved))  # the worker's cached engine, keyed by its config
     assert isinstance(engine.kb, JsonlSource)  # the source checked at start-up is the one the engine reads
     engine.close()
     verl._engine_for.cache_clear()

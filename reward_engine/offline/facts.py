@@ -287,6 +287,20 @@ def _passage_features(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(content_words(text)), frozenset(_numbers(text))
 
 
+_SCALED = re.compile(r"(?i)\b(\d[\d,.]*)\s+(thousand|million|billion|trillion)\b")
+
+
+def _spoken(text: str) -> str:
+    """Numbers said in words as digits, only where there are number words to read (most claims have none)."""
+    return numbers_in_words_to_digits(text.lower()) if re.search(r"(?i)(?:teen|ty|hundred|thousand)\b", text) else ""
+
+
+@functools.lru_cache(maxsize=8192)
+def _scaled(text: str) -> frozenset[tuple[str, str]]:
+    """The numbers said with a scale word after them: ("8849", "thousand")."""
+    return frozenset((m.group(1).replace(",", ""), m.group(2).lower()) for m in _SCALED.finditer(text))
+
+
 def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> bool:
     """True when one passage covers ``threshold`` of the claim's content words, all its numbers in the same
     units ("8,849 feet" is not "8,849 metres") and all its names ("Lyon is the capital city of France" is not
@@ -300,7 +314,7 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
     False
     """
     words = _words(claim)
-    numbers = _numbers(claim)
+    numbers = _numbers(claim) | _numbers(_spoken(claim))  # "in eighteen ninety" is 1890 (hostile pass 10)
     claim_names = names(claim) - _NEGATORS - _ERAS
     if not words:
         return False
@@ -308,8 +322,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
     stated = values(claim) if numbers else ()
     for passage in passages:
         have, passage_numbers = _passage_features(passage)
-        if numbers - passage_numbers or claim_names - have:
-            continue
+        if numbers - passage_numbers or claim_names - have or _scaled(claim) - _scaled(passage):
+            continue  # ... and "8,849 thousand metres" is not "8,849 metres"
         if len(words & have) / len(words) < threshold:
             continue
         if _unit_swapped(stated, passage) or _opposed(claim, words, passage, threshold):
@@ -318,6 +332,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue  # "born before 1756" where it says "born in 1756" (hostile pass 7)
         if _swapped(claim, passage) or (numbers and _number_apart(words, numbers, passage)):
             continue  # "turns chemical energy into light energy"; a year from another sentence (hostile pass 7)
+        if _reversed(claim, passage):
+            continue  # "Japan is the capital of Tokyo" where it says "Tokyo is the capital of Japan" (pass 10)
         if _subject_swapped(claim, words, passage):
             continue  # "Japan is the most populous metropolitan area": said of "The Greater Tokyo Area" (pass 9)
         if _other_superlative(claim, passage):
@@ -328,6 +344,21 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
         if (True in stances) if negative else (not stances or False in stances):
             return True
     return False
+
+
+_RELATION_CLAIM = re.compile(r"^(?P<a>.+?) (?:is|was|are|were) (?:the |a |an )?(?P<rel>[a-z ]+?) of (?P<b>.+)$")
+
+
+def _reversed(claim: str, passage: str) -> bool:
+    """ "A is the R of B" where the passage says "B is the R of A" and never the claim's way round."""
+    found = _RELATION_CLAIM.match(normalize(claim))
+    if not found:
+        return False
+    a, rel, b = found.group("a"), found.group("rel"), found.group("b")
+    said = normalize(passage)
+    way = rf"\b{re.escape(a)} (?:is|was|are|were) (?:the |a |an )?{re.escape(rel)}\b[\w ]* of {re.escape(b)}\b"
+    other = rf"\b{re.escape(b)} (?:is|was|are|were) (?:the |a |an )?{re.escape(rel)}\b[\w ]* of {re.escape(a)}\b"
+    return bool(re.search(other, said)) and not re.search(way, said)
 
 
 _LEADING_NAME = re.compile(r"^\W*(?:The\s+)?((?:[A-Z][\w'-]*\s*)+)")

@@ -760,6 +760,10 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
             return Label.INCORRECT
         text = candidate.text
         if _named_as(before):  # "Malia Ann and Natasha Marian, known as Malia Obama and Sasha Obama"
+            lead = _NAMED_AS.split(lower(candidate.text))[0].strip(" ,")
+            named = set(normalize(lead).split()) - _STOP  # "the City of Light, known as ...": a description
+            if named and not lead.startswith("the ") and not named & set(gold.split()) and not named <= reading.asked:
+                return Label.INCORRECT  # "Lyon, also known as Paris": another name, said to be the gold's (pass 10)
             seg, raw_named = seg[at:], list(_NAMED_AS.finditer(lower(text)))  # the gold's other names before it
             text = text[raw_named[-1].end() :] if raw_named else text
         if (

@@ -294,6 +294,8 @@ _TAG = re.compile(
 )
 
 _ASIDE = re.compile(r"<([^<>]*)>")
+_CITATION = re.compile(r"\[\d{1,3}(?:[,\u2013-]\s*\d{1,3})*\]")
+_LATEX = re.compile(r"\\(?:boxed|text|textbf|textit|mathrm|mathbf|emph)\s*\{([^{}]*)\}")
 
 
 def prepare(text: str) -> str:
@@ -310,6 +312,8 @@ def prepare(text: str) -> str:
     if "~~" in text or "<" in text:
         text = _TAG.sub(" ", _COMMENT.sub(" ", _STRUCK.sub(" ", text)))
         text = _ASIDE.sub(r"(\1)", text)  # "Paris <but really Lyon>": words in angle brackets, an aside
+    if "[" in text or "\\" in text:  # "8,849 m [1]", "\\boxed{Paris}": a citation mark, LaTeX (hostile pass 10)
+        text = _LATEX.sub(r"\1", _CITATION.sub(" ", text))
     text = text.translate({0x2018: "'", 0x2019: "'", 0x201C: '"', 0x201D: '"', 0x200B: None, 0x200D: None})
     return "".join(c for c in text if c.isprintable() or c in "\n\t")
 

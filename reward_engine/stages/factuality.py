@@ -96,10 +96,15 @@ class FactualityPipeline:
     async def verdict(self, sample: Sample, response: str) -> tuple[Verdict, ClaimResult, bool]:
         """Binary RAR's one check: ``response`` with its question against the passages retrieved for the two
         (the query is the question, then the response: Binary RAR searches documents fetched for the prompt, and
-        a short wrong answer alone, "Lyon", finds nothing in the title's passages to be contradicted by);
+        a short wrong answer alone, "Lyon", finds nothing in the title's passages to be contradicted by), and for
+        the question alone;
         (verdict, the statement as a claim, cached)."""
         question = (sample.question or "").strip() or None
-        evidence = (await (await self.retriever()).retrieve([response], sample.title_text, question))[0]
+        # and the question alone: a long answer's own words must not pull the evidence to what it names ("Lyon, on
+        # the Rhone and the Saone, home of Lyonnaise cuisine" found only Lyon's passages: hostile pass 10)
+        queries = [response, question] if question else [response]
+        found_sets = await (await self.retriever()).retrieve(queries, sample.title_text, question)
+        evidence = list({p.id: p for found in found_sets for p in found}.values())
         found = await answer_verdict(self.verifier, sample.question, response, evidence)
         verdict: Verdict = found.value
         statement = rar_statement(sample.question, response)

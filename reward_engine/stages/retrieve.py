@@ -84,6 +84,9 @@ class EvidenceRetriever:
         if content == self._kb_content:
             return False
         log.warning("the knowledge base changed under a running engine: evidence is looked up again")
+        reopen = getattr(self.kb, "reopen", None)
+        if callable(reopen):
+            reopen()  # a file moved over the path: read the new one
         with self._lock:
             self._memo.clear()
         self._wholes.clear()
