@@ -297,6 +297,16 @@ class _Text:
         self.line += self.buf.count("\n", self.off, end)
         self.off = end
 
+    def skip(self, chars: str) -> None:
+        """Read past ``chars`` (white space, separators), reading on until something else or the end shows."""
+        while True:
+            pos = self.off
+            while pos < len(self.buf) and self.buf[pos] in chars:
+                pos += 1
+            self.consume(pos)
+            if pos < len(self.buf) or not self.more():
+                return
+
     def take_problems(self) -> list[Record]:
         problems, self.problems = self.problems, []
         return problems
@@ -341,13 +351,7 @@ def _after_array(text: "_Text") -> str:
     """What follows an array's closing ``]``: "" at the end of the file, "[" for a second array (consumed), else
     the start of the text after it (objects appended to the array, or something else)."""
     text.consume(text.off + 1)
-    while True:
-        pos = text.off
-        while pos < len(text.buf) and text.buf[pos] in " \t\r\n":
-            pos += 1
-        text.consume(pos)
-        if pos < len(text.buf) or not text.more():
-            break
+    text.skip(" \t\r\n")
     if text.off >= len(text.buf):
         return ""
     if text.buf[text.off] == "[":
@@ -369,13 +373,7 @@ def _array_stream(handle: "IO[bytes] | _Replay") -> Iterator[Record]:
     text.consume(text.buf.index("[") + 1)
     element, closed_once = 0, False
     while True:
-        while True:
-            pos = text.off
-            while pos < len(text.buf) and text.buf[pos] in " \t\r\n,":
-                pos += 1
-            text.consume(pos)
-            if pos < len(text.buf) or not text.more():
-                break
+        text.skip(" \t\r\n,")
         yield from text.take_problems()
         if text.off >= len(text.buf):
             if not closed_once:  # "[{...}, {...}," and the file ends: an export cut short (hostile pass 10)
