@@ -46,6 +46,11 @@ EVEREST = "Mount Everest is the highest mountain above sea level. Its summit is 
 def test_pass10_grader(answer: str, gold: str, question: str, label: Label) -> None:
     assert grade(answer, gold, question) is label
 
+PUNE = (
+    "The city of Pune is part of Pune Metropolitan Region, which according to the 2011 Census of India, has 7.2 "
+    "million residents, making it the seventh-most populous metropolitan area in India."
+)
+
 
 @pytest.mark.parametrize(
     ("claim", "passage", "supported"),
@@ -56,6 +61,9 @@ def test_pass10_grader(answer: str, gold: str, question: str, label: Label) -> N
         ("Tokyo is the capital of Japan.", TOKYO, True),
         ("Mount Everest's summit is 8,849 thousand metres high.", EVEREST, False),
         ("Mount Everest's summit is 8,849 metres high.", EVEREST, True),
+        # a sentence copied whole: "city" is no number word, and an ordinal the passage says too is no new number
+        (PUNE, PUNE, True),
+        (PUNE.replace("seventh", "eighth"), PUNE, False),
     ],
 )
 def test_pass10_verifier(claim: str, passage: str, supported: bool) -> None:

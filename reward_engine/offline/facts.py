@@ -283,16 +283,20 @@ def _sentences(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
 
 @functools.lru_cache(maxsize=8192)
 def _passage_features(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """A passage's content words and numbers: the same passages back many claims (pure, so memoised)."""
-    return frozenset(content_words(text)), frozenset(_numbers(text))
+    """A passage's content words and numbers, those said in words too, as a claim's are read: the same passages
+    back many claims (pure, so memoised)."""
+    return frozenset(content_words(text)), frozenset(_numbers(text) | _numbers(_spoken(text)))
 
 
 _SCALED = re.compile(r"(?i)\b(\d[\d,.]*)\s+(thousand|million|billion|trillion)\b")
 
 
+_NUMBER_WORD = re.compile(r"(?i)\b(?:\w+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand)\b")
+
+
 def _spoken(text: str) -> str:
     """Numbers said in words as digits, only where there are number words to read (most claims have none)."""
-    return numbers_in_words_to_digits(text.lower()) if re.search(r"(?i)(?:teen|ty|hundred|thousand)\b", text) else ""
+    return numbers_in_words_to_digits(text.lower()) if _NUMBER_WORD.search(text) else ""
 
 
 @functools.lru_cache(maxsize=8192)
