@@ -44,14 +44,25 @@ def read_rows(
         if record.error is not None:
             yield Row(record.line, None, f"{path}:{record.where}: {record.error}", record.digest)
         elif not isinstance(record.value, dict):
-            kind = type(record.value).__name__
-            yield Row(record.line, None, f"{path}:{record.where}: expected an object, got {kind}", record.digest)
+            yield Row(record.line, None, f"{path}:{record.where}: {_not_an_object(record.value)}", record.digest)
         else:
             problem = _check(record.value, required, optional, may_be_blank)
             error = f"{path}:{record.where}: {problem}" if problem else None
             yield Row(
                 record.line, record.value if problem is None else None, error, record.digest, _row_id(record.value)
             )
+
+
+def _not_an_object(value: Any) -> str:
+    """Why a record is no row, with the likely cause when it is a list of rows: a one-line array (``json.dump``'s
+    output) with lines after it is read as JSONL, that line one record (hostile pass 10)."""
+    problem = f"expected an object, got {type(value).__name__}"
+    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        problem += (
+            f" of {len(value)} objects: a one-line JSON array with more lines after it is read as JSONL; write one "
+            "object per line, or the whole file as one array"
+        )
+    return problem
 
 
 def _row_id(value: dict[str, Any]) -> str | int | float | None:

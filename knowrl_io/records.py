@@ -88,6 +88,8 @@ def _jsonl_line(number: int, raw: bytes) -> Iterator[Record]:
         yield Record(number, _decode(decoded), digest=digest(line))
     except ValueError as exc:
         problem = _problem(exc)
+        if isinstance(exc, json.JSONDecodeError) and exc.msg == "Extra data" and decoded[exc.pos :].lstrip()[:1] == "{":
+            problem = "two rows on one line (a file joined to another without its last newline?): " + problem
         if b"\r" in line:  # rows ended by a lone CR (classic Mac) read as one line: say so, not "Extra data"
             problem = (
                 "rows end in lone carriage returns (\\r), not newlines: convert them (tr '\\r' '\\n' < IN > OUT); "

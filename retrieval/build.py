@@ -296,6 +296,11 @@ def main(argv: list[str] | None = None) -> int:
         )
     if repeats:
         log.warning("%d row(s) repeat an earlier title and were not kept (lines above)", len(repeats))
+    repeated = report.passages.get("repeated", {})
+    if repeated:
+        shown = ", ".join(f"{t!r} ({n} rows)" for t, n in list(repeated.items())[:5])
+        log.warning("%d title(s) appear in more than one documents row; every row's text is indexed under its title: "
+                    "%s", len(repeated), shown)  # fmt: skip
     unreadable = report.passages.get("unreadable", [])
     if unreadable:
         log.warning("%d document(s) have a NULL title or text and were not indexed: %s", len(unreadable),

@@ -15,11 +15,14 @@ Calls are synchronous: the engine runs retrieval on worker threads, never on its
 from __future__ import annotations
 
 import json
+import logging
 import urllib.error
 import urllib.request
 from typing import Any, Iterable, Sequence
 
 from retrieval.kb import Hit, Passage, SearchResult
+
+log = logging.getLogger(__name__)
 
 
 class SourceError(RuntimeError):
@@ -42,12 +45,12 @@ class HttpSource:
         info = self._post("info", {})
         self._version, self._modes = info.get("version"), tuple(info.get("modes") or ("bm25",))
 
-    def _post(self, name: str, body: dict[str, Any]) -> dict[str, Any]:
+    def _post(self, name: str, body: dict[str, Any], timeout_s: float | None = None) -> dict[str, Any]:
         request = urllib.request.Request(
             f"{self.url}/{name}", json.dumps(body).encode(), {"Content-Type": "application/json"}
         )
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout_s) as reply:
+            with urllib.request.urlopen(request, timeout=timeout_s or self.timeout_s) as reply:
                 body = json.loads(reply.read())
         except urllib.error.HTTPError as exc:  # the service said why: keep it
             raise SourceError(f"knowledge source {self.url}/{name}: HTTP {exc.code}: {exc.read()[:300]!r}") from None
@@ -59,6 +62,18 @@ class HttpSource:
 
     @property
     def version(self) -> str | None:
+        """The served version as it was at open (``content_version`` asks again)."""
+        return self._version
+
+    @property
+    def content_version(self) -> str | None:
+        """The served version now: the engine reads it at each step, so a KB rebuilt or edited under the server
+        is searched again, not answered from evidence found before (hostile pass 10). A server that does not
+        answer within 2 s keeps the last version: a slow ``info`` never holds a step up for long."""
+        try:
+            self._version = self._post("info", {}, timeout_s=min(self.timeout_s, 2.0)).get("version")
+        except SourceError as exc:
+            log.warning("%s; evidence stays keyed to version %s", exc, self._version)
         return self._version
 
     @property

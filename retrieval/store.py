@@ -92,6 +92,7 @@ class SyncReport:
     passages_added: int = 0
     passages_removed: int = 0
     unreadable: list[str] = field(default_factory=list)  # documents whose title or text is no text (NULL)
+    repeated: dict[str, int] = field(default_factory=dict)  # titles a key-less table holds more than once: rows
 
 
 def _as_text(value: object) -> str | None:
@@ -110,6 +111,7 @@ def sync_passages(conn: sqlite3.Connection, progress: bool = True) -> SyncReport
     passages are deleted and re-inserted (never updated), which keeps ids unique forever.
     """
     report = SyncReport()
+    repeated = _repeated_titles(conn)
     known = dict(conn.execute("SELECT title, sha1 FROM passage_sources"))
     total = conn.execute("SELECT count(*) FROM documents").fetchone()[0]
     rows = conn.execute("SELECT title, text FROM documents")
@@ -123,6 +125,8 @@ def sync_passages(conn: sqlite3.Connection, progress: bool = True) -> SyncReport
             report.unreadable.append(repr(title))
             continue
         present.add(title)
+        if title in repeated:
+            continue  # read whole below
         digest = text_sha1(text)
         if known.get(title) == digest:
             continue
@@ -131,12 +135,35 @@ def sync_passages(conn: sqlite3.Connection, progress: bool = True) -> SyncReport
             _replace_passages(conn, batch, report)
             batch.clear()
     _replace_passages(conn, batch, report)
+    for title, (raw, count) in repeated.items():
+        # every row's text is kept, in table order, as one document's passages (hostile pass 10: the last row
+        # replaced the others, silently)
+        rows = conn.execute("SELECT text FROM documents WHERE title = ? ORDER BY rowid", (raw,))
+        text = SEPARATOR.join(t for t in (_as_text(t) for (t,) in rows) if t)
+        report.repeated[title] = count
+        if text and known.get(title) != text_sha1(text):
+            _replace_passages(conn, [(title, text)], report)
     for title in set(known) - present:
         report.passages_removed += conn.execute("DELETE FROM passages WHERE title = ?", (title,)).rowcount
         conn.execute("DELETE FROM passage_sources WHERE title = ?", (title,))
         report.documents_removed += 1
     conn.commit()
     return report
+
+
+def _repeated_titles(conn: sqlite3.Connection) -> dict[str, tuple[object, int]]:
+    """Titles held by more than one row (as text: the cell as stored, the count); only read where nothing keeps
+    titles unique (our schema and FActScore's do: a table a script made may not)."""
+    for _, name, unique, *_ in conn.execute("PRAGMA index_list(documents)"):
+        columns = [row[2] for row in conn.execute(f"PRAGMA index_info({_quoted(name)})")]
+        if unique and columns == ["title"]:
+            return {}
+    query = "SELECT title, count(*) FROM documents WHERE title IS NOT NULL GROUP BY title HAVING count(*) > 1"
+    return {_as_text(raw): (raw, n) for raw, n in conn.execute(query)}
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _replace_passages(conn: sqlite3.Connection, batch: list[tuple[str, str]], report: SyncReport) -> None:

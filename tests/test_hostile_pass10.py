@@ -46,6 +46,7 @@ EVEREST = "Mount Everest is the highest mountain above sea level. Its summit is 
 def test_pass10_grader(answer: str, gold: str, question: str, label: Label) -> None:
     assert grade(answer, gold, question) is label
 
+
 PUNE = (
     "The city of Pune is part of Pune Metropolitan Region, which according to the 2011 Census of India, has 7.2 "
     "million residents, making it the seventh-most populous metropolitan area in India."
@@ -149,3 +150,117 @@ def test_a_kb_moved_over_its_path_is_read_again_after_reopen(tmp_path) -> None:
         assert "1901" in kb.title_passages("Eiffel Tower", 5)[0].text
     with sqlite3.connect(live) as conn:
         assert conn.execute("SELECT count(*) FROM documents").fetchone()[0] == 1
+
+
+def test_a_title_repeated_in_a_keyless_documents_table_keeps_every_text(tmp_path) -> None:
+    """A documents table a script made without a key, one title on two rows: both texts are indexed under it and
+    the build says so; a rebuild changes nothing; dropping one row drops its text (the title's passages follow)."""
+    from retrieval.kb import KnowledgeBase
+
+    db = tmp_path / "fs.db"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE documents (title TEXT, text TEXT)")
+        conn.executemany(
+            "INSERT INTO documents VALUES (?, ?)",
+            [("Paris", PARIS), ("Field notes", "Alphaword opens the first note."), ("Field notes", "Betaword ends.")],
+        )
+    conn.close()
+
+    def build() -> tuple[str, set[str]]:
+        done = _run("retrieval.build", "--from-db", db, "--no-dense", "--no-progress")
+        assert done.returncode == 0, done.stderr
+        with KnowledgeBase(db) as kb:
+            return done.stdout + done.stderr, {p.text for p in kb.title_passages("Field notes", 10)}
+
+    said, texts = build()
+    assert texts == {"Alphaword opens the first note.", "Betaword ends."}
+    assert "'Field notes' (2 rows)" in said
+    said, again = build()
+    assert again == texts and '"documents_changed": 0' in said
+    with sqlite3.connect(db) as conn:
+        conn.execute("DELETE FROM documents WHERE text LIKE 'Betaword%'")
+    conn.close()
+    assert build()[1] == {"Alphaword opens the first note."}
+
+
+def test_repeats_are_looked_for_only_where_nothing_keeps_titles_unique(tmp_path) -> None:
+    """FActScore's keyed table and a unique index need no look; a key-less table with a repeat is read."""
+    from retrieval.store import _repeated_titles
+
+    conn = sqlite3.connect(tmp_path / "k.db")
+    conn.execute("CREATE TABLE documents (title TEXT, text TEXT)")
+    conn.executemany("INSERT INTO documents VALUES (?, ?)", [("Paris", "x"), ("Paris", "y"), ("Lyon", "z")])
+    assert _repeated_titles(conn) == {"Paris": ("Paris", 2)}
+    conn.execute("DELETE FROM documents WHERE text = 'y'")
+    conn.execute('CREATE UNIQUE INDEX "by title" ON documents(title)')
+    assert _repeated_titles(conn) == {}
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        # json.dump's one-line array with JSONL rows appended: the first line is one record, told why
+        (json.dumps(ROWS[:2]) + "\n" + json.dumps(ROWS[2]) + "\n", "got list of 2 objects: a one-line JSON array"),
+        # two files joined, the first without its last newline: the fused line is one record, told why
+        (json.dumps(ROWS[0]) + json.dumps(ROWS[1]) + "\n" + json.dumps(ROWS[2]) + "\n", "two rows on one line"),
+    ],
+)
+def test_rows_run_together_are_named_with_their_likely_cause(tmp_path, text: str, said: str) -> None:
+    from knowrl_io.jsonl import read_rows
+
+    path = tmp_path / "in.jsonl"
+    path.write_text(text)
+    rows = list(read_rows(path, {"question": (str,)}, {}))
+    assert [(r.line, r.error is None) for r in rows] == [(1, False), (2, True)]
+    assert rows[0].error.startswith(f"{path}:1: ") and said in rows[0].error
+    assert rows[1].id == 3
+
+
+def test_cached_evidence_is_keyed_to_the_search_code(tmp_path, monkeypatch) -> None:
+    """A ranking fix in retrieval/fts.py is another search version, and evidence found before it is not read."""
+    import shutil
+
+    from retrieval import version
+    from reward_engine.stages import evidence_cache
+
+    copy = tmp_path / "retrieval"
+    shutil.copytree(Path(version.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = version.code_digest(copy)
+    assert before == version.search_version()  # the copy is this package
+    (copy / "fts.py").write_text((copy / "fts.py").read_text() + "\n# bm25 weights changed\n")
+    after = version.code_digest(copy)
+    assert after != before
+    key = evidence_cache.evidence_key("kb", "claim", 5, "hybrid", "Paris", "")
+    monkeypatch.setattr(evidence_cache, "search_version", lambda: after)
+    assert evidence_cache.evidence_key("kb", "claim", 5, "hybrid", "Paris", "") != key
+
+
+async def test_an_engine_over_a_served_kb_sees_an_edit_under_the_server(tmp_path) -> None:
+    """One long-lived engine reads its evidence from ``retrieval.serve`` (HttpSource, real HTTP on 127.0.0.1); the
+    served KB is edited in place between two identical steps: the second step is a fresh engine's."""
+    import subprocess
+    import sys
+
+    from reward_engine.config import parse_reward_config
+    from reward_engine.engine import RewardEngine, Sample
+    from tests.test_hostile_pass9 import TOWER, _kb, _update_in_place
+
+    db = _kb(tmp_path, "1889")
+    server = subprocess.Popen([sys.executable, "-m", "retrieval.serve", "--db", str(db), "--port", "0"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)  # fmt: skip
+    try:
+        url = server.stdout.readline().split()[-1]
+        assert url.startswith("http://127.0.0.1:"), url
+        source = {"source": "retrieval.http_source:HttpSource", "source_options": {"url": url}}
+        source["retrieval_mode"] = "bm25"
+        offline = {"grader": "offline", "decomposer": "offline", "verifier": "offline"}
+        config = parse_reward_config({"preset": "knowrl", **offline, "factuality": source})
+        async with RewardEngine(config) as engine:
+            (first,) = await engine.score([Sample(*TOWER)])
+            _update_in_place(db)
+            (second,) = await engine.score([Sample(*TOWER)])
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert [c.supported for c in first.claims] == [True] and [c.supported for c in second.claims] == [False]

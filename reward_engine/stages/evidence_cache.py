@@ -7,6 +7,7 @@ import hashlib
 import json
 
 from retrieval.kb import Passage
+from retrieval.version import search_version
 from reward_engine.disk_cache import DiskCache
 from reward_engine.judge.config import SharedCache
 from reward_engine.shared_cache import RedisCache, expand_env
@@ -14,8 +15,10 @@ from reward_engine.shared_cache import RedisCache, expand_env
 
 def evidence_key(kb_version: str, kind: str, k: int, mode: str, query: str, titles: str) -> str:
     """The key of one search: a claim's (``kind`` "claim"), a whole completion's pool ("pool") or a titles' every
-    passage ("whole", query empty)."""
-    payload = json.dumps(["evidence-v2", kb_version, kind, k, mode, query, titles], ensure_ascii=False)
+    passage ("whole", query empty); keyed by the KB's content and the search code's version."""
+    payload = json.dumps(
+        ["evidence-v3", search_version(), kb_version, kind, k, mode, query, titles], ensure_ascii=False
+    )
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
