@@ -264,3 +264,18 @@ async def test_an_engine_over_a_served_kb_sees_an_edit_under_the_server(tmp_path
         server.terminate()
         server.wait(timeout=10)
     assert [c.supported for c in first.claims] == [True] and [c.supported for c in second.claims] == [False]
+
+
+@pytest.mark.parametrize(
+    ("answer", "contradicted"),
+    [
+        ("It was completed in eighteen eighty-nine.", False),
+        ("Eighteen eighty-nine", False),
+        ("It was completed in Eighteen Ninety.", True),
+        ("It was one of the first towers, completed in 1889.", False),  # a lone number word stays a word
+        ("It was one of the first towers, completed in 1890.", True),
+    ],
+)
+def test_binary_rar_reads_a_year_said_in_words_inside_a_sentence(answer: str, contradicted: bool) -> None:
+    question = "In which year was the Eiffel Tower completed?"
+    assert facts.answer_contradicted(question, answer, [PARIS]) is contradicted

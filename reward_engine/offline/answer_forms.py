@@ -50,6 +50,7 @@ _NUMBER_WORD = re.compile(
     r"\b(?:%s)(?:[\s-]+(?:and[\s-]+)?(?:%s))*\b"
     % ("|".join([*_UNITS, *_TENS, *_SCALES]), "|".join([*_UNITS, *_TENS, *_SCALES]))
 )
+NUMBER_PHRASE = _NUMBER_WORD  # a run of number words, lower case ("eighteen eighty-nine")
 
 # Leading honorifics and titles, trailing post-nominals; regnal numbers ("II") are never dropped.
 HONORIFICS = frozenset(

@@ -17,7 +17,7 @@ from typing import Any, Iterable, NamedTuple
 
 from retrieval.text import split_sentences
 from reward_engine.offline import places, turns, units
-from reward_engine.offline.answer_forms import HONORIFICS, numbers_in_words_to_digits
+from reward_engine.offline.answer_forms import HONORIFICS, NUMBER_PHRASE, numbers_in_words_to_digits
 from reward_engine.offline.text_form import is_statement, normalize
 from reward_engine.offline.words import STOP, WORD, content_words, names, nfkc, stem
 
@@ -676,6 +676,8 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     spoken = str(as_number) if as_number is not None else numbers_in_words_to_digits(response)
     if re.fullmatch(r"[\d\s]+", normalize(spoken) or "-"):
         response = spoken
+    else:  # "It was completed in eighteen eighty-nine." (hostile pass 10)
+        response = _phrases_as_digits(response)
     passages = list(passages)
     if any(contradicted(claim, passages) for claim in decompose(response)):
         return True
@@ -741,6 +743,23 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     if any(_part_of_a_name(text, runs) for _, text in named) or _names_another(kept, question, passages):
         return True
     return bool(said) and not any(said & words for _, _, words in answering)
+
+
+_SPOKEN_PHRASE = re.compile(NUMBER_PHRASE.pattern, re.IGNORECASE)
+
+
+def _phrases_as_digits(text: str) -> str:
+    """Number phrases of two words or more as digits, in place, the rest as written ("completed in eighteen
+    eighty-nine" -> "completed in 1889"); a lone number word stays a word ("one of the first")."""
+
+    def digits(match: re.Match[str]) -> str:
+        phrase = match.group()
+        if len(re.split(r"[\s-]+", phrase.strip())) < 2:
+            return phrase
+        said = numbers_in_words_to_digits(phrase.lower())
+        return said if re.fullmatch(r"\d+", said) else phrase
+
+    return _SPOKEN_PHRASE.sub(digits, text) if _SPOKEN_PHRASE.search(text) else text
 
 
 _POSSESSED = re.compile(
