@@ -228,9 +228,11 @@ class RewardEngineConfig(BaseModel):
             self._templates_from = files
         return self._templates
 
-    def fingerprint(self) -> str:
-        """A hash of what decides a reward (not limits, timeouts or cache folders): rows scored under another
-        fingerprint must not be mixed with these (``reward_engine.score`` refuses to resume them)."""
+    def fingerprint(self, with_kb_path: bool = False) -> str:
+        """A hash of what decides a reward (not limits, timeouts, cache folders or where the KB lies: a job keys
+        its rows to the KB's content, ``job.job_fingerprint``): rows scored under another fingerprint must not be
+        mixed with these (``reward_engine.score`` refuses to resume them). ``with_kb_path``: as it was before the
+        path left it (hostile pass 11: a KB copied elsewhere refused the job's own rows), to adopt older records."""
         judge = self.judge
         sem = self.reward_semantics.model_dump(
             exclude=None if self.reward_semantics.threshold_t is not None else {"threshold_t"}
@@ -246,6 +248,7 @@ class RewardEngineConfig(BaseModel):
                 exclude={
                     "cache_dir",
                     "source_options",
+                    *(() if with_kb_path else ("kb_path",)),
                     *(() if self.factuality.source else ("source",)),
                     *(() if self.verifier == "llm" else ("claims_per_call",)),  # what an llm verifier is shown
                 }

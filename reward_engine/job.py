@@ -98,10 +98,11 @@ def check_knowledge(config: RewardEngineConfig, retrieves: bool = True) -> Knowl
         raise JobCheckError(f"factuality.kb_path: {exc}{fix}") from None
 
 
-def job_fingerprint(config: RewardEngineConfig, kb_version: str | None) -> str:
+def job_fingerprint(config: RewardEngineConfig, kb_version: str | None, with_kb_path: bool = False) -> str:
     """The reward config's fingerprint, with the content version of the knowledge the job reads when it reads
-    one (a config without a KB keeps its fingerprint): an output's rows are resumed only under the same."""
-    settings = config.fingerprint()
+    one (a config without a KB keeps its fingerprint): an output's rows are resumed only under the same.
+    ``with_kb_path``: the fingerprint older jobs recorded (``RewardEngineConfig.fingerprint``)."""
+    settings = config.fingerprint(with_kb_path)
     if kb_version is None:
         return settings
     return hashlib.sha256(f"{settings}:knowledge:{kb_version}".encode()).hexdigest()[:16]

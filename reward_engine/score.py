@@ -163,6 +163,7 @@ async def score_file(
     if check_judge:
         await check_judges(config)
     settings = job_fingerprint(config, kb_version)
+    _adopt_a_record_keyed_by_path(output_path, config, kb_version, settings)
     _check_same_knowledge(output_path, config, kb_version, settings, overwrite)
     _check_same_rules(output_path, settings, overwrite)
     job = ScoreJob(config, kb, batch_size, concurrency, passes, ray_address, ray_actors)
@@ -223,6 +224,19 @@ def _record(output_path: Path) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
+def _adopt_a_record_keyed_by_path(
+    output_path: Path, config: RewardEngineConfig, kb_version: str | None, settings: str
+) -> None:
+    """An output recorded before the KB's path left the fingerprint, under this config and KB content, is this
+    job's: its record takes today's fingerprint, so the rows resume (and a KB moved since resumes too)."""
+    record = _record(output_path)
+    if record.get("job") != JOB or record.get("settings") in (None, settings):
+        return
+    if record["settings"] == job_fingerprint(config, kb_version, with_kb_path=True):
+        record |= {"settings": settings, "config": config.fingerprint()}
+        write_atomically(sidecar(output_path), json.dumps(record).encode())
+
+
 def _check_same_knowledge(
     output_path: Path, config: RewardEngineConfig, kb_version: str | None, settings: str, overwrite: bool
 ) -> None:
@@ -237,13 +251,24 @@ def _check_same_knowledge(
     if record.get("job") != JOB or record.get("settings") == settings:
         return
     where = config.factuality.source or config.factuality.kb_path
-    if "config" not in record and kb_version is not None and record.get("settings") == config.fingerprint():
+    if (
+        "config" not in record
+        and kb_version is not None
+        and record.get("settings")
+        in (
+            config.fingerprint(),
+            config.fingerprint(with_kb_path=True),
+        )
+    ):
         raise OutputError(
             f"--output {output_path} was scored before jobs were keyed by the knowledge base's content (no version "
             f"of {where} recorded), so the KB may have changed since. Pass --overwrite to score again, or choose "
             "another --output"
         )
-    if record.get("config") == config.fingerprint() and record.get("knowledge") != kb_version:
+    if (
+        record.get("config") in (config.fingerprint(), config.fingerprint(with_kb_path=True))
+        and record.get("knowledge") != kb_version
+    ):
         raise OutputError(
             f"--output {output_path} was scored against another version of the knowledge base ({where}: content "
             f"{record.get('knowledge')}, now {kb_version}): its rows would mix evidence from two KBs. Pass "

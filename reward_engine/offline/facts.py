@@ -49,7 +49,8 @@ def _numbers(text: str) -> set[str]:
 
 # -- polarity: whether a text says a thing is not so -------------------------------------------------------------
 _NEGATION = re.compile(
-    r"(?i)\b(?:not|no|never|neither|nor|none|nobody|nothing|nowhere|cannot|anything but|other than|except|"
+    r"(?i)\b(?:not|no|never|neither|nor|none|nobody|nothing|nowhere|cannot|hardly|scarcely|anything but|other than|"
+    r"except|"
     r"rather than|instead of)\b|n['\u2019]t\b|\bnon-(?=\w)"  # "non-general-purpose" (hostile pass 9)
 )
 # phrases with a negation word that state something ("not only", "no doubt", "No. 5", "no more than 8 km")
@@ -60,7 +61,8 @@ _NOT_A_NEGATION = re.compile(
 _ERAS = frozenset({"bc", "bce", "ad", "ce", "b", "c"})  # "1889 BC": an era, not a name the evidence must hold
 _NEGATORS = frozenset(
     stem(w)
-    for w in "not no never neither nor none nobody nothing nowhere cannot anything except rather instead".split()
+    for w in "not no never neither nor none nobody nothing nowhere cannot hardly scarcely anything except rather "
+    "instead".split()
 )
 
 
@@ -386,11 +388,36 @@ def _subject_swapped(claim: str, words: set[str], passage: str) -> bool:
     return not (subject & _words(best_sentence)) and bool(_words(theirs.group(1)) - subject)
 
 
-_SUPERLATIVE = re.compile(
-    r"(?i)\b(largest|biggest|smallest|highest|tallest|longest|shortest|oldest|youngest|deepest|hottest|coldest|"
-    r"brightest|heaviest|lightest|fastest|slowest|richest|busiest|most populous|least populous)"
-    r"(?:\s+(?:known|natural|living|active|inhabited))?\s+([a-z][\w-]*)"
+_SUPERLATIVE_WORDS = (
+    r"largest|biggest|smallest|highest|tallest|longest|shortest|oldest|youngest|deepest|hottest|coldest|"
+    r"brightest|heaviest|lightest|fastest|slowest|richest|busiest|most populous|least populous"
 )
+_SUPERLATIVE = re.compile(
+    rf"(?i)\b({_SUPERLATIVE_WORDS})(?:\s+(?:known|natural|living|active|inhabited))?\s+([a-z][\w-]*)"
+)
+_SUPERLATIVE_WORD = re.compile(rf"(?i)\b(?:{_SUPERLATIVE_WORDS})\b")
+# "Saturn is the largest": a clause that gives a name the question's superlative
+_NAME_IS_THE = re.compile(r"^\W*(?:The\s+)?(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)\s+(?:is|was)\s+(?P<rest>.+)$")
+_GIVEN_SUPERLATIVE = re.compile(rf"(?i)(?:the\s+)?(?:[a-z-]+\s+)?({_SUPERLATIVE_WORDS})\b")  # "the very largest"
+_CLAUSE_END = re.compile(r"[;.!?]\s*|,\s*(?:and|but|while|whereas)\s+|\s+(?:and|but|while|whereas)\s+(?=[A-Z])")
+
+
+def _superlative_given_another(question: str, response: str, answering_words: list[frozenset[str]]) -> bool:
+    """A clause of the response gives the question's superlative to a name no answering sentence holds ("Jupiter
+    is the second-largest planet; Saturn is the largest": hostile pass 11), however often it names the answer
+    elsewhere. A ranked superlative ("the second-largest") gives it to no one."""
+    asked = {m.lower() for m in _SUPERLATIVE_WORD.findall(question)}
+    if not asked:
+        return False
+    for clause in _CLAUSE_END.split(response):
+        said = _NAME_IS_THE.match(clause.strip())
+        if not said or _ranks(said["rest"]):
+            continue
+        first = _GIVEN_SUPERLATIVE.match(said["rest"])
+        name = _words(said["name"])
+        if first and first.group(1).lower() in asked and name and not any(name & w for w in answering_words):
+            return True
+    return False
 
 
 @functools.lru_cache(maxsize=8192)
@@ -649,7 +676,10 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
       a list of names, any item that none names ("Paris, Lyon, Marseille"),
     * a name it puts forward is not a whole name of the evidence, its family name kept ("Leopold Mozart", "Guido
       van", "Lyon Paris" against "Wolfgang Amadeus Mozart", "Guido van Rossum", "Paris"; "W. A. Mozart" is one).
-      Without an answer key an alias the evidence does not state ("City of Light") reads as another name.
+      Without an answer key an alias the evidence does not state ("City of Light") reads as another name, unless
+      it follows the name as its description ("Paris, the City of Light"),
+    * a clause gives the question's superlative to a name no answering sentence holds ("Jupiter is the
+      second-largest planet; Saturn is the largest").
 
     >>> answer_contradicted("What is the capital of France?", "Lyon", ["Paris is the capital of France."])
     True
@@ -701,6 +731,8 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
             before, before_text = words, sentence
     if not answering:
         return False
+    if _superlative_given_another(question, response, [w for _, _, w in answering]):
+        return True
     where = turns.countries(question) | turns.countries(" ".join(s for _, s, _ in answering))
     if _relation_named(response, question) or _another_place_named(response, where):
         return True  # "The father of Mozart", "Mozart's librettist"; "Paris, Texas" (hostile pass 6)
@@ -740,6 +772,7 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return False
     if any(not any(item & words for _, _, words in answering) for item, _ in named):
         return True
+    kept = [_APPOSITIVE.sub(" ", clause) for clause in kept]  # "Paris, the City of Light": said of Paris
     if any(_part_of_a_name(text, runs) for _, text in named) or _names_another(kept, question, passages):
         return True
     return bool(said) and not any(said & words for _, _, words in answering)
@@ -944,6 +977,11 @@ def _part_of_a_name(item: str, runs: list[tuple[str, ...]]) -> bool:
 
 _PRONOUNS = frozenset("i you we he she it they me us him her them".split())
 _OPENER = re.compile(r"^(?:yes|yeah|indeed|well|so|hmm|ok|okay|sure|answer|final)$")
+
+
+# a name's description after it, "the" and capitals ("Paris, the City of Light", "Paris (the City of Light)"): a
+# nickname of the name before it, which the named-answer rules check (hostile pass 11)
+_APPOSITIVE = re.compile(r"(?<=[\w.])\s*(?:,|\()\s*the\s+[A-Z][\w'-]*(?:\s+(?:of|the|[A-Z][\w'-]*))*\s*\)?")
 
 
 def _names_another(clauses: list[str], question: str, passages: list[str]) -> bool:
