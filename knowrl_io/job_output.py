@@ -25,6 +25,8 @@ from typing import IO, Iterable, Iterator
 
 from filelock import FileLock, Timeout
 
+from knowrl_io.records import iter_records
+
 
 class OutputError(Exception):
     """An output the job must not (or cannot) write; the message says why and what to do."""
@@ -183,11 +185,41 @@ def _check_owner(output: Path, job: str, settings: str, source: Path | None = No
             f"{settings}): its rows would mix two rewards. Pass --overwrite to start over, or choose another --output"
         )
     made_for, now = meta.get("input"), input_identity(source)
-    if made_for and now and made_for != now:  # older sidecars name no input
+    if made_for and now and made_for != now and not _moved_here(output, made_for, now):
         raise OutputError(
             f"--output {output} holds rows made for the input {made_for}, not {now}: resuming would drop them. "
             "Pass --overwrite to start over, or choose another --output"
         )
+
+
+def _moved_here(output: Path, made_for: str, now: str) -> bool:
+    """The input the output was made for is gone and ``now`` holds its rows: the same input, moved (hostile pass
+    11). While the first one is still there, another path is another input, whatever it holds."""
+    return made_for != "-" and now != "-" and not os.path.exists(made_for) and _holds_the_same_rows(output, Path(now))
+
+
+def _holds_the_same_rows(output: Path, source: Path) -> bool:
+    """Whether every row ``output`` holds was made from the row ``source`` has at its line (the digests rows
+    carry): the input moved, not another one (hostile pass 11: a moved input refused its own scores).
+    An output whose rows carry no digest is never taken for the same."""
+    made: dict[int, str] = {}
+    with output.open("rb") as handle:
+        for raw in handle:
+            try:
+                row = json.loads(raw)
+            except (ValueError, RecursionError):
+                continue
+            if isinstance(row, dict) and isinstance(row.get("line"), int) and isinstance(row.get("input_digest"), str):
+                made[row["line"]] = row["input_digest"]
+    if not made or not source.is_file():
+        return False
+    try:
+        for record in iter_records(source):
+            if made.pop(record.line, record.digest) != record.digest:
+                return False
+    except (OSError, ValueError):
+        return False
+    return not made
 
 
 @contextmanager

@@ -81,6 +81,7 @@ class Parsed:
     well_formed: bool
     think: str
     answer: str | None  # None: no usable answer block
+    after: str = ""  # text after the answer block, when not read with it (Binary RAR verifies it too)
 
     @property
     def has_answer(self) -> bool:
@@ -259,8 +260,8 @@ def parse(completion: Any) -> Parsed:
         answer = None
     after = tail[tail.rfind("</answer>") + len("</answer>") :] if answer else ""
     if _TAKEN_BACK.match(after):
-        answer = f"{answer} {after.strip()[:_AFTER_CHARS]}"  # "...</answer> Wait, no, it's Lyon.": read together
-    return Parsed(False, think, answer or None)
+        answer, after = f"{answer} {after.strip()[:_AFTER_CHARS]}", ""  # "...</answer> Wait, no, it's Lyon."
+    return Parsed(False, think, answer or None, _TAG.sub(" ", after).strip()[:_AFTER_CHARS] if answer else "")
 
 
 def format_reward(completions: list[Any], sem: Semantics | None = None, **kwargs: Any) -> list[float]:

@@ -121,3 +121,107 @@ def test_an_output_recorded_with_the_kb_path_in_its_fingerprint_resumes(tmp_path
     side.write_text(json.dumps({**record, "settings": old, "config": loaded.fingerprint(with_kb_path=True)}))
     assert summary(score(src, out, cfg))["already_scored"] == 3
     assert json.loads(side.read_text())["settings"] == record["settings"]
+
+
+def test_an_input_moved_resumes_and_another_input_is_still_refused(tmp_path) -> None:
+    """The same rows at another path resume (the rows' digests say they are the ones scored); other rows at the
+    new path are refused as before (resuming would drop the scores)."""
+    import json
+
+    from tests.test_jobs_keyed_by_content import DOCS, ROWS, build_kb, config, jsonl, score, summary
+
+    db = build_kb(tmp_path, tmp_path / "kb.db", DOCS, "--no-dense")
+    cfg = config(tmp_path, kb_path=str(db), retrieval_mode="bm25")
+    src, out = jsonl(tmp_path / "in.jsonl", ROWS), tmp_path / "scored.jsonl"
+    summary(score(src, out, cfg))
+    scored = out.read_bytes()
+    moved = tmp_path / "runs" / "in.jsonl"
+    moved.parent.mkdir()
+    src.rename(moved)
+    assert summary(score(moved, out, cfg))["already_scored"] == 3 and out.read_bytes() == scored
+    other = jsonl(tmp_path / "other.jsonl", [{**ROWS[0], "completion": "<answer>Paris</answer>"}, *ROWS[1:]])
+    refused = score(other, out, cfg)
+    assert refused.returncode == 2 and "holds rows made for the input" in refused.stderr
+    assert out.read_bytes() == scored
+    assert json.loads(out.with_name(out.name + ".job.json").read_text())["input"] == str(moved)
+
+
+def test_the_reward_code_version_covers_the_engine_and_the_search_code(monkeypatch) -> None:
+    """Hostile pass 12: an output scored by an older engine.py (which sets the total) or an older fts.py (which
+    finds the evidence) resumed as it was; both now change the version a job's rows are keyed to."""
+    from pathlib import Path
+
+    import reward_engine.offline.version as version
+
+    package = Path(version.__file__).resolve().parents[1]
+    globbed = {p.resolve() for pattern in version._SCORING for p in package.glob(pattern)}
+    assert (package / "engine.py").resolve() in globbed
+    before = version.rules_version.__wrapped__()
+    monkeypatch.setattr(version, "search_version", lambda: "another-search-code")
+    assert version.rules_version.__wrapped__() != before
+
+
+def test_a_plugin_edited_in_place_is_another_fingerprint(tmp_path, monkeypatch) -> None:
+    """Hostile pass 12: a plugin module's code changed under the same name and the job resumed the rows its old
+    code scored; its source now keys the fingerprint."""
+    import sys
+
+    from reward_engine.config import parse_reward_config
+
+    (tmp_path / "h12plug.py").write_text("SUPPORTS = False\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    raw = {"plugins": ["h12plug"], "factuality": {"enabled": False}}
+    before = parse_reward_config(raw).fingerprint()
+    assert parse_reward_config(raw).fingerprint() == before
+    (tmp_path / "h12plug.py").write_text("SUPPORTS = True\n")
+    assert parse_reward_config(raw).fingerprint() != before
+    sys.modules.pop("h12plug", None)
+
+
+@pytest.mark.parametrize(
+    ("after", "reward"),
+    [
+        ("", 1.0),
+        (" The Eiffel Tower was completed in 1901.", 0.0),  # a false sentence after the block is verified too
+        (" The Eiffel Tower was completed in 1889.", 1.0),
+        (" Anything else?", 1.0),  # no statement: nothing to verify
+        (" Hope this helps.", 1.0),
+    ],
+)
+async def test_binary_rar_verifies_what_follows_the_answer_block(kb, after: str, reward: float) -> None:
+    """Hostile pass 12: Binary RAR verifies the response after </think>; a false claim after </answer> cost
+    nothing (binary-rar has no format term)."""
+    from reward_engine.config import parse_reward_config
+    from reward_engine.engine import RewardEngine, Sample
+
+    config = parse_reward_config({"preset": "binary-rar", "factuality": {"kb_path": "unused-kb-object-given"}})
+    completion = f"<think>The capital of France is Paris.</think><answer>Paris</answer>{after}"
+    async with RewardEngine(config, kb=kb) as engine:
+        (result,) = await engine.score([Sample(FRANCE, completion, "Paris", "Paris")])
+    assert result.status == "ok" and result.total == reward
+
+
+@pytest.mark.parametrize(
+    ("claim", "supported", "contradicted"),
+    [
+        ("It is false that Jupiter is the largest planet in the Solar System.", False, True),
+        ("It is a myth that Jupiter is the largest planet in the Solar System.", False, True),
+        ("It is true that Jupiter is the largest planet in the Solar System.", True, False),
+    ],
+)
+def test_a_claim_called_false_is_negated(claim: str, supported: bool, contradicted: bool) -> None:
+    assert facts.supported(claim, [PASSAGE["Jupiter"]]) is supported
+    assert facts.contradicted(claim, [PASSAGE["Jupiter"]]) is contradicted
+
+
+@pytest.mark.parametrize(
+    ("question", "response", "title", "contradicted"),
+    [
+        (LARGEST, "Jupiter, the smallest planet in the Solar System.", "Jupiter", True),
+        (LARGEST, "Jupiter, the largest planet in the Solar System.", "Jupiter", False),
+        (FRANCE, "Paris, the smallest city of France", "Paris", True),
+        (FRANCE, "Paris, the largest city of France", "Paris", False),
+    ],
+)
+def test_binary_rar_reads_a_description_the_evidence_turns_round(question, response, title, contradicted) -> None:
+    assert facts.answer_contradicted(question, response, [PASSAGE[title]]) is contradicted

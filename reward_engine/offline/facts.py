@@ -50,7 +50,7 @@ def _numbers(text: str) -> set[str]:
 # -- polarity: whether a text says a thing is not so -------------------------------------------------------------
 _NEGATION = re.compile(
     r"(?i)\b(?:not|no|never|neither|nor|none|nobody|nothing|nowhere|cannot|hardly|scarcely|anything but|other than|"
-    r"except|"
+    r"except|(?:false|untrue|a myth|a misconception) that|"
     r"rather than|instead of)\b|n['\u2019]t\b|\bnon-(?=\w)"  # "non-general-purpose" (hostile pass 9)
 )
 # phrases with a negation word that state something ("not only", "no doubt", "No. 5", "no more than 8 km")
@@ -532,8 +532,8 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
     """True when a passage is about what the claim is about (all its names, ``threshold`` of its other words)
     but gives other values than the claim's at the claim's precision ("completed in 1901" against "completed in
     1889"; units converted), or says it the other way round (a sentence holding the claim's words negates what
-    the claim states, or states what it negates). The only contradictions these rules can see; an NLI model or
-    an LLM finds the rest.
+    the claim states, or states what it negates, or the opposite in one word: ``_turned``). The only contradictions
+    these rules can see; an NLI model or an LLM finds the rest.
 
     >>> contradicted("The Eiffel Tower was completed in 1901.", ["The Eiffel Tower was completed in 1889."])
     True
@@ -559,6 +559,8 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
             return True
         if not numbers and _stances(words, passage, threshold) == {not negative}:
             return True
+        if not negative and _opposed(claim, words, passage, threshold):
+            return True  # "the smallest planet" where it says "the largest" (hostile pass 12)
     return False
 
 
@@ -709,7 +711,7 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     else:  # "It was completed in eighteen eighty-nine." (hostile pass 10)
         response = _phrases_as_digits(response)
     passages = list(passages)
-    if any(contradicted(claim, passages) for claim in decompose(response)):
+    if any(contradicted(claim, passages) for claim in [*decompose(response), *_described(response)]):
         return True
     asked = content_words(question) - {stem(w) for w in _ASKING}
     if not asked:
@@ -779,6 +781,18 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
 
 
 _SPOKEN_PHRASE = re.compile(NUMBER_PHRASE.pattern, re.IGNORECASE)
+
+
+_DESCRIBED = re.compile(
+    r"^\W*(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)\s*(?:,|\()\s*(?P<what>the\s+[^,()]+?)\s*\)?\s*[.!]?\s*$"
+)
+
+
+def _described(response: str) -> list[str]:
+    """A name and its description as the claim they make ("Jupiter, the smallest planet" says "Jupiter is the
+    smallest planet": hostile pass 12), for the contradiction check; [] for any other response."""
+    said = _DESCRIBED.match(response)
+    return [f"{said['name']} is {said['what']}."] if said else []
 
 
 def _phrases_as_digits(text: str) -> str:
