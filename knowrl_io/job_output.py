@@ -202,15 +202,9 @@ def _holds_the_same_rows(output: Path, source: Path) -> bool:
     """Whether every row ``output`` holds was made from the row ``source`` has at its line (the digests rows
     carry): the input moved, not another one (hostile pass 11: a moved input refused its own scores).
     An output whose rows carry no digest is never taken for the same."""
-    made: dict[int, str] = {}
-    with output.open("rb") as handle:
-        for raw in handle:
-            try:
-                row = json.loads(raw)
-            except (ValueError, RecursionError):
-                continue
-            if isinstance(row, dict) and isinstance(row.get("line"), int) and isinstance(row.get("input_digest"), str):
-                made[row["line"]] = row["input_digest"]
+    from knowrl_io.jsonl import index_rows  # jsonl imports this module
+
+    made = {line: span.digest for line, span in index_rows(output, None).items() if span.digest}
     if not made or not source.is_file():
         return False
     try:

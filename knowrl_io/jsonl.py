@@ -90,10 +90,10 @@ def _check(
     return None
 
 
-def index_rows(path: Path, keep: set[str]) -> dict[int, Span]:
+def index_rows(path: Path, keep: set[str] | None) -> dict[int, Span]:
     """Where each input line's row sits in an output file, with the digest of the input row it scored: the
-    last row per line whose status is in ``keep``. Rows are parsed one at a time and dropped, so a large
-    file costs a few integers per row, never the rows themselves; a torn last line is skipped."""
+    last row per line whose status is in ``keep`` (None: any status). Rows are parsed one at a time and dropped,
+    so a large file costs a few integers per row, never the rows themselves; a torn last line is skipped."""
     index: dict[int, Span] = {}
     if not path.exists():
         return index
@@ -107,7 +107,7 @@ def index_rows(path: Path, keep: set[str]) -> dict[int, Span]:
             if (
                 isinstance(row, dict)
                 and isinstance(row.get("line"), int)
-                and row.get("status") in keep
+                and (keep is None or row.get("status") in keep)
                 and raw.endswith(b"\n")
             ):
                 found = row.get("input_digest")
