@@ -26,6 +26,7 @@ from typing import IO, Iterable, Iterator
 from filelock import FileLock, Timeout
 
 from knowrl_io.records import iter_records
+from knowrl_io.row_index import index_rows
 
 
 class OutputError(Exception):
@@ -202,8 +203,6 @@ def _holds_the_same_rows(output: Path, source: Path) -> bool:
     """Whether every row ``output`` holds was made from the row ``source`` has at its line (the digests rows
     carry): the input moved, not another one (hostile pass 11: a moved input refused its own scores).
     An output whose rows carry no digest is never taken for the same."""
-    from knowrl_io.jsonl import index_rows  # jsonl imports this module
-
     made = {line: span.digest for line, span in index_rows(output, None).items() if span.digest}
     if not made or not source.is_file():
         return False

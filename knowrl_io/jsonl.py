@@ -11,6 +11,7 @@ from typing import Any, Callable, Iterator
 
 from knowrl_io.job_output import OutputError, atomic_file, write_atomically
 from knowrl_io.records import iter_records
+from knowrl_io.row_index import Span
 
 
 @dataclass
@@ -20,15 +21,6 @@ class Row:
     error: str | None = None
     digest: str = ""  # of the input record's bytes: resume tells a changed row from the one it scored
     id: str | int | float | None = None  # the row's id, read even when the row is bad
-
-
-@dataclass(frozen=True)
-class Span:
-    """Where one output row sits in its file, and the digest of the input row it scored."""
-
-    offset: int
-    length: int
-    digest: str = ""
 
 
 def read_rows(
@@ -88,32 +80,6 @@ def _check(
         if data.get(name) is not None and not isinstance(data[name], types):
             return f"field '{name}' must be {' or '.join(t.__name__ for t in types)}, got {type(data[name]).__name__}"
     return None
-
-
-def index_rows(path: Path, keep: set[str] | None) -> dict[int, Span]:
-    """Where each input line's row sits in an output file, with the digest of the input row it scored: the
-    last row per line whose status is in ``keep`` (None: any status). Rows are parsed one at a time and dropped,
-    so a large file costs a few integers per row, never the rows themselves; a torn last line is skipped."""
-    index: dict[int, Span] = {}
-    if not path.exists():
-        return index
-    offset = 0
-    with path.open("rb") as handle:
-        for raw in handle:
-            try:
-                row = json.loads(raw)
-            except (ValueError, RecursionError):
-                row = None
-            if (
-                isinstance(row, dict)
-                and isinstance(row.get("line"), int)
-                and (keep is None or row.get("status") in keep)
-                and raw.endswith(b"\n")
-            ):
-                found = row.get("input_digest")
-                index[row["line"]] = Span(offset, len(raw), found if isinstance(found, str) else "")
-            offset += len(raw)
-    return index
 
 
 def rewrite_indexed(path: Path, index: dict[int, Span], lines: Callable[[int], bool] = lambda _: True) -> None:

@@ -38,10 +38,11 @@ from typing import Any, Iterable, Iterator, Sequence
 from tqdm.auto import tqdm
 
 from knowrl_io.job_output import OutputError, own_output, sidecar, write_atomically
-from knowrl_io.jsonl import Appender, Row, Span, finite, index_rows, read_objects, read_rows, rewrite_indexed
+from knowrl_io.jsonl import Appender, Row, finite, read_objects, read_rows, rewrite_indexed
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.paths import input_problem
 from knowrl_io.records import CUT_SHORT, InputError, open_input
+from knowrl_io.row_index import Span, index_rows
 from knowrl_io.threaded import in_daemon_thread
 from retrieval.source import KnowledgeSource
 from reward_engine import knowledge

@@ -163,7 +163,8 @@ async def test_batches_in_flight_at_once_finish_in_input_order(tmp_path, kb, ser
 
 
 def test_index_rows_keeps_the_last_whole_row_per_line(tmp_path):
-    from knowrl_io.jsonl import index_rows, rewrite_indexed
+    from knowrl_io.jsonl import rewrite_indexed
+    from knowrl_io.row_index import index_rows
 
     path = tmp_path / "out.jsonl"
     path.write_bytes(
