@@ -732,7 +732,9 @@ def test_the_test_judge_exits_on_sigterm_while_a_request_hangs(how, mode) -> Non
         sent = time.monotonic()
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=10)
-        assert time.monotonic() - sent < 1.5 and server.returncode is not None
+        # its own grace is under 1 s; the bound leaves room for a machine busy with other work (1.66 s seen
+        # beside a training run), far below the 10 s the old server stayed up
+        assert time.monotonic() - sent < 5 and server.returncode is not None
     finally:
         if server.poll() is None:
             server.kill()

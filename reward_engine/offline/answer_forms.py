@@ -310,7 +310,16 @@ def _prepare_numbers(text: str) -> str:
     low = re.sub(r"\bminus\s+(?=\d)", "-", low)  # "minus 273.15 degrees"
     low = re.sub(r"\ban?\s+(?=(?:hundred|thousand|million|billion|trillion)\b)", "one ", low)  # "a hundred" is 100
     low = _FRACTION.sub(_fraction, low)  # "an eighth of a mile" is 0.125 mile, not an 8th
-    return numbers_in_words_to_digits(low)
+    return _DOZENS.sub(_dozens, numbers_in_words_to_digits(_HALF_DOZEN.sub("6", low)))
+
+
+# a count of dozens is twelve times the count ("two dozen" is 24, never 2: hostile pass 13); "dozens of" says none
+_HALF_DOZEN = re.compile(r"\bhalf an?\s+dozen\b")
+_DOZENS = re.compile(r"(?:(?<![\d.,])(\d+(?:\.\d+)?)|\ban?)\s+dozen\b(?!s)")
+
+
+def _dozens(match: re.Match[str]) -> str:
+    return f"{float(match.group(1) or 1) * 12:g}"
 
 
 # fraction words and their divisors, and counting words that are no unit ("half a dozen" is 6, not 0.5 dozen)

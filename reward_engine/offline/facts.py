@@ -307,6 +307,25 @@ def _scaled(text: str) -> frozenset[tuple[str, str]]:
     return frozenset((m.group(1).replace(",", ""), m.group(2).lower()) for m in _SCALED.finditer(text))
 
 
+# what a claim or passage says the same either way (hostile pass 15): a citation mark ("1889 [1]"), a source
+# ("(source: Wikipedia)"), "8'849" for 8,849, BCE and CE for BC and AD
+_MARKS = re.compile(r"\s*(?:\[\d{1,3}(?:[,\u2013-]\s*\d{1,3})*\]|\((?:source|sources|via|from|cf\.?)\s*:?[^()]*\))")
+_SWISS = re.compile(r"(?<=\d)['\u2019](?=\d{3}(?!\d))")
+_ERA_SPELLING = re.compile(r"(?<=\d)(\s*)(B\.?C\.?E\.?|C\.?E\.?)(?!\w)")
+
+
+@functools.lru_cache(maxsize=8192)
+def canonical(text: str) -> str:
+    """``text`` with the marks that change no fact taken out or spelled one way."""
+    if "[" in text or "(" in text:
+        text = _MARKS.sub("", text)
+    if "'" in text or "\u2019" in text:
+        text = _SWISS.sub("", text)
+    if "CE" in text or "C.E" in text:
+        text = _ERA_SPELLING.sub(lambda m: m.group(1) + ("BC" if m.group(2)[0] == "B" else "AD"), text)
+    return text
+
+
 def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> bool:
     """True when one passage covers ``threshold`` of the claim's content words, all its numbers in the same
     units ("8,849 feet" is not "8,849 metres") and all its names ("Lyon is the capital city of France" is not
@@ -319,8 +338,11 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
     >>> supported("Paris is not the capital of France.", ["Paris is the capital and largest city of France."])
     False
     """
+    claim = canonical(claim)
+    passages = [canonical(p) for p in passages]
     words = _words(claim)
     numbers = _numbers(claim) | _numbers(_spoken(claim))  # "in eighteen ninety" is 1890 (hostile pass 10)
+    numbers -= _RANKED_NUMBERS(claim)  # "the 5th planet": a rank, compared as "fifth" by the rank check (pass 14)
     claim_names = names(claim) - _NEGATORS - _ERAS
     if not words:
         return False
@@ -465,6 +487,7 @@ _RANK_GROUPS = {
     **dict.fromkeys(["vice", "deputy"], "vice"),
     **dict.fromkeys(["next", "acting", "joint", "runner-up", "penultimate"], None),
 }
+_ORDINAL_GROUPS = frozenset(_ORDINAL_WORDS)
 _RANK = re.compile(r"(?i)\b(?:" + "|".join(sorted(map(re.escape, _RANK_GROUPS), key=len, reverse=True)) + r")\b")
 
 
@@ -542,6 +565,8 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
     >>> contradicted("Paris is not the capital of France.", ["Paris is the capital and largest city of France."])
     True
     """
+    claim = canonical(claim)
+    passages = [canonical(p) for p in passages]
     bounds = _bounds(claim)  # "fewer than 600", "after 1903": tested as bounds, not compared as values
     bounded = {(v.value, v.unit) for _, vs, _ in bounds for v in vs}
     stated = tuple(v for v in values(claim) if (v.value, v.unit) not in bounded)
@@ -551,7 +576,11 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
     negative = claims_negation(claim)
     for passage in passages:
         have, _ = _passage_features(passage)
-        if claim_names - have or not words or len(words & have) / len(words) < threshold:
+        if claim_names - have or not words:
+            continue
+        if not negative and _other_rank(claim, words, passage, threshold):
+            return True  # "the sixth planet from the Sun" where it says "the fifth" (hostile pass 14)
+        if len(words & have) / len(words) < threshold:
             continue
         if stated and any(_disagree(v, values(passage)) for v in stated):
             return True
@@ -562,6 +591,46 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
         if not negative and _opposed(claim, words, passage, threshold):
             return True  # "the smallest planet" where it says "the largest" (hostile pass 12)
     return False
+
+
+def _RANKED_NUMBERS(text: str) -> set[str]:  # noqa: N802 - reads as the set it returns
+    """The numbers of ranks written in digits ("5th" -> "5"), those ``_RANK_GROUPS`` reads as words."""
+    return {m.group(1) for m in _DIGIT_RANK.finditer(text) if m.group().lower() in _RANK_GROUPS}
+
+
+_DIGIT_RANK = re.compile(r"(?i)\b(\d{1,2})(?:st|nd|rd|th)\b")
+
+
+def _other_rank(claim: str, words: set[str], passage: str, threshold: float) -> bool:
+    """A sentence holding the claim's words ranks what the claim ranks ("planet" of "the sixth planet") with
+    another ordinal and never the claim's: "the sixth planet from the Sun" against "the fifth planet from the Sun".
+    A rank of something else ("the second-largest" beside "the fifth planet") says nothing against it."""
+    mine = _ranked(claim)
+    rest = {w for w in words if not _ranks(w)}  # "third-largest" is one word: the rest must be the sentence's
+    if not mine or not rest:
+        return False
+    for sentence in split_sentences(passage):
+        theirs = _ranked(sentence)
+        if not theirs or len(rest & _words(sentence)) < threshold * len(rest):
+            continue
+        for rank, head in mine:
+            given = {r for r, h in theirs if h == head}
+            if given and rank not in given:
+                return True
+    return False
+
+
+_RANKED = re.compile(r"(?i)\b(%s|\d{1,2}(?:st|nd|rd|th))[\s-]+(?:most\s+|least\s+)?([a-z]+)" % "|".join(_ORDINAL_WORDS))
+
+
+def _ranked(text: str) -> set[tuple[str, str]]:
+    """Each ordinal and what it ranks: ("fifth", "planet") of "the 5th planet", ("second", "largest")."""
+    found = set()
+    for m in _RANKED.finditer(nfkc(text)):
+        rank = _RANK_GROUPS.get(m.group(1).lower())
+        if rank in _ORDINAL_GROUPS:
+            found.add((rank, stem(m.group(2).lower())))
+    return found
 
 
 _PRONOUN = re.compile(r"(?i)\b(?:he|she|it|they|his|her|its|their|this|these)\b")

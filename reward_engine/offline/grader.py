@@ -285,6 +285,26 @@ def asked_words(question: str | None, golds: Iterable[str] = ()) -> frozenset[st
     return asked - rivals
 
 
+# "Capital: Paris", "Capital of France - Paris": a leading label made of the question's words
+_LABEL = re.compile(r"^\W*([^\W\d][\w' ]{0,60}?)\s*(?::|\s[-\u2013\u2014]+\s|\|)\s*(?=\w)")
+_LABEL_WORDS = frozenset("answer final short city name the of a an in".split())
+
+
+def _without_label(text: str, question: str | None, golds: list[str]) -> str:
+    """``text`` without a leading label whose words are all the question's ("Capital: Paris", hostile pass 15: the
+    label was read as a second name, a right answer graded INCORRECT). A label naming a gold is left: "Paris:
+    the capital" answers Paris."""
+    found = _LABEL.match(text)
+    if not found or not question:
+        return text
+    words = normalize(found.group(1)).split()
+    asked = question_words(question)
+    gold_words = {w for g in golds for w in normalize(g).split()}
+    if words and all(w in asked or w in _LABEL_WORDS for w in words) and not gold_words & set(words):
+        return text[found.end() :]
+    return text
+
+
 def _asked_aliases(golds: list[str], question: str) -> list[str]:
     """Gold forms the question makes enough: edge words it already says dropped, a date's year for a year."""
     asked, out = question_words(question), []
@@ -343,6 +363,7 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     raw_golds = gold_aliases(answers, question)
     # "Paris, I mean Lyon" answers Lyon; "Paris vs. Lyon", "a. Paris b. Lyon" offer both (hostile pass 6)
     text = as_options(without_opener(settled(prepare(answer or "")), question), " ".join(raw_golds))
+    text = _without_label(text, question, raw_golds)
     as_number = turns.roman(text)
     if as_number is not None and any(re.search(r"\d", raw) for raw in raw_golds):
         text = str(as_number)  # "MDCCCLXXXIX" for 1889 (hostile pass 7)

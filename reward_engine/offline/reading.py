@@ -10,6 +10,7 @@ is NOT_ATTEMPTED, so hedging never turns a wrong answer into a non-answer.
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -138,7 +139,8 @@ _HEDGE = re.compile(
     r"(?: (?:that|this|it))?\b"
     r"|\bmost likely\b|\bmore likely than not\b|\bat a guess\b|\bor something(?: like that)?\b"
     r"|\b(?:maybe|perhaps|possibly|probably|likely|presumably|supposedly|apparently|conceivably|potentially|"
-    r"plausibly|allegedly|reportedly|definitely|certainly|surely|obviously|clearly)\b"
+    r"plausibly|allegedly|reportedly|definitely|certainly|surely|obviously|clearly|undoubtedly|unquestionably)\b"
+    r"|\b(?:no|without(?: a| any)?) (?:doubt|question)(?: about it)?\b|\bfor (?:sure|certain)\b"
     r"|\b(?:it|this|that) (?:seems|appears|looks)(?: like| to be| that)?\b"
     r"|\b(?:seems?|sounds?|looks?|feels?)(?: about)? (?:right|correct|likely|plausible|familiar)\b"
     r"|\b(?:is|would be|was) (?:my|the) (?:best )?(?:guess|bet)\b"
@@ -295,6 +297,11 @@ _TAG = re.compile(
 
 _ASIDE = re.compile(r"<([^<>]*)>")
 _CITATION = re.compile(r"\[\d{1,3}(?:[,\u2013-]\s*\d{1,3})*\]")
+# "| Country | Capital |\n|---|---|": a header row and the rule under it
+_TABLE_HEAD = re.compile(
+    r"(?m)^[^\S\n]*\|?[^\n]*\|[^\n]*\n[^\S\n]*\|?[^\S\n]*:?-{3,}:?[^\S\n]*(?:\|[^\S\n]*:?-{3,}:?[^\S\n]*)*\|?[^\S\n]*(?:\n|$)"
+)
+_APOSTROPHE_THOUSANDS = re.compile(r"(?<=\d)['\u2019](?=\d{3}(?!\d))")
 _LATEX = re.compile(r"\\(?:boxed|text|textbf|textit|mathrm|mathbf|emph)\s*\{([^{}]*)\}")
 
 
@@ -308,12 +315,19 @@ def prepare(text: str) -> str:
     'Paris (but really Lyon)'
 
     """
+    if "&" in text:
+        text = html.unescape(text)  # "Paris&nbsp;", "&#80;aris": entities as the page would show them (pass 15)
     text = _COMBINING_STRUCK.sub(" ", nfkc(text))  # "P̶a̶r̶i̶s̶": struck through letter by letter (hostile pass 7)
     if "~~" in text or "<" in text:
         text = _TAG.sub(" ", _COMMENT.sub(" ", _STRUCK.sub(" ", text)))
         text = _ASIDE.sub(r"(\1)", text)  # "Paris <but really Lyon>": words in angle brackets, an aside
     if "[" in text or "\\" in text:  # "8,849 m [1]", "\\boxed{Paris}": a citation mark, LaTeX (hostile pass 10)
-        text = _LATEX.sub(r"\1", _CITATION.sub(" ", text))
+        text = _CITATION.sub(" ", text)
+        while (unwrapped := _LATEX.sub(r"\1", text)) != text:  # "\boxed{\text{Paris}}": nested (hostile pass 15)
+            text = unwrapped
+    if "|" in text:
+        text = _TABLE_HEAD.sub("", text)  # a markdown table's header row and rule are labels, not answers (pass 15)
+    text = _APOSTROPHE_THOUSANDS.sub("", text)  # "8'849 m": Swiss thousands separator (hostile pass 15)
     text = text.translate({0x2018: "'", 0x2019: "'", 0x201C: '"', 0x201D: '"', 0x200B: None, 0x200D: None})
     return "".join(c for c in text if c.isprintable() or c in "\n\t")
 

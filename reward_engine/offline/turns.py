@@ -59,6 +59,8 @@ _CORRECTION = re.compile(
     r"(?i)(?:^|[\s,;:.!?(\u2013\u2014-])\s*(?:i mean|i meant|or rather|no,? wait|wait,? no|correction:|scratch that|"
     r"make that|i should (?:say|have said)|actually,? no)\b\s*[,:;\u2013\u2014-]?\s*(?=\S)"
 )
+# "Lyon? No, Paris.": a guess asked and turned down, then a name (capitalised: "Paris? No, I'm sure." keeps Paris)
+_TURNED_DOWN = re.compile(r"[?.!]\s*(?:[Nn]o|NO)\s*[,.!:;\u2013\u2014-]+\s*(?=(?!I\b)[A-Z0-9])")
 SETTLED_WORDS = 6  # what follows a correction is an answer when this short ("Paris, I mean Lyon")
 
 
@@ -68,11 +70,13 @@ def settled(text: str) -> str:
 
     >>> settled("Paris, I mean Lyon"), settled("Lyon, or rather Paris."), settled("Paris")
     ('Lyon', 'Paris.', 'Paris')
+    >>> settled("Lyon? No, Paris."), settled("Paris? No, I am sure.")
+    ('Paris.', 'Paris? No, I am sure.')
     """
-    found = list(_CORRECTION.finditer(text))
-    if not found or len(text[found[-1].end() :].split()) > SETTLED_WORDS:
+    end = max((m.end() for m in (*_CORRECTION.finditer(text), *_TURNED_DOWN.finditer(text))), default=None)
+    if end is None or len(text[end:].split()) > SETTLED_WORDS:
         return text  # "Paris, and I mean the city proper, ...": an aside, not a new answer
-    return text[found[-1].end() :]
+    return text[end:]
 
 
 # "Yes, Mozart": an opener that agrees with nothing asked (the question asks who, not whether)
