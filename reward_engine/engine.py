@@ -35,7 +35,6 @@ from reward_engine.offline import grader as offline_grader
 from reward_engine.plan import CacheOnlyJudge, NoVerifier, RequestPlan
 from reward_engine.rules import registry as rules
 from reward_engine.samples import ClaimResult, RewardResult, Sample
-from reward_engine.speculation import Speculation
 from reward_engine.stage_calls import StageCalls
 from reward_engine.stages import registry
 from reward_engine.stages.decompose import Decomposer
@@ -288,17 +287,12 @@ class RewardEngine:
             unique.setdefault(key, sample)
         results = {key: RewardResult() for key in unique}
         parsed = {key: parse(sample.completion) for key, sample in unique.items()}
-        # The jobs' first judge requests leave first (their cache keys read in one query); the offline grades
-        # that decide speculation run behind them, a row per turn of the loop (issue #75).
-        speculation = {key: Speculation() for key in unique} if self._may_speculate() else {}
-        speculator = asyncio.ensure_future(self._speculate_all(unique, parsed, speculation))
-        try:
-            jobs = await run_within(
-                (self._job(s, parsed[k], speculation.get(k), results[k]) for k, s in unique.items()), budget
-            )
-        finally:
-            speculator.cancel()
-            await asyncio.gather(speculator, return_exceptions=True)
+        # Critical-path work first: speculative factuality takes its connection slots
+        # before the grader calls queue up behind them.
+        speculative = {key: self._speculate(sample, parsed[key]) for key, sample in unique.items()}
+        jobs = await run_within(
+            (self._job(s, parsed[k], speculative[k], results[k]) for k, s in unique.items()), budget
+        )
         for job, result in zip(jobs, results.values()):
             if not finished(job):
                 result.status = Status.TIMEOUT.value
@@ -306,11 +300,13 @@ class RewardEngine:
                 result.correctness = result.total = None
         return [results[key] for key in keys]
 
-    async def _job(self, sample: Sample, parsed: Parsed, speculation: Speculation | None, result: RewardResult) -> None:
+    async def _job(
+        self, sample: Sample, parsed: Parsed, speculative: asyncio.Future | None, result: RewardResult
+    ) -> None:
         """One completion, its errors turned into a status; a speculative factuality nobody used is dropped."""
         started = time.perf_counter()
         try:
-            await self._run(sample, parsed, speculation, result)
+            await self._run(sample, parsed, speculative, result)
         except BreakerOpenError as exc:
             result.status, result.error = Status.BREAKER_OPEN.value, str(exc)
         except JudgeTimeoutError as exc:
@@ -321,12 +317,13 @@ class RewardEngine:
             result.status, result.error = Status.ERROR.value, f"{type(exc).__name__}: {exc}"
         finally:
             result.latency_s = time.perf_counter() - started
-            if speculation is not None:
-                await speculation.drop()  # done (used) or not wanted; cancelled either way
+            await _drop(speculative)  # done (used) or not wanted; cancelled either way
         if result.status not in (Status.OK.value, Status.CACHED.value, Status.BAD_INPUT.value):
             result.correctness = result.total = None
 
-    async def _run(self, sample: Sample, parsed: Parsed, speculation: Speculation | None, result: RewardResult) -> None:
+    async def _run(
+        self, sample: Sample, parsed: Parsed, speculative: asyncio.Future | None, result: RewardResult
+    ) -> None:
         """The rule's format term, then the stages it asks for, their answers turned into its reward and a status."""
         result.format = self.rule.format(parsed)
         problem = sample.question_problem()
@@ -338,7 +335,7 @@ class RewardEngine:
             parsed,
             self.grader,
             self.facts,
-            speculation,
+            speculative,
             grades_aliases=self.config.grader == "offline",
             max_answer_chars=self.config.max_answer_chars,
         )
@@ -351,64 +348,40 @@ class RewardEngine:
             return
         reward.fill(result)
         result.total = self.rule.total(result.format, reward.correctness)
-        if speculation is not None and speculation.started and not calls.asked_facts:
+        if speculative is not None and not calls.asked_facts:
             _CALL_COUNTERS.get()["speculation_wasted"] += 1
         if calls.label is not None and calls.cached and self.config.grader == "llm":
             result.status = Status.CACHED.value
 
-    def _may_speculate(self) -> bool:
-        """Whether this step starts factuality beside the LLM grader for answers the offline grader calls
-        INCORRECT: a round trip off the step's critical path; when the judge disagrees, work not yet sent is
-        cancelled and the miss is counted (``speculation_wasted``)."""
+    def _speculate(self, sample: Sample, parsed: Parsed) -> asyncio.Future | None:
+        """Start factuality beside the LLM grader when the offline grader already says INCORRECT.
+
+        Cuts a round trip off the step's critical path; when the judge disagrees, work not yet
+        sent is cancelled and the miss is counted (``speculation_wasted``).
+        """
         if not (self.speculate and self.config.grader == "llm" and self.config.factuality.enabled):
-            return False
+            return None
         if not self.rule.wants_facts(Label.INCORRECT):
-            return False  # a wrong answer's fact score is not part of the reward (no grader, or no fact term)
+            return None  # a wrong answer's fact score is not part of the reward (no grader, or no fact term)
         grade_judge = self.stage_judges.get("grade", self.judge)
         if grade_judge is not None and grade_judge.config.max_in_flight < 2:
             # One request at a time (a local llama.cpp judge): nothing can overlap, and a speculative
             # call, sent ahead of the graders, only delays them (bench/results/real_judge.md).
-            return False
-        # Not while the judge is failing: the half-open probe must be a grader call, which is never cancelled
-        # by a rejected grader (a dropped speculative probe left no verdict, and the breaker could stay open
-        # step after step).
-        return grade_judge is None or grade_judge.breaker.state == "closed"
-
-    async def _speculate_all(
-        self, unique: dict[Any, Sample], parsed: dict[Any, Parsed], speculation: dict[Any, Speculation]
-    ) -> None:
-        """Every row's speculation decided once the jobs' grader requests have left (the loop turned with none
-        sent after some were), all in one turn: their evidence and judge keys are then read in one query each. A
-        row whose job already ended is skipped."""
-        try:
-            await self._graders_sent()
-            for key, held in speculation.items():
-                if not held.decided:
-                    held.decide(self._speculate(unique[key], parsed[key]))
-        finally:
-            for held in speculation.values():
-                held.decide(None)  # cancelled (the step is over): what was not decided never starts
-
-    async def _graders_sent(self, max_turns: int = 64) -> None:
-        """Turns of the loop until the grade judge's requests stop growing after growing (the step's graders have
-        gone to the wire, or wait for a slot or a rate limit), or ``max_turns`` (all answered from the cache)."""
-        judge = self.stage_judges.get("grade", self.judge)
-        metrics = getattr(judge, "metrics", None)
-        if metrics is None:
-            return
-        start = last = metrics.requests
-        for _ in range(max_turns):
-            await asyncio.sleep(0)
-            now = metrics.requests
-            if now == last and now > start:
-                return
-            last = now
-
-    def _speculate(self, sample: Sample, parsed: Parsed) -> asyncio.Future | None:
-        """The row's fact check, started now, when the offline grader already says INCORRECT."""
+            return None
+        if grade_judge is not None and grade_judge.breaker.state != "closed":
+            # Not while the judge is failing: the half-open probe must be a grader call, which is
+            # never cancelled by a rejected grader (a dropped speculative probe left no verdict,
+            # and the breaker could stay open step after step).
+            return None
         if not parsed.has_answer or not isinstance(sample.question, str) or not sample.gold.strip():
             return None
         if offline_grader.grade(parsed.answer or "", sample.answers, sample.question) is not Label.INCORRECT:
             return None
         _CALL_COUNTERS.get()["speculated"] += 1
         return asyncio.ensure_future(self.facts.score(sample, parsed))
+
+
+async def _drop(task: asyncio.Future | None) -> None:
+    if task is not None:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)

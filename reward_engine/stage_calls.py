@@ -7,10 +7,11 @@ answer came from a cache (status ``cached``) and whether the fact score was aske
 
 from __future__ import annotations
 
+import asyncio
+
 from reward_engine.completion import Parsed
 from reward_engine.labels import Label, Verdict
 from reward_engine.samples import ClaimResult, Sample
-from reward_engine.speculation import Speculation
 from reward_engine.stages.factuality import FactCheck, FactualityPipeline
 from reward_engine.stages.grade import Grader
 
@@ -24,7 +25,7 @@ class StageCalls:
         parsed: Parsed,
         grader: Grader,
         facts: FactualityPipeline,
-        speculation: Speculation | None,
+        speculative: asyncio.Future | None,
         *,
         grades_aliases: bool,
         max_answer_chars: int,
@@ -37,7 +38,7 @@ class StageCalls:
         self.facts_enabled = facts.settings.enabled
         self._grader = grader
         self._facts = facts
-        self._speculation = speculation
+        self._speculative = speculative
         self._aliases = grades_aliases
         self.label: Label | None = None
         self.cached = True  # every answer so far came from a cache
@@ -53,8 +54,7 @@ class StageCalls:
 
     async def facts(self) -> FactCheck:
         self.asked_facts = True
-        started = await self._speculation.task() if self._speculation is not None else None
-        found = await (started or self._facts.score(self.sample, self.parsed))
+        found = await (self._speculative or self._facts.score(self.sample, self.parsed))
         self.cached = self.cached and found.cached
         return found
 

@@ -98,35 +98,17 @@ def test_lowercasing_keeps_every_position_whatever_the_script():
         assert lower(text) == by_character(text) and len(lower(text)) == len(text)
 
 
-async def test_a_steps_first_judge_request_leaves_before_speculation_grades_its_rows(server, kb, tmp_path, monkeypatch):
-    """Issue #75: speculation's offline grades (~0.5 ms a row) ran for every row before any job, so a step's
-    first request waited for all of them. Now the jobs send first and the grades follow, and the step's
-    grader keys are read from the cache in one query."""
-    from reward_engine import engine as engine_module
+async def test_a_steps_grader_keys_are_read_from_the_cache_in_one_query(server, kb, tmp_path):
+    """Issue #75: each cache key was its own SQLite query; the keys a step's jobs ask for in one turn of the loop
+    are now read together."""
     from reward_engine.engine import RewardEngine, Sample
     from tests.test_fused import fused_config
 
-    events: list[str] = []
-    real_speculate = engine_module.RewardEngine._speculate
-
-    def graded(self, *args, **kwargs):  # speculation's offline grade of one row
-        events.append("grade")
-        return real_speculate(self, *args, **kwargs)
-
-    monkeypatch.setattr(engine_module.RewardEngine, "_speculate", graded)
     rows = [
         Sample(f"What is the capital of country {i}?", f"<think>A guess.</think><answer>Town{i}</answer>", f"City{i}")
         for i in range(24)
     ]
     async with RewardEngine(fused_config(server, tmp_path), kb=kb) as engine:
-        wire = engine.judge.wire
-        post = wire.post
-
-        async def sent(*args, **kwargs):
-            events.append("send")
-            return await post(*args, **kwargs)
-
-        wire.post = sent
         cache = engine.judge.cache
         selects: list[str] = []
         cache._cache._con.set_trace_callback(  # noqa: SLF001 - count the judge cache's queries
@@ -136,8 +118,6 @@ async def test_a_steps_first_judge_request_leaves_before_speculation_grades_its_
         )
         results = await engine.score(rows)
     assert [r.label for r in results] == ["INCORRECT"] * 24 and all(r.status == "ok" for r in results)
-    assert events[:24] == ["send"] * 24  # every grader request left before speculation graded a row
-    assert events.count("grade") == 24 and events.count("send") == 48  # 24 graders, 24 speculative fused calls
     keys_read = [len(re.findall(r"'[0-9a-f]{64}'", sql)) for sql in selects]
-    assert keys_read[0] == 24  # the graders' keys in one query
+    assert 24 in keys_read  # the graders' keys in one query
     assert sum(keys_read) == 48 and len(selects) < 24  # the fused calls' keys as their evidence comes back
