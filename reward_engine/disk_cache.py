@@ -9,22 +9,17 @@ overwritten.
 
 from __future__ import annotations
 
-import asyncio
 import collections
 import json
 import sqlite3
 import threading
-import time
-import weakref
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import diskcache
-from diskcache.core import EVICTION_POLICY, MODE_PICKLE, UNKNOWN
+from diskcache.core import MODE_PICKLE, UNKNOWN
 
 from reward_engine.background import OrderedWriter
-
-_SQL_VARIABLES = 900  # keys per query, under SQLite's oldest default limit of 999 bound variables
 
 
 class CacheError(ValueError):
@@ -73,10 +68,6 @@ class DiskCache:
         self._writer = OrderedWriter("cache-writer")
         self._pending: list[tuple[str, Any]] = []  # sets not yet on disk, written together by ``_drain``
         self._draining = False
-        # keys asked on each event loop in its current turn, read together when the turn ends (``aget``)
-        self._batches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Future]] = (
-            weakref.WeakKeyDictionary()
-        )
 
     def _remember(self, key: str, value: Any) -> None:
         with self._lock:  # retrieval writes from executor threads
@@ -95,78 +86,10 @@ class DiskCache:
             self._remember(key, value)
         return value
 
-    def get_many(self, keys: Iterable[str]) -> dict[str, Any]:
-        """The values of ``keys`` that are cached, those not in memory read in one SQLite query (a step's
-        grader keys cost one round trip, not one each: issue #75)."""
-        found: dict[str, Any] = {}
-        wanted: list[str] = []
-        with self._lock:
-            for key in dict.fromkeys(keys):
-                if key in self._memory:
-                    self._memory.move_to_end(key)
-                    found[key] = self._memory[key]
-                else:
-                    wanted.append(key)
-        if not wanted:
-            return found
-        if self._cache.statistics or EVICTION_POLICY[self._cache.eviction_policy]["get"] is not None:
-            read = {key: self._cache.get(key) for key in wanted}  # diskcache must count or touch each read
-        else:
-            read = self._select(wanted)
-        for key, value in read.items():
-            if value is not None:
-                self._remember(key, value)
-                found[key] = value
-        return found
-
-    def _select(self, keys: list[str]) -> dict[str, Any]:
-        """diskcache's fast-path read (no statistics, no access update) of many string keys at once."""
-        disk, out = self._cache.disk, {}
-        for start in range(0, len(keys), _SQL_VARIABLES):
-            chunk = keys[start : start + _SQL_VARIABLES]
-            rows = self._cache._sql(  # noqa: SLF001 - diskcache offers no many-key read
-                "SELECT key, mode, filename, value FROM Cache WHERE raw = 1 AND key IN (%s)"
-                " AND (expire_time IS NULL OR expire_time > ?)" % ",".join("?" * len(chunk)),
-                (*chunk, time.time()),
-            ).fetchall()
-            for key, mode, filename, value in rows:
-                try:
-                    out[key] = disk.fetch(mode, filename, value, False)
-                except OSError:  # deleted between the query and the read: a miss, as diskcache's get says
-                    continue
-        return out
-
     async def aget(self, key: str) -> Any | None:
-        """``get`` for a caller on the event loop. A key in memory answers at once; the others asked in the same
-        turn of the loop (a step's jobs all reach their cache read together) are read in one query, on the loop:
-        local SQLite is fast enough to stay on it (the shared ``RedisCache`` leaves the loop for its network
-        read)."""
-        with self._lock:
-            if key in self._memory:
-                self._memory.move_to_end(key)
-                return self._memory[key]
-        loop = asyncio.get_running_loop()
-        batch = self._batches.get(loop)
-        if batch is None:
-            batch = self._batches[loop] = {}
-            loop.call_soon(self._read_batch, loop)
-        waiter = batch.get(key)
-        if waiter is None:
-            waiter = batch[key] = loop.create_future()
-        return await asyncio.shield(waiter)  # one caller cancelled never cancels the others' read
-
-    def _read_batch(self, loop: asyncio.AbstractEventLoop) -> None:
-        batch = self._batches.pop(loop, {})
-        try:
-            found = self.get_many(batch)
-        except Exception as exc:  # noqa: BLE001 - each waiter sees the error its own get would have raised
-            for waiter in batch.values():
-                if not waiter.done():
-                    waiter.set_exception(exc)
-            return
-        for key, waiter in batch.items():
-            if not waiter.done():
-                waiter.set_result(found.get(key))
+        """``get`` for a caller on the event loop: memory or local SQLite, fast enough to stay on it (the
+        shared ``RedisCache`` leaves the loop for its network read)."""
+        return self.get(key)
 
     def set(self, key: str, value: Any) -> None:
         """Remembered now, on disk shortly (in order, on the writer thread)."""

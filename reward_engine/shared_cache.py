@@ -150,9 +150,8 @@ class RedisCache:
 
     async def aget(self, key: str) -> Any | None:
         """``get`` for a caller on the event loop: the network read (up to ``timeout_s`` while Redis is away)
-        runs on a worker thread, so one lookup never stalls every other call and the step's deadline timer. The
-        local read joins the step's one query (``DiskCache.aget``)."""
-        value = await self.local.aget(key)
+        runs on a worker thread, so one lookup never stalls every other call and the step's deadline timer."""
+        value = self.local.get(key)
         if value is not None or not self._still_up():
             return value
         return await asyncio.get_running_loop().run_in_executor(self._readers.get(), self._remote_get, key)

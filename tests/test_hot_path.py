@@ -6,7 +6,6 @@ bench/results/reward_throughput.md measures what these buy; here, that each hold
 from __future__ import annotations
 
 import asyncio
-import re
 import threading
 
 from reward_engine import prompts
@@ -96,28 +95,3 @@ def test_lowercasing_keeps_every_position_whatever_the_script():
         "",
     ]:
         assert lower(text) == by_character(text) and len(lower(text)) == len(text)
-
-
-async def test_a_steps_grader_keys_are_read_from_the_cache_in_one_query(server, kb, tmp_path):
-    """Issue #75: each cache key was its own SQLite query; the keys a step's jobs ask for in one turn of the loop
-    are now read together."""
-    from reward_engine.engine import RewardEngine, Sample
-    from tests.test_fused import fused_config
-
-    rows = [
-        Sample(f"What is the capital of country {i}?", f"<think>A guess.</think><answer>Town{i}</answer>", f"City{i}")
-        for i in range(24)
-    ]
-    async with RewardEngine(fused_config(server, tmp_path), kb=kb) as engine:
-        cache = engine.judge.cache
-        selects: list[str] = []
-        cache._cache._con.set_trace_callback(  # noqa: SLF001 - count the judge cache's queries
-            lambda sql: (
-                selects.append(sql) if sql.lstrip().upper().startswith("SELECT") and "FROM Cache" in sql else None
-            )
-        )
-        results = await engine.score(rows)
-    assert [r.label for r in results] == ["INCORRECT"] * 24 and all(r.status == "ok" for r in results)
-    keys_read = [len(re.findall(r"'[0-9a-f]{64}'", sql)) for sql in selects]
-    assert 24 in keys_read  # the graders' keys in one query
-    assert sum(keys_read) == 48 and len(selects) < 24  # the fused calls' keys as their evidence comes back

@@ -193,7 +193,7 @@ class JudgeClient:
             return None
         models = dict.fromkeys(e.model for e in self.config.endpoints)
         keys = [self.key_for(messages, template_version, max_tokens, m, schema) for m in models]
-        answers = await asyncio.gather(*(self.cache.aget(key) for key in keys))  # one query for them all
+        answers = [await self.cache.aget(key) for key in keys]
         return None if any(a is None for a in answers) else answers[0]
 
     # -- one call: cache, de-duplication, retries ---------------------------------------------
