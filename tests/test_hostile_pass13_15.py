@@ -39,6 +39,8 @@ MARS = "How many moons does Mars have?"
         ("half a dozen", "6", "How many legs does an insect have?", Label.CORRECT),
         ("half a dozen", "12", "How many months are in a year?", Label.INCORRECT),
         ("2", "2", MARS, Label.CORRECT),
+        ("A gross is 12 dozen.", "12", "How many dozen are in a gross?", Label.CORRECT),  # counted in dozens
+        ("two dozen", "2", "How many dozen eggs are in the box?", Label.CORRECT),
     ],
 )
 def test_a_count_of_dozens_is_twelve_times_the_count(answer: str, gold: str, question: str, label: Label) -> None:

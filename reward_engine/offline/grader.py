@@ -285,6 +285,7 @@ def asked_words(question: str | None, golds: Iterable[str] = ()) -> frozenset[st
     return asked - rivals
 
 
+_DOZEN = re.compile(r"(?i)\bdozens?\b")
 # "Capital: Paris", "Capital of France - Paris": a leading label made of the question's words
 _LABEL = re.compile(r"^\W*([^\W\d][\w' ]{0,60}?)\s*(?::|\s[-\u2013\u2014]+\s|\|)\s*(?=\w)")
 _LABEL_WORDS = frozenset("answer final short city name the of a an in".split())
@@ -364,6 +365,8 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     # "Paris, I mean Lyon" answers Lyon; "Paris vs. Lyon", "a. Paris b. Lyon" offer both (hostile pass 6)
     text = as_options(without_opener(settled(prepare(answer or "")), question), " ".join(raw_golds))
     text = _without_label(text, question, raw_golds)
+    if question and _DOZEN.search(question):
+        text = _DOZEN.sub(" ", text)  # "How many dozen are in a gross? 12 dozen": the question's unit, said again
     as_number = turns.roman(text)
     if as_number is not None and any(re.search(r"\d", raw) for raw in raw_golds):
         text = str(as_number)  # "MDCCCLXXXIX" for 1889 (hostile pass 7)
