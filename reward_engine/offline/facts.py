@@ -18,6 +18,7 @@ from typing import Any, Iterable, NamedTuple
 from retrieval.text import split_sentences
 from reward_engine.offline import places, turns, units
 from reward_engine.offline.answer_forms import HONORIFICS, NUMBER_PHRASE, numbers_in_words_to_digits
+from reward_engine.offline.reading import APOSTROPHE_THOUSANDS, CITATION
 from reward_engine.offline.text_form import is_statement, normalize
 from reward_engine.offline.words import STOP, WORD, content_words, names, nfkc, stem
 
@@ -309,18 +310,19 @@ def _scaled(text: str) -> frozenset[tuple[str, str]]:
 
 # what a claim or passage says the same either way (hostile pass 15): a citation mark ("1889 [1]"), a source
 # ("(source: Wikipedia)"), "8'849" for 8,849, BCE and CE for BC and AD
-_MARKS = re.compile(r"\s*(?:\[\d{1,3}(?:[,\u2013-]\s*\d{1,3})*\]|\((?:source|sources|via|from|cf\.?)\s*:?[^()]*\))")
-_SWISS = re.compile(r"(?<=\d)['\u2019](?=\d{3}(?!\d))")
+_SOURCE = re.compile(r"\s*\((?:source|sources|via|from|cf\.?)\s*:?[^()]*\)")
 _ERA_SPELLING = re.compile(r"(?<=\d)(\s*)(B\.?C\.?E\.?|C\.?E\.?)(?!\w)")
 
 
 @functools.lru_cache(maxsize=8192)
 def canonical(text: str) -> str:
     """``text`` with the marks that change no fact taken out or spelled one way."""
-    if "[" in text or "(" in text:
-        text = _MARKS.sub("", text)
+    if "[" in text:
+        text = CITATION.sub("", text)
+    if "(" in text:
+        text = _SOURCE.sub("", text)
     if "'" in text or "\u2019" in text:
-        text = _SWISS.sub("", text)
+        text = APOSTROPHE_THOUSANDS.sub("", text)
     if "CE" in text or "C.E" in text:
         text = _ERA_SPELLING.sub(lambda m: m.group(1) + ("BC" if m.group(2)[0] == "B" else "AD"), text)
     return text
@@ -342,7 +344,7 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
     passages = [canonical(p) for p in passages]
     words = _words(claim)
     numbers = _numbers(claim) | _numbers(_spoken(claim))  # "in eighteen ninety" is 1890 (hostile pass 10)
-    numbers -= _RANKED_NUMBERS(claim)  # "the 5th planet": a rank, compared as "fifth" by the rank check (pass 14)
+    numbers -= _ranked_numbers(claim)  # "the 5th planet": a rank, compared as "fifth" by the rank check (pass 14)
     claim_names = names(claim) - _NEGATORS - _ERAS
     if not words:
         return False
@@ -593,7 +595,7 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
     return False
 
 
-def _RANKED_NUMBERS(text: str) -> set[str]:  # noqa: N802 - reads as the set it returns
+def _ranked_numbers(text: str) -> set[str]:
     """The numbers of ranks written in digits ("5th" -> "5"), those ``_RANK_GROUPS`` reads as words."""
     return {m.group(1) for m in _DIGIT_RANK.finditer(text) if m.group().lower() in _RANK_GROUPS}
 

@@ -296,12 +296,12 @@ _TAG = re.compile(
 )
 
 _ASIDE = re.compile(r"<([^<>]*)>")
-_CITATION = re.compile(r"\[\d{1,3}(?:[,\u2013-]\s*\d{1,3})*\]")
+CITATION = re.compile(r"\[\d{1,3}(?:[,\u2013-]\s*\d{1,3})*\]")
 # "| Country | Capital |\n|---|---|": a header row and the rule under it
 _TABLE_HEAD = re.compile(
     r"(?m)^[^\S\n]*\|?[^\n]*\|[^\n]*\n[^\S\n]*\|?[^\S\n]*:?-{3,}:?[^\S\n]*(?:\|[^\S\n]*:?-{3,}:?[^\S\n]*)*\|?[^\S\n]*(?:\n|$)"
 )
-_APOSTROPHE_THOUSANDS = re.compile(r"(?<=\d)['\u2019](?=\d{3}(?!\d))")
+APOSTROPHE_THOUSANDS = re.compile(r"(?<=\d)['\u2019](?=\d{3}(?!\d))")
 _LATEX = re.compile(r"\\(?:boxed|text|textbf|textit|mathrm|mathbf|emph)\s*\{([^{}]*)\}")
 
 
@@ -322,12 +322,12 @@ def prepare(text: str) -> str:
         text = _TAG.sub(" ", _COMMENT.sub(" ", _STRUCK.sub(" ", text)))
         text = _ASIDE.sub(r"(\1)", text)  # "Paris <but really Lyon>": words in angle brackets, an aside
     if "[" in text or "\\" in text:  # "8,849 m [1]", "\\boxed{Paris}": a citation mark, LaTeX (hostile pass 10)
-        text = _CITATION.sub(" ", text)
+        text = CITATION.sub(" ", text)
         while (unwrapped := _LATEX.sub(r"\1", text)) != text:  # "\boxed{\text{Paris}}": nested (hostile pass 15)
             text = unwrapped
     if "|" in text:
         text = _TABLE_HEAD.sub("", text)  # a markdown table's header row and rule are labels, not answers (pass 15)
-    text = _APOSTROPHE_THOUSANDS.sub("", text)  # "8'849 m": Swiss thousands separator (hostile pass 15)
+    text = APOSTROPHE_THOUSANDS.sub("", text)  # "8'849 m": Swiss thousands separator (hostile pass 15)
     text = text.translate({0x2018: "'", 0x2019: "'", 0x201C: '"', 0x201D: '"', 0x200B: None, 0x200D: None})
     return "".join(c for c in text if c.isprintable() or c in "\n\t")
 
