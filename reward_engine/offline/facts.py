@@ -18,8 +18,10 @@ from typing import Any, Iterable, NamedTuple
 from retrieval.text import split_sentences
 from reward_engine.offline import places, turns, units
 from reward_engine.offline.answer_forms import HONORIFICS, NUMBER_PHRASE, numbers_in_words_to_digits
+from reward_engine.offline.comparatives import outranked
 from reward_engine.offline.reading import APOSTROPHE_THOUSANDS, CITATION
-from reward_engine.offline.text_form import is_statement, normalize
+from reward_engine.offline.rewrites import shares_as_percent
+from reward_engine.offline.text_form import fold_marks, is_statement, normalize
 from reward_engine.offline.words import STOP, WORD, content_words, names, nfkc, stem
 
 _HEDGES = re.compile(
@@ -325,7 +327,18 @@ def canonical(text: str) -> str:
         text = APOSTROPHE_THOUSANDS.sub("", text)
     if "CE" in text or "C.E" in text:
         text = _ERA_SPELLING.sub(lambda m: m.group(1) + ("BC" if m.group(2)[0] == "B" else "AD"), text)
-    return text
+    if "not " in text:  # "It is not untrue that Mozart was born in Salzburg": said, twice negated (pass 16)
+        text = _TWICE_DENIED.sub("", text)
+    if "minus" in text:  # "minus 89.2 degrees" is the evidence's "−89.2 °C" (hostile pass 16)
+        text = _MINUS.sub("\u2212", text)
+    if "egree" in text:  # "degrees Celsius" written as the evidence's "°C": unit words are no claim words
+        text = _DEGREES.sub(lambda m: " \u00b0" + ("F" if m.group(1)[0] in "fF" else "C"), text)
+    return shares_as_percent(text, of_only=True)  # "half of its land" is 50 %, against "29 %" (hostile pass 16)
+
+
+_TWICE_DENIED = re.compile(r"(?i)\bit(?: is|'s|\u2019s| was) not (?:untrue|false|incorrect|wrong) (?:to say )?that\s+")
+_DEGREES = re.compile(r"(?i)\s*\bdegrees?\s+(celsius|centigrade|fahrenheit)\b")
+_MINUS = re.compile(r"(?i)(?<![\d)]\s)(?<![\d)])\bminus\s+(?=\d)")
 
 
 def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> bool:
@@ -358,6 +371,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue
         if _unit_swapped(stated, passage) or _opposed(claim, words, passage, threshold):
             continue
+        if any(v.value < 0 for v in values(passage)) and any(_disagree(v, values(passage)) for v in stated):
+            continue  # "89.2 °C" where it says "−89.2 °C": the digits agree, the sign does not (hostile pass 16)
         if numbers and any(_broken(t, vs[0], values(passage), passage, k, pin=True) for t, vs, k in _bounds(claim)):
             continue  # "born before 1756" where it says "born in 1756" (hostile pass 7)
         if _swapped(claim, passage) or (numbers and _number_apart(words, numbers, passage)):
@@ -569,6 +584,8 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
     """
     claim = canonical(claim)
     passages = [canonical(p) for p in passages]
+    if outranked(claim, passages):
+        return True  # "Saturn is larger than Jupiter" where Jupiter is "the largest planet" (hostile pass 16)
     bounds = _bounds(claim)  # "fewer than 600", "after 1903": tested as bounds, not compared as values
     bounded = {(v.value, v.unit) for _, vs, _ in bounds for v in vs}
     stated = tuple(v for v in values(claim) if (v.value, v.unit) not in bounded)
@@ -771,6 +788,8 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     from reward_engine.offline.reading import is_abstention, prepare
 
     response = prepare(response)  # markup read as it renders: struck-through text is taken back
+    # "Dvorak" names the evidence's "Dvořák": names compared without their accents (hostile pass 16)
+    response, question = fold_marks(response), fold_marks(question)
     if is_abstention(response):  # "I don't know" contradicts nothing
         return False
     # "Paris, I mean Lyon" answers Lyon; "Paris vs. Lyon" offers both; "eighteen eighty-nine" is a year
@@ -781,7 +800,7 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         response = spoken
     else:  # "It was completed in eighteen eighty-nine." (hostile pass 10)
         response = _phrases_as_digits(response)
-    passages = list(passages)
+    passages = [fold_marks(p) for p in passages]
     if any(contradicted(claim, passages) for claim in [*decompose(response), *_described(response)]):
         return True
     asked = content_words(question) - {stem(w) for w in _ASKING}

@@ -53,7 +53,7 @@ import re
 from typing import Iterable
 
 from reward_engine.labels import Label
-from reward_engine.offline import places, questions, turns
+from reward_engine.offline import places, questions, rewrites, turns
 from reward_engine.offline.answer_forms import (
     HEAD_WORDS,
     HONORIFICS,
@@ -115,7 +115,10 @@ _NEGATION_BEFORE = re.compile(
     r"\b(?:not|no|never|neither|nor|isn t|wasn t|aren t|weren t|don t|doesn t|didn t|hasn t|hadn t|won t|"
     r"cannot|can t|couldn t|wouldn t|nobody|none|"
     # the gold as the option set aside: "Lyon rather than Paris", "Lyon instead of Paris" (hostile pass 4)
-    r"rather than|instead of|as opposed to|in place of|in lieu of|unlike)\s+(?:\w+\s+){0,3}$"
+    r"rather than|instead of|as opposed to|in place of|in lieu of|unlike|"
+    # the claim denied as a whole: "It is not true that it is Paris" ("not untrue" affirms it; hostile pass 16)
+    r"not (?:true|correct|right|(?:the )?case)(?: to say)? that|(?<!not )(?:false|untrue|wrong)(?: to say)? that)"
+    r"\s+(?:\w+\s+){0,3}$"
 )
 _NEGATION_AFTER = re.compile(
     r"^\s*(?:is|was|are|were|has|had|does|did|do|can|could|would|will)(?:\s+not\b|\s+never\b|n\s+t\b)"
@@ -365,6 +368,10 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     # "Paris, I mean Lyon" answers Lyon; "Paris vs. Lyon", "a. Paris b. Lyon" offer both (hostile pass 6)
     text = as_options(without_opener(settled(prepare(answer or "")), question), " ".join(raw_golds))
     text = _without_label(text, question, raw_golds)
+    if rewrites.regnal_gold(raw_golds):
+        text = rewrites.regnal(text)  # "Louis the Fourteenth", "Louis 14" for Louis XIV (hostile pass 16)
+    if rewrites.share_gold(raw_golds):  # "half" for 50 %, "25%" for one quarter: one number (hostile pass 16)
+        text, raw_golds = rewrites.shares_as_percent(text), [rewrites.shares_as_percent(g) for g in raw_golds]
     if question and _DOZEN.search(question):
         text = _DOZEN.sub(" ", text)  # "How many dozen are in a gross? 12 dozen": the question's unit, said again
     as_number = turns.roman(text)
@@ -497,7 +504,24 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
         return Label.NOT_ATTEMPTED, False
     another = _ANOTHER_GUESS.match(seg)  # "It might also be Lyon": another answer, however long the clause
     competing = _candidate_item(seg[another.end() :] if another else candidate.text) or names_alternatives(seg)
-    return Label.INCORRECT, competing
+    return Label.INCORRECT, competing or _answers_as_asked(candidate.text, reading.asked)
+
+
+# "The capital is Lyon": the question's own words as the subject, a name as what it is
+_ASKED_IS = re.compile(
+    r"^\W*(?:but\s+|and\s+|so\s+)?(?P<subject>.+?)\s+(?:is|was|are|were)\s+(?P<what>[A-Z\d].*?)\W*$", re.I
+)
+
+
+def _answers_as_asked(text: str, asked: frozenset[str]) -> bool:
+    """A clause that answers the question in its own words with another name ("Paris is lovely. But the capital
+    is Lyon."): another answer beside the gold, not a remark (hostile pass 16). The name must be written as one
+    (capitalised or a number): "the capital is beautiful" says nothing of which city."""
+    found = _ASKED_IS.match(text)
+    if not found or not found["what"][:1].isupper() and not found["what"][:1].isdigit():
+        return False
+    subject = [w for w in normalize(found["subject"]).split() if w not in _STOP]
+    return bool(subject) and all(w in asked for w in subject) and _candidate_item(found["what"])
 
 
 def _other_era(text: str, gold_raw: str) -> bool:
@@ -826,18 +850,29 @@ def _another_given_name(text: str, before: str, gold: str) -> bool:
     for token in reversed(tokens[:at]):
         if token[-1:] in ",;:!?()\"'\u201d":
             break
+        if _DOTTED_INITIALS.fullmatch(token):  # "J.S. Bach", "W.A. Mozart": one initial per letter
+            words += [(c.lower(), True) for c in reversed(re.findall(r"[A-Z]", token))]
+            continue
         words += [(w, token[:1].isupper()) for w in reversed(normalize(token).split())] or [("", False)]
-    other = False
+    other, walked, order = False, set(), gold.split()
     for word, capitalised in words:
         initial = len(word) == 1 and any(g.startswith(word) for g in gold_words)
         if word in gold_words or initial or (other and any(_spelt(word, g) for g in gold_words)):
             if other:
-                return not any(_spelt(word, g) for g in gold_words)  # her own given name before it
+                # her own given name before it, unless the gold has a name of its own where the other one
+                # stands: "Johann Christian Bach" for Johann Sebastian Bach (hostile pass 16)
+                at = next((i for i, g in enumerate(order) if _spelt(word, g)), None)
+                between = set(order[at + 1 : -1]) if at is not None else set()
+                return not any(_spelt(word, g) for g in gold_words) or bool(between - walked)
+            walked.add(word)
             continue
         if not word or word in HONORIFICS or not capitalised:
             break
         other = True
     return other
+
+
+_DOTTED_INITIALS = re.compile(r"(?:[A-Z]\.){2,3}")
 
 
 def _spelt(word: str, gold_word: str) -> bool:

@@ -35,10 +35,20 @@ def normalize(text: str) -> str:
     Memoised for short texts: one grade normalises the same answer, golds and question words ~8 times."""
     text = unicodedata.normalize("NFKC", text).lower()
     text = _DOTTED.sub(lambda m: m.group().replace(".", ""), text)  # "u.s.a." is one word, not "u s" + article
-    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    text = fold_marks(text)
     text = _PUNCT.sub(" ", text)
     text = _ARTICLES.sub(" ", text)
     return _SPACES.sub(" ", text).strip()
+
+
+def fold_marks(text: str) -> str:
+    """Letters without their accents ("Dvořák" -> "Dvorak"): an answer typed without them names the same person.
+    Canonical decomposition only, so "m²" and "½" keep their meaning.
+
+    >>> fold_marks("Antonín Dvořák, 8,849 m²")
+    'Antonin Dvorak, 8,849 m²'
+    """
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
 
 
 def is_statement(text: str) -> bool:

@@ -1,0 +1,116 @@
+"""An answer rewritten into the form its gold is written in, where plain reading would miss the match (hostile
+pass 16, issue #74): "Louis the Fourteenth" and "Louis 14" for the gold "Louis XIV"; "half" for "50%" and "25%"
+for "one quarter".
+
+Only a gold of that form asks for the rewrite (``regnal_gold``, ``share_gold``): "half" stays a word beside a
+gold that is a name, and "Henry 8" stays as written beside a gold that is no regnal name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from reward_engine.offline.answer_forms import numbers_in_words_to_digits
+
+_NUMERALS = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"),
+             (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))  # fmt: skip
+
+
+def as_roman(n: int) -> str:
+    """``n`` (1..3999) as a Roman numeral.
+
+    >>> as_roman(14), as_roman(1889)
+    ('XIV', 'MDCCCLXXXIX')
+    """
+    out = []
+    for value, letters in _NUMERALS:
+        count, n = divmod(n, value)
+        out.append(letters * count)
+    return "".join(out)
+
+
+# a monarch's or pope's name and its number: "Louis XIV", "Henry VIII", "Elizabeth II"
+_REGNAL = re.compile(r"\b[A-Z][a-z]+\s+(?=[IVXL]+\b)")
+# ... said another way: "Louis the Fourteenth", "Louis 14", "Louis 14th", "Louis the 14th"
+_REGNAL_SAID = re.compile(
+    r"\b(?P<name>[A-Z][a-z]+)\s+(?:the\s+)?(?P<n>\d{1,2}(?:st|nd|rd|th)?|(?i:[a-z-]+(?:st|nd|rd|th)))\b"
+)
+
+
+def regnal_gold(golds: list[str]) -> bool:
+    """A gold names a monarch by a Roman number ("Louis XIV")."""
+    return any(_REGNAL.search(g) for g in golds)
+
+
+def _ordinal_value(said: str) -> int | None:
+    """ "Fourteenth", "14th", "14" -> 14; a word that is no ordinal ("best") -> None."""
+    digits = numbers_in_words_to_digits(said.lower())
+    return int(digits) if digits.isdigit() else None
+
+
+def regnal(text: str) -> str:
+    """A regnal number said in words or digits, written as the Roman numeral a regnal gold uses.
+
+    >>> regnal("Louis the Fourteenth"), regnal("Louis 14"), regnal("It was Henry the 8th."), regnal("Louis XVI")
+    ('Louis XIV', 'Louis XIV', 'It was Henry VIII.', 'Louis XVI')
+    """
+
+    def roman(found: re.Match[str]) -> str:
+        value = _ordinal_value(found["n"])
+        return found.group() if not value or value > 40 else f"{found['name']} {as_roman(value)}"
+
+    return _REGNAL_SAID.sub(roman, text)
+
+
+# a share of a whole said as a fraction: "half", "one third", "three quarters", "a fifth"
+_DENOMINATORS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fourth": 4,
+                 "fourths": 4, "fifth": 5, "fifths": 5, "tenth": 10, "tenths": 10}  # fmt: skip
+_SHARE = re.compile(
+    r"(?i)(?<!first )(?<!second )(?<!last )(?<!other )(?<!latter )(?<!former )"
+    r"\b(?:(?P<count>a|an|one|two|three|four|nine|\d)[\s-]+)?(?P<part>%s)\b"
+    r"(?![\s-]+(?:an?\s+)?(?:dozen|century|past|time|hour|way|brother|sister|life|moon|mast|board))"
+    % "|".join(_DENOMINATORS)
+)
+_SHARE_OF = re.compile(r"(?i)\b(?:%s) of\b" % "|".join(_DENOMINATORS))
+_PERCENT = re.compile(r"(?i)\d\s*(?:%|per\s*cent\b|percent\b)")
+
+
+def share_gold(golds: list[str]) -> bool:
+    """A gold is a share: a percentage ("50%") or a fraction in words ("one quarter")."""
+    return any(_PERCENT.search(g) or _SHARE.fullmatch(g.strip(" .")) for g in golds)
+
+
+def shares_as_percent(text: str, of_only: bool = False) -> str:
+    """Fractions in words as percentages (two decimals where they do not end), so "half", "50 %" and "one half"
+    compare as one number.
+
+    >>> shares_as_percent("half"), shares_as_percent("About a third of it."), shares_as_percent("three quarters")
+    ('50%', 'About 33.33% of it.', '75%')
+    >>> shares_as_percent("half a dozen"), shares_as_percent("one fifth")
+    ('half a dozen', '20%')
+
+    ``of_only``: a share of something named after it ("half of its land", "a third of the votes"), as claims
+    state one; "the fourth of July", "the French Quarter" and "the second half of the century" stay.
+
+    >>> shares_as_percent("About half of its land; a third of the votes; the fourth of July", of_only=True)
+    'About 50% of its land; 33.33% of the votes; the fourth of July'
+    """
+
+    if of_only and not _SHARE_OF.search(text):
+        return text  # claims and passages pass here by the thousand: most name no share
+
+    def percent(found: re.Match[str]) -> str:
+        if of_only and (
+            not text[found.end() :].startswith(" of ") or (found["count"] is None and found["part"].lower() != "half")
+        ):
+            return found.group()
+        count = (found["count"] or "one").lower()
+        if count in ("a", "an"):
+            count = "one"
+        value = int(numbers_in_words_to_digits(count))
+        share = 100 * value / _DENOMINATORS[found["part"].lower()]
+        if found["part"].lower() in ("half", "halves") and value > 1 and found["count"] is not None:
+            return found.group()  # "two halves": the whole, not a share
+        return f"{share:.2f}".rstrip("0").rstrip(".") + "%"
+
+    return _SHARE.sub(percent, text)
