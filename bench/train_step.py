@@ -60,6 +60,22 @@ COMPARISONS: dict[str, tuple[tuple[str, dict[str, list[str]]], ...]] = {
         # correction (an extra old-policy forward per step) multiplies by ~1
         ("vllm, no IS correction", {"grpo": ["grpo.use_vllm=true", "grpo.vllm_importance_sampling_correction=false"]}),
     ),
+    # TRL's GRPOConfig checkpoints activations by default: the backward pass runs the forward again, a cost a
+    # 135M LoRA policy on CPU has no memory reason to pay
+    "checkpointing": (
+        ("checkpointing (TRL's default)", {"grpo": []}),
+        ("no checkpointing", {"grpo": ["grpo.gradient_checkpointing=false"]}),
+        (
+            "vllm, no IS correction, no checkpointing",
+            {
+                "grpo": [
+                    "grpo.gradient_checkpointing=false",
+                    "grpo.use_vllm=true",
+                    "grpo.vllm_importance_sampling_correction=false",
+                ]
+            },
+        ),
+    ),
 }
 
 
@@ -239,7 +255,7 @@ def write(path: Path, args: argparse.Namespace, results: dict[str, dict[str, dic
         "",
         f"Command: `{command}` at commit {provenance.commit()} ({wall_s / 60:.1f} min; {platform.machine()}, "
         f"{os.cpu_count()} cores, torch threads {args.threads}). Seconds per step, mean of {args.steps} steps "
-        "after one warm-up step, both columns measured in this one run.",
+        "after one warm-up step, every column measured in this one run.",
         "",
     ]
     if args.compare == "cuts":
@@ -254,7 +270,13 @@ def write(path: Path, args: argparse.Namespace, results: dict[str, dict[str, dic
             "",
         ]
     else:
+        cols = "; ".join(
+            f"*{name}*: " + (", ".join(f"`{o}`" for o in o_) if (o_ := overrides.get("grpo")) else "as committed")
+            for name, overrides in COMPARISONS[args.compare]
+        )
         lines += [
+            f"Columns ({cols}).",
+            "",
             f"Every column: `{args.config}` as committed, policy `{args.model}`; *vllm* adds `grpo.use_vllm=true`"
             " (TRL's colocate mode:"
             " vLLM in the trainer's process, the policy's weights pushed into it before each step's generation,"
