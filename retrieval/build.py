@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from knowrl_io.logs import add_verbosity, setup_logging
+from knowrl_io.once import Once
 from knowrl_io.paths import demo_kb_path, input_problem
 from retrieval import dense
 from retrieval.chunking import Chunker
@@ -213,10 +214,10 @@ def _copy_db(source: Path, target: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m retrieval.build", description=__doc__.split("\n\n")[0])
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--input", type=Path, help="JSON array or JSONL of {title, text}")
+    source.add_argument("--input", type=Path, action=Once, help="JSON array or JSONL of {title, text}")
     source.add_argument("--from-db", type=Path, help="a DB with FActScore's documents table")
     source.add_argument("--preset", choices=["demo"], help="the embedded offline KB")
-    parser.add_argument("--db", type=Path, help="KB file to create or update")
+    parser.add_argument("--db", type=Path, action=Once, help="KB file to create or update")
     parser.add_argument("--model", default=DEFAULT_EMBEDDING_MODEL, help="sentence-transformers model (name or path)")
     parser.add_argument("--max-tokens", type=_at_least(1), default=256, help="passage length when chunking")
     parser.add_argument(

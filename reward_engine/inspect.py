@@ -28,6 +28,7 @@ from typing import Any, Iterable, Iterator
 
 from knowrl_io.job_output import OutputError, check_page, sidecar, write_atomically
 from knowrl_io.jsonl import finite
+from knowrl_io.once import Once
 from knowrl_io.records import iter_records
 from retrieval.source import KnowledgeSource
 from reward_engine.completion import completion_text, parse
@@ -242,9 +243,11 @@ def check_output(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m reward_engine.inspect", description=__doc__.split("\n\n")[0])
     parser.add_argument("rows", type=Path, help="rewards.jsonl of a training run, or a score job's output")
-    parser.add_argument("--input", type=Path, help="the file a score job scored (questions and completions)")
+    parser.add_argument(
+        "--input", type=Path, action=Once, help="the file a score job scored (questions and completions)"
+    )
     parser.add_argument("--kb", type=Path, help="the knowledge base, to show each claim's evidence text")
-    parser.add_argument("-o", "--output", type=Path, required=True, help="the HTML file to write")
+    parser.add_argument("-o", "--output", type=Path, action=Once, required=True, help="the HTML file to write")
     parser.add_argument(
         "--overwrite", action="store_true", help="replace an existing --output that is not a page this command wrote"
     )

@@ -40,6 +40,7 @@ from tqdm.auto import tqdm
 from knowrl_io.job_output import OutputError, own_output, sidecar, write_atomically
 from knowrl_io.jsonl import Appender, Row, finite, read_objects, read_rows, rewrite_indexed
 from knowrl_io.logs import add_verbosity, setup_logging
+from knowrl_io.once import Once
 from knowrl_io.paths import input_problem
 from knowrl_io.records import CUT_SHORT, InputError, open_input
 from knowrl_io.row_index import Span, index_rows
@@ -573,9 +574,13 @@ def add_ray_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m reward_engine.score", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--input", type=Path, required=True, help="JSONL or JSON array; '-' reads standard input")
-    parser.add_argument("--output", type=Path, required=True)
-    parser.add_argument("--config", type=Path, required=True, help="reward config YAML (or a training config)")
+    parser.add_argument(
+        "--input", type=Path, action=Once, required=True, help="JSONL or JSON array; '-' reads standard input"
+    )
+    parser.add_argument("--output", type=Path, action=Once, required=True)
+    parser.add_argument(
+        "--config", type=Path, action=Once, required=True, help="reward config YAML (or a training config)"
+    )
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--concurrency", type=int, default=8, help="batches in flight at once")
     parser.add_argument("--passes", type=int, default=3, help="tries per row that times out or fails")

@@ -28,6 +28,7 @@ from typing import Any, Iterator
 
 from knowrl_io.jsonl import Row, finite, read_rows
 from knowrl_io.logs import add_verbosity, setup_logging
+from knowrl_io.once import Once
 from knowrl_io.paths import input_problem, is_pipe
 from knowrl_io.records import InputError
 from retrieval.kb import split_titles
@@ -145,8 +146,10 @@ def _same_input(a: Path, b: Path) -> bool:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m reward_engine.warm", description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, help="training data (KnowRL JSON array or JSONL)")
-    parser.add_argument("--completions", type=Path, help="earlier completions, rows as for reward_engine.score")
-    parser.add_argument("--config", type=Path, required=True)
+    parser.add_argument(
+        "--completions", type=Path, action=Once, help="earlier completions, rows as for reward_engine.score"
+    )
+    parser.add_argument("--config", type=Path, action=Once, required=True)
     add_ray_arguments(parser)
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)

@@ -21,7 +21,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from reward_engine.offline import questions, units
+from reward_engine.offline import questions, turns, units
 from reward_engine.offline.words import nfkc
 
 _UNITS = {
@@ -211,7 +211,25 @@ def same_answer(pred: str, gold: str) -> bool:
     if without_head(without_titles(pred)) == without_head(without_titles(gold)):
         return True
     short_pred, short_gold = _as_initialism(pred), _as_initialism(gold)
-    return bool(short_pred and short_pred == initials(gold) or short_gold and short_gold == initials(pred))
+    if short_pred and short_pred == initials(gold) or short_gold and short_gold == initials(pred):
+        return True
+    if _one_spelling(pred) == _one_spelling(gold):
+        return True  # "organisation" for "organization", "centre" for "center" (hostile pass 17)
+    return turns.same_country(pred, gold)  # "USA" for "United States" (hostile pass 17)
+
+
+# British spellings as American ones, on both sides, so either matches the other
+_SPELLINGS = (
+    (re.compile(r"(?<=[a-z]{3})is(ation|ations|e|ed|es|ing)\b"), r"iz\1"),
+    (re.compile(r"(?<=[a-z]{3})our(s?)\b"), r"or\1"),
+    (re.compile(r"(?<=[a-z]{2})tre(s?)\b"), r"ter\1"),
+)
+
+
+def _one_spelling(text: str) -> str:
+    for pattern, american in _SPELLINGS:
+        text = pattern.sub(american, text)
+    return text
 
 
 # --------------------------------------------------------------------------- values: quantities
@@ -872,7 +890,8 @@ _DATE = re.compile(
     "|".join(
         [
             r"(?<!\d)(?P<iso_y>\d{4})-(?P<iso_m>\d{1,2})-(?P<iso_d>\d{1,2})(?!\d)",
-            r"(?<!\d)(?P<sl_a>\d{1,2})/(?P<sl_b>\d{1,2})/(?P<sl_y>\d{4})(?!\d)",
+            # "20/07/1969", "20.07.1969", "20-07-1969": one separator twice (hostile pass 17)
+            r"(?<![\d.])(?P<sl_a>\d{1,2})(?P<sl_s>[/.-])(?P<sl_b>\d{1,2})(?P=sl_s)(?P<sl_y>\d{4})(?![\d.]\d)",
             r"\bbetween\s+(?:the\s+)?(?:years?\s+)?(?P<rb_a>\d{4})\s+and\s+(?P<rb_b>\d{2,4})(?![\d,])",
             r"(?<![\d,.])(?P<rg_a>\d{4})\s*(?:-|\u2013|\u2014|to|until|till|through)\s*(?P<rg_b>\d{2,4})(?![\d,])",
             r"\b(?P<bd_w>before|prior to|earlier than|after|later than|since)\s+(?:the\s+)?(?:years?\s+)?"

@@ -331,12 +331,27 @@ def canonical(text: str) -> str:
         text = _TWICE_DENIED.sub("", text)
     if "minus" in text:  # "minus 89.2 degrees" is the evidence's "−89.2 °C" (hostile pass 16)
         text = _MINUS.sub("\u2212", text)
+    if "illion" in text or "thousand" in text:  # "sixty-eight million" as the evidence's "68 million" (pass 17)
+        text = _SCALED_WORDS.sub(lambda m: f"{numbers_in_words_to_digits(m.group(1).lower())} {m.group(2)}", text)
+    if "Mt" in text:  # "Mt. Everest" is "Mount Everest" (hostile pass 17)
+        text = _MOUNT.sub("Mount ", text)
+    if "\u00b2" in text or "sq" in text:  # "643,801 km²" is "643,801 square kilometres" (hostile pass 17)
+        text = _SQUARE.sub(lambda m: f"{m.group(1)} square {_SQUARE_UNITS[(m.group(2) or m.group(3)).lower()]}", text)
     if "egree" in text:  # "degrees Celsius" written as the evidence's "°C": unit words are no claim words
         text = _DEGREES.sub(lambda m: " \u00b0" + ("F" if m.group(1)[0] in "fF" else "C"), text)
     return shares_as_percent(text, of_only=True)  # "half of its land" is 50 %, against "29 %" (hostile pass 16)
 
 
 _TWICE_DENIED = re.compile(r"(?i)\bit(?: is|'s|\u2019s| was) not (?:untrue|false|incorrect|wrong) (?:to say )?that\s+")
+_UNITS_WORDS = "one two three four five six seven eight nine"
+_SCALED_WORDS = re.compile(
+    r"(?i)\b((?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-](?:%s))?|%s|ten|eleven|twelve|"
+    r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen))\s+(thousand|million|billion|trillion)\b"
+    % (_UNITS_WORDS.replace(" ", "|"), _UNITS_WORDS.replace(" ", "|"))
+)
+_MOUNT = re.compile(r"\bMt\.?\s+(?=[A-Z])")
+_SQUARE_UNITS = {"km": "kilometres", "m": "metres", "mi": "miles", "ft": "feet"}
+_SQUARE = re.compile(r"(?i)(\d)\s*(?:(km|mi|ft|m)\u00b2|sq\.?\s*(km|mi|ft|m)\b)")
 _DEGREES = re.compile(r"(?i)\s*\bdegrees?\s+(celsius|centigrade|fahrenheit)\b")
 _MINUS = re.compile(r"(?i)(?<![\d)]\s)(?<![\d)])\bminus\s+(?=\d)")
 
@@ -603,6 +618,8 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
             continue
         if stated and any(_disagree(v, values(passage)) for v in stated):
             return True
+        if _period_broken(claim, {v.value for v in values(passage) if v.year}):
+            return True  # "from 1643 until 1751" against "from 1643 until his death in 1715" (hostile pass 17)
         if any(_broken(test, vs[0], values(passage), passage, kind) for test, vs, kind in bounds):
             return True
         if not numbers and _stances(words, passage, threshold) == {not negative}:
@@ -830,6 +847,8 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return True  # "The father of Mozart", "Mozart's librettist"; "Paris, Texas" (hostile pass 6)
     whole = tuple(dict.fromkeys(p for p, _, _ in answering))
     bounds = _bounds(response)  # "after 1889", "between 8,000 and 9,000 m": held or broken, never a point value
+    if _period_broken(response, {v.value for _, s, _ in answering for v in values(s) if v.year}):
+        return True  # "From 1643 until 1751." where the answering sentence ends the reign in 1715
     for test, bound_values, kind in bounds:
         pool = (
             [v for p in whole for v in values(p)]
@@ -952,6 +971,32 @@ def _bounds(response: str) -> tuple[tuple[Any, tuple[Value, ...], str], ...]:
 
 
 _DECADE = re.compile(r"\b(1[0-9]{2}0|20[0-9]0)(?:'?s)\b")
+# a period given by its two ends: "from 1643 until 1751", "from 1643 to his death in 1715", "1643-1715"
+_PERIOD = re.compile(
+    r"(?i)\b(?:from\s+)?(1\d{3}|20\d{2}|\d{3})\s*(?:to|until|till|through|[-\u2013])\s*"
+    r"(?:(?:his|her|their|its)\s+(?:death|abdication|retirement|end)\s+in\s+)?(1\d{3}|20\d{2}|\d{3})\b"
+)
+
+
+def _period_broken(text: str, years: set[float]) -> bool:
+    """A period whose one end the evidence's years hold and whose other they do not, with a year of their own on
+    that side: "from 1643 until 1751" against "from 1643 until his death in 1715" (hostile pass 17: read as a
+    range, it held 1715 and was never contradicted).
+
+    >>> _period_broken("He reigned from 1643 until 1751.", {1643.0, 1715.0})
+    True
+    >>> _period_broken("He reigned from 1643 until 1715.", {1643.0, 1715.0}), _period_broken("1643-1751", {1900.0})
+    (False, False)
+    """
+    for found in _PERIOD.finditer(text):
+        start, end = float(found.group(1)), float(found.group(2))
+        if start >= end:
+            continue
+        if start in years and end not in years and any(y > start for y in years):
+            return True
+        if end in years and start not in years and any(y < end for y in years):
+            return True
+    return False
 
 
 def _broken(test: Any, bound: Value, found: Iterable[Value], text: str = "", kind: str = "", pin: bool = False) -> bool:

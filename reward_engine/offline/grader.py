@@ -368,8 +368,13 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     # "Paris, I mean Lyon" answers Lyon; "Paris vs. Lyon", "a. Paris b. Lyon" offer both (hostile pass 6)
     text = as_options(without_opener(settled(prepare(answer or "")), question), " ".join(raw_golds))
     text = _without_label(text, question, raw_golds)
+    if any(re.search(r"\d", raw) for raw in raw_golds):
+        text = turns.without_value_set_aside(text)  # "Not 1887 but 1889" gives 1889 (hostile pass 17)
     if rewrites.regnal_gold(raw_golds):
         text = rewrites.regnal(text)  # "Louis the Fourteenth", "Louis 14" for Louis XIV (hostile pass 16)
+    if rewrites.time_gold(raw_golds):  # "15:30" for 3:30 pm (hostile pass 17)
+        meridiem = rewrites.gold_meridiem(raw_golds)
+        text, raw_golds = rewrites.times_as_24h(text, meridiem), [rewrites.times_as_24h(g) for g in raw_golds]
     if rewrites.share_gold(raw_golds):  # "half" for 50 %, "25%" for one quarter: one number (hostile pass 16)
         text, raw_golds = rewrites.shares_as_percent(text), [rewrites.shares_as_percent(g) for g in raw_golds]
     if question and _DOZEN.search(question):
@@ -377,6 +382,8 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     as_number = turns.roman(text)
     if as_number is not None and any(re.search(r"\d", raw) for raw in raw_golds):
         text = str(as_number)  # "MDCCCLXXXIX" for 1889 (hostile pass 7)
+    elif any(re.search(r"\d", raw) for raw in raw_golds):
+        text = turns.romans_as_digits(text)  # "in MDCCCLXXXIX" (hostile pass 17)
     pred = normalize(text)
     if not pred:
         return Label.NOT_ATTEMPTED
@@ -498,6 +505,9 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
         return Label.INCORRECT, True  # "1945 BC" for 1945: another year, not the gold's (issue #74's H6)
     for verdict in (_date_verdict, _number_verdict, _text_verdict):
         label = verdict(candidate, seg, gold_raw, gold, reading)
+        if label is not None and verdict is not _text_verdict and turns.value_denied(candidate.text):
+            # "Not 1889." denies the gold; "1889, not 1887" sets another value aside (hostile pass 17)
+            return (Label.INCORRECT, True) if label is Label.CORRECT else (Label.NOT_ATTEMPTED, False)
         if label is not None:
             return label, True
     if _side_remark(candidate, seg, gold_raw, gold, reading) or _vague(candidate, gold, reading):

@@ -114,3 +114,64 @@ def shares_as_percent(text: str, of_only: bool = False) -> str:
         return f"{share:.2f}".rstrip("0").rstrip(".") + "%"
 
     return _SHARE.sub(percent, text)
+
+
+# a time of day: "3:30 pm", "15:30", "3.30 p.m.", "half past three in the afternoon", "three o'clock"
+_MERIDIEM = r"(?P<m>[ap])\.?\s?m\b\.?"
+_CLOCK = re.compile(
+    rf"(?i)\b(?P<h>\d{{1,2}})(?:[:.h](?P<min>\d{{2}}))?\s*{_MERIDIEM}|\b(?P<h2>\d{{1,2}})[:h](?P<min2>\d{{2}})\b"
+)
+_SPOKEN_CLOCK = re.compile(
+    r"(?i)\b(?:(?P<part>half|quarter)\s+(?P<way>past|to)\s+)?(?P<h>one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve)(?P<oclock>\s+o['\u2019]clock)?(?:\s+(?:in\s+the\s+(?P<day>morning|afternoon|evening)|at\s+(?P<night>night)))?"
+)
+_HOURS = "one two three four five six seven eight nine ten eleven twelve".split()
+
+
+def time_gold(golds: list[str]) -> bool:
+    """A gold is a time of day ("3:30 pm", "15:30")."""
+    return any(_CLOCK.search(g) for g in golds)
+
+
+def _as_24h(hour: int, minute: int, meridiem: str | None) -> str:
+    if meridiem == "p" and hour < 12:
+        hour += 12
+    elif meridiem == "a" and hour == 12:
+        hour = 0
+    return f"{hour:02d}:{minute:02d}"
+
+
+def times_as_24h(text: str, meridiem: str | None = None) -> str:
+    """Times of day as "HH:MM" on a 24-hour clock; a time said without am/pm (and under 13) takes ``meridiem``,
+    the gold's, as a reader would ("3:30" for a shop that opens at 3:30 pm).
+
+    >>> times_as_24h("3:30 pm"), times_as_24h("15:30"), times_as_24h("3.30 p.m."), times_as_24h("3:30", "p")
+    ('15:30', '15:30', '15:30', '15:30')
+    >>> times_as_24h("half past three in the afternoon"), times_as_24h("a quarter to ten at night")
+    ('15:30', 'a 21:45')
+    """
+
+    def clock(found: re.Match[str]) -> str:
+        hour, minute = int(found["h"] or found["h2"]), int(found["min"] or found["min2"] or 0)
+        said = found["m"].lower() if found["m"] else (meridiem if hour <= 12 else None)
+        return found.group() if hour > 24 or minute > 59 else _as_24h(hour, minute, said)
+
+    def spoken(found: re.Match[str]) -> str:
+        if not (found["part"] or found["oclock"] or found["day"] or found["night"]):
+            return found.group()  # "three": a count, not a time
+        hour, minute = _HOURS.index(found["h"].lower()) + 1, 0
+        if found["part"]:
+            minute = 30 if found["part"].lower() == "half" else 15
+            if found["way"].lower() == "to":
+                hour, minute = (hour - 2) % 12 + 1, 60 - minute
+        day = (found["day"] or found["night"] or "").lower()
+        said = "p" if day in ("afternoon", "evening", "night") else "a" if day == "morning" else meridiem
+        return _as_24h(hour, minute, said)
+
+    return _SPOKEN_CLOCK.sub(spoken, _CLOCK.sub(clock, text))
+
+
+def gold_meridiem(golds: list[str]) -> str | None:
+    """The gold's am/pm, read as "a" or "p"; None when it gives none."""
+    found = next((m for g in golds for m in _CLOCK.finditer(g) if m["m"]), None)
+    return found["m"].lower() if found else None

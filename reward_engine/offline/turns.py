@@ -56,8 +56,8 @@ def relation_of(before: str, question: str | None = None) -> bool:
 
 # "Paris, I mean Lyon": what follows the last of these is the answer the response settles on
 _CORRECTION = re.compile(
-    r"(?i)(?:^|[\s,;:.!?(\u2013\u2014-])\s*(?:i mean|i meant|or rather|no,? wait|wait,? no|correction:|scratch that|"
-    r"make that|i should (?:say|have said)|actually,? no)\b\s*[,:;\u2013\u2014-]?\s*(?=\S)"
+    r"(?i)(?:^|[\s,;:.!?(\u2013\u2014-])\s*(?:i mean|i meant|or rather|no,? wait|wait,? no|correction(?=\s*:)|"
+    r"scratch that|make that|i should (?:say|have said)|actually,? no)\b\s*[,:;\u2013\u2014-]?\s*(?=\S)"
 )
 # "Lyon? No, Paris.": a guess asked and turned down, then a name (capitalised: "Paris? No, I'm sure." keeps Paris)
 _TURNED_DOWN = re.compile(r"[?.!]\s*(?:[Nn]o|NO)\s*[,.!:;\u2013\u2014-]+\s*(?=(?!I\b)[A-Z0-9])")
@@ -70,13 +70,61 @@ def settled(text: str) -> str:
 
     >>> settled("Paris, I mean Lyon"), settled("Lyon, or rather Paris."), settled("Paris")
     ('Lyon', 'Paris.', 'Paris')
-    >>> settled("Lyon? No, Paris."), settled("Paris? No, I am sure.")
-    ('Paris.', 'Paris? No, I am sure.')
+    >>> settled("Lyon? No, Paris."), settled("Paris? No, I am sure."), settled("Marseille... correction: Paris")
+    ('Paris.', 'Paris? No, I am sure.', 'Paris')
     """
     end = max((m.end() for m in (*_CORRECTION.finditer(text), *_TURNED_DOWN.finditer(text))), default=None)
     if end is None or len(text[end:].split()) > SETTLED_WORDS:
         return text  # "Paris, and I mean the city proper, ...": an aside, not a new answer
     return text[end:]
+
+
+# words after "not" that make it no denial of the value that follows: a bound ("not before 1889"), a time ("not
+# completed until 1889"), a hedge ("not sure it is 1889", "don't know, 1889")
+_NOT_A_DENIAL = re.compile(
+    r"(?i)\b(?:more|less|fewer|until|till|before|after|only|just|quite|exactly|even|yet|sure|certain|positive|"
+    r"confident|know|knowing|remember|recall|much|many|far|long|so|too|very|at|over|under|above|below|around|about|"
+    r"nearly|later|earlier|sooner|least|most|older|younger|higher|lower|larger|smaller|bigger|greater|longer|shorter|"
+    r"beyond|past|within|exceeding|since|prior|upwards?|downwards?)\b"
+)
+_NEGATOR = re.compile(r"(?i)\b(?:not|never)\b|n['\u2019]t\b")
+_TURN = re.compile(r"(?i)[,;:!?]|\.\s|\b(?:but|though|although|however|yet|instead)\b")
+# "Not 1887 but 1889", "not in 1887, but in 1889": one value set aside for the one that follows
+_NOT_THAT_AFTER = re.compile(
+    r"(?i),?\s+(?:and\s+|but\s+)?not\s+(?:in\s+|on\s+)?\d(?:[\d,.']*\d)?(?:\s*(?:[a-z]+|%|\u00b0[CF]?)\.?)?(?=\s*(?:[.;!?]|$))"
+)
+_NOT_THIS_BUT = re.compile(r"(?i)\bnot\s+(?:in\s+|on\s+)?[^,;!?]*?\d[^;!?]*?,?\s+but\s+(?:rather\s+)?")
+
+
+def value_denied(text: str) -> bool:
+    """The clause that gives ``text``'s first number denies it: "Not 1889.", "It was not completed in 1889",
+    "It isn't 8,849 m" (hostile pass 17: each was CORRECT for its gold). A bound, a time or a hedge after the
+    "not" is no denial, nor a "not" that a "but" turns.
+
+    >>> value_denied("It was not 1889."), value_denied("not completed until 1889"), value_denied("I'm not sure, 1889")
+    (True, False, False)
+    """
+    first = re.search(r"\d", text)
+    if first is None:
+        return False
+    clause = _TURN.split(text[: first.start()])[-1]
+    return any(not _NOT_A_DENIAL.search(clause[m.end() :]) for m in _NEGATOR.finditer(clause))
+
+
+def without_value_set_aside(text: str) -> str:
+    """ "Not 1887 but 1889" -> "1889": the value set aside dropped, so the one given is read alone.
+
+    >>> without_value_set_aside("Not 1887 but 1889"), without_value_set_aside("It was not in 1887, but in 1889.")
+    ('1889', 'It was in 1889.')
+    >>> without_value_set_aside("1889, not 1887."), without_value_set_aside("8,849 m, not 8,848 m")
+    ('1889.', '8,849 m')
+    """
+    if "but" in text.lower():
+        text = _NOT_THIS_BUT.sub("", text)
+    after = _NOT_THAT_AFTER.search(text)
+    if after and re.search(r"\d", text[: after.start()]):
+        text = text[: after.start()] + text[after.end() :]  # "1889, not 1887": the value set aside after it
+    return text
 
 
 # "Yes, Mozart": an opener that agrees with nothing asked (the question asks who, not whether)
@@ -173,6 +221,13 @@ _SAME_COUNTRY = {
     "burma": "myanmar", "czechia": "czech republic", "turkiye": "turkey", "russian federation": "russia",
     "people s republic of china": "china", "ivory coast": "cote d ivoire", "swaziland": "eswatini",
 }  # fmt: skip
+
+
+def same_country(a: str, b: str) -> bool:
+    """Two names of one country ("usa", "united states"; both normalised), neither a region of it."""
+    if a == b or places.level(a) != places.COUNTRY or places.level(b) != places.COUNTRY:
+        return a == b
+    return _SAME_COUNTRY.get(a, a) == _SAME_COUNTRY.get(b, b)
 
 
 def country(name: str) -> str | None:
@@ -384,3 +439,16 @@ def roman(text: str) -> int | None:
         return None
     values = [_ROMAN_VALUES[c] for c in word]
     return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+
+
+_ROMAN_WORD = re.compile(r"\b[MDCLXVI]{4,}\b")
+
+
+def romans_as_digits(text: str) -> str:
+    """Roman numerals of four letters or more inside an answer as digits ("in MDCCCLXXXIX" -> "in 1889"); shorter
+    ones stay, as they are mostly words or names ("MIX", "DC", "Louis XIV").
+
+    >>> romans_as_digits("Completed in MDCCCLXXXIX."), romans_as_digits("Louis XIV in DC")
+    ('Completed in 1889.', 'Louis XIV in DC')
+    """
+    return _ROMAN_WORD.sub(lambda m: str(roman(m.group())) if roman(m.group()) is not None else m.group(), text)
