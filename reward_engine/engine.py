@@ -279,7 +279,7 @@ class RewardEngine:
 
     async def _score(self, samples: Sequence[Sample], budget: float) -> list[RewardResult]:
         if self.retriever is not None:
-            self.retriever.refresh()
+            await self.retriever.refresh()
         samples = [s.cleaned() for s in samples]
         keys = [s.key() for s in samples]
         unique: dict[Any, Sample] = {}

@@ -4,8 +4,10 @@ KB opened directly."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -78,3 +80,40 @@ def test_a_source_that_cannot_be_loaded_says_why() -> None:
         load_source("retrieval.nowhere:Thing")
     with pytest.raises(ValueError, match="made a dict, not a knowledge source"):
         load_source("builtins:dict")
+
+
+class _SlowInfo:
+    """A source whose version takes as long to ask as a knowledge server's ``info`` may (up to 2 s)."""
+
+    modes = ("bm25",)
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    @property
+    def content_version(self) -> str:
+        self.asked += 1
+        time.sleep(0.6)
+        return f"v{self.asked}"
+
+
+async def test_a_slow_knowledge_server_never_holds_the_event_loop() -> None:
+    """Each step asks the source whether its content changed; asked on the event loop, a slow ``info`` froze a
+    reward server's other requests for as long as it took."""
+    from reward_engine.stages.retrieve import EvidenceRetriever
+
+    retriever = EvidenceRetriever(_SlowInfo(), mode="bm25")  # asked once at start-up
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.02)
+            ticks += 1
+
+    task = asyncio.create_task(ticker())
+    await asyncio.sleep(0)
+    changed = await retriever.refresh()
+    task.cancel()
+    assert changed  # v1 at start-up, v2 now: the memo is forgotten
+    assert ticks >= 3  # the loop ran other work while the version was asked (blocked: 0)

@@ -76,11 +76,13 @@ class EvidenceRetriever:
         self._searching = True
         self.searches = 0
 
-    def refresh(self) -> bool:
+    async def refresh(self) -> bool:
         """Forget what was looked up when the KB's content changed since (rebuilt under a running engine: hostile
-        pass 8's S04 cited a passage the new KB no longer holds). A stat of the file per call; the disk cache is
-        keyed by the new content from then on. True when it changed."""
-        content = getattr(self.kb, "content_version", None)
+        pass 8's S04 cited a passage the new KB no longer holds). A stat of the file per call, or an ``info``
+        request to a knowledge server (up to 2 s), asked on a worker thread so the event loop (and a reward
+        server's other requests) never waits on it; the disk cache is keyed by the new content from then on. True
+        when it changed."""
+        content = await asyncio.to_thread(getattr, self.kb, "content_version", None)
         if content == self._kb_content:
             return False
         log.warning("the knowledge base changed under a running engine: evidence is looked up again")
