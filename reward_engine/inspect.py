@@ -246,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--input", type=Path, action=Once, help="the file a score job scored (questions and completions)"
     )
-    parser.add_argument("--kb", type=Path, help="the knowledge base, to show each claim's evidence text")
+    parser.add_argument("--kb", type=Path, action=Once, help="the knowledge base, to show each claim's evidence text")
     parser.add_argument("-o", "--output", type=Path, action=Once, required=True, help="the HTML file to write")
     parser.add_argument(
         "--overwrite", action="store_true", help="replace an existing --output that is not a page this command wrote"

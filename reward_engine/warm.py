@@ -145,7 +145,7 @@ def _same_input(a: Path, b: Path) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m reward_engine.warm", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, help="training data (KnowRL JSON array or JSONL)")
+    parser.add_argument("--data", type=Path, action=Once, help="training data (KnowRL JSON array or JSONL)")
     parser.add_argument(
         "--completions", type=Path, action=Once, help="earlier completions, rows as for reward_engine.score"
     )

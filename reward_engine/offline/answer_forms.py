@@ -971,7 +971,8 @@ def _span(m: re.Match[str], century: int) -> DateSpan | None:
         return DateSpan((int(g["iso_y"]),) * 2, (month, month), day) if 1 <= month <= 12 and 1 <= day <= 31 else None
     if g["sl_a"]:
         a, b = int(g["sl_a"]), int(g["sl_b"])
-        month, day = (b, a) if a > 12 else (a, b)  # month first unless it cannot be a month
+        # month first unless it cannot be a month; dots are written day first ("4.7.1776": 4 July, hostile pass 18)
+        month, day = (b, a) if a > 12 or (g["sl_s"] == "." and b <= 12) else (a, b)
         return DateSpan((int(g["sl_y"]),) * 2, (month, month), day) if month <= 12 and 1 <= day <= 31 else None
     if g["rb_a"] or g["rg_a"]:
         a, b = (g["rb_a"], g["rb_b"]) if g["rb_a"] else (g["rg_a"], g["rg_b"])

@@ -20,7 +20,7 @@ from reward_engine.offline import places, turns, units
 from reward_engine.offline.answer_forms import HONORIFICS, NUMBER_PHRASE, numbers_in_words_to_digits
 from reward_engine.offline.comparatives import outranked
 from reward_engine.offline.reading import APOSTROPHE_THOUSANDS, CITATION
-from reward_engine.offline.rewrites import shares_as_percent
+from reward_engine.offline.rewrites import shares_as_percent, times_as_24h
 from reward_engine.offline.text_form import fold_marks, is_statement, normalize
 from reward_engine.offline.words import STOP, WORD, content_words, names, nfkc, stem
 
@@ -339,6 +339,8 @@ def canonical(text: str) -> str:
         text = _SQUARE.sub(lambda m: f"{m.group(1)} square {_SQUARE_UNITS[(m.group(2) or m.group(3)).lower()]}", text)
     if "egree" in text:  # "degrees Celsius" written as the evidence's "°C": unit words are no claim words
         text = _DEGREES.sub(lambda m: " \u00b0" + ("F" if m.group(1)[0] in "fF" else "C"), text)
+    if _TIME_HINT.search(text):  # "3:30 am" is not "3:30 pm"; "15:30" is (hostile pass 18)
+        text = times_as_24h(text)
     return shares_as_percent(text, of_only=True)  # "half of its land" is 50 %, against "29 %" (hostile pass 16)
 
 
@@ -349,6 +351,7 @@ _SCALED_WORDS = re.compile(
     r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen))\s+(thousand|million|billion|trillion)\b"
     % (_UNITS_WORDS.replace(" ", "|"), _UNITS_WORDS.replace(" ", "|"))
 )
+_TIME_HINT = re.compile(r"(?i)\d[:.]\d\d|\d\s*[ap]\.?\s?m\b")
 _MOUNT = re.compile(r"\bMt\.?\s+(?=[A-Z])")
 _SQUARE_UNITS = {"km": "kilometres", "m": "metres", "mi": "miles", "ft": "feet"}
 _SQUARE = re.compile(r"(?i)(\d)\s*(?:(km|mi|ft|m)\u00b2|sq\.?\s*(km|mi|ft|m)\b)")
@@ -616,7 +619,7 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
             return True  # "the sixth planet from the Sun" where it says "the fifth" (hostile pass 14)
         if len(words & have) / len(words) < threshold:
             continue
-        if stated and any(_disagree(v, values(passage)) for v in stated):
+        if stated and any(_disagree(v, values(passage)) for v in stated if not _in_period(v, passage)):
             return True
         if _period_broken(claim, {v.value for v in values(passage) if v.year}):
             return True  # "from 1643 until 1751" against "from 1643 until his death in 1715" (hostile pass 17)
@@ -811,6 +814,7 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return False
     # "Paris, I mean Lyon" answers Lyon; "Paris vs. Lyon" offers both; "eighteen eighty-nine" is a year
     response = turns.as_options(turns.without_opener(turns.settled(response), question), question)
+    response = turns.without_value_set_aside(response)  # "1991, not 1989" gives 1991 (hostile pass 18)
     as_number = turns.roman(response)
     spoken = str(as_number) if as_number is not None else numbers_in_words_to_digits(response)
     if re.fullmatch(r"[\d\s]+", normalize(spoken) or "-"):
@@ -857,6 +861,10 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         )
         if _broken(test, bound_values[0], pool, " ".join(whole), kind):
             return True  # the evidence's value lies outside it (a strict bound leaves the value itself out)
+    if turns.value_denied(response) and any(
+        v.consistent(f) for v in values(response) for _, s, _ in answering for f in values(s)
+    ):
+        return True  # "Not 1991." where the answering sentence says 1991 (hostile pass 18)
     said_numbers = _numbers(response)
     if said_numbers and any(_crossed(_words(question), said_numbers, s) for _, s, _ in answering):
         return True  # "1903" for Curie's Chemistry prize: the year the sentence gives Physics (hostile pass 9)
@@ -976,6 +984,11 @@ _PERIOD = re.compile(
     r"(?i)\b(?:from\s+)?(1\d{3}|20\d{2}|\d{3})\s*(?:to|until|till|through|[-\u2013])\s*"
     r"(?:(?:his|her|their|its)\s+(?:death|abdication|retirement|end)\s+in\s+)?(1\d{3}|20\d{2}|\d{3})\b"
 )
+
+
+def _in_period(value: Value, passage: str) -> bool:
+    """A year inside a period the passage states: "in 1700" against "from 1643 until 1715" (hostile pass 18)."""
+    return value.year and any(float(m.group(1)) <= value.value <= float(m.group(2)) for m in _PERIOD.finditer(passage))
 
 
 def _period_broken(text: str, years: set[float]) -> bool:

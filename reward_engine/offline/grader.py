@@ -993,10 +993,11 @@ def _skeleton(name: str) -> str:
 
 def _numerals(text: str) -> list[str]:
     """The roman numerals among normalised words ("world war ii": ["ii"]): a skeleton drops their vowels."""
-    return _ROMAN.findall(text)
+    return [numeral for numeral in _ROMAN.findall(text) if numeral]
 
 
-_ROMAN = re.compile(r"\b[ivx]+\b")
+# a whole word that is a valid Roman numeral: "ii", "xiv", "li" and "lii" (Super Bowls LI and LII: hostile pass 18)
+_ROMAN = re.compile(r"\b(?=[ivxlcdm]+\b)(m{0,4}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))\b")
 
 
 def _misspelt_name(seg: str, gold: str, gold_raw: str) -> bool:

@@ -57,7 +57,7 @@ def regnal(text: str) -> str:
 
     def roman(found: re.Match[str]) -> str:
         value = _ordinal_value(found["n"])
-        return found.group() if not value or value > 40 else f"{found['name']} {as_roman(value)}"
+        return found.group() if not value or value > 99 else f"{found['name']} {as_roman(value)}"
 
     return _REGNAL_SAID.sub(roman, text)
 
@@ -118,8 +118,11 @@ def shares_as_percent(text: str, of_only: bool = False) -> str:
 
 # a time of day: "3:30 pm", "15:30", "3.30 p.m.", "half past three in the afternoon", "three o'clock"
 _MERIDIEM = r"(?P<m>[ap])\.?\s?m\b\.?"
+_DAYTIME = r"(?:\s+(?:in\s+the\s+(?P<day{n}>morning|afternoon|evening)|at\s+(?P<night{n}>night)))?"
 _CLOCK = re.compile(
-    rf"(?i)\b(?P<h>\d{{1,2}})(?:[:.h](?P<min>\d{{2}}))?\s*{_MERIDIEM}|\b(?P<h2>\d{{1,2}})[:h](?P<min2>\d{{2}})\b"
+    rf"(?i)\b(?P<h>\d{{1,2}})(?:[:.h](?P<min>\d{{2}}))?\s*{_MERIDIEM}"
+    rf"|\b(?P<h2>\d{{1,2}})[:h](?P<min2>\d{{2}})\b{_DAYTIME.format(n=1)}"
+    r"|\b(?P<noon>noon|midday|midnight)\b"
 )
 _SPOKEN_CLOCK = re.compile(
     r"(?i)\b(?:(?P<part>half|quarter)\s+(?P<way>past|to)\s+)?(?P<h>one|two|three|four|five|six|seven|eight|nine|ten|"
@@ -149,11 +152,23 @@ def times_as_24h(text: str, meridiem: str | None = None) -> str:
     ('15:30', '15:30', '15:30', '15:30')
     >>> times_as_24h("half past three in the afternoon"), times_as_24h("a quarter to ten at night")
     ('15:30', 'a 21:45')
+    >>> times_as_24h("03:30", "p"), times_as_24h("3:30 in the morning", "p"), times_as_24h("00:00", "p")
+    ('03:30', '03:30', '00:00')
     """
 
     def clock(found: re.Match[str]) -> str:
+        if found["noon"]:
+            return "00:00" if found["noon"].lower() == "midnight" else "12:00"
         hour, minute = int(found["h"] or found["h2"]), int(found["min"] or found["min2"] or 0)
-        said = found["m"].lower() if found["m"] else (meridiem if hour <= 12 else None)
+        day = (found["day1"] or found["night1"] or "").lower()
+        if found["m"]:
+            said = found["m"].lower()
+        elif day:
+            said = "a" if day == "morning" else "p"  # "3:30 in the afternoon"
+        elif (found["h2"] or "").startswith("0") or hour == 0:
+            said = None  # "03:30", "00:00": a 24-hour clock, no am/pm to assume (hostile pass 18)
+        else:
+            said = meridiem if hour <= 12 else None
         return found.group() if hour > 24 or minute > 59 else _as_24h(hour, minute, said)
 
     def spoken(found: re.Match[str]) -> str:

@@ -93,7 +93,9 @@ _TURN = re.compile(r"(?i)[,;:!?]|\.\s|\b(?:but|though|although|however|yet|inste
 _NOT_THAT_AFTER = re.compile(
     r"(?i),?\s+(?:and\s+|but\s+)?not\s+(?:in\s+|on\s+)?\d(?:[\d,.']*\d)?(?:\s*(?:[a-z]+|%|\u00b0[CF]?)\.?)?(?=\s*(?:[.;!?]|$))"
 )
-_NOT_THIS_BUT = re.compile(r"(?i)\bnot\s+(?:in\s+|on\s+)?[^,;!?]*?\d[^;!?]*?,?\s+but\s+(?:rather\s+)?")
+_NOT_THIS_BUT = re.compile(
+    r"(?i)(?:\bnot|n['\u2019]t)\s+(?:in\s+|on\s+)?[^,;!?]*?\d[^;!?]*?(?:,?\s+but\s+(?:rather\s+)?|,\s+(?=it\s+(?:was|is)\b))"
+)
 
 
 def value_denied(text: str) -> bool:
@@ -107,6 +109,8 @@ def value_denied(text: str) -> bool:
     first = re.search(r"\d", text)
     if first is None:
         return False
+    text = re.sub(r"(?i)\banything but\b", "not", text)  # "Anything but 1889." (hostile pass 18)
+    first = re.search(r"\d", text)
     clause = _TURN.split(text[: first.start()])[-1]
     return any(not _NOT_A_DENIAL.search(clause[m.end() :]) for m in _NEGATOR.finditer(clause))
 
@@ -118,9 +122,11 @@ def without_value_set_aside(text: str) -> str:
     ('1889', 'It was in 1889.')
     >>> without_value_set_aside("1889, not 1887."), without_value_set_aside("8,849 m, not 8,848 m")
     ('1889.', '8,849 m')
+    >>> without_value_set_aside("It wasn't in 1887 but in 1889."), without_value_set_aside("Not 1989, it was 1991.")
+    ('It was in 1889.', 'it was 1991.')
     """
-    if "but" in text.lower():
-        text = _NOT_THIS_BUT.sub("", text)
+    if "but" in text.lower() or "," in text:
+        text = re.sub(r"\s{2,}", " ", _NOT_THIS_BUT.sub(" ", text)).strip()
     after = _NOT_THAT_AFTER.search(text)
     if after and re.search(r"\d", text[: after.start()]):
         text = text[: after.start()] + text[after.end() :]  # "1889, not 1887": the value set aside after it

@@ -1,0 +1,111 @@
+"""Hostile pass 18 (issue #74): 44 new cases written before they were run; 10 on jobs found no data loss and no
+stale result, but three more file flags used twice silently (``warm --data``, ``inspect --kb``,
+``retrieval.build --from-db``); of the grading cases, these holes are closed here.
+
+Wrong paid as right: "03:30" and "3:30 in the morning" for 3:30 pm, "00:00" for noon, "Super Bowl LII" for Super
+Bowl LI, a claim "began at 3:30 am" supported by "3:30 pm", Binary RAR's "Not 1991." not contradicted. Right paid as
+wrong: "It wasn't in 1887 but in 1889.", "3:30 in the afternoon" for 15:30, "noon", "4.7.1776" (dots are day
+first), "Super Bowl 51", "Louis XIV was King in 1700" contradicted by a reign of 1643-1715, Binary RAR's "1991,
+not 1989." contradicted.
+
+Left (in the issue's note): "Anything but 1889." CORRECT, an inserted middle name ("John Quincy Adams" for John
+Adams: only knowledge tells it from a full name), "Jupiter is smaller than Saturn" for "Which is larger?", spoken
+years and Roman numerals in claims, "USA" under Binary RAR and in claims, "one and a half million".
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reward_engine.offline import facts
+from reward_engine.offline.grader import Label, grade
+
+ROOT = Path(__file__).resolve().parents[1]
+SHOP = "At what time does the shop open?"
+
+
+@pytest.mark.parametrize(
+    ("answer", "gold", "label"),
+    [
+        ("03:30", "3:30 pm", Label.INCORRECT),  # a 24-hour clock: no afternoon to assume
+        ("3:30 in the morning", "3:30 pm", Label.INCORRECT),
+        ("3:30", "3:30 pm", Label.CORRECT),
+        ("3:30 in the afternoon", "15:30", Label.CORRECT),
+        ("00:00", "12:00 pm", Label.INCORRECT),
+        ("noon", "12:00 pm", Label.CORRECT),
+        ("midday", "12:00 pm", Label.CORRECT),
+        ("midnight", "12:00 pm", Label.INCORRECT),
+    ],
+)
+def test_times_of_day_keep_their_half_of_the_day(answer: str, gold: str, label: Label) -> None:
+    assert grade(answer, gold, SHOP) is label
+
+
+@pytest.mark.parametrize(
+    ("answer", "gold", "question", "label"),
+    [
+        ("It wasn't in 1887 but in 1889.", "1889", "In which year was the Eiffel Tower completed?", Label.CORRECT),
+        ("It wasn't 1887, it was 1889.", "1889", "In which year was the Eiffel Tower completed?", Label.CORRECT),
+        ("It wasn't 1889, it was 1887.", "1889", "In which year was the Eiffel Tower completed?", Label.INCORRECT),
+        ("4.7.1776", "4 July 1776", "When was the Declaration of Independence adopted?", Label.CORRECT),
+        ("04.07.1776", "4 July 1776", "When was the Declaration of Independence adopted?", Label.CORRECT),
+        ("07.04.1776", "4 July 1776", "When was the Declaration of Independence adopted?", Label.INCORRECT),
+        ("Super Bowl LII", "Super Bowl LI", "Which Super Bowl did the Patriots win in 2017?", Label.INCORRECT),
+        ("Super Bowl L", "Super Bowl LI", "Which Super Bowl did the Patriots win in 2017?", Label.INCORRECT),
+        ("Super Bowl 51", "Super Bowl LI", "Which Super Bowl did the Patriots win in 2017?", Label.CORRECT),
+        ("World War I", "World War II", "Which war ended in 1945?", Label.INCORRECT),
+    ],
+)
+def test_values_set_aside_dotted_dates_and_numbered_names(answer: str, gold: str, question: str, label: Label) -> None:
+    assert grade(answer, gold, question) is label
+
+
+LOUIS = ["Louis XIV, known as the Sun King, was King of France from 1643 until his death in 1715."]
+CEREMONY = ["The ceremony began at 3:30 pm on Sunday."]
+PYTHON = ["Python is a programming language. Guido van Rossum first released Python in 1991."]
+
+
+@pytest.mark.parametrize(
+    ("claim", "passages", "supported", "contradicted"),
+    [
+        ("Louis XIV was King of France in 1700.", LOUIS, False, False),  # inside the reign: was contradicted
+        ("Louis XIV was King of France in 1750.", LOUIS, False, True),
+        ("The ceremony began at 3:30 am.", CEREMONY, False, True),  # was supported
+        ("The ceremony began at 15:30.", CEREMONY, True, False),
+        ("The ceremony began at 3:30 pm.", CEREMONY, True, False),
+    ],
+)
+def test_years_inside_a_period_and_times_in_claims(
+    claim: str, passages: list[str], supported: bool, contradicted: bool
+) -> None:
+    assert facts.supported(claim, passages) is supported
+    assert facts.contradicted(claim, passages) is contradicted
+
+
+@pytest.mark.parametrize(
+    ("response", "contradicted"),
+    [("Not 1991.", True), ("1991, not 1989.", False), ("It wasn't 1989, it was 1991.", False), ("1989", True)],
+)
+def test_binary_rar_reads_a_denied_value(response: str, contradicted: bool) -> None:
+    question = "In which year was Python first released?"
+    assert facts.answer_contradicted(question, response, PYTHON) is contradicted
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["-m", "reward_engine.warm", "--data", "a.json", "--data", "b.json", "--config", "c.yaml"],
+        ["-m", "reward_engine.inspect", "rows.jsonl", "--kb", "a.db", "--kb", "b.db", "-o", "page.html"],
+        ["-m", "retrieval.build", "--from-db", "a.db", "--from-db", "b.db", "--db", "c.db"],
+    ],
+)
+def test_more_file_flags_given_twice_are_refused(argv: list[str], tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, *argv], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={"PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"})  # fmt: skip
+    assert done.returncode == 2
+    assert "given twice" in done.stderr
+    assert not list(tmp_path.iterdir())
