@@ -8,9 +8,13 @@ wrong: "It wasn't in 1887 but in 1889.", "3:30 in the afternoon" for 15:30, "noo
 first), "Super Bowl 51", "Louis XIV was King in 1700" contradicted by a reign of 1643-1715, Binary RAR's "1991,
 not 1989." contradicted.
 
+Also closed: "Jupiter is smaller than Saturn." CORRECT to "Which is larger, Jupiter or Saturn?"; "Lyon is lovely.
+But the capital is Paris." INCORRECT (a remark on another name read as a second answer); Binary RAR paying "USA" 0
+where the evidence says "the United States".
+
 Left (in the issue's note): "Anything but 1889." CORRECT, an inserted middle name ("John Quincy Adams" for John
-Adams: only knowledge tells it from a full name), "Jupiter is smaller than Saturn" for "Which is larger?", spoken
-years and Roman numerals in claims, "USA" under Binary RAR and in claims, "one and a half million".
+Adams: only knowledge tells it from a full name), spoken years and Roman numerals in claims, "USA" in claims, "one
+and a half million".
 """
 
 from __future__ import annotations
@@ -109,3 +113,29 @@ def test_more_file_flags_given_twice_are_refused(argv: list[str], tmp_path: Path
     assert done.returncode == 2
     assert "given twice" in done.stderr
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "gold", "label"),
+    [
+        ("Jupiter is smaller than Saturn.", "Which is larger, Jupiter or Saturn?", "Jupiter", Label.INCORRECT),
+        ("Jupiter is much bigger than Saturn.", "Which is larger, Jupiter or Saturn?", "Jupiter", Label.CORRECT),
+        ("Lyon is lovely. But the capital is Paris.", "What is the capital of France?", "Paris", Label.CORRECT),
+        ("Paris is lovely. But the capital is Lyon.", "What is the capital of France?", "Paris", Label.INCORRECT),
+        ("Paris. Lyon is the capital.", "What is the capital of France?", "Paris", Label.INCORRECT),
+    ],
+)
+def test_a_comparison_said_the_other_way_and_a_remark_on_another_name(
+    answer: str, question: str, gold: str, label: Label
+) -> None:
+    assert grade(answer, gold, question) is label
+
+
+APOLLO = ["Apollo 11 first landed humans on the Moon. It was launched by the United States in 1969."]
+
+
+@pytest.mark.parametrize(
+    ("response", "contradicted"), [("USA", False), ("America", False), ("USSR", True), ("Texas", True)]
+)
+def test_binary_rar_reads_another_name_of_the_evidence_s_country(response: str, contradicted: bool) -> None:
+    assert facts.answer_contradicted("Which country launched Apollo 11?", response, APOLLO) is contradicted

@@ -72,3 +72,29 @@ def outranked(claim: str, passages: list[str]) -> bool:
         if superlative in holders.get(b, ()) or _OPPOSITE.get(superlative) in holders.get(a, ()):
             return True
     return False
+
+
+_ASKED = re.compile(
+    rf"(?i)\b({'|'.join(_SUPERLATIVE_OF)}|{'|'.join(sorted({*_OPPOSITE, *_SAME}, key=len, reverse=True))})\b"
+)
+_SAID_AFTER = re.compile(
+    rf"(?i)^\s*(?:is|was|are|were)\s+(?:much\s+|far\s+|slightly\s+|a\s+bit\s+)?({'|'.join(_SUPERLATIVE_OF)})\s+than\b"
+)
+
+
+def said_the_other_way(question: str, after: str) -> bool:
+    """The answer names the gold but says it is the opposite of what the question asks: "Jupiter is smaller than
+    Saturn" to "Which is larger, Jupiter or Saturn?" (hostile pass 18). ``after``: the answer's text after the
+    gold, normalised or not.
+
+    >>> said_the_other_way("Which is larger, Jupiter or Saturn?", " is smaller than Saturn")
+    True
+    >>> said_the_other_way("Which is larger, Jupiter or Saturn?", " is larger than Saturn")
+    False
+    """
+    asked, said = _ASKED.search(question or ""), _SAID_AFTER.match(after)
+    if not asked or not said:
+        return False
+    want = asked.group(1).lower()
+    want = _SAME.get(_SUPERLATIVE_OF.get(want, want), _SUPERLATIVE_OF.get(want, want))
+    return _OPPOSITE.get(want) == _SUPERLATIVE_OF[said.group(1).lower()]

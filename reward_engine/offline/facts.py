@@ -815,13 +815,14 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     # "Paris, I mean Lyon" answers Lyon; "Paris vs. Lyon" offers both; "eighteen eighty-nine" is a year
     response = turns.as_options(turns.without_opener(turns.settled(response), question), question)
     response = turns.without_value_set_aside(response)  # "1991, not 1989" gives 1991 (hostile pass 18)
+    passages = [fold_marks(p) for p in passages]
+    response = _country_as_written(response, passages)  # "USA" where it says "the United States" (pass 18)
     as_number = turns.roman(response)
     spoken = str(as_number) if as_number is not None else numbers_in_words_to_digits(response)
     if re.fullmatch(r"[\d\s]+", normalize(spoken) or "-"):
         response = spoken
     else:  # "It was completed in eighteen eighty-nine." (hostile pass 10)
         response = _phrases_as_digits(response)
-    passages = [fold_marks(p) for p in passages]
     if any(contradicted(claim, passages) for claim in [*decompose(response), *_described(response)]):
         return True
     asked = content_words(question) - {stem(w) for w in _ASKING}
@@ -984,6 +985,19 @@ _PERIOD = re.compile(
     r"(?i)\b(?:from\s+)?(1\d{3}|20\d{2}|\d{3})\s*(?:to|until|till|through|[-\u2013])\s*"
     r"(?:(?:his|her|their|its)\s+(?:death|abdication|retirement|end)\s+in\s+)?(1\d{3}|20\d{2}|\d{3})\b"
 )
+
+
+def _country_as_written(response: str, passages: Iterable[str]) -> str:
+    """A whole answer that is another name of a country the evidence names ("USA", "America" for "the United
+    States"), written as the evidence writes it; anything else unchanged."""
+    said = normalize(response)
+    if not said or places.level(said) != places.COUNTRY:
+        return response
+    evidence = normalize(" ".join(passages))
+    name = turns.country(said)
+    if name and name != said and re.search(rf"\b{re.escape(name)}\b", evidence):
+        return name.title()
+    return response
 
 
 def _in_period(value: Value, passage: str) -> bool:

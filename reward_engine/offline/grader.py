@@ -79,6 +79,7 @@ from reward_engine.offline.answer_forms import (
     without_titles,
 )
 from reward_engine.offline.commitment import commits
+from reward_engine.offline.comparatives import said_the_other_way
 from reward_engine.offline.memo import short_memo
 from reward_engine.offline.reading import (
     ABSTENTIONS,  # noqa: F401 - re-exported: grader.ABSTENTIONS, grader.is_abstention
@@ -514,7 +515,23 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
         return Label.NOT_ATTEMPTED, False
     another = _ANOTHER_GUESS.match(seg)  # "It might also be Lyon": another answer, however long the clause
     competing = _candidate_item(seg[another.end() :] if another else candidate.text) or names_alternatives(seg)
+    if competing and _remark(candidate.text, reading.asked):
+        competing = False  # "Lyon is lovely. But the capital is Paris.": a word about Lyon, no answer (pass 18)
     return Label.INCORRECT, competing or _answers_as_asked(candidate.text, reading.asked)
+
+
+# "Lyon is lovely": a name and one plain word said of it
+_NAME_IS_WORD = re.compile(
+    r"^\W*[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*\s+(?:is|was|are|were)\s+(?:very\s+|so\s+|really\s+|quite\s+)?"
+    r"(?P<word>[a-z]+)\W*$"
+)
+
+
+def _remark(text: str, asked: frozenset[str]) -> bool:
+    """A remark about another name ("Lyon is lovely"), not an answer: what it says of it is one lower-case word
+    the question does not ask ("Lyon is capital" would)."""
+    found = _NAME_IS_WORD.match(text)
+    return bool(found) and normalize(found["word"]) not in asked and found["word"] not in _STOP
 
 
 # "The capital is Lyon": the question's own words as the subject, a name as what it is
@@ -810,6 +827,8 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
             return Label.INCORRECT  # "The father of Mozart", "Paris, Texas": someone or somewhere else
         if turns.compared(before) or turns.marked_wrong(candidate.text, variant) or turns.put_down(before, after):
             return Label.INCORRECT  # "bigger than Paris", "Paris ❌", "I doubt it's Paris", "Paris? Unlikely."
+        if said_the_other_way(reading.question, after):
+            return Label.INCORRECT  # "Jupiter is smaller than Saturn" to "Which is larger?" (hostile pass 18)
         if turns.past_only(candidate.text, reading.question):
             return Label.INCORRECT  # "bigger than Paris", "Paris ❌", "I doubt it's Paris", "It used to be Paris"
         if after.startswith(" s ") and _possessor(candidate.text, variant, reading.asked):
