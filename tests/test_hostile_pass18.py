@@ -78,9 +78,9 @@ PYTHON = ["Python is a programming language. Guido van Rossum first released Pyt
     [
         ("Louis XIV was King of France in 1700.", LOUIS, False, False),  # inside the reign: was contradicted
         ("Louis XIV was King of France in 1750.", LOUIS, False, True),
-        ("The ceremony began at 3:30 am.", CEREMONY, False, True),  # was supported
-        ("The ceremony began at 15:30.", CEREMONY, True, False),
+        ("The ceremony began at 3:30 am.", CEREMONY, False, False),  # was supported: am and pm are opposites
         ("The ceremony began at 3:30 pm.", CEREMONY, True, False),
+        ("The museum closes at 5:30 pm.", ["The museum opens at 9:30 and closes at 5:30 every day."], False, False),
     ],
 )
 def test_years_inside_a_period_and_times_in_claims(
@@ -139,3 +139,66 @@ APOLLO = ["Apollo 11 first landed humans on the Moon. It was launched by the Uni
 )
 def test_binary_rar_reads_another_name_of_the_evidence_s_country(response: str, contradicted: bool) -> None:
     assert facts.answer_contradicted("Which country launched Apollo 11?", response, APOLLO) is contradicted
+
+
+# A review of passes 16-18's rules for over-reach found ordinary answers they had turned wrong (or a wrong one right);
+# each is pinned here to the label it had before those rules.
+@pytest.mark.parametrize(
+    ("answer", "gold", "question", "label"),
+    [
+        ("John Fitzgerald Kennedy", "John F. Kennedy", "Who was president during the Cuban crisis?", Label.CORRECT),
+        ("George Walker Bush", "George W. Bush", "Who was president in 2003?", Label.CORRECT),
+        ("3rd", "third", "In what place did Mo Farah finish in the race?", Label.CORRECT),  # a rank, not a share
+        ("5th", "fifth", "In what place did she finish?", Label.CORRECT),
+        ("Mozart did not finish the Requiem and died in 1791.", "1791", "When did Mozart die?", Label.CORRECT),
+        ("Tesla never married and died in 1943.", "1943", "When did Tesla die?", Label.CORRECT),
+        ("Everest is not a volcano and stands 8,849 m tall.", "8,849 m", "How high is Everest?", Label.CORRECT),
+        ("Tokyo. The capital was Kyoto until 1868.", "Tokyo", "What is the capital of Japan?", Label.CORRECT),
+        (
+            "Leonardo da Vinci. The Mona Lisa is 77 cm tall.",
+            "Leonardo da Vinci",
+            "Who painted the Mona Lisa?",
+            Label.CORRECT,
+        ),  # fmt: skip
+        ("Paris. Lyon is correct.", "Paris", "What is the capital of France?", Label.INCORRECT),  # endorses Lyon
+        (
+            "The Volga is shorter than the Nile but is the longest river in Europe.",
+            "Volga",
+            "What is the longest river in Europe?",
+            Label.CORRECT,
+        ),  # fmt: skip
+        ("Robert Di Niro", "Robert De Niro", "Who played Travis Bickle in Taxi Driver?", Label.CORRECT),  # no 501
+    ],
+)
+def test_what_the_review_found_the_new_rules_overreached_on(
+    answer: str, gold: str, question: str, label: Label
+) -> None:
+    assert grade(answer, gold, question) is label
+
+
+@pytest.mark.parametrize(
+    ("claim", "passages", "contradicted"),
+    [
+        ("Tokyo is larger than Sydney.", ["Sydney is the largest city in Australia."], False),  # a scoped superlative
+        (
+            "Russia is larger than Canada.",
+            ["Canada is the second-largest country, after Russia, which is the largest."],
+            False,
+        ),  # fmt: skip
+        (
+            "Louis XIV reigned from 1643 to 1715.",
+            ["Louis XIV reigned from 1643. In 1682 he moved to Versailles."],
+            False,
+        ),
+        (
+            "Mozart was born in 1760.",
+            ["Mozart (1756-1791) was a composer, born in Salzburg in 1756."],
+            True,
+        ),  # a lifespan
+        ("The museum closes at 5:30 pm.", ["The museum opens at 9:30 and closes at 5:30 every day."], False),
+    ],
+)
+def test_claims_the_review_found_the_new_rules_overreached_on(
+    claim: str, passages: list[str], contradicted: bool
+) -> None:
+    assert facts.contradicted(claim, passages) is contradicted

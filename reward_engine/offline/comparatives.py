@@ -31,16 +31,22 @@ _COMPARED = re.compile(
 _HOLDS = re.compile(
     # "Jupiter is the largest planet", "Jupiter is the fifth planet from the Sun and the largest" (not "Mars is
     # smaller than the largest planet")
-    rf"(?P<name>{_NAME})\s+(?:is|was|are|were|remains)\s+(?:(?!\bthan\b)[^.;!?])*?\bthe\s+"
+    rf"(?P<name>{_NAME})\s+(?:is|was|are|were|remains)\s+(?:(?!\bthan\b)[^.;!?,])*?\bthe\s+"
     rf"(?P<sup>{'|'.join(sorted({*_OPPOSITE, *_SAME}, key=len, reverse=True))})\b"
+    r"(?P<scope>(?:\s+[\w-]+)?\s+(?:in|of|on|among|within)\s+(?!the\s+(?:world|universe)\b)[\w\s'-]+)?"
 )
 
 
-def _holders(passage: str) -> dict[str, set[str]]:
+def _holders(passage: str, other: str) -> dict[str, set[str]]:
     """Name (normalised) -> the superlatives a sentence gives it: "Jupiter is the largest planet" ->
-    {"jupiter": {"largest"}}. A ranked one ("the second-largest") gives none: the pattern wants "the" right before."""
+    {"jupiter": {"largest"}}. A ranked one ("the second-largest") gives none: the pattern wants "the" right before.
+    One limited to a place or group ("the largest city in Australia") counts only where the passage names the
+    claim's ``other`` name too: Tokyo is not in Australia (pass 18's review)."""
     out: dict[str, set[str]] = {}
+    named = f" {other} " in f" {normalize(passage)} "
     for found in _HOLDS.finditer(passage):
+        if found["scope"] and not named:
+            continue
         name = normalize(re.sub(r"^The\s+", "", found["name"]))
         out.setdefault(name, set()).add(_SAME.get(found["sup"].lower(), found["sup"].lower()))
     return out
@@ -49,9 +55,10 @@ def _holders(passage: str) -> dict[str, set[str]]:
 def outranked(claim: str, passages: list[str]) -> bool:
     """The claim "A is <more> than B" where a passage gives B the matching superlative, or A the opposite one.
 
-    >>> outranked("Saturn is larger than Jupiter.", ["Jupiter is the largest planet in the Solar System."])
-    True
-    >>> outranked("Jupiter is larger than Saturn.", ["Jupiter is the largest planet in the Solar System."])
+    >>> solar = ["Jupiter is the largest planet in the Solar System; Saturn is the second largest."]
+    >>> outranked("Saturn is larger than Jupiter.", solar), outranked("Jupiter is larger than Saturn.", solar)
+    (True, False)
+    >>> outranked("Tokyo is larger than Sydney.", ["Sydney is the largest city in Australia."])  # not in Australia
     False
     >>> outranked("Saturn is larger than Jupiter.", ["Jupiter is the fifth planet from the Sun and the largest."])
     True
@@ -68,15 +75,14 @@ def outranked(claim: str, passages: list[str]) -> bool:
     if a == b:
         return False
     for passage in passages:
-        holders = _holders(passage)
-        if superlative in holders.get(b, ()) or _OPPOSITE.get(superlative) in holders.get(a, ()):
+        if superlative in _holders(passage, a).get(b, ()):
+            return True
+        if _OPPOSITE.get(superlative) in _holders(passage, b).get(a, ()):
             return True
     return False
 
 
-_ASKED = re.compile(
-    rf"(?i)\b({'|'.join(_SUPERLATIVE_OF)}|{'|'.join(sorted({*_OPPOSITE, *_SAME}, key=len, reverse=True))})\b"
-)
+_COMPARING = re.compile(rf"(?i)\b({'|'.join(_SUPERLATIVE_OF)})\b")  # "Which is larger, Jupiter or Saturn?"
 _SAID_AFTER = re.compile(
     rf"(?i)^\s*(?:is|was|are|were)\s+(?:much\s+|far\s+|slightly\s+|a\s+bit\s+)?({'|'.join(_SUPERLATIVE_OF)})\s+than\b"
 )
@@ -92,9 +98,12 @@ def said_the_other_way(question: str, after: str) -> bool:
     >>> said_the_other_way("Which is larger, Jupiter or Saturn?", " is larger than Saturn")
     False
     """
-    asked, said = _ASKED.search(question or ""), _SAID_AFTER.match(after)
+    asked, said = _COMPARING.search(question or ""), _SAID_AFTER.match(after)
     if not asked or not said:
         return False
+    than = normalize(after[said.end() :]).split()[:1]
+    if not than or than[0] not in normalize(question).split():
+        return False  # "The Volga is shorter than the Nile but is the longest river in Europe": no Nile asked
     want = asked.group(1).lower()
     want = _SAME.get(_SUPERLATIVE_OF.get(want, want), _SUPERLATIVE_OF.get(want, want))
     return _OPPOSITE.get(want) == _SUPERLATIVE_OF[said.group(1).lower()]

@@ -20,7 +20,7 @@ from reward_engine.offline import places, turns, units
 from reward_engine.offline.answer_forms import HONORIFICS, NUMBER_PHRASE, numbers_in_words_to_digits
 from reward_engine.offline.comparatives import outranked
 from reward_engine.offline.reading import APOSTROPHE_THOUSANDS, CITATION
-from reward_engine.offline.rewrites import shares_as_percent, times_as_24h
+from reward_engine.offline.rewrites import shares_as_percent
 from reward_engine.offline.text_form import fold_marks, is_statement, normalize
 from reward_engine.offline.words import STOP, WORD, content_words, names, nfkc, stem
 
@@ -218,7 +218,7 @@ _OPPOSITE_PAIRS = (
     "northernmost southernmost, easternmost westernmost, larger smaller, bigger smaller, higher lower, more less, "
     "more fewer, longer shorter, taller shorter, older younger, older newer, earlier later, deeper shallower, "
     "hotter colder, heavier lighter, faster slower, better worse, large small, big small, high low, north south, "
-    "east west, northern southern, eastern western, before after, above below, maximum minimum, upper lower"
+    "east west, northern southern, eastern western, before after, above below, maximum minimum, upper lower, am pm"
 )
 
 
@@ -339,8 +339,6 @@ def canonical(text: str) -> str:
         text = _SQUARE.sub(lambda m: f"{m.group(1)} square {_SQUARE_UNITS[(m.group(2) or m.group(3)).lower()]}", text)
     if "egree" in text:  # "degrees Celsius" written as the evidence's "°C": unit words are no claim words
         text = _DEGREES.sub(lambda m: " \u00b0" + ("F" if m.group(1)[0] in "fF" else "C"), text)
-    if _TIME_HINT.search(text):  # "3:30 am" is not "3:30 pm"; "15:30" is (hostile pass 18)
-        text = times_as_24h(text)
     return shares_as_percent(text, of_only=True)  # "half of its land" is 50 %, against "29 %" (hostile pass 16)
 
 
@@ -351,7 +349,6 @@ _SCALED_WORDS = re.compile(
     r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen))\s+(thousand|million|billion|trillion)\b"
     % (_UNITS_WORDS.replace(" ", "|"), _UNITS_WORDS.replace(" ", "|"))
 )
-_TIME_HINT = re.compile(r"(?i)\d[:.]\d\d|\d\s*[ap]\.?\s?m\b")
 _MOUNT = re.compile(r"\bMt\.?\s+(?=[A-Z])")
 _SQUARE_UNITS = {"km": "kilometres", "m": "metres", "mi": "miles", "ft": "feet"}
 _SQUARE = re.compile(r"(?i)(\d)\s*(?:(km|mi|ft|m)\u00b2|sq\.?\s*(km|mi|ft|m)\b)")
@@ -621,7 +618,7 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
             continue
         if stated and any(_disagree(v, values(passage)) for v in stated if not _in_period(v, passage)):
             return True
-        if _period_broken(claim, {v.value for v in values(passage) if v.year}):
+        if _period_broken(claim, passage):
             return True  # "from 1643 until 1751" against "from 1643 until his death in 1715" (hostile pass 17)
         if any(_broken(test, vs[0], values(passage), passage, kind) for test, vs, kind in bounds):
             return True
@@ -852,7 +849,7 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return True  # "The father of Mozart", "Mozart's librettist"; "Paris, Texas" (hostile pass 6)
     whole = tuple(dict.fromkeys(p for p, _, _ in answering))
     bounds = _bounds(response)  # "after 1889", "between 8,000 and 9,000 m": held or broken, never a point value
-    if _period_broken(response, {v.value for _, s, _ in answering for v in values(s) if v.year}):
+    if _period_broken(response, " ".join(s for _, s, _ in answering)):
         return True  # "From 1643 until 1751." where the answering sentence ends the reign in 1715
     for test, bound_values, kind in bounds:
         pool = (
@@ -982,7 +979,7 @@ def _bounds(response: str) -> tuple[tuple[Any, tuple[Value, ...], str], ...]:
 _DECADE = re.compile(r"\b(1[0-9]{2}0|20[0-9]0)(?:'?s)\b")
 # a period given by its two ends: "from 1643 until 1751", "from 1643 to his death in 1715", "1643-1715"
 _PERIOD = re.compile(
-    r"(?i)\b(?:from\s+)?(1\d{3}|20\d{2}|\d{3})\s*(?:to|until|till|through|[-\u2013])\s*"
+    r"(?i)\b(?P<opening>from\s+)?(1\d{3}|20\d{2}|\d{3})\s*(?:to|until|till|through|[-\u2013])\s*"
     r"(?:(?:his|her|their|its)\s+(?:death|abdication|retirement|end)\s+in\s+)?(1\d{3}|20\d{2}|\d{3})\b"
 )
 
@@ -1001,27 +998,29 @@ def _country_as_written(response: str, passages: Iterable[str]) -> str:
 
 
 def _in_period(value: Value, passage: str) -> bool:
-    """A year inside a period the passage states: "in 1700" against "from 1643 until 1715" (hostile pass 18)."""
-    return value.year and any(float(m.group(1)) <= value.value <= float(m.group(2)) for m in _PERIOD.finditer(passage))
+    """A year inside a period the passage states with "from": "in 1700" against "from 1643 until 1715" (hostile
+    pass 18); a lifespan in brackets ("Mozart (1756-1791)") holds no year of the claim's."""
+    return value.year and any(
+        m["opening"] and float(m.group(2)) <= value.value <= float(m.group(3)) for m in _PERIOD.finditer(passage)
+    )
 
 
-def _period_broken(text: str, years: set[float]) -> bool:
-    """A period whose one end the evidence's years hold and whose other they do not, with a year of their own on
-    that side: "from 1643 until 1751" against "from 1643 until his death in 1715" (hostile pass 17: read as a
-    range, it held 1715 and was never contradicted).
+def _period_broken(text: str, evidence: str) -> bool:
+    """A period that shares one end with a period the evidence states and not the other: "from 1643 until 1751"
+    against "from 1643 until his death in 1715" (hostile pass 17: read as a range, it held 1715 and was never
+    contradicted). Evidence that gives a start and other years, but no period, breaks nothing (pass 18's review).
 
-    >>> _period_broken("He reigned from 1643 until 1751.", {1643.0, 1715.0})
+    >>> _period_broken("He reigned from 1643 until 1751.", "He reigned from 1643 until his death in 1715.")
     True
-    >>> _period_broken("He reigned from 1643 until 1715.", {1643.0, 1715.0}), _period_broken("1643-1751", {1900.0})
-    (False, False)
+    >>> _period_broken("He reigned from 1643 until 1715.", "He reigned from 1643 until 1715.")
+    False
+    >>> _period_broken("He reigned from 1643 to 1715.", "He reigned from 1643. In 1682 he moved to Versailles.")
+    False
     """
+    stated = [(float(m.group(2)), float(m.group(3))) for m in _PERIOD.finditer(evidence)]
     for found in _PERIOD.finditer(text):
-        start, end = float(found.group(1)), float(found.group(2))
-        if start >= end:
-            continue
-        if start in years and end not in years and any(y > start for y in years):
-            return True
-        if end in years and start not in years and any(y < end for y in years):
+        start, end = float(found.group(2)), float(found.group(3))
+        if start < end and any((start == a) != (end == b) for a, b in stated):
             return True
     return False
 

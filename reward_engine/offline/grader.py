@@ -531,12 +531,17 @@ def _remark(text: str, asked: frozenset[str]) -> bool:
     """A remark about another name ("Lyon is lovely"), not an answer: what it says of it is one lower-case word
     the question does not ask ("Lyon is capital" would)."""
     found = _NAME_IS_WORD.match(text)
-    return bool(found) and normalize(found["word"]) not in asked and found["word"] not in _STOP
+    word = found["word"] if found else ""
+    return bool(found) and normalize(word) not in asked and word not in _STOP and word not in _ENDORSING
+
+
+_ENDORSING = frozenset("correct right true accurate wrong incorrect false likelier likely better answer".split())
 
 
 # "The capital is Lyon": the question's own words as the subject, a name as what it is
 _ASKED_IS = re.compile(
-    r"^\W*(?:but\s+|and\s+|so\s+)?(?P<subject>.+?)\s+(?:is|was|are|were)\s+(?P<what>[A-Z\d].*?)\W*$", re.I
+    r"^\W*(?:[Bb]ut\s+|[Aa]nd\s+|[Ss]o\s+)?(?P<subject>.+?)\s+(?:is|are)\s+"
+    r"(?P<what>(?:[Tt]he\s+)?[A-Z][\w'-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w'-]*){0,3})\W*$"
 )
 
 
@@ -883,21 +888,24 @@ def _another_given_name(text: str, before: str, gold: str) -> bool:
             words += [(c.lower(), True) for c in reversed(re.findall(r"[A-Z]", token))]
             continue
         words += [(w, token[:1].isupper()) for w in reversed(normalize(token).split())] or [("", False)]
-    other, walked, order = False, set(), gold.split()
+    other, walked, others, order = False, set(), [], gold.split()
     for word, capitalised in words:
         initial = len(word) == 1 and any(g.startswith(word) for g in gold_words)
         if word in gold_words or initial or (other and any(_spelt(word, g) for g in gold_words)):
             if other:
                 # her own given name before it, unless the gold has a name of its own where the other one
-                # stands: "Johann Christian Bach" for Johann Sebastian Bach (hostile pass 16)
+                # stands: "Johann Christian Bach" for Johann Sebastian Bach (hostile pass 16); a gold's initial
+                # spelled out is its own ("John Fitzgerald Kennedy" for John F. Kennedy: pass 18's review)
                 at = next((i for i, g in enumerate(order) if _spelt(word, g)), None)
                 between = set(order[at + 1 : -1]) if at is not None else set()
-                return not any(_spelt(word, g) for g in gold_words) or bool(between - walked)
+                spelled = {g for g in between if len(g) == 1 and any(o.startswith(g) for o in others)}
+                return not any(_spelt(word, g) for g in gold_words) or bool(between - walked - spelled)
             walked.add(word)
             continue
         if not word or word in HONORIFICS or not capitalised:
             break
         other = True
+        others.append(word)
     return other
 
 
@@ -1016,7 +1024,7 @@ def _numerals(text: str) -> list[str]:
 
 
 # a whole word that is a valid Roman numeral: "ii", "xiv", "li" and "lii" (Super Bowls LI and LII: hostile pass 18)
-_ROMAN = re.compile(r"\b(?=[ivxlcdm]+\b)(m{0,4}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))\b")
+_ROMAN = re.compile(r"\b(?=[ivxl]+\b)((?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))\b")
 
 
 def _misspelt_name(seg: str, gold: str, gold_raw: str) -> bool:

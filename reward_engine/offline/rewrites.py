@@ -77,7 +77,13 @@ _PERCENT = re.compile(r"(?i)\d\s*(?:%|per\s*cent\b|percent\b)")
 
 def share_gold(golds: list[str]) -> bool:
     """A gold is a share: a percentage ("50%") or a fraction in words ("one quarter")."""
-    return any(_PERCENT.search(g) or _SHARE.fullmatch(g.strip(" .")) for g in golds)
+    return any(_PERCENT.search(g) or _counted_share(g.strip(" .")) for g in golds)
+
+
+def _counted_share(gold: str) -> bool:
+    """ "one quarter", "a third", "half": a share; "third" or "fifth" alone is a rank (pass 18's review)."""
+    found = _SHARE.fullmatch(gold)
+    return bool(found) and (found["count"] is not None or found["part"].lower() == "half")
 
 
 def shares_as_percent(text: str, of_only: bool = False) -> str:

@@ -88,7 +88,7 @@ _NOT_A_DENIAL = re.compile(
     r"beyond|past|within|exceeding|since|prior|upwards?|downwards?)\b"
 )
 _NEGATOR = re.compile(r"(?i)\b(?:not|never)\b|n['\u2019]t\b")
-_TURN = re.compile(r"(?i)[,;:!?]|\.\s|\b(?:but|though|although|however|yet|instead)\b")
+_TURN = re.compile(r"(?i)[,;:!?]|\.\s|\b(?:but|though|although|however|yet|instead|and|while|whereas)\b")
 # "Not 1887 but 1889", "not in 1887, but in 1889": one value set aside for the one that follows
 _NOT_THAT_AFTER = re.compile(
     r"(?i),?\s+(?:and\s+|but\s+)?not\s+(?:in\s+|on\s+)?\d(?:[\d,.']*\d)?(?:\s*(?:[a-z]+|%|\u00b0[CF]?)\.?)?(?=\s*(?:[.;!?]|$))"
@@ -112,7 +112,11 @@ def value_denied(text: str) -> bool:
     text = re.sub(r"(?i)\banything but\b", "not", text)  # "Anything but 1889." (hostile pass 18)
     first = re.search(r"\d", text)
     clause = _TURN.split(text[: first.start()])[-1]
-    return any(not _NOT_A_DENIAL.search(clause[m.end() :]) for m in _NEGATOR.finditer(clause))
+    # the value within a few words of the "not": "was not completed in 1889", not "did not finish the Requiem ..."
+    return any(
+        not _NOT_A_DENIAL.search(clause[m.end() :]) and len(clause[m.end() :].split()) <= 4
+        for m in _NEGATOR.finditer(clause)
+    )
 
 
 def without_value_set_aside(text: str) -> str:
