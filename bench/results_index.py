@@ -104,6 +104,7 @@ CODE: dict[str, tuple[str, ...]] = {
     "demo.md": (*_TRAINING, "reward_engine/inspect.py", "reward_engine/inspect_page.html"),
     "effect.md": ("bench/effect.py", *_TRAINING, "configs/selective.yaml"),  # the margin design (default config)
     "effect-levers.md": ("bench/effect.py", *_TRAINING, "configs/selective.yaml"),  # levers on the trap, one seed
+    "effect-levers-t12.md": ("bench/effect.py", *_TRAINING, "configs/selective.yaml"),  # temperature lever, one seed
     "effect-gpu.md": ("bench/effect.py", *_TRAINING, "configs/demo.yaml"),  # the gradient design, then the default
     "effect-min-correct-1.md": ("bench/effect.py", *_TRAINING, "configs/demo.yaml"),
     "eval_decode.md": (
@@ -181,6 +182,7 @@ DATA_OF = {  # a data file -> the .md of its run
     "demo_reward_curve.png": "demo.md",
     "effect.json": "effect.md",
     "effect-levers.json": "effect-levers.md",
+    "effect-levers-t12.json": "effect-levers-t12.md",
     "reliability.json": "reliability.md",
     "retrieval.png": "retrieval.md",
     "reward_throughput.png": "reward_throughput.md",
