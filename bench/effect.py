@@ -73,6 +73,8 @@ ARMS: dict[str, list[str]] = {
     # levers on the abstention trap (every group's samples all "I don't know"), each alone on truthrl:
     "truthrl-explore": ["reward.preset=truthrl", "reward.abstain_ramp_steps=30"],  # abstain pays -1 -> 0 by step 30
     "truthrl-t1.2": ["reward.preset=truthrl", "grpo.temperature=1.2"],  # more answers sampled per group
+    # a smaller abstain reward: answering pays where p(right) > 0.35 (TruthRL with "I don't know" at -0.3)
+    "threshold-0.35": ["reward.preset=threshold", "reward.threshold_t=0.35"],
     "correctness": ["reward.preset=knowrl", "reward.semantics={fact_weight: 0, fact_on_no_answer: false}"],
     "control": [
         "reward.preset=knowrl",
