@@ -22,6 +22,7 @@ from knowrl.data import INSTRUCTIONS, load_rl_rows, render_prompt
 from knowrl.decode import complete_texts
 from knowrl_io.job_output import OutputError, check_page, write_atomically
 from knowrl_io.logs import add_verbosity, setup_logging
+from knowrl_io.once import Once
 from knowrl_io.paths import input_problem
 from reward_engine.completion import parse
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report, parse_reward_config
@@ -308,15 +309,15 @@ def report_problem(args: argparse.Namespace) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m knowrl.evaluate", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--model", required=True, help="model path or id ('tiny', 'smollm2' too)")
-    parser.add_argument("--adapter")
-    parser.add_argument("--data", required=True, type=Path)
-    parser.add_argument("--config", type=Path, help="reward config for the grader (default: offline grader)")
+    parser.add_argument("--model", required=True, action=Once, help="model path or id ('tiny', 'smollm2' too)")
+    parser.add_argument("--adapter", action=Once)
+    parser.add_argument("--data", required=True, type=Path, action=Once)
+    parser.add_argument("--config", type=Path, action=Once, help="reward config for the grader (default: offline)")
     parser.add_argument("--max-new-tokens", type=int, default=128)
     parser.add_argument("--max-samples", type=int)
     parser.add_argument("--samples", type=int, default=0, help="also k sampled answers per question (95 %% intervals)")
     parser.add_argument("--temperature", type=float, default=0.9, help="for --samples (use training's)")
-    parser.add_argument("--out", type=Path, default=Path("eval"), help="folder of report.json and report.md")
+    parser.add_argument("--out", type=Path, action=Once, default=Path("eval"), help="report.json and report.md go here")
     parser.add_argument("--overwrite", action="store_true", help="replace the reports of an earlier run in --out")
     parser.add_argument(
         "--decode",

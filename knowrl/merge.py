@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from knowrl_io.logs import add_verbosity, setup_logging
+from knowrl_io.once import Once
 
 
 def merge(base: str, adapter: str, out: str | Path) -> Path:
@@ -36,9 +37,9 @@ def merge(base: str, adapter: str, out: str | Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m knowrl.merge", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--base", required=True, help="base model path or id ('tiny', 'smollm2' too)")
-    parser.add_argument("--adapter", required=True)
-    parser.add_argument("--out", required=True)
+    parser.add_argument("--base", required=True, action=Once, help="base model path or id ('tiny', 'smollm2' too)")
+    parser.add_argument("--adapter", required=True, action=Once)
+    parser.add_argument("--out", required=True, action=Once)
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)
     from knowrl.models import model_inputs_problem

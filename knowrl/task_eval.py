@@ -26,6 +26,7 @@ from knowrl.evaluate import generate
 from knowrl.grpo import train
 from knowrl.models import check_model_path, resolve_model_path
 from knowrl.tasks.boxed import last_boxed
+from knowrl_io.once import Once
 from reward_engine.completion import parse
 
 log = logging.getLogger(__name__)
@@ -126,8 +127,8 @@ def run_task_pipeline(config: TrainConfig, resume: bool = False) -> dict[str, An
 def main(argv: list[str] | None = None) -> int:
     """Evaluate the config's model (plus ``--adapter``) on its task's held-out rows."""
     parser = config_parser("python -m knowrl.task_eval", __doc__)
-    parser.add_argument("--adapter", help="a LoRA adapter (e.g. <output_dir>/final)")
-    parser.add_argument("--out", type=Path, help="report folder (default: <output_dir>/task_eval)")
+    parser.add_argument("--adapter", action=Once, help="a LoRA adapter (e.g. <output_dir>/final)")
+    parser.add_argument("--out", type=Path, action=Once, help="report folder (default: <output_dir>/task_eval)")
     args = parser.parse_args(argv)
 
     def job() -> dict[str, Any]:

@@ -19,6 +19,7 @@ from aiohttp import web
 
 from knowrl_io.http_serve import serve_forever
 from knowrl_io.logs import add_verbosity, setup_logging
+from knowrl_io.once import Once
 
 
 def _passage(p: Any) -> dict[str, Any]:
@@ -71,7 +72,7 @@ def make_app(kb: Any) -> web.Application:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m retrieval.serve", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--db", type=Path, required=True, help="the knowledge base file")
+    parser.add_argument("--db", type=Path, action=Once, required=True, help="the knowledge base file")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8300, help="0: any free port (printed)")
     args = add_verbosity(parser).parse_args(argv)

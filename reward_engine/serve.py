@@ -35,6 +35,7 @@ from aiohttp import web
 
 from knowrl_io.http_serve import serve_forever
 from knowrl_io.logs import add_verbosity, setup_logging
+from knowrl_io.once import Once
 from retrieval.source import KnowledgeSource
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.engine import RewardEngine, RewardResult, Sample
@@ -142,7 +143,9 @@ def make_app(config: RewardEngineConfig, unscored: float = 0.0, kb: KnowledgeSou
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m reward_engine.serve", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--config", type=Path, required=True, help="reward config YAML (or a training config)")
+    parser.add_argument(
+        "--config", type=Path, action=Once, required=True, help="reward config YAML (or a training one)"
+    )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=5000, help="0: any free port (printed)")
     parser.add_argument("--unscored-reward", type=float, default=0.0, help="for a completion left unscored")

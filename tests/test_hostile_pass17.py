@@ -11,8 +11,6 @@ wrong: "in MDCCCLXXXIX", "15:30" for 3:30 pm, "USA" for United States, "Organisa
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -114,19 +112,3 @@ def test_periods_spoken_numbers_and_abbreviations_in_claims(
 def test_binary_rar_reads_a_period_by_its_two_ends(response: str, contradicted: bool) -> None:
     question = "When did Louis XIV reign as King of France?"
     assert facts.answer_contradicted(question, response, LOUIS) is contradicted
-
-
-@pytest.mark.parametrize(
-    "argv",
-    [
-        ["-m", "reward_engine.score", "--input", "a.jsonl", "--input", "b.jsonl", "--output", "o", "--config", "c"],
-        ["-m", "retrieval.build", "--input", "a.jsonl", "--input", "b.jsonl", "--db", "kb.db"],
-        ["-m", "reward_engine.inspect", "rows.jsonl", "-o", "a.html", "--output", "b.html"],
-    ],
-)
-def test_a_file_flag_given_twice_is_refused_before_anything_runs(argv: list[str], tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, *argv], cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                          env={"PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"})  # fmt: skip
-    assert done.returncode == 2
-    assert "given twice" in done.stderr
-    assert not list(tmp_path.iterdir())  # nothing written

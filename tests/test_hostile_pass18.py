@@ -19,8 +19,6 @@ and a half million".
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -97,22 +95,6 @@ def test_years_inside_a_period_and_times_in_claims(
 def test_binary_rar_reads_a_denied_value(response: str, contradicted: bool) -> None:
     question = "In which year was Python first released?"
     assert facts.answer_contradicted(question, response, PYTHON) is contradicted
-
-
-@pytest.mark.parametrize(
-    "argv",
-    [
-        ["-m", "reward_engine.warm", "--data", "a.json", "--data", "b.json", "--config", "c.yaml"],
-        ["-m", "reward_engine.inspect", "rows.jsonl", "--kb", "a.db", "--kb", "b.db", "-o", "page.html"],
-        ["-m", "retrieval.build", "--from-db", "a.db", "--from-db", "b.db", "--db", "c.db"],
-    ],
-)
-def test_more_file_flags_given_twice_are_refused(argv: list[str], tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, *argv], cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                          env={"PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"})  # fmt: skip
-    assert done.returncode == 2
-    assert "given twice" in done.stderr
-    assert not list(tmp_path.iterdir())
 
 
 @pytest.mark.parametrize(

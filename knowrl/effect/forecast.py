@@ -30,6 +30,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+from knowrl_io.once import Once
+
 WARN_ABSTAIN_SHARE = 0.8
 MIN_FAMILY = 20  # fewer probed questions than this: the family borrows the pooled prior
 
@@ -270,6 +272,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--data",
         type=Path,
+        action=Once,
         help="a run's data folder (train.jsonl, heldout.jsonl); default: the "
         "effect study's margin design drawn from the probe",
     )

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Sequence
 
 from knowrl.effect.boundary import probe, write_probe_file
+from knowrl_io.once import Once
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -27,13 +28,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     from knowrl_io.provenance import commit
 
     parser = argparse.ArgumentParser(prog="python -m knowrl.effect.probe_candidates", description=main.__doc__)
-    parser.add_argument("--model", default="smollm2")
-    parser.add_argument("--out", type=Path)
+    parser.add_argument("--model", default="smollm2", action=Once)
+    parser.add_argument("--out", type=Path, action=Once)
     parser.add_argument("--k", type=int, default=8, help="sampled answers per question (default 8)")
     parser.add_argument("--temperature", type=float, default=0.9)
-    parser.add_argument("--cache", type=Path, help="probe cache folder (default: a temporary one)")
+    parser.add_argument("--cache", type=Path, action=Once, help="probe cache folder (default: a temporary one)")
     parser.add_argument(
-        "--regrade", type=Path, metavar="FILE", help="grade a kept probe file's answers again with today's grader"
+        "--regrade",
+        type=Path,
+        action=Once,
+        metavar="FILE",
+        help="grade a kept probe file's answers again with today's grader",
     )
     args = parser.parse_args(argv)
     if args.regrade is not None:
