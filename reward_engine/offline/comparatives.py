@@ -24,17 +24,39 @@ _OPPOSITE |= {v: k for k, v in _OPPOSITE.items()}
 _SAME = {"biggest": "largest", "tallest": "highest"}
 
 _NAME = r"[A-Z][\w'-]*(?:\s+(?:of\s+)?[A-Z][\w'-]*)*"
-_COMPARED = re.compile(
-    rf"^\W*(?:The\s+)?(?P<a>{_NAME})\s+(?:is|was|are|were)\s+(?:much\s+|far\s+|slightly\s+|a\s+bit\s+)?"
-    rf"(?P<comp>{'|'.join(_SUPERLATIVE_OF)})\s+than\s+(?:the\s+)?(?P<b>{_NAME})"
+_COMPARISON = (
+    rf"(?:The\s+)?(?P<a>{_NAME})\s+(?:is|was|are|were)(?P<neg>n['\u2019]t|\s+not)?\s+"
+    rf"(?P<degree>much\s+|far\s+|slightly\s+|a\s+bit\s+|any\s+)?(?P<comp>{'|'.join(_SUPERLATIVE_OF)})\s+than\s+"
+    rf"(?:the\s+)?(?P<b>{_NAME})(?P<rest>[^.;!?]*)"
 )
+_COMPARED = re.compile(rf"^\W*{_COMPARISON}")  # a claim that is one comparison
+_COMPARES = re.compile(rf"(?:^|(?<=[\s(]))(?<![a-z] ){_COMPARISON}")  # comparisons inside a passage
 _HOLDS = re.compile(
     # "Jupiter is the largest planet", "Jupiter is the fifth planet from the Sun and the largest" (not "Mars is
     # smaller than the largest planet")
     rf"(?P<name>{_NAME})\s+(?:is|was|are|were|remains)\s+(?:(?!\bthan\b)[^.;!?,])*?\bthe\s+"
     rf"(?P<sup>{'|'.join(sorted({*_OPPOSITE, *_SAME}, key=len, reverse=True))})\b"
-    r"(?P<scope>(?:\s+[\w-]+)?\s+(?:in|of|on|among|within)\s+(?!the\s+(?:world|universe)\b)[\w\s'-]+)?"
+    r"(?P<scope>(?:\s+[\w-]+)?\s+(?:in|of|on|among|within)\s+(?!%s)[\w\s'-]+)?"
+    r"(?P<rest>[^.;!?]*)"
+    % r"(?i:the\s+)?(?i:world|universe|known\s+universe|solar\s+system|galaxy|milky\s+way|earth)\b"
+)  # a scope that holds everything a claim could compare with ("in the Solar System") is no limit (hostile pass 19)
+# a superlative qualified so it ranks by something else ("the largest moon relative to the size of its planet")
+_QUALIFIED = re.compile(
+    r"(?i)\b(?:relative to|compared (?:to|with)|in proportion|proportionally|per capita|for (?:its|their|a|an)\b|"
+    r"in terms of|by (?!far\b)[a-z]|in relation to)"
 )
+# what makes a comparison hold on one measure only, or turns it: "larger than Canada by population, but ...",
+# "larger than Texas in population" (the review of hostile pass 19)
+_LIMITED = re.compile(r"(?i)^\s*(?:in|by|on|when|for|at)\b|\b(?:but|though|although|while|whereas|yet)\b")
+_RANKED = re.compile(
+    rf"(?P<name>{_NAME})\s+(?:is|was|are|were|remains)\s+the\s+(?:(?P<rank>second|third|fourth|fifth|sixth|"
+    r"seventh|eighth|ninth|tenth|2nd|3rd|[4-9]th|10th)[\s-]+)?(?P<sup>%s)\b"
+    r"(?P<scope>(?:\s+[\w-]+)?\s+(?:in|of|on|among|within)\s+(?!%s)[\w\s'-]+)?(?P<rest>[^.;!?]*)"
+    % ("|".join(sorted({*_OPPOSITE, *_SAME}, key=len, reverse=True)),
+       r"(?i:the\s+)?(?i:world|universe|known\s+universe|solar\s+system|galaxy|milky\s+way|earth)\b")
+)  # fmt: skip
+_RANK_WORDS = {"2nd": "second", "3rd": "third", "4th": "fourth", "5th": "fifth", "6th": "sixth", "7th": "seventh",
+               "8th": "eighth", "9th": "ninth", "10th": "tenth"}  # fmt: skip
 
 
 def _holders(passage: str, other: str) -> dict[str, set[str]]:
@@ -45,8 +67,10 @@ def _holders(passage: str, other: str) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     named = f" {other} " in f" {normalize(passage)} "
     for found in _HOLDS.finditer(passage):
-        if found["scope"] and not named:
-            continue
+        if found["scope"] and (not named or f" {other} " in f" {normalize(found['scope'])} "):
+            continue  # ... and "Titan is the largest moon of Saturn" ranks no Saturn (hostile pass 19)
+        if _QUALIFIED.search(found["rest"] or ""):
+            continue  # "the largest natural satellite relative to the size of its planet" (hostile pass 19)
         name = normalize(re.sub(r"^The\s+", "", found["name"]))
         out.setdefault(name, set()).add(_SAME.get(found["sup"].lower(), found["sup"].lower()))
     return out
@@ -74,6 +98,8 @@ def outranked(claim: str, passages: list[str]) -> bool:
     superlative = _SUPERLATIVE_OF[found["comp"].lower()]
     if a == b:
         return False
+    if _negated(found):
+        a, b = b, a  # "Jupiter is not larger than Saturn": wrong where Jupiter is the largest (hostile pass 19)
     for passage in passages:
         if superlative in _holders(passage, a).get(b, ()):
             return True
@@ -82,28 +108,142 @@ def outranked(claim: str, passages: list[str]) -> bool:
     return False
 
 
+def _negated(found: re.Match[str]) -> bool:
+    """ "Jupiter is not larger than Saturn"; not "Venus is not much smaller than Earth" (it is smaller, a little)."""
+    return bool(found["neg"]) and (found["degree"] or "").strip().lower() not in ("much", "far", "slightly", "a bit")
+
+
+def _ordered(found: re.Match[str]) -> tuple[str, str, str]:
+    """ "A is larger than B" -> (a, b, "largest"); "A is smaller than B" -> (b, a, "largest"): one direction per
+    dimension, so two wordings of one comparison read the same."""
+    a, b = normalize(found["a"]), normalize(found["b"])
+    superlative = _SUPERLATIVE_OF[found["comp"].lower()]
+    if superlative in _OPPOSITE and superlative > _OPPOSITE[superlative]:
+        return b, a, _OPPOSITE[superlative]
+    return a, b, superlative
+
+
+def compared_the_other_way(claim: str, passages: list[str]) -> bool:
+    """The claim "A is larger than B" where a passage says "B is larger than A" or "A is smaller than B" (hostile
+    pass 19: word overlap alone called it supported). A negated claim ("A is not larger than B") is wrong where a
+    passage says A is larger.
+
+    >>> compared_the_other_way("Saturn is larger than Jupiter.", ["Jupiter is larger than Saturn."])
+    True
+    >>> compared_the_other_way("Saturn is smaller than Jupiter.", ["Jupiter is larger than Saturn."])
+    False
+    >>> compared_the_other_way("Jupiter isn't larger than Saturn.", ["Saturn is smaller than Jupiter."])
+    True
+    >>> compared_the_other_way("Texas is larger than California.", ["California is larger than Texas in population."])
+    False
+    """
+    found = _COMPARED.match(claim)
+    if not found or _LIMITED.search(found["rest"]):
+        return False
+    big, small, dimension = _ordered(found)
+    if _negated(found):
+        big, small = small, big
+    return any(
+        not said["neg"] and not _LIMITED.search(said["rest"]) and _ordered(said) == (small, big, dimension)
+        for passage in passages
+        for said in _COMPARES.finditer(passage)
+    )
+
+
+def misranked(claim: str, passages: list[str]) -> bool:
+    """The claim gives a name a rank ("Jupiter is the second largest planet") where a passage gives it another
+    ("Jupiter is the largest planet"); superlatives limited to a place or group are left alone (hostile pass 19).
+
+    >>> solar = ["Jupiter is the largest planet. Saturn is the second largest planet."]
+    >>> misranked("Jupiter is the second largest planet.", solar), misranked("Saturn is the second largest.", solar)
+    (True, False)
+    >>> misranked("Sydney is the second largest city.", ["Sydney is the largest city in Australia."])
+    False
+    """
+    said = _RANKED.match(claim.strip())
+    if not said or said["scope"] or _QUALIFIED.search(said["rest"] or ""):
+        return False
+    name, rank, head = normalize(re.sub(r"^The\s+", "", said["name"])), _rank(said), _head(said)
+    superlative = _SAME.get(said["sup"].lower(), said["sup"].lower())
+    for passage in passages:
+        for found in _RANKED.finditer(passage):
+            if found["scope"] or _QUALIFIED.search(found["rest"] or "") or _head(found) != head:
+                continue  # "the largest freshwater lake" ranks among fewer lakes than "the second-largest lake"
+            same = normalize(re.sub(r"^The\s+", "", found["name"])) == name
+            if same and _SAME.get(found["sup"].lower(), found["sup"].lower()) == superlative and _rank(found) != rank:
+                return True
+    return False
+
+
+def _head(found: re.Match[str]) -> str:
+    """The word a superlative ranks by ("planet" in "the largest planet"), "" where none follows."""
+    after = (found["scope"] or "") + (found["rest"] or "")
+    words = after.split()
+    return words[0].lower().rstrip("s") if words else ""
+
+
+def _rank(found: re.Match[str]) -> str:
+    rank = (found["rank"] or "first").lower()
+    return _RANK_WORDS.get(rank, rank)
+
+
 _COMPARING = re.compile(rf"(?i)\b({'|'.join(_SUPERLATIVE_OF)})\b")  # "Which is larger, Jupiter or Saturn?"
 _SAID_AFTER = re.compile(
     rf"(?i)^\s*(?:is|was|are|were)\s+(?:much\s+|far\s+|slightly\s+|a\s+bit\s+)?({'|'.join(_SUPERLATIVE_OF)})\s+than\b"
 )
 
 
-def said_the_other_way(question: str, after: str) -> bool:
+_SAID_BEFORE = re.compile(
+    rf"(?i)\b(?P<a>[\w'-]+)\s+(?:is|was|are|were)\s+(?:much\s+|far\s+|slightly\s+|a\s+bit\s+)?"
+    rf"(?P<comp>{'|'.join(_SUPERLATIVE_OF)})\s+than\s+(?:the\s+)?$"
+)
+
+
+_HEARSAY = re.compile(
+    r"(?i)\b(?:not|no|never|nothing|none|even|think|thinks|thought|believe|believes|believed|claim|claims|claimed|"
+    r"say|says|said|myth|assume|assumes|assumed|misconception)\b|n['\u2019]t\b"
+)
+
+
+def _wanted(question: str) -> str | None:
+    """The superlative a "Which is larger ...?" question asks for ("largest"), None where it compares nothing."""
+    asked = _COMPARING.search(question or "")
+    if not asked:
+        return None
+    want = asked.group(1).lower()
+    return _SAME.get(_SUPERLATIVE_OF.get(want, want), _SUPERLATIVE_OF.get(want, want))
+
+
+def said_the_other_way(question: str, after: str, before: str = "", whole: str = "") -> bool:
     """The answer names the gold but says it is the opposite of what the question asks: "Jupiter is smaller than
-    Saturn" to "Which is larger, Jupiter or Saturn?" (hostile pass 18). ``after``: the answer's text after the
-    gold, normalised or not.
+    Saturn" (hostile pass 18) or "Saturn is larger than Jupiter" (pass 19) to "Which is larger, Jupiter or
+    Saturn?". ``after`` and ``before``: the answer's text after and before the gold, normalised or not; ``whole``:
+    the whole answer, whose words a reading may have set aside ("Many people think ...").
 
     >>> said_the_other_way("Which is larger, Jupiter or Saturn?", " is smaller than Saturn")
     True
     >>> said_the_other_way("Which is larger, Jupiter or Saturn?", " is larger than Saturn")
     False
+    >>> said_the_other_way("Which is larger, Jupiter or Saturn?", ".", "saturn is larger than ")
+    True
+    >>> said_the_other_way("Which is larger, Jupiter or Saturn?", ".", "saturn is smaller than ")
+    False
     """
+    want = _wanted(question)
+    if want is None:
+        return False
+    ahead = _SAID_BEFORE.search(before)
+    if ahead:
+        said = re.search(rf"(?i)\b{re.escape(ahead['comp'])}\s+than\b", whole)
+        clauses = (before, whole[: said.start()] if said else "")
+        if any(_HEARSAY.search(re.split(r"[.;:!?]|\bbut\b", c)[-1]) for c in clauses):
+            return False  # "Not even Saturn is larger than Jupiter", "Many think Saturn is larger than Jupiter, but"
+    if ahead and normalize(ahead["a"]) in normalize(question).split():
+        return _SUPERLATIVE_OF[ahead["comp"].lower()] == want  # "Saturn is larger than <gold>": Saturn is
     asked, said = _COMPARING.search(question or ""), _SAID_AFTER.match(after)
     if not asked or not said:
         return False
     than = normalize(after[said.end() :]).split()[:1]
     if not than or than[0] not in normalize(question).split():
         return False  # "The Volga is shorter than the Nile but is the longest river in Europe": no Nile asked
-    want = asked.group(1).lower()
-    want = _SAME.get(_SUPERLATIVE_OF.get(want, want), _SUPERLATIVE_OF.get(want, want))
     return _OPPOSITE.get(want) == _SUPERLATIVE_OF[said.group(1).lower()]

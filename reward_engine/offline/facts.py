@@ -18,7 +18,7 @@ from typing import Any, Iterable, NamedTuple
 from retrieval.text import split_sentences
 from reward_engine.offline import places, turns, units
 from reward_engine.offline.answer_forms import HONORIFICS, NUMBER_PHRASE, numbers_in_words_to_digits
-from reward_engine.offline.comparatives import outranked
+from reward_engine.offline.comparatives import compared_the_other_way, misranked, outranked
 from reward_engine.offline.reading import APOSTROPHE_THOUSANDS, CITATION
 from reward_engine.offline.rewrites import shares_as_percent
 from reward_engine.offline.text_form import fold_marks, is_statement, normalize
@@ -356,6 +356,24 @@ _DEGREES = re.compile(r"(?i)\s*\bdegrees?\s+(celsius|centigrade|fahrenheit)\b")
 _MINUS = re.compile(r"(?i)(?<![\d)]\s)(?<![\d)])\bminus\s+(?=\d)")
 
 
+_NAMED = r"(?:[A-Z][\w'-]*(?:\s+(?:of\s+)?[A-Z][\w'-]*)*|\d[\d,.]*)"
+_SET_ASIDE = re.compile(
+    rf"^(?P<main>.*?\b(?P<said>{_NAMED}))\s*,?\s+(?:and\s+|but\s+)?(?:not|rather\s+than|instead\s+of)\s+"
+    rf"(?:in\s+|on\s+|at\s+)?(?P<other>{_NAMED})\s*(?P<end>[.!]?)\s*$"
+)
+
+
+def _set_aside(claim: str) -> str | None:
+    """ "Mozart was born in Salzburg, not Vienna." -> "Mozart was born in Salzburg.": what the claim states without
+    the value it sets aside (hostile pass 19); None for a claim that sets nothing aside. What it denies is not
+    checked: which slot the other value would fill is a reading these rules get wrong (the review of pass 19:
+    "Canberra is the capital of Australia, not Sydney" is no claim that Sydney is the capital of Sydney)."""
+    found = _SET_ASIDE.match(claim.strip())
+    if not found or found["said"] == found["other"]:
+        return None
+    return found["main"] + found["end"]
+
+
 def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> bool:
     """True when one passage covers ``threshold`` of the claim's content words, all its numbers in the same
     units ("8,849 feet" is not "8,849 metres") and all its names ("Lyon is the capital city of France" is not
@@ -368,6 +386,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
     >>> supported("Paris is not the capital of France.", ["Paris is the capital and largest city of France."])
     False
     """
+    if (stated := _set_aside(claim)) is not None:  # "born in Salzburg, not Vienna": born in Salzburg
+        return supported(stated, passages, threshold)
     claim = canonical(claim)
     passages = [canonical(p) for p in passages]
     words = _words(claim)
@@ -392,7 +412,7 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue  # "born before 1756" where it says "born in 1756" (hostile pass 7)
         if _swapped(claim, passage) or (numbers and _number_apart(words, numbers, passage)):
             continue  # "turns chemical energy into light energy"; a year from another sentence (hostile pass 7)
-        if _reversed(claim, passage):
+        if _reversed(claim, passage) or compared_the_other_way(claim, [passage]) or misranked(claim, [passage]):
             continue  # "Japan is the capital of Tokyo" where it says "Tokyo is the capital of Japan" (pass 10)
         if _subject_swapped(claim, words, passage):
             continue  # "Japan is the most populous metropolitan area": said of "The Greater Tokyo Area" (pass 9)
@@ -597,10 +617,12 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
     >>> contradicted("Paris is not the capital of France.", ["Paris is the capital and largest city of France."])
     True
     """
+    if (stated := _set_aside(claim)) is not None:  # "born in Vienna, not Salzburg": born in Vienna
+        return contradicted(stated, passages, threshold)
     claim = canonical(claim)
     passages = [canonical(p) for p in passages]
-    if outranked(claim, passages):
-        return True  # "Saturn is larger than Jupiter" where Jupiter is "the largest planet" (hostile pass 16)
+    if outranked(claim, passages) or compared_the_other_way(claim, passages) or misranked(claim, passages):
+        return True  # "Saturn is larger than Jupiter" where Jupiter is "the largest planet" (hostile passes 16, 19)
     bounds = _bounds(claim)  # "fewer than 600", "after 1903": tested as bounds, not compared as values
     bounded = {(v.value, v.unit) for _, vs, _ in bounds for v in vs}
     stated = tuple(v for v in values(claim) if (v.value, v.unit) not in bounded)

@@ -373,6 +373,8 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         text = turns.without_value_set_aside(text)  # "Not 1887 but 1889" gives 1889 (hostile pass 17)
     if rewrites.regnal_gold(raw_golds):
         text = rewrites.regnal(text)  # "Louis the Fourteenth", "Louis 14" for Louis XIV (hostile pass 16)
+    elif rewrites.digits_gold(raw_golds):
+        text = rewrites.numbered_in_digits(text)  # "Apollo XI" for Apollo 11 (hostile pass 19)
     if rewrites.time_gold(raw_golds):  # "15:30" for 3:30 pm (hostile pass 17)
         meridiem = rewrites.gold_meridiem(raw_golds)
         text, raw_golds = rewrites.times_as_24h(text, meridiem), [rewrites.times_as_24h(g) for g in raw_golds]
@@ -500,7 +502,9 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
         return Label.NOT_ATTEMPTED, False
     if (seg == gold or same_answer(seg, gold)) and _same_figures(candidate.text, gold_raw):
         return Label.CORRECT, False
-    if RULED_OUT.match(candidate.text.strip()) and find_word(seg, gold) < 0 and find_word(gold, seg) < 0:
+    # "Not two." names the gold 2: no abstention (hostile pass 19); "Not one person knows." rules out no number
+    spelled = numbers_in_words_to_digits(seg) if len(seg.split()) <= 3 else seg
+    if RULED_OUT.match(candidate.text.strip()) and find_word(spelled, gold) < 0 and find_word(gold, seg) < 0:
         return Label.NOT_ATTEMPTED, False  # "not Venus": rules one out, names no answer ("Not guilty" is part)
     if _other_era(candidate.text, gold_raw):
         return Label.INCORRECT, True  # "1945 BC" for 1945: another year, not the gold's (issue #74's H6)
@@ -832,8 +836,8 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
             return Label.INCORRECT  # "The father of Mozart", "Paris, Texas": someone or somewhere else
         if turns.compared(before) or turns.marked_wrong(candidate.text, variant) or turns.put_down(before, after):
             return Label.INCORRECT  # "bigger than Paris", "Paris ❌", "I doubt it's Paris", "Paris? Unlikely."
-        if said_the_other_way(reading.question, after):
-            return Label.INCORRECT  # "Jupiter is smaller than Saturn" to "Which is larger?" (hostile pass 18)
+        if said_the_other_way(reading.question, after, before, reading.low):
+            return Label.INCORRECT  # "Jupiter is smaller than Saturn" to "Which is larger?" (hostile passes 18-19)
         if turns.past_only(candidate.text, reading.question):
             return Label.INCORRECT  # "bigger than Paris", "Paris ❌", "I doubt it's Paris", "It used to be Paris"
         if after.startswith(" s ") and _possessor(candidate.text, variant, reading.asked):

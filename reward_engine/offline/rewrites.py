@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from reward_engine.offline.answer_forms import numbers_in_words_to_digits
+from reward_engine.offline.answer_forms import NUMBER_PHRASE, numbers_in_words_to_digits
 
 _NUMERALS = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"),
              (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))  # fmt: skip
@@ -33,8 +33,9 @@ def as_roman(n: int) -> str:
 _REGNAL = re.compile(r"\b[A-Z][a-z]+\s+(?=[IVXL]+\b)")
 # ... said another way: "Louis the Fourteenth", "Louis 14", "Louis 14th", "Louis the 14th"
 _REGNAL_SAID = re.compile(
-    r"\b(?P<name>[A-Z][a-z]+)\s+(?:the\s+)?(?P<n>\d{1,2}(?:st|nd|rd|th)?|(?i:[a-z-]+(?:st|nd|rd|th)))\b"
-)
+    r"\b(?P<name>[A-Z][a-z]+)\s+(?:the\s+)?(?P<n>\d{1,2}(?:st|nd|rd|th)?|(?i:[a-z-]+(?:st|nd|rd|th))|(?i:%s))\b"
+    % NUMBER_PHRASE.pattern.replace(r"\b", "")
+)  # "Super Bowl fifty-one" too (hostile pass 19)
 
 
 def regnal_gold(golds: list[str]) -> bool:
@@ -53,6 +54,8 @@ def regnal(text: str) -> str:
 
     >>> regnal("Louis the Fourteenth"), regnal("Louis 14"), regnal("It was Henry the 8th."), regnal("Louis XVI")
     ('Louis XIV', 'Louis XIV', 'It was Henry VIII.', 'Louis XVI')
+    >>> regnal("Super Bowl fifty-one"), regnal("Super Bowl fifty one")
+    ('Super Bowl LI', 'Super Bowl LI')
     """
 
     def roman(found: re.Match[str]) -> str:
@@ -62,12 +65,49 @@ def regnal(text: str) -> str:
     return _REGNAL_SAID.sub(roman, text)
 
 
+# a name numbered in digits ("Apollo 11", "Super Bowl 51") and one numbered in Roman numerals ("Apollo XI")
+_NUMBERED_IN_DIGITS = re.compile(r"\b[A-Z][\w'-]*\s+\d{1,3}\b(?![\d,.:])")
+_NUMBERED_IN_ROMAN = re.compile(r"\b(?P<name>[A-Z][\w'-]*)\s+(?P<n>[IVXLC]{1,7})\b(?P<tail>\s+[a-z]|['\u2019])?")
+
+
+def digits_gold(golds: list[str]) -> bool:
+    """A gold numbers a name in digits ("Apollo 11", "Super Bowl 51")."""
+    return any(_NUMBERED_IN_DIGITS.search(g) for g in golds)
+
+
+def numbered_in_digits(text: str) -> str:
+    """A name's Roman number written in digits, as a gold numbered in digits has it (hostile pass 19): "Apollo XI"
+    for "Apollo 11". A lone "I" before a lower-case word or an apostrophe is the pronoun ("Apollo I think", "Yes
+    I'm sure").
+
+    >>> numbered_in_digits("Apollo XI"), numbered_in_digits("Super Bowl LI."), numbered_in_digits("Apollo I think")
+    ('Apollo 11', 'Super Bowl 51.', 'Apollo I think')
+    >>> numbered_in_digits("Yes I'm sure it was Apollo 11.")
+    "Yes I'm sure it was Apollo 11."
+    """
+
+    def digits(found: re.Match[str]) -> str:
+        if found["n"] == "I" and found["tail"]:
+            return found.group()
+        value = _roman_value(found["n"])
+        return found.group() if value is None else f"{found['name']} {value}{found['tail'] or ''}"
+
+    return _NUMBERED_IN_ROMAN.sub(digits, text)
+
+
+def _roman_value(word: str) -> int | None:
+    """ "XI" -> 11; a word that is no well-formed numeral ("IC") -> None."""
+    value = next((n for n in range(1, 400) if as_roman(n) == word), None)
+    return value
+
+
 # a share of a whole said as a fraction: "half", "one third", "three quarters", "a fifth"
 _DENOMINATORS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fourth": 4,
                  "fourths": 4, "fifth": 5, "fifths": 5, "tenth": 10, "tenths": 10}  # fmt: skip
 _SHARE = re.compile(
     r"(?i)(?<!first )(?<!second )(?<!last )(?<!other )(?<!latter )(?<!former )"
     r"\b(?:(?P<count>a|an|one|two|three|four|nine|\d)[\s-]+)?(?P<part>%s)\b"
+    r"(?P<pct>\s+(?:of\s+)?(?:(?:a|one|1)\s*)?(?:per\s*cent\b|percent\b|%%))?"  # "half a percent", "half of 1%"
     r"(?![\s-]+(?:an?\s+)?(?:dozen|century|past|time|hour|way|brother|sister|life|moon|mast|board))"
     % "|".join(_DENOMINATORS)
 )
@@ -92,8 +132,10 @@ def shares_as_percent(text: str, of_only: bool = False) -> str:
 
     >>> shares_as_percent("half"), shares_as_percent("About a third of it."), shares_as_percent("three quarters")
     ('50%', 'About 33.33% of it.', '75%')
-    >>> shares_as_percent("half a dozen"), shares_as_percent("one fifth")
-    ('half a dozen', '20%')
+    >>> shares_as_percent("half a dozen"), shares_as_percent("one fifth"), shares_as_percent("half a percent")
+    ('half a dozen', '20%', '0.5%')
+    >>> shares_as_percent("a half percent"), shares_as_percent("half of 1%"), shares_as_percent("half, 1%")
+    ('0.5%', '0.5%', '50%, 1%')
 
     ``of_only``: a share of something named after it ("half of its land", "a third of the votes"), as claims
     state one; "the fourth of July", "the French Quarter" and "the second half of the century" stay.
@@ -117,7 +159,9 @@ def shares_as_percent(text: str, of_only: bool = False) -> str:
         share = 100 * value / _DENOMINATORS[found["part"].lower()]
         if found["part"].lower() in ("half", "halves") and value > 1 and found["count"] is not None:
             return found.group()  # "two halves": the whole, not a share
-        return f"{share:.2f}".rstrip("0").rstrip(".") + "%"
+        if found["pct"]:
+            share /= 100  # "half a percent": 0.5 %, not 50 % (hostile pass 19)
+        return f"{share:.{4 if found['pct'] else 2}f}".rstrip("0").rstrip(".") + "%"
 
     return _SHARE.sub(percent, text)
 
@@ -150,6 +194,16 @@ def _as_24h(hour: int, minute: int, meridiem: str | None) -> str:
     return f"{hour:02d}:{minute:02d}"
 
 
+def _half_of_day(day: str, hour: int) -> str:
+    """ "morning" -> am; "afternoon", "evening" -> pm; "night" -> pm from 5 to 11, am at 12 and from 1 to 4 ("3:30 at
+    night", "twelve at night": hostile pass 19)."""
+    if day == "morning":
+        return "a"
+    if day == "night" and (hour == 12 or hour < 5):
+        return "a"
+    return "p"
+
+
 def times_as_24h(text: str, meridiem: str | None = None) -> str:
     """Times of day as "HH:MM" on a 24-hour clock; a time said without am/pm (and under 13) takes ``meridiem``,
     the gold's, as a reader would ("3:30" for a shop that opens at 3:30 pm).
@@ -160,6 +214,8 @@ def times_as_24h(text: str, meridiem: str | None = None) -> str:
     ('15:30', 'a 21:45')
     >>> times_as_24h("03:30", "p"), times_as_24h("3:30 in the morning", "p"), times_as_24h("00:00", "p")
     ('03:30', '03:30', '00:00')
+    >>> times_as_24h("3:30 at night", "p"), times_as_24h("12:30 at night", "p"), times_as_24h("9:30 at night")
+    ('03:30', '00:30', '21:30')
     """
 
     def clock(found: re.Match[str]) -> str:
@@ -170,7 +226,7 @@ def times_as_24h(text: str, meridiem: str | None = None) -> str:
         if found["m"]:
             said = found["m"].lower()
         elif day:
-            said = "a" if day == "morning" else "p"  # "3:30 in the afternoon"
+            said = _half_of_day(day, hour)  # "3:30 in the afternoon"
         elif (found["h2"] or "").startswith("0") or hour == 0:
             said = None  # "03:30", "00:00": a 24-hour clock, no am/pm to assume (hostile pass 18)
         else:
@@ -186,7 +242,7 @@ def times_as_24h(text: str, meridiem: str | None = None) -> str:
             if found["way"].lower() == "to":
                 hour, minute = (hour - 2) % 12 + 1, 60 - minute
         day = (found["day"] or found["night"] or "").lower()
-        said = "p" if day in ("afternoon", "evening", "night") else "a" if day == "morning" else meridiem
+        said = _half_of_day(day, hour) if day else meridiem
         return _as_24h(hour, minute, said)
 
     return _SPOKEN_CLOCK.sub(spoken, _CLOCK.sub(clock, text))

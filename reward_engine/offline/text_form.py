@@ -41,14 +41,24 @@ def normalize(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
-def fold_marks(text: str) -> str:
-    """Letters without their accents ("Dvořák" -> "Dvorak"): an answer typed without them names the same person.
-    Canonical decomposition only, so "m²" and "½" keep their meaning.
+# letters no canonical decomposition takes apart, written as an English text writes them (hostile pass 19: "Lodz"
+# for "Łódź", "Strauss" for "Strauß", "Soren" for "Søren")
+_UNDECOMPOSED = str.maketrans(
+    {"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "ß": "ss", "ẞ": "SS", "æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe",
+     "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "þ": "th", "Þ": "Th", "ı": "i"}
+)  # fmt: skip
 
-    >>> fold_marks("Antonín Dvořák, 8,849 m²")
-    'Antonin Dvorak, 8,849 m²'
+
+def fold_marks(text: str) -> str:
+    """Letters without their accents ("Dvořák" -> "Dvorak", "Łódź" -> "Lodz"): an answer typed without them names
+    the same person. Canonical decomposition plus a table of the letters it leaves whole, so "m²" and "½" keep
+    their meaning.
+
+    >>> fold_marks("Antonín Dvořák, 8,849 m²"), fold_marks("Łódź, Strauß, Søren, Æsir")
+    ('Antonin Dvorak, 8,849 m²', 'Lodz, Strauss, Soren, Aesir')
     """
-    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+    text = "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+    return text.translate(_UNDECOMPOSED) if not text.isascii() else text
 
 
 def is_statement(text: str) -> bool:

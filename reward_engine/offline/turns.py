@@ -88,10 +88,21 @@ _NOT_A_DENIAL = re.compile(
     r"beyond|past|within|exceeding|since|prior|upwards?|downwards?)\b"
 )
 _NEGATOR = re.compile(r"(?i)\b(?:not|never)\b|n['\u2019]t\b")
+# a value: digits ("1,889", "8.8") or a count in words ("two", "twenty-one"): "Not two.", "two moons, not one"
+_ONES = "one|two|three|four|five|six|seven|eight|nine"
+_SPELLED = (
+    rf"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-](?:{_ONES}))?|{_ONES}|zero|ten|eleven|"
+    r"twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|a hundred|a thousand)"
+)
+_VALUE = rf"(?:\d(?:[\d,.']*\d)?|(?i:\b{_SPELLED}\b))"
+_FIRST_VALUE = re.compile(rf"\d|(?i:\b{_SPELLED}\b)")
 _TURN = re.compile(r"(?i)[,;:!?]|\.\s|\b(?:but|though|although|however|yet|instead|and|while|whereas)\b")
 # "Not 1887 but 1889", "not in 1887, but in 1889": one value set aside for the one that follows
 _NOT_THAT_AFTER = re.compile(
-    r"(?i),?\s+(?:and\s+|but\s+)?not\s+(?:in\s+|on\s+)?\d(?:[\d,.']*\d)?(?:\s*(?:[a-z]+|%|\u00b0[CF]?)\.?)?(?=\s*(?:[.;!?]|$))"
+    rf"(?i),?\s+(?:and\s+|but\s+)?not\s+(?:in\s+|on\s+)?{_VALUE}(?:\s*(?:[a-z]+|%|\u00b0[CF]?)\.?)?(?=\s*(?:[.;!?]|$))"
+    # ... or said "rather than" anywhere, or in brackets: "1889 rather than 1887", "1889 (not 1887, as is said)"
+    rf"|,?\s+(?:rather\s+than|instead\s+of)\s+(?:in\s+|on\s+)?{_VALUE}(?:\s*(?:%|\u00b0[CF]?|[a-z]+(?=\s*(?:[.;!?),]|$))))?"
+    rf"|\s*\((?:and\s+|but\s+)?(?:not|rather\s+than|instead\s+of)\s+(?:in\s+|on\s+)?{_VALUE}[^()]*\)"
 )
 _NOT_THIS_BUT = re.compile(
     r"(?i)(?:\bnot|n['\u2019]t)\s+(?:in\s+|on\s+)?[^,;!?]*?\d[^;!?]*?(?:,?\s+but\s+(?:rather\s+)?|,\s+(?=it\s+(?:was|is)\b))"
@@ -106,11 +117,11 @@ def value_denied(text: str) -> bool:
     >>> value_denied("It was not 1889."), value_denied("not completed until 1889"), value_denied("I'm not sure, 1889")
     (True, False, False)
     """
-    first = re.search(r"\d", text)
+    first = _FIRST_VALUE.search(text)
     if first is None:
         return False
     text = re.sub(r"(?i)\banything but\b", "not", text)  # "Anything but 1889." (hostile pass 18)
-    first = re.search(r"\d", text)
+    first = _FIRST_VALUE.search(text)  # "Not two." too (hostile pass 19)
     clause = _TURN.split(text[: first.start()])[-1]
     # the value within a few words of the "not": "was not completed in 1889", not "did not finish the Requiem ..."
     return any(
@@ -128,11 +139,15 @@ def without_value_set_aside(text: str) -> str:
     ('1889.', '8,849 m')
     >>> without_value_set_aside("It wasn't in 1887 but in 1889."), without_value_set_aside("Not 1989, it was 1991.")
     ('It was in 1889.', 'it was 1991.')
+    >>> without_value_set_aside("1889 rather than 1887"), without_value_set_aside("1889 (not 1887, as is often said)")
+    ('1889', '1889')
+    >>> without_value_set_aside("Mars has two moons, not one.")
+    'Mars has two moons.'
     """
     if "but" in text.lower() or "," in text:
         text = re.sub(r"\s{2,}", " ", _NOT_THIS_BUT.sub(" ", text)).strip()
     after = _NOT_THAT_AFTER.search(text)
-    if after and re.search(r"\d", text[: after.start()]):
+    if after and _FIRST_VALUE.search(text[: after.start()]):
         text = text[: after.start()] + text[after.end() :]  # "1889, not 1887": the value set aside after it
     return text
 
