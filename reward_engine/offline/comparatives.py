@@ -199,6 +199,47 @@ _SAID_BEFORE = re.compile(
 )
 
 
+_ANSWER_COMPARES = re.compile(rf"^\W*(?P<opener>(?i:no|yes|well|actually|indeed)\W+)?{_COMPARISON}")
+
+
+def comparison_verdict(question: str, answer: str, gold: str, whole: str = "") -> bool | None:
+    """An answer that is one comparison, read as which of the two it says is the one asked for: "Jupiter is not
+    smaller than Saturn" and "No, Saturn is not larger than Jupiter" say Jupiter to "Which is larger, Jupiter or
+    Saturn?" (hostile pass 20: the "not" read as denying the gold). True where that one is ``gold`` (normalised),
+    False where the other is, None where the answer is no such comparison or ``whole`` (the whole answer, whose
+    words a reading may have set aside) reports it as said by others ("Many think Saturn is larger ...").
+
+    >>> asked = "Which is larger, Jupiter or Saturn?"
+    >>> comparison_verdict(asked, "Jupiter is not smaller than Saturn.", "jupiter")
+    True
+    >>> comparison_verdict(asked, "No, Saturn is not larger than Jupiter.", "jupiter")
+    True
+    >>> comparison_verdict(asked, "Jupiter isn't larger than Saturn.", "jupiter")
+    False
+    >>> comparison_verdict(asked, "Jupiter.", "jupiter") is None
+    True
+    """
+    want = _wanted(question)
+    found = _ANSWER_COMPARES.match(answer)
+    if want is None or not found or _LIMITED.search(found["rest"]):
+        return None
+    if _HEARSAY.search(answer[found.end("opener") if found["opener"] else 0 : found.start("a")]):
+        return None  # "Not even Saturn is larger than Jupiter": read as said elsewhere
+    said = re.search(rf"(?i)\b{re.escape(found['a'])}\s+(?:is|was|are|were)\b", whole)
+    before = re.split(r"[.;:!?]|\bbut\b", whole[: said.start()])[-1] if said else ""
+    if _HEARSAY.search(re.sub(r"(?i)^\W*(?:no|yes|well|actually|indeed)\W+", "", before)):
+        return None
+    big, small, dimension = _ordered(found)
+    if _negated(found):
+        big, small = small, big
+    if dimension != want and _OPPOSITE.get(dimension) != want:
+        return None
+    first = big if dimension == want else small
+    if gold not in (big, small):
+        return None
+    return first == gold
+
+
 _HEARSAY = re.compile(
     r"(?i)\b(?:not|no|never|nothing|none|even|think|thinks|thought|believe|believes|believed|claim|claims|claimed|"
     r"say|says|said|myth|assume|assumes|assumed|misconception)\b|n['\u2019]t\b"

@@ -356,6 +356,25 @@ _DEGREES = re.compile(r"(?i)\s*\bdegrees?\s+(celsius|centigrade|fahrenheit)\b")
 _MINUS = re.compile(r"(?i)(?<![\d)]\s)(?<![\d)])\bminus\s+(?=\d)")
 
 
+# what happened, in the words that say it: a claim of one event is not supported by a passage of another with the
+# same name, place and year ("Mozart died in Salzburg in 1756" against "born in Salzburg in 1756": hostile pass 20)
+_EVENT_GROUPS = (
+    "born birth birthplace birthday bore", "died dies die death dead deceased",
+    "buried burial interred grave tomb", "married marriage marries wed wedded wedding spouse wife husband",
+    "divorced divorce", "founded founding founder founders establishing established",
+    "released release", "elected election", "crowned coronation", "baptised baptized baptism christened",
+    "assassinated assassination murdered killed", "invented invention inventor", "discovered discovery discoverer",
+    "published publication", "launched launch", "resigned resignation", "retired retirement",
+    "graduated graduation", "abdicated abdication", "executed execution",
+)  # fmt: skip
+_EVENT_OF = {word: i for i, group in enumerate(_EVENT_GROUPS) for word in group.split()}
+
+
+def _events(text: str) -> set[int]:
+    """The events ``text`` names (indices into ``_EVENT_GROUPS``)."""
+    return {_EVENT_OF[w] for w in normalize(text).split() if w in _EVENT_OF}
+
+
 _NAMED = r"(?:[A-Z][\w'-]*(?:\s+(?:of\s+)?[A-Z][\w'-]*)*|\d[\d,.]*)"
 _SET_ASIDE = re.compile(
     rf"^(?P<main>.*?\b(?P<said>{_NAMED}))\s*,?\s+(?:and\s+|but\s+)?(?:not|rather\s+than|instead\s+of)\s+"
@@ -398,10 +417,13 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
         return False
     negative = claims_negation(claim)
     stated = values(claim) if numbers else ()
+    events = _events(claim)
     for passage in passages:
         have, passage_numbers = _passage_features(passage)
         if numbers - passage_numbers or claim_names - have or _scaled(claim) - _scaled(passage):
             continue  # ... and "8,849 thousand metres" is not "8,849 metres"
+        if events and events - _events(passage):
+            continue  # "died in Salzburg in 1756" where it says "born in Salzburg in 1756" (hostile pass 20)
         if len(words & have) / len(words) < threshold:
             continue
         if _unit_swapped(stated, passage) or _opposed(claim, words, passage, threshold):

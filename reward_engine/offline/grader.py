@@ -79,7 +79,7 @@ from reward_engine.offline.answer_forms import (
     without_titles,
 )
 from reward_engine.offline.commitment import commits
-from reward_engine.offline.comparatives import said_the_other_way
+from reward_engine.offline.comparatives import comparison_verdict, said_the_other_way
 from reward_engine.offline.memo import short_memo
 from reward_engine.offline.reading import (
     ABSTENTIONS,  # noqa: F401 - re-exported: grader.ABSTENTIONS, grader.is_abstention
@@ -502,6 +502,8 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
         return Label.NOT_ATTEMPTED, False
     if (seg == gold or same_answer(seg, gold)) and _same_figures(candidate.text, gold_raw):
         return Label.CORRECT, False
+    if (compared := comparison_verdict(reading.question, candidate.text, gold, reading.low)) is not None:
+        return (Label.CORRECT, False) if compared else (Label.INCORRECT, True)  # "Jupiter is not smaller than ..."
     # "Not two." names the gold 2: no abstention (hostile pass 19); "Not one person knows." rules out no number
     spelled = numbers_in_words_to_digits(seg) if len(seg.split()) <= 3 else seg
     if RULED_OUT.match(candidate.text.strip()) and find_word(spelled, gold) < 0 and find_word(gold, seg) < 0:
@@ -513,6 +515,8 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
         if label is not None and verdict is not _text_verdict and turns.value_denied(candidate.text):
             # "Not 1889." denies the gold; "1889, not 1887" sets another value aside (hostile pass 17)
             return (Label.INCORRECT, True) if label is Label.CORRECT else (Label.NOT_ATTEMPTED, False)
+        if label is Label.CORRECT and verdict is not _text_verdict and turns.value_put_down(seg):
+            return Label.INCORRECT, True  # "1889 is wrong.", "1889 (not really)" (hostile pass 20)
         if label is not None:
             return label, True
     if _side_remark(candidate, seg, gold_raw, gold, reading) or _vague(candidate, gold, reading):

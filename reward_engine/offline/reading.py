@@ -97,7 +97,7 @@ ABSTENTIONS = (
 # without its "I" ("Can't say.", "Cannot recall, sorry"; not "scientists couldn't tell whether ...", which is an
 # answer's statement). Each as (words, whole clause).
 _CLAUSE_ABSTENTIONS = (
-    (r"(?:unknown|unclear|not known|n/?a|no answer|not available|pass|no comment)(?: to me)?", True),
+    (r"(?:unknown|unclear|not known|n/?a|no answer|not available|pass|no comment|who knows)(?: to me)?", True),
     (
         r"(?:cannot|can not|can't|cant|could not|couldn't) (?:say|tell|recall|remember|answer|confirm|name|be sure"
         r"|be certain)",

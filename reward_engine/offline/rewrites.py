@@ -172,7 +172,9 @@ _DAYTIME = r"(?:\s+(?:in\s+the\s+(?P<day{n}>morning|afternoon|evening)|at\s+(?P<
 _CLOCK = re.compile(
     rf"(?i)\b(?P<h>\d{{1,2}})(?:[:.h](?P<min>\d{{2}}))?\s*{_MERIDIEM}"
     rf"|\b(?P<h2>\d{{1,2}})[:h](?P<min2>\d{{2}})\b{_DAYTIME.format(n=1)}"
-    r"|\b(?P<noon>noon|midday|midnight)\b"
+    # a bare hour with its half of the day: "3 at night", "9 o'clock in the evening" (hostile pass 20)
+    r"|\b(?P<h3>\d{1,2})\s+(?:o['\u2019]clock\s+)?(?:in\s+the\s+(?P<day3>morning|afternoon|evening)|at\s+(?P<night3>night))"
+    r"|\b(?:12\s+)?(?P<noon>noon|midday|midnight)\b"  # "12 midnight" is midnight
 )
 _SPOKEN_CLOCK = re.compile(
     r"(?i)\b(?:(?P<part>half|quarter)\s+(?P<way>past|to)\s+)?(?P<h>one|two|three|four|five|six|seven|eight|nine|ten|"
@@ -216,13 +218,15 @@ def times_as_24h(text: str, meridiem: str | None = None) -> str:
     ('03:30', '03:30', '00:00')
     >>> times_as_24h("3:30 at night", "p"), times_as_24h("12:30 at night", "p"), times_as_24h("9:30 at night")
     ('03:30', '00:30', '21:30')
+    >>> times_as_24h("12 midnight", "p"), times_as_24h("12 at night", "p"), times_as_24h("3 in the afternoon")
+    ('00:00', '00:00', '15:00')
     """
 
     def clock(found: re.Match[str]) -> str:
         if found["noon"]:
             return "00:00" if found["noon"].lower() == "midnight" else "12:00"
-        hour, minute = int(found["h"] or found["h2"]), int(found["min"] or found["min2"] or 0)
-        day = (found["day1"] or found["night1"] or "").lower()
+        hour, minute = int(found["h"] or found["h2"] or found["h3"]), int(found["min"] or found["min2"] or 0)
+        day = (found["day1"] or found["night1"] or found["day3"] or found["night3"] or "").lower()
         if found["m"]:
             said = found["m"].lower()
         elif day:

@@ -326,7 +326,9 @@ def another_place(after: str, where: set[str]) -> bool:
 _DOUBT_BEFORE = re.compile(r"\b(?:i doubt|doubtful|unlikely)(?: that)?(?: it s| it is| it was| it would be)?\s+$")
 _DOWN_AFTER = re.compile(
     r"^\s*(?:(?:is|was|s|that s|that is|seems)\s+)?(?:just\s+|only\s+)?(?:(?:common|popular)\s+)?"
-    r"(?:myth|misconception|false|wrong|incorrect|untrue|not true|unlikely|doubtful|urban legend)\b"
+    r"(?:myth|misconception|false|wrong|incorrect|untrue|not true|unlikely|doubtful|urban legend|mistake|error|"
+    r"mistaken|not right|not correct)\b"
+    r"|^\s*not(?:\s+really)?\s*$"  # "Paris (not really)", "Paris, not." (hostile pass 20)
 )
 
 
@@ -336,10 +338,21 @@ def put_down(before: str, after: str) -> bool:
 
     >>> put_down("i doubt it s ", ""), put_down("", " unlikely"), put_down("", " is common misconception")
     (True, True, True)
-    >>> put_down("", " that s right not false"), put_down("", " is capital")
-    (False, False)
+    >>> put_down("", " that s right not false"), put_down("", " is capital"), put_down("", " not lyon")
+    (False, False, False)
     """
     return bool(_DOUBT_BEFORE.search(before) or _DOWN_AFTER.match(after))
+
+
+def value_put_down(seg: str) -> bool:
+    """A normalised answer that puts its first number down after giving it: "1889 is wrong", "1889 (not really)"
+    (hostile pass 20: only names were read this way).
+
+    >>> value_put_down("1889 is wrong"), value_put_down("1889 not really"), value_put_down("1889 not 1887")
+    (True, True, False)
+    """
+    found = re.search(r"\d[\d,.]*", seg)
+    return bool(found) and bool(_DOWN_AFTER.match(seg[found.end() :]))
 
 
 # "Most people would say Paris, but that's a myth.": the sentence's last clause puts down what came before it
