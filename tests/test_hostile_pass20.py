@@ -47,6 +47,10 @@ LARGER = "Which is larger, Jupiter or Saturn?"
         ("No, Saturn is not larger than Jupiter.", "Jupiter", LARGER, Label.CORRECT),
         ("Jupiter isn't larger than Saturn.", "Jupiter", LARGER, Label.INCORRECT),
         ("Jupiter is not much larger than Saturn.", "Jupiter", LARGER, Label.CORRECT),
+        ("Paris, not?", "Paris", FRANCE, Label.CORRECT),  # the review of pass 20: a tag question
+        ("Paris (error-free)", "Paris", FRANCE, Label.CORRECT),
+        ("1889 - mistake-proof.", "1889", EIFFEL, Label.CORRECT),
+        ("People say Jupiter is a gas giant. Jupiter is not smaller than Saturn.", "Jupiter", LARGER, Label.CORRECT),
         ("Who knows? Not me.", "Paris", FRANCE, Label.NOT_ATTEMPTED),
         ("Who knows?", "Paris", FRANCE, Label.NOT_ATTEMPTED),
         ("Who knows, maybe Paris.", "Paris", FRANCE, Label.CORRECT),
@@ -71,6 +75,17 @@ PYTHON = ["Python is a programming language. Guido van Rossum first released Pyt
         ("Mozart was born in Salzburg in 1756.", MOZART, True),
         ("Python was released in 1991.", PYTHON, True),
         ("Mozart was born in 1756.", MOZART, True),
+        # the review of pass 20: roles are no events, a passage that tells of no event blocks nothing, a killing is
+        # a death
+        ("Steve Jobs, the co-founder of Apple, died in 2011.", ["Steve Jobs, who started Apple, died in 2011."], True),
+        ("Mozart's wife Constanze died in Salzburg in 1842.", ["Constanze Mozart died in Salzburg in 1842."], True),
+        ("Pulp Fiction was released in 1994.", ["Pulp Fiction came out in 1994 to wide acclaim."], True),
+        (
+            "The Dead Sea Scrolls were discovered in 1947.",
+            ["The Dead Sea Scrolls were found near Qumran in 1947."],
+            True,
+        ),
+        ("Lincoln died in Washington in 1865.", ["Lincoln was assassinated in Washington in 1865."], True),
     ],
 )
 def test_pass20_a_claim_of_another_event_is_not_supported(claim: str, passages: list[str], supported: bool) -> None:

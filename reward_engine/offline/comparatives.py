@@ -225,8 +225,10 @@ def comparison_verdict(question: str, answer: str, gold: str, whole: str = "") -
         return None
     if _HEARSAY.search(answer[found.end("opener") if found["opener"] else 0 : found.start("a")]):
         return None  # "Not even Saturn is larger than Jupiter": read as said elsewhere
-    said = re.search(rf"(?i)\b{re.escape(found['a'])}\s+(?:is|was|are|were)\b", whole)
-    before = re.split(r"[.;:!?]|\bbut\b", whole[: said.start()])[-1] if said else ""
+    at = whole.lower().find(answer.strip().lower()[:40]) if whole else -1
+    said = re.search(rf"(?i)\b{re.escape(found['a'])}\s+(?:is|was|are|were)\b", whole) if at < 0 else None
+    end = at if at >= 0 else said.start() if said else 0  # before this comparison, not the answer's first "A is"
+    before = re.split(r"[.;:!?]|\bbut\b", whole[:end])[-1]
     if _HEARSAY.search(re.sub(r"(?i)^\W*(?:no|yes|well|actually|indeed)\W+", "", before)):
         return None
     big, small, dimension = _ordered(found)

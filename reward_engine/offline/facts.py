@@ -356,23 +356,27 @@ _DEGREES = re.compile(r"(?i)\s*\bdegrees?\s+(celsius|centigrade|fahrenheit)\b")
 _MINUS = re.compile(r"(?i)(?<![\d)]\s)(?<![\d)])\bminus\s+(?=\d)")
 
 
-# what happened, in the words that say it: a claim of one event is not supported by a passage of another with the
-# same name, place and year ("Mozart died in Salzburg in 1756" against "born in Salzburg in 1756": hostile pass 20)
+# what happened, in the words that say it: a claim of an event is not supported by a passage that tells of events
+# but not that one ("Mozart died in Salzburg in 1756" against "born in Salzburg in 1756": hostile pass 20); a passage
+# that tells of none ("came out in 1994") leaves it to the words. Verbs and event nouns only: a role ("his wife",
+# "the co-founder") is no event (the review of pass 20).
 _EVENT_GROUPS = (
-    "born birth birthplace birthday bore", "died dies die death dead deceased",
-    "buried burial interred grave tomb", "married marriage marries wed wedded wedding spouse wife husband",
-    "divorced divorce", "founded founding founder founders establishing established",
-    "released release", "elected election", "crowned coronation", "baptised baptized baptism christened",
-    "assassinated assassination murdered killed", "invented invention inventor", "discovered discovery discoverer",
+    "born birth birthplace birthday", "died dies die death passed", "buried burial interred",
+    "married marriage marries wed wedded wedding", "divorced divorce",
+    "founded founding established cofounded co-founded started formed created", "released release premiered debuted",
+    "elected election", "crowned coronation", "baptised baptized baptism christened",
+    "assassinated assassination murdered killed", "invented invention", "discovered discovery found",
     "published publication", "launched launch", "resigned resignation", "retired retirement",
     "graduated graduation", "abdicated abdication", "executed execution",
 )  # fmt: skip
 _EVENT_OF = {word: i for i, group in enumerate(_EVENT_GROUPS) for word in group.split()}
+_IMPLIES = {_EVENT_OF["assassinated"]: _EVENT_OF["died"], _EVENT_OF["executed"]: _EVENT_OF["died"]}  # killed: died
 
 
 def _events(text: str) -> set[int]:
-    """The events ``text`` names (indices into ``_EVENT_GROUPS``)."""
-    return {_EVENT_OF[w] for w in normalize(text).split() if w in _EVENT_OF}
+    """The events ``text`` tells of (indices into ``_EVENT_GROUPS``), with what they imply (a killing, a death)."""
+    found = {_EVENT_OF[w] for w in normalize(text).split() if w in _EVENT_OF}
+    return found | {_IMPLIES[e] for e in found if e in _IMPLIES}
 
 
 _NAMED = r"(?:[A-Z][\w'-]*(?:\s+(?:of\s+)?[A-Z][\w'-]*)*|\d[\d,.]*)"
@@ -422,7 +426,7 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
         have, passage_numbers = _passage_features(passage)
         if numbers - passage_numbers or claim_names - have or _scaled(claim) - _scaled(passage):
             continue  # ... and "8,849 thousand metres" is not "8,849 metres"
-        if events and events - _events(passage):
+        if events and (told := _events(passage)) and events - told:
             continue  # "died in Salzburg in 1756" where it says "born in Salzburg in 1756" (hostile pass 20)
         if len(words & have) / len(words) < threshold:
             continue

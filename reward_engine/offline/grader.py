@@ -396,7 +396,7 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         return Label.INCORRECT  # "1969 AH" for 1969: the reading would drop "ah" as a filler word
     if golds and _GENERATION.search(text) and not any(_GENERATION.search(raw) for raw, _ in golds):
         return Label.INCORRECT  # "Mozart Sr." is Leopold, the father, for Wolfgang Amadeus (hostile pass 8)
-    if turns.puts_down_before(text) and any(find_word(pred, g) >= 0 for _, g in golds):
+    if (turns.puts_down_before(text) or turns.retracted(text)) and any(find_word(pred, g) >= 0 for _, g in golds):
         return Label.INCORRECT  # "Most people would say Paris, but that's a myth." (hostile pass 7)
     if golds and all(re.search(r"\d", raw) and _sign_turned(text, raw, question) for raw, _ in golds):
         return Label.INCORRECT  # "-1889" for 1889, "8,849 m below sea level" for a height

@@ -326,10 +326,24 @@ def another_place(after: str, where: set[str]) -> bool:
 _DOUBT_BEFORE = re.compile(r"\b(?:i doubt|doubtful|unlikely)(?: that)?(?: it s| it is| it was| it would be)?\s+$")
 _DOWN_AFTER = re.compile(
     r"^\s*(?:(?:is|was|s|that s|that is|seems)\s+)?(?:just\s+|only\s+)?(?:(?:common|popular)\s+)?"
-    r"(?:myth|misconception|false|wrong|incorrect|untrue|not true|unlikely|doubtful|urban legend|mistake|error|"
-    r"mistaken|not right|not correct)\b"
-    r"|^\s*not(?:\s+really)?\s*$"  # "Paris (not really)", "Paris, not." (hostile pass 20)
+    r"(?:myth|misconception|false|wrong|incorrect|untrue|not true|unlikely|doubtful|urban legend)\b"
+    # hostile pass 20: "1889 is a mistake", "1889 is not right", "Paris (not really)"; the copula asked where a
+    # bare word is read otherwise ("Paris (error-free)", "Paris, not?": the review of pass 20)
+    r"|^\s*(?:is|was|s|that s|that is)\s+(?:(?:common|popular|big|clear)\s+)?"
+    r"(?:mistake|error|mistaken|not right|not correct)\b"
 )
+# the answer taken back at its end: "Paris (not really)", "Paris, not.", "1889 - not really" (hostile pass 20); not a
+# tag question ("Paris, not?") nor a hedge ("Paris, not really sure")
+_RETRACTED = re.compile(r"(?i)[,(\u2013\u2014-]\s*not(?:\s+really)?\s*\)?\s*[.!]*\s*$")
+
+
+def retracted(text: str) -> bool:
+    """``text`` ends by taking its answer back ("Paris (not really)").
+
+    >>> retracted("Paris (not really)"), retracted("Paris, not."), retracted("Paris, not?"), retracted("Paris, no")
+    (True, True, False, False)
+    """
+    return _RETRACTED.search(text) is not None
 
 
 def put_down(before: str, after: str) -> bool:
@@ -345,10 +359,10 @@ def put_down(before: str, after: str) -> bool:
 
 
 def value_put_down(seg: str) -> bool:
-    """A normalised answer that puts its first number down after giving it: "1889 is wrong", "1889 (not really)"
+    """A normalised answer that puts its first number down after giving it: "1889 is wrong", "1889 is a mistake"
     (hostile pass 20: only names were read this way).
 
-    >>> value_put_down("1889 is wrong"), value_put_down("1889 not really"), value_put_down("1889 not 1887")
+    >>> value_put_down("1889 is wrong"), value_put_down("1889 is mistake"), value_put_down("1889 not 1887")
     (True, True, False)
     """
     found = re.search(r"\d[\d,.]*", seg)
