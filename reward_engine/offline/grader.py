@@ -364,12 +364,14 @@ def _same_figures(text: str, gold_raw: str) -> bool:
     return [(q.low, q.high) for q in said] == [(q.low, q.high) for q in gold]
 
 
-def _grade(answer: str, answers: str | Iterable[str] | None, question: str | None) -> Label:
-    raw_golds = gold_aliases(answers, question)
-    # "Paris, I mean Lyon" answers Lyon; "Paris vs. Lyon", "a. Paris b. Lyon" offer both (hostile pass 6)
-    text = as_options(without_opener(settled(prepare(answer or "")), question), " ".join(raw_golds))
-    text = _without_label(text, question, raw_golds)
-    if any(re.search(r"\d", raw) for raw in raw_golds):
+def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tuple[str, list[str]]:
+    """The answer (and where both must change, the golds) rewritten into the form the gold is written in, each step
+    gated on the gold's form and taken in this order: a value set aside dropped, a regnal or numbered name's
+    number, times of day, shares, the question's own unit, Roman numerals as digits (the last gated on the golds
+    as the earlier steps left them: a share gold in words is "25%" by then). One place, so a new form is one more
+    step here."""
+    numeric = any(re.search(r"\d", raw) for raw in raw_golds)
+    if numeric:
         text = turns.without_value_set_aside(text)  # "Not 1887 but 1889" gives 1889 (hostile pass 17)
     if rewrites.regnal_gold(raw_golds):
         text = rewrites.regnal(text)  # "Louis the Fourteenth", "Louis 14" for Louis XIV (hostile pass 16)
@@ -382,11 +384,22 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         text, raw_golds = rewrites.shares_as_percent(text), [rewrites.shares_as_percent(g) for g in raw_golds]
     if question and _DOZEN.search(question):
         text = _DOZEN.sub(" ", text)  # "How many dozen are in a gross? 12 dozen": the question's unit, said again
+    numeric = any(re.search(r"\d", raw) for raw in raw_golds)  # a share gold in words is "25%" by now
     as_number = turns.roman(text)
-    if as_number is not None and any(re.search(r"\d", raw) for raw in raw_golds):
+    if as_number is not None and numeric:
         text = str(as_number)  # "MDCCCLXXXIX" for 1889 (hostile pass 7)
-    elif any(re.search(r"\d", raw) for raw in raw_golds):
+    elif numeric:
         text = turns.romans_as_digits(text)  # "in MDCCCLXXXIX" (hostile pass 17)
+    return text, raw_golds
+
+
+def _grade(answer: str, answers: str | Iterable[str] | None, question: str | None) -> Label:
+    raw_golds = gold_aliases(answers, question)
+    # "Paris, I mean Lyon" answers Lyon; "Paris vs. Lyon", "a. Paris b. Lyon" offer both (hostile pass 6)
+    text = without_opener(settled(turns.without_confirmation(prepare(answer or ""), question)), question)
+    text = as_options(text, " ".join(raw_golds))
+    text = _without_label(text, question, raw_golds)
+    text, raw_golds = _in_gold_form(text, raw_golds, question)
     pred = normalize(text)
     if not pred:
         return Label.NOT_ATTEMPTED

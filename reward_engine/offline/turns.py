@@ -57,8 +57,9 @@ def relation_of(before: str, question: str | None = None) -> bool:
 # "Paris, I mean Lyon": what follows the last of these is the answer the response settles on
 _CORRECTION = re.compile(
     r"(?i)(?:^|[\s,;:.!?(\u2013\u2014-])\s*(?:i mean|i meant|or rather|no,? wait|wait,? no|correction(?=\s*:)|"
-    r"scratch that|make that|i should (?:say|have said)|actually,? no)\b\s*[,:;\u2013\u2014-]?\s*(?=\S)"
-)
+    r"scratch that|make that|i should (?:say|have said)|actually,? no|just kidding|(?:my )?final answer(?=\s*:)|"
+    r"(?:my )?final answer is)\b\s*[,:;\u2013\u2014-]?\s*(?:it'?s\s+|it is\s+)?(?=\S)"
+)  # ... "Lyon. Final answer: Paris", "Lyon. Just kidding, it's Paris." (hostile pass 21)
 # "Lyon? No, Paris.": a guess asked and turned down, then a name (capitalised: "Paris? No, I'm sure." keeps Paris)
 _TURNED_DOWN = re.compile(r"[?.!]\s*(?:[Nn]o|NO)\s*[,.!:;\u2013\u2014-]+\s*(?=(?!I\b)[A-Z0-9])")
 SETTLED_WORDS = 6  # what follows a correction is an answer when this short ("Paris, I mean Lyon")
@@ -72,6 +73,8 @@ def settled(text: str) -> str:
     ('Lyon', 'Paris.', 'Paris')
     >>> settled("Lyon? No, Paris."), settled("Paris? No, I am sure."), settled("Marseille... correction: Paris")
     ('Paris.', 'Paris? No, I am sure.', 'Paris')
+    >>> settled("Lyon. Final answer: Paris"), settled("Lyon. Just kidding, it's Paris.")
+    ('Paris', 'Paris.')
     """
     end = max((m.end() for m in (*_CORRECTION.finditer(text), *_TURNED_DOWN.finditer(text))), default=None)
     if end is None or len(text[end:].split()) > SETTLED_WORDS:
@@ -150,6 +153,28 @@ def without_value_set_aside(text: str) -> str:
     if after and _FIRST_VALUE.search(text[: after.start()]):
         text = text[: after.start()] + text[after.end() :]  # "1889, not 1887": the value set aside after it
     return text
+
+
+# a closing confirmation of the answer given: "Paris? Yes.", "Paris. Yes, definitely."
+_CONFIRMED = re.compile(
+    r"(?i)(?<=[?.!])\s*(?:yes|yep|yeah|indeed|definitely|certainly)\b[\s,.!]*(?:definitely|certainly)?[.!]?\s*$"
+)
+# "Paris, or at least that's my guess": a hedge on one answer, not a second one
+_OR_AT_LEAST = re.compile(r"(?i),?\s+or at least (?=(?:that|this|it|so|i|my)\b)")
+
+
+def without_confirmation(text: str, question: str | None) -> str:
+    """``text`` without a closing "Yes." that confirms its answer, and with "or at least that's my guess" read as
+    the hedge it is, where the question is not a yes-or-no one (hostile pass 21: both read as a second answer).
+
+    >>> without_confirmation("Paris? Yes.", "What is the capital?"), without_confirmation("Paris? Yes.", "Is it?")
+    ('Paris?', 'Paris? Yes.')
+    >>> without_confirmation("Paris, or at least that's my guess.", "What is the capital?")
+    "Paris, at least that's my guess."
+    """
+    if _YES_NO.match(question or ""):
+        return text
+    return _OR_AT_LEAST.sub(", at least ", _CONFIRMED.sub("", text))
 
 
 # "Yes, Mozart": an opener that agrees with nothing asked (the question asks who, not whether)

@@ -1,0 +1,41 @@
+"""Hostile pass 21 (issue #74): 87 new cases written before they were run (16 whole completions through the
+presets, 9 on jobs): no data loss, no stale result, and no wrong answer paid as right. Closed here: right answers
+paid as wrong, each beside its controls: "Lyon. Final answer: Paris", "Lyon. Just kidding, it's Paris." (corrections
+the reading did not know), "Paris? Yes." (a confirmation read as a second answer), "Paris, or at least that's my
+guess." (a hedge read as a second option).
+
+Left (debatable, in the issue's note; none pays a policy more than "I don't know"): "I don't have enough information
+to say, but Paris is plausible." NOT_ATTEMPTED right or wrong; "1889±1" NOT_ATTEMPTED; bounds that hold the gold
+("more than one" for 2) NOT_ATTEMPTED; a prize year swapped with another prize's only unsupported; truthrl pays "I do
+not know." as wrong (TruthRL's literal phrase rule).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reward_engine.offline.grader import Label, grade
+
+FRANCE = "What is the capital of France?"
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "gold", "label"),
+    [
+        ("Lyon. Final answer: Paris", FRANCE, "Paris", Label.CORRECT),
+        ("Paris. Final answer: Lyon", FRANCE, "Paris", Label.INCORRECT),
+        ("Final answer: Paris", FRANCE, "Paris", Label.CORRECT),
+        ("Lyon. Just kidding, it's Paris.", FRANCE, "Paris", Label.CORRECT),
+        ("Paris. Just kidding: Lyon.", FRANCE, "Paris", Label.INCORRECT),
+        ("Paris? Yes.", FRANCE, "Paris", Label.CORRECT),
+        ("Paris. Yes, definitely.", FRANCE, "Paris", Label.CORRECT),
+        ("Lyon? Yes.", FRANCE, "Paris", Label.INCORRECT),
+        ("Yes.", "Is Paris the capital of France?", "Yes", Label.CORRECT),
+        ("Paris, or at least that's my guess.", FRANCE, "Paris", Label.CORRECT),
+        ("Lyon, or at least that's my guess.", FRANCE, "Paris", Label.INCORRECT),
+        ("Paris, or at least Lyon", FRANCE, "Paris", Label.INCORRECT),
+        ("Paris or Lyon", FRANCE, "Paris", Label.INCORRECT),
+    ],
+)
+def test_pass21_corrections_confirmations_and_hedges(answer: str, question: str, gold: str, label: Label) -> None:
+    assert grade(answer, gold, question) is label
