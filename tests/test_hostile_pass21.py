@@ -1,4 +1,4 @@
-"""Hostile pass 21 (issue #74): 87 new cases written before they were run (16 whole completions through the
+"""Hostile passes 21 and 22 (issue #74): 87 new cases written before they were run (16 whole completions through the
 presets, 9 on jobs): no data loss, no stale result, and no wrong answer paid as right. Closed here: right answers
 paid as wrong, each beside its controls: "Lyon. Final answer: Paris", "Lyon. Just kidding, it's Paris." (corrections
 the reading did not know), "Paris? Yes." (a confirmation read as a second answer), "Paris, or at least that's my
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import pytest
 
+from reward_engine.offline import facts
 from reward_engine.offline.grader import Label, grade
 
 FRANCE = "What is the capital of France?"
@@ -39,3 +40,46 @@ FRANCE = "What is the capital of France?"
 )
 def test_pass21_corrections_confirmations_and_hedges(answer: str, question: str, gold: str, label: Label) -> None:
     assert grade(answer, gold, question) is label
+
+
+EIFFEL = "In which year was the Eiffel Tower completed?"
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "gold", "label"),
+    [
+        # hostile pass 22 (83 cases: no data loss, no stale result): where pass 21's rules went too far or not far
+        ("Paris, or at least I think it's Lyon.", FRANCE, "Paris", Label.INCORRECT),
+        ("Paris, or at least my guess is Lyon.", FRANCE, "Paris", Label.INCORRECT),
+        ("Lyon. Just kidding.", FRANCE, "Paris", Label.INCORRECT),
+        ("Paris, and I'm not just kidding.", FRANCE, "Paris", Label.CORRECT),
+        ("Answer: Paris\nConfidence: low", FRANCE, "Paris", Label.CORRECT),
+        ("Lyon. Confidence: high", FRANCE, "Paris", Label.INCORRECT),
+        ("1. 1889", EIFFEL, "1889", Label.CORRECT),
+        ("1. Lyon 2. Paris", FRANCE, "Paris", Label.INCORRECT),
+        ("1889, and that's no mistake.", EIFFEL, "1889", Label.CORRECT),
+        ("Paris \u2014 a common misconception is that it's Lyon.", FRANCE, "Paris", Label.CORRECT),
+        ("Lyon \u2014 a common misconception is that it's Paris.", FRANCE, "Paris", Label.INCORRECT),
+        ("Paris is a myth.", FRANCE, "Paris", Label.INCORRECT),
+    ],
+)
+def test_pass22_answers(answer: str, question: str, gold: str, label: Label) -> None:
+    assert grade(answer, gold, question) is label
+
+
+JUPITER = ["Jupiter is the largest planet in the Solar System. Saturn is the second largest planet."]
+EVEREST = ["Mount Everest is the highest mountain above sea level. Its summit is 8,849 metres high."]
+PYTHON = ["Python is a programming language. Guido van Rossum first released Python in 1991."]
+
+
+@pytest.mark.parametrize(
+    ("claim", "passages", "supported"),
+    [
+        ("Jupiter is the largest planet, not Saturn.", JUPITER, True),
+        ("Mount Everest's summit is 8,849 metres high, not 8,848.", EVEREST, True),
+        ("Mount Everest's summit is 8,848 metres high, not 8,849.", EVEREST, False),
+        ("Python was launched by Guido van Rossum in 1991.", PYTHON, True),
+    ],
+)
+def test_pass22_claims(claim: str, passages: list[str], supported: bool) -> None:
+    assert facts.supported(claim, passages) is supported

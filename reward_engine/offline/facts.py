@@ -363,10 +363,11 @@ _MINUS = re.compile(r"(?i)(?<![\d)]\s)(?<![\d)])\bminus\s+(?=\d)")
 _EVENT_GROUPS = (
     "born birth birthplace birthday", "died dies die death passed", "buried burial interred",
     "married marriage marries wed wedded wedding", "divorced divorce",
-    "founded founding established cofounded co-founded started formed created", "released release premiered debuted",
+    "founded founding established cofounded co-founded started formed created",
+    "released release premiered debuted launched launch",
     "elected election", "crowned coronation", "baptised baptized baptism christened",
     "assassinated assassination murdered killed", "invented invention", "discovered discovery found",
-    "published publication", "launched launch", "resigned resignation", "retired retirement",
+    "published publication", "resigned resignation", "retired retirement",
     "graduated graduation", "abdicated abdication", "executed execution",
 )  # fmt: skip
 _EVENT_OF = {word: i for i, group in enumerate(_EVENT_GROUPS) for word in group.split()}
@@ -381,7 +382,7 @@ def _events(text: str) -> set[int]:
 
 _NAMED = r"(?:[A-Z][\w'-]*(?:\s+(?:of\s+)?[A-Z][\w'-]*)*|\d[\d,.]*)"
 _SET_ASIDE = re.compile(
-    rf"^(?P<main>.*?\b(?P<said>{_NAMED}))\s*,?\s+(?:and\s+|but\s+)?(?:not|rather\s+than|instead\s+of)\s+"
+    rf"^(?P<main>.*?\b(?P<said>[\w'-]+))\s*,?\s+(?:and\s+|but\s+)?(?:not|rather\s+than|instead\s+of)\s+"
     rf"(?:in\s+|on\s+|at\s+)?(?P<other>{_NAMED})\s*(?P<end>[.!]?)\s*$"
 )
 

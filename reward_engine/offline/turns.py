@@ -57,8 +57,8 @@ def relation_of(before: str, question: str | None = None) -> bool:
 # "Paris, I mean Lyon": what follows the last of these is the answer the response settles on
 _CORRECTION = re.compile(
     r"(?i)(?:^|[\s,;:.!?(\u2013\u2014-])\s*(?:i mean|i meant|or rather|no,? wait|wait,? no|correction(?=\s*:)|"
-    r"scratch that|make that|i should (?:say|have said)|actually,? no|just kidding|(?:my )?final answer(?=\s*:)|"
-    r"(?:my )?final answer is)\b\s*[,:;\u2013\u2014-]?\s*(?:it'?s\s+|it is\s+)?(?=\S)"
+    r"scratch that|make that|i should (?:say|have said)|actually,? no|(?<!not )just kidding|"
+    r"(?:my )?final answer(?=\s*:)|(?:my )?final answer is)\b\s*[,:;\u2013\u2014-]?\s*(?:it'?s\s+|it is\s+)?(?=\S)"
 )  # ... "Lyon. Final answer: Paris", "Lyon. Just kidding, it's Paris." (hostile pass 21)
 # "Lyon? No, Paris.": a guess asked and turned down, then a name (capitalised: "Paris? No, I'm sure." keeps Paris)
 _TURNED_DOWN = re.compile(r"[?.!]\s*(?:[Nn]o|NO)\s*[,.!:;\u2013\u2014-]+\s*(?=(?!I\b)[A-Z0-9])")
@@ -77,8 +77,8 @@ def settled(text: str) -> str:
     ('Paris', 'Paris.')
     """
     end = max((m.end() for m in (*_CORRECTION.finditer(text), *_TURNED_DOWN.finditer(text))), default=None)
-    if end is None or len(text[end:].split()) > SETTLED_WORDS:
-        return text  # "Paris, and I mean the city proper, ...": an aside, not a new answer
+    if end is None or len(text[end:].split()) > SETTLED_WORDS or not re.search(r"\w", text[end:]):
+        return text  # "Paris, and I mean the city proper, ...": an aside; "Lyon. Just kidding.": nothing new
     return text[end:]
 
 
@@ -159,22 +159,37 @@ def without_value_set_aside(text: str) -> str:
 _CONFIRMED = re.compile(
     r"(?i)(?<=[?.!])\s*(?:yes|yep|yeah|indeed|definitely|certainly)\b[\s,.!]*(?:definitely|certainly)?[.!]?\s*$"
 )
-# "Paris, or at least that's my guess": a hedge on one answer, not a second one
-_OR_AT_LEAST = re.compile(r"(?i),?\s+or at least (?=(?:that|this|it|so|i|my)\b)")
+# "Paris, or at least that's my guess": a hedge on one answer, not a second one ("Paris, or at least I think it's
+# Lyon" offers two: pass 22)
+_OR_AT_LEAST = re.compile(
+    r"(?i),?\s+or at least (?=(?:that'?s|that is|this is|so i (?:think|believe|guess)|i think so|i believe so)\b"
+    r"[^,;]{0,30}$)"
+)
+# a closing word on the answer given, or on how sure it is: "..., and that's no mistake", "Confidence: low"
+_VOUCHED = re.compile(
+    r"(?i)[,;.]?\s*(?:and\s+)?(?:that'?s|that is|this is)\s+(?:no mistake|no joke|for sure|a fact|certain)\s*[.!]*\s*$"
+    r"|(?:^|[\s.;,(])\(?confidence(?: level)?\s*[:=-]\s*(?:\d+(?:\.\d+)?\s*%?|very low|very high|low|medium|moderate|"
+    r"high)\)?\s*[.!]?\s*$"
+)
+_ONE_ITEM = re.compile(r"^\s*1[.)]\s+(?=\S)(?![\s\S]*(?:^|\s)2[.)]\s)")  # "1. 1889": a list of one (pass 22)
 
 
 def without_confirmation(text: str, question: str | None) -> str:
-    """``text`` without a closing "Yes." that confirms its answer, and with "or at least that's my guess" read as
-    the hedge it is, where the question is not a yes-or-no one (hostile pass 21: both read as a second answer).
+    """``text`` without a closing "Yes." that confirms its answer, a closing "that's no mistake" or "Confidence: low",
+    a list number before its only item ("1. 1889"), and with "or at least that's my guess" read as the hedge it is,
+    where the question is not a yes-or-no one (hostile passes 21-22: each read as a second answer).
 
     >>> without_confirmation("Paris? Yes.", "What is the capital?"), without_confirmation("Paris? Yes.", "Is it?")
     ('Paris?', 'Paris? Yes.')
     >>> without_confirmation("Paris, or at least that's my guess.", "What is the capital?")
     "Paris, at least that's my guess."
+    >>> without_confirmation("Answer: Paris\\nConfidence: low", "Where?"), without_confirmation("1. 1889", "When?")
+    ('Answer: Paris', '1889')
     """
     if _YES_NO.match(question or ""):
         return text
-    return _OR_AT_LEAST.sub(", at least ", _CONFIRMED.sub("", text))
+    text = _ONE_ITEM.sub("", _VOUCHED.sub("", _CONFIRMED.sub("", text)))
+    return _OR_AT_LEAST.sub(", at least ", text)
 
 
 # "Yes, Mozart": an opener that agrees with nothing asked (the question asks who, not whether)
@@ -352,6 +367,7 @@ _DOUBT_BEFORE = re.compile(r"\b(?:i doubt|doubtful|unlikely)(?: that)?(?: it s| 
 _DOWN_AFTER = re.compile(
     r"^\s*(?:(?:is|was|s|that s|that is|seems)\s+)?(?:just\s+|only\s+)?(?:(?:common|popular)\s+)?"
     r"(?:myth|misconception|false|wrong|incorrect|untrue|not true|unlikely|doubtful|urban legend)\b"
+    r"(?!\s+(?:is|was|says|holds|has it)\b)"  # "Paris - a common misconception is that it's Lyon" (pass 22)
     # hostile pass 20: "1889 is a mistake", "1889 is not right", "Paris (not really)"; the copula asked where a
     # bare word is read otherwise ("Paris (error-free)", "Paris, not?": the review of pass 20)
     r"|^\s*(?:is|was|s|that s|that is)\s+(?:(?:common|popular|big|clear)\s+)?"
