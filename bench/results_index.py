@@ -105,6 +105,7 @@ CODE: dict[str, tuple[str, ...]] = {
     "effect.md": ("bench/effect.py", *_TRAINING, "configs/selective.yaml"),  # the margin design (default config)
     "effect-levers.md": ("bench/effect.py", *_TRAINING, "configs/selective.yaml"),  # levers on the trap, one seed
     "effect-levers-t12.md": ("bench/effect.py", *_TRAINING, "configs/selective.yaml"),  # temperature lever, one seed
+    "effect-levers-t035.md": ("bench/effect.py", *_TRAINING, "configs/selective.yaml"),  # smaller abstain reward
     "effect-gpu.md": ("bench/effect.py", *_TRAINING, "configs/demo.yaml"),  # the gradient design, then the default
     "effect-min-correct-1.md": ("bench/effect.py", *_TRAINING, "configs/demo.yaml"),
     "eval_decode.md": (
@@ -183,6 +184,7 @@ DATA_OF = {  # a data file -> the .md of its run
     "effect.json": "effect.md",
     "effect-levers.json": "effect-levers.md",
     "effect-levers-t12.json": "effect-levers-t12.md",
+    "effect-levers-t035.json": "effect-levers-t035.md",
     "reliability.json": "reliability.md",
     "retrieval.png": "retrieval.md",
     "reward_throughput.png": "reward_throughput.md",
