@@ -214,7 +214,12 @@ def _copy_db(source: Path, target: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m retrieval.build", description=__doc__.split("\n\n")[0])
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--input", type=Path, action=Once, help="JSON array or JSONL of {title, text}")
+    source.add_argument(
+        "--input",
+        type=Path,
+        action=Once,
+        help="JSON array or JSONL of {title, text}; the KB becomes exactly these documents (others are removed)",
+    )
     source.add_argument("--from-db", type=Path, action=Once, help="a DB with FActScore's documents table")
     source.add_argument("--preset", choices=["demo"], help="the embedded offline KB")
     parser.add_argument("--db", type=Path, action=Once, help="KB file to create or update")

@@ -1,4 +1,4 @@
-"""Hostile passes 21 and 22 (issue #74): 87 new cases written before they were run (16 whole completions through the
+"""Hostile passes 21, 22 and 23 (issue #74): 87 new cases written before they were run (16 whole completions through the
 presets, 9 on jobs): no data loss, no stale result, and no wrong answer paid as right. Closed here: right answers
 paid as wrong, each beside its controls: "Lyon. Final answer: Paris", "Lyon. Just kidding, it's Paris." (corrections
 the reading did not know), "Paris? Yes." (a confirmation read as a second answer), "Paris, or at least that's my
@@ -18,11 +18,13 @@ from reward_engine.offline import facts
 from reward_engine.offline.grader import Label, grade
 
 FRANCE = "What is the capital of France?"
+EIFFEL = "In which year was the Eiffel Tower completed?"
 
 
 @pytest.mark.parametrize(
     ("answer", "question", "gold", "label"),
     [
+        # hostile pass 21
         ("Lyon. Final answer: Paris", FRANCE, "Paris", Label.CORRECT),
         ("Paris. Final answer: Lyon", FRANCE, "Paris", Label.INCORRECT),
         ("Final answer: Paris", FRANCE, "Paris", Label.CORRECT),
@@ -36,18 +38,6 @@ FRANCE = "What is the capital of France?"
         ("Lyon, or at least that's my guess.", FRANCE, "Paris", Label.INCORRECT),
         ("Paris, or at least Lyon", FRANCE, "Paris", Label.INCORRECT),
         ("Paris or Lyon", FRANCE, "Paris", Label.INCORRECT),
-    ],
-)
-def test_pass21_corrections_confirmations_and_hedges(answer: str, question: str, gold: str, label: Label) -> None:
-    assert grade(answer, gold, question) is label
-
-
-EIFFEL = "In which year was the Eiffel Tower completed?"
-
-
-@pytest.mark.parametrize(
-    ("answer", "question", "gold", "label"),
-    [
         # hostile pass 22 (83 cases: no data loss, no stale result): where pass 21's rules went too far or not far
         ("Paris, or at least I think it's Lyon.", FRANCE, "Paris", Label.INCORRECT),
         ("Paris, or at least my guess is Lyon.", FRANCE, "Paris", Label.INCORRECT),
@@ -61,9 +51,23 @@ EIFFEL = "In which year was the Eiffel Tower completed?"
         ("Paris \u2014 a common misconception is that it's Lyon.", FRANCE, "Paris", Label.CORRECT),
         ("Lyon \u2014 a common misconception is that it's Paris.", FRANCE, "Paris", Label.INCORRECT),
         ("Paris is a myth.", FRANCE, "Paris", Label.INCORRECT),
+        # hostile pass 23 (92 cases: no data loss, no stale result): "I mean it." read as a new, empty answer (an
+        # abstention: Binary RAR paid 1 for "Lyon. I mean it."), confirmations and openers read as second answers
+        ("Lyon. I mean it.", FRANCE, "Paris", Label.INCORRECT),
+        ("Paris. I mean it.", FRANCE, "Paris", Label.CORRECT),
+        ("1887. I mean it.", EIFFEL, "1889", Label.INCORRECT),
+        ("Paris \u2014 I mean, obviously.", FRANCE, "Paris", Label.CORRECT),
+        ("Paris, the one on the Seine, I mean.", FRANCE, "Paris", Label.CORRECT),
+        ("Paris, I mean Lyon", FRANCE, "Paris", Label.INCORRECT),
+        ("1889. Yes, really.", EIFFEL, "1889", Label.CORRECT),
+        ("Paris. Yes, that's right.", FRANCE, "Paris", Label.CORRECT),
+        ("Lyon. That's right.", FRANCE, "Paris", Label.INCORRECT),
+        ("Paris. Correct.", FRANCE, "Paris", Label.CORRECT),
+        ("No kidding, Paris.", FRANCE, "Paris", Label.CORRECT),
+        ("No kidding, Lyon.", FRANCE, "Paris", Label.INCORRECT),
     ],
 )
-def test_pass22_answers(answer: str, question: str, gold: str, label: Label) -> None:
+def test_corrections_confirmations_hedges_closing_words(answer: str, question: str, gold: str, label: Label) -> None:
     assert grade(answer, gold, question) is label
 
 
@@ -83,3 +87,12 @@ PYTHON = ["Python is a programming language. Guido van Rossum first released Pyt
 )
 def test_pass22_claims(claim: str, passages: list[str], supported: bool) -> None:
     assert facts.supported(claim, passages) is supported
+
+
+def test_pass23_binary_rar_and_claims_read_a_closing_word_as_no_fact() -> None:
+    capital = ["Paris is the capital and largest city of France."]
+    assert facts.answer_contradicted(FRANCE, "Lyon. I mean it.", capital)
+    assert not facts.answer_contradicted(FRANCE, "Paris. I mean it.", capital)
+    tower = ["The Eiffel Tower in Paris was completed in 1889."]
+    assert facts.supported("The Eiffel Tower was completed in 1889, and that's no mistake.", tower)
+    assert not facts.supported("The Eiffel Tower was completed in 1887, and that's no mistake.", tower)

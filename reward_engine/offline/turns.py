@@ -62,6 +62,8 @@ _CORRECTION = re.compile(
 )  # ... "Lyon. Final answer: Paris", "Lyon. Just kidding, it's Paris." (hostile pass 21)
 # "Lyon? No, Paris.": a guess asked and turned down, then a name (capitalised: "Paris? No, I'm sure." keeps Paris)
 _TURNED_DOWN = re.compile(r"[?.!]\s*(?:[Nn]o|NO)\s*[,.!:;\u2013\u2014-]+\s*(?=(?!I\b)[A-Z0-9])")
+# what "I mean" may stand before and still add no answer: "I mean it.", "I mean, obviously." (hostile pass 23)
+_EMPHASIS = frozenset("it that this really obviously seriously literally honestly so every word what i say".split())
 SETTLED_WORDS = 6  # what follows a correction is an answer when this short ("Paris, I mean Lyon")
 
 
@@ -73,13 +75,18 @@ def settled(text: str) -> str:
     ('Lyon', 'Paris.', 'Paris')
     >>> settled("Lyon? No, Paris."), settled("Paris? No, I am sure."), settled("Marseille... correction: Paris")
     ('Paris.', 'Paris? No, I am sure.', 'Paris')
-    >>> settled("Lyon. Final answer: Paris"), settled("Lyon. Just kidding, it's Paris.")
-    ('Paris', 'Paris.')
+    >>> settled("Lyon. Final answer: Paris"), settled("Lyon. Just kidding, it's Paris."), settled("Lyon. I mean it.")
+    ('Paris', 'Paris.', 'Lyon')
     """
-    end = max((m.end() for m in (*_CORRECTION.finditer(text), *_TURNED_DOWN.finditer(text))), default=None)
-    if end is None or len(text[end:].split()) > SETTLED_WORDS or not re.search(r"\w", text[end:]):
+    last = max((*_CORRECTION.finditer(text), *_TURNED_DOWN.finditer(text)), key=lambda m: m.end(), default=None)
+    if last is None:
+        return text
+    tail = text[last.end() :]
+    if re.search(r"(?i)\bi mean", last.group()) and set(re.findall(r"[a-z']+", tail.lower())) <= _EMPHASIS:
+        return text[: last.start()]  # "Lyon. I mean it.", "Paris, the one on the Seine, I mean.": no new answer
+    if len(tail.split()) > SETTLED_WORDS or not re.search(r"\w", tail):
         return text  # "Paris, and I mean the city proper, ...": an aside; "Lyon. Just kidding.": nothing new
-    return text[end:]
+    return tail
 
 
 # words after "not" that make it no denial of the value that follows: a bound ("not before 1889"), a time ("not
@@ -156,9 +163,11 @@ def without_value_set_aside(text: str) -> str:
 
 
 # a closing confirmation of the answer given: "Paris? Yes.", "Paris. Yes, definitely."
+_SURE = r"(?:yes|yep|yeah|indeed|definitely|certainly|absolutely|really|right|correct|exactly|for sure)"
 _CONFIRMED = re.compile(
-    r"(?i)(?<=[?.!])\s*(?:yes|yep|yeah|indeed|definitely|certainly)\b[\s,.!]*(?:definitely|certainly)?[.!]?\s*$"
-)
+    rf"(?i)(?<=[?.!])\s*(?:{_SURE}\b[\s,.!]*)?(?:(?:that'?s|that is|it'?s|it is)\s+{_SURE}\b|{_SURE}\b)"
+    r"[\s,.!]*(?:definitely|certainly|absolutely)?[.!]?\s*$"
+)  # "Paris? Yes.", "Paris. Yes, that's right.", "1889. Yes, really." (hostile passes 21, 23)
 # "Paris, or at least that's my guess": a hedge on one answer, not a second one ("Paris, or at least I think it's
 # Lyon" offers two: pass 22)
 _OR_AT_LEAST = re.compile(
@@ -172,6 +181,12 @@ _VOUCHED = re.compile(
     r"high)\)?\s*[.!]?\s*$"
 )
 _ONE_ITEM = re.compile(r"^\s*1[.)]\s+(?=\S)(?![\s\S]*(?:^|\s)2[.)]\s)")  # "1. 1889": a list of one (pass 22)
+
+
+def without_vouching(text: str) -> str:
+    """``text`` without a closing "..., and that's no mistake" or "Confidence: high": words on how sure it is, no
+    fact (the fact checker's claims too: hostile pass 23)."""
+    return _VOUCHED.sub("", text)
 
 
 def without_confirmation(text: str, question: str | None) -> str:
@@ -194,7 +209,8 @@ def without_confirmation(text: str, question: str | None) -> str:
 
 # "Yes, Mozart": an opener that agrees with nothing asked (the question asks who, not whether)
 _OPENER = re.compile(
-    r"(?i)^\W*(?:yes|yeah|yep|sure|indeed|ok|okay|of course|certainly|well)\b\s*[,!.:\u2013\u2014-]\s*(?=\w)"
+    r"(?i)^\W*(?:yes|yeah|yep|sure|indeed|ok|okay|of course|certainly|well|no kidding|no doubt)\b\s*[,!.:\u2013\u2014-]"
+    r"\s*(?=\w)"
 )
 _YES_NO = re.compile(
     r"(?i)^\W*(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|shall|may|might|must)\b"
