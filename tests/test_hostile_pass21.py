@@ -1,4 +1,4 @@
-"""Hostile passes 21, 22 and 23 (issue #74): 87 new cases written before they were run (16 whole completions through the
+"""Hostile passes 21 to 24 (issue #74): 87 new cases written before they were run (16 whole completions through the
 presets, 9 on jobs): no data loss, no stale result, and no wrong answer paid as right. Closed here: right answers
 paid as wrong, each beside its controls: "Lyon. Final answer: Paris", "Lyon. Just kidding, it's Paris." (corrections
 the reading did not know), "Paris? Yes." (a confirmation read as a second answer), "Paris, or at least that's my
@@ -65,6 +65,22 @@ EIFFEL = "In which year was the Eiffel Tower completed?"
         ("Paris. Correct.", FRANCE, "Paris", Label.CORRECT),
         ("No kidding, Paris.", FRANCE, "Paris", Label.CORRECT),
         ("No kidding, Lyon.", FRANCE, "Paris", Label.INCORRECT),
+        # hostile pass 24 (79 cases: no data loss, no stale result): "On second thought, Lyon" paid the first answer
+        ("Paris. On second thought, Lyon.", FRANCE, "Paris", Label.INCORRECT),
+        ("Lyon. On second thought, Paris.", FRANCE, "Paris", Label.CORRECT),
+        ("Paris. Come to think of it, Lyon.", FRANCE, "Paris", Label.INCORRECT),
+        ("I'd say Lyon. On reflection, Paris.", FRANCE, "Paris", Label.CORRECT),
+        ("Lyon.\n**Final answer**: Paris", FRANCE, "Paris", Label.CORRECT),
+        ("Lyon. Correction \u2014 Paris.", FRANCE, "Paris", Label.CORRECT),
+        ("Lyon. Let me correct myself: Paris.", FRANCE, "Paris", Label.CORRECT),
+        ("Paris. Yes, really. I mean it. Confidence: high", FRANCE, "Paris", Label.CORRECT),
+        ("Lyon. Yes, really. I mean it. Confidence: high", FRANCE, "Paris", Label.INCORRECT),
+        ("Confidence: high. Paris.", FRANCE, "Paris", Label.CORRECT),
+        ("Confidence: high. Lyon.", FRANCE, "Paris", Label.INCORRECT),
+        ("1889. No, seriously.", EIFFEL, "1889", Label.CORRECT),
+        ("1887. No, seriously.", EIFFEL, "1889", Label.INCORRECT),
+        ("Paris. 100%.", FRANCE, "Paris", Label.CORRECT),
+        ("Lyon. 100%.", FRANCE, "Paris", Label.INCORRECT),
     ],
 )
 def test_corrections_confirmations_hedges_closing_words(answer: str, question: str, gold: str, label: Label) -> None:
@@ -96,3 +112,6 @@ def test_pass23_binary_rar_and_claims_read_a_closing_word_as_no_fact() -> None:
     tower = ["The Eiffel Tower in Paris was completed in 1889."]
     assert facts.supported("The Eiffel Tower was completed in 1889, and that's no mistake.", tower)
     assert not facts.supported("The Eiffel Tower was completed in 1887, and that's no mistake.", tower)
+    assert facts.supported("The Eiffel Tower was completed in 1889, no doubt about it.", tower)  # pass 24
+    assert not facts.answer_contradicted(FRANCE, "**Final answer:** Paris", capital)
+    assert facts.answer_contradicted(FRANCE, "Paris. On second thought, Lyon.", capital)

@@ -56,10 +56,12 @@ def relation_of(before: str, question: str | None = None) -> bool:
 
 # "Paris, I mean Lyon": what follows the last of these is the answer the response settles on
 _CORRECTION = re.compile(
-    r"(?i)(?:^|[\s,;:.!?(\u2013\u2014-])\s*(?:i mean|i meant|or rather|no,? wait|wait,? no|correction(?=\s*:)|"
-    r"scratch that|make that|i should (?:say|have said)|actually,? no|(?<!not )just kidding|"
-    r"(?:my )?final answer(?=\s*:)|(?:my )?final answer is)\b\s*[,:;\u2013\u2014-]?\s*(?:it'?s\s+|it is\s+)?(?=\S)"
-)  # ... "Lyon. Final answer: Paris", "Lyon. Just kidding, it's Paris." (hostile pass 21)
+    r"(?i)(?:^|[\s,;:.!?(\u2013\u2014-])\s*(?:\*\*|__)?(?:i mean|i meant|or rather|no,? wait|wait,? no|"
+    r"correction(?=\s*[:\u2013\u2014-])|let me correct myself|scratch that|make that|i should (?:say|have said)|"
+    r"actually,? no|(?<!not )just kidding|on second thoughts?|on reflection|come to think of it|"
+    r"(?:my )?final answer(?=(?:\*\*|__)?\s*:)|(?:my )?final answer is)\b(?:\*\*|__)?\s*[,:;\u2013\u2014-]?"
+    r"(?:\*\*|__)?\s*(?:it'?s\s+|it is\s+)?(?=\S)"
+)  # ... "Lyon. Final answer: Paris", "Lyon. Just kidding, it's Paris." (pass 21), "On second thought," (pass 24)
 # "Lyon? No, Paris.": a guess asked and turned down, then a name (capitalised: "Paris? No, I'm sure." keeps Paris)
 _TURNED_DOWN = re.compile(r"[?.!]\s*(?:[Nn]o|NO)\s*[,.!:;\u2013\u2014-]+\s*(?=(?!I\b)[A-Z0-9])")
 # what "I mean" may stand before and still add no answer: "I mean it.", "I mean, obviously." (hostile pass 23)
@@ -163,7 +165,10 @@ def without_value_set_aside(text: str) -> str:
 
 
 # a closing confirmation of the answer given: "Paris? Yes.", "Paris. Yes, definitely."
-_SURE = r"(?:yes|yep|yeah|indeed|definitely|certainly|absolutely|really|right|correct|exactly|for sure)"
+_SURE = (
+    r"(?:yes|yep|yeah|indeed|definitely|certainly|absolutely|really|right|correct|exactly|for sure|seriously|"
+    r"no,? seriously|no doubt|i mean it|i mean that)"
+)
 _CONFIRMED = re.compile(
     rf"(?i)(?<=[?.!])\s*(?:{_SURE}\b[\s,.!]*)?(?:(?:that'?s|that is|it'?s|it is)\s+{_SURE}\b|{_SURE}\b)"
     r"[\s,.!]*(?:definitely|certainly|absolutely)?[.!]?\s*$"
@@ -177,8 +182,11 @@ _OR_AT_LEAST = re.compile(
 # a closing word on the answer given, or on how sure it is: "..., and that's no mistake", "Confidence: low"
 _VOUCHED = re.compile(
     r"(?i)[,;.]?\s*(?:and\s+)?(?:that'?s|that is|this is)\s+(?:no mistake|no joke|for sure|a fact|certain)\s*[.!]*\s*$"
+    r"|[,;]\s*(?:no doubt(?: about it)?|without (?:a )?doubt)\s*[.!]*\s*$|(?<=[.!?])\s*100\s*%\s*[.!]*\s*$"
     r"|(?:^|[\s.;,(])\(?confidence(?: level)?\s*[:=-]\s*(?:\d+(?:\.\d+)?\s*%?|very low|very high|low|medium|moderate|"
     r"high)\)?\s*[.!]?\s*$"
+    r"|^\s*\(?confidence(?: level)?\s*[:=-]\s*(?:\d+(?:\.\d+)?\s*%?|very low|very high|low|medium|moderate|high)\)?"
+    r"\s*[.;,:]\s*"  # "Confidence: high. Paris." (hostile pass 24)
 )
 _ONE_ITEM = re.compile(r"^\s*1[.)]\s+(?=\S)(?![\s\S]*(?:^|\s)2[.)]\s)")  # "1. 1889": a list of one (pass 22)
 
@@ -203,8 +211,11 @@ def without_confirmation(text: str, question: str | None) -> str:
     """
     if _YES_NO.match(question or ""):
         return text
-    text = _ONE_ITEM.sub("", _VOUCHED.sub("", _CONFIRMED.sub("", text)))
-    return _OR_AT_LEAST.sub(", at least ", text)
+    for _ in range(4):  # closers stack: "Paris. Yes, really. I mean it. Confidence: high" (hostile pass 24)
+        text, before = _VOUCHED.sub("", _CONFIRMED.sub("", text)), text
+        if text == before:
+            break
+    return _OR_AT_LEAST.sub(", at least ", _ONE_ITEM.sub("", text))
 
 
 # "Yes, Mozart": an opener that agrees with nothing asked (the question asks who, not whether)
