@@ -1,4 +1,4 @@
-"""Hostile passes 21 to 24 (issue #74): 87 new cases written before they were run (16 whole completions through the
+"""Hostile passes 21 to 25 (issue #74): 87 new cases written before they were run (16 whole completions through the
 presets, 9 on jobs): no data loss, no stale result, and no wrong answer paid as right. Closed here: right answers
 paid as wrong, each beside its controls: "Lyon. Final answer: Paris", "Lyon. Just kidding, it's Paris." (corrections
 the reading did not know), "Paris? Yes." (a confirmation read as a second answer), "Paris, or at least that's my
@@ -81,6 +81,10 @@ EIFFEL = "In which year was the Eiffel Tower completed?"
         ("1887. No, seriously.", EIFFEL, "1889", Label.INCORRECT),
         ("Paris. 100%.", FRANCE, "Paris", Label.CORRECT),
         ("Lyon. 100%.", FRANCE, "Paris", Label.INCORRECT),
+        # hostile pass 25: "I mean it" inside an answer is emphasis, not a correction to "it"
+        ("Lyon. I mean it. Paris.", FRANCE, "Paris", Label.INCORRECT),
+        ("Paris, I mean Lyon, I mean it.", FRANCE, "Paris", Label.INCORRECT),
+        ("Lyon, I mean Paris, I mean it.", FRANCE, "Paris", Label.CORRECT),
     ],
 )
 def test_corrections_confirmations_hedges_closing_words(answer: str, question: str, gold: str, label: Label) -> None:

@@ -64,6 +64,8 @@ _CORRECTION = re.compile(
 )  # ... "Lyon. Final answer: Paris", "Lyon. Just kidding, it's Paris." (pass 21), "On second thought," (pass 24)
 # "Lyon? No, Paris.": a guess asked and turned down, then a name (capitalised: "Paris? No, I'm sure." keeps Paris)
 _TURNED_DOWN = re.compile(r"[?.!]\s*(?:[Nn]o|NO)\s*[,.!:;\u2013\u2014-]+\s*(?=(?!I\b)[A-Z0-9])")
+_MEANT = re.compile(r"(?i)[,;]?\s*\bi mean (?:it|that|this)\b(?:,?\s*(?:really|seriously))?\s*[.!]*(?=\s|$)")
+_NOT_BEFORE = re.compile(r"(?i)\bnot\s*[\"'\u201c\u2018]?\s*.?$")
 # what "I mean" may stand before and still add no answer: "I mean it.", "I mean, obviously." (hostile pass 23)
 _EMPHASIS = frozenset("it that this really obviously seriously literally honestly so every word what i say".split())
 SETTLED_WORDS = 6  # what follows a correction is an answer when this short ("Paris, I mean Lyon")
@@ -78,9 +80,12 @@ def settled(text: str) -> str:
     >>> settled("Lyon? No, Paris."), settled("Paris? No, I am sure."), settled("Marseille... correction: Paris")
     ('Paris.', 'Paris? No, I am sure.', 'Paris')
     >>> settled("Lyon. Final answer: Paris"), settled("Lyon. Just kidding, it's Paris."), settled("Lyon. I mean it.")
-    ('Paris', 'Paris.', 'Lyon')
+    ('Paris', 'Paris.', 'Lyon.')
     """
-    last = max((*_CORRECTION.finditer(text), *_TURNED_DOWN.finditer(text)), key=lambda m: m.end(), default=None)
+    text = _MEANT.sub("", text)  # "Lyon. I mean it. Paris.": emphasis, not a correction to "it" (hostile pass 25)
+    found = (*_CORRECTION.finditer(text), *_TURNED_DOWN.finditer(text))
+    found = [m for m in found if not _NOT_BEFORE.search(text[: m.start() + 1])]  # 'Lyon, not "final answer: Paris"'
+    last = max(found, key=lambda m: m.end(), default=None)
     if last is None:
         return text
     tail = text[last.end() :]
