@@ -85,6 +85,11 @@ EIFFEL = "In which year was the Eiffel Tower completed?"
         ("Lyon. I mean it. Paris.", FRANCE, "Paris", Label.INCORRECT),
         ("Paris, I mean Lyon, I mean it.", FRANCE, "Paris", Label.INCORRECT),
         ("Lyon, I mean Paris, I mean it.", FRANCE, "Paris", Label.CORRECT),
+        ("Paris, I mean the city itself.", FRANCE, "Paris", Label.CORRECT),  # "I mean" clarifying, not correcting
+        ("Lyon, I mean the city itself.", FRANCE, "Paris", Label.INCORRECT),
+        ("Paris, I mean, of course.", FRANCE, "Paris", Label.CORRECT),
+        ("Paris, I mean lyon", FRANCE, "Paris", Label.INCORRECT),
+        ("Paris, I mean the capital is Lyon.", FRANCE, "Paris", Label.INCORRECT),
     ],
 )
 def test_corrections_confirmations_hedges_closing_words(answer: str, question: str, gold: str, label: Label) -> None:

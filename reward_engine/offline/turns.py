@@ -68,6 +68,17 @@ _MEANT = re.compile(r"(?i)[,;]?\s*\bi mean (?:it|that|this)\b(?:,?\s*(?:really|s
 _NOT_BEFORE = re.compile(r"(?i)\bnot\s*[\"'\u201c\u2018]?\s*.?$")
 # what "I mean" may stand before and still add no answer: "I mean it.", "I mean, obviously." (hostile pass 23)
 _EMPHASIS = frozenset("it that this really obviously seriously literally honestly so every word what i say".split())
+_CLARIFYING = frozenset("the a an of everyone where obviously honestly like you which as in come".split())
+
+
+def _clarifies(tail: str) -> bool:
+    """What follows "I mean" says more about the answer, names no other: "the city itself", "of course", "everyone
+    knows that" (hostile pass 25); not "lyon", "the capital is Lyon", "1887"."""
+    words = re.findall(r"[A-Za-z']+|\d", tail)
+    named = any(w[0].isupper() and w != "I" for w in words) or any(w.isdigit() for w in words)
+    return bool(words) and words[0].lower() in _CLARIFYING and not named
+
+
 SETTLED_WORDS = 6  # what follows a correction is an answer when this short ("Paris, I mean Lyon")
 
 
@@ -89,8 +100,10 @@ def settled(text: str) -> str:
     if last is None:
         return text
     tail = text[last.end() :]
-    if re.search(r"(?i)\bi mean", last.group()) and set(re.findall(r"[a-z']+", tail.lower())) <= _EMPHASIS:
-        return text[: last.start()]  # "Lyon. I mean it.", "Paris, the one on the Seine, I mean.": no new answer
+    if re.search(r"(?i)\bi mean", last.group()) and (
+        set(re.findall(r"[a-z']+", tail.lower())) <= _EMPHASIS or _clarifies(tail)
+    ):
+        return text[: last.start()]  # "Lyon. I mean it.", "Paris, I mean the city itself.": no new answer
     if len(tail.split()) > SETTLED_WORDS or not re.search(r"\w", tail):
         return text  # "Paris, and I mean the city proper, ...": an aside; "Lyon. Just kidding.": nothing new
     return tail
