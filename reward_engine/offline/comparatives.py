@@ -228,8 +228,7 @@ def comparison_verdict(question: str, answer: str, gold: str, whole: str = "") -
     at = whole.lower().find(answer.strip().lower()[:40]) if whole else -1
     said = re.search(rf"(?i)\b{re.escape(found['a'])}\s+(?:is|was|are|were)\b", whole) if at < 0 else None
     end = at if at >= 0 else said.start() if said else 0  # before this comparison, not the answer's first "A is"
-    before = re.split(r"[.;:!?]|\bbut\b", whole[:end])[-1]
-    if _HEARSAY.search(re.sub(r"(?i)^\W*(?:no|yes|well|actually|indeed)\W+", "", before)):
+    if _reported(whole[:end], past_opener=True):
         return None
     big, small, dimension = _ordered(found)
     if _negated(found):
@@ -246,6 +245,15 @@ _HEARSAY = re.compile(
     r"(?i)\b(?:not|no|never|nothing|none|even|think|thinks|thought|believe|believes|believed|claim|claims|claimed|"
     r"say|says|said|myth|assume|assumes|assumed|misconception)\b|n['\u2019]t\b"
 )
+
+
+def _reported(before: str, past_opener: bool = False) -> bool:
+    """The clause ending ``before`` reports or denies what follows ("Many think ...", "Not even ..."); with
+    ``past_opener``, a leading "No," or "Yes," is no such word."""
+    clause = re.split(r"[.;:!?]|\bbut\b", before)[-1]
+    if past_opener:
+        clause = re.sub(r"(?i)^\W*(?:no|yes|well|actually|indeed)\W+", "", clause)
+    return _HEARSAY.search(clause) is not None
 
 
 def _wanted(question: str) -> str | None:
@@ -278,8 +286,7 @@ def said_the_other_way(question: str, after: str, before: str = "", whole: str =
     ahead = _SAID_BEFORE.search(before)
     if ahead:
         said = re.search(rf"(?i)\b{re.escape(ahead['comp'])}\s+than\b", whole)
-        clauses = (before, whole[: said.start()] if said else "")
-        if any(_HEARSAY.search(re.split(r"[.;:!?]|\bbut\b", c)[-1]) for c in clauses):
+        if _reported(before) or _reported(whole[: said.start()] if said else ""):
             return False  # "Not even Saturn is larger than Jupiter", "Many think Saturn is larger than Jupiter, but"
     if ahead and normalize(ahead["a"]) in normalize(question).split():
         return _SUPERLATIVE_OF[ahead["comp"].lower()] == want  # "Saturn is larger than <gold>": Saturn is

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from reward_engine.offline import turns
 from reward_engine.offline.answer_forms import NUMBER_PHRASE, numbers_in_words_to_digits
 
 _NUMERALS = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"),
@@ -89,16 +90,10 @@ def numbered_in_digits(text: str) -> str:
     def digits(found: re.Match[str]) -> str:
         if found["n"] == "I" and found["tail"]:
             return found.group()
-        value = _roman_value(found["n"])
+        value = turns.numeral_value(found["n"])
         return found.group() if value is None else f"{found['name']} {value}{found['tail'] or ''}"
 
     return _NUMBERED_IN_ROMAN.sub(digits, text)
-
-
-def _roman_value(word: str) -> int | None:
-    """ "XI" -> 11; a word that is no well-formed numeral ("IC") -> None."""
-    value = next((n for n in range(1, 400) if as_roman(n) == word), None)
-    return value
 
 
 # a share of a whole said as a fraction: "half", "one third", "three quarters", "a fifth"

@@ -573,7 +573,16 @@ def roman(text: str) -> int | None:
     (1889, 14, None, None)
     """
     word = text.strip().strip(".").strip()
-    if len(word) < 2 or not _ROMAN.fullmatch(word):
+    return numeral_value(word) if len(word) >= 2 else None
+
+
+def numeral_value(word: str) -> int | None:
+    """A well-formed Roman numeral's value, one letter too ("XI": 11, "I": 1); None for any other word ("IC").
+
+    >>> numeral_value("XI"), numeral_value("I"), numeral_value("IC")
+    (11, 1, None)
+    """
+    if not word or not _ROMAN.fullmatch(word):
         return None
     values = [_ROMAN_VALUES[c] for c in word]
     return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
