@@ -2,7 +2,9 @@
 presets, 9 on jobs): no data loss, no stale result, and no wrong answer paid as right. Closed here: right answers
 paid as wrong, each beside its controls: "Lyon. Final answer: Paris", "Lyon. Just kidding, it's Paris." (corrections
 the reading did not know), "Paris? Yes." (a confirmation read as a second answer), "Paris, or at least that's my
-guess." (a hedge read as a second option).
+guess." (a hedge read as a second option). Pass 25's rest: a quoted marker ('Lyon, not "final answer: Paris"'), markers
+inside a clause ("Paris, which on reflection is obvious", "Paris is my final answer"), a correction that confirms
+("On second thought, that's right"), a marker said twice, "I am 100% sure" and Binary RAR reading "I'm" as a name.
 
 Left (debatable, in the issue's note; none pays a policy more than "I don't know"): "I don't have enough information
 to say, but Paris is plausible." NOT_ATTEMPTED right or wrong; "1889±1" NOT_ATTEMPTED; bounds that hold the gold
@@ -90,6 +92,24 @@ EIFFEL = "In which year was the Eiffel Tower completed?"
         ("Paris, I mean, of course.", FRANCE, "Paris", Label.CORRECT),
         ("Paris, I mean lyon", FRANCE, "Paris", Label.INCORRECT),
         ("Paris, I mean the capital is Lyon.", FRANCE, "Paris", Label.INCORRECT),
+        # pass 25, the rest: a quoted marker, markers inside a clause, a correction that confirms, repeated markers
+        ('Lyon, not "final answer: Paris".', FRANCE, "Paris", Label.INCORRECT),
+        ('Paris, not "final answer: Lyon".', FRANCE, "Paris", Label.CORRECT),
+        ("Paris (I mean the French one)", FRANCE, "Paris", Label.CORRECT),
+        ("Lyon (I mean the French one)", FRANCE, "Paris", Label.INCORRECT),
+        ("Paris, I mean the other one", FRANCE, "Paris", Label.INCORRECT),
+        ("Paris, which on reflection is obvious.", FRANCE, "Paris", Label.CORRECT),
+        ("Lyon, which on reflection is obvious.", FRANCE, "Paris", Label.INCORRECT),
+        ("Paris is my final answer: no doubt.", FRANCE, "Paris", Label.CORRECT),
+        ("Lyon is my final answer: no doubt.", FRANCE, "Paris", Label.INCORRECT),
+        ("Lyon. The final answer is Paris.", FRANCE, "Paris", Label.CORRECT),
+        ("Paris. On second thought, that's right.", FRANCE, "Paris", Label.CORRECT),
+        ("Lyon. On second thought, that's right.", FRANCE, "Paris", Label.INCORRECT),
+        ("Paris. On second thought, no.", FRANCE, "Paris", Label.INCORRECT),
+        ("Lyon. Just kidding, just kidding, it's Paris.", FRANCE, "Paris", Label.CORRECT),
+        ("Paris. Just kidding, just kidding, it's Lyon.", FRANCE, "Paris", Label.INCORRECT),
+        ("Paris. I am 100% sure.", FRANCE, "Paris", Label.CORRECT),
+        ("Lyon. I am 100% sure.", FRANCE, "Paris", Label.INCORRECT),
     ],
 )
 def test_corrections_confirmations_hedges_closing_words(answer: str, question: str, gold: str, label: Label) -> None:
@@ -124,3 +144,21 @@ def test_pass23_binary_rar_and_claims_read_a_closing_word_as_no_fact() -> None:
     assert facts.supported("The Eiffel Tower was completed in 1889, no doubt about it.", tower)  # pass 24
     assert not facts.answer_contradicted(FRANCE, "**Final answer:** Paris", capital)
     assert facts.answer_contradicted(FRANCE, "Paris. On second thought, Lyon.", capital)
+
+
+@pytest.mark.parametrize(
+    ("answer", "contradicted"),
+    [
+        ("Paris. I'm sure.", False),  # the "I" of "I'm" was read as a name the evidence lacks
+        ("Paris, I'm certain.", False),
+        ("Lyon. I'm sure.", True),
+        ('Lyon, not "final answer: Paris".', True),
+        ("Paris. On second thought, that's right.", False),
+        ("Lyon. On second thought, that's right.", True),
+        ("Paris. On second thought, I don't know.", False),  # taken back: an abstention, as the grader reads it
+        ("Lyon. On second thought, I'm not sure.", False),
+    ],
+)
+def test_pass25_binary_rar(answer: str, contradicted: bool) -> None:
+    capital = ["Paris is the capital and largest city of France."]
+    assert facts.answer_contradicted(FRANCE, answer, capital) is contradicted

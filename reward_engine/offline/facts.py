@@ -860,7 +860,10 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     if is_abstention(response):  # "I don't know" contradicts nothing
         return False
     # "Paris, I mean Lyon" answers Lyon; "Paris vs. Lyon" offers both; "eighteen eighty-nine" is a year
+    response = turns.without_confirmation(response, question)  # "Paris. I'm sure.": no second name (pass 25)
     response = turns.as_options(turns.without_opener(turns.settled(response), question), question)
+    if is_abstention(response):  # "Paris. On second thought, I don't know.": taken back (hostile pass 25)
+        return False
     response = turns.without_value_set_aside(response)  # "1991, not 1989" gives 1991 (hostile pass 18)
     passages = [fold_marks(p) for p in passages]
     response = _country_as_written(response, passages)  # "USA" where it says "the United States" (pass 18)

@@ -56,7 +56,7 @@ def relation_of(before: str, question: str | None = None) -> bool:
 
 # "Paris, I mean Lyon": what follows the last of these is the answer the response settles on
 _CORRECTION = re.compile(
-    r"(?i)(?:^|[\s,;:.!?(\u2013\u2014-])\s*(?:\*\*|__)?(?:i mean|i meant|or rather|no,? wait|wait,? no|"
+    r"(?i)(?:^|(?<=[\s,;:.!?(\u2013\u2014-]))\s*(?:\*\*|__)?(?:i mean|i meant|or rather|no,? wait|wait,? no|"
     r"correction(?=\s*[:\u2013\u2014-])|let me correct myself|scratch that|make that|i should (?:say|have said)|"
     r"actually,? no|(?<!not )just kidding|on second thoughts?|on reflection|come to think of it|"
     r"(?:my )?final answer(?=(?:\*\*|__)?\s*:)|(?:my )?final answer is)\b(?:\*\*|__)?\s*[,:;\u2013\u2014-]?"
@@ -66,6 +66,13 @@ _CORRECTION = re.compile(
 _TURNED_DOWN = re.compile(r"[?.!]\s*(?:[Nn]o|NO)\s*[,.!:;\u2013\u2014-]+\s*(?=(?!I\b)[A-Z0-9])")
 _MEANT = re.compile(r"(?i)[,;]?\s*\bi mean (?:it|that|this)\b(?:,?\s*(?:really|seriously))?\s*[.!]*(?=\s|$)")
 _NOT_BEFORE = re.compile(r"(?i)\bnot\s*[\"'\u201c\u2018]?\s*.?$")
+# a marker inside a clause about the answer, not turning it: "Paris, which on reflection is obvious", "Paris is my
+# final answer" (hostile pass 25)
+_INSIDE_CLAUSE = re.compile(r"(?i)\b(?:which|that|who|is|was|be|been|being|my|his|her|its|their)\s*$")
+# a denial in quotes: 'Lyon, not "final answer: Paris"' sets aside the quoted words, whatever they hold (pass 25)
+_QUOTED_DENIAL = re.compile(r'(?i),\s*not\s+"[^"\n]*"')
+# "the French one", "the one on the Seine": the answer given, pointed at again ("Paris, I mean the French one")
+_SAME_ONE = re.compile(r"(?i)^\W*(?:the|that|this)\s+(?:[\w'-]+\s+){0,2}?one\b")
 # what "I mean" may stand before and still add no answer: "I mean it.", "I mean, obviously." (hostile pass 23)
 _EMPHASIS = frozenset("it that this really obviously seriously literally honestly so every word what i say".split())
 _CLARIFYING = frozenset("the a an of everyone where obviously honestly like you which as in come".split())
@@ -76,7 +83,9 @@ def _clarifies(tail: str) -> bool:
     knows that" (hostile pass 25); not "lyon", "the capital is Lyon", "1887"."""
     words = re.findall(r"[A-Za-z']+|\d", tail)
     named = any(w[0].isupper() and w != "I" for w in words) or any(w.isdigit() for w in words)
-    return bool(words) and words[0].lower() in _CLARIFYING and not named
+    if re.search(r"(?i)\b(?:other|another|different)\b", tail):
+        return False  # "Paris, I mean the other one": not the answer given
+    return bool(words) and words[0].lower() in _CLARIFYING and not named or bool(_SAME_ONE.match(tail))
 
 
 SETTLED_WORDS = 6  # what follows a correction is an answer when this short ("Paris, I mean Lyon")
@@ -94,16 +103,23 @@ def settled(text: str) -> str:
     ('Paris', 'Paris.', 'Lyon.')
     """
     text = _MEANT.sub("", text)  # "Lyon. I mean it. Paris.": emphasis, not a correction to "it" (hostile pass 25)
-    found = (*_CORRECTION.finditer(text), *_TURNED_DOWN.finditer(text))
-    found = [m for m in found if not _NOT_BEFORE.search(text[: m.start() + 1])]  # 'Lyon, not "final answer: Paris"'
+    text = _QUOTED_DENIAL.sub("", text)
+    found = [
+        m
+        for m in (*_CORRECTION.finditer(text), *_TURNED_DOWN.finditer(text))
+        if not _NOT_BEFORE.search(text[: m.start() + 1]) and not _INSIDE_CLAUSE.search(text[: m.start()])
+    ]
     last = max(found, key=lambda m: m.end(), default=None)
     if last is None:
         return text
     tail = text[last.end() :]
-    if re.search(r"(?i)\bi mean", last.group()) and (
-        set(re.findall(r"[a-z']+", tail.lower())) <= _EMPHASIS or _clarifies(tail)
+    meant = re.search(r"(?i)\bi mean", last.group())
+    if (meant and (set(re.findall(r"[a-z']+", tail.lower())) <= _EMPHASIS or _clarifies(tail))) or (
+        re.search(r"\w", tail) and _CONFIRMING.match(tail)
     ):
-        return text[: last.start()]  # "Lyon. I mean it.", "Paris, I mean the city itself.": no new answer
+        # "Lyon. I mean it.", "Paris, I mean the city itself.", "Paris. On second thought, that's right.": no new
+        # answer (hostile passes 23, 25)
+        return text[: last.start()]
     if len(tail.split()) > SETTLED_WORDS or not re.search(r"\w", tail):
         return text  # "Paris, and I mean the city proper, ...": an aside; "Lyon. Just kidding.": nothing new
     return tail
@@ -187,10 +203,12 @@ _SURE = (
     r"(?:yes|yep|yeah|indeed|definitely|certainly|absolutely|really|right|correct|exactly|for sure|seriously|"
     r"no,? seriously|no doubt|i mean it|i mean that)"
 )
-_CONFIRMED = re.compile(
-    rf"(?i)(?<=[?.!])\s*(?:{_SURE}\b[\s,.!]*)?(?:(?:that'?s|that is|it'?s|it is)\s+{_SURE}\b|{_SURE}\b)"
+_CONFIRMATION = (
+    rf"\s*(?:{_SURE}\b[\s,.!]*)?(?:(?:that'?s|that is|it'?s|it is)\s+{_SURE}\b|{_SURE}\b)"
     r"[\s,.!]*(?:definitely|certainly|absolutely)?[.!]?\s*$"
-)  # "Paris? Yes.", "Paris. Yes, that's right.", "1889. Yes, really." (hostile passes 21, 23)
+)
+_CONFIRMED = re.compile(rf"(?i)(?<=[?.!]){_CONFIRMATION}")  # "Paris? Yes.", "1889. Yes, really." (passes 21, 23)
+_CONFIRMING = re.compile(rf"(?i)^{_CONFIRMATION}")  # what follows "On second thought," confirms (hostile pass 25)
 # "Paris, or at least that's my guess": a hedge on one answer, not a second one ("Paris, or at least I think it's
 # Lyon" offers two: pass 22)
 _OR_AT_LEAST = re.compile(
@@ -200,7 +218,11 @@ _OR_AT_LEAST = re.compile(
 # a closing word on the answer given, or on how sure it is: "..., and that's no mistake", "Confidence: low"
 _VOUCHED = re.compile(
     r"(?i)[,;.]?\s*(?:and\s+)?(?:that'?s|that is|this is)\s+(?:no mistake|no joke|for sure|a fact|certain)\s*[.!]*\s*$"
-    r"|[,;]\s*(?:no doubt(?: about it)?|without (?:a )?doubt)\s*[.!]*\s*$|(?<=[.!?])\s*100\s*%\s*[.!]*\s*$"
+    r"|[,;:]\s*(?:no doubt(?: about it)?|without (?:a )?doubt)\s*[.!]*\s*$|(?<=[.!?])\s*100\s*%\s*[.!]*\s*$"
+    # "Paris. I'm sure.", "Paris, I am 100% certain." (hostile pass 25: "I" read as a name the evidence lacks)
+    r"|(?<=[.!?,;])\s*i(?:'m| am)\s+(?:100\s*%\s*|absolutely\s+|completely\s+|totally\s+|very\s+|quite\s+|"
+    r"pretty\s+|fairly\s+|dead\s+)?(?:sure|certain|positive|confident)(?:\s+(?:of|about)\s+(?:it|that|this))?"
+    r"\s*[.!]*\s*$"
     r"|(?:^|[\s.;,(])\(?confidence(?: level)?\s*[:=-]\s*(?:\d+(?:\.\d+)?\s*%?|very low|very high|low|medium|moderate|"
     r"high)\)?\s*[.!]?\s*$"
     r"|^\s*\(?confidence(?: level)?\s*[:=-]\s*(?:\d+(?:\.\d+)?\s*%?|very low|very high|low|medium|moderate|high)\)?"
