@@ -57,7 +57,8 @@ HONORIFICS = frozenset(
     """sir dame lord lady dr doctor mr mrs ms miss mx mme madame mlle mademoiselle monsieur herr frau signor signora
 senor senora prof professor rev reverend fr father
 saint st king queen prince princess emperor empress pope president general gen captain capt admiral colonel
-sheikh chancellor senator judge justice""".split()
+sheikh chancellor senator judge justice baron baroness viscount viscountess earl countess duke duchess marquess
+marchioness""".split()
 )
 _POST_NOMINALS = frozenset("jr junior sr senior phd md esq obe mbe kbe".split())
 # Generic head words a short form may drop, before or after the name.
@@ -215,7 +216,28 @@ def same_answer(pred: str, gold: str) -> bool:
         return True
     if _one_spelling(pred) == _one_spelling(gold):
         return True  # "organisation" for "organization", "centre" for "center" (hostile pass 17)
+    if _initials_spelled(pred.split(), gold.split()) or _initials_spelled(gold.split(), pred.split()):
+        return True  # "John Ronald Reuel Tolkien" for "J. R. R. Tolkien" (hostile pass 26)
     return turns.same_country(pred, gold)  # "USA" for "United States" (hostile pass 17)
+
+
+def _initials_spelled(short: list[str], full: list[str]) -> bool:
+    """``short``'s given names are initials ("j r r", "jrr") of ``full``'s, and the family names agree.
+
+    >>> _initials_spelled("j r r tolkien".split(), "john ronald reuel tolkien".split())
+    True
+    >>> _initials_spelled("jrr tolkien".split(), "john ronald tolkien".split())
+    False
+    """
+    if len(short) < 2 or len(full) < 2 or short[-1] != full[-1]:
+        return False
+    letters, given = "".join(short[:-1]), full[:-1]
+    return (
+        all(len(t) <= 3 for t in short[:-1])
+        and len(letters) == len(given)
+        and all(g.startswith(c) for c, g in zip(letters, given))
+        and any(len(g) > 1 for g in given)
+    )
 
 
 # British spellings as American ones, on both sides, so either matches the other
@@ -708,14 +730,21 @@ _NOT_COUNTED = frozenset(
 )
 _WORD_AFTER = re.compile(r"\s+([a-z][a-z'’-]+)")
 _COUNTED = re.compile(r"(?:(?!(?:are|is|was|were|do|does|did|has|have|had|can|could|will|would)\b)[a-z'’-]+\s*){1,4}")
+# the clause's owner of what is counted, right before the number: "insects have six", "while ants have six legs"
+_OWNER_BEFORE = re.compile(
+    r"(?:^|[,;:.(]|\b(?:while|whereas|and|but))\s*(?:the\s+|most\s+|all\s+)?([a-z]{3,})\s+(?:have|has|had|possess(?:es)?)\s+$"
+)
 _CHAINED = re.compile(r"(?:\d[\d.,]*[-–/:])+$")  # "5-7-5 pattern": the whole chain is one figure
 
 
-def _counts_other(text: str, question: str | None) -> tuple[str, list[_Number], list[bool]] | None:
+def _counts_other(
+    text: str, question: str | None, owners: bool = False
+) -> tuple[str, list[_Number], list[bool]] | None:
     """For "How many X ...?": ``text`` prepared for reading numbers, its numbers, and which of them count or measure
     something other than X: a noun after them that is not X ("four pairs", "two body segments" for how many
-    strings or legs) or a unit X cannot be converted to ("100 metres" for how many hurdles). None when the
-    question counts nothing (asked first: the grader's hot path reads numbers for every numeric gold)."""
+    strings or legs) or a unit X cannot be converted to ("100 metres" for how many hurdles); with ``owners``, also
+    a figure a clause gives to an owner the question does not name ("insects have six" for a spider's legs). None
+    when the question counts nothing (asked first: the grader's hot path reads numbers for every numeric gold)."""
     asked = questions.HOW_MANY_UNITS.search((question or "").lower())
     if asked is None:
         return None
@@ -725,7 +754,12 @@ def _counts_other(text: str, question: str | None) -> tuple[str, list[_Number], 
     low = _prepare_numbers(text)
     numbers = _read_numbers(low)
 
+    said_of = {w.rstrip("s")[:5] for w in re.findall(r"[a-z]+", (question or "").lower())}
+
     def other(number: _Number) -> bool:
+        owner = _OWNER_BEFORE.search(low, 0, number.start)
+        if owners and owner and owner.group(1).rstrip("s")[:5] not in said_of | nouns:
+            return True  # "Spiders have eight legs, insects have six." (hostile pass 26)
         word = _WORD_AFTER.match(low, number.end)
         if word is None or word.group(1) in _NOT_COUNTED or word.group(1).rstrip("s")[:5] in nouns:
             return False
@@ -746,8 +780,8 @@ def counts_something_else(text: str, question: str | None) -> bool:
 def without_other_counts(text: str, question: str | None) -> str:
     """``text`` (prepared for reading numbers) without the figures that count something else than "How many X
     ...?" asks, when another figure is left: "Eight legs, in four pairs" is one count of legs (SimpleQA: true
-    detail), not two guesses. Unchanged when none or all of them do."""
-    read = _counts_other(text, question)
+    detail), not two guesses; with another owner ("insects have six") too. Unchanged when none or all of them do."""
+    read = _counts_other(text, question, owners=True)
     if read is None or all(read[2]) or not any(read[2]):
         return text
     low, numbers, others = read

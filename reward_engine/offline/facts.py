@@ -16,7 +16,7 @@ import re
 from typing import Any, Iterable, NamedTuple
 
 from retrieval.text import split_sentences
-from reward_engine.offline import places, turns, units
+from reward_engine.offline import places, structured, turns, units
 from reward_engine.offline.answer_forms import HONORIFICS, NUMBER_PHRASE, numbers_in_words_to_digits
 from reward_engine.offline.comparatives import compared_the_other_way, misranked, outranked
 from reward_engine.offline.reading import APOSTROPHE_THOUSANDS, CITATION
@@ -855,6 +855,9 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     from reward_engine.offline.reading import is_abstention, prepare
 
     response = prepare(response)  # markup read as it renders: struck-through text is taken back
+    response = structured.json_answer(response, question)  # '{"answer": "Paris"}': no name "answer" (pass 26)
+    if turns.other_subject(response, question):
+        return True  # "The capital of Lyon is Paris." (hostile pass 26)
     # "Dvorak" names the evidence's "Dvořák": names compared without their accents (hostile pass 16)
     response, question = fold_marks(response), fold_marks(question)
     if is_abstention(response):  # "I don't know" contradicts nothing

@@ -53,7 +53,7 @@ import re
 from typing import Iterable
 
 from reward_engine.labels import Label
-from reward_engine.offline import places, questions, rewrites, turns
+from reward_engine.offline import places, questions, rewrites, structured, turns
 from reward_engine.offline.answer_forms import (
     HEAD_WORDS,
     HONORIFICS,
@@ -373,6 +373,7 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
     numeric = any(re.search(r"\d", raw) for raw in raw_golds)
     if numeric:
         text = turns.without_value_set_aside(text)  # "Not 1887 but 1889" gives 1889 (hostile pass 17)
+        text = turns.without_other_measure(text, question)  # "71% (29% is land)" (hostile pass 26)
     if rewrites.regnal_gold(raw_golds):
         text = rewrites.regnal(text)  # "Louis the Fourteenth", "Louis 14" for Louis XIV (hostile pass 16)
     elif rewrites.digits_gold(raw_golds):
@@ -385,6 +386,8 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
     if question and _DOZEN.search(question):
         text = _DOZEN.sub(" ", text)  # "How many dozen are in a gross? 12 dozen": the question's unit, said again
     numeric = any(re.search(r"\d", raw) for raw in raw_golds)  # a share gold in words is "25%" by now
+    if not numeric:
+        text = _LIKELIHOOD.sub(" ", text)  # "Paris 40%, Lyon 60%": two guesses, weighed (hostile pass 26)
     as_number = turns.roman(text)
     if as_number is not None and numeric:
         text = str(as_number)  # "MDCCCLXXXIX" for 1889 (hostile pass 7)
@@ -393,10 +396,42 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
     return text, raw_golds
 
 
+# a guess's weight beside it, where the gold is no number: "Paris (40%)", "Lyon 60% likely", "| Lyon | 60% |"
+_LIKELIHOOD = re.compile(
+    r"(?i)\(?\s*(?:p\s*=\s*)?\d{1,3}(?:\.\d+)?\s*%(?:\s*(?:likely|likelihood|chance|probability|confidence))?\s*\)?"
+)
+# "Cusco Region, Peru": a place, a comma and a country
+_PLACE_THEN = re.compile(
+    r"\s*(?:the\s+)?(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}),\s*(?P<in>[^,;()]+?)\s*[.!]?\s*"
+)
+
+
+def _in_its_country(text: str, gold_raw: str) -> bool:
+    """The answer names a smaller place, then the gold country: "Cusco Region, Peru" (a city or region written
+    with its country, as an address is), not "Bolivia, Peru" (two countries) nor "Texas, Peru" (a region of
+    another country).
+
+    >>> _in_its_country("Cusco Region, Peru", "Peru"), _in_its_country("Bolivia, Peru", "Peru")
+    (True, False)
+    """
+    said = _PLACE_THEN.fullmatch(text)
+    if (
+        said is None
+        or places.level(gold_raw) != places.COUNTRY
+        or not same_answer(normalize(said["in"]), normalize(gold_raw))
+    ):
+        return False
+    if places.levels(said["place"]) - {places.REGION}:
+        return False  # a country or a continent: another guess
+    held_by = places.country_of(said["place"])
+    return held_by is None or turns.same_country(held_by, normalize(gold_raw))
+
+
 def _grade(answer: str, answers: str | Iterable[str] | None, question: str | None) -> Label:
     raw_golds = gold_aliases(answers, question)
     # "Paris, I mean Lyon" answers Lyon; "Paris vs. Lyon", "a. Paris b. Lyon" offer both (hostile pass 6)
-    text = without_opener(settled(turns.without_confirmation(prepare(answer or ""), question)), question)
+    text = structured.json_answer(prepare(answer or ""), question)  # '{"answer": "Paris"}' (hostile pass 26)
+    text = without_opener(settled(turns.without_confirmation(text, question)), question)
     text = as_options(text, " ".join(raw_golds))
     text = _without_label(text, question, raw_golds)
     text, raw_golds = _in_gold_form(text, raw_golds, question)
@@ -407,6 +442,10 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     periods = asked_periods(answers, question)
     if golds and all(_other_era(text, raw) or _era_dropped(text, raw, question) for raw, _ in golds):
         return Label.INCORRECT  # "1969 AH" for 1969: the reading would drop "ah" as a filler word
+    if any(turns.other_subject(text, question, raw) for raw, _ in golds):
+        return Label.INCORRECT  # "The capital of Lyon is Paris." for the capital of France (hostile pass 26)
+    if any(_in_its_country(text, raw) for raw, _ in golds):
+        return Label.CORRECT  # "Cusco Region, Peru": a place, then the country asked for (hostile pass 26)
     if golds and _GENERATION.search(text) and not any(_GENERATION.search(raw) for raw, _ in golds):
         return Label.INCORRECT  # "Mozart Sr." is Leopold, the father, for Wolfgang Amadeus (hostile pass 8)
     if (turns.puts_down_before(text) or turns.retracted(text)) and any(find_word(pred, g) >= 0 for _, g in golds):

@@ -57,7 +57,8 @@ def relation_of(before: str, question: str | None = None) -> bool:
 # "Paris, I mean Lyon": what follows the last of these is the answer the response settles on
 _CORRECTION = re.compile(
     r"(?i)(?:^|(?<=[\s,;:.!?(\u2013\u2014-]))\s*(?:\*\*|__)?(?:i mean|i meant|or rather|no,? wait|wait,? no|"
-    r"correction(?=\s*[:\u2013\u2014-])|let me correct myself|scratch that|make that|i should (?:say|have said)|"
+    r"(?:correction|edit|update|updated answer|revised answer|new answer)(?=\s*[:\u2013\u2014-])|"
+    r"let me correct myself|scratch that|make that|i should (?:say|have said)|"
     r"actually,? no|(?<!not )just kidding|on second thoughts?|on reflection|come to think of it|"
     r"(?:my )?final answer(?=(?:\*\*|__)?\s*:)|(?:my )?final answer is)\b(?:\*\*|__)?\s*[,:;\u2013\u2014-]?"
     r"(?:\*\*|__)?\s*(?:it'?s\s+|it is\s+)?(?=\S)"
@@ -65,6 +66,7 @@ _CORRECTION = re.compile(
 # "Lyon? No, Paris.": a guess asked and turned down, then a name (capitalised: "Paris? No, I'm sure." keeps Paris)
 _TURNED_DOWN = re.compile(r"[?.!]\s*(?:[Nn]o|NO)\s*[,.!:;\u2013\u2014-]+\s*(?=(?!I\b)[A-Z0-9])")
 _MEANT = re.compile(r"(?i)[,;]?\s*\bi mean (?:it|that|this)\b(?:,?\s*(?:really|seriously))?\s*[.!]*(?=\s|$)")
+# ... "Lyon (edit: Paris)", "Lyon. Update: Paris." (hostile pass 26)
 _NOT_BEFORE = re.compile(r"(?i)\bnot\s*[\"'\u201c\u2018]?\s*.?$")
 # a marker inside a clause about the answer, not turning it: "Paris, which on reflection is obvious", "Paris is my
 # final answer" (hostile pass 25)
@@ -621,3 +623,82 @@ def romans_as_digits(text: str) -> str:
     ('Completed in 1889.', 'Louis XIV in DC')
     """
     return _ROMAN_WORD.sub(lambda m: str(roman(m.group())) if roman(m.group()) is not None else m.group(), text)
+
+
+# "the capital of France": what a question asks of which thing (its relation and the thing's name)
+_OF_NAME = r"(?:the\s+)?(?P<of>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)"
+_ASKED_OF = re.compile(rf"\bthe\s+(?P<rel>[a-z]+(?:\s+[a-z]+)?)\s+of\s+{_OF_NAME}")
+
+
+def other_subject(text: str, question: str | None, gold: str | None = None) -> bool:
+    """The answer gives what was asked of one place to another: "The capital of Lyon is Paris", "Paris is the
+    capital of Germany" for the capital of France (hostile pass 26: each was CORRECT, the gold being said). Read in
+    the sentence that says ``gold`` (without one: in a one-sentence answer), so a true aside about another place
+    ("Paris. The capital of Germany is Berlin.") stays an aside. Only the gazetteer's places, or a one-word name
+    beside a country, are compared: "the capital of the French Republic" says nothing here.
+
+    >>> q = "What is the capital of France?"
+    >>> other_subject("The capital of Lyon is Paris.", q), other_subject("Paris is the capital of Germany.", q)
+    (True, True)
+    >>> other_subject("Paris is the capital of France.", q), other_subject("The capital of the French Republic.", q)
+    (False, False)
+    >>> other_subject("Paris. The capital of Germany is Berlin.", q, "Paris")
+    False
+    """
+    asked = _ASKED_OF.search(question or "")
+    if asked is None:
+        return False
+    rel = r"\s+".join(map(re.escape, asked["rel"].split()))
+    where = normalize(asked["of"])
+    sentences = [x for x in re.split(r"(?<=[.!?;])\s+", text.strip()) if x]
+    if gold is None and len(sentences) != 1:
+        return False
+    for said in (
+        m
+        for x in sentences
+        if gold is None or _names(x, gold)
+        for m in re.finditer(rf"(?i:\b{rel})\s+of\s+{_OF_NAME}", x)
+    ):
+        other = normalize(said["of"])
+        if other == where:
+            continue
+        if places.levels(other):
+            if country(other) != country(where):
+                return True  # "the capital of Germany", "the capital of Texas"
+        elif places.level(where) == places.COUNTRY and len(other.split()) == 1 and other[:4] != where[:4]:
+            return True  # "the capital of Lyon": one word, no country's name ("French Republic", "Frankreich")
+    return False
+
+
+# another figure said of another part, in brackets or after the answer: "71% (29% is land)", "(land: 29%)", "; the
+# other 29% is land"
+_OTHER_MEASURE = re.compile(
+    r"(?i)\s*\((?:the\s+(?:other|remaining|rest)\s+)?\d[\d.,]*\s*%?\s+(?:is|are|was|were)\s+(?:the\s+)?(?P<a>[a-z]+)[^()]*\)"
+    r"|\s*\((?P<b>[a-z]+)\s*:\s*\d[\d.,]*\s*%?\s*\)"
+    r"|\s*[;,]\s*(?:and\s+|while\s+)?the\s+(?:other|remaining|rest)\s+\d[\d.,]*\s*%?\s+(?:is|are|was|were)\s+"
+    r"(?:the\s+)?(?P<c>[a-z]+)[^.;]*"
+)
+
+
+def _names(sentence: str, gold: str) -> bool:
+    return f" {normalize(gold)} " in f" {normalize(sentence)} "
+
+
+def without_other_measure(text: str, question: str | None) -> str:
+    """``text`` without a figure it gives another part than the one asked, where a figure stays: "71% (29% is
+    land)" for the share covered by water is 71% (hostile pass 26: read as two guesses).
+
+    >>> q = "What percentage of the Earth's surface is covered by water?"
+    >>> without_other_measure("71% (29% is land)", q), without_other_measure("About 71%; the other 29% is land.", q)
+    ('71%', 'About 71%.')
+    >>> without_other_measure("71% (29% is water)", q)
+    '71% (29% is water)'
+    """
+    asked = {w.rstrip("s")[:5] for w in re.findall(r"[a-z]+", (question or "").lower())}
+
+    def drop(found: re.Match[str]) -> str:
+        noun = (found["a"] or found["b"] or found["c"]).lower()
+        return found.group() if noun.rstrip("s")[:5] in asked else ""
+
+    kept = _OTHER_MEASURE.sub(drop, text)
+    return kept if kept != text and _FIRST_VALUE.search(kept) else text
