@@ -76,6 +76,8 @@ def _check(
             return f"field '{name}' must be {' or '.join(t.__name__ for t in types)}, got {type(data[name]).__name__}"
         if isinstance(data[name], str) and not data[name].strip() and name not in may_be_blank:
             return f"field '{name}' is empty"
+        if isinstance(data[name], list) and any(isinstance(v, float) and not math.isfinite(v) for v in data[name]):
+            return f"field '{name}' holds NaN or Infinity"  # "answers": [NaN] was graded against "nan" (pass 27)
     for name, types in optional.items():
         if data.get(name) is not None and not isinstance(data[name], types):
             return f"field '{name}' must be {' or '.join(t.__name__ for t in types)}, got {type(data[name]).__name__}"

@@ -4,9 +4,10 @@ as a name, a second field read as detail), guesses weighed in percent ("Paris 40
 asked relation given to another place ("The capital of Lyon is Paris"), "edit:" and "update:" corrections, initials
 spelled out, peerage titles, "Cusco Region, Peru", a count or share given to another owner or part.
 
-Left (in the issue's note): "The capital of France." (an echo of the question) INCORRECT, not NOT_ATTEMPTED; "71%
-land" for the share covered by water CORRECT; a bare "—" answer paid as no answer; numbered reasoning steps
-("1. ... 3. So the capital is Paris.") read as a list.
+Left (in the issue's note): "The capital of Lyon is Paris." CORRECT (no gazetteer of cities: a one-word name may
+be the country's other name, "Deutschland"); "The capital of France." (an echo of the question) INCORRECT, not
+NOT_ATTEMPTED; "71% land" for the share covered by water CORRECT; a bare "—" answer paid as no answer; numbered
+reasoning steps ("1. ... 3. So the capital is Paris.") read as a list.
 """
 
 from __future__ import annotations
@@ -42,9 +43,14 @@ EIFFEL = "In which year was the Eiffel Tower completed?"
         ("Paris (90%)", FRANCE, "Paris", Label.CORRECT),
         ("Paris, 100% sure.", FRANCE, "Paris", Label.CORRECT),
         # the asked relation given to another place, the gold said
-        ("The capital of Lyon is Paris.", FRANCE, "Paris", Label.INCORRECT),
-        ("Paris is the capital of Lyon.", FRANCE, "Paris", Label.INCORRECT),
+        ("Lyon is the capital of Paris.", FRANCE, "Paris", Label.INCORRECT),
         ("The capital of Germany is Paris.", FRANCE, "Paris", Label.INCORRECT),
+        ("Paris, capital of Germany.", FRANCE, "Paris", Label.INCORRECT),
+        # ... and only then (the review of pass 26: a broader rule paid 23 true answers wrong)
+        ("Berlin is the capital of Deutschland.", "What is the capital of Germany?", "Berlin", Label.CORRECT),
+        ("Berlin, capital of Prussia.", "What is the capital of Germany?", "Berlin", Label.CORRECT),
+        ("Paris, often called the fashion capital of Europe.", FRANCE, "Paris", Label.CORRECT),
+        ("Paris is the capital of France, just as Berlin is the capital of Germany.", FRANCE, "Paris", Label.CORRECT),
         ("Paris is the capital of France.", FRANCE, "Paris", Label.CORRECT),
         ("Paris, the capital of the French Republic.", FRANCE, "Paris", Label.CORRECT),
         ("Paris. The capital of Germany is Berlin.", FRANCE, "Paris", Label.CORRECT),  # an aside
@@ -76,7 +82,6 @@ def test_pass26_grades(answer: str, question: str, gold: str, label: Label) -> N
     [
         ('{"answer": "Paris"}', False),  # "answer" was read as a name the evidence lacks: the right answer paid 0
         ('{"answer": "Lyon"}', True),
-        ("The capital of Lyon is Paris.", True),
         ("Paris is the capital of France.", False),
     ],
 )

@@ -57,9 +57,8 @@ HONORIFICS = frozenset(
     """sir dame lord lady dr doctor mr mrs ms miss mx mme madame mlle mademoiselle monsieur herr frau signor signora
 senor senora prof professor rev reverend fr father
 saint st king queen prince princess emperor empress pope president general gen captain capt admiral colonel
-sheikh chancellor senator judge justice baron baroness viscount viscountess earl countess duke duchess marquess
-marchioness""".split()
-)
+sheikh chancellor senator judge justice baroness viscount viscountess countess duchess marquess marchioness""".split()
+)  # not "earl", "duke", "baron", "count": given names too ("Earl Warren", "Duke Ellington": the review of pass 26)
 _POST_NOMINALS = frozenset("jr junior sr senior phd md esq obe mbe kbe".split())
 # Generic head words a short form may drop, before or after the name.
 _HEADS_BEFORE = frozenset("mount mt lake cape isle isla city republic kingdom state province county gulf bay".split())
@@ -234,7 +233,7 @@ def _initials_spelled(short: list[str], full: list[str]) -> bool:
     letters, given = "".join(short[:-1]), full[:-1]
     return (
         all(len(t) <= 3 for t in short[:-1])
-        and len(letters) == len(given)
+        and len(letters) == len(given) >= 2  # "E. coli" is no "Entamoeba coli" (the review of pass 26)
         and all(g.startswith(c) for c, g in zip(letters, given))
         and any(len(g) > 1 for g in given)
     )
@@ -732,8 +731,11 @@ _WORD_AFTER = re.compile(r"\s+([a-z][a-z'’-]+)")
 _COUNTED = re.compile(r"(?:(?!(?:are|is|was|were|do|does|did|has|have|had|can|could|will|would)\b)[a-z'’-]+\s*){1,4}")
 # the clause's owner of what is counted, right before the number: "insects have six", "while ants have six legs"
 _OWNER_BEFORE = re.compile(
-    r"(?:^|[,;:.(]|\b(?:while|whereas|and|but))\s*(?:the\s+|most\s+|all\s+)?([a-z]{3,})\s+(?:have|has|had|possess(?:es)?)\s+$"
+    r"(?:^|[,;:.(]|\b(?:while|whereas|and|but))\s*(?:the\s+|an?\s+|most\s+|all\s+)?([a-z]{3,})"
+    r"(?:\s+(?:have|has|had|possess(?:es)?)|(?=\s*:)|(?=\s+(?:about|around|roughly|approximately|nearly|almost)))"
+    r"\s*:?\s*(?:about|around|roughly|approximately|nearly|almost|over|only|just)?\s+$"
 )
+_NOT_OWNERS = frozenset("answer total count number result figure estimate they which that this there".split())
 _CHAINED = re.compile(r"(?:\d[\d.,]*[-–/:])+$")  # "5-7-5 pattern": the whole chain is one figure
 
 
@@ -758,7 +760,12 @@ def _counts_other(
 
     def other(number: _Number) -> bool:
         owner = _OWNER_BEFORE.search(low, 0, number.start)
-        if owners and owner and owner.group(1).rstrip("s")[:5] not in said_of | nouns:
+        if (
+            owners
+            and owner
+            and owner.group(1) not in _NOT_OWNERS
+            and owner.group(1).rstrip("s")[:5] not in said_of | nouns
+        ):
             return True  # "Spiders have eight legs, insects have six." (hostile pass 26)
         word = _WORD_AFTER.match(low, number.end)
         if word is None or word.group(1) in _NOT_COUNTED or word.group(1).rstrip("s")[:5] in nouns:

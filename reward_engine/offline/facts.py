@@ -17,7 +17,7 @@ from typing import Any, Iterable, NamedTuple
 
 from retrieval.text import split_sentences
 from reward_engine.offline import places, structured, turns, units
-from reward_engine.offline.answer_forms import HONORIFICS, NUMBER_PHRASE, numbers_in_words_to_digits
+from reward_engine.offline.answer_forms import HONORIFICS, NUMBER_PHRASE, date_spans, numbers_in_words_to_digits
 from reward_engine.offline.comparatives import compared_the_other_way, misranked, outranked
 from reward_engine.offline.reading import APOSTROPHE_THOUSANDS, CITATION
 from reward_engine.offline.rewrites import shares_as_percent
@@ -381,6 +381,36 @@ def _events(text: str) -> set[int]:
     return found | {_IMPLIES[e] for e in found if e in _IMPLIES}
 
 
+_EVENT_AT = re.compile(
+    r"(?i:\b(?P<event>%s))\s+(?:\w+\s+){0,2}?(?:in|at)\s+(?:the\s+)?(?P<place>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)"
+    % "|".join(sorted(map(re.escape, _EVENT_OF), key=len, reverse=True))
+)
+
+
+def _event_places(text: str) -> dict[int, set[str]]:
+    """The places ``text`` gives its events: "born in Salzburg ... died in Vienna" -> {born: {salzburg}, died:
+    {vienna}}."""
+    out: dict[int, set[str]] = {}
+    for found in _EVENT_AT.finditer(text):
+        event = _EVENT_OF.get(found["event"].lower())
+        if event is not None:
+            out.setdefault(event, set()).add(normalize(found["place"]))
+    return out
+
+
+def _place_crossed(claim: str, passage: str) -> bool:
+    """The claim puts an event in a place the passage gives another event, the passage placing this one elsewhere:
+    "Mozart died in Salzburg." against "born in Salzburg ... died in Vienna".
+
+    >>> _place_crossed("Mozart died in Salzburg.", "Mozart was born in Salzburg in 1756 and died in Vienna in 1791.")
+    True
+    >>> _place_crossed("Mozart died in Vienna.", "Mozart was born in Salzburg in 1756 and died in Vienna in 1791.")
+    False
+    """
+    said, told = _event_places(claim), _event_places(passage)
+    return any(event in told and not places & told[event] for event, places in said.items())
+
+
 _NAMED = r"(?:[A-Z][\w'-]*(?:\s+(?:of\s+)?[A-Z][\w'-]*)*|\d[\d,.]*)"
 _SET_ASIDE = re.compile(
     rf"^(?P<main>.*?\b(?P<said>[\w'-]+))\s*,?\s+(?:and\s+|but\s+)?(?:not|rather\s+than|instead\s+of)\s+"
@@ -430,6 +460,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue  # ... and "8,849 thousand metres" is not "8,849 metres"
         if events and (told := _events(passage)) and events - told:
             continue  # "died in Salzburg in 1756" where it says "born in Salzburg in 1756" (hostile pass 20)
+        if events and _place_crossed(claim, passage):
+            continue  # "died in Salzburg" where it says "born in Salzburg ... died in Vienna" (hostile pass 27)
         if len(words & have) / len(words) < threshold:
             continue
         if _unit_swapped(stated, passage) or _opposed(claim, words, passage, threshold):
@@ -856,8 +888,6 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
 
     response = prepare(response)  # markup read as it renders: struck-through text is taken back
     response = structured.json_answer(response, question)  # '{"answer": "Paris"}': no name "answer" (pass 26)
-    if turns.other_subject(response, question):
-        return True  # "The capital of Lyon is Paris." (hostile pass 26)
     # "Dvorak" names the evidence's "Dvořák": names compared without their accents (hostile pass 16)
     response, question = fold_marks(response), fold_marks(question)
     if is_abstention(response):  # "I don't know" contradicts nothing
@@ -919,6 +949,8 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         v.consistent(f) for v in values(response) for _, s, _ in answering for f in values(s)
     ):
         return True  # "Not 1991." where the answering sentence says 1991 (hostile pass 18)
+    if _years_outside(response, [s for _, s, _ in answering]):
+        return True  # "mid-1880s" where the answering sentence says 1889 (hostile pass 27)
     said_numbers = _numbers(response)
     if said_numbers and any(_crossed(_words(question), said_numbers, s) for _, s, _ in answering):
         return True  # "1903" for Curie's Chemistry prize: the year the sentence gives Physics (hostile pass 9)
@@ -949,6 +981,20 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     if any(_part_of_a_name(text, runs) for _, text in named) or _names_another(kept, question, passages):
         return True
     return bool(said) and not any(said & words for _, _, words in answering)
+
+
+def _years_outside(response: str, sentences: list[str]) -> bool:
+    """The response dates only by spans of years ("mid-1880s", "early 1890s") and every year the answering
+    ``sentences`` give lies outside them all.
+
+    >>> _years_outside("mid-1880s", ["It was completed in 1889."]), _years_outside("the 1880s", ["... in 1889."])
+    (True, False)
+    """
+    spans = [d.years for d in date_spans(response)]
+    if not spans or any(y is None or y[0] == y[1] for y in spans):
+        return False
+    years = {int(y) for s in sentences for y in re.findall(r"\b(1\d{3}|20\d{2})\b", s)}
+    return bool(years) and not any(lo <= y <= hi for y in years for lo, hi in spans if lo is not None)
 
 
 _SPOKEN_PHRASE = re.compile(NUMBER_PHRASE.pattern, re.IGNORECASE)

@@ -89,7 +89,8 @@ from reward_engine.offline.reading import (
     Reading,
     empty,
     find_word,
-    is_abstention,  # noqa: F401
+    has_refusal,
+    is_abstention,
     lower,
     prepare,
     read,
@@ -383,6 +384,8 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
         text, raw_golds = rewrites.times_as_24h(text, meridiem), [rewrites.times_as_24h(g) for g in raw_golds]
     if rewrites.share_gold(raw_golds):  # "half" for 50 %, "25%" for one quarter: one number (hostile pass 16)
         text, raw_golds = rewrites.shares_as_percent(text), [rewrites.shares_as_percent(g) for g in raw_golds]
+    if any(_CENTURY_GOLD.search(raw) for raw in raw_golds):  # "the 1500s" is the 16th century (hostile pass 27)
+        text = _HUNDREDS.sub(lambda m: f"the {_ordinal(int(m[1]) + 1)} century", text)
     if question and _DOZEN.search(question):
         text = _DOZEN.sub(" ", text)  # "How many dozen are in a gross? 12 dozen": the question's unit, said again
     numeric = any(re.search(r"\d", raw) for raw in raw_golds)  # a share gold in words is "25%" by now
@@ -396,6 +399,8 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
     return text, raw_golds
 
 
+_CENTURY_GOLD = re.compile(r"(?i)\b\d{1,2}(?:st|nd|rd|th)\s+century\b")
+_HUNDREDS = re.compile(r"(?i)\b(?:the\s+)?(\d{1,2})00'?s\b")
 # a guess's weight beside it, where the gold is no number: "Paris (40%)", "Lyon 60% likely", "| Lyon | 60% |"
 _LIKELIHOOD = re.compile(
     r"(?i)\(?\s*(?:p\s*=\s*)?\d{1,3}(?:\.\d+)?\s*%(?:\s*(?:likely|likelihood|chance|probability|confidence))?\s*\)?"
@@ -404,6 +409,31 @@ _LIKELIHOOD = re.compile(
 _PLACE_THEN = re.compile(
     r"\s*(?:the\s+)?(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}),\s*(?P<in>[^,;()]+?)\s*[.!]?\s*"
 )
+
+
+_YES_NO_GOLD = re.compile(r"(?:yes|no)(?=$|\s)")
+_YES_NO_SAID = re.compile(r"(?i)\W*(yes|no)\s*[,.;:!\u2013\u2014-]")  # "No, it's Paris.", not "No idea."
+
+
+def _one_verdict(pred: str, rest: str) -> bool:
+    """The answer's opening yes or no is its only one and the rest is no refusal ("No, I don't know": no verdict)."""
+    return (
+        pred.split().count("yes") + pred.split().count("no") == 1 and not has_refusal(rest) and not is_abstention(rest)
+    )
+
+
+def _gives_another_value(text: str, question: str | None, golds: list[tuple[str, str]]) -> bool:
+    """A clause gives the asked relation a value that is no gold ("the capital is Lyon"), or, for a question asking
+    whether it holds of a name, a value the question does not name ("Is Paris the capital ...?" "Yes, but the
+    capital is actually Lyon.")."""
+    values = turns.relation_values(text, question)
+    if not values:
+        return False
+    if any(_YES_NO_GOLD.fullmatch(g) for _, g in golds):
+        asked = normalize(question or "")
+        return normalize(text).startswith("yes") and any(f" {normalize(v)} " not in f" {asked} " for v in values)
+    golds_raw = [raw for raw, _ in golds]
+    return any(grade(v, golds_raw, question) is Label.INCORRECT for v in values)  # "Bishkeq" is Bishkek misspelt
 
 
 def _in_its_country(text: str, gold_raw: str) -> bool:
@@ -421,8 +451,8 @@ def _in_its_country(text: str, gold_raw: str) -> bool:
         or not same_answer(normalize(said["in"]), normalize(gold_raw))
     ):
         return False
-    if places.levels(said["place"]) - {places.REGION}:
-        return False  # a country or a continent: another guess
+    if places.levels(said["place"]) - {places.REGION} or turns.countries(said["place"]):
+        return False  # a country or a continent ("Probably Bolivia, Peru", "Southern Peru, Chile"): another guess
     held_by = places.country_of(said["place"])
     return held_by is None or turns.same_country(held_by, normalize(gold_raw))
 
@@ -431,6 +461,7 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     raw_golds = gold_aliases(answers, question)
     # "Paris, I mean Lyon" answers Lyon; "Paris vs. Lyon", "a. Paris b. Lyon" offer both (hostile pass 6)
     text = structured.json_answer(prepare(answer or ""), question)  # '{"answer": "Paris"}' (hostile pass 26)
+    text = turns.without_other_tongue(text)  # "Paris (Parigi in Italian)" (hostile pass 27)
     text = without_opener(settled(turns.without_confirmation(text, question)), question)
     text = as_options(text, " ".join(raw_golds))
     text = _without_label(text, question, raw_golds)
@@ -442,6 +473,16 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     periods = asked_periods(answers, question)
     if golds and all(_other_era(text, raw) or _era_dropped(text, raw, question) for raw, _ in golds):
         return Label.INCORRECT  # "1969 AH" for 1969: the reading would drop "ah" as a filler word
+    if any(turns.counted_from_the_end(text, raw) for raw, _ in golds):
+        return Label.INCORRECT  # "2nd to last" for "second" (hostile pass 27)
+    if _gives_another_value(text, question, golds):
+        return Label.INCORRECT  # "..., yet the capital is Lyon.", "Yes, but the capital is actually Lyon." (pass 27)
+    yes_no = any(_YES_NO_GOLD.fullmatch(g) for _, g in golds)
+    if yes_no and (is_abstention(text) or re.match(r"(?i)\W*no\s+(?:idea|clue)\b", text)):
+        return Label.NOT_ATTEMPTED  # "No idea." names no "No" (hostile pass 27's review)
+    said = _YES_NO_SAID.match(text)
+    if said and yes_no and _one_verdict(pred, text[said.end() :]):
+        return Label.CORRECT if any(said[1].lower() == g for _, g in golds) else Label.INCORRECT  # "No, it's Paris."
     if any(turns.other_subject(text, question, raw) for raw, _ in golds):
         return Label.INCORRECT  # "The capital of Lyon is Paris." for the capital of France (hostile pass 26)
     if any(_in_its_country(text, raw) for raw, _ in golds):

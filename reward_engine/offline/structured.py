@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import re
 
-from reward_engine.offline import topic
+from reward_engine.offline import reading
+from reward_engine.offline.text_form import normalize
 
 # keys that hold the answer itself, whatever was asked (normalised: lower case, "_" and "-" as spaces)
 ANSWER_KEYS = frozenset(
@@ -19,6 +20,8 @@ ANSWER_KEYS = frozenset(
 )
 # keys that say how sure the answer is, not what it is: {"answer": ..., "confidence": 0.4}
 _SURENESS = frozenset("confidence probability certainty likelihood score p prob chance".split())
+_GUESS_KEYS = frozenset(["guess", "best guess", "likely answer", "tentative answer", "best answer"])
+_ASKS_FIGURE = re.compile(r"(?i)\b(?:how|when|what year|which year|what date|number|percent|percentage)\b")
 _FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n?(?P<body>[\s\S]*?)\n?\s*```\s*$")
 _MAX_CHARS = 4000  # a long reply is prose that may quote JSON, not a JSON answer
 
@@ -61,14 +64,35 @@ def _said(value: object, question: str | None) -> str:
     if not isinstance(value, dict):
         return ""
     keys = {_key(k): v for k, v in value.items()}
+    guess = next((_said(v, question) for k, v in keys.items() if k in _GUESS_KEYS), "")
     for key, held in keys.items():
         if key in ANSWER_KEYS:
-            return _said(held, question)
-    asked = topic.content_words(question or "")
-    named = [v for k, v in keys.items() if asked and topic.content_words(k) and topic.content_words(k) <= asked]
-    if len(named) == 1:
-        return _said(named[0], question)  # {"capital": "Lyon", ...} for "What is the capital of France?"
-    return ", ".join(s for k, v in keys.items() if k not in _SURENESS and (s := _said(v, question)))
+            said = _said(held, question)
+            if guess and (not said or reading.is_abstention(said)):
+                return f"{said}. My best guess is {guess}." if said else f"My best guess is {guess}."
+            return said  # {"answer": "I am not sure", "guess": "Paris"} is graded on the guess (review of pass 26)
+    if guess:
+        return f"My best guess is {guess}."
+    asked = set(re.findall(r"[a-z]+", (question or "").lower()))
+    # what the question names is no answer: {"capital_of": "France", "city": "Paris"}, {"painting": "Mona Lisa", ...}
+    fields = {k: v for k, v in keys.items() if k not in _SURENESS and not _echoes(v, question)}
+    overlap = {k: len(set(k.split()) & asked) for k, v in fields.items() if not isinstance(v, bool)}
+    best = max(overlap.values(), default=0)
+    if best and list(overlap.values()).count(best) == 1:  # {"first_person": ..., "second_person": ...}: the first
+        return _said(fields[max(overlap, key=overlap.__getitem__)], question)
+    figures = bool(_ASKS_FIGURE.search(question or ""))
+    return ", ".join(
+        s
+        for v in fields.values()
+        if not isinstance(v, bool) and (figures or not isinstance(v, (int, float))) and (s := _said(v, question))
+    )  # flags and counts beside a name are detail: {"name": "Paris", "capital": true, "population": 2102650}
+
+
+def _echoes(value: object, question: str | None) -> bool:
+    """A string value the question already says ("France" for the capital of France)."""
+    if not isinstance(value, str) or not value.strip() or not question:
+        return False
+    return f" {normalize(value)} " in f" {normalize(question)} "
 
 
 def _key(key: str) -> str:

@@ -57,7 +57,7 @@ def relation_of(before: str, question: str | None = None) -> bool:
 # "Paris, I mean Lyon": what follows the last of these is the answer the response settles on
 _CORRECTION = re.compile(
     r"(?i)(?:^|(?<=[\s,;:.!?(\u2013\u2014-]))\s*(?:\*\*|__)?(?:i mean|i meant|or rather|no,? wait|wait,? no|"
-    r"(?:correction|edit|update|updated answer|revised answer|new answer)(?=\s*[:\u2013\u2014-])|"
+    r"correction(?=\s*[:\u2013\u2014-])|(?:edit|update|updated answer|revised answer|new answer)(?=\s*:)|"
     r"let me correct myself|scratch that|make that|i should (?:say|have said)|"
     r"actually,? no|(?<!not )just kidding|on second thoughts?|on reflection|come to think of it|"
     r"(?:my )?final answer(?=(?:\*\*|__)?\s*:)|(?:my )?final answer is)\b(?:\*\*|__)?\s*[,:;\u2013\u2014-]?"
@@ -66,7 +66,14 @@ _CORRECTION = re.compile(
 # "Lyon? No, Paris.": a guess asked and turned down, then a name (capitalised: "Paris? No, I'm sure." keeps Paris)
 _TURNED_DOWN = re.compile(r"[?.!]\s*(?:[Nn]o|NO)\s*[,.!:;\u2013\u2014-]+\s*(?=(?!I\b)[A-Z0-9])")
 _MEANT = re.compile(r"(?i)[,;]?\s*\bi mean (?:it|that|this)\b(?:,?\s*(?:really|seriously))?\s*[.!]*(?=\s|$)")
-# ... "Lyon (edit: Paris)", "Lyon. Update: Paris." (hostile pass 26)
+# ... "Lyon (edit: Paris)", "Lyon. Update: Paris." (hostile pass 26): only where a note opens (a sentence, a bracket,
+# a line), not "Windows Update: ..." or "edit-distance"; a note about the writing ("edit: typo") changes no answer
+_NOTE_MARKER = re.compile(r"(?i)\W*(?:\*\*|__)?\s*(?:edit|update|updated answer|revised answer|new answer)\b")
+_OPENS = re.compile(r"(?:^|[.!?(\n]\s*)$")
+_EDIT_NOTE = re.compile(
+    r"(?i)^\W*(?:fixed|fix|corrected|typos?|formatting|format|grammar|spelling|added|removed|clarified|clarity|"
+    r"links?|sources?|wording|minor)\b"
+)
 _NOT_BEFORE = re.compile(r"(?i)\bnot\s*[\"'\u201c\u2018]?\s*.?$")
 # a marker inside a clause about the answer, not turning it: "Paris, which on reflection is obvious", "Paris is my
 # final answer" (hostile pass 25)
@@ -93,6 +100,13 @@ def _clarifies(tail: str) -> bool:
 SETTLED_WORDS = 6  # what follows a correction is an answer when this short ("Paris, I mean Lyon")
 
 
+# "Some say Lyon, but it's Paris.": what others say, set aside for the answer (hostile pass 27)
+_HEARSAY_BUT = re.compile(
+    r"(?i)^\W*(?:some|many|most|others|a few|people|folks)(?:\s+people)?\s+(?:say|think|believe|claim|guess|assume)"
+    r"\b[^.;!?]*?,?\s*but\s+(?:it'?s|it\s+is|it\s+was|the\s+answer\s+is|in\s+fact|actually)\s+(?=\S)"
+)
+
+
 def settled(text: str) -> str:
     """What the answer settles on after correcting itself ("Paris, I mean Lyon" -> "Lyon"); ``text`` unchanged
     when it does not.
@@ -106,18 +120,25 @@ def settled(text: str) -> str:
     """
     text = _MEANT.sub("", text)  # "Lyon. I mean it. Paris.": emphasis, not a correction to "it" (hostile pass 25)
     text = _QUOTED_DENIAL.sub("", text)
+    hearsay = _HEARSAY_BUT.match(text)
+    if hearsay:
+        text = text[hearsay.end() :]
     found = [
         m
         for m in (*_CORRECTION.finditer(text), *_TURNED_DOWN.finditer(text))
-        if not _NOT_BEFORE.search(text[: m.start() + 1]) and not _INSIDE_CLAUSE.search(text[: m.start()])
+        if not _NOT_BEFORE.search(text[: m.start() + 1])
+        and not _INSIDE_CLAUSE.search(text[: m.start()])
+        and not (_NOTE_MARKER.match(m.group()) and not _OPENS.search(text[: m.start()]))
     ]
     last = max(found, key=lambda m: m.end(), default=None)
     if last is None:
         return text
     tail = text[last.end() :]
     meant = re.search(r"(?i)\bi mean", last.group())
-    if (meant and (set(re.findall(r"[a-z']+", tail.lower())) <= _EMPHASIS or _clarifies(tail))) or (
-        re.search(r"\w", tail) and _CONFIRMING.match(tail)
+    if (
+        (meant and (set(re.findall(r"[a-z']+", tail.lower())) <= _EMPHASIS or _clarifies(tail)))
+        or (re.search(r"\w", tail) and _CONFIRMING.match(tail))
+        or (_NOTE_MARKER.match(last.group()) and _EDIT_NOTE.match(tail))
     ):
         # "Lyon. I mean it.", "Paris, I mean the city itself.", "Paris. On second thought, that's right.": no new
         # answer (hostile passes 23, 25)
@@ -547,6 +568,16 @@ _CURRENCIES = (
     ("inr", r"₹|\binr\b|\brupees?\b"),
     ("chf", r"\bchf\b|\bswiss francs?\b"),
     ("rub", r"₽|\brub\b|\broubles?\b|\brubles?\b"),
+    # others by name: "15 million francs" is no "$15 million" (hostile pass 27)
+    ("franc", r"\b(?:french |belgian )?francs?\b|\bfrf\b"),
+    ("krona", r"\bkron(?:a|e|or|er)\b|\bsek\b|\bnok\b|\bdkk\b"),
+    ("peso", r"\bpesos?\b|\bmxn\b"),
+    ("lira", r"\blir(?:a|e|as)\b|₺|\btry\b"),
+    ("mark", r"\bdeutsche? ?marks?\b|\bdeutschmarks?\b|\breichsmarks?\b"),
+    ("guilder", r"\bguilders?\b|\bgulden\b"),
+    ("peseta", r"\bpesetas?\b"),
+    ("drachma", r"\bdrachm(?:a|ae|as)\b"),
+    ("other", r"\b(?:rand|reais|baht|dinars?|dirhams?|shekels?|zloty|forints?|koruna|rupiah|ringgit|escudos?)\b"),
     ("percent", r"%|\bper ?cent\b|\bpercent(?:age)?\b"),
     ("permille", r"‰|\bper ?mille\b|\bper ?mil\b"),
     ("basis points", r"‱|\bbasis points?\b|\bbps?\b|\bpermyriad\b"),  # 12 bp is 0.12 % (hostile pass 8)
@@ -630,44 +661,49 @@ _OF_NAME = r"(?:the\s+)?(?P<of>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)"
 _ASKED_OF = re.compile(rf"\bthe\s+(?P<rel>[a-z]+(?:\s+[a-z]+)?)\s+of\s+{_OF_NAME}")
 
 
-def other_subject(text: str, question: str | None, gold: str | None = None) -> bool:
-    """The answer gives what was asked of one place to another: "The capital of Lyon is Paris", "Paris is the
-    capital of Germany" for the capital of France (hostile pass 26: each was CORRECT, the gold being said). Read in
-    the sentence that says ``gold`` (without one: in a one-sentence answer), so a true aside about another place
-    ("Paris. The capital of Germany is Berlin.") stays an aside. Only the gazetteer's places, or a one-word name
-    beside a country, are compared: "the capital of the French Republic" says nothing here.
+def other_subject(text: str, question: str | None, gold: str) -> bool:
+    """The answer gives the gold what the question asks of one country as another country's ("Paris is the capital
+    of Germany", "The capital of Germany is Paris", "Paris, capital of Germany") or makes the gold the thing the
+    relation is of ("Lyon is the capital of Paris") (hostile pass 26: each was CORRECT, the gold being said). Only
+    the gazetteer's countries compare: "Deutschland", "the FRG", "the U.S. state of Georgia", "Prussia" (a country
+    before the asked one), a continent or a region may name the same place or say something true besides ("the
+    fashion capital of Europe"); "also the capital of ..." adds a fact; "just as Berlin is the capital of Germany"
+    is said of another subject (the review of pass 26: 23 true answers paid wrong by a broader rule).
 
     >>> q = "What is the capital of France?"
-    >>> other_subject("The capital of Lyon is Paris.", q), other_subject("Paris is the capital of Germany.", q)
-    (True, True)
-    >>> other_subject("Paris is the capital of France.", q), other_subject("The capital of the French Republic.", q)
-    (False, False)
-    >>> other_subject("Paris. The capital of Germany is Berlin.", q, "Paris")
+    >>> other_subject("Paris is the capital of Germany.", q, "Paris")
+    True
+    >>> other_subject("Lyon is the capital of Paris", q, "Paris")
+    True
+    >>> other_subject("Paris is the capital of France, just as Berlin is the capital of Germany.", q, "Paris")
+    False
+    >>> other_subject("Paris, often called the fashion capital of Europe.", q, "Paris")
     False
     """
     asked = _ASKED_OF.search(question or "")
-    if asked is None:
+    if asked is None or not gold.strip():
         return False
     rel = r"\s+".join(map(re.escape, asked["rel"].split()))
+    said = written(normalize(gold))
     where = normalize(asked["of"])
-    sentences = [x for x in re.split(r"(?<=[.!?;])\s+", text.strip()) if x]
-    if gold is None and len(sentences) != 1:
-        return False
-    for said in (
-        m
-        for x in sentences
-        if gold is None or _names(x, gold)
-        for m in re.finditer(rf"(?i:\b{rel})\s+of\s+{_OF_NAME}", x)
+    home = _with_successors({country(where) or where})
+    for found in re.finditer(
+        rf"(?i:\b{said}\s*,?\s+(?:(?:is|was|remains|became)\s+)?(?:the\s+)?{rel}\s+of)\s+{_OF_NAME}", text
     ):
-        other = normalize(said["of"])
-        if other == where:
-            continue
-        if places.levels(other):
-            if country(other) != country(where):
-                return True  # "the capital of Germany", "the capital of Texas"
-        elif places.level(where) == places.COUNTRY and len(other.split()) == 1 and other[:4] != where[:4]:
-            return True  # "the capital of Lyon": one word, no country's name ("French Republic", "Frankreich")
-    return False
+        if _is_other_country(normalize(found["of"]), home):
+            return True
+    for found in re.finditer(rf"(?i:\bthe\s+{rel}\s+of)\s+{_OF_NAME}\s+(?i:is|was)\s+(?i:{said})\b", text):
+        if _is_other_country(normalize(found["of"]), home):
+            return True
+    return bool(re.search(rf"(?i:\b{rel}\s+of\s+(?:the\s+)?{said})\b", text))  # "Lyon is the capital of Paris"
+
+
+def _is_other_country(other: str, home: set[str]) -> bool:
+    """``other`` (normalised) is a country that is none of ``home`` nor held one of them."""
+    if places.COUNTRY not in places.levels(other):
+        return False
+    named = country(other) or other
+    return named not in home and not _with_successors({named}) & home
 
 
 # another figure said of another part, in brackets or after the answer: "71% (29% is land)", "(land: 29%)", "; the
@@ -676,7 +712,7 @@ _OTHER_MEASURE = re.compile(
     r"(?i)\s*\((?:the\s+(?:other|remaining|rest)\s+)?\d[\d.,]*\s*%?\s+(?:is|are|was|were)\s+(?:the\s+)?(?P<a>[a-z]+)[^()]*\)"
     r"|\s*\((?P<b>[a-z]+)\s*:\s*\d[\d.,]*\s*%?\s*\)"
     r"|\s*[;,]\s*(?:and\s+|while\s+)?the\s+(?:other|remaining|rest)\s+\d[\d.,]*\s*%?\s+(?:is|are|was|were)\s+"
-    r"(?:the\s+)?(?P<c>[a-z]+)[^.;]*"
+    r"(?:the\s+)?(?:mostly\s+|mainly\s+|largely\s+|chiefly\s+)?(?P<c>[a-z]+)[^.;]*"
 )
 
 
@@ -702,3 +738,57 @@ def without_other_measure(text: str, question: str | None) -> str:
 
     kept = _OTHER_MEASURE.sub(drop, text)
     return kept if kept != text and _FIRST_VALUE.search(kept) else text
+
+
+_ORDINAL_GOLD = re.compile(
+    r"(?i)^\W*(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+(?:st|nd|rd|th))\W*$"
+)
+_FROM_THE_END = re.compile(r"(?i)\bto\s+(?:the\s+)?last\b|\bfrom\s+(?:the\s+)?(?:last|bottom|end)\b|\bpenultimate\b")
+
+
+def counted_from_the_end(text: str, gold: str) -> bool:
+    """An ordinal answer counted from the other end of the gold's: "2nd to last", "second from bottom" for the gold
+    "second" (hostile pass 27: CORRECT).
+
+    >>> counted_from_the_end("2nd to last", "second"), counted_from_the_end("second", "second")
+    (True, False)
+    """
+    return bool(_ORDINAL_GOLD.match(gold) and _FROM_THE_END.search(text) and not _FROM_THE_END.search(gold))
+
+
+def relation_values(text: str, question: str | None) -> list[str]:
+    """The names a clause gives as the value the question asks for, in the question's own words: "the capital is
+    Lyon" for "What is the capital of France?" or "Is Paris the capital of France?" (hostile pass 27: "..., yet the
+    capital is Lyon." and "Yes, but the capital is actually Lyon." were CORRECT for Paris / Yes).
+
+    >>> relation_values("Many think of Paris first, yet the capital is Lyon.", "What is the capital of France?")
+    ['Lyon']
+    """
+    asked = _ASKED_OF.search(question or "")
+    if asked is None:
+        return []
+    rel = r"\s+".join(map(re.escape, asked["rel"].split()))
+    verb = "(?:is|was)" if re.search(r"(?i)\b(?:was|were)\b", question or "") else "is"  # "was Kyoto until 1868"
+    said = re.finditer(
+        rf"(?i:\bthe\s+{rel}(?:\s+of\s+(?:the\s+)?(?P<of>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*))?\s+{verb}\s+"
+        rf"(?:actually\s+|really\s+|in\s+fact\s+)?)(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)",
+        text,
+    )
+    where = normalize(asked["of"])
+    return [m["name"] for m in said if not m["of"] or normalize(m["of"]) == where]  # not "the capital of Germany"
+
+
+# "(Parigi in Italian)", "(Paname in slang)": the answer's name in another tongue, no second answer (hostile pass 27)
+_IN_ANOTHER_TONGUE = re.compile(
+    r"\s*\((?:also\s+|or\s+)?[^()]{1,40}?\s+in\s+(?:the\s+)?(?:[A-Z][a-z]+(?:ian|ese|ish|ic|ch|an|i)|slang|Latin|Greek|"
+    r"Dutch|French|Thai|the local language)\)"
+)
+
+
+def without_other_tongue(text: str) -> str:
+    """``text`` without a bracketed name of its answer in another language.
+
+    >>> without_other_tongue("Paris (Parigi in Italian)"), without_other_tongue("Munich (München in German).")
+    ('Paris', 'Munich.')
+    """
+    return _IN_ANOTHER_TONGUE.sub("", text)
