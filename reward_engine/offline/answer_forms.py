@@ -349,9 +349,11 @@ def _prepare_numbers(text: str) -> str:
     low = re.sub(r"\bminus\s+(?=\d)", "-", low)  # "minus 273.15 degrees"
     low = re.sub(r"\ban?\s+(?=(?:hundred|thousand|million|billion|trillion)\b)", "one ", low)  # "a hundred" is 100
     low = _FRACTION.sub(_fraction, low)  # "an eighth of a mile" is 0.125 mile, not an 8th
+    low = _ONE_OF_THEM.sub(" ", low)  # "11 players, one of whom is the goalkeeper": no second count (pass 28)
     return _DOZENS.sub(_dozens, numbers_in_words_to_digits(_HALF_DOZEN.sub("6", low)))
 
 
+_ONE_OF_THEM = re.compile(r"\b(?:one|each|any|none|some|all)\s+of\s+(?:whom|which|them|those|these|us|you)\b")
 # a count of dozens is twelve times the count ("two dozen" is 24, never 2: hostile pass 13); "dozens of" says none
 _HALF_DOZEN = re.compile(r"\bhalf an?\s+dozen\b")
 _DOZENS = re.compile(r"(?:(?<![\d.,])(\d+(?:\.\d+)?)|\ban?)\s+dozen\b(?!s)")

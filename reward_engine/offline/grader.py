@@ -293,6 +293,12 @@ def asked_words(question: str | None, golds: Iterable[str] = ()) -> frozenset[st
 _DOZEN = re.compile(r"(?i)\bdozens?\b")
 # "Capital: Paris", "Capital of France - Paris": a leading label made of the question's words
 _LABEL = re.compile(r"^\W*([^\W\d][\w' ]{0,60}?)\s*(?::|\s[-\u2013\u2014]+\s|\|)\s*(?=\w)")
+# a section's label after the answer: "\n\n**Explanation:** ...", "Reason: ...": its words are read, not the label
+_SECTION_LABEL = re.compile(
+    r"(?im)(?:(?<=\n)|(?<=[.!?]\s))[ \t]*(?:\*\*|__)?(?:explanation|reason(?:ing)?|justification|rationale|notes?|"
+    r"details|context|sources?|evidence|why|background)(?:\*\*|__)?\s*:(?:\*\*|__)?[ \t]*"
+)
+_PARAGRAPH = re.compile(r"(?<=[^\s.!?:;,])[ \t]*\n[ \t]*\n\s*(?=[A-Z])")
 _LABEL_WORDS = frozenset("answer final short city name the of a an in".split())
 
 
@@ -422,17 +428,28 @@ def _one_verdict(pred: str, rest: str) -> bool:
     )
 
 
+def _owned_by_gold(text: str, golds: list[tuple[str, str]]) -> bool:
+    """A statement about the gold person's work by the family name: "Pride and Prejudice is Austen's second novel."
+    beside "Jane Austen" is detail, not a second answer (hostile pass 28)."""
+    return is_statement(text) and any(
+        len(raw.split()) >= 2 and re.search(rf"(?i)\b{re.escape(raw.split()[-1])}['\u2019]s\b", text)
+        for raw, _ in golds
+    )
+
+
 def _gives_another_value(text: str, question: str | None, golds: list[tuple[str, str]]) -> bool:
     """A clause gives the asked relation a value that is no gold ("the capital is Lyon"), or, for a question asking
     whether it holds of a name, a value the question does not name ("Is Paris the capital ...?" "Yes, but the
     capital is actually Lyon.")."""
-    values = turns.relation_values(text, question)
+    golds_raw = [raw for raw, _ in golds]
+    if any(turns.outdone(text, question, raw) for raw in golds_raw):
+        return True  # "The Amazon is longer than the Nile." for the longest river (hostile pass 28)
+    values = turns.relation_values(text, question) + turns.role_given(text, question)
     if not values:
         return False
     if any(_YES_NO_GOLD.fullmatch(g) for _, g in golds):
         asked = normalize(question or "")
         return normalize(text).startswith("yes") and any(f" {normalize(v)} " not in f" {asked} " for v in values)
-    golds_raw = [raw for raw, _ in golds]
     return any(grade(v, golds_raw, question) is Label.INCORRECT for v in values)  # "Bishkeq" is Bishkek misspelt
 
 
@@ -465,6 +482,8 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     text = without_opener(settled(turns.without_confirmation(text, question)), question)
     text = as_options(text, " ".join(raw_golds))
     text = _without_label(text, question, raw_golds)
+    text = _SECTION_LABEL.sub(" ", text)  # "Answer: Paris\nExplanation: ...": the label no second answer (pass 28)
+    text = _PARAGRAPH.sub(". ", text)  # a blank line ends a sentence: "Jane Austen\n\nPride and Prejudice is ..."
     text, raw_golds = _in_gold_form(text, raw_golds, question)
     pred = normalize(text)
     if not pred:
@@ -517,7 +536,8 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     if Label.CORRECT in labels:
         # Beside a correct candidate, only a competing answer spoils it: a contradiction, or another short
         # answer-like candidate ("Paris. Maybe Lyon."); a remark ("Paris. It is in France.") does not.
-        if any(label is Label.INCORRECT and competing for label, competing in results):
+        owned = [_owned_by_gold(c.text, golds) for c in reading.candidates]
+        if any(label is Label.INCORRECT and competing and not own for (label, competing), own in zip(results, owned)):
             return Label.INCORRECT
         # Extra statements ("Malia was born in 1998") are true detail; extra bare words are a shotgun list.
         bare = [normalize(c.text) for c in reading.candidates if not is_statement(c.text)]

@@ -778,6 +778,52 @@ def relation_values(text: str, question: str | None) -> list[str]:
     return [m["name"] for m in said if not m["of"] or normalize(m["of"]) == where]  # not "the capital of Germany"
 
 
+_SUPERLATIVE = re.compile(r"(?i)\bthe\s+(?P<k>first|last|most\s+[a-z]+|[a-z]{2,}est)\b")
+_NAME = r"(?P<name>[A-Z][\w'.-]*(?:\s+(?:of\s+|de\s+|van\s+)?[A-Z][\w'.-]*)*)"
+
+
+def role_given(text: str, question: str | None) -> list[str]:
+    """The names a clause gives the superlative or rank the question asks for: "Buzz Aldrin was the first" for "Who
+    was the first person to walk on the Moon?" (hostile pass 28: CORRECT beside "with Neil Armstrong following").
+
+    >>> role_given("Buzz Aldrin was the first, with Neil Armstrong following him.", "Who was the first person?")
+    ['Buzz Aldrin']
+    """
+    asked = _SUPERLATIVE.search(question or "")
+    if asked is None:
+        return []
+    k = r"\s+".join(map(re.escape, asked["k"].lower().split()))
+    return [m["name"] for m in re.finditer(rf"{_NAME}\s+(?:is|was)\s+(?i:(?:the\s+)?{k})\b", text)]
+
+
+def outdone(text: str, question: str | None, gold: str) -> bool:
+    """The answer says something outdoes the gold in what the question asks the most of: "The Amazon is longer
+    than the Nile." for the longest river (hostile pass 28: CORRECT, the gold being named).
+
+    >>> outdone("The Amazon River, which is slightly longer than the Nile.", "What is the longest river?", "Nile")
+    True
+    >>> outdone("The Nile is longer than the Amazon.", "What is the longest river?", "Nile")
+    False
+    """
+    asked = _SUPERLATIVE.search(question or "")
+    if asked is None or asked["k"].lower() in ("first", "last"):
+        return False
+    k = asked["k"].lower()
+    more = rf"more\s+{re.escape(k.split()[1])}" if k.startswith("most") else re.escape(k[:-3]) + r"(?:er|r)"
+    said = written(normalize(gold))
+    sentences = re.split(r"(?<=[.!?;])\s+", text)
+    return any(
+        re.search(rf"(?i)(?<!not )(?<!no )\b{more}\s+than\s+(?:the\s+)?{said}\b", x) and not _HEARSAY.search(x)
+        for x in sentences
+    )  # "Some argue the Amazon is longer than the Nile." reports a dispute
+
+
+_HEARSAY = re.compile(
+    r"(?i)\b(?:some|many|others|a few|critics|scholars|people)\s+(?:\w+\s+)?(?:argue|say|claim|believe|think|suggest)"
+    r"|\b(?:according to|it is (?:sometimes |often )?(?:said|argued|claimed))\b"
+)
+
+
 # "(Parigi in Italian)", "(Paname in slang)": the answer's name in another tongue, no second answer (hostile pass 27)
 _IN_ANOTHER_TONGUE = re.compile(
     r"\s*\((?:also\s+|or\s+)?[^()]{1,40}?\s+in\s+(?:the\s+)?(?:[A-Z][a-z]+(?:ian|ese|ish|ic|ch|an|i)|slang|Latin|Greek|"

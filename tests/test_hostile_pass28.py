@@ -1,0 +1,55 @@
+"""Hostile pass 28 (issue #74): 40 cases written before they were run, as a careful user and a reward-hacking policy
+would produce them in GRPO on KnowRL's data (5 whole completions under four presets, 3 jobs): no data loss, no stale
+result, no crash. Closed here, each beside its control: an "Explanation:" section after the answer read as a second
+answer (instruct models write it constantly), "one of whom" read as a second count, the asked superlative given to
+another name ("Buzz Aldrin was the first, with Neil Armstrong following him."), the gold outdone in a comparison
+("The Amazon is longer than the Nile." for the longest river).
+
+Left (in the issue's note): "Neil Armstrong was the first, with Buzz Aldrin following him." INCORRECT (older than this
+pass: the second name competes); "Bell is credited, though Meucci and Gray also have claims" INCORRECT; "It's a myth
+that it is visible; in reality it is not." for the gold "No"; "It ended in 1918, having begun in 1914." INCORRECT;
+the offline Binary RAR verifier reading justifications' names as wrong ones and a name the evidence holds in another
+role as right (its documented limit: a wrong name, a list, a negation, a value; nothing subtler).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reward_engine.offline.grader import Label, grade
+
+FRANCE = "What is the capital of France?"
+AUSTEN = "Who wrote Pride and Prejudice?"
+MOON = "Who was the first person to walk on the Moon?"
+RIVER = "What is the longest river in the world?"
+TEAM = "How many players does a football team have on the field?"
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "gold", "label"),
+    [
+        ("Answer: Paris\nExplanation: It is the seat of government.", FRANCE, "Paris", Label.CORRECT),
+        ("Answer: Lyon\nExplanation: It is the seat of government.", FRANCE, "Paris", Label.INCORRECT),
+        ("Answer: Paris\nExplanation: Actually it is Lyon.", FRANCE, "Paris", Label.INCORRECT),
+        ("Paris\n\nReason: The French government sits there.", FRANCE, "Paris", Label.CORRECT),
+        (
+            "**Answer:** Jane Austen\n\n**Explanation:** Pride and Prejudice (1813) is Austen's second novel, after "
+            "Sense and Sensibility.",
+            AUSTEN,
+            "Jane Austen",
+            Label.CORRECT,
+        ),
+        ("Charlotte Bronte. Pride and Prejudice is Austen's second novel.", AUSTEN, "Jane Austen", Label.INCORRECT),
+        ("Paris\n\nLyon", FRANCE, "Paris", Label.INCORRECT),  # a blank line ends a sentence; two answers still
+        ("Eleven players per side, one of whom is the goalkeeper.", TEAM, "11", Label.CORRECT),
+        ("12 players, one of whom is the goalkeeper.", TEAM, "11", Label.INCORRECT),
+        ("Buzz Aldrin was the first, with Neil Armstrong following him.", MOON, "Neil Armstrong", Label.INCORRECT),
+        ("Buzz Aldrin was first; Neil Armstrong was second.", MOON, "Neil Armstrong", Label.INCORRECT),
+        ("Neil Armstrong was first.", MOON, "Neil Armstrong", Label.CORRECT),
+        ("The Amazon River, which is slightly longer than the Nile.", RIVER, "Nile", Label.INCORRECT),
+        ("The Nile, which is longer than the Amazon.", RIVER, "Nile", Label.CORRECT),
+        ("The Nile. Some argue the Amazon is longer than the Nile.", RIVER, "Nile", Label.CORRECT),
+    ],
+)
+def test_pass28_grades(answer: str, question: str, gold: str, label: Label) -> None:
+    assert grade(answer, gold, question) is label
