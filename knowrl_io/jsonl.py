@@ -81,6 +81,8 @@ def _check(
     for name, types in optional.items():
         if data.get(name) is not None and not isinstance(data[name], types):
             return f"field '{name}' must be {' or '.join(t.__name__ for t in types)}, got {type(data[name]).__name__}"
+        if isinstance(data.get(name), list) and any(isinstance(v, float) and not math.isfinite(v) for v in data[name]):
+            return f"field '{name}' holds NaN or Infinity"
     return None
 
 

@@ -49,6 +49,19 @@ TEAM = "How many players does a football team have on the field?"
         ("The Amazon River, which is slightly longer than the Nile.", RIVER, "Nile", Label.INCORRECT),
         ("The Nile, which is longer than the Amazon.", RIVER, "Nile", Label.CORRECT),
         ("The Nile. Some argue the Amazon is longer than the Nile.", RIVER, "Nile", Label.CORRECT),
+        # a clause giving the asked relation a value counts first, after a contrast or after "I think"
+        (
+            "I believe the capital of Australia is Sydney, although Parliament sits in Canberra.",
+            "What is the capital of Australia?",
+            "Canberra",
+            Label.INCORRECT,
+        ),
+        (
+            "Canberra. Many assume the capital is Sydney.",
+            "What is the capital of Australia?",
+            "Canberra",
+            Label.CORRECT,
+        ),
     ],
 )
 def test_pass28_grades(answer: str, question: str, gold: str, label: Label) -> None:

@@ -468,8 +468,10 @@ def _in_its_country(text: str, gold_raw: str) -> bool:
         or not same_answer(normalize(said["in"]), normalize(gold_raw))
     ):
         return False
-    if places.levels(said["place"]) - {places.REGION} or turns.countries(said["place"]):
-        return False  # a country or a continent ("Probably Bolivia, Peru", "Southern Peru, Chile"): another guess
+    gold_country = turns.country(gold_raw)
+    named = turns.countries(said["place"]) - {gold_country}
+    if named and places.country_of(said["place"]) != gold_country or places.CONTINENT in places.levels(said["place"]):
+        return False  # another country or a continent ("Probably Bolivia, Peru", "Southern Peru, Chile")
     held_by = places.country_of(said["place"])
     return held_by is None or turns.same_country(held_by, normalize(gold_raw))
 
@@ -497,7 +499,8 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     if _gives_another_value(text, question, golds):
         return Label.INCORRECT  # "..., yet the capital is Lyon.", "Yes, but the capital is actually Lyon." (pass 27)
     yes_no = any(_YES_NO_GOLD.fullmatch(g) for _, g in golds)
-    if yes_no and (is_abstention(text) or re.match(r"(?i)\W*no\s+(?:idea|clue)\b", text)):
+    no_idea = re.match(r"(?i)\W*no\s+(?:idea|clue)\b", text)
+    if yes_no and (is_abstention(text) or (no_idea and not re.search(r"(?i)\b(?:yes|no)\b", text[no_idea.end() :]))):
         return Label.NOT_ATTEMPTED  # "No idea." names no "No" (hostile pass 27's review)
     said = _YES_NO_SAID.match(text)
     if said and yes_no and _one_verdict(pred, text[said.end() :]):

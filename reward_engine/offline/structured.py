@@ -13,6 +13,7 @@ import re
 
 from reward_engine.offline import reading
 from reward_engine.offline.text_form import normalize
+from reward_engine.offline.words import STOP
 
 # keys that hold the answer itself, whatever was asked (normalised: lower case, "_" and "-" as spaces)
 ANSWER_KEYS = frozenset(
@@ -20,6 +21,11 @@ ANSWER_KEYS = frozenset(
 )
 # keys that say how sure the answer is, not what it is: {"answer": ..., "confidence": 0.4}
 _SURENESS = frozenset("confidence probability certainty likelihood score p prob chance".split())
+# keys that hold what the answer is not: {"current": "Paris", "former": ["Versailles"]}
+_FORMER = re.compile(r"\b(?:former|previous|old|past|historical|wrong|incorrect|rejected|ruled out)\b")
+# keys that offer other guesses beside the answer: {"answer": "Paris", "alternatives": ["Lyon"]} hedges between two
+_OTHERS = re.compile(r"\b(?:alternatives?|others?|other candidates|also possible|second guess)\b")
+_YES_NO = re.compile(r"(?i)^\W*(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b")
 _GUESS_KEYS = frozenset(["guess", "best guess", "likely answer", "tentative answer", "best answer"])
 _ASKS_FIGURE = re.compile(r"(?i)\b(?:how|when|what year|which year|what date|number|percent|percentage)\b")
 _FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n?(?P<body>[\s\S]*?)\n?\s*```\s*$")
@@ -70,22 +76,35 @@ def _said(value: object, question: str | None) -> str:
             said = _said(held, question)
             if guess and (not said or reading.is_abstention(said)):
                 return f"{said}. My best guess is {guess}." if said else f"My best guess is {guess}."
-            return said  # {"answer": "I am not sure", "guess": "Paris"} is graded on the guess (review of pass 26)
+            others = ", ".join(o for k, v in keys.items() if _OTHERS.search(k) and (o := _said(v, question)))
+            return f"{said} or {others}" if said and others else said  # a guess under an abstention: graded on it
     if guess:
         return f"My best guess is {guess}."
-    asked = set(re.findall(r"[a-z]+", (question or "").lower()))
-    # what the question names is no answer: {"capital_of": "France", "city": "Paris"}, {"painting": "Mona Lisa", ...}
-    fields = {k: v for k, v in keys.items() if k not in _SURENESS and not _echoes(v, question)}
-    overlap = {k: len(set(k.split()) & asked) for k, v in fields.items() if not isinstance(v, bool)}
-    best = max(overlap.values(), default=0)
-    if best and list(overlap.values()).count(best) == 1:  # {"first_person": ..., "second_person": ...}: the first
-        return _said(fields[max(overlap, key=overlap.__getitem__)], question)
+    flags = [v for v in keys.values() if isinstance(v, bool)]
+    if len(flags) == 1 and _YES_NO.match(question or "") and len(keys) - len(flags) <= 1:
+        return "Yes" if flags[0] else "No"  # {"is_capital": true} for "Is Paris the capital of France?"
+    if "value" in keys and not isinstance(keys["value"], (dict, list)):  # {"value": 100, "unit": "Celsius"}
+        return f"{_said(keys['value'], question)} {_said(keys.get('unit'), question)}".strip()
+    asked = _stems(question or "")
+    options = bool(re.search(r"(?i)\bor\b", question or ""))  # "Which is larger, Paris or Lyon?": echoes answer it
+    fields = {k: v for k, v in keys.items() if k not in _SURENESS and not _FORMER.search(k)}
+
+    def fit(key: str) -> int:  # words the question says, less words it does not: "capital" over "capital of germany"
+        said = _stems(key)
+        return len(said & asked) - len(said - asked)
+
+    scores = {k: fit(k) for k, v in fields.items() if not isinstance(v, bool) and (options or not _echoes(v, question))}
+    best = max(scores.values(), default=0)
+    if best > 0 and list(scores.values()).count(best) == 1:  # {"first_person": ..., "second_person": ...}: the first
+        return _said(fields[max(scores, key=scores.__getitem__)], question)
     figures = bool(_ASKS_FIGURE.search(question or ""))
-    return ", ".join(
-        s
-        for v in fields.values()
-        if not isinstance(v, bool) and (figures or not isinstance(v, (int, float))) and (s := _said(v, question))
-    )  # flags and counts beside a name are detail: {"name": "Paris", "capital": true, "population": 2102650}
+    kept = [v for v in fields.values() if not isinstance(v, bool) and (figures or not isinstance(v, (int, float)))]
+    new = [v for v in kept if not _echoes(v, question)] or kept  # what the question names is no answer, if any is left
+    return ", ".join(s for v in new if (s := _said(v, question)))  # {"capital_of": "France", "city": "Paris"}
+
+
+def _stems(text: str) -> set[str]:
+    return {w[:5] for w in re.findall(r"[a-z]+", text.lower()) if w not in STOP}
 
 
 def _echoes(value: object, question: str | None) -> bool:
