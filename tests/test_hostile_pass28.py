@@ -3,7 +3,9 @@ would produce them in GRPO on KnowRL's data (5 whole completions under four pres
 result, no crash. Closed here, each beside its control: an "Explanation:" section after the answer read as a second
 answer (instruct models write it constantly), "one of whom" read as a second count, the asked superlative given to
 another name ("Buzz Aldrin was the first, with Neil Armstrong following him."), the gold outdone in a comparison
-("The Amazon is longer than the Nile." for the longest river).
+("The Amazon is longer than the Nile." for the longest river). The review of pass 28's rules (170 cases, old against
+new code) found 32 regressions (names read across full stops, "the first in space", "No planet is larger than
+Jupiter", "one of them" as the count); 1 is left, marked unsure by the review.
 
 Left (in the issue's note): "Neil Armstrong was the first, with Buzz Aldrin following him." INCORRECT (older than this
 pass: the second name competes); "Bell is credited, though Meucci and Gray also have claims" INCORRECT; "It's a myth
@@ -62,6 +64,38 @@ TEAM = "How many players does a football team have on the field?"
             "Canberra",
             Label.CORRECT,
         ),
+        # the review of pass 28 (170 cases, old against new code): 32 regressions, mended and pinned here
+        ("Neil Armstrong. Yuri Gagarin was the first in space.", MOON, "Neil Armstrong", Label.CORRECT),
+        ("Yes. He was the first.", "Was Neil Armstrong the first person on the Moon?", "Yes", Label.CORRECT),
+        (
+            "Nicholas II. Alexandra was the last Tsarina.",
+            "Who was the last Tsar of Russia?",
+            "Nicholas II",
+            Label.CORRECT,
+        ),
+        ("Jupiter. Ganymede is the largest moon.", "What is the largest planet?", "Jupiter", Label.CORRECT),
+        ("No planet is larger than Jupiter.", "What is the largest planet?", "Jupiter", Label.CORRECT),
+        ("Jupiter. Only the Sun is larger than Jupiter.", "What is the largest planet?", "Jupiter", Label.CORRECT),
+        (
+            "China was more populous than India until 2023.",
+            "What is the most populous country?",
+            "India",
+            Label.CORRECT,
+        ),
+        ("Only one of them, Paul McCartney.", "How many of the Beatles are alive and knighted?", "1", Label.CORRECT),
+        ("Malia\n\nSasha", "What are the names of Barack Obama's daughters?", "Malia and Sasha", Label.CORRECT),
+        ("Jane Austen. Actually, Cassandra wrote it, in Austen's name.", AUSTEN, "Jane Austen", Label.INCORRECT),
+        ("Paris\nExplanation: The capital of France is Lyon.", FRANCE, "Paris", Label.INCORRECT),
+        (
+            "Canberra\nRationale: Sydney is the capital.",
+            "What is the capital of Australia?",
+            "Canberra",
+            Label.INCORRECT,
+        ),
+        ("Paris\nExplanation: Lyon has been the capital since 1958.", FRANCE, "Paris", Label.INCORRECT),
+        ("Paris is the largest city, and the capital is Lyon.", FRANCE, "Paris", Label.INCORRECT),
+        ("I think the capital is Paris. Lyon, Marseille and Nice are other cities.", FRANCE, "Paris", Label.CORRECT),
+        ("Paris. The capital is French-speaking, of course.", FRANCE, "Paris", Label.CORRECT),
     ],
 )
 def test_pass28_grades(answer: str, question: str, gold: str, label: Label) -> None:

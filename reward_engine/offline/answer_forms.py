@@ -355,7 +355,7 @@ def _prepare_numbers(text: str) -> str:
     return _DOZENS.sub(_dozens, numbers_in_words_to_digits(_HALF_DOZEN.sub("6", low)))
 
 
-_ONE_OF_THEM = re.compile(r"\b(?:one|each|any|none|some|all)\s+of\s+(?:whom|which|them|those|these|us|you)\b")
+_ONE_OF_THEM = re.compile(r"\b(?:one|each|any|none|some|all)\s+of\s+(?:whom|which)\b")  # not "one of them": a count
 # a count of dozens is twelve times the count ("two dozen" is 24, never 2: hostile pass 13); "dozens of" says none
 _HALF_DOZEN = re.compile(r"\bhalf an?\s+dozen\b")
 _DOZENS = re.compile(r"(?:(?<![\d.,])(\d+(?:\.\d+)?)|\ban?)\s+dozen\b(?!s)")

@@ -225,9 +225,23 @@ def _gold_aliases(answers: str | tuple[str, ...], question: str | None) -> tuple
         label, colon, title = item.partition(":")
         if colon and re.search(r"\d", label) and label.strip() and title.strip():
             out += [label.strip(), title.strip()]
+    out += [short for item in out if (short := _headless(item))]  # "Kilimanjaro, in Tanzania" (hostile pass 29)
     if question:
         out += _asked_aliases(out, question)
     return tuple(dict.fromkeys(out))
+
+
+_GENERIC_HEADS = re.compile(
+    r"^(?:Mount|Mt\.?|Lake)\s+(?P<a>[A-Z][\w'-]{3,}(?:\s+[A-Z][\w'-]+)?)$"
+    r"|^(?P<b>[A-Z][\w'-]{3,}(?:\s+[A-Z][\w'-]+)?)\s+(?:Ocean|Sea|River|Desert|Mountains?)$"
+)
+
+
+def _headless(gold: str) -> str | None:
+    """A place gold without its generic word, as an answer may name it with detail after it: "Mount Kilimanjaro" ->
+    "Kilimanjaro" ("Kilimanjaro" alone matched already; "Kilimanjaro, in Tanzania (5,895 m)" did not)."""
+    found = _GENERIC_HEADS.match(gold.strip())
+    return (found["a"] or found["b"]) if found else None
 
 
 _SEVERAL = re.compile(r"(?i)\b(?:two|three|four|five|both|pair|which (?:\w+ )?(?:countries|cities|states|people))\b")
@@ -298,7 +312,15 @@ _SECTION_LABEL = re.compile(
     r"(?im)(?:(?<=\n)|(?<=[.!?]\s))[ \t]*(?:\*\*|__)?(?:explanation|reason(?:ing)?|justification|rationale|notes?|"
     r"details|context|sources?|evidence|why|background)(?:\*\*|__)?\s*:(?:\*\*|__)?[ \t]*"
 )
-_PARAGRAPH = re.compile(r"(?<=[^\s.!?:;,])[ \t]*\n[ \t]*\n\s*(?=[A-Z])")
+_PARAGRAPH = re.compile(r"(?<=[^\s.!?:;,])[ \t]*\n[ \t]*\n\s*(?=(?P<next>[A-Z][^\n]*))")
+
+
+def _paragraph_end(found: re.Match[str]) -> str:
+    """A blank line before a statement ends the sentence before it; before a bare name ("Malia\n\nSasha") it
+    stays a line break, as a list's lines are read (the review of pass 28)."""
+    return ". " if is_statement(found["next"]) else found.group()
+
+
 _LABEL_WORDS = frozenset("answer final short city name the of a an in".split())
 
 
@@ -381,6 +403,9 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
     if numeric:
         text = turns.without_value_set_aside(text)  # "Not 1887 but 1889" gives 1889 (hostile pass 17)
         text = turns.without_other_measure(text, question)  # "71% (29% is land)" (hostile pass 26)
+        text = turns.without_reference_figures(text, question)  # "366 days, one more than the usual 365" (pass 29)
+        if question and questions.ASKS_YEAR.search(question) and any(re.fullmatch(r"\d{4}", g) for g in raw_golds):
+            text = turns.without_days_of_month(text)  # "... on April 14 and sank on April 15" beside 1912
     if rewrites.regnal_gold(raw_golds):
         text = rewrites.regnal(text)  # "Louis the Fourteenth", "Louis 14" for Louis XIV (hostile pass 16)
     elif rewrites.digits_gold(raw_golds):
@@ -397,6 +422,7 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
     numeric = any(re.search(r"\d", raw) for raw in raw_golds)  # a share gold in words is "25%" by now
     if not numeric:
         text = _LIKELIHOOD.sub(" ", text)  # "Paris 40%, Lyon 60%": two guesses, weighed (hostile pass 26)
+        text = _THOUSANDS.sub("", text)  # "Kilimanjaro, in Tanzania (5,895 m)": no list item "895 m)" (pass 29)
     as_number = turns.roman(text)
     if as_number is not None and numeric:
         text = str(as_number)  # "MDCCCLXXXIX" for 1889 (hostile pass 7)
@@ -405,6 +431,7 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
     return text, raw_golds
 
 
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _CENTURY_GOLD = re.compile(r"(?i)\b\d{1,2}(?:st|nd|rd|th)\s+century\b")
 _HUNDREDS = re.compile(r"(?i)\b(?:the\s+)?(\d{1,2})00'?s\b")
 # a guess's weight beside it, where the gold is no number: "Paris (40%)", "Lyon 60% likely", "| Lyon | 60% |"
@@ -428,13 +455,20 @@ def _one_verdict(pred: str, rest: str) -> bool:
     )
 
 
+_WORKS = (
+    r"(?:novels?|books?|plays?|poems?|works?|films?|songs?|albums?|symphon(?:y|ies)|operas?|paintings?|masterpieces?|"
+    r"stor(?:y|ies)|debut|sonnets?|essays?|theor(?:y|ies)|discover(?:y|ies)|inventions?)"
+)
+
+
 def _owned_by_gold(text: str, golds: list[tuple[str, str]]) -> bool:
     """A statement about the gold person's work by the family name: "Pride and Prejudice is Austen's second novel."
     beside "Jane Austen" is detail, not a second answer (hostile pass 28)."""
     return is_statement(text) and any(
-        len(raw.split()) >= 2 and re.search(rf"(?i)\b{re.escape(raw.split()[-1])}['\u2019]s\b", text)
+        len(raw.split()) >= 2
+        and re.search(rf"(?i)\b{re.escape(raw.split()[-1])}['\u2019]s\s+(?:[a-z]+\s+){{0,2}}{_WORKS}\b", text)
         for raw, _ in golds
-    )
+    )  # the name's work ("Austen's second novel"), not "in Austen's name" (the review of pass 28)
 
 
 def _gives_another_value(text: str, question: str | None, golds: list[tuple[str, str]]) -> bool:
@@ -485,7 +519,7 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     text = as_options(text, " ".join(raw_golds))
     text = _without_label(text, question, raw_golds)
     text = _SECTION_LABEL.sub(" ", text)  # "Answer: Paris\nExplanation: ...": the label no second answer (pass 28)
-    text = _PARAGRAPH.sub(". ", text)  # a blank line ends a sentence: "Jane Austen\n\nPride and Prejudice is ..."
+    text = _PARAGRAPH.sub(_paragraph_end, text)  # "Jane Austen\n\nPride and Prejudice is ...": two sentences
     text, raw_golds = _in_gold_form(text, raw_golds, question)
     pred = normalize(text)
     if not pred:
@@ -1420,10 +1454,18 @@ def _is_list(
     unknown = known is not None and any(not set(normalize(i).split()) <= known for i in others)
     if gold_first and not joined_by_and and _places_around(items[1:], gold_raw, asked):
         return False  # "Atlanta, Georgia, USA": each name after the gold a larger place holding the one before
-    if len(items) >= 3 or joined_by_and or not gold_first or unknown:
-        return True
     lower_case = answer == answer.lower()
-    return any(_rival(i.strip(), gold_raw, asked, question, lower_case) for i in others)
+    if joined_by_and or not gold_first or unknown:
+        return True
+    # after the gold, a figure ("5895 m") or a lower-case word in a capitalised answer qualifies it: "Kilimanjaro, in
+    # Tanzania (5,895 m)" is one answer (hostile pass 29); two names or more after it are a list
+    named = [i for i in others if not _MEASURE_ITEM.match(i) and (lower_case or re.sub(r"^\W+", "", i)[:1].isupper())]
+    if len(items) >= 3 and len(named) >= 2:
+        return True
+    return any(_rival(i.strip(), gold_raw, asked, question, lower_case) for i in named)
+
+
+_MEASURE_ITEM = re.compile(r"\s*(?:about\s+|c\.\s*|~\s*)?[\d.,]+\s*(?:[a-zA-Z%\u00b0]{1,10}\.?)?\s*$")
 
 
 def _places_around(items: list[str], gold_raw: str, asked: frozenset[str]) -> bool:
