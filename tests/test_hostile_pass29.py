@@ -1,19 +1,22 @@
 """Hostile pass 29 (issue #74): 40 realistic cases written before they were run (5 whole completions under four
 presets, 3 jobs): no data loss, no stale result, no crash. Closed here, each beside its control: right answers paid
-wrong ("Kilimanjaro, in Tanzania (5,895 m)." for "Mount Kilimanjaro", "366 days, one more than the usual 365.", an
-explanation giving two days of a month beside the year asked, the question's own number said again: "published in
-1949, although the story is set in 1984."), and Binary RAR paying a wrong city whose year agreed with the evidence.
+wrong ("Kilimanjaro, in Tanzania (5,895 m).": a figure read as a list item, "366 days, one more than the usual 365.",
+an explanation giving two days of a month beside the year asked, the question's own number said again: "published in
+1949, although the story is set in 1984."). The review of these rules (189 cases, old against new code) found 29
+regressions: an alias "Kilimanjaro" for "Mount Kilimanjaro" ("Olympus Mons" paid for Mount Olympus; "Everest, K2"
+read with the gold first), lower-case list items, the question's number dropped where it was the gold, and a Binary
+RAR rule paying true detail 0; those rules were taken back or narrowed.
 
-Left (in the issue's note): "1984" in a question against "Nineteen Eighty-Four" in the evidence (a title in words);
-a claim "Nineteen Eighty-Four was published in 1984." read with the title as its year (a wrong answer's fact score,
-below an abstention's pay).
+Left (in the issue's note): "Kilimanjaro, in Tanzania" for the gold "Mount Kilimanjaro" INCORRECT; Binary RAR not
+contradicting "Vienna ... born in Vienna in 1756" (its year agrees) for Mozart's birthplace; "1984" in a question
+against "Nineteen Eighty-Four" in the evidence (a title in words); a claim "Nineteen Eighty-Four was published in
+1984." read with the title as its year (a wrong answer's fact score, below an abstention's pay).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from reward_engine.offline import facts
 from reward_engine.offline.grader import Label, grade
 
 AFRICA = "What is the highest mountain in Africa?"
@@ -27,8 +30,11 @@ ORWELL = "In what year was the novel 1984 published?"
 @pytest.mark.parametrize(
     ("answer", "question", "gold", "label"),
     [
-        ("Kilimanjaro, in Tanzania (5,895 m).", AFRICA, "Mount Kilimanjaro", Label.CORRECT),
+        ("Kilimanjaro, in Tanzania (5,895 m).", AFRICA, "Kilimanjaro", Label.CORRECT),  # a figure qualifies
         ("Mount Kenya, in Kenya (5,199 m).", AFRICA, "Mount Kilimanjaro", Label.INCORRECT),
+        ("Paris, lyon, marseille", FRANCE, "Paris", Label.INCORRECT),  # the review of pass 29: a list in any case
+        ("5, including 1 goalkeeper.", "How many players are on a team in 5-a-side football?", "5", Label.CORRECT),
+        ("365 or 366", "How many days are in a leap year, compared with 365 in a common year?", "366", Label.INCORRECT),
         ("Everest, K2, Kangchenjunga", EARTH, "Mount Everest", Label.INCORRECT),  # still a list of guesses
         ("Paris, Lyon, 2 million", FRANCE, "Paris", Label.INCORRECT),
         ("366 days, one more than the usual 365.", LEAP, "366", Label.CORRECT),
@@ -46,11 +52,3 @@ ORWELL = "In what year was the novel 1984 published?"
 )
 def test_pass29_grades(answer: str, question: str, gold: str, label: Label) -> None:
     assert grade(answer, gold, question) is label
-
-
-def test_binary_rar_keeps_a_wrong_name_whose_year_agrees() -> None:
-    mozart = ["Wolfgang Amadeus Mozart was born in Salzburg in 1756."]
-    question = "In which city was Mozart born?"
-    wrong = "Vienna\nExplanation: Mozart was born in Vienna in 1756 and wrote The Magic Flute there."
-    assert facts.answer_contradicted(question, wrong, mozart)
-    assert not facts.answer_contradicted(question, "Salzburg, in 1756.", mozart)

@@ -16,7 +16,7 @@ import re
 from typing import Any, Iterable, NamedTuple
 
 from retrieval.text import split_sentences
-from reward_engine.offline import places, questions, structured, turns, units
+from reward_engine.offline import places, structured, turns, units
 from reward_engine.offline.answer_forms import HONORIFICS, NUMBER_PHRASE, date_spans, numbers_in_words_to_digits
 from reward_engine.offline.comparatives import compared_the_other_way, misranked, outranked
 from reward_engine.offline.reading import APOSTROPHE_THOUSANDS, CITATION
@@ -979,9 +979,7 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return True  # "Paris? Unlikely.", "I doubt it's Paris", "Paris is no longer the capital" (hostile pass 7)
     if _compared_name(response, runs):
         return True  # "A city bigger than Paris": something else, measured by the evidence's answer
-    if (confirmed and questions.ASKS_AMOUNT.search(question)) or bounds:
-        # a value that agrees makes the rest detail where a value is asked; "Vienna ... born in Vienna in 1756" for
-        # the city keeps its wrong name though the year agrees (hostile pass 29)
+    if confirmed or bounds:
         return False
     if any(not any(item & words for _, _, words in answering) for item, _ in named):
         return True

@@ -225,23 +225,9 @@ def _gold_aliases(answers: str | tuple[str, ...], question: str | None) -> tuple
         label, colon, title = item.partition(":")
         if colon and re.search(r"\d", label) and label.strip() and title.strip():
             out += [label.strip(), title.strip()]
-    out += [short for item in out if (short := _headless(item))]  # "Kilimanjaro, in Tanzania" (hostile pass 29)
     if question:
         out += _asked_aliases(out, question)
     return tuple(dict.fromkeys(out))
-
-
-_GENERIC_HEADS = re.compile(
-    r"^(?:Mount|Mt\.?|Lake)\s+(?P<a>[A-Z][\w'-]{3,}(?:\s+[A-Z][\w'-]+)?)$"
-    r"|^(?P<b>[A-Z][\w'-]{3,}(?:\s+[A-Z][\w'-]+)?)\s+(?:Ocean|Sea|River|Desert|Mountains?)$"
-)
-
-
-def _headless(gold: str) -> str | None:
-    """A place gold without its generic word, as an answer may name it with detail after it: "Mount Kilimanjaro" ->
-    "Kilimanjaro" ("Kilimanjaro" alone matched already; "Kilimanjaro, in Tanzania (5,895 m)" did not)."""
-    found = _GENERIC_HEADS.match(gold.strip())
-    return (found["a"] or found["b"]) if found else None
 
 
 _SEVERAL = re.compile(r"(?i)\b(?:two|three|four|five|both|pair|which (?:\w+ )?(?:countries|cities|states|people))\b")
@@ -403,7 +389,7 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
     if numeric:
         text = turns.without_value_set_aside(text)  # "Not 1887 but 1889" gives 1889 (hostile pass 17)
         text = turns.without_other_measure(text, question)  # "71% (29% is land)" (hostile pass 26)
-        text = turns.without_reference_figures(text, question)  # "366 days, one more than the usual 365" (pass 29)
+        text = turns.without_reference_figures(text, question, raw_golds)  # "one more than the usual 365" (pass 29)
         if question and questions.ASKS_YEAR.search(question) and any(re.fullmatch(r"\d{4}", g) for g in raw_golds):
             text = turns.without_days_of_month(text)  # "... on April 14 and sank on April 15" beside 1912
     if rewrites.regnal_gold(raw_golds):
@@ -487,6 +473,32 @@ def _gives_another_value(text: str, question: str | None, golds: list[tuple[str,
     return any(grade(v, golds_raw, question) is Label.INCORRECT for v in values)  # "Bishkeq" is Bishkek misspelt
 
 
+# names that are also everyday words: written in lower case inside a capitalised answer, they are the word
+_WORD_NAMES = frozenset(
+    "will may can hope grace faith joy rose mark bill jack frank pat sue art dawn june april august summer bishop "
+    "king queen prince major young little long white black brown green gray grey hunter baker cook miller".split()
+)
+
+
+def _common_word_not_the_name(text: str, golds: list[str]) -> str:
+    """``text`` with a one-word name gold ("Will", "Hope", "Bishop") masked where it is written in lower case in an
+    answer that capitalises its names: "I think she will end up with Micah." names Micah, not Will (hostile pass
+    30: CORRECT). An answer all in lower case keeps it: there the case says nothing.
+
+    >>> _common_word_not_the_name("I think she will end up with Micah.", ["Will"])
+    'I think she _ end up with Micah.'
+    >>> _common_word_not_the_name("She ends up with Will.", ["Will"]), _common_word_not_the_name("will", ["Will"])
+    ('She ends up with Will.', 'will')
+    """
+    if text == text.lower():
+        return text
+    for gold in golds:
+        word = gold.strip()
+        if " " not in word and word[:1].isupper() and word.lower() in _WORD_NAMES:
+            text = re.sub(rf"\b{re.escape(word.lower())}\b", "_", text)
+    return text
+
+
 def _in_its_country(text: str, gold_raw: str) -> bool:
     """The answer names a smaller place, then the gold country: "Cusco Region, Peru" (a city or region written
     with its country, as an address is), not "Bolivia, Peru" (two countries) nor "Texas, Peru" (a region of
@@ -521,6 +533,7 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     text = _SECTION_LABEL.sub(" ", text)  # "Answer: Paris\nExplanation: ...": the label no second answer (pass 28)
     text = _PARAGRAPH.sub(_paragraph_end, text)  # "Jane Austen\n\nPride and Prejudice is ...": two sentences
     text, raw_golds = _in_gold_form(text, raw_golds, question)
+    text = _common_word_not_the_name(text, raw_golds)  # "she will end up with Micah" names no "Will" (pass 30)
     pred = normalize(text)
     if not pred:
         return Label.NOT_ATTEMPTED
@@ -1457,11 +1470,11 @@ def _is_list(
     lower_case = answer == answer.lower()
     if joined_by_and or not gold_first or unknown:
         return True
-    # after the gold, a figure ("5895 m") or a lower-case word in a capitalised answer qualifies it: "Kilimanjaro, in
-    # Tanzania (5,895 m)" is one answer (hostile pass 29); two names or more after it are a list
-    named = [i for i in others if not _MEASURE_ITEM.match(i) and (lower_case or re.sub(r"^\W+", "", i)[:1].isupper())]
-    if len(items) >= 3 and len(named) >= 2:
-        return True
+    # after the gold, a figure qualifies it: "Kilimanjaro, in Tanzania (5,895 m)" is one answer (hostile pass 29); two
+    # other items or more are a list
+    named = [i for i in others if not _MEASURE_ITEM.match(i)]  # "paris, lyon, marseille" is a list in any case
+    if len(items) >= 3 and any(_candidate_item(i) for i in named):
+        return True  # "Jupiter, 143,000 km, Saturn" (the review of pass 29)
     return any(_rival(i.strip(), gold_raw, asked, question, lower_case) for i in named)
 
 

@@ -779,7 +779,8 @@ def relation_values(text: str, question: str | None) -> list[str]:
     if asked is None:
         return []
     rel = r"\s+".join(map(re.escape, asked["rel"].split()))
-    verb = "was" if re.search(r"(?i)\b(?:was|were)\b", question or "") else "is"  # "Today the capital is Tokyo"
+    past = bool(re.search(r"(?i)\b(?:was|were)\b", question or ""))
+    verb = "was" if past else r"(?:is|has\s+been|remains)"  # "Today the capital is Tokyo" answers no past question
     cue = (
         r"(?:\A\W*|(?<=[.!?\n])[ \t]*(?:\W{0,4}\s*)?|\b(?:yet|but|however|though|although|whereas|in fact|in reality|"
         r"actually|and|i believe|i think|i'd say|i would say|i guess|i'm (?:fairly |pretty |quite )?sure)"
@@ -792,7 +793,7 @@ def relation_values(text: str, question: str | None) -> list[str]:
         text,
     )
     backward = re.finditer(  # "Sydney is the capital." (the review of pass 28: a Rationale line saying it)
-        rf"(?i:{cue})(?P<name>{_PARTICLED})(?i:\s+(?:{verb}|has\s+been|remains)\s+(?:actually\s+|really\s+)?the\s+{rel})"
+        rf"(?i:{cue})(?!The\s)(?P<name>{_PARTICLED})(?i:\s+{verb}\s+(?:actually\s+|really\s+)?the\s+{rel})"
         rf"{of}(?=\s*(?:[.;!]|$|(?i:since|from)\b))",
         text,
     )
@@ -870,7 +871,9 @@ def outdone(text: str, question: str | None, gold: str) -> bool:
     said = written(normalize(gold))
     sentences = re.split(r"(?<=[.!?;])\s+", text)
     pattern = (
-        rf"(?:^|\bthe\s+|[,;]\s*)(?P<subj>{_WORD}(?:[ \t]+{_WORD})*),?\s+(?:which\s+)?is\s+"
+        rf"(?:^|\bthe\s+|[,;]\s*|\b(?:say|think|believe|but|though|although|while|whereas)\s+(?:the\s+)?)"
+        rf"(?P<subj>{_WORD}(?:[ \t]+{_WORD})*)"
+        rf"(?:[ \t]+(?:river|lake|mountain|planet|city|country|building|tower))?,?\s+(?:which\s+)?(?:is|was)\s+"
         rf"(?:(?:slightly|much|a\s+bit|far|even|somewhat|considerably)\s+)?(?i:{more})\s+than\s+(?:the\s+)?"
         rf"(?i:{said})\b(?!['\u2019]s)"
     )
@@ -944,16 +947,18 @@ def without_days_of_month(text: str) -> str:
     return _DAY_OF_MONTH.sub(lambda m: m["m1"] or m["m2"], text)
 
 
-def without_reference_figures(text: str, question: str | None) -> str:
+def without_reference_figures(text: str, question: str | None, golds: list[str] = ()) -> str:
     """``text`` without figures said as another's measure ("one more than the usual 365") or that the question
     names ("the novel 1984" asked, "set in 1984" said), where a figure stays (hostile pass 29).
 
     >>> without_reference_figures("366 days, one more than the usual 365.", "How many days are in a leap year?")
     '366 days.'
     >>> without_reference_figures("Published in 1949, though set in 1984.", "When was the novel 1984 published?")
-    'Published in 1949, though set in .'
+    'Published in 1949, though .'
     """
     kept = _REFERENCE.sub("", text)
-    for named in set(re.findall(r"\b\d[\d,.]*\d\b|\b\d\b", question or "")):
-        kept = re.sub(rf"(?<![\d.,]){re.escape(named)}(?![\d.,]*\d)", "", kept)
+    gold_numbers = {n for g in golds for n in re.findall(r"\d[\d,.]*\d|\d", g)}
+    for named in set(re.findall(r"\b\d[\d,.]*\d\b|\b\d\b", question or "")) - gold_numbers:
+        # the question's own name said again ("set in 1984"), never a figure the answer gives or hedges with
+        kept = re.sub(rf"(?i)\b(?:set\s+in|called|titled|named)\s+{re.escape(named)}(?![\d.,]*\d)", "", kept)
     return kept if kept != text and _FIRST_VALUE.search(kept) else text

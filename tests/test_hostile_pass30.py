@@ -1,0 +1,38 @@
+"""Hostile pass 30 (issue #74): 40 cases written before they were run, on 60 of KnowRL's released RL questions and
+golds (5 whole completions under four presets, 3 jobs, one on the released file's own shape): no data loss, no stale
+result, no crash. Closed here: a one-word name gold that is an everyday word ("Will") paid for the word ("I think she
+will end up with Micah."); and, from the review of pass 29's rules, a figure between list items ("Jupiter, 143,000 km,
+Saturn") hiding the list.
+
+Left (in the issue's note; 17 of the pass's 18 findings): "The USA has won more games than Mexico." CORRECT for
+"Who has won more soccer games, Mexico or USA?"; a guess after a refusal whose subject is the question's name
+("... but Preeta might be played by Sriti Jha.") NOT_ATTEMPTED; Binary RAR missing "is voiced by Tom Hanks" and
+paying 0 for a right answer's true extra role; "Roland Bishop" for "Bishop", "Davos" for "Steel Serpent (Davos)",
+"Berklee" for "Berklee College of Music"; a second date or year in another role ("... in Japan, and April 22, 2007
+in North America", "who hosted from 2006 to 2010"); "32 Accounting Standards (AS 1 to AS 32)"; claims: "the 2000
+Guineas" read as a year, "stopped hosting in 2010" supported by "began hosting in 2010".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reward_engine.offline.grader import Label, grade
+
+EMILY = "Who does Emily end up with in Emily Owens, M.D.?"
+PLANET = "What is the largest planet in the solar system?"
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "gold", "label"),
+    [
+        ("I think she will end up with Micah.", EMILY, "Will", Label.INCORRECT),
+        ("She ends up with Will.", EMILY, "Will", Label.CORRECT),
+        ("Will Collins", EMILY, "Will", Label.CORRECT),
+        ("will", EMILY, "Will", Label.CORRECT),  # an answer all in lower case: the case says nothing
+        ("Jupiter, 143,000 km, Saturn", PLANET, "Jupiter", Label.INCORRECT),
+        ("Jupiter, 143,000 km across", PLANET, "Jupiter", Label.CORRECT),
+    ],
+)
+def test_pass30_grades(answer: str, question: str, gold: str, label: Label) -> None:
+    assert grade(answer, gold, question) is label
