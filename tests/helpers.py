@@ -68,3 +68,16 @@ def busy_cores(n: int) -> Iterator[None]:
         for proc in procs:
             proc.kill()
             proc.wait()
+
+
+def grade_table(cases: list[tuple[str, str, str, object]]):  # noqa: ANN201 - a pytest test function
+    """One test over a hostile pass's table of (answer, question, gold, label): each row graded offline."""
+    import pytest
+
+    from reward_engine.offline.grader import grade
+
+    @pytest.mark.parametrize(("answer", "question", "gold", "label"), cases)
+    def test(answer: str, question: str, gold: str, label: object) -> None:
+        assert grade(answer, gold, question) is label
+
+    return test

@@ -15,7 +15,8 @@ from __future__ import annotations
 import pytest
 
 from reward_engine.offline import facts
-from reward_engine.offline.grader import Label, grade
+from reward_engine.offline.grader import Label
+from tests.helpers import grade_table
 
 FRANCE = "What is the capital of France?"
 TOLKIEN = "Who wrote The Lord of the Rings?"
@@ -26,8 +27,7 @@ WATER = "What percentage of Earth's surface is covered by water?"
 EIFFEL = "In which year was the Eiffel Tower completed?"
 
 
-@pytest.mark.parametrize(
-    ("answer", "question", "gold", "label"),
+test_pass26_grades = grade_table(
     [
         # an answer written as data: the answer key, else the key asked for, else every value side by side
         ('{"capital": "Lyon", "largest_city": "Paris"}', FRANCE, "Paris", Label.INCORRECT),
@@ -71,10 +71,8 @@ EIFFEL = "In which year was the Eiffel Tower completed?"
         ("Spiders have six legs, insects have eight.", SPIDER, "8", Label.INCORRECT),
         ("71% (29% is land)", WATER, "71%", Label.CORRECT),
         ("29% (71% is land)", WATER, "71%", Label.INCORRECT),
-    ],
+    ]
 )
-def test_pass26_grades(answer: str, question: str, gold: str, label: Label) -> None:
-    assert grade(answer, gold, question) is label
 
 
 @pytest.mark.parametrize(

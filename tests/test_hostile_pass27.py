@@ -23,7 +23,8 @@ from pathlib import Path
 import pytest
 
 from reward_engine.offline import facts
-from reward_engine.offline.grader import Label, grade
+from reward_engine.offline.grader import Label
+from tests.helpers import grade_table
 
 FRANCE = "What is the capital of France?"
 IS_PARIS = "Is Paris the capital of France?"
@@ -37,8 +38,7 @@ BONES = "How many bones does an adult human have?"
 AIR = "What percentage of the air is nitrogen?"
 
 
-@pytest.mark.parametrize(
-    ("answer", "question", "gold", "label"),
+test_pass27_grades = grade_table(
     [
         # pass 27: wrong answers paid right or as an abstention
         ("15 million francs", MONEY, "$15 million", Label.INCORRECT),
@@ -132,10 +132,8 @@ AIR = "What percentage of the air is nitrogen?"
             "German",
             Label.CORRECT,
         ),
-    ],
+    ]
 )
-def test_pass27_grades(answer: str, question: str, gold: str, label: Label) -> None:
-    assert grade(answer, gold, question) is label
 
 
 def test_an_event_placed_where_the_passage_places_another_is_not_supported() -> None:

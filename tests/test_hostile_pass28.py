@@ -16,9 +16,8 @@ role as right (its documented limit: a wrong name, a list, a negation, a value; 
 
 from __future__ import annotations
 
-import pytest
-
-from reward_engine.offline.grader import Label, grade
+from reward_engine.offline.grader import Label
+from tests.helpers import grade_table
 
 FRANCE = "What is the capital of France?"
 AUSTEN = "Who wrote Pride and Prejudice?"
@@ -27,8 +26,7 @@ RIVER = "What is the longest river in the world?"
 TEAM = "How many players does a football team have on the field?"
 
 
-@pytest.mark.parametrize(
-    ("answer", "question", "gold", "label"),
+test_pass28_grades = grade_table(
     [
         ("Answer: Paris\nExplanation: It is the seat of government.", FRANCE, "Paris", Label.CORRECT),
         ("Answer: Lyon\nExplanation: It is the seat of government.", FRANCE, "Paris", Label.INCORRECT),
@@ -96,7 +94,5 @@ TEAM = "How many players does a football team have on the field?"
         ("Paris is the largest city, and the capital is Lyon.", FRANCE, "Paris", Label.INCORRECT),
         ("I think the capital is Paris. Lyon, Marseille and Nice are other cities.", FRANCE, "Paris", Label.CORRECT),
         ("Paris. The capital is French-speaking, of course.", FRANCE, "Paris", Label.CORRECT),
-    ],
+    ]
 )
-def test_pass28_grades(answer: str, question: str, gold: str, label: Label) -> None:
-    assert grade(answer, gold, question) is label

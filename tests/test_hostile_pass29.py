@@ -15,9 +15,8 @@ against "Nineteen Eighty-Four" in the evidence (a title in words); a claim "Nine
 
 from __future__ import annotations
 
-import pytest
-
-from reward_engine.offline.grader import Label, grade
+from reward_engine.offline.grader import Label
+from tests.helpers import grade_table
 
 AFRICA = "What is the highest mountain in Africa?"
 EARTH = "What is the highest mountain on Earth?"
@@ -27,8 +26,7 @@ TITANIC = "In what year did the Titanic sink?"
 ORWELL = "In what year was the novel 1984 published?"
 
 
-@pytest.mark.parametrize(
-    ("answer", "question", "gold", "label"),
+test_pass29_grades = grade_table(
     [
         ("Kilimanjaro, in Tanzania (5,895 m).", AFRICA, "Kilimanjaro", Label.CORRECT),  # a figure qualifies
         ("Mount Kenya, in Kenya (5,199 m).", AFRICA, "Mount Kilimanjaro", Label.INCORRECT),
@@ -48,7 +46,5 @@ ORWELL = "In what year was the novel 1984 published?"
         ("1911. It sank on April 15.", TITANIC, "1912", Label.INCORRECT),
         ("It was published in 1949, although the story is set in 1984.", ORWELL, "1949", Label.CORRECT),
         ("It was published in 1984.", ORWELL, "1949", Label.INCORRECT),
-    ],
+    ]
 )
-def test_pass29_grades(answer: str, question: str, gold: str, label: Label) -> None:
-    assert grade(answer, gold, question) is label

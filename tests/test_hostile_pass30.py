@@ -15,16 +15,14 @@ Guineas" read as a year, "stopped hosting in 2010" supported by "began hosting i
 
 from __future__ import annotations
 
-import pytest
-
-from reward_engine.offline.grader import Label, grade
+from reward_engine.offline.grader import Label
+from tests.helpers import grade_table
 
 EMILY = "Who does Emily end up with in Emily Owens, M.D.?"
 PLANET = "What is the largest planet in the solar system?"
 
 
-@pytest.mark.parametrize(
-    ("answer", "question", "gold", "label"),
+test_pass30_grades = grade_table(
     [
         ("I think she will end up with Micah.", EMILY, "Will", Label.INCORRECT),
         ("She ends up with Will.", EMILY, "Will", Label.CORRECT),
@@ -32,7 +30,5 @@ PLANET = "What is the largest planet in the solar system?"
         ("will", EMILY, "Will", Label.CORRECT),  # an answer all in lower case: the case says nothing
         ("Jupiter, 143,000 km, Saturn", PLANET, "Jupiter", Label.INCORRECT),
         ("Jupiter, 143,000 km across", PLANET, "Jupiter", Label.CORRECT),
-    ],
+    ]
 )
-def test_pass30_grades(answer: str, question: str, gold: str, label: Label) -> None:
-    assert grade(answer, gold, question) is label
