@@ -244,6 +244,33 @@ async def naive_gather(url: str, kb: KnowledgeBase, steps: list[list[Sample]]) -
     return _timing(walls, calls, sum(len(s) for s in steps))
 
 
+async def transport_floor(url: str, requests: int, steps: int) -> dict:
+    """The one-round floor: ``requests`` short chat requests at once from a bare aiohttp client, nothing else (no
+    parse, grade, cache or evidence). What any client pays on this machine and this server for one round; the fused
+    cold step's distance from it is the engine's own cost (#75 point 8)."""
+    import aiohttp
+
+    walls = []
+    async with aiohttp.ClientSession() as session:
+
+        async def one(step: int, i: int) -> None:
+            body = {
+                "model": "judge",
+                "messages": [{"role": "user", "content": f"Floor {step}-{i}: say OK."}],
+                "max_tokens": 16,
+                "temperature": 0,
+            }
+            async with session.post(f"{url}/chat/completions", json=body) as resp:
+                await resp.read()
+
+        for step in range(steps + 1):  # the first round opens the connections: not counted
+            started = time.perf_counter()
+            await asyncio.gather(*(one(step, i) for i in range(requests)))
+            if step:
+                walls.append(time.perf_counter() - started)
+    return _timing(walls, requests * steps, requests * steps)
+
+
 def _timing(walls: list[float], requests: int, completions: int) -> dict:
     return {
         "step_p50_s": statistics.median(walls),
@@ -395,6 +422,7 @@ async def measure(args: argparse.Namespace, kb: KnowledgeBase) -> dict:
         if args.knowrl:
             out["knowrl_code"] = await asyncio.to_thread(knowrl_code, args.knowrl, server, steps["knowrl_code"])
         out["naive"] = await naive_gather(server.url, kb, steps["naive"])
+        out["floor"] = await transport_floor(server.url, PROMPTS_PER_STEP * GENERATIONS, 5)
         for mode in ("staged", "fused"):
             with tempfile.TemporaryDirectory() as cache:
                 async with RewardEngine(engine_config(server.url, cache, mode), kb=kb) as engine:
@@ -586,6 +614,8 @@ def write_markdown(path: Path, r: dict, args: argparse.Namespace) -> None:
             f"{theirs['completions_per_s']:.2f} | {theirs['calls_per_completion']:.2f} |"
         )
     rows = [("naive `asyncio.gather` of the staged calls", "fixed", naive)]
+    if "floor" in r:
+        rows.insert(0, ("bare aiohttp client, one round of 64 short requests (the floor)", "fixed", r["floor"]))
     for mode in ("staged", "fused"):
         rows += [
             (f"engine {mode}, cold cache", "fixed", r[mode]),
@@ -604,7 +634,15 @@ def write_markdown(path: Path, r: dict, args: argparse.Namespace) -> None:
         "",
         f"- cold step at fixed 300 ms vs the serial pattern: fused **{serial_s / fused['step_p50_s']:.1f}x** "
         f"(target >= 60x), staged {serial_s / staged['step_p50_s']:.1f}x, naive gather "
-        f"{serial_s / naive['step_p50_s']:.1f}x. Naive gather pays three rounds (grade, decompose, verify) plus "
+        f"{serial_s / naive['step_p50_s']:.1f}x"
+        + (
+            f"; a bare client's one round of 64 requests, nothing else, {serial_s / r['floor']['step_p50_s']:.1f}x "
+            f"({r['floor']['step_p50_s'] * 1000:.0f} ms: the fused step is "
+            f"{(fused['step_p50_s'] - r['floor']['step_p50_s']) * 1000:.0f} ms above what any client pays here)"
+            if "floor" in r
+            else ""
+        )
+        + ". Naive gather pays three rounds (grade, decompose, verify) plus "
         "retrieval and sends every call, duplicates included; the staged engine sends each distinct call once and "
         "starts factuality beside the grader (two rounds when the offline grader and the judge agree); fused "
         "retrieves the evidence up front and extracts and labels the claims in one call (one round).",

@@ -70,3 +70,10 @@ def test_knowrls_own_code_is_reported_beside_the_engine_only_when_it_ran():
     assert "**100x**" in beside and "f75b0bb" in beside and "External" not in beside
     alone = " ".join(rt.knowrl_lines({}, {"step_p50_s": 0.4}))
     assert alone.startswith("External, not measured by this bench") and "100x" not in alone
+
+
+async def test_the_transport_floor_sends_one_round_a_step_and_times_all_but_the_first(server):
+    bench = load_bench()
+    timing = await bench.transport_floor(server.url, 3, 2)
+    assert timing["steps"] == 2 and timing["requests"] == 6  # 3 rounds sent, the connection-opening one not timed
+    assert timing["step_p50_s"] > 0 and server.stats.requests == 9
