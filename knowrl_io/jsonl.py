@@ -76,14 +76,19 @@ def _check(
             return f"field '{name}' must be {' or '.join(t.__name__ for t in types)}, got {type(data[name]).__name__}"
         if isinstance(data[name], str) and not data[name].strip() and name not in may_be_blank:
             return f"field '{name}' is empty"
-        if isinstance(data[name], list) and any(isinstance(v, float) and not math.isfinite(v) for v in data[name]):
+        if _non_finite(data[name]):
             return f"field '{name}' holds NaN or Infinity"  # "answers": [NaN] was graded against "nan" (pass 27)
     for name, types in optional.items():
         if data.get(name) is not None and not isinstance(data[name], types):
             return f"field '{name}' must be {' or '.join(t.__name__ for t in types)}, got {type(data[name]).__name__}"
-        if isinstance(data.get(name), list) and any(isinstance(v, float) and not math.isfinite(v) for v in data[name]):
+        if _non_finite(data.get(name)):
             return f"field '{name}' holds NaN or Infinity"
     return None
+
+
+def _non_finite(value: Any) -> bool:
+    """A list holding NaN or an infinity (JSON's reader takes both)."""
+    return isinstance(value, list) and any(isinstance(v, float) and not math.isfinite(v) for v in value)
 
 
 def rewrite_indexed(path: Path, index: dict[int, Span], lines: Callable[[int], bool] = lambda _: True) -> None:

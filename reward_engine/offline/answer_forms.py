@@ -919,6 +919,23 @@ _MON = (
     r"(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|"
     r"jun|jul|aug|sept|sep|oct|nov|dec)\.?"
 )
+# a day of a month said without its year: "April 15", "15th of April" (capitalised: "may 15" is no date)
+_DAY_WITHOUT_YEAR = re.compile(
+    rf"\b(?=[A-Z])(?P<m1>(?i:{_MON}))\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?!,?\s*\d{{4}})"
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?=[A-Z])(?P<m2>(?i:{_MON}))(?!\w)(?!,?\s*\d{{4}})"
+)
+
+
+def without_days_of_month(text: str) -> str:
+    """For a year asked: days of a month said without a year are no years ("struck an iceberg on April 14 and sank
+    on April 15" beside 1912 read as two more figures: hostile pass 29).
+
+    >>> without_days_of_month("1912. It sank on April 15."), without_days_of_month("15 April 1912")
+    ('1912. It sank on April.', '15 April 1912')
+    """
+    return _DAY_WITHOUT_YEAR.sub(lambda m: m["m1"] or m["m2"], text)
+
+
 _SAFE_MON = r"(?:january|february|april|june|july|august|september|october|november|december)"  # not "may", "march"
 _DECADE_WORDS = "twenties thirties forties fifties sixties seventies eighties nineties".split()
 _CENTURY_WORDS = (

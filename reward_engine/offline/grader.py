@@ -74,6 +74,7 @@ from reward_engine.offline.answer_forms import (
     other_dimension,
     quantities,
     same_answer,
+    without_days_of_month,
     without_other_counts,
     without_other_measures,
     without_titles,
@@ -391,7 +392,7 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
         text = turns.without_other_measure(text, question)  # "71% (29% is land)" (hostile pass 26)
         text = turns.without_reference_figures(text, question, raw_golds)  # "one more than the usual 365" (pass 29)
         if question and questions.ASKS_YEAR.search(question) and any(re.fullmatch(r"\d{4}", g) for g in raw_golds):
-            text = turns.without_days_of_month(text)  # "... on April 14 and sank on April 15" beside 1912
+            text = without_days_of_month(text)  # "... on April 14 and sank on April 15" beside 1912
     if rewrites.regnal_gold(raw_golds):
         text = rewrites.regnal(text)  # "Louis the Fourteenth", "Louis 14" for Louis XIV (hostile pass 16)
     elif rewrites.digits_gold(raw_golds):
@@ -408,7 +409,6 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
     numeric = any(re.search(r"\d", raw) for raw in raw_golds)  # a share gold in words is "25%" by now
     if not numeric:
         text = _LIKELIHOOD.sub(" ", text)  # "Paris 40%, Lyon 60%": two guesses, weighed (hostile pass 26)
-        text = _THOUSANDS.sub("", text)  # "Kilimanjaro, in Tanzania (5,895 m)": no list item "895 m)" (pass 29)
     as_number = turns.roman(text)
     if as_number is not None and numeric:
         text = str(as_number)  # "MDCCCLXXXIX" for 1889 (hostile pass 7)
@@ -417,7 +417,6 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
     return text, raw_golds
 
 
-_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _CENTURY_GOLD = re.compile(r"(?i)\b\d{1,2}(?:st|nd|rd|th)\s+century\b")
 _HUNDREDS = re.compile(r"(?i)\b(?:the\s+)?(\d{1,2})00'?s\b")
 # a guess's weight beside it, where the gold is no number: "Paris (40%)", "Lyon 60% likely", "| Lyon | 60% |"

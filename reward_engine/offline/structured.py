@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 
-from reward_engine.offline import reading
+from reward_engine.offline import reading, turns
 from reward_engine.offline.text_form import normalize
 from reward_engine.offline.words import STOP
 
@@ -25,7 +25,6 @@ _SURENESS = frozenset("confidence probability certainty likelihood score p prob 
 _FORMER = re.compile(r"\b(?:former|previous|old|past|historical|wrong|incorrect|rejected|ruled out)\b")
 # keys that offer other guesses beside the answer: {"answer": "Paris", "alternatives": ["Lyon"]} hedges between two
 _OTHERS = re.compile(r"\b(?:alternatives?|others?|other candidates|also possible|second guess)\b")
-_YES_NO = re.compile(r"(?i)^\W*(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b")
 _GUESS_KEYS = frozenset(["guess", "best guess", "likely answer", "tentative answer", "best answer"])
 _ASKS_FIGURE = re.compile(r"(?i)\b(?:how|when|what year|which year|what date|number|percent|percentage)\b")
 _FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n?(?P<body>[\s\S]*?)\n?\s*```\s*$")
@@ -81,7 +80,7 @@ def _said(value: object, question: str | None) -> str:
     if guess:
         return f"My best guess is {guess}."
     flags = [v for v in keys.values() if isinstance(v, bool)]
-    if len(flags) == 1 and _YES_NO.match(question or "") and len(keys) - len(flags) <= 1:
+    if len(flags) == 1 and turns.asks_yes_no(question) and len(keys) - len(flags) <= 1:
         return "Yes" if flags[0] else "No"  # {"is_capital": true} for "Is Paris the capital of France?"
     if "value" in keys and not isinstance(keys["value"], (dict, list)):  # {"value": 100, "unit": "Celsius"}
         return f"{_said(keys['value'], question)} {_said(keys.get('unit'), question)}".strip()

@@ -292,6 +292,15 @@ _YES_NO = re.compile(
 )
 
 
+def asks_yes_no(question: str | None) -> bool:
+    """The question asks whether, not what: "Is Paris the capital?".
+
+    >>> asks_yes_no("Is Paris the capital of France?"), asks_yes_no("What is the capital of France?")
+    (True, False)
+    """
+    return bool(_YES_NO.match(question or ""))
+
+
 def without_opener(text: str, question: str | None) -> str:
     """``text`` without a leading "Yes," or "Well," where the question is not a yes-or-no one: "Yes, Mozart"
     answers Mozart, not a list of two names.
@@ -799,10 +808,9 @@ def relation_values(text: str, question: str | None) -> list[str]:
     )
     said = [*forward, *backward]
     where = normalize(asked["of"])
-    sentences = [(m.start(), m.end()) for m in re.finditer(r"[^.!?;]+", text)]
 
     def hearsay(at: int) -> bool:  # "..., but the capital is Sydney, a common myth": said of others
-        return any(a <= at < b and _HEARSAY.search(text[at:b]) for a, b in sentences)
+        return bool(_HEARSAY.search(text[at : _sentence_around(text, at)[1]]))
 
     return [
         m["name"].rstrip(".")
@@ -812,6 +820,13 @@ def relation_values(text: str, question: str | None) -> list[str]:
         and m["name"] not in _PRONOUNS
         and not re.search(r"-[a-z]", m["name"])  # "The capital is French-speaking": a description
     ]  # the answer's own clause (first, after a contrast or "I think"), not "In Italy the capital is Rome"
+
+
+def _sentence_around(text: str, at: int) -> tuple[int, int]:
+    """The span of the sentence (or clause ended by ";") that holds position ``at``."""
+    start = max(text.rfind(c, 0, at) for c in ".!?;") + 1
+    ends = [e for e in (text.find(c, at) for c in ".!?;") if e >= 0]
+    return start, min(ends, default=len(text))
 
 
 # a name with its particles: "Rio de Janeiro", "Miguel de Cervantes", "Ludwig van Beethoven"
@@ -845,12 +860,10 @@ def role_given(text: str, question: str | None) -> list[str]:
     # "Buzz Aldrin was the first." or "... the first person ...", not "the first in space", "the last Tsarina"
     after = rf"(?:(?i:{noun})|(?=\s*(?:[,.;!]|$)))" if noun else r"(?=\s*(?:[,.;!]|$))"
     said = re.finditer(rf"{_NAME}[ \t]+(?:is|was)[ \t]+(?i:(?:the\s+)?{k}){after}", text)
-    sentences = [(m.start(), m.end()) for m in re.finditer(r"[^.!?;]+", text)]
     return [
         m["name"]
         for m in said
-        if m["name"] not in _PRONOUNS
-        and not any(a <= m.start() < b and _HEARSAY.search(text[a:b]) for a, b in sentences)
+        if m["name"] not in _PRONOUNS and not _HEARSAY.search(text[slice(*_sentence_around(text, m.start()))])
     ]
 
 
@@ -921,30 +934,12 @@ def without_other_tongue(text: str) -> str:
     return _IN_ANOTHER_TONGUE.sub("", text)
 
 
-_MONTHS = (
-    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|"
-    r"Nov(?:ember)?|Dec(?:ember)?)"
-)
-_DAY_OF_MONTH = re.compile(
-    rf"\b(?P<m1>{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?!,?\s*\d{{4}})"
-    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m2>{_MONTHS})\b(?!,?\s*\d{{4}})"
-)
 # a figure said as the measure of another: "366 days, one more than the usual 365", "instead of the usual 365"
 _REFERENCE = re.compile(
     r"(?i),?\s*(?:(?:one|two|three|a few|a|\d+)\s+)?(?:more|less|fewer|longer|shorter|higher|lower|greater)\s+than\s+"
     r"(?:the\s+|a\s+|an\s+)?(?:usual|normal|common|standard|regular|typical|ordinary)\b[^,.;]*"
     r"|,?\s*instead\s+of\s+(?:the\s+)?(?:usual|normal|common|standard|regular|typical)\s+\d[\d,.]*(?:\s+[a-z]+)?"
 )
-
-
-def without_days_of_month(text: str) -> str:
-    """For a year asked: days of a month said without a year are no years ("struck an iceberg on April 14 and sank
-    on April 15" beside 1912 read as two more figures: hostile pass 29).
-
-    >>> without_days_of_month("1912. It sank on April 15."), without_days_of_month("15 April 1912")
-    ('1912. It sank on April.', '15 April 1912')
-    """
-    return _DAY_OF_MONTH.sub(lambda m: m["m1"] or m["m2"], text)
 
 
 def without_reference_figures(text: str, question: str | None, golds: list[str] = ()) -> str:
