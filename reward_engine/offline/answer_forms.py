@@ -160,6 +160,23 @@ def without_head(name: str) -> str:
     return " ".join(words)
 
 
+def _heads_differ(pred: str, gold: str) -> bool:
+    """Both names keep a head word and the heads are not the same: "boston university" is not "boston college",
+    "new york city" not "new york state", "lake michigan" not "michigan state" (hostile pass 31: CORRECT). One
+    name without its head ("pacific" for "pacific ocean") stays the same answer.
+
+    >>> _heads_differ("boston university", "boston college"), _heads_differ("pacific", "pacific ocean")
+    (True, False)
+    """
+    a, b = pred.split(), gold.split()
+
+    def heads(words: list[str]) -> set[str]:
+        found = {w for w in (words[:1] + words[-1:]) if w in HEAD_WORDS} if len(words) > 1 else set()
+        return {"mount" if w == "mt" else w for w in found}
+
+    return bool(heads(a)) and bool(heads(b)) and heads(a) != heads(b)
+
+
 _ORDINAL = re.compile(r"^(?:x{0,3}(?:ix|iv|v?i{0,3})|\d+)$")  # "ii", "xiv", "2": kept whole in an initialism
 
 
@@ -209,7 +226,7 @@ def same_answer(pred: str, gold: str) -> bool:
         return True
     if without_titles(pred) == without_titles(gold):
         return True
-    if without_head(without_titles(pred)) == without_head(without_titles(gold)):
+    if without_head(without_titles(pred)) == without_head(without_titles(gold)) and not _heads_differ(pred, gold):
         return True
     short_pred, short_gold = _as_initialism(pred), _as_initialism(gold)
     if short_pred and short_pred == initials(gold) or short_gold and short_gold == initials(pred):

@@ -273,7 +273,7 @@ def _answers(candidate: reading.Candidate, question: str | None, said: str = "")
         if not (questions.ASKS_AMOUNT.search(question) or questions.ASKS_TIME.search(question)):  # AMOUNT: measures too
             return False  # "... The brain has 86 billion neurons" for which structure: a number answers no "which"
     aside = _passive_aside(statement, question, said or candidate.text.lower())
-    guessed = candidate.guessed and not aside
+    guessed = (candidate.guessed or _MODAL_GUESS.search(statement) is not None) and not aside
     amount = not aside and questions.ASKS_AMOUNT.search(question) and re.fullmatch(r"[\d,.]+", new[0]) if new else False
     if len(new) == 1 and (guessed or amount):
         return True  # "There are 8." for "How many planets ...?" (not "the 1889 World's Fair", "built in 1961")
@@ -282,6 +282,14 @@ def _answers(candidate: reading.Candidate, question: str | None, said: str = "")
     asked = topic.names(question)
     predicate = bool(_stems(topic.content_words(statement) - asked) & _stems(topic.content_words(question) - asked))
     return predicate and bool(new) and (bool(topic.names(statement) & asked) or len(new) == 1)
+
+
+# a guess said inside the statement, its name right after: "Preeta might be played by Sriti Jha", "it could have been
+# Lyon" (hostile pass 30: read as part of the refusal before it); not "it may have been filmed in Mexico"
+_MODAL_GUESS = re.compile(
+    r"\b(?:might|may|could)\s+(?:well\s+)?(?:be|have\s+been)\s+"
+    r"(?:(?:played|voiced|portrayed|written|directed|sung|composed|painted|founded|invented)\s+by\s+)?(?:the\s+)?[A-Z]"
+)
 
 
 def _bare_figure(statement: str) -> bool:

@@ -220,8 +220,10 @@ def comparison_verdict(question: str, answer: str, gold: str, whole: str = "") -
     True
     """
     want = _wanted(question)
+    if want is None:
+        return _count_verdict(question, answer, gold, whole)
     found = _ANSWER_COMPARES.match(answer)
-    if want is None or not found or _LIMITED.search(found["rest"]):
+    if not found or _LIMITED.search(found["rest"]):
         return None
     if _HEARSAY.search(answer[found.end("opener") if found["opener"] else 0 : found.start("a")]):
         return None  # "Not even Saturn is larger than Jupiter": read as said elsewhere
@@ -238,6 +240,46 @@ def comparison_verdict(question: str, answer: str, gold: str, whole: str = "") -
     first = big if dimension == want else small
     if gold not in (big, small):
         return None
+    return first == gold
+
+
+# "Who has won more games, Mexico or USA?": a count compared between the two options the question offers
+_COUNT_ASKED = re.compile(r"(?i)\b(?P<dir>more|fewer|less)\b(?:\s+[\w-]+){0,3}?\s*,?\s+[^,?]+\s+or\s+")
+_COUNT_SAID = re.compile(
+    rf"^\W*(?:(?i:no|yes|well|actually|indeed)\W+)?(?:The\s+)?(?P<a>{_NAME})"
+    r"(?:,?\s+(?:with|has|have|had|holds?|won|scored|earned|got|leads?)"
+    r"(?:\s+(?:won|scored|recorded|had|earned|played|claimed|collected|got))?)?"
+    r"(?P<neg>\s+not|n['\u2019]t)?\s+(?:(?:slightly|far|many|a\s+few|significantly|considerably|much)\s+)?"
+    r"(?P<dir>(?i:more|fewer|less))\s+(?:[\w-]+\s+){0,3}?than\s+(?:the\s+)?"
+    rf"(?P<b>{_NAME})"
+)
+
+
+def _count_verdict(question: str, answer: str, gold: str, whole: str) -> bool | None:
+    """ "The USA has won more games than Mexico." to "Who has won more soccer games, Mexico or USA?" says the
+    USA (hostile pass 30: CORRECT for the gold Mexico, who is named). True where the one it says has more (or
+    fewer, as asked) is ``gold``, False where the other is, None where the answer is no such comparison.
+
+    >>> asked = "Who has won more soccer games, Mexico or USA?"
+    >>> _count_verdict(asked, "The USA has won more games than Mexico.", "mexico", "")
+    False
+    >>> _count_verdict(asked, "Mexico has won more matches than the USA.", "mexico", "")
+    True
+    >>> _count_verdict(asked, "The USA has fewer wins than Mexico.", "mexico", "")
+    True
+    """
+    asked = _COUNT_ASKED.search(question or "")
+    found = _COUNT_SAID.match(answer)
+    if asked is None or found is None:
+        return None
+    if _reported(whole[: whole.lower().find(found["a"].lower())] if whole else ""):
+        return None  # "Many think the USA has won more games than Mexico, but ..."
+    a, b = normalize(found["a"]), normalize(found["b"])
+    if gold not in (a, b):
+        return None
+    more_asked = asked["dir"].lower() == "more"
+    said_more = (found["dir"].lower() == "more") != bool(found["neg"])
+    first = a if said_more == more_asked else b
     return first == gold
 
 

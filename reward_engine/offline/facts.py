@@ -364,7 +364,8 @@ _MINUS = re.compile(r"(?i)(?<![\d)]\s)(?<![\d)])\bminus\s+(?=\d)")
 _EVENT_GROUPS = (
     "born birth birthplace birthday", "died dies die death passed", "buried burial interred",
     "married marriage marries wed wedded wedding", "divorced divorce",
-    "founded founding established cofounded co-founded started formed created",
+    "founded founding established cofounded co-founded started formed created began begun",
+    "stopped ended quit ceased",
     "released release premiered debuted launched launch",
     "elected election", "crowned coronation", "baptised baptized baptism christened",
     "assassinated assassination murdered killed", "invented invention", "discovered discovery found",
@@ -939,6 +940,8 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     where = turns.countries(question) | turns.countries(" ".join(s for _, s, _ in answering))
     if _relation_named(response, question) or _another_place_named(response, where):
         return True  # "The father of Mozart", "Mozart's librettist"; "Paris, Texas" (hostile pass 6)
+    if _agent_named_another(response, question, passages):
+        return True  # "Buzz Lightyear is voiced by Tom Hanks." against "Tim Allen voices Buzz ..." (hostile pass 30)
     whole = tuple(dict.fromkeys(p for p, _, _ in answering))
     bounds = _bounds(response)  # "after 1889", "between 8,000 and 9,000 m": held or broken, never a point value
     if _period_broken(response, " ".join(s for _, s, _ in answering)):
@@ -1292,6 +1295,45 @@ def _names_another(clauses: list[str], question: str, passages: list[str]) -> bo
             before = size
             if not set(run) <= asked and not any(_names_it(list(run), h) for h in held):
                 return True
+    return False
+
+
+# verbs of one role, any of which the question's verb may be said with ("Who plays ...?": "voiced by")
+_ROLE_VERBS = ("play voic portray star perform", "wrot writ written author", "direct", "compos", "sang sing sung",
+               "paint", "design", "found", "invent", "discover", "built build")  # fmt: skip
+_ROLE_OF = {w: i for i, group in enumerate(_ROLE_VERBS) for w in group.split()}
+_AGENT = re.compile(
+    r"\b(?:is|was|are|were|been|be)\s+(?:[a-z]+ly\s+)?(?P<verb>[a-z]+(?:ed|en|wn)|sung|built|made)\s+by\s+"
+    r"(?P<name>[A-Z][\w'.-]*(?:\s+(?:(?:de|van|von|da|del|la|le)\s+)?[A-Z][\w'.-]*)*)"
+)
+
+
+def _agent_named_another(response: str, question: str, passages: list[str]) -> bool:
+    """A passive whose subject is what the question asks about and whose verb is the question's role names an
+    agent no passage holds as a name: "Buzz Lightyear is voiced by Tom Hanks." to "Who plays Buzz Lightyear?"
+    (hostile pass 30: the word "voiced", which the evidence's "voices" holds, read as agreeing). "... the film was
+    directed by Lee Unkrich" (another role, an aside) is left to the other checks.
+
+    >>> q, p = "Who plays Buzz Lightyear in Toy Story 3?", ["Tim Allen voices Buzz Lightyear in Toy Story 3."]
+    >>> _agent_named_another("Buzz Lightyear is voiced by Tom Hanks.", q, p)
+    True
+    >>> _agent_named_another("Buzz Lightyear is voiced by Tim Allen.", q, p)
+    False
+    """
+    asked_roles = {_ROLE_OF[w] for w in content_words(question) if w in _ROLE_OF}
+    if not asked_roles:
+        return False
+    held = [run for passage in passages for run in _held_names(passage)]
+    asked = set(_name_tokens(question))
+    topic = content_words(question)
+    for found in _AGENT.finditer(response):
+        subject = re.split(r"[.;!?,]|\b(?:and|while|but|whereas)\b", response[: found.start()])[-1]
+        verb = next(iter(content_words(found["verb"])), "")
+        if _ROLE_OF.get(verb) not in asked_roles or not (content_words(subject) & topic or _PRONOUN.search(subject)):
+            continue
+        run = _name_tokens(found["name"])
+        if run and not set(run) <= asked and not any(_names_it(run, h) for h in held):
+            return True
     return False
 
 

@@ -275,6 +275,7 @@ class Reading:
     low: str = ""  # the whole answer, lowercased
     asked: frozenset[str] = frozenset()  # the question's words (normalised), when the grader has it
     question: str = ""  # the question as asked (its precision: "to two decimal places")
+    heads: frozenset[str] = frozenset()  # the gold names' head words ("college" of Boston College), when graded
 
 
 # Markup around an answer, read as it renders: struck-through text is taken back ("~~Paris~~ Lyon", "<s>Paris</s>

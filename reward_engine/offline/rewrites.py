@@ -251,3 +251,54 @@ def gold_meridiem(golds: list[str]) -> str | None:
     """The gold's am/pm, read as "a" or "p"; None when it gives none."""
     found = next((m for g in golds for m in _CLOCK.finditer(g) if m["m"]), None)
     return found["m"].lower() if found else None
+
+
+# "(AS 1 to AS 32)": a range of numbered labels beside a count, no second count (hostile pass 30)
+_LABEL_RANGE = re.compile(r"\s*\(\s*([A-Z]{1,5})[\s-]?\d+\s*(?:to|through|-|\u2013)\s*\1[\s-]?\d+\s*\)")
+
+
+def without_label_ranges(text: str) -> str:
+    """``text`` without a bracketed range of numbered labels.
+
+    >>> without_label_ranges("32 Accounting Standards (AS 1 to AS 32)")
+    '32 Accounting Standards'
+    """
+    return _LABEL_RANGE.sub("", text)
+
+
+_DATED = (
+    r"(?:[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}\s+[A-Z][a-z]+\s+\d{4}|[A-Z][a-z]+\s+\d{4}|\d{4})"
+)
+_REGIONAL = re.compile(
+    rf"(?P<value>{_DATED})\s*(?:\(\s*|\s+(?:in|for)\s+(?:the\s+)?)(?P<place>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){{0,2}})\s*\)?"
+)
+_BETWEEN_REGIONS = re.compile(r"\s*[,;]?\s*(?:and\s+|while\s+|then\s+)?")
+
+
+def one_region(text: str, golds: list[str]) -> str:
+    """A date said for each of several places ("September 28, 2006 in Japan, and April 22, 2007 in North
+    America"): each is its own place's, no second guess (hostile pass 30: INCORRECT for the first). Where one of
+    them is a gold's, the run becomes that one; otherwise ``text`` as it is.
+
+    >>> one_region("September 28, 2006 in Japan, and April 22, 2007 in North America.", ["September 28, 2006"])
+    'September 28, 2006 in Japan.'
+    >>> one_region("2006 in Japan, 2007 in Japan", ["2006"])
+    '2006 in Japan, 2007 in Japan'
+    """
+    from reward_engine.offline import places
+    from reward_engine.offline.text_form import normalize
+
+    found = list(_REGIONAL.finditer(text))
+    run = found[:1]
+    for match in found[1:]:
+        if not _BETWEEN_REGIONS.fullmatch(text[run[-1].end() : match.start()]):
+            break
+        run.append(match)
+    named = [normalize(m["place"]) for m in run]
+    if len(run) < 2 or len(set(named)) < len(named) or not all(places.level(m["place"]) for m in run):
+        return text
+    wanted = {normalize(g) for g in golds}
+    keep = next((m for m in run if normalize(m["value"]) in wanted), None)
+    if keep is None:
+        return text
+    return text[: run[0].start()] + keep.group(0).rstrip() + text[run[-1].end() :]
