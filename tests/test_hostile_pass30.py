@@ -4,13 +4,11 @@ result, no crash. Closed here: a one-word name gold that is an everyday word ("W
 will end up with Micah."); and, from the review of pass 29's rules, a figure between list items ("Jupiter, 143,000 km,
 Saturn") hiding the list.
 
-Left (in the issue's note; 17 of the pass's 18 findings): "The USA has won more games than Mexico." CORRECT for
-"Who has won more soccer games, Mexico or USA?"; a guess after a refusal whose subject is the question's name
-("... but Preeta might be played by Sriti Jha.") NOT_ATTEMPTED; Binary RAR missing "is voiced by Tom Hanks" and
-paying 0 for a right answer's true extra role; "Roland Bishop" for "Bishop", "Davos" for "Steel Serpent (Davos)",
-"Berklee" for "Berklee College of Music"; a second date or year in another role ("... in Japan, and April 22, 2007
-in North America", "who hosted from 2006 to 2010"); "32 Accounting Standards (AS 1 to AS 32)"; claims: "the 2000
-Guineas" read as a year, "stopped hosting in 2010" supported by "began hosting in 2010".
+Closed since, in tests/test_hostile_pass31.py: the comparison of counts, the guess after a refusal, Binary RAR's
+passive agent and "will", "Roland Bishop", "Davos", a date per region, "(AS 1 to AS 32)", "stopped hosting" against
+"began hosting". Left (in the issue's note): "Berklee" for "Berklee College of Music", a second year in another
+role ("who hosted from 2006 to 2010"), Binary RAR paying 0 for a right answer's true extra role, the fact check
+reading "the 2000 Guineas" as a year and missing "won the Derby in 2009".
 """
 
 from __future__ import annotations

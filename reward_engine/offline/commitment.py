@@ -134,7 +134,11 @@ _NAME_RUN = re.compile(
     rf"\b(?:\d[\d,.]*\d|\d|[{_CAP}][\w'’.-]*)"
     rf"(?:\s+(?:(?:of|de|da|du|di|von|van|la|le|del|der)\s+)*(?:\d[\d,.]*\d|\d|[{_CAP}][\w'’.-]*))*"
 )
-_RELATIVE = re.compile(r",\s*(?:who|which|where|whose|when)\b")
+# what ends the clause that names the answer: a relative ("maybe Delacroix, who was French") or a second passive
+# in another role ("developed by Starbreeze Studios and directed by Josef Fares", hostile pass 31)
+_RELATIVE = re.compile(
+    r",\s*(?:who|which|where|whose|when)\b|,?\s+and\s+(?=(?:[a-z]+ly\s+)?[a-z]+(?:ed|en|wn)\s+by\b)|,\s*with\s+"
+)
 _PASSIVE = re.compile(  # lower case only: "Sweden probably" or "Copenhagen I think" is a name, not a participle
     r"(?:[a-z]+ly |often |also |still |even |first |once |later )?(?P<verb>[a-z]+(?:ed|en|wn)|built|born|made|held|"
     r"sold|told|found|won|set|kept|left|lost|sent|spent|led|put|cut|run|begun|sung|drawn)\s+"

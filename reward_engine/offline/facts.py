@@ -976,6 +976,7 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     if inverted and any(_names_it(_name_tokens(f"{inverted[2]} {inverted[1]}"), run) for run in runs):
         response = f"{inverted[2]} {inverted[1]}"  # "Curie, Marie": a name family first, as a catalogue writes it
     named, negative, said, kept = _said(response, asked)
+    said -= _modal_words(response)  # "She will end up with Micah." names no "Will" (hostile pass 30)
     if any(negative & words for _, _, words in answering):
         return True
     if _puts_down_the_answer(response, question, runs):
@@ -990,6 +991,19 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     if any(_part_of_a_name(text, runs) for _, text in named) or _names_another(kept, question, passages):
         return True
     return bool(said) and not any(said & words for _, _, words in answering)
+
+
+_MODALS = frozenset("will may can might must shall would could".split())
+
+
+def _modal_words(response: str) -> set[str]:
+    """The modal verbs ``response`` writes only in lower case: words, not the names "Will" or "May" of evidence.
+
+    >>> sorted(_modal_words("She will end up with Micah.")), _modal_words("She ends up with Will.")
+    (['will'], set())
+    """
+    written = set(re.findall(r"[A-Za-z]+", response))
+    return {w for w in written if w in _MODALS and w.capitalize() not in written}
 
 
 def _years_outside(response: str, sentences: list[str]) -> bool:
@@ -1298,21 +1312,10 @@ def _names_another(clauses: list[str], question: str, passages: list[str]) -> bo
     return False
 
 
-# verbs of one role, any of which the question's verb may be said with ("Who plays ...?": "voiced by")
-_ROLE_VERBS = ("play voic portray star perform", "wrot writ written author", "direct", "compos", "sang sing sung",
-               "paint", "design", "found", "invent", "discover", "built build")  # fmt: skip
-_ROLE_OF = {w: i for i, group in enumerate(_ROLE_VERBS) for w in group.split()}
-_AGENT = re.compile(
-    r"\b(?:is|was|are|were|been|be)\s+(?:[a-z]+ly\s+)?(?P<verb>[a-z]+(?:ed|en|wn)|sung|built|made)\s+by\s+"
-    r"(?P<name>[A-Z][\w'.-]*(?:\s+(?:(?:de|van|von|da|del|la|le)\s+)?[A-Z][\w'.-]*)*)"
-)
-
-
 def _agent_named_another(response: str, question: str, passages: list[str]) -> bool:
-    """A passive whose subject is what the question asks about and whose verb is the question's role names an
-    agent no passage holds as a name: "Buzz Lightyear is voiced by Tom Hanks." to "Who plays Buzz Lightyear?"
-    (hostile pass 30: the word "voiced", which the evidence's "voices" holds, read as agreeing). "... the film was
-    directed by Lee Unkrich" (another role, an aside) is left to the other checks.
+    """A passive in the question's role ("Buzz Lightyear is voiced by Tom Hanks." to "Who plays Buzz Lightyear?";
+    ``turns.agents_in_role``) whose agent no passage holds as a name (hostile pass 30: the word "voiced", which the
+    evidence's "voices" holds, read as agreeing).
 
     >>> q, p = "Who plays Buzz Lightyear in Toy Story 3?", ["Tim Allen voices Buzz Lightyear in Toy Story 3."]
     >>> _agent_named_another("Buzz Lightyear is voiced by Tom Hanks.", q, p)
@@ -1320,18 +1323,13 @@ def _agent_named_another(response: str, question: str, passages: list[str]) -> b
     >>> _agent_named_another("Buzz Lightyear is voiced by Tim Allen.", q, p)
     False
     """
-    asked_roles = {_ROLE_OF[w] for w in content_words(question) if w in _ROLE_OF}
-    if not asked_roles:
+    agents = turns.agents_in_role(response, question)
+    if not agents:
         return False
     held = [run for passage in passages for run in _held_names(passage)]
     asked = set(_name_tokens(question))
-    topic = content_words(question)
-    for found in _AGENT.finditer(response):
-        subject = re.split(r"[.;!?,]|\b(?:and|while|but|whereas)\b", response[: found.start()])[-1]
-        verb = next(iter(content_words(found["verb"])), "")
-        if _ROLE_OF.get(verb) not in asked_roles or not (content_words(subject) & topic or _PRONOUN.search(subject)):
-            continue
-        run = _name_tokens(found["name"])
+    for name in agents:
+        run = _name_tokens(name)
         if run and not set(run) <= asked and not any(_names_it(run, h) for h in held):
             return True
     return False

@@ -119,6 +119,10 @@ _NEGATION_BEFORE = re.compile(
     r"cannot|can t|couldn t|wouldn t|nobody|none|"
     # the gold as the option set aside: "Lyon rather than Paris", "Lyon instead of Paris" (hostile pass 4)
     r"rather than|instead of|as opposed to|in place of|in lieu of|unlike|"
+    # the gold as what the answer is taken for: "A Saint Bernard, often mistaken for an English Mastiff" (pass 31)
+    r"mistaken for|mistook (?:it|him|her|them) for|confused with|confuses (?:it|him|her|them) with|"
+    r"(?:mistakenly|wrongly|falsely|erroneously) (?:\w+ )?(?:think|thinks|thought|believe|believes|believed|say|says|"
+    r"said|called|identified as|claim|claims|claimed)|some say|some think|"
     # the claim denied as a whole: "It is not true that it is Paris" ("not untrue" affirms it; hostile pass 16)
     r"not (?:true|correct|right|(?:the )?case)(?: to say)? that|(?<!not )(?:false|untrue|wrong)(?: to say)? that)"
     r"\s+(?:\w+\s+){0,3}$"
@@ -232,6 +236,7 @@ def _gold_aliases(answers: str | tuple[str, ...], question: str | None) -> tuple
     return tuple(dict.fromkeys(out))
 
 
+_REGNAL_OF = re.compile(r"(?P<name>[A-Z][a-z]+\s+[IVXL]+)\s+of\s+(?:the\s+)?(?P<where>[A-Z][\w\s'-]+)")
 _BRACKETED_NAME = re.compile(r"[^()]+?\s*\((?P<name>[^()\d]+)\)")
 # a bracket that qualifies rather than names: a party, a generation, an abbreviation ("Alister Jack (Conservative)")
 _QUALIFYING = frozenset(
@@ -249,7 +254,12 @@ def _other_names(item: str, question: str | None) -> list[str]:
     (['Davos'], ['Patrick Swayze'])
     >>> _other_names("Paris (France)", None), _other_names("Alister Jack (Conservative)", None)
     ([], [])
+    >>> _other_names("Margrethe II of Denmark", None)  # a monarch's name without the realm
+    ['Margrethe II']
     """
+    regnal = _REGNAL_OF.fullmatch(item)
+    if regnal and places.level(regnal["where"]):
+        return [regnal["name"]]  # "Margrethe II of Denmark": "Queen Margrethe II" (hostile pass 31)
     bracketed = _BRACKETED_NAME.fullmatch(item)
     if bracketed is None:
         return []
@@ -425,6 +435,7 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
         text = turns.without_other_measure(text, question)  # "71% (29% is land)" (hostile pass 26)
         text = turns.without_reference_figures(text, question, raw_golds)  # "one more than the usual 365" (pass 29)
         text = rewrites.without_label_ranges(text)  # "32 Accounting Standards (AS 1 to AS 32)" (pass 30)
+        text = rewrites.without_named_years(text, question)  # "under the Local Government Act 1972" (pass 31)
         text = rewrites.one_region(text, raw_golds)  # "<date> in Japan, and <date> in North America" (pass 30)
         if question and questions.ASKS_YEAR.search(question) and any(re.fullmatch(r"\d{4}", g) for g in raw_golds):
             text = without_days_of_month(text)  # "... on April 14 and sank on April 15" beside 1912
@@ -499,6 +510,7 @@ def _gives_another_value(text: str, question: str | None, golds: list[tuple[str,
     if any(turns.outdone(text, question, raw) for raw in golds_raw):
         return True  # "The Amazon is longer than the Nile." for the longest river (hostile pass 28)
     values = turns.relation_values(text, question) + turns.role_given(text, question)
+    values += turns.agents_in_role(text, question)  # "..., but Edna Mode was voiced by Holly Hunter." (pass 31)
     if not values:
         return False
     if any(_YES_NO_GOLD.fullmatch(g) for _, g in golds):
@@ -910,6 +922,8 @@ def _compare_dates(gold: DateSpan, pred: DateSpan) -> Label:
         elif p[1] < g[0] or p[0] > g[1]:
             return Label.INCORRECT
         elif not (g[0] <= p[0] and p[1] <= g[1]):
+            if not (p[0] <= g[0] and g[1] <= p[1]):
+                return Label.INCORRECT  # "2017-18" for the 2018-19 season: overlaps, neither holds the other (pass 31)
             precise = False
     if gold.day is not None:
         if pred.day is None:
@@ -1538,6 +1552,7 @@ def _is_list(
     is a rival of the gold's kind (``_rival``: "Paris, Lyon" for France's capital); with ``known``
     (after "Not Venus, but ...") only a qualifier in those words does ("Mars, Jupiter" is a list)."""
     answer = _QUOTED.sub(lambda m: m.group(0).replace(",", " "), answer)
+    answer = _without_description(answer, gold)
     items = [i for i in _ITEM_SPLIT.split(answer) if normalize(i)]
     gold_items = [i for i in _ITEM_SPLIT.split(gold_raw) if normalize(i)]
     whole = _gold_as_one(items, gold_items)  # "Washington, D.C., USA": the gold's own comma splits nothing
@@ -1566,6 +1581,28 @@ def _is_list(
     if len(items) >= 3 and any(_candidate_item(i) for i in named):
         return True  # "Jupiter, 143,000 km, Saturn" (the review of pass 29)
     return any(_rival(i.strip(), gold_raw, asked, question, lower_case) for i in named)
+
+
+# a description after a name: "Jane Austen, an English novelist and satirist", "Paris, which is large and ...",
+# "Brad Bird (writer and director)"
+_DESCRIPTION = re.compile(r",\s*(?:(?:a|an|the)\s+|(?:who|which|whose|where)\b)|\s*\((?=[a-z])")
+_NAME_JOINED = re.compile(r"(?:\band\b|\bor\b|&|,|\bnor\b)\s+(?:the\s+)?[A-Z]")
+
+
+def _without_description(answer: str, gold: str) -> str:
+    """``answer`` cut before a description of the gold that follows it, whose "and" joins words of the description,
+    not names (hostile pass 31: "Jane Austen, an English novelist and satirist." read as a list, INCORRECT); one
+    that goes on to a name ("Paris, the capital, and Lyon") is left whole.
+
+    >>> _without_description("Jane Austen, an English novelist and satirist.", "jane austen")
+    'Jane Austen'
+    >>> _without_description("Paris, the capital, and Lyon", "paris")
+    'Paris, the capital, and Lyon'
+    """
+    found = _DESCRIPTION.search(answer)
+    if found is None or find_word(normalize(answer[: found.start()]), gold) < 0:
+        return answer
+    return answer if _NAME_JOINED.search(answer[found.end() :]) else answer[: found.start()]
 
 
 _MEASURE_ITEM = re.compile(r"\s*(?:about\s+|c\.\s*|~\s*)?[\d.,]+\s*(?:[a-zA-Z%\u00b0]{1,10}\.?)?\s*$")

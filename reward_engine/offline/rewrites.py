@@ -302,3 +302,31 @@ def one_region(text: str, golds: list[str]) -> str:
     if keep is None:
         return text
     return text[: run[0].start()] + keep.group(0).rstrip() + text[run[-1].end() :]
+
+
+# a year that is part of a name: "the Local Government Act 1972", "the Treaty of Paris of 1763"
+_NAMED_YEAR = re.compile(
+    r"\b(?P<name>(?:[A-Z][\w'-]*\s+(?:of\s+(?:the\s+)?)?){1,6}(?:Act|Treaty|Convention|Accord|Agreement|Charter|"
+    r"Declaration|Exhibition|Expo))(?:,?\s+of)?\s+(?:1\d{3}|20\d{2})\b"
+)
+
+
+def without_named_years(text: str, question: str | None) -> str:
+    """``text`` with the year of a law's or treaty's name dropped, where the question does not name that law and a
+    figure stays ("On 1 April 1974, under the Local Government Act 1972": 1974, hostile pass 31).
+
+    >>> without_named_years("On 1 April 1974, under the Local Government Act 1972.", "When was it abolished?")
+    'On 1 April 1974, under the Local Government Act.'
+    >>> without_named_years("The Local Government Act 1972.", "When was the Local Government Act passed?")
+    'The Local Government Act 1972.'
+    """
+    from reward_engine.offline.text_form import normalize
+
+    asked = set(normalize(question or "").split())
+
+    def drop(found: re.Match[str]) -> str:
+        named = set(normalize(found["name"]).split()) - {"of", "the"}
+        return found.group(0) if named <= asked else found["name"]
+
+    kept = _NAMED_YEAR.sub(drop, text)
+    return kept if kept != text and re.search(r"\d", kept) else text

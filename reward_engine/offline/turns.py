@@ -11,6 +11,7 @@ import re
 
 from reward_engine.offline import places
 from reward_engine.offline.text_form import normalize
+from reward_engine.offline.words import content_words
 
 # a person or thing named by its relation to another ("the father of Mozart", "a moon of Jupiter")
 RELATION = (
@@ -730,6 +731,8 @@ _OTHER_MEASURE = re.compile(
     r"|\s*\((?P<b>[a-z]+)\s*:\s*\d[\d.,]*\s*%?\s*\)"
     r"|\s*[;,]\s*(?:and\s+|while\s+)?the\s+(?:other|remaining|rest)\s+\d[\d.,]*\s*%?\s+(?:is|are|was|were)\s+"
     r"(?:the\s+)?(?:mostly\s+|mainly\s+|largely\s+|chiefly\s+)?(?P<c>[a-z]+)[^.;]*"
+    # "19 years old (18 for military members)": the figure for another group (hostile pass 31)
+    r"|\s*\((?:or\s+|but\s+)?\d[\d.,]*\s*%?\s+for\s+(?:(?:active|retired|current|former)\s+)?(?P<d>[a-z]+)[^()]*\)"
 )
 
 
@@ -750,7 +753,7 @@ def without_other_measure(text: str, question: str | None) -> str:
     asked = {w.rstrip("s")[:5] for w in re.findall(r"[a-z]+", (question or "").lower())}
 
     def drop(found: re.Match[str]) -> str:
-        noun = (found["a"] or found["b"] or found["c"]).lower()
+        noun = (found["a"] or found["b"] or found["c"] or found["d"]).lower()
         return found.group() if noun.rstrip("s")[:5] in asked else ""
 
     kept = _OTHER_MEASURE.sub(drop, text)
@@ -865,6 +868,59 @@ def role_given(text: str, question: str | None) -> list[str]:
         for m in said
         if m["name"] not in _PRONOUNS and not _HEARSAY.search(text[slice(*_sentence_around(text, m.start()))])
     ]
+
+
+# verbs of one role, any of which the question's verb may be said with ("Who plays ...?": "voiced by")
+_ROLE_VERBS = ("play voic portray star perform", "wrot writ written author", "direct", "compos", "sang sing sung",
+               "paint", "design", "found", "invent", "discover", "built build", "develop", "produc")  # fmt: skip
+_ROLE_OF = {w: i for i, group in enumerate(_ROLE_VERBS) for w in group.split()}
+_AGENT = re.compile(
+    r"\b(?:is|was|are|were|been|be)\s+(?:[a-z]+ly\s+)?(?P<verb>[a-z]+(?:ed|en|wn)|sung|built|made)\s+by\s+"
+    rf"(?:the\s+film's\s+\w+,?\s+)?{_NAME}"
+)
+_ACTIVE_ROLE = re.compile(
+    rf"{_NAME}[ \t]+(?:also[ \t]+|later[ \t]+)?(?P<verb>[a-z]+(?:ed|s)|sang|wrote|did[ \t]+the[ \t]+voice[ \t]+of)"
+    r"[ \t]+(?:the[ \t]+(?:voice|role|part)[ \t]+of[ \t]+)?(?P<obj>[A-Z][\w'-]*(?:[ \t]+[A-Z][\w'-]*)*)"
+)  # "Holly Hunter voiced Edna Mode", "Holly Hunter did the voice of Edna"
+_ROLE_SUBJECT = re.compile(r"\b(?:he|she|it|they|this|that)\s*$|^\s*$", re.IGNORECASE)
+
+
+def _role(word: str) -> int | None:
+    """The role group of a stemmed word ("voice", "voic", "directed"), None for none ("start" is no "star")."""
+    if word.startswith("start"):
+        return None
+    return next((i for stem, i in _ROLE_OF.items() if word == stem or (len(stem) >= 4 and word.startswith(stem))), None)
+
+
+def agents_in_role(text: str, question: str | None) -> list[str]:
+    """The agents of passives in the role the question asks about, said of its subject: "Holly Hunter" in "Brad
+    Bird directed the film, but Edna Mode was voiced by Holly Hunter." for "Who did the voice of Edna Mode?" (hostile
+    pass 31: CORRECT for Brad Bird, named in another role). "The film was directed by Lee Unkrich" (another role)
+    gives none.
+
+    >>> agents_in_role("Brad Bird directed it, but Edna Mode was voiced by Holly Hunter.", "Who voiced Edna Mode?")
+    ['Holly Hunter']
+    >>> agents_in_role("Tim Allen. The film was directed by Lee Unkrich.", "Who plays Buzz Lightyear?")
+    []
+    """
+    roles = {r for w in content_words(question or "") if (r := _role(w)) is not None}
+    if not roles:
+        return []
+    topic = content_words(question or "")
+    out = []
+    for found in _AGENT.finditer(text):
+        subject = re.split(r"[.;!?,]|\b(?:and|while|but|whereas|though|although)\b", text[: found.start()])[-1]
+        verb = next(iter(content_words(found["verb"])), "")
+        about = bool(content_words(subject) & topic) or (_ROLE_SUBJECT.search(subject) and not subject.strip() == "")
+        if _role(verb) in roles and about and found["name"] not in _PRONOUNS:
+            if not _HEARSAY.search(text[slice(*_sentence_around(text, found.start()))]):
+                out.append(found["name"])
+    for found in _ACTIVE_ROLE.finditer(text):
+        verb = next(iter(content_words(found["verb"].split()[-1] if " " not in found["verb"] else "voice")), "")
+        if _role(verb) in roles and content_words(found["obj"]) & topic and found["name"] not in _PRONOUNS:
+            if not _HEARSAY.search(text[slice(*_sentence_around(text, found.start()))]):
+                out.append(found["name"])
+    return out
 
 
 def outdone(text: str, question: str | None, gold: str) -> bool:
