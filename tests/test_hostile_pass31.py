@@ -1,17 +1,18 @@
-"""Hostile pass 31 (issue #74): 40 cases written before they were run, on 80 of KnowRL's released RL questions and
-golds (3 whole completions under four presets, 2 jobs, one a rerun after the KB was rebuilt): no data loss, no stale
-result, no crash; 12 findings. Closed here with pass 30's open ones, each beside a control: wrong answers paid right
-("..., but Edna Mode was voiced by Holly Hunter." beside the gold named in another role; "A Saint Bernard, often
-mistaken for an English Mastiff."; "The USA has won more games than Mexico."; "Boston University" for Boston College),
-a neighbouring season paid as an abstention ("2017-18" for 2018-19), a guess after a refusal read as part of it, and
+"""Hostile pass 31 (issue #74): 40 cases written before they were run, on 80 of KnowRL's released RL questions and golds
+(3 whole completions under four presets, 2 jobs, one a rerun after the KB was rebuilt): no data loss, no stale result,
+no crash; 12 findings. Closed here with pass 30's open ones, each beside a control: wrong answers paid right ("...,
+but Edna Mode was voiced by Holly Hunter." beside the gold named in another role; "A Saint Bernard, often mistaken for
+an English Mastiff."; "The USA has won more games than Mexico."; "Boston University" for Boston College), a
+neighbouring season paid as an abstention ("2017-18" for 2018-19), a guess after a refusal read as part of it, and
 right answers paid wrong (a description holding "and", "Queen Margrethe II", "Davos" for "Steel Serpent (Davos)",
-"Roland Bishop", a date per region, "(AS 1 to AS 32)", "(18 for military members)", a law's year, a hedged answer
-with a second role). Binary RAR: a passive naming another agent, "will" read as the name Will.
+"Roland Bishop", a date per region, "(AS 1 to AS 32)", "(18 for military members)", a law's year, a hedged answer with
+a second role). Binary RAR: a passive naming another agent, "will" read as the name Will, a negated verb about
+something else and a true extra role ("He also plays the Silent Monk.") paid 0, a second guess ("It could also be
+Jackie Chan.") and a denial of the asked verb ("Mozart did not compose The Magic Flute.") paid 1.
 
 Left (in the issue's note): "Simon Bolivar Buckner Jr." for the gold without "Jr." (whose name the question shares),
-"UCF" for "UCF Knights", "Berklee" for "Berklee College of Music" (a school's own name needs a gazetteer: "London"
-for the London School of Economics would be paid too), Binary RAR paying 0 for a right answer with a true extra
-role or a negated verb about someone else, "A Saint Bernard (some say an English Mastiff)." CORRECT, "the 2000
+"UCF" for "UCF Knights", "Berklee" for "Berklee College of Music" (a school's own name needs a gazetteer: "London" for
+the London School of Economics would be paid too), "A Saint Bernard (some say an English Mastiff)." CORRECT, "the 2000
 Guineas" read as a year by the fact check, a second year in an explanation of another person's span.
 """
 
@@ -111,6 +112,12 @@ test_pass31_grades = grade_table(
 
 TOY = "Who plays Buzz Lightyear in Toy Story 3?"
 EMILY = "Who does Emily end up with in Emily Owens, M.D.?"
+SHREW = "Younger sister of Kate in The Taming of the Shrew"
+SHREW_SAYS = "In The Taming of the Shrew, Bianca is the younger sister of Katherina (Kate)."
+FLUTE = "Who composed The Magic Flute?"
+FLUTE_SAYS = "Mozart composed The Magic Flute in 1791."
+MONKEY = "Who played the Monkey King in Forbidden Kingdom?"
+MONKEY_SAYS = "In the 2008 film The Forbidden Kingdom, the Monkey King is played by Jet Li."
 
 
 @pytest.mark.parametrize(
@@ -121,6 +128,14 @@ EMILY = "Who does Emily end up with in Emily Owens, M.D.?"
         (TOY, "Buzz is voiced by Tim Allen, and Woody is voiced by Tom Hanks.", "Tim Allen voices Buzz.", False),
         (EMILY, "She will end up with Micah.", "In Emily Owens, M.D., Emily ends up with Will.", True),
         (EMILY, "She ends up with Will.", "In Emily Owens, M.D., Emily ends up with Will.", False),
+        (SHREW, "Bianca. She cannot marry until Katherina is wed.", SHREW_SAYS, False),  # another predicate
+        (SHREW, "Not Bianca.", SHREW_SAYS, True),
+        (FLUTE, "Mozart did not compose The Magic Flute.", FLUTE_SAYS, True),  # the asked verb denied
+        (FLUTE, "Mozart. He did not live to see it succeed.", FLUTE_SAYS, False),
+        (MONKEY, "Jet Li. He also plays the Silent Monk.", MONKEY_SAYS, False),  # a true extra role, unverifiable
+        (MONKEY, "Jet Li (he also plays the Silent Monk)", MONKEY_SAYS, False),
+        (MONKEY, "Jet Li. It could also be Jackie Chan.", MONKEY_SAYS, True),  # a second guess
+        (MONKEY, "Jet Li (it could be Jackie Chan)", MONKEY_SAYS, True),
     ],
 )
 def test_binary_rar_reads_agents_and_modal_verbs(question: str, answer: str, passage: str, contradicted: bool) -> None:

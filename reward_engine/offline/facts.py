@@ -834,7 +834,8 @@ def _said(response: str, asked: set[str]) -> tuple[list[tuple[set[str], str]], s
             scope, *rest = re.split(
                 r",\s*(?=(?:it|that|this)(?:'s|\u2019s| is| was)\b|but\b|rather\b)", clause[found.end() :], 1
             )
-            negative |= _words(scope)  # "It's not Salieri, it's Mozart": the negation ends at the comma
+            if not _other_predicate(scope, asked):
+                negative |= _words(scope)  # "It's not Salieri, it's Mozart": the negation ends at the comma
             clause = clause[: found.start()] + (" " + _PUT_FORWARD.sub("", rest[0]) if rest else "")
         if clause.strip():
             kept.append(clause)
@@ -856,6 +857,49 @@ def _said(response: str, asked: set[str]) -> tuple[list[tuple[set[str], str]], s
         first_level = places.level(item) if first_level is None else first_level
         named.append((_words(item) - asked, item))
     return named, negative - asked, set() if listed else _words(" ".join(kept)) - asked, kept
+
+
+def _other_predicate(scope: str, asked: set[str]) -> bool:
+    """A negation's scope that is a verb phrase sharing no word with the question: "[Bianca cannot] marry until
+    Katherina is wed" says something else of the answer, no name denied (hostile pass 31: Binary RAR paid the right
+    answer 0). "not Katherina", "not the capital", "did not compose The Magic Flute" (the question's verb) deny.
+
+    >>> _other_predicate(" marry until Katherina is wed", {"younger", "sister", "kate"})
+    True
+    >>> _other_predicate(" Katherina", {"younger", "sister"}), _other_predicate(" compose it", {"compos"})
+    (False, False)
+    """
+    first = re.match(r"\s*(?:be\s+|been\s+|to\s+)?([A-Za-z]+)", scope)
+    if first is None or not first[1].islower() or first[1] in _ARTICLES:
+        return False
+    return not {w[:5] for w in _words(scope)} & {w[:5] for w in asked}  # "compose" meets "composed"
+
+
+_DENIED = re.compile(
+    r"(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)\s+(?:did\s+not|didn['\u2019]t|does\s+not|doesn['\u2019]t|never|"
+    r"was\s+not|wasn['\u2019]t|is\s+not|isn['\u2019]t)\s+(?:[a-z]+ly\s+)?(?P<verb>[a-z]+)"
+)
+
+
+def _denied_of_the_answer(response: str, question: str, runs: list[tuple[str, ...]]) -> bool:
+    """The response says the evidence's answer did not do what the question asks: "Mozart did not compose The
+    Magic Flute." to "Who composed The Magic Flute?" (a denial the negated-words check drops, its words being the
+    question's).
+
+    >>> _denied_of_the_answer("Mozart did not compose it.", "Who composed it?", [("mozart",)])
+    True
+    >>> _denied_of_the_answer("Mozart did not live to see it.", "Who composed it?", [("mozart",)])
+    False
+    """
+    asked = {w[:5] for w in content_words(question)}
+    for found in _DENIED.finditer(response):
+        run = _name_tokens(found["name"])
+        if run and found["verb"][:5] in asked and any(_names_it(run, r) for r in runs):
+            return True
+    return False
+
+
+_ARTICLES = frozenset("a an the this that these those his her its their my your our".split())
 
 
 def answer_contradicted(question: str, response: str, passages: Iterable[str]) -> bool:
@@ -979,6 +1023,8 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     said -= _modal_words(response)  # "She will end up with Micah." names no "Will" (hostile pass 30)
     if any(negative & words for _, _, words in answering):
         return True
+    if _denied_of_the_answer(response, question, runs):
+        return True  # "Mozart did not compose The Magic Flute." (the question's words are no negated name)
     if _puts_down_the_answer(response, question, runs):
         return True  # "Paris? Unlikely.", "I doubt it's Paris", "Paris is no longer the capital" (hostile pass 7)
     if _compared_name(response, runs):
@@ -1291,9 +1337,12 @@ def _names_another(clauses: list[str], question: str, passages: list[str]) -> bo
     ("It", "Definitely Paris"); a place larger than the name before it says where that lies ("Salzburg, Austria")."""
     held = [run for passage in passages for run in _held_names(passage)]
     asked = set(_name_tokens(question))
-    for clause in clauses:
-        if is_statement(clause):
-            continue  # "Beethoven wrote nine symphonies": an aside the content-word rules read
+    parts = [c for clause in clauses for c in re.split(r"\s*[()]\s*", _ASIDE_ON_IT.sub("", clause)) if c.strip()]
+    for clause in parts:  # "Jet Li (he also plays the Silent Monk)" (hostile pass 30); "(it could be Jackie Chan)"
+        guess = _GUESS_SAID.match(clause)
+        clause = guess["rest"] if guess else clause  # "It could also be Jackie Chan": a name put forward
+        if is_statement(clause) or _SAID_OF_IT.match(clause):
+            continue  # "Beethoven wrote nine symphonies", "He also plays the Silent Monk": asides
         before = -1
         for i, run in enumerate(_name_runs(clause)):
             first = clause.lstrip(" \"'([*_-").lower().startswith(run[0])
@@ -1333,6 +1382,19 @@ def _agent_named_another(response: str, question: str, passages: list[str]) -> b
         if run and not set(run) <= asked and not any(_names_it(run, h) for h in held):
             return True
     return False
+
+
+# what the response says of its own answer, by a pronoun: "(he also plays ...)", ", who also ...", "He also ..."
+_NOT_AN_ASIDE = r"(?!(?:is|was|are|were|could|might|may|would|can|will|must|should|be|been)\b)"
+_ASIDE_ON_IT = re.compile(
+    rf"(?i)\s*\((?:he|she|they|it|who)\s+(?:also\s+|later\s+)?{_NOT_AN_ASIDE}[a-z][^()]*\)"
+    rf"|,\s*who\s+(?:also|later|then)\s+{_NOT_AN_ASIDE}.*$"
+)
+_GUESS_SAID = re.compile(
+    r"(?i)\s*(?:\(\s*)?(?:it|that|this|the answer|he|she)\s+(?:could|might|may|would)\s+(?:also\s+|equally\s+|well\s+)?"
+    r"(?:be|have\s+been)\s+(?P<rest>(?-i:[A-Z])[^()]*)"
+)
+_SAID_OF_IT = re.compile(rf"\s*(?i:he|she|they|it)\s+(?:also\s+|later\s+|then\s+)?{_NOT_AN_ASIDE}[a-z]+\b")
 
 
 def _names_it(said: list[str], run: tuple[str, ...]) -> bool:
