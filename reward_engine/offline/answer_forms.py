@@ -167,14 +167,23 @@ def _heads_differ(pred: str, gold: str) -> bool:
 
     >>> _heads_differ("boston university", "boston college"), _heads_differ("pacific", "pacific ocean")
     (True, False)
+    >>> _heads_differ("vatican city state", "vatican city"), _heads_differ("kilimanjaro mountain", "mount kilimanjaro")
+    (False, False)
     """
     a, b = pred.split(), gold.split()
+    if a[: len(b)] == b or b[: len(a)] == a:
+        return False  # a head stacked on the other name: "vatican city state", "michigan state university"
 
     def heads(words: list[str]) -> set[str]:
         found = {w for w in (words[:1] + words[-1:]) if w in HEAD_WORDS} if len(words) > 1 else set()
-        return {"mount" if w == "mt" else w for w in found}
+        return {same_head(w) for w in found}
 
     return bool(heads(a)) and bool(heads(b)) and heads(a) != heads(b)
+
+
+def same_head(word: str) -> str:
+    """One head word for its spellings: "mt", "mountain" are "mount"."""
+    return "mount" if word in ("mt", "mountain") else word
 
 
 _ORDINAL = re.compile(r"^(?:x{0,3}(?:ix|iv|v?i{0,3})|\d+)$")  # "ii", "xiv", "2": kept whole in an initialism

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from reward_engine.offline import answer_forms, questions, reading, topic
+from reward_engine.offline import answer_forms, questions, reading, topic, turns
 from reward_engine.offline.memo import short_memo
 from reward_engine.offline.text_form import is_statement
 
@@ -134,11 +134,13 @@ _NAME_RUN = re.compile(
     rf"\b(?:\d[\d,.]*\d|\d|[{_CAP}][\w'’.-]*)"
     rf"(?:\s+(?:(?:of|de|da|du|di|von|van|la|le|del|der)\s+)*(?:\d[\d,.]*\d|\d|[{_CAP}][\w'’.-]*))*"
 )
-# what ends the clause that names the answer: a relative ("maybe Delacroix, who was French") or a second passive
-# in another role ("developed by Starbreeze Studios and directed by Josef Fares", hostile pass 31)
-_RELATIVE = re.compile(
-    r",\s*(?:who|which|where|whose|when)\b|,?\s+and\s+(?=(?:[a-z]+ly\s+)?[a-z]+(?:ed|en|wn)\s+by\b)|,\s*with\s+"
+_RELATIVE = re.compile(r",\s*(?:who|which|where|whose|when)\b")
+# a second passive in another role: "developed by Starbreeze Studios and directed by Josef Fares" (hostile pass 31)
+_SECOND_ROLE = re.compile(
+    r",?\s+and\s+(?=(?:[a-z]+ly\s+)?[a-z]+(?:ed|en|wn)\s+by\b)|,\s*with\s+(?=[A-Z][\w'-]*\s+[a-z]+ing\b)"
 )
+_BY = re.compile(r"\b(?P<verb>[a-z]+(?:ed|en|wn)|made|built)\s+by\b")
+_MADE = re.compile(r"(?i)\b(?:made|make|makes|created?|behind|responsible|produced?)\b")
 _PASSIVE = re.compile(  # lower case only: "Sweden probably" or "Copenhagen I think" is a name, not a participle
     r"(?:[a-z]+ly |often |also |still |even |first |once |later )?(?P<verb>[a-z]+(?:ed|en|wn)|built|born|made|held|"
     r"sold|told|found|won|set|kept|left|lost|sent|spent|led|put|cut|run|begun|sung|drawn)\s+"
@@ -268,7 +270,7 @@ def _answers(candidate: reading.Candidate, question: str | None, said: str = "")
         return False  # "[it's] very tall, taller than the buildings of Paris" for how tall: no figure offered
     if answer_forms.counts_something_else(statement, question):
         return False  # "The women's race is run over 100 metres" for how many hurdles: another measure
-    new = _new_names(_RELATIVE.split(statement)[0], question)  # "maybe Delacroix, who was French": one name
+    new = _new_names(_RELATIVE.split(_first_role(statement, question))[0], question)  # "maybe Delacroix, who ..."
     cue = _CUE_NAME.search(statement)
     if candidate.guessed and cue and _INDEFINITE.match(statement):  # "perhaps a British officer named Baden-Powell"
         new = _new_names(statement[cue.end() :], question) or new
@@ -277,7 +279,7 @@ def _answers(candidate: reading.Candidate, question: str | None, said: str = "")
         if not (questions.ASKS_AMOUNT.search(question) or questions.ASKS_TIME.search(question)):  # AMOUNT: measures too
             return False  # "... The brain has 86 billion neurons" for which structure: a number answers no "which"
     aside = _passive_aside(statement, question, said or candidate.text.lower())
-    guessed = (candidate.guessed or _MODAL_GUESS.search(statement) is not None) and not aside
+    guessed = (candidate.guessed or _modal_guess(statement, question)) and not aside
     amount = not aside and questions.ASKS_AMOUNT.search(question) and re.fullmatch(r"[\d,.]+", new[0]) if new else False
     if len(new) == 1 and (guessed or amount):
         return True  # "There are 8." for "How many planets ...?" (not "the 1889 World's Fair", "built in 1961")
@@ -294,6 +296,53 @@ _MODAL_GUESS = re.compile(
     r"\b(?:might|may|could)\s+(?:well\s+)?(?:be|have\s+been)\s+"
     r"(?:(?:played|voiced|portrayed|written|directed|sung|composed|painted|founded|invented)\s+by\s+)?(?:the\s+)?[A-Z]"
 )
+
+
+def _first_role(statement: str, question: str) -> str:
+    """The statement up to a second passive in another role, where the first names someone new in the role asked
+    ("it was developed by Starbreeze Studios[ and directed by Josef Fares]" for who made it); else the whole of
+    it: "the film was produced by X and directed by Y" for who composed the score is an aside, and "recorded by
+    Garth Brooks and written by Tony Arata" names no one new first (the review of pass 31).
+
+    >>> _first_role("it was developed by Starbreeze and directed by Josef Fares", "Who made Brothers?")
+    'it was developed by Starbreeze'
+    >>> _first_role("it was produced by Kathleen Kennedy and directed by Steven Spielberg", "Who composed it?")
+    'it was produced by Kathleen Kennedy and directed by Steven Spielberg'
+    """
+    cut = _SECOND_ROLE.search(statement)
+    if cut is None:
+        return statement
+    first = statement[: cut.start()]
+    by = _BY.search(first)
+    if by is None or not _new_names(first, question):
+        return statement
+    role = turns.role_of(by["verb"])
+    if _MADE.search(question) or (role is not None and role in turns.question_roles(question)):
+        return first
+    return statement
+
+
+def _modal_guess(statement: str, question: str) -> bool:
+    """A guess said inside the statement (``_MODAL_GUESS``) whose subject is the answer ("it", "she") or the
+    question's own name ("Preeta might be played by ..."), naming someone, not describing something: not "The show
+    might be Kumkum Bhagya's spin-off" (the review of pass 30).
+
+    >>> q = "What is the real name of Preeta from Kundali Bhagya?"
+    >>> _modal_guess("Preeta might be played by Sriti Jha", q), _modal_guess("The show might be Kumkum's spin-off", q)
+    (True, False)
+    """
+    found = _MODAL_GUESS.search(statement)
+    if found is None:
+        return False
+    subject = statement[: found.start()].strip(" ,")
+    named = set(re.findall(r"[A-Z][\w'-]*", subject))
+    asked = set(re.findall(r"[A-Z][\w'-]*", question))
+    if not (subject.lower() in _GUESS_SUBJECTS or (named and named <= asked and subject.istitle())):
+        return False
+    return not re.match(r"[\w'-]*(?:\s+[A-Z][\w'-]*)*['\u2019]s\b", statement[found.end() - 1 :])
+
+
+_GUESS_SUBJECTS = frozenset(["it", "he", "she", "they", "that", "this", "the answer", "the actress", "the actor"])
 
 
 def _bare_figure(statement: str) -> bool:

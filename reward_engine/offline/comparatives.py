@@ -244,15 +244,18 @@ def comparison_verdict(question: str, answer: str, gold: str, whole: str = "") -
 
 
 # "Who has won more games, Mexico or USA?": a count compared between the two options the question offers
-_COUNT_ASKED = re.compile(r"(?i)\b(?P<dir>more|fewer|less)\b(?:\s+[\w-]+){0,3}?\s*,?\s+[^,?]+\s+or\s+")
+_COUNT_ASKED = re.compile(r"(?i)\b(?P<dir>more|fewer|less)\b(?:\s+[\w-]+){0,5}?\s*,?\s+[^,?]+\s+or\s+")
 _COUNT_SAID = re.compile(
     rf"^\W*(?:(?i:no|yes|well|actually|indeed)\W+)?(?:The\s+)?(?P<a>{_NAME})"
     r"(?:,?\s+(?:with|has|have|had|holds?|won|scored|earned|got|leads?)"
     r"(?:\s+(?:won|scored|recorded|had|earned|played|claimed|collected|got))?)?"
     r"(?P<neg>\s+not|n['\u2019]t)?\s+(?:(?:slightly|far|many|a\s+few|significantly|considerably|much)\s+)?"
-    r"(?P<dir>(?i:more|fewer|less))\s+(?:[\w-]+\s+){0,3}?than\s+(?:the\s+)?"
-    rf"(?P<b>{_NAME})"
+    r"(?P<dir>(?i:more|fewer|less))\s+(?P<noun>(?:[\w-]+\s+){0,5}?)than\s+(?:the\s+)?"
+    rf"(?P<b>{_NAME})(?P<rest>[^.;!?]*)"
 )
+_COUNTED = re.compile(r"(?i)\b(?:more|fewer|less)\s+([^,?]*?)\s*(?:,|\?|\bthan\b|\bbetween\b|\bamong\b|$)")
+# a comparison of a time gone by: "Jupiter had more moons than Saturn until 2019"
+_THEN = re.compile(r"(?i)\b(?:until|till|before|as of|back in|at the time|in (?:1\d|20)\d\d)\b")
 
 
 def _count_verdict(question: str, answer: str, gold: str, whole: str) -> bool | None:
@@ -263,15 +266,23 @@ def _count_verdict(question: str, answer: str, gold: str, whole: str) -> bool | 
     >>> asked = "Who has won more soccer games, Mexico or USA?"
     >>> _count_verdict(asked, "The USA has won more games than Mexico.", "mexico", "")
     False
-    >>> _count_verdict(asked, "Mexico has won more matches than the USA.", "mexico", "")
+    >>> _count_verdict(asked, "Mexico has won more games than the USA.", "mexico", "")
     True
-    >>> _count_verdict(asked, "The USA has fewer wins than Mexico.", "mexico", "")
+    >>> _count_verdict(asked, "The USA has won fewer games than Mexico.", "mexico", "")
+    True
+    >>> _count_verdict(asked, "The USA has won more trophies than Mexico.", "mexico", "") is None  # not games
     True
     """
     asked = _COUNT_ASKED.search(question or "")
     found = _COUNT_SAID.match(answer)
-    if asked is None or found is None:
+    if asked is None or found is None or _THEN.search(found["rest"]):
         return None
+    counted = _COUNTED.search(question or "")
+    if counted is None or not _stems(found["noun"]) & _stems(counted[1]):
+        return None  # "Beyoncé has more Grammy awards than Rihanna" counts no number-one hits (pass 30's review)
+    at = whole.lower().find(answer.strip().lower()[:40]) if whole else 0
+    if at > 0 and re.sub(r"(?i)\W|\b(?:no|yes|well|actually|indeed)\b", "", whole[:at]):
+        return None  # "Rihanna. Beyoncé has more Grammys than Rihanna.": said after the answer, about something else
     if _reported(whole[: whole.lower().find(found["a"].lower())] if whole else ""):
         return None  # "Many think the USA has won more games than Mexico, but ..."
     a, b = normalize(found["a"]), normalize(found["b"])
@@ -281,6 +292,10 @@ def _count_verdict(question: str, answer: str, gold: str, whole: str) -> bool | 
     said_more = (found["dir"].lower() == "more") != bool(found["neg"])
     first = a if said_more == more_asked else b
     return first == gold
+
+
+def _stems(words: str) -> set[str]:
+    return {w[:4] for w in normalize(words).split() if len(w) > 2}
 
 
 _HEARSAY = re.compile(

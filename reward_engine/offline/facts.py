@@ -364,8 +364,7 @@ _MINUS = re.compile(r"(?i)(?<![\d)]\s)(?<![\d)])\bminus\s+(?=\d)")
 _EVENT_GROUPS = (
     "born birth birthplace birthday", "died dies die death passed", "buried burial interred",
     "married marriage marries wed wedded wedding", "divorced divorce",
-    "founded founding established cofounded co-founded started formed created began begun",
-    "stopped ended quit ceased",
+    "founded founding established cofounded co-founded started formed created",
     "released release premiered debuted launched launch",
     "elected election", "crowned coronation", "baptised baptized baptism christened",
     "assassinated assassination murdered killed", "invented invention", "discovered discovery found",
@@ -380,6 +379,31 @@ def _events(text: str) -> set[int]:
     """The events ``text`` tells of (indices into ``_EVENT_GROUPS``), with what they imply (a killing, a death)."""
     found = {_EVENT_OF[w] for w in normalize(text).split() if w in _EVENT_OF}
     return found | {_IMPLIES[e] for e in found if e in _IMPLIES}
+
+
+_BEGAN = re.compile(r"(?i)\b(?:began|begun|begins|started|starts|broke out|took office)\b")
+_ENDED = re.compile(
+    r"(?i)\b(?:ended|ends|stopped|stops|quit|quits|ceased|concluded|came to (?:an end|a close)|left office|fell)\b"
+)
+
+
+def _begun_for_ended(claim: str, passage: str) -> bool:
+    """The claim tells of an end where the passage tells only of a beginning, or the reverse: "stopped hosting in
+    2010" against "began hosting in 2010" (hostile pass 30). A passage that tells of neither, or of both, leaves it
+    to the words ("ended in 1991" against "started soon after 1945, came to a close in 1991").
+
+    >>> _begun_for_ended("He stopped hosting it in 2010.", "He began hosting it in 2010.")
+    True
+    >>> _begun_for_ended("The war began in 1914.", "The war broke out in 1914.")
+    False
+    """
+    ends, begins = _ENDED.search(claim), _BEGAN.search(claim)
+    told_end, told_begin = _ENDED.search(passage), _BEGAN.search(passage)
+    if ends and not begins:
+        return bool(told_begin) and not told_end
+    if begins and not ends:
+        return bool(told_end) and not told_begin
+    return False
 
 
 _EVENT_AT = re.compile(
@@ -467,6 +491,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue  # ... and "8,849 thousand metres" is not "8,849 metres"
         if events and (told := _events(passage)) and events - told:
             continue  # "died in Salzburg in 1756" where it says "born in Salzburg in 1756" (hostile pass 20)
+        if _begun_for_ended(claim, passage):
+            continue  # "stopped hosting in 2010" where it says "began hosting in 2010" (hostile pass 30)
         if events and _place_crossed(claim, passage):
             continue  # "died in Salzburg" where it says "born in Salzburg ... died in Vienna" (hostile pass 27)
         if len(words & have) / len(words) < threshold:
@@ -1379,6 +1405,8 @@ def _agent_named_another(response: str, question: str, passages: list[str]) -> b
     asked = set(_name_tokens(question))
     for name in agents:
         run = _name_tokens(name)
+        while run and run[0] in HONORIFICS:
+            run = run[1:]  # "Dame Kate Winslet", "Sir Arthur Conan Doyle" (the review of pass 30)
         if run and not set(run) <= asked and not any(_names_it(run, h) for h in held):
             return True
     return False

@@ -275,19 +275,25 @@ _REGIONAL = re.compile(
 _BETWEEN_REGIONS = re.compile(r"\s*[,;]?\s*(?:and\s+|while\s+|then\s+)?")
 
 
-def one_region(text: str, golds: list[str]) -> str:
-    """A date said for each of several places ("September 28, 2006 in Japan, and April 22, 2007 in North
-    America"): each is its own place's, no second guess (hostile pass 30: INCORRECT for the first). Where one of
-    them is a gold's, the run becomes that one; otherwise ``text`` as it is.
+def one_region(text: str, golds: list[str], question: str | None = None) -> str:
+    """A release date said for each of several places ("September 28, 2006 in Japan, and April 22, 2007 in North
+    America"): each is its own place's, no second guess (hostile pass 30: INCORRECT for the first). Only for a
+    question about a release; where it names a place, the run becomes that place's date, else the gold's date when
+    it is the earliest (a first release). Otherwise, or for other questions ("1791 in Austria, 1792 in Germany" for
+    when Mozart died: the review of pass 30), ``text`` as it is.
 
-    >>> one_region("September 28, 2006 in Japan, and April 22, 2007 in North America.", ["September 28, 2006"])
+    >>> q = "When did Pokemon Diamond and Pearl come out?"
+    >>> one_region("September 28, 2006 in Japan, and April 22, 2007 in North America.", ["September 28, 2006"], q)
     'September 28, 2006 in Japan.'
-    >>> one_region("2006 in Japan, 2007 in Japan", ["2006"])
-    '2006 in Japan, 2007 in Japan'
+    >>> one_region("1791 in Austria, 1792 in Germany", ["1791"], "In what year did Mozart die?")
+    '1791 in Austria, 1792 in Germany'
     """
     from reward_engine.offline import places
+    from reward_engine.offline.answer_forms import date_spans
     from reward_engine.offline.text_form import normalize
 
+    if not _RELEASED.search(question or ""):
+        return text
     found = list(_REGIONAL.finditer(text))
     run = found[:1]
     for match in found[1:]:
@@ -297,11 +303,31 @@ def one_region(text: str, golds: list[str]) -> str:
     named = [normalize(m["place"]) for m in run]
     if len(run) < 2 or len(set(named)) < len(named) or not all(places.level(m["place"]) for m in run):
         return text
+    asked = f" {normalize(question or '')} "
     wanted = {normalize(g) for g in golds}
-    keep = next((m for m in run if normalize(m["value"]) in wanted), None)
+    in_asked = [m for m, n in zip(run, named) if f" {n} " in asked]
+    if in_asked:
+        keep = in_asked[0] if normalize(in_asked[0]["value"]) in wanted else None
+    else:
+
+        def when(m: re.Match[str]) -> tuple[int, int, int]:
+            spans = date_spans(m["value"])
+            span = spans[0] if spans else None
+            if span is None or span.years is None:
+                return (9999, 99, 99)
+            return (span.years[0], span.months[0] if span.months else 0, span.day or 0)
+
+        first = min(run, key=when)
+        keep = first if normalize(first["value"]) in wanted else None
     if keep is None:
         return text
     return text[: run[0].start()] + keep.group(0).rstrip() + text[run[-1].end() :]
+
+
+_RELEASED = re.compile(
+    r"(?i)\b(?:releas\w*|come out|came out|comes out|premier\w*|debut\w*|air(?:ed|s)?|launch\w*|publish\w*|"
+    r"hit (?:theaters|theatres|shelves|stores)|on sale|first (?:shown|broadcast))\b"
+)
 
 
 # a year that is part of a name: "the Local Government Act 1972", "the Treaty of Paris of 1763"
@@ -329,4 +355,5 @@ def without_named_years(text: str, question: str | None) -> str:
         return found.group(0) if named <= asked else found["name"]
 
     kept = _NAMED_YEAR.sub(drop, text)
-    return kept if kept != text and re.search(r"\d", kept) else text
+    # another year stays ("On 1 April 1974"): a day of the month is none (the review of pass 31)
+    return kept if kept != text and re.search(r"\b(?:1\d{3}|20\d{2})\b", kept) else text
