@@ -782,7 +782,10 @@ def _counts_other(
         return None
     counted = units.unit_after(" " + asked.group(1), 0)
     # the words of what is counted: "consecutive games" in "How many consecutive games did ...?"
-    nouns = {w.rstrip("s")[:5] for w in _COUNTED.match(asked.string, asked.start(1)).group().split()}
+    phrase = _COUNTED.match(asked.string, asked.start(1)).group()
+    # "decks" of "How many decks of cards ...": what the complement counts is not counted (hostile pass 32)
+    phrase = re.split(r"\b(?:of|in|on|per|for|to|that|which)\b", phrase)[0]
+    nouns = {w.rstrip("s")[:5] for w in phrase.split()}
     low = _prepare_numbers(text)
     numbers = _read_numbers(low)
 
@@ -797,9 +800,17 @@ def _counts_other(
             and owner.group(1).rstrip("s")[:5] not in said_of | nouns
         ):
             return True  # "Spiders have eight legs, insects have six." (hostile pass 26)
+        joined = re.match(r"[-\u2013]([a-z]+)\b", low[number.end :])
+        if joined and joined.group(1).rstrip("s")[:5] not in nouns:
+            return True  # "52-card decks" for how many decks: a figure that qualifies a noun (hostile pass 32)
         word = _WORD_AFTER.match(low, number.end)
         if word is None or word.group(1) in _NOT_COUNTED or word.group(1).rstrip("s")[:5] in nouns:
             return False
+        ahead = re.findall(r"[a-z0-9][a-z0-9'\u2019-]*", low[number.end : number.end + 40])[:3]
+        if any(w.rstrip("s")[:5] in nouns for w in ahead[1:]) and not re.search(
+            r"\b(?:of|per|in|on)\b", " ".join(ahead)
+        ):
+            return False  # "Two standard 52-card decks": a word or two describe what is counted
         unit = units.unit_after(low, number.end)
         return unit is None or counted is None or units.convert(1.0, unit, counted) is None
 

@@ -221,7 +221,8 @@ def comparison_verdict(question: str, answer: str, gold: str, whole: str = "") -
     """
     want = _wanted(question)
     if want is None:
-        return _count_verdict(question, answer, gold, whole)
+        counted = _count_verdict(question, answer, gold, whole)
+        return counted if counted is not None else _win_verdict(question, answer, gold)
     found = _ANSWER_COMPARES.match(answer)
     if not found or _LIMITED.search(found["rest"]):
         return None
@@ -292,6 +293,32 @@ def _count_verdict(question: str, answer: str, gold: str, whole: str) -> bool | 
     said_more = (found["dir"].lower() == "more") != bool(found["neg"])
     first = a if said_more == more_asked else b
     return first == gold
+
+
+_ASKS_WINNER = re.compile(r"(?i)\bwho\s+(?:won|wins|win|beat|defeated)\b|\bwinner\b")
+_LOST_TO = re.compile(
+    rf"^\W*(?:The\s+)?(?P<a>{_NAME})\s+(?:(?P<lost>lost|fell)\s+to|(?:was|were)\s+(?:beaten|defeated|routed)\s+by|"
+    r"(?P<won>beat|defeated|routed|overcame|thrashed|won\s+against))\s+(?:the\s+)?"
+    rf"(?P<b>{_NAME})"
+)
+
+
+def _win_verdict(question: str, answer: str, gold: str) -> bool | None:
+    """ "Brazil lost to Germany 7-1" to "Who won the match between Brazil and Germany?" says Germany (hostile pass
+    32: INCORRECT, the loser read as a second answer). True where the winner it says is ``gold``, False where the
+    other is, None where the answer is no such sentence.
+
+    >>> q = "Who won the match between Brazil and Germany?"
+    >>> _win_verdict(q, "Brazil lost to Germany 7-1.", "germany"), _win_verdict(q, "Brazil beat Germany.", "germany")
+    (True, False)
+    """
+    found = _LOST_TO.match(answer)
+    if not _ASKS_WINNER.search(question or "") or found is None:
+        return None
+    a, b = normalize(found["a"]), normalize(found["b"])
+    if gold not in (a, b):
+        return None
+    return (a if found["won"] else b) == gold
 
 
 def _stems(words: str) -> set[str]:

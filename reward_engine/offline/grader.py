@@ -132,6 +132,12 @@ _MISTAKEN_FOR = re.compile(
     r"said|called|identified as|claim|claims|claimed)|some say|some think)\s+(?:\w+\s+){0,3}$"
 )
 _ASKS_A_MISTAKE = re.compile(r"(?i)\b(?:mistak|confus|think|thought|believ|wrong|say|said|claim)")
+# the gold as the one left or passed over: "she finally divorces Jake", "she chooses him over Stefan"
+_LEFT_BEHIND = re.compile(
+    r"\b(?:divorces|divorced|dumps|dumped|jilts|jilted|rejects|rejected|leaves|(?:breaks|broke) up with|"
+    r"(?:turns|turned) down|(?:chooses|chose|picks|picked|prefers|preferred)(?: \w+){1,2} over)\s+$"
+)
+_ASKS_A_PARTING = re.compile(r"(?i)\b(?:divorc|leave|left|dump|reject|break up|broke up|split|jilt|turn(?:ed|s)? down)")
 _NEGATION_AFTER = re.compile(
     r"^\s*(?:is|was|are|were|has|had|does|did|do|can|could|would|will)(?:\s+not\b|\s+never\b|n\s+t\b)"
 )
@@ -351,6 +357,26 @@ _SECTION_LABEL = re.compile(
     r"(?im)(?:(?<=\n)|(?<=[.!?]\s))[ \t]*(?:\*\*|__)?(?:explanation|reason(?:ing)?|justification|rationale|notes?|"
     r"details|context|sources?|evidence|why|background)(?:\*\*|__)?\s*:(?:\*\*|__)?[ \t]*"
 )
+_ASKED_BACK = re.compile(
+    r"^\s*(?:Does|Do|Did|Is|Was|Are|Were|Could|Would|Will|Can|Has|Have|Had)\b[^.!?\n]*\?\s+(?P<rest>\S.*)$", re.DOTALL
+)
+_AGREES = re.compile(r"(?i)^\W*(?:yes|yeah|yep|indeed|exactly|correct|right|that'?s right|absolutely|sure)\b")
+
+
+def _without_asked_back(text: str) -> str:
+    """``text`` without a yes/no question it opens with and answers other than yes: "Does Andrea end up with Nate?
+    Not quite: she ends up with Christian Thompson." names Nate only as asked (hostile pass 32: CORRECT); "Is it
+    Paris? Yes." keeps it.
+
+    >>> _without_asked_back("Does Andrea end up with Nate? Not quite: she ends up with Christian Thompson.")
+    'Not quite: she ends up with Christian Thompson.'
+    >>> _without_asked_back("Is it Paris? Yes.")
+    'Is it Paris? Yes.'
+    """
+    found = _ASKED_BACK.match(text)
+    return found["rest"] if found and not _AGREES.match(found["rest"]) else text
+
+
 _PARAGRAPH = re.compile(r"(?<=[^\s.!?:;,])[ \t]*\n[ \t]*\n\s*(?=(?P<next>[A-Z][^\n]*))")
 
 
@@ -450,6 +476,8 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
         )  # "<date> in Japan, and <date> in North America" (pass 30)
         if question and questions.ASKS_YEAR.search(question) and any(re.fullmatch(r"\d{4}", g) for g in raw_golds):
             text = without_days_of_month(text)  # "... on April 14 and sank on April 15" beside 1912
+        elif any((when := gold_date(g)) is not None and when.day is not None for g in raw_golds):
+            text = rewrites.one_date_said_apart(text)  # "in 2011; the first show was on 18 August" (pass 32)
     if rewrites.regnal_gold(raw_golds):
         text = rewrites.regnal(text)  # "Louis the Fourteenth", "Louis 14" for Louis XIV (hostile pass 16)
     elif rewrites.digits_gold(raw_golds):
@@ -590,6 +618,7 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     text = _without_label(text, question, raw_golds)
     text = _SECTION_LABEL.sub(" ", text)  # "Answer: Paris\nExplanation: ...": the label no second answer (pass 28)
     text = _PARAGRAPH.sub(_paragraph_end, text)  # "Jane Austen\n\nPride and Prejudice is ...": two sentences
+    text = _without_asked_back(text)  # "Does Andrea end up with Nate? Not quite: ..." (hostile pass 32)
     text, raw_golds = _in_gold_form(text, raw_golds, question)
     text = _common_word_not_the_name(text, raw_golds)  # "she will end up with Micah" names no "Will" (pass 30)
     pred = normalize(text)
@@ -839,6 +868,7 @@ _JOINING = (
         "as that which who whom whose where when while during after before into onto over under about than then but "
         "not no so also often only very most more one two its been being still first later".split()
     )
+    | {"s"}  # a possessive: "dudley s mustache twirling nemesis" is a phrase, not names in a row (hostile pass 32)
 )
 LIST_RUN = 4  # this many words in a row, none joining and none the question's: names in a row, not a sentence
 
@@ -1000,7 +1030,12 @@ def _one_value(found: list[Quantity], text: str, gold: float, asked: frozenset[s
         return None
     years = {int(m.group(1) or m.group(2)) for m in _YEAR_SAID.finditer(lower(text))}  # where a year stands
     if abs(gold) < 1000 and years:
-        counts = [q for q in found if not (q.kind == "exact" and q.low in years)]
+        counts = [
+            q
+            for q in found
+            if not (q.kind == "exact" and q.low in years)
+            and not (q.kind == "range" and q.low in years and q.high in years)  # "from 2005 to 2010" (pass 32)
+        ]
         found = counts or found
     said = {float(w) for w in (numbers_in_words_to_digits(w) for w in asked) if w.isdigit()}
     if said and len(found) > 1:  # "A double-six set has 28 tiles": the question's own number, restated
@@ -1011,7 +1046,7 @@ def _one_value(found: list[Quantity], text: str, gold: float, asked: frozenset[s
 # a year where a date stands: after "in/since/from/until/to" or a month, or in a bracketed list of years
 _YEAR_SAID = re.compile(
     rf"(?:\b(?:in|since|from|until|till|to|by|{MONTH_WORDS})\s+|\(\s*|(?<=\d),\s*|(?<=\d)\s+and\s+)"
-    r"(1\d{3}|20\d{2})(?![\d.,]\d)(?!\s+(?!and\b)[a-z])"  # not "1941 games"
+    r"(1\d{3}|20\d{2})(?![\d.,]\d)(?!\s+(?!(?:and|to|through|until|till)\b)[a-z])"  # not "1941 games"
     r"|(?<![\d.,])(1\d{3}|20\d{2})(?=,\s*(?:1\d{3}|20\d{2})\b)"  # the first of a list of years
 )
 
@@ -1071,6 +1106,10 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
             return Label.INCORRECT
         if _MISTAKEN_FOR.search(before + " ") and not _ASKS_A_MISTAKE.search(reading.question):
             return Label.INCORRECT
+        if _LEFT_BEHIND.search(before) and not _ASKS_A_PARTING.search(reading.question):
+            return Label.INCORRECT  # "Andrew Hennings; she finally divorces Jake." for whom she ends up with (pass 32)
+        if _title_goes_on(candidate.text, variant, gold_raw, reading):
+            return Label.INCORRECT  # "Mario Tennis Aces" for Mario Tennis: another title (hostile pass 32)
         if re.search(r"\b[ivxl]+$", variant) and re.match(r"\s+of\s+\w", after):
             return Label.INCORRECT  # "Philip II of France" for Philip II of Spain, by its alias (pass 31's review)
         if variant.split()[-1] not in HEAD_WORDS and _another_head(after, reading.heads):
@@ -1112,6 +1151,35 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
     if _misspelt_name(seg, gold, gold_raw):
         return Label.CORRECT
     return _parts_verdict(candidate, seg, gold_raw, reading)
+
+
+def _title_goes_on(text: str, variant: str, gold_raw: str, reading: Reading) -> bool:
+    """A title of two or more capitalised words that the answer goes on with another capitalised word or a number,
+    no comma between: "Mario Tennis Aces" or "Toy Story 3" names another work than "Mario Tennis" or "Toy Story".
+    Not a head word ("Michigan State University"), a place ("Rio de Janeiro Brazil"), a generation or a numeral of a
+    name ("Jr", "II"), or a word the question says.
+
+    >>> r = Reading(question="What was the first game Waluigi was in?")
+    >>> _title_goes_on("Mario Tennis Aces", "mario tennis", "Mario Tennis", r)
+    True
+    >>> _title_goes_on("Mario Tennis, in 2000", "mario tennis", "Mario Tennis", r)
+    False
+    """
+    words = gold_raw.split()
+    if len(words) < 2 or not all(w[:1].isupper() or w.lower() in _TITLE_SMALL for w in words) or text == text.lower():
+        return False
+    found = re.search(rf"(?i:{turns.written(variant)})[ \t]+(?P<next>[A-Z0-9][\w'-]*)", text)
+    if found is None:
+        return False
+    nxt = found["next"]
+    low = normalize(nxt)
+    if not low or low in HEAD_WORDS or low in reading.asked or places.level(nxt) or _GENERATION_WORD.fullmatch(nxt):
+        return False
+    return not re.fullmatch(r"[IVXL]+|\d{4}", nxt)  # "Henry VIII", a year after the title: said of it
+
+
+_TITLE_SMALL = frozenset("of the a an and in on at to for de la le von van".split())
+_GENERATION_WORD = re.compile(r"(?i)jr\.?|sr\.?|junior|senior")
 
 
 def gold_heads(raw_golds: list[str]) -> frozenset[str]:
@@ -1345,6 +1413,11 @@ _WHERE_IT_LIES = re.compile(
 )
 
 
+_SEASON_OF_YEAR = re.compile(
+    rf"(?:early|late|mid|spring|summer|fall|autumn|winter|{MONTH_WORDS})\s+(?:of\s+)?(?:1\d{{3}}|20\d{{2}})"
+)
+
+
 def _candidate_item(item: str) -> bool:
     """A short item that reads as another answer ("Lyon", "Joe Biden"), not a description ("the capital", "close
     to the river")."""
@@ -1352,6 +1425,8 @@ def _candidate_item(item: str) -> bool:
     raw_words = re.findall(r"[\w']+", lower(item))
     if not raw_words or _WHERE_IT_LIES.match(" ".join(raw_words)) or _ABOUT_IT.match(item.strip()):
         return False  # "close to the river", "painted in 1889", "it was": a detail about the answer
+    if _SEASON_OF_YEAR.fullmatch(" ".join(raw_words)):
+        return False  # "Season 13 (fall 2011)": when, said beside a name (hostile pass 32)
     return 1 <= len(words) <= 3 and raw_words[0] not in _NON_CANDIDATE_START
 
 
@@ -1385,7 +1460,8 @@ def lists_guesses(answer: str, gold: str, question: str | None = None) -> bool:
 _DETAIL = re.compile(r",\s*(?:which|who|whose|where|when)\b|,\s*(?:the|a|an)\s|\s\(")
 _ABOUT_IT = re.compile(
     r"(?i)^(?:(?:it|he|she|they|this|its|his|her|their)\s+(?!could\b|might\b|may\b|must\b)\w+"
-    r"|(?:\w+ed|born|built|written|made|known|named|found|given|won|held|drawn|taken|seen)\s+(?:\w+\s+)?(?:by|in|on|at|as)\b)"
+    r"|(?:\w+ed|born|built|written|made|known|named|found|given|won|held|drawn|taken|seen)\s+(?:\w+\s+)?"
+    r"(?:by|in|on|at|as|with|alongside|opposite)\b)"  # "partnered with Cheryl Burke" (hostile pass 32)
 )
 
 
@@ -1521,6 +1597,8 @@ def _rival(item: str, gold_raw: str, asked: frozenset[str], question: str | None
     Paris is larger than a museum."""
     if not _candidate_item(item) or RULED_OUT.match(item):
         return False  # "Paris, not Lyon" rules one out
+    if _numbered_twin(item, gold_raw):
+        return True  # "Season 13, Season 14": the gold's kind with another number (hostile pass 32)
     known = {stem(w) for w in asked} | {stem(w) for w in normalize(gold_raw).split()}
     new = [
         w
@@ -1544,6 +1622,23 @@ def _rival(item: str, gold_raw: str, asked: frozenset[str], question: str | None
     if questions.asks_a_kind(question):
         return its_level <= gold_level
     return its_level >= places.REGION and its_level == gold_level
+
+
+def _numbered_twin(item: str, gold_raw: str) -> bool:
+    """``item`` is the gold's words with another number: "Season 14" beside "Season 13", "Apollo 12" beside "Apollo 11".
+
+    >>> _numbered_twin("Season 14", "season 13"), _numbered_twin("Season 13", "season 13")
+    (True, False)
+    """
+    said, gold = normalize(item).split(), normalize(gold_raw).split()
+    words = [w for w in said if not w.isdigit()]
+    numbers = [w for w in said if w.isdigit()]
+    gold_numbers = [w for w in gold if w.isdigit()]
+    return (
+        bool(words and numbers and gold_numbers)
+        and words == [w for w in gold if not w.isdigit()]
+        and numbers != gold_numbers
+    )
 
 
 _NAMING = frozenset("called named nicknamed dubbed titled termed".split())
@@ -1614,6 +1709,13 @@ _DESCRIPTION = re.compile(r",\s*(?:(?:a|an|the)\s+|(?:who|which|whose|where)\b)|
 _NAME_JOINED = re.compile(r"(?:\band\b|\bor\b|&|,|\bnor\b)\s+(?:the\s+)?[A-Z]")
 
 
+# a firm the answer's person works for, closing the answer: "David Childs of Skidmore, Owings & Merrill (SOM)"
+_FIRM_AFTER = re.compile(
+    r",?\s+of\s+(?:the\s+)?[A-Z][\w'.-]*(?:(?:,\s*|\s+)[A-Z][\w'.-]*)*"
+    r"(?:,?\s*&\s*[A-Z][\w'.-]*(?:\s*\([A-Z]{2,6}\)|,\s*[A-Z]{2,6})?|\s*\([A-Z]{2,6}\))\s*[.!]?\s*$"
+)
+
+
 def _without_description(answer: str, gold: str) -> str:
     """``answer`` cut before a description of the gold that follows it, whose "and" joins words of the description,
     not names (hostile pass 31: "Jane Austen, an English novelist and satirist." read as a list, INCORRECT); one
@@ -1624,6 +1726,9 @@ def _without_description(answer: str, gold: str) -> str:
     >>> _without_description("Paris, the capital, and Lyon", "paris")
     'Paris, the capital, and Lyon'
     """
+    firm = _FIRM_AFTER.search(answer)
+    if firm and find_word(normalize(answer[: firm.start()]), gold) >= 0:
+        return answer[: firm.start()]  # hostile pass 32: its comma and "&" read as a list
     found = _DESCRIPTION.search(answer)
     if found is None or find_word(normalize(answer[: found.start()]), gold) < 0:
         return answer

@@ -357,3 +357,29 @@ def without_named_years(text: str, question: str | None) -> str:
     kept = _NAMED_YEAR.sub(drop, text)
     # another year stays ("On 1 April 1974"): a day of the month is none (the review of pass 31)
     return kept if kept != text and re.search(r"\b(?:1\d{3}|20\d{2})\b", kept) else text
+
+
+_YEAR = re.compile(r"(?<![\d.,])(?:1\d{3}|20\d{2})(?![\d.,]*\d)")
+_DAY_MONTH = (
+    r"(?i:\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?%(m)s\b|\b%(m)s\s+\d{1,2}(?:st|nd|rd|th)?\b)(?![\s,]*(?:of\s+)?\d{4})"
+)
+
+
+def one_date_said_apart(text: str) -> str:
+    """A date said in two clauses, the year in one and the day and month in the other ("moved to Channel 5 in 2011;
+    the first live show was on 18 August"), as one date (hostile pass 32: NOT_ATTEMPTED, the year alone read as
+    vague). Only where the answer holds one year and one day of a month, no other.
+
+    >>> one_date_said_apart("It moved in 2011; the first live show was on 18 August.")
+    'It moved in 2011; the first live show was on 18 August 2011.'
+    >>> one_date_said_apart("In 2011 and 2012, on 18 August.")
+    'In 2011 and 2012, on 18 August.'
+    """
+    from reward_engine.offline.answer_forms import MONTH_WORDS
+
+    years = _YEAR.findall(text)
+    days = list(re.finditer(_DAY_MONTH % {"m": MONTH_WORDS.replace("(?:", "(?:", 1)}, text))
+    if len(set(years)) != 1 or len(years) != 1 or len(days) != 1:
+        return text
+    day = days[0]
+    return f"{text[: day.end()]} {years[0]}{text[day.end() :]}"
