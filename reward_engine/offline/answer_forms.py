@@ -769,6 +769,10 @@ _NOT_OWNERS = frozenset("answer total count number result figure estimate they w
 _CHAINED = re.compile(r"(?:\d[\d.,]*[-–/:])+$")  # "5-7-5 pattern": the whole chain is one figure
 
 
+# words that end the phrase a number counts: "2010 for five seasons" counts no seasons (the review of pass 32)
+_NOT_BETWEEN = frozenset("of per in on for to from until till by with over and or than".split())
+
+
 def _counts_other(
     text: str, question: str | None, owners: bool = False
 ) -> tuple[str, list[_Number], list[bool]] | None:
@@ -807,9 +811,8 @@ def _counts_other(
         if word is None or word.group(1) in _NOT_COUNTED or word.group(1).rstrip("s")[:5] in nouns:
             return False
         ahead = re.findall(r"[a-z0-9][a-z0-9'\u2019-]*", low[number.end : number.end + 40])[:3]
-        if any(w.rstrip("s")[:5] in nouns for w in ahead[1:]) and not re.search(
-            r"\b(?:of|per|in|on)\b", " ".join(ahead)
-        ):
+        at = next((i for i, w in enumerate(ahead) if w.rstrip("s")[:5] in nouns), None)
+        if at and not any((re.search(r"\d", w) and "-" not in w) or w in _NOT_BETWEEN for w in ahead[:at]):
             return False  # "Two standard 52-card decks": a word or two describe what is counted
         unit = units.unit_after(low, number.end)
         return unit is None or counted is None or units.convert(1.0, unit, counted) is None

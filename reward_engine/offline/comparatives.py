@@ -222,7 +222,7 @@ def comparison_verdict(question: str, answer: str, gold: str, whole: str = "") -
     want = _wanted(question)
     if want is None:
         counted = _count_verdict(question, answer, gold, whole)
-        return counted if counted is not None else _win_verdict(question, answer, gold)
+        return counted if counted is not None else _win_verdict(question, answer, gold, whole)
     found = _ANSWER_COMPARES.match(answer)
     if not found or _LIMITED.search(found["rest"]):
         return None
@@ -303,7 +303,7 @@ _LOST_TO = re.compile(
 )
 
 
-def _win_verdict(question: str, answer: str, gold: str) -> bool | None:
+def _win_verdict(question: str, answer: str, gold: str, whole: str = "") -> bool | None:
     """ "Brazil lost to Germany 7-1" to "Who won the match between Brazil and Germany?" says Germany (hostile pass
     32: INCORRECT, the loser read as a second answer). True where the winner it says is ``gold``, False where the
     other is, None where the answer is no such sentence.
@@ -315,6 +315,12 @@ def _win_verdict(question: str, answer: str, gold: str) -> bool | None:
     found = _LOST_TO.match(answer)
     if not _ASKS_WINNER.search(question or "") or found is None:
         return None
+    at = whole.find(answer.strip().lower()[:40]) if whole else -1
+    rest = answer[found.end() :] + (whole[at + len(answer.strip()) :] if at >= 0 else "")
+    if re.match(r"\s*(?:,\s*|\s+)(?:and|or|&)\s+[A-Z]", rest) or re.search(
+        r"(?i)\b(?:but|however|though|yet|won|wins|beat|beats|defeated|lost|loses|went through)\b|;", rest
+    ):
+        return None  # "lost to Germany and Argentina"; "..., but Sparta won the war" (the review of pass 32)
     a, b = normalize(found["a"]), normalize(found["b"])
     if gold not in (a, b):
         return None

@@ -365,6 +365,11 @@ _DAY_MONTH = (
 )
 
 
+_ANOTHER_EVENTS_YEAR = re.compile(
+    r"(?i)\b(?:since|born|founded|created|began|from|established|until|before|after)\s+(?:\w+\s+)?(?:1\d{3}|20\d{2})\b"
+)
+
+
 def one_date_said_apart(text: str) -> str:
     """A date said in two clauses, the year in one and the day and month in the other ("moved to Channel 5 in 2011;
     the first live show was on 18 August"), as one date (hostile pass 32: NOT_ATTEMPTED, the year alone read as
@@ -378,6 +383,8 @@ def one_date_said_apart(text: str) -> str:
     from reward_engine.offline.answer_forms import MONTH_WORDS
 
     years = _YEAR.findall(text)
+    if _ANOTHER_EVENTS_YEAR.search(text):
+        return text  # "... on March 25; the show had run since 1971": another event's year (the review of pass 32)
     days = list(re.finditer(_DAY_MONTH % {"m": MONTH_WORDS.replace("(?:", "(?:", 1)}, text))
     if len(set(years)) != 1 or len(years) != 1 or len(days) != 1:
         return text
