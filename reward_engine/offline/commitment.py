@@ -237,12 +237,21 @@ _FIRST_PERSON = re.compile(r"I(?:['’](?:m|d|ve|ll))?")  # "I'm drawing a blank
 _PERSONAL = re.compile(r"(?i)^(?:i|me|my|we|you|your)\b|^i['’]")  # talk to the reader ("you its composer")
 
 
+def _owns_the_asked(text: str, run: str, question: str) -> bool:
+    """``run`` is followed by "'s" and a word of the question ("Lin Beifong's father")."""
+    base = re.sub(r"['\u2019]s$", "", run)
+    found = re.search(rf"{re.escape(base)}['\u2019]s\s+([a-z]+)", text)
+    return bool(found) and found[1] in question.lower().split()
+
+
 def _new_names(text: str, question: str | None) -> list[str]:
     """The names and numbers in ``text`` the question does not hold, one entry per run of them. A capitalised word
     the question says in lower case ("Otters are ..." for an otter's den) names nothing new when it is all there
     is; beside another name it still counts (a second subject: "Radio grew out of work by Maxwell" is an aside)."""
     asked = topic.names(question or "") | _RESIDUE
     runs = [r for r in _NAME_RUN.findall(text) if not _FIRST_PERSON.fullmatch(r) and topic.names(r) - asked]
+    # "Lin Beifong's father" for "Who is Lin's father?": the question's own person under a fuller name (pass 33)
+    runs = [r for r in runs if not (topic.names(r) & asked and _owns_the_asked(text, r, question or ""))]
     said = _stems(topic.content_words(question or ""))
 
     def restates(run: str) -> bool:
@@ -274,6 +283,15 @@ def _answers(candidate: reading.Candidate, question: str | None, said: str = "")
     cue = _CUE_NAME.search(statement)
     if candidate.guessed and cue and _INDEFINITE.match(statement):  # "perhaps a British officer named Baden-Powell"
         new = _new_names(statement[cue.end() :], question) or new
+    agent = _BY.search(statement)
+    if (
+        candidate.guessed
+        and len(new) > 1
+        and agent
+        and re.search(r"\b(?:is|was|are|were)\s+", statement[: agent.start()])
+    ):
+        # "I believe Snowbell is voiced by Nathan Lane": the agent is the guess, the subject what it is said of
+        new = _new_names(_RELATIVE.split(_first_role(statement[agent.end() :], question))[0], question) or new
     numbers_only = new and all(re.fullmatch(r"[\d,.]+", n) for n in new)
     if numbers_only and not candidate.guessed and questions.ASKS_ONE_THING.match(question):
         if not (questions.ASKS_AMOUNT.search(question) or questions.ASKS_TIME.search(question)):  # AMOUNT: measures too

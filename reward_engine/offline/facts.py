@@ -507,6 +507,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue  # "turns chemical energy into light energy"; a year from another sentence (hostile pass 7)
         if _reversed(claim, passage) or compared_the_other_way(claim, [passage]) or misranked(claim, [passage]):
             continue  # "Japan is the capital of Tokyo" where it says "Tokyo is the capital of Japan" (pass 10)
+        if _doer_swapped(claim, passage):
+            continue  # "Angela Bassett played Whitney Houston" where Yaya DaCosta did (hostile pass 33)
         if _subject_swapped(claim, words, passage):
             continue  # "Japan is the most populous metropolitan area": said of "The Greater Tokyo Area" (pass 9)
         if _other_superlative(claim, passage):
@@ -517,6 +519,29 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
         if (True in stances) if negative else (not stances or False in stances):
             return True
     return False
+
+
+_DOER_NAME = r"[A-Z][\w'-]*(?:\s+(?:de\s+|van\s+|von\s+|da\s+)?[A-Z][\w'-]*)*"
+_DOES_TO = re.compile(
+    rf"^\W*(?P<a>{_DOER_NAME})\s+(?P<verb>[a-z]+(?:ed|s)|wrote|sang|won|made|built|beat)\s+(?P<b>{_DOER_NAME})"
+)
+
+
+def _doer_swapped(claim: str, passage: str) -> bool:
+    """The claim gives an act on a name to someone the passage does not give it to: "Angela Bassett played Whitney
+    Houston" where the passage says "Yaya DaCosta played Whitney Houston ..., directed by Angela Bassett" (every
+    name is there, in another role).
+
+    >>> _doer_swapped("Angela Bassett played Whitney Houston.", "Yaya DaCosta played Whitney Houston in Whitney.")
+    True
+    >>> _doer_swapped("Yaya DaCosta played Whitney Houston.", "Yaya DaCosta played Whitney Houston in Whitney.")
+    False
+    """
+    said = _DOES_TO.match(claim)
+    if said is None:
+        return False
+    doers = re.findall(rf"({_DOER_NAME})\s+{re.escape(said['verb'])}\s+{re.escape(said['b'])}\b", passage)
+    return bool(doers) and all(normalize(d) != normalize(said["a"]) for d in doers)
 
 
 _RELATION_CLAIM = re.compile(r"^(?P<a>.+?) (?:is|was|are|were) (?:the |a |an )?(?P<rel>[a-z ]+?) of (?P<b>.+)$")

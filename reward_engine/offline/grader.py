@@ -519,8 +519,17 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
     if as_number is not None and numeric:
         text = str(as_number)  # "MDCCCLXXXIX" for 1889 (hostile pass 7)
     elif numeric:
+        if question and questions.HOW_MANY_UNITS.search(question.lower()):
+            text = _NAME_NUMERAL.sub(r"\1", text)  # "Super Bowl XXXIV" for how many times: a name (pass 33)
         text = turns.romans_as_digits(text)  # "in MDCCCLXXXIX" (hostile pass 17)
+    if any(g.strip() == "0" for g in raw_golds) and question and re.match(r"(?i)\s*how many\b", question):
+        text = _NONE_AS_ZERO.sub("0", text)  # "None — they lost Super Bowl XXXIV" for how many wins (pass 33)
     return text, raw_golds
+
+
+# a numeral that is part of a name ("Super Bowl XXXIV", "World War II"): kept out of the count
+_NAME_NUMERAL = re.compile(r"(\b[A-Z][a-z]+)\s+[IVXLC]{2,}\b")
+_NONE_AS_ZERO = re.compile(r"(?i)^\W*(?:none|never|not once|no times|zero times)\b")
 
 
 _CENTURY_GOLD = re.compile(r"(?i)\b\d{1,2}(?:st|nd|rd|th)\s+century\b")
@@ -712,7 +721,8 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
             and not any(comparison_verdict(reading.question, c.text, g, reading.low) for _, g in golds)
         ]  # "Brazil lost to Germany 7-1 in the 2014 World Cup semi-final": one sentence (hostile pass 32)
         longest = max(len(g.split()) for _, g in golds)
-        shotgun = _shotgun(sum(len(b.split()) for b in bare), longest) and _listlike(" ".join(bare), reading.asked)
+        raw = " ".join(c.text for c in reading.candidates)
+        shotgun = _shotgun(sum(len(b.split()) for b in bare), longest) and _listlike(" ".join(bare), reading.asked, raw)
         return Label.INCORRECT if shotgun else Label.CORRECT
     return Label.INCORRECT if Label.INCORRECT in labels else Label.NOT_ATTEMPTED
 
@@ -896,18 +906,28 @@ _JOINING = (
     )
     | {"s"}  # a possessive: "dudley s mustache twirling nemesis" is a phrase, not names in a row (hostile pass 32)
 )
+_PROSE_WORDS = frozenset(
+    "him them us me through across behind beside between among against without within upon toward towards around "
+    "along near past since until onto".split()
+)
+_PROSE_FORM = re.compile(r"[a-z]{3,}(?:ing|ed|ly)")
 LIST_RUN = 4  # this many words in a row, none joining and none the question's: names in a row, not a sentence
 
 
-def _listlike(words: str, asked: frozenset[str]) -> bool:
+def _listlike(words: str, asked: frozenset[str], raw: str = "") -> bool:
     """Whether normalised ``words`` (an answer without its gold) hold a run of ``LIST_RUN`` words that neither
     join a sentence nor come from the question: "lyon marseille nice toulouse [paris]" is a shotgun list, "the
     1960 film la dolce vita is directed by [federico fellini]" and "gained independence from the soviet union
     in [1917]" are sentences with detail (SimpleQA: CORRECT)."""
     known = {stem(w) for w in asked}
+    named = {normalize(w) for w in re.findall(r"\b[A-Z][\w'-]*", raw)}  # words written as names
     run = 0
     for word in words.split():
         joins = word in _JOINING or stem(word) in known or any(ch.isdigit() for ch in word)
+        # a verb or adverb written in lower case: "stabbing him through the arras" is prose (hostile pass 33)
+        joins = joins or (
+            bool(raw) and word not in named and (word in _PROSE_WORDS or bool(_PROSE_FORM.fullmatch(word)))
+        )
         run = 0 if joins else run + 1
         if run >= LIST_RUN:
             return True
@@ -1054,13 +1074,15 @@ def _one_value(found: list[Quantity], text: str, gold: float, asked: frozenset[s
     ...)"), not other guesses, when another number is said."""
     if len(found) > 1 and names_alternatives(normalize(text)):
         return None
-    years = {int(m.group(1) or m.group(2)) for m in _YEAR_SAID.finditer(lower(text))}  # where a year stands
+    years = {
+        int(m.group(1) or m.group(2) or m.group(3)) for m in _YEAR_SAID.finditer(lower(text))
+    }  # where a year stands
     if abs(gold) < 1000 and years:
         counts = [
             q
             for q in found
             if not (q.kind == "exact" and q.low in years)
-            and not (q.kind == "range" and q.low in years and q.high in years)  # "from 2005 to 2010" (pass 32)
+            and not (q.kind == "range" and q.low in years and 1000 <= q.high <= 2100)  # "from 2005 to 2010" (pass 32)
         ]
         found = counts or found
     said = {float(w) for w in (numbers_in_words_to_digits(w) for w in asked) if w.isdigit()}
@@ -1074,6 +1096,7 @@ _YEAR_SAID = re.compile(
     rf"(?:\b(?:in|since|from|until|till|to|by|{MONTH_WORDS})\s+|\(\s*|(?<=\d),\s*|(?<=\d)\s+and\s+)"
     r"(1\d{3}|20\d{2})(?![\d.,]\d)(?!\s+(?!(?:and|to|through|until|till)\b)[a-z])"  # not "1941 games"
     r"|(?<![\d.,])(1\d{3}|20\d{2})(?=,\s*(?:1\d{3}|20\d{2})\b)"  # the first of a list of years
+    r"|(?<![\d.,])(1\d{3}|20\d{2})(?=\s*[\u2013-]\s*(?:1\d{3}|20\d{2})\b)"  # a span of years: "2000\u20132005"
 )
 
 
@@ -1170,7 +1193,7 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
         ):
             return Label.INCORRECT
         if len(seg.split()) - len(variant.split()) > max(6, len(variant.split())) and _listlike(
-            before + " " + after, reading.asked
+            before + " " + after, reading.asked, candidate.text
         ):
             return Label.INCORRECT
         return Label.CORRECT

@@ -240,6 +240,11 @@ _OR_AT_LEAST = re.compile(
     r"(?i),?\s+or at least (?=(?:that'?s|that is|this is|so i (?:think|believe|guess)|i think so|i believe so)\b"
     r"[^,;]{0,30}$)"
 )
+# how sure, as a word, a share or a score: "high", "90%", "9/10", "8 out of 10" ("(confidence: 9/10)": pass 33)
+_SURENESS = (
+    r"(?:\d+(?:\.\d+)?\s*(?:%|/\s*(?:10|100|5)|out\s+of\s+(?:10|100|5|ten))?|very low|very high|low|medium|"
+    r"moderate|high)"
+)
 # a closing word on the answer given, or on how sure it is: "..., and that's no mistake", "Confidence: low"
 _VOUCHED = re.compile(
     r"(?i)[,;.]?\s*(?:and\s+)?(?:that'?s|that is|this is)\s+(?:no mistake|no joke|for sure|a fact|certain)\s*[.!]*\s*$"
@@ -248,9 +253,8 @@ _VOUCHED = re.compile(
     r"|(?<=[.!?,;])\s*i(?:'m| am)\s+(?:100\s*%\s*|absolutely\s+|completely\s+|totally\s+|very\s+|quite\s+|"
     r"pretty\s+|fairly\s+|dead\s+)?(?:sure|certain|positive|confident)(?:\s+(?:of|about)\s+(?:it|that|this))?"
     r"\s*[.!]*\s*$"
-    r"|(?:^|[\s.;,(])\(?confidence(?: level)?\s*[:=-]\s*(?:\d+(?:\.\d+)?\s*%?|very low|very high|low|medium|moderate|"
-    r"high)\)?\s*[.!]?\s*$"
-    r"|^\s*\(?confidence(?: level)?\s*[:=-]\s*(?:\d+(?:\.\d+)?\s*%?|very low|very high|low|medium|moderate|high)\)?"
+    rf"|(?:^|[\s.;,(])\(?confidence(?: level)?\s*[:=-]\s*{_SURENESS}\)?\s*[.!]?\s*$"
+    rf"|^\s*\(?confidence(?: level)?\s*[:=-]\s*{_SURENESS}\)?"
     r"\s*[.;,:]\s*"  # "Confidence: high. Paris." (hostile pass 24)
 )
 _ONE_ITEM = re.compile(r"^\s*1[.)]\s+(?=\S)(?![\s\S]*(?:^|\s)2[.)]\s)")  # "1. 1889": a list of one (pass 22)
