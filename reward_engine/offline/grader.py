@@ -523,13 +523,14 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
             text = _NAME_NUMERAL.sub(r"\1", text)  # "Super Bowl XXXIV" for how many times: a name (pass 33)
         text = turns.romans_as_digits(text)  # "in MDCCCLXXXIX" (hostile pass 17)
     if any(g.strip() == "0" for g in raw_golds) and question and re.match(r"(?i)\s*how many\b", question):
-        text = _NONE_AS_ZERO.sub("0", text)  # "None — they lost Super Bowl XXXIV" for how many wins (pass 33)
+        if not has_refusal(text):  # "None - I really have no idea": a refusal (the review of pass 33)
+            text = _NONE_AS_ZERO.sub("0", text)  # "None — they lost Super Bowl XXXIV" for how many wins (pass 33)
     return text, raw_golds
 
 
 # a numeral that is part of a name ("Super Bowl XXXIV", "World War II"): kept out of the count
 _NAME_NUMERAL = re.compile(r"(\b[A-Z][a-z]+)\s+[IVXLC]{2,}\b")
-_NONE_AS_ZERO = re.compile(r"(?i)^\W*(?:none|never|not once|no times|zero times)\b")
+_NONE_AS_ZERO = re.compile(r"(?i)^\W*(?:none|not once|no times|zero times)(?=\s*(?:[.!,;:\u2013\u2014-]|$))")
 
 
 _CENTURY_GOLD = re.compile(r"(?i)\b\d{1,2}(?:st|nd|rd|th)\s+century\b")
@@ -921,13 +922,15 @@ def _listlike(words: str, asked: frozenset[str], raw: str = "") -> bool:
     in [1917]" are sentences with detail (SimpleQA: CORRECT)."""
     known = {stem(w) for w in asked}
     named = {normalize(w) for w in re.findall(r"\b[A-Z][\w'-]*", raw)}  # words written as names
-    run = 0
+    run, formed = 0, False
     for word in words.split():
         joins = word in _JOINING or stem(word) in known or any(ch.isdigit() for ch in word)
-        # a verb or adverb written in lower case: "stabbing him through the arras" is prose (hostile pass 33)
-        joins = joins or (
-            bool(raw) and word not in named and (word in _PROSE_WORDS or bool(_PROSE_FORM.fullmatch(word)))
-        )
+        # a verb or adverb written in lower case: "stabbing him through the arras" is prose (hostile pass 33); not
+        # two such forms in a row ("reading harding kettering worthing": names, the review of pass 33)
+        form = bool(_PROSE_FORM.fullmatch(word))
+        prose = word in _PROSE_WORDS or (form and not formed)
+        joins = joins or (bool(raw) and word not in named and prose)
+        formed = form
         run = 0 if joins else run + 1
         if run >= LIST_RUN:
             return True
