@@ -30,6 +30,7 @@ TOWER = "Who is the architect of One World Trade Center?"
 ROB = "When was Rob Kardashian on Dancing with the Stars?"
 CHANNEL5 = "When did Big Brother start on Channel 5?"
 ALABAMA = "Who does Reese Witherspoon end up with in Sweet Home Alabama?"
+DUBAI = "What is the name of the sea surrounding Dubai?"
 
 test_pass32_grades = grade_table(
     [
@@ -80,5 +81,13 @@ test_pass32_grades = grade_table(
         ("Andrew Hennings, the mayor's son; she finally divorces Jake.", ALABAMA, "Jake", Label.INCORRECT),
         ("She leaves Andrew and ends up with Jake.", ALABAMA, "Jake", Label.CORRECT),
         ("She divorced Jake.", "Who did Melanie divorce?", "Jake", Label.CORRECT),  # the question asks it
+        # the gold only in a clause about another name (closed after pass 33's prose rule let it through)
+        (
+            "The Gulf of Oman, which connects to the Persian Gulf through the Strait of Hormuz.",
+            DUBAI,
+            "Persian Gulf",
+            Label.INCORRECT,
+        ),
+        ("The Persian Gulf, which connects to the Gulf of Oman.", DUBAI, "Persian Gulf", Label.CORRECT),
     ]
 )

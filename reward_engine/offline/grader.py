@@ -1160,6 +1160,8 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
             return Label.INCORRECT
         if _left_behind(before, candidate.text, reading):
             return Label.INCORRECT  # "Andrew Hennings; she finally divorces Jake." for whom she ends up with (pass 32)
+        if _named_in_a_clause_of_another(candidate.text, variant, reading):
+            return Label.INCORRECT  # "The Gulf of Oman, which connects to the Persian Gulf ..." (hostile pass 32)
         if _title_goes_on(candidate.text, variant, gold_raw, reading):
             return Label.INCORRECT  # "Mario Tennis Aces" for Mario Tennis: another title (hostile pass 32)
         if re.search(r"\b[ivxl]+$", variant) and re.match(r"\s+of\s+\w", after):
@@ -1203,6 +1205,32 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
     if _misspelt_name(seg, gold, gold_raw):
         return Label.CORRECT
     return _parts_verdict(candidate, seg, gold_raw, reading)
+
+
+_LEAD_THEN_CLAUSE = re.compile(
+    r"^\W*(?:The\s+)?(?P<lead>[A-Z][\w'-]*(?:\s+(?:of\s+|de\s+|the\s+)?[A-Z][\w'-]*)*)\s*,\s*(?:which|that|who|whose)\s+"
+    r"(?!(?:lies|lay|is\s+(?:in|located|situated|found)|was\s+(?:in|located|born)|sits|stands)\b)"
+)
+
+
+def _named_in_a_clause_of_another(text: str, variant: str, reading: Reading) -> bool:
+    """The answer leads with another name and says the gold only in a clause about it: "The Gulf of Oman, which
+    connects to the Persian Gulf" for the sea around Dubai. Not where the clause says where the lead lies ("Mount
+    Everest, which lies in Nepal"), nor for a question asking where, nor a lead the question names.
+
+    >>> r = Reading(question="What is the name of the sea surrounding Dubai?")
+    >>> _named_in_a_clause_of_another("The Gulf of Oman, which connects to the Persian Gulf", "persian gulf", r)
+    True
+    >>> _named_in_a_clause_of_another("The Persian Gulf, which connects to the Gulf of Oman", "persian gulf", r)
+    False
+    """
+    found = _LEAD_THEN_CLAUSE.match(text)
+    if found is None or questions.ASKS_PLACE.search(reading.question):
+        return False
+    lead = normalize(found["lead"])
+    if find_word(lead, variant) >= 0 or set(lead.split()) <= reading.asked | _STOP:
+        return False
+    return find_word(normalize(text[found.end() :]), variant) >= 0
 
 
 def _title_goes_on(text: str, variant: str, gold_raw: str, reading: Reading) -> bool:
