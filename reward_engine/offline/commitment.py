@@ -283,7 +283,7 @@ def _answers(candidate: reading.Candidate, question: str | None, said: str = "")
     cue = _CUE_NAME.search(statement)
     if candidate.guessed and cue and _INDEFINITE.match(statement):  # "perhaps a British officer named Baden-Powell"
         new = _new_names(statement[cue.end() :], question) or new
-    agent = _BY.search(statement) if re.search(r"(?i)\bwho(?:m|se)?\b", question) else None  # not "which song"
+    agent = _BY.search(statement) if questions.ASKS_WHO.search(question) else None  # not "which song"
     if (
         candidate.guessed
         and len(new) > 1

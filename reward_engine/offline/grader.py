@@ -156,7 +156,7 @@ def _left_behind(before: str, text: str, reading: Reading) -> bool:
     found = _LEFT_BEHIND.search(before)
     if found is None or _ASKS_A_PARTING.search(reading.question) or _BACK_TOGETHER.search(text[-200:]):
         return False
-    return not found.group(0).startswith("leaves") or bool(re.match(r"(?i)\s*who\b", reading.question))
+    return not found.group(0).startswith("leaves") or bool(questions.ASKS_WHO.search(reading.question))
 
 
 _NEGATION_AFTER = re.compile(
@@ -492,9 +492,8 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
         text = turns.without_reference_figures(text, question, raw_golds)  # "one more than the usual 365" (pass 29)
         text = rewrites.without_label_ranges(text)  # "32 Accounting Standards (AS 1 to AS 32)" (pass 30)
         text = rewrites.without_named_years(text, question)  # "under the Local Government Act 1972" (pass 31)
-        text = rewrites.one_region(
-            text, raw_golds, question
-        )  # "<date> in Japan, and <date> in North America" (pass 30)
+        # "<date> in Japan, and <date> in North America" (pass 30)
+        text = rewrites.one_region(text, raw_golds, question)
         if question and questions.ASKS_YEAR.search(question) and any(re.fullmatch(r"\d{4}", g) for g in raw_golds):
             text = without_days_of_month(text)  # "... on April 14 and sank on April 15" beside 1912
         elif any((when := gold_date(g)) is not None and when.day is not None for g in raw_golds):
@@ -1248,7 +1247,7 @@ def _title_goes_on(text: str, variant: str, gold_raw: str, reading: Reading) -> 
     False
     """
     words = gold_raw.split()
-    if not _ASKS_A_WORK.search(reading.question) or re.match(r"(?i)\s*who\b", reading.question):
+    if not _ASKS_A_WORK.search(reading.question) or questions.ASKS_WHO.search(reading.question):
         return False
     if len(words) < 2 or not all(w[:1].isupper() or w.lower() in _TITLE_SMALL for w in words) or text == text.lower():
         return False

@@ -30,6 +30,8 @@ ASKS_YEAR = re.compile(r"(?i)\b(?:which|what) year\b|\byear (?:did|was|were|is|d
 ASKS_DECADE = re.compile(r"(?i)\b(?:which|what) decade\b|\bdecade (?:did|was|were)\b")
 ASKS_CENTURY = re.compile(r"(?i)\b(?:which|what) century\b|\bcentury (?:did|was|were)\b")
 
+# a question asking who: "Who ...?", "Actor who plays ...?", "whose", "whom"
+ASKS_WHO = re.compile(r"(?i)\bwho(?:m|se)?\b")
 ASKS_PLACE = re.compile(
     r"(?i)\b(?:where|(?:which|what|in which|in what) (?:\w+ )?(?:city|country|town|state|place|region|continent))\b"
 )

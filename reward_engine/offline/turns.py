@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from reward_engine.offline import places
+from reward_engine.offline import places, questions
 from reward_engine.offline.text_form import normalize
 from reward_engine.offline.words import content_words
 
@@ -885,8 +885,8 @@ _AGENT = re.compile(
     rf"(?P<name>{_PARTICLED})"
 )
 # a question asking who did it, or which person or maker
-_ASKS_WHO = re.compile(
-    r"(?i)\bwho(?:m|se)?\b|\b(?:which|what)\s+(?:actor|actress|person|author|writer|director|composer|singer|"
+_ASKS_MAKER = re.compile(
+    r"(?i)\b(?:which|what)\s+(?:actor|actress|person|author|writer|director|composer|singer|"
     r"artist|painter|architect|company|studio|band)\b"
 )
 _ACTIVE_ROLE = re.compile(
@@ -962,7 +962,7 @@ def agents_in_role(text: str, question: str | None) -> list[str]:
     []
     """
     roles = question_roles(question)
-    if not roles or not _ASKS_WHO.search(question or ""):
+    if not roles or not (questions.ASKS_WHO.search(question or "") or _ASKS_MAKER.search(question or "")):
         return []  # "When was Hamlet written? ...; it was written by Shakespeare" (the review of pass 30)
     topic = content_words(question or "")
     out = []
