@@ -676,6 +676,8 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         return Label.CORRECT  # "Cusco Region, Peru": a place, then the country asked for (hostile pass 26)
     if golds and _GENERATION.search(text) and not any(_GENERATION.search(raw) for raw, _ in golds):
         return Label.INCORRECT  # "Mozart Sr." is Leopold, the father, for Wolfgang Amadeus (hostile pass 8)
+    if golds and all(_heir_named(text, raw, question) or _state_school(text, raw, question) for raw, _ in golds):
+        return Label.INCORRECT  # "Isaac Hayes III", "Kansas State" for Kansas's team (hostile pass 34)
     if (turns.puts_down_before(text) or turns.retracted(text)) and any(find_word(pred, g) >= 0 for _, g in golds):
         return Label.INCORRECT  # "Most people would say Paris, but that's a myth." (hostile pass 7)
     if golds and all(re.search(r"\d", raw) and _sign_turned(text, raw, question) for raw, _ in golds):
@@ -725,6 +727,45 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         shotgun = _shotgun(sum(len(b.split()) for b in bare), longest) and _listlike(" ".join(bare), reading.asked, raw)
         return Label.INCORRECT if shotgun else Label.CORRECT
     return Label.INCORRECT if Label.INCORRECT in labels else Label.NOT_ATTEMPTED
+
+
+def _heir_named(text: str, gold_raw: str, question: str | None) -> bool:
+    """A person's full name with a numeral the gold lacks: "Isaac Hayes III" is his son, for the gold Isaac Hayes
+    asked by "Who ...?". Not a monarch's gold by a title ("King George": "George III"), nor a one-word gold.
+
+    >>> _heir_named("Isaac Hayes III", "Isaac Hayes", "Who does Chef's voice?")
+    True
+    >>> _heir_named("George III", "King George", "Who was king?"), _heir_named("Isaac Hayes", "Isaac Hayes", "Who?")
+    (False, False)
+    """
+    words = gold_raw.split()
+    if len(words) < 2 or words[0].lower() in HONORIFICS or re.search(r"\b[IVX]+\b", gold_raw):
+        return False
+    if not questions.ASKS_WHO.search(question or ""):
+        return False
+    first = re.search(rf"(?i:{turns.written(normalize(gold_raw))})(?P<heir>\s+(?:II|III|IV)\b)?", text)
+    return first is not None and first["heir"] is not None  # the first time the answer names him
+
+
+_SCHOOL_SPORT = re.compile(
+    r"(?i)\b(?:team|school|university|college|ncaa|football|basketball|baseball|hockey|tournament|conference|bowl|"
+    r"league|championship|playoffs?)\b"
+)
+
+
+def _state_school(text: str, gold_raw: str, question: str | None) -> bool:
+    """ "Kansas State" for the gold Kansas where the question is about a school or a team: another university (hostile
+    pass 34: CORRECT, "state" read as a head word); "Washington State" for the state Washington stays the same place.
+
+    >>> _state_school("Kansas State", "Kansas", "Who has the longest streak of NCAA Tournament appearances?")
+    True
+    >>> _state_school("Washington State", "Washington", "Which state is Seattle in?")
+    False
+    """
+    if "state" in gold_raw.lower().split() or not _SCHOOL_SPORT.search(question or "") or not places.level(gold_raw):
+        return False
+    first = re.search(rf"(?i:{turns.written(normalize(gold_raw))})(?P<state>\s+State\b)?", text)
+    return first is not None and first["state"] is not None  # the first time the answer names it
 
 
 # a generation said after a name: another person of that name ("Mozart Sr.", "Pliny the Elder")
