@@ -4,11 +4,14 @@ resumed; texts with U+2028, U+2029, U+0085 and non-breaking spaces kept whole th
 findings. Closed here, each beside a control, the two wrong answers paid right: "Kansas State" for the gold Kansas
 (a school or team question: "state" read as a head word) and "Isaac Hayes III" for Isaac Hayes (his son).
 
+Closed later, each a rewrite gated on the gold's own form (``rewrites``): "16 years and 3 months" for "16 years, 3
+months", another count in an aside ("275, including his record 61 in 1961"), "Lebanon, TN" (and "In Lebanon,
+Tennessee, in 1969.", found beside it, read as a list of two places), "season one" for "the first season".
+
 Left (in the issue's note): Binary RAR reading a capitalised aside the evidence lacks ("for its first PC", "in the TV
-series") as a second name (a right answer paid 0); "16 years and 3 months" for "16 years, 3 months"; "fleur-de-lys";
-"the University of Virginia" for "Virginia Cavaliers football"; another count in an aside ("275, including his
-record 61 in 1961"); "154 lb (light middleweight)"; "Lebanon, TN"; "season one" for "the first season"; "came out"
-against "released"; truthrl's literal abstention phrase (documented).
+series") as a second name (a right answer paid 0); "fleur-de-lys"; "the University of Virginia" for "Virginia
+Cavaliers football"; "154 lb (light middleweight)"; "came out" against "released"; truthrl's literal abstention
+phrase (documented).
 """
 
 from __future__ import annotations
@@ -27,5 +30,31 @@ test_pass34_grades = grade_table(
         ("Isaac Hayes III", CHEF, "Isaac Hayes", Label.INCORRECT),
         ("Isaac Hayes, not his son Isaac Hayes III", CHEF, "Isaac Hayes", Label.CORRECT),
         ("George III", "Who was king during the American Revolution?", "King George", Label.CORRECT),
+    ]
+)
+
+IND = "When can a 16-year-old get their license in Indiana?"
+MARIS = "How many home runs did Roger Maris hit in his career?"
+ROBIN = "When did Robin appear in Batman: The Animated Series?"
+CB = "Where was the first Cracker Barrel restaurant built?"
+
+# the right answers pass 34 paid wrong that a rule on the gold's own form reads (the second session on it)
+test_pass34_right_answers_in_the_golds_form = grade_table(
+    [
+        ("At 16 years and 3 months old.", IND, "16 years, 3 months", Label.CORRECT),
+        ("16 years and 9 months", IND, "16 years, 3 months", Label.INCORRECT),
+        ("5 feet and 11 inches", "How tall is he?", "5 feet, 11 inches", Label.CORRECT),
+        ("275 \u2014 including his record 61 in 1961.", MARIS, "275", Label.CORRECT),
+        ("275 home runs, including 61 in 1961 and 39 in 1960", MARIS, "275", Label.CORRECT),
+        ("61, including 275 in his career", MARIS, "275", Label.INCORRECT),  # the part first: the wrong count
+        ("261, including 61 in 1961", MARIS, "275", Label.INCORRECT),
+        ("In season one (1992).", ROBIN, "the first season", Label.CORRECT),
+        ("Season 1", ROBIN, "the first season", Label.CORRECT),
+        ("season 11", ROBIN, "the first season", Label.INCORRECT),
+        ("Season 1 and season 2", ROBIN, "the first season", Label.INCORRECT),
+        ("**Lebanon, TN** (1969)", CB, "Lebanon, Tennessee", Label.CORRECT),
+        ("In Lebanon, Tennessee, in 1969.", CB, "Lebanon, Tennessee", Label.CORRECT),  # a list of two places, before
+        ("In Lebanon, KY, in 1969.", CB, "Lebanon, Tennessee", Label.INCORRECT),
+        ("Nashville, TN", CB, "Lebanon, Tennessee", Label.INCORRECT),
     ]
 )

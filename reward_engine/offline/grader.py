@@ -491,6 +491,8 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
         text = turns.without_other_measure(text, question)  # "71% (29% is land)" (hostile pass 26)
         text = turns.without_reference_figures(text, question, raw_golds)  # "one more than the usual 365" (pass 29)
         text = rewrites.without_label_ranges(text)  # "32 Accounting Standards (AS 1 to AS 32)" (pass 30)
+        if question and re.match(r"(?i)\s*how many\b", question):
+            text = rewrites.without_included_part(text)  # "275, including his record 61 in 1961" (pass 34)
         text = rewrites.without_named_years(text, question)  # "under the Local Government Act 1972" (pass 31)
         # "<date> in Japan, and <date> in North America" (pass 30)
         text = rewrites.one_region(text, raw_golds, question)
@@ -502,6 +504,12 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
         text = rewrites.regnal(text)  # "Louis the Fourteenth", "Louis 14" for Louis XIV (hostile pass 16)
     elif rewrites.digits_gold(raw_golds):
         text = rewrites.numbered_in_digits(text)  # "Apollo XI" for Apollo 11 (hostile pass 19)
+    if rewrites.two_units_gold(raw_golds):  # "16 years and 3 months" for "16 years, 3 months" (hostile pass 34)
+        text, raw_golds = rewrites.two_units_joined(text), [rewrites.two_units_joined(g) for g in raw_golds]
+    if rewrites.state_gold(raw_golds):  # "Lebanon, TN" for "Lebanon, Tennessee" (hostile pass 34)
+        text = rewrites.states_spelt(text)
+    if rewrites.ordinal_part_gold(raw_golds):  # "season one" for "the first season" (hostile pass 34)
+        text = rewrites.parts_as_ordinals(text)
     if rewrites.time_gold(raw_golds):  # "15:30" for 3:30 pm (hostile pass 17)
         meridiem = rewrites.gold_meridiem(raw_golds)
         text, raw_golds = rewrites.times_as_24h(text, meridiem), [rewrites.times_as_24h(g) for g in raw_golds]
@@ -1885,13 +1893,21 @@ def _places_around(items: list[str], gold_raw: str, asked: frozenset[str]) -> bo
 
 
 def _gold_as_one(items: list[str], gold_items: list[str]) -> list[str]:
-    """``items`` with each run that spells the gold's own items ("Washington", "D.C.") joined into one."""
+    """``items`` with each run that spells the gold's own items ("Washington", "D.C.") joined into one; the first
+    may be led in by words ("In Lebanon", "Tennessee": hostile pass 34's probe, read as a list of two places)."""
     size, want = len(gold_items), [normalize(g).replace(" ", "") for g in gold_items]
     if size < 2:
         return items
+    first = normalize(gold_items[0])
+
+    def spells(run: list[str]) -> bool:
+        said = [normalize(x) for x in run]
+        led_in = said[0] == first or (first and said[0].endswith(" " + first) and len(said[0]) < len(first) + 12)
+        return len(run) == size and bool(led_in) and [x.replace(" ", "") for x in said[1:]] == want[1:]
+
     out, i = [], 0
     while i < len(items):
-        if [normalize(x).replace(" ", "") for x in items[i : i + size]] == want:
+        if spells(items[i : i + size]):
             out.append(", ".join(items[i : i + size]))
             i += size
         else:

@@ -390,3 +390,115 @@ def one_date_said_apart(text: str) -> str:
         return text
     day = days[0]
     return f"{text[: day.end()]} {years[0]}{text[day.end() :]}"
+
+
+# a measure said in two units, largest first: "16 years, 3 months", "5 feet 11 inches", "2 hours and 30 minutes"
+_MEASURE_UNIT = (
+    r"(?:years?|months?|weeks?|days?|hours?|minutes?|seconds?|feet|foot|inch(?:es)?|pounds?|ounces?|stones?|"
+    r"metres?|meters?|centimetres?|centimeters?)"
+)
+_TWO_UNITS = re.compile(
+    rf"(?i)\b(\d+(?:\.\d+)?[\s-]*{_MEASURE_UNIT})(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+)(?=\d+(?:\.\d+)?[\s-]*{_MEASURE_UNIT}\b)"
+)
+
+
+def two_units_gold(golds: list[str]) -> bool:
+    """Whether a gold is one measure said in two units ("16 years, 3 months")."""
+    return any(_TWO_UNITS.search(g) for g in golds)
+
+
+def two_units_joined(text: str) -> str:
+    """One measure said in two units, in one form whatever joins them: "16 years and 3 months" is the gold "16 years,
+    3 months" (hostile pass 34: INCORRECT, "and" read as a second answer).
+
+    >>> two_units_joined("At 16 years and 3 months old"), two_units_joined("5 feet 11 inches")
+    ('At 16 years, 3 months old', '5 feet, 11 inches')
+    """
+    return _TWO_UNITS.sub(r"\1, ", text)
+
+
+_PART = r"(?:season|series|episode|chapter|book|volume|part|round|stage|edition)"
+_ORDINAL_WORDS = (
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth fifteenth "
+    "sixteenth seventeenth eighteenth nineteenth twentieth"
+).split()
+_ORDINAL_PART = re.compile(rf"(?i)\b(?:{'|'.join(_ORDINAL_WORDS)}|\d{{1,2}}(?:st|nd|rd|th))\s+{_PART}\b")
+_PART_NUMBER = re.compile(rf"(?i)\b({_PART})\s+(\d{{1,2}}|{NUMBER_PHRASE.pattern})(?![\d-])(?!\s*[-\u2013:,.]\s*\d)")
+
+
+def ordinal_part_gold(golds: list[str]) -> bool:
+    """Whether a gold names a numbered part by its ordinal ("the first season")."""
+    return any(_ORDINAL_PART.search(g) for g in golds)
+
+
+def parts_as_ordinals(text: str) -> str:
+    """ "season one", "Season 1" as "first season", the gold's form (hostile pass 34: "In season one (1992)." was
+    INCORRECT for "the first season"). "Season 1, episode 3" and "season 1.5" are left as written.
+
+    >>> parts_as_ordinals("In season one (1992)."), parts_as_ordinals("Season 12"), parts_as_ordinals("season 1, 3")
+    ('In first season (1992).', 'twelfth season', 'season 1, 3')
+    """
+
+    def ordinal(found: re.Match[str]) -> str:
+        said = numbers_in_words_to_digits(found[2].lower())
+        if not said.isdigit() or not 0 < int(said) <= 99:
+            return found[0]
+        n = int(said)
+        word = _ORDINAL_WORDS[n - 1] if n <= len(_ORDINAL_WORDS) else f"{n}th"
+        return f"{word} {found[1].lower()}"
+
+    return _PART_NUMBER.sub(ordinal, text)
+
+
+# a part of the count said beside it: "275, including his record 61 in 1961", "275 (61 of them in 1961)"
+_INCLUDED_PART = re.compile(
+    r"(?i)(?P<count>\d(?:[\d,]*\d)?(?:\s+[a-z-]+){0,3}?)"
+    r"(?:(?:\s*(?:[,;(\u2013\u2014]|\s-)\s*|\s+)(?:including|of which|among (?:them|those|these))\b"
+    r"[^.;()]*\d[^.;()]*\)?"
+    r"|\s*\(\s*\d[\d,]*\s+of\s+(?:them|which|those|these)\b[^()]*\))"
+)
+
+
+def without_included_part(text: str) -> str:
+    """A count without a part of it said beside it: the part is no second answer (hostile pass 34: "275 --
+    including his record 61 in 1961." was INCORRECT for 275). Only a clause that follows the count's own number.
+
+    >>> without_included_part("275 \u2014 including his record 61 in 1961.")
+    '275.'
+    >>> without_included_part("275 (61 of them in 1961)")
+    '275'
+    >>> without_included_part("61, including 275 in his career")  # the clause follows the wrong count: kept wrong
+    '61'
+    """
+    return _INCLUDED_PART.sub(r"\g<count>", text)
+
+
+_AFTER_A_PLACE = re.compile(
+    r"(?<=[a-z]),\s*(?P<code>[A-Z]\.?[A-Z]\.?)(?![\w.])|(?<=[a-z]),\s*(?P<dotted>[A-Z]\.[A-Z]\.)"
+)
+
+
+def state_gold(golds: list[str]) -> bool:
+    """Whether a gold is a place said with its US state after a comma ("Lebanon, Tennessee")."""
+    from reward_engine.offline.places import state_codes
+
+    names = "|".join(re.escape(name) for name in state_codes().values())
+    return any(re.search(rf",\s*(?:{names})\b", g) for g in golds)
+
+
+def states_spelt(text: str) -> str:
+    """A state's postal code after a place, spelt out: "Lebanon, TN" is the gold "Lebanon, Tennessee" (hostile pass
+    34: INCORRECT); "Lebanon, KY" stays another Lebanon. Only the codes of states, only after a place and a comma.
+
+    >>> states_spelt("**Lebanon, TN** (1969)"), states_spelt("Lebanon, KY"), states_spelt("Paris, OK?")
+    ('**Lebanon, Tennessee** (1969)', 'Lebanon, Kentucky', 'Paris, Oklahoma?')
+    """
+    from reward_engine.offline.places import state_codes
+
+    codes = state_codes()
+
+    def spelt(found: re.Match[str]) -> str:
+        code = (found["code"] or found["dotted"] or "").replace(".", "")
+        return f", {codes[code]}" if code in codes else found[0]
+
+    return _AFTER_A_PLACE.sub(spelt, text)
