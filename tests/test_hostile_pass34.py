@@ -6,12 +6,13 @@ findings. Closed here, each beside a control, the two wrong answers paid right: 
 
 Closed later, each a rewrite gated on the gold's own form (``rewrites``): "16 years and 3 months" for "16 years, 3
 months", another count in an aside ("275, including his record 61 in 1961"), "Lebanon, TN" (and "In Lebanon,
-Tennessee, in 1969.", found beside it, read as a list of two places), "season one" for "the first season".
+Tennessee, in 1969.", found beside it, read as a list of two places), "season one" for "the first season", "154 lb
+(light middleweight)" (a figure beside a gold that is no figure), "fleur-de-lys" (a slip inside a hyphenated word); and
+a wrong answer paid right found beside them: "Dan Brown" for Don Brown (a short given name one vowel away).
 
 Left (in the issue's note): Binary RAR reading a capitalised aside the evidence lacks ("for its first PC", "in the TV
-series") as a second name (a right answer paid 0); "fleur-de-lys"; "the University of Virginia" for "Virginia
-Cavaliers football"; "154 lb (light middleweight)"; "came out" against "released"; truthrl's literal abstention
-phrase (documented).
+series") as a second name (a right answer paid 0); "the University of Virginia" for "Virginia Cavaliers football";
+"came out" against "released"; truthrl's literal abstention phrase (documented).
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ IND = "When can a 16-year-old get their license in Indiana?"
 MARIS = "How many home runs did Roger Maris hit in his career?"
 ROBIN = "When did Robin appear in Batman: The Animated Series?"
 CB = "Where was the first Cracker Barrel restaurant built?"
+MMA = "What weight is Conor McGregor and Mayweather fighting at?"
+SAINTS = "What is the New Orleans Saints symbol called?"
 
 # the right answers pass 34 paid wrong that a rule on the gold's own form reads (the second session on it)
 test_pass34_right_answers_in_the_golds_form = grade_table(
@@ -56,5 +59,12 @@ test_pass34_right_answers_in_the_golds_form = grade_table(
         ("In Lebanon, Tennessee, in 1969.", CB, "Lebanon, Tennessee", Label.CORRECT),  # a list of two places, before
         ("In Lebanon, KY, in 1969.", CB, "Lebanon, Tennessee", Label.INCORRECT),
         ("Nashville, TN", CB, "Lebanon, Tennessee", Label.INCORRECT),
+        ("154 lb (light middleweight, also called super welterweight).", MMA, "light-middleweight", Label.CORRECT),
+        ("154 lb (welterweight, also called light middleweight)", MMA, "light-middleweight", Label.INCORRECT),
+        ("154 lb and light middleweight", MMA, "light-middleweight", Label.INCORRECT),
+        ("The fleur-de-lys.", SAINTS, "fleur-de-lis", Label.CORRECT),  # a slip in one part of a hyphenated word
+        ("fleur-de-lys or a crown", SAINTS, "fleur-de-lis", Label.INCORRECT),
+        ("Dan Brown", "Who wrote it?", "Don Brown", Label.INCORRECT),  # found beside it: one vowel, another name
+        ("Anne Hathaway", "Who was Shakespeare's wife?", "Ann Hathaway", Label.CORRECT),
     ]
 )
