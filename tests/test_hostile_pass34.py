@@ -68,3 +68,48 @@ test_pass34_right_answers_in_the_golds_form = grade_table(
         ("Anne Hathaway", "Who was Shakespeare's wife?", "Ann Hathaway", Label.CORRECT),
     ]
 )
+
+# what the review of those rules found paid right that is wrong, most of it older than the rules (the town alone read,
+# the ordinal alone read), and what the rules over-reached on
+test_pass34_review_wrong_answers_stay_wrong = grade_table(
+    [
+        ("Portland, Oregon", "Where is Bowdoin College's nearest big city?", "Portland, Maine", Label.INCORRECT),
+        ("Portland, OR", "Where is Bowdoin College's nearest big city?", "Portland, Maine", Label.INCORRECT),
+        ("South Portland, ME", "Where is Bowdoin College's nearest big city?", "Portland, Maine", Label.INCORRECT),
+        ("Lebanon, TN/KY", CB, "Lebanon, Tennessee", Label.INCORRECT),
+        ("West Lebanon, TN", CB, "Lebanon, Tennessee", Label.INCORRECT),
+        ("The first one was built in Lebanon, Tennessee, in 1969.", CB, "Lebanon, Tennessee", Label.CORRECT),
+        (
+            "Season 6",
+            "In which episode of Breaking Bad's first season does Tuco appear?",
+            "the sixth episode",
+            Label.INCORRECT,
+        ),
+        (
+            "Episode 6, Season 1",
+            "In which episode of Breaking Bad's first season does Tuco appear?",
+            "the sixth episode",
+            Label.CORRECT,
+        ),
+        (
+            "In 2004, including the playoffs, he scored 50 goals.",
+            "How many goals did he score in the 2004 season?",
+            "50",
+            Label.CORRECT,
+        ),  # a year is no count with a part beside it
+        ("40 delegates (12 of them women)", "How many of the 40 delegates were women?", "12", Label.CORRECT),
+        (
+            "280 hp, from a turbocharged 4.3-liter V6.",
+            "How much horsepower does a GMC Syclone have?",
+            "280",
+            Label.CORRECT,
+        ),  # pass 35's G4, read beside them: the asked unit in "how much horsepower"
+        (
+            "250 hp, from a turbocharged 4.3-liter V6.",
+            "How much horsepower does a GMC Syclone have?",
+            "280",
+            Label.INCORRECT,
+        ),
+        ("280 hp (250 kW)", "How much horsepower does a GMC Syclone have?", "280", Label.INCORRECT),
+    ]
+)

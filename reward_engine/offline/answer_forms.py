@@ -851,8 +851,11 @@ def in_asked_unit(gold: str, question: str | None) -> str:
     nautical mile?" is 1852 metres, so "1.852 kilometres" can be converted to it)."""
     if not question or _gold_unit(gold) is not None:
         return gold
-    asked = questions.HOW_MANY_UNITS.search(question.lower())
+    asked = questions.HOW_MANY_UNITS.search(question.lower()) or _HOW_MUCH_UNIT.search(question.lower())
     return f"{gold} {asked.group(1)}" if asked and units.unit_after(" " + asked.group(1), 0) else gold
+
+
+_HOW_MUCH_UNIT = re.compile(r"\bhow much ([a-z]+)\b")  # "How much horsepower does ...?" (hostile pass 35)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -53,7 +53,7 @@ import re
 from typing import Iterable
 
 from reward_engine.labels import Label
-from reward_engine.offline import places, questions, rewrites, structured, turns
+from reward_engine.offline import places, questions, rewrites, structured, towns, turns
 from reward_engine.offline.answer_forms import (
     HEAD_WORDS,
     HONORIFICS,
@@ -491,7 +491,7 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
         text = turns.without_other_measure(text, question)  # "71% (29% is land)" (hostile pass 26)
         text = turns.without_reference_figures(text, question, raw_golds)  # "one more than the usual 365" (pass 29)
         text = rewrites.without_label_ranges(text)  # "32 Accounting Standards (AS 1 to AS 32)" (pass 30)
-        if question and re.match(r"(?i)\s*how many\b", question):
+        if question and re.match(r"(?i)\s*how many\b", question) and not rewrites.asks_a_part(question):
             text = rewrites.without_included_part(text)  # "275, including his record 61 in 1961" (pass 34)
         text = rewrites.without_named_years(text, question)  # "under the Local Government Act 1972" (pass 31)
         # "<date> in Japan, and <date> in North America" (pass 30)
@@ -506,8 +506,8 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
         text = rewrites.numbered_in_digits(text)  # "Apollo XI" for Apollo 11 (hostile pass 19)
     if rewrites.two_units_gold(raw_golds):  # "16 years and 3 months" for "16 years, 3 months" (hostile pass 34)
         text, raw_golds = rewrites.two_units_joined(text), [rewrites.two_units_joined(g) for g in raw_golds]
-    if rewrites.state_gold(raw_golds):  # "Lebanon, TN" for "Lebanon, Tennessee" (hostile pass 34)
-        text = rewrites.states_spelt(text)
+    if towns.state_gold(raw_golds):  # "Lebanon, TN" for "Lebanon, Tennessee" (hostile pass 34)
+        text = towns.states_spelt(text)
     if rewrites.ordinal_part_gold(raw_golds):  # "season one" for "the first season" (hostile pass 34)
         text = rewrites.parts_as_ordinals(text)
     if rewrites.time_gold(raw_golds):  # "15:30" for 3:30 pm (hostile pass 17)
@@ -667,6 +667,10 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     periods = asked_periods(answers, question)
     if golds and all(_other_era(text, raw) or _era_dropped(text, raw, question) for raw, _ in golds):
         return Label.INCORRECT  # "1969 AH" for 1969: the reading would drop "ah" as a filler word
+    if towns.other_state(text, raw_golds) or towns.another_town(text, raw_golds):
+        return Label.INCORRECT  # "Portland, Oregon" for "Portland, Maine" (the review of pass 34)
+    if rewrites.other_part(text, raw_golds):
+        return Label.INCORRECT  # "Season 6" for "the sixth episode" (the review of pass 34)
     if any(turns.counted_from_the_end(text, raw) for raw, _ in golds):
         return Label.INCORRECT  # "2nd to last" for "second" (hostile pass 27)
     if _gives_another_value(text, question, golds):
@@ -1923,6 +1927,9 @@ def _places_around(items: list[str], gold_raw: str, asked: frozenset[str]) -> bo
     return bool(items)
 
 
+_LEADS_IN = frozenset("in at from is was to".split())  # "It was built in Lebanon, Tennessee"
+
+
 def _gold_as_one(items: list[str], gold_items: list[str]) -> list[str]:
     """``items`` with each run that spells the gold's own items ("Washington", "D.C.") joined into one; the first
     may be led in by words ("In Lebanon", "Tennessee": hostile pass 34's probe, read as a list of two places)."""
@@ -1933,7 +1940,8 @@ def _gold_as_one(items: list[str], gold_items: list[str]) -> list[str]:
 
     def spells(run: list[str]) -> bool:
         said = [normalize(x) for x in run]
-        led_in = said[0] == first or (first and said[0].endswith(" " + first) and len(said[0]) < len(first) + 12)
+        lead = said[0][: -len(first)].split() if first and said[0].endswith(" " + first) else []
+        led_in = said[0] == first or (lead and lead[-1] in _LEADS_IN)  # not "West Lebanon" (the review of pass 34)
         return len(run) == size and bool(led_in) and [x.replace(" ", "") for x in said[1:]] == want[1:]
 
     out, i = [], 0

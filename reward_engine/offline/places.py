@@ -154,20 +154,3 @@ def country_of(region: str) -> str | None:
     ('united states', 'canada', None, None)
     """
     return _region_countries().get(normalize(region))
-
-
-# the postal codes of the states, said after a city ("Lebanon, TN")
-_STATE_CODES = """AL Alabama; AK Alaska; AZ Arizona; AR Arkansas; CA California; CO Colorado; CT Connecticut;
-DE Delaware; FL Florida; GA Georgia; HI Hawaii; ID Idaho; IL Illinois; IN Indiana; IA Iowa; KS Kansas; KY Kentucky;
-LA Louisiana;
-ME Maine; MD Maryland; MA Massachusetts; MI Michigan; MN Minnesota; MS Mississippi; MO Missouri; MT Montana;
-NE Nebraska; NV Nevada; NH New Hampshire; NJ New Jersey; NM New Mexico; NY New York; NC North Carolina;
-ND North Dakota; OH Ohio; OK Oklahoma; OR Oregon; PA Pennsylvania; RI Rhode Island; SC South Carolina; SD South Dakota;
-TN Tennessee; TX Texas; UT Utah; VT Vermont; VA Virginia; WA Washington; WV West Virginia; WI Wisconsin; WY Wyoming;
-DC District of Columbia"""
-
-
-@functools.cache
-def state_codes() -> dict[str, str]:
-    """US postal code -> the state's name ("TN" -> "Tennessee")."""
-    return dict(item.strip().split(" ", 1) for item in _STATE_CODES.split(";"))

@@ -422,13 +422,31 @@ _ORDINAL_WORDS = (
     "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth fifteenth "
     "sixteenth seventeenth eighteenth nineteenth twentieth"
 ).split()
-_ORDINAL_PART = re.compile(rf"(?i)\b(?:{'|'.join(_ORDINAL_WORDS)}|\d{{1,2}}(?:st|nd|rd|th))\s+{_PART}\b")
+_ORDINAL_PART = re.compile(rf"(?i)\b(?:{'|'.join(_ORDINAL_WORDS)}|\d{{1,2}}(?:st|nd|rd|th))\s+(?P<part>{_PART})\b")
 _PART_NUMBER = re.compile(rf"(?i)\b({_PART})\s+(\d{{1,2}}|{NUMBER_PHRASE.pattern})(?![\d-])(?!\s*[-\u2013:,.]\s*\d)")
 
 
 def ordinal_part_gold(golds: list[str]) -> bool:
     """Whether a gold names a numbered part by its ordinal ("the first season")."""
     return any(_ORDINAL_PART.search(g) for g in golds)
+
+
+def _part_kind(noun: str) -> str:
+    return "season" if noun.lower() == "series" else noun.lower()  # a British "series" is a season
+
+
+def other_part(text: str, golds: list[str]) -> bool:
+    """The answer numbers a part of another kind than the gold's ("Season 6" for "the sixth episode", the review
+    of pass 34: the number alone was read) and none of the gold's kind.
+
+    >>> other_part("Season 6", ["the sixth episode"]), other_part("Episode 6 of season 1", ["the sixth episode"])
+    (True, False)
+    """
+    wanted = {_part_kind(m["part"]) for g in golds for m in _ORDINAL_PART.finditer(g)}
+    if not wanted:
+        return False
+    said = {_part_kind(m["part"]) for m in _ORDINAL_PART.finditer(parts_as_ordinals(text))}
+    return bool(said) and not said & wanted
 
 
 def parts_as_ordinals(text: str) -> str:
@@ -452,7 +470,7 @@ def parts_as_ordinals(text: str) -> str:
 
 # a part of the count said beside it: "275, including his record 61 in 1961", "275 (61 of them in 1961)"
 _INCLUDED_PART = re.compile(
-    r"(?i)(?P<count>\d(?:[\d,]*\d)?(?:\s+[a-z-]+){0,3}?)"
+    r"(?i)(?<![\d,.])(?P<count>(?!(?:1\d|20)\d\d\b)\d(?:[\d,]*\d)?(?:\s+[a-z-]+){0,4}?)"  # a count, not a year
     r"(?:(?:\s*(?:[,;(\u2013\u2014]|\s-)\s*|\s+)(?:including|of which|among (?:them|those|these))\b"
     r"[^.;()]*\d[^.;()]*\)?"
     r"|\s*\(\s*\d[\d,]*\s+of\s+(?:them|which|those|these)\b[^()]*\))"
@@ -469,36 +487,12 @@ def without_included_part(text: str) -> str:
     '275'
     >>> without_included_part("61, including 275 in his career")  # the clause follows the wrong count: kept wrong
     '61'
+    >>> without_included_part("In 2004, including the playoffs, he scored 50 goals.")  # a year is no count
+    'In 2004, including the playoffs, he scored 50 goals.'
     """
     return _INCLUDED_PART.sub(r"\g<count>", text)
 
 
-_AFTER_A_PLACE = re.compile(
-    r"(?<=[a-z]),\s*(?P<code>[A-Z]\.?[A-Z]\.?)(?![\w.])|(?<=[a-z]),\s*(?P<dotted>[A-Z]\.[A-Z]\.)"
-)
-
-
-def state_gold(golds: list[str]) -> bool:
-    """Whether a gold is a place said with its US state after a comma ("Lebanon, Tennessee")."""
-    from reward_engine.offline.places import state_codes
-
-    names = "|".join(re.escape(name) for name in state_codes().values())
-    return any(re.search(rf",\s*(?:{names})\b", g) for g in golds)
-
-
-def states_spelt(text: str) -> str:
-    """A state's postal code after a place, spelt out: "Lebanon, TN" is the gold "Lebanon, Tennessee" (hostile pass
-    34: INCORRECT); "Lebanon, KY" stays another Lebanon. Only the codes of states, only after a place and a comma.
-
-    >>> states_spelt("**Lebanon, TN** (1969)"), states_spelt("Lebanon, KY"), states_spelt("Paris, OK?")
-    ('**Lebanon, Tennessee** (1969)', 'Lebanon, Kentucky', 'Paris, Oklahoma?')
-    """
-    from reward_engine.offline.places import state_codes
-
-    codes = state_codes()
-
-    def spelt(found: re.Match[str]) -> str:
-        code = (found["code"] or found["dotted"] or "").replace(".", "")
-        return f", {codes[code]}" if code in codes else found[0]
-
-    return _AFTER_A_PLACE.sub(spelt, text)
+def asks_a_part(question: str) -> bool:
+    """ "How many of the 40 delegates were women?": the part is the answer, not an aside (the review of pass 34)."""
+    return bool(re.search(r"(?i)\bhow many of\b|\bhow many\b.*\b(?:of them|of those|of these|of which)\b", question))

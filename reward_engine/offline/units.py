@@ -16,7 +16,7 @@ from typing import Any
 
 # what a number may be followed by: a word, or a word after a qualifier ("square miles", "degrees celsius")
 _UNIT_TEXT = re.compile(
-    r"\s*((?:(?:square|cubic|sq\.?|nautical|degrees?|deg\.?)\s+)?[a-z°µ][a-z°µ²³/.-]{0,23}(?:(?:\^|\*\*)?[23](?!\d))?)"
+    r"(?:\s*|-(?=[a-z]))((?:(?:square|cubic|sq\.?|nautical|degrees?|deg\.?)\s+)?[a-z°µ][a-z°µ²³/.-]{0,23}(?:(?:\^|\*\*)?[23](?!\d))?)"
     r"(?![a-z°µ²³/.-])"
 )
 _TEMPERATURE = {
@@ -25,7 +25,8 @@ _TEMPERATURE = {
 }  # fmt: skip
 _DEGREES = re.compile(r"^(?:degrees?|deg\.?)\s+(\w+)$")
 # short words pint reads as units that are ordinary words after a number ("1815 in Vienna", "3 a day")
-_SHORT_OK = frozenset("m km cm mm nm kg mg g lb lbs oz ft mi yd l ml s h min mph kph kmh ha".split())
+_SHORT_OK = frozenset("m km cm mm nm kg mg g lb lbs oz ft mi yd l ml s h min mph kph kmh ha hp kw".split())
+_LOWER_CASE_SYMBOLS = {"kw": "kilowatt", "mw": "megawatt", "hp": "horsepower"}  # pint reads "kW", not "kw"
 _LOCK = threading.Lock()  # one registry per process: units from two registries cannot be compared
 
 
@@ -50,7 +51,7 @@ def _unit(word: str) -> str | None:
     degrees = _DEGREES.match(word)
     if degrees and degrees.group(1) in _TEMPERATURE:
         word = degrees.group(1)
-    word = _TEMPERATURE.get(word, word)
+    word = _TEMPERATURE.get(word, _LOWER_CASE_SYMBOLS.get(word, word))
     if not word or (len(word) <= 2 and word not in _SHORT_OK and word not in _TEMPERATURE.values()):
         return None
     try:
