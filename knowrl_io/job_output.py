@@ -105,9 +105,11 @@ def _check_location(
                 )
     try:
         output.parent.mkdir(parents=True, exist_ok=True)
+        through_link(output).parent.mkdir(parents=True, exist_ok=True)  # a link to a file in a folder not made yet
     except OSError as exc:
         raise OutputError(f"cannot create the folder of {flag} {output}: {exc.strerror}") from None
-    if not os.access(output.parent, os.W_OK) or (output.exists() and not os.access(output, os.W_OK)):
+    target = through_link(output)
+    if not os.access(target.parent, os.W_OK) or (output.exists() and not os.access(output, os.W_OK)):
         raise OutputError(f"cannot write {flag} {output}: permission denied")
 
 
@@ -215,10 +217,19 @@ def _holds_the_same_rows(output: Path, source: Path) -> bool:
     return not made
 
 
+def through_link(path: Path) -> Path:
+    """The file a symbolic link ``path`` names (``path`` itself otherwise): an output the user linked elsewhere is
+    written there and the link kept, as a shell's ">" does (hostile pass 35: the rename replaced the link and the
+    linked file was never written)."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
 @contextmanager
 def atomic_file(path: Path) -> Iterator[IO[bytes]]:
-    """A binary handle whose bytes replace ``path`` when the block ends without error: a temporary file
-    created exclusively beside it (a planted link is never followed), fsynced, then renamed over it."""
+    """A binary handle whose bytes replace ``path`` (through a link: ``through_link``) when the block ends without
+    error: a temporary file created exclusively beside it (a planted link is never followed), fsynced, then
+    renamed over it."""
+    path = through_link(Path(path))
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name[:200] + ".", suffix=".tmp")
     try:
         os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; an output is as readable as any file the user makes
