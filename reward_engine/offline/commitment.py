@@ -77,6 +77,7 @@ def _offered(read: reading.Reading, question: str | None, plainly: bool = False)
     or one that ``_restates`` the question."""
     return any(
         (_answer_form(c.text, question) and not passive(c.text, read.low))
+        or _OPTIONS.match(c.text)  # "Either Joshua Redman or Don Redman - I'm not sure which." (hostile pass 36)
         or (
             (not plainly or c.guessed or _restates(c.text, question))
             and _answers(c, question, read.low)
@@ -133,6 +134,12 @@ _CAP = "A-ZÀ-ÖØ-Þ"
 _NAME_RUN = re.compile(
     rf"\b(?:\d[\d,.]*\d|\d|[{_CAP}][\w'’.-]*)"
     rf"(?:\s+(?:(?:of|de|da|du|di|von|van|la|le|del|der)\s+)*(?:\d[\d,.]*\d|\d|[{_CAP}][\w'’.-]*))*"
+)
+# names or numbers offered as options ("either X or Y", "maybe X or Y"): SimpleQA grades a hedge between candidates
+# on its candidates (INCORRECT), whatever refusal stands beside it, not as an abstention
+_OPTIONS = re.compile(
+    rf"\W*(?i:(?:i think |i guess |i believe )?(?:it'?s |it is |it was )?(?:maybe |perhaps |possibly |probably )?)"
+    rf"(?i:either\s+)?{_NAME_RUN.pattern}\s*,?\s+or\s+(?i:maybe |perhaps |possibly )?{_NAME_RUN.pattern}"
 )
 _RELATIVE = re.compile(r",\s*(?:who|which|where|whose|when)\b")
 # a second passive in another role: "developed by Starbreeze Studios and directed by Josef Fares" (hostile pass 31)

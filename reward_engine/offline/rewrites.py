@@ -431,31 +431,51 @@ def ordinal_part_gold(golds: list[str]) -> bool:
     return any(_ORDINAL_PART.search(g) for g in golds)
 
 
-def _part_kind(noun: str) -> str:
-    return "season" if noun.lower() == "series" else noun.lower()  # a British "series" is a season
+_KINDS = {"series": "season", "volume": "book"}  # a British "series" is a season; a volume is a book
+
+
+def _numbered_parts(text: str) -> list[tuple[str, int]]:
+    """(kind, number) of each part ``text`` numbers by an ordinal ("the sixth episode": ("episode", 6))."""
+    out = []
+    for found in _ORDINAL_PART.finditer(parts_as_ordinals(text)):
+        said = found[0].split()[0].lower()
+        n = _ORDINAL_WORDS.index(said) + 1 if said in _ORDINAL_WORDS else int(re.sub(r"\D", "", said))
+        kind = found["part"].lower()
+        out.append((_KINDS.get(kind, kind), n))
+    return out
 
 
 def other_part(text: str, golds: list[str]) -> bool:
-    """The answer numbers a part of another kind than the gold's ("Season 6" for "the sixth episode", the review
-    of pass 34: the number alone was read) and none of the gold's kind.
+    """The answer numbers a part of another kind than the gold's and none of its kind ("Season 6" for "the sixth
+    episode", the review of pass 34: the number alone was read), or numbers the gold's kind otherwise ("Episode 2 of
+    Season 6": the review of pass 35). A "part" is of any kind.
 
     >>> other_part("Season 6", ["the sixth episode"]), other_part("Episode 6 of season 1", ["the sixth episode"])
     (True, False)
+    >>> other_part("Episode 2 of Season 6", ["the sixth episode"]), other_part("Volume 6", ["the sixth book"])
+    (True, False)
     """
-    wanted = {_part_kind(m["part"]) for g in golds for m in _ORDINAL_PART.finditer(g)}
-    if not wanted:
+    wanted = {part for g in golds for part in _numbered_parts(g)}
+    said = [(kind, n) for kind, n in _numbered_parts(text) if kind != "part"]
+    if not wanted or not said:
         return False
-    said = {_part_kind(m["part"]) for m in _ORDINAL_PART.finditer(parts_as_ordinals(text))}
-    return bool(said) and not said & wanted
+    kinds = {kind for kind, _ in wanted}
+    of_the_kind = [(kind, n) for kind, n in said if kind in kinds]
+    return not of_the_kind or not set(of_the_kind) & wanted
 
 
-def parts_as_ordinals(text: str) -> str:
+def parts_as_ordinals(text: str, golds: list[str] = ()) -> str:
     """ "season one", "Season 1" as "first season", the gold's form (hostile pass 34: "In season one (1992)." was
-    INCORRECT for "the first season"). "Season 1, episode 3" and "season 1.5" are left as written.
+    INCORRECT for "the first season"); a part of the gold's kind in the gold's word ("Series 1", "Part 1" for "the
+    first season", "Volume 6" for "the sixth book": the review of pass 35). "Season 1, episode 3" and "season 1.5"
+    are left as written.
 
     >>> parts_as_ordinals("In season one (1992)."), parts_as_ordinals("Season 12"), parts_as_ordinals("season 1, 3")
     ('In first season (1992).', 'twelfth season', 'season 1, 3')
+    >>> parts_as_ordinals("Volume 6", ["the sixth book"]), parts_as_ordinals("Season 6", ["the sixth episode"])
+    ('sixth book', 'sixth season')
     """
+    gold_words = {m["part"].lower() for g in golds for m in _ORDINAL_PART.finditer(g)}
 
     def ordinal(found: re.Match[str]) -> str:
         said = numbers_in_words_to_digits(found[2].lower())
@@ -463,7 +483,10 @@ def parts_as_ordinals(text: str) -> str:
             return found[0]
         n = int(said)
         word = _ORDINAL_WORDS[n - 1] if n <= len(_ORDINAL_WORDS) else f"{n}th"
-        return f"{word} {found[1].lower()}"
+        noun = found[1].lower()
+        kind = _KINDS.get(noun, noun)
+        same = [g for g in gold_words if noun == "part" or _KINDS.get(g, g) == kind]
+        return f"{word} {same[0] if len(same) == 1 else noun}"
 
     return _PART_NUMBER.sub(ordinal, text)
 

@@ -60,36 +60,47 @@ def _states_pattern() -> str:
 
 
 def other_state(text: str, golds: list[str]) -> bool:
-    """The gold's town put in another state ("Portland, Oregon" or "Portland, OR" for "Portland, Maine"), or in the
-    gold's and another ("Lebanon, TN/KY"): the review of pass 34 found both paid, the town alone read.
+    """The gold's town, where the answer first names it, put in another state or country ("Portland, Oregon" or
+    "Portland, OR" for "Portland, Maine", "York, England" for "York, Pennsylvania"), or in the gold's and another
+    ("Lebanon, TN/KY"): the review of pass 34 found these paid, the town alone read. A later mention is a rival
+    ruled out or a neighbour ("Portland, Maine (not Portland, Oregon)": the review of pass 35).
 
     >>> other_state("Portland, OR", ["Portland, Maine"]), other_state("Portland, Maine, USA", ["Portland, Maine"])
     (True, False)
     >>> other_state("Lebanon, TN/KY", ["Lebanon, Tennessee"]), other_state("Lebanon, Tennessee", ["Lebanon, Tennessee"])
     (True, False)
+    >>> other_state("Portland, Maine (not Portland, Oregon)", ["Portland, Maine"])
+    False
     """
+    from reward_engine.offline import places
+
     states = _states_pattern()
     codes = state_codes()
     text = re.sub(r"\b([A-Z]{2})/([A-Z]{2})\b", lambda m: f"{codes.get(m[1], m[1])}/{codes.get(m[2], m[2])}", text)
     spelt = states_spelt(re.sub(r"(?<=[a-z])\s*/\s*(?=[A-Z])", ", ", text))
     for gold in golds:
         found = re.fullmatch(rf"\s*(?P<town>.+?),\s*(?P<state>{states})\s*", gold)
-        if not found:
+        first = found and re.search(rf"(?i)\b{re.escape(found['town'])}\b", spelt)
+        if not first:
             continue
-        named = re.findall(rf"(?i)\b{re.escape(found['town'])},\s*((?:{states})(?:,\s*(?:{states}))*)\b", spelt)
-        for said in named:
-            given = [s.strip().lower() for s in said.split(",")]
-            if any(s != found["state"].lower() for s in given):
+        named = re.match(r"((?:,\s*[A-Z][\w.'-]*(?:\s+(?:of\s+)?[A-Z][\w.'-]*)*)+)", spelt[first.end() :])
+        for said in named[1].split(",")[1:] if named else []:
+            place = said.strip().rstrip(".")  # "born in Portland, Maine.": the sentence's stop
+            if place.lower() == found["state"].lower() or places.level(place) == places.COUNTRY and place in _USA:
+                continue
+            if re.fullmatch(states, place) or places.level(place) >= places.REGION:
                 return True
     return False
 
 
+_USA = frozenset({"USA", "US", "U.S.", "U.S.A.", "United States", "America", "United States of America"})
 _COMPASS = r"(?:North|South|East|West|Northeast|Northwest|Southeast|Southwest|New|Upper|Lower)"
 
 
 def another_town(text: str, golds: list[str]) -> bool:
-    """A compass word the gold lacks before the gold's town: "South Portland, ME", "West Palm Beach" are other towns
-    (the review of pass 34 found them paid, the gold's words all said).
+    """A compass word the gold lacks before the gold's town where the answer first names it: "South Portland, ME",
+    "West Palm Beach" are other towns (the review of pass 34 found them paid, the gold's words all said); "Palm
+    Beach, Florida, across the lagoon from West Palm Beach" names the neighbour later (the review of pass 35).
 
     >>> another_town("South Portland, ME", ["Portland, Maine"]), another_town("Portland, ME", ["Portland, Maine"])
     (True, False)
@@ -99,6 +110,7 @@ def another_town(text: str, golds: list[str]) -> bool:
     states = _states_pattern()
     for gold in golds:
         found = re.fullmatch(rf"\s*(?P<town>.+?),\s*(?:{states})\s*", gold)
-        if found and re.search(rf"\b{_COMPASS}\s+{re.escape(found['town'])}\b", text):
+        first = found and re.search(rf"(?:\b(?P<compass>{_COMPASS})\s+)?\b{re.escape(found['town'])}\b", text)
+        if first and first["compass"] and not found["town"].startswith(first["compass"]):
             return True
     return False

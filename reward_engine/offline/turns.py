@@ -892,7 +892,8 @@ _ASKS_MAKER = re.compile(
 _ACTIVE_ROLE = re.compile(
     rf"{_NAME}[ \t]+(?:also[ \t]+|later[ \t]+)?(?P<verb>[a-z]+(?:ed|s)|sang|wrote|did[ \t]+the[ \t]+voice[ \t]+of)"
     r"[ \t]+(?:the[ \t]+(?:voice|role|part)[ \t]+of[ \t]+)?(?P<obj>[A-Z][\w'-]*(?:[ \t]+[A-Z][\w'-]*)*)"
-    r"(?=\s*(?:[.,;:!?)]|$|\s(?:in|on|for|from)\b))"  # the whole object: not "Toy Story 3's Woody"
+    # the whole object: not "Toy Story 3's Woody"; a clause may follow ("..., and X voiced Ira": hostile pass 36)
+    r"(?=\s*(?:[.,;:!?)]|$|\s(?:in|on|for|from|and|but|while|whereas)\b))"
 )  # "Holly Hunter voiced Edna Mode", "Holly Hunter did the voice of Edna"
 
 
@@ -917,6 +918,8 @@ def named_in_another_role(text: str, question: str | None, golds: list[str]) -> 
     True
     >>> named_in_another_role("Brad Bird. He also directed it.", "Who voiced Edna Mode?", ["Brad Bird"])
     False
+    >>> named_in_another_role("Gandolfini voiced Alexander.", "Who voices Carol?", ["Gandolfini"])
+    True
     """
     roles = question_roles(question)
     for gold in golds:
@@ -924,6 +927,13 @@ def named_in_another_role(text: str, question: str | None, golds: list[str]) -> 
             rf"(?i:\b{re.escape(gold)})\s+(?:also\s+|later\s+)?(?P<verb>[a-z]+ed|wrote|sang|made)\b", text
         )
         if any((r := role_of(m["verb"])) is not None and r not in roles for m in said):
+            return True
+    # the asked role, of another part: "Paul Dano voiced Carol; James Gandolfini voiced Alexander." (hostile pass 36)
+    topic = content_words(question or "")
+    for found in _ACTIVE_ROLE.finditer(text):
+        verb = found["verb"] if " " not in found["verb"] else "voice"
+        mine = any(found["name"].casefold() == gold.casefold() for gold in golds)
+        if mine and role_of(verb) in roles and not _the_asked(found["obj"], topic):
             return True
     return False
 

@@ -26,7 +26,10 @@ _TEMPERATURE = {
 _DEGREES = re.compile(r"^(?:degrees?|deg\.?)\s+(\w+)$")
 # short words pint reads as units that are ordinary words after a number ("1815 in Vienna", "3 a day")
 _SHORT_OK = frozenset("m km cm mm nm kg mg g lb lbs oz ft mi yd l ml s h min mph kph kmh ha hp kw".split())
-_LOWER_CASE_SYMBOLS = {"kw": "kilowatt", "mw": "megawatt", "hp": "horsepower"}  # pint reads "kW", not "kw"
+# pint reads "kW", not "kw"; torque as cars are sold ("280 lb-ft": the review of pass 35)
+_TORQUE = "foot*force_pound"
+_LOWER_CASE_SYMBOLS = {"kw": "kilowatt", "mw": "megawatt", "hp": "horsepower", "lb-ft": _TORQUE, "ft-lb": _TORQUE,
+                       "lbf-ft": _TORQUE}  # fmt: skip
 _LOCK = threading.Lock()  # one registry per process: units from two registries cannot be compared
 
 
