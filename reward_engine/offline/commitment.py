@@ -140,6 +140,7 @@ _NAME_RUN = re.compile(
 _OPTIONS = re.compile(
     rf"\W*(?i:(?:i think |i guess |i believe )?(?:it'?s |it is |it was )?(?:maybe |perhaps |possibly |probably )?)"
     rf"(?i:either\s+)?{_NAME_RUN.pattern}\s*,?\s+or\s+(?i:maybe |perhaps |possibly )?{_NAME_RUN.pattern}"
+    r"(?=\s*(?:[.,;:!?\u2013\u2014-]|$))"  # the options end the clause: not "... if Paris or Lyon is bigger"
 )
 _RELATIVE = re.compile(r",\s*(?:who|which|where|whose|when)\b")
 # a second passive in another role: "developed by Starbreeze Studios and directed by Josef Fares" (hostile pass 31)
