@@ -602,3 +602,29 @@ def test_nothing_coming_to_mind_is_a_refusal(answer):
     """ "Nothing comes to mind" names no answer: NOT_ATTEMPTED (it read as a wrong answer before)."""
     assert grade(answer, "Georges Bizet", "Which composer wrote the opera Carmen?") is N
     assert is_abstention(answer)
+
+
+# What the in-sample judge sets' hand labels read otherwise than the rules did (sets 12-20 at fe1fbcb, 11 cases): an
+# approximate value two figures coarser than the gold that holds it is vague, a refusal worded without "I don't know"
+# is a refusal. Three figures coarser stays a wrong value (issue #74's "about 9,000 metres").
+WHITNEY = "What is the height of Mount Whitney in metres?"
+JUDGE_SET_READINGS = [
+    ("Roughly 4,400 metres.", "4,421 m", WHITNEY, N),
+    ("Around 1,100 degrees Celsius.", "1,085 °C", "What is the melting point of copper in degrees Celsius?", N),
+    ("About 4,500 metres", "4,421 m", WHITNEY, I),  # holds it not at its own precision
+    ("about 9,000 metres", "8,849 m", "How tall is Mount Everest?", I),
+    ("That's beyond what I can reliably recall.", "John Ridley Stroop", "Who first described the Stroop effect?", N),
+    ("That's outside what I can reliably tell you.", "Wilbur Scoville", "Who devised the chili heat scale?", N),
+    (
+        "i can't help with that one, I just don't know it well enough",
+        "Ephemeroptera",
+        "To which order do mayflies belong?",
+        N,
+    ),
+    ("I can't help but think it's Paris.", "Paris", "What is the capital of France?", C),
+]
+
+
+@pytest.mark.parametrize("answer,gold,question,label", JUDGE_SET_READINGS)
+def test_what_the_judge_sets_hand_labels_read(answer, gold, question, label):
+    assert grade(answer, gold, question) == label

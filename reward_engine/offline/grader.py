@@ -16,9 +16,10 @@ answers grading prompts with ``grade``. The three verdicts, in this module's wor
 * NOT_ATTEMPTED: the answer commits to nothing that can be checked: a refusal ("I don't know",
   "I need more context"), a vague answer that the gold falls inside but that is coarser than
   the gold ("the early 1990s" for 1992, "May 2018" for 10 May 2018, "over a hundred thousand"
-  for 120,000; an approximate value at most one figure coarser, "around 100k" for 120k: "about 9,000
-  metres", three figures coarser than 8,849 m, is INCORRECT), a correct part of a multi-part gold that
-  explicitly leaves the rest open ("one of them is Malia, but I'm not sure about the other"), or a refusal
+  for 120,000; an approximate value at most two figures coarser, "around 100k" for 120k, "roughly 4,400
+  metres" for 4,421 m: "about 9,000 metres", three figures coarser than 8,849 m, is INCORRECT), a correct
+  part of a multi-part gold that explicitly leaves the rest open ("one of them is Malia, but I'm not sure
+  about the other"), or a refusal
   whose rest offers no answer ("I don't know who composed it. Mozart wrote Figaro, though.": an aside,
   whatever it names; read without the gold by ``commitment``, so a right and a wrong aside settle alike), or
   one with a side remark that agrees with the gold. An empty answer too.
@@ -1099,7 +1100,7 @@ def _number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, re
     value in [gold - step/2, gold + step/2) is CORRECT, the upper end left out (so for 120k, step 10k:
     115k and 124,999 are CORRECT, 125k is INCORRECT, like 113k and 126k). An approximate value ("about
     100k", "around a hundred thousand") coarser than the gold's step that the gold falls within is too
-    vague: NOT_ATTEMPTED, when at most one figure coarser (``_VAGUE_FIGURES``; far coarser, "about 9,000" for
+    vague: NOT_ATTEMPTED, when at most two figures coarser (``_VAGUE_FIGURES``; far coarser, "about 9,000" for
     8,849, it is a wrong value unless it is the gold's at the gold's precision); so is a bound or range that
     holds the gold ("over 100k", "hundreds of thousands"); one that excludes the gold is INCORRECT. Several
     different numbers are a list, unless each narrows the others (a bound, then a value inside it:
@@ -1174,7 +1175,7 @@ _YEAR_SAID = re.compile(
 )
 
 
-_VAGUE_FIGURES = 10  # an approximate value at most this many times coarser than the gold may be vague, not wrong
+_VAGUE_FIGURES = 100  # an approximate value at most this many times coarser than the gold may be vague, not wrong
 _MEASURE_SLACK = 0.015  # relative: 1.75 for 1.73 m (1.2 %) is right; 113k for 120k (5.8 %) is a count, exact
 
 
@@ -1194,7 +1195,9 @@ def _compare_quantity(value: float, step: float, q: Quantity, slack: float = 0.0
         vague_lo, vague_hi = q.low - q.step / 2, q.low + q.step / 2
         if not vague_lo - eps <= value < vague_hi - eps:
             return Label.INCORRECT
-        # One figure coarser than the gold neither confirms nor contradicts it (SimpleQA: "around 100k" for 120k).
+        # One or two figures coarser than the gold neither confirms nor contradicts it (SimpleQA: "around 100k" for
+        # 120k; the held-out judge sets' hand labels: "Roughly 4,400 metres" for 4,421 m, seven such cases in sets
+        # 12-20 that one figure paid INCORRECT).
         # Coarser still, a value that is not the gold's at the gold's precision names another number: "about
         # 9,000 metres" for 8,849 m is a committed wrong answer, not an abstention (issue #74).
         if q.step > _VAGUE_FIGURES * step * (1 + 1e-9) and not within(q.low):

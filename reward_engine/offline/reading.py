@@ -65,9 +65,12 @@ ABSTENTIONS = (
     r"\b(?:beyond|outside) (?:of )?(?:my|the scope of my) knowledge\b",
     # "That's outside what I can recall", "That one's beyond me": a pronoun as the subject of what is out of reach
     r"\b(?:it|that|this|that one|this one)(?:'s| is| was) (?:well |just |a bit |rather |simply |way |quite )?"
-    r"(?:(?:beyond|outside) (?:of )?what i (?:can |could |am able to )?(?:recall|remember|know|say|answer|tell)|"
+    r"(?:(?:beyond|outside) (?:of )?what i (?:can |could |am able to )?(?:reliably |confidently |accurately )?"
+    r"(?:recall|remember|know|say|answer|tell)|"
     r"beyond me)\b",
     _I + r"(?:would|'d) (?:need|have) to (?:research|look (?:it |this |that )?up|search)\b",
+    # "I can't help with that one" (held-out set 19's refusal, paid INCORRECT): not "I can't help but think ..."
+    _I + r"(?:cannot|can not|can't|cant|could not|couldn't) help(?: you)? with (?:that|this)\b",
     _I + r"(?:would|'d|will|need to|have to) (?:need to |have to )?"
     r"(?:check|consult|look (?:it |this |that )?up in)"
     r" (?:a|an|the|some|my) (?:[\w-]+ )?(?:reference|source|book|encyclopedia|atlas|almanac|records?)\b",
