@@ -58,7 +58,7 @@ from reward_engine.stages.llm_stage import GRADER_SPAN_MAX_TOKENS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 REDTEAM = ROOT / "tests" / "redteam" / "v1.yaml"
-HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in range(2, 22))
+HELDOUT = tuple(ROOT / "bench" / "data" / f"judge_set_{n}.jsonl" for n in range(2, 23))
 DEFAULT_HELDOUT = ",".join(str(p.relative_to(ROOT)) for p in HELDOUT)
 HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a change is in-sample for it
     "bench/data/judge_set_2.jsonl": "`judge_set_2.jsonl` (2026-11-26) was written before the prompts were touched "
@@ -142,8 +142,12 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "`bench/results/judge_heldout_20.md`, and in `real_judge.md`); after those runs its misses were read "
     "(2026-11-29w, no rule changed yet): **in-sample** for any later change.",
     "bench/data/judge_set_21.jsonl": "`judge_set_21.jsonl` (2026-11-29w) was written by a helper started at "
-    "bac0b75, reading no code, prompt, result or judge output, and committed unread; every rule in the code was "
-    "written before it existed: **out of sample**, not yet run.",
+    "bac0b75, reading no code, prompt, result or judge output, and committed unread; out of sample at 82dd9c3 "
+    "(75.8 %, `bench/results/judge_heldout_21.md`); its counts by category were seen, its cases not read; the rules "
+    "of 1abe162 were written from sets 12-20's misses after that run: out of sample for them, its counts seen.",
+    "bench/data/judge_set_22.jsonl": "`judge_set_22.jsonl` (2026-12-04c) was written by a helper started at "
+    "1abe162, reading no code, prompt, result or judge output; its writer described 6 borderline cases in its "
+    "report, so 6 of 120 were read; the rest committed unread: **out of sample**, not yet run.",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
