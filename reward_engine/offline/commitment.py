@@ -77,7 +77,7 @@ def _offered(read: reading.Reading, question: str | None, plainly: bool = False)
     or one that ``_restates`` the question."""
     return any(
         (_answer_form(c.text, question) and not passive(c.text, read.low))
-        or _OPTIONS.match(c.text)  # "Either Joshua Redman or Don Redman - I'm not sure which." (hostile pass 36)
+        or _offers_options(c.text, question)  # "Either Joshua Redman or Don Redman - I'm not sure which." (pass 36)
         or (
             (not plainly or c.guessed or _restates(c.text, question))
             and _answers(c, question, read.low)
@@ -142,6 +142,19 @@ _OPTIONS = re.compile(
     rf"(?i:either\s+)?{_NAME_RUN.pattern}\s*,?\s+or\s+(?i:maybe |perhaps |possibly )?{_NAME_RUN.pattern}"
     r"(?=\s*(?:[.,;:!?\u2013\u2014-]|$))"  # the options end the clause: not "... if Paris or Lyon is bigger"
 )
+def _offers_options(text: str, question: str | None) -> bool:
+    """Names offered as options, not the question's own options said back ("I don't know -- Los Angeles or Miami."
+    to "... in Los Angeles or Miami?": the review of pass 36)."""
+    found = _OPTIONS.match(text)
+    if not found:
+        return False
+    named = [n for n in _NAME_RUN.findall(found[0]) if n.casefold() not in ("either", "maybe", "perhaps", "i")]
+    said_back = bool(questions.offered(question)) and all(
+        re.search(rf"(?i)\b{re.escape(n)}\b", question or "") for n in named
+    )
+    return not said_back
+
+
 _RELATIVE = re.compile(r",\s*(?:who|which|where|whose|when)\b")
 # a second passive in another role: "developed by Starbreeze Studios and directed by Josef Fares" (hostile pass 31)
 _SECOND_ROLE = re.compile(

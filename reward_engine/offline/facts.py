@@ -824,24 +824,33 @@ def _ranked(text: str) -> set[tuple[str, str]]:
 _PRONOUN = re.compile(r"(?i)\b(?:he|she|it|they|his|her|its|their|this|these)\b")
 # the question's own asking words, and its auxiliaries and "year" of "in which year did ..." (hostile pass 9: a
 # sentence giving the year was not read as answering it)
-_ASIDE_AT_END = re.compile(
-    r"(?i),?\s+(?:aimed|intended|designed|meant|dedicated|devoted|committed|known|famous|noted|renowned)\s+"
-    r"(?:at|to|for|as)\b[^?,]*(?=\?\s*$)"
+# a modifier of what the question names: trailing ("... Society aimed at promoting education?") or set off by commas
+# ("Which ship, designed to be unsinkable, sank in 1912?")
+_MODIFIER = (
+    r"(?:aimed|intended|designed|meant|dedicated|devoted|committed|known|famous|noted|renowned)\s+(?:at|to|for|as)\b"
 )
-_NAME_WORD = re.compile(r"(?<=\w\s)[A-Z][\w'-]*")
+_ASIDE_AT_END = re.compile(rf"(?i),?\s+{_MODIFIER}[^?]*(?=\?\s*$)")
+_ASIDE_SET_OFF = re.compile(rf"(?i),\s+{_MODIFIER}[^,?]*,")
+# the rest still asks something: a verb of its own ("Who founded Oxfam", not "Which campaign")
+_A_VERB = re.compile(
+    r"(?i)\b(?:[a-z]{3,}ed|wrote|won|made|built|sang|led|began|took|gave|found|is|was|are|were|did|does|do|has|had)\b"
+)
 
 
 def _asked_words(question: str) -> frozenset[str]:
-    """The question's content words an answering sentence must hold; a trailing modifier left out ("... the
-    Servants of India Society aimed at promoting education?": hostile pass 35) only where the rest still asks
-    something (three words or more) and keeps every name: "Who was known as the Iron Lady?" is all modifier, and
-    "Which campaign aimed at reducing smoking was launched by the CDC?" would lose its verb and its name (the review
-    of pass 35)."""
-    asked = content_words(question) - {stem(w) for w in _ASKING}
-    rest = _ASIDE_AT_END.sub("", question)
-    kept = content_words(rest) - {stem(w) for w in _ASKING}
-    if rest != question and len(kept) >= 3 and set(_NAME_WORD.findall(question)) <= set(_NAME_WORD.findall(rest)):
-        return frozenset(kept)
+    """The question's content words an answering sentence must hold; a modifier of what it names left out ("... the
+    Servants of India Society aimed at promoting education, health and welfare?": hostile pass 35; "Who founded
+    Oxfam, known for famine relief?") where the rest still asks something (a verb and two content words): "Who was
+    known as the Iron Lady?" is all modifier, and "Which campaign aimed at reducing smoking was launched by the CDC?"
+    would lose its verb (the reviews of passes 35 and 36)."""
+    skip = {stem(w) for w in _ASKING}
+    asked = content_words(question) - skip
+    for aside in (_ASIDE_SET_OFF, _ASIDE_AT_END):
+        rest = aside.sub(" ", question)
+        kept = content_words(rest) - skip
+        verb = _A_VERB.search(re.sub(r"(?i)^\W*(?:who|what|which|when|where|how)\s+", "", rest))
+        if rest != question and len(kept) >= 2 and verb:
+            return frozenset(kept)
     return frozenset(asked)
 
 
@@ -1122,7 +1131,29 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     kept = [_APPOSITIVE.sub(" ", clause) for clause in kept]  # "Paris, the City of Light": said of Paris
     if any(_part_of_a_name(text, runs) for _, text in named) or _names_another(kept, question, passages):
         return True
+    if not said and _the_question_s_own_name(response, question, runs):
+        return True  # "Garth Brooks wrote it." for who wrote the song he sang (hostile pass 37)
     return bool(said) and not any(said & words for _, _, words in answering)
+
+
+def _the_question_s_own_name(response: str, question: str, runs: list[tuple[str, ...]]) -> bool:
+    """A who-question answered with a name the question itself holds, where the answering sentences name someone
+    the question does not: the response names no one new ("Garth Brooks wrote it." to "Who wrote the dance sung by
+    Garth Brooks?" against "Tony Arata wrote The Dance"), so no answering word of it was checked. Not a question that
+    offers its names to choose from ("Who won, Mayweather or Guerrero?", "... between Mayweather and Guerrero?")."""
+    from reward_engine.offline import questions
+
+    if (
+        not questions.ASKS_WHO.search(question)
+        or questions.offered(question)
+        or re.search(r"(?i)\bbetween\b", question)
+    ):
+        return False
+    asked = _words(question)
+    own = [run for run in _name_runs(response) if _words(" ".join(run))]
+    if not own or not all(_words(" ".join(run)) <= asked for run in own):
+        return False
+    return any(_words(" ".join(run)) and not _words(" ".join(run)) <= asked for run in runs)
 
 
 _MODALS = frozenset("will may can might must shall would could".split())

@@ -60,12 +60,14 @@ def _states_pattern() -> str:
 
 
 def other_state(text: str, golds: list[str]) -> bool:
-    """The gold's town, where the answer first names it, put in another state or country ("Portland, Oregon" or
-    "Portland, OR" for "Portland, Maine", "York, England" for "York, Pennsylvania"), or in the gold's and another
-    ("Lebanon, TN/KY"): the review of pass 34 found these paid, the town alone read. A later mention is a rival
-    ruled out or a neighbour ("Portland, Maine (not Portland, Oregon)": the review of pass 35).
+    """The gold's town put in another state or country ("Portland, Oregon" or "Portland, OR" for "Portland, Maine",
+    "York, England" for "York, Pennsylvania") or in the gold's and another ("Lebanon, TN/KY"): the review of pass 34
+    found these paid, the town alone read. Each mention counts ("Portland, Maine -- actually, I think it's Portland,
+    Oregon."), except one ruled out or named as a neighbour ("Portland, Maine (not Portland, Oregon)", "across the
+    lagoon from West Palm Beach": the reviews of passes 35 and 36). Only the first place after the town says where it
+    is ("Portland, Maine, New England" is one place).
 
-    >>> other_state("Portland, OR", ["Portland, Maine"]), other_state("Portland, Maine, USA", ["Portland, Maine"])
+    >>> other_state("Portland, OR", ["Portland, Maine"]), other_state("Portland, Maine, U.S.", ["Portland, Maine"])
     (True, False)
     >>> other_state("Lebanon, TN/KY", ["Lebanon, Tennessee"]), other_state("Lebanon, Tennessee", ["Lebanon, Tennessee"])
     (True, False)
@@ -80,20 +82,26 @@ def other_state(text: str, golds: list[str]) -> bool:
     spelt = states_spelt(re.sub(r"(?<=[a-z])\s*/\s*(?=[A-Z])", ", ", text))
     for gold in golds:
         found = re.fullmatch(rf"\s*(?P<town>.+?),\s*(?P<state>{states})\s*", gold)
-        first = found and re.search(rf"(?i)\b{re.escape(found['town'])}\b", spelt)
-        if not first:
-            continue
-        named = re.match(r"((?:,\s*[A-Z][\w.'-]*(?:\s+(?:of\s+)?[A-Z][\w.'-]*)*)+)", spelt[first.end() :])
-        for said in named[1].split(",")[1:] if named else []:
-            place = said.strip().rstrip(".")  # "born in Portland, Maine.": the sentence's stop
-            if place.lower() == found["state"].lower() or places.level(place) == places.COUNTRY and place in _USA:
+        for mention in re.finditer(rf"(?i)\b{re.escape(found['town'])}\b", spelt) if found else ():
+            if _SET_ASIDE.search(spelt[max(0, mention.start() - 40) : mention.start()]):
                 continue
-            if re.fullmatch(states, place) or places.level(place) >= places.REGION:
-                return True
+            named = re.match(r"((?:,\s*[A-Z][\w.'-]*(?:\s+(?:of\s+)?[A-Z][\w.'-]*)*)+)", spelt[mention.end() :])
+            places_after = [p.strip().rstrip(".") for p in named[1].split(",")[1:]] if named else []
+            for k, place in enumerate(places_after):
+                if place.lower() == found["state"].lower() or place.replace(".", "") in _USA:
+                    continue
+                if re.fullmatch(states, place) or (k == 0 and places.level(place) >= places.REGION):
+                    return True
+                break  # a county, a region after the state: where the one place lies
     return False
 
 
-_USA = frozenset({"USA", "US", "U.S.", "U.S.A.", "United States", "America", "United States of America"})
+# a mention set aside or named as a neighbour: "(not Portland, Oregon)", "across the lagoon from West Palm Beach"
+_SET_ASIDE = re.compile(
+    r"(?i)\b(?:not|rather than|instead of|unlike|next to|near|nearby|beside|across|from|opposite|neighbou?ring|"
+    r"confused with|mistaken for)\b[^.;:!?]*$"
+)
+_USA = frozenset({"USA", "US", "United States", "America", "United States of America"})  # dots taken out
 _COMPASS = r"(?:North|South|East|West|Northeast|Northwest|Southeast|Southwest|New|Upper|Lower)"
 
 
@@ -110,7 +118,10 @@ def another_town(text: str, golds: list[str]) -> bool:
     states = _states_pattern()
     for gold in golds:
         found = re.fullmatch(rf"\s*(?P<town>.+?),\s*(?:{states})\s*", gold)
-        first = found and re.search(rf"(?:\b(?P<compass>{_COMPASS})\s+)?\b{re.escape(found['town'])}\b", text)
-        if first and first["compass"] and not found["town"].startswith(first["compass"]):
-            return True
+        pattern = rf"(?:\b(?P<compass>{_COMPASS})\s+)?\b{re.escape(found['town'])}\b" if found else None
+        for mention in re.finditer(pattern, text) if pattern else ():
+            if _SET_ASIDE.search(text[max(0, mention.start() - 40) : mention.start()]):
+                continue
+            if mention["compass"] and not found["town"].startswith(mention["compass"]):
+                return True
     return False

@@ -933,7 +933,9 @@ def named_in_another_role(text: str, question: str | None, golds: list[str]) -> 
     for found in _ACTIVE_ROLE.finditer(text):
         verb = found["verb"] if " " not in found["verb"] else "voice"
         mine = any(found["name"].casefold() == gold.casefold() for gold in golds)
-        if mine and role_of(verb) in roles and not _the_asked(found["obj"], topic):
+        # a part that shares no word with the question: "Rose DeWitt Bukater" is the asked Rose (review of pass 36)
+        other = not _the_asked(found["obj"], topic) and not content_words(found["obj"]) & topic
+        if mine and role_of(verb) in roles and other:
             return True
     return False
 
