@@ -73,12 +73,16 @@ JOB = "reward_engine.score"
 MAX_ERROR_SHARE = 0.1  # --max-error-share's default: see docs/score-model-outputs.md
 
 
-def _output_row(row: Row, result: RewardResult | None, source: Path) -> dict[str, Any]:
+def _output_row(row: Row, result: RewardResult | None, source: Path, settings: str = "") -> dict[str, Any]:
+    """One output row; ``scored_with`` is the job's settings hash, so rows say what scored them even where the
+    job's record beside the file says otherwise (a file moved over another output: hostile pass 38)."""
     data = row.data or {}
     rid = data.get("id", row.id)
     if isinstance(rid, float) and not math.isfinite(rid):
         rid = str(rid)  # an id written NaN or Infinity stays told apart (null in JSON would not: hostile pass 9)
     out: dict[str, Any] = {"id": rid, "line": row.line, "input_digest": row.digest}
+    if settings:
+        out["scored_with"] = settings
     if result is None:
         out.update(reward=None, status="bad_input", error=row.error)
         return out
@@ -168,6 +172,7 @@ async def score_file(
     _adopt_a_record_keyed_by_path(output_path, config, kb_version, settings)
     _check_same_knowledge(output_path, config, kb_version, settings, overwrite)
     _check_same_rules(output_path, settings, overwrite)
+    _check_rows_scored_with(output_path, settings, overwrite)
     job = ScoreJob(config, kb, batch_size, concurrency, passes, ray_address, ray_actors)
     stdin = _read_once(input_path)  # standard input or a pipe (``<(cmd)``): its path does not say what it holds
     before = _record(output_path) if stdin and not overwrite else {}
@@ -192,7 +197,7 @@ async def score_file(
             rewrite_indexed(output_path, done)  # drop torn lines and rows to redo
             read = _InputDigest()
             summary = await _score_rows(
-                job, spool or input_path, output_path, done, progress, started, read, input_path
+                job, spool or input_path, output_path, done, progress, started, read, input_path, settings
             )
             if stdin:  # what this output was made from: another stdin is refused next time
                 record["stdin_digest"] = read.hexdigest()
@@ -319,6 +324,31 @@ def _check_same_rules(output_path: Path, settings: str, overwrite: bool) -> None
     )
 
 
+def _check_rows_scored_with(output_path: Path, settings: str, overwrite: bool) -> None:
+    """Rows that say another job's settings scored them are refused, whatever the record beside the file says:
+    "mv out.truthrl.jsonl out.knowrl.jsonl" left knowrl's record beside truthrl's rows, and a rerun kept them all as
+    knowrl's (hostile pass 38). Rows without the field (older outputs) are read as the record says."""
+    try:
+        if overwrite or not output_path.is_file() or not output_path.stat().st_size:
+            return
+        with output_path.open("rb") as handle:
+            for number, raw in enumerate(handle, 1):
+                if b'"scored_with"' not in raw:
+                    continue
+                try:
+                    theirs = json.loads(raw).get("scored_with")
+                except (ValueError, AttributeError, RecursionError):
+                    continue
+                if isinstance(theirs, str) and theirs != settings:
+                    raise OutputError(
+                        f"--output {output_path}:{number} holds a row scored with other settings (config hash "
+                        f"{theirs}, now {settings}), though the job's record beside it is this job's: a file moved "
+                        "or copied over it? Pass --overwrite to score again, or choose another --output"
+                    )
+    except OSError:
+        return
+
+
 class _InputDigest:
     """A digest of the input's records as read (line and record digest, in order): the content of a stdin."""
 
@@ -404,6 +434,7 @@ async def _score_rows(
     started: float,
     read: _InputDigest | None = None,
     shown: Path | None = None,
+    settings: str = "",
 ) -> dict[str, Any]:
     """The rows of ``input_path`` not in ``done`` (the resume state: kept rows by line, with the digest of the
     input row each was scored from) scored by ``job`` and appended to ``output_path``, then put in order.
@@ -444,7 +475,7 @@ async def _score_rows(
 
                 async def run(chunk: list[Row]) -> None:
                     by_line = await job.score_rows(scorer, chunk)
-                    writer.write([_output_row(r, by_line.get(r.line), shown) for r in chunk])
+                    writer.write([_output_row(r, by_line.get(r.line), shown, settings) for r in chunk])
                     bar.update(len(chunk))
 
                 pending: set[asyncio.Task] = set()

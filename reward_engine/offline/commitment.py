@@ -142,6 +142,8 @@ _OPTIONS = re.compile(
     rf"(?i:either\s+)?{_NAME_RUN.pattern}\s*,?\s+or\s+(?i:maybe |perhaps |possibly )?{_NAME_RUN.pattern}"
     r"(?=\s*(?:[.,;:!?\u2013\u2014-]|$))"  # the options end the clause: not "... if Paris or Lyon is bigger"
 )
+
+
 def _offers_options(text: str, question: str | None) -> bool:
     """Names offered as options, not the question's own options said back ("I don't know -- Los Angeles or Miami."
     to "... in Los Angeles or Miami?": the review of pass 36)."""
@@ -406,7 +408,17 @@ def _answer_form(text: str, question: str | None) -> bool:
         return False  # "a different book", "a Baroque piece": a description (the fits question grades those)
     if _PERSONAL.match(text) and not named:
         return False  # "you", "[tell] you its composer": no answer
-    return named or bool(topic.content_words(text) - topic.content_words(question or "") - _RESIDUE)
+    if named or topic.content_words(text) - topic.content_words(question or "") - _RESIDUE:
+        return True
+    # one of a choice question's options, picked: "I don't know -- Los Angeles or Miami? I'd lean Miami." (review 37)
+    picked = text.strip(" .!?").casefold()
+    if re.search(r"\bor\b", picked):
+        return False  # the options said back, not one picked
+    said = (question or "").casefold()  # "Los Angeles", where ``offered`` reads the option as wide as the last one
+    return any(
+        picked == o.casefold() or (picked.endswith(o.casefold()) and picked in said)
+        for o in questions.offered(question)
+    )
 
 
 # what a refusal leaves behind when the reading cuts it ("I don't remember that date", "Good question!")

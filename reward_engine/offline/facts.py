@@ -830,7 +830,6 @@ _MODIFIER = (
     r"(?:aimed|intended|designed|meant|dedicated|devoted|committed|known|famous|noted|renowned)\s+(?:at|to|for|as)\b"
 )
 _ASIDE_AT_END = re.compile(rf"(?i),?\s+{_MODIFIER}[^?]*(?=\?\s*$)")
-_ASIDE_SET_OFF = re.compile(rf"(?i),\s+{_MODIFIER}[^,?]*,")
 # the rest still asks something: a verb of its own ("Who founded Oxfam", not "Which campaign")
 _A_VERB = re.compile(
     r"(?i)\b(?:[a-z]{3,}ed|wrote|won|made|built|sang|led|began|took|gave|found|is|was|are|were|did|does|do|has|had)\b"
@@ -845,7 +844,7 @@ def _asked_words(question: str) -> frozenset[str]:
     would lose its verb (the reviews of passes 35 and 36)."""
     skip = {stem(w) for w in _ASKING}
     asked = content_words(question) - skip
-    for aside in (_ASIDE_SET_OFF, _ASIDE_AT_END):
+    for aside in (_ASIDE_AT_END,):  # not one set off by commas: "Which scientist, known for relativity, won ...?"
         rest = aside.sub(" ", question)
         kept = content_words(rest) - skip
         verb = _A_VERB.search(re.sub(r"(?i)^\W*(?:who|what|which|when|where|how)\s+", "", rest))
@@ -1059,7 +1058,7 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return False
     need = len(asked) - 1 if len(asked) >= 3 else len(asked)
     answering: list[tuple[str, str, frozenset[str]]] = []
-    runs: list[tuple[str, ...]] = []  # the names the answering sentences hold, whole ("guido van rossum")
+    named_runs: list[list[tuple[str, ...]]] = []  # the names each answering sentence holds, whole ("guido van rossum")
     for passage in passages:
         before, before_text = set(), ""
         for sentence in split_sentences(passage):
@@ -1070,8 +1069,16 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
             held = words | before if pronoun else words
             if len(held & asked) >= need:
                 answering.append((passage, sentence, frozenset(held)))
-                runs += _name_runs(sentence) + (_name_runs(before_text) if pronoun else [])
+                named_runs.append(_name_runs(sentence) + (_name_runs(before_text) if pronoun else []))
             before, before_text = words, sentence
+    # a sentence that holds every word of the question answers it before one that misses a word: "In 2011 Dawkins
+    # played for the Denver Broncos" over "Dawkins played for the Philadelphia Eagles from 1996 to 2008" for 2011
+    # (hostile pass 38: the Eagles were paid 1)
+    whole_match = [i for i, (_, _, held) in enumerate(answering) if asked <= held]
+    if whole_match and len(whole_match) < len(answering):
+        answering = [answering[i] for i in whole_match]
+        named_runs = [named_runs[i] for i in whole_match]
+    runs = [run for found in named_runs for run in found]
     if not answering:
         return False
     if _superlative_given_another(question, response, [w for _, _, w in answering]):
@@ -1131,12 +1138,12 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     kept = [_APPOSITIVE.sub(" ", clause) for clause in kept]  # "Paris, the City of Light": said of Paris
     if any(_part_of_a_name(text, runs) for _, text in named) or _names_another(kept, question, passages):
         return True
-    if not said and _the_question_s_own_name(response, question, runs):
+    if not said and _the_question_s_own_name(response, question, passages):
         return True  # "Garth Brooks wrote it." for who wrote the song he sang (hostile pass 37)
     return bool(said) and not any(said & words for _, _, words in answering)
 
 
-def _the_question_s_own_name(response: str, question: str, runs: list[tuple[str, ...]]) -> bool:
+def _the_question_s_own_name(response: str, question: str, passages: list[str]) -> bool:
     """A who-question answered with a name the question itself holds, where the answering sentences name someone
     the question does not: the response names no one new ("Garth Brooks wrote it." to "Who wrote the dance sung by
     Garth Brooks?" against "Tony Arata wrote The Dance"), so no answering word of it was checked. Not a question that
@@ -1153,7 +1160,29 @@ def _the_question_s_own_name(response: str, question: str, runs: list[tuple[str,
     own = [run for run in _name_runs(response) if _words(" ".join(run))]
     if not own or not all(_words(" ".join(run)) <= asked for run in own):
         return False
-    return any(_words(" ".join(run)) and not _words(" ".join(run)) <= asked for run in runs)
+    agents = _agents(question, passages)
+    # the evidence's doer of the asked verb is someone else: "Tony Arata wrote ...", "written by Tony Arata" (and not
+    # "hosted by Oprah Winfrey" for "Who hosted The Oprah Winfrey Show?": the review of pass 37)
+    return bool(agents) and not any(_words(" ".join(run)) <= _words(agent) for run in own for agent in agents)
+
+
+_PARTICIPLES = {"wrote": "written", "sang": "sung", "drew": "drawn", "took": "taken", "gave": "given", "began": "begun",
+                "spoke": "spoken", "chose": "chosen", "ran": "run", "rode": "ridden", "flew": "flown"}  # fmt: skip
+_AGENT_NAME = r"([A-Z][\w.'-]*(?:\s+(?:[A-Z][\w.'-]*|de|van|von|da|di|del|la|le))*)"
+
+
+def _agents(question: str, passages: list[str]) -> list[str]:
+    """Who the passages say did what "Who <verb> ...?" asks: the name before the verb ("Tony Arata wrote") or after
+    its participle and "by" ("written by Tony Arata")."""
+    verb = re.match(r"(?i)\s*who\s+([a-z]+)\b", question)
+    if not verb or verb[1].lower() in ("is", "was", "are", "were", "did", "does", "do", "has", "had", "will"):
+        return []
+    past = verb[1].lower()
+    participle = _PARTICIPLES.get(past, past)
+    text = " ".join(passages)
+    found = re.findall(rf"{_AGENT_NAME}\s+(?:also\s+|first\s+)?{re.escape(past)}\b", text)
+    found += re.findall(rf"(?i:\b{re.escape(participle)})\s+by\s+{_AGENT_NAME}", text)
+    return [f for f in found if f not in ("He", "She", "It", "They", "The", "This")]
 
 
 _MODALS = frozenset("will may can might must shall would could".split())

@@ -440,8 +440,11 @@ def _asked_aliases(golds: list[str], question: str) -> list[str]:
     Zhou dynasty: hostile pass 36), never one ("Catherine" for "Catherine of Aragon" paid "Catherine Parr", "Battle"
     for "Battle of the Somme" any battle: the review of pass 36)."""
     asked, out = question_words(question), []
-    for option in _options(question):  # "Mayweather" for Floyd Mayweather, asked "between Mayweather and Guerrero"
-        if any(set(normalize(option).split()) < set(normalize(g).split()) for g in golds):
+    options = _options(question)
+    for option in options:  # "Mayweather" for Floyd Mayweather, asked "between Mayweather and Guerrero"
+        words = set(normalize(option).split())
+        inside = [o for o in options if o != option and words < set(normalize(o).split())]  # "York", "New York"
+        if not inside and any(words < set(normalize(g).split()) for g in golds):
             out.append(option)
     for gold in golds:
         when = gold_date(gold)
@@ -936,10 +939,27 @@ def _remark(text: str, asked: frozenset[str]) -> bool:
     the question does not ask ("Lyon is capital" would)."""
     found = _NAME_IS_WORD.match(text)
     word = found["word"] if found else ""
-    kin = word.endswith("est") or any(w[:5] == word[:5] for w in asked if len(w) >= 4)  # "the biggest", "blond"
+    superlative = any(word in group and asked & group for group in _SAME_SUPERLATIVE)  # "the biggest", "the largest"
+    kin = superlative or any(w[:5] == word[:5] for w in asked if len(w) >= 4)  # "blond" to "blonde"
     return bool(found) and normalize(word) not in asked and word not in _STOP and word not in _ENDORSING and not kin
 
 
+_SAME_SUPERLATIVE = tuple(
+    frozenset(g.split())
+    for g in (
+        "largest biggest greatest hugest",
+        "tallest highest loftiest",
+        "smallest tiniest littlest",
+        "longest",
+        "shortest",
+        "oldest eldest earliest first",
+        "youngest newest latest last",
+        "fastest quickest",
+        "deepest",
+        "richest wealthiest",
+        "most",
+    )
+)
 _ENDORSING = frozenset("correct right true accurate wrong incorrect false likelier likely better answer".split())
 
 
@@ -1234,7 +1254,11 @@ def _compare_quantity(value: float, step: float, q: Quantity, slack: float = 0.0
         # 12-20 that one figure paid INCORRECT).
         # Coarser still, a value that is not the gold's at the gold's precision names another number: "about
         # 9,000 metres" for 8,849 m is a committed wrong answer, not an abstention (issue #74).
-        if q.step > _VAGUE_FIGURES * step * (1 + 1e-9) and not within(q.low):
+        coarser = q.step / step
+        two_figures = round(abs(q.low) / q.step) >= 10  # "roughly 4,400" (44 hundreds), not "about 100" (one)
+        if (coarser > _VAGUE_FIGURES * (1 + 1e-9) or (coarser > 10 * (1 + 1e-9) and not two_figures)) and not within(
+            q.low
+        ):
             return Label.INCORRECT
         return Label.NOT_ATTEMPTED
     inside = q.low < value < q.high if q.kind in ("above", "below") else q.low - eps <= value <= q.high + eps

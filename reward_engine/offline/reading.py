@@ -70,7 +70,7 @@ ABSTENTIONS = (
     r"beyond me)\b",
     _I + r"(?:would|'d) (?:need|have) to (?:research|look (?:it |this |that )?up|search)\b",
     # "I can't help with that one" (held-out set 19's refusal, paid INCORRECT): not "I can't help but think ..."
-    _I + r"(?:cannot|can not|can't|cant|could not|couldn't) help(?: you)? with (?:that|this)\b",
+    _I + r"(?:cannot|can not|can't|cant|could not|couldn't) help(?: you)? with (?:that|this)(?: one| question)?\b",
     _I + r"(?:would|'d|will|need to|have to) (?:need to |have to )?"
     r"(?:check|consult|look (?:it |this |that )?up in)"
     r" (?:a|an|the|some|my) (?:[\w-]+ )?(?:reference|source|book|encyclopedia|atlas|almanac|records?)\b",
@@ -123,7 +123,8 @@ _ABSTAIN_ANYWHERE = re.compile("|".join((*ABSTENTIONS, *(rf"\b{w}\b" for w, _ in
 _HEDGE = re.compile(
     r"\b(?:i think|i believe|i guess|i suppose|i suspect|i reckon|i assume|i imagine|i feel|i recall|i remember|"
     r"i would guess|i'd guess|i would say|i'd say|i want to say|i'd go with|i would go with|i'll go with|"
-    r"i'm guessing|i am guessing|let's say)\b(?: that\b)?"
+    r"i'm guessing|i am guessing|let's say|i'd lean|i would lean|i lean|i'm leaning|i am leaning)\b"
+    r"(?: (?:towards?|to))?(?: that\b)?"
     r"|\b(?:i am|i'm|im) (?:fairly |pretty |quite |almost |reasonably |somewhat |mostly |kind of |sort of )?"
     r"(?:sure|certain|confident|positive)\b(?: that\b)?"
     r"|\bmy (?:best |first |only |honest |educated |wild )?(?:guess|bet|estimate|recollection|understanding|belief|"
@@ -148,6 +149,7 @@ _HEDGE = re.compile(
     r"|\b(?:seems?|sounds?|looks?|feels?)(?: about)? (?:right|correct|likely|plausible|familiar)\b"
     r"|\b(?:is|would be|was) (?:my|the) (?:best )?(?:guess|bet)\b"
     r"|\b(?:is|would be|was) what i(?:'d| would|'ll| will)? (?:go with|guess|pick|choose)\b"
+    r"|\b(?:is|was) (?:all|the only (?:one|name|thing)) i can think of\b"
     r"|\?"
 )
 

@@ -934,7 +934,10 @@ def named_in_another_role(text: str, question: str | None, golds: list[str]) -> 
         verb = found["verb"] if " " not in found["verb"] else "voice"
         mine = any(found["name"].casefold() == gold.casefold() for gold in golds)
         # a part that shares no word with the question: "Rose DeWitt Bukater" is the asked Rose (review of pass 36)
-        other = not _the_asked(found["obj"], topic) and not content_words(found["obj"]) & topic
+        # a part sharing the question's first name-word, not only a family name: "Rose DeWitt Bukater" is the asked
+        # Rose; "Vito Corleone" is not Michael Corleone (the reviews of passes 36 and 37)
+        first = next(iter(content_words(found["obj"].split()[0])), "") if found["obj"].split() else ""
+        other = not _the_asked(found["obj"], topic) and first not in topic
         if mine and role_of(verb) in roles and other:
             return True
     return False
