@@ -147,7 +147,8 @@ HELDOUT_STATUS = {  # what was tuned after each set was read: a set read for a c
     "of 1abe162 were written from sets 12-20's misses after that run: out of sample for them, its counts seen.",
     "bench/data/judge_set_22.jsonl": "`judge_set_22.jsonl` (2026-12-04c) was written by a helper started at "
     "1abe162, reading no code, prompt, result or judge output; its writer described 6 borderline cases in its "
-    "report, so 6 of 120 were read; the rest committed unread: **out of sample**, not yet run.",
+    "report, so 6 of 120 were read; the rest committed unread: **out of sample** at 05a609c (86.7 %, "
+    "`bench/results/judge_heldout_22.md`); not read after that run.",
 }
 LABELS = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
 GENERATOR = "smollm2"
