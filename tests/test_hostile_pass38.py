@@ -99,3 +99,27 @@ def test_what_the_review_of_pass_37_s_rules_found() -> None:
                 "Marie Curie won the Nobel Prize in Physics in 1903."]  # fmt: skip
     question = "Which scientist, known for the theory of relativity, won the Nobel Prize in Physics?"
     assert facts.answer_contradicted(question, "Marie Curie", einstein)
+
+
+def test_what_the_review_of_pass_38_s_rules_found() -> None:
+    from reward_engine.offline import facts
+    from reward_engine.offline.grader import Label, grade
+
+    rooms = "How many rooms does the hotel have?"
+    assert grade("About 100 rooms.", "98", rooms) is Label.NOT_ATTEMPTED  # two figures coarser, close: vague
+    assert grade("About 100 rooms.", "51", rooms) is Label.INCORRECT  # far from it: another number
+    dumas = "Who wrote The Three Musketeers, Alexandre Dumas or Alexandre Dumas fils?"
+    assert grade("Alexandre Dumas", "Alexandre Dumas pere", dumas) is Label.CORRECT
+    where = "Where was the poet born?"
+    assert grade("Portland, Maine; a long way from Portland, Oregon.", "Portland, Maine", where) is Label.CORRECT
+    assert grade("Venus. Mercury is the warmest.", "Venus", "Which is the hottest planet?") is Label.INCORRECT
+    assert grade("I'm leaning towards saying I don't know.", "Leo Delibes", "Who composed Lakme?") is (
+        Label.NOT_ATTEMPTED
+    )
+    ali = ["In 1971 Muhammad Ali was beaten by Joe Frazier in the Fight of the Century."]
+    assert facts.answer_contradicted("Who beat Muhammad Ali in 1971?", "Muhammad Ali.", ali)
+    einstein = ["Albert Einstein won the Nobel Prize in Physics in 1921 for the photoelectric effect."]
+    question = "Which scientist, known for his theory of relativity, won the Nobel Prize in Physics in 1921?"
+    assert facts.answer_contradicted(question, "Niels Bohr", einstein)  # the modifier the evidence does not repeat
+    olympics = ["Barcelona hosted the 1992 Summer Olympics.", "In 1992, the city of Seville hosted Expo 92."]
+    assert not facts.answer_contradicted("Which city hosted the Summer Olympics in 1992?", "Barcelona.", olympics)

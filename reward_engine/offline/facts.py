@@ -830,27 +830,69 @@ _MODIFIER = (
     r"(?:aimed|intended|designed|meant|dedicated|devoted|committed|known|famous|noted|renowned)\s+(?:at|to|for|as)\b"
 )
 _ASIDE_AT_END = re.compile(rf"(?i),?\s+{_MODIFIER}[^?]*(?=\?\s*$)")
+_ASIDE_SET_OFF = re.compile(rf"(?i),\s+{_MODIFIER}[^,?]*,")
 # the rest still asks something: a verb of its own ("Who founded Oxfam", not "Which campaign")
 _A_VERB = re.compile(
     r"(?i)\b(?:[a-z]{3,}ed|wrote|won|made|built|sang|led|began|took|gave|found|is|was|are|were|did|does|do|has|had)\b"
 )
 
 
-def _asked_words(question: str) -> frozenset[str]:
-    """The question's content words an answering sentence must hold; a modifier of what it names left out ("... the
-    Servants of India Society aimed at promoting education, health and welfare?": hostile pass 35; "Who founded
-    Oxfam, known for famine relief?") where the rest still asks something (a verb and two content words): "Who was
-    known as the Iron Lady?" is all modifier, and "Which campaign aimed at reducing smoking was launched by the CDC?"
-    would lose its verb (the reviews of passes 35 and 36)."""
+def _asked_words(question: str) -> list[frozenset[str]]:
+    """The question's content words an answering sentence must hold, in the order to try them: the whole question,
+    then without a modifier of what it names, where the evidence does not repeat it ("... the Servants of India
+    Society aimed at promoting education?": hostile pass 35; "Which scientist, known for his theory of relativity,
+    won ...?" against "Einstein won ..."), only where the rest still asks something (a verb and two content words):
+    "Who was known as the Iron Lady?" is all modifier, and "Which campaign aimed at reducing smoking was launched by
+    the CDC?" would lose its verb (the reviews of passes 35-38). Tried in this order, a modifier the evidence does
+    repeat still picks the answer ("Albert Einstein, known for the theory of relativity, won ...")."""
     skip = {stem(w) for w in _ASKING}
-    asked = content_words(question) - skip
-    for aside in (_ASIDE_AT_END,):  # not one set off by commas: "Which scientist, known for relativity, won ...?"
+    out = [frozenset(content_words(question) - skip)]
+    for aside in (_ASIDE_SET_OFF, _ASIDE_AT_END):
         rest = aside.sub(" ", question)
-        kept = content_words(rest) - skip
+        kept = frozenset(content_words(rest) - skip)
         verb = _A_VERB.search(re.sub(r"(?i)^\W*(?:who|what|which|when|where|how)\s+", "", rest))
-        if rest != question and len(kept) >= 2 and verb:
-            return frozenset(kept)
-    return frozenset(asked)
+        if rest != question and len(kept) >= 2 and verb and kept not in out:
+            out.append(kept)
+    return [words for words in out if words]
+
+
+def _answering(asked: frozenset[str], passages: list[str]) -> tuple[list, list]:
+    """The evidence sentences that answer a question asking ``asked`` (all its words, or all but one of three or
+    more), with the names each holds; a sentence opening with a pronoun also holds the one before it."""
+    need = len(asked) - 1 if len(asked) >= 3 else len(asked)
+    answering: list[tuple[str, str, frozenset[str]]] = []
+    named_runs: list[list[tuple[str, ...]]] = []
+    for passage in passages:
+        before, before_text = set(), ""
+        for sentence in split_sentences(passage):
+            words = _words(sentence)
+            # "He wrote ... The Magic Flute": a pronoun names what the sentence before it is about (and counts
+            # toward the question's words: "She won ... in Chemistry in 1911" answers a question naming Curie)
+            pronoun = _PRONOUN.search(sentence)
+            held = words | before if pronoun else words
+            if len(held & asked) >= need:
+                answering.append((passage, sentence, frozenset(held)))
+                named_runs.append(_name_runs(sentence) + (_name_runs(before_text) if pronoun else []))
+            before, before_text = words, sentence
+    return answering, named_runs
+
+
+_YEARS = re.compile(r"\b(?:1\d{3}|20\d{2})\b")
+
+
+def _of_the_asked_time(question: str, answering: list, named_runs: list) -> tuple[list, list]:
+    """Without the answering sentences of another time: a question that names a year, and a sentence that lacks it
+    and names other years ("Dawkins played for the Philadelphia Eagles from 1996 to 2008" for 2011: hostile pass 38),
+    while another sentence holds the year. A sentence holding the year stays, whatever it says (a distractor "In 2011,
+    Dawkins played against the Eagles" is read with the rest: the review of pass 38)."""
+    years = set(_YEARS.findall(question))
+    if not years:
+        return answering, named_runs
+    other_time = [bool(set(_YEARS.findall(s)) - years) and not years & set(_YEARS.findall(s)) for _, s, _ in answering]
+    if all(other_time) or not any(other_time):
+        return answering, named_runs
+    kept = [i for i, other in enumerate(other_time) if not other]
+    return [answering[i] for i in kept], [named_runs[i] for i in kept]
 
 
 _ASKING = frozenset("what which who whom whose when where how why name called named did does do year".split())
@@ -1053,31 +1095,15 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return True
     # "... the Servants of India Society aimed at promoting education?": the modifier describes what the question
     # names, and the evidence rarely repeats it (hostile pass 35: no sentence answered, every name was paid 1)
-    asked = _asked_words(question)
-    if not asked:
-        return False
-    need = len(asked) - 1 if len(asked) >= 3 else len(asked)
     answering: list[tuple[str, str, frozenset[str]]] = []
     named_runs: list[list[tuple[str, ...]]] = []  # the names each answering sentence holds, whole ("guido van rossum")
-    for passage in passages:
-        before, before_text = set(), ""
-        for sentence in split_sentences(passage):
-            words = _words(sentence)
-            # "He wrote ... The Magic Flute": a pronoun names what the sentence before it is about (and counts
-            # toward the question's words: "She won ... in Chemistry in 1911" answers a question naming Curie)
-            pronoun = _PRONOUN.search(sentence)
-            held = words | before if pronoun else words
-            if len(held & asked) >= need:
-                answering.append((passage, sentence, frozenset(held)))
-                named_runs.append(_name_runs(sentence) + (_name_runs(before_text) if pronoun else []))
-            before, before_text = words, sentence
-    # a sentence that holds every word of the question answers it before one that misses a word: "In 2011 Dawkins
-    # played for the Denver Broncos" over "Dawkins played for the Philadelphia Eagles from 1996 to 2008" for 2011
-    # (hostile pass 38: the Eagles were paid 1)
-    whole_match = [i for i, (_, _, held) in enumerate(answering) if asked <= held]
-    if whole_match and len(whole_match) < len(answering):
-        answering = [answering[i] for i in whole_match]
-        named_runs = [named_runs[i] for i in whole_match]
+    for asked in _asked_words(question):  # the whole question first, then without a modifier of what it names
+        answering, named_runs = _answering(asked, passages)
+        if answering:
+            break
+    if not answering:
+        return False
+    answering, named_runs = _of_the_asked_time(question, answering, named_runs)
     runs = [run for found in named_runs for run in found]
     if not answering:
         return False
@@ -1138,12 +1164,12 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     kept = [_APPOSITIVE.sub(" ", clause) for clause in kept]  # "Paris, the City of Light": said of Paris
     if any(_part_of_a_name(text, runs) for _, text in named) or _names_another(kept, question, passages):
         return True
-    if not said and _the_question_s_own_name(response, question, passages):
+    if not said and _the_question_s_own_name(response, question, passages, runs):
         return True  # "Garth Brooks wrote it." for who wrote the song he sang (hostile pass 37)
     return bool(said) and not any(said & words for _, _, words in answering)
 
 
-def _the_question_s_own_name(response: str, question: str, passages: list[str]) -> bool:
+def _the_question_s_own_name(response: str, question: str, passages: list[str], runs: list[tuple[str, ...]]) -> bool:
     """A who-question answered with a name the question itself holds, where the answering sentences name someone
     the question does not: the response names no one new ("Garth Brooks wrote it." to "Who wrote the dance sung by
     Garth Brooks?" against "Tony Arata wrote The Dance"), so no answering word of it was checked. Not a question that
@@ -1162,12 +1188,24 @@ def _the_question_s_own_name(response: str, question: str, passages: list[str]) 
         return False
     agents = _agents(question, passages)
     # the evidence's doer of the asked verb is someone else: "Tony Arata wrote ...", "written by Tony Arata" (and not
-    # "hosted by Oprah Winfrey" for "Who hosted The Oprah Winfrey Show?": the review of pass 37)
-    return bool(agents) and not any(_words(" ".join(run)) <= _words(agent) for run in own for agent in agents)
+    # "hosted by Oprah Winfrey" for "Who hosted The Oprah Winfrey Show?": the review of pass 37); where the evidence
+    # words the deed otherwise ("tutored by Aristotle" for "Who taught ...?"), any name of the answering sentences the
+    # question does not hold (the review of pass 38)
+    if agents:
+        return not any(_words(" ".join(run)) <= _words(agent) for run in own for agent in agents)
+    text = " ".join(passages)
+    doer = any(re.search(rf"(?i:{re.escape(' '.join(run))})\s+(?:also\s+)?{_DEED}", text) for run in own)
+    # "John Malkovich played a version of himself": the question's name does something there (review 37)
+    return not doer and any(_words(" ".join(run)) and not _words(" ".join(run)) <= asked for run in runs)
 
 
 _PARTICIPLES = {"wrote": "written", "sang": "sung", "drew": "drawn", "took": "taken", "gave": "given", "began": "begun",
-                "spoke": "spoken", "chose": "chosen", "ran": "run", "rode": "ridden", "flew": "flown"}  # fmt: skip
+                "spoke": "spoken", "chose": "chosen", "ran": "run", "rode": "ridden", "flew": "flown", "beat": "beaten",
+                "threw": "thrown", "wore": "worn", "stole": "stolen", "broke": "broken", "shot": "shot"}  # fmt: skip
+# a verb after a name, not "the" nor "was": "John Malkovich played ...", not "Alexander the Great was tutored by ..."
+_DEED = (
+    r"(?!(?:was|is|has|does|as)\b)(?:[a-z]{2,}ed|[a-z]{2,}s|wrote|sang|won|made|led|ran|took|gave|built|drew|shot)\b"
+)
 _AGENT_NAME = r"([A-Z][\w.'-]*(?:\s+(?:[A-Z][\w.'-]*|de|van|von|da|di|del|la|le))*)"
 
 

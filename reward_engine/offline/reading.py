@@ -123,7 +123,7 @@ _ABSTAIN_ANYWHERE = re.compile("|".join((*ABSTENTIONS, *(rf"\b{w}\b" for w, _ in
 _HEDGE = re.compile(
     r"\b(?:i think|i believe|i guess|i suppose|i suspect|i reckon|i assume|i imagine|i feel|i recall|i remember|"
     r"i would guess|i'd guess|i would say|i'd say|i want to say|i'd go with|i would go with|i'll go with|"
-    r"i'm guessing|i am guessing|let's say|i'd lean|i would lean|i lean|i'm leaning|i am leaning)\b"
+    r"i'm guessing|i am guessing|let's say|i'd lean|i would lean|i lean)\b"
     r"(?: (?:towards?|to))?(?: that\b)?"
     r"|\b(?:i am|i'm|im) (?:fairly |pretty |quite |almost |reasonably |somewhat |mostly |kind of |sort of )?"
     r"(?:sure|certain|confident|positive)\b(?: that\b)?"

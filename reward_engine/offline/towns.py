@@ -98,8 +98,8 @@ def other_state(text: str, golds: list[str]) -> bool:
 
 # a mention set aside or named as a neighbour: "(not Portland, Oregon)", "across the lagoon from West Palm Beach"
 _SET_ASIDE = re.compile(
-    r"(?i)\b(?:not|rather than|instead of|unlike|next to|near|nearby|beside|across(?: [a-z]+)* from|opposite|"
-    r"neighbou?ring|confused with|mistaken for|far from|later (?:lived|moved) (?:in|to))\b[^.;:!?]*$"
+    r"(?i)\b(?:not|rather than|instead of|unlike|next to|near|nearby|beside|opposite|neighbou?ring|confused with|"
+    r"mistaken for|(?:far|away|way|miles|different|distinct|across(?: [a-z]+)*|coast) from)\b[^.;:!?]*$"
 )
 _USA = frozenset({"USA", "US", "United States", "America", "United States of America"})  # dots taken out
 _COMPASS = r"(?:North|South|East|West|Northeast|Northwest|Southeast|Southwest|New|Upper|Lower)"
