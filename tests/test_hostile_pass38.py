@@ -123,3 +123,28 @@ def test_what_the_review_of_pass_38_s_rules_found() -> None:
     assert facts.answer_contradicted(question, "Niels Bohr", einstein)  # the modifier the evidence does not repeat
     olympics = ["Barcelona hosted the 1992 Summer Olympics.", "In 1992, the city of Seville hosted Expo 92."]
     assert not facts.answer_contradicted("Which city hosted the Summer Olympics in 1992?", "Barcelona.", olympics)
+
+
+def test_binary_rar_reads_the_sentence_that_holds_the_whole_question_first() -> None:
+    """A sentence that misses one of the question's words (another role, another occasion) does not answer beside one
+    that holds them all; the noun a "Which ..." question asks for is no word the evidence must say; a span of years
+    holds the years inside it (what the fresh pass after ce427fc's mends found undone, written anew here)."""
+    from reward_engine.offline import facts
+
+    voice = "Who does the voice of the fox in the film?"
+    kb = ["Mark Ruffalo does the voice of the fox in the film.", "Sam Neill does the voice of the owl in the film."]
+    assert facts.answer_contradicted(voice, "Sam Neill.", kb)
+    assert not facts.answer_contradicted(voice, "Mark Ruffalo", kb)
+    first = "When was the bridge first closed by the city?"
+    kb = ["The bridge was first closed by the city in 1921.", "The city closed the bridge again in 1934 for repairs."]
+    assert facts.answer_contradicted(first, "1934.", kb)
+    assert not facts.answer_contradicted(first, "1921", kb)
+    team = "What team did Peyton Manning play for in 2005?"
+    kb = ["Peyton Manning played for the Indianapolis Colts from 1998 to 2011.", "In 2005, Manning played in his "
+          "sixth Pro Bowl."]  # fmt: skip
+    assert not facts.answer_contradicted(team, "The Indianapolis Colts.", kb)
+    assert facts.answer_contradicted(team, "The Denver Broncos.", kb)
+    joan = "Which French heroine, known as the Maid of Orleans, was burned at the stake?"
+    kb = ["Joan of Arc, known as the Maid of Orleans, was burned at the stake in Rouen in 1431."]
+    assert not facts.answer_contradicted(joan, "Joan of Arc", kb)
+    assert facts.answer_contradicted(joan, "Marie Antoinette", kb)

@@ -845,7 +845,10 @@ def _asked_words(question: str) -> list[frozenset[str]]:
     "Who was known as the Iron Lady?" is all modifier, and "Which campaign aimed at reducing smoking was launched by
     the CDC?" would lose its verb (the reviews of passes 35-38). Tried in this order, a modifier the evidence does
     repeat still picks the answer ("Albert Einstein, known for the theory of relativity, won ...")."""
-    skip = {stem(w) for w in _ASKING}
+    # nor the noun a "Which/What ..." question asks for: "Barcelona hosted the 1992 Summer Olympics" answers "Which
+    # city hosted ...?" without "city" (the review of pass 38)
+    kind = re.match(r"(?i)\W*(?:in |for |from |by |of |to |with )?(?:which|what)\s+([a-z]+)\b", question)
+    skip = {stem(w) for w in _ASKING} | (content_words(kind[1]) if kind else set())
     out = [frozenset(content_words(question) - skip)]
     for aside in (_ASIDE_SET_OFF, _ASIDE_AT_END):
         rest = aside.sub(" ", question)
@@ -856,9 +859,19 @@ def _asked_words(question: str) -> list[frozenset[str]]:
     return [words for words in out if words]
 
 
+_SPAN = re.compile(r"\b(1\d{3}|20\d{2})\s*(?:-|\u2013|to|until|through)\s*(1\d{3}|20\d{2})\b")
+
+
+def _spanned(sentence: str, asked: frozenset[str]) -> set[str]:
+    """The asked years a span of the sentence holds ("from 1998 to 2011" holds 2005: the review of pass 38)."""
+    years = {w for w in asked if re.fullmatch(r"1\d{3}|20\d{2}", w)}
+    return {y for y in years for a, b in _SPAN.findall(sentence) if int(a) <= int(y) <= int(b)}
+
+
 def _answering(asked: frozenset[str], passages: list[str]) -> tuple[list, list]:
     """The evidence sentences that answer a question asking ``asked`` (all its words, or all but one of three or
-    more), with the names each holds; a sentence opening with a pronoun also holds the one before it."""
+    more), with the names each holds; a sentence opening with a pronoun also holds the one before it; a span of
+    years holds the years inside it."""
     need = len(asked) - 1 if len(asked) >= 3 else len(asked)
     answering: list[tuple[str, str, frozenset[str]]] = []
     named_runs: list[list[tuple[str, ...]]] = []
@@ -869,7 +882,7 @@ def _answering(asked: frozenset[str], passages: list[str]) -> tuple[list, list]:
             # "He wrote ... The Magic Flute": a pronoun names what the sentence before it is about (and counts
             # toward the question's words: "She won ... in Chemistry in 1911" answers a question naming Curie)
             pronoun = _PRONOUN.search(sentence)
-            held = words | before if pronoun else words
+            held = (words | before if pronoun else words) | _spanned(sentence, asked)
             if len(held & asked) >= need:
                 answering.append((passage, sentence, frozenset(held)))
                 named_runs.append(_name_runs(sentence) + (_name_runs(before_text) if pronoun else []))
@@ -888,7 +901,10 @@ def _of_the_asked_time(question: str, answering: list, named_runs: list) -> tupl
     years = set(_YEARS.findall(question))
     if not years:
         return answering, named_runs
-    other_time = [bool(set(_YEARS.findall(s)) - years) and not years & set(_YEARS.findall(s)) for _, s, _ in answering]
+    other_time = [
+        bool(set(_YEARS.findall(s)) - years) and not years & (set(_YEARS.findall(s)) | _spanned(s, frozenset(years)))
+        for _, s, _ in answering
+    ]
     if all(other_time) or not any(other_time):
         return answering, named_runs
     kept = [i for i, other in enumerate(other_time) if not other]
@@ -1104,6 +1120,12 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     if not answering:
         return False
     answering, named_runs = _of_the_asked_time(question, answering, named_runs)
+    # a sentence that holds every word of the question answers it before one that misses a word: "Andy Dick does the
+    # voice of the rabbit" over "Jim Belushi does the voice of the woodsman" (hostile passes 38 and 39)
+    whole_match = [i for i, (_, _, held) in enumerate(answering) if asked <= held]
+    if whole_match and len(whole_match) < len(answering):
+        answering = [answering[i] for i in whole_match]
+        named_runs = [named_runs[i] for i in whole_match]
     runs = [run for found in named_runs for run in found]
     if not answering:
         return False
@@ -1477,7 +1499,8 @@ def _name_runs(sentence: str) -> list[tuple[str, ...]]:
             found.append(tuple(run))
             run = []
         following = matches[i + 1].group() if i + 1 < len(matches) else ""
-        inside = run and word.lower() in _PARTICLES and following[:1].isupper()
+        # a particle, or "of" between capitals ("Joan of Arc": one name, not two: the review of pass 38)
+        inside = run and (word.lower() in _PARTICLES or word == "of") and following[:1].isupper()
         if word[:1].isupper() or inside:
             run.append(re.sub(r"['\u2019]s$", "", word.lower()))
         elif run:
