@@ -39,6 +39,8 @@ _ORDINALS = {
         "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split()
     )
 }
+ORDINAL_WORDS = tuple(_ORDINALS)  # "first" .. "twentieth", in order
+
 _SCALES = {
     "hundred": 100,
     "thousand": 1_000,
@@ -126,7 +128,8 @@ def without_titles(name: str) -> str:
 
 # particles a family name may keep ("de Gaulle", "van Gogh"); a gold naming its bearer by "the"/"of" is no
 # given-and-family name ("Alexander the Great", "Catherine of Aragon")
-_PARTICLES = frozenset("de del della di da van von der den le la du dos das ten ter bin ibn al".split())
+NAME_PARTICLES = frozenset("de del della di da van von der den le la el du dos das ten ter bin ibn al".split())
+_PARTICLES = NAME_PARTICLES
 
 
 def family_name(gold_raw: str, gold: str, asked: frozenset[str]) -> str | None:

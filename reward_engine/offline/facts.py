@@ -17,7 +17,13 @@ from typing import Any, Iterable, NamedTuple
 
 from retrieval.text import split_sentences
 from reward_engine.offline import places, structured, turns, units
-from reward_engine.offline.answer_forms import HONORIFICS, NUMBER_PHRASE, date_spans, numbers_in_words_to_digits
+from reward_engine.offline.answer_forms import (
+    HONORIFICS,
+    NAME_PARTICLES,
+    NUMBER_PHRASE,
+    date_spans,
+    numbers_in_words_to_digits,
+)
 from reward_engine.offline.comparatives import compared_the_other_way, misranked, outranked
 from reward_engine.offline.reading import APOSTROPHE_THOUSANDS, CITATION
 from reward_engine.offline.rewrites import shares_as_percent
@@ -1483,7 +1489,7 @@ def _name_tokens(text: str) -> list[str]:
     return [re.sub(r"['\u2019]s$", "", w.lower()) for w in WORD.findall(nfkc(text))]
 
 
-_PARTICLES = frozenset("de del della di da van von der den le la du dos das ten ter bin ibn al".split())
+_PARTICLES = NAME_PARTICLES
 
 
 def _name_runs(sentence: str) -> list[tuple[str, ...]]:

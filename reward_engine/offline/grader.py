@@ -59,6 +59,7 @@ from reward_engine.offline.answer_forms import (
     HEAD_WORDS,
     HONORIFICS,
     MONTH_WORDS,
+    NAME_PARTICLES,
     DateSpan,
     Quantity,
     asked_step,
@@ -1644,7 +1645,7 @@ def _another_given_name_by_a_vowel(said: str, given: str) -> bool:
     return short and len(slips) == 1 and set(slips[0]) <= set("aeiouy")
 
 
-_PARTICLES = frozenset("de di da du del der van von le la el al".split())  # "La Corbusier", "Von Morrison": slips
+_PARTICLES = NAME_PARTICLES  # "La Corbusier", "Von Morrison": slips
 
 
 def _misspelt_name(seg: str, gold: str, gold_raw: str) -> bool:

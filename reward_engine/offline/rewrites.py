@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from reward_engine.offline import turns
-from reward_engine.offline.answer_forms import NUMBER_PHRASE, numbers_in_words_to_digits
+from reward_engine.offline.answer_forms import NUMBER_PHRASE, ORDINAL_WORDS, numbers_in_words_to_digits
 
 _NUMERALS = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"),
              (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))  # fmt: skip
@@ -418,10 +418,7 @@ def two_units_joined(text: str) -> str:
 
 
 _PART = r"(?:season|series|episode|chapter|book|volume|part|round|stage|edition)"
-_ORDINAL_WORDS = (
-    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth fifteenth "
-    "sixteenth seventeenth eighteenth nineteenth twentieth"
-).split()
+_ORDINAL_WORDS = ORDINAL_WORDS
 _ORDINAL_PART = re.compile(rf"(?i)\b(?:{'|'.join(_ORDINAL_WORDS)}|\d{{1,2}}(?:st|nd|rd|th))\s+(?P<part>{_PART})\b")
 _PART_NUMBER = re.compile(rf"(?i)\b({_PART})\s+(\d{{1,2}}|{NUMBER_PHRASE.pattern})(?![\d-])(?!\s*[-\u2013:,.]\s*\d)")
 

@@ -34,8 +34,18 @@ _AFTER_A_PLACE = re.compile(
 
 def state_gold(golds: list[str]) -> bool:
     """Whether a gold is a place said with its US state after a comma ("Lebanon, Tennessee")."""
-    names = "|".join(re.escape(name) for name in state_codes().values())
-    return any(re.search(rf",\s*(?:{names})\b", g) for g in golds)
+    return any(_after_a_comma().search(g) for g in golds)
+
+
+@functools.cache
+def _after_a_comma() -> re.Pattern[str]:
+    return re.compile(rf",\s*(?:{_states_pattern()})\b")  # built once: every grade asks (the landing review)
+
+
+@functools.lru_cache(maxsize=4096)
+def _town_and_state(gold: str) -> re.Match[str] | None:
+    """ "Lebanon, Tennessee": the town and the state of a gold of that form, else None."""
+    return re.fullmatch(rf"\s*(?P<town>.+?),\s*(?P<state>{_states_pattern()})\s*", gold)
 
 
 def states_spelt(text: str) -> str:
@@ -55,6 +65,7 @@ def states_spelt(text: str) -> str:
     return _AFTER_A_PLACE.sub(spelt, text)
 
 
+@functools.cache
 def _states_pattern() -> str:
     return "|".join(re.escape(name) for name in sorted(state_codes().values(), key=len, reverse=True))
 
@@ -81,7 +92,7 @@ def other_state(text: str, golds: list[str]) -> bool:
     text = re.sub(r"\b([A-Z]{2})/([A-Z]{2})\b", lambda m: f"{codes.get(m[1], m[1])}/{codes.get(m[2], m[2])}", text)
     spelt = states_spelt(re.sub(r"(?<=[a-z])\s*/\s*(?=[A-Z])", ", ", text))
     for gold in golds:
-        found = re.fullmatch(rf"\s*(?P<town>.+?),\s*(?P<state>{states})\s*", gold)
+        found = _town_and_state(gold)
         for mention in re.finditer(rf"(?i)\b{re.escape(found['town'])}\b", spelt) if found else ():
             if _SET_ASIDE.search(spelt[max(0, mention.start() - 40) : mention.start()]):
                 continue
@@ -115,9 +126,8 @@ def another_town(text: str, golds: list[str]) -> bool:
     >>> another_town("South Portland", ["Portland"])  # a gold without its state: no town is known
     False
     """
-    states = _states_pattern()
     for gold in golds:
-        found = re.fullmatch(rf"\s*(?P<town>.+?),\s*(?:{states})\s*", gold)
+        found = _town_and_state(gold)
         pattern = rf"(?:\b(?P<compass>{_COMPASS})\s+)?\b{re.escape(found['town'])}\b" if found else None
         for mention in re.finditer(pattern, text) if pattern else ():
             if _SET_ASIDE.search(text[max(0, mention.start() - 40) : mention.start()]):
