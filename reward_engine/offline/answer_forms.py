@@ -1000,10 +1000,10 @@ _DATE = re.compile(
             r"(?<!\d)(?P<iso_y>\d{4})-(?P<iso_m>\d{1,2})-(?P<iso_d>\d{1,2})(?!\d)",
             # "20/07/1969", "20.07.1969", "20-07-1969": one separator twice (hostile pass 17)
             r"(?<![\d.])(?P<sl_a>\d{1,2})(?P<sl_s>[/.-])(?P<sl_b>\d{1,2})(?P=sl_s)(?P<sl_y>\d{4})(?![\d.]\d)",
-            r"\bbetween\s+(?:the\s+)?(?:years?\s+)?(?P<rb_a>\d{4})\s+and\s+(?P<rb_b>\d{2,4})(?![\d,])",
-            r"(?<![\d,.])(?P<rg_a>\d{4})\s*(?:-|\u2013|\u2014|to|until|till|through)\s*(?P<rg_b>\d{2,4})(?![\d,])",
+            r"\bbetween\s+(?:the\s+)?(?:years?\s+)?(?P<rb_a>\d{4})\s+and\s+(?P<rb_b>\d{2,4})(?!\d|,\d)",
+            r"(?<![\d,.])(?P<rg_a>\d{4})\s*(?:-|\u2013|\u2014|to|until|till|through)\s*(?P<rg_b>\d{2,4})(?!\d|,\d)",
             r"\b(?P<bd_w>before|prior to|earlier than|after|later than|since)\s+(?:the\s+)?(?:years?\s+)?"
-            r"(?P<bd_y>\d{4})(?![\d,])",
+            r"(?P<bd_y>\d{4})(?!\d|,\d)",
             rf"(?<!\d)(?P<dmy_d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dmy_m>{_MON})(?!\w)"
             r"(?:,?\s+(?P<dmy_y>\d{4})(?!\d))?",
             rf"\b(?P<mdy_m>{_MON})\s+(?P<mdy_d>\d{{1,2}})(?:st|nd|rd|th)?(?![\d,]\d|\d)(?:,?\s+(?P<mdy_y>\d{{4}})(?!\d))?",
@@ -1162,6 +1162,28 @@ def date_spans(text: str, century: int = 19) -> list[DateSpan]:
     ([DateSpan(years=(1900, 2000), months=None, day=None)], [])
     """
     return [span for _, span in _date_matches(text, century)]
+
+
+_RANGE_WORD = re.compile(r"\s*(?:-|\u2013|\u2014|to|until|till|through)\s*")
+
+
+def years_spanned(text: str, century: int = 19) -> DateSpan | None:
+    """The years a range of two dated ends spans, its months dropped: "From November 1783 to August 1784" spans
+    1783-1784 (hostile pass 39: two dates, read as a list). None unless ``text`` holds just those two dates.
+
+    >>> years_spanned("From November 1783 to August 1784, while Congress met there.")
+    DateSpan(years=(1783, 1784), months=None, day=None)
+    >>> years_spanned("November 1783 or August 1784") is None, years_spanned("in 1783") is None
+    (True, True)
+    """
+    matches = _date_matches(text, century)
+    if len(matches) != 2:
+        return None
+    (first, a), (second, b) = matches
+    low = _date_text(text)
+    if a.years is None or b.years is None or not _RANGE_WORD.fullmatch(low[first.end() : second.start()]):
+        return None
+    return DateSpan((a.years[0], b.years[1]), None, None) if a.years[0] < b.years[1] else None
 
 
 @functools.lru_cache(maxsize=4096)

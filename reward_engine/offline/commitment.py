@@ -76,7 +76,7 @@ def _offered(read: reading.Reading, question: str | None, plainly: bool = False)
     there: its verb decides), unless a later refusal disowns it; ``plainly``: only a statement marked as a guess
     or one that ``_restates`` the question."""
     return any(
-        (_answer_form(c.text, question) and not passive(c.text, read.low))
+        (_answer_form(c.text, question) and not passive(c.text, read.low) and not _another_part(c.text, question))
         or _offers_options(c.text, question)  # "Either Joshua Redman or Don Redman - I'm not sure which." (pass 36)
         or (
             (not plainly or c.guessed or _restates(c.text, question))
@@ -117,6 +117,21 @@ def _disowned(index: int, candidate: reading.Candidate, read: reading.Reading, q
         if asks and (words & asked or name is not None) and not words & said:
             return True
     return False
+
+
+# the work or place a question's subject is in, closing it: "... of Amber in Sofia the First?"
+_SETTING = re.compile(r"\b(?:in|on|from)\s+(?:the\s+)?(?P<title>[A-Z][\w'-]*(?:\s+(?:the|of|and|a|[A-Z][\w'-]*))*)\W*$")
+
+
+def _setting(question: str) -> frozenset[str]:
+    """The words of the work or place the question's subject is in ("Sofia the First"): naming only those, a
+    refusal is about the work, not what was asked of it.
+
+    >>> sorted(_setting("Who does the voice of Amber in Sofia the First?")), _setting("Who wrote Hamlet?")
+    (['sofia'], frozenset())
+    """
+    found = _SETTING.search(question)
+    return topic.content_words(found["title"]) if found else frozenset()
 
 
 def _names_the_wh_noun(what: str, question: str, wh: re.Match[str]) -> bool:
@@ -174,8 +189,13 @@ _PASSIVE = re.compile(  # lower case only: "Sweden probably" or "Copenhagen I th
 
 
 def _stems(words: set[str]) -> set[str]:
-    """Words cut to five letters, so "painter" meets "painted" and "dedicated" meets "dedication"."""
-    return {w[:5] for w in words}
+    """Words cut to five letters, so "painter" meets "painted" and "dedicated" meets "dedication"; a closing "e"
+    dropped, so "voice" meets "voices" (stemmed "voic": hostile pass 39).
+
+    >>> sorted(_stems({"voice", "voic", "painter", "painted"}))
+    ['paint', 'voic']
+    """
+    return {(w[:-1] if w.endswith("e") and len(w) > 3 else w)[:5] for w in words}
 
 
 def passive(text: str, said: str) -> re.Match[str] | None:
@@ -302,6 +322,8 @@ def _answers(candidate: reading.Candidate, question: str | None, said: str = "")
         return False  # "[it's] very tall, taller than the buildings of Paris" for how tall: no figure offered
     if answer_forms.counts_something_else(statement, question):
         return False  # "The women's race is run over 100 metres" for how many hurdles: another measure
+    if _another_part(statement, question):
+        return False  # "[I don't know who voices Amber.] Ariel Winter voices Sofia." (hostile pass 39)
     new = _new_names(_RELATIVE.split(_first_role(statement, question))[0], question)  # "maybe Delacroix, who ..."
     cue = _CUE_NAME.search(statement)
     if candidate.guessed and cue and _INDEFINITE.match(statement):  # "perhaps a British officer named Baden-Powell"
@@ -329,6 +351,27 @@ def _answers(candidate: reading.Candidate, question: str | None, said: str = "")
     asked = topic.names(question)
     predicate = bool(_stems(topic.content_words(statement) - asked) & _stems(topic.content_words(question) - asked))
     return predicate and bool(new) and (bool(topic.names(statement) & asked) or len(new) == 1)
+
+
+# who takes a part: "Ariel Winter voices Sofia", "Ben Stiller played Larry"
+_TAKES_PART = re.compile(r"\b(?:plays|played|voices|voiced|portrays|portrayed)\s+(?P<part>[A-Z][\w'-]*)")
+
+
+def _another_part(statement: str, question: str) -> bool:
+    """The statement gives someone a part the question does not ask about: one it names only as the work's title
+    ("Sofia" of "Sofia the First" for who voices Amber) or not at all; an aside about a co-star.
+
+    >>> q = "Who does the voice of Amber in Sofia the First?"
+    >>> _another_part("Ariel Winter voices Sofia", q), _another_part("Ariel Winter voices Amber", q)
+    (True, False)
+    >>> _another_part("Darcy Rose Byrnes voices her", q)
+    False
+    """
+    found = _TAKES_PART.search(statement)
+    if found is None or not re.search(r"(?i)\b(?:play|voice|portray)", question):
+        return False
+    asked = topic.names(question) - _setting(question)
+    return bool(asked) and not topic.content_words(found["part"]) & asked
 
 
 # a guess said inside the statement, its name right after: "Preeta might be played by Sriti Jha", "it could have been

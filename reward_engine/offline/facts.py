@@ -25,7 +25,7 @@ from reward_engine.offline.answer_forms import (
     numbers_in_words_to_digits,
 )
 from reward_engine.offline.comparatives import compared_the_other_way, misranked, outranked
-from reward_engine.offline.reading import APOSTROPHE_THOUSANDS, CITATION
+from reward_engine.offline.reading import APOSTROPHE_THOUSANDS, CITATION, SECTION_WORDS
 from reward_engine.offline.rewrites import shares_as_percent
 from reward_engine.offline.text_form import fold_marks, is_statement, normalize
 from reward_engine.offline.words import STOP, WORD, content_words, names, nfkc, stem
@@ -960,6 +960,11 @@ def _opening(clause: str) -> tuple[bool, str]:
     return bool(opening.group(1)), clause[opening.end() :]
 
 
+_SECTION = re.compile(rf"(?i)\s*\n\s*{SECTION_WORDS}")
+# a possessive name and a plain noun: "Frank's neighbour", "Sosa's assassin"
+_POSSESSIVE_DESCRIPTION = re.compile(r"(?:[A-Z][\w-]*\s+)?[A-Z][\w-]*['\u2019]s\s+(?:[a-z][\w-]*\s+)?[a-z][\w-]*\W*")
+
+
 def _said(response: str, asked: set[str]) -> tuple[list[tuple[set[str], str]], set[str], set[str], list[str]]:
     """What a short response puts forward and what it negates, in content words outside the question's, numbers
     and their units left out (the value rule reads those): (the words and text of each name it puts forward as an
@@ -1006,6 +1011,8 @@ def _said(response: str, asked: set[str]) -> tuple[list[tuple[set[str], str]], s
         head = item.split()[0].lower()
         if head in _NOT_AN_ITEM or head.endswith("ly") or not (_words(item) - asked):
             continue
+        if _POSSESSIVE_DESCRIPTION.fullmatch(item):
+            continue  # "[he voices Vic,] Frank's neighbour": who the answer is, no name put forward (hostile pass 39)
         if not listed and response != response.lower() and not item[:1].isupper():
             continue  # prose: "the capital", "on the river" describe; "Beethoven" names
         if first_level is not None and places.level(item) > first_level:
@@ -1094,6 +1101,7 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     from reward_engine.offline.reading import is_abstention, prepare
 
     response = prepare(response)  # markup read as it renders: struck-through text is taken back
+    response = _SECTION.sub(". ", response)  # "Answer: X\nExplanation: ...": no name "Explanation" (hostile pass 39)
     response = structured.json_answer(response, question)  # '{"answer": "Paris"}': no name "answer" (pass 26)
     # "Dvorak" names the evidence's "Dvořák": names compared without their accents (hostile pass 16)
     response, question = fold_marks(response), fold_marks(question)

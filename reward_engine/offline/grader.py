@@ -81,6 +81,7 @@ from reward_engine.offline.answer_forms import (
     without_other_counts,
     without_other_measures,
     without_titles,
+    years_spanned,
 )
 from reward_engine.offline.commitment import commits
 from reward_engine.offline.comparatives import comparison_verdict, said_the_other_way
@@ -89,6 +90,7 @@ from reward_engine.offline.reading import (
     ABSTENTIONS,  # noqa: F401 - re-exported: grader.ABSTENTIONS, grader.is_abstention
     MAX_CHARS,
     RULED_OUT,
+    SECTION_WORDS,
     Candidate,
     Reading,
     empty,
@@ -378,13 +380,8 @@ def asked_words(question: str | None, golds: Iterable[str] = ()) -> frozenset[st
 _DOZEN = re.compile(r"(?i)\bdozens?\b")
 # "Capital: Paris", "Capital of France - Paris": a leading label made of the question's words
 _LABEL = re.compile(r"^\W*([^\W\d][\w' ]{0,60}?)\s*(?::|\s[-\u2013\u2014]+\s|\|)\s*(?=\w)")
-# a section's label after the answer: "\n\n**Explanation:** ...", "Reason: ...": its words are read, not the label
-_SECTION_WORDS = (
-    r"[ \t]*(?:\*\*|__)?(?:explanation|reason(?:ing)?|justification|rationale|notes?|details|context|sources?|evidence|"
-    r"why|background)(?:\*\*|__)?\s*:(?:\*\*|__)?[ \t]*"
-)
-_SECTION_LABEL = re.compile(rf"(?im)(?:(?<=\n)|(?<=[.!?]\s)){_SECTION_WORDS}")
-_LINE_BEFORE_SECTION = re.compile(rf"(?im)(?<=\w)[ \t]*(?=\n\s*{_SECTION_WORDS})")
+_SECTION_LABEL = re.compile(rf"(?im)(?:(?<=\n)|(?<=[.!?]\s)){SECTION_WORDS}")
+_LINE_BEFORE_SECTION = re.compile(rf"(?im)(?<=\w)[ \t]*(?=\n\s*{SECTION_WORDS})")
 _ASKED_BACK = re.compile(
     r"^\s*(?:Does|Do|Did|Is|Was|Are|Were|Could|Would|Will|Can|Has|Have|Had)\b[^.!?\n]*\?\s+(?P<rest>\S.*)$", re.DOTALL
 )
@@ -711,6 +708,7 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     text = _SECTION_LABEL.sub(" ", _LINE_BEFORE_SECTION.sub(".", text))
     text = _PARAGRAPH.sub(_paragraph_end, text)  # "Jane Austen\n\nPride and Prejudice is ...": two sentences
     text = _without_asked_back(text)  # "Does Andrea end up with Nate? Not quite: ..." (hostile pass 32)
+    text = rewrites.subtitle_joined(text, question)  # "Night at the Museum: Secret of the Tomb" (hostile pass 39)
     text, raw_golds = _in_gold_form(text, raw_golds, question)
     text = _common_word_not_the_name(text, raw_golds)  # "she will end up with Micah" names no "Will" (pass 30)
     pred = normalize(text)
@@ -1126,6 +1124,8 @@ def _date_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
             holds = any(q.low <= want.years[0] and want.years[1] <= q.high for q in ranges)
             return Label.NOT_ATTEMPTED if holds else Label.INCORRECT
     said = None if len(spans) > 1 and names_alternatives(normalize(candidate.text)) else one_date(spans)
+    if said is None and want.years is not None and want.years[0] < want.years[1] and want.months is None:
+        said = years_spanned(candidate.text, _century(want))  # "From November 1783 to August 1784" (pass 39)
     return Label.INCORRECT if said is None else _compare_dates(want, said)
 
 
@@ -1960,6 +1960,8 @@ def _is_list(
     answer = _QUOTED.sub(lambda m: m.group(0).replace(",", " "), answer)
     answer = _without_description(answer, gold)
     items = [i for i in _ITEM_SPLIT.split(answer) if normalize(i)]
+    if len(items) == 2 and _POSSESSIVE_NOUN.fullmatch(items[0].strip()) and find_word(normalize(items[1]), gold) >= 0:
+        return False  # "Sosa's assassin, the Skull": who the gold is, then the gold (hostile pass 39)
     gold_items = [i for i in _ITEM_SPLIT.split(gold_raw) if normalize(i)]
     whole = _gold_as_one(items, gold_items)  # "Washington, D.C., USA": the gold's own comma splits nothing
     if len(whole) <= (1 if len(whole) < len(items) else max(1, len(gold_items))):
@@ -1997,9 +1999,14 @@ def _is_list(
 
 # a description after a name: "Jane Austen, an English novelist and satirist", "Paris, which is large and ...",
 # "Brad Bird (writer and director)"
+# a possessive name and a plain noun: "Sosa's assassin", "John Cusack's sister"
+_POSSESSIVE_NOUN = re.compile(
+    r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?['\u2019]s\s+(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*\s*(?:,|$)"
+)
 _DESCRIPTION = re.compile(
     r",\s*(?:(?:a|an|the)\s+|(?P<clause>(?:who|which|whose|where)\b))|\s*\((?=[a-z])"
     r"|(?P<said>\s*(?:[,;:]|\s[\u2013\u2014-]+|[\u2013\u2014])\s*(?:she|he|they)\s+(?=[a-z]{3,}(?:ed|s)\b))"
+    r"|,\s*(?=%s)" % _POSSESSIVE_NOUN.pattern  # "The Skull, Sosa's assassin, shoots him" (hostile pass 39)
 )
 _NAME_JOINED = re.compile(r"(?:\band\b|\bor\b|&|,|\bnor\b)\s+(?:the\s+)?[A-Z]")
 

@@ -258,10 +258,16 @@ _BREAK_WORDS = re.compile(
 )
 
 
+# a section's label after the answer: "\n\n**Explanation:** ...", "Reason: ...": its words are read, not the label
+SECTION_WORDS = (
+    r"[ \t]*(?:\*\*|__)?(?:explanation|reason(?:ing)?|justification|rationale|notes?|details|context|sources?|evidence|"
+    r"why|background)(?:\*\*|__)?\s*:(?:\*\*|__)?[ \t]*"
+)
 _ABBREVIATIONS = frozenset(
     "mr mrs ms dr st mt jr sr prof gen col lt capt sgt rev fr no vs etc approx ca c inc ltd co corp dept univ ft "
     "op vol ed eds fig".split()
 )
+_MONTH_ABBREVIATIONS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
 
 
 @dataclass
@@ -364,6 +370,8 @@ def _clauses(text: str, protect: list[str]) -> list[tuple[str, bool]]:
             token = word.group(1) if word else ""
             if (len(token) == 1 and token.isalpha()) or token in _ABBREVIATIONS or "." in token:
                 continue  # initials and abbreviations: "J. K.", "Jr.", "U.S."
+            if token in _MONTH_ABBREVIATIONS and re.match(r"\s*\d", low[match.end() :]):
+                continue  # "Nov. 14, 2014": a month, not a sentence's end (hostile pass 39)
         cuts.append((match.start(), match.end(), match.group()[0] in ".!?;"))
     for match in _BREAK_WORDS.finditer(low):
         cuts.append((match.start(), match.end(), False))

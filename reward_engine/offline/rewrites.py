@@ -516,3 +516,33 @@ def without_included_part(text: str) -> str:
 def asks_a_part(question: str) -> bool:
     """ "How many of the 40 delegates were women?": the part is the answer, not an aside (the review of pass 34)."""
     return bool(re.search(r"(?i)\bhow many of\b|\bhow many\b.*\b(?:of them|of those|of these|of which)\b", question))
+
+
+# a colon after two words or more, then a capitalised word: "Night at the Museum: Secret of the Tomb"
+_COLON_TITLE = re.compile(r"(?P<head>(?:[\w'\u2019&-]+\s+){2,8}[\w'\u2019&-]+):\s+(?=[A-Z0-9])")
+
+
+def subtitle_joined(text: str, question: str | None) -> str:
+    """A title the question names, then a colon and a subtitle ("Night at the Museum: Secret of the Tomb"), as one
+    title: read at its colon, the sequel was three items, a list (hostile pass 39: CORRECT paid INCORRECT). A title
+    opening its sentence is a label ("Sir Lancelot: Dan Stevens.") and keeps its colon.
+
+    >>> q = "Who plays Sir Lancelot in Night at the Museum?"
+    >>> subtitle_joined("Dan Stevens plays him in Night at the Museum: Secret of the Tomb (2014).", q)
+    'Dan Stevens plays him in Night at the Museum Secret of the Tomb (2014).'
+    >>> subtitle_joined("Night at the Museum: Ben Stiller.", q), subtitle_joined("Sir Lancelot: Dan Stevens.", q)
+    ('Night at the Museum: Ben Stiller.', 'Sir Lancelot: Dan Stevens.')
+    """
+    if not question or ":" not in text:
+        return text
+    asked = " " + " ".join(re.findall(r"[\w'\u2019&-]+", question)) + " "
+
+    def joined(found: re.Match[str]) -> str:
+        words = found["head"].split()
+        for start in range(1, len(words) - 1):  # a word of the sentence before the title
+            title = words[start:]
+            if title[0][:1].isupper() and f" {' '.join(title)} " in asked:
+                return found["head"] + " "
+        return found.group()
+
+    return _COLON_TITLE.sub(joined, text)
