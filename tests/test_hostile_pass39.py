@@ -78,3 +78,13 @@ def test_binary_rar_reads_an_explanation_s_description_as_no_answer() -> None:
     assert facts.answer_contradicted(question, "Bill Burr voices Vic.", kb)
     assert facts.answer_contradicted(question, "Answer: Sam Rockwell\nExplanation: Bill Burr voices Vic.", kb)
     assert not facts.answer_contradicted(question, "Sam Rockwell voices Vic.", kb)
+
+
+def test_the_state_a_city_gold_is_named_after_is_not_the_city() -> None:
+    """Left in stop 86's note: "Kansas" for "Kansas City, Missouri" was paid right (an alias cut from the gold's words),
+    while "In Kansas." was not. A state or country is another place unless the city is also called by it."""
+    museum = "Where is the Negro Leagues Baseball Museum?"
+    assert grade("Kansas", "Kansas City, Missouri", museum) is WRONG
+    assert grade("Oklahoma", "Oklahoma City", "Where was he born?") is WRONG
+    assert grade("Kansas City", "Kansas City, Missouri", museum) is C
+    assert grade("New York", "New York City", "Where was he born?") is C  # the city is called so too

@@ -719,7 +719,11 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     periods = asked_periods(answers, question)
     if golds and all(_other_era(text, raw) or _era_dropped(text, raw, question) for raw, _ in golds):
         return Label.INCORRECT  # "1969 AH" for 1969: the reading would drop "ah" as a filler word
-    if towns.other_state(text, raw_golds) or towns.another_town(text, raw_golds):
+    if (
+        towns.other_state(text, raw_golds)
+        or towns.another_town(text, raw_golds)
+        or towns.state_for_its_city(text, raw_golds)
+    ):
         return Label.INCORRECT  # "Portland, Oregon" for "Portland, Maine" (the review of pass 34)
     if rewrites.other_part(text, raw_golds):
         return Label.INCORRECT  # "Season 6" for "the sixth episode" (the review of pass 34)

@@ -10,6 +10,9 @@ from __future__ import annotations
 import functools
 import re
 
+from reward_engine.offline import places
+from reward_engine.offline.text_form import normalize
+
 # the postal codes of the states, said after a city ("Lebanon, TN")
 _STATE_CODES = """AL Alabama; AK Alaska; AZ Arizona; AR Arkansas; CA California; CO Colorado; CT Connecticut;
 DE Delaware; FL Florida; GA Georgia; HI Hawaii; ID Idaho; IL Illinois; IN Indiana; IA Iowa; KS Kansas; KY Kentucky;
@@ -85,7 +88,6 @@ def other_state(text: str, golds: list[str]) -> bool:
     >>> other_state("Portland, Maine (not Portland, Oregon)", ["Portland, Maine"])
     False
     """
-    from reward_engine.offline import places
 
     states = _states_pattern()
     codes = state_codes()
@@ -135,3 +137,29 @@ def another_town(text: str, golds: list[str]) -> bool:
             if mention["compass"] and not found["town"].startswith(mention["compass"]):
                 return True
     return False
+
+
+_CITY_GOLD = re.compile(r"^\s*(?:the\s+)?(?P<name>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*)\s+City\b")
+
+
+def state_for_its_city(text: str, golds: list[str]) -> bool:
+    """The answer names the state or country a city gold is named after, never the city: "Kansas" or "in Oklahoma"
+    for Kansas City or Oklahoma City (an alias cut from the gold's words, paid right: noted in the note of stop 86).
+    Not where the region's name is also the city's ("New York", "Mexico", "Panama": ``places.also_a_city``).
+
+    >>> state_for_its_city("Kansas", ["Kansas City, Missouri"]), state_for_its_city("Kansas City", ["Kansas City"])
+    (True, False)
+    >>> state_for_its_city("New York", ["New York City"]), state_for_its_city("Paris", ["Kansas City"])
+    (False, False)
+    """
+    found = [m for m in (_CITY_GOLD.match(g) for g in golds) if m]
+    if not found or len(found) < len(golds):
+        return False
+    said = f" {normalize(text)} "
+    for match in found:
+        name = normalize(match["name"])
+        if not places.level(name) or places.also_a_city(name):
+            return False
+        if f" {name} " not in said or f" {name} city " in said:
+            return False
+    return True
