@@ -258,6 +258,23 @@ _BREAK_WORDS = re.compile(
 )
 
 
+_BOTH_FIT = r"(?:possible|plausible|likely|candidates|options|correct|right)\b"
+_ALTERNATIVES = re.compile(
+    r"\b(?:or|either|and or|nor|if not|unless it ?(?:s|is|was))\b"  # "Lyon, if not Paris"
+    # "Paris and Lyon are both possible" (hostile pass 5): two answers offered as one
+    rf"|\bboth (?:are |is |seem |look |could be |might be )?{_BOTH_FIT}|\b(?:are|were|seem) both {_BOTH_FIT}"
+    r"|\bone of (?:the two|these two|those two|both)\b"
+)
+_NOT_ALTERNATIVES = re.compile(
+    r"\bor (?:so|thereabouts|something(?: like that)?)\b|\bgive or take\b|\bplus or minus\b|\beither way\b"
+)
+
+
+def names_alternatives(text: str) -> bool:
+    """ "Lyon or Paris", "either ... or": a list of guesses (normalised text; "or so" is not one)."""
+    return bool(_ALTERNATIVES.search(_NOT_ALTERNATIVES.sub(" ", text)))
+
+
 # a section's label after the answer: "\n\n**Explanation:** ...", "Reason: ...": its words are read, not the label
 SECTION_WORDS = (
     r"[ \t]*(?:\*\*|__)?(?:explanation|reason(?:ing)?|justification|rationale|notes?|details|context|sources?|evidence|"

@@ -1,0 +1,214 @@
+"""Whether a date or number answer holds the gold's value, at the gold's precision: the date and number rules of
+the offline grader (``grader._grade_candidate`` tries them before the text rules; ``grader.value_grade`` alone).
+
+Its own module because these rules read values, not names: a date's parts, a quantity's step, bounds and ranges,
+approximate values and how much coarser than the gold they may be (``_VAGUE_FIGURES``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from reward_engine.labels import Label
+from reward_engine.offline import questions, turns
+from reward_engine.offline.answer_forms import (
+    MONTH_WORDS,
+    DateSpan,
+    Quantity,
+    asked_step,
+    date_spans,
+    gold_date,
+    gold_quantity,
+    in_asked_unit,
+    numbers_in_words_to_digits,
+    one_date,
+    one_value,
+    other_dimension,
+    quantities,
+    without_other_counts,
+    without_other_measures,
+    years_spanned,
+)
+from reward_engine.offline.reading import Candidate, Reading, lower, names_alternatives
+from reward_engine.offline.text_form import normalize
+
+_STRICT_THAN = re.compile(r"\b(?:\w+er|more|less|fewer) than\s+[$€£¥]?\d")  # right before the number
+
+
+def century(want: DateSpan) -> int:
+    """The century a two-digit decade ("the 90s") in an answer falls in: the gold's."""
+    return want.years[0] // 100 if want.years and want.years[0] > 0 else 19
+
+
+def date_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, reading: Reading) -> Label | None:
+    """Dates: every part the gold gives must be there and agree. A part that disagrees is INCORRECT
+    (June for May, the 1980s for 1992); a date that agrees but stops short of the gold's precision is
+    NOT_ATTEMPTED ("May 2018" or "2018" for 10 May 2018, "the early 1990s" for 1992); a finer date
+    inside the gold is CORRECT (10 May 1992 for 1992). Several different dates are a list: INCORRECT."""
+    want = gold_date(gold_raw)
+    if want is None:
+        return None
+    spans = date_spans(candidate.text, century(want))
+    if not spans:
+        return None
+    if _MARGIN_SAID.search(candidate.text) and want.years is not None:
+        # "1889 ± 5": a range of years, vague when it holds the gold's, wrong when not (hostile pass 8)
+        ranges = [q for q in quantities(candidate.text) if q.kind == "range"]
+        if ranges:
+            holds = any(q.low <= want.years[0] and want.years[1] <= q.high for q in ranges)
+            return Label.NOT_ATTEMPTED if holds else Label.INCORRECT
+    said = None if len(spans) > 1 and names_alternatives(normalize(candidate.text)) else one_date(spans)
+    if said is None and want.years is not None and want.years[0] < want.years[1] and want.months is None:
+        said = years_spanned(candidate.text, century(want))  # "From November 1783 to August 1784" (pass 39)
+    return Label.INCORRECT if said is None else _compare_dates(want, said)
+
+
+_MARGIN_SAID = re.compile(r"(?i)\u00b1|\+/-|\+-|\bplus or minus\b|\bplus/minus\b|\bgive or take\b")
+
+
+def _compare_dates(gold: DateSpan, pred: DateSpan) -> Label:
+    if _is_century(gold) and _is_century(pred) and gold.years != pred.years:
+        return Label.INCORRECT  # the 15th century for the 14th: they share only their boundary year
+    precise = True
+    for g, p in ((gold.years, pred.years), (gold.months, pred.months)):
+        if g is None:
+            continue
+        if p is None:
+            precise = False
+        elif p[1] < g[0] or p[0] > g[1]:
+            return Label.INCORRECT
+        elif not (g[0] <= p[0] and p[1] <= g[1]):
+            if not (p[0] <= g[0] and g[1] <= p[1]):
+                return Label.INCORRECT  # "2017-18" for the 2018-19 season: overlaps, neither holds the other (pass 31)
+            precise = False
+    if gold.day is not None:
+        if pred.day is None:
+            precise = False
+        elif pred.day != gold.day:
+            return Label.INCORRECT
+    return Label.CORRECT if precise else Label.NOT_ATTEMPTED
+
+
+def _is_century(span: DateSpan) -> bool:
+    return span.years is not None and span.months is None and span.years[1] - span.years[0] == 100
+
+
+def number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, reading: Reading) -> Label | None:
+    """Numbers: right to the gold's last significant figure (see ``answer_forms.gold_quantity``): a
+    value in [gold - step/2, gold + step/2) is CORRECT, the upper end left out (so for 120k, step 10k:
+    115k and 124,999 are CORRECT, 125k is INCORRECT, like 113k and 126k). An approximate value ("about
+    100k", "around a hundred thousand") coarser than the gold's step that the gold falls within is too
+    vague: NOT_ATTEMPTED, when at most two figures coarser (``_VAGUE_FIGURES``; far coarser, "about 9,000" for
+    8,849, it is a wrong value unless it is the gold's at the gold's precision); so is a bound or range that
+    holds the gold ("over 100k", "hundreds of thousands"); one that excludes the gold is INCORRECT. Several
+    different numbers are a list, unless each narrows the others (a bound, then a value inside it:
+    ``one_value``)."""
+    want = gold_quantity(gold_raw)
+    if want is None:
+        return None
+    text = without_other_counts(candidate.text, reading.question)  # "eight legs, in four pairs": one count
+    found = quantities(text, in_asked_unit(gold_raw, reading.question))
+    if found and other_dimension(text, in_asked_unit(gold_raw, reading.question)):
+        return Label.INCORRECT  # "8,849 m²" or "8,849 m/s" for 8,849 m: another measurement
+    if found and (measured := without_other_measures(text, in_asked_unit(gold_raw, reading.question))) != text:
+        text, found = measured, quantities(measured, in_asked_unit(gold_raw, reading.question))
+    if found and turns.other_currency(text, gold_raw):
+        return Label.INCORRECT  # "€5 million" for $5 million, "12‰" for 12 %
+    if found and _STRICT_THAN.search(lower(text)) and not _STRICT_THAN.search(lower(gold_raw)):
+        if any(abs(q.low - want[0]) <= want[1] / 2 for q in found if q.kind == "exact"):
+            return Label.INCORRECT  # "higher than 8,849 m": a strict bound leaves the gold out
+    if gold_date(gold_raw) is not None and not questions.ASKS_MEASURE.search(reading.question.lower()):
+        # a year gold: only a number that could be that year ("1,000" for 1000); "how many metres": a count
+        found = [q for q in found if q.kind == "exact" and q.low >= 1000]
+    if not found:
+        return None
+    value = single_value(found, candidate.text, want[0], reading.asked)
+    if value is None:
+        return Label.INCORRECT
+    if value.kind == "approx" and _APPROX_GOLD.match(gold_raw):
+        value = dataclasses.replace(value, kind="exact")  # "Roughly 500,000" for "about 500,000 years ago" (pass 35)
+    # A measurement written with decimals ("1.73 m"): SimpleQA takes 1.75 as right; counts stay exact.
+    # ... unless the question asks the precision itself ("to three decimal places", "significant figures")
+    exact = bool({"decimal", "significant"} & reading.asked)
+    slack = _MEASURE_SLACK if re.search(r"\d\.\d", gold_raw) and not exact else 0.0
+    # SimpleQA: precision the question does not ask for is not required ("to two decimal places": 1.41 for 1.41421)
+    step = max(want[1], asked_step(reading.question, want[0]) or 0.0)
+    return _compare_quantity(want[0], step, value, slack)
+
+
+_APPROX_GOLD = re.compile(
+    r"(?i)\s*(?:about|around|roughly|approximately|approx\.?|circa|c\.|~|some|nearly|almost)\s*\d"
+)
+
+
+def single_value(found: list[Quantity], text: str, gold: float, asked: frozenset[str] = frozenset()) -> Quantity | None:
+    """``one_value``, or None when an "or" offers the numbers as alternatives ("either 99.9 or just under 100").
+    Beside a count below 1000, years are detail ("56 games, from May to July 1941", "five times (1951, 1954,
+    ...)"), not other guesses, when another number is said."""
+    if len(found) > 1 and names_alternatives(normalize(text)):
+        return None
+    years = {
+        int(m.group(1) or m.group(2) or m.group(3)) for m in _YEAR_SAID.finditer(lower(text))
+    }  # where a year stands
+    if abs(gold) < 1000 and years:
+        counts = [
+            q
+            for q in found
+            if not (q.kind == "exact" and q.low in years)
+            and not (q.kind == "range" and q.low in years and 1000 <= q.high <= 2100)  # "from 2005 to 2010" (pass 32)
+        ]
+        found = counts or found
+    said = {float(w) for w in (numbers_in_words_to_digits(w) for w in asked) if w.isdigit()}
+    if said and len(found) > 1:  # "A double-six set has 28 tiles": the question's own number, restated
+        found = [q for q in found if not (q.kind == "exact" and q.low in said)] or found
+    return one_value(found)
+
+
+# a year where a date stands: after "in/since/from/until/to" or a month, or in a bracketed list of years
+_YEAR_SAID = re.compile(
+    rf"(?:\b(?:in|since|from|until|till|to|by|{MONTH_WORDS})\s+|\(\s*|(?<=\d),\s*|(?<=\d)\s+and\s+)"
+    r"(1\d{3}|20\d{2})(?![\d.,]\d)(?!\s+(?!(?:and|to|through|until|till)\b)[a-z])"  # not "1941 games"
+    r"|(?<![\d.,])(1\d{3}|20\d{2})(?=,\s*(?:1\d{3}|20\d{2})\b)"  # the first of a list of years
+    r"|(?<![\d.,])(1\d{3}|20\d{2})(?=\s*[\u2013-]\s*(?:1\d{3}|20\d{2})\b)"  # a span of years: "2000\u20132005"
+)
+
+
+_VAGUE_FIGURES = 100  # an approximate value at most this many times coarser than the gold may be vague, not wrong
+_MEASURE_SLACK = 0.015  # relative: 1.75 for 1.73 m (1.2 %) is right; 113k for 120k (5.8 %) is a count, exact
+
+
+def _compare_quantity(value: float, step: float, q: Quantity, slack: float = 0.0) -> Label:
+    eps = step * 1e-9
+    half = max(step / 2, abs(value) * slack)
+    lo, hi = value - half, value + half
+
+    def within(x: float) -> bool:
+        return lo - eps <= x < hi - eps
+
+    if q.kind == "exact":
+        return Label.CORRECT if within(q.low) else Label.INCORRECT
+    if q.kind == "approx":
+        if q.step <= step * (1 + 1e-9):
+            return Label.CORRECT if within(q.low) else Label.INCORRECT
+        vague_lo, vague_hi = q.low - q.step / 2, q.low + q.step / 2
+        if not vague_lo - eps <= value < vague_hi - eps:
+            return Label.INCORRECT
+        # One or two figures coarser than the gold neither confirms nor contradicts it (SimpleQA: "around 100k" for
+        # 120k; the held-out judge sets' hand labels: "Roughly 4,400 metres" for 4,421 m, seven such cases in sets
+        # 12-20 that one figure paid INCORRECT).
+        # Coarser still, a value that is not the gold's at the gold's precision names another number: "about
+        # 9,000 metres" for 8,849 m is a committed wrong answer, not an abstention (issue #74).
+        coarser = q.step / step
+        # two figures coarser is vague only close to the gold: "About 100 rooms" for 98 (the review of pass 38), not
+        # for 51 (the review of pass 37); "Roughly 4,400 metres" for 4,421 m
+        close = abs(q.low - value) <= 0.2 * abs(value)
+        if (coarser > _VAGUE_FIGURES * (1 + 1e-9) or (coarser > 10 * (1 + 1e-9) and not close)) and not within(q.low):
+            return Label.INCORRECT
+        return Label.NOT_ATTEMPTED
+    inside = q.low < value < q.high if q.kind in ("above", "below") else q.low - eps <= value <= q.high + eps
+    if not inside:
+        return Label.INCORRECT
+    if q.kind == "range" and within(q.low) and within(q.high):
+        return Label.CORRECT
+    return Label.NOT_ATTEMPTED
