@@ -15,6 +15,16 @@ SMOKE_KB = Path(__file__).resolve().parents[1] / "configs" / "data" / "smoke_kb.
 CORPUS = [(row["title"], row["text"]) for row in map(json.loads, SMOKE_KB.read_text(encoding="utf-8").splitlines())]
 
 
+# a reward config that needs no judge and no KB: the offline grader and no fact term
+OFFLINE = {"grader": "offline", "factuality": {"enabled": False}}
+
+
+def write_offline_config(path: Path, **more: object) -> Path:
+    """``OFFLINE`` (with ``more`` keys: a preset, semantics) written as a config file the CLIs read."""
+    path.write_text(json.dumps({**more, **OFFLINE}), encoding="utf-8")
+    return path
+
+
 def write_jsonl(path: Path, rows: list[dict] | None = None) -> Path:
     rows = rows if rows is not None else [{"title": t, "text": x} for t, x in CORPUS]
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")

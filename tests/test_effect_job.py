@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from knowrl_io.jsonl import read_objects
+from tests.helpers import write_jsonl
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -152,7 +153,7 @@ def test_base_knowledge_grades_the_probe_strictly_and_gives_the_selective_ceilin
         {"question": "Capital of Zorvia?", "aliases": [], "answers": [], "answerable": False, "qid": "z"},
     ]
     heldout = tmp_path / "heldout.jsonl"
-    heldout.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    write_jsonl(heldout, rows)
     kept = {  # a: 2 of 4 right (known); b: 1 of 4 (right once, not known); c: "Alpha Beta" style near misses
         "a": {"answers": ["Alpha", "alpha.", "Gamma", "Delta"], "correct": 2},
         "b": {"answers": ["Beta", "Gamma", "Gamma", "Gamma"], "correct": 1},

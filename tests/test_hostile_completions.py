@@ -12,6 +12,7 @@ import pytest
 from reward_engine.completion import FORMAT_RE, _blocks, _well_formed, parse, with_think
 from reward_engine.config import parse_reward_config
 from reward_engine.engine import RewardEngine, Sample
+from tests.helpers import write_jsonl, write_offline_config
 
 
 def test_linear_parse_reads_every_completion_as_the_format_regex_does() -> None:
@@ -453,7 +454,7 @@ def test_ctrl_c_while_reading_an_idle_pipe_ends_the_job_at_once_and_keeps_its_ro
     import time
 
     config, out = tmp_path / "c.yaml", tmp_path / "o.jsonl"
-    config.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}}))
+    write_offline_config(config)
     cmd = [sys.executable, "-m", "reward_engine.score", "--input", "-", "--output", str(out), "--batch-size", "1"]
     log = (tmp_path / "stderr.txt").open("w")  # a file, not a pipe: a full pipe would block the job's exit
     proc = subprocess.Popen(
@@ -497,8 +498,8 @@ def test_a_full_disk_is_one_line_keeps_whole_rows_and_resumes(tmp_path) -> None:
     src, config, out = tmp_path / "in.jsonl", tmp_path / "c.yaml", tmp_path / "o.jsonl"
     completion = "<think>" + "x" * 500 + ".</think><answer>Paris</answer>"
     rows = [{**_eleven()[0], "id": f"r{i}", "completion": completion} for i in range(300)]
-    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    config.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}}))
+    write_jsonl(src, rows)
+    write_offline_config(config)
     cmd = [sys.executable, "-m", "reward_engine.score", "--input", str(src), "--output", str(out), "--batch-size", "16"]
 
     def small_files() -> None:  # in the child: files stop growing at 30 KB

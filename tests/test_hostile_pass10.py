@@ -22,6 +22,7 @@ from knowrl_io.records import CUT_SHORT, iter_records
 from reward_engine.labels import Label
 from reward_engine.offline import facts
 from reward_engine.offline.grader import grade
+from tests.helpers import OFFLINE, write_jsonl, write_offline_config
 from tests.test_hostile_pass8_io import ROWS, _run
 
 FRANCE = "What is the capital of France?"
@@ -73,7 +74,7 @@ def test_pass10_verifier(claim: str, passage: str, supported: bool) -> None:
 
 def test_an_array_cut_short_is_told_and_a_rerun_keeps_the_later_scores(tmp_path) -> None:
     config = tmp_path / "c.yaml"
-    config.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}}))
+    write_offline_config(config)
     rows, out = tmp_path / "in.json", tmp_path / "o.jsonl"
     whole = json.dumps(ROWS, indent=2)
     rows.write_text(whole)
@@ -90,9 +91,9 @@ def test_an_array_cut_short_is_told_and_a_rerun_keeps_the_later_scores(tmp_path)
 
 def test_score_never_writes_its_record_over_another_output(tmp_path) -> None:
     config = tmp_path / "c.yaml"
-    config.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}}))
+    write_offline_config(config)
     rows = tmp_path / "in.jsonl"
-    rows.write_text("".join(json.dumps(r) + "\n" for r in ROWS))
+    write_jsonl(rows, ROWS)
     first = tmp_path / "run.jsonl.job.json"
     assert _run("reward_engine.score", "--input", rows, "--output", first, "--config", config).returncode == 0
     scored = first.read_text()
@@ -102,7 +103,7 @@ def test_score_never_writes_its_record_over_another_output(tmp_path) -> None:
 
 def test_score_reads_parts_and_refuses_a_blank_reexport(tmp_path) -> None:
     config = tmp_path / "c.yaml"
-    config.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}}))
+    write_offline_config(config)
     rows, out = tmp_path / "in.jsonl", tmp_path / "o.jsonl"
     parts = [{"role": "assistant", "content": [{"type": "text", "text": "<think>Hmm.</think><answer>Paris</answer>"}]}]
     rows.write_text("".join(json.dumps(dict(r, completion=parts)) + "\n" for r in ROWS))
@@ -117,7 +118,7 @@ def test_score_reads_parts_and_refuses_a_blank_reexport(tmp_path) -> None:
 def test_plugins_are_part_of_the_fingerprint() -> None:
     from reward_engine.config import parse_reward_config
 
-    plain = parse_reward_config({"grader": "offline", "factuality": {"enabled": False}})
+    plain = parse_reward_config(OFFLINE)
     assert "plugins" not in json.dumps(plain.model_dump()) or plain.plugins == []
     other = plain.model_copy(update={"plugins": ["json"]})  # any importable module name
     assert other.fingerprint() != plain.fingerprint()
@@ -127,9 +128,9 @@ def test_verl_reads_an_edited_config_again(tmp_path) -> None:
     from reward_engine import verl
 
     path = tmp_path / "r.yaml"
-    path.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}}))
+    write_offline_config(path)
     before = verl._stamp(str(path))
-    path.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}, "semantics": {"incorrect": -3}}))
+    write_offline_config(path, semantics={"incorrect": -3})
     assert verl._stamp(str(path)) != before
 
 

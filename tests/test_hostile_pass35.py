@@ -19,7 +19,7 @@ import os
 
 from reward_engine.offline import facts
 from reward_engine.offline.grader import Label
-from tests.helpers import grade_table
+from tests.helpers import grade_table, write_jsonl, write_offline_config
 from tests.test_hostile_pass8_io import ROWS, _run
 
 ETNA = "When was the first time Mount Etna erupted?"
@@ -54,9 +54,9 @@ def test_binary_rar_reads_a_question_past_its_trailing_modifier() -> None:
 
 def test_an_output_that_is_a_link_is_written_through_and_kept(tmp_path) -> None:
     config = tmp_path / "c.yaml"
-    config.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}}))
+    write_offline_config(config)
     rows = tmp_path / "in.jsonl"
-    rows.write_text("".join(json.dumps(r) + "\n" for r in ROWS))
+    write_jsonl(rows, ROWS)
     store = tmp_path / "store"
     store.mkdir()
     link = tmp_path / "out.jsonl"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 
+from tests.helpers import write_jsonl, write_offline_config
 from tests.test_hostile_pass8_io import _run
 
 ROWS = [
@@ -29,11 +30,11 @@ ROWS = [
 
 def test_an_output_moved_over_another_job_s_output_is_refused(tmp_path) -> None:
     rows = tmp_path / "in.jsonl"
-    rows.write_text("".join(json.dumps(r) + "\n" for r in ROWS))
+    write_jsonl(rows, ROWS)
     outputs = {}
     for preset in ("knowrl", "truthrl"):
         config = tmp_path / f"{preset}.yaml"
-        config.write_text(json.dumps({"preset": preset, "grader": "offline", "factuality": {"enabled": False}}))
+        write_offline_config(config, preset=preset)
         outputs[preset] = (config, tmp_path / f"out.{preset}.jsonl")
         done = _run("reward_engine.score", "--input", rows, "--output", outputs[preset][1], "--config", config)
         assert done.returncode == 0, done.stderr
@@ -52,9 +53,9 @@ def test_an_output_moved_over_another_job_s_output_is_refused(tmp_path) -> None:
 
 def test_a_rerun_of_the_same_job_keeps_its_rows(tmp_path) -> None:
     rows = tmp_path / "in.jsonl"
-    rows.write_text("".join(json.dumps(r) + "\n" for r in ROWS))
+    write_jsonl(rows, ROWS)
     config = tmp_path / "c.yaml"
-    config.write_text(json.dumps({"preset": "knowrl", "grader": "offline", "factuality": {"enabled": False}}))
+    write_offline_config(config, preset="knowrl")
     out = tmp_path / "out.jsonl"
     for _ in range(2):
         done = _run("reward_engine.score", "--input", rows, "--output", out, "--config", config)

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from knowrl_io.records import iter_records
+from tests.helpers import write_offline_config
 
 ROWS = [{"id": i, "question": f"Question {i}?", "answers": "Paris", "completion": "<answer>Paris</answer>"} for i in
         range(1, 5)]  # fmt: skip
@@ -61,7 +62,7 @@ def _run(module: str, *args, stdin=None) -> subprocess.CompletedProcess:
 
 def test_score_warm_and_build_keep_every_good_element_of_a_one_line_array(tmp_path) -> None:
     config = tmp_path / "c.yaml"
-    config.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}}))
+    write_offline_config(config)
     rows = tmp_path / "rows.json"
     rows.write_text(json.dumps(ROWS).replace('"Question 2?"', '"Question\t2?"'))
     out = tmp_path / "scored.jsonl"
@@ -83,7 +84,7 @@ def test_score_warm_and_build_keep_every_good_element_of_a_one_line_array(tmp_pa
 
 def test_score_refuses_to_write_over_the_file_on_its_standard_input(tmp_path) -> None:
     config = tmp_path / "c.yaml"
-    config.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}}))
+    write_offline_config(config)
     rows = tmp_path / "in.jsonl"
     text = "".join(json.dumps(r) + "\n" for r in ROWS)
     rows.write_text(text)

@@ -27,9 +27,10 @@ from reward_engine.completion import completion_text, parse
 from reward_engine.labels import Label
 from reward_engine.offline import facts
 from reward_engine.offline.grader import grade
+from tests.helpers import OFFLINE, write_jsonl
 from tests.test_hostile_pass8_io import ROWS, _kb, _run
 
-CONFIG = {"grader": "offline", "factuality": {"enabled": False}}
+CONFIG = OFFLINE
 
 
 def _values(path: Path) -> list[tuple[object, bool]]:
@@ -63,7 +64,7 @@ def test_ids_written_nan_or_infinity_stay_told_apart(tmp_path) -> None:
 
 def test_a_rerun_on_an_emptied_input_keeps_the_scores_unless_asked(tmp_path) -> None:
     rows, out = tmp_path / "in.jsonl", tmp_path / "o.jsonl"
-    rows.write_text("".join(json.dumps(r) + "\n" for r in ROWS))
+    write_jsonl(rows, ROWS)
     assert _score(tmp_path, rows, out).returncode == 0
     scored = out.read_text()
     rows.write_text("")

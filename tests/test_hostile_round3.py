@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from knowrl_io.records import BOM, digest, iter_records
+from tests.helpers import write_offline_config
 
 LONG = 70_000  # past the 64 KiB the first line used to be read with
 
@@ -142,7 +143,7 @@ def _run(module: str, *args, stdin: str | None = None, timeout: int = 300) -> su
 def test_score_warm_and_build_read_a_first_row_longer_than_64_kib(tmp_path) -> None:
     """The three jobs that read user JSONL share the reader: score (from a pipe), warm and build (from files)."""
     config = tmp_path / "c.yaml"
-    config.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}}))
+    write_offline_config(config)
     rows = "".join(json.dumps(_row(i, LONG if i == 1 else 0)) + "\n" for i in (1, 2, 3))
     out = tmp_path / "out.jsonl"
     score = _run(
@@ -183,7 +184,7 @@ def test_score_past_a_file_size_limit_says_so_in_one_line_and_resumes(tmp_path) 
     import signal
 
     config = tmp_path / "c.yaml"
-    config.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}}))
+    write_offline_config(config)
     src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     src.write_text("".join(json.dumps(_row(i)) + "\n" for i in range(1, 201)))
     args = ["--input", src, "--output", out, "--config", config, "--no-progress", "--batch-size", "10"]
@@ -317,7 +318,7 @@ def test_inspect_names_a_documents_only_kb_in_one_line(tmp_path, capsys) -> None
 def test_score_carries_ids_written_as_whole_floats(tmp_path) -> None:
     """Hostile pass 7 (I07): ids 1.0 and 2.0 (as some exports write them) made every row bad input, exit 3."""
     config, src, out = tmp_path / "c.yaml", tmp_path / "in.jsonl", tmp_path / "out.jsonl"
-    config.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}}))
+    write_offline_config(config)
     src.write_text("".join(json.dumps({**_row(1), "id": float(i)}) + "\n" for i in (1, 2)))
     done = _run("reward_engine.score", "--input", src, "--output", out, "--config", config, "--no-progress")
     assert done.returncode == 0, done.stderr
@@ -608,7 +609,7 @@ def _pipe(data: bytes) -> tuple[str, int]:
 
 def _offline(tmp_path: Path) -> Path:
     config = tmp_path / "c.yaml"
-    config.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}}))
+    write_offline_config(config)
     return config
 
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 from reward_engine.inspect import gamed, render, report_rows
+from tests.helpers import write_jsonl
 
 HOSTILE = (
     '<think>x</think><answer></script><script>document.title="pwned"</script><img src=x onerror=alert(1)></answer>'
@@ -111,7 +112,7 @@ def test_the_report_in_a_real_browser_filters_searches_shows_evidence_and_runs_n
         },
     ]
     src, html = tmp_path / "rewards.jsonl", tmp_path / "report.html"
-    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    write_jsonl(src, rows)
     done = subprocess.run(
         [sys.executable, "-m", "reward_engine.inspect", str(src), "--kb", str(kb_path), "-o", str(html)],
         capture_output=True,

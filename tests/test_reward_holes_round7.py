@@ -31,6 +31,7 @@ from reward_engine.labels import Label
 from reward_engine.offline import facts
 from reward_engine.offline.grader import grade
 from reward_engine.semantics import payoffs
+from tests.helpers import write_offline_config
 from tests.test_reward_holes_round3 import EVEREST, FRANCE, config_for
 from tests.test_reward_holes_round5 import FLUTE, JUPITER
 from tests.test_reward_holes_round6 import EIFFEL, EVIDENCE
@@ -199,7 +200,7 @@ def test_a_resume_under_other_offline_rules_is_refused_in_one_line(tmp_path) -> 
     """The rules' version is recorded beside the output; an output from other rules (here: a record from before
     the version was kept, as every output made before this change) is refused, and --overwrite rescores it."""
     config, src, out = tmp_path / "c.yaml", tmp_path / "in.jsonl", tmp_path / "out.jsonl"
-    config.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}}))
+    write_offline_config(config)
     row = {
         "id": 1,
         "question": FRANCE[0],

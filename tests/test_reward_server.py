@@ -11,13 +11,15 @@ import urllib.request
 
 import pytest
 
+from tests.helpers import write_offline_config
+
 PROMPT = "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n<|im_start|>assistant\n"
 
 
 @pytest.fixture
 def reward_server(tmp_path):
     config = tmp_path / "reward.yaml"
-    config.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}}))
+    write_offline_config(config)
     cmd = [sys.executable, "-m", "reward_engine.serve", "--config", str(config), "--port", "0"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

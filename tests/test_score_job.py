@@ -12,7 +12,7 @@ import yaml
 
 from reward_engine.config import parse_reward_config
 from reward_engine.score import score_file
-from tests.helpers import score_command, server_stats
+from tests.helpers import score_command, server_stats, write_jsonl
 
 ROWS = [
     {
@@ -140,7 +140,7 @@ async def test_batches_in_flight_at_once_finish_in_input_order(tmp_path, kb, ser
     """A batch held up by a slow judge call does not hold back the others; the file still ends in input order."""
     rows = [dict(r, id=f"{r['id']}{i}", question=f"{r['question']} ({i})") for i in range(6) for r in ROWS]
     src = tmp_path / "in.jsonl"
-    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    write_jsonl(src, rows)
     judge = {"endpoints": [{"base_url": server.url, "model": "m"}]}
     config = parse_reward_config({"grader": "llm", "judge": judge, "factuality": {"kb_path": "x"}})
     server.config.latency_ms = 50

@@ -20,6 +20,7 @@ from reward_engine.engine import RewardEngine, RewardResult, Sample
 from reward_engine.job import JobCheckError, check_knowledge
 from reward_engine.stages.registry import StageContext, register
 from reward_engine.stages.verify import OfflineVerifier
+from tests.helpers import write_jsonl
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = "tests.test_seams:JsonlSource"
@@ -251,7 +252,7 @@ async def test_score_rows_carry_fact_score_and_null_where_not_computed(tmp_path)
         {"id": "right", "question": QUESTION, "completion": RIGHT.completion, "answers": "Paris", "title": "Paris"},
         {"id": "wrong", "question": QUESTION, "completion": WRONG.completion, "answers": "Paris", "title": "Paris"},
     ]
-    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    write_jsonl(src, rows)
     config = load_reward_config(write_config(tmp_path))
     out = tmp_path / "scored.jsonl"
     summary = await score_file(src, out, config, progress=False, kb=JsonlSource(str(tmp_path / "docs" / "kb.jsonl")))

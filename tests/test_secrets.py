@@ -14,6 +14,7 @@ from pathlib import Path
 import yaml
 
 from judges.test_server import ServerConfig, serve_in_thread
+from tests.helpers import write_jsonl
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,7 +43,7 @@ def test_planted_key_never_written(tmp_path, kb_path):
         for i, a in enumerate(["Paris", "Lyon", "Nice", "I don't know"])
     ]
     data = tmp_path / "in.jsonl"
-    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    write_jsonl(data, rows)
     outputs: list[str] = []
     # 30 % faults: error paths (429 + Retry-After, 500, malformed) log and retry with the key in flight.
     with serve_in_thread(

@@ -9,12 +9,14 @@ import sys
 import textwrap
 from pathlib import Path
 
+from tests.helpers import write_offline_config
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_verl_batches_score_through_one_engine_per_worker(tmp_path) -> None:
     config = tmp_path / "reward.yaml"
-    config.write_text(json.dumps({"grader": "offline", "factuality": {"enabled": False}}))
+    write_offline_config(config)
     script = textwrap.dedent(
         f"""
         import importlib.util, json

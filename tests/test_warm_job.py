@@ -8,6 +8,7 @@ import pytest
 
 from reward_engine.config import parse_reward_config
 from reward_engine.warm import warm
+from tests.helpers import write_jsonl
 from tests.test_score_job import ROWS
 
 
@@ -27,7 +28,7 @@ async def test_warm_fills_every_stage_and_is_idempotent(tmp_path, kb, server, ch
         )
     )
     completions = tmp_path / "prev.jsonl"
-    completions.write_text("".join(json.dumps(r) + "\n" for r in ROWS))
+    write_jsonl(completions, ROWS)
     judge = {"endpoints": [{"base_url": server.url, "model": "m"}], "cache_dir": str(tmp_path / "cache")}
     config = parse_reward_config(
         {"grader": "llm", "decomposer": "llm", "verifier": "llm", "judge": judge, "factuality": {"kb_path": "given"}}
@@ -60,7 +61,7 @@ def test_warm_cli_with_offline_config(tmp_path, kb):
     data = tmp_path / "train.jsonl"
     data.write_text(json.dumps({"question": "Capital of France?", "answers": "Paris", "title": "Paris"}) + "\n")
     completions = tmp_path / "prev.jsonl"
-    completions.write_text("".join(json.dumps(r) + "\n" for r in ROWS))
+    write_jsonl(completions, ROWS)
     cfg = tmp_path / "reward.yaml"
     cfg.write_text(yaml.safe_dump({"factuality": {"kb_path": str(kb.db_path)}}))
     proc = subprocess.run(
@@ -98,7 +99,7 @@ async def test_warm_plans_exactly_what_the_engine_sends_when_inputs_are_cut(tmp_
         for i in range(3)
     ]
     completions = tmp_path / "prev.jsonl"
-    completions.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    write_jsonl(completions, rows)
     judge = {"endpoints": [{"base_url": server.url, "model": "m"}], "cache_dir": str(tmp_path / "cache")}
     config = parse_reward_config(
         {
