@@ -101,3 +101,25 @@ def test_the_gold_actor_in_a_relative_s_part_is_no_answer() -> None:
     assert grade("James Caan played Santino Corleone.", "James Caan", "Who played Sonny Corleone?") is C
     father = "Who played Harry Potter's father in the films?"
     assert grade("Adrian Rawlins played James Potter.", "Adrian Rawlins", father) is C
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        ("It was completed in 1889, two years after construction began in 1887.", C),
+        ("1889. Construction had started in 1887.", C),
+        ("Completed in 1889; it opened to the public in 1890.", C),
+        ("It was completed in 1887, two years after construction began in 1889.", WRONG),
+        ("Construction began in 1887 and finished in 1889.", WRONG),  # no clause says "completed": left as a list
+        ("It was completed in 1889 or 1890.", WRONG),
+        ("in 1889, started 1887", WRONG),  # no statement of another event (hole round 8)
+    ],
+)
+def test_a_second_year_for_another_event_is_detail(answer: str, label: Label) -> None:
+    """Left in stop 86's note ("joined the VFL in 1987 -- renamed in 1990"): two years were a list, INCORRECT, where
+    one clause dates the asked event and the other clearly another."""
+    assert grade(answer, "1889", "When was the Eiffel Tower completed?") is label
+    vfl = "When did the Brisbane Bears join the VFL?"
+    assert grade("They joined the VFL in 1987; the league was renamed the AFL in 1990.", "1987", vfl) is C
+    miss = "What year was Kenya Moore crowned Miss USA?"
+    assert grade("In 1993 she was crowned Miss Michigan; Miss USA came in 1994.", "1993", miss) is WRONG

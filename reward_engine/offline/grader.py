@@ -532,6 +532,8 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
             text = without_days_of_month(text)  # "... on April 14 and sank on April 15" beside 1912
         elif any((when := gold_date(g)) is not None and when.day is not None for g in raw_golds):
             text = rewrites.one_date_said_apart(text)  # "in 2011; the first show was on 18 August" (pass 32)
+        if any(gold_date(g) is not None for g in raw_golds):
+            text = values.without_other_events(text, question)  # "completed in 1889, after work began in 1887"
     if rewrites.regnal_gold(raw_golds):
         text = rewrites.regnal(text)  # "Louis the Fourteenth", "Louis 14" for Louis XIV (hostile pass 16)
     elif rewrites.digits_gold(raw_golds):
