@@ -123,3 +123,17 @@ def test_a_second_year_for_another_event_is_detail(answer: str, label: Label) ->
     assert grade("They joined the VFL in 1987; the league was renamed the AFL in 1990.", "1987", vfl) is C
     miss = "What year was Kenya Moore crowned Miss USA?"
     assert grade("In 1993 she was crowned Miss Michigan; Miss USA came in 1994.", "1993", miss) is WRONG
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "It was completed in 1889; some say it was 1890.",
+        "It was completed in 1889. Others think it was finished in 1890.",
+        "Completed in 1889. Actually it was 1890.",
+        "It was completed in 1889; it was probably 1890 actually.",
+    ],
+)
+def test_a_second_year_weighed_or_said_again_is_a_second_answer(answer: str) -> None:
+    """What the first writing of the rule above paid right (found probing it, before it landed)."""
+    assert grade(answer, "1889", "When was the Eiffel Tower completed?") is WRONG

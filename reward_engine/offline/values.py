@@ -73,8 +73,25 @@ _DOES = re.compile(r"(?i)\b(?:[a-z]{3,}ed|began|begun|became|was|were|is|are|too
 
 
 def _event(clause: str, lacked: set[str]) -> bool:
-    """A statement of another event: a verb, three words or more, none of the question's names the answer lacks."""
-    return bool(_DOES.search(clause)) and len(clause.split()) >= 3 and not topic.content_words(clause) & lacked
+    """A statement of another event: a verb, three words or more, none of the question's names the answer lacks, no
+    word that weighs or takes back a value ("some say it was 1890", "Actually it was 1890") and no copula before a bare
+    date ("it was 1890": the asked value again)."""
+    return (
+        bool(_DOES.search(clause))
+        and len(clause.split()) >= 3
+        and not topic.content_words(clause) & lacked
+        and not _WEIGHED.search(clause)
+        and not _SAID_AGAIN.search(clause)
+    )
+
+
+# a value weighed, reported or taken back: another answer, not another event
+_WEIGHED = re.compile(
+    r"(?i)\b(?:say|says|said|think|thinks|thought|believe|believes|claim|claims|argue|argues|actually|or|maybe|"
+    r"perhaps|possibly|probably|likely|might|may|could|though|although|others?|some|sources?|wrong|sure|correct|"
+    r"rather|mean|instead|really|either|unless|if)\b"
+)
+_SAID_AGAIN = re.compile(r"(?i)\b(?:was|is|were|are|be|been)\s+(?:in\s+|on\s+)?(?:the\s+year\s+)?\d")
 
 
 def without_other_events(text: str, question: str | None) -> str:
