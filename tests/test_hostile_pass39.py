@@ -90,19 +90,6 @@ def test_the_state_a_city_gold_is_named_after_is_not_the_city() -> None:
     assert grade("New York", "New York City", "Where was he born?") is C  # the city is called so too
 
 
-def test_the_gold_actor_in_a_relative_s_part_is_no_answer() -> None:
-    """Left in stop 86's note: "Al Pacino played Vito Corleone." was paid right for who played Michael Corleone. A part
-    of the asked part's family, by a given name of another letter, is another part; a title, a nickname's letter or
-    a relative the question names stay the asked part."""
-    godfather = "Who played Michael Corleone in The Godfather?"
-    assert grade("Al Pacino played Vito Corleone.", "Al Pacino", godfather) is WRONG
-    assert grade("Al Pacino played Michael Corleone.", "Al Pacino", godfather) is C
-    assert grade("Alan Rickman played Professor Snape.", "Alan Rickman", "Who played Severus Snape?") is C
-    assert grade("James Caan played Santino Corleone.", "James Caan", "Who played Sonny Corleone?") is C
-    father = "Who played Harry Potter's father in the films?"
-    assert grade("Adrian Rawlins played James Potter.", "Adrian Rawlins", father) is C
-
-
 @pytest.mark.parametrize(
     ("answer", "label"),
     [

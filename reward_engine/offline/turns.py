@@ -956,49 +956,6 @@ def _another_version(sentence: str, question: str) -> bool:
     return any(m.group(0).lower() not in asked for m in _VERSION.finditer(sentence))
 
 
-# a title or rank said in place of a given name: "Professor Snape", "Lieutenant Ripley"
-_RANKS = frozenset(  # answer_forms.HONORIFICS's titles too (answer_forms imports this module)
-    "sir dame lord lady dr doctor mr mrs ms miss madame monsieur prof professor rev reverend father saint king queen "
-    "prince princess emperor empress pope president general captain admiral colonel senator judge baron countess "
-    "lieutenant lt sergeant sgt detective officer agent inspector commander major corporal private sheriff deputy "
-    "uncle aunt auntie grandma grandpa granny nurse coach principal headmaster chief mayor governor count duke".split()
-)
-
-
-def gold_in_a_relative_s_part(text: str, question: str | None, golds: list[str]) -> bool:
-    """The gold takes, in the asked role, only the part of another member of the asked part's family: "Al Pacino
-    played Vito Corleone." for who played Michael Corleone (paid right, left in stop 86's note). Only another given
-    name that starts with another letter: "Santino Corleone" for Sonny or "Thomas Hagen" for Tom may be the asked
-    part by another name, and a part outside the family (a title, another character) is left to the other rules.
-
-    >>> q = "Who played Michael Corleone in The Godfather?"
-    >>> gold_in_a_relative_s_part("Al Pacino played Vito Corleone.", q, ["Al Pacino"])
-    True
-    >>> gold_in_a_relative_s_part("Al Pacino played Michael Corleone; Brando played Vito Corleone.", q, ["Al Pacino"])
-    False
-    >>> gold_in_a_relative_s_part("James Caan played Santino Corleone.", "Who played Sonny Corleone?", ["James Caan"])
-    False
-    """
-    roles = question_roles(question)
-    # the asked part's given and family name; not a relative of it ("Harry Potter's father": James Potter is him)
-    names = re.finditer(r"\b([A-Z][a-z]+)\s+([A-Z][a-z]+)\b(?!['\u2019]s\b)", question or "")
-    asked = {m[2].casefold(): m[1] for m in names}
-    other = took_asked = False
-    for found in _ACTIVE_ROLE.finditer(text):
-        verb = found["verb"] if " " not in found["verb"] else "voice"
-        if role_of(verb) not in roles or not any(found["name"].casefold() == g.casefold() for g in golds):
-            continue
-        part = found["obj"].split()
-        given = asked.get(part[-1].casefold()) if len(part) == 2 else None
-        if given is None:
-            took_asked = True  # no family of the asked part: not this rule's to read
-        elif part[0][:1].casefold() != given[:1].casefold() and part[0].casefold() not in _RANKS:
-            other = True
-        else:
-            took_asked = True
-    return other and not took_asked
-
-
 def _the_asked(subject: str, topic: set[str]) -> bool:
     """The subject is what the question asks about and nothing more: its content words all the question's ("In Toy
     Story 3, Buzz"), or a bare pronoun; not "The older Rose", "her fiance Cal", "The Dark Knight's Batman"."""
