@@ -1003,7 +1003,7 @@ _DATE = re.compile(
             r"\bbetween\s+(?:the\s+)?(?:years?\s+)?(?P<rb_a>\d{4})\s+and\s+(?P<rb_b>\d{2,4})(?!\d|,\d)",
             r"(?<![\d,.])(?P<rg_a>\d{4})\s*(?:-|\u2013|\u2014|to|until|till|through)\s*(?P<rg_b>\d{2,4})(?!\d|,\d)",
             r"\b(?P<bd_w>before|prior to|earlier than|after|later than|since)\s+(?:the\s+)?(?:years?\s+)?"
-            r"(?P<bd_y>\d{4})(?!\d|,\d)",
+            r"(?P<bd_y>\d{4})(?![\d,])",
             rf"(?<!\d)(?P<dmy_d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dmy_m>{_MON})(?!\w)"
             r"(?:,?\s+(?P<dmy_y>\d{4})(?!\d))?",
             rf"\b(?P<mdy_m>{_MON})\s+(?P<mdy_d>\d{{1,2}})(?:st|nd|rd|th)?(?![\d,]\d|\d)(?:,?\s+(?P<mdy_y>\d{{4}})(?!\d))?",

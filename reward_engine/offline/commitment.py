@@ -76,7 +76,11 @@ def _offered(read: reading.Reading, question: str | None, plainly: bool = False)
     there: its verb decides), unless a later refusal disowns it; ``plainly``: only a statement marked as a guess
     or one that ``_restates`` the question."""
     return any(
-        (_answer_form(c.text, question) and not passive(c.text, read.low) and not _another_part(c.text, question))
+        (
+            _answer_form(c.text, question)
+            and not passive(c.text, read.low)
+            and not _another_part(c.text, question, read.low)
+        )
         or _offers_options(c.text, question)  # "Either Joshua Redman or Don Redman - I'm not sure which." (pass 36)
         or (
             (not plainly or c.guessed or _restates(c.text, question))
@@ -322,7 +326,7 @@ def _answers(candidate: reading.Candidate, question: str | None, said: str = "")
         return False  # "[it's] very tall, taller than the buildings of Paris" for how tall: no figure offered
     if answer_forms.counts_something_else(statement, question):
         return False  # "The women's race is run over 100 metres" for how many hurdles: another measure
-    if _another_part(statement, question):
+    if _another_part(statement, question, said):
         return False  # "[I don't know who voices Amber.] Ariel Winter voices Sofia." (hostile pass 39)
     new = _new_names(_RELATIVE.split(_first_role(statement, question))[0], question)  # "maybe Delacroix, who ..."
     cue = _CUE_NAME.search(statement)
@@ -357,7 +361,7 @@ def _answers(candidate: reading.Candidate, question: str | None, said: str = "")
 _TAKES_PART = re.compile(r"\b(?:plays|played|voices|voiced|portrays|portrayed)\s+(?P<part>[A-Z][\w'-]*)")
 
 
-def _another_part(statement: str, question: str) -> bool:
+def _another_part(statement: str, question: str, whole: str = "") -> bool:
     """The statement gives someone a part the question does not ask about: one it names only as the work's title
     ("Sofia" of "Sofia the First" for who voices Amber) or not at all; an aside about a co-star.
 
@@ -368,10 +372,19 @@ def _another_part(statement: str, question: str) -> bool:
     False
     """
     found = _TAKES_PART.search(statement)
-    if found is None or not re.search(r"(?i)\b(?:play|voice|portray)", question):
-        return False
+    if (
+        found is None
+        or not re.search(r"(?i)\b(?:play|voice|portray)", question)
+        or _GUESSED_TOO.search(whole or statement)
+    ):
+        return False  # "Ariel Winter voices Sofia, so probably she voices Amber too": a guess (review 39)
+    if re.search(r"[A-Z][\w-]*['\u2019]s\s+[a-z]", question):
+        return False  # "Simba's father": the part asked is described, so any name may be it (review 39)
     asked = topic.names(question) - _setting(question)
     return bool(asked) and not topic.content_words(found["part"]) & asked
+
+
+_GUESSED_TOO = re.compile(r"(?i)\b(?:also|too|as well|probably|maybe|perhaps|might|may|could|possibly|likely)\b")
 
 
 # a guess said inside the statement, its name right after: "Preeta might be played by Sriti Jha", "it could have been

@@ -1011,7 +1011,7 @@ def _said(response: str, asked: set[str]) -> tuple[list[tuple[set[str], str]], s
         head = item.split()[0].lower()
         if head in _NOT_AN_ITEM or head.endswith("ly") or not (_words(item) - asked):
             continue
-        if _POSSESSIVE_DESCRIPTION.fullmatch(item):
+        if _POSSESSIVE_DESCRIPTION.fullmatch(item) and len(items) > 1:
             continue  # "[he voices Vic,] Frank's neighbour": who the answer is, no name put forward (hostile pass 39)
         if not listed and response != response.lower() and not item[:1].isupper():
             continue  # prose: "the capital", "on the river" describe; "Beethoven" names

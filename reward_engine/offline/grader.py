@@ -448,6 +448,11 @@ def _asked_aliases(golds: list[str], question: str) -> list[str]:
             words.pop(0)
         content = [w for w in words if normalize(w) not in _STOP and w.lower() not in _EDGE_SMALL]
         if words and len(words) < len(gold.split()) and content and (len(content) >= 2 or not cut_small):
+            cut = " ".join(words)
+            state = places.level(cut) == places.REGION and not places.also_a_city(cut)  # "Kansas", not "New York"
+            city = re.search(r"(?i)\bcity\b", gold) and not places.level(gold)  # not Vatican City, a country
+            if (state or places.level(cut) >= places.COUNTRY) and city:
+                continue  # "Kansas" of Kansas City, "Mexico" of Mexico City: the state or country (review 40)
             out.append(" ".join(words).strip(" ,"))
     return out
 
@@ -532,8 +537,9 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
             text = without_days_of_month(text)  # "... on April 14 and sank on April 15" beside 1912
         elif any((when := gold_date(g)) is not None and when.day is not None for g in raw_golds):
             text = rewrites.one_date_said_apart(text)  # "in 2011; the first show was on 18 August" (pass 32)
-        if any(gold_date(g) is not None for g in raw_golds):
-            text = values.without_other_events(text, question)  # "completed in 1889, after work began in 1887"
+        if any((d := gold_date(g)) is not None and not (d.years and d.years[0] < d.years[1]) for g in raw_golds):
+            # "completed in 1889, after work began in 1887"; not a range gold ("until she stepped down in 1999")
+            text = values.without_other_events(text, question)
     if rewrites.regnal_gold(raw_golds):
         text = rewrites.regnal(text)  # "Louis the Fourteenth", "Louis 14" for Louis XIV (hostile pass 16)
     elif rewrites.digits_gold(raw_golds):

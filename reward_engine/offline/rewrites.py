@@ -12,6 +12,7 @@ import re
 
 from reward_engine.offline import turns
 from reward_engine.offline.answer_forms import NUMBER_PHRASE, ORDINAL_WORDS, numbers_in_words_to_digits
+from reward_engine.offline.reading import has_refusal
 
 _NUMERALS = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"),
              (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))  # fmt: skip
@@ -533,8 +534,8 @@ def subtitle_joined(text: str, question: str | None) -> str:
     >>> subtitle_joined("Night at the Museum: Ben Stiller.", q), subtitle_joined("Sir Lancelot: Dan Stevens.", q)
     ('Night at the Museum: Ben Stiller.', 'Sir Lancelot: Dan Stevens.')
     """
-    if not question or ":" not in text:
-        return text
+    if not question or ":" not in text or has_refusal(text):
+        return text  # "I'm not sure who plays him in <title>: Ben Stiller, perhaps?": a guess after it (review 39)
     asked = " " + " ".join(re.findall(r"[\w'\u2019&-]+", question)) + " "
 
     def joined(found: re.Match[str]) -> str:

@@ -30,7 +30,7 @@ from reward_engine.offline.answer_forms import (
     without_other_measures,
     years_spanned,
 )
-from reward_engine.offline.reading import Candidate, Reading, lower, names_alternatives
+from reward_engine.offline.reading import Candidate, Reading, has_refusal, lower, names_alternatives
 from reward_engine.offline.text_form import normalize
 
 _STRICT_THAN = re.compile(r"\b(?:\w+er|more|less|fewer) than\s+[$€£¥]?\d")  # right before the number
@@ -61,7 +61,12 @@ def date_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, readi
     said = None if len(spans) > 1 and names_alternatives(normalize(candidate.text)) else one_date(spans)
     if said is None and want.years is not None and want.years[0] < want.years[1] and want.months is None:
         said = years_spanned(candidate.text, century(want))  # "From November 1783 to August 1784" (pass 39)
+    if said is not None and _SPAN_GOLD.search(gold_raw) and _is_span(said) and said.years != want.years:
+        return Label.INCORRECT  # "1939-1944" or "1938-1945" for 1939-1945: another span of years (review 39)
     return Label.INCORRECT if said is None else _compare_dates(want, said)
+
+
+_SPAN_GOLD = re.compile(r"\d{4}\s*(?:-|\u2013|\u2014|to|until|through)\s*\d{2,4}")  # a gold said as a span of years
 
 
 # where a clause ends: its punctuation, or a word that opens another clause
@@ -73,11 +78,12 @@ _DOES = re.compile(r"(?i)\b(?:[a-z]{3,}ed|began|begun|became|was|were|is|are|too
 
 
 def _event(clause: str, lacked: set[str]) -> bool:
-    """A statement of another event: a verb, three words or more, none of the question's names the answer lacks, no
-    word that weighs or takes back a value ("some say it was 1890", "Actually it was 1890") and no copula before a bare
-    date ("it was 1890": the asked value again)."""
+    """A statement of another event: how the thing began (review 40: any other verb may be the asked one in other
+    words, "it was finished in 1890", "he passed away in 1851"), three words or more, none of the question's names
+    the answer lacks, no word that weighs or takes back a value ("some say it began in 1890") and no copula before a
+    bare date."""
     return (
-        bool(_DOES.search(clause))
+        bool(_BEGAN.search(clause))
         and len(clause.split()) >= 3
         and not topic.content_words(clause) & lacked
         and not _WEIGHED.search(clause)
@@ -85,6 +91,8 @@ def _event(clause: str, lacked: set[str]) -> bool:
     )
 
 
+# how something began: the one other event a date answer names that no asked verb means in other words
+_BEGAN = re.compile(r"(?i)\b(?:began|begun|begins?|started|starts|commenced|broke ground|was laid|were laid)\b")
 # a value weighed, reported or taken back: another answer, not another event
 _WEIGHED = re.compile(
     r"(?i)\b(?:say|says|said|think|thinks|thought|believe|believes|claim|claims|argue|argues|actually|or|maybe|"
@@ -95,12 +103,12 @@ _SAID_AGAIN = re.compile(r"(?i)\b(?:was|is|were|are|be|been)\s+(?:in\s+|on\s+)?(
 
 
 def without_other_events(text: str, question: str | None) -> str:
-    """``text`` without the clauses that date another event than the one asked: "It was completed in 1889, two years
-    after construction began in 1887" dates the completion (hostile pass 39's review of what was left: several dates
-    were a list, INCORRECT). A clause dates the asked event when it says a word of the question's predicate (its
-    content words that are no names: "completed", "join"), or it is a bare date first ("1889 (construction had begun
-    in 1887)"); the clauses dropped each say something else (a verb) and none of those words nor a name of the
-    question the answer lacks. Unchanged unless both kinds are there.
+    """``text`` without the clauses that date when the thing began, where another dates the asked event: "It was
+    completed in 1889, two years after construction began in 1887" dates the completion (left in stop 86's note:
+    several dates were a list, INCORRECT). A clause dates the asked event when it says a word of the question's
+    predicate (its content words that are no names: "completed"), or it is a bare date first ("1889 (construction
+    had begun in 1887)"); the clauses dropped each say how it began (``_event``), none of the predicate's words nor a
+    name of the question the answer lacks. Unchanged unless both kinds are there, or after a refusal.
 
     >>> q = "When was the Eiffel Tower completed?"
     >>> without_other_events("It was completed in 1889, two years after construction began in 1887.", q)
@@ -115,6 +123,8 @@ def without_other_events(text: str, question: str | None) -> str:
     predicate = topic.content_words(question or "") - topic.names(question or "")
     if not predicate or names_alternatives(normalize(text)) or one_date(date_spans(text)) is not None:
         return text  # one date, however said ("in 2014; it took effect on October 11"): nothing to choose
+    if has_refusal(text) or _BEGAN.search(question or ""):
+        return text  # "I don't know if it was completed in 1889; ..." (review 40); a question about the beginning
     cuts = [0] + [x for m in _CLAUSE_END.finditer(text) for x in (m.start(), m.end())] + [len(text)]
     spans = [(a, b) for a, b in zip(cuts[::2], cuts[1::2]) if text[a:b].strip(" .,;")]
     dated = [(a, b) for a, b in spans if date_spans(text[a:b])]
@@ -160,6 +170,11 @@ def _compare_dates(gold: DateSpan, pred: DateSpan) -> Label:
         elif pred.day != gold.day:
             return Label.INCORRECT
     return Label.CORRECT if precise else Label.NOT_ATTEMPTED
+
+
+def _is_span(span: DateSpan) -> bool:
+    """Several years, said as a span ("1783-1784", "from 1939 to 1945"), not a month or day inside them."""
+    return span.years is not None and span.years[0] < span.years[1] and span.months is None and span.day is None
 
 
 def _is_century(span: DateSpan) -> bool:
