@@ -1113,6 +1113,7 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     if is_abstention(response):  # "Paris. On second thought, I don't know.": taken back (hostile pass 25)
         return False
     response = turns.without_value_set_aside(response)  # "1991, not 1989" gives 1991 (hostile pass 18)
+    response = _count_in_digits(response, question)  # "Three rounds." for how many rounds (hostile pass 40)
     passages = [fold_marks(p) for p in passages]
     response = _country_as_written(response, passages)  # "USA" where it says "the United States" (pass 18)
     as_number = turns.roman(response)
@@ -1299,6 +1300,36 @@ def _described(response: str) -> list[str]:
     smallest planet": hostile pass 12), for the contradiction check; [] for any other response."""
     said = _DESCRIBED.match(response)
     return [f"{said['name']} is {said['what']}."] if said else []
+
+
+_COUNT_WORDS = (
+    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|"
+    "eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+)
+
+
+def _count_in_digits(response: str, question: str) -> str:
+    """A count said in a word, in any case, before the noun a "How many ...?" question counts or alone, in digits:
+    "Three rounds." against "There are 3 rounds" (hostile pass 40: Binary RAR paid the right count 0; a capitalised
+    number word was no number, a lone one before a noun stayed a word).
+
+    >>> q = "How many rounds are in the WNBA Draft?"
+    >>> _count_in_digits("Three rounds.", q), _count_in_digits("Three.", "How many?")
+    ('3 rounds.', '3.')
+    >>> _count_in_digits("Two or three rounds", q)
+    '2 or 3 rounds'
+    >>> _count_in_digits("One of the three rounds.", "How many rounds are there?")
+    'One of the 3 rounds.'
+    """
+    asked = re.match(r"(?i)\s*how\s+many\b\s*(?P<noun>[a-z]+)?", question or "")
+    if asked is None:
+        return response
+    noun = rf"\s+{asked['noun'][:4]}[a-z]*\b" if asked["noun"] else r"\b(?!)"
+    said = rf"\b(?:{_COUNT_WORDS})(?:[\s-]+(?:{_COUNT_WORDS}))?\b"
+    if not re.search(rf"(?i){said}(?=(?:{noun})|\W*$)", response):
+        return response
+    # every count then, not only the last: "Two or three rounds" offers two counts
+    return re.sub(rf"(?i){said}(?!\s+of\b)", lambda m: numbers_in_words_to_digits(m.group().lower()), response)
 
 
 def _phrases_as_digits(text: str) -> str:

@@ -686,6 +686,29 @@ def _in_its_country(text: str, gold_raw: str) -> bool:
     return held_by is None or turns.same_country(held_by, normalize(gold_raw))
 
 
+# a guess asked, then denied: "Alec Gilroy? No -- she married Jack Duckworth." ("No doubt" affirms)
+_DENIED_GUESS = re.compile(
+    r"(?is)^\W*(?P<guess>[^?.!\n]{1,80}?)\?\s*(?:no(?!\s+(?:doubt|question)\b)|nope|wrong|"
+    r"not\s+(?:quite|really|exactly|so))\b[\s,.;:!\u2013\u2014-]*(?P<rest>.*)$"
+)
+
+
+def _without_denied_guess(text: str, golds: list[str]) -> str:
+    """The answer after a gold it asks itself and denies: "Alec Gilroy? No -- she married Jack Duckworth." answers
+    Jack Duckworth (hostile pass 40: the gold's name, then a statement, was paid CORRECT); "Paris? No." takes its
+    only answer back.
+
+    >>> _without_denied_guess("Alec Gilroy? No - she married Jack Duckworth.", ["Alec Gilroy"])
+    'she married Jack Duckworth.'
+    >>> _without_denied_guess("Alec Gilroy? No doubt about it.", ["Alec Gilroy"])
+    'Alec Gilroy? No doubt about it.'
+    """
+    found = _DENIED_GUESS.match(text)
+    if found is None or not any(find_word(normalize(found["guess"]), normalize(g)) >= 0 for g in golds if g):
+        return text
+    return found["rest"]
+
+
 def _grade(answer: str, answers: str | Iterable[str] | None, question: str | None) -> Label:
     raw_golds = gold_aliases(answers, question)
     # "Paris, I mean Lyon" answers Lyon; "Paris vs. Lyon", "a. Paris b. Lyon" offer both (hostile pass 6)
@@ -700,6 +723,7 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     text = _PARAGRAPH.sub(_paragraph_end, text)  # "Jane Austen\n\nPride and Prejudice is ...": two sentences
     text = _without_asked_back(text)  # "Does Andrea end up with Nate? Not quite: ..." (hostile pass 32)
     text = rewrites.subtitle_joined(text, question)  # "Night at the Museum: Secret of the Tomb" (hostile pass 39)
+    text = _without_denied_guess(text, raw_golds)  # "Alec Gilroy? No -- she married Jack Duckworth." (pass 40)
     text, raw_golds = _in_gold_form(text, raw_golds, question)
     text = _common_word_not_the_name(text, raw_golds)  # "she will end up with Micah" names no "Will" (pass 30)
     pred = normalize(text)
