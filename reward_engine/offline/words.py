@@ -20,28 +20,13 @@ STOP = frozenset(
 @functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A crude English stem ("capitals" -> "capital"), accents dropped; memoised: a few thousand words recur
-    across every claim and passage of a step.
-
-    >>> stem("voices"), stem("voice"), stem("voiced"), stem("boxes"), stem("churches"), stem("capitals")
-    ('voic', 'voic', 'voic', 'box', 'church', 'capital')
-    >>> stem("tomatoes"), stem("tomato"), stem("manufactures"), stem("manufactured"), stem("cities")
-    ('tomato', 'tomato', 'manufactur', 'manufactur', 'cit')
-    """
+    across every claim and passage of a step."""
     word = unicodedata.normalize("NFKD", word.lower())
     word = "".join(c for c in word if not unicodedata.combining(c))
     for suffix in ("'s", "ies", "es", "s", "ed", "ing"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            if suffix == "es" and not _ES_AFTER.search(word[:-2]):
-                word = word[:-1]  # "voices" is "voice" + "s", "boxes" is "box" + "es"
-            else:
-                word = word[: -len(suffix)]
-            break
-    # one form whatever followed: "voice", "voices", "voiced", "voicing" all "voic"; "tomatoes", "tomato" both
-    # "tomato" (the question's "voice" never met "voices": hostile pass 39 and review 39)
-    return word[:-1] if word.endswith("e") and len(word) > 3 else word
-
-
-_ES_AFTER = re.compile(r"(?:s|x|z|ch|sh)$")  # where a plural adds "es" ("boxes"), not "s" ("voices")
+            return word[: -len(suffix)]
+    return word
 
 
 WORD = re.compile(r"[\w'-]+", re.UNICODE)
