@@ -15,6 +15,7 @@ import re
 from reward_engine.offline import answer_forms, questions, reading, topic, turns
 from reward_engine.offline.memo import short_memo
 from reward_engine.offline.text_form import is_statement
+from reward_engine.offline.words import one_e_form
 
 MAX_BARE_WORDS = 4  # "Lyon", "Rio de Janeiro", "Marie Curie": an answer form, not a remark
 
@@ -192,14 +193,14 @@ _PASSIVE = re.compile(  # lower case only: "Sweden probably" or "Copenhagen I th
 )
 
 
-def _stems(words: set[str]) -> set[str]:
+def _stems(stems: set[str]) -> set[str]:
     """Words cut to five letters, so "painter" meets "painted" and "dedicated" meets "dedication"; a closing "e"
     dropped, so "voice" meets "voices" (stemmed "voic": hostile pass 39).
 
     >>> sorted(_stems({"voice", "voic", "painter", "painted"}))
     ['paint', 'voic']
     """
-    return {(w[:-1] if w.endswith("e") and len(w) >= 5 else w)[:5] for w in words}  # not "care" for "car"
+    return {w[:5] for w in one_e_form(stems)}
 
 
 def passive(text: str, said: str) -> re.Match[str] | None:

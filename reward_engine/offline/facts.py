@@ -25,10 +25,10 @@ from reward_engine.offline.answer_forms import (
     numbers_in_words_to_digits,
 )
 from reward_engine.offline.comparatives import compared_the_other_way, misranked, outranked
-from reward_engine.offline.reading import APOSTROPHE_THOUSANDS, CITATION, SECTION_WORDS
+from reward_engine.offline.reading import APOSTROPHE_THOUSANDS, CITATION, POSSESSIVE_DESCRIPTION, SECTION_WORDS
 from reward_engine.offline.rewrites import shares_as_percent
 from reward_engine.offline.text_form import fold_marks, is_statement, normalize
-from reward_engine.offline.words import STOP, WORD, content_words, names, nfkc, stem
+from reward_engine.offline.words import STOP, WORD, content_words, names, nfkc, one_e_form, stem
 
 _HEDGES = re.compile(
     r"\b(maybe|perhaps|possibly|might|i think|i believe|i guess|i recall|not sure|unsure|let me|let's|"
@@ -874,17 +874,6 @@ def _spanned(sentence: str, asked: frozenset[str]) -> set[str]:
     return {y for y in years for a, b in _SPAN.findall(sentence) if int(a) <= int(y) <= int(b)}
 
 
-def _canon(words: Iterable[str]) -> set[str]:
-    """Stems with a closing "e" of a long word dropped: the question's noun "voice" and the evidence's verb "voices"
-    (stem "voic") are one word here (review 41: "Ariel Winter is the voice of Sofia" answered nothing). Only for
-    matching a sentence to the question: a global stem that drops it made "cape" meet "cap".
-
-    >>> sorted(_canon({"voice", "voic", "cape"}))
-    ['cape', 'voic']
-    """
-    return {w[:-1] if w.endswith("e") and len(w) >= 5 else w for w in words}
-
-
 def _answering(asked: frozenset[str], passages: list[str]) -> tuple[list, list]:
     """The evidence sentences that answer a question asking ``asked`` (all its words, or all but one of three or
     more), with the names each holds; a sentence opening with a pronoun also holds the one before it; a span of
@@ -900,7 +889,7 @@ def _answering(asked: frozenset[str], passages: list[str]) -> tuple[list, list]:
             # toward the question's words: "She won ... in Chemistry in 1911" answers a question naming Curie)
             pronoun = _PRONOUN.search(sentence)
             held = (words | before if pronoun else words) | _spanned(sentence, asked)
-            if len(_canon(held) & _canon(asked)) >= need:
+            if len(one_e_form(held) & one_e_form(asked)) >= need:
                 answering.append((passage, sentence, frozenset(held)))
                 named_runs.append(_name_runs(sentence) + (_name_runs(before_text) if pronoun else []))
             before, before_text = words, sentence
@@ -972,8 +961,7 @@ def _opening(clause: str) -> tuple[bool, str]:
 
 
 _SECTION = re.compile(rf"(?i)\s*\n\s*{SECTION_WORDS}")
-# a possessive name and a plain noun: "Frank's neighbour", "Sosa's assassin"
-_POSSESSIVE_DESCRIPTION = re.compile(r"(?:[A-Z][\w-]*\s+)?[A-Z][\w-]*['\u2019]s\s+(?:[a-z][\w-]*\s+)?[a-z][\w-]*\W*")
+_POSSESSIVE_DESCRIPTION = re.compile(POSSESSIVE_DESCRIPTION + r"\W*")
 
 
 def _said(response: str, asked: set[str]) -> tuple[list[tuple[set[str], str]], set[str], set[str], list[str]]:
@@ -1149,7 +1137,7 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     answering, named_runs = _of_the_asked_time(question, answering, named_runs)
     # a sentence that holds every word of the question answers it before one that misses a word: "Andy Dick does the
     # voice of the rabbit" over "Jim Belushi does the voice of the woodsman" (hostile passes 38 and 39)
-    whole_match = [i for i, (_, _, held) in enumerate(answering) if _canon(asked) <= _canon(held)]
+    whole_match = [i for i, (_, _, held) in enumerate(answering) if one_e_form(asked) <= one_e_form(held)]
     if whole_match and len(whole_match) < len(answering):
         answering = [answering[i] for i in whole_match]
         named_runs = [named_runs[i] for i in whole_match]
@@ -1198,7 +1186,7 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         response = f"{inverted[2]} {inverted[1]}"  # "Curie, Marie": a name family first, as a catalogue writes it
     # the question's "voice" is the stem "voic" of the response's "voices": its word too (hostile pass 39: "Bill Burr
     # voices Vic." said "voic", a word no answering sentence lacked, and was paid 1)
-    asked_forms = asked | _canon(asked)
+    asked_forms = asked | one_e_form(asked)
     named, negative, said, kept = _said(response, asked_forms)
     said -= _modal_words(response)  # "She will end up with Micah." names no "Will" (hostile pass 30)
     if any(negative & words for _, _, words in answering):
@@ -1323,6 +1311,15 @@ _COUNT_WORDS = (
 )
 
 
+_COUNT_SAID = rf"(?:{_COUNT_WORDS})(?:[\s-]+(?:{_COUNT_WORDS}))?"
+_COUNT = re.compile(rf"(?i)\b{_COUNT_SAID}\b")
+# the whole answer a count or counts and up to three words ("Three rounds.", "Five studio albums."), nothing else:
+# "Two hundred and six bones", "One Direction released ..." are left as said
+_ONLY_A_COUNT = re.compile(
+    rf"(?i)\W*(?:(?:there\s+are|about)\s+)?{_COUNT_SAID}(?:\s+or\s+{_COUNT_SAID})?(?:\s+[a-z]+){{0,3}}\W*"
+)
+
+
 def _count_in_digits(response: str, question: str) -> str:
     """An answer that is only a count said in words, in any case ("Three rounds.", "Three."), in digits, for a "How
     many ...?" question:
@@ -1337,15 +1334,9 @@ def _count_in_digits(response: str, question: str) -> str:
     >>> _count_in_digits("One of the three rounds.", q), _count_in_digits("Two hundred and six bones.", q)
     ('One of the three rounds.', 'Two hundred and six bones.')
     """
-    asked = re.match(r"(?i)\s*how\s+many\b", question or "")
-    if asked is None:
+    if not re.match(r"(?i)\s*how\s+many\b", question or "") or not _ONLY_A_COUNT.fullmatch(response):
         return response
-    noun = r"(?:\s+[a-z]+){0,3}"  # "Three rounds.", "Five studio albums."
-    said = rf"(?:{_COUNT_WORDS})(?:[\s-]+(?:{_COUNT_WORDS}))?"
-    # the whole answer a count or counts, nothing else ("Two hundred and six bones", "One Direction ..." left as said)
-    if not re.fullmatch(rf"(?i)\W*(?:(?:there\s+are|about)\s+)?{said}(?:\s+or\s+{said})?{noun}\W*", response):
-        return response
-    return re.sub(rf"(?i)\b{said}\b", lambda m: numbers_in_words_to_digits(m.group().lower()), response)
+    return _COUNT.sub(lambda m: numbers_in_words_to_digits(m.group().lower()), response)
 
 
 def _phrases_as_digits(text: str) -> str:

@@ -81,6 +81,7 @@ from reward_engine.offline.memo import short_memo
 from reward_engine.offline.reading import (
     ABSTENTIONS,  # noqa: F401 - re-exported: grader.ABSTENTIONS, grader.is_abstention
     MAX_CHARS,
+    POSSESSIVE_DESCRIPTION,
     RULED_OUT,
     SECTION_WORDS,
     Candidate,
@@ -1832,10 +1833,7 @@ def _is_list(
 
 # a description after a name: "Jane Austen, an English novelist and satirist", "Paris, which is large and ...",
 # "Brad Bird (writer and director)"
-# a possessive name and a plain noun: "Sosa's assassin", "John Cusack's sister"
-_POSSESSIVE_NOUN = re.compile(
-    r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?['\u2019]s\s+(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*\s*(?:,|$)"
-)
+_POSSESSIVE_NOUN = re.compile(POSSESSIVE_DESCRIPTION + r"\s*(?:,|$)")  # "Sosa's assassin," beside the gold
 _DESCRIPTION = re.compile(
     r",\s*(?:(?:a|an|the)\s+|(?P<clause>(?:who|which|whose|where)\b))|\s*\((?=[a-z])"
     r"|(?P<said>\s*(?:[,;:]|\s[\u2013\u2014-]+|[\u2013\u2014])\s*(?:she|he|they)\s+(?=[a-z]{3,}(?:ed|s)\b))"

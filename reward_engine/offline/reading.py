@@ -275,6 +275,9 @@ def names_alternatives(text: str) -> bool:
     return bool(_ALTERNATIVES.search(_NOT_ALTERNATIVES.sub(" ", text)))
 
 
+# a possessive name and a plain noun of a word or three: "Sosa's assassin", "John Cusack's sister", "Frank's neighbour"
+POSSESSIVE_DESCRIPTION = r"(?:[A-Z][\w-]*\s+)?[A-Z][\w-]*['\u2019]s\s+(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*"
+
 # a section's label after the answer: "\n\n**Explanation:** ...", "Reason: ...": its words are read, not the label
 SECTION_WORDS = (
     r"[ \t]*(?:\*\*|__)?(?:explanation|reason(?:ing)?|justification|rationale|notes?|details|context|sources?|evidence|"
