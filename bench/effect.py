@@ -86,6 +86,7 @@ STUDY_ARMS = ["sft-only", "truthrl", "knowrl"]
 HEADLINE = ("f_score", "correct_given_attempted", "correct", "incorrect", "not_attempted", "malformed")
 DEFAULTS = {"train_questions": 200, "sft_steps": 40, "grpo_steps": 60, "samples": 4, "max_new_tokens": 48}
 STUDY_SEEDS = 3
+GRPO_ONLY = ("grpo.", "dynamic_sampling.", "time_budget_min=")  # overrides a cold start never reads
 STUDY_CONFIG = "configs/selective.yaml"
 CONFIG_KEY = "config="  # the base config travels first among a piece's overrides: kept pieces record it
 QUICK = ["model.name_or_path=tiny", "sft.max_length=384", "pipeline.demo_boundary_stand_in=true"]
@@ -131,9 +132,21 @@ def _done(path: Path, made_with: dict[str, Any]) -> dict[str, Any] | None:
     if not path.exists():
         return None
     saved = json.loads(path.read_text())
-    if saved.get("made_with") != made_with:
+    if _cold_key(saved.get("made_with")) != made_with:
         raise SystemExit(f"{path} was made with {saved.get('made_with')}, not {made_with}: use another --work")
     return saved
+
+
+def _cold_key(made_with: Any) -> Any:
+    """A kept cold start's settings without what only GRPO reads: a longer or time-boxed GRPO (a lent GPU's)
+    reuses the same cold start. An arm piece (no ``heldout`` key) passes through unchanged."""
+    if not isinstance(made_with, dict) or "heldout" not in made_with:
+        return made_with
+    return {
+        **made_with,
+        "sizes": {k: v for k, v in made_with["sizes"].items() if k != "grpo_steps"},
+        "overrides": [o for o in made_with["overrides"] if not o.startswith(GRPO_ONLY)],
+    }
 
 
 def cold_start(
@@ -152,7 +165,11 @@ def cold_start(
     from knowrl.models import resolve_model_path
     from knowrl.sft import sft
 
-    made_with: dict[str, Any] = {"sizes": sizes, "overrides": overrides, "heldout": heldout_n}
+    made_with: dict[str, Any] = {
+        "sizes": {k: v for k, v in sizes.items() if k != "grpo_steps"},
+        "overrides": [o for o in overrides if not o.startswith(GRPO_ONLY)],
+        "heldout": heldout_n,
+    }
     if min_correct is not None:  # absent at the default, so pieces kept before the option still match
         made_with["min_correct"] = min_correct
     out = work / f"seed{seed}"
@@ -219,6 +236,7 @@ def cold_start(
         "eval_s": time.perf_counter() - started - probe_s - sft_s,
         "made_with": made_with,
         "commit": provenance.commit(),  # the code that made this piece (a report may be assembled later)
+        "hardware": hardware(),
     }
     policy_samples(out, result, sizes, overrides)
     save(result, out / "cold_start.json")
@@ -321,6 +339,7 @@ def arm_run(work: Path, seed: int, arm: str, cs: dict, sizes: dict[str, int], ov
         "answers_sha": hashlib.sha1(json.dumps(answers).encode()).hexdigest(),
         "made_with": made_with,
         "commit": provenance.commit(),  # the code that made this piece (a report may be assembled later)
+        "hardware": hardware(),
     }
     save(result, out / "effect.json")
     return result
@@ -841,6 +860,14 @@ def torch_threads() -> int:
     return torch.get_num_threads()
 
 
+def hardware() -> str:
+    """Where a piece ran: the GPU's name, else the CPU's cores (a piece from a lent GPU says so)."""
+    import torch
+
+    gpu = torch.cuda.get_device_name(0) if torch.cuda.is_available() else None
+    return f"{gpu} + {os.cpu_count()} cores" if gpu else f"CPU, {os.cpu_count()} cores"
+
+
 def threads_note(colds: dict, runs: dict[str, dict[int, dict]], workers: int) -> str:
     """How the stages ran, from the threads each kept piece recorded; pieces from before that record was
     kept fall back to this process's OMP_NUM_THREADS (the report may be assembled in another setting)."""
@@ -1054,6 +1081,8 @@ def write_study(
         "",
         f"Command: `{command}` at commit {provenance.commit()} ({threads}). Pieces made at: "
         + ", ".join(sorted({p.get("commit") or "(not recorded)" for p in pieces(colds, runs)}))
+        + "; on: "
+        + ", ".join(sorted({p.get("hardware") or "(not recorded)" for p in pieces(colds, runs)}))
         + ".",
         "",
         *scope_lines(seeds, arms),
