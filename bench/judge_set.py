@@ -45,11 +45,20 @@ VERDICTS = (prompts.SUPPORTED, prompts.CONTRADICTED, prompts.NOT_SUPPORTED)
 
 def config_names(config: Path) -> LeadNames | None:
     """The gold's other names as a reward config's grader reads them (``grader_aliases: kb``: from its
-    knowledge base, opened on the first lookup), else None."""
+    knowledge base), else None. The source is opened here, before any case: a measurement whose KB is missing
+    would otherwise run on with a warning and no aliases, and report another grader's accuracy (judge set 23's
+    first record)."""
     cfg = load_reward_config(config)
     if cfg.grader_aliases != "kb":
         return None
-    return LeadNames(lambda: knowledge.open_source(cfg.factuality))
+    try:
+        source = knowledge.open_source(cfg.factuality)
+    except Exception as exc:  # noqa: BLE001 - any reason the source cannot open ends the measurement
+        raise SystemExit(
+            f"error: {config}: grader_aliases: kb cannot open its knowledge source ({exc}); build it, or "
+            "measure with a config whose grader_aliases is off"
+        ) from None
+    return LeadNames(lambda: source)
 
 
 def load_cases(path: Path = JUDGE_SET) -> list[dict[str, Any]]:
