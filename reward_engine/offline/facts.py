@@ -513,7 +513,7 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue  # "turns chemical energy into light energy"; a year from another sentence (hostile pass 7)
         if _reversed(claim, passage) or compared_the_other_way(claim, [passage]) or misranked(claim, [passage]):
             continue  # "Japan is the capital of Tokyo" where it says "Tokyo is the capital of Japan" (pass 10)
-        if _doer_swapped(claim, passage):
+        if _doer_swapped(claim, passage) or _role_held_by_another(claim, passage):
             continue  # "Angela Bassett played Whitney Houston" where Yaya DaCosta did (hostile pass 33)
         if _subject_swapped(claim, words, passage):
             continue  # "Japan is the most populous metropolitan area": said of "The Greater Tokyo Area" (pass 9)
@@ -560,6 +560,35 @@ def _doer_swapped(claim: str, passage: str) -> bool:
 
 
 _PRONOUN_DOERS = frozenset("He She They It".split())
+
+
+# "Han Solo is the co-pilot of the Millennium Falcon": one holder of a role, now (not "was": roles pass on)
+_ROLE_CLAIM = re.compile(
+    rf"^\W*(?P<a>{_DOER_NAME})\s+is\s+the\s+(?P<rel>[a-z][a-z -]*?)\s+of\s+(?:the\s+)?(?P<b>[A-Z][^,.;:!?]*?)\W*$"
+)
+
+
+def _role_held_by_another(claim: str, passage: str) -> bool:
+    """ "A is the R of B" where the passage says another name "is the R of B" and never gives A the role: "Han Solo
+    is the co-pilot of the Millennium Falcon" against "Chewbacca is the co-pilot of the Millennium Falcon, flying with
+    Han Solo" (hostile pass 40: every word is there, in another role). Names compare by their last word; a pronoun on
+    either side, or A said with the role ("Han Solo, the co-pilot of ..."), leaves it to the other checks.
+
+    >>> _role_held_by_another("Han Solo is the co-pilot of the Millennium Falcon.",
+    ...     "Chewbacca is the co-pilot of the Millennium Falcon, flying with Han Solo.")
+    True
+    >>> _role_held_by_another("Solo is the co-pilot of the Falcon.", "Han Solo is the co-pilot of the Falcon.")
+    False
+    """
+    found = _ROLE_CLAIM.match(claim)
+    if found is None or found["a"].split()[-1] in _PRONOUN_DOERS:
+        return False
+    mine = found["a"].split()[-1].lower()
+    role = rf"the\s+{re.escape(found['rel'])}\s+of\s+(?:the\s+)?{re.escape(found['b'])}\b"
+    holders = [h.split()[-1] for h in re.findall(rf"({_DOER_NAME})\s+is\s+(?:also\s+)?{role}", passage)]
+    if not holders or any(h.lower() == mine or h in _PRONOUN_DOERS for h in holders):
+        return False
+    return not re.search(rf"(?i)\b{re.escape(mine)}\b,?\s+(?:who\s+is\s+)?{role}", passage)
 
 
 _RELATION_CLAIM = re.compile(r"^(?P<a>.+?) (?:is|was|are|were) (?:the |a |an )?(?P<rel>[a-z ]+?) of (?P<b>.+)$")
