@@ -10,11 +10,9 @@ Closed here (each assertion failed on 2fb4a78):
   number word, and a lone one before the counted noun, were no number).
 
 Closed in a later session: `supported` held "Han Solo is the co-pilot of the Millennium Falcon." against "Chewbacca
-is the co-pilot of the Millennium Falcon, flying with Han Solo." (word overlap did not read who holds the role).
-
-Left (in the issue's note): "He voices the Mighty Eagle, the legendary protector of Bird Island." is INCORRECT for
-the gold Mighty Eagle (a present-tense "voices" is no verb of a statement, so the sentence reads as a run of bare
-names; making it one paid "Tom Hanks voiced Buzz Lightyear." for Woody).
+is the co-pilot of the Millennium Falcon, flying with Han Solo." (word overlap did not read who holds the role); "He
+voices the Mighty Eagle, the legendary protector of Bird Island." was INCORRECT for the gold Mighty Eagle (the
+description after the gold counted as words of a shotgun list; a present-tense "voices" is no verb of a statement).
 """
 
 from __future__ import annotations
@@ -98,3 +96,22 @@ def test_what_review_41_found() -> None:
 def test_a_role_held_by_another_name_is_not_supported(claim: str, held: bool) -> None:
     evidence = ["Chewbacca is the co-pilot of the Millennium Falcon, flying with Han Solo."]
     assert facts.supported(claim, evidence) is held
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        ("He voices the Mighty Eagle, the legendary protector of Bird Island.", Label.CORRECT),
+        ("He voiced the Mighty Eagle, the legendary protector of Bird Island.", Label.CORRECT),
+        ("He plays the Mighty Eagle, the legendary protector of Bird Island.", Label.CORRECT),
+        ("Red Chuck Bomb Mighty Eagle, the legendary protector of Bird Island.", Label.INCORRECT),
+        ("He plays the Mighty Eagle, the leader, and Red.", Label.INCORRECT),
+    ],
+)
+def test_a_description_after_the_gold_is_no_list(answer: str, label: Label) -> None:
+    assert grade(answer, "Mighty Eagle", "Who does Peter Dinklage play in Angry Birds?") is label
+
+
+def test_a_list_before_the_description_is_still_a_list() -> None:
+    answer = "Lyon Marseille Nice Paris, the capital city of France and its largest."
+    assert grade(answer, "Paris", "What is the capital of France?") is Label.INCORRECT

@@ -801,7 +801,7 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
             return Label.INCORRECT
         # Extra statements ("Malia was born in 1998") are true detail; extra bare words are a shotgun list.
         bare = [
-            normalize(c.text)
+            normalize(_described_away(c.text, golds, reading.asked))
             for c in reading.candidates
             if not is_statement(c.text)
             and not any(comparison_verdict(reading.question, c.text, g, reading.low) for _, g in golds)
@@ -1877,6 +1877,22 @@ def _without_description(answer: str, gold: str) -> str:
             else answer[: found.start()]
         )
     return answer if _NAME_JOINED.search(rest) else answer[: found.start()]
+
+
+def _described_away(text: str, golds: list[tuple[str, str]], asked: frozenset[str]) -> str:
+    """``text`` without a description of the gold after it (``_without_description``), for counting an answer's
+    words: "He plays the Mighty Eagle, the legendary protector of Bird Island." is one answer with detail, not a
+    shotgun list (hostile pass 40). Where the words before the description, or the description itself, run names
+    together ("Lyon Marseille Nice Paris, the capital of France") the whole is counted; after the bare gold too: the
+    judge sets' hand labels split there by whether the description is true ("Louis Pasteur, the German chemist, ..."
+    is INCORRECT), which no word count can read."""
+    for _, gold in golds:
+        cut = _without_description(text, gold)
+        if cut != text and normalize(cut) != gold:
+            rest = text[len(cut) :]
+            listed = _listlike(normalize(cut), asked, cut) or _listlike(normalize(rest), asked, rest)
+            return text if listed else cut  # "Lyon Marseille Nice Paris, the capital ...": counted whole
+    return text
 
 
 _ALSO_CALLED = re.compile(r"(?i)\s*(?:also\s+)?(?:called|known\s+as|a\.?k\.?a\.?)\s+\w")
