@@ -9,10 +9,13 @@ Closed here (each assertion failed on 2fb4a78):
 - Binary RAR paid a right count 0: "Three rounds." against "There are 3 rounds in the WNBA Draft." (a capitalised
   number word, and a lone one before the counted noun, were no number).
 
-Closed in a later session: `supported` held "Han Solo is the co-pilot of the Millennium Falcon." against "Chewbacca
-is the co-pilot of the Millennium Falcon, flying with Han Solo." (word overlap did not read who holds the role); "He
-voices the Mighty Eagle, the legendary protector of Bird Island." was INCORRECT for the gold Mighty Eagle (the
-description after the gold counted as words of a shotgun list; a present-tense "voices" is no verb of a statement).
+Closed in a later session: "He voices the Mighty Eagle, the legendary protector of Bird Island." was INCORRECT for
+the gold Mighty Eagle (the description after the gold counted as words of a shotgun list).
+
+Left (in the issue's note): `supported` holds "Han Solo is the co-pilot of the Millennium Falcon." against "Chewbacca
+is the co-pilot of the Millennium Falcon, flying with Han Solo." (word overlap does not read who holds a role; a rule
+for one holder of "the R of B" was tried and taken back: review 42 found 26 true claims it refused, names said
+another way and roles several hold).
 """
 
 from __future__ import annotations
@@ -83,19 +86,6 @@ def test_what_review_41_found() -> None:
     assert not facts.answer_contradicted(albums, "Five studio albums.", ["One Direction released 5 studio albums."])
     sofia = ["Ariel Winter is the voice of Sofia. Darcy Rose Byrnes voices Amber, Sofia's sister."]
     assert not facts.answer_contradicted("Who voices Sofia in Sofia the First?", "Ariel Winter.", sofia)
-
-
-@pytest.mark.parametrize(
-    ("claim", "held"),
-    [
-        ("Han Solo is the co-pilot of the Millennium Falcon.", False),
-        ("Chewbacca is the co-pilot of the Millennium Falcon.", True),
-        ("Han Solo flies the Millennium Falcon with Chewbacca.", True),
-    ],
-)
-def test_a_role_held_by_another_name_is_not_supported(claim: str, held: bool) -> None:
-    evidence = ["Chewbacca is the co-pilot of the Millennium Falcon, flying with Han Solo."]
-    assert facts.supported(claim, evidence) is held
 
 
 @pytest.mark.parametrize(

@@ -189,7 +189,7 @@ RESTATED = answered(
 
 def test_claims_that_differ_only_by_filler_are_one_claim() -> None:
     said = [FACT, f"Indeed, {FACT}", f"{FACT[:-1]}, indeed.", f"It is true that {FACT}", "France's capital is Paris."]
-    assert distinct(said, "words") == [FACT, "France's capital is Paris."]  # ("France's" is not "of France")
+    assert distinct(said, "words") == [FACT]  # "France's capital is Paris." says part of it again (hostile pass 41)
     assert distinct([FACT, "Paris is not the capital and largest city of France."], "words") == [
         FACT,
         "Paris is not the capital and largest city of France.",
@@ -202,6 +202,19 @@ async def test_a_fact_restated_with_filler_earns_what_it_earns_once_under_knowrl
     once, restated = await score_via(entry, config_for("knowrl-robust"), kb, [(FRANCE, ONCE), (FRANCE, RESTATED)])
     assert restated[0] == pytest.approx(once[0])
     assert once[0] < 1e-3  # one supported claim: exp(1 - 10) (knowrl-robust counts supported claims)
+
+
+VOUCHED = answered(  # hostile pass 41: attribution no filler list named, ten times, paid 100x the claim said once
+    "Lyon",
+    f"{FACT[:-1]}, as everyone knows. It is a well-documented fact that {FACT.lower()} According to the records, "
+    f"{FACT.lower()} Film critics agree that {FACT.lower()} As historians note, {FACT.lower()}",
+)
+
+
+@pytest.mark.parametrize("entry", ENTRIES)
+async def test_a_fact_vouched_for_in_other_words_earns_what_it_earns_once(kb, entry: str) -> None:
+    once, vouched = await score_via(entry, config_for("knowrl-robust"), kb, [(FRANCE, ONCE), (FRANCE, VOUCHED)])
+    assert vouched[0] <= once[0] + 1e-12  # the kept spelling ("..., as everyone knows.") may verify worse, never better
 
 
 async def test_knowrl_keeps_its_released_case_only_dedupe(kb) -> None:

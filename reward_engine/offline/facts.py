@@ -513,7 +513,7 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue  # "turns chemical energy into light energy"; a year from another sentence (hostile pass 7)
         if _reversed(claim, passage) or compared_the_other_way(claim, [passage]) or misranked(claim, [passage]):
             continue  # "Japan is the capital of Tokyo" where it says "Tokyo is the capital of Japan" (pass 10)
-        if _doer_swapped(claim, passage) or _role_held_by_another(claim, passage):
+        if _doer_swapped(claim, passage) or _credit_given_another(claim, passage):
             continue  # "Angela Bassett played Whitney Houston" where Yaya DaCosta did (hostile pass 33)
         if _subject_swapped(claim, words, passage):
             continue  # "Japan is the most populous metropolitan area": said of "The Greater Tokyo Area" (pass 9)
@@ -562,33 +562,47 @@ def _doer_swapped(claim: str, passage: str) -> bool:
 _PRONOUN_DOERS = frozenset("He She They It".split())
 
 
-# "Han Solo is the co-pilot of the Millennium Falcon": one holder of a role, now (not "was": roles pass on)
-_ROLE_CLAIM = re.compile(
-    rf"^\W*(?P<a>{_DOER_NAME})\s+is\s+the\s+(?P<rel>[a-z][a-z -]*?)\s+of\s+(?:the\s+)?(?P<b>[A-Z][^,.;:!?]*?)\W*$"
+# the parts of a work a passage credits by name: "music by Robert Allen", "lyrics by Al Stillman"
+_CREDIT_PARTS = (
+    "music|lyrics|words|screenplay|script|story|book|score|libretto|teleplay|narration|illustrations|artwork|"
+    "cinematography|choreography|direction|production|vocals"
 )
+_BY_NAME = re.compile(
+    rf"\b(?P<role>{_CREDIT_PARTS})\s+by\s+(?P<name>{_DOER_NAME}(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*){_DOER_NAME})*)"
+)
+_NAME_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+)?|\band\s+|&\s*)")
 
 
-def _role_held_by_another(claim: str, passage: str) -> bool:
-    """ "A is the R of B" where the passage says another name "is the R of B" and never gives A the role: "Han Solo
-    is the co-pilot of the Millennium Falcon" against "Chewbacca is the co-pilot of the Millennium Falcon, flying with
-    Han Solo" (hostile pass 40: every word is there, in another role). Names compare by their last word; a pronoun on
-    either side, or A said with the role ("Han Solo, the co-pilot of ..."), leaves it to the other checks.
+def _credit_given_another(claim: str, passage: str) -> bool:
+    """The passage credits a part by name ("music by Robert Allen and lyrics by Al Stillman") and the claim gives that
+    part to a name the passage never credits with it: "Al Stillman wrote both the lyrics and the music", "Robert
+    Allen wrote the lyrics" (hostile pass 41: every word is there, the parts swapped). The claim's name is its own
+    "<part> by <name>", else its leading name; names compare by their last word.
 
-    >>> _role_held_by_another("Han Solo is the co-pilot of the Millennium Falcon.",
-    ...     "Chewbacca is the co-pilot of the Millennium Falcon, flying with Han Solo.")
+    >>> P = '"Moments to Remember" is a song with music by Robert Allen and lyrics by Al Stillman.'
+    >>> _credit_given_another("Al Stillman wrote the music of Moments to Remember.", P)
     True
-    >>> _role_held_by_another("Solo is the co-pilot of the Falcon.", "Han Solo is the co-pilot of the Falcon.")
+    >>> _credit_given_another("Al Stillman wrote the lyrics of Moments to Remember.", P)
     False
     """
-    found = _ROLE_CLAIM.match(claim)
-    if found is None or found["a"].split()[-1] in _PRONOUN_DOERS:
+    credits: dict[str, set[str]] = {}
+    for found in _BY_NAME.finditer(passage):  # "music by Robert Allen and Al Stillman": both credited
+        credits.setdefault(found["role"], set()).update(n.split()[-1].lower() for n in _NAME_SPLIT.split(found["name"]))
+    if not credits:
         return False
-    mine = found["a"].split()[-1].lower()
-    role = rf"the\s+{re.escape(found['rel'])}\s+of\s+(?:the\s+)?{re.escape(found['b'])}\b"
-    holders = [h.split()[-1] for h in re.findall(rf"({_DOER_NAME})\s+is\s+(?:also\s+)?{role}", passage)]
-    if not holders or any(h.lower() == mine or h in _PRONOUN_DOERS for h in holders):
-        return False
-    return not re.search(rf"(?i)\b{re.escape(mine)}\b,?\s+(?:who\s+is\s+)?{role}", passage)
+    given = [
+        (f["role"], n.split()[-1].lower())
+        for f in _BY_NAME.finditer(claim)
+        if f["role"] in credits
+        for n in _NAME_SPLIT.split(f["name"])
+    ]
+    if not given:
+        lead = _LEADING_NAME.match(claim)
+        doer = re.sub(r"['\u2019]s$", "", lead.group(1).split()[-1].lower()) if lead else ""
+        if not doer or doer.title() in _PRONOUN_DOERS:
+            return False
+        given = [(role, doer) for role in credits if re.search(rf"\b{role}\b", claim)]
+    return any(name not in credits[role] for role, name in given)
 
 
 _RELATION_CLAIM = re.compile(r"^(?P<a>.+?) (?:is|was|are|were) (?:the |a |an )?(?P<rel>[a-z ]+?) of (?P<b>.+)$")

@@ -25,6 +25,21 @@ _FILLER_PHRASES = re.compile(
     r"(?:let me |to )?(?:repeat|reiterate)|in other words|that is to say|without (?:a|any) doubt|no doubt|"
     r"i (?:can )?confirm that)\b"
 )
+# Who vouches for a claim, not what it says: "as everyone knows", "according to the records", "film critics agree
+# that", "it is a well-documented fact that" (hostile pass 41: ten fillers, three claims kept, 100x the reward)
+_VOUCHED = re.compile(
+    r"\b(?:according to(?: the| its| their| most| many| some)? \w+"
+    r"|as (?:is |was )?(?:\w+ ){0,3}(?:knows?|known|notes?|noted|says?|said|reports?|reported|agrees?|agreed|"
+    r"confirms?|confirmed|recalls?|recalled|remembers?|writes?|wrote|stated|attests?|observes?|observed|"
+    r"points? out|pointed out|acknowledges?|acknowledged|documented|recorded|established)"
+    r"|(?:\w+ ){1,3}(?:agree|agrees|note|notes|report|reports|confirm|confirms|say|says|attest|attests|know|"
+    r"knows|believe|believes|acknowledge|acknowledges|recognize|recognizes|show|shows|indicate|indicates) that"
+    r"|it is (?:a |an )?(?:[\w-]+ ){0,3}(?:fact|known|documented|established|accepted|agreed|recorded|true|clear|"
+    r"certain|undeniable|reported|said|believed|thought|understood|acknowledged|recognized)(?: fact)? that"
+    r"|famously|reportedly|historically|evidently|apparently|unquestionably|undeniably|admittedly|interestingly|"
+    r"significantly|remarkably|of note)\b"
+)
+EXTRA_AT_MOST = 3  # words one restatement may add to another and still be it: "X, as history shows"
 _FILLER_WORDS = frozenset(
     """indeed actually really certainly definitely clearly obviously truly surely undoubtedly basically essentially
     honestly literally simply again also yes well so thus therefore hence anyway furthermore moreover additionally
@@ -44,7 +59,7 @@ def claim_key(claim: str, how: str = "words") -> str:
     """
     if how == "case":
         return claim.strip().lower()
-    text = _FILLER_PHRASES.sub(" ", " ".join(re.findall(r"\w+", claim.lower())))
+    text = _VOUCHED.sub(" ", _FILLER_PHRASES.sub(" ", " ".join(re.findall(r"\w+", claim.lower()))))
     words = [w for w in text.split() if len(w) > 1 or w.isdigit()]  # "France's": the "s" is no word
     kept = {stem(w) for w in words if w not in _FILLER_WORDS and (w not in STOP or w in _KEEP)}
     return " ".join(sorted(kept))
@@ -76,10 +91,14 @@ def distinct(claims: Sequence[str], how: str = "words") -> list[str]:
 def _reworded(key: str, other: str) -> bool:
     """Two ``words`` keys one word apart, sharing three or more, the word neither a number nor a negation: the
     same fact said again in other words ("The capital city of France is Paris" after "France's capital is
-    Paris"; hostile pass 8: four rewordings of one fact counted as four supported claims)."""
+    Paris"; hostile pass 8: four rewordings of one fact counted as four supported claims). Or one key all of the
+    other's and at most ``EXTRA_AT_MOST`` words more, none a number or a negation: the fact said again with a word
+    of praise or attribution no filler list names ("X, as the histories all relate"; hostile pass 41)."""
     a, b = set(key.split()), set(other.split())
     apart = a ^ b
-    return len(a & b) >= 3 and len(apart) <= 1 and not any(w.isdigit() or w in _KEEP for w in apart)
+    if len(a & b) < 3 or any(w.isdigit() or w in _KEEP for w in apart):
+        return False
+    return len(apart) <= 1 or ((a <= b or b <= a) and len(apart) <= EXTRA_AT_MOST)
 
 
 def select_claims(

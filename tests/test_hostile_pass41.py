@@ -1,0 +1,138 @@
+"""Hostile pass 41 (issue #74): 40 cases written before they were run, on 90 of KnowRL's released RL questions and
+golds (seed 41041), run against 34e3272: no data loss, no stale result and no silent partial failure (8 jobs: a
+gzip input to `score` and `evaluate`, paths with spaces, a leading dash and non-ASCII folders, an output on tmpfs
+with its input edited between runs, an in-place rebuild with another `--max-tokens`, a UTF-16 input over an existing
+KB, BOM and CRLF inputs to `warm`, a truncated job record); 8 findings.
+
+Closed here (each assertion failed on 34e3272):
+- wrong answers paid right: a common-noun gold taken back ("The banker. Actually, the lawyer."); the gold's label
+  with another number said of the asked event ("A Category 4 when it hit Dominica; it had been a Category 5 earlier
+  that day."); another name doing the asked deed ("Robert Allen wrote the lyrics; Al Stillman wrote the music.");
+- knowrl-robust paid one claim restated with attribution ("as everyone knows", "It is a well-documented fact that",
+  "According to the records", "Film critics agree that") as several claims: 100x the control's reward;
+- `supported` held a part credited to another name ("Al Stillman wrote the music" against "music by Robert Allen and
+  lyrics by Al Stillman").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reward_engine.offline import facts
+from reward_engine.offline.grader import Label, grade
+from reward_engine.stages.claims import distinct
+
+BET = "Who wins the bet in the short story The Bet?"
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        ("The banker, or so it seems until the end: really it is the lawyer who wins.", Label.INCORRECT),
+        ("It seems the banker, but really it is the lawyer.", Label.INCORRECT),
+        ("The banker at first glance; in truth, the lawyer.", Label.INCORRECT),
+        ("The banker. Actually, the lawyer.", Label.INCORRECT),
+        ("The banker, the older man.", Label.CORRECT),
+        ("It seems the lawyer, but really it is the banker.", Label.CORRECT),
+        ("The banker, not the lawyer.", Label.CORRECT),
+        ("The banker. In fact, the banker wins by default.", Label.CORRECT),
+    ],
+)
+def test_a_common_noun_gold_taken_back(answer: str, label: Label) -> None:
+    assert grade(answer, "banker", BET) is label
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        ("A Category 4 when it hit Dominica; it had been a Category 5 earlier that day.", Label.INCORRECT),
+        ("Category 4 at Dominica. Category 5 at its peak.", Label.INCORRECT),
+        ("Category 5 when it hit Dominica; it weakened to a Category 4 afterwards.", Label.CORRECT),
+        ("Category 5; it weakened to a Category 4 afterwards.", Label.CORRECT),
+    ],
+)
+def test_the_golds_label_with_another_number_for_the_asked_event(answer: str, label: Label) -> None:
+    assert grade(answer, "Category 5", "What category was Hurricane David when it hit Dominica?") is label
+
+
+@pytest.mark.parametrize(
+    ("answer", "gold", "question", "label"),
+    [
+        ("Robert Allen wrote the lyrics; Al Stillman wrote the music.", "Al Stillman", "lyrics", Label.INCORRECT),
+        ("Al Stillman wrote the lyrics; Robert Allen wrote the music.", "Al Stillman", "lyrics", Label.CORRECT),
+        ("Al Stillman. Robert Allen wrote the music.", "Al Stillman", "lyrics", Label.CORRECT),
+        (
+            "Not sure. Matthew Broderick voiced Simba, and maybe James Earl Jones voiced his father.",
+            "James Earl Jones",
+            "Who voiced Simba's father in The Lion King?",
+            Label.CORRECT,
+        ),
+        (
+            "Puyi, though some say Yuan Shikai was the last emperor.",
+            "Puyi",
+            "Who was the last emperor of China?",
+            Label.CORRECT,
+        ),
+    ],
+)
+def test_another_name_doing_the_asked_deed(answer: str, gold: str, question: str, label: Label) -> None:
+    question = "Who wrote the lyrics to Moments to Remember?" if question == "lyrics" else question
+    assert grade(answer, gold, question) is label
+
+
+CLAIM = "Richard Harris played Dumbledore in the first two Harry Potter films"
+
+
+def test_a_claim_vouched_for_in_other_words_is_one_claim() -> None:
+    vouched = [
+        f"As is well known, {CLAIM}.",
+        f"{CLAIM}, as everyone knows.",
+        f"It is a well-documented fact that {CLAIM}.",
+        "Richard Harris, famously, played Dumbledore in the first two Harry Potter films.",
+        f"As historians note, {CLAIM}.",
+        f"According to the records, {CLAIM}.",
+        f"Film critics agree that {CLAIM}.",
+        f"{CLAIM}, as the histories all relate.",
+        f"It is widely reported that {CLAIM}.",
+        f"Sources confirm that {CLAIM}.",
+        f"{CLAIM}, according to most accounts.",
+    ]
+    assert len(distinct([f"{CLAIM}.", *vouched])) == 1
+    assert len(distinct(vouched)) == 1
+
+
+@pytest.mark.parametrize(
+    "claims",
+    [
+        [f"{CLAIM}.", "Richard Harris played Dumbledore in 2001."],  # a year is a new fact
+        [f"{CLAIM}.", "Richard Harris did not play Dumbledore in the first two Harry Potter films."],
+        ["Michael Gambon played Dumbledore in the Half-Blood Prince.", "Michael Gambon played Dumbledore in Goblet."],
+    ],
+)
+def test_distinct_facts_stay_distinct(claims: list[str]) -> None:
+    assert len(distinct(claims)) == 2
+
+
+SONG = ['"Moments to Remember" is a popular song with music by Robert Allen and lyrics by Al Stillman, published 1955.']
+
+
+@pytest.mark.parametrize(
+    ("claim", "held"),
+    [
+        ("Al Stillman wrote both the lyrics and the music of Moments to Remember.", False),
+        ("Al Stillman wrote the music of Moments to Remember.", False),
+        ("Robert Allen wrote the lyrics of Moments to Remember.", False),
+        ("Moments to Remember has music by Al Stillman.", False),
+        ("Al Stillman wrote the lyrics of Moments to Remember.", True),
+        ("Robert Allen wrote the music of Moments to Remember.", True),
+        ("Moments to Remember has lyrics by Al Stillman.", True),
+    ],
+)
+def test_a_part_credited_to_another_name_is_not_supported(claim: str, held: bool) -> None:
+    assert facts.supported(claim, SONG) is held
+
+
+def test_a_part_several_names_share_is_credited_to_each() -> None:
+    shared = ["Moments to Remember has music by Robert Allen and Al Stillman, and lyrics by Al Stillman."]
+    assert facts.supported("Al Stillman wrote the music of Moments to Remember.", shared)
+    assert not facts.supported("Robert Allen wrote the lyrics of Moments to Remember.", shared)
