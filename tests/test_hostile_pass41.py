@@ -136,3 +136,18 @@ def test_a_part_several_names_share_is_credited_to_each() -> None:
     shared = ["Moments to Remember has music by Robert Allen and Al Stillman, and lyrics by Al Stillman."]
     assert facts.supported("Al Stillman wrote the music of Moments to Remember.", shared)
     assert not facts.supported("Robert Allen wrote the lyrics of Moments to Remember.", shared)
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        ("He plays Boromir, the son of Denethor who travels with Aragorn.", Label.INCORRECT),
+        ("He plays Isildur, the ancestor of Aragorn.", Label.INCORRECT),
+        ("He plays Faramir, the brother of Boromir, and a friend of Aragorn.", Label.INCORRECT),
+        ("He plays Aragorn, the heir of Isildur.", Label.CORRECT),
+        ("He plays Strider, the ranger later revealed as Aragorn.", Label.CORRECT),
+    ],
+)
+def test_the_gold_only_in_a_description_of_another_name(answer: str, label: Label) -> None:
+    """Review 42 of pass 40's rules: wrong answers the grader paid before and after them."""
+    assert grade(answer, "Aragorn", "Who does Viggo Mortensen play in Lord of the Rings?") is label

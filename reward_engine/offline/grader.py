@@ -1273,14 +1273,17 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
 
 
 _LEAD_THEN_CLAUSE = re.compile(
-    r"^\W*(?:The\s+)?(?P<lead>[A-Z][\w'-]*(?:\s+(?:of\s+|de\s+|the\s+)?[A-Z][\w'-]*)*)\s*,\s*(?:which|that|who|whose)\s+"
-    r"(?!(?:lies|lay|is\s+(?:in|located|situated|found)|was\s+(?:in|located|born)|sits|stands)\b)"
+    r"^\W*(?:(?:He|She|They|It)\s+(?:is|was|plays|played|voices|voiced|portrays|portrayed)\s+)?(?:[Tt]he\s+)?"
+    r"(?P<lead>[A-Z][\w'-]*(?:\s+(?:of\s+|de\s+|the\s+)?[A-Z][\w'-]*)*)\s*,\s*"
+    r"(?:(?:which|that|who|whose)\s+(?!(?:lies|lay|is\s+(?:in|located|situated|found)|was\s+(?:in|located|born)|sits|"
+    r"stands)\b)|(?:the|a|an)\s+)"  # "He voices Red, the angry bird who idolizes the Mighty Eagle" (review 42)
 )
 
 
 def _named_in_a_clause_of_another(text: str, variant: str, reading: Reading) -> bool:
-    """The answer leads with another name and says the gold only in a clause about it: "The Gulf of Oman, which
-    connects to the Persian Gulf" for the sea around Dubai. Not where the clause says where the lead lies ("Mount
+    """The answer leads with another name and says the gold only in a clause or description about it: "The Gulf of
+    Oman, which connects to the Persian Gulf" for the sea around Dubai; "He plays Boromir, the son of Denethor who
+    travels with Aragorn" for Aragorn (review 42). Not where the clause says where the lead lies ("Mount
     Everest, which lies in Nepal"), nor for a question asking where, nor a lead the question names.
 
     >>> r = Reading(question="What is the name of the sea surrounding Dubai?")
@@ -1295,7 +1298,10 @@ def _named_in_a_clause_of_another(text: str, variant: str, reading: Reading) -> 
     lead = normalize(found["lead"])
     if find_word(lead, variant) >= 0 or set(lead.split()) <= reading.asked | _STOP:
         return False
-    return find_word(normalize(text[found.end() :]), variant) >= 0
+    rest = normalize(text[found.end() :])
+    if re.search(rf"\b(?:as|is|was|called|named|alias)\s+{re.escape(variant)}\b", rest):
+        return False  # "Strider, the ranger later revealed as Aragorn": the lead is the gold by another name
+    return find_word(rest, variant) >= 0
 
 
 def _title_goes_on(text: str, variant: str, gold_raw: str, reading: Reading) -> bool:
