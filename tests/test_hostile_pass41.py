@@ -151,3 +151,20 @@ def test_a_part_several_names_share_is_credited_to_each() -> None:
 def test_the_gold_only_in_a_description_of_another_name(answer: str, label: Label) -> None:
     """Review 42 of pass 40's rules: wrong answers the grader paid before and after them."""
     assert grade(answer, "Aragorn", "Who does Viggo Mortensen play in Lord of the Rings?") is label
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "contradicted"),
+    [
+        ("The Eiffel Tower was not completed in 1889.", "The Eiffel Tower was completed in 1889.", True),
+        ("The Eiffel Tower was not completed in 1887.", "The Eiffel Tower was completed in 1889.", False),
+        (
+            "Law & Order: Special Victims Unit did not premiere on September 20, 1999.",
+            "Law & Order: Special Victims Unit premiered on NBC on September 20, 1999.",
+            True,
+        ),
+    ],
+)
+def test_a_negated_claim_with_the_passages_own_value(claim: str, passage: str, contradicted: bool) -> None:
+    """F4: a negation of a dated statement was no contradiction (and denying another year was one)."""
+    assert facts.contradicted(claim, [passage]) is contradicted

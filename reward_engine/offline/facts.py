@@ -86,7 +86,10 @@ def negated(text: str) -> bool:
 
 # where a negation's reach ends: a comma, a colon, a bracket, "but", "while" ("... or hail, but some thunderstorms
 # produce no precipitation" states the hail plainly; "Paris, not Lyon, is the capital" states Paris plainly)
-_CHUNK = re.compile(r"[,;:()]\s*|\s+(?:but|while|whereas|although|though|however)\s+", re.IGNORECASE)
+# (not a title's colon: "Law & Order: Special Victims Unit premiered ..." is one piece, hostile pass 41)
+_CHUNK = re.compile(
+    r"[,;()]\s*|:(?!\s*(?-i:[A-Z]))\s*|\s+(?:but|while|whereas|although|though|however)\s+", re.IGNORECASE
+)
 
 
 def claims_negation(claim: str) -> bool:
@@ -810,21 +813,23 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
     claim_names = names(claim) - _NEGATORS - _ERAS
     negative = claims_negation(claim)
     for passage in passages:
-        have, _ = _passage_features(passage)
+        have, passage_numbers = _passage_features(passage)
         if claim_names - have or not words:
             continue
         if not negative and _other_rank(claim, words, passage, threshold):
             return True  # "the sixth planet from the Sun" where it says "the fifth" (hostile pass 14)
         if len(words & have) / len(words) < threshold:
             continue
-        if stated and any(_disagree(v, values(passage)) for v in stated if not _in_period(v, passage)):
-            return True
+        if stated and not negative and any(_disagree(v, values(passage)) for v in stated if not _in_period(v, passage)):
+            return True  # ("was not completed in 1887" denies a value the passage never gives: no contradiction)
         if _period_broken(claim, passage):
             return True  # "from 1643 until 1751" against "from 1643 until his death in 1715" (hostile pass 17)
         if any(_broken(test, vs[0], values(passage), passage, kind) for test, vs, kind in bounds):
             return True
         if not numbers and _stances(words, passage, threshold) == {not negative}:
             return True
+        if negative and numbers <= passage_numbers and _stances(words, passage, threshold) == {False}:
+            return True  # "was not completed in 1889" where it says "completed in 1889" (hostile pass 41)
         if not negative and _opposed(claim, words, passage, threshold):
             return True  # "the smallest planet" where it says "the largest" (hostile pass 12)
     return False
