@@ -168,3 +168,18 @@ def test_the_gold_only_in_a_description_of_another_name(answer: str, label: Labe
 def test_a_negated_claim_with_the_passages_own_value(claim: str, passage: str, contradicted: bool) -> None:
     """F4: a negation of a dated statement was no contradiction (and denying another year was one)."""
     assert facts.contradicted(claim, [passage]) is contradicted
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        ("Electrokinesis: she can create and control lightning.", Label.CORRECT),
+        ("Electrokinesis.", Label.CORRECT),
+        ("She is electrokinetic.", Label.CORRECT),
+        ("Pyrokinesis: she can create and control fire.", Label.INCORRECT),
+        ("Electrokinesis: she can create lightning, or maybe fire.", Label.INCORRECT),
+    ],
+)
+def test_the_noun_of_a_tic_gold(answer: str, label: Label) -> None:
+    """G18: the power named by its noun was paid wrong, and a clause on it after "she can" read as a list."""
+    assert grade(answer, "electrokinetic", "What power does Mare have in Red Queen?") is label

@@ -1214,7 +1214,7 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
         text = re.sub(rf"(?i)\b{written}\b", gold_raw, candidate.text)
         candidate = dataclasses.replace(candidate, text=text)
     family = family_name(gold_raw, gold, reading.asked)
-    for variant in dict.fromkeys((gold, without_titles(gold), family or gold)):
+    for variant in dict.fromkeys((gold, without_titles(gold), family or gold, _noun_form(gold))):
         at = find_word(seg, variant)
         if at < 0 or (variant == family and _another_given_name(candidate.text, seg[:at], gold)):
             continue
@@ -1270,6 +1270,21 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
     if _misspelt_name(seg, gold, gold_raw):
         return Label.CORRECT
     return _parts_verdict(candidate, seg, gold_raw, reading)
+
+
+_TIC_NOUN = re.compile(r"^(?P<stem>[a-z]{4,}[eoy])tic$")
+
+
+def _noun_form(gold: str) -> str:
+    """The noun a one-word "-tic" gold names the state of: "electrokinetic" -> "electrokinesis", "hypnotic" ->
+    "hypnosis", "analytic" -> "analysis" (hostile pass 41: "Electrokinesis: she can create and control lightning."
+    was INCORRECT for the power "electrokinetic"); the gold itself otherwise.
+
+    >>> _noun_form("electrokinetic"), _noun_form("paris")
+    ('electrokinesis', 'paris')
+    """
+    found = _TIC_NOUN.match(gold)
+    return f"{found['stem']}sis" if found else gold
 
 
 _LEAD_THEN_CLAUSE = re.compile(
@@ -1923,7 +1938,7 @@ def _is_list(
 _POSSESSIVE_NOUN = re.compile(POSSESSIVE_DESCRIPTION + r"\s*(?:,|$)")  # "Sosa's assassin," beside the gold
 _DESCRIPTION = re.compile(
     r",\s*(?:(?:a|an|the)\s+|(?P<clause>(?:who|which|whose|where)\b))|\s*\((?=[a-z])"
-    r"|(?P<said>\s*(?:[,;:]|\s[\u2013\u2014-]+|[\u2013\u2014])\s*(?:she|he|they)\s+(?=[a-z]{3,}(?:ed|s)\b))"
+    r"|(?P<said>\s*(?:[,;:]|\s[\u2013\u2014-]+|[\u2013\u2014])\s*(?:she|he|they)\s+(?=[a-z]{3,}(?:ed|s)\b|(?:can|could|will|would|must)\s+[a-z]{3,}\b))"
     r"|,\s*(?=%s)" % _POSSESSIVE_NOUN.pattern  # "The Skull, Sosa's assassin, shoots him" (hostile pass 39)
 )
 _NAME_JOINED = re.compile(r"(?:\band\b|\bor\b|&|,|\bnor\b)\s+(?:the\s+)?[A-Z]")
