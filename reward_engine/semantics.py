@@ -58,7 +58,8 @@ class Semantics(BaseModel):
     claim_dedupe: Literal["case", "words"] = Field(
         "case",
         description="case: repeats differing only in case are one claim (FActScore); words: case, spacing, "
-        "punctuation, word order, small words and discourse filler ('indeed', 'in fact') ignored, negations kept",
+        "punctuation, word order, small words, discourse filler ('indeed', 'in fact') and attribution ('as everyone "
+        "knows', 'according to the records') ignored, negations kept",
     )
     relevance: Literal["off", "question"] = Field(
         "off",

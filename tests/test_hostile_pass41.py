@@ -5,13 +5,20 @@ with its input edited between runs, an in-place rebuild with another `--max-toke
 KB, BOM and CRLF inputs to `warm`, a truncated job record); 8 findings.
 
 Closed here (each assertion failed on 34e3272):
-- wrong answers paid right: a common-noun gold taken back ("The banker. Actually, the lawyer."); the gold's label
-  with another number said of the asked event ("A Category 4 when it hit Dominica; it had been a Category 5 earlier
-  that day."); another name doing the asked deed ("Robert Allen wrote the lyrics; Al Stillman wrote the music.");
+- wrong answers paid right: a common-noun gold taken back ("The banker. Actually, the lawyer."); another name doing
+  the asked deed ("Robert Allen wrote the lyrics; Al Stillman wrote the music.");
 - knowrl-robust paid one claim restated with attribution ("as everyone knows", "It is a well-documented fact that",
   "According to the records", "Film critics agree that") as several claims: 100x the control's reward;
 - `supported` held a part credited to another name ("Al Stillman wrote the music" against "music by Robert Allen and
-  lyrics by Al Stillman").
+  lyrics by Al Stillman");
+- `contradicted` missed "The Eiffel Tower was not completed in 1889." against "completed in 1889";
+- "Electrokinesis: she can create and control lightning." was INCORRECT for the power "electrokinetic".
+
+Left (in the issue's note): "A Category 4 when it hit Dominica; it had been a Category 5 earlier that day." is CORRECT
+for Category 5 (a rule for the gold's label with another number, said of the asked event, was taken back: review 43
+found 17 right answers it refused, other storms, seasons and missions beside the gold); "The Smithsonian has 19
+museums, 17 of which are in Washington." is INCORRECT for seventeen (the part and the whole read as two counts);
+F4's own passage, the date in a second sentence under "It", is not read (no coreference).
 """
 
 from __future__ import annotations
@@ -40,19 +47,6 @@ BET = "Who wins the bet in the short story The Bet?"
 )
 def test_a_common_noun_gold_taken_back(answer: str, label: Label) -> None:
     assert grade(answer, "banker", BET) is label
-
-
-@pytest.mark.parametrize(
-    ("answer", "label"),
-    [
-        ("A Category 4 when it hit Dominica; it had been a Category 5 earlier that day.", Label.INCORRECT),
-        ("Category 4 at Dominica. Category 5 at its peak.", Label.INCORRECT),
-        ("Category 5 when it hit Dominica; it weakened to a Category 4 afterwards.", Label.CORRECT),
-        ("Category 5; it weakened to a Category 4 afterwards.", Label.CORRECT),
-    ],
-)
-def test_the_golds_label_with_another_number_for_the_asked_event(answer: str, label: Label) -> None:
-    assert grade(answer, "Category 5", "What category was Hurricane David when it hit Dominica?") is label
 
 
 @pytest.mark.parametrize(

@@ -189,7 +189,7 @@ RESTATED = answered(
 
 def test_claims_that_differ_only_by_filler_are_one_claim() -> None:
     said = [FACT, f"Indeed, {FACT}", f"{FACT[:-1]}, indeed.", f"It is true that {FACT}", "France's capital is Paris."]
-    assert distinct(said, "words") == [FACT]  # "France's capital is Paris." says part of it again (hostile pass 41)
+    assert distinct(said, "words") == [FACT, "France's capital is Paris."]  # ("France's" is not "of France")
     assert distinct([FACT, "Paris is not the capital and largest city of France."], "words") == [
         FACT,
         "Paris is not the capital and largest city of France.",

@@ -568,11 +568,17 @@ _PRONOUN_DOERS = frozenset("He She They It".split())
 # the parts of a work a passage credits by name: "music by Robert Allen", "lyrics by Al Stillman"
 _CREDIT_PARTS = (
     "music|lyrics|words|screenplay|script|story|book|score|libretto|teleplay|narration|illustrations|artwork|"
-    "cinematography|choreography|direction|production|vocals"
+    "cinematography|choreography"
 )
 _BY_NAME = re.compile(
     rf"\b(?P<role>{_CREDIT_PARTS})\s+by\s+(?P<name>{_DOER_NAME}(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*){_DOER_NAME})*)"
 )
+# "Al Stillman wrote (both) the lyrics (and the music)": a name, a verb of making, the parts
+_WROTE_PARTS = re.compile(
+    rf"^\W*(?P<name>{_DOER_NAME})\s+(?:wrote|composed|penned|created|provided|did|co-wrote)\s+(?:both\s+)?(?:the\s+)?"
+    rf"(?P<part>{_CREDIT_PARTS})\b(?:\s+and\s+(?:the\s+)?(?P<more>{_CREDIT_PARTS})\b)?"
+)
+_NOT_DOERS = frozenset("The A An In On At For By From It He She They This That".split())
 _NAME_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+)?|\band\s+|&\s*)")
 
 
@@ -593,18 +599,21 @@ def _credit_given_another(claim: str, passage: str) -> bool:
         credits.setdefault(found["role"], set()).update(n.split()[-1].lower() for n in _NAME_SPLIT.split(found["name"]))
     if not credits:
         return False
-    given = [
-        (f["role"], n.split()[-1].lower())
-        for f in _BY_NAME.finditer(claim)
-        if f["role"] in credits
-        for n in _NAME_SPLIT.split(f["name"])
+    by = [
+        (f["role"], n) for f in _BY_NAME.finditer(claim) if f["role"] in credits for n in _NAME_SPLIT.split(f["name"])
     ]
-    if not given:
-        lead = _LEADING_NAME.match(claim)
-        doer = re.sub(r"['\u2019]s$", "", lead.group(1).split()[-1].lower()) if lead else ""
-        if not doer or doer.title() in _PRONOUN_DOERS:
-            return False
-        given = [(role, doer) for role in credits if re.search(rf"\b{role}\b", claim)]
+    wrote = _WROTE_PARTS.match(claim)
+    if not by and wrote and wrote["name"].split()[0] not in _NOT_DOERS:
+        by = [(part, wrote["name"]) for part in (wrote["part"], wrote["more"]) if part in credits]
+    if not by:
+        return False
+    # the credit must be about the claim's work: its other names in a sentence that credits by name ("Tim Rice
+    # wrote the lyrics for Evita" is not answered by "lyrics by Charles Hart" in a sentence on The Phantom)
+    doers = {w for _, n in by for w in names(n)}
+    told = [s for s in split_sentences(passage) if _BY_NAME.search(s)]
+    if not any(names(claim) - doers <= names(s) | _words(s) for s in told):
+        return False
+    given = [(role, n.split()[-1].lower()) for role, n in by]
     return any(name not in credits[role] for role, name in given)
 
 

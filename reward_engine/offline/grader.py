@@ -948,38 +948,15 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
     if competing and _remark(candidate.text, reading.asked):
         competing = False  # "Lyon is lovely. But the capital is Paris.": a word about Lyon, no answer (pass 18)
     competing = competing or _corrected_to_another(candidate.text, gold_raw, reading)
-    competing = competing or _labelled_other_number(candidate.text, gold_raw, reading.asked)
     competing = competing or _did_as_asked(candidate.text, reading.question)
     return Label.INCORRECT, competing or _answers_as_asked(candidate.text, reading.asked)
-
-
-_LABELLED_NUMBER = re.compile(r"^(?P<label>[A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*)?)\s+(?P<n>\d+)$")
-
-
-def _labelled_other_number(text: str, gold_raw: str, asked: frozenset[str]) -> bool:
-    """ "A Category 4 when it hit Dominica" for the gold Category 5: the gold's label with another number, said of
-    what the question asks about (its words beside the label's), is another answer however long its clause (hostile
-    pass 41: paid as right beside "it had been a Category 5 earlier"); "it weakened to a Category 4 afterwards" is
-    detail about another time.
-
-    >>> _labelled_other_number("A Category 4 when it hit Dominica", "Category 5", frozenset({"hit", "dominica"}))
-    True
-    >>> _labelled_other_number("it weakened to a Category 4 later", "Category 5", frozenset({"hit", "dominica"}))
-    False
-    """
-    found = _LABELLED_NUMBER.match(gold_raw.strip())
-    label = set(normalize(found["label"]).split()) if found else set()
-    if found is None or not (set(normalize(text).split()) & asked) - label:
-        return False
-    said = re.findall(rf"(?i)\b{re.escape(found['label'])}\s+(\d+)\b", text)
-    return any(int(n) != int(found["n"]) for n in said)
 
 
 # "actually, the lawyer", "really it is the lawyer who wins": a noun given as the answer after a word that corrects
 _CORRECTION = re.compile(r"\b(?:actually|really|in truth|in fact|in reality|rather|instead|but)\b")
 _KIND_RIVAL = re.compile(
     r"^\W*(?:(?:actually|really|in truth|in fact|in reality|rather|instead)\W+)?(?:(?:it|that)\s+(?:is|was)\s+)?"
-    r"(?:the|a|an)\s+(?P<what>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)(?:\s+(?:who|that|which)\b.*)?\W*$",
+    r"(?:the|a|an)\s+(?P<what>[a-z][\w-]*)(?:\s+(?:who|that|which)\b.*)?\W*$",
     re.IGNORECASE,
 )
 

@@ -2,7 +2,8 @@
 
 KnowRL (FActScore's extraction): claims of at least 3 words, repeats differing only in
 case counted once, all of them. ``knowrl-robust`` ignores spacing, punctuation, word order,
-small words and discourse filler too ("Indeed, X." and "X, indeed." are X once: issue #74),
+small words, discourse filler and attribution too ("Indeed, X.", "X, indeed." and "X, as everyone knows." are X
+once: issue #74),
 drops claims about something else and claims that only restate the question (see ``relevance``) and
 verifies at most 24; those are reported but never verified. ``knowrl`` keeps FActScore's all: its judge
 supports an echo ("France has a capital.") as it would any true sentence.
@@ -26,20 +27,22 @@ _FILLER_PHRASES = re.compile(
     r"i (?:can )?confirm that)\b"
 )
 # Who vouches for a claim, not what it says: "as everyone knows", "according to the records", "film critics agree
-# that", "it is a well-documented fact that" (hostile pass 41: ten fillers, three claims kept, 100x the reward)
+# that", "it is a well-documented fact that" (hostile pass 41: ten fillers, three claims kept, 100x the reward). A
+# frame's own words are never a negation or a number ("It is not true that X", "the 2010 census shows"), and
+# "shows/says/believes that" introduce content, not a voucher (review 43).
+_FREE = r"(?:(?!(?:not|no|never|nor|nobody|none|and|or|but)\b)[a-z][\w-]* )"  # "as a teacher and wrote": no frame
 _VOUCHED = re.compile(
-    r"\b(?:according to(?: the| its| their| most| many| some)? \w+"
-    r"|as (?:is |was )?(?:\w+ ){0,3}(?:knows?|known|notes?|noted|says?|said|reports?|reported|agrees?|agreed|"
-    r"confirms?|confirmed|recalls?|recalled|remembers?|writes?|wrote|stated|attests?|observes?|observed|"
-    r"points? out|pointed out|acknowledges?|acknowledged|documented|recorded|established)"
-    r"|(?:\w+ ){1,3}(?:agree|agrees|note|notes|report|reports|confirm|confirms|say|says|attest|attests|know|"
-    r"knows|believe|believes|acknowledge|acknowledges|recognize|recognizes|show|shows|indicate|indicates) that"
-    r"|it is (?:a |an )?(?:[\w-]+ ){0,3}(?:fact|known|documented|established|accepted|agreed|recorded|true|clear|"
-    r"certain|undeniable|reported|said|believed|thought|understood|acknowledged|recognized)(?: fact)? that"
+    r"\b(?:according to(?: the| its| their| most| many| some)? (?!\d)\w+"
+    rf"|as (?:is |was )?{_FREE}{{0,3}}(?:knows?|known|notes?|noted|says|said|reports?|reported|agrees?|agreed|"
+    r"confirms?|confirmed|recalls?|recalled|remembers?|relates?|related|tells?|told|writes?|wrote|stated|attests?|"
+    r"observes?|observed|points? out|pointed out|acknowledges?|acknowledged|documented|recorded|established)"
+    rf"|{_FREE}{{1,3}}(?:agree|agrees|concur|concurs|note|notes|confirm|confirms|attest|attests|acknowledge|"
+    r"acknowledges|recognize|recognizes) that"
+    rf"|it is (?:a |an )?{_FREE}{{0,3}}(?:fact|known|documented|established|accepted|agreed|recorded|true|clear|"
+    r"certain|undeniable|reported|said|understood|acknowledged|recognized)(?: fact)? that"
     r"|famously|reportedly|historically|evidently|apparently|unquestionably|undeniably|admittedly|interestingly|"
     r"significantly|remarkably|of note)\b"
 )
-EXTRA_AT_MOST = 3  # words one restatement may add to another and still be it: "X, as history shows"
 _FILLER_WORDS = frozenset(
     """indeed actually really certainly definitely clearly obviously truly surely undoubtedly basically essentially
     honestly literally simply again also yes well so thus therefore hence anyway furthermore moreover additionally
@@ -91,14 +94,12 @@ def distinct(claims: Sequence[str], how: str = "words") -> list[str]:
 def _reworded(key: str, other: str) -> bool:
     """Two ``words`` keys one word apart, sharing three or more, the word neither a number nor a negation: the
     same fact said again in other words ("The capital city of France is Paris" after "France's capital is
-    Paris"; hostile pass 8: four rewordings of one fact counted as four supported claims). Or one key all of the
-    other's and at most ``EXTRA_AT_MOST`` words more, none a number or a negation: the fact said again with a word
-    of praise or attribution no filler list names ("X, as the histories all relate"; hostile pass 41)."""
+    Paris"; hostile pass 8: four rewordings of one fact counted as four supported claims). (A key holding all of
+    another's and up to three words more merged distinct facts, "... in Liverpool" and "... in Liverpool by John
+    Lennon": review 43.)"""
     a, b = set(key.split()), set(other.split())
     apart = a ^ b
-    if len(a & b) < 3 or any(w.isdigit() or w in _KEEP for w in apart):
-        return False
-    return len(apart) <= 1 or ((a <= b or b <= a) and len(apart) <= EXTRA_AT_MOST)
+    return len(a & b) >= 3 and len(apart) <= 1 and not any(w.isdigit() or w in _KEEP for w in apart)
 
 
 def select_claims(
