@@ -586,7 +586,8 @@ def _credit_given_another(claim: str, passage: str) -> bool:
     """The passage credits a part by name ("music by Robert Allen and lyrics by Al Stillman") and the claim gives that
     part to a name the passage never credits with it: "Al Stillman wrote both the lyrics and the music", "Robert
     Allen wrote the lyrics" (hostile pass 41: every word is there, the parts swapped). The claim's name is its own
-    "<part> by <name>", else its leading name; names compare by their last word.
+    "<part> by <name>", else a leading "<Name> wrote the <part>"; names compare by their last word (review 43: a
+    claim worded any other way, or about another work, is left to the other checks).
 
     >>> P = '"Moments to Remember" is a song with music by Robert Allen and lyrics by Al Stillman.'
     >>> _credit_given_another("Al Stillman wrote the music of Moments to Remember.", P)
