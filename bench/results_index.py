@@ -107,6 +107,7 @@ CODE: dict[str, tuple[str, ...]] = {
     "effect-levers-t12.md": ("bench/effect.py", *_TRAINING, "configs/selective.yaml"),  # temperature lever, one seed
     "effect-levers-t035.md": ("bench/effect.py", *_TRAINING, "configs/selective.yaml"),  # smaller abstain reward
     "effect-gpu.md": ("bench/effect.py", *_TRAINING, "configs/demo.yaml"),  # the gradient design, then the default
+    "effect-gpu-selective.md": ("bench/effect.py", *_TRAINING, "configs/selective.yaml"),  # truthrl on a lent H200
     "effect-min-correct-1.md": ("bench/effect.py", *_TRAINING, "configs/demo.yaml"),
     "eval_decode.md": (
         "bench/eval_decode.py",
@@ -114,6 +115,7 @@ CODE: dict[str, tuple[str, ...]] = {
         "knowrl/effect/boundary.py",
         "knowrl/effect/question_families.py",
     ),
+    "gpu_faiss.md": ("bench/gpu_faiss.py", "retrieval/dense.py", "retrieval/embedder.py", "retrieval/kb.py"),
     "gpu.md": (
         "bench/gpu.py",
         "bench/gpu_attention_nan.py",
@@ -183,6 +185,7 @@ DATA_OF = {  # a data file -> the .md of its run
     "demo_reward_curve.png": "demo.md",
     "effect.json": "effect.md",
     "effect-levers.json": "effect-levers.md",
+    "effect-gpu-selective.json": "effect-gpu-selective.md",
     "effect-levers-t12.json": "effect-levers-t12.md",
     "effect-levers-t035.json": "effect-levers-t035.md",
     "reliability.json": "reliability.md",
@@ -384,7 +387,7 @@ def index(
         " Made by `python bench/results_index.py`; `python bench/results_index.py --check` fails on every file"
         " without a clean commit. A data file (.json, .png, .html) takes the commit of its run's .md as committed"
         " with it. Each number in these files is what that command gave on this project's 2-core CPU machine"
-        " unless the file says otherwise (gpu.md, effect-gpu.md: a lent GPU).",
+        " unless the file says otherwise (gpu.md, gpu_faiss.md, effect-gpu.md, effect-gpu-selective.md: a lent GPU).",
         "",
         "| file | what it measures | command | measured at | code it measures | since then | last changed |",
         "|---|---|---|---|---|---|---|",

@@ -14,9 +14,12 @@ Closed here (each assertion failed on 34e3272):
 - `contradicted` missed "The Eiffel Tower was not completed in 1889." against "completed in 1889";
 - "Electrokinesis: she can create and control lightning." was INCORRECT for the power "electrokinetic".
 
-Left (in the issue's note): "A Category 4 when it hit Dominica; it had been a Category 5 earlier that day." is CORRECT
-for Category 5 (a rule for the gold's label with another number, said of the asked event, was taken back: review 43
-found 17 right answers it refused, other storms, seasons and missions beside the gold); "The Smithsonian has 19
+- "A Category 4 when it hit Dominica; it had been a Category 5 earlier that day." was CORRECT for Category 5: the
+  gold's label with another number, in a clause saying the question's own "when ..." word for word, now competes (a
+  first rule, any clause sharing a word with the question, was taken back: review 43 found 17 right answers it
+  refused, other storms, seasons and missions beside the gold).
+
+Left (in the issue's note): "The Smithsonian has 19
 museums, 17 of which are in Washington." is INCORRECT for seventeen (the part and the whole read as two counts);
 F4's own passage, the date in a second sentence under "It", is not read (no coreference).
 """
@@ -177,3 +180,17 @@ def test_a_negated_claim_with_the_passages_own_value(claim: str, passage: str, c
 def test_the_noun_of_a_tic_gold(answer: str, label: Label) -> None:
     """G18: the power named by its noun was paid wrong, and a clause on it after "she can" read as a list."""
     assert grade(answer, "electrokinetic", "What power does Mare have in Red Queen?") is label
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        ("A Category 4 when it hit Dominica; it had been a Category 5 earlier that day.", Label.INCORRECT),
+        ("Category 5 when it hit Dominica; it weakened to a Category 4 afterwards.", Label.CORRECT),
+        ("Category 5 (it was upgraded from Category 4 just before it hit Dominica).", Label.CORRECT),
+        ("Category 5; Hurricane Hugo was a Category 4 when it passed near Dominica.", Label.CORRECT),
+        ("Category 5. Hurricane Dean hit Dominica as a Category 1 in 2007.", Label.CORRECT),
+    ],
+)
+def test_the_golds_label_with_another_number_for_the_asked_when(answer: str, label: Label) -> None:
+    assert grade(answer, "Category 5", "What category was Hurricane David when it hit Dominica?") is label

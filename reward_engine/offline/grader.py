@@ -949,6 +949,7 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
         competing = False  # "Lyon is lovely. But the capital is Paris.": a word about Lyon, no answer (pass 18)
     competing = competing or _corrected_to_another(candidate.text, gold_raw, reading)
     competing = competing or _did_as_asked(candidate.text, reading.question)
+    competing = competing or _labelled_other_number(candidate.text, gold_raw, reading.question)
     return Label.INCORRECT, competing or _answers_as_asked(candidate.text, reading.asked)
 
 
@@ -1029,6 +1030,30 @@ _ASKED_IS = re.compile(
     r"^\W*(?:[Bb]ut\s+|[Aa]nd\s+|[Ss]o\s+)?(?P<subject>.+?)\s+(?:is|are)\s+"
     r"(?P<what>(?:[Tt]he\s+)?[A-Z][\w'-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w'-]*){0,3})\W*$"
 )
+
+
+_LABELLED_NUMBER = re.compile(r"^(?P<label>[A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*)?)\s+(?P<n>\d+)$")
+_WHEN_ASKED = re.compile(r"(?i)\bwhen\s+[^?,;]+")
+
+
+def _labelled_other_number(text: str, gold_raw: str, question: str | None) -> bool:
+    """ "A Category 4 when it hit Dominica" for "What category was Hurricane David when it hit Dominica?" (gold
+    Category 5): the gold's label with another number, in a clause that says the question's own "when ..." word for
+    word, answers the question another way (hostile pass 41: paid as right beside "it had been a Category 5 earlier
+    that day"). Only then: other storms, seasons and missions said beside the gold are detail (review 43).
+
+    >>> q = "What category was Hurricane David when it hit Dominica?"
+    >>> _labelled_other_number("A Category 4 when it hit Dominica", "Category 5", q)
+    True
+    >>> _labelled_other_number("it was upgraded from Category 4 just before it hit Dominica", "Category 5", q)
+    False
+    """
+    found = _LABELLED_NUMBER.match(gold_raw.strip())
+    when = _WHEN_ASKED.search(question or "")
+    if found is None or when is None or normalize(when.group()) not in normalize(text):
+        return False
+    said = re.findall(rf"(?i)\b{re.escape(found['label'])}\s+(\d+)\b", text)
+    return any(int(n) != int(found["n"]) for n in said)
 
 
 # "Robert Allen wrote the lyrics": a name, then the question's own words as what it did
