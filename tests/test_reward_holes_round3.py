@@ -204,7 +204,9 @@ async def test_a_fact_restated_with_filler_earns_what_it_earns_once_under_knowrl
     assert once[0] < 1e-3  # one supported claim: exp(1 - 10) (knowrl-robust counts supported claims)
 
 
-VOUCHED = answered(  # hostile pass 41: attribution no filler list named, ten times, paid 100x the claim said once
+# hostile pass 41's padding (attribution no filler list named: 100x the claim said once through `score` on its KB);
+# on the smoke KB the old code already paid these once: the failing-first test is test_hostile_pass41.py's
+VOUCHED = answered(
     "Lyon",
     f"{FACT[:-1]}, as everyone knows. It is a well-documented fact that {FACT.lower()} According to the records, "
     f"{FACT.lower()} Film critics agree that {FACT.lower()} As historians note, {FACT.lower()}",
