@@ -194,3 +194,17 @@ def test_the_noun_of_a_tic_gold(answer: str, label: Label) -> None:
 )
 def test_the_golds_label_with_another_number_for_the_asked_when(answer: str, label: Label) -> None:
     assert grade(answer, "Category 5", "What category was Hurricane David when it hit Dominica?") is label
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        ("2010 - no wait, I mean 2011.", Label.INCORRECT),
+        ("2010, I mean 2011.", Label.INCORRECT),
+        ("2011, I mean 2010.", Label.CORRECT),
+        ("2010. I mean it.", Label.CORRECT),
+    ],
+)
+def test_a_year_corrected_with_i_mean(answer: str, label: Label) -> None:
+    """Hostile pass 42's G2 (run after this file's mends): the number after "I mean" had no words, read as emphasis."""
+    assert grade(answer, "2010", "When did Steve Harvey begin hosting Family Feud?") is label

@@ -102,6 +102,13 @@ def _clarifies(tail: str) -> bool:
 SETTLED_WORDS = 6  # what follows a correction is an answer when this short ("Paris, I mean Lyon")
 
 
+def _emphasis_only(tail: str) -> bool:
+    """Only words of emphasis after "I mean" ("it", "that, really"); a number is no emphasis ("2010, I mean 2011":
+    hostile pass 42 read the empty set of words as emphasis and kept 2010)."""
+    words = set(re.findall(r"[a-z']+", tail.lower()))
+    return words <= _EMPHASIS and not re.search(r"\d", tail)
+
+
 # "Some say Lyon, but it's Paris.": what others say, set aside for the answer (hostile pass 27)
 _HEARSAY_BUT = re.compile(
     r"(?i)^\W*(?:some|many|most|others|a few|people|folks)(?:\s+people)?\s+(?:say|think|believe|claim|guess|assume)"
@@ -138,7 +145,7 @@ def settled(text: str) -> str:
     tail = text[last.end() :]
     meant = re.search(r"(?i)\bi mean", last.group())
     if (
-        (meant and (set(re.findall(r"[a-z']+", tail.lower())) <= _EMPHASIS or _clarifies(tail)))
+        (meant and (_emphasis_only(tail) or _clarifies(tail)))
         or (re.search(r"\w", tail) and _CONFIRMING.match(tail))
         or (_NOTE_MARKER.match(last.group()) and _EDIT_NOTE.match(tail))
     ):
