@@ -165,11 +165,7 @@ def cold_start(
     from knowrl.models import resolve_model_path
     from knowrl.sft import sft
 
-    made_with: dict[str, Any] = {
-        "sizes": {k: v for k, v in sizes.items() if k != "grpo_steps"},
-        "overrides": [o for o in overrides if not o.startswith(GRPO_ONLY)],
-        "heldout": heldout_n,
-    }
+    made_with: dict[str, Any] = _cold_key({"sizes": sizes, "overrides": overrides, "heldout": heldout_n})
     if min_correct is not None:  # absent at the default, so pieces kept before the option still match
         made_with["min_correct"] = min_correct
     out = work / f"seed{seed}"
