@@ -34,7 +34,7 @@ def read_rows(
     scored as no answer (what training pays it), not a bad row left out of the job's mean (issue #74)."""
     for record in iter_records(path):
         if record.error is not None:
-            yield Row(record.line, None, f"{path}:{record.where}: {record.error}", record.digest)
+            yield Row(record.line, None, f"{path}:{record.where}: {record.error}", record.digest, record.id)
         elif not isinstance(record.value, dict):
             yield Row(record.line, None, f"{path}:{record.where}: {_not_an_object(record.value)}", record.digest)
         else:

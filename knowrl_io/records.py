@@ -36,6 +36,7 @@ class Record:
     error: str | None = None
     digest: str = ""  # sha256 of the record's bytes (16 hex digits): which row this is
     text_line: int = 0  # where it starts in the file (an array's elements may share one line); 0: ``line``
+    id: str | int | float | None = None  # a bad record's ``id``, when its bytes still hold it (``salvaged_id``)
 
     @property
     def where(self) -> str:
@@ -82,7 +83,8 @@ def _jsonl_line(number: int, raw: bytes) -> Iterator[Record]:
     try:
         decoded = line.decode("utf-8")
     except UnicodeDecodeError as exc:
-        yield Record(number, None, f"not valid UTF-8 (byte {exc.start} of the line)", digest(line))
+        problem = f"not valid UTF-8 (byte {exc.start} of the line)"
+        yield Record(number, None, problem, digest(line), id=salvaged_id(line))
         return
     try:
         yield Record(number, _decode(decoded), digest=digest(line))
@@ -95,7 +97,27 @@ def _jsonl_line(number: int, raw: bytes) -> Iterator[Record]:
                 "rows end in lone carriage returns (\\r), not newlines: convert them (tr '\\r' '\\n' < IN > OUT); "
                 + problem
             )
-        yield Record(number, None, problem, digest(line))
+        yield Record(number, None, problem, digest(line), id=salvaged_id(line))
+
+
+def salvaged_id(line: bytes) -> str | int | float | None:
+    """The ``id`` of a row that is not valid JSON or UTF-8, read leniently (bad bytes replaced, raw control
+    characters such as NUL allowed in strings), and kept only when the line holds it byte for byte, so a replaced
+    byte never makes up an id (hostile pass 42: a row with a NUL in its completion lost the id that came first).
+
+    >>> salvaged_id(b'{"id": "a", "completion": "x\\x00y"}'), salvaged_id(b'{"id": 7, "q": "\\xff"}')
+    ('a', 7)
+    >>> salvaged_id(b'{"id": "a\\xff", "q": "x"}') is None, salvaged_id(b'{"id": "a", "q": ') is None
+    (True, True)
+    """
+    try:
+        value = json.loads(line.decode("utf-8", "replace"), strict=False)
+    except (ValueError, RecursionError):
+        return None
+    found = value.get("id") if isinstance(value, dict) else None
+    if not isinstance(found, (str, int, float)) or isinstance(found, bool):
+        return None
+    return found if json.dumps(found, ensure_ascii=False).encode("utf-8", "replace") in line else None
 
 
 class InputError(ValueError):

@@ -109,6 +109,8 @@ async def test_every_hostile_row_is_scored_or_named(hostile_file, tmp_path, kb):
     assert by_id["confusable-answer"]["label"] == "INCORRECT"  # a Cyrillic 'а' is not the gold answer
     assert by_id["megabyte"]["label"] == "INCORRECT" and len(by_id["megabyte"]["claims"]) == 1  # one fact, once
     assert by_id["empty-completion"]["reward"] == -2.0  # what training pays it: format -1, no answer -1
+    # a bad byte later in the row keeps the id read before it (hostile pass 42: id null); a torn row has none
+    assert by_id["latin1"]["status"] == by_id["raw-nul"]["status"] == "bad_input" and "torn" not in by_id
     assert summary["rows"] == len(CASES)
 
 
