@@ -24,15 +24,26 @@ def config_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
     return add_verbosity(parser)
 
 
-def run_job(args: argparse.Namespace, job: Callable[[], dict[str, Any] | None]) -> int:
+EXIT_INTERRUPTED = 130  # what a shell reports for a command ended by Ctrl-C
+
+
+def run_job(
+    args: argparse.Namespace,
+    job: Callable[[], dict[str, Any] | None],
+    kept: str = "what it wrote before the interrupt is kept",
+) -> int:
     """Run ``job`` with logging at ``args.log_level``; print its summary as JSON (when it returns one), or the
-    error and exit 2."""
+    error and exit 2; an interrupt (Ctrl-C) is one line saying what is ``kept``, exit 130, never a traceback or
+    exit 0 (hostile pass 43)."""
     setup_logging(args.log_level)
     try:
         summary = job()
     except JOB_ERRORS as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"interrupted: {kept}", file=sys.stderr)
+        return EXIT_INTERRUPTED
     if summary is not None:
         print(json.dumps(summary, indent=2))
     return 0

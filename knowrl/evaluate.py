@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+from knowrl.cli import EXIT_INTERRUPTED
 from knowrl.data import INSTRUCTIONS, load_rl_rows, render_prompt
 from knowrl.decode import complete_texts
 from knowrl_io.job_output import OutputError, check_page, write_atomically
@@ -355,6 +356,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:  # no usable row
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # the reports are written whole at the end: an earlier run's stay as they were
+        print(f"interrupted: no report written; any earlier report in {args.out} is kept", file=sys.stderr)
+        return EXIT_INTERRUPTED
     print(json.dumps(metrics, indent=2))
     problem = report_problem(args)  # again: another run may have written into --out meanwhile
     if problem:

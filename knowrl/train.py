@@ -132,7 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     command = "python -m knowrl.train " + " ".join(sys.argv[1:] if argv is None else argv)
     return run_job(
-        args, lambda: run(load_train_config(args.config, args.set), args.resume, command, overwrite=args.overwrite)
+        args,
+        lambda: run(load_train_config(args.config, args.set), args.resume, command, overwrite=args.overwrite),
+        "the checkpoints saved so far are kept; add --resume to continue from the last one",
     )
 
 
