@@ -75,6 +75,7 @@ class ClaimResult:
     supported: bool | None  # None: not verified (off-topic, or beyond max_claims)
     evidence_ids: list[int] = field(default_factory=list)
     on_topic: bool = True  # off-topic claims are left out of the fact score
+    restates: bool = False  # a supported claim that only restates another (``claim_dedupe: words``): left out too
 
 
 @dataclass

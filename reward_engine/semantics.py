@@ -59,7 +59,8 @@ class Semantics(BaseModel):
         "case",
         description="case: repeats differing only in case are one claim (FActScore); words: case, spacing, "
         "punctuation, word order, small words, discourse filler ('indeed', 'in fact') and attribution ('as everyone "
-        "knows', 'according to the records') ignored, negations kept",
+        "knows', 'according to the records') ignored, negations kept, and a supported claim that only restates "
+        "another (no word of its evidence sentence of its own) left out of the fact score",
     )
     relevance: Literal["off", "question"] = Field(
         "off",

@@ -744,12 +744,26 @@ def _ranks(text: str) -> frozenset[str]:
 _INTO = re.compile(r"(?i)\b(\w+)\s+(\w+)\s+into\s+(\w+)(?:\s+(\w+))?")
 
 
+_FROM_TO = re.compile(r"(?i)\bfrom\s+((?:[\w'-]+\s+){0,4}?[\w'-]+)\s+to\s+([\w'-]+(?:[ \t]+[\w'-]+){0,4})")
+
+
 def _roles(text: str) -> set[tuple[str, str]]:
-    """What a text says turns into what, a word each ("light energy into chemical energy": light -> chemical)."""
+    """What a text says turns into what, a word each ("light energy into chemical energy": light -> chemical; "from
+    driving on the left to driving on the right": left -> right, the first word each side has and the other lacks).
+
+    >>> sorted(_roles("In 1972 Nigeria changed from driving on the right to driving on the left."))
+    [('right', 'left')]
+    """
     out = set()
     for a1, a2, b1, b2 in _INTO.findall(text):
         left = a1 if b2 and a2.lower() == b2.lower() else a2  # "chemical energy into light energy": the heads match
         out.add((stem(left.lower()), stem(b1.lower())))
+    for a, b in _FROM_TO.findall(text):
+        were, became = [[stem(w) for w in re.findall(r"[\w'-]+", side.lower()) if w not in STOP] for side in (a, b)]
+        old_word = next((w for w in were if w not in became), None)
+        new_word = next((w for w in became if w not in were), None)
+        if old_word and new_word:
+            out.add((old_word, new_word))
     return out
 
 
@@ -948,10 +962,27 @@ def _answering(asked: frozenset[str], passages: list[str]) -> tuple[list, list]:
             pronoun = _PRONOUN.search(sentence)
             held = (words | before if pronoun else words) | _spanned(sentence, asked)
             if len(one_e_form(held) & one_e_form(asked)) >= need:
-                answering.append((passage, sentence, frozenset(held)))
-                named_runs.append(_name_runs(sentence) + (_name_runs(before_text) if pronoun else []))
+                for clause in _answering_clauses(sentence, asked, need):
+                    answering.append((passage, clause, frozenset(held if clause == sentence else _words(clause))))
+                    named_runs.append(_name_runs(clause) + (_name_runs(before_text) if pronoun else []))
             before, before_text = words, sentence
     return answering, named_runs
+
+
+def _answering_clauses(sentence: str, asked: frozenset[str], need: int) -> list[str]:
+    """The clauses of an answering sentence joined by semicolons that answer on their own, when some do and some do
+    not: "A played Connie Rubirosa on Law & Order; B played Lt. Anita Van Buren." answers with its first clause, and
+    B is a name of another role, not of the answer (hostile pass 42: "B." was not contradicted). A sentence whose
+    clauses answer only together is the answering sentence, whole.
+
+    >>> _answering_clauses("A won the Cup; B won the Shield.", frozenset({"won", "cup"}), 2)
+    ['A won the Cup']
+    >>> _answering_clauses("A won the Cup; it was his first.", frozenset({"won", "cup", "first"}), 3)
+    ['A won the Cup; it was his first.']
+    """
+    clauses = [c.strip(" .") for c in re.split(r";\s+", sentence) if c.strip(" .")]
+    alone = [c for c in clauses if len(one_e_form(_words(c)) & one_e_form(asked)) >= need]
+    return alone if alone and len(alone) < len(clauses) else [sentence]
 
 
 _YEARS = re.compile(r"\b(?:1\d{3}|20\d{2})\b")

@@ -3,7 +3,7 @@
 KnowRL (FActScore's extraction): claims of at least 3 words, repeats differing only in
 case counted once, all of them. ``knowrl-robust`` ignores spacing, punctuation, word order,
 small words, discourse filler and attribution too ("Indeed, X.", "X, indeed." and "X, as everyone knows." are X
-once: issue #74),
+once: issue #74), leaves a supported claim that only restates another out of the fact score (``restatements``),
 drops claims about something else and claims that only restate the question (see ``relevance``) and
 verifies at most 24; those are reported but never verified. ``knowrl`` keeps FActScore's all: its judge
 supports an echo ("France has a capital.") as it would any true sentence.
@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from reward_engine.offline.words import STOP, stem
+from retrieval.text import split_sentences
+from reward_engine.offline.words import STOP, content_words, stem
 from reward_engine.semantics import Semantics
 from reward_engine.stages.relevance import Topic
 
@@ -100,6 +101,65 @@ def _reworded(key: str, other: str) -> bool:
     a, b = set(key.split()), set(other.split())
     apart = a ^ b
     return len(a & b) >= 3 and len(apart) <= 1 and not any(w.isdigit() or w in _KEEP for w in apart)
+
+
+def restatements(claims: Sequence[str], flags: Sequence[bool], evidence: Sequence[Sequence[str]]) -> list[bool]:
+    """Which supported claims only restate another: ``claim_dedupe: words`` counts a supported claim when it says
+    a word of its evidence sentence (the one sharing most words with it) that no larger supported claim on that
+    sentence said. Paraphrases and weakenings of one fact hold no such word ("The state of California received
+    Hearst Castle as a donation in 1957." after "Hearst Castle was donated to the state of California in 1957.";
+    "Orr was the bassist." after "Benjamin Orr was the bassist of The Cars."): hostile passes 42 and 43 found
+    seven of them counted as up to five claims, 60-100x the reward of the fact said once. Two facts of one sentence
+    each hold words of their own; larger claims are read first, so the order of the padding does not matter. A
+    claim shares at least half of its words with the sentence it restates (a claim about something else is the
+    verifier's and grounding's to judge).
+    ``evidence``: each claim's passages' texts.
+
+    >>> page = ["Benjamin Orr was the bassist and a lead singer of The Cars. He died on October 3, 2000."]
+    >>> restatements(["Orr was the bassist.", "Benjamin Orr was the bassist of The Cars.",
+    ...               "Benjamin Orr was a lead singer of The Cars.", "Orr died on October 3, 2000."],
+    ...              [True, True, True, True], [page] * 4)
+    [True, False, False, False]
+    """
+    found: list[tuple[str, frozenset[str]] | None] = []
+    read: dict[tuple[str, ...], list[tuple[str, frozenset[str]]]] = {}  # claims share their title's passages
+    for claim, ok, passages in zip(claims, flags, evidence):
+        if not ok:
+            found.append(None)
+            continue
+        words = content_words(claim)
+        key = tuple(passages)
+        if key not in read:
+            read[key] = [sentence for text in key for sentence in _sentences(text)]
+        best = max(
+            ((len(words & held), sentence, held) for sentence, held in read[key]),
+            key=lambda hit: hit[0],
+            default=(0, "", frozenset()),
+        )
+        # a claim the sentence holds half of is about it; one it barely touches is no restatement of it
+        found.append((best[1], frozenset(words & best[2])) if best[0] and 2 * best[0] >= len(words) else None)
+    said: dict[str, set[str]] = {}
+    out = [False] * len(claims)
+    for i in sorted((i for i, hit in enumerate(found) if hit), key=lambda i: -len(found[i][1])):  # type: ignore[index]
+        sentence, words = found[i]  # type: ignore[misc]
+        out[i] = words <= said.get(sentence, set())
+        said.setdefault(sentence, set()).update(words)
+    return out
+
+
+def _sentences(text: str) -> list[tuple[str, frozenset[str]]]:
+    """A passage's sentences with their words; one opening with a pronoun also holds the words of the sentence
+    before it ("It was donated ... in 1957" is about the Hearst Castle of the sentence before)."""
+    out: list[tuple[str, frozenset[str]]] = []
+    before: frozenset[str] = frozenset()
+    for sentence in split_sentences(text):
+        words = frozenset(content_words(sentence))
+        out.append((sentence, words | before if _PRONOUN.match(sentence) else words))
+        before = words
+    return out
+
+
+_PRONOUN = re.compile(r"(?i)\s*(?:it|its|he|his|she|her|they|their|this|these)\b")
 
 
 def select_claims(

@@ -19,7 +19,7 @@ from reward_engine.completion import Parsed
 from reward_engine.labels import Verdict
 from reward_engine.samples import ClaimResult, Sample
 from reward_engine.semantics import Semantics, fact_score
-from reward_engine.stages.claims import select_claims
+from reward_engine.stages.claims import restatements, select_claims
 from reward_engine.stages.decompose import Decomposer
 from reward_engine.stages.fused import LLMFusedChecker, evidence_query
 from reward_engine.stages.grounding import keep_supported
@@ -89,8 +89,12 @@ class FactualityPipeline:
         evidence = await (await self.retriever()).retrieve(claims, sample.title_text, self.topic(sample))
         verified = await self.verifier.verify(claims, evidence)
         flags = await self._grounded(verified.value, claims, sample, evidence, reasoning)
-        results = [ClaimResult(c, ok, [p.id for p in passages]) for c, ok, passages in zip(claims, flags, evidence)]
-        score = fact_score(sum(flags), len(claims), self.sem)
+        again = self._restated(claims, flags, evidence)
+        results = [
+            ClaimResult(c, ok, [p.id for p in passages], restates=r)
+            for c, ok, passages, r in zip(claims, flags, evidence, again)
+        ]
+        score = fact_score(sum(flags) - sum(again), len(claims) - sum(again), self.sem)
         return FactCheck(score, results + off_topic, decomposed.cached and verified.cached)
 
     async def verdict(self, sample: Sample, response: str) -> tuple[Verdict, ClaimResult, bool]:
@@ -127,9 +131,12 @@ class FactualityPipeline:
         by_text = {c.text: c for c in found}
         supported = [by_text[t].supported for t in kept]
         flags = await self._grounded(supported, kept, sample, [evidence] * len(kept), reasoning)
-        results = [ClaimResult(t, ok, list(by_text[t].evidence_ids)) for t, ok in zip(kept, flags)]
+        again = self._restated(kept, flags, [evidence] * len(kept))
+        results = [
+            ClaimResult(t, ok, list(by_text[t].evidence_ids), restates=r) for t, ok, r in zip(kept, flags, again)
+        ]
         results += [ClaimResult(t, None, on_topic=False) for t in off]
-        score = fact_score(sum(flags), len(kept), self.sem) if kept else 0.0
+        score = fact_score(sum(flags) - sum(again), len(kept) - sum(again), self.sem) if kept else 0.0
         return FactCheck(score, results, checked.cached)
 
     async def _grounded(
@@ -153,6 +160,15 @@ class FactualityPipeline:
             found = await retriever.pool(sample.question or "", "", self.settings.fused_evidence_k)
             evidence = [found] * len(claims)
         return keep_supported(flags, claims, evidence, reasoning, topic, search_hits=untitled)
+
+    def _restated(
+        self, claims: Sequence[str], flags: Sequence[bool], evidence: Sequence[Sequence[Passage]]
+    ) -> list[bool]:
+        """Supported claims that only restate another, left out of the fact score under ``claim_dedupe: words``
+        (see ``claims.restatements``); none under FActScore's rule."""
+        if self.sem.claim_dedupe != "words" or sum(flags) < 2:
+            return [False] * len(claims)
+        return restatements(claims, flags, [[p.text for p in passages] for passages in evidence])
 
     def _select(self, claims: Sequence[str], sample: Sample) -> tuple[list[str], list[str]]:
         """(claims the fact score counts, off-topic claims): see ``claims``."""
