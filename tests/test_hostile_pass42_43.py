@@ -12,14 +12,14 @@ result; pass 43 none either. Closed here (each assertion failed on the code the 
   left to ... the right");
 - "South West Delhi" was CORRECT for South East Delhi (read as a misspelling);
 - "1974 - sorry, 1973." was INCORRECT for 1973 ("sorry" as a correction; "Paris, sorry, Lyon" was CORRECT for Paris);
+- Binary RAR paid "Four months." 1 where the evidence says "for four years" (a measure in words was no value);
 - a row with a NUL or 0xFF byte lost its id (tests/test_hostile_inputs.py);
 - `knowrl.evaluate` interrupted with Ctrl-C ended in a traceback: now one line and exit 130, an earlier report kept.
 
 Left (in the issue's note): pass 42's G9 ("John Entwistle" for the gold Entwistle: which Entwistle is meant is not
 in the answer, gold or question the offline grader reads); pass 43's under-pay (G8 a description of the question's
 own subject read as a wrong answer, G11 a season's count beside the career's, G12 a runner-up in a second clause,
-G14), F3 ("Jon Jones defeated Daniel Cormier" answers no "Who won ...?": the evidence words it otherwise), R3
-(Binary RAR: the same limit, a wrong duration paid 1).
+G14), F3 ("Jon Jones defeated Daniel Cormier" answers no "Who won ...?": the evidence words it otherwise).
 """
 
 from __future__ import annotations
@@ -95,6 +95,21 @@ CAST = ["Alana de la Garza played Connie Rubirosa on Law & Order; S. Epatha Merk
 )
 def test_a_name_in_the_other_clause_answers_nothing(response: str, contradicted: bool) -> None:
     assert facts.answer_contradicted(RUBIROSA, response, CAST) is contradicted
+
+
+CAST_AWAY = [
+    "Cast Away is a 2000 film starring Tom Hanks. Chuck Noland, a FedEx employee, is stranded on an uninhabited "
+    "island for four years after his plane crashes in the South Pacific."
+]
+
+
+@pytest.mark.parametrize(
+    ("response", "contradicted"),
+    [("Four months.", True), ("Two years", True), ("Four years.", False), ("4 years", False), ("48 months", False)],
+)
+def test_a_measure_the_evidence_says_in_words_is_still_compared(response: str, contradicted: bool) -> None:
+    question = "How many years was he on the island in Cast Away?"  # pass 43's R3: "Four months." was paid 1
+    assert facts.answer_contradicted(question, response, CAST_AWAY) is contradicted
 
 
 def test_paraphrases_and_weakenings_of_a_supported_claim_are_restatements() -> None:

@@ -1263,10 +1263,15 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return True  # "1903" for Curie's Chemistry prize: the year the sentence gives Physics (hostile pass 9)
     bounded = {(v.value, v.unit) for _, vs, _ in bounds for v in vs}
     confirmed = False  # a value of the response agrees with the evidence: its other words are detail
-    for value in values(response):
+    for value in values(response) or _worded_measures(response):  # "Three years." is a measure too
         if (value.value, value.unit) in bounded or (value.value, None) in bounded:
             continue
-        found = [v for p in whole for v in values(p)] if value.unit else [v for _, s, _ in answering for v in values(s)]
+        # "for four years": a measure the evidence words as words is still a measure (hostile pass 43)
+        found = (
+            [v for p in whole for v in (*values(p), *_worded_measures(p))]
+            if value.unit
+            else [v for _, s, _ in answering for v in values(s)]
+        )
         if _disagree(value, found) or any(_unit_swapped((value,), p) for p in whole):
             return True  # another value, or the evidence's digits in another measurement ("8,849 m²")
         confirmed = confirmed or any(value.consistent(f) for f in found)
@@ -1407,6 +1412,24 @@ _COUNT = re.compile(rf"(?i)\b{_COUNT_SAID}\b")
 _ONLY_A_COUNT = re.compile(
     rf"(?i)\W*(?:(?:there\s+are|about)\s+)?{_COUNT_SAID}(?:\s+or\s+{_COUNT_SAID})?(?:\s+[a-z]+){{0,3}}\W*"
 )
+
+
+_ANY_NUMBER_WORD = re.compile(
+    r"(?i)\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|twenty|thirty|forty|fifty|"
+    r"sixty|seventy|eighty|ninety|hundred|thousand)\b"
+)
+
+
+def _worded_measures(text: str) -> list[Value]:
+    """The measures ``text`` says with a number in words ("four years", "twelve metres"); its other number words
+    ("one of the largest") stay words.
+
+    >>> [(v.value, v.unit) for v in _worded_measures("He was stranded for four years, one of the longest.")]
+    [(4.0, 'year')]
+    """
+    if not _ANY_NUMBER_WORD.search(text):
+        return []
+    return [v for v in values(numbers_in_words_to_digits(text)) if v.unit]
 
 
 def _count_in_digits(response: str, question: str) -> str:
