@@ -3,9 +3,10 @@ review helper wrote before running them against the code before and after each p
 (tests/data/grader_reviews.jsonl; its `review` field names the pass: 30 is the review of the rules that closed pass
 30's findings, 31 of pass 31's, and so on; 35-38 also review the mends after the review before; 39 and 40 both
 review pass 39's rules, 40 the second half of them; 42 reviews pass 40's last two rules, with 47 fact checks; 43
-pass 41's, with 47 more; its claim de-duplication cases are in claim_dedupe_review43.jsonl).
+pass 41's, with 47 more; its claim de-duplication cases are in claim_dedupe_review43.jsonl; 44 passes 42 and 43's five
+rules, its restatement cases in restatements_review44.jsonl).
 Every rule those passes added first over-reached somewhere (45, 51, 32, 29, 41, 39, 31, 11, 5, 22, 35, 45, 41, 31,
-43, 33 and 61 regressions); these rows are
+43, 33, 61 and 43 regressions); these rows are
 how a later rule shows it would undo a mend. Cases a reviewer marked unsure, and those the grader still reads wrong
 (each pass's test file lists what is left), are not here."""
 
@@ -18,7 +19,7 @@ import pytest
 
 from reward_engine.offline import facts
 from reward_engine.offline.grader import grade
-from reward_engine.stages.claims import distinct
+from reward_engine.stages.claims import distinct, restatements
 
 ROWS = [json.loads(line) for line in (Path(__file__).parent / "data" / "grader_reviews.jsonl").read_text().splitlines()]
 
@@ -34,8 +35,8 @@ def test_a_reviewed_case_keeps_its_reading(row: dict) -> None:
 
 
 def test_the_pinned_cases_cover_every_review_and_all_three_readers() -> None:
-    assert {r["review"] for r in ROWS} == {26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 42, 43}
-    assert len(ROWS) == 2994
+    assert {r["review"] for r in ROWS} == {26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 42, 43, 44}
+    assert len(ROWS) == 3099
     assert all(any(key in r for r in ROWS) for key in ("label", "contradicted", "supported"))
 
 
@@ -48,3 +49,15 @@ DEDUPE = [
 @pytest.mark.parametrize("row", DEDUPE, ids=[f"dedupe-{i}" for i in range(len(DEDUPE))])
 def test_knowrl_robust_counts_the_claims_review_43_expected(row: dict) -> None:
     assert len(distinct(row["claims"], "words")) == row["kept"]
+
+
+RESTATED = [
+    json.loads(line)
+    for line in (Path(__file__).parent / "data" / "restatements_review44.jsonl").read_text().splitlines()
+]
+
+
+@pytest.mark.parametrize("row", RESTATED, ids=[f"restates-{i}" for i in range(len(RESTATED))])
+def test_knowrl_robust_drops_the_restatements_review_44_expected(row: dict) -> None:
+    evidence = [row["passages"]] * len(row["claims"])
+    assert restatements(row["claims"], row["flags"], evidence) == row["restates"]

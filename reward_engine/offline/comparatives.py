@@ -387,3 +387,34 @@ def said_the_other_way(question: str, after: str, before: str = "", whole: str =
     if not than or than[0] not in normalize(question).split():
         return False  # "The Volga is shorter than the Nile but is the longest river in Europe": no Nile asked
     return _OPPOSITE.get(want) == _SUPERLATIVE_OF[said.group(1).lower()]
+
+
+# a question for the most or the fewest of something: "Which country has the largest number of time zones?"
+_MOST = re.compile(r"(?i)\b(?:largest|biggest|highest|greatest|most|longest|tallest|oldest|heaviest)\b")
+_FEWEST = re.compile(r"(?i)\b(?:smallest|fewest|least|lowest|shortest|youngest|lightest)\b")
+_COUNT_IN = re.compile(r"(?<![\d.,])(\d[\d,]*(?:\.\d+)?)(?![\d.,]*\d)")
+_ANOTHER_NAME = re.compile(r"^\W*(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*,?\s+(?:has|had|have|with|is|was|at)\b")
+
+
+def runner_up(question: str | None, answer: str, other: str) -> bool:
+    """``other`` names another thing with a count the question's superlative ranks below the ``answer``'s: "France,
+    with 12 time zones; Russia has 11." for the most time zones gives France, with Russia for comparison (hostile
+    pass 43: read as a second answer). One count each, the other clause opening with a name; a count past the
+    answer's ("Russia has 13") is a rival, and so is anything with no count.
+
+    >>> q = "Which country has the largest number of time zones?"
+    >>> runner_up(q, "France, with 12 time zones", "Russia has 11"), runner_up(q, "France, with 12", "Russia has 13")
+    (True, False)
+    >>> runner_up("Which planet has the fewest moons?", "Mercury, with 0", "Venus has 0")
+    False
+    >>> runner_up(q, "France", "Russia")
+    False
+    """
+    most, fewest = bool(_MOST.search(question or "")), bool(_FEWEST.search(question or ""))
+    if most == fewest or not _ANOTHER_NAME.match(other):
+        return False
+    mine, theirs = _COUNT_IN.findall(answer), _COUNT_IN.findall(other)
+    if len(mine) != 1 or len(theirs) != 1:
+        return False
+    a, b = (float(n.replace(",", "")) for n in (mine[0], theirs[0]))
+    return b < a if most else b > a

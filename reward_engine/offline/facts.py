@@ -744,7 +744,13 @@ def _ranks(text: str) -> frozenset[str]:
 _INTO = re.compile(r"(?i)\b(\w+)\s+(\w+)\s+into\s+(\w+)(?:\s+(\w+))?")
 
 
-_FROM_TO = re.compile(r"(?i)\bfrom\s+((?:[\w'-]+\s+){0,4}?[\w'-]+)\s+to\s+([\w'-]+(?:[ \t]+[\w'-]+){0,4})")
+# "from X to Y", and "to Y from X" ("returned to Paris from London"); the second side ends before "and", "from",
+# "then" (review 44: "from Paris to Lyon and from Lyon to Paris" read as one change)
+_SIDE = r"([\w'-]+(?:[ \t]+(?!(?:and|from|to|then|but|or)\b)[\w'-]+){0,4})"
+# not what lies between two ends ("the A1 runs from Edinburgh to London", "temperatures range from 20 to 30")
+_SPANS = r"(?<!\brun\s)(?<!\bruns\s)(?<!ranges\s)(?<!\brange\s)(?<!tretch\s)(?<!etches\s)(?<!xtends\s)(?<!\bspans\s)"
+_FROM_TO = re.compile(rf"(?i){_SPANS}\bfrom\s+((?:[\w'-]+\s+){{0,4}}?[\w'-]+)\s+to\s+{_SIDE}")
+_TO_FROM = re.compile(rf"(?i)\bto\s+((?:[\w'-]+\s+){{0,4}}?[\w'-]+)\s+from\s+{_SIDE}")
 
 
 def _roles(text: str) -> set[tuple[str, str]]:
@@ -758,11 +764,11 @@ def _roles(text: str) -> set[tuple[str, str]]:
     for a1, a2, b1, b2 in _INTO.findall(text):
         left = a1 if b2 and a2.lower() == b2.lower() else a2  # "chemical energy into light energy": the heads match
         out.add((stem(left.lower()), stem(b1.lower())))
-    for a, b in _FROM_TO.findall(text):
+    for a, b in [*_FROM_TO.findall(text), *((a, b) for b, a in _TO_FROM.findall(text))]:
         were, became = [[stem(w) for w in re.findall(r"[\w'-]+", side.lower()) if w not in STOP] for side in (a, b)]
         old_word = next((w for w in were if w not in became), None)
         new_word = next((w for w in became if w not in were), None)
-        if old_word and new_word:
+        if old_word and new_word and not (old_word[:1].isdigit() and new_word[:1].isdigit()):  # figures: a range
             out.add((old_word, new_word))
     return out
 
@@ -975,14 +981,33 @@ def _answering_clauses(sentence: str, asked: frozenset[str], need: int) -> list[
     B is a name of another role, not of the answer (hostile pass 42: "B." was not contradicted). A sentence whose
     clauses answer only together is the answering sentence, whole.
 
-    >>> _answering_clauses("A won the Cup; B won the Shield.", frozenset({"won", "cup"}), 2)
-    ['A won the Cup']
-    >>> _answering_clauses("A won the Cup; it was his first.", frozenset({"won", "cup", "first"}), 3)
-    ['A won the Cup; it was his first.']
+    >>> _answering_clauses("Ann Lee won the Cup; Bo Ray won the Shield.", frozenset({"won", "cup"}), 2)
+    ['Ann Lee won the Cup']
+    >>> _answering_clauses("Ann Lee won the Cup; it was his first.", frozenset({"won", "cup", "first"}), 3)
+    ['Ann Lee won the Cup; it was his first.']
+    >>> _answering_clauses("Ann Lee won the Cup; Bo Ray won it later.", frozenset({"won", "cup"}), 2)
+    ['Ann Lee won the Cup; Bo Ray won it later.']
     """
     clauses = [c.strip(" .") for c in re.split(r";\s+", sentence) if c.strip(" .")]
     alone = [c for c in clauses if len(one_e_form(_words(c)) & one_e_form(asked)) >= need]
-    return alone if alone and len(alone) < len(clauses) else [sentence]
+    if not alone or len(alone) == len(clauses):
+        return [sentence]
+    # only parallel clauses, each opening with its own doer: not "Inception was produced by Emma Thomas; Christopher
+    # Nolan directed it", "...; it was written by Joe South", "In the 1999 film, Kevin Kline played Bottom; Dominic
+    # West was Lysander" (review 44: the answer was in the clause left out)
+    rest = [c for c in clauses if c not in alone]
+    return (
+        alone
+        if all(_opens_with_a_doer(c, asked) for c in clauses) and not any(map(_PRONOUN.search, rest))
+        else [sentence]
+    )
+
+
+def _opens_with_a_doer(clause: str, asked: frozenset[str]) -> bool:
+    """The clause's first words are a name the question does not hold ("Alana de la Garza played ...")."""
+    runs = _name_runs(clause)
+    first = re.match(r"\W*([\w'-]+)", nfkc(clause))
+    return bool(runs and first and runs[0][0] == first[1].lower() and _words(" ".join(runs[0])) - asked)
 
 
 _YEARS = re.compile(r"\b(?:1\d{3}|20\d{2})\b")

@@ -76,7 +76,7 @@ from reward_engine.offline.answer_forms import (
     without_titles,
 )
 from reward_engine.offline.commitment import commits
-from reward_engine.offline.comparatives import comparison_verdict, said_the_other_way
+from reward_engine.offline.comparatives import comparison_verdict, runner_up, said_the_other_way
 from reward_engine.offline.memo import short_memo
 from reward_engine.offline.reading import (
     ABSTENTIONS,  # noqa: F401 - re-exported: grader.ABSTENTIONS, grader.is_abstention
@@ -797,6 +797,8 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         # Beside a correct candidate, only a competing answer spoils it: a contradiction, or another short
         # answer-like candidate ("Paris. Maybe Lyon."); a remark ("Paris. It is in France.") does not.
         owned = [_owned_by_gold(c.text, golds) for c in reading.candidates]
+        right = [c.text for c, (label, _) in zip(reading.candidates, results) if label is Label.CORRECT]
+        owned = [own or any(runner_up(question, r, c.text) for r in right) for c, own in zip(reading.candidates, owned)]
         if any(label is Label.INCORRECT and competing and not own for (label, competing), own in zip(results, owned)):
             return Label.INCORRECT
         # Extra statements ("Malia was born in 1998") are true detail; extra bare words are a shotgun list.
@@ -1612,7 +1614,7 @@ def _misspelt_name(seg: str, gold: str, gold_raw: str) -> bool:
     if _numerals(seg) != _numerals(gold):
         return False
     said, want = seg.split(), gold.split()
-    if _bearings(said) - _bearings(want):
+    if _bearings(said, want) - _bearings(want):
         return False  # "South West Delhi" for South East Delhi: another district, no slip (hostile pass 43)
     # the given name; in a two-word name either word ("Amy Tin" for Amy Tan: the review of pass 36)
     checked = zip(said, want) if len(want) == 2 else zip(said[:1], want[:1])
@@ -1631,10 +1633,20 @@ def _misspelt_name(seg: str, gold: str, gold_raw: str) -> bool:
 _BEARINGS = frozenset("north south east west northern southern eastern western upper lower inner outer central".split())
 
 
-def _bearings(words: list[str]) -> set[str]:
-    """The bearing words of a name, "southeast" read as south and east ("Southeast Asia" is South East Asia)."""
+def _bearings(words: list[str], joined: list[str] = ()) -> set[str]:  # type: ignore[assignment]
+    """The bearing words of a name, "southeast" read as south and east ("Southeast Asia" is South East Asia); a
+    bearing that makes a word of ``joined`` with its neighbour is no bearing ("South End" for Southend, "West
+    Minster" for Westminster: review 44).
+
+    >>> sorted(_bearings(["southeast", "asia"])), _bearings(["south", "end", "united"], ["southend", "united"])
+    (['east', 'south'], set())
+    """
     found = set()
-    for word in words:
+    for i, word in enumerate(words):
+        glued = {word + words[i + 1]} if i + 1 < len(words) else set()
+        glued |= {words[i - 1] + word} if i else set()
+        if {_skeleton(g) for g in glued} & {_skeleton(j) for j in joined}:
+            continue  # "North Hampton" for Northampton too
         parts = [word[:5], word[5:]] if word[:5] in ("north", "south") and word[5:] in ("east", "west") else [word]
         found |= _BEARINGS.intersection(parts)
     return found

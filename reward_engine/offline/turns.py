@@ -61,12 +61,14 @@ _CORRECTION = re.compile(
     r"correction(?=\s*[:\u2013\u2014-])|"
     r"(?:edit|update|updated answer|revised answer|new answer)(?=\s*:|\s+[\u2013\u2014-]\s)|"
     r"let me correct myself|scratch that|make that|i should (?:say|have said)|"
-    r"sorry(?=\s*[,:;\u2013\u2014-]+\s*(?!(?:i|if|but|for|about|to|that|not|no|my|again)\b)\w)|"
+    r"(?:(?<=\w[.,;:!?]\s)|(?<=\w\s[\u2013\u2014-]\s))sorry(?=\s*[,:;\u2013\u2014-]+\s*(?:it'?s\s+|it is\s+)?"
+    r"(?!(?:i|if|but|for|about|to|that|not|no|my|again)\b)(?-i:[A-Z0-9]))|"
     r"actually,? no|(?<!not )just kidding|on second thoughts?|on reflection|come to think of it|"
     r"(?:my )?final answer(?=(?:\*\*|__)?\s*:)|(?:my )?final answer is)\b(?:\*\*|__)?\s*[,:;\u2013\u2014-]?"
     r"(?:\*\*|__)?\s*(?:it'?s\s+|it is\s+)?(?=\S)"
 )  # ... "Lyon. Final answer: Paris", "Lyon. Just kidding, it's Paris." (pass 21), "On second thought," (pass 24),
-# "1974 - sorry, 1973." (pass 43; not "Sorry, I'm not sure.", "sorry if ...")
+# "1974 - sorry, 1973." (pass 43): after an answer, before a name or a number (not "Sorry, I'm not sure.", "Paris.
+# Sorry, it took me a while.", nor the title "Sorry, Wrong Number": review 44)
 # "Lyon? No, Paris.": a guess asked and turned down, then a name (capitalised: "Paris? No, I'm sure." keeps Paris)
 _TURNED_DOWN = re.compile(r"[?.!]\s*(?:[Nn]o|NO)\s*[,.!:;\u2013\u2014-]+\s*(?=(?!I\b)[A-Z0-9])")
 _MEANT = re.compile(r"(?i)[,;]?\s*\bi mean (?:it|that|this)\b(?:,?\s*(?:really|seriously))?\s*[.!]*(?=\s|$)")
