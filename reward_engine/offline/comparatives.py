@@ -22,15 +22,49 @@ _OPPOSITE = {
 }  # fmt: skip
 _OPPOSITE |= {v: k for k, v in _OPPOSITE.items()}
 _SAME = {"biggest": "largest", "tallest": "highest"}
+# any other comparative: "saltier", "more saline", "less salty" (hostile pass 44: "The Dead Sea is less salty than the
+# Red Sea." was CORRECT for the saltier Dead Sea); not "rather than", "other than"
+_ANY_COMP = (
+    r"(?:more|less)\s+(?!than\b)[a-z]{3,}|(?!(?:rather|other|either|neither|whether|ever|never)\b)[a-z]{2,}(?:ier|er)"
+)
+_COMP = "|".join([*_SUPERLATIVE_OF, _ANY_COMP])
+
+
+def _superlative(comp: str) -> str:
+    """The dimension a comparative ranks by, as the superlative ``_SUPERLATIVE_OF`` names ("larger": "largest"), or
+    for another adjective its base with a sign: "saltier" and "more salty" "+salty", "less salty" "-salty".
+
+    >>> _superlative("Larger"), _superlative("saltier"), _superlative("less  salty"), _superlative("wetter")
+    ('largest', '+salty', '-salty', '+wet')
+    """
+    comp = " ".join(comp.lower().split())
+    if comp in _SUPERLATIVE_OF:
+        return _SUPERLATIVE_OF[comp]
+    if comp.startswith(("more ", "less ")):
+        sign, adjective = "+" if comp[0] == "m" else "-", comp[5:]
+    else:
+        sign, adjective = "+", comp[:-3] + "y" if comp.endswith("ier") else comp[:-2]
+    adjective = adjective.rstrip("e")
+    if len(adjective) > 2 and adjective[-1] == adjective[-2]:
+        adjective = adjective[:-1]  # "wetter": wet
+    return sign + adjective
+
+
+def _opposite(superlative: str) -> str | None:
+    if superlative[:1] in "+-":
+        return ("-" if superlative[0] == "+" else "+") + superlative[1:]
+    return _OPPOSITE.get(superlative)
+
 
 _NAME = r"[A-Z][\w'-]*(?:\s+(?:of\s+)?[A-Z][\w'-]*)*"
 _COMPARISON = (
     rf"(?:The\s+)?(?P<a>{_NAME})\s+(?:is|was|are|were)(?P<neg>n['\u2019]t|\s+not)?\s+"
-    rf"(?P<degree>much\s+|far\s+|slightly\s+|a\s+bit\s+|any\s+)?(?P<comp>{'|'.join(_SUPERLATIVE_OF)})\s+than\s+"
+    rf"(?P<degree>much\s+|far\s+|slightly\s+|a\s+bit\s+|any\s+)?(?P<comp>{_COMP})\s+than\s+"
     rf"(?:the\s+)?(?P<b>{_NAME})(?P<rest>[^.;!?]*)"
 )
 _COMPARED = re.compile(rf"^\W*{_COMPARISON}")  # a claim that is one comparison
-_COMPARES = re.compile(rf"(?:^|(?<=[\s(]))(?<![a-z] ){_COMPARISON}")  # comparisons inside a passage
+# comparisons inside a passage ("..., the Dead Sea is far saltier than the Red Sea": hostile pass 44)
+_COMPARES = re.compile(rf"(?:^|(?<=[\s(]))(?<![a-z] )(?:the\s+)?{_COMPARISON}")
 _HOLDS = re.compile(
     # "Jupiter is the largest planet", "Jupiter is the fifth planet from the Sun and the largest" (not "Mars is
     # smaller than the largest planet")
@@ -95,7 +129,7 @@ def outranked(claim: str, passages: list[str]) -> bool:
     if not found:
         return False
     a, b = normalize(found["a"]), normalize(found["b"])
-    superlative = _SUPERLATIVE_OF[found["comp"].lower()]
+    superlative = _superlative(found["comp"])
     if a == b:
         return False
     if _negated(found):
@@ -103,7 +137,7 @@ def outranked(claim: str, passages: list[str]) -> bool:
     for passage in passages:
         if superlative in _holders(passage, a).get(b, ()):
             return True
-        if _OPPOSITE.get(superlative) in _holders(passage, b).get(a, ()):
+        if _opposite(superlative) in _holders(passage, b).get(a, ()):
             return True
     return False
 
@@ -117,9 +151,10 @@ def _ordered(found: re.Match[str]) -> tuple[str, str, str]:
     """ "A is larger than B" -> (a, b, "largest"); "A is smaller than B" -> (b, a, "largest"): one direction per
     dimension, so two wordings of one comparison read the same."""
     a, b = normalize(found["a"]), normalize(found["b"])
-    superlative = _SUPERLATIVE_OF[found["comp"].lower()]
-    if superlative in _OPPOSITE and superlative > _OPPOSITE[superlative]:
-        return b, a, _OPPOSITE[superlative]
+    superlative = _superlative(found["comp"])
+    other = _opposite(superlative)
+    if other is not None and superlative > other:
+        return b, a, other
     return a, b, superlative
 
 
@@ -187,15 +222,17 @@ def _rank(found: re.Match[str]) -> str:
     return _RANK_WORDS.get(rank, rank)
 
 
-_COMPARING = re.compile(rf"(?i)\b({'|'.join(_SUPERLATIVE_OF)})\b")  # "Which is larger, Jupiter or Saturn?"
-_SAID_AFTER = re.compile(
-    rf"(?i)^\s*(?:is|was|are|were)\s+(?:much\s+|far\s+|slightly\s+|a\s+bit\s+)?({'|'.join(_SUPERLATIVE_OF)})\s+than\b"
+# "Which is larger, Jupiter or Saturn?", "Which is saltier: ...", "Is the Dead Sea saltier than the Red Sea?" (another
+# adjective only before what a comparison is followed by: "Which number ..." compares nothing)
+_COMPARING = re.compile(
+    rf"(?i)\b({'|'.join(_SUPERLATIVE_OF)})\b|\b(?:is|are|was|were)\s+(?:the\s+)?(?:[a-z]+\s+)?({_ANY_COMP})(?=\s*[,:?]|\s+than\b)"
 )
+_SAID_AFTER = re.compile(rf"(?i)^\s*(?:is|was|are|were)\s+(?:much\s+|far\s+|slightly\s+|a\s+bit\s+)?({_COMP})\s+than\b")
 
 
 _SAID_BEFORE = re.compile(
     rf"(?i)\b(?P<a>[\w'-]+)\s+(?:is|was|are|were)\s+(?:much\s+|far\s+|slightly\s+|a\s+bit\s+)?"
-    rf"(?P<comp>{'|'.join(_SUPERLATIVE_OF)})\s+than\s+(?:the\s+)?$"
+    rf"(?P<comp>{_COMP})\s+than\s+(?:the\s+)?$"
 )
 
 
@@ -236,7 +273,7 @@ def comparison_verdict(question: str, answer: str, gold: str, whole: str = "") -
     big, small, dimension = _ordered(found)
     if _negated(found):
         big, small = small, big
-    if dimension != want and _OPPOSITE.get(dimension) != want:
+    if dimension != want and _opposite(dimension) != want:
         return None
     first = big if dimension == want else small
     if gold not in (big, small):
@@ -351,7 +388,9 @@ def _wanted(question: str) -> str | None:
     asked = _COMPARING.search(question or "")
     if not asked:
         return None
-    want = asked.group(1).lower()
+    want = (asked.group(1) or asked.group(2)).lower()
+    if want not in _SUPERLATIVE_OF and want not in _SAME and want not in _OPPOSITE:
+        return _superlative(want)
     return _SAME.get(_SUPERLATIVE_OF.get(want, want), _SUPERLATIVE_OF.get(want, want))
 
 
@@ -379,14 +418,14 @@ def said_the_other_way(question: str, after: str, before: str = "", whole: str =
         if _reported(before) or _reported(whole[: said.start()] if said else ""):
             return False  # "Not even Saturn is larger than Jupiter", "Many think Saturn is larger than Jupiter, but"
     if ahead and normalize(ahead["a"]) in normalize(question).split():
-        return _SUPERLATIVE_OF[ahead["comp"].lower()] == want  # "Saturn is larger than <gold>": Saturn is
+        return _superlative(ahead["comp"]) == want  # "Saturn is larger than <gold>": Saturn is
     asked, said = _COMPARING.search(question or ""), _SAID_AFTER.match(after)
     if not asked or not said:
         return False
     than = normalize(after[said.end() :]).split()[:1]
     if not than or than[0] not in normalize(question).split():
         return False  # "The Volga is shorter than the Nile but is the longest river in Europe": no Nile asked
-    return _OPPOSITE.get(want) == _SUPERLATIVE_OF[said.group(1).lower()]
+    return _opposite(want) == _superlative(said.group(1))
 
 
 # a question for the most or the fewest of something: "Which country has the largest number of time zones?"
@@ -418,3 +457,71 @@ def runner_up(question: str | None, answer: str, other: str) -> bool:
         return False
     a, b = (float(n.replace(",", "")) for n in (mine[0], theirs[0]))
     return b < a if most else b > a
+
+
+def picks_the_lesser(question: str | None, response: str, passages: list[str]) -> bool:
+    """A "Which is saltier, the Dead Sea or the Red Sea?" response that names only the option a passage ranks below
+    the other on what is asked ("The Red Sea." where it says "the Dead Sea is far saltier than the Red Sea": hostile
+    pass 44 paid it 1 under Binary RAR).
+
+    >>> q, sea = "Which is saltier, Dead Sea or Red Sea?", ["The Dead Sea is far saltier than the Red Sea."]
+    >>> picks_the_lesser(q, "The Red Sea.", sea), picks_the_lesser(q, "The Dead Sea.", sea)
+    (True, False)
+    >>> picks_the_lesser(q, "The Red Sea.", ["The Red Sea is less salty than the Dead Sea."])
+    True
+    """
+    from reward_engine.offline.questions import offered
+
+    want, options = _wanted(question or ""), [normalize(o) for o in offered(question)]
+    if want is None or len(options) != 2:
+        return False
+    said = normalize(response).split()
+    named = [o for o in options if _holds(said, o.split())]
+    if len(named) != 1:
+        return False
+    for passage in passages:
+        for found in _COMPARES.finditer(passage):
+            if found["neg"] or _LIMITED.search(found["rest"]):
+                continue
+            big, small, dimension = _ordered(found)
+            winner, loser = (
+                (big, small) if dimension == want else (small, big) if _opposite(dimension) == want else ("", "")
+            )
+            if {_name_of(winner, options), _name_of(loser, options)} == set(options):
+                return _name_of(loser, options) == named[0]
+    return False
+
+
+def _holds(words: list[str], part: list[str]) -> bool:
+    return any(words[i : i + len(part)] == part for i in range(len(words) - len(part) + 1))
+
+
+def _name_of(said: str, options: list[str]) -> str:
+    """The option a comparison's side names ("the dead sea" -> "dead sea"), "" for none."""
+    words = said.split()
+    return next((o for o in options if _holds(words, o.split())), "")
+
+
+_BELOW = re.compile(
+    r"(?i)^\W{0,3}(?:(?:is|was|ranks?|ranked|comes?|came|finished|sits?|stands?|placed|places?)\s+)?(?:(?:a|the)\s+)?"
+    r"(?:distant\s+|close\s+)?(?:second|third|2nd|3rd|runner[\s-]up)\b(?:\s+only)?(?!\s+to\s+(?:none|no\s*one|nobody)\b)"
+)
+_FIRST_ASKED = re.compile(r"(?i)\b(?:first|most|largest|biggest|highest|greatest|best|top|record)\b")
+
+
+def ranked_below(question: str | None, answer: str, gold: str) -> bool:
+    """The answer names the gold only to rank it below the top the question asks for: "Nolan Ryan is second only to
+    Sandy Koufax." to "Who has the most no-hitters?" (hostile pass 44: CORRECT for Nolan Ryan), "Ryan came a
+    distant second". Not "second to none" (the best), nor a question that asks for no top.
+
+    >>> q = "Who has the most no-hitters in Major League Baseball?"
+    >>> ranked_below(q, "Nolan Ryan is second only to Sandy Koufax.", "Nolan Ryan")
+    True
+    >>> ranked_below(q, "Nolan Ryan, second to none.", "Nolan Ryan"), ranked_below(q, "Nolan Ryan, with 7.", "Ryan")
+    (False, False)
+    """
+    if not _FIRST_ASKED.search(question or "") or re.search(r"(?i)\b(?:second|third|2nd|3rd)\b", question or ""):
+        return False
+    low, name = answer.lower(), gold.lower().strip()
+    at = low.find(name)
+    return bool(name) and at >= 0 and _BELOW.match(answer[at + len(name) :]) is not None

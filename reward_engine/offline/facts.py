@@ -24,7 +24,7 @@ from reward_engine.offline.answer_forms import (
     date_spans,
     numbers_in_words_to_digits,
 )
-from reward_engine.offline.comparatives import compared_the_other_way, misranked, outranked
+from reward_engine.offline.comparatives import compared_the_other_way, misranked, outranked, picks_the_lesser
 from reward_engine.offline.reading import APOSTROPHE_THOUSANDS, CITATION, POSSESSIVE_DESCRIPTION, SECTION_WORDS
 from reward_engine.offline.rewrites import shares_as_percent
 from reward_engine.offline.text_form import fold_marks, is_statement, normalize
@@ -502,6 +502,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue  # "died in Salzburg in 1756" where it says "born in Salzburg in 1756" (hostile pass 20)
         if _begun_for_ended(claim, passage):
             continue  # "stopped hosting in 2010" where it says "began hosting in 2010" (hostile pass 30)
+        if _other_season(claim, passage):
+            continue  # "began in the spring of 1979" where it says "in the fall of 1979" (hostile pass 44)
         if events and _place_crossed(claim, passage):
             continue  # "died in Salzburg" where it says "born in Salzburg ... died in Vienna" (hostile pass 27)
         if len(words & have) / len(words) < threshold:
@@ -1238,6 +1240,8 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         response = _phrases_as_digits(response)
     if any(contradicted(claim, passages) for claim in [*decompose(response), *_described(response)]):
         return True
+    if picks_the_lesser(question, response, passages):
+        return True  # "The Red Sea." where the Dead Sea is "far saltier than the Red Sea" (hostile pass 44)
     # "... the Servants of India Society aimed at promoting education?": the modifier describes what the question
     # names, and the evidence rarely repeats it (hostile pass 35: no sentence answered, every name was paid 1)
     answering: list[tuple[str, str, frozenset[str]]] = []
@@ -1283,6 +1287,8 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return True  # "Not 1991." where the answering sentence says 1991 (hostile pass 18)
     if _years_outside(response, [s for _, s, _ in answering]):
         return True  # "mid-1880s" where the answering sentence says 1889 (hostile pass 27)
+    if _other_season(response, " ".join(s for _, s, _ in answering)):
+        return True  # "In the spring of 1979." where it began "in the fall of 1979" (hostile pass 44)
     said_numbers = _numbers(response)
     if said_numbers and any(_crossed(_words(question), said_numbers, s) for _, s, _ in answering):
         return True  # "1903" for Curie's Chemistry prize: the year the sentence gives Physics (hostile pass 9)
@@ -1393,6 +1399,24 @@ def _modal_words(response: str) -> set[str]:
     """
     written = set(re.findall(r"[A-Za-z]+", response))
     return {w for w in written if w in _MODALS and w.capitalize() not in written}
+
+
+# the seasons; "fall" only as one ("in the fall", "fall of 1979"), not "the fall of Rome"
+_SEASON = re.compile(
+    r"(?i)\b(spring|summer|autumn|winter)\b|\b(?:in(?:\s+the)?|that|this|last|next|early|late|mid-?)\s+(fall)\b"
+    r"|\b(fall)(?=\s+(?:of\s+)?\d{4})"
+)
+
+
+def _other_season(said: str, evidence: str) -> bool:
+    """``said`` names a season ``evidence`` does not, where the evidence names one: "the spring of 1979" against
+    "the fall of 1979" (hostile pass 44: a supported claim, and Binary RAR paid 1). Autumn is fall.
+
+    >>> _other_season("In the spring of 1979.", "It began play in the fall of 1979."), _other_season("1979", "fall")
+    (True, False)
+    """
+    seasons = [{"".join(m).lower().replace("autumn", "fall") for m in _SEASON.findall(t)} for t in (said, evidence)]
+    return bool(seasons[0]) and bool(seasons[1]) and not seasons[0] & seasons[1]
 
 
 def _years_outside(response: str, sentences: list[str]) -> bool:

@@ -76,7 +76,7 @@ from reward_engine.offline.answer_forms import (
     without_titles,
 )
 from reward_engine.offline.commitment import commits
-from reward_engine.offline.comparatives import comparison_verdict, runner_up, said_the_other_way
+from reward_engine.offline.comparatives import comparison_verdict, ranked_below, runner_up, said_the_other_way
 from reward_engine.offline.memo import short_memo
 from reward_engine.offline.reading import (
     ABSTENTIONS,  # noqa: F401 - re-exported: grader.ABSTENTIONS, grader.is_abstention
@@ -739,6 +739,7 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         towns.other_state(text, raw_golds)
         or towns.another_town(text, raw_golds)
         or towns.state_for_its_city(text, raw_golds)
+        or towns.outside_the_asked_state(text, raw_golds, question)
     ):
         return Label.INCORRECT  # "Portland, Oregon" for "Portland, Maine" (the review of pass 34)
     if rewrites.other_part(text, raw_golds):
@@ -764,6 +765,10 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         return Label.INCORRECT  # "Isaac Hayes III", "Kansas State" for Kansas's team (hostile pass 34)
     if (turns.puts_down_before(text) or turns.retracted(text)) and any(find_word(pred, g) >= 0 for _, g in golds):
         return Label.INCORRECT  # "Most people would say Paris, but that's a myth." (hostile pass 7)
+    if golds and any(ranked_below(question, text, raw) for raw, _ in golds):
+        return Label.INCORRECT  # "Nolan Ryan is second only to Sandy Koufax." for the most (hostile pass 44)
+    if golds and any(_never_happened_after(text, raw) for raw, _ in golds):
+        return Label.INCORRECT  # "Announced in 2014, but the merger never went through." (hostile pass 44)
     if golds and all(re.search(r"\d", raw) and _sign_turned(text, raw, question) for raw, _ in golds):
         return Label.INCORRECT  # "-1889" for 1889, "8,849 m below sea level" for a height
     if pred in periods or any(
@@ -813,6 +818,28 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         shotgun = _shotgun(sum(len(b.split()) for b in bare), longest) and _listlike(" ".join(bare), reading.asked, raw)
         return Label.INCORRECT if shotgun else Label.CORRECT
     return Label.INCORRECT if Label.INCORRECT in labels else Label.NOT_ATTEMPTED
+
+
+_NEVER_HAPPENED = re.compile(
+    r"(?i)\b(?:never|didn['\u2019]?t|did\s+not|was\s+never|were\s+never)\s+(?:actually\s+|really\s+)?(?:went\s+through|"
+    r"go\s+through|happened|happen|took\s+place|take\s+place|occurred|occur|materiali[sz]ed|materiali[sz]e|went\s+ahead|"
+    r"go\s+ahead|came\s+to\s+pass|come\s+to\s+pass|completed|complete|finali[sz]ed|finali[sz]e)\b"
+    r"(?!\s+(?:until|till|before|by|in)\b)"  # "did not complete until 2015": it did, later
+)
+
+
+def _never_happened_after(text: str, gold_raw: str) -> bool:
+    """The answer gives the gold, then says the event asked about never happened: "It was announced in 2014, but
+    the merger never went through." answers that there was no merger (hostile pass 44: CORRECT for 2014). The
+    denial must come after the gold's last mention ("Planned for 2013, it never happened; it merged in 2014.")
+
+    >>> _never_happened_after("Announced in 2014, but the merger never went through.", "2014")
+    True
+    >>> _never_happened_after("A 2013 deal never happened; they merged in 2014.", "2014")
+    False
+    """
+    at = text.lower().rfind(gold_raw.lower().strip())
+    return at >= 0 and _NEVER_HAPPENED.search(text[at + len(gold_raw.strip()) :]) is not None
 
 
 def _heir_named(text: str, gold_raw: str, question: str | None) -> bool:

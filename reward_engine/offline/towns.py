@@ -163,3 +163,29 @@ def state_for_its_city(text: str, golds: list[str]) -> bool:
         if f" {name} " not in said or f" {name} city " in said:
             return False
     return True
+
+
+def outside_the_asked_state(text: str, golds: list[str], question: str | None) -> bool:
+    """The gold town put in another state than the one the question places it in: "Montgomery County, Maryland."
+    to "Where is the Air Force Base in Alabama?" (gold Montgomery; hostile pass 44: CORRECT). Only a question that
+    says "in <State>", only the state said right after the gold's town (or its county).
+
+    >>> q = "Where is the Air Force Base in Alabama?"
+    >>> outside_the_asked_state("Montgomery County, Maryland.", ["Montgomery"], q)
+    True
+    >>> outside_the_asked_state("Montgomery, Alabama.", ["Montgomery"], q)
+    False
+    """
+    asked = re.search(rf"\bin\s+(?:the\s+state\s+of\s+)?({_states_pattern()})\b", question or "")
+    if not asked:
+        return False
+    spelt = states_spelt(text)
+    for gold in golds:
+        town = gold.split(",")[0].strip()
+        if not town or re.fullmatch(_states_pattern(), town):
+            continue
+        pattern = rf"(?i)\b{re.escape(town)}(?:\s+(?:County|Parish|City|Township))?,\s*({_states_pattern()})\b"
+        for found in re.finditer(pattern, spelt):
+            if found[1].lower() != asked[1].lower():
+                return True
+    return False
