@@ -10,10 +10,11 @@ assertion failed on c8dc691):
   another state than the question's ("Montgomery County, Maryland.");
 - Binary RAR paid "The Red Sea." where the evidence says the Dead Sea is saltier, and "In the spring of 1979."
   where it began "in the fall of 1979"; `supported` held the spring claim (seasons were not read);
-- `contradicted` missed "less salty" against "much saltier".
+- `contradicted` missed "less salty" against "much saltier";
+- under-pay: "In the Rococo period." was INCORRECT for the gold "Rococo-era".
 
 Left (in the issue's note): G3 "The Red Sea is far less salty." (the pick said through the other option, no
-"than"), G6 "Rococo period" for Rococo-era, G8 "Three sons and a daughter." for 4 (parts not added), G12
+"than"), G8 "Three sons and a daughter." for 4 (parts not added), G12
 "Somewhere between 230 and 250." for 240 read as vague (NOT_ATTEMPTED, SimpleQA's own rule for a range around the
 gold).
 """
@@ -98,6 +99,8 @@ def test_comparisons_of_any_adjective_contradict_and_pick() -> None:
         ("Montgomery County, Maryland.", "Montgomery", BASE, Label.INCORRECT),
         ("Montgomery, Alabama.", "Montgomery", BASE, Label.CORRECT),
         ("France, with 12 time zones; Russia has 11.", "France", ZONES, Label.CORRECT),
+        ("In the Rococo period.", "Rococo-era", "In which era was the palace decorated?", Label.CORRECT),
+        ("In the Baroque period.", "Rococo-era", "In which era was the palace decorated?", Label.INCORRECT),
     ],
 )
 def test_the_gold_named_but_ranked_below_denied_or_misplaced(answer: str, gold: str, question: str, label) -> None:

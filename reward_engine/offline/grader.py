@@ -254,11 +254,15 @@ def _gold_aliases(answers: str | tuple[str, ...], question: str | None) -> tuple
         if colon and re.search(r"\d", label) and label.strip() and title.strip():
             out += [label.strip(), title.strip()]
         out += _other_names(item, question)
+        era = _ERA_GOLD.fullmatch(item)
+        if era:  # "Rococo-era": the Rococo period, the Rococo (hostile pass 44: "In the Rococo period." INCORRECT)
+            out += [era["name"], f"{era['name']} era", f"{era['name']} period"]
     if question:
         out += _asked_aliases(out, question)
     return tuple(dict.fromkeys(out))
 
 
+_ERA_GOLD = re.compile(r"(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)[\s-]+(?:era|period)")
 _REGNAL_OF = re.compile(r"(?P<name>[A-Z][a-z]+\s+[IVXL]+)\s+of\s+(?:the\s+)?(?P<where>[A-Z][\w\s'-]+)")
 _BRACKETED_NAME = re.compile(r"[^()]+?\s*\((?P<name>[^()\d]+)\)")
 # a bracket that qualifies rather than names: a party, a generation, an abbreviation ("Alister Jack (Conservative)")
