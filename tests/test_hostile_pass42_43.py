@@ -89,7 +89,7 @@ ZONES = "Which country has the largest number of time zones?"
     ("answer", "label"),
     [
         ("France, with 12 time zones thanks to its overseas territories; Russia has 11.", Label.CORRECT),
-        ("Russia, with 11; France has 12.", Label.CORRECT),
+        ("Russia, with 11; France has 12.", Label.INCORRECT),  # named first, Russia is the pick (review 45)
         ("France has 12; Russia has 13.", Label.INCORRECT),  # a count past the answer's: a rival
         ("France, with 12; or Russia with 11.", Label.INCORRECT),  # offered as another answer
     ],

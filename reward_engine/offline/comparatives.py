@@ -179,9 +179,21 @@ def compared_the_other_way(claim: str, passages: list[str]) -> bool:
     if _negated(found):
         big, small = small, big
     return any(
-        not said["neg"] and not _LIMITED.search(said["rest"]) and _ordered(said) == (small, big, dimension)
+        not said["neg"]
+        and not _LIMITED.search(said["rest"])
+        and not _limited_before(passage, said.start())
+        and _ordered(said) == (small, big, dimension)
         for passage in passages
         for said in _COMPARES.finditer(passage)
+    )
+
+
+def _limited_before(passage: str, start: int) -> bool:
+    """A comparison opened by what limits it: "In 2023, Yale was more selective than Harvard", "By volume, ..."
+    (review 45: read as always true)."""
+    opening = re.split(r"[.;!?]\s", passage[:start])[-1]
+    return (
+        re.search(r"(?i)\b(?:in|by|during|as of|since|until|at|for)\b[^,]{0,40},\s*(?:the\s+)?$", opening) is not None
     )
 
 
@@ -275,6 +287,9 @@ def comparison_verdict(question: str, answer: str, gold: str, whole: str = "") -
         big, small = small, big
     if dimension != want and _opposite(dimension) != want:
         return None
+    options = [normalize(o) for o in _offered(question)]
+    if options and not {big, small} <= set(options):
+        return None  # "The Dead Sea is less salty than Don Juan Pond, but ...": a third thing (review 45)
     first = big if dimension == want else small
     if gold not in (big, small):
         return None
@@ -470,18 +485,18 @@ def picks_the_lesser(question: str | None, response: str, passages: list[str]) -
     >>> picks_the_lesser(q, "The Red Sea.", ["The Red Sea is less salty than the Dead Sea."])
     True
     """
-    from reward_engine.offline.questions import offered
-
-    want, options = _wanted(question or ""), [normalize(o) for o in offered(question)]
+    want, options = _wanted(question or ""), [normalize(o) for o in _offered(question)]
     if want is None or len(options) != 2:
         return False
+    if re.search(r"(?i)\b(?:not|no|never)\b|n['\u2019]t\b", response) or re.search(rf"(?i)\b(?:{_COMP})\b", response):
+        return False  # "Not the Red Sea.", "The Red Sea is less salty.": a denial or a comparison of its own
     said = normalize(response).split()
     named = [o for o in options if _holds(said, o.split())]
     if len(named) != 1:
         return False
     for passage in passages:
         for found in _COMPARES.finditer(passage):
-            if found["neg"] or _LIMITED.search(found["rest"]):
+            if found["neg"] or _LIMITED.search(found["rest"]) or _limited_before(passage, found.start()):
                 continue
             big, small, dimension = _ordered(found)
             winner, loser = (
@@ -502,10 +517,17 @@ def _name_of(said: str, options: list[str]) -> str:
     return next((o for o in options if _holds(words, o.split())), "")
 
 
+# the rank said of the gold: a verb right after it ("Ryan came a distant second"), or a rank tied to someone above it
+# ("Ryan, second only to Koufax"); not "second to none", "a second time", "; second is Nadal", "the second largest
+# moon in the Solar System" (a rank in a wider group: review 45)
+_RANK = r"(?:(?:a|the)\s+)?(?:distant\s+|close\s+)?(?:second|third|2nd|3rd|runner[\s-]up)\b"
 _BELOW = re.compile(
-    r"(?i)^\W{0,3}(?:(?:is|was|ranks?|ranked|comes?|came|finished|sits?|stands?|placed|places?)\s+)?(?:(?:a|the)\s+)?"
-    r"(?:distant\s+|close\s+)?(?:second|third|2nd|3rd|runner[\s-]up)\b(?:\s+only)?(?!\s+to\s+(?:none|no\s*one|nobody)\b)"
+    rf"(?i)^\s+(?:is|was|ranks?|ranked|comes?|came|finished|sits?|stands?|placed|places?)\s+{_RANK}"
+    r"(?!\s+(?:time|largest|biggest|highest|longest|tallest|oldest|most|best|greatest)\b)"
+    r"(?!\s+to\s+(?:none|no\s*one|nobody)\b)"
+    rf"|^[\s,(\u2013\u2014-]+(?:(?:is|was)\s+)?{_RANK}(?:\s+only)?\s+(?:to|behind|after)\s+(?!(?:none|no\s*one|nobody)\b)"
 )
+_WIDER = re.compile(r"(?i)\b(?:worldwide|in the world|on earth|globally|overall|of all time|in history)\b")
 _FIRST_ASKED = re.compile(r"(?i)\b(?:first|most|largest|biggest|highest|greatest|best|top|record)\b")
 
 
@@ -524,4 +546,16 @@ def ranked_below(question: str | None, answer: str, gold: str) -> bool:
         return False
     low, name = answer.lower(), gold.lower().strip()
     at = low.find(name)
-    return bool(name) and at >= 0 and _BELOW.match(answer[at + len(name) :]) is not None
+    if not name or at < 0:
+        return False
+    after = answer[at + len(name) :]
+    clause = re.split(r"[.;!?]", after, maxsplit=1)[0]
+    if _WIDER.search(clause) and re.search(r"(?i)\b(?:in|of|on|among)\b", question or ""):
+        return False  # "K2, second only to Everest worldwide" for the highest in the Karakoram (review 45)
+    return _BELOW.match(after) is not None
+
+
+def _offered(question: str | None) -> tuple[str, ...]:
+    from reward_engine.offline.questions import offered  # questions imports this module
+
+    return offered(question)

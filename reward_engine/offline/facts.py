@@ -1415,8 +1415,29 @@ def _other_season(said: str, evidence: str) -> bool:
     >>> _other_season("In the spring of 1979.", "It began play in the fall of 1979."), _other_season("1979", "fall")
     (True, False)
     """
-    seasons = [{"".join(m).lower().replace("autumn", "fall") for m in _SEASON.findall(t)} for t in (said, evidence)]
+    seasons = [{_season(found) for found in _SEASON.finditer(t) if not _in_a_name(t, found)} for t in (said, evidence)]
     return bool(seasons[0]) and bool(seasons[1]) and not seasons[0] & seasons[1]
+
+
+def _season(found: re.Match[str]) -> str:
+    return next(g for g in found.groups() if g).lower().replace("autumn", "fall")
+
+
+def _in_a_name(text: str, found: re.Match[str]) -> bool:
+    """A capitalised season beside another capitalised word (not a small word: "In Spring 1979") is part of a name:
+    the Winter Palace, the Arab Spring, Donna Summer, the Summer Olympics (review 45).
+
+    >>> palace, date = "the Winter Palace", "In Spring 1979"
+    >>> _in_a_name(palace, _SEASON.search(palace)), _in_a_name(date, _SEASON.search(date))
+    (True, False)
+    """
+    word = found[0].split()[-1]
+    if not word[:1].isupper():
+        return False
+    start = found.end() - len(word)
+    before = re.search(r"([A-Za-z]+) $", text[:start])
+    after = re.match(r" ([A-Za-z]+)", text[found.end() :])
+    return any(m and m[1][:1].isupper() and m[1].lower() not in STOP for m in (before, after))
 
 
 def _years_outside(response: str, sentences: list[str]) -> bool:

@@ -771,7 +771,7 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         return Label.INCORRECT  # "Most people would say Paris, but that's a myth." (hostile pass 7)
     if golds and any(ranked_below(question, text, raw) for raw, _ in golds):
         return Label.INCORRECT  # "Nolan Ryan is second only to Sandy Koufax." for the most (hostile pass 44)
-    if golds and any(_never_happened_after(text, raw) for raw, _ in golds):
+    if golds and any(_never_happened_after(text, raw, question) for raw, _ in golds):
         return Label.INCORRECT  # "Announced in 2014, but the merger never went through." (hostile pass 44)
     if golds and all(re.search(r"\d", raw) and _sign_turned(text, raw, question) for raw, _ in golds):
         return Label.INCORRECT  # "-1889" for 1889, "8,849 m below sea level" for a height
@@ -806,8 +806,13 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         # Beside a correct candidate, only a competing answer spoils it: a contradiction, or another short
         # answer-like candidate ("Paris. Maybe Lyon."); a remark ("Paris. It is in France.") does not.
         owned = [_owned_by_gold(c.text, golds) for c in reading.candidates]
-        right = [c.text for c, (label, _) in zip(reading.candidates, results) if label is Label.CORRECT]
-        owned = [own or any(runner_up(question, r, c.text) for r in right) for c, own in zip(reading.candidates, owned)]
+        # a runner-up named after the right answer with a lower count is a comparison; named first, it is the pick
+        # ("Germany, with 4. Brazil has 5." for the most: review 45)
+        right = [label is Label.CORRECT for label, _ in results]
+        owned = [
+            own or any(right[j] and runner_up(question, reading.candidates[j].text, c.text) for j in range(i))
+            for i, (c, own) in enumerate(zip(reading.candidates, owned))
+        ]
         if any(label is Label.INCORRECT and competing and not own for (label, competing), own in zip(results, owned)):
             return Label.INCORRECT
         # Extra statements ("Malia was born in 1998") are true detail; extra bare words are a shotgun list.
@@ -832,18 +837,44 @@ _NEVER_HAPPENED = re.compile(
 )
 
 
-def _never_happened_after(text: str, gold_raw: str) -> bool:
+def _never_happened_after(text: str, gold_raw: str, question: str | None) -> bool:
     """The answer gives the gold, then says the event asked about never happened: "It was announced in 2014, but
-    the merger never went through." answers that there was no merger (hostile pass 44: CORRECT for 2014). The
-    denial must come after the gold's last mention ("Planned for 2013, it never happened; it merged in 2014.")
+    the merger never went through." to "When did ... merge ...?" answers that there was no merger (hostile pass
+    44: CORRECT for 2014). The denial comes after the gold's last mention ("Planned for 2013, it never happened;
+    they merged in 2014."), its subject is "it" or the question's own event ("the merger" for "merge"), and the
+    question asks for no start, plan or announcement ("2014, though the stadium was never completed" for when its
+    construction began; "the sequel never happened", "he never completed his degree": review 45).
 
-    >>> _never_happened_after("Announced in 2014, but the merger never went through.", "2014")
+    >>> q = "When did Tim Hortons merge with Burger King?"
+    >>> _never_happened_after("Announced in 2014, but the merger never went through.", "2014", q)
     True
-    >>> _never_happened_after("A 2013 deal never happened; they merged in 2014.", "2014")
+    >>> _never_happened_after("A 2013 deal never happened; they merged in 2014.", "2014", q)
+    False
+    >>> _never_happened_after("2014; the planned sequel never happened.", "2014", "When was the film released?")
     False
     """
+    if _STARTS_ONLY.search(question or ""):
+        return False
     at = text.lower().rfind(gold_raw.lower().strip())
-    return at >= 0 and _NEVER_HAPPENED.search(text[at + len(gold_raw.strip()) :]) is not None
+    if at < 0:
+        return False
+    after = text[at + len(gold_raw.strip()) :]
+    found = _NEVER_HAPPENED.search(after)
+    if found is None:
+        return False
+    subject = re.findall(r"[a-z']+", after[: found.start()].lower())[-3:]
+    asked = {w[:5] for w in re.findall(r"[a-z']+", (question or "").lower()) if len(w) >= 4}
+    return bool(subject) and (
+        subject[-1] in ("it", "this", "that") or any(w[:5] in asked for w in subject if len(w) >= 4)
+    )
+
+
+# a question about a start, a plan or an announcement: what followed may never have happened, and the answer is still
+# right ("When did construction begin?")
+_STARTS_ONLY = re.compile(
+    r"(?i)\b(?:begin|began|begun|start|started|announc\w*|propos\w*|plan\w*|engag\w*|enrol\w*|found|founded|"
+    r"first\s+(?:proposed|announced|planned))\b"
+)
 
 
 def _heir_named(text: str, gold_raw: str, question: str | None) -> bool:

@@ -176,8 +176,14 @@ def outside_the_asked_state(text: str, golds: list[str], question: str | None) -
     >>> outside_the_asked_state("Montgomery, Alabama.", ["Montgomery"], q)
     False
     """
-    asked = re.search(rf"\bin\s+(?:the\s+state\s+of\s+)?({_states_pattern()})\b", question or "")
-    if not asked:
+    # the state of what is asked, in the question's main clause: "Where is the Air Force Base in Alabama?", not
+    # "Born in Mississippi, Elvis died in which city?" nor "Where did Truman Capote, who grew up in Alabama, die?"
+    # (review 45); "Washington" may be the city
+    main = re.split(r",", question or "", maxsplit=1)[0]
+    if not re.match(r"(?i)\s*(?:where|what|which|in\s+which|in\s+what)\b", main):
+        return False
+    asked = re.search(rf"\bin\s+(?:the\s+state\s+of\s+)?({_states_pattern()})\b(?!\s+and\b)", main)
+    if not asked or asked[1] == "Washington":
         return False
     spelt = states_spelt(text)
     for gold in golds:
