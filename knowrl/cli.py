@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from knowrl.config import ConfigError
 from knowrl.models import MissingExtraError
+from knowrl_io.args import Parser
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.once import Once
 
@@ -18,7 +19,7 @@ JOB_ERRORS = (ConfigError, MissingExtraError, FileNotFoundError, ValueError)
 
 
 def config_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description=(doc or "").split("\n\n")[0])
+    parser = Parser(prog=prog, description=(doc or "").split("\n\n")[0])
     parser.add_argument("--config", required=True, type=Path, action=Once)
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
     return add_verbosity(parser)

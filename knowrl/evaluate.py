@@ -21,6 +21,7 @@ from typing import Any, Sequence
 from knowrl.cli import EXIT_INTERRUPTED
 from knowrl.data import INSTRUCTIONS, load_rl_rows, render_prompt
 from knowrl.decode import complete_texts
+from knowrl_io.args import Parser
 from knowrl_io.job_output import OutputError, check_page, write_atomically
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.once import Once
@@ -309,7 +310,7 @@ def report_problem(args: argparse.Namespace) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m knowrl.evaluate", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python -m knowrl.evaluate", description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", required=True, action=Once, help="model path or id ('tiny', 'smollm2' too)")
     parser.add_argument("--adapter", action=Once)
     parser.add_argument("--data", required=True, type=Path, action=Once)

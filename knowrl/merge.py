@@ -5,10 +5,10 @@ For starting the RL stage from the cold-start SFT result, or serving with vLLM.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
+from knowrl_io.args import Parser
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.once import Once
 
@@ -36,7 +36,7 @@ def merge(base: str, adapter: str, out: str | Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m knowrl.merge", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python -m knowrl.merge", description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", required=True, action=Once, help="base model path or id ('tiny', 'smollm2' too)")
     parser.add_argument("--adapter", required=True, action=Once)
     parser.add_argument("--out", required=True, action=Once)

@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
+from knowrl_io.args import Parser
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.once import Once
 from knowrl_io.paths import demo_kb_path, input_problem
@@ -212,7 +213,7 @@ def _copy_db(source: Path, target: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m retrieval.build", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python -m retrieval.build", description=__doc__.split("\n\n")[0])
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument(
         "--input",

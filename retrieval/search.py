@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import textwrap
 
+from knowrl_io.args import Parser
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.paths import demo_kb_path
 from retrieval.dense import IndexMismatchError
@@ -14,7 +14,7 @@ from retrieval.kb import FUSIONS, MODES, KnowledgeBase
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m retrieval.search", description=__doc__)
+    parser = Parser(prog="python -m retrieval.search", description=__doc__)
     parser.add_argument("--db", default=None, help="KB file (default: the demo KB in the user cache)")
     parser.add_argument("--query", required=True)
     parser.add_argument("--title", action="append", default=[], help="restrict to this document (repeatable)")

@@ -9,7 +9,6 @@ on worker threads (SQLite, FAISS and the encoder release the GIL).
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import sys
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any, Callable
 
 from aiohttp import web
 
+from knowrl_io.args import Parser
 from knowrl_io.http_serve import serve_forever
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.once import Once
@@ -71,7 +71,7 @@ def make_app(kb: Any) -> web.Application:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m retrieval.serve", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python -m retrieval.serve", description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", type=Path, action=Once, required=True, help="the knowledge base file")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8300, help="0: any free port (printed)")

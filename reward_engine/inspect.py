@@ -18,7 +18,6 @@ renamed over the output: a link at the output is replaced, never written through
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sqlite3
@@ -26,6 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from knowrl_io.args import Parser
 from knowrl_io.job_output import OutputError, check_page, sidecar, write_atomically
 from knowrl_io.jsonl import finite
 from knowrl_io.once import Once
@@ -241,7 +241,7 @@ def check_output(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reward_engine.inspect", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python -m reward_engine.inspect", description=__doc__.split("\n\n")[0])
     parser.add_argument("rows", type=Path, help="rewards.jsonl of a training run, or a score job's output")
     parser.add_argument(
         "--input", type=Path, action=Once, help="the file a score job scored (questions and completions)"

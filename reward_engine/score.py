@@ -37,6 +37,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from tqdm.auto import tqdm
 
+from knowrl_io.args import Parser
 from knowrl_io.job_output import OutputError, own_output, sidecar, write_atomically
 from knowrl_io.jsonl import Appender, Row, finite, read_objects, read_rows, rewrite_indexed
 from knowrl_io.logs import add_verbosity, setup_logging
@@ -604,7 +605,7 @@ def add_ray_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reward_engine.score", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python -m reward_engine.score", description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--input", type=Path, action=Once, required=True, help="JSONL or JSON array; '-' reads standard input"
     )

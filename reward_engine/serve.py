@@ -22,7 +22,6 @@ makes tensors of them): ``format``, ``correctness`` (the fact score already insi
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import logging
@@ -33,6 +32,7 @@ from typing import Any
 
 from aiohttp import web
 
+from knowrl_io.args import Parser
 from knowrl_io.http_serve import serve_forever
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.once import Once
@@ -142,7 +142,7 @@ def make_app(config: RewardEngineConfig, unscored: float = 0.0, kb: KnowledgeSou
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reward_engine.serve", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python -m reward_engine.serve", description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--config", type=Path, action=Once, required=True, help="reward config YAML (or a training one)"
     )

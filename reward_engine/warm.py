@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import itertools
 import json
@@ -26,6 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any, Iterator
 
+from knowrl_io.args import Parser
 from knowrl_io.jsonl import Row, finite, read_rows
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.once import Once
@@ -144,7 +144,7 @@ def _same_input(a: Path, b: Path) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reward_engine.warm", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python -m reward_engine.warm", description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, action=Once, help="training data (KnowRL JSON array or JSONL)")
     parser.add_argument(
         "--completions", type=Path, action=Once, help="earlier completions, rows as for reward_engine.score"

@@ -502,8 +502,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue  # "died in Salzburg in 1756" where it says "born in Salzburg in 1756" (hostile pass 20)
         if _begun_for_ended(claim, passage):
             continue  # "stopped hosting in 2010" where it says "began hosting in 2010" (hostile pass 30)
-        if _other_season(claim, passage):
-            continue  # "began in the spring of 1979" where it says "in the fall of 1979" (hostile pass 44)
+        if _other_season(claim, passage) or _other_part_of_the_decade(claim, passage):
+            continue  # "in the spring of 1979", "in the early 1960s" where it says fall, late (hostile passes 44, 45)
         if events and _place_crossed(claim, passage):
             continue  # "died in Salzburg" where it says "born in Salzburg ... died in Vienna" (hostile pass 27)
         if len(words & have) / len(words) < threshold:
@@ -1289,6 +1289,8 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return True  # "mid-1880s" where the answering sentence says 1889 (hostile pass 27)
     if _other_season(response, " ".join(s for _, s, _ in answering)):
         return True  # "In the spring of 1979." where it began "in the fall of 1979" (hostile pass 44)
+    if _other_half_of_the_day(response, " ".join(s for _, s, _ in answering)):
+        return True  # "7:00 am." where it starts "at 7:00 pm" (hostile pass 45)
     said_numbers = _numbers(response)
     if said_numbers and any(_crossed(_words(question), said_numbers, s) for _, s, _ in answering):
         return True  # "1903" for Curie's Chemistry prize: the year the sentence gives Physics (hostile pass 9)
@@ -1417,6 +1419,42 @@ def _other_season(said: str, evidence: str) -> bool:
     """
     seasons = [{_season(found) for found in _SEASON.finditer(t) if not _in_a_name(t, found)} for t in (said, evidence)]
     return bool(seasons[0]) and bool(seasons[1]) and not seasons[0] & seasons[1]
+
+
+_DECADE_PART = re.compile(r"(?i)\b(early|mid|late)[\s-]+((?:1\d|20)\d0)'?s\b")
+
+
+def _other_part_of_the_decade(said: str, evidence: str) -> bool:
+    """``said`` puts something in a part of a decade the evidence gives another part of, and not that one: "in the
+    early 1960s" where it says "in the late 1960s" (hostile pass 45: supported).
+
+    >>> _other_part_of_the_decade("used in the early 1960s", "used in the late 1960s along the DMZ")
+    True
+    >>> _other_part_of_the_decade("early 1960s", "early 1960s"), _other_part_of_the_decade("1960s", "late 1960s")
+    (False, False)
+    """
+    told: dict[str, set[str]] = {}
+    for part, decade in _DECADE_PART.findall(evidence):
+        told.setdefault(decade, set()).add(part.lower())
+    return any(decade in told and part.lower() not in told[decade] for part, decade in _DECADE_PART.findall(said))
+
+
+_CLOCK = re.compile(r"(?i)\b(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?\s*m\b\.?")
+
+
+def _other_half_of_the_day(said: str, evidence: str) -> bool:
+    """``said`` gives a clock time the evidence gives in the other half of the day, and not in this one: "7:00 am"
+    where it says "7:00 pm" (hostile pass 45: Binary RAR paid it 1; the hour alone was compared).
+
+    >>> _other_half_of_the_day("7:00 am.", "It starts at 7:00 pm."), _other_half_of_the_day("7 pm", "at 7:00 p.m.")
+    (True, False)
+    """
+    told = {(int(h), int(m or 0), x.lower()) for h, m, x in _CLOCK.findall(evidence)}
+    for h, m, x in _CLOCK.findall(said):
+        time = (int(h), int(m or 0))
+        if (*time, x.lower()) not in told and any((*time, other) in told for other in "ap" if other != x.lower()):
+            return True
+    return False
 
 
 def _season(found: re.Match[str]) -> str:

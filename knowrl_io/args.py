@@ -1,0 +1,28 @@
+"""A command line's parser whose usage errors are one line, as the jobs' other errors are.
+
+argparse prints its whole usage block before the error ("--max-error-share nan": five lines, hostile pass 45),
+where the docs promise one line on stderr and exit 2; ``--help`` still shows the usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import NoReturn
+
+
+class Parser(argparse.ArgumentParser):
+    """``argparse.ArgumentParser`` with one-line errors: "error: argument --x: ... (see --help)", exit 2.
+
+    >>> import contextlib, io
+    >>> parser = Parser(prog="job"); _ = parser.add_argument("--n", type=int)
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err), contextlib.suppress(SystemExit):
+    ...     parser.parse_args(["--n", "x"])
+    >>> err.getvalue()
+    "job: error: argument --n: invalid int value: 'x' (see job --help)\\n"
+    """
+
+    def error(self, message: str) -> NoReturn:
+        print(f"{self.prog}: error: {message} (see {self.prog} --help)", file=sys.stderr)
+        sys.exit(2)
