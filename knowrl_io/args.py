@@ -24,5 +24,6 @@ class Parser(argparse.ArgumentParser):
     """
 
     def error(self, message: str) -> NoReturn:
+        message = message.replace("\n", "\\n")  # a value holding a newline stays on the one line
         print(f"{self.prog}: error: {message} (see {self.prog} --help)", file=sys.stderr)
         sys.exit(2)

@@ -36,7 +36,8 @@ class Record:
     error: str | None = None
     digest: str = ""  # sha256 of the record's bytes (16 hex digits): which row this is
     text_line: int = 0  # where it starts in the file (an array's elements may share one line); 0: ``line``
-    id: str | int | float | None = None  # a bad record's ``id``, when its bytes still hold it (``salvaged_id``)
+    id: str | int | float | None = None  # a bad record's ``id``, when its bytes still hold it (``salvaged``)
+    title: str | None = None  # and its ``title`` (a KB build keeps the old document a bad row may update)
 
     @property
     def where(self) -> str:
@@ -84,7 +85,7 @@ def _jsonl_line(number: int, raw: bytes) -> Iterator[Record]:
         decoded = line.decode("utf-8")
     except UnicodeDecodeError as exc:
         problem = f"not valid UTF-8 (byte {exc.start} of the line)"
-        yield Record(number, None, problem, digest(line), id=salvaged_id(line))
+        yield Record(number, None, problem, digest(line), id=salvaged(line, "id"), title=_title(line))
         return
     try:
         yield Record(number, _decode(decoded), digest=digest(line))
@@ -97,27 +98,51 @@ def _jsonl_line(number: int, raw: bytes) -> Iterator[Record]:
                 "rows end in lone carriage returns (\\r), not newlines: convert them (tr '\\r' '\\n' < IN > OUT); "
                 + problem
             )
-        yield Record(number, None, problem, digest(line), id=salvaged_id(line))
+        yield Record(number, None, problem, digest(line), id=salvaged(line, "id"), title=_title(line))
 
 
-def salvaged_id(line: bytes) -> str | int | float | None:
-    """The ``id`` of a row that is not valid JSON or UTF-8, read leniently (bad bytes replaced, raw control
+def salvaged(line: bytes, key: str) -> str | int | float | None:
+    """The ``key`` field of a row that is not valid JSON or UTF-8, read leniently (bad bytes replaced, raw control
     characters such as NUL allowed in strings), and kept only when the line holds it byte for byte, so a replaced
-    byte never makes up an id (hostile pass 42: a row with a NUL in its completion lost the id that came first).
+    byte never makes up a value (hostile pass 42: a row with a NUL in its completion lost the id that came first).
 
-    >>> salvaged_id(b'{"id": "a", "completion": "x\\x00y"}'), salvaged_id(b'{"id": 7, "q": "\\xff"}')
+    >>> salvaged(b'{"id": "a", "completion": "x\\x00y"}', "id"), salvaged(b'{"id": 7, "q": "\\xff"}', "id")
     ('a', 7)
-    >>> salvaged_id(b'{"id": "a\\xff", "q": "x"}') is None, salvaged_id(b'{"id": "a", "q": ') is None
+    >>> salvaged(b'{"id": "a\\xff", "q": "x"}', "id") is None, salvaged(b'{"id": "a", "q": ', "id") is None
     (True, True)
     """
     try:
         value = json.loads(line.decode("utf-8", "replace"), strict=False)
     except (ValueError, RecursionError):
         return None
-    found = value.get("id") if isinstance(value, dict) else None
+    found = value.get(key) if isinstance(value, dict) else None
     if not isinstance(found, (str, int, float)) or isinstance(found, bool):
         return None
-    return found if json.dumps(found, ensure_ascii=False).encode("utf-8", "replace") in line else None
+    spelt = {json.dumps(found, ensure_ascii=a).encode("utf-8", "replace") for a in (False, True)}
+    return found if any(form in line for form in spelt) else None
+
+
+_TITLE_FIELD = re.compile(rb'"title"\s*:\s*("(?:[^"\\]|\\.)*")')
+
+
+def _title(line: bytes) -> str | None:
+    """A bad row's ``title``: read leniently, or from a torn row's one ``"title": "..."`` (hostile pass 46: a row
+    cut short kept every document a rebuild removes, its title unread).
+
+    >>> _title(b'{"title": "New 2", "text": "cut sh'), _title(b'{"text": "a", "title": "B"'), _title(b'{"text": "x')
+    ('New 2', 'B', None)
+    """
+    found = salvaged(line, "title")
+    if isinstance(found, str):
+        return found
+    fields = _TITLE_FIELD.findall(line)
+    if len(fields) != 1:
+        return None
+    try:
+        title = json.loads(fields[0].decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return title if isinstance(title, str) else None
 
 
 class InputError(ValueError):

@@ -219,7 +219,8 @@ def main(argv: list[str] | None = None) -> int:
         "--input",
         type=Path,
         action=Once,
-        help="JSON array or JSONL of {title, text}; the KB becomes exactly these documents (others are removed)",
+        help="JSON array or JSONL of {title, text}; the KB becomes exactly these documents (others are removed, "
+        "but for those a bad row may be: see docs/build-a-knowledge-base.md)",
     )
     source.add_argument("--from-db", type=Path, action=Once, help="a DB with FActScore's documents table")
     source.add_argument("--preset", choices=["demo"], help="the embedded offline KB")

@@ -30,6 +30,7 @@ class BadRow:
     field: str | None
     reason: str
     where: str = ""  # for messages, when not the line: "element 3 (line 1)" of a JSON array
+    title: str | None = None  # the document it would have been, when its title can be read; None: unknown
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.where or self.line}"
@@ -70,10 +71,20 @@ def read_documents(path: Path) -> Iterator[Row]:
     """Yield ``(line, Document | BadRow)`` from a JSON array or a JSONL file."""
     for record in iter_records(path):
         if record.error is not None:
-            yield record.line, BadRow(str(path), record.line, None, record.error, record.where)
+            yield record.line, BadRow(str(path), record.line, None, record.error, record.where, _as_title(record.title))
             continue
         doc = _validate(str(path), record.line, record.value)
-        yield record.line, dataclasses.replace(doc, where=record.where) if isinstance(doc, BadRow) else doc
+        if isinstance(doc, BadRow):
+            title = record.value.get("title") if isinstance(record.value, dict) else None
+            doc = dataclasses.replace(doc, where=record.where, title=_as_title(title))
+        yield record.line, doc
+
+
+def _as_title(title: object) -> str | None:
+    """A bad row's title as its document would be stored (spaces normalised), None when none can be read."""
+    if not isinstance(title, str) or not title.strip() or _has_surrogate(title):
+        return None
+    return normalize_space(title).replace("\n", " ")
 
 
 # --- the embedded offline demo --------------------------------------------------------

@@ -38,9 +38,10 @@ def ingest(
     one input keeps its first text and is reported. ``replace``: ``documents`` are the whole KB (a build from
     an input), so a document the KB holds and the input no longer has is removed (``sync_passages`` then drops
     its passages and counts it in its ``documents_removed``); without it, documents are only added or updated.
-    ``bad_rows``: the rows the reader could not read (filled while ``documents`` is read): with any, a replace
-    removes nothing, since a bad row may be a document the input still holds (hostile pass 7: a torn row
-    deleted its document); what it keeps is reported in ``kept_missing``. ``commit=False`` leaves the transaction
+    ``bad_rows``: the rows the reader could not read (filled while ``documents`` is read): a replace keeps the
+    documents they may be, since a bad row may be a document the input still holds (hostile pass 7: a torn row
+    deleted its document): those of their titles, or all when a bad row's title cannot be read; what it keeps is
+    reported in ``kept_missing``. ``commit=False`` leaves the transaction
     open for the caller (a build commits documents and passages together: a build killed between the two leaves
     the KB as it was, never new documents over old passages).
     """
@@ -75,11 +76,13 @@ def ingest(
             report.updated += 1
     if replace:
         gone = [title for (title,) in conn.execute("SELECT title FROM documents") if title not in kept]
-        if bad_rows:
-            report.kept_missing = gone
-        else:
-            conn.executemany("DELETE FROM documents WHERE title = ?", [(title,) for title in gone])
-            report.removed = gone
+        # a bad row may be a document the input still holds: keep what it may be (its title, when it can be read;
+        # everything, when one cannot), remove the rest (hostile pass 46: one torn row kept every old document)
+        maybe = [getattr(b, "title", None) for b in bad_rows or []]
+        keep = set(gone) if None in maybe else set(maybe)
+        report.kept_missing = [title for title in gone if title in keep]
+        report.removed = [title for title in gone if title not in keep]
+        conn.executemany("DELETE FROM documents WHERE title = ?", [(title,) for title in report.removed])
     if commit:
         conn.commit()
     return report

@@ -6,12 +6,20 @@ deleted, names with a newline and a tab, train's output_dir on its data, a KB li
 - wrong answers paid right: "The President." for the gold "Vice President" (an office's last word read as a
   family name); Binary RAR paid "7:00 am." where the evidence says 7:00 pm; `supported` held "in the early 1960s"
   against "in the late 1960s";
-- right answers refused: "Season 9." for "the show's ninth season", "It has no dimension." for "dimensionless";
 - a usage error (`--max-error-share nan`) printed argparse's usage block: now one line, as the docs say.
 
 Left (in the issue's note): R1, one sentence cut into its atoms under knowrl-robust ("Fences is a film.", "...
 directed by Denzel Washington", "... came out in 2016"): each atom holds words of its own, as FActScore's atomic facts
-do, so they count apart; G5 "A trio." for three (NOT_ATTEMPTED; "A quartet." too).
+do, so they count apart; G5 "A trio." for three (NOT_ATTEMPTED; "A quartet." too); G14 "Season 9." for "the show's
+ninth season" and G7 "It has no dimension." for "dimensionless" (INCORRECT: aliases "ninth season" and "no
+dimension" were tried and taken back, review 46 found them paying "The eighth season; the ninth season only shows
+his funeral." and "no dimension of length, but the dimension of time").
+
+Review 46 (136 cases, 3dd2367 against 8811a39) found 28 regressions of the first forms: the office rule refused
+"King." for Kerry King and "Pope." for Alexander Pope (now only a gold of modifiers and an office, "Vice
+President", "Attorney General"), the clock rule "7:00 pm, not 7:00 am" (now only when no time the response gives
+is the evidence's), the decade rule a year the evidence gives ("formed in 1961" is early 1960s), and the aliases
+above; 0 left, its cases pinned in tests/data/grader_reviews.jsonl.
 """
 
 from __future__ import annotations
@@ -36,23 +44,12 @@ UNION = "Who sits next to the Speaker of the House during the State of the Union
         ("Minister.", "Prime Minister", "Who heads the government?", Label.INCORRECT),
         ("The Vice President.", "Vice President", UNION, Label.CORRECT),
         ("Hanks.", "Tom Hanks", "Who played Forrest Gump?", Label.CORRECT),  # a person's family name still answers
-        (
-            "At the start of season 9.",
-            "the show's ninth season",
-            "When does Mark Sloan die in Grey's Anatomy?",
-            Label.CORRECT,
-        ),
+        ("King.", "Stephen King", "Who wrote Carrie?", Label.CORRECT),  # a person named like an office (review 46)
         ("Season 10.", "the show's ninth season", "When does Mark Sloan die in Grey's Anatomy?", Label.INCORRECT),
-        (
-            "It has no dimension; it is a pure number.",
-            "dimensionless",
-            "What is the dimension of the Erlang?",
-            Label.CORRECT,
-        ),
         ("It has the dimension of time.", "dimensionless", "What is the dimension of the Erlang?", Label.INCORRECT),
     ],
 )
-def test_offices_plain_forms_of_a_gold(answer: str, gold: str, question: str, label: Label) -> None:
+def test_offices_and_plain_forms_of_a_gold(answer: str, gold: str, question: str, label: Label) -> None:
     assert grade(answer, gold, question) is label
 
 
@@ -60,6 +57,7 @@ def test_the_half_of_the_day_and_the_part_of_the_decade() -> None:
     asked, told = "When does Home and Away start on Channel 7?", ["Home and Away starts on Channel 7 at 7:00 pm."]
     assert facts.answer_contradicted(asked, "7:00 am.", told)
     assert not facts.answer_contradicted(asked, "7 pm", told)
+    assert not facts.answer_contradicted(asked, "At 7:00 pm, not 7:00 am as some listings say.", told)
     late = ["Agent Orange was first used in Korea in the late 1960s along the Korean Demilitarized Zone."]
     assert not facts.supported("Agent Orange was first used in Korea in the early 1960s.", late)
     assert facts.supported("Agent Orange was first used in Korea in the late 1960s.", late)

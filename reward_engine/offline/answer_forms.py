@@ -145,17 +145,23 @@ def family_name(gold_raw: str, gold: str, asked: frozenset[str]) -> str | None:
     if not 2 <= len(words) <= 4 or not capitalised or _LINKS & set(gold_raw.lower().split()):
         return None
     family = words[-1]
-    if len(family) < 3 or family in asked or not family.isalpha() or family in _OFFICES:
-        return None  # "Vice President" names an office: "The President." is another one (hostile pass 45)
+    if len(family) < 3 or family in asked or not family.isalpha():
+        return None
+    if family in _OFFICES and all(w in _OFFICE_MODIFIERS for w in words[:-1]):
+        return None  # "Vice President" names an office: "The President." is another one (hostile pass 45); "Kerry
+        # King", "Alexander Pope", "John Major" are people (review 46)
     return family
 
 
-# the last word of a gold that names an office, not a person: no family name to answer by alone
+# an office named by a modifier and the office's word: "Vice President", "Prime Minister", "Attorney General"
 _OFFICES = frozenset(
     """president minister chancellor admiral governor secretary general mayor captain speaker senator judge justice
-    commander marshal director manager officer chairman chairwoman chair treasurer sheriff consul ambassador
-    counsel attorney principal dean provost lieutenant sergeant colonel major king queen prince princess duke
-    emperor pope bishop archbishop""".split()
+    commander marshal director manager officer chairman chair treasurer sheriff consul ambassador counsel attorney
+    principal dean lieutenant sergeant colonel major king queen prince princess duke emperor pope bishop""".split()
+)
+_OFFICE_MODIFIERS = frozenset(
+    """vice prime deputy lieutenant chief attorney surgeon home foreign lord rear crown under assistant associate
+    acting first grand second executive managing general district""".split()
 )
 
 

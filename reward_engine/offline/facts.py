@@ -502,6 +502,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue  # "died in Salzburg in 1756" where it says "born in Salzburg in 1756" (hostile pass 20)
         if _begun_for_ended(claim, passage):
             continue  # "stopped hosting in 2010" where it says "began hosting in 2010" (hostile pass 30)
+        if _other_kin(claim, passage):
+            continue  # "the grandson of Mohammed V" where it says "the son of Mohammed V" (hostile pass 46)
         if _other_season(claim, passage) or _other_part_of_the_decade(claim, passage):
             continue  # "in the spring of 1979", "in the early 1960s" where it says fall, late (hostile passes 44, 45)
         if events and _place_crossed(claim, passage):
@@ -1421,6 +1423,23 @@ def _other_season(said: str, evidence: str) -> bool:
     return bool(seasons[0]) and bool(seasons[1]) and not seasons[0] & seasons[1]
 
 
+_KIN = re.compile(
+    r"(?i)\b((?:great-)*(?:grand|step|half-)?(?:son|daughter|father|mother|brother|sister|child|parent)|nephew|niece|"
+    r"uncle|aunt|cousin|wife|husband|widow|widower)s?\b"
+)
+
+
+def _other_kin(claim: str, passage: str) -> bool:
+    """The claim names a kinship the passage does not, where the passage names another: "Hassan II was the grandson
+    of Mohammed V" against "... was the son of Mohammed V" (hostile pass 46: supported, every other word there).
+
+    >>> _other_kin("He was the grandson of Mohammed V.", "He was the son of Mohammed V."), _other_kin("a son", "sons")
+    (True, False)
+    """
+    said, told = ({k.lower() for k in _KIN.findall(t)} for t in (claim, passage))
+    return bool(said and told and said - told)
+
+
 _DECADE_PART = re.compile(r"(?i)\b(early|mid|late)[\s-]+((?:1\d|20)\d0)'?s\b")
 
 
@@ -1436,6 +1455,10 @@ def _other_part_of_the_decade(said: str, evidence: str) -> bool:
     told: dict[str, set[str]] = {}
     for part, decade in _DECADE_PART.findall(evidence):
         told.setdefault(decade, set()).add(part.lower())
+    for year in re.findall(r"\b(?:1\d|20)\d\d\b", evidence):  # "formed in 1961": early in the 1960s (review 46)
+        told.setdefault(year[:3] + "0", set()).add(
+            ("early", "early", "early", "early", "mid", "mid", "mid", "late", "late", "late")[int(year[3])]
+        )
     return any(decade in told and part.lower() not in told[decade] for part, decade in _DECADE_PART.findall(said))
 
 
@@ -1450,11 +1473,10 @@ def _other_half_of_the_day(said: str, evidence: str) -> bool:
     (True, False)
     """
     told = {(int(h), int(m or 0), x.lower()) for h, m, x in _CLOCK.findall(evidence)}
-    for h, m, x in _CLOCK.findall(said):
-        time = (int(h), int(m or 0))
-        if (*time, x.lower()) not in told and any((*time, other) in told for other in "ap" if other != x.lower()):
-            return True
-    return False
+    given = [(int(h), int(m or 0), x.lower()) for h, m, x in _CLOCK.findall(said)]
+    if any(time in told for time in given):
+        return False  # "7:00 pm, not 7:00 am as some listings say": the evidence's own time is given (review 46)
+    return any((h, m, "p" if x == "a" else "a") in told for h, m, x in given)
 
 
 def _season(found: re.Match[str]) -> str:

@@ -257,31 +257,9 @@ def _gold_aliases(answers: str | tuple[str, ...], question: str | None) -> tuple
         era = _ERA_GOLD.fullmatch(item)
         if era:  # "Rococo-era": the Rococo period, the Rococo (hostile pass 44: "In the Rococo period." INCORRECT)
             out += [era["name"], f"{era['name']} era", f"{era['name']} period"]
-        out += _plain_forms(item)
     if question:
         out += _asked_aliases(out, question)
     return tuple(dict.fromkeys(out))
-
-
-_WORKS_OWN = re.compile(
-    r"(?i)^(?:the\s+)?(?:show|series|film|movie|book|novel|game|band|team|club|company)['\u2019]s?\s+"
-)
-
-
-def _plain_forms(item: str) -> list[str]:
-    """A gold's other plain wordings (hostile pass 45's right answers read wrong): without "the show's" ("the show's
-    ninth season": "season 9"), a "-less" gold as "no ..." ("dimensionless": "no dimension").
-
-    >>> _plain_forms("the show's ninth season"), _plain_forms("dimensionless")
-    (['ninth season'], ['no dimension', 'without dimension'])
-    """
-    out = []
-    if _WORKS_OWN.match(item):
-        out.append(_WORKS_OWN.sub("", item))
-    less = re.fullmatch(r"(?i)([a-z]{4,})less", item.strip())
-    if less:
-        out += [f"no {less[1]}", f"without {less[1]}"]
-    return out
 
 
 _ERA_GOLD = re.compile(r"(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)[\s-]+(?:era|period)")
