@@ -85,26 +85,26 @@ def test_workers_take_pieces_in_turn_and_the_report_holds_them_all(tmp_path):
     """--workers 2: single-threaded processes that each take the next piece nobody has taken (a seed's cold
     start, or an arm whose cold start is kept), keep it and write no report (the base model's held-out probe
     runs once, in the caller); the report assembled after them holds every seed, each piece made once."""
+    # one seed: its two arms wait for its cold start, then go to the two workers at once (two seeds made this the
+    # slowest test of CI, three processes on two cores, while the queue's waiting has its own test below)
     work = tmp_path / "work"
-    proc = run_effect(work, "--seeds", "0", "1", "--workers", "2")
+    proc = run_effect(work, "--seeds", "0", "--workers", "2")
     assert proc.returncode == 0, proc.stderr[-3000:]
     md = (work / "effect.md").read_text()
-    assert md.startswith("# The effect, measured as a SimpleQA reader would (2 seeds x 2 arms)")
-    assert "this invocation: " in md and ", 6 of 6 pieces made by it;" in md
+    assert md.startswith("# The effect, measured as a SimpleQA reader would (1 seed x 2 arms)")
+    assert "this invocation: " in md and ", 3 of 3 pieces made by it;" in md
     # the threads each stage ran with, as the pieces recorded them (the workers' share of the cores)
     assert f"2 process(es), torch threads {max(1, (os.cpu_count() or 1) // 2)} each, as the stages recorded" in md
     claims = sorted(p.name for p in (work / "claims").iterdir())
-    assert claims == sorted(f"seed{s}-{a}" for s in (0, 1) for a in ("cold-start", "knowrl", "control"))
-    for seed in (0, 1):
-        assert (work / f"seed{seed}" / "control" / "effect.json").exists()
-        assert f"| knowrl | {seed} |" in md
+    assert claims == sorted(f"seed0-{a}" for a in ("cold-start", "knowrl", "control"))
+    assert (work / "seed0" / "control" / "effect.json").exists() and "| knowrl | 0 |" in md
     for i in (0, 1):
         log = (work / f"worker{i}.log").read_text()
         assert "The effect, measured" not in log  # a worker prints no report
     assert not list(work.glob("worker*.md"))
-    again = run_effect(work, "--seeds", "0", "1", "--workers", "2")  # claims cleared, every piece kept
+    again = run_effect(work, "--seeds", "0", "--workers", "2")  # claims cleared, every piece kept
     assert again.returncode == 0, again.stderr[-3000:]
-    assert ", 0 of 6 pieces made by it;" in (work / "effect.md").read_text()
+    assert ", 0 of 3 pieces made by it;" in (work / "effect.md").read_text()
 
 
 def test_pull_pieces_waits_for_a_cold_start_taken_elsewhere_and_stops_when_all_are_taken(tmp_path):
