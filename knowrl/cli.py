@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from knowrl.config import ConfigError
 from knowrl.models import MissingExtraError
-from knowrl_io.args import Parser
+from knowrl_io.args import EXIT_INTERRUPTED, Parser
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.once import Once
 
@@ -23,9 +23,6 @@ def config_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
     parser.add_argument("--config", required=True, type=Path, action=Once)
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
     return add_verbosity(parser)
-
-
-EXIT_INTERRUPTED = 130  # what a shell reports for a command ended by Ctrl-C
 
 
 def run_job(

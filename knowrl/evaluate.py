@@ -18,10 +18,9 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from knowrl.cli import EXIT_INTERRUPTED
 from knowrl.data import INSTRUCTIONS, load_rl_rows, render_prompt
 from knowrl.decode import complete_texts
-from knowrl_io.args import Parser
+from knowrl_io.args import EXIT_INTERRUPTED, Parser
 from knowrl_io.job_output import OutputError, check_page, write_atomically
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.once import Once

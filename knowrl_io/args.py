@@ -10,6 +10,9 @@ import argparse
 import sys
 from typing import NoReturn
 
+EXIT_USAGE = 2  # a usage, config or input error: one line on stderr
+EXIT_INTERRUPTED = 130  # what a shell reports for a command ended by Ctrl-C: every job exits so, saying what is kept
+
 
 class Parser(argparse.ArgumentParser):
     """``argparse.ArgumentParser`` with one-line errors: "error: argument --x: ... (see --help)", exit 2.

@@ -37,7 +37,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from tqdm.auto import tqdm
 
-from knowrl_io.args import Parser
+from knowrl_io.args import EXIT_INTERRUPTED, EXIT_USAGE, Parser
 from knowrl_io.job_output import OutputError, own_output, sidecar, write_atomically
 from knowrl_io.jsonl import Appender, Row, finite, read_objects, read_rows, rewrite_indexed
 from knowrl_io.logs import add_verbosity, setup_logging
@@ -571,7 +571,7 @@ def summarize(
 # size limit: one line, the rows written so far kept for the rerun); 3 no row could be scored (the input held no
 # row, or every row failed or was bad input); 4 more than --max-error-share of the rows failed (every row
 # written); 130 interrupted (rows kept).
-EXIT_USAGE, EXIT_NOTHING_SCORED, EXIT_TOO_MANY_ERRORS, EXIT_INTERRUPTED = 2, 3, 4, 130
+EXIT_NOTHING_SCORED, EXIT_TOO_MANY_ERRORS = 3, 4
 
 
 def error_share(statuses: dict[str, int]) -> tuple[int, int, float]:
