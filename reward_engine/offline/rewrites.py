@@ -462,6 +462,30 @@ def other_part(text: str, golds: list[str]) -> bool:
     return not of_the_kind or not set(of_the_kind) & wanted
 
 
+# a part named and nothing else: "the eighth season", "in Season 8", "or maybe the 8th season"
+_BARE_PART = re.compile(
+    rf"(?i)\W*(?:(?:or|maybe|perhaps|possibly|in|during|the|its|his|her|their|show's)\s+)*"
+    rf"(?:(?:{'|'.join(ORDINAL_WORDS)}|\d{{1,2}}(?:st|nd|rd|th))\s+{_PART}|{_PART}\s+(?:\d{{1,2}}|{NUMBER_PHRASE.pattern}))\W*"
+)
+
+
+def another_numbered_part(text: str, gold: str) -> bool:
+    """``text`` is a part of the gold's kind and nothing else, and not the gold's number: "the eighth season" for "Season 9" is
+    another answer beside it ("Season 9; the eighth season." was CORRECT: "the ..." read as a description).
+
+    >>> another_numbered_part("the eighth season", "Season 9"), another_numbered_part("the ninth season", "Season 9")
+    (True, False)
+    >>> another_numbered_part("in episode 5", "Season 9"), another_numbered_part("in Season 12, he walks", "Season 9")
+    (False, False)
+    """
+    if not _BARE_PART.fullmatch(text):
+        return False  # "he stays in a wheelchair through Season 12": a detail of another season (review 44)
+    wanted = set(_numbered_parts(gold))
+    kinds = {kind for kind, _ in wanted}
+    said = [(kind, n) for kind, n in _numbered_parts(text) if kind in kinds]
+    return bool(said) and not set(said) & wanted
+
+
 def parts_as_ordinals(text: str, golds: list[str] = ()) -> str:
     """ "season one", "Season 1" as "first season", the gold's form (hostile pass 34: "In season one (1992)." was
     INCORRECT for "the first season"); a part of the gold's kind in the gold's word ("Series 1", "Part 1" for "the

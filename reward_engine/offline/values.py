@@ -301,3 +301,25 @@ def _compare_quantity(value: float, step: float, q: Quantity, slack: float = 0.0
     if q.kind == "range" and within(q.low) and within(q.high):
         return Label.CORRECT
     return Label.NOT_ATTEMPTED
+
+
+# a gold that is an order of magnitude and nothing more: "Thousands", "Millions of people"
+_MAGNITUDE_GOLD = re.compile(r"(?i)\W*(?:many\s+|several\s+)?(dozens|hundreds|thousands|millions|billions)(?:\s+of\s+[a-z]+)?\W*")
+# that magnitude multiplied: "hundreds of thousands", "tens of millions"
+_TIMES_MAGNITUDE = re.compile(r"(?i)\b(?:tens|dozens|hundreds|thousands)\s+of\s+(dozens|hundreds|thousands|millions|billions)\b")
+
+
+def other_magnitude(text: str, gold_raw: str) -> bool:
+    """A gold that is an order of magnitude ("Thousands") and an answer that multiplies it ("Hundreds of
+    thousands"): another order of magnitude, though it holds the gold's word (hostile pass 46: CORRECT).
+
+    >>> other_magnitude("Hundreds of thousands.", "Thousands"), other_magnitude("Thousands of homes.", "Thousands")
+    (True, False)
+    >>> other_magnitude("Hundreds of thousands.", "Hundreds of thousands")
+    False
+    """
+    gold = _MAGNITUDE_GOLD.fullmatch(gold_raw)
+    if gold is None:
+        return False
+    return any(found[1].lower() == gold[1].lower() for found in _TIMES_MAGNITUDE.finditer(text))
+
