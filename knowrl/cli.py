@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from knowrl.config import ConfigError
 from knowrl.models import MissingExtraError
-from knowrl_io.args import EXIT_INTERRUPTED, Parser
+from knowrl_io.args import Parser, interrupted
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.once import Once
 
@@ -40,8 +40,7 @@ def run_job(
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"interrupted: {kept}", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return interrupted(kept)
     if summary is not None:
         print(json.dumps(summary, indent=2))
     return 0

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 from knowrl.data import INSTRUCTIONS, load_rl_rows, render_prompt
 from knowrl.decode import complete_texts
-from knowrl_io.args import EXIT_INTERRUPTED, Parser
+from knowrl_io.args import Parser, interrupted
 from knowrl_io.job_output import OutputError, check_page, write_atomically
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.once import Once
@@ -357,8 +357,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # the reports are written whole at the end: an earlier run's stay as they were
-        print(f"interrupted: no report written; any earlier report in {args.out} is kept", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return interrupted(f"no report written; any earlier report in {args.out} is kept")
     print(json.dumps(metrics, indent=2))
     problem = report_problem(args)  # again: another run may have written into --out meanwhile
     if problem:

@@ -14,6 +14,14 @@ EXIT_USAGE = 2  # a usage, config or input error: one line on stderr
 EXIT_INTERRUPTED = 130  # what a shell reports for a command ended by Ctrl-C: every job exits so, saying what is kept
 
 
+def interrupted(kept: str) -> int:
+    """Say on stderr, on a line of its own, that the job was stopped and what it kept; return the exit status. The
+    line opens with a newline: a progress bar cut off mid-line would otherwise swallow its start (pass 47's run:
+    "Loading weightsinterrupted: ...")."""
+    print(f"\ninterrupted: {kept}", file=sys.stderr)
+    return EXIT_INTERRUPTED
+
+
 class Parser(argparse.ArgumentParser):
     """``argparse.ArgumentParser`` with one-line errors: "error: argument --x: ... (see --help)", exit 2.
 

@@ -37,7 +37,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from tqdm.auto import tqdm
 
-from knowrl_io.args import EXIT_INTERRUPTED, EXIT_USAGE, Parser
+from knowrl_io.args import EXIT_USAGE, Parser, interrupted
 from knowrl_io.job_output import OutputError, own_output, sidecar, write_atomically
 from knowrl_io.jsonl import Appender, Row, finite, read_objects, read_rows, rewrite_indexed
 from knowrl_io.logs import add_verbosity, setup_logging
@@ -682,11 +682,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print(
-            f"interrupted: the rows written so far are in {args.output}; run the same command again to resume",
-            file=sys.stderr,
-        )
-        return EXIT_INTERRUPTED
+        return interrupted(f"the rows written so far are in {args.output}; run the same command again to resume")
     print(json.dumps(finite(summary), indent=2, allow_nan=False))
     scored = sum(n for status, n in summary["statuses"].items() if status in ("ok", "cached"))
     if not summary["rows"]:  # an empty input (or a truncated one) is no success: a pipeline must see it

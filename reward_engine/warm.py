@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any, Iterator
 
-from knowrl_io.args import EXIT_INTERRUPTED, Parser
+from knowrl_io.args import Parser, interrupted
 from knowrl_io.jsonl import Row, finite, read_rows
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.once import Once
@@ -192,8 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("interrupted: what was cached so far stays cached; run the same command again", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return interrupted("what was cached so far stays cached; run the same command again")
     return 0
 
 

@@ -300,6 +300,8 @@ TRUTHRL_ROWS = {
     "wrong-then-idk": (answered("Lyon. I don't know."), 0.0, -1.0),  # TruthRL's own rule lifts it to 0
     "idk-then-guess": (answered("I don't know, maybe Lyon."), 0.0, -1.0),
     "right-then-idk": (answered("Paris. I don't know."), 0.0, -1.0),  # a mixed signal is no answer either way
+    # one ruled out after the refusal commits to nothing (hostile pass 47: truthrl-strict paid -1)
+    "idk-then-ruled-out": (answered("I don't know, though it wasn't Lyon."), 0.0, 0.0),
 }
 
 

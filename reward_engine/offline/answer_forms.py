@@ -1030,7 +1030,8 @@ _DATE = re.compile(
             + rf"\b(?P<ct_w>{'|'.join(_CENTURY_WORDS)}))[\s-]+century\b",
             _part("c0_p") + r"(?:the\s+)?(?<!\d)(?P<c0>\d{2})00'?s\b",
             _part("yr_p") + r"(?<![\d,.$\u20ac\u00a3\u00a5])(?P<yr>\d{4})(?![\d]|[,.]\d)",
-            rf"\b(?:in\s+)?(?P<mo>{_SAFE_MON})\b",
+            # a month alone: "in December 1981" is read whole by the month-and-year form (pass 47: "in" started here)
+            rf"\b(?:in\s+)?(?P<mo>{_SAFE_MON})\b(?!,?\s+(?:of\s+)?\d{{4}}(?!\d))",
         ]
     )
 )

@@ -77,7 +77,8 @@ def _offered(read: reading.Reading, question: str | None, plainly: bool = False)
     there: its verb decides), unless a later refusal disowns it; ``plainly``: only a statement marked as a guess
     or one that ``_restates`` the question."""
     return any(
-        (
+        not _ruled_out(c.text)
+        and (
             _answer_form(c.text, question)
             and not passive(c.text, read.low)
             and not _another_part(c.text, question, read.low)
@@ -90,6 +91,12 @@ def _offered(read: reading.Reading, question: str | None, plainly: bool = False)
         )
         for i, c in enumerate(read.candidates)
     )
+
+
+def _ruled_out(text: str) -> bool:
+    """A candidate that only rules one out ("Not Henry Mancini.", "though it wasn't Henry Mancini"): after a refusal
+    it commits to nothing (hostile pass 47: truthrl-strict paid -1 for "I don't know, though it wasn't ...")."""
+    return bool(reading.RULED_OUT.match(text.strip()) or reading.RULED_OUT_SAID.match(text.strip()))
 
 
 _WH = re.compile(r"(?i)\b(?:who|whom|whose|what|which|when|where|how)\b")

@@ -82,6 +82,7 @@ from reward_engine.offline.reading import (
     MAX_CHARS,
     POSSESSIVE_DESCRIPTION,
     RULED_OUT,
+    RULED_OUT_SAID,
     SECTION_WORDS,
     Candidate,
     Reading,
@@ -552,6 +553,7 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
         text, raw_golds = rewrites.two_units_joined(text), [rewrites.two_units_joined(g) for g in raw_golds]
     if towns.state_gold(raw_golds):  # "Lebanon, TN" for "Lebanon, Tennessee" (hostile pass 34)
         text = towns.states_spelt(text)
+    text = rewrites.family_members_as_group(text, raw_golds)  # "Ira and Charlie Louvin" (hostile pass 47)
     if rewrites.ordinal_part_gold(raw_golds):  # "season one" for "the first season" (hostile pass 34)
         text = rewrites.parts_as_ordinals(text, raw_golds)
     if rewrites.time_gold(raw_golds):  # "15:30" for 3:30 pm (hostile pass 17)
@@ -766,6 +768,8 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         return Label.INCORRECT  # "Mozart Sr." is Leopold, the father, for Wolfgang Amadeus (hostile pass 8)
     if golds and all(_heir_named(text, raw, question) or _state_school(text, raw, question) for raw, _ in golds):
         return Label.INCORRECT  # "Isaac Hayes III", "Kansas State" for Kansas's team (hostile pass 34)
+    if turns.premise_denied(text) and any(find_word(pred, g) >= 0 for _, g in golds):
+        return Label.INCORRECT  # "Not on any one person, though Frank Mundus is often cited." (hostile pass 47)
     if (turns.puts_down_before(text) or turns.retracted(text)) and any(find_word(pred, g) >= 0 for _, g in golds):
         return Label.INCORRECT  # "Most people would say Paris, but that's a myth." (hostile pass 7)
     if golds and any(ranked_below(question, text, raw) for raw, _ in golds):
@@ -790,7 +794,12 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         return Label.NOT_ATTEMPTED
     if not golds:
         return Label.INCORRECT
-    if question and reading.refused and not commits(answer, question) and not _miscounts(reading, golds):
+    denied = any(
+        (RULED_OUT.match(c.text.strip()) or RULED_OUT_SAID.match(c.text.strip()))
+        and any(find_word(normalize(c.text), g) >= 0 for _, g in golds)
+        for c in reading.candidates
+    )  # "I don't know, though it wasn't Henry Mancini." denies the gold Henry Mancini: INCORRECT
+    if question and reading.refused and not commits(answer, question) and not _miscounts(reading, golds) and not denied:
         # a refusal whose rest offers no answer: "I don't know who wrote it. Mozart wrote Figaro, though." is
         # NOT_ATTEMPTED whatever its aside names (SimpleQA), read without the gold so right and wrong asides alike
         return Label.NOT_ATTEMPTED
@@ -996,7 +1005,8 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
         return (Label.CORRECT, False) if compared else (Label.INCORRECT, True)  # "Jupiter is not smaller than ..."
     # "Not two." names the gold 2: no abstention (hostile pass 19); "Not one person knows." rules out no number
     spelled = numbers_in_words_to_digits(seg) if len(seg.split()) <= 3 else seg
-    if RULED_OUT.match(candidate.text.strip()) and find_word(spelled, gold) < 0 and find_word(gold, seg) < 0:
+    ruled_out = RULED_OUT.match(candidate.text.strip()) or RULED_OUT_SAID.match(candidate.text.strip())
+    if ruled_out and find_word(spelled, gold) < 0 and find_word(gold, seg) < 0:
         return Label.NOT_ATTEMPTED, False  # "not Venus": rules one out, names no answer ("Not guilty" is part)
     if _other_era(candidate.text, gold_raw):
         return Label.INCORRECT, True  # "1945 BC" for 1945: another year, not the gold's (issue #74's H6)

@@ -1,100 +1,14 @@
-"""Qualifiers of a fact that the evidence must say the same way: which event (born, died, began, ended) and where,
-which season, which part of a decade, which half of the day, which kin. Each check reads a claim against a passage
-and answers True when the passage names another of the same kind and not this one; a passage that names none
-leaves the claim to the word checks (``facts.supported``)."""
+"""Qualifiers of a fact that the evidence must say the same way: which season or time of year, which part of a
+decade, which half of the day, which kin (events and their places: ``events``). Each check reads a claim against a
+passage and answers True when the passage names another of the same kind and not this one; a passage that names
+none leaves the claim to the word checks (``facts.supported``)."""
 
 from __future__ import annotations
 
 import re
 
-from retrieval.text import split_sentences
-from reward_engine.offline.text_form import normalize
+from reward_engine.offline.answer_forms import date_spans, one_date
 from reward_engine.offline.words import STOP
-
-# what happened, in the words that say it: a claim of an event is not supported by a passage that tells of events
-# but not that one ("Mozart died in Salzburg in 1756" against "born in Salzburg in 1756": hostile pass 20); a passage
-# that tells of none ("came out in 1994") leaves it to the words. Verbs and event nouns only: a role ("his wife",
-# "the co-founder") is no event (the review of pass 20).
-_EVENT_GROUPS = (
-    "born birth birthplace birthday", "died dies die death passed", "buried burial interred",
-    "married marriage marries wed wedded wedding", "divorced divorce",
-    "founded founding established cofounded co-founded started formed created",
-    "released release premiered debuted launched launch",
-    "elected election", "crowned coronation", "baptised baptized baptism christened",
-    "assassinated assassination murdered killed", "invented invention", "discovered discovery found",
-    "published publication", "resigned resignation", "retired retirement",
-    "graduated graduation", "abdicated abdication", "executed execution",
-)  # fmt: skip
-_EVENT_OF = {word: i for i, group in enumerate(_EVENT_GROUPS) for word in group.split()}
-_IMPLIES = {_EVENT_OF["assassinated"]: _EVENT_OF["died"], _EVENT_OF["executed"]: _EVENT_OF["died"]}  # killed: died
-
-
-def events(text: str) -> set[int]:
-    """The events ``text`` tells of (indices into ``_EVENT_GROUPS``), with what they imply (a killing, a death)."""
-    found = {_EVENT_OF[w] for w in normalize(text).split() if w in _EVENT_OF}
-    return found | {_IMPLIES[e] for e in found if e in _IMPLIES}
-
-
-_BEGAN = re.compile(r"(?i)\b(?:began|begun|begins|started|starts|broke out|took office)\b")
-_ENDED = re.compile(
-    r"(?i)\b(?:ended|ends|stopped|stops|quit|quits|ceased|concluded|came to (?:an end|a close)|left office|fell)\b"
-)
-
-
-def begun_for_ended(claim: str, passage: str) -> bool:
-    """The claim tells of an end where the passage tells only of a beginning, or the reverse: "stopped hosting in
-    2010" against "began hosting in 2010" (hostile pass 30). A passage that tells of neither, or of both, leaves it
-    to the words ("ended in 1991" against "started soon after 1945, came to a close in 1991").
-
-    >>> begun_for_ended("He stopped hosting it in 2010.", "He began hosting it in 2010.")
-    True
-    >>> begun_for_ended("The war began in 1914.", "The war broke out in 1914.")
-    False
-    """
-    ends, begins = _ENDED.search(claim), _BEGAN.search(claim)
-    told_end, told_begin = _ENDED.search(passage), _BEGAN.search(passage)
-    if ends and not begins:
-        return bool(told_begin) and not told_end
-    if begins and not ends:
-        return bool(told_end) and not told_begin
-    return False
-
-
-_EVENT_AT = re.compile(
-    r"(?i:\b(?P<event>%s))\s+(?:\w+\s+){0,2}?(?:in|at)\s+(?:the\s+)?(?P<place>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)"
-    % "|".join(sorted(map(re.escape, _EVENT_OF), key=len, reverse=True))
-)
-_EVENT_WORD = re.compile(r"(?i)\b(?:%s)\b" % "|".join(sorted(map(re.escape, _EVENT_OF), key=len, reverse=True)))
-
-
-def place_crossed(claim: str, passage: str) -> bool:
-    """The claim puts an event in a place the passage names only for another event, and the passage tells of the
-    claim's event: "Mozart died in Salzburg." against "born in Salzburg ... died in Vienna". Each event of the
-    passage reaches from its word to the next event's word or the sentence's end, so "died in the Austrian capital
-    Vienna", "born in Ulm, Germany" or "assassinated at Ford's Theatre in Washington" hold their places (the review
-    of pass 27); a place the passage does not name leaves the claim to the other checks.
-
-    >>> place_crossed("Mozart died in Salzburg.", "Mozart was born in Salzburg in 1756 and died in Vienna in 1791.")
-    True
-    >>> place_crossed("Mozart died in Vienna.", "Mozart was born in Salzburg in 1756 and died in Vienna in 1791.")
-    False
-    >>> place_crossed("Einstein was born in Germany.", "Einstein was born in Ulm, Germany, and died in Princeton.")
-    False
-    """
-    spans: dict[int, list[str]] = {}
-    for sentence in split_sentences(passage):
-        words = list(_EVENT_WORD.finditer(sentence))
-        for k, found in enumerate(words):
-            end = words[k + 1].start() if k + 1 < len(words) else len(sentence)
-            spans.setdefault(_EVENT_OF[found.group().lower()], []).append(normalize(sentence[found.start() : end]))
-    for said in _EVENT_AT.finditer(claim):
-        event, place = _EVENT_OF[said["event"].lower()], f" {normalize(said['place'])} "
-        if event not in spans or any(place in f" {s} " for s in spans[event]):
-            continue
-        if any(place in f" {s} " for e, found in spans.items() if e != event for s in found):
-            return True
-    return False
-
 
 # the seasons; "fall" only as one ("in the fall", "fall of 1979"), not "the fall of Rome"
 _SEASON = re.compile(
@@ -189,3 +103,48 @@ def _in_a_name(text: str, found: re.Match[str]) -> bool:
     before = re.search(r"([A-Za-z]+) $", text[:start])
     after = re.match(r" ([A-Za-z]+)", text[found.end() :])
     return any(m and m[1][:1].isupper() and m[1].lower() not in STOP for m in (before, after))
+
+
+# the months a season may mean, either hemisphere's ("autumn" is March to May in Sydney)
+_SEASON_MONTHS = {
+    "spring": frozenset({3, 4, 5, 9, 10, 11}),
+    "summer": frozenset({6, 7, 8, 12, 1, 2}),
+    "fall": frozenset({9, 10, 11, 3, 4, 5}),
+    "winter": frozenset({12, 1, 2, 6, 7, 8}),
+}
+
+
+def months_of_a_season(text: str) -> frozenset[int] | None:
+    """The months the seasons ``text`` names may mean (in either hemisphere), or None when it names none.
+
+    >>> sorted(months_of_a_season("In the autumn of 1981.")), months_of_a_season("the Arab Spring of 2011")
+    ([3, 4, 5, 9, 10, 11], None)
+    """
+    seasons = {_season(found) for found in _SEASON.finditer(text) if not _in_a_name(text, found)}
+    return frozenset().union(*(_SEASON_MONTHS[s] for s in seasons)) if seasons else None
+
+
+def other_time_of_year(said: str, evidence: str) -> bool:
+    """``said`` dates something within one year (a month, early/mid/late, a season) that the evidence dates in that
+    year only at other months: "In late 1981." or "In December 1981." where it says "lifted on 17 January 1981"
+    (hostile pass 47: not contradicted, Binary RAR paid 1; the years alone were compared). Evidence that also gives
+    the year without a month ("in 1981"), or no date of that year, leaves it to the other checks.
+
+    >>> lifted = "Martial law was lifted on 17 January 1981."
+    >>> other_time_of_year("In late 1981.", lifted), other_time_of_year("In December 1981.", lifted)
+    (True, True)
+    >>> other_time_of_year("In early 1981.", lifted), other_time_of_year("In 1981.", lifted)
+    (False, False)
+    >>> other_time_of_year("In June 1981.", "It was recorded in March 1981 and released in 1981.")
+    False
+    """
+    date = one_date(date_spans(said))
+    if date is None or date.years is None or date.years[0] != date.years[1]:
+        return False
+    months = frozenset(range(date.months[0], date.months[1] + 1)) if date.months else months_of_a_season(said)
+    if not months:
+        return False
+    told = [span for span in date_spans(evidence) if span.years == date.years]
+    if not told or any(span.months is None for span in told):
+        return False
+    return not any(months & set(range(span.months[0], span.months[1] + 1)) for span in told)

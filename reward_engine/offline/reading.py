@@ -239,6 +239,12 @@ _REFUSED_IF = re.compile(
 
 # A clause that only rules something out ("not Venus", "never Lyon"), not a bound ("not more than 5") or a
 # time ("not until 1990"): what follows it is another candidate ("Not Venus, but Mars": Mars alone).
+# one ruled out in a clause: "though it wasn't Henry Mancini" (hostile pass 47: read as a guess after "I don't know")
+RULED_OUT_SAID = re.compile(
+    r"(?i)^(?:(?:though|although|but|yet)\s+)?(?:it|that|this|he|she)\s+(?:was|is)(?:n['\u2019]t|\s+not)\s+"
+    r"(?!(?:more|less|fewer|until|before|after|only|just|quite|exactly|even|yet|sure|certain|much|many|far|long|so|"
+    r"too|very|at|over|under|above|below|around|about|nearly|the\s+only)\b)[^,;]*$"
+)
 RULED_OUT = re.compile(
     r"(?i)^(?:not|never)\s+(?!(?:more|less|fewer|until|before|after|only|just|quite|exactly|even|yet|sure|certain|"
     r"much|many|far|long|so|too|very|at|over|under|above|below|around|about|nearly)\b)\D*$"

@@ -36,6 +36,7 @@ def another_given_name(text: str, before: str, gold: str) -> bool:
     other, walked, others, order = False, set(), [], gold.split()
     for word, capitalised in words:
         initial = len(word) == 1 and any(g.startswith(word) for g in gold_words)
+        initial = initial or any(same_given_name(word, g) for g in gold_words)  # "Rob Knepper" (hostile pass 47)
         if word in gold_words or initial or (other and any(_spelt(word, g) for g in gold_words)):
             if other:
                 # her own given name before it, unless the gold has a name of its own where the other one
@@ -222,3 +223,125 @@ def _bearings(words: list[str], joined: list[str] = ()) -> set[str]:  # type: ig
         parts = [word[:5], word[5:]] if word[:5] in ("north", "south") and word[5:] in ("east", "west") else [word]
         found |= _BEARINGS.intersection(parts)
     return found
+
+
+# English given names and their common short forms: "Rob Knepper" is Robert Knepper, "Bill Clinton" William Clinton
+# (hostile pass 47: INCORRECT, "Rob" read as another given name). Only forms that stand for one full name here.
+_SHORT_FORMS = {
+    "robert": "rob robbie bob bobby bert",
+    "william": "will bill billy willie willy liam",
+    "michael": "mike mikey mick mickey",
+    "james": "jim jimmy jamie",
+    "thomas": "tom tommy",
+    "richard": "rick ricky rich richie dick",
+    "joseph": "joe joey",
+    "david": "dave davy",
+    "daniel": "dan danny",
+    "stephen": "steve stevie",
+    "steven": "steve stevie",
+    "christopher": "chris kit",
+    "matthew": "matt",
+    "nicholas": "nick nicky",
+    "anthony": "tony",
+    "andrew": "andy drew",
+    "edward": "ed eddie ted teddy ned",
+    "theodore": "ted teddy theo",
+    "benjamin": "ben benny",
+    "samuel": "sam sammy",
+    "patrick": "pat paddy",
+    "katherine": "kate katie kathy kat",
+    "catherine": "cathy kate katie cat",
+    "elizabeth": "liz lizzie beth betty eliza",
+    "jennifer": "jen jenny",
+    "susan": "sue susie",
+    "margaret": "maggie meg peggy",
+    "gregory": "greg",
+    "jeffrey": "jeff",
+    "john": "johnny jack",
+    "lawrence": "larry",
+    "ronald": "ron ronnie",
+    "donald": "don donnie",
+    "frederick": "fred freddie",
+    "henry": "harry hank",
+    "kenneth": "ken kenny",
+    "timothy": "tim timmy",
+    "charles": "charlie chuck",
+    "alexander": "alex sandy",
+    "walter": "walt",
+    "vincent": "vince",
+    "philip": "phil",
+    "douglas": "doug",
+    "gerald": "gerry jerry",
+    "abraham": "abe",
+    "zachary": "zach zack",
+    "nathaniel": "nate nat",
+    "joshua": "josh",
+    "victoria": "vicky tori",
+    "rebecca": "becky",
+    "deborah": "debbie deb",
+    "jacqueline": "jackie",
+    "frances": "fran",
+    "francis": "frank",
+    "franklin": "frank",
+    "raymond": "ray",
+    "leonard": "leo len lenny",
+    "gabriel": "gabe",
+    "maximilian": "max",
+    "augustus": "gus",
+    "eugene": "gene",
+}
+
+
+def same_given_name(word: str, other: str) -> bool:
+    """One given name and its common short form, either way round (both lower case): "rob" and robert, "william"
+    and bill; never two names of their own ("dan" and don) nor a name and itself.
+
+    >>> same_given_name("rob", "robert"), same_given_name("william", "bill"), same_given_name("dan", "don")
+    (True, True, False)
+    """
+    return word in _SHORT_FORMS.get(other, "").split() or other in _SHORT_FORMS.get(word, "").split()
+
+
+def _forms_of() -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    for full, forms in _SHORT_FORMS.items():
+        group = {full, *forms.split()}
+        for name in group:
+            out.setdefault(name, set()).update(group)
+    return {name: frozenset(group - {name}) for name, group in out.items()}
+
+
+_FORMS = _forms_of()  # each name: every form that stands for the same given name ("rob": robert, bob, ...)
+
+
+def given_name_forms(word: str) -> frozenset[str]:
+    """The full form and short forms that may stand for the same given name as ``word`` (lower case), itself left
+    out ("kate": katherine and catherine and their forms).
+
+    >>> sorted(given_name_forms("rob"))[:3], given_name_forms("paris")
+    (['bert', 'bob', 'bobby'], frozenset())
+    """
+    return _FORMS.get(word, frozenset())
+
+
+def given_names_as_written(response: str, evidence: str) -> str:
+    """A short given name written as the evidence writes it before the same family name: "Rob Knepper" as "Robert
+    Knepper" where it says "Robert Knepper" (hostile pass 47: Binary RAR read "Rob" as another name).
+
+    >>> given_names_as_written("Rob Knepper.", "Robert Knepper played Samuel Sullivan.")
+    'Robert Knepper.'
+    >>> given_names_as_written("Rob Knepper.", "Robert Smith and Jane Knepper.")
+    'Rob Knepper.'
+    """
+
+    def full(found: re.Match[str]) -> str:
+        for form in given_name_forms(found[1].lower()):
+            written = re.search(rf"\b({form})\s+{re.escape(found[2])}\b", evidence, re.IGNORECASE)
+            if written:
+                return f"{written[1]} {found[2]}"
+        return found[0]
+
+    return _GIVEN_AND_FAMILY.sub(full, response)
+
+
+_GIVEN_AND_FAMILY = re.compile(r"\b([A-Z][a-z]+)\s+([A-Z][\w'-]+)")

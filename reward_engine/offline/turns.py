@@ -545,6 +545,38 @@ def puts_down_before(text: str) -> bool:
     return any(_PUTS_DOWN_BEFORE.search(s) for s in re.split(r"(?<=[.!?])\s+", text.strip()))
 
 
+# the question's premise denied first: "Not on any one person", "No one in particular", "No real person"
+_PREMISE_DENIED = re.compile(
+    r"(?i)^\W*(?:(?:it\s+was|he\s+was|she\s+was)\s+)?(?:not\s+(?:(?:based\s+)?(?:on|by|from)\s+)?any\s+"
+    r"(?:one|single|particular|real)\b|no\s+(?:one|body|single\s+\w+|real\s+\w+|particular\s+\w+)\s+in\s+particular\b|"
+    r"no\s+(?:single|real|particular)\s+(?:person|one|individual|man|woman)\b|nobody\s+in\s+particular\b)"
+)
+# ... then a name only as what others say: "Frank Mundus is often cited", "some credit Frank Mundus"
+_SAID_BY_OTHERS = re.compile(
+    r"(?i)\b(?:(?:often|sometimes|commonly|frequently|widely|usually|popularly)\s+(?:cited|credited|named|mentioned|"
+    r"suggested|said|claimed|linked|given)|is\s+said\s+to|some\s+(?:say|credit|cite|claim|point\s+to|name)|"
+    r"reportedly|rumou?red|(?:has|have)\s+been\s+(?:cited|suggested|named|credited))\b"
+)
+
+
+def premise_denied(text: str) -> bool:
+    """The answer denies what the question takes for granted, then names a candidate only as what others say: "Not on
+    any one person, though Frank Mundus is often cited." to "Who was Quint based on?" commits to no one (hostile pass
+    47: CORRECT for Frank Mundus); "Frank Mundus, though some say it was a composite." commits to him.
+
+    >>> premise_denied("Not on any one person, though Frank Mundus is often cited.")
+    True
+    >>> premise_denied("No one in particular; Frank Mundus is often cited.")
+    True
+    >>> premise_denied("Frank Mundus, though some say no one in particular."), premise_denied("No one in particular.")
+    (False, False)
+    >>> premise_denied("Nobody knows for sure; Frank Mundus is often cited.")
+    False
+    """
+    found = _PREMISE_DENIED.match(text)
+    return found is not None and _SAID_BY_OTHERS.search(text, found.end()) is not None
+
+
 # the name as the measure of something else: "a city bigger than Paris" (the answer is that phrase)
 _THAN = re.compile(
     r"^(?:(?:a|an|the|some|any|one)\s+)?(?:(?!is\b|was\b|are\b|were\b|none\b|no\b)[a-z]+\s+){0,2}"

@@ -11,7 +11,7 @@ import dataclasses
 import re
 
 from reward_engine.labels import Label
-from reward_engine.offline import questions, topic, turns
+from reward_engine.offline import qualifiers, questions, topic, turns
 from reward_engine.offline.answer_forms import (
     MONTH_WORDS,
     DateSpan,
@@ -65,6 +65,10 @@ def date_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, readi
         spans_said = said is not None
     if said is not None and _SPAN_GOLD.search(gold_raw) and spans_said and _is_span(said) and said.years != want.years:
         return Label.INCORRECT  # "1939-1944" or "1938-1945" for 1939-1945: another span of years (review 39)
+    if said is not None and said.months is None and want.months is not None and said.years == want.years:
+        season = qualifiers.months_of_a_season(candidate.text)
+        if season and not season & set(range(want.months[0], want.months[1] + 1)):
+            return Label.INCORRECT  # "In the autumn of 1981." for 17 January 1981 (hostile pass 47: NOT_ATTEMPTED)
     return Label.INCORRECT if said is None else _compare_dates(want, said)
 
 
@@ -304,9 +308,10 @@ def _compare_quantity(value: float, step: float, q: Quantity, slack: float = 0.0
 
 
 # a gold that is an order of magnitude and nothing more: "Thousands", "Millions of people"
-_MAGNITUDE_GOLD = re.compile(r"(?i)\W*(?:many\s+|several\s+)?(dozens|hundreds|thousands|millions|billions)(?:\s+of\s+[a-z]+)?\W*")
+_MAGNITUDES = r"(dozens|hundreds|thousands|millions|billions)"
+_MAGNITUDE_GOLD = re.compile(rf"(?i)\W*(?:many\s+|several\s+)?{_MAGNITUDES}(?:\s+of\s+[a-z]+)?\W*")
 # that magnitude multiplied: "hundreds of thousands", "tens of millions"
-_TIMES_MAGNITUDE = re.compile(r"(?i)\b(?:tens|dozens|hundreds|thousands)\s+of\s+(dozens|hundreds|thousands|millions|billions)\b")
+_TIMES_MAGNITUDE = re.compile(rf"(?i)\b(?:tens|dozens|hundreds|thousands)\s+of\s+{_MAGNITUDES}\b")
 
 
 def other_magnitude(text: str, gold_raw: str) -> bool:
@@ -322,4 +327,3 @@ def other_magnitude(text: str, gold_raw: str) -> bool:
     if gold is None:
         return False
     return any(found[1].lower() == gold[1].lower() for found in _TIMES_MAGNITUDE.finditer(text))
-
