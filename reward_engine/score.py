@@ -203,10 +203,23 @@ async def score_file(
             if stdin:  # what this output was made from: another stdin is refused next time
                 record["stdin_digest"] = read.hexdigest()
                 write_atomically(sidecar(output_path), json.dumps(record).encode())
+            now = _knowledge_now(config, kb) if kb_version is not None else None
+            if now != kb_version:  # rebuilt under the job: its rows mix evidence from two KBs (hostile pass 47)
+                summary["knowledge_changed"] = {"start": kb_version, "end": now}
             return summary
         finally:
             if spool is not None:
                 spool.unlink(missing_ok=True)
+
+
+def _knowledge_now(config: RewardEngineConfig, kb: Any) -> str | None:
+    """The content version of the knowledge the job reads, read again at its end."""
+    if kb is not None:
+        return knowledge_version(kb)
+    try:
+        return check_knowledge(config, retrieves=False).version
+    except JobCheckError:
+        return None  # gone or broken since the start: changed all the same
 
 
 def knowledge_files(config: RewardEngineConfig) -> list[Path]:
@@ -571,7 +584,9 @@ def summarize(
 # size limit: one line, the rows written so far kept for the rerun); 3 no row could be scored (the input held no
 # row, or every row failed or was bad input); 4 more than --max-error-share of the rows failed (every row
 # written); 130 interrupted (rows kept).
-EXIT_NOTHING_SCORED, EXIT_TOO_MANY_ERRORS = 3, 4
+# 5 the knowledge base changed while the job ran (every row written; rows before and after the change were scored
+# against different texts).
+EXIT_NOTHING_SCORED, EXIT_TOO_MANY_ERRORS, EXIT_KNOWLEDGE_CHANGED = 3, 4, 5
 
 
 def error_share(statuses: dict[str, int]) -> tuple[int, int, float]:
@@ -691,6 +706,14 @@ def main(argv: list[str] | None = None) -> int:
     if not scored:
         print("error: no row could be scored (see the statuses above and the rows' 'error')", file=sys.stderr)
         return EXIT_NOTHING_SCORED
+    if changed := summary.get("knowledge_changed"):
+        print(
+            f"error: the knowledge base changed while scoring (content {changed['start']}, now {changed['end']}): "
+            f"the rows in {args.output} mix evidence from both; run again with --overwrite to score every row "
+            "against the KB as it is now",
+            file=sys.stderr,
+        )
+        return EXIT_KNOWLEDGE_CHANGED
     failed, tried, share = error_share(summary["statuses"])
     if share > args.max_error_share:
         print(

@@ -14,6 +14,11 @@ output named like a lock file's stem, rows deleted from the input, a build input
   the evidence says CBS (Binary RAR), "I don't know, though it wasn't Henry Mancini." (INCORRECT; truthrl-strict
   paid -1: the ruled-out name read as a guess; in tests/test_reward_holes_round3.py through every entry point).
 
+- a stale result with exit 0 (J3, passed by its lenient expectation but seen in its output): a KB rebuilt under a
+  running ``score`` left 1,024 rows scored against the old text and 976 against the new, exit 0 with a warning; the
+  job now reads the KB's content version again at its end and exits 5 with one line (every row written; the same
+  command refuses the output, ``--overwrite`` scores it again).
+
 Left (in the issue's note): G7 "Between the 2007 and 2008 seasons." for "Following the 2007 season" (INCORRECT) and
 G13 "The United States, Guatemala and Belize." for the incomplete gold "United States of America" (a list).
 
@@ -27,6 +32,13 @@ Found beside the pass:
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 import pytest
 
 from reward_engine.offline import facts
@@ -36,6 +48,7 @@ from reward_engine.offline.grader import Label, grade
 NEPAL = "How many houses were destroyed in Nepal earthquake?"
 SEASON = "In which season does he die?"
 SQUID = "How many hearts does a squid have?"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize(
@@ -172,3 +185,65 @@ def test_one_ruled_out_after_a_refusal_commits_to_nothing() -> None:
     assert grade(answer, "Quincy Jones", asked) is Label.NOT_ATTEMPTED
     assert grade(answer, "Henry Mancini", asked) is Label.INCORRECT
     assert commits("I don't know. Maybe Henry Mancini.", asked)
+
+
+def _build(docs: list[dict[str, str]], source: Path, db: Path) -> None:
+    source.write_text("".join(json.dumps(d) + "\n" for d in docs), encoding="utf-8")
+    argv = ["--input", str(source), "--db", str(db), "--no-dense", "--no-progress"]
+    done = subprocess.run([sys.executable, "-m", "retrieval.build", *argv], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_knowledge_base_rebuilt_under_a_score_is_no_success(tmp_path: Path) -> None:
+    """Pass 47's J3: a KB rebuilt while ``score`` ran left rows scored against both texts, exit 0 with a warning."""
+    text = "Ray Walston played Uncle Martin, the Martian, in My Favorite Martian."
+    db = tmp_path / "kb.db"
+    _build([{"title": "My Favorite Martian", "text": text}], tmp_path / "a.jsonl", db)
+    config = tmp_path / "cfg.json"
+    config.write_text(
+        json.dumps(
+            {
+                "preset": "knowrl-robust",
+                "grader": "offline",
+                "decomposer": "offline",
+                "verifier": "offline",
+                "factuality": {"enabled": True, "kb_path": str(db), "retrieval_mode": "bm25"},
+            }
+        )
+    )
+    completion = f"<think>\n{text}\n</think>\n<answer>\nBill Bixby.\n</answer>"
+    row = {"question": "Who played Uncle Martin?", "answers": "Ray Walston", "title": "My Favorite Martian"}
+    rows = [json.dumps({**row, "id": i, "completion": completion + " " * (i % 7)}) + "\n" for i in range(40)]
+    out = tmp_path / "out.jsonl"
+    argv = ["--input", "-", "--output", str(out), "--config", str(config), "--no-progress", "--batch-size", "4"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT), KNOWRL_CACHE_DIR=str(tmp_path / "cache"))
+    job = subprocess.Popen(
+        [sys.executable, "-m", "reward_engine.score", *argv],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert job.stdin is not None
+    job.stdin.write("".join(rows[:20]))
+    job.stdin.flush()
+    deadline = time.monotonic() + 120
+    while (not out.exists() or out.read_text().count("\n") < 4) and time.monotonic() < deadline:
+        time.sleep(0.1)  # some rows scored against the first text
+    _build([{"title": "My Favorite Martian", "text": text.replace("Ray Walston", "Bob Walker")}], tmp_path / "b", db)
+    stdout, stderr = job.communicate("".join(rows[20:]), timeout=300)
+    assert job.returncode == 5, stderr
+    lines = [line for line in stderr.splitlines() if line.startswith("error:")]
+    assert len(lines) == 1 and "the knowledge base changed while scoring" in lines[0], stderr
+    assert len(out.read_text().splitlines()) == 40  # every row written
+    again = subprocess.run(
+        [sys.executable, "-m", "reward_engine.score", *argv],
+        cwd=ROOT,
+        env=env,
+        input="".join(rows),
+        text=True,
+        capture_output=True,
+    )
+    assert again.returncode == 2 and "another version of the knowledge base" in again.stderr, again.stderr
