@@ -10,17 +10,21 @@ output named like a lock file's stem, rows deleted from the input, a build input
   NOT_ATTEMPTED for 17 January 1981; "Not on any one person, though Frank Mundus is often cited." was CORRECT for
   Frank Mundus (the premise denied, the gold named only as what others say);
 - right answers paid wrong: "Rob Knepper." for Robert Knepper (grader, ``supported`` and Binary RAR: a short given
-  name read as another), "Ira and Charlie Louvin." for The Louvin Brothers, "The Columbia Broadcasting System." where
-  the evidence says CBS (Binary RAR), "I don't know, though it wasn't Henry Mancini." (INCORRECT; truthrl-strict
-  paid -1: the ruled-out name read as a guess; in tests/test_reward_holes_round3.py through every entry point).
+  name read as another; only that way round), "I don't know, though it wasn't Henry Mancini." (INCORRECT;
+  truthrl-strict paid -1: the ruled-out name read as a guess; in tests/test_reward_holes_round3.py through every
+  entry point).
 
 - a stale result with exit 0 (J3, passed by its lenient expectation but seen in its output): a KB rebuilt under a
   running ``score`` left 1,024 rows scored against the old text and 976 against the new, exit 0 with a warning; the
   job now reads the KB's content version again at its end and exits 5 with one line (every row written; the same
   command refuses the output, ``--overwrite`` scores it again).
 
-Left (in the issue's note): G7 "Between the 2007 and 2008 seasons." for "Following the 2007 season" (INCORRECT) and
-G13 "The United States, Guatemala and Belize." for the incomplete gold "United States of America" (a list).
+Left (in the issue's note): G7 "Between the 2007 and 2008 seasons." for "Following the 2007 season" (INCORRECT),
+G13 "The United States, Guatemala and Belize." for the incomplete gold "United States of America" (a list), G3 "Ira
+and Charlie Louvin." for The Louvin Brothers and R2 "The Columbia Broadcasting System." where the evidence says CBS
+(Binary RAR 0): a members-as-the-group rule and an initialism rule were tried and taken back, review 47 found them
+paying "Groucho and Karl Marx." for the Marx Brothers and "World Wrestling Federation" against "the WWF, the
+conservation charity" (any names with the family word, any expansion with the initials).
 
 Found beside the pass:
 - pass 46's G6: "Hundreds of thousands." was CORRECT for the gold "Thousands" (the gold's word inside another
@@ -145,7 +149,8 @@ def test_a_doubt_is_no_premise_denied() -> None:
     ("answer", "gold", "label"),
     [
         ("Rob Knepper.", "Robert Knepper", Label.CORRECT),
-        ("Robert Knepper.", "Rob Knepper", Label.CORRECT),
+        ("William Smith.", "Will Smith", Label.INCORRECT),  # only that way round: Will Smith is a Willard (review 47)
+        ("Andrew Barrymore.", "Drew Barrymore", Label.INCORRECT),
         ("Bill Clinton.", "William Clinton", Label.CORRECT),
         ("Dan Brown.", "Don Brown", Label.INCORRECT),  # a name of its own, one vowel away
         ("Jim Carrey.", "John Carrey", Label.INCORRECT),
@@ -159,23 +164,11 @@ def test_a_short_given_name_in_the_fact_checks() -> None:
     heroes = ["Robert Knepper played Samuel Sullivan in the NBC series Heroes."]
     assert facts.supported("Rob Knepper played Samuel Sullivan in Heroes.", heroes)
     assert not facts.supported("Dan Knepper played Samuel Sullivan in Heroes.", heroes)
+    # "Bob" is Dylan's, not Plant's: the short form counts only before the same family name (review 47)
+    assert not facts.supported("Bob Dylan wrote the song.", ["Robert Plant wrote the song; Dylan later covered it."])
     asked = "Who played Samuel Sullivan in Heroes?"
     assert not facts.answer_contradicted(asked, "Rob Knepper.", heroes)
     assert facts.answer_contradicted(asked, "Dan Knepper.", heroes)
-
-
-def test_family_members_for_a_family_group() -> None:
-    asked = "Who wrote If I Could Only Win Your Love?"
-    assert grade("Ira and Charlie Louvin.", "The Louvin Brothers", asked) is Label.CORRECT
-    assert grade("Ira Louvin and Charlie Louvin.", "The Louvin Brothers", asked) is Label.CORRECT
-    assert grade("Ira and Charlie Everly.", "The Louvin Brothers", asked) is Label.INCORRECT
-
-
-def test_an_initialism_the_evidence_writes() -> None:
-    fbi = ["FBI is an American crime drama television show on the CBS channel, created by Dick Wolf."]
-    asked = "What channel is the new show FBI on?"
-    assert not facts.answer_contradicted(asked, "The Columbia Broadcasting System.", fbi)
-    assert facts.answer_contradicted(asked, "The National Broadcasting Company.", fbi)
 
 
 def test_one_ruled_out_after_a_refusal_commits_to_nothing() -> None:
@@ -247,3 +240,48 @@ def test_a_knowledge_base_rebuilt_under_a_score_is_no_success(tmp_path: Path) ->
         capture_output=True,
     )
     assert again.returncode == 2 and "another version of the knowledge base" in again.stderr, again.stderr
+
+
+@pytest.mark.parametrize(
+    ("answer", "gold", "label"),
+    [
+        ("A trio.", "three", Label.CORRECT),  # pass 45's G5
+        ("Three, or possibly a duo.", ["three", "trio"], Label.INCORRECT),
+        ("A trio; the band formed in 1994.", ["three", "trio"], Label.CORRECT),  # review 47: a year is detail
+        ("Three members; they released two albums.", ["three", "trio"], Label.CORRECT),  # another count: detail
+        ("Three; later there were five.", "three", Label.INCORRECT),
+    ],
+)
+def test_ensembles_count_and_other_figures_are_detail(answer: str, gold: str | list[str], label: Label) -> None:
+    assert grade(answer, gold, "How many members were in the band's classic line-up?") is label
+
+
+@pytest.mark.parametrize(
+    ("answer", "gold", "label"),
+    [
+        ("Thousands, in a city of hundreds of thousands.", "Thousands", Label.CORRECT),  # review 47
+        ("Thousands of protesters; tens of thousands more watched on television.", "Thousands", Label.CORRECT),
+        ("Hundreds of thousands.", "Hundreds", Label.INCORRECT),
+        ("Tens of thousands.", "Hundreds of thousands", Label.INCORRECT),
+    ],
+)
+def test_a_magnitude_in_a_detail(answer: str, gold: str, label: Label) -> None:
+    assert grade(answer, gold, "How many people protested?") is label
+
+
+def test_a_time_of_year_another_event_has_is_left_open() -> None:
+    single = ["The single was released on 3 July 1981, and the album was released in the autumn."]
+    assert not facts.answer_contradicted("When was the album released?", "In the autumn of 1981.", single)
+    film = ["Filming began in February 1994 and wrapped in April 1994; the film premiered later that year."]
+    assert not facts.answer_contradicted("When did the film premiere?", "In December 1994.", film)
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        ("Not any single person alone, but Frank Mundus, as is often cited, was the main model.", Label.CORRECT),
+        ("There was no real person behind Quint, though some point to Frank Mundus.", Label.INCORRECT),
+    ],
+)
+def test_a_premise_denied_then_a_name_committed_to(answer: str, label: Label) -> None:
+    assert grade(answer, "Frank Mundus", "Who was the character Quint in Jaws based on?") is label

@@ -396,7 +396,12 @@ def _prepare_numbers(text: str) -> str:
     low = re.sub(r"\ban?\s+(?=(?:hundred|thousand|million|billion|trillion)\b)", "one ", low)  # "a hundred" is 100
     low = _FRACTION.sub(_fraction, low)  # "an eighth of a mile" is 0.125 mile, not an 8th
     low = _ONE_OF_THEM.sub(" ", low)  # "11 players, one of whom is the goalkeeper": no second count (pass 28)
+    low = _ENSEMBLE.sub(lambda m: _ENSEMBLES[m[1]], low)  # "a trio" is three (hostile pass 45, review 47)
     return _DOZENS.sub(_dozens, numbers_in_words_to_digits(_HALF_DOZEN.sub("6", low)))
+
+
+_ENSEMBLES = {"duo": "2", "trio": "3", "quartet": "4", "quintet": "5", "sextet": "6", "septet": "7", "octet": "8"}
+_ENSEMBLE = re.compile(r"\b(?:an?\s+)?(%s)\b" % "|".join(_ENSEMBLES))
 
 
 _ONE_OF_THEM = re.compile(r"\b(?:one|each|any|none|some|all)\s+of\s+(?:whom|which)\b")  # not "one of them": a count
@@ -844,6 +849,13 @@ def counts_something_else(text: str, question: str | None) -> bool:
     many metres (the same kind of measure)."""
     read = _counts_other(text, question)
     return read is not None and bool(read[1]) and all(read[2])
+
+
+def counts_only_others(text: str, question: str | None) -> bool:
+    """Every figure of ``text`` counts something other than "How many X ...?" asks ("they released two albums" for
+    how many members): a statement of other counts, no answer to the count asked."""
+    read = _counts_other(text, question, owners=True)
+    return read is not None and bool(read[2]) and all(read[2])
 
 
 def without_other_counts(text: str, question: str | None) -> str:

@@ -22,7 +22,6 @@ from reward_engine.offline.answer_forms import (
     NAME_PARTICLES,
     NUMBER_PHRASE,
     date_spans,
-    initials,
     numbers_in_words_to_digits,
 )
 from reward_engine.offline.comparatives import compared_the_other_way, misranked, outranked, picks_the_lesser
@@ -412,9 +411,10 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
     said_events = events.told(claim)
     for passage in passages:
         have, passage_numbers = _passage_features(passage)
-        # "Rob Knepper" where it says "Robert Knepper": a given name's short form is that name (hostile pass 47)
-        missing = {n for n in claim_names - have if not spelling.given_name_forms(n) & have}
-        if numbers - passage_numbers or missing or _scaled(claim) - _scaled(passage):
+        c_words, c_names = words, claim_names
+        if claim_names - have and (respelt := spelling.given_names_as_written(claim, passage)) != claim:
+            c_words, c_names = _words(respelt), names(respelt) - _NEGATORS - _ERAS  # "Rob Knepper" (hostile pass 47)
+        if numbers - passage_numbers or c_names - have or _scaled(claim) - _scaled(passage):
             continue  # ... and "8,849 thousand metres" is not "8,849 metres"
         if said_events and (told := events.told(passage)) and said_events - told:
             continue  # "died in Salzburg in 1756" where it says "born in Salzburg in 1756" (hostile pass 20)
@@ -430,7 +430,7 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue  # "in the spring of 1979", "in the early 1960s" where it says fall, late (hostile passes 44, 45)
         if said_events and events.place_crossed(claim, passage):
             continue  # "died in Salzburg" where it says "born in Salzburg ... died in Vienna" (hostile pass 27)
-        if len({w for w in words if w in have or spelling.given_name_forms(w) & have}) / len(words) < threshold:
+        if len(c_words & have) / len(c_words) < threshold:
             continue
         if _unit_swapped(stated, passage) or _opposed(claim, words, passage, threshold):
             continue
@@ -774,7 +774,7 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
             continue
         if not negative and _other_rank(claim, words, passage, threshold):
             return True  # "the sixth planet from the Sun" where it says "the fifth" (hostile pass 14)
-        if len({w for w in words if w in have or spelling.given_name_forms(w) & have}) / len(words) < threshold:
+        if len(words & have) / len(words) < threshold:
             continue
         if stated and not negative and any(_disagree(v, values(passage)) for v in stated if not _in_period(v, passage)):
             return True  # ("was not completed in 1887" denies a value the passage never gives: no contradiction)
@@ -1156,7 +1156,6 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     if any(re.search(r"\d", p) for p in passages):  # evidence in words is read as words (review 41)
         response = _count_in_digits(response, question)  # "Three rounds." for how many rounds (hostile pass 40)
     response = _country_as_written(response, passages)  # "USA" where it says "the United States" (pass 18)
-    response = _initialism_as_written(response, passages)  # "The Columbia Broadcasting System" for CBS (pass 47)
     response = spelling.given_names_as_written(response, " ".join(passages))  # "Rob" for Robert (hostile pass 47)
     as_number = turns.roman(response)
     spoken = str(as_number) if as_number is not None else numbers_in_words_to_digits(response)
@@ -1484,26 +1483,6 @@ _PERIOD = re.compile(
     r"(?i)\b(?P<opening>from\s+)?(1\d{3}|20\d{2}|\d{3})\s*(?:to|until|till|through|[-\u2013])\s*"
     r"(?:(?:his|her|their|its)\s+(?:death|abdication|retirement|end)\s+in\s+)?(1\d{3}|20\d{2}|\d{3})\b"
 )
-
-
-def _initialism_as_written(response: str, passages: Iterable[str]) -> str:
-    """A whole answer of three or more capitalised words whose initialism the evidence writes in capitals, as the
-    evidence writes it: "The Columbia Broadcasting System." where it says "on the CBS channel" (hostile pass 47:
-    contradicted, "Columbia" read as another name); anything else unchanged.
-
-    >>> _initialism_as_written("The Columbia Broadcasting System.", ["FBI airs on the CBS channel."])
-    'CBS'
-    >>> _initialism_as_written("Columbia Pictures.", ["FBI airs on the CBS channel."])
-    'Columbia Pictures.'
-    """
-    words = re.findall(r"[\w'-]+", response)
-    capitalised = [w for w in words if w[:1].isupper()]
-    if len(capitalised) < 3 or len(capitalised) < len(words) - 2:
-        return response  # a sentence, not a name
-    short = initials(normalize(response)).upper()
-    if len(short) >= 3 and any(re.search(rf"\b{short}\b", p) for p in passages):
-        return short
-    return response
 
 
 def _country_as_written(response: str, passages: Iterable[str]) -> str:

@@ -553,7 +553,6 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
         text, raw_golds = rewrites.two_units_joined(text), [rewrites.two_units_joined(g) for g in raw_golds]
     if towns.state_gold(raw_golds):  # "Lebanon, TN" for "Lebanon, Tennessee" (hostile pass 34)
         text = towns.states_spelt(text)
-    text = rewrites.family_members_as_group(text, raw_golds)  # "Ira and Charlie Louvin" (hostile pass 47)
     if rewrites.ordinal_part_gold(raw_golds):  # "season one" for "the first season" (hostile pass 34)
         text = rewrites.parts_as_ordinals(text, raw_golds)
     if rewrites.time_gold(raw_golds):  # "15:30" for 3:30 pm (hostile pass 17)
@@ -768,7 +767,7 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         return Label.INCORRECT  # "Mozart Sr." is Leopold, the father, for Wolfgang Amadeus (hostile pass 8)
     if golds and all(_heir_named(text, raw, question) or _state_school(text, raw, question) for raw, _ in golds):
         return Label.INCORRECT  # "Isaac Hayes III", "Kansas State" for Kansas's team (hostile pass 34)
-    if turns.premise_denied(text) and any(find_word(pred, g) >= 0 for _, g in golds):
+    if turns.premise_denied(text, question) and any(find_word(pred, g) >= 0 for _, g in golds):
         return Label.INCORRECT  # "Not on any one person, though Frank Mundus is often cited." (hostile pass 47)
     if (turns.puts_down_before(text) or turns.retracted(text)) and any(find_word(pred, g) >= 0 for _, g in golds):
         return Label.INCORRECT  # "Most people would say Paris, but that's a myth." (hostile pass 7)

@@ -137,6 +137,8 @@ def other_time_of_year(said: str, evidence: str) -> bool:
     (False, False)
     >>> other_time_of_year("In June 1981.", "It was recorded in March 1981 and released in 1981.")
     False
+    >>> other_time_of_year("In December 1994.", "Filming began in February 1994; it premiered later that year.")
+    False
     """
     date = one_date(date_spans(said))
     if date is None or date.years is None or date.years[0] != date.years[1]:
@@ -144,7 +146,17 @@ def other_time_of_year(said: str, evidence: str) -> bool:
     months = frozenset(range(date.months[0], date.months[1] + 1)) if date.months else months_of_a_season(said)
     if not months:
         return False
-    told = [span for span in date_spans(evidence) if span.years == date.years]
-    if not told or any(span.months is None for span in told):
-        return False
-    return not any(months & set(range(span.months[0], span.months[1] + 1)) for span in told)
+    spans = date_spans(evidence)
+    told = [span for span in spans if span.years == date.years]
+    if len(told) != 1 or told[0].months is None:
+        return False  # "began in February 1994 and wrapped in April 1994": which is the asked event's (review 47)
+    if any(span.years is None for span in spans) or _SEASON.search(evidence) or _RELATIVE_TIME.search(evidence):
+        return False  # "the album was released in the autumn", "later that year": a time the evidence gives apart
+    return not months & set(range(told[0].months[0], told[0].months[1] + 1))
+
+
+# a time given relative to a date the sentence gives: "later that year", "the following month"
+_RELATIVE_TIME = re.compile(
+    r"(?i)\b(?:later|earlier)\s+(?:that|the\s+same)\s+year|\b(?:that|the\s+same)\s+year\b|"
+    r"\bthe\s+(?:following|next|previous)\s+(?:month|spring|summer|autumn|fall|winter)\b|\bmonths?\s+later\b"
+)

@@ -577,29 +577,3 @@ def subtitle_joined(text: str, question: str | None) -> str:
         return found.group()
 
     return _COLON_TITLE.sub(joined, text)
-
-
-# a gold that names a family group: "The Louvin Brothers", "the Brontë sisters"
-_FAMILY_GOLD = re.compile(r"(?i)\s*(?:the\s+)?(?P<family>[A-Z][\w'-]+)\s+(?:brothers|sisters|twins|siblings)\s*")
-
-
-def family_members_as_group(text: str, golds: list[str]) -> str:
-    """Two or more given names and the family name of a family-group gold, written as the gold: "Ira and Charlie
-    Louvin" (or "Ira Louvin and Charlie Louvin") is "The Louvin Brothers" (hostile pass 47: INCORRECT).
-
-    >>> family_members_as_group("Ira and Charlie Louvin.", ["The Louvin Brothers"])
-    'The Louvin Brothers.'
-    >>> family_members_as_group("Ira Louvin and Charlie Louvin", ["The Louvin Brothers"])
-    'The Louvin Brothers'
-    >>> family_members_as_group("Ira Louvin.", ["The Louvin Brothers"])
-    'Ira Louvin.'
-    """
-    for gold in golds:
-        found = _FAMILY_GOLD.fullmatch(gold)
-        if found is None:
-            continue
-        family = re.escape(found["family"])
-        given = rf"[A-Z][\w'-]+(?:\s+{family})?"
-        members = re.compile(rf"\b{given}(?:\s*,\s*{given})*,?\s+(?:and|&)\s+[A-Z][\w'-]+\s+{family}\b")
-        text = members.sub(gold.strip(), text)
-    return text

@@ -36,7 +36,7 @@ def another_given_name(text: str, before: str, gold: str) -> bool:
     other, walked, others, order = False, set(), [], gold.split()
     for word, capitalised in words:
         initial = len(word) == 1 and any(g.startswith(word) for g in gold_words)
-        initial = initial or any(same_given_name(word, g) for g in gold_words)  # "Rob Knepper" (hostile pass 47)
+        initial = initial or any(g in full_forms(word) for g in gold_words)  # "Rob Knepper" (hostile pass 47)
         if word in gold_words or initial or (other and any(_spelt(word, g) for g in gold_words)):
             if other:
                 # her own given name before it, unless the gold has a name of its own where the other one
@@ -292,36 +292,25 @@ _SHORT_FORMS = {
 }
 
 
-def same_given_name(word: str, other: str) -> bool:
-    """One given name and its common short form, either way round (both lower case): "rob" and robert, "william"
-    and bill; never two names of their own ("dan" and don) nor a name and itself.
-
-    >>> same_given_name("rob", "robert"), same_given_name("william", "bill"), same_given_name("dan", "don")
-    (True, True, False)
-    """
-    return word in _SHORT_FORMS.get(other, "").split() or other in _SHORT_FORMS.get(word, "").split()
-
-
-def _forms_of() -> dict[str, frozenset[str]]:
+def _full_forms_of() -> dict[str, frozenset[str]]:
     out: dict[str, set[str]] = {}
     for full, forms in _SHORT_FORMS.items():
-        group = {full, *forms.split()}
-        for name in group:
-            out.setdefault(name, set()).update(group)
-    return {name: frozenset(group - {name}) for name, group in out.items()}
+        for short in forms.split():
+            out.setdefault(short, set()).add(full)
+    return {short: frozenset(fulls) for short, fulls in out.items()}
 
 
-_FORMS = _forms_of()  # each name: every form that stands for the same given name ("rob": robert, bob, ...)
+_FULL_FORMS = _full_forms_of()  # each short form: the full names it stands for ("kate": katherine, catherine)
 
 
-def given_name_forms(word: str) -> frozenset[str]:
-    """The full form and short forms that may stand for the same given name as ``word`` (lower case), itself left
-    out ("kate": katherine and catherine and their forms).
+def full_forms(word: str) -> frozenset[str]:
+    """The full given names a short form (lower case) stands for; only that way round: "Rob" is a Robert, but a
+    "William Smith" is not Will Smith (Willard), nor "Andrew Barrymore" Drew (review 47).
 
-    >>> sorted(given_name_forms("rob"))[:3], given_name_forms("paris")
-    (['bert', 'bob', 'bobby'], frozenset())
+    >>> sorted(full_forms("kate")), full_forms("robert"), full_forms("paris")
+    (['catherine', 'katherine'], frozenset(), frozenset())
     """
-    return _FORMS.get(word, frozenset())
+    return _FULL_FORMS.get(word, frozenset())
 
 
 def given_names_as_written(response: str, evidence: str) -> str:
@@ -335,7 +324,7 @@ def given_names_as_written(response: str, evidence: str) -> str:
     """
 
     def full(found: re.Match[str]) -> str:
-        for form in given_name_forms(found[1].lower()):
+        for form in full_forms(found[1].lower()):
             written = re.search(rf"\b({form})\s+{re.escape(found[2])}\b", evidence, re.IGNORECASE)
             if written:
                 return f"{written[1]} {found[2]}"

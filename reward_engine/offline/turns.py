@@ -547,7 +547,7 @@ def puts_down_before(text: str) -> bool:
 
 # the question's premise denied first: "Not on any one person", "No one in particular", "No real person"
 _PREMISE_DENIED = re.compile(
-    r"(?i)^\W*(?:(?:it\s+was|he\s+was|she\s+was)\s+)?(?:not\s+(?:(?:based\s+)?(?:on|by|from)\s+)?any\s+"
+    r"(?i)^\W*(?:(?:it\s+was|he\s+was|she\s+was|there\s+was|there\s+is)\s+)?(?:not\s+(?:(?:based\s+)?(?:on|by|from)\s+)?any\s+"
     r"(?:one|single|particular|real)\b|no\s+(?:one|body|single\s+\w+|real\s+\w+|particular\s+\w+)\s+in\s+particular\b|"
     r"no\s+(?:single|real|particular)\s+(?:person|one|individual|man|woman)\b|nobody\s+in\s+particular\b)"
 )
@@ -559,7 +559,7 @@ _SAID_BY_OTHERS = re.compile(
 )
 
 
-def premise_denied(text: str) -> bool:
+def premise_denied(text: str, question: str | None = None) -> bool:
     """The answer denies what the question takes for granted, then names a candidate only as what others say: "Not on
     any one person, though Frank Mundus is often cited." to "Who was Quint based on?" commits to no one (hostile pass
     47: CORRECT for Frank Mundus); "Frank Mundus, though some say it was a composite." commits to him.
@@ -572,9 +572,20 @@ def premise_denied(text: str) -> bool:
     (False, False)
     >>> premise_denied("Nobody knows for sure; Frank Mundus is often cited.")
     False
+    >>> premise_denied("No one in particular, some say, but it was really Pattie Boyd.")
+    False
+    >>> premise_denied("There was no real person behind Quint, though some point to Frank Mundus.", "Who was Quint?")
+    True
     """
     found = _PREMISE_DENIED.match(text)
-    return found is not None and _SAID_BY_OTHERS.search(text, found.end()) is not None
+    if found is None:
+        return False
+    # every clause after it that names someone names them only as what others say: "..., but Frank Mundus, as is
+    # often cited, was the main model" and "some say, but it was really Pattie Boyd" commit to a name (review 47)
+    clauses = [c for c in re.split(r"[,;:()]|\s[-\u2013\u2014]\s", text[found.end() :]) if c.strip()]
+    asked = set(re.findall(r"\b[A-Z][a-z]+", question or ""))
+    named = [c for c in clauses if set(re.findall(r"\b[A-Z][a-z]+", c)) - asked]  # not the question's own names
+    return bool(named) and all(_SAID_BY_OTHERS.search(c) for c in named)
 
 
 # the name as the measure of something else: "a city bigger than Paris" (the answer is that phrase)

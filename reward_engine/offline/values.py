@@ -17,6 +17,7 @@ from reward_engine.offline.answer_forms import (
     DateSpan,
     Quantity,
     asked_step,
+    counts_only_others,
     date_spans,
     gold_date,
     gold_quantity,
@@ -200,6 +201,8 @@ def number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, rea
     want = gold_quantity(gold_raw)
     if want is None:
         return None
+    if abs(want[0]) < 1000 and _other_figures_only(candidate.text, reading.question):
+        return None  # "Three members; they released two albums.", "...; the band formed in 1994.": detail (review 47)
     text = without_other_counts(candidate.text, reading.question)  # "eight legs, in four pairs": one count
     found = quantities(text, in_asked_unit(gold_raw, reading.question))
     if found and other_dimension(text, in_asked_unit(gold_raw, reading.question)):
@@ -228,6 +231,21 @@ def number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, rea
     # SimpleQA: precision the question does not ask for is not required ("to two decimal places": 1.41 for 1.41421)
     step = max(want[1], asked_step(reading.question, want[0]) or 0.0)
     return _compare_quantity(want[0], step, value, slack)
+
+
+def _other_figures_only(text: str, question: str) -> bool:
+    """A clause with a verb in the past whose figures are all years said as years ("the band formed in 1994") or
+    counts of something else than the question's count ("they released two albums" for how many members): none
+    answers the count."""
+    if not _PAST_VERB.search(text) or re.search(r"(?i)\b(?:one|ones)\b", text):
+        return False  # "one of whom is Malia": a part of the count
+    if counts_only_others(text, question):
+        return True
+    years = list(_YEAR_SAID.finditer(lower(text)))
+    return bool(years) and len(quantities(text)) == len(years)
+
+
+_PAST_VERB = re.compile(r"(?i)(?<!-)\b(?:[a-z]{3,}ed|began|became|won|took|came|went|had|made|wrote|sold|gave|left)\b")
 
 
 _APPROX_GOLD = re.compile(
@@ -310,8 +328,11 @@ def _compare_quantity(value: float, step: float, q: Quantity, slack: float = 0.0
 # a gold that is an order of magnitude and nothing more: "Thousands", "Millions of people"
 _MAGNITUDES = r"(dozens|hundreds|thousands|millions|billions)"
 _MAGNITUDE_GOLD = re.compile(rf"(?i)\W*(?:many\s+|several\s+)?{_MAGNITUDES}(?:\s+of\s+[a-z]+)?\W*")
-# that magnitude multiplied: "hundreds of thousands", "tens of millions"
-_TIMES_MAGNITUDE = re.compile(rf"(?i)\b(?:tens|dozens|hundreds|thousands)\s+of\s+{_MAGNITUDES}\b")
+# a magnitude multiplied, opening the answer: "hundreds of thousands", "tens of millions"
+_TIMES_MAGNITUDE = re.compile(
+    rf"(?i)\W*(?:(?:about|around|some|roughly|perhaps|maybe|probably|likely|several|many)\s+)*"
+    rf"(?P<times>tens|{_MAGNITUDES[1:-1]})\s+of\s+(?P<of>{_MAGNITUDES[1:-1]})\b"
+)
 
 
 def other_magnitude(text: str, gold_raw: str) -> bool:
@@ -320,10 +341,17 @@ def other_magnitude(text: str, gold_raw: str) -> bool:
 
     >>> other_magnitude("Hundreds of thousands.", "Thousands"), other_magnitude("Thousands of homes.", "Thousands")
     (True, False)
-    >>> other_magnitude("Hundreds of thousands.", "Hundreds of thousands")
+    >>> other_magnitude("Hundreds of thousands", "Hundreds of thousands"), other_magnitude("Hundreds of it", "Hundreds")
+    (False, False)
+    >>> other_magnitude("Hundreds of thousands.", "Hundreds")
+    True
+    >>> other_magnitude("Thousands, in a city of hundreds of thousands.", "Thousands")
     False
     """
     gold = _MAGNITUDE_GOLD.fullmatch(gold_raw)
-    if gold is None:
-        return False
-    return any(found[1].lower() == gold[1].lower() for found in _TIMES_MAGNITUDE.finditer(text))
+    said = _TIMES_MAGNITUDE.match(text)
+    if gold is None or said is None or _PAST_VERB.search(text):
+        return False  # "Thousands, in a city of hundreds of thousands", "tens of thousands more watched": detail
+    if times := _TIMES_MAGNITUDE.match(gold_raw):  # "Hundreds of thousands": that magnitude and no other
+        return (times["times"].lower(), times["of"].lower()) != (said["times"].lower(), said["of"].lower())
+    return gold[1].lower() in (said["times"].lower(), said["of"].lower())
