@@ -33,7 +33,15 @@ from retrieval.chunking import Chunker
 from retrieval.dense import IndexMismatchError
 from retrieval.embedder import Embedder
 from retrieval.models import DEFAULT_EMBEDDING_MODEL
-from retrieval.schema import connect, create_schema, document_columns, foreign_tables, get_meta, set_meta
+from retrieval.schema import (
+    connect,
+    create_schema,
+    document_columns,
+    foreign_tables,
+    get_meta,
+    passages_fingerprint,
+    set_meta,
+)
 from retrieval.sources import BadRow, Document, demo_documents, read_documents
 from retrieval.store import ingest, sync_passages
 
@@ -68,6 +76,26 @@ def _documents(
                 repeats.append(told)
         first.setdefault(row.title, line)
         yield row
+
+
+def _drop_stale_index(db_path: Path, conn: sqlite3.Connection) -> bool:
+    """Remove a dense index (and its manifest) that no longer describes the KB's passages: a --no-dense rebuild
+    with other text left the old index beside it, and hybrid scoring then blamed an interrupted build (hostile
+    pass 48). An index that still matches is kept (a --no-dense rebuild of the same text)."""
+    index, manifest_path = dense.index_paths(db_path)
+    if not index.exists() and not manifest_path.exists():
+        return False
+    try:
+        manifest = dense.Manifest.read(manifest_path)
+        fp = passages_fingerprint(conn)
+        current = all(fp[k] == getattr(manifest, k) for k in ("count", "max_id", "checksum"))
+    except (IndexMismatchError, OSError, ValueError):
+        current = False
+    if current:
+        return False
+    for path in (index, manifest_path):
+        path.unlink(missing_ok=True)
+    return True
 
 
 def is_built(db_path: Path, dense_index: bool = True) -> bool:
@@ -151,6 +179,12 @@ def build(
         set_meta(conn, "chunker", {"tokenizer": chunker.name, "max_tokens": max_tokens})
         conn.commit()
         if not dense_index:
+            if _drop_stale_index(db_path, conn):
+                log.warning(
+                    "%s: its dense index described the KB's old text and was removed; build without --no-dense to "
+                    "index the new text",
+                    db_path,
+                )
             return BuildReport(
                 db=str(db_path),
                 documents=asdict(ingested) if ingested else {},

@@ -272,7 +272,8 @@ def _check_index(conn: sqlite3.Connection, path: Path, index_path: Path, manifes
     if stale:
         raise ValueError(
             f"{path}: its dense index does not match its passages ({', '.join(stale)} differ: a build that changed "
-            f"the text was interrupted before the index was updated): finish it with {fix}"
+            f"the text was interrupted before the index was updated, or the index is another KB's): rebuild it with "
+            f"{fix}"
         )
 
 

@@ -10,10 +10,10 @@ deleted, names with a newline and a tab, train's output_dir on its data, a KB li
 
 Left (in the issue's note): R1, one sentence cut into its atoms under knowrl-robust ("Fences is a film.", "...
 directed by Denzel Washington", "... came out in 2016"): each atom holds words of its own, as FActScore's atomic facts
-do, so they count apart; G5 "A trio." for three (NOT_ATTEMPTED; closed in pass 47: an ensemble is its count); G14 "Season 9." for "the show's
-ninth season" and G7 "It has no dimension." for "dimensionless" (INCORRECT: aliases "ninth season" and "no
-dimension" were tried and taken back, review 46 found them paying "The eighth season; the ninth season only shows
-his funeral." and "no dimension of length, but the dimension of time").
+do, so they count apart; G5 "A trio." for three (NOT_ATTEMPTED; closed in pass 47: an ensemble is its count); G14
+"Season 9." for "the show's ninth season" and G7 "It has no dimension." for "dimensionless" (INCORRECT: aliases
+"ninth season" and "no dimension" were tried and taken back, review 46 found them paying "The eighth season; the
+ninth season only shows his funeral." and "no dimension of length, but the dimension of time").
 
 Review 46 (136 cases, 3dd2367 against 8811a39) found 28 regressions of the first forms: the office rule refused
 "King." for Kerry King and "Pope." for Alexander Pope (now only a gold of modifiers and an office, "Vice

@@ -172,9 +172,10 @@ def compared_the_other_way(claim: str, passages: list[str]) -> bool:
     >>> compared_the_other_way("Texas is larger than California.", ["California is larger than Texas in population."])
     False
     """
-    found = _COMPARED.match(claim)
+    found = _COMPARED.match(said_with_a_verb(claim))
     if not found or _LIMITED.search(found["rest"]):
         return False
+    passages = [said_with_a_verb(p) for p in passages]
     big, small, dimension = _ordered(found)
     if _negated(found):
         big, small = small, big
@@ -186,6 +187,30 @@ def compared_the_other_way(claim: str, passages: list[str]) -> bool:
         for passage in passages
         for said in _COMPARES.finditer(passage)
     )
+
+
+# "Arkansas produces more rice than California", "A does not grow fewer grapes than B": a comparison by a verb
+_BY_A_VERB = re.compile(
+    rf"(?P<a>{_NAME})\s+(?:(?:does|did|do)(?P<neg>n['\u2019]t|\s+not)\s+)?(?P<verb>[a-z]{{3,}})\s+"
+    r"(?P<dir>more|less|fewer)\s+(?P<noun>[a-z]{3,})\s+than\s+"
+)
+
+
+def said_with_a_verb(text: str) -> str:
+    """A comparison made by a verb and a count, written as one the comparison rules read: "Arkansas produces more
+    rice than California" as "Arkansas is more producrice than California" (hostile pass 48: "California produces
+    more rice than Arkansas." was supported by the sentence that says the opposite).
+
+    >>> said_with_a_verb("Arkansas does not produce more rice than California.")
+    'Arkansas is not more producrice than California.'
+    """
+
+    def one_word(found: re.Match[str]) -> str:
+        stem = re.sub(r"(?:es|ed|s|e|d)$", "", found["verb"])
+        direction = "more" if found["dir"] == "more" else "less"
+        return f"{found['a']} is{' not' if found['neg'] else ''} {direction} {stem}{found['noun']} than "
+
+    return _BY_A_VERB.sub(one_word, text)
 
 
 def _limited_before(passage: str, start: int) -> bool:

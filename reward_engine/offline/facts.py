@@ -366,6 +366,34 @@ _DEGREES = re.compile(r"(?i)\s*\bdegrees?\s+(celsius|centigrade|fahrenheit)\b")
 _MINUS = re.compile(r"(?i)(?<![\d)]\s)(?<![\d)])\bminus\s+(?=\d)")
 
 
+_NAME_RUN = r"[A-Z][\w'.-]*(?:\s+(?:de\s+|van\s+|von\s+|da\s+|of\s+)?[A-Z][\w'.-]*)*"
+_RESPECTIVELY = re.compile(
+    rf"^\W*(?P<doers>{_NAME_RUN}(?:\s*,\s*{_NAME_RUN})*,?\s+(?:and|&)\s+{_NAME_RUN})\s+"
+    rf"(?P<verb>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){{0,3}})\s+"
+    r"(?P<done>.+?),?\s+respectively\s*[.!]?\s*$"
+)
+_LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+|&\s+)?|\s+(?:and|&)\s+")
+
+
+def _respectively(claim: str) -> list[str] | None:
+    """A claim that pairs names with roles "respectively", as one claim per pair: "Andy Garcia and Sofia Coppola
+    played Mary Corleone and Vincent Mancini, respectively." says Garcia played Mary (hostile pass 48: supported
+    where the passage gives Sofia Mary, the roles swapped). None for any other claim, or lists of unequal length.
+
+    >>> _respectively("Andy Garcia and Sofia Coppola played Vincent and Mary, respectively.")
+    ['Andy Garcia played Vincent', 'Sofia Coppola played Mary']
+    >>> _respectively("Andy Garcia played Vincent.") is None
+    True
+    """
+    found = _RESPECTIVELY.match(claim)
+    if found is None:
+        return None
+    doers, done = _LIST_SPLIT.split(found["doers"].strip()), _LIST_SPLIT.split(found["done"].strip())
+    if len(doers) != len(done) or len(doers) < 2:
+        return None
+    return [f"{a} {found['verb']} {b}" for a, b in zip(doers, done)]
+
+
 _NAMED = r"(?:[A-Z][\w'-]*(?:\s+(?:of\s+)?[A-Z][\w'-]*)*|\d[\d,.]*)"
 _SET_ASIDE = re.compile(
     rf"^(?P<main>.*?\b(?P<said>[\w'-]+))\s*,?\s+(?:and\s+|but\s+)?(?:not|rather\s+than|instead\s+of)\s+"
@@ -396,6 +424,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
     >>> supported("Paris is not the capital of France.", ["Paris is the capital and largest city of France."])
     False
     """
+    if (pairs := _respectively(claim)) is not None:  # each name with its own role, each to be supported
+        return all(supported(pair, passages, threshold) for pair in pairs)
     if (stated := _set_aside(claim)) is not None:  # "born in Salzburg, not Vienna": born in Salzburg
         return supported(stated, passages, threshold)
     claim = canonical(claim)
@@ -612,6 +642,34 @@ def _superlative_given_another(question: str, response: str, answering_words: li
     return False
 
 
+# who comes after the one a sentence ranks first: "Arkansas is the largest producer, followed by California"
+_RANKED_AFTER = re.compile(r"(?i)\b(?:followed\s+by|ahead\s+of|trailed\s+by|before)\s+(?P<rest>[^.;:!?]+)")
+
+
+def _only_ranked_below(question: str, response: str, sentences: list[str]) -> bool:
+    """For a superlative question, a response that names only what an answering sentence ranks after the one it
+    gives the superlative to: "California." where it says "Arkansas is the largest producer of rice in the United
+    States, followed by California and Louisiana" (hostile pass 48: named there, so Binary RAR paid 1).
+
+    >>> said = ["Arkansas is the largest producer of rice in the United States, followed by California."]
+    >>> q = "Which state is the largest producer of rice?"
+    >>> _only_ranked_below(q, "California.", said), _only_ranked_below(q, "Arkansas.", said)
+    (True, False)
+    """
+    if not _SUPERLATIVE_WORD.search(question):
+        return False
+    named = {n for n in names(response)} - names(question)
+    if not named:
+        return False
+    for sentence in sentences:
+        found = _RANKED_AFTER.search(sentence)
+        if found is None or not _SUPERLATIVE_WORD.search(sentence[: found.start()]):
+            continue
+        if named <= names(found["rest"]) and not named & names(sentence[: found.start()]):
+            return True
+    return False
+
+
 @functools.lru_cache(maxsize=8192)
 def _superlatives(text: str) -> frozenset[tuple[str, str]]:
     same = {"biggest": "largest", "tallest": "highest"}
@@ -755,6 +813,8 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
     >>> contradicted("Paris is not the capital of France.", ["Paris is the capital and largest city of France."])
     True
     """
+    if (pairs := _respectively(claim)) is not None:
+        return any(contradicted(pair, passages, threshold) for pair in pairs)
     if (stated := _set_aside(claim)) is not None:  # "born in Vienna, not Salzburg": born in Vienna
         return contradicted(stated, passages, threshold)
     claim = canonical(claim)
@@ -1189,6 +1249,8 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return False
     if _superlative_given_another(question, response, [w for _, _, w in answering]):
         return True
+    if _only_ranked_below(question, response, [s for _, s, _ in answering]):
+        return True  # "California." where California is "followed by" after the largest (hostile pass 48)
     where = turns.countries(question) | turns.countries(" ".join(s for _, s, _ in answering))
     if _relation_named(response, question) or _another_place_named(response, where):
         return True  # "The father of Mozart", "Mozart's librettist"; "Paris, Texas" (hostile pass 6)

@@ -577,3 +577,49 @@ def subtitle_joined(text: str, question: str | None) -> str:
         return found.group()
 
     return _COLON_TITLE.sub(joined, text)
+
+
+_PLACE_ORDINAL = re.compile(rf"(?i)\b(?:{'|'.join(ORDINAL_WORDS)}|\d{{1,2}}(?:st|nd|rd|th))\b")
+_RUNNER_UP = re.compile(
+    rf"(?i)\b(?:the\s+)?(?:(?P<n>{'|'.join(ORDINAL_WORDS)}|\d{{1,2}}(?:st|nd|rd|th))[\s-]+)?runner[\s-]+up\b"
+)
+
+
+def place_gold(golds: list[str]) -> bool:
+    """A gold that is a finishing place by its ordinal ("third place", "3rd")."""
+    return any(_PLACE_ORDINAL.search(g) for g in golds)
+
+
+def runners_up_as_places(text: str) -> str:
+    """A runner-up as the place it is: the runner-up is second, the third runner-up fourth (hostile pass 48: "Third
+    runner-up." was CORRECT for third place, the ordinal read and "runner-up" taken for detail).
+
+    >>> runners_up_as_places("Third runner-up."), runners_up_as_places("The runner-up")
+    ('fourth place.', 'second place')
+    >>> runners_up_as_places("2nd runner up")
+    'third place'
+    """
+
+    def place(found: re.Match[str]) -> str:
+        said = (found["n"] or "").lower()
+        n = ORDINAL_WORDS.index(said) + 1 if said in ORDINAL_WORDS else int(re.sub(r"\D", "", said) or 1)
+        return f"{ORDINAL_WORDS[n]} place" if n + 1 <= len(ORDINAL_WORDS) else found.group()
+
+    return _RUNNER_UP.sub(place, text)
+
+
+_HYPHENATED = re.compile(r"\b([^\W\d_]{2,})-([^\W\d_]{2,})\b")
+
+
+def hyphenated_as_written(text: str, golds: list[str]) -> str:
+    """A gold's hyphenated word written joined or apart, as the gold writes it: "Spiderman", "Ant Man" for
+    Spider-Man, Ant-Man (hostile pass 48: INCORRECT).
+
+    >>> hyphenated_as_written("Spiderman.", ["Spider-Man"]), hyphenated_as_written("ant man", ["Ant-Man"])
+    ('Spider-Man.', 'Ant-Man')
+    """
+    for gold in golds:
+        for found in _HYPHENATED.finditer(gold):
+            joined = re.compile(rf"(?i)\b{re.escape(found[1])}\s?{re.escape(found[2])}\b")
+            text = joined.sub(found[0], text)
+    return text

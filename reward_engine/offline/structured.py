@@ -42,6 +42,8 @@ def json_answer(text: str, question: str | None = None) -> str:
     ('Lyon, Paris', 'Lyon, Paris', 'Paris')
     >>> json_answer('```json\\n{"year": 1889, "confidence": 0.9}\\n```', "In which year was it completed?")
     '1889'
+    >>> json_answer('```python\\nanswer = "Gary Oldman"\\n```'), json_answer('```text\\nParis\\n```')
+    ('Gary Oldman', 'Paris')
 
     """
     if len(text) > _MAX_CHARS or not re.match(r"\s*(?:```|[{\[])", text):
@@ -51,10 +53,20 @@ def json_answer(text: str, question: str | None = None) -> str:
     try:
         value = json.loads(body)
     except ValueError:
-        return text
+        value = None
     if not isinstance(value, (dict, list)):
-        return text
+        if fenced is None:
+            return text
+        # a fence around anything else: its body, an assignment's value ('```python\nanswer = "Gary Oldman"\n```'
+        # read the tag "python" as a second name: hostile pass 48), a quoted string's text
+        assigned = _ASSIGNED.fullmatch(body)
+        return assigned["value"] if assigned else value if isinstance(value, str) else body
     return _said(value, question)
+
+
+_ASSIGNED = re.compile(
+    r"\s*(?:[A-Za-z_]\w*\s*(?::\s*\w+\s*)?=|[A-Za-z_]\w*\s*:)\s*([\"'])(?P<value>[^\"'\n]*)\1\s*;?\s*"
+)
 
 
 def _said(value: object, question: str | None) -> str:
