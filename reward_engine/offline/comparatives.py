@@ -191,7 +191,9 @@ def compared_the_other_way(claim: str, passages: list[str]) -> bool:
 
 # "Arkansas produces more rice than California", "A does not grow fewer grapes than B": a comparison by a verb
 _BY_A_VERB = re.compile(
-    rf"(?P<a>{_NAME})\s+(?:(?:does|did|do)(?P<neg>n['\u2019]t|\s+not)\s+)?(?P<verb>[a-z]{{3,}})\s+"
+    rf"(?P<a>{_NAME})\s+(?:(?:does|did|do)(?P<neg>n['\u2019]t|\s+not)\s+)?"
+    r"(?P<verb>(?!(?:is|was|are|were|been|being|has|had|have|seems?|seemed|becomes?|became|remains?|remained)\b)"
+    r"[a-z]{3,})\s+"
     r"(?P<dir>more|less|fewer)\s+(?P<noun>[a-z]{3,})\s+than\s+"
 )
 

@@ -375,6 +375,34 @@ _RESPECTIVELY = re.compile(
 _LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+|&\s+)?|\s+(?:and|&)\s+")
 
 
+_PASSIVE = re.compile(
+    rf"^\W*(?P<done>{_NAME_RUN}(?:(?:\s*,\s*|,?\s+(?:and|&)\s+){_NAME_RUN})*)\s+(?:was|were|is|are)\s+"
+    rf"(?P<verb>[a-z]{{2,}}ed)\s+by\s+(?P<doers>{_NAME_RUN}(?:(?:\s*,\s*|,?\s+(?:and|&)\s+){_NAME_RUN})*)"
+    r"(?P<respectively>,?\s+respectively)?\s*[.!]?\s*$"
+)
+
+
+def _active(claim: str) -> str | None:
+    """A claim in the passive with a regular verb, said in the active ("Vincent Mancini was played by Sofia Coppola"
+    as "Sofia Coppola played Vincent Mancini"), so the doer checks read who did it (review 48: supported where the
+    passage gives the role to Andy Garcia); names paired "respectively" as one such claim per pair. None otherwise.
+
+    >>> _active("Vincent Mancini and Mary Corleone were played by Andy Garcia and Sofia Coppola, respectively.")
+    'Andy Garcia played Vincent Mancini. Sofia Coppola played Mary Corleone.'
+    >>> _active("Vincent Mancini was played by Sofia Coppola.")
+    'Sofia Coppola played Vincent Mancini.'
+    """
+    found = _PASSIVE.match(claim)
+    if found is None:
+        return None
+    done, doers = _LIST_SPLIT.split(found["done"].strip()), _LIST_SPLIT.split(found["doers"].strip().rstrip("."))
+    if found["respectively"]:
+        if len(done) != len(doers):
+            return None
+        return " ".join(f"{a} {found['verb']} {b}." for a, b in zip(doers, done))
+    return f"{found['doers'].rstrip('.')} {found['verb']} {found['done']}."
+
+
 def _respectively(claim: str) -> list[str] | None:
     """A claim that pairs names with roles "respectively", as one claim per pair: "Andy Garcia and Sofia Coppola
     played Mary Corleone and Vincent Mancini, respectively." says Garcia played Mary (hostile pass 48: supported
@@ -426,6 +454,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
     """
     if (pairs := _respectively(claim)) is not None:  # each name with its own role, each to be supported
         return all(supported(pair, passages, threshold) for pair in pairs)
+    if (active := _active(claim)) is not None:  # "Vincent Mancini was played by Sofia Coppola": who did it
+        return supported(active, passages, threshold)
     if (stated := _set_aside(claim)) is not None:  # "born in Salzburg, not Vienna": born in Salzburg
         return supported(stated, passages, threshold)
     claim = canonical(claim)
@@ -643,7 +673,8 @@ def _superlative_given_another(question: str, response: str, answering_words: li
 
 
 # who comes after the one a sentence ranks first: "Arkansas is the largest producer, followed by California"
-_RANKED_AFTER = re.compile(r"(?i)\b(?:followed\s+by|ahead\s+of|trailed\s+by|before)\s+(?P<rest>[^.;:!?]+)")
+_RANKED_AFTER = re.compile(r"(?i)\b(?:followed\s+by|ahead\s+of|trailed\s+by)\s+(?P<rest>[^.;:!?]+)")
+_RANK_ASKED = re.compile(r"(?i)\b(?:second|third|fourth|fifth|2nd|3rd|[4-9]th|runner[\s-]up|before|after|since)\b")
 
 
 def _only_ranked_below(question: str, response: str, sentences: list[str]) -> bool:
@@ -656,16 +687,21 @@ def _only_ranked_below(question: str, response: str, sentences: list[str]) -> bo
     >>> _only_ranked_below(q, "California.", said), _only_ranked_below(q, "Arkansas.", said)
     (True, False)
     """
-    if not _SUPERLATIVE_WORD.search(question):
-        return False
+    asked = _SUPERLATIVE_WORD.search(question)
+    if asked is None or _RANK_ASKED.search(question):
+        return False  # "the second largest", "the oldest before Trump": not the first of the ranking (review 48)
+    # the first word it ranks by: "producer" of "the largest producer of rice", "population"
+    what = next((_words(w) for w in re.findall(r"[A-Za-z'-]+", question[asked.end() :]) if _words(w)), set())
     named = {n for n in names(response)} - names(question)
     if not named:
         return False
     for sentence in sentences:
         found = _RANKED_AFTER.search(sentence)
-        if found is None or not _SUPERLATIVE_WORD.search(sentence[: found.start()]):
-            continue
-        if named <= names(found["rest"]) and not named & names(sentence[: found.start()]):
+        before = sentence[: found.start()] if found else ""
+        if found is None or not _SUPERLATIVE_WORD.search(before) or not what <= _words(sentence):
+            continue  # "... the largest producer of rice" answers no question about the largest population
+        holder = names(before) - names(question)
+        if holder and named <= names(found["rest"]) and not named & names(before):
             return True
     return False
 

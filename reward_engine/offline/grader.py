@@ -554,8 +554,8 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
     if towns.state_gold(raw_golds):  # "Lebanon, TN" for "Lebanon, Tennessee" (hostile pass 34)
         text = towns.states_spelt(text)
     text = rewrites.hyphenated_as_written(text, raw_golds)  # "Spiderman" for Spider-Man (hostile pass 48)
-    if rewrites.place_gold(raw_golds):  # "Third runner-up." is fourth place (hostile pass 48)
-        text = rewrites.runners_up_as_places(text)
+    if rewrites.place_gold(raw_golds):  # "Third runner-up." is fourth place (hostile pass 48); the gold's too
+        text, raw_golds = rewrites.runners_up_as_places(text), [rewrites.runners_up_as_places(g) for g in raw_golds]
     if rewrites.ordinal_part_gold(raw_golds):  # "season one" for "the first season" (hostile pass 34)
         text = rewrites.parts_as_ordinals(text, raw_golds)
     if rewrites.time_gold(raw_golds):  # "15:30" for 3:30 pm (hostile pass 17)

@@ -580,8 +580,9 @@ def subtitle_joined(text: str, question: str | None) -> str:
 
 
 _PLACE_ORDINAL = re.compile(rf"(?i)\b(?:{'|'.join(ORDINAL_WORDS)}|\d{{1,2}}(?:st|nd|rd|th))\b")
-_RUNNER_UP = re.compile(
-    rf"(?i)\b(?:the\s+)?(?:(?P<n>{'|'.join(ORDINAL_WORDS)}|\d{{1,2}}(?:st|nd|rd|th))[\s-]+)?runner[\s-]+up\b"
+_RUNNER_UP = re.compile(  # the answer itself: "Third runner-up.", "They finished as the runner-up"
+    r"(?i)^(?P<lead>\W*(?:(?:they|he|she|it|we)\s+(?:were|was|finished|came|placed|ended)\s+(?:as\s+|up\s+as\s+)?)?)"
+    rf"(?:the\s+)?(?:(?P<n>{'|'.join(ORDINAL_WORDS)}|\d{{1,2}}(?:st|nd|rd|th))[\s-]+)?runner[\s-]+up\b"
 )
 
 
@@ -592,7 +593,8 @@ def place_gold(golds: list[str]) -> bool:
 
 def runners_up_as_places(text: str) -> str:
     """A runner-up as the place it is: the runner-up is second, the third runner-up fourth (hostile pass 48: "Third
-    runner-up." was CORRECT for third place, the ordinal read and "runner-up" taken for detail).
+    runner-up." was CORRECT for third place, the ordinal read and "runner-up" taken for detail). Only the answer itself:
+    "First place; they had been runner-up the year before" keeps its detail (review 48).
 
     >>> runners_up_as_places("Third runner-up."), runners_up_as_places("The runner-up")
     ('fourth place.', 'second place')
@@ -603,7 +605,7 @@ def runners_up_as_places(text: str) -> str:
     def place(found: re.Match[str]) -> str:
         said = (found["n"] or "").lower()
         n = ORDINAL_WORDS.index(said) + 1 if said in ORDINAL_WORDS else int(re.sub(r"\D", "", said) or 1)
-        return f"{ORDINAL_WORDS[n]} place" if n + 1 <= len(ORDINAL_WORDS) else found.group()
+        return f"{found['lead']}{ORDINAL_WORDS[n]} place" if n + 1 <= len(ORDINAL_WORDS) else found.group()
 
     return _RUNNER_UP.sub(place, text)
 
@@ -620,6 +622,7 @@ def hyphenated_as_written(text: str, golds: list[str]) -> str:
     """
     for gold in golds:
         for found in _HYPHENATED.finditer(gold):
-            joined = re.compile(rf"(?i)\b{re.escape(found[1])}\s?{re.escape(found[2])}\b")
-            text = joined.sub(found[0], text)
+            # the whole answer only: "Spiderman, and later the Green Goblin", "Bride of Reanimator" (review 48)
+            joined = re.compile(rf"(?i)^(\W*(?:the\s+)?){re.escape(found[1])}\s?{re.escape(found[2])}(\W*)$")
+            text = joined.sub(lambda m, f=found: f"{m[1]}{f[0]}{m[2]}", text)
     return text

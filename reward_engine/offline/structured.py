@@ -59,13 +59,15 @@ def json_answer(text: str, question: str | None = None) -> str:
             return text
         # a fence around anything else: its body, an assignment's value ('```python\nanswer = "Gary Oldman"\n```'
         # read the tag "python" as a second name: hostile pass 48), a quoted string's text
-        assigned = _ASSIGNED.fullmatch(body)
-        return assigned["value"] if assigned else value if isinstance(value, str) else body
+        assigned = [found["value"] for found in _ASSIGNED.finditer(body)]
+        if assigned:  # 'guess_1 = "X"' and 'guess_2 = "Y"': two answers, a list (review 48)
+            return ", ".join(assigned)
+        return value if isinstance(value, str) else body
     return _said(value, question)
 
 
-_ASSIGNED = re.compile(
-    r"\s*(?:[A-Za-z_]\w*\s*(?::\s*\w+\s*)?=|[A-Za-z_]\w*\s*:)\s*([\"'])(?P<value>[^\"'\n]*)\1\s*;?\s*"
+_ASSIGNED = re.compile(  # 'answer = "X"', 'answer: str = "X"', 'answer: "X"', one per line
+    r"(?m)^\s*(?:[A-Za-z_]\w*\s*(?::\s*\w+\s*)?=|[A-Za-z_]\w*\s*:)\s*([\"'])(?P<value>[^\"'\n]*)\1\s*;?\s*$"
 )
 
 
