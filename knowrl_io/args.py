@@ -14,6 +14,21 @@ EXIT_USAGE = 2  # a usage, config or input error: one line on stderr
 EXIT_INTERRUPTED = 130  # what a shell reports for a command ended by Ctrl-C: every job exits so, saying what is kept
 
 
+EXIT_TOO_MANY_ERRORS = 4  # more than --max-error-share of the rows failed (every row written): score, evaluate
+MAX_ERROR_SHARE = 0.1  # --max-error-share's default: see docs/score-model-outputs.md
+
+
+def share(text: str) -> float:
+    """An argparse type: a share from 0 to 1 (``--max-error-share``); anything else is a one-line usage error."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be a share from 0 to 1, got {text!r}")
+    return value
+
+
 def interrupted(kept: str) -> int:
     """Say on stderr, on a line of its own, that the job was stopped and what it kept; return the exit status. The
     line opens with a newline: a progress bar cut off mid-line would otherwise swallow its start (pass 47's run:

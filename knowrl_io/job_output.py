@@ -81,6 +81,13 @@ def _check_location(
                 f"--output name is too long: {len(os.fsencode(output.name))} bytes, and the job's record and lock "
                 f"files add {longest - len(os.fsencode(output.name))} (255 at most); choose a shorter name"
             )
+    for suffix, what in ((".job.json", "record"), (".lock", "lock")):
+        owner = output.with_name(output.name[: -len(suffix)]) if output.name.endswith(suffix) else None
+        if owner is not None and owner.name and owner.exists():
+            # "--output x.jsonl.job.json --overwrite" replaced job A's record with job B's rows (hostile pass 49)
+            raise OutputError(
+                f"{flag} {output} is where the job that wrote {owner} keeps its {what} file; choose another {flag}"
+            )
     if output.is_dir():
         raise OutputError(f"{flag} {output} is a directory; give a file path")
     if output.exists() and not output.is_file():  # /dev/null, a FIFO: replaced by a file, or a hang

@@ -263,6 +263,13 @@ def _check_index(conn: sqlite3.Connection, path: Path, index_path: Path, manifes
     fix = f"python -m retrieval.build --from-db {path}"
     if not (index_path.exists() and manifest_path.exists()) or index_path.stat().st_size == 0:
         raise ValueError(f"{path}: its dense index is incomplete (an interrupted build): finish it with {fix}")
+    with open(index_path, "rb") as handle:  # a FAISS file opens with its index type's four letters ("IxMp")
+        head = handle.read(4)
+    if len(head) < 4 or not head.isalnum():
+        # zeroed or written over (hostile pass 49: every row failed at scoring time, exit 3, not this one line)
+        raise ValueError(
+            f"{path}: its dense index {index_path} is not a FAISS index (written over?): rebuild it with {fix}"
+        )
     try:
         manifest = dense.Manifest.read(manifest_path)
     except dense.IndexMismatchError as exc:

@@ -232,7 +232,11 @@ def check_output(
     output: Path, rows_path: Path, kb_path: Path | None = None, inputs: Path | None = None, overwrite: bool = False
 ) -> None:
     """Refuse (``OutputError``, one line) an output that is an input, a special file, or someone else's file."""
-    sources = [rows_path, inputs, kb_path, scored_input(rows_path)]
+    from retrieval.dense import index_paths
+
+    # the KB's dense index and manifest too: "-o kb.faiss --overwrite" wrote the page over the index (hostile pass 49)
+    index_files = list(index_paths(kb_path)) if kb_path is not None else []
+    sources = [rows_path, inputs, kb_path, *index_files, scored_input(rows_path)]
     for source in (rows_path, inputs):  # a score job's record beside its output: its resume depends on it
         record = None if source is None else sidecar(source)
         if record is not None and output.exists() and record.exists() and os.path.samefile(record, output):

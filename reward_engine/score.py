@@ -37,7 +37,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from tqdm.auto import tqdm
 
-from knowrl_io.args import EXIT_USAGE, Parser, interrupted
+from knowrl_io.args import EXIT_TOO_MANY_ERRORS, EXIT_USAGE, MAX_ERROR_SHARE, Parser, interrupted, share
 from knowrl_io.job_output import OutputError, own_output, sidecar, write_atomically
 from knowrl_io.jsonl import Appender, Row, finite, read_objects, read_rows, rewrite_indexed
 from knowrl_io.logs import add_verbosity, setup_logging
@@ -71,7 +71,6 @@ log = logging.getLogger(__name__)
 
 FINAL = {"ok", "cached", "bad_input"}  # statuses that are not recomputed on resume
 JOB = "reward_engine.score"
-MAX_ERROR_SHARE = 0.1  # --max-error-share's default: see docs/score-model-outputs.md
 
 
 def _output_row(row: Row, result: RewardResult | None, source: Path, settings: str = "") -> dict[str, Any]:
@@ -586,7 +585,7 @@ def summarize(
 # written); 130 interrupted (rows kept).
 # 5 the knowledge base changed while the job ran (every row written; rows before and after the change were scored
 # against different texts).
-EXIT_NOTHING_SCORED, EXIT_TOO_MANY_ERRORS, EXIT_KNOWLEDGE_CHANGED = 3, 4, 5
+EXIT_NOTHING_SCORED, EXIT_KNOWLEDGE_CHANGED = 3, 5
 
 
 def error_share(statuses: dict[str, int]) -> tuple[int, int, float]:
@@ -595,16 +594,6 @@ def error_share(statuses: dict[str, int]) -> tuple[int, int, float]:
     failed = sum(n for status, n in statuses.items() if status in RETRY)
     tried = failed + sum(n for status, n in statuses.items() if status in ("ok", "cached"))
     return failed, tried, failed / tried if tried else 0.0
-
-
-def _share(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be a share from 0 to 1, got {text!r}")
-    return value
 
 
 def add_ray_arguments(parser: argparse.ArgumentParser) -> None:
@@ -638,7 +627,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--max-error-share",
-        type=_share,
+        type=share,
         default=MAX_ERROR_SHARE,
         help="exit 4 (after writing every row) when more than this share of the rows still failed after the "
         f"passes (timeout, error, breaker_open; bad input not counted); default {MAX_ERROR_SHARE}, 1 never",
@@ -714,10 +703,10 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_KNOWLEDGE_CHANGED
-    failed, tried, share = error_share(summary["statuses"])
-    if share > args.max_error_share:
+    failed, tried, failed_share = error_share(summary["statuses"])
+    if failed_share > args.max_error_share:
         print(
-            f"error: {failed} of {tried} rows failed ({share:.0%}: timeout, error or breaker_open), more than "
+            f"error: {failed} of {tried} rows failed ({failed_share:.0%}: timeout, error or breaker_open), more than "
             f"--max-error-share {args.max_error_share:g}; every row is in {args.output}: run the same command "
             "again to retry the failed ones",
             file=sys.stderr,

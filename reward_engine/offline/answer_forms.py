@@ -1161,12 +1161,21 @@ def _span(m: re.Match[str], century: int) -> DateSpan | None:
     return DateSpan(None, (month, month))
 
 
+# a day of the month in words past twenty: "twenty-first", "thirty first" ("twentieth" is in _ORDINALS)
+_DAY_IN_WORDS = re.compile(
+    r"\b(?P<tens>twenty|thirty)[\s-]+(?P<unit>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)\b"
+)
+# "July the 21st", "July the twelfth": the month, then its day
+_MONTH_THE = re.compile(r"\b(%s)\s+the\s+(\d{1,2}(?:st|nd|rd|th)?|%s)\b" % (_MON, "|".join(_ORDINALS)))
 _DAY_OF_MONTH = re.compile(r"\b(?:the\s+)?(\d{1,2}(?:st|nd|rd|th)?|%s)\s+of\s+(?=%s)" % ("|".join(_ORDINALS), _MON))
 
 
 def _date_text(text: str) -> str:
-    """Lowercase, NFKC, and "the fourth of July" as "4 July" (the day-of-month form date_spans reads)."""
+    """Lowercase, NFKC, and "the fourth of July" as "4 July" (the day-of-month form date_spans reads); "July the
+    twenty-first" as "July 21" (hostile pass 49: no day read, so a wrong day was too vague to be wrong)."""
     low = unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'")
+    low = _DAY_IN_WORDS.sub(lambda m: str(_TENS[m["tens"]] + _ORDINALS[m["unit"]]), low)
+    low = _MONTH_THE.sub(lambda m: f"{m[1]} {_ORDINALS.get(m[2], m[2])}", low)  # "thirtieth": left as it is
     return _DAY_OF_MONTH.sub(lambda m: f"{_ORDINALS.get(m.group(1), m.group(1))} ", low)
 
 

@@ -706,6 +706,44 @@ def _only_ranked_below(question: str, response: str, sentences: list[str]) -> bo
     return False
 
 
+# the one a sentence says was replaced: "..., replacing Elizabeth Fry", "in place of", "taking over from"
+_REPLACED = re.compile(
+    r"(?i)\b(?:replacing|who\s+replaced|succeeding|in\s+place\s+of|instead\s+of|rather\s+than|taking\s+over\s+from|"
+    r"took\s+over\s+from)\s+(?P<rest>[^.;:!?,]+)"
+)
+# a question about what came before: the replaced one may be its answer
+_ASKS_BEFORE = re.compile(
+    r"(?i)\b(?:replac\w*|succeed\w*|before|previous\w*|former\w*|original\w*|until|prior|earlier|old|first|"
+    r"used\s+to|was\s+on)\b"
+)
+
+
+def _only_the_replaced(question: str, response: str, sentences: list[str]) -> bool:
+    """A response that names only what an answering sentence says was replaced: "Elizabeth Fry." where "Since 2016,
+    Winston Churchill has been on the back of the £5 note, replacing Elizabeth Fry." (hostile pass 49: named there,
+    so Binary RAR paid 1). Not for a question about what came before ("Who was on the £5 note before Churchill?").
+
+    >>> said = ["Since 2016, Winston Churchill has been on the back of the £5 note, replacing Elizabeth Fry."]
+    >>> q = "Who is on the back of the £5 note?"
+    >>> _only_the_replaced(q, "Elizabeth Fry.", said), _only_the_replaced(q, "Winston Churchill.", said)
+    (True, False)
+    """
+    if _ASKS_BEFORE.search(question):
+        return False
+    named = names(response) - names(question)
+    if not named:
+        return False
+    for sentence in sentences:
+        found = _REPLACED.search(sentence)
+        if found is None:
+            continue
+        rest = names(found["rest"])
+        outside = names(sentence[: found.start()] + " " + sentence[found.end() :])
+        if named <= rest and not named & outside and outside - names(question):
+            return True
+    return False
+
+
 @functools.lru_cache(maxsize=8192)
 def _superlatives(text: str) -> frozenset[tuple[str, str]]:
     same = {"biggest": "largest", "tallest": "highest"}
@@ -1285,6 +1323,8 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return False
     if _superlative_given_another(question, response, [w for _, _, w in answering]):
         return True
+    if _only_the_replaced(question, response, [s for _, s, _ in answering]):
+        return True  # "Elizabeth Fry." where Churchill is on the note, "replacing Elizabeth Fry" (hostile pass 49)
     if _only_ranked_below(question, response, [s for _, s, _ in answering]):
         return True  # "California." where California is "followed by" after the largest (hostile pass 48)
     where = turns.countries(question) | turns.countries(" ".join(s for _, s, _ in answering))

@@ -770,6 +770,8 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         return Label.INCORRECT  # "Mozart Sr." is Leopold, the father, for Wolfgang Amadeus (hostile pass 8)
     if golds and all(_heir_named(text, raw, question) or _state_school(text, raw, question) for raw, _ in golds):
         return Label.INCORRECT  # "Isaac Hayes III", "Kansas State" for Kansas's team (hostile pass 34)
+    if turns.taken_back_for_another(text, question, raw_golds) and any(find_word(pred, g) >= 0 for _, g in golds):
+        return Label.INCORRECT  # "Arianne Zucker. Actually, the role belongs to Alison Sweeney." (hostile pass 49)
     if turns.premise_denied(text, question) and any(find_word(pred, g) >= 0 for _, g in golds):
         return Label.INCORRECT  # "Not on any one person, though Frank Mundus is often cited." (hostile pass 47)
     if (turns.puts_down_before(text) or turns.retracted(text)) and any(find_word(pred, g) >= 0 for _, g in golds):

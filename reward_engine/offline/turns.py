@@ -120,6 +120,39 @@ _HEARSAY_BUT = re.compile(
 )
 
 
+# a later sentence that opens by taking the answer back: "Actually, ...", "Thinking about it more, ..."
+_TAKES_BACK = re.compile(
+    r"(?i)^\W*(?:actually|in fact|thinking about it(?:\s+(?:more|again|further))?|now that i think (?:about|of) it|"
+    r"on (?:second thoughts?|reflection|further thought)|come to think of it|wait|correction|scratch that|"
+    r"no,? wait|my mistake|sorry)\b\s*[,:;\u2013\u2014-]*\s*"
+)
+_ABOUT_THE_ANSWER = re.compile(r"(?i)^(?:he|she|they|his|her|their|him|them|also|too)\b")  # "Actually, she also ..."
+
+
+def taken_back_for_another(text: str, question: str | None, golds: list[str]) -> bool:
+    """A later sentence takes the answer back for a name of its own: "Arianne Zucker. Thinking about it more, the role
+    belongs to Alison Sweeney." (hostile pass 49: CORRECT, the tail too long for ``settled``). Not a sentence about
+    the answer ("Actually, she also played Nicole Walker."), nor one that names the gold.
+
+    >>> taken_back_for_another("Zucker. Actually, the role belongs to Alison Sweeney.", None, ["Zucker"])
+    True
+    >>> taken_back_for_another("Arianne Zucker. Actually, she also played Nicole.", None, ["Arianne Zucker"])
+    False
+    """
+    sentences = re.split(r"(?<=[.!?])\s+", text.strip())
+    asked = set(re.findall(r"\b[A-Z][a-z]+", question or ""))
+    for sentence in sentences[1:]:
+        opened = _TAKES_BACK.match(sentence)
+        if opened is None or _ABOUT_THE_ANSWER.match(sentence[opened.end() :]):
+            continue
+        rest = sentence[opened.end() :]
+        if any(g.lower() in rest.lower() for g in golds if g):
+            continue
+        if set(re.findall(r"\b[A-Z][a-z]+", rest)) - asked - {"I"}:
+            return True
+    return False
+
+
 def settled(text: str) -> str:
     """What the answer settles on after correcting itself ("Paris, I mean Lyon" -> "Lyon"); ``text`` unchanged
     when it does not.
