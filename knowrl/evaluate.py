@@ -86,12 +86,15 @@ async def grade_completions(
     step's budget (``step_timeout_s``) would leave answers unfinished, and an unfinished one would count as not
     attempted (real_judge.md, 2026-11-27: 48 of 300 through the 1.5B at the local config's 900 s). Rows the
     engine still could not grade (a judge down) are counted in ``unscored``."""
-    config = config.model_copy(
-        update={
-            "factuality": config.factuality.model_copy(update={"enabled": False}),
-            "step_timeout_s": max(config.step_timeout_s, EVAL_BUDGET_S),
-        }
-    )
+    update: dict[str, Any] = {
+        "factuality": config.factuality.model_copy(update={"enabled": False}),
+        "step_timeout_s": max(config.step_timeout_s, EVAL_BUDGET_S),
+    }
+    if config.reward_semantics.rule == "binary_rar":
+        # Binary RAR grades no answer (one verdict against evidence): every row failed, blamed on a judge (hostile
+        # pass 50); evaluation reports the grader's label, as under any other preset
+        update["rule"] = "graded"
+    config = config.model_copy(update=update)
     async with RewardEngine(config) as engine:
         results = await engine.score(
             [Sample(r["question"], c, r["answers"], r["title"]) for r, c in zip(rows, completions)]
@@ -373,10 +376,11 @@ def main(argv: list[str] | None = None) -> int:
     write_atomically(args.out / "report.json", json.dumps({"metrics": metrics, "details": details}, indent=2).encode())
     title = f"Evaluation of {args.model}" + (f" + {args.adapter}" if args.adapter else "")
     write_atomically(args.out / "report.md", markdown(metrics, title).encode())
-    unscored = metrics.get("unscored", 0) / max(len(details), 1)
+    failed = sum(d["status"] in UNSCORED for d in details)  # greedy and sampled answers alike (review 49)
+    unscored = failed / max(len(details), 1)
     if unscored > args.max_error_share:  # a judge down reads as 100 % abstention otherwise (hostile pass 49)
         print(
-            f"error: {metrics['unscored']} of {len(details)} answers could not be graded ({unscored:.0%}), more than "
+            f"error: {failed} of {len(details)} answers could not be graded ({unscored:.0%}), more than "
             f"--max-error-share {args.max_error_share:g}: the rates in {args.out} count them as not attempted; fix "
             "the judge and run again",
             file=sys.stderr,

@@ -83,7 +83,7 @@ def _check_location(
             )
     for suffix, what in ((".job.json", "record"), (".lock", "lock")):
         owner = output.with_name(output.name[: -len(suffix)]) if output.name.endswith(suffix) else None
-        if owner is not None and owner.name and owner.exists():
+        if owner is not None and owner.name and owner.is_file() and sidecar(owner).exists():  # a job's output
             # "--output x.jsonl.job.json --overwrite" replaced job A's record with job B's rows (hostile pass 49)
             raise OutputError(
                 f"{flag} {output} is where the job that wrote {owner} keeps its {what} file; choose another {flag}"

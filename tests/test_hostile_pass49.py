@@ -16,8 +16,16 @@ assertion here failed on 674daca. Closed:
   CORRECT (a later sentence taking the answer back for another name); Binary RAR paid "Elizabeth Fry." where
   Churchill is on the note, "replacing Elizabeth Fry".
 
-Left (in the issue's note): G6 "Churchill is on the £10 note; the £5 shows Elizabeth Fry." CORRECT for Winston
-Churchill asked about the £5 note (the gold put on another item the question does not ask about), F2
+Review 49 (113 cases, 1204fdd against 59fa0ca) found 23 regressions, all mended: the later-sentence rule fired on
+any new name ("Mark Twain. Actually, Samuel Clemens was his real name.", "Paris. In fact, the Louvre ... are there":
+now only "it was X", "the answer is X", "the role belongs to X"); the replaced-name rule read on past the name
+("Instead of Denver the 1976 Winter Olympics were hosted by Innsbruck") and fired on questions about a predecessor
+("preceded", "predecessor", "take over from", "in 1995"); an output named "notes.lock" beside a user's own "notes"
+was refused (now only another job's output); evaluate's share counted sampled answers as graded.
+The £5/£10 case (G6 below) is closed too: an answer that puts the gold on another figured item ("Churchill is on the
+£10 note.") is INCORRECT.
+
+Left (in the issue's note): F2
 ``contradicted``/``supported`` read no ordinal centuries ("the 17th century" against 1763), under-pays G1 (a year in
 words after a day), G5 ("Flower (a striped skunk, Mephitis mephitis)."), G11 ("Neither Delilah nor Goliath — it was
 Samson."), G13 (a bare "— no," between two answers); pass 49's J5 report still counts unscored answers as not
@@ -163,3 +171,34 @@ def test_binary_rar_the_one_replaced() -> None:
     assert facts.answer_contradicted("Who is on the back of the £5 note?", "Elizabeth Fry.", note)
     assert not facts.answer_contradicted("Who is on the back of the £5 note?", "Winston Churchill.", note)
     assert not facts.answer_contradicted("Who was on the £5 note before Churchill?", "Elizabeth Fry.", note)
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        ("Mark Twain. Actually, Samuel Clemens was his real name.", Label.CORRECT),
+        ("Mark Twain. In fact, Samuel Langhorne Clemens wrote it under that pen name.", Label.CORRECT),
+        ("Mark Twain. Actually, it was Bret Harte.", Label.INCORRECT),
+    ],
+)
+def test_review_49_a_later_sentence_about_the_answer(answer: str, label: Label) -> None:
+    assert grade(answer, "Mark Twain", "Who wrote The Adventures of Tom Sawyer?") is label
+
+
+def test_review_49_the_replaced_one_asked_for() -> None:
+    note = ["Since 2016, Winston Churchill has been on the back of the £5 note, replacing Elizabeth Fry."]
+    assert not facts.answer_contradicted("Who preceded Churchill on the back of the £5 note?", "Elizabeth Fry.", note)
+    games = ["Instead of Denver the 1976 Winter Olympics were hosted by Innsbruck, a city in Austria."]
+    assert not facts.answer_contradicted("Which city hosted the 1976 Winter Olympics?", "Innsbruck.", games)
+
+
+def test_the_gold_on_another_figured_item() -> None:
+    asked = "Who is on the back of the £5 note?"
+    assert grade("Churchill is on the £10 note.", "Winston Churchill", asked) is Label.INCORRECT
+    assert grade("Churchill (the £10 note has Jane Austen).", "Winston Churchill", asked) is Label.CORRECT
+
+
+def test_a_lock_name_beside_a_users_own_file_is_allowed(tmp_path: Path) -> None:
+    (tmp_path / "notes").write_text("my notes\n")
+    rows = _rows(tmp_path / "a.jsonl", "Paris")
+    assert _score(tmp_path, "--input", str(rows), "--output", str(tmp_path / "notes.lock")).returncode == 0

@@ -709,13 +709,13 @@ def _only_ranked_below(question: str, response: str, sentences: list[str]) -> bo
 # the one a sentence says was replaced: "..., replacing Elizabeth Fry", "in place of", "taking over from"
 _REPLACED = re.compile(
     r"(?i)\b(?:replacing|who\s+replaced|succeeding|in\s+place\s+of|instead\s+of|rather\s+than|taking\s+over\s+from|"
-    r"took\s+over\s+from)\s+(?P<rest>[^.;:!?,]+)"
-)
+    r"took\s+over\s+from)\s+(?P<rest>(?:the\s+)?(?-i:[A-Z][\w'-]*)(?:\s+(?-i:[A-Z][\w'-]*))*)"
+)  # the name right after it only: "Instead of Denver the 1976 Winter Olympics were hosted by Innsbruck" (review 49)
 # a question about what came before: the replaced one may be its answer
 _ASKS_BEFORE = re.compile(
-    r"(?i)\b(?:replac\w*|succeed\w*|before|previous\w*|former\w*|original\w*|until|prior|earlier|old|first|"
-    r"used\s+to|was\s+on)\b"
-)
+    r"(?i)\b(?:replac\w*|succeed\w*|preced\w*|predecessor\w*|before|previous\w*|former\w*|original\w*|until|"
+    r"prior|earlier|old|first|used\s+to|was\s+on|(?:take|takes|took|taken|taking)\s+over|in\s+(?:1\d|20)\d\d)\b"
+)  # "... in 1995?": a time the replaced one may hold (review 49)
 
 
 def _only_the_replaced(question: str, response: str, sentences: list[str]) -> bool:

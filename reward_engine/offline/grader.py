@@ -722,6 +722,7 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     # "Paris, I mean Lyon" answers Lyon; "Paris vs. Lyon", "a. Paris b. Lyon" offer both (hostile pass 6)
     text = structured.json_answer(prepare(answer or ""), question)  # '{"answer": "Paris"}' (hostile pass 26)
     text = turns.without_other_tongue(text)  # "Paris (Parigi in Italian)" (hostile pass 27)
+    text = turns.corrections_in_english(text)  # "Spot。不对，应该是 Penry。" (hostile pass 50)
     text = without_opener(settled(turns.without_confirmation(text, question)), question)
     text = as_options(text, " ".join(raw_golds))
     text = _without_label(text, question, raw_golds)
@@ -770,6 +771,12 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         return Label.INCORRECT  # "Mozart Sr." is Leopold, the father, for Wolfgang Amadeus (hostile pass 8)
     if golds and all(_heir_named(text, raw, question) or _state_school(text, raw, question) for raw, _ in golds):
         return Label.INCORRECT  # "Isaac Hayes III", "Kansas State" for Kansas's team (hostile pass 34)
+    if turns.rival_held_possible(prepare(answer or ""), question, raw_golds):  # before hedges are read away
+        return Label.INCORRECT  # "Jonathan Pryce, though I'd give Ciarán Hinds a 40% chance." (hostile pass 50)
+    if turns.another_figured_item(text, question) and not any(
+        turns.another_figured_item(g, question) for g in raw_golds
+    ):
+        return Label.INCORRECT  # "Churchill is on the £10 note." to "Who is on the £5 note?" (hostile pass 49)
     if turns.taken_back_for_another(text, question, raw_golds) and any(find_word(pred, g) >= 0 for _, g in golds):
         return Label.INCORRECT  # "Arianne Zucker. Actually, the role belongs to Alison Sweeney." (hostile pass 49)
     if turns.premise_denied(text, question) and any(find_word(pred, g) >= 0 for _, g in golds):

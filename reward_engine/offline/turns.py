@@ -126,13 +126,20 @@ _TAKES_BACK = re.compile(
     r"on (?:second thoughts?|reflection|further thought)|come to think of it|wait|correction|scratch that|"
     r"no,? wait|my mistake|sorry)\b\s*[,:;\u2013\u2014-]*\s*"
 )
-_ABOUT_THE_ANSWER = re.compile(r"(?i)^(?:he|she|they|his|her|their|him|them|also|too)\b")  # "Actually, she also ..."
+# ... giving the asked thing to a name in so many words: "the role belongs to X", "it was X", "the answer is X"
+_GIVEN_TO = re.compile(
+    r"(?i)^(?:it(?:'s|\u2019s|\s+is|\s+was)|the\s+(?:correct\s+|right\s+|real\s+)?answer\s+is|"
+    r"the\s+(?:role|part)\s+(?:belongs|belonged|goes|went)\s+to|(?:they|the\s+producers)\s+gave\s+the\s+(?:role|part)\s+to)"
+    r"\s+(?P<name>(?-i:[A-Z][\w'-]*)(?:\s+(?-i:[A-Z][\w'-]*))*)"
+)  # not "Actually, Charlotte Bronte wrote it.": "In fact, Samuel Clemens wrote it under that pen name" (review 49)
 
 
 def taken_back_for_another(text: str, question: str | None, golds: list[str]) -> bool:
     """A later sentence takes the answer back for a name of its own: "Arianne Zucker. Thinking about it more, the role
-    belongs to Alison Sweeney." (hostile pass 49: CORRECT, the tail too long for ``settled``). Not a sentence about
-    the answer ("Actually, she also played Nicole Walker."), nor one that names the gold.
+    belongs to Alison Sweeney." (hostile pass 49: CORRECT, the tail too long for ``settled``): only a sentence that
+    gives the asked thing to the name in so many words ("it was", "the answer is", "the role belongs to"), not one
+    about the answer or its world ("Actually, Samuel Clemens was his real name.", "In fact, the Louvre is there":
+    review 49), nor one that names the gold.
 
     >>> taken_back_for_another("Zucker. Actually, the role belongs to Alison Sweeney.", None, ["Zucker"])
     True
@@ -143,14 +150,85 @@ def taken_back_for_another(text: str, question: str | None, golds: list[str]) ->
     asked = set(re.findall(r"\b[A-Z][a-z]+", question or ""))
     for sentence in sentences[1:]:
         opened = _TAKES_BACK.match(sentence)
-        if opened is None or _ABOUT_THE_ANSWER.match(sentence[opened.end() :]):
-            continue
-        rest = sentence[opened.end() :]
-        if any(g.lower() in rest.lower() for g in golds if g):
-            continue
-        if set(re.findall(r"\b[A-Z][a-z]+", rest)) - asked - {"I"}:
+        given = _GIVEN_TO.match(sentence[opened.end() :]) if opened else None
+        name = given["name"] if given else ""
+        if not name or any(g.lower() in name.lower() for g in golds if g):
+            continue  # "Actually, Samuel Clemens was his real name." (review 49)
+        if set(re.findall(r"\b[A-Z][a-z]+", name)) - asked:
             return True
     return False
+
+
+# a figure naming an item: "the £5 note", "a $20 bill", "the 50p coin", "Apollo 11"-like names are not this
+_FIGURED_ITEM = re.compile(
+    r"(?i)(?P<figure>[£$€¥]\s?\d[\d,.]*|\d[\d,.]*\s?(?:p|c|pence|cents?|dollars?|pounds?|euros?))\s+(?P<item>[a-z]+)"
+)
+
+
+def another_figured_item(text: str, question: str | None) -> bool:
+    """The question asks about an item by its figure ("Who is on the £5 note?") and the answer speaks only of another
+    figure of that item: "Churchill is on the £10 note." (hostile pass 49: CORRECT for Churchill, the £5's answer).
+
+    >>> q = "Who is on the back of the £5 note?"
+    >>> another_figured_item("Churchill is on the £10 note.", q), another_figured_item("Churchill, since 2016.", q)
+    (True, False)
+    >>> another_figured_item("Churchill is on the £5 note; Austen is on the £10 note.", q)
+    False
+    >>> another_figured_item("Churchill (the £10 note has Jane Austen).", q)
+    False
+    """
+    asked = {(_figure(m["figure"]), m["item"].lower()) for m in _FIGURED_ITEM.finditer(question or "")}
+    if not asked:
+        return False
+    items = {item for _, item in asked}
+    first = re.split(r"[;(\u2013\u2014]|(?<=[A-Za-z])[.!?](?:\s|$)", text, maxsplit=1)[0]  # the answer's own clause
+    said = {(_figure(m["figure"]), m["item"].lower()) for m in _FIGURED_ITEM.finditer(first)}
+    said = {pair for pair in said if pair[1] in items}
+    return bool(said) and not said & asked
+
+
+def _figure(figure: str) -> str:
+    return re.sub(r"[\s,]", "", figure.lower())
+
+
+_NAMED_RUN = r"(?-i:[A-Z][\w'\u00c0-\u024f-]*)(?:\s+(?-i:[A-Z][\w'\u00c0-\u024f-]*))*"
+# another name held possible beside the answer: "..., though Ciarán Hinds is possible", "I'd give X a 40% chance"
+_HELD_POSSIBLE = re.compile(
+    rf"(?i)\b(?:though|although|but)\b[^.;]*?\bgive\s+(?P<odds>{_NAMED_RUN})\s+an?\s+\d{{1,2}}\s*%\s+chance|"
+    rf"\b(?:though|although|but|or)\s+(?:maybe\s+|perhaps\s+)?(?P<held>{_NAMED_RUN})\s+(?:is|was|seems|remains)\s+"
+    r"(?:also\s+|quite\s+|very\s+)?(?:possible|plausible|likely|an?\s+(?:option|possibility|contender))"
+)
+
+
+def rival_held_possible(text: str, question: str | None, golds: list[str]) -> bool:
+    """The answer holds another name possible beside its pick: "Probably Jonathan Pryce, though I'd give Ciarán Hinds
+    a 40% chance." offers two candidates (hostile pass 50: CORRECT; "though it might be X" was already caught).
+
+    >>> rival_held_possible("Jonathan Pryce, though Ciarán Hinds is possible.", None, ["Jonathan Pryce"])
+    True
+    >>> rival_held_possible("Jonathan Pryce, though a cameo by Hinds is possible.", None, ["Jonathan Pryce"])
+    False
+    """
+    asked = (question or "").lower()
+    for found in _HELD_POSSIBLE.finditer(text):
+        name = found["odds"] or found["held"]
+        if name.lower() not in asked and not any(name.lower() in g.lower() or g.lower() in name.lower() for g in golds):
+            return True
+    return False
+
+
+# a correction said in Chinese: "Spot。不对，应该是 Penry。" ("no, it should be Penry")
+_CJK_CORRECTION = re.compile(r"\s*[。.!！]?\s*(?:不对|不是|错了|更正)\s*[，,:：]?\s*(?:应该是|应为|是)?\s*")
+
+
+def corrections_in_english(text: str) -> str:
+    """A correction marker of another language written as the English rules read it: "Spot。不对，应该是 Penry。" as
+    "Spot, I mean Penry." (hostile pass 50: CORRECT for Spot; the English form was INCORRECT).
+
+    >>> corrections_in_english("Spot。不对，应该是 Penry。")
+    'Spot, I mean Penry。'
+    """
+    return _CJK_CORRECTION.sub(", I mean ", text)
 
 
 def settled(text: str) -> str:
