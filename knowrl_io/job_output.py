@@ -81,6 +81,8 @@ def _check_location(
                 f"--output name is too long: {len(os.fsencode(output.name))} bytes, and the job's record and lock "
                 f"files add {longest - len(os.fsencode(output.name))} (255 at most); choose a shorter name"
             )
+    if str(output) == "-":  # "--output -" wrote a file named "-" (and "-.job.json", "-.lock"), exit 0 (pass 51)
+        raise OutputError(f"{flag} - is no file: the job writes a file it can resume from; give a file path")
     for suffix, what in ((".job.json", "record"), (".lock", "lock")):
         owner = output.with_name(output.name[: -len(suffix)]) if output.name.endswith(suffix) else None
         if owner is not None and owner.name and owner.is_file() and sidecar(owner).exists():  # a job's output
