@@ -171,13 +171,21 @@ _OPTIONS = re.compile(
 )
 
 
+# "I'm torn between Lola Kirke and Hannah Dunne": two options weighed (hostile pass 51: a refusal tail after them,
+# ", so I won't guess", hid both)
+_TORN = re.compile(
+    rf"\W*(?i:i'?m\s+|i\s+am\s+)?(?i:torn|undecided|choosing|deciding)\s+(?i:between)\s+"
+    rf"{_NAME_RUN.pattern}\s*,?\s+(?i:and|or)\s+{_NAME_RUN.pattern}"
+)
+
+
 def _offers_options(text: str, question: str | None) -> bool:
     """Names offered as options, not the question's own options said back ("I don't know -- Los Angeles or Miami."
     to "... in Los Angeles or Miami?": the review of pass 36)."""
-    found = _OPTIONS.match(text)
+    found = _OPTIONS.match(text) or _TORN.match(text)
     if not found:
         return False
-    named = [n for n in _NAME_RUN.findall(found[0]) if n.casefold() not in ("either", "maybe", "perhaps", "i")]
+    named = [n for n in _NAME_RUN.findall(found[0]) if n.casefold() not in ("either", "maybe", "perhaps", "i", "i'm")]
     said_back = bool(questions.offered(question)) and all(
         re.search(rf"(?i)\b{re.escape(n)}\b", question or "") for n in named
     )
