@@ -700,10 +700,16 @@ def _only_ranked_below(question: str, response: str, sentences: list[str]) -> bo
         before = sentence[: found.start()] if found else ""
         if found is None or not _SUPERLATIVE_WORD.search(before) or not what <= _words(sentence):
             continue  # "... the largest producer of rice" answers no question about the largest population
-        holder = names(before) - names(question)
-        if holder and named <= names(found["rest"]) and not named & names(before):
+        if _named_only_there(named, sentence, found, question):
             return True
     return False
+
+
+def _named_only_there(named: set[str], sentence: str, found: re.Match[str], question: str) -> bool:
+    """``named`` are all in the part ``found`` sets aside ("followed by ...", "replacing ..."), none in the rest of
+    ``sentence``, and the rest names someone the question does not: the one the sentence gives the answer to."""
+    rest = names(sentence[: found.start()] + " " + sentence[found.end() :])
+    return named <= names(found["rest"]) and not named & rest and bool(rest - names(question))
 
 
 # the one a sentence says was replaced: "..., replacing Elizabeth Fry", "in place of", "taking over from"
@@ -735,11 +741,7 @@ def _only_the_replaced(question: str, response: str, sentences: list[str]) -> bo
         return False
     for sentence in sentences:
         found = _REPLACED.search(sentence)
-        if found is None:
-            continue
-        rest = names(found["rest"])
-        outside = names(sentence[: found.start()] + " " + sentence[found.end() :])
-        if named <= rest and not named & outside and outside - names(question):
+        if found is not None and _named_only_there(named, sentence, found, question):
             return True
     return False
 

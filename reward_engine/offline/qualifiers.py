@@ -5,6 +5,7 @@ none leaves the claim to the word checks (``facts.supported``)."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 from reward_engine.offline.answer_forms import date_spans, one_date
@@ -24,8 +25,13 @@ def other_season(said: str, evidence: str) -> bool:
     >>> other_season("In the spring of 1979.", "It began play in the fall of 1979."), other_season("1979", "fall")
     (True, False)
     """
-    seasons = [{_season(found) for found in _SEASON.finditer(t) if not _in_a_name(t, found)} for t in (said, evidence)]
-    return bool(seasons[0]) and bool(seasons[1]) and not seasons[0] & seasons[1]
+    said_seasons, told = _seasons(said), _seasons(evidence)
+    return bool(said_seasons) and bool(told) and not said_seasons & told
+
+
+def _seasons(text: str) -> set[str]:
+    """The seasons ``text`` names, not as part of a name ("the Winter Palace")."""
+    return {_season(found) for found in _SEASON.finditer(text) if not _in_a_name(text, found)}
 
 
 _KIN = re.compile(
@@ -120,7 +126,7 @@ def months_of_a_season(text: str) -> frozenset[int] | None:
     >>> sorted(months_of_a_season("In the autumn of 1981.")), months_of_a_season("the Arab Spring of 2011")
     ([3, 4, 5, 9, 10, 11], None)
     """
-    seasons = {_season(found) for found in _SEASON.finditer(text) if not _in_a_name(text, found)}
+    seasons = _seasons(text)
     return frozenset().union(*(_SEASON_MONTHS[s] for s in seasons)) if seasons else None
 
 
@@ -140,19 +146,28 @@ def other_time_of_year(said: str, evidence: str) -> bool:
     >>> other_time_of_year("In December 1994.", "Filming began in February 1994; it premiered later that year.")
     False
     """
-    date = one_date(date_spans(said))
-    if date is None or date.years is None or date.years[0] != date.years[1]:
+    said_at = _within_a_year(said)
+    if said_at is None:
         return False
-    months = frozenset(range(date.months[0], date.months[1] + 1)) if date.months else months_of_a_season(said)
-    if not months:
-        return False
+    year, months = said_at
     spans = date_spans(evidence)
-    told = [span for span in spans if span.years == date.years]
+    told = [span for span in spans if span.years == (year, year)]
     if len(told) != 1 or told[0].months is None:
         return False  # "began in February 1994 and wrapped in April 1994": which is the asked event's (review 47)
     if any(span.years is None for span in spans) or _SEASON.search(evidence) or _RELATIVE_TIME.search(evidence):
         return False  # "the album was released in the autumn", "later that year": a time the evidence gives apart
     return not months & set(range(told[0].months[0], told[0].months[1] + 1))
+
+
+@functools.lru_cache(maxsize=8192)
+def _within_a_year(said: str) -> tuple[int, frozenset[int]] | None:
+    """The one year ``said`` dates within and the months it allows (a month, a part of the year, a season), or None:
+    read once per claim, not once per passage it is checked against."""
+    date = one_date(date_spans(said))
+    if date is None or date.years is None or date.years[0] != date.years[1]:
+        return None
+    months = frozenset(range(date.months[0], date.months[1] + 1)) if date.months else months_of_a_season(said)
+    return (date.years[0], months) if months else None
 
 
 # a time given relative to a date the sentence gives: "later that year", "the following month"
