@@ -49,6 +49,14 @@ def test_twice_is_a_count_for_binary_rar() -> None:
     assert not facts.answer_contradicted(asked, "Two times.", spain)
 
 
+def test_twice_is_a_count_for_the_grader_too() -> None:
+    from reward_engine.offline.grader import Label, grade
+
+    asked = "How many times has Spain been a republic?"  # one number reader for both (the landing review)
+    assert grade("Twice.", "two", asked) is Label.CORRECT
+    assert grade("Three times.", "twice", asked) is Label.INCORRECT
+
+
 def test_two_names_weighed_under_a_refusal_are_two_candidates() -> None:
     from reward_engine.offline.grader import Label, grade
 

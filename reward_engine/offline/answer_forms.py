@@ -397,7 +397,22 @@ def _prepare_numbers(text: str) -> str:
     low = _FRACTION.sub(_fraction, low)  # "an eighth of a mile" is 0.125 mile, not an 8th
     low = _ONE_OF_THEM.sub(" ", low)  # "11 players, one of whom is the goalkeeper": no second count (pass 28)
     low = _ENSEMBLE.sub(lambda m: _ENSEMBLES[m[1]], low)  # "a trio" is three (hostile pass 45, review 47)
+    low = times_in_digits(low)  # "twice" is two times (hostile pass 51)
     return _DOZENS.sub(_dozens, numbers_in_words_to_digits(_HALF_DOZEN.sub("6", low)))
+
+
+_TIMES_WORDS = {"twice": "2 times", "thrice": "3 times"}
+_TWICE = re.compile(r"(?i)\b(twice|thrice)\b")
+
+
+def times_in_digits(text: str) -> str:
+    """ "twice", "thrice" as the count they are ("2 times"): the grader's and Binary RAR's one reading (hostile pass
+    51: "Three times." against "a republic twice" was paid; "Twice." was INCORRECT for two).
+
+    >>> times_in_digits("Spain has been a republic twice.")
+    'Spain has been a republic 2 times.'
+    """
+    return _TWICE.sub(lambda m: _TIMES_WORDS[m[1].lower()], text)
 
 
 _ENSEMBLES = {"duo": "2", "trio": "3", "quartet": "4", "quintet": "5", "sextet": "6", "septet": "7", "octet": "8"}

@@ -23,6 +23,7 @@ from reward_engine.offline.answer_forms import (
     NUMBER_PHRASE,
     date_spans,
     numbers_in_words_to_digits,
+    times_in_digits,
 )
 from reward_engine.offline.comparatives import compared_the_other_way, misranked, outranked, picks_the_lesser
 from reward_engine.offline.reading import APOSTROPHE_THOUSANDS, CITATION, POSSESSIVE_DESCRIPTION, SECTION_WORDS
@@ -1289,8 +1290,8 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return False
     response = turns.without_value_set_aside(response)  # "1991, not 1989" gives 1991 (hostile pass 18)
     # "twice" is a count: "Three times." against "a republic twice" (hostile pass 51: no count read, Binary RAR paid 1)
-    passages = [_TWICE.sub(lambda m: _TIMES[m[1].lower()], fold_marks(p)) for p in passages]
-    response = _TWICE.sub(lambda m: _TIMES[m[1].lower()], response)
+    passages = [times_in_digits(fold_marks(p)) for p in passages]
+    response = times_in_digits(response)
     if any(re.search(r"\d", p) for p in passages):  # evidence in words is read as words (review 41)
         response = _count_in_digits(response, question)  # "Three rounds." for how many rounds (hostile pass 40)
     response = _country_as_written(response, passages)  # "USA" where it says "the United States" (pass 18)
@@ -1403,10 +1404,6 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     if not said and _the_question_s_own_name(response, question, passages, runs):
         return True  # "Garth Brooks wrote it." for who wrote the song he sang (hostile pass 37)
     return bool(said) and not any(said & words for _, _, words in answering)
-
-
-_TWICE = re.compile(r"(?i)\b(twice|thrice)\b")
-_TIMES = {"twice": "2 times", "thrice": "3 times"}
 
 
 def _the_question_s_own_name(response: str, question: str, passages: list[str], runs: list[tuple[str, ...]]) -> bool:
