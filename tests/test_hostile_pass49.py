@@ -25,8 +25,8 @@ was refused (now only another job's output); evaluate's share counted sampled an
 The £5/£10 case (G6 below) is closed too: an answer that puts the gold on another figured item ("Churchill is on the
 £10 note.") is INCORRECT.
 
-Left (in the issue's note): F2
-``contradicted``/``supported`` read no ordinal centuries ("the 17th century" against 1763), under-pays G1 (a year in
+Closed three sessions later: F2, ``contradicted`` reads a claim's ordinal century against the passage's years ("the
+17th century" against 1763; ``supported`` still does not pay "the 18th century" there). Left: under-pays G1 (a year in
 words after a day), G5 ("Flower (a striped skunk, Mephitis mephitis)."), G11 ("Neither Delilah nor Goliath — it was
 Samson."), G13 (a bare "— no," between two answers); pass 49's J5 report still counts unscored answers as not
 attempted in its rates (the exit code and the ``unscored`` count say so).
@@ -202,3 +202,11 @@ def test_a_lock_name_beside_a_users_own_file_is_allowed(tmp_path: Path) -> None:
     (tmp_path / "notes").write_text("my notes\n")
     rows = _rows(tmp_path / "a.jsonl", "Paris")
     assert _score(tmp_path, "--input", str(rows), "--output", str(tmp_path / "notes.lock")).returncode == 0
+
+
+def test_a_century_the_years_are_not_in_is_contradicted() -> None:
+    from reward_engine.offline import facts
+
+    told = ["Canada became a British colony in 1763, when France ceded New France to Britain in the Treaty of Paris."]
+    assert facts.contradicted("Canada became a British colony in the 17th century.", told)
+    assert not facts.contradicted("Canada became a British colony in the 18th century.", told)

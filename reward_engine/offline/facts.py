@@ -911,10 +911,15 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
             continue
         if not negative and _other_rank(claim, words, passage, threshold):
             return True  # "the sixth planet from the Sun" where it says "the fifth" (hostile pass 14)
+        dated = words - {"century"}  # "in the 17th century" where it says 1763 (hostile pass 49)
+        if not negative and dated and len(dated & have) / len(dated) >= threshold and _other_century(claim, passage):
+            return True
         if len(words & have) / len(words) < threshold:
             continue
         if stated and not negative and any(_disagree(v, values(passage)) for v in stated if not _in_period(v, passage)):
             return True  # ("was not completed in 1887" denies a value the passage never gives: no contradiction)
+        if stated and not negative and _value_of_another_event(stated, words - claim_names, passage):
+            return True  # "passed in 1997" where it passed in 1994 and took effect in 1997 (hostile pass 51)
         if _period_broken(claim, passage):
             return True  # "from 1643 until 1751" against "from 1643 until his death in 1715" (hostile pass 17)
         if any(_broken(test, vs[0], values(passage), passage, kind) for test, vs, kind in bounds):
@@ -1639,6 +1644,59 @@ def _country_as_written(response: str, passages: Iterable[str]) -> str:
     if name and name != said and re.search(rf"\b{re.escape(name)}\b", evidence):
         return name.title()
     return response
+
+
+_CENTURY = re.compile(r"(?i)\b(\d{1,2})(?:st|nd|rd|th)[\s-]+century\b(?!\s*(?:BC|BCE|B\.C))")
+_AD_YEAR = re.compile(r"(?<![\d,.])(1\d{3}|20\d{2})(?!\d|[,.]\d|s\b|\s*(?:BC|BCE|B\.C))")
+
+
+def _other_century(claim: str, passage: str) -> bool:
+    """The claim dates it to a century and the passage gives years, none of them in it, and names no century:
+    "signed in the 17th century" against "signed in 1763" (hostile pass 49: held, not contradicted).
+
+    >>> _other_century("It was signed in the 17th century.", "It was signed in 1763.")
+    True
+    >>> _other_century("It was signed in the 18th century.", "It was signed in 1763.")
+    False
+    >>> _other_century("It was signed in the 17th century.", "Drafted in 1699, it was signed in 1763.")
+    False
+    """
+    centuries = {int(c) for c in _CENTURY.findall(claim)}
+    if len(centuries) != 1 or _CENTURY.search(passage):
+        return False
+    (century,) = centuries
+    years = [int(y) for y in _AD_YEAR.findall(passage)]
+    return bool(years) and not any((century - 1) * 100 < y <= century * 100 for y in years)
+
+
+# where one event's account ends and another's begins; not a bracket or a comma ("at 12:00 am GMT (7:00 pm EST)")
+_EVENTS = re.compile(r"(?i);\s*|,?\s+(?:but|while|whereas|although|though|however)\s+|,\s+(?:and|then)\s+")
+
+
+def _value_of_another_event(stated: Iterable[Value], action: set[str], passage: str) -> bool:
+    """The claim's value is in the passage, but in a piece about another event; the pieces that hold the claim's
+    own words (its verb: "passed") give other values of its kind: "The Act was passed in 1997." against "voters
+    passed the Act in 1994; legal challenges delayed its implementation until 1997." (hostile pass 51).
+
+    >>> p = "Voters passed the Act in 1994; challenges delayed its implementation until 1997."
+    >>> _value_of_another_event(values("passed in 1997"), {"pass"}, p)
+    True
+    >>> _value_of_another_event(values("passed in 1994"), {"pass"}, p)
+    False
+    >>> _value_of_another_event(values("passed in 1997"), {"pass"}, "It passed in 1994; it passed in 1997.")
+    False
+    """
+    if not action:
+        return False
+    pieces = [piece for sentence in split_sentences(passage) for piece in _EVENTS.split(sentence) if piece.strip()]
+    doing = [piece for piece in pieces if action <= content_words(piece)]
+    if not doing:
+        return False
+    for value in stated:
+        found = [values(piece) for piece in doing]
+        if all(_disagree(value, there) for there in found):
+            return True
+    return False
 
 
 def _in_period(value: Value, passage: str) -> bool:

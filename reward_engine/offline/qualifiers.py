@@ -175,3 +175,28 @@ _RELATIVE_TIME = re.compile(
     r"(?i)\b(?:later|earlier)\s+(?:that|the\s+same)\s+year|\b(?:that|the\s+same)\s+year\b|"
     r"\bthe\s+(?:following|next|previous)\s+(?:month|spring|summer|autumn|fall|winter)\b|\bmonths?\s+later\b"
 )
+
+
+# the year a law or treaty took effect, after the answer's own date: "1994 (Measure 16), effective 1997"
+_TOOK_EFFECT = re.compile(
+    r"(?i)\s*(?:[,;]\s*(?:and\s+|but\s+)?|\(\s*)(?:(?:it|which|this)\s+)?(?:only\s+)?"
+    r"(?:(?:took|takes|came|went|entered)\s+(?:into\s+)?(?:effect|force)|effective|in\s+(?:force|effect)|"
+    r"(?:was\s+)?implemented|enforced)(?:\s+(?:from|in|on|as\s+of|until))?\s+[^.;()]{0,30}?\b\d{4}\s*\)?"
+    r"(?=\s*[.;!]?\s*$|\s*[.;]\s)"
+)
+_ASKS_EFFECT = re.compile(r"(?i)\b(?:effect|effective|force|implement\w*|enforce\w*)\b")
+
+
+def without_taking_effect(text: str, question: str | None) -> str:
+    """``text`` without the year its law took effect, said after the answer's date, where the question asks of
+    another event ("When did Oregon pass the Act?": "1994 (Measure 16), effective 1997." was two years, a hedge:
+    hostile pass 51). A question about taking effect keeps it.
+
+    >>> without_taking_effect("1994; it took effect in 1997.", "When was the Act passed?")
+    '1994.'
+    >>> without_taking_effect("1994, effective 1997.", "When did the Act take effect?")
+    '1994, effective 1997.'
+    """
+    if _ASKS_EFFECT.search(question or ""):
+        return text
+    return _TOOK_EFFECT.sub("", text)
