@@ -21,6 +21,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from knowrl_io.job_output import check_results
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: the project's packages, not bench's modules
 RESULTS = ROOT / "bench" / "results" / "ceiling.md"
@@ -111,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, help="keep the probes here (default: a fresh temporary folder)")
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
+    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
     command = "python bench/ceiling.py " + " ".join(argv if argv is not None else sys.argv[1:])
     with tempfile.TemporaryDirectory() as tmp:
         result = measure(args.models, args.heldout, args.work or Path(tmp))

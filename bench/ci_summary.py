@@ -17,6 +17,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
+from knowrl_io.job_output import check_results
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -65,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--exit-code", type=int, required=True, help="the test command's exit code")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "ci.md")
     args = parser.parse_args(argv)
+    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
     if not args.junit.is_file():
         print(f"{args.junit}: no JUnit XML (the tests did not get to run)", file=sys.stderr)
         return 2

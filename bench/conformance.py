@@ -31,6 +31,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from knowrl_io.job_output import check_results
+
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "conformance.md"
 GOLDEN = ROOT / "tests" / "data" / "conformance_golden.json"
@@ -634,6 +636,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--real-judge-batches", type=int, help="only the first N batches in the second table (a look)")
     args = parser.parse_args(argv)
+    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
     checkout = Checkout(args.knowrl)
     tmp = Path(tempfile.mkdtemp(prefix="knowrl-conformance-"))
     os.environ["HF_HUB_CACHE"] = str(tmp / "hub")  # before huggingface_hub is imported: the NLI name resolves here

@@ -63,6 +63,7 @@ from knowrl.effect.selectivity import known, paired_gap, report  # noqa: E402
 from knowrl.effect.training_signal import training_signal  # noqa: E402
 from knowrl.stats import paired_bootstrap, rates  # noqa: E402
 from knowrl_io import provenance  # noqa: E402
+from knowrl_io.job_output import check_results
 
 RESULTS = ROOT / "bench" / "results"
 ARMS: dict[str, list[str]] = {
@@ -1163,6 +1164,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pieces-only", action="store_true", help=argparse.SUPPRESS)  # a worker: no report
     parser.add_argument("--pull", action="store_true", help=argparse.SUPPRESS)  # a worker: take pieces in turn
     args = parser.parse_args(argv)
+    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
     sizes = {k: getattr(args, k) for k in DEFAULTS}
     overrides = [CONFIG_KEY + args.config, *args.set] if args.config != STUDY_CONFIG else list(args.set)
     seeds, heldout_n = args.seeds or list(range(STUDY_SEEDS)), args.heldout

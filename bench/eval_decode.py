@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from knowrl_io import provenance  # noqa: E402
+from knowrl_io.job_output import check_results
 
 RESULTS = ROOT / "bench" / "results" / "eval_decode.md"
 
@@ -119,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default="smollm2")
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
+    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
     started = time.perf_counter()
     result = run(args.model, args.questions)
     command = "python bench/eval_decode.py " + " ".join(argv if argv is not None else sys.argv[1:])

@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from knowrl_io import provenance  # noqa: E402
+from knowrl_io.job_output import check_results
 
 SMOKE = ROOT / "configs" / "smoke.yaml"
 COMMON = ["reward.factuality.retrieval_mode=bm25", "model.dtype=auto", "grpo.save_steps=100000"]
@@ -190,6 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         "--set", action="append", default=[], metavar="KEY=VALUE", help="one more override for every case"
     )
     args = parser.parse_args(argv)
+    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
     args.work.mkdir(parents=True, exist_ok=True)
     cases: list[tuple[str, list[str]]] = []
     for backend in args.backends if args.tiny else []:

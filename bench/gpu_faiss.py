@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from knowrl_io import provenance  # noqa: E402
+from knowrl_io.job_output import check_results
 
 TIE = 1e-4
 
@@ -161,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-k", type=int, default=5)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "gpu_faiss.md")
     args = parser.parse_args(argv)
+    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
     result = compare(args.kb, args.queries, args.k)
     command = "python bench/gpu_faiss.py " + " ".join(argv if argv is not None else sys.argv[1:])
     args.out.write_text(render(result, command))

@@ -23,6 +23,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from knowrl_io.job_output import check_results
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 ARMS = ("training_attention", "default", "cudnn_first")
@@ -179,6 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--arm", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--work", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
     if args.arm:
         print("RESULT " + json.dumps(run_arm(args)), flush=True)
         return 0

@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(1, str(ROOT / "bench"))
 
 from knowrl_io import provenance  # noqa: E402
+from knowrl_io.job_output import check_results
 
 RESULTS = ROOT / "bench" / "results"
 BAR_MS = 100.0
@@ -169,6 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--out", type=Path, default=RESULTS / "inspector.md")
     args = parser.parse_args(argv)
+    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
         db = tmp_path / "demo.db"

@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from knowrl.evaluate import wilson  # noqa: E402
 from knowrl_io import provenance  # noqa: E402
+from knowrl_io.job_output import check_results
 from retrieval.kb import Passage  # noqa: E402
 from reward_engine import knowledge, prompts  # noqa: E402
 from reward_engine.config import load_reward_config  # noqa: E402
@@ -178,7 +179,7 @@ def markdown(
     import platform
 
     labels = Counter(c["label"] for c in cases)
-    judges = [k for k in report if k != "offline"] + ["offline"]
+    judges = [k for k in report if k not in ("offline", "command")] + ["offline"]
     lines = [
         f"# Judges on `{path.name}`: `{command}`",
         "",
@@ -249,9 +250,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("/tmp/knowrl-judge-set.json"))
     parser.add_argument("--md", type=Path, help="also write a results page (bench/results/judge_heldout.md)")
     args = parser.parse_args(argv)
+    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
     started = time.perf_counter()
     cases = [c for c in load_cases(args.set) if c["kind"] in args.kinds.split(",")]
-    report: dict[str, Any] = {"offline": summarise(cases, offline_results(cases))}
+    command = "python bench/judge_set.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    # the command first: a rerun knows its own report by it (``check_results``)
+    report: dict[str, Any] = {"command": command.strip(), "offline": summarise(cases, offline_results(cases))}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     names = config_names(args.config)
     for model in filter(None, args.models.split(",")):  # --models "": the offline grader only
@@ -260,7 +264,6 @@ def main(argv: list[str] | None = None) -> int:
         print(model, json.dumps({k: report[model][k] for k in ("grade_raw", "grade_engine", "verify")}), flush=True)
     args.out.write_text(json.dumps(jsonable(report), indent=1))
     if args.md:
-        command = "python bench/judge_set.py " + " ".join(argv if argv is not None else sys.argv[1:])
         args.md.write_text(
             markdown(command.strip(), args.set, cases, report, time.perf_counter() - started, names is not None)
         )

@@ -47,6 +47,7 @@ from judges.local import DEFAULT_MODEL, resolve_model, running  # noqa: E402
 from knowrl.effect.demo_data import build_demo_data  # noqa: E402
 from knowrl.evaluate import grade_completions, wilson  # noqa: E402
 from knowrl_io import provenance  # noqa: E402
+from knowrl_io.job_output import check_results
 from retrieval.build import build  # noqa: E402
 from retrieval.sources import Document, read_documents  # noqa: E402
 from reward_engine import prompts  # noqa: E402
@@ -681,6 +682,7 @@ def main(argv: list[str] | None = None) -> int:
         help="only the red team through the first model, to --out (default bench/results/redteam_judge.md)",
     )
     args = parser.parse_args(argv)
+    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
     if args.report_only:  # the same arguments as the run: the report names them
         cases = judge_set.load_cases()
         if args.cases:

@@ -31,6 +31,7 @@ sys.path.insert(1, str(ROOT / "bench"))
 import hostile  # noqa: E402
 
 from knowrl_io import provenance  # noqa: E402
+from knowrl_io.job_output import check_results
 
 SMOKE = ROOT / "configs" / "smoke.yaml"
 SMOKE_RL = ROOT / "configs" / "data" / "smoke_rl.jsonl"
@@ -798,6 +799,7 @@ def main(argv: list[str] | None = None) -> int:
         "--hostile", action=argparse.BooleanOptionalAction, default=True, help="the hostile-input tables (~3 min)"
     )
     args = parser.parse_args(argv)
+    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     shutil.rmtree(args.work, ignore_errors=True)  # a judge cache left by an earlier run would answer everything
     results = {"soak": soak(args.work / "soak", args.steps, args.fault_rate, args.down_steps)}

@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from knowrl_io import provenance  # noqa: E402
+from knowrl_io.job_output import check_results  # noqa: E402
 from knowrl_io.paths import demo_kb_path  # noqa: E402
 from retrieval.build import build  # noqa: E402
 from retrieval.dense import index_paths  # noqa: E402
@@ -123,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         help="passages encoded both ways for the build-throughput comparison",
     )
     args = parser.parse_args(argv)
+    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
     db = args.db or demo_kb_path()
 
     build_started = time.perf_counter()

@@ -37,6 +37,7 @@ import results_index  # noqa: E402
 
 from judges.ports import free_port  # noqa: E402
 from knowrl_io import provenance  # noqa: E402
+from knowrl_io.job_output import check_results
 from knowrl_io.paths import demo_kb_path  # noqa: E402
 from retrieval.build import build  # noqa: E402
 from retrieval.kb import KnowledgeBase, Passage  # noqa: E402
@@ -482,6 +483,7 @@ def main(argv: list[str] | None = None) -> int:
         "--knowrl", type=Path, help="a checkout of zjunlp/KnowRL: its own reward code runs beside the others, 2 steps"
     )
     args = parser.parse_args(argv)
+    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
     db = demo_kb_path()
     if not db.exists():
         build(db, demo_documents())

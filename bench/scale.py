@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 from judges.redis_local import running_redis  # noqa: E402
 from judges.test_server import ServerConfig, serve_in_thread  # noqa: E402
 from knowrl_io import provenance  # noqa: E402
+from knowrl_io.job_output import check_results
 from reward_engine import prompts  # noqa: E402
 from reward_engine.config import parse_reward_config  # noqa: E402
 from reward_engine.judge.client import JudgeClient  # noqa: E402
@@ -507,6 +508,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", type=int, default=240)
     parser.add_argument("--out", type=Path, default=RESULTS / "scale.md")
     args = parser.parse_args(argv)
+    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
     with running_redis() as store, tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         limits = limits_rows(store.url, args.window_s, args.windows)

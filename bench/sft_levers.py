@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 from knowrl.effect.selectivity import report  # noqa: E402
 from knowrl.pipeline import known_mask  # noqa: E402
 from knowrl.stats import paired_bootstrap, rates  # noqa: E402
+from knowrl_io.job_output import check_results
 
 # name -> (what changes, sizes changed, config overrides, min_correct)
 LEVERS: dict[str, tuple[str, dict[str, int], list[str], int | None]] = {
@@ -143,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, required=True)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "sft-levers.md")
     args = parser.parse_args(argv)
+    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
     started = time.perf_counter()
     effect = effect_module()
     args.work.mkdir(parents=True, exist_ok=True)

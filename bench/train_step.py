@@ -43,6 +43,7 @@ from knowrl.config import load_train_config  # noqa: E402
 from knowrl.effect.demo_data import build_demo_data  # noqa: E402
 from knowrl.models import resolve_model_path  # noqa: E402
 from knowrl_io import provenance  # noqa: E402
+from knowrl_io.job_output import check_results
 
 RESULTS = ROOT / "bench" / "results"
 # The demo's settings before this profile: a KL term (TRL then keeps a reference model and runs its
@@ -315,6 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default=DEFAULT_FLAGS["model"], help="the policy (e.g. a run's sft-merged)")
     parser.add_argument("--data", default=DEFAULT_FLAGS["data"], help="a run's data folder (train.jsonl, sft.json)")
     args = parser.parse_args(argv)
+    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
     args.out_arg = args.out
     args.out = args.out or RESULTS / "train_step.md"
     import torch

@@ -15,9 +15,11 @@ rule with no file beside it: the job recognizes its own page by a mark in the fi
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import stat
+import sys
 import tempfile
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -129,17 +131,18 @@ def check_page(
     output: Path,
     sources: Iterable[Path | None],
     job: str,
-    mark: bytes | None,
+    mark: bytes | tuple[bytes, ...] | None,
     writes: str,
     overwrite: bool = False,
     flag: str = "--output",
+    replace: str = "pass --overwrite to replace it",
 ) -> None:
     """An output that ``job`` writes whole in one go (a report), with no record or lock file beside it: checked as
     ``own_output`` checks its file (never an input or a link to one, never a directory, never a FIFO or a device)
     and, unless ``overwrite``, an existing non-empty file must hold ``mark`` in its first 4 KiB: a file this job
     wrote, which it replaces; anything else is someone's file and is refused. ``mark`` None: a job with no rerun
     to replace its own page (``knowrl.evaluate``: each run is another run) refuses every non-empty file.
-    ``flag`` names the option in the messages. Raises ``OutputError``."""
+    ``flag`` names the option in the messages, ``replace`` how to replace a file. Raises ``OutputError``."""
     output = Path(output)
     _check_location(output, sources, writes, keeps_files=False, flag=flag)
     if overwrite:
@@ -161,14 +164,37 @@ def check_page(
         os.close(fd)
     if head and mark is None:
         raise OutputError(
-            f"{flag} {output} exists (an earlier run's, or someone's file); pass --overwrite to replace it, "
-            f"or choose another {flag}"
+            f"{flag} {output} exists (an earlier run's, or someone's file); {replace}, or choose another {flag}"
         )
-    if head and mark not in head:
-        raise OutputError(
-            f"{flag} {output} exists and is not a page {job} wrote; pass --overwrite to replace it, "
-            f"or choose another {flag}"
-        )
+    marks = (mark,) if isinstance(mark, bytes) else mark
+    if head and not any(m in head for m in marks):
+        raise OutputError(f"{flag} {output} exists and is not a page {job} wrote; {replace}, or choose another {flag}")
+
+
+def check_results(args: argparse.Namespace, script: str, outputs: Iterable[str] = ("out", "md")) -> None:
+    """The results files a bench script writes whole (its ``--out``, ``--md``), checked before the run as a report is
+    (``check_page``): never one of its inputs (every other argument that names an existing file), never a
+    directory, FIFO or device, and an existing file only when it is this script's own earlier page, which names the
+    script in its head ("bench/judge_set.py" or "python -m bench.judge_set"): a rerun replaces its page and nothing
+    else (``bench/ci_summary.py --out`` on its own JUnit input replaced it, exit 0: hostile pass 52).
+    Prints one line and exits 2 when refused."""
+    name = Path(script).stem
+    marks = (f"bench/{name}.py".encode(), f"bench.{name}".encode())
+    given = vars(args)
+    sources = [
+        Path(value)
+        for key, value in given.items()
+        if key not in outputs and isinstance(value, (str, Path)) and str(value) and os.path.isfile(value)
+    ]
+    for key in outputs:
+        if given.get(key) is None:
+            continue
+        flag = "--" + key.replace("_", "-")
+        try:
+            check_page(Path(given[key]), sources, f"bench/{name}.py", marks, "the results", False, flag, "remove it")
+        except OutputError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            raise SystemExit(2) from None
 
 
 def input_identity(source: Path | None) -> str:

@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from knowrl_io.args import Parser
+from knowrl_io.args import Parser, interrupted
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.once import Once
 from knowrl_io.paths import demo_kb_path, input_problem
@@ -161,6 +161,11 @@ def build(
     db_path = Path(db_path)
     check_db(db_path, index_only=documents is None)
     embedder = embedder or Embedder(model)
+    if dense_index:  # the model loads before the KB is touched: a bad --model wrote the new text, then failed (pass 52)
+        try:
+            _ = embedder.dim
+        except OSError as exc:
+            raise OSError(f"embedding model {model!r} cannot be loaded ({exc}); {db_path} is unchanged") from None
     conn = connect(db_path)
     try:
         create_schema(conn)
@@ -322,6 +327,11 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, IndexMismatchError, sqlite3.DatabaseError, OSError) as exc:  # not a KB, a bad path: one line
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C while embedding was a traceback, exit 1 (hostile pass 52)
+        return interrupted(
+            f"what {db} had committed is kept (documents, passages, BM25); run the same command again to finish its "
+            "dense index"
+        )
     print(json.dumps(asdict(report), indent=2))
     if bad:
         log.warning("%d bad row(s) skipped; everything else was built", len(bad))

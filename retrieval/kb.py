@@ -210,6 +210,11 @@ def check_kb(db_path: str | Path, mode: str | None = None) -> str:
     try:
         try:
             indexed = has_table(conn, "passages") and has_table(conn, "passages_fts")
+            if has_table(conn, "passages") and not indexed:  # bm25 fell back to dense, exit 0 (hostile pass 52)
+                raise ValueError(
+                    f"{path}: its passages have no BM25 index (the passages_fts table is missing): rebuild it with "
+                    f"python -m retrieval.build --from-db {path}"
+                )
             if not indexed:
                 _check_documents(conn, path)
                 return content_version(path, conn)

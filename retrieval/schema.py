@@ -73,8 +73,13 @@ def connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
 
 
 def create_schema(conn: sqlite3.Connection) -> None:
+    """The KB's tables, made where missing; a BM25 index lost from passages that exist is filled again from them
+    (``--from-db`` on a KB whose passages_fts was dropped made an empty one: hostile pass 52)."""
+    lost_fts = has_table(conn, "passages") and not has_table(conn, "passages_fts")
     conn.execute(DOCUMENTS_DDL)
     conn.executescript(PASSAGES_DDL)
+    if lost_fts:
+        conn.execute("INSERT INTO passages_fts(passages_fts) VALUES ('rebuild')")
     set_meta(conn, "schema_version", SCHEMA_VERSION)
     if conn.execute("SELECT 1 FROM meta WHERE key = 'kb_id'").fetchone() is None:
         # This file's identity: a KB deleted and built again with other text reuses passage ids, and its

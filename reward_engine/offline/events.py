@@ -8,6 +8,7 @@ import re
 
 from retrieval.text import split_sentences
 from reward_engine.offline.text_form import normalize
+from reward_engine.offline.words import content_words, names
 
 # what happened, in the words that say it: a claim of an event is not supported by a passage that tells of events
 # but not that one ("Mozart died in Salzburg in 1756" against "born in Salzburg in 1756": hostile pass 20); a passage
@@ -92,3 +93,42 @@ def place_crossed(claim: str, passage: str) -> bool:
         if any(place in f" {s} " for e, found in spans.items() if e != event for s in found):
             return True
     return False
+
+
+_AT_PLACE = re.compile(r"\b(?:at|in|near)\s+(?:the\s+)?(?P<place>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
+
+
+def place_of_another(claim: str, passage: str, threshold: float = 0.75) -> bool:
+    """The claim puts what it tells at a place the passage gives only to something else, while the passage's
+    sentences that tell the claim's own fact (all its other names, ``threshold`` of its other words) give a place
+    of their own: "The Thompson River meets the Fraser River at Kamloops." against "The Thompson River joins the
+    Fraser River at Lytton. ... The North Thompson and South Thompson rivers meet at Kamloops." (hostile pass 52:
+    neither contradicted nor refused). A place the passage never names leaves the claim to the other checks
+    ("born in Germany" against "born in Ulm").
+
+    >>> p = "The Thompson River joins the Fraser River at Lytton. The North and South Thompson meet at Kamloops."
+    >>> place_of_another("The Thompson River meets the Fraser River at Kamloops.", p)
+    True
+    >>> place_of_another("The Thompson River meets the Fraser River at Lytton.", p)
+    False
+    >>> place_of_another("Einstein was born in Germany.", "Einstein was born in Ulm. He later lived in Berlin.")
+    False
+    """
+    said = list(_AT_PLACE.finditer(claim))
+    if not said:
+        return False
+    place = content_words(said[-1]["place"])
+    rest = claim[: said[-1].start()] + " " + claim[said[-1].end() :]
+    named, words = names(rest), content_words(rest)
+    if not place or not named or not words:
+        return False
+    telling, elsewhere = [], False
+    for sentence in split_sentences(passage):
+        held = content_words(sentence)
+        if named <= held and len(words & held) / len(words) >= threshold:
+            telling.append(sentence)
+        elif place <= held:
+            elsewhere = True
+    if not telling or not elsewhere or any(place <= content_words(s) for s in telling):
+        return False
+    return any(_AT_PLACE.search(s) for s in telling)

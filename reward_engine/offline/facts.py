@@ -491,6 +491,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue  # "in the spring of 1979", "in the early 1960s" where it says fall, late (hostile passes 44, 45)
         if said_events and events.place_crossed(claim, passage):
             continue  # "died in Salzburg" where it says "born in Salzburg ... died in Vienna" (hostile pass 27)
+        if events.place_of_another(claim, passage, threshold):
+            continue  # "meets the Fraser at Kamloops" where the Thompson joins it at Lytton (hostile pass 52)
         if len(c_words & have) / len(c_words) < threshold:
             continue
         if _unit_swapped(stated, passage) or _opposed(claim, words, passage, threshold):
@@ -907,6 +909,8 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
     negative = claims_negation(claim)
     for passage in passages:
         have, passage_numbers = _passage_features(passage)
+        if not negative and events.place_of_another(claim, passage, threshold):
+            return True  # "meets the Fraser at Kamloops" where the Thompson joins it at Lytton (hostile pass 52)
         if claim_names - have or not words:
             continue
         if not negative and _other_rank(claim, words, passage, threshold):
@@ -1328,6 +1332,14 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     if whole_match and len(whole_match) < len(answering):
         answering = [answering[i] for i in whole_match]
         named_runs = [named_runs[i] for i in whole_match]
+    # then one that holds every name the question asks of: "The Thompson River joins the Fraser River at Lytton"
+    # over "The North Thompson and South Thompson rivers meet at Kamloops" for where the Thompson and Fraser meet
+    # (hostile pass 52: Kamloops was an answer, Binary RAR paid 1)
+    asked_names = one_e_form(names(question)) & one_e_form(asked)
+    all_named = [i for i, (_, _, held) in enumerate(answering) if asked_names <= one_e_form(held)]
+    if asked_names and all_named and len(all_named) < len(answering):
+        answering = [answering[i] for i in all_named]
+        named_runs = [named_runs[i] for i in all_named]
     runs = [run for found in named_runs for run in found]
     if not answering:
         return False

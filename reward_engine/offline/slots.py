@@ -21,7 +21,7 @@ _ASKING = frozenset(
     "who what which whom whose when where why how name named did does do one person people called".split()
 )
 # words a restatement may add without saying anything new ("she actually ends up with ...")
-_FILLER = frozenset("actual actually really probably also only just in fact ever up them one her his".split())
+_FILLER = frozenset("actual actually really probably also only just in fact ever up them one her his true real".split())
 _NAME = re.compile(
     r"(?<![\w'])[A-Z][\w'\u2019.]*(?:-[A-Z]\w*)*(?:\s+(?:(?:de|van|von|da|del|la|le)\s+)?[A-Z][\w'\u2019.]*(?:-[A-Z]\w*)*)*"
 )
@@ -60,6 +60,7 @@ _FORMS = {
     "took": "take", "taken": "take", "began": "begin", "begun": "begin", "ran": "run", "found": "find",
     "flew": "fly", "flown": "fly", "shot": "shoot", "spoke": "speak", "spoken": "speak", "chose": "choose",
     "chosen": "choose", "beat": "beat", "beaten": "beat", "held": "hold", "holder": "hold",
+    "author": "write", "authored": "write",
 }  # fmt: skip
 _DOER = re.compile(r"^(?P<base>\w{4,}?)(?:er|or)$")  # "inventor", "director", "painter": invent, direct, paint
 
@@ -138,7 +139,10 @@ def given_to_another(text: str, question: str | None, golds: Iterable[str]) -> b
             continue  # "He also directed Ratatouille; it was voiced by Patton Oswalt": "it" is the film
         found = names[0]
         name = found.group(0).rstrip(".")
-        if _stems(name) & gold_words or _MODIFIER.search(clause[: found.start()]):
+        named = _stems(
+            name
+        )  # the gold, part of it or a form holding it ("Brazilian Portuguese"); "Percy Shelley" is not
+        if named <= gold_words or gold_words <= named or _MODIFIER.search(clause[: found.start()]):
             continue
         rest = _stems(clause[: found.start()] + " " + clause[found.end() :]) - _FILLER - _ASKING
         if not rest & key or any(re.search(rf"(?i)\b{re.escape(w)}\b(?!['\u2019]s)", clause) for w in owned):
@@ -158,4 +162,9 @@ def _as_the_doer(clause: str, found: re.Match[str], key: set[str]) -> bool:
     before = clause[: found.start()]
     if not any(_stems(w) & key for w in before.split()) or _THE_ONE.match(clause[found.end() :]):
         return True
-    return bool(re.search(r"(?i)\b(?:by|is|was|are|were)\s+(?:(?:actually|really|in fact|truly),?\s+)?$", before))
+    return bool(
+        re.search(
+            r"(?i)\b(?:by|is|was|are|were|(?:goes|went|belongs)\s+to)\s+(?:(?:actually|really|in fact|truly),?\s+)?$",
+            before,
+        )
+    )  # "credit for directing it goes to Roman Polanski" (review 52)

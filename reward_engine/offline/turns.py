@@ -21,7 +21,10 @@ RELATION = (
     r"partners?|colleagues?|assistants?|deputy|deputies|heirs?|twins?|ally|allies|spouses?|librettists?|patrons?|"
     r"biographers?|contemporar(?:y|ies)|disciples?|prot[eé]g[eé]e?s?|apprentices?|employers?|employees?|lovers?|"
     r"mistress(?:es)?|fianc[eé]e?s?|relatives?|descendants?|ancestors?|in-laws?|namesakes?|opponents?|enem(?:y|ies)|"
-    r"servants?|imitators?|followers?|admirers?|critics?|collaborators?|co-?authors?|sidekicks?|companions?)"
+    r"servants?|imitators?|followers?|admirers?|critics?|collaborators?|co-?authors?|sidekicks?|companions?|"
+    # another person standing in for someone ("Sam Elliott's stunt double" is not Sam Elliott: hostile pass 52)
+    r"doubles?|stand-?ins?|understud(?:y|ies)|co-?stars?|look-?alikes?|impersonators?|replacements?|substitutes?|"
+    r"ghost-?writers?|bodyguards?|managers?|agents?)"
 )
 _SUBJECT = r"(?:is|was|are|were|he|she|it|they|s|that|this|who|which)\b"  # a clause, not a noun phrase
 _RELATION_OF = re.compile(rf"^(?:(?:one|some|any|each|all) of )?(?:(?!{_SUBJECT})[a-z]+ ){{0,2}}{RELATION} of $")
