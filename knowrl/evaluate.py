@@ -21,7 +21,7 @@ from typing import Any, Sequence
 from knowrl.data import INSTRUCTIONS, load_rl_rows, render_prompt
 from knowrl.decode import complete_texts
 from knowrl_io.args import EXIT_TOO_MANY_ERRORS, MAX_ERROR_SHARE, Parser, interrupted, share
-from knowrl_io.job_output import OutputError, check_page, write_atomically
+from knowrl_io.job_output import reports_problem, write_atomically
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.once import Once
 from knowrl_io.paths import input_problem
@@ -303,12 +303,7 @@ def report_problem(args: argparse.Namespace) -> str | None:
     writer has it. A report is never ``--data`` or ``--config`` (by any route: a link, ``sub/..``), never a
     directory or a special file; an existing report is replaced only with ``--overwrite`` (an evaluation has
     no resume: each run is another run, and a second run into one folder replaced the first's report)."""
-    for name in REPORTS:
-        try:
-            check_page(args.out / name, [args.data, args.config], JOB, None, "the report", args.overwrite, "--out")
-        except OutputError as exc:
-            return str(exc)
-    return None
+    return reports_problem(args.out, REPORTS, [args.data, args.config], JOB, args.overwrite)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -35,16 +35,38 @@ def merge(base: str, adapter: str, out: str | Path) -> Path:
     return out
 
 
+def out_problem(base: str, adapter: str, out: Path, overwrite: bool) -> str | None:
+    """Why the merged model must not go into ``out``, or None: never the adapter's or a local base's folder (nor
+    one inside or around them: the merge wrote its weights among the adapter's), never a file, and a folder with
+    files in it only with ``overwrite`` (output ownership, as every job has it: ``knowrl_io.job_output``)."""
+    where = Path(out).resolve()
+    for name, given in (("--adapter", adapter), ("--base", base)):
+        folder = Path(given)
+        if not folder.exists():
+            continue  # a model id ("tiny", "smollm2"): nothing of the user's on disk to write over
+        folder = folder.resolve()
+        if where == folder or folder in where.parents or where in folder.parents:
+            return f"--out {out} is (or holds, or is inside) the {name} folder {given}; merge into another folder"
+    if where.exists() and not where.is_dir():
+        return f"--out {out} is a file, not a folder; give a folder path"
+    if where.is_dir() and any(where.iterdir()) and not overwrite:
+        return f"--out {out} exists and is not empty; pass --overwrite to merge into it, or choose another --out"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = Parser(prog="python -m knowrl.merge", description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", required=True, action=Once, help="base model path or id ('tiny', 'smollm2' too)")
     parser.add_argument("--adapter", required=True, action=Once)
     parser.add_argument("--out", required=True, action=Once)
+    parser.add_argument("--overwrite", action="store_true", help="merge into a folder that already holds files")
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)
     from knowrl.models import model_inputs_problem
 
-    problem = model_inputs_problem(args.base, args.adapter, "--base")
+    problem = model_inputs_problem(args.base, args.adapter, "--base") or out_problem(
+        args.base, args.adapter, Path(args.out), args.overwrite
+    )
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2

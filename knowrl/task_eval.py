@@ -26,6 +26,7 @@ from knowrl.evaluate import generate
 from knowrl.grpo import train
 from knowrl.models import check_model_path, resolve_model_path
 from knowrl.tasks.boxed import last_boxed
+from knowrl_io.job_output import reports_problem, write_atomically
 from knowrl_io.once import Once
 from reward_engine.completion import parse
 
@@ -129,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = config_parser("python -m knowrl.task_eval", __doc__)
     parser.add_argument("--adapter", action=Once, help="a LoRA adapter (e.g. <output_dir>/final)")
     parser.add_argument("--out", type=Path, action=Once, help="report folder (default: <output_dir>/task_eval)")
+    parser.add_argument("--overwrite", action="store_true", help="replace the reports of an earlier run in --out")
     args = parser.parse_args(argv)
 
     def job() -> dict[str, Any]:
@@ -136,20 +138,25 @@ def main(argv: list[str] | None = None) -> int:
         if config.task == "knowrl":
             raise ConfigError("task 'knowrl' is evaluated by python -m knowrl.evaluate")
         check_model_path(config.model.name_or_path)
+        out = args.out or Path(config.output_dir) / "task_eval"
+        # the reports as knowrl.evaluate's: never the config, a directory or a special file; an earlier run's
+        # replaced only with --overwrite (task_eval wrote over them and over any file of those names)
+        problem = reports_problem(out, ("report.json", "report.md"), [args.config], "knowrl.task_eval", args.overwrite)
+        if problem:
+            raise ConfigError(problem)
         rows = tasks.eval_rows(config)
         model = resolve_model_path(config.model.name_or_path, config.seed)
         metrics, details = evaluate_task(
             config, model, args.adapter or config.model.adapter, rows, config.pipeline.eval_max_new_tokens
         )
-        out = args.out or Path(config.output_dir) / "task_eval"
         out.mkdir(parents=True, exist_ok=True)
-        (out / "report.json").write_text(json.dumps({"metrics": metrics, "details": details}, indent=2))
+        write_atomically(out / "report.json", json.dumps({"metrics": metrics, "details": details}, indent=2).encode())
         lines = ["| task | n | accuracy | mean score | format compliance |", "|---|---|---|---|---|"]
         lines += [
             f"| {k} | {v['n']} | {v['accuracy']:.3f} | {v['mean_score']:.3f} | {v['format_compliance']:.3f} |"
             for k, v in metrics.items()
         ]
-        (out / "report.md").write_text("\n".join(lines) + "\n")
+        write_atomically(out / "report.md", ("\n".join(lines) + "\n").encode())
         return metrics
 
     return run_job(args, job)

@@ -171,6 +171,20 @@ def check_page(
         raise OutputError(f"{flag} {output} exists and is not a page {job} wrote; {replace}, or choose another {flag}")
 
 
+def reports_problem(
+    folder: Path, names: Iterable[str], sources: Iterable[Path | None], job: str, overwrite: bool, flag: str = "--out"
+) -> str | None:
+    """Why a job's reports (``names`` in ``folder``) must not be written, or None: each checked as ``check_page``
+    checks a report with no mark (an evaluation has no resume: each run is another run, and a second run into one
+    folder replaced the first's report), so an existing one is replaced only with ``overwrite``."""
+    for name in names:
+        try:
+            check_page(Path(folder) / name, list(sources), job, None, "the report", overwrite, flag)
+        except OutputError as exc:
+            return str(exc)
+    return None
+
+
 def check_results(args: argparse.Namespace, script: str, outputs: Iterable[str] = ("out", "md")) -> None:
     """The results files a bench script writes whole (its ``--out``, ``--md``), checked before the run as a report is
     (``check_page``): never one of its inputs (every other argument that names an existing file), never a
