@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from retrieval.text import split_sentences
+from reward_engine.offline import places
 from reward_engine.offline.text_form import normalize
 from reward_engine.offline.words import content_words, names
 
@@ -113,6 +114,8 @@ def place_of_another(claim: str, passage: str, threshold: float = 0.75) -> bool:
     False
     >>> place_of_another("Einstein was born in Germany.", "Einstein was born in Ulm. He later lived in Berlin.")
     False
+    >>> place_of_another("Mozart was born in Salzburg.", "Mozart was born in Austria. Haydn died in Salzburg.")
+    False
     """
     said = list(_AT_PLACE.finditer(claim))
     if not said:
@@ -131,4 +134,11 @@ def place_of_another(claim: str, passage: str, threshold: float = 0.75) -> bool:
             elsewhere = True
     if not telling or not elsewhere or any(place <= content_words(s) for s in telling):
         return False
-    return any(_AT_PLACE.search(s) for s in telling)
+    # a place of the same size, neither holding the other's words: "born in Salzburg" is not contradicted by "born in
+    # Austria", nor "in England" by "in Stratford-upon-Avon" (review 53: seven true claims were)
+    size = places.level(said[-1]["place"])
+    return any(
+        places.level(found["place"]) == size and not (content_words(found["place"]) & place)
+        for s in telling
+        for found in _AT_PLACE.finditer(s)
+    )

@@ -70,7 +70,8 @@ def _form(word: str) -> str:
     if word in _FORMS:
         return _FORMS[word]
     doer = _DOER.match(word)
-    return stem(doer["base"] if doer and word not in _NOT_DOERS else word)
+    # the doer as its deed's past tense: "composer" is "composed" ("compos"), not "compos" stemmed to "compo"
+    return stem(doer["base"] + "ed" if doer and word not in _NOT_DOERS else word)
 
 
 _NOT_DOERS = frozenset("after other under over never ever either neither number order border water member".split())
