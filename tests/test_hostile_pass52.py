@@ -13,6 +13,9 @@ here (each assertion failed on 764be2a):
   Lytton." where the evidence has the Thompson join the Fraser at Lytton (Kamloops is where the North and South
   Thompson meet), and ``contradicted`` held the claim.
 
+Found by review 53 and closed: a second name held possible after the answer ("Then again, John Adams might have
+been the first.", "Possibly it was George W. Bush instead.") was paid CORRECT.
+
 Left (under-pays, in the issue's note): "Ragna, daughter of Nikolas Mase." for Ragna Nikolasdatter, "The Griffon."
 for Le Griffon; unsure: "An English Bull Terrier." for Bull Terrier.
 """
@@ -141,3 +144,16 @@ def test_a_place_the_evidence_gives_to_something_else_is_contradicted() -> None:
     assert facts.contradicted(claim, THOMPSON) and not facts.supported(claim, THOMPSON)
     right = "The Thompson River joins the Fraser River at Lytton."
     assert facts.supported(right, THOMPSON) and not facts.contradicted(right, THOMPSON)
+
+
+def test_a_second_name_held_possible_after_the_answer_is_a_hedge() -> None:
+    from reward_engine.offline.grader import Label, grade
+
+    first = "Who was the first president of the United States?"  # found by review 53, CORRECT before
+    assert grade(
+        "George Washington. Then again, John Adams might have been the first.", "George Washington", first
+    ) is (Label.INCORRECT)
+    assert grade(
+        "Barack Obama. Possibly it was George W. Bush instead.", "Barack Obama", "Who was the 44th US president?"
+    ) is (Label.INCORRECT)
+    assert grade("George Washington. Then again, he was a general first.", "George Washington", first) is Label.CORRECT

@@ -199,7 +199,11 @@ _NAMED_RUN = r"(?-i:[A-Z][\w'\u00c0-\u024f-]*)(?:\s+(?-i:[A-Z][\w'\u00c0-\u024f-
 _HELD_POSSIBLE = re.compile(
     rf"(?i)\b(?:though|although|but)\b[^.;]*?\bgive\s+(?P<odds>{_NAMED_RUN})\s+an?\s+\d{{1,2}}\s*%\s+chance|"
     rf"\b(?:though|although|but|or)\s+(?:maybe\s+|perhaps\s+)?(?P<held>{_NAMED_RUN})\s+(?:is|was|seems|remains)\s+"
-    r"(?:also\s+|quite\s+|very\s+)?(?:possible|plausible|likely|an?\s+(?:option|possibility|contender))"
+    r"(?:also\s+|quite\s+|very\s+)?(?:possible|plausible|likely|an?\s+(?:option|possibility|contender))|"
+    # "Possibly it was George W. Bush instead.", "Then again, John Adams might have been the first." (review 53)
+    rf"\b(?:possibly|perhaps|maybe)\s*,?\s+it\s+(?:was|is|could\s+be|might\s+be|may\s+be)\s+(?P<maybe>{_NAMED_RUN})|"
+    rf"\b(?:then\s+again|on\s+the\s+other\s+hand|or\s+else)\s*,?\s+(?P<again>{_NAMED_RUN})\s+(?:might|may|could)\s+"
+    r"(?:well\s+|also\s+)?(?:have\s+been|be)\b"
 )
 
 
@@ -211,10 +215,12 @@ def rival_held_possible(text: str, question: str | None, golds: list[str]) -> bo
     True
     >>> rival_held_possible("Jonathan Pryce, though a cameo by Hinds is possible.", None, ["Jonathan Pryce"])
     False
+    >>> rival_held_possible("Barack Obama. Possibly it was George W. Bush instead.", None, ["Barack Obama"])
+    True
     """
     asked = (question or "").lower()
     for found in _HELD_POSSIBLE.finditer(text):
-        name = found["odds"] or found["held"]
+        name = found["odds"] or found["held"] or found["maybe"] or found["again"]
         if name.lower() not in asked and not any(name.lower() in g.lower() or g.lower() in name.lower() for g in golds):
             return True
     return False
