@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -131,7 +132,7 @@ def check_page(
     output: Path,
     sources: Iterable[Path | None],
     job: str,
-    mark: bytes | tuple[bytes, ...] | None,
+    mark: bytes | None,
     writes: str,
     overwrite: bool = False,
     flag: str = "--output",
@@ -166,8 +167,7 @@ def check_page(
         raise OutputError(
             f"{flag} {output} exists (an earlier run's, or someone's file); {replace}, or choose another {flag}"
         )
-    marks = (mark,) if isinstance(mark, bytes) else mark
-    if head and not any(m in head for m in marks):
+    if head and mark not in head:
         raise OutputError(f"{flag} {output} exists and is not a page {job} wrote; {replace}, or choose another {flag}")
 
 
@@ -189,11 +189,13 @@ def check_results(args: argparse.Namespace, script: str, outputs: Iterable[str] 
     """The results files a bench script writes whole (its ``--out``, ``--md``), checked before the run as a report is
     (``check_page``): never one of its inputs (every other argument that names an existing file), never a
     directory, FIFO or device, and an existing file only when it is this script's own earlier page, which names the
-    script in its head ("bench/judge_set.py" or "python -m bench.judge_set"): a rerun replaces its page and nothing
-    else (``bench/ci_summary.py --out`` on its own JUnit input replaced it, exit 0: hostile pass 52).
+    script in its first lines ("bench/judge_set.py" or "python -m bench.judge_set"): a rerun replaces its page and
+    nothing else (``bench/ci_summary.py --out`` on its own JUnit input replaced it, exit 0: hostile pass 52).
     Prints one line and exits 2 when refused."""
     name = Path(script).stem
-    marks = (f"bench/{name}.py".encode(), f"bench.{name}".encode())
+    named = re.compile(
+        rb"bench/" + re.escape(name.encode()) + rb"\.py|bench\." + re.escape(name.encode()) + rb"(?![\w.])"
+    )
     given = vars(args)
     sources = [
         Path(value)
@@ -203,12 +205,23 @@ def check_results(args: argparse.Namespace, script: str, outputs: Iterable[str] 
     for key in outputs:
         if given.get(key) is None:
             continue
-        flag = "--" + key.replace("_", "-")
+        flag, path = "--" + key.replace("_", "-"), Path(given[key])
         try:
-            check_page(Path(given[key]), sources, f"bench/{name}.py", marks, "the results", False, flag, "remove it")
+            check_page(path, sources, f"bench/{name}.py", None, "the results", True, flag)  # where, not whose
+            if path.is_file() and path.stat().st_size and not named.search(_head_lines(path)):
+                raise OutputError(
+                    f"{flag} {path} exists and is not a page bench/{name}.py wrote; remove it, or choose another {flag}"
+                )
         except OutputError as exc:
             print(f"error: {exc}", file=sys.stderr)
             raise SystemExit(2) from None
+
+
+def _head_lines(path: Path, lines: int = 6) -> bytes:
+    """A results page's head, where it names the script that wrote it: its first lines, not all of its first 4 KiB
+    (the results index names every script in its table, and ci_summary took it for its own page: hostile pass 53)."""
+    with open(path, "rb") as handle:
+        return b"".join(handle.readline(MARK_BYTES) for _ in range(lines))
 
 
 def input_identity(source: Path | None) -> str:
