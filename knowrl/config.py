@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 import types
 import typing
 from pathlib import Path
@@ -292,6 +293,19 @@ LEAST = {
     "max_length": 1,
 }
 ALSO = {"max_steps": (-1, "train num_train_epochs instead")}
+# settings with a range of their own: (least, whether the least itself is allowed, most or None). A negative
+# learning rate or a temperature of 0 reached transformers or the sampler, which refused it after the model loaded
+# without naming the key (hostile pass 53)
+RANGES = {
+    "learning_rate": (0.0, False, None),
+    "temperature": (0.0, False, None),
+    "top_p": (0.0, False, 1.0),
+    "beta": (0.0, True, None),
+    "epsilon": (0.0, True, None),
+    "weight_decay": (0.0, True, None),
+    "max_grad_norm": (0.0, True, None),
+    "warmup_ratio": (0.0, True, 1.0),
+}
 
 
 def _scalar_types(annotation: Any) -> tuple[Any, ...] | None:
@@ -326,6 +340,13 @@ def check_trl_values(values: Any, cls: type, section: str) -> None:
         if least is not None and value < least and value != also:
             either = f"{also} ({meaning}) or " if also is not None else ""
             raise ValueError(f"{name} must be {either}at least {least}, got {value}")
+        if key in RANGES:
+            low, low_allowed, high = RANGES[key]
+            if not math.isfinite(value) or value < low or (value == low and not low_allowed) or (high and value > high):
+                within = f"{'at least' if low_allowed else 'above'} {low:g}" + (
+                    f" and at most {high:g}" if high else ""
+                )
+                raise ValueError(f"{name} must be {within}, got {value}")
 
 
 class TrainConfig(BaseModel):

@@ -95,6 +95,11 @@ def rl_row(value: Any) -> tuple[dict[str, Any] | None, str | None]:
         return None, "field 'answers' missing, empty or not a string"
     if title is not None and not isinstance(title, (str, list)):
         return None, f"field 'title' must be a string, got {type(title).__name__}"
+    from reward_engine.offline.gold import gold_problem
+
+    problem = gold_problem(answers)  # [""], ";", ["  "] went through and were counted as abstentions (pass 53)
+    if problem:
+        return None, f"field 'answers': {problem}"
     return {"question": question.strip(), "answers": answers, "title": title or ""}, None
 
 

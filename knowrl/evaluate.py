@@ -262,6 +262,7 @@ def evaluate_model(
         repeated = [r for r in rows for _ in range(samples)]
         metrics["sampled"], sampled_details = asyncio.run(grade_completions(repeated, drawn, config))
         details += [{**d, "sampled": True} for d in sampled_details]
+    metrics["bad_rows"] = len(report.bad)  # skipped, each named by line and field on stderr (hostile pass 53)
     return metrics, details
 
 

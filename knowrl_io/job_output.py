@@ -188,13 +188,16 @@ def reports_problem(
 def check_results(args: argparse.Namespace, script: str, outputs: Iterable[str] = ("out", "md")) -> None:
     """The results files a bench script writes whole (its ``--out``, ``--md``), checked before the run as a report is
     (``check_page``): never one of its inputs (every other argument that names an existing file), never a
-    directory, FIFO or device, and an existing file only when it is this script's own earlier page, which names the
-    script in its first lines ("bench/judge_set.py" or "python -m bench.judge_set"): a rerun replaces its page and
-    nothing else (``bench/ci_summary.py --out`` on its own JUnit input replaced it, exit 0: hostile pass 52).
+    directory, FIFO or device, and an existing file only when it is this script's own earlier page, whose first lines
+    give the script's command ("python bench/judge_set.py ...", "python -m bench.conformance") or say "Written by
+    `bench/ci_summary.py`": a rerun replaces its page and nothing else (``bench/ci_summary.py --out`` on its own
+    JUnit input replaced it, exit 0: hostile pass 52; the results index, which names every script, was taken for
+    ci_summary's page: pass 53).
     Prints one line and exits 2 when refused."""
     name = Path(script).stem
-    named = re.compile(
-        rb"bench/" + re.escape(name.encode()) + rb"\.py|bench\." + re.escape(name.encode()) + rb"(?![\w.])"
+    named = re.compile(  # says the script made it: its command, or "Written by `bench/x.py`" (a note naming it is not)
+        rb"python\s+(?:-m\s+bench\.|bench/)" + re.escape(name.encode()) + rb"(?:\.py)?(?![\w.])"
+        rb"|Written by `bench/" + re.escape(name.encode()) + rb"\.py`"
     )
     given = vars(args)
     sources = [

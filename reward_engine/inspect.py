@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from knowrl_io.args import Parser
+from knowrl_io.args import Parser, interrupted
 from knowrl_io.job_output import OutputError, check_page, sidecar, write_atomically
 from knowrl_io.jsonl import finite
 from knowrl_io.once import Once
@@ -265,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
     except (OutputError, ValueError) as exc:  # an output it must not write; not a knowledge base
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C while the page was written: a traceback before (hostile pass 53)
+        return interrupted(f"{args.output} is as it was (the page is replaced whole, or not at all)")
     except sqlite3.Error as exc:  # a documents-only KB (FActScore's format) has no passages to show evidence from
         print(
             f"error: --kb {args.kb}: no passages to read evidence from ({exc}); derive them with "

@@ -38,8 +38,9 @@ from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.once import Once
 from retrieval.source import KnowledgeSource
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
+from reward_engine.disk_cache import CacheError
 from reward_engine.engine import RewardEngine, RewardResult, Sample
-from reward_engine.job import JobCheckError, check_knowledge
+from reward_engine.job import JobCheckError, check_judges, check_knowledge
 from reward_engine.knowledge import report_unusable_factuality
 from reward_engine.offline.gold import gold_problem
 
@@ -158,9 +159,10 @@ def main(argv: list[str] | None = None) -> int:
     config = load_reward_config_or_report(args.config)
     if config is None or report_unusable_factuality(config):
         return 2
-    try:  # the knowledge source, once, before the first request (a source is opened here and served from)
+    try:  # the judges and the knowledge source, once, before the first request (a source is opened here)
+        asyncio.run(check_judges(config))  # a judge not up answered every request 0.0, unscored (hostile pass 53)
         found = check_knowledge(config)
-    except JobCheckError as exc:
+    except (JobCheckError, CacheError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:

@@ -326,6 +326,11 @@ _SOURCE = re.compile(r"\s*\((?:source|sources|via|from|cf\.?)\s*:?[^()]*\)")
 _ERA_SPELLING = re.compile(r"(?<=\d)(\s*)(B\.?C\.?E\.?|C\.?E\.?)(?!\w)")
 
 
+_TIMES_IN_WORDS = re.compile(
+    r"(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+((?:[a-z]+\s+)?)times\b"
+)  # "five consecutive times" too
+
+
 @functools.lru_cache(maxsize=8192)
 def canonical(text: str) -> str:
     """``text`` with the marks that change no fact taken out or spelled one way."""
@@ -350,6 +355,12 @@ def canonical(text: str) -> str:
         text = _SQUARE.sub(lambda m: f"{m.group(1)} square {_SQUARE_UNITS[(m.group(2) or m.group(3)).lower()]}", text)
     if "egree" in text:  # "degrees Celsius" written as the evidence's "°C": unit words are no claim words
         text = _DEGREES.sub(lambda m: " \u00b0" + ("F" if m.group(1)[0] in "fF" else "C"), text)
+    if "twice" in text or "thrice" in text or "once" in text:  # "lost it twice" is a count (hostile pass 53)
+        text = times_in_digits(text)
+    if " times" in text:  # "three times" as "3 times": a count the value checks compare (hostile pass 53)
+        text = _TIMES_IN_WORDS.sub(
+            lambda m: f"{numbers_in_words_to_digits(m.group(1).lower())} {m.group(2)}times", text
+        )
     return shares_as_percent(text, of_only=True)  # "half of its land" is 50 %, against "29 %" (hostile pass 16)
 
 
@@ -495,6 +506,10 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue  # "meets the Fraser at Kamloops" where the Thompson joins it at Lytton (hostile pass 52)
         if len(c_words & have) / len(c_words) < threshold:
             continue
+        if numbers and _counts_another_thing(claim, passage):
+            continue  # "275 doubles" where it says "275 home runs" (hostile pass 53)
+        if stated and _value_of_another_event(stated, {w for w in c_words - c_names if not w[:1].isdigit()}, passage):
+            continue  # "lost it three times" where it won three times and lost twice (hostile pass 53)
         if _unit_swapped(stated, passage) or _opposed(claim, words, passage, threshold):
             continue
         if any(v.value < 0 for v in values(passage)) and any(_disagree(v, values(passage)) for v in stated):
@@ -1673,6 +1688,29 @@ def _country_as_written(response: str, passages: Iterable[str]) -> str:
 _CENTURY = re.compile(r"(?i)\b(\d{1,2})(?:st|nd|rd|th)[\s-]+century\b(?!\s*(?:BC|BCE|B\.C))")
 _ORDINAL_CENTURY = re.compile(r"(?i)\b\d{1,2}(?:st|nd|rd|th)[\s-]+centur(?:y|ies)\b")
 _CENTURY_WORDS = frozenset({"century", "centuri"})
+
+
+_COUNTED = re.compile(r"\b(\d[\d,.]*)\s+([a-z][a-z-]+)")
+
+
+def _counts_another_thing(claim: str, passage: str) -> bool:
+    """The claim's number counts a thing the passage never names, and the passage gives that number to another
+    thing: "Roger Maris hit 275 doubles." against "Roger Maris hit 275 home runs." (hostile pass 53: supported).
+
+    >>> _counts_another_thing("Maris hit 275 doubles.", "Maris hit 275 home runs.")
+    True
+    >>> _counts_another_thing("Maris hit 275 home runs.", "Maris hit 275 home runs.")
+    False
+    """
+    there = content_words(passage)
+    counted = {(n.replace(",", ""), stem(w)) for n, w in _COUNTED.findall(passage)}
+    for number, word in _COUNTED.findall(claim):
+        thing = stem(word)
+        if thing in STOP or thing in there:
+            continue
+        if any(n == number.replace(",", "") and w != thing for n, w in counted):
+            return True
+    return False
 
 
 # where one event's account ends and another's begins; not a bracket or a comma ("at 12:00 am GMT (7:00 pm EST)")

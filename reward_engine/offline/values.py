@@ -11,7 +11,7 @@ import dataclasses
 import re
 
 from reward_engine.labels import Label
-from reward_engine.offline import qualifiers, questions, topic, turns
+from reward_engine.offline import qualifiers, questions, topic, turns, units
 from reward_engine.offline.answer_forms import (
     MONTH_WORDS,
     DateSpan,
@@ -33,6 +33,7 @@ from reward_engine.offline.answer_forms import (
 )
 from reward_engine.offline.reading import Candidate, Reading, has_refusal, lower, names_alternatives
 from reward_engine.offline.text_form import normalize
+from reward_engine.offline.words import STOP, stem
 
 _STRICT_THAN = re.compile(r"\b(?:\w+er|more|less|fewer) than\s+[$€£¥]?\d")  # right before the number
 
@@ -207,6 +208,8 @@ def number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, rea
     found = quantities(text, in_asked_unit(gold_raw, reading.question))
     if found and other_dimension(text, in_asked_unit(gold_raw, reading.question)):
         return Label.INCORRECT  # "8,849 m²" or "8,849 m/s" for 8,849 m: another measurement
+    if found and (_younger_unit(text, gold_raw, reading.question) or _another_thing(text, gold_raw, reading.question)):
+        return Label.INCORRECT  # "15 months." for an age of 15, "Four boys." for four girls (hostile pass 53)
     if found and (measured := without_other_measures(text, in_asked_unit(gold_raw, reading.question))) != text:
         text, found = measured, quantities(measured, in_asked_unit(gold_raw, reading.question))
     if found and turns.other_currency(text, gold_raw):
@@ -231,6 +234,60 @@ def number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, rea
     # SimpleQA: precision the question does not ask for is not required ("to two decimal places": 1.41 for 1.41421)
     step = max(want[1], asked_step(reading.question, want[0]) or 0.0)
     return _compare_quantity(want[0], step, value, slack)
+
+
+_ASKS_AGE = re.compile(r"(?i)\bage\b|\bhow old\b")
+_SHORTER_THAN_YEARS = re.compile(
+    r"(?i)\b(?:\d[\d,.]*|[a-z]+(?:-[a-z]+)?)\s*(?:seconds?|minutes?|hours?|days?|weeks?|months?)\b"
+)
+
+
+def _younger_unit(text: str, gold_raw: str, question: str) -> bool:
+    """An age asked, a bare number as the gold (years), and the answer counts it in a shorter unit: "15 months." for
+    the age of consent 15 (hostile pass 53: CORRECT, as were weeks, days and minutes).
+
+    >>> _younger_unit("15 months.", "15", "What is the age of consent in Poland?")
+    True
+    >>> _younger_unit("15 years old.", "15", "What is the age of consent in Poland?")
+    False
+    """
+    asked = question.lower()
+    return (
+        bool(_ASKS_AGE.search(asked))
+        and re.fullmatch(r"\s*\d[\d,.]*\s*", gold_raw) is not None
+        and bool(found := _SHORTER_THAN_YEARS.search(text))
+        and found.group().split()[-1].lower().rstrip("s") not in asked
+    )
+
+
+_COUNT_AND_THING = re.compile(r"(?i)^\W*(?:the\s+)?(\w+(?:-\w+)?)\s+([a-z]+)\W*$")
+
+
+def _another_thing(text: str, gold_raw: str, question: str) -> bool:
+    """The gold counts a thing ("four girls") and the answer the same count of another thing the question does not
+    name: "Four boys." (hostile pass 53: only the count was compared; "Four dogs." was CORRECT too).
+
+    >>> _another_thing("Four boys.", "four girls", "Who dies in The Watsons Go to Birmingham?")
+    True
+    >>> _another_thing("4 girls.", "four girls", "Who dies?"), _another_thing("Four of them.", "four girls", "?")
+    (False, False)
+    """
+    gold, said = _COUNT_AND_THING.match(gold_raw), _COUNT_AND_THING.match(text)
+    if gold is None or said is None or not all(_a_count(m[1]) for m in (gold, said)):
+        return False
+    thing, other = stem(gold[2].lower()), stem(said[2].lower())
+    asked = {stem(w) for w in re.findall(r"[a-z]+", question.lower())}
+    if thing == other or other in asked or other in STOP or said[2].lower() in _NOT_A_THING:
+        return False
+    # a unit on either side is a measure, converted elsewhere: "Three feet." for 36 inches (the judge sets)
+    return not any(units.unit_after(f"1 {w.lower()}", 1) for w in (gold[2], said[2]))
+
+
+_NOT_A_THING = frozenset("of times people persons ones total altogether bc bce ad ce".split())  # "44 BCE" is 44 BC
+
+
+def _a_count(word: str) -> bool:
+    return bool(re.fullmatch(r"\d[\d,.]*", word)) or numbers_in_words_to_digits(word.lower()) != word.lower()
 
 
 def _other_figures_only(text: str, question: str) -> bool:
