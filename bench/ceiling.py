@@ -21,10 +21,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from knowrl_io.job_output import check_results
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: the project's packages, not bench's modules
+from knowrl_io.job_output import check_results  # noqa: E402
+
 RESULTS = ROOT / "bench" / "results" / "ceiling.md"
 MODELS = ("smollm2", "qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b")
 

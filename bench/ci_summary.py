@@ -17,10 +17,9 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from knowrl_io.job_output import check_results
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from knowrl_io.job_output import check_results  # noqa: E402
 
 
 def counts(junit: Path) -> dict[str, Any]:

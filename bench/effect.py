@@ -1164,7 +1164,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pieces-only", action="store_true", help=argparse.SUPPRESS)  # a worker: no report
     parser.add_argument("--pull", action="store_true", help=argparse.SUPPRESS)  # a worker: take pieces in turn
     args = parser.parse_args(argv)
-    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
     sizes = {k: getattr(args, k) for k in DEFAULTS}
     overrides = [CONFIG_KEY + args.config, *args.set] if args.config != STUDY_CONFIG else list(args.set)
     seeds, heldout_n = args.seeds or list(range(STUDY_SEEDS)), args.heldout
@@ -1176,6 +1175,9 @@ def main(argv: list[str] | None = None) -> int:
         args.work or Path(os.environ.get("TMPDIR", "/tmp")) / ("knowrl-effect-quick" if args.quick else "knowrl-effect")
     ).resolve()
     work.mkdir(parents=True, exist_ok=True)
+    if not args.pieces_only:  # the report's files, before any piece runs: never an input or someone's file
+        page = args.out or (work / "effect.md" if args.quick else RESULTS / "effect.md")
+        check_results(args, __file__, [("--out", page)], [page.with_suffix(".json")])
     keep_dir = None if args.no_keep or (args.quick and not args.keep) else args.keep
     if keep_dir is None and not args.no_keep and not args.quick:
         keep_dir = RESULTS / "effect-pieces" / Path(args.config).stem

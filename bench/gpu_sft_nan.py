@@ -23,9 +23,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from knowrl_io.job_output import check_results
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from knowrl_io.job_output import check_results  # noqa: E402
 
 ARMS = ("training_attention", "default", "cudnn_first")
 SHAREGPT_ROLES = {"user": "human", "assistant": "gpt"}

@@ -682,7 +682,10 @@ def main(argv: list[str] | None = None) -> int:
         help="only the red team through the first model, to --out (default bench/results/redteam_judge.md)",
     )
     args = parser.parse_args(argv)
-    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
+    red_page = (
+        RESULTS / "redteam_judge.md" if args.red_team_only and args.out == RESULTS / "real_judge.md" else args.out
+    )
+    check_results(args, __file__, [("--out", red_page)])  # never an input or someone's file (hostile pass 52)
     if args.report_only:  # the same arguments as the run: the report names them
         cases = judge_set.load_cases()
         if args.cases:

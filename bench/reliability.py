@@ -799,7 +799,7 @@ def main(argv: list[str] | None = None) -> int:
         "--hostile", action=argparse.BooleanOptionalAction, default=True, help="the hostile-input tables (~3 min)"
     )
     args = parser.parse_args(argv)
-    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
+    check_results(args, __file__, beside=[args.out.with_suffix(".json")])  # never an input or someone's file
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     shutil.rmtree(args.work, ignore_errors=True)  # a judge cache left by an earlier run would answer everything
     results = {"soak": soak(args.work / "soak", args.steps, args.fault_rate, args.down_steps)}

@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         help="passages encoded both ways for the build-throughput comparison",
     )
     args = parser.parse_args(argv)
-    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
+    check_results(args, __file__, [("--out", args.out / "retrieval.md")], [args.out / "retrieval.png"])
     db = args.db or demo_kb_path()
 
     build_started = time.perf_counter()

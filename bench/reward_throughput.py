@@ -483,7 +483,7 @@ def main(argv: list[str] | None = None) -> int:
         "--knowrl", type=Path, help="a checkout of zjunlp/KnowRL: its own reward code runs beside the others, 2 steps"
     )
     args = parser.parse_args(argv)
-    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
+    check_results(args, __file__, [("--out", args.out / "reward_throughput.md")], [args.out / "reward_throughput.png"])
     db = demo_kb_path()
     if not db.exists():
         build(db, demo_documents())

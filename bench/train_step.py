@@ -316,9 +316,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default=DEFAULT_FLAGS["model"], help="the policy (e.g. a run's sft-merged)")
     parser.add_argument("--data", default=DEFAULT_FLAGS["data"], help="a run's data folder (train.jsonl, sft.json)")
     args = parser.parse_args(argv)
-    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
     args.out_arg = args.out
     args.out = args.out or RESULTS / "train_step.md"
+    check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
     import torch
 
     args.threads = torch.get_num_threads()

@@ -304,7 +304,7 @@ RANGES = {
     "epsilon": (0.0, True, None),
     "weight_decay": (0.0, True, None),
     "max_grad_norm": (0.0, True, None),
-    "warmup_ratio": (0.0, True, 1.0),
+    "warmup_steps": (0.0, True, None),
 }
 
 

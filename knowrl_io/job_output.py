@@ -185,39 +185,46 @@ def reports_problem(
     return None
 
 
-def check_results(args: argparse.Namespace, script: str, outputs: Iterable[str] = ("out", "md")) -> None:
-    """The results files a bench script writes whole (its ``--out``, ``--md``), checked before the run as a report is
-    (``check_page``): never one of its inputs (every other argument that names an existing file), never a
-    directory, FIFO or device, and an existing file only when it is this script's own earlier page, whose first lines
-    give the script's command ("python bench/judge_set.py ...", "python -m bench.conformance") or say "Written by
+def check_results(
+    args: argparse.Namespace,
+    script: str,
+    pages: Iterable[tuple[str, Path | None]] | None = None,
+    beside: Iterable[Path] = (),
+) -> None:
+    """The results files a bench script writes whole, checked before the run as a report is (``check_page``):
+    ``pages`` as (flag, path), by default its ``--out`` and ``--md``, and the files it writes ``beside`` them (a
+    figure, a .json), never one of its inputs (every argument that names an existing file), never a directory,
+    FIFO or device; an existing page only when it is this script's own earlier page, whose first lines give the
+    script's command ("python bench/judge_set.py ...", "python -m bench.conformance") or say "Written by
     `bench/ci_summary.py`": a rerun replaces its page and nothing else (``bench/ci_summary.py --out`` on its own
     JUnit input replaced it, exit 0: hostile pass 52; the results index, which names every script, was taken for
-    ci_summary's page: pass 53).
-    Prints one line and exits 2 when refused."""
+    ci_summary's page: pass 53). Prints one line and exits 2 when refused."""
     name = Path(script).stem
     named = re.compile(  # says the script made it: its command, or "Written by `bench/x.py`" (a note naming it is not)
         rb"python\s+(?:-m\s+bench\.|bench/)" + re.escape(name.encode()) + rb"(?:\.py)?(?![\w.])"
         rb"|Written by `bench/" + re.escape(name.encode()) + rb"\.py`"
     )
     given = vars(args)
+    if pages is None:
+        pages = [("--" + key, given.get(key)) for key in ("out", "md")]
+    pages = [(flag, Path(path)) for flag, path in pages if path is not None]
     sources = [
         Path(value)
         for key, value in given.items()
-        if key not in outputs and isinstance(value, (str, Path)) and str(value) and os.path.isfile(value)
+        if key not in ("out", "md") and isinstance(value, (str, Path)) and str(value) and os.path.isfile(value)
     ]
-    for key in outputs:
-        if given.get(key) is None:
-            continue
-        flag, path = "--" + key.replace("_", "-"), Path(given[key])
-        try:
+    try:
+        for flag, path in pages:
             check_page(path, sources, f"bench/{name}.py", None, "the results", True, flag)  # where, not whose
             if path.is_file() and path.stat().st_size and not named.search(_head_lines(path)):
                 raise OutputError(
                     f"{flag} {path} exists and is not a page bench/{name}.py wrote; remove it, or choose another {flag}"
                 )
-        except OutputError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            raise SystemExit(2) from None
+        for path in beside:
+            check_page(Path(path), sources, f"bench/{name}.py", None, "the results", True, "--out")
+    except OutputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def _head_lines(path: Path, lines: int = 6) -> bytes:

@@ -328,10 +328,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # Ctrl-C while embedding was a traceback, exit 1 (hostile pass 52)
-        return interrupted(
-            f"what {db} had committed is kept (documents, passages, BM25); run the same command again to finish its "
-            "dense index"
-        )
+        finish = "the build" if args.no_dense else "the build and its dense index"
+        return interrupted(f"what {db} had committed is kept; run the same command again to finish {finish}")
     print(json.dumps(asdict(report), indent=2))
     if bad:
         log.warning("%d bad row(s) skipped; everything else was built", len(bad))

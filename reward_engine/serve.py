@@ -142,6 +142,19 @@ def make_app(config: RewardEngineConfig, unscored: float = 0.0, kb: KnowledgeSou
     return app
 
 
+async def _judges_up(config: RewardEngineConfig, wait_s: float) -> None:
+    """``check_judges`` until it passes or ``wait_s`` is spent (then its error): a server started beside its judge,
+    as a compose file or a job script does, waits for it rather than refusing at once."""
+    deadline = asyncio.get_running_loop().time() + wait_s
+    while True:
+        try:
+            return await check_judges(config, timeout_s=min(5.0, max(wait_s, 0.5)))
+        except JobCheckError:
+            if asyncio.get_running_loop().time() >= deadline:
+                raise
+            await asyncio.sleep(1.0)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = Parser(prog="python -m reward_engine.serve", description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -150,17 +163,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=5000, help="0: any free port (printed)")
     parser.add_argument("--unscored-reward", type=float, default=0.0, help="for a completion left unscored")
+    parser.add_argument(
+        "--judge-wait",
+        type=float,
+        default=30.0,
+        help="seconds to wait for the judges to accept connections before refusing to start (default 30: a judge "
+        "started beside the server may come up a little later)",
+    )
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)
     if not 0 <= args.port <= 65535:
         parser.error(f"--port {args.port} is not a port (0-65535)")
+    if not 0 <= args.judge_wait < float("inf"):
+        parser.error(f"--judge-wait must be a finite number of seconds, at least 0, got {args.judge_wait}")
     if not -float("inf") < args.unscored_reward < float("inf"):  # NaN too: a reward OpenRLHF would train on
         parser.error(f"--unscored-reward must be a finite number, got {args.unscored_reward}")
     config = load_reward_config_or_report(args.config)
     if config is None or report_unusable_factuality(config):
         return 2
     try:  # the judges and the knowledge source, once, before the first request (a source is opened here)
-        asyncio.run(check_judges(config))  # a judge not up answered every request 0.0, unscored (hostile pass 53)
+        asyncio.run(_judges_up(config, args.judge_wait))  # one not up: every request 0.0, unscored (hostile pass 53)
         found = check_knowledge(config)
     except (JobCheckError, CacheError) as exc:
         print(f"error: {exc}", file=sys.stderr)

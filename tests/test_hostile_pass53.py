@@ -11,11 +11,13 @@ here (each assertion failed on 11b9338):
 - late checks: ``grpo.learning_rate`` below 0 and ``grpo.temperature`` 0 stopped only after the model loaded,
   with messages naming no key (range-checked with the config);
 - an interrupted ``reward_engine.inspect`` was a traceback (one line, exit 130);
-- reward holes: "15 months." CORRECT for an age of 15, "Four boys." for four girls; ``supported`` held "275
+- reward holes: "15 months." CORRECT for an age of 15, "Four boys." for four girls (the other of a pair only:
+  the landing review found "Two kids." for 2 children paid wrong by a broader rule); ``supported`` held "275
   doubles" against "275 home runs" and "lost three times" against "won three times ... lost twice", which
   ``contradicted`` missed.
 
-Left (in the issue's note): ``supported`` does not match "between 1797 and 1798" to "1797–98" (an under-pay).
+Left (in the issue's note): ``supported`` does not match "between 1797 and 1798" to "1797–98" (an under-pay);
+"Four dogs." for four girls (another counted thing that is no pair of the gold's) is paid.
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ def test_serve_refuses_a_judge_that_is_not_up(tmp_path: Path) -> None:
         f"judge: {{endpoints: [{{base_url: '{endpoint}', model: judge}}], timeout_s: 2, max_attempts: 1}}\n"
     )
     done = subprocess.run(
-        [sys.executable, "-m", "reward_engine.serve", "--config", str(config), "--port", "0"],
+        [sys.executable, "-m", "reward_engine.serve", "--config", str(config), "--port", "0", "--judge-wait", "1"],
         env=dict(ENV, KNOWRL_CACHE_DIR=str(tmp_path / "cache")),
         capture_output=True,
         text=True,
@@ -116,9 +118,9 @@ def test_another_unit_or_another_counted_thing_is_wrong() -> None:
         assert grade(answer, "15", age) is Label.INCORRECT, answer
     assert grade("15 years old.", "15", age) is Label.CORRECT
     dies = "Who dies in The Watsons Go to Birmingham?"
-    for answer in ("Four boys.", "Four dogs."):
-        assert grade(answer, "four girls", dies) is Label.INCORRECT, answer
+    assert grade("Four boys.", "four girls", dies) is Label.INCORRECT
     assert grade("4 girls.", "four girls", dies) is Label.CORRECT
+    assert grade("Two kids.", "2 children", "How many children did they have?") is Label.CORRECT  # a synonym
     assert grade("Three feet.", "36 inches", "What is the height of a tennis net at the centre in inches?") is (
         Label.CORRECT
     )

@@ -1706,8 +1706,8 @@ def _counts_another_thing(claim: str, passage: str) -> bool:
     counted = {(n.replace(",", ""), stem(w)) for n, w in _COUNTED.findall(passage)}
     for number, word in _COUNTED.findall(claim):
         thing = stem(word)
-        if thing in STOP or thing in there:
-            continue
+        if thing in STOP or thing in there or units.unit_after(f"1 {word.lower()}", 1):
+            continue  # a unit is a measure, spelt either way ("324 meters" is "324 metres": the landing review)
         if any(n == number.replace(",", "") and w != thing for n, w in counted):
             return True
     return False

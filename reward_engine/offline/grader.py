@@ -737,7 +737,7 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     text = without_opener(settled(turns.without_confirmation(text, question)), question)
     text = as_options(text, " ".join(raw_golds))
     text = _without_label(text, question, raw_golds)
-    text = qualifiers.without_taking_effect(text, question)  # "1994, effective 1997." (hostile pass 51)
+    text = qualifiers.without_taking_effect(text, question, raw_golds)  # "1994, effective 1997." (hostile pass 51)
     # "Answer: Paris\nExplanation: ...": the label no second answer (pass 28), the line before it a sentence of its
     # own ("Bubbles" was read with the explanation's first name as a list: hostile pass 36)
     text = _SECTION_LABEL.sub(" ", _LINE_BEFORE_SECTION.sub(".", text))
@@ -1247,6 +1247,8 @@ def _told_in_the_past(text: str) -> bool:
     (True, False)
     """
     words = normalize(text).split()
+    if "," in text:  # "Sydney, Melbourne, Perth ... listed." is a list with a verb at its end (landing review)
+        return False
     return len(words) >= 5 and any(w.endswith("ed") and len(w) >= 6 and not w.endswith("eed") for w in words[1:])
 
 

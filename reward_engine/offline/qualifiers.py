@@ -187,7 +187,7 @@ _TOOK_EFFECT = re.compile(
 _ASKS_EFFECT = re.compile(r"(?i)\b(?:effect|effective|force|implement\w*|enforce\w*)\b")
 
 
-def without_taking_effect(text: str, question: str | None) -> str:
+def without_taking_effect(text: str, question: str | None, golds: list[str] | None = None) -> str:
     """``text`` without the year its law took effect, said after the answer's date, where the question asks of
     another event ("When did Oregon pass the Act?": "1994 (Measure 16), effective 1997." was two years, a hedge:
     hostile pass 51). A question about taking effect keeps it.
@@ -199,4 +199,6 @@ def without_taking_effect(text: str, question: str | None) -> str:
     """
     if _ASKS_EFFECT.search(question or ""):
         return text
-    return _TOOK_EFFECT.sub("", text)
+    years = {y for g in golds or () for y in re.findall(r"\b\d{4}\b", g)}
+    # the year it took effect kept where it is a gold's: "Ratified in 1919; it took effect in 1920." for 1920
+    return _TOOK_EFFECT.sub(lambda m: m.group() if set(re.findall(r"\b\d{4}\b", m.group())) & years else "", text)

@@ -21,7 +21,9 @@ _ASKING = frozenset(
     "who what which whom whose when where why how name named did does do one person people called".split()
 )
 # words a restatement may add without saying anything new ("she actually ends up with ...")
-_FILLER = frozenset("actual actually really probably also only just in fact ever up them one her his true real".split())
+_FILLER = frozenset("actual actually really probably only just in fact ever up them one her his true real".split())
+# "Michael Keaton also played Batman": another who did it too, beside the gold, not instead of it (landing review)
+_AS_WELL = re.compile(r"(?i)\b(?:also|too|as well|likewise)\b")
 _NAME = re.compile(
     r"(?<![\w'])[A-Z][\w'\u2019.]*(?:-[A-Z]\w*)*(?:\s+(?:(?:de|van|von|da|del|la|le)\s+)?[A-Z][\w'\u2019.]*(?:-[A-Z]\w*)*)*"
 )
@@ -135,6 +137,8 @@ def given_to_another(text: str, question: str | None, golds: Iterable[str]) -> b
         names = _foreign_names(clause, asked, key)
         follows_another, earlier_name = earlier_name, bool([n for n in names if not _stems(n.group(0)) & gold_words])
         if len(names) != 1 or _DENIED.search(clause) or _REPORTED.search(clause) or _RELATIVE.match(clause):
+            continue
+        if _AS_WELL.search(clause):
             continue
         if follows_another and _PRONOUN_SUBJECT.match(clause):
             continue  # "He also directed Ratatouille; it was voiced by Patton Oswalt": "it" is the film

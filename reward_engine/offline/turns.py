@@ -201,9 +201,11 @@ _HELD_POSSIBLE = re.compile(
     rf"\b(?:though|although|but|or)\s+(?:maybe\s+|perhaps\s+)?(?P<held>{_NAMED_RUN})\s+(?:is|was|seems|remains)\s+"
     r"(?:also\s+|quite\s+|very\s+)?(?:possible|plausible|likely|an?\s+(?:option|possibility|contender))|"
     # "Possibly it was George W. Bush instead.", "Then again, John Adams might have been the first." (review 53)
-    rf"\b(?:possibly|perhaps|maybe)\s*,?\s+it\s+(?:was|is|could\s+be|might\s+be|may\s+be)\s+(?P<maybe>{_NAMED_RUN})|"
+    # the name ends the clause: "it was Poe's most famous work" names the work, not Poe (landing review)
+    rf"\b(?:possibly|perhaps|maybe)\s*,?\s+it\s+(?:was|is|could\s+be|might\s+be|may\s+be)\s+(?P<maybe>{_NAMED_RUN})"
+    r"(?:\s+instead)?\s*(?:[.;!?]|$)|"
     rf"\b(?:then\s+again|on\s+the\s+other\s+hand|or\s+else)\s*,?\s+(?P<again>{_NAMED_RUN})\s+(?:might|may|could)\s+"
-    r"(?:well\s+|also\s+)?(?:have\s+been|be)\b"
+    r"(?:well\s+|also\s+)?(?:have\s+been|be\s+the)\b"
 )
 
 

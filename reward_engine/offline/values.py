@@ -11,7 +11,7 @@ import dataclasses
 import re
 
 from reward_engine.labels import Label
-from reward_engine.offline import qualifiers, questions, topic, turns, units
+from reward_engine.offline import qualifiers, questions, topic, turns
 from reward_engine.offline.answer_forms import (
     MONTH_WORDS,
     DateSpan,
@@ -33,7 +33,7 @@ from reward_engine.offline.answer_forms import (
 )
 from reward_engine.offline.reading import Candidate, Reading, has_refusal, lower, names_alternatives
 from reward_engine.offline.text_form import normalize
-from reward_engine.offline.words import STOP, stem
+from reward_engine.offline.words import stem
 
 _STRICT_THAN = re.compile(r"\b(?:\w+er|more|less|fewer) than\s+[$€£¥]?\d")  # right before the number
 
@@ -277,13 +277,12 @@ def _another_thing(text: str, gold_raw: str, question: str) -> bool:
         return False
     thing, other = stem(gold[2].lower()), stem(said[2].lower())
     asked = {stem(w) for w in re.findall(r"[a-z]+", question.lower())}
-    if thing == other or other in asked or other in STOP or said[2].lower() in _NOT_A_THING:
-        return False
-    # a unit on either side is a measure, converted elsewhere: "Three feet." for 36 inches (the judge sets)
-    return not any(units.unit_after(f"1 {w.lower()}", 1) for w in (gold[2], said[2]))
+    # only the other of a pair: "Two kids." for 2 children, "13 LPs" for 13 albums are the gold (landing review)
+    return other not in asked and _OPPOSITE.get(thing) == other
 
 
-_NOT_A_THING = frozenset("of times people persons ones total altogether bc bce ad ce".split())  # "44 BCE" is 44 BC
+_PAIRS = "boy girl, son daughter, man woman, men women, brother sister, male female, husband wife, king queen"
+_OPPOSITE = {stem(a): stem(b) for pair in _PAIRS.split(", ") for x, y in [pair.split()] for a, b in ((x, y), (y, x))}
 
 
 def _a_count(word: str) -> bool:
