@@ -110,8 +110,20 @@ def sft(config: TrainConfig, callbacks: list[Any] | None = None) -> dict[str, An
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = config_parser("python -m knowrl.sft", __doc__).parse_args(argv)
-    return run_job(args, lambda: sft(load_train_config(args.config, args.set)))
+    parser = config_parser("python -m knowrl.sft", __doc__)
+    parser.add_argument(
+        "--overwrite", action="store_true", help="start clean in an output_dir that holds an earlier run (removes it)"
+    )
+    args = parser.parse_args(argv)
+
+    def job() -> dict[str, Any]:
+        from knowrl.output_dir import claim_output_dir
+
+        config = load_train_config(args.config, args.set)
+        claim_output_dir(config, resume=False, overwrite=args.overwrite, resumable=False)  # as knowrl.train owns it
+        return sft(config)
+
+    return run_job(args, job)
 
 
 if __name__ == "__main__":

@@ -214,6 +214,12 @@ def check_results(
         if key not in ("out", "md") and isinstance(value, (str, Path)) and str(value) and os.path.isfile(value)
     ]
     try:
+        seen: dict[str, str] = {}
+        for flag, path in [*pages, *(("--out", Path(p)) for p in beside)]:
+            where = os.path.abspath(path)
+            if where in seen:  # "--out x --md x": the page replaced the report just written (hostile pass 54)
+                raise OutputError(f"{seen[where]} and {flag} name one file, {path}; give each its own")
+            seen[where] = flag
         for flag, path in pages:
             check_page(path, sources, f"bench/{name}.py", None, "the results", True, flag)  # where, not whose
             if path.is_file() and path.stat().st_size and not named.search(_head_lines(path)):

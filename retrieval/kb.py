@@ -222,6 +222,14 @@ def check_kb(db_path: str | Path, mode: str | None = None) -> str:
             index_path, manifest_path = dense.index_paths(path)
             if index_path.exists() or manifest_path.exists():
                 _check_index(conn, path, index_path, manifest_path)
+                model = meta.get("embedding_model")
+                if mode in DENSE_MODES and isinstance(model, str) and model.startswith(("/", "./", "~")):
+                    if not Path(model).expanduser().exists():  # every row failed at its query, exit 3 (pass 54)
+                        raise ValueError(
+                            f"{path}: its dense index was embedded with {model}, which is not there any more; "
+                            f"put the model back, or rebuild the index: python -m retrieval.build --from-db {path} "
+                            "--model MODEL"
+                        )
             elif mode in DENSE_MODES:
                 why = (
                     "its build was interrupted before the dense index was written"

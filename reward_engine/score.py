@@ -222,8 +222,8 @@ def _knowledge_now(config: RewardEngineConfig, kb: Any) -> str | None:
 
 
 def knowledge_files(config: RewardEngineConfig) -> list[Path]:
-    """The knowledge base's files (the database, its FAISS index and manifest) and a JSONL source given as a
-    path: inputs of the job, never its output."""
+    """The knowledge base's files (the database, its FAISS index and manifest), a JSONL source given as a path and
+    the judge templates: inputs of the job, never its output."""
     from retrieval.dense import index_paths
     from reward_engine.knowledge import kb_path
 
@@ -232,6 +232,9 @@ def knowledge_files(config: RewardEngineConfig) -> list[Path]:
     source = config.factuality.source
     if source and ":" not in source:  # a file path, not 'package.module:Factory' or a URL
         found.append(Path(source))
+    # the judge templates it reads: "--output tpl.txt --overwrite" replaced the grader template (hostile pass 54)
+    prompts = config.prompts
+    found += [Path(p) for p in (prompts.grader, prompts.decompose, prompts.verify, prompts.fused) if p]
     return found
 
 

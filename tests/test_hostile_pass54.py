@@ -1,0 +1,112 @@
+"""Hostile pass 54 (seed 54054, run at fe22ca5, issue #74): 30 cases written before they were run; 16 held. Closed
+here (each assertion failed on fe22ca5):
+
+- data loss: ``knowrl.sft`` into a folder holding a finished run replaced its ``final`` and ``summary.json`` (it
+  owns its ``output_dir`` as ``knowrl.train`` does, ``--overwrite`` to start clean); ``score --output tpl.txt
+  --overwrite`` wrote the rows over the config's own grader template (the judge templates are inputs, never the
+  output); ``bench/judge_set.py --out x --md x`` wrote the page over the report (two outputs may not be one file);
+- silent failure: ``knowrl.train`` with an LLM judge not up trained on unscored rewards, exit 0 (its judges are
+  checked before anything loads, as ``score``'s and ``serve``'s are);
+- late check: a dense KB whose embedding model folder was removed failed every row at its query, exit 3 (refused
+  before the first row, naming the model).
+
+Left (in the issue's note): ``serve`` with a judge that answers 401 still listens (the check is a TCP connect); a
+training KB built from ``kb.build_from`` is not rebuilt when that file changes (documented as built when missing);
+reward holes: "A cat." for bulldog, "A lawyer." for banker and any "a/an" + one common noun are NOT_ATTEMPTED
+(abstention pay for a wrong guess; a rule reading such a noun as an answer paid 16 pinned wrong answers right but
+turned 19 pinned vague descriptions, "An alkali metal.", "It's a reptile.", wrong: not landed), "A bulldog ant."
+for bulldog, "Exactly one year after Earth Day, April 22, 1998." for that date, "narrowly avoided a nuclear
+holocaust", "11,000 BC" supported by "11,000 years ago"; under-pays: "Anonymously.", all-digit dates in ``supported``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from knowrl.config import ConfigError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _config(tmp_path: Path, **reward):
+    from knowrl.config import load_train_config
+
+    data = tmp_path / "rl.jsonl"
+    data.write_text(json.dumps({"question": "What is the capital of France?", "answers": "Paris"}) + "\n")
+    cfg = {
+        "model": {"name_or_path": "tiny", "backend": "transformers", "dtype": "float32"},
+        "data": {"train": str(data)},
+        "reward": {"preset": "knowrl", "grader": "offline", "factuality": {"enabled": False}, **reward},
+        "output_dir": str(tmp_path / "run"),
+    }
+    path = tmp_path / "train.json"
+    path.write_text(json.dumps(cfg))
+    return load_train_config(path)
+
+
+def test_sft_owns_its_output_dir_as_train_does(tmp_path: Path) -> None:
+    from knowrl.output_dir import claim_output_dir
+
+    config = _config(tmp_path)
+    run = Path(config.output_dir)
+    (run / "final").mkdir(parents=True)
+    (run / "final" / "adapter_config.json").write_text("{}")
+    (run / "summary.json").write_text("{}")
+    with pytest.raises(ConfigError, match="--overwrite") as refused:
+        claim_output_dir(config, resume=False, overwrite=False, resumable=False)
+    assert "--resume" not in str(refused.value)
+    assert (run / "summary.json").read_text() == "{}"
+
+
+def test_train_checks_its_judges_before_anything_loads(tmp_path: Path) -> None:
+    from judges.ports import free_port
+    from knowrl.train import run
+    from reward_engine.job import JobCheckError
+
+    endpoint = {"base_url": f"http://127.0.0.1:{free_port()}/v1", "model": "judge"}
+    config = _config(tmp_path, grader="llm", judge={"endpoints": [endpoint], "timeout_s": 2, "max_attempts": 1})
+    with pytest.raises(JobCheckError, match="no endpoint accepts a connection"):
+        run(config, resume=False)
+    assert not Path(config.output_dir).exists()
+
+
+def test_the_config_s_judge_templates_are_never_the_output(tmp_path: Path) -> None:
+    from reward_engine.config import parse_reward_config
+    from reward_engine.score import knowledge_files
+
+    template = tmp_path / "tpl.txt"
+    template.write_text("Question: {question}\nGold: {gold}\nAnswer: {answer}\n")
+    config = parse_reward_config(
+        {"preset": "knowrl", "factuality": {"enabled": False}, "prompts": {"grader": str(template)}}
+    )
+    assert template in knowledge_files(config)
+
+
+def test_two_results_flags_naming_one_file_are_refused(tmp_path: Path) -> None:
+    from knowrl_io.job_output import check_results
+
+    page = tmp_path / "page.md"
+    with pytest.raises(SystemExit):
+        check_results(argparse.Namespace(out=page, md=page), str(ROOT / "bench" / "judge_set.py"))
+    assert not page.exists()
+
+
+def test_a_dense_kb_whose_model_is_gone_is_refused_up_front(tmp_path: Path, kb_path: Path) -> None:
+    from retrieval.dense import index_paths
+    from retrieval.kb import check_kb
+
+    copy = tmp_path / "kb.db"
+    copy.write_bytes(kb_path.read_bytes())
+    for there, here in zip(index_paths(kb_path), index_paths(copy)):
+        here.write_bytes(there.read_bytes())
+    check_kb(copy, "hybrid")
+    with sqlite3.connect(copy) as conn:
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'embedding_model'", (json.dumps(str(tmp_path / "gone")),))
+    with pytest.raises(ValueError, match="not there any more"):
+        check_kb(copy, "hybrid")
+    check_kb(copy, "bm25")  # BM25 needs no model
