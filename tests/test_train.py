@@ -92,9 +92,9 @@ def test_overrides_and_relative_paths(tmp_path):
         load_train_config(write(tmp_path, BASE), ["grpo.beta"])
     # YAML 1.1 reads 3e-4 as a string; a learning rate must arrive as a number (text fails inside torch)
     config = load_train_config(
-        write(tmp_path, BASE), ["grpo.learning_rate=3e-4", "grpo.beta=-1E2", "grpo.run_name=1e3x"]
-    )
-    assert config.grpo == {"learning_rate": 3e-4, "beta": -100.0, "run_name": "1e3x"}
+        write(tmp_path, BASE), ["grpo.learning_rate=3e-4", "grpo.beta=1E-2", "grpo.run_name=1e3x"]
+    )  # (a negative beta is refused since the range checks: hostile pass 53)
+    assert config.grpo == {"learning_rate": 3e-4, "beta": 0.01, "run_name": "1e3x"}
     (tmp_path / "lr.yaml").write_text(BASE + "sft: {learning_rate: 1e-4}\n")  # the same in a config file
     assert load_train_config(tmp_path / "lr.yaml").sft == {"learning_rate": 1e-4}
 
