@@ -18,7 +18,6 @@ old run's checkpoints rotated away under ``save_total_limit``, or a later ``--re
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 from typing import Any
@@ -28,8 +27,6 @@ from knowrl.config import TrainConfig, load_train_config
 from knowrl.grpo import train
 from knowrl.models import check_model_path
 from knowrl.output_dir import claim_output_dir, route
-
-log = logging.getLogger(__name__)
 
 
 def run(

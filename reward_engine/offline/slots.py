@@ -33,11 +33,11 @@ _REPORTED = re.compile(
     r"(?i)\b(?:say|says|said|assumed?|assumes|believed?|believes|claim(?:s|ed)?|cited|think|thinks|"
     r"thought|call(?:s|ed)?|often|sometimes|some|many|people|rumou?r|myth|mistak\w*|confus\w*|misattribut\w*)\b"
 )
-# a clause ends at a sentence's end (not "Jr." or an initial) or a turn ("though", "but")
 # the answer's own hedge, not a belief it reports: "Paris. I guess the capital is Lyon though." (review 28)
 _OWN_HEDGE = re.compile(
     r"(?i)^\W*(?:but\s+|and\s+|so\s+)?i\s+(?:think|guess|believe|suppose|reckon|bet)\s+(?:that\s+)?"
 )
+# a clause ends at a sentence's end (not "Jr." or an initial) or a turn ("though", "but")
 _CLAUSE_END = re.compile(
     r"(?i)(?<!\bJr)(?<!\bSr)(?<!\bDr)(?<!\bSt)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\b[A-Z])[.;!?](?:\s+|$)|\n"
     r"|,?\s+(?:though|but|although|while|whereas|yet)\b"
