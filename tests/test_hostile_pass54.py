@@ -10,11 +10,15 @@ here (each assertion failed on fe22ca5):
 - late check: a dense KB whose embedding model folder was removed failed every row at its query, exit 3 (refused
   before the first row, naming the model).
 
+Found while probing pass 54 and closed in the next session: "A cat." for bulldog, "A lawyer." for banker, any "a/an"
+and one common noun was NOT_ATTEMPTED, a wrong guess paid as an abstention (``offline/kinds.py``: another kind
+unless a class word, the gold's head or the question's noun; on the pinned grade cases 14 wrong answers now
+INCORRECT, and two synonyms, "An aerie." for Eyrie and "A thunderhead." for cumulonimbus, move from NOT_ATTEMPTED
+to INCORRECT: an under-pay the offline rules cannot tell from a sibling).
+
 Left (in the issue's note): ``serve`` with a judge that answers 401 still listens (the check is a TCP connect); a
 training KB built from ``kb.build_from`` is not rebuilt when that file changes (documented as built when missing);
-reward holes: "A cat." for bulldog, "A lawyer." for banker and any "a/an" + one common noun are NOT_ATTEMPTED
-(abstention pay for a wrong guess; a rule reading such a noun as an answer paid 16 pinned wrong answers right but
-turned 19 pinned vague descriptions, "An alkali metal.", "It's a reptile.", wrong: not landed), "A bulldog ant."
+reward holes: "A bulldog ant."
 for bulldog, "Exactly one year after Earth Day, April 22, 1998." for that date, "narrowly avoided a nuclear
 holocaust", "11,000 BC" supported by "11,000 years ago"; under-pays: "Anonymously.", all-digit dates in ``supported``.
 """
@@ -110,3 +114,60 @@ def test_a_dense_kb_whose_model_is_gone_is_refused_up_front(tmp_path: Path, kb_p
     with pytest.raises(ValueError, match="not there any more"):
         check_kb(copy, "hybrid")
     check_kb(copy, "bm25")  # BM25 needs no model
+
+
+KIND = "What kind of animal is Binky from Arthur?"
+
+
+@pytest.mark.parametrize(
+    ("answer", "gold", "question", "label"),
+    [
+        # another kind of the gold's sort, after "a"/"an": a wrong guess, never the abstention's pay (found in pass 54)
+        ("A cat.", "bulldog", KIND, "INCORRECT"),
+        ("It is a poodle.", "bulldog", KIND, "INCORRECT"),
+        ("A poodle, I think.", "German Shepherd", "What breed of dog is Rex?", "INCORRECT"),
+        ("A lawyer.", "banker", "What was George Bailey's job in It's a Wonderful Life?", "INCORRECT"),
+        ("A violin.", "cello", "Which instrument is Yo-Yo Ma famous for playing?", "INCORRECT"),
+        ("An oak.", "maple", "Which tree's leaf is on the flag of Canada?", "INCORRECT"),
+        # the class the gold falls in, the gold's own head, the question's noun: still vague (NOT_ATTEMPTED)
+        ("A dog.", "bulldog", KIND, "NOT_ATTEMPTED"),
+        ("An animal.", "bulldog", KIND, "NOT_ATTEMPTED"),
+        ("It's a mammal.", "bulldog", KIND, "NOT_ATTEMPTED"),
+        ("A whale.", "Blue whale", "What is the largest living animal?", "NOT_ATTEMPTED"),
+        ("It's a metal.", "Nickel", "Which chemical element has the symbol Ni?", "NOT_ATTEMPTED"),
+        ("A tree nut.", "Almond", "Which nut is the main ingredient of marzipan?", "NOT_ATTEMPTED"),
+        # a person, place or time asked: a common noun describes the answer
+        ("A lawyer.", "Dashiell Hammett", "Who wrote The Maltese Falcon?", "NOT_ATTEMPTED"),
+        # a second role beside the gold, not another kind; the gold itself after "a"
+        (
+            "A lawyer. Actually, a planter too.",
+            "lawyer",
+            "What did James K. Polk do before he was president?",
+            "CORRECT",
+        ),
+        ("A bulldog.", "bulldog", KIND, "CORRECT"),
+    ],
+)
+def test_a_or_an_and_one_noun_is_another_kind_unless_it_is_a_class(answer, gold, question, label) -> None:
+    from reward_engine.offline.grader import grade
+
+    assert grade(answer, gold, question).name == label
+
+
+@pytest.mark.parametrize(("preset", "pays"), [("knowrl", [0.0, 2.0, 3.0]), ("threshold", [-3.0, 0.0, 1.0])])
+async def test_another_kind_after_an_article_is_paid_as_wrong(kb, preset: str, pays: list[float]) -> None:
+    """Through the engine (offline grader and verifier, the smoke KB): "A cat." earned "I don't know"'s pay
+    before (+2 under knowrl, 0 under threshold t 0.75); now a wrong answer's (knowrl 0: format +1, wrong -1, no
+    claims; threshold -t/(1-t) = -3)."""
+    from reward_engine.config import parse_reward_config
+    from reward_engine.engine import RewardEngine, Sample
+
+    options = {"preset": preset, "factuality": {"kb_path": "unused-kb-object-given"}}
+    config = parse_reward_config(options | ({"threshold_t": 0.75} if preset == "threshold" else {}))
+    rows = [
+        Sample(KIND, f"<think>Hmm.</think><answer>{a}</answer>", "bulldog", "Binky")
+        for a in ("A cat.", "I don't know", "A bulldog.")
+    ]
+    async with RewardEngine(config, kb=kb) as engine:
+        results = await engine.score(rows)
+    assert [r.total for r in results] == pytest.approx(pays)

@@ -55,6 +55,7 @@ from typing import Iterable
 
 from reward_engine.labels import Label
 from reward_engine.offline import (
+    kinds,
     places,
     qualifiers,
     questions,
@@ -1284,6 +1285,8 @@ def _vague(candidate: Candidate, gold: str, reading: Reading) -> bool:
     opener = opener or _VAGUE.match(lower(candidate.text))
     if not reading.asked or not opener:
         return False
+    if kinds.names_another_kind(candidate.text, gold, reading.question, reading.low):
+        return False  # "A cat." for bulldog: another kind offered, not a description (hostile pass 54)
     known = reading.asked | set(gold.split())
     names = re.findall(r"\b[A-Z][\w'-]*", candidate.text[opener.end() :])  # "A city ...": the article is no name
     return not quantities(candidate.text) and all(normalize(n) in known for n in names)

@@ -1,0 +1,80 @@
+"""One common noun after "a"/"an": another kind offered as the answer, or the class the answer belongs to.
+
+"A cat." for the bulldog, "A lawyer." for George Bailey's job as a banker, "A violin." for the cello: each names
+one kind beside the gold's, a wrong answer (SimpleQA: INCORRECT), which the grader's vague-description rule paid
+as an abstention (hostile pass 54). "A metal." for nickel, "A whale." for the blue whale or "An animal." to "What
+kind of animal ..." name the class the gold falls in, which neither confirms nor contradicts it (NOT_ATTEMPTED).
+
+Telling a sibling from a class takes knowledge these rules lack; what they read: the class words of everyday
+taxonomies (a closed list: a noun outside it is read as a kind), the gold's own head ("dog" in "bulldog", "whale"
+in "blue whale"), the question's nouns, and whether the question asks for a person, place or time (who, where,
+when: there a common noun describes the answer, "A lawyer." to "Who shot him?"). A noun with any modifier ("a
+tree nut", "a Russian physicist") stays a description: only the bare noun is read here.
+"""
+
+from __future__ import annotations
+
+import re
+
+# class words: nouns that name a category many answers fall in, never one answer of a "what kind" question
+CLASS_NOUNS = frozenset(
+    """
+    animal mammal bird fish reptile amphibian insect bug creature beast species breed pet predator herbivore
+    carnivore vertebrate invertebrate organism plant tree flower shrub bush herb weed grass fungus fruit vegetable
+    nut berry grain cereal crop seed food dish meal drink beverage spice condiment sweet dessert snack
+    metal element mineral gas liquid solid chemical compound substance material mixture acid base salt alloy
+    gem gemstone stone rock crystal fuel
+    instrument tool device machine gadget appliance vehicle weapon craft vessel ship boat car
+    person man woman child boy girl human people individual someone somebody figure character
+    thing object item something stuff kind type sort form variety
+    place location spot site city town village country state nation region area province territory island
+    continent river lake mountain sea ocean planet star moon body building structure landmark
+    language dialect religion faith
+    book novel story poem song film movie show series programme program game sport event team band group club
+    company firm business organisation organization institution brand
+    job profession occupation trade career role title position rank
+    word term name number figure amount quantity colour color shade shape symbol sign
+    disease illness condition disorder infection drug medicine treatment
+    lot bit few couple handful dozen pair trio quartet number
+    """.split()
+)
+
+_ONE_NOUN = re.compile(r"(?:a|an|A|An)\s+(?P<noun>[a-z][a-z-]{2,})\W*")
+_ASKS_PERSON_PLACE_TIME = re.compile(r"(?i)^\W*(?:who|whom|whose|where|when|why|how)\b")
+_WORD = re.compile(r"[a-z]+")
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if word.endswith("s") and len(word) > 3 else word
+
+
+def names_another_kind(text: str, gold: str, question: str, whole: str = "") -> bool:
+    """True when ``text`` is "a"/"an" and one lower-case noun that the gold, the question and the class words do
+    not hold: another kind offered as the answer ("A cat." for bulldog), not a vague description ("A metal.").
+    ``whole``, the whole answer lower-cased, tells a kind added to another ("A lawyer. Actually, a planter too.")
+    from one given instead.
+
+    >>> names_another_kind("A cat.", "bulldog", "What kind of animal is Binky from Arthur?")
+    True
+    >>> names_another_kind("A dog.", "bulldog", "What kind of animal is Binky from Arthur?")
+    False
+    >>> names_another_kind("An animal.", "bulldog", "What kind of animal is Binky from Arthur?")
+    False
+    >>> names_another_kind("A lawyer.", "dashiell hammett", "Who wrote The Maltese Falcon?")
+    False
+    >>> names_another_kind("a planter", "lawyer", "What did Polk do?", "a lawyer. actually, a planter too.")
+    False
+    >>> names_another_kind("A tree nut.", "almond", "Which nut is the main ingredient of marzipan?")
+    False
+    """
+    found = _ONE_NOUN.fullmatch(text.strip())
+    if found is None or not question or _ASKS_PERSON_PLACE_TIME.match(question):
+        return False
+    said = found["noun"].casefold()
+    if re.search(rf"\balso\s+an?\s+{said}\b|\b{said}\s+(?:too|as well)\b", whole):
+        return False  # "[a lawyer.] Actually, a planter too": a second role beside the answer, not another
+    noun = _stem(said)
+    if noun in CLASS_NOUNS or any(_stem(w) == noun for w in _WORD.findall(question.casefold())):
+        return False
+    # the gold's head ("dog" of "bulldog", "whale" of "blue whale"): the class it belongs to
+    return not any(_stem(w).endswith(noun) for w in _WORD.findall(gold.casefold()))
