@@ -35,6 +35,10 @@ class JobCheckError(ValueError):
     """Something a job needs is missing or unusable: one line naming the config key or file and the fix."""
 
 
+class KeyRefusedError(JobCheckError):
+    """A judge answers, but refuses the job's API key: waiting for it will not help."""
+
+
 @dataclass
 class Knowledge:
     """What ``check_knowledge`` found: the content version of the knowledge the job reads (None: none read, or a
@@ -136,6 +140,28 @@ def _host_port(url: str) -> tuple[str, int] | None:
     return (parts.hostname, port) if parts.hostname and port else None
 
 
+async def _key_refused(endpoint: Any, timeout_s: float) -> str | None:
+    """Why the endpoint refuses the job's key (HTTP 401 or 403 to an authenticated ``GET <base_url>/models``, the
+    OpenAI-compatible route vLLM, llama.cpp's server and hosted APIs answer), else None: any other status or
+    failure leaves the judge's reachability to its requests (a server without that route is not refused)."""
+    import aiohttp
+
+    from reward_engine.judge.wire import headers
+
+    url = endpoint.base_url.rstrip("/") + "/models"
+    try:
+        timeout = aiohttp.ClientTimeout(total=timeout_s)
+        async with aiohttp.ClientSession(timeout=timeout) as session:
+            async with session.get(url, headers=headers(endpoint), allow_redirects=False) as reply:
+                status = reply.status
+    except (aiohttp.ClientError, asyncio.TimeoutError, ValueError):
+        return None
+    if status not in (401, 403):
+        return None
+    variable = endpoint.api_key_env or "no api_key_env"
+    return f"HTTP {status} to the key in {variable}" if endpoint.api_key_env else f"HTTP {status} ({variable})"
+
+
 async def _connect(host: str, port: int, timeout_s: float) -> str | None:
     """None when ``host:port`` accepts a TCP connection within ``timeout_s``, else why not."""
     try:
@@ -153,16 +179,19 @@ async def _connect(host: str, port: int, timeout_s: float) -> str | None:
 
 
 async def check_judges(config: RewardEngineConfig, timeout_s: float = 5.0) -> None:
-    """Every judge an ``llm`` stage calls accepts a connection on one of its endpoints (a judge that is not up is
-    one line before the first row, not every row an error). Each judge's cache is opened first, so a broken
-    cache folder is told as such. Only host and port are named, never the URL (it may carry a key). Raises
-    ``JobCheckError`` (or the cache's ``CacheError``)."""
+    """Every judge an ``llm`` stage calls accepts a connection on one of its endpoints and does not refuse its
+    API key there (a judge that is not up, or answers every request 401, is one line before the first row, not
+    every row an error). Each judge's cache is opened first, so a broken cache folder is told as such. Only host
+    and port are named, never the URL (it may carry a key), and of the key only its variable's name. Raises
+    ``JobCheckError`` (``KeyRefusedError`` when every endpoint that answers refuses the key; or the cache's
+    ``CacheError``)."""
     from reward_engine.judge.cache import JudgeCache
 
     for name, judge in used_judges(config).items():
         if judge.cache_dir:
             JudgeCache(judge.cache_dir).close()
         problems: list[str] = []
+        refused = 0
         for index, endpoint in enumerate(judge.endpoints):
             where = _host_port(endpoint.base_url)
             if where is None:
@@ -170,9 +199,17 @@ async def check_judges(config: RewardEngineConfig, timeout_s: float = 5.0) -> No
                 continue
             why = await _connect(*where, timeout_s)
             if why is None:
+                why = await _key_refused(endpoint, timeout_s)
+                refused += why is not None
+            if why is None:
                 break
             problems.append(f"{where[0]}:{where[1]}: {why}")
         else:
+            if refused and refused == len(judge.endpoints):
+                raise KeyRefusedError(
+                    f"{name}: every endpoint refuses the API key ({'; '.join(problems)}); set the variable each "
+                    f"{name}.endpoints[].api_key_env names to a key the judge accepts"
+                )
             raise JobCheckError(
                 f"{name}: no endpoint accepts a connection ({'; '.join(problems)}); start the judge or fix "
                 f"{name}.endpoints[].base_url"

@@ -40,7 +40,7 @@ from retrieval.source import KnowledgeSource
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.disk_cache import CacheError
 from reward_engine.engine import RewardEngine, RewardResult, Sample
-from reward_engine.job import JobCheckError, check_judges, check_knowledge
+from reward_engine.job import JobCheckError, KeyRefusedError, check_judges, check_knowledge
 from reward_engine.knowledge import report_unusable_factuality
 from reward_engine.offline.gold import gold_problem
 
@@ -149,6 +149,8 @@ async def _judges_up(config: RewardEngineConfig, wait_s: float) -> None:
     while True:
         try:
             return await check_judges(config, timeout_s=min(5.0, max(wait_s, 0.5)))
+        except KeyRefusedError:
+            raise  # a judge that answers but refuses the key will not take it by waiting
         except JobCheckError:
             if asyncio.get_running_loop().time() >= deadline:
                 raise

@@ -14,13 +14,14 @@ Found while probing pass 54 and closed in the next session: "A cat." for bulldog
 and one common noun was NOT_ATTEMPTED, a wrong guess paid as an abstention (``offline/kinds.py``: another kind
 unless a class word, the gold's head or the question's noun; on the pinned grade cases 14 wrong answers now
 INCORRECT, and two synonyms, "An aerie." for Eyrie and "A thunderhead." for cumulonimbus, move from NOT_ATTEMPTED
-to INCORRECT: an under-pay the offline rules cannot tell from a sibling).
+to INCORRECT: an under-pay the offline rules cannot tell from a sibling); ``serve`` with a judge answering every
+request 401 listened, since the judge check was a TCP connect (each job's check now asks the judge's models route
+with the key, and serve does not wait for a judge that refuses it).
 
-Left (in the issue's note): ``serve`` with a judge that answers 401 still listens (the check is a TCP connect); a
-training KB built from ``kb.build_from`` is not rebuilt when that file changes (documented as built when missing);
-reward holes: "A bulldog ant."
-for bulldog, "Exactly one year after Earth Day, April 22, 1998." for that date, "narrowly avoided a nuclear
-holocaust", "11,000 BC" supported by "11,000 years ago"; under-pays: "Anonymously.", all-digit dates in ``supported``.
+Left (in the issue's note): a training KB built from ``kb.build_from`` is not rebuilt when that file changes
+(documented as built when missing); reward holes: "A bulldog ant." for bulldog, "Exactly one year after Earth Day,
+April 22, 1998." for that date, "narrowly avoided a nuclear holocaust", "11,000 BC" supported by "11,000 years
+ago"; under-pays: "Anonymously.", all-digit dates in ``supported``.
 """
 
 from __future__ import annotations
@@ -171,3 +172,80 @@ async def test_another_kind_after_an_article_is_paid_as_wrong(kb, preset: str, p
     async with RewardEngine(config, kb=kb) as engine:
         results = await engine.score(rows)
     assert [r.total for r in results] == pytest.approx(pays)
+
+
+class _Refusing:
+    """An OpenAI-style server on 127.0.0.1 that answers every request 401, as a hosted API does to a wrong key."""
+
+    async def __aenter__(self) -> str:
+        from aiohttp import web
+
+        async def refuse(request: web.Request) -> web.Response:
+            error = {"error": {"message": "Incorrect API key provided", "type": "invalid_request_error"}}
+            return web.json_response(error, status=401)
+
+        app = web.Application()
+        app.router.add_route("*", "/{tail:.*}", refuse)
+        self.runner = web.AppRunner(app)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]
+        return f"http://127.0.0.1:{port}/v1"
+
+    async def __aexit__(self, *exc) -> None:
+        await self.runner.cleanup()
+
+
+def _llm_grader(base_url: str, tmp_path: Path):
+    from reward_engine.config import parse_reward_config
+
+    endpoint = {"base_url": base_url, "model": "judge", "api_key_env": "PASS54_KEY"}
+    judge = {"endpoints": [endpoint], "timeout_s": 2, "max_attempts": 1, "cache_dir": str(tmp_path / "cache")}
+    return parse_reward_config({"preset": "knowrl", "grader": "llm", "factuality": {"enabled": False}, "judge": judge})
+
+
+async def test_a_judge_refusing_the_key_is_refused_up_front(tmp_path: Path, monkeypatch, server) -> None:
+    """Pass 54's J3: a judge that answers 401 passed the TCP check, so serve listened and paid a right and a wrong
+    answer the same unscored 0. Now the check asks the judge's models route with the job's key; the message
+    names the variable, never the key; a judge that takes it (the test server) still passes."""
+    from reward_engine.job import KeyRefusedError, check_judges
+
+    monkeypatch.setenv("PASS54_KEY", "sk-wrong-123")
+    async with _Refusing() as base_url:
+        with pytest.raises(KeyRefusedError, match="PASS54_KEY") as refused:
+            await check_judges(_llm_grader(base_url, tmp_path), timeout_s=2)
+    assert "sk-wrong" not in str(refused.value) and "HTTP 401" in str(refused.value)
+    await check_judges(_llm_grader(server.url, tmp_path), timeout_s=2)
+
+
+def test_serve_refuses_a_judge_refusing_the_key_without_waiting(tmp_path: Path) -> None:
+    import asyncio
+    import os
+    import subprocess
+    import sys
+    import threading
+
+    loop = asyncio.new_event_loop()
+    refusing = _Refusing()
+    base_url = loop.run_until_complete(refusing.__aenter__())
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    try:
+        config = tmp_path / "cfg.yaml"
+        config.write_text(
+            "preset: knowrl\ngrader: llm\nfactuality: {enabled: false}\n"
+            f"judge: {{endpoints: [{{base_url: '{base_url}', model: judge, api_key_env: PASS54_KEY}}], "
+            "timeout_s: 2, max_attempts: 1}\n"
+        )
+        env = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1", PASS54_KEY="sk-wrong-123")
+        env["KNOWRL_CACHE_DIR"] = str(tmp_path / "cache")
+        serve = [sys.executable, "-m", "reward_engine.serve", "--config", str(config), "--port", "0"]
+        done = subprocess.run([*serve, "--judge-wait", "60"], env=env, capture_output=True, text=True, timeout=50)
+    finally:
+        asyncio.run_coroutine_threadsafe(refusing.__aexit__(), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+    assert done.returncode == 2, done.stderr
+    assert "refuses the API key" in done.stderr and "PASS54_KEY" in done.stderr and "sk-wrong" not in done.stderr
+    assert "listening" not in done.stdout
