@@ -244,7 +244,8 @@ class KBConfig(BaseModel):
     build_from: str | None = Field(
         None,
         description="JSON/JSONL of {title, text} to build reward.factuality.kb_path "
-        "from when it does not exist yet; 'demo' for the offline demo KB",
+        "from when it does not exist yet, and again (exactly its documents) when the file changed since; "
+        "'demo' for the offline demo KB",
     )
 
 

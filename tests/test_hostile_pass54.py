@@ -16,10 +16,10 @@ unless a class word, the gold's head or the question's noun; on the pinned grade
 INCORRECT, and two synonyms, "An aerie." for Eyrie and "A thunderhead." for cumulonimbus, move from NOT_ATTEMPTED
 to INCORRECT: an under-pay the offline rules cannot tell from a sibling); ``serve`` with a judge answering every
 request 401 listened, since the judge check was a TCP connect (each job's check now asks the judge's models route
-with the key, and serve does not wait for a judge that refuses it).
+with the key, and serve does not wait for a judge that refuses it); a training KB built from ``kb.build_from`` was
+not rebuilt when that file changed (now rebuilt as exactly its documents: tests/test_ensure_kb.py).
 
-Left (in the issue's note): a training KB built from ``kb.build_from`` is not rebuilt when that file changes
-(documented as built when missing); reward holes: "A bulldog ant." for bulldog, "Exactly one year after Earth Day,
+Left (in the issue's note): reward holes: "A bulldog ant." for bulldog, "Exactly one year after Earth Day,
 April 22, 1998." for that date, "narrowly avoided a nuclear holocaust", "11,000 BC" supported by "11,000 years
 ago"; under-pays: "Anonymously.", all-digit dates in ``supported``.
 """
