@@ -17,11 +17,12 @@ INCORRECT, and two synonyms, "An aerie." for Eyrie and "A thunderhead." for cumu
 to INCORRECT: an under-pay the offline rules cannot tell from a sibling); ``serve`` with a judge answering every
 request 401 listened, since the judge check was a TCP connect (each job's check now asks the judge's models route
 with the key, and serve does not wait for a judge that refuses it); a training KB built from ``kb.build_from`` was
-not rebuilt when that file changed (now rebuilt as exactly its documents: tests/test_ensure_kb.py).
+not rebuilt when that file changed (now rebuilt as exactly its documents: tests/test_ensure_kb.py); the reward
+holes G3 "A bulldog ant." (``kinds.modifies_another_noun``), G2 "Exactly one year after Earth Day, April 22,
+1998." (``values._OFFSET``), G9 "narrowly avoided a nuclear holocaust" (``grader._KEPT_OFF``) and F1 "11,000 BC"
+supported by "11,000 years ago" (``facts._era_for_years_ago``); none moved a pinned grade case.
 
-Left (in the issue's note): reward holes: "A bulldog ant." for bulldog, "Exactly one year after Earth Day,
-April 22, 1998." for that date, "narrowly avoided a nuclear holocaust", "11,000 BC" supported by "11,000 years
-ago"; under-pays: "Anonymously.", all-digit dates in ``supported``.
+Left (in the issue's note): under-pays: "Anonymously.", all-digit dates in ``supported``.
 """
 
 from __future__ import annotations
@@ -118,6 +119,8 @@ def test_a_dense_kb_whose_model_is_gone_is_refused_up_front(tmp_path: Path, kb_p
 
 
 KIND = "What kind of animal is Binky from Arthur?"
+DISNEY = "When did Animal Kingdom open in Disney World?"
+ALLEY = "What is the published adaptation Damnation Alley about?"
 
 
 @pytest.mark.parametrize(
@@ -249,3 +252,40 @@ def test_serve_refuses_a_judge_refusing_the_key_without_waiting(tmp_path: Path) 
     assert done.returncode == 2, done.stderr
     assert "refuses the API key" in done.stderr and "PASS54_KEY" in done.stderr and "sk-wrong" not in done.stderr
     assert "listening" not in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("answer", "gold", "question", "label"),
+    [
+        # G3: the gold modifying another noun names that noun's kind
+        ("A bulldog ant.", "bulldog", KIND, "INCORRECT"),
+        ("A bulldog shark.", "bulldog", KIND, "INCORRECT"),
+        ("A bulldog breed.", "bulldog", KIND, "CORRECT"),
+        ("A Siamese cat.", "Siamese", "What breed is the cat in Lady and the Tramp?", "CORRECT"),
+        ("The bulldog, probably.", "bulldog", KIND, "CORRECT"),
+        # G2: an offset from the gold's date commits to another date
+        ("Exactly one year after Earth Day, April 22, 1998.", "April 22, 1998", DISNEY, "INCORRECT"),
+        ("A day before April 22, 1998.", "April 22, 1998", DISNEY, "INCORRECT"),
+        ("April 22, 1998 (Earth Day).", "April 22, 1998", DISNEY, "CORRECT"),
+        # G9: the gold as what was kept from happening
+        ("A world that narrowly avoided a nuclear holocaust.", "Nuclear Holocaust", ALLEY, "INCORRECT"),
+        ("A world that prevented a nuclear holocaust.", "Nuclear Holocaust", ALLEY, "INCORRECT"),
+        ("The aftermath of a nuclear holocaust.", "Nuclear Holocaust", ALLEY, "CORRECT"),
+        ("It averted a nuclear war.", "nuclear war", "Which disaster did the missile deal avert?", "CORRECT"),
+    ],
+)
+def test_pass54_wordings_left_then(answer, gold, question, label) -> None:
+    from reward_engine.offline.grader import grade
+
+    assert grade(answer, gold, question).name == label
+
+
+def test_a_year_before_the_era_is_not_as_many_years_ago() -> None:
+    """F1: "11,000 BC" is about 13,000 years ago; the matching digits supported it."""
+    from reward_engine.offline.facts import supported
+
+    ago = ["Mount Konocti last erupted about 11,000 years ago."]
+    assert not supported("Mount Konocti last erupted around 11,000 BC.", ago)
+    assert not supported("Mount Konocti last erupted in 11,000 BCE.", ago)
+    assert supported("Mount Konocti last erupted 11,000 years ago.", ago)
+    assert not supported("It last erupted 11,000 years ago.", ["It last erupted in 11,000 BC."])

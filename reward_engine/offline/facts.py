@@ -452,6 +452,28 @@ def _set_aside(claim: str) -> str | None:
     return found["main"] + found["end"]
 
 
+# a figure as a date before the era, and the same figure as an age counted back from now
+_BEFORE_ERA = re.compile(r"(?i)\b(\d[\d,]*)\s*(?:B\.?C\.?E?\.?|BCE)(?!\w)")
+_YEARS_AGO = re.compile(r"(?i)\b(\d[\d,]*)\s+(?:(?:thousand|million)\s+)?years?\s+(?:ago|before\s+(?:present|now))\b")
+
+
+def _era_for_years_ago(claim: str, passage: str) -> bool:
+    """The claim dates by era a figure the passage gives as years ago, or the other way round: "11,000 BC" is about
+    13,000 years ago, not 11,000 (hostile pass 54: the digits matched, so it was supported).
+
+    >>> _era_for_years_ago("It last erupted around 11,000 BC.", "It last erupted about 11,000 years ago.")
+    True
+    >>> _era_for_years_ago("It last erupted 11,000 years ago.", "It last erupted about 11,000 years ago.")
+    False
+    """
+    figures = [(_BEFORE_ERA, _YEARS_AGO), (_YEARS_AGO, _BEFORE_ERA)]
+    for said, there in figures:
+        claimed = {m.group(1).replace(",", "") for m in said.finditer(claim)}
+        if claimed and claimed & {m.group(1).replace(",", "") for m in there.finditer(passage)}:
+            return True
+    return False
+
+
 def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> bool:
     """True when one passage covers ``threshold`` of the claim's content words, all its numbers in the same
     units ("8,849 feet" is not "8,849 metres") and all its names ("Lyon is the capital city of France" is not
@@ -512,6 +534,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue  # "lost it three times" where it won three times and lost twice (hostile pass 53)
         if _unit_swapped(stated, passage) or _opposed(claim, words, passage, threshold):
             continue
+        if numbers and _era_for_years_ago(claim, passage):
+            continue  # "around 11,000 BC" where it says "about 11,000 years ago" (hostile pass 54)
         if any(v.value < 0 for v in values(passage)) and any(_disagree(v, values(passage)) for v in stated):
             continue  # "89.2 °C" where it says "−89.2 °C": the digits agree, the sign does not (hostile pass 16)
         if numbers and any(

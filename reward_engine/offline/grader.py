@@ -134,6 +134,14 @@ _NEGATION_BEFORE = re.compile(
     r"not (?:true|correct|right|(?:the )?case)(?: to say)? that|(?<!not )(?:false|untrue|wrong)(?: to say)? that)"
     r"\s+(?:\w+\s+){0,3}$"
 )
+# the gold as what did not happen: "A world that narrowly avoided a nuclear holocaust" for Nuclear Holocaust (hostile
+# pass 54); not where the question asks what was avoided ("Which war did the treaty avert?")
+_KEPT_OFF = re.compile(
+    r"\b(?:avoid|avoids|avoided|avoiding|avert|averts|averted|averting|prevent|prevents|prevented|preventing|"
+    r"escape|escapes|escaped|escaping|evade|evades|evaded|evading|dodge|dodges|dodged|dodging|forestalled|"
+    r"staved off|warded off|headed off)\s+(?:\w+\s+){0,2}$"
+)
+_ASKS_KEPT_OFF = re.compile(r"(?i)\b(?:avoid|avert|prevent|escap|evad|dodg|forestall|stave|ward|head(?:ed)? off)")
 # the gold as what the answer is taken for: "A Saint Bernard, often mistaken for an English Mastiff" (pass 31); not
 # where the question asks what is mistaken ("Which planet is often mistaken for a star?": its review)
 _MISTAKEN_FOR = re.compile(
@@ -1313,10 +1321,14 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
             return Label.INCORRECT
         if _MISTAKEN_FOR.search(before + " ") and not _ASKS_A_MISTAKE.search(reading.question):
             return Label.INCORRECT
+        if _KEPT_OFF.search(before + " ") and not _ASKS_KEPT_OFF.search(reading.question):
+            return Label.INCORRECT  # "A world that narrowly avoided a nuclear holocaust" (hostile pass 54)
         if _left_behind(before, candidate.text, reading):
             return Label.INCORRECT  # "Andrew Hennings; she finally divorces Jake." for whom she ends up with (pass 32)
         if _named_in_a_clause_of_another(candidate.text, variant, reading):
             return Label.INCORRECT  # "The Gulf of Oman, which connects to the Persian Gulf ..." (hostile pass 32)
+        if kinds.modifies_another_noun(candidate.text, gold_raw, reading.question):
+            return Label.INCORRECT  # "A bulldog ant." for bulldog: an ant (hostile pass 54)
         if _title_goes_on(candidate.text, variant, gold_raw, reading):
             return Label.INCORRECT  # "Mario Tennis Aces" for Mario Tennis: another title (hostile pass 32)
         if re.search(r"\b[ivxl]+$", variant) and re.match(r"\s+of\s+\w", after):

@@ -10,6 +10,11 @@ taxonomies (a closed list: a noun outside it is read as a kind), the gold's own 
 in "blue whale"), the question's nouns, and whether the question asks for a person, place or time (who, where,
 when: there a common noun describes the answer, "A lawyer." to "Who shot him?"). A noun with any modifier ("a
 tree nut", "a Russian physicist") stays a description: only the bare noun is read here.
+
+The gold can itself be the modifier of another noun: "A bulldog ant." for bulldog names an ant (hostile pass 54),
+as "A bulldog shark." names a shark; the noun after it decides the kind, unless it is a class word ("a bulldog
+breed"), the question's noun, a common species a breed's name goes before ("a Siamese cat" for Siamese), or an
+adverb or pronoun ("Bulldog, probably.", "the bulldog himself").
 """
 
 from __future__ import annotations
@@ -39,6 +44,16 @@ CLASS_NOUNS = frozenset(
     """.split()
 )
 
+# words that may follow an answer's name without being its head noun: adverbs and pronouns, young and mixed forms,
+# and the common species a breed's name goes before ("a Siamese cat", "a Labrador retriever" for the breed)
+_AFTER_A_NAME = frozenset(
+    """
+    himself herself itself themselves too also though indeed again now then yes today there here instead anyway
+    perhaps maybe alone both once twice first second overall jr sr puppy puppies mix cross part piece
+    confident sure certain correct right idea
+    dog cat horse pony cattle cow pig sheep goat chicken duck rabbit retriever terrier hound spaniel
+    """.split()
+)
 _ONE_NOUN = re.compile(r"(?:a|an|A|An)\s+(?P<noun>[a-z][a-z-]{2,})\W*")
 _ASKS_PERSON_PLACE_TIME = re.compile(r"(?i)^\W*(?:who|whom|whose|where|when|why|how)\b")
 _WORD = re.compile(r"[a-z]+")
@@ -78,3 +93,27 @@ def names_another_kind(text: str, gold: str, question: str, whole: str = "") -> 
         return False
     # the gold's head ("dog" of "bulldog", "whale" of "blue whale"): the class it belongs to
     return not any(_stem(w).endswith(noun) for w in _WORD.findall(gold.casefold()))
+
+
+def modifies_another_noun(text: str, gold_raw: str, question: str) -> bool:
+    """True when ``text`` is the gold (after "a", "an" or "the") and one lower-case noun that is another head: the
+    gold modifies it, so the answer names that noun's kind ("A bulldog ant." for bulldog).
+
+    >>> modifies_another_noun("A bulldog ant.", "bulldog", "What kind of animal is Binky from Arthur?")
+    True
+    >>> modifies_another_noun("A bulldog breed.", "bulldog", "What kind of animal is Binky from Arthur?")
+    False
+    >>> modifies_another_noun("The bulldog, probably.", "bulldog", "What kind of animal is Binky from Arthur?")
+    False
+    """
+    if len(gold_raw.strip()) < 3 or gold_raw.strip().casefold() in ("yes", "no"):
+        return False  # "No idea, but I'd guess no." for No
+    found = re.fullmatch(
+        rf"(?:(?i:a|an|the)\s+)?(?i:{re.escape(gold_raw.strip())})\s+(?P<head>[a-z][a-z-]{{2,}})\W*", text.strip()
+    )
+    if found is None:
+        return False
+    head = found["head"]
+    if head.endswith("ly") or head in _AFTER_A_NAME or _stem(head) in CLASS_NOUNS or head in CLASS_NOUNS:
+        return False
+    return not any(_stem(w) == _stem(head) for w in _WORD.findall(question.casefold()))

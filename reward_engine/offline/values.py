@@ -54,6 +54,9 @@ def date_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, readi
     spans = date_spans(candidate.text, century(want))
     if not spans:
         return None
+    offset = _OFFSET.search(candidate.text)
+    if offset and not date_spans(candidate.text[: offset.start()]) and date_spans(candidate.text[offset.end() :]):
+        return Label.INCORRECT  # "Exactly one year after Earth Day, April 22, 1998.": another date (hostile pass 54)
     if _MARGIN_SAID.search(candidate.text) and want.years is not None:
         # "1889 ± 5": a range of years, vague when it holds the gold's, wrong when not (hostile pass 8)
         ranges = [q for q in quantities(candidate.text) if q.kind == "range"]
@@ -74,6 +77,13 @@ def date_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, readi
     return Label.INCORRECT if said is None else _compare_dates(want, said)
 
 
+# an offset from a date said after it: the answer is the date it counts to ("a year after April 22, 1998"); a date
+# said before it is the answer and the offset a detail ("in 1890, a year after it opened in 1889": review 40)
+_OFFSET = re.compile(
+    r"(?i)\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|several|\d+)\s+"
+    r"(?:days?|weeks?|fortnights?|months?|years?|decades?|century|centuries)\s+"
+    r"(?:after|before|later\s+than|earlier\s+than|prior\s+to|following|preceding)\b"
+)
 _SPAN_GOLD = re.compile(r"\d{4}\s*(?:-|\u2013|\u2014|to|until|through)\s*\d{2,4}")  # a gold said as a span of years
 
 
