@@ -16,7 +16,7 @@ import re
 from typing import Any, Iterable, NamedTuple
 
 from retrieval.text import split_sentences
-from reward_engine.offline import events, places, qualifiers, spelling, structured, turns, units
+from reward_engine.offline import events, places, qualifiers, spelling, structured, swaps, titles, turns, units
 from reward_engine.offline.answer_forms import (
     HONORIFICS,
     NAME_PARTICLES,
@@ -508,6 +508,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
         c_words, c_names = words, claim_names
         if claim_names - have and (respelt := spelling.given_names_as_written(claim, passage)) != claim:
             c_words, c_names = _words(respelt), names(respelt) - _NEGATORS - _ERAS  # "Rob Knepper" (hostile pass 47)
+        if c_names - have and not c_names - have - titles.ranks_restated(claim, passage):
+            c_names = c_names & have  # "Lord Melbourne" where it says "2nd Viscount Melbourne" (hostile pass 55)
         if numbers - passage_numbers or c_names - have or _scaled(claim) - _scaled(passage):
             continue  # ... and "8,849 thousand metres" is not "8,849 metres"
         if said_events and (told := events.told(passage)) and said_events - told:
@@ -530,6 +532,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue
         if numbers and _counts_another_thing(claim, passage):
             continue  # "275 doubles" where it says "275 home runs" (hostile pass 53)
+        if swaps.order_turned(claim, passage) or swaps.word_swapped(claim, split_sentences(passage)):
+            continue  # "chooses Raoul over the Phantom", "died of typhoid" where it says the other, typhus (pass 55)
         if stated and _value_of_another_event(stated, {w for w in c_words - c_names if not w[:1].isdigit()}, passage):
             continue  # "lost it three times" where it won three times and lost twice (hostile pass 53)
         if _unit_swapped(stated, passage) or _opposed(claim, words, passage, threshold):
@@ -980,6 +984,8 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
             return True  # "was not completed in 1889" where it says "completed in 1889" (hostile pass 41)
         if not negative and _opposed(claim, words, passage, threshold):
             return True  # "the smallest planet" where it says "the largest" (hostile pass 12)
+        if not negative and swaps.order_turned(claim, passage):
+            return True  # "chooses Raoul over the Phantom" where she chooses the Phantom over Raoul (hostile pass 55)
     return False
 
 

@@ -63,6 +63,7 @@ from reward_engine.offline import (
     slots,
     spelling,
     structured,
+    titles,
     towns,
     turns,
     values,
@@ -141,6 +142,15 @@ _KEPT_OFF = re.compile(
     r"escape|escapes|escaped|escaping|evade|evades|evaded|evading|dodge|dodges|dodged|dodging|forestalled|"
     r"staved off|warded off|headed off)\s+(?:\w+\s+){0,2}$"
 )
+# the gold as the option passed over: "She chooses Raoul over the Phantom", "prefers Raoul to the Phantom", "Raoul
+# over the Phantom" (hostile pass 55); not where the question asks who was passed over ("... over whom?")
+_PASSED_OVER = re.compile(
+    r"(?:\b(?:choose|chooses|chose|chosen|choosing|pick|picks|picked|prefer|prefers|preferred|prefering|select|"
+    r"selects|selected|favou?rs?|favou?red|opts? for|opted for|marries|married|ends up with|goes with|went with)\b"
+    r"(?:\s+\w+){1,4}?\s+(?:over|to|above|ahead of))\s+(?:the\s+)?$"
+)
+_NAME_OVER = re.compile(r"^\W*[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}\s+over\s+(?:the\s+)?$")  # "Raoul over [the Phantom]"
+_ASKS_PASSED_OVER = re.compile(r"(?i)\b(?:over|instead of|rather than|reject|turn(?:s|ed)? down|passe[sd] over)\b")
 _ASKS_KEPT_OFF = re.compile(r"(?i)\b(?:avoid|avert|prevent|escap|evad|dodg|forestall|stave|ward|head(?:ed)? off)")
 # the gold as what the answer is taken for: "A Saint Bernard, often mistaken for an English Mastiff" (pass 31); not
 # where the question asks what is mistaken ("Which planet is often mistaken for a star?": its review)
@@ -273,7 +283,7 @@ def _gold_aliases(answers: str | tuple[str, ...], question: str | None) -> tuple
         label, colon, title = item.partition(":")
         if colon and re.search(r"\d", label) and label.strip() and title.strip():
             out += [label.strip(), title.strip()]
-        out += _other_names(item, question)
+        out += _other_names(item, question) + titles.peer_names(item)  # "Lord Melbourne" (hostile pass 55)
         era = _ERA_GOLD.fullmatch(item)
         if era:  # "Rococo-era": the Rococo period, the Rococo (hostile pass 44: "In the Rococo period." INCORRECT)
             out += [era["name"], f"{era['name']} era", f"{era['name']} period"]
@@ -461,8 +471,8 @@ def _asked_aliases(golds: list[str], question: str) -> list[str]:
         if questions.ASKS_YEAR.search(question.lower()) and when and when.years and when.years[0] == when.years[1]:
             out.append(str(when.years[0]))
         words = gold.split()
-        if _multi_part(gold) or re.search(r"\d", gold):
-            continue
+        if _multi_part(gold) or re.search(r"\d", gold) or titles.a_title(gold):
+            continue  # "Viscount Melbourne" is not cut to "Viscount" by a question that says Melbourne
         while words and normalize(words[-1]) in asked:
             words.pop()
         cut_small = False
@@ -837,6 +847,8 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         and any(find_word(normalize(c.text), g) >= 0 for _, g in golds)
         for c in reading.candidates
     )  # "I don't know, though it wasn't Henry Mancini." denies the gold Henry Mancini: INCORRECT
+    if any(titles.another_holder(c.text, raw) for c in reading.candidates for raw, _ in golds):
+        return Label.INCORRECT  # "The 1st Viscount Melbourne." for the 2nd: another holder of the title
     if question and reading.refused and not commits(answer, question) and not _miscounts(reading, golds) and not denied:
         # a refusal whose rest offers no answer: "I don't know who wrote it. Mozart wrote Figaro, though." is
         # NOT_ATTEMPTED whatever its aside names (SimpleQA), read without the gold so right and wrong asides alike
@@ -1050,6 +1062,8 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
         return Label.NOT_ATTEMPTED, False  # "not Venus": rules one out, names no answer ("Not guilty" is part)
     if _other_era(candidate.text, gold_raw):
         return Label.INCORRECT, True  # "1945 BC" for 1945: another year, not the gold's (issue #74's H6)
+    if values.other_calendar_word(candidate.text, gold_raw):
+        return Label.INCORRECT, True  # "The fourth Saturday of September." for its Sunday (hostile pass 55)
     if values.other_magnitude(candidate.text, gold_raw):
         return Label.INCORRECT, True  # "Hundreds of thousands." for Thousands (hostile pass 46)
     if rewrites.another_numbered_part(candidate.text, gold_raw):
@@ -1321,12 +1335,17 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
             return Label.INCORRECT
         if _MISTAKEN_FOR.search(before + " ") and not _ASKS_A_MISTAKE.search(reading.question):
             return Label.INCORRECT
+        passed_over = _PASSED_OVER.search(before + " ") or _NAME_OVER.match(_raw_before(candidate.text, variant))
+        if passed_over and not _ASKS_PASSED_OVER.search(reading.question):
+            return Label.INCORRECT  # "She chooses Raoul over the Phantom." for the Phantom (hostile pass 55)
         if _KEPT_OFF.search(before + " ") and not _ASKS_KEPT_OFF.search(reading.question):
             return Label.INCORRECT  # "A world that narrowly avoided a nuclear holocaust" (hostile pass 54)
         if _left_behind(before, candidate.text, reading):
             return Label.INCORRECT  # "Andrew Hennings; she finally divorces Jake." for whom she ends up with (pass 32)
         if _named_in_a_clause_of_another(candidate.text, variant, reading):
             return Label.INCORRECT  # "The Gulf of Oman, which connects to the Persian Gulf ..." (hostile pass 32)
+        if _longer_place(candidate.text, variant):
+            return Label.INCORRECT  # "In New Mexico." for Mexico, "the Gulf of Mexico": another place (pass 55)
         if kinds.modifies_another_noun(candidate.text, gold_raw, reading.question):
             return Label.INCORRECT  # "A bulldog ant." for bulldog: an ant (hostile pass 54)
         if _title_goes_on(candidate.text, variant, gold_raw, reading):
@@ -1514,6 +1533,43 @@ def _another_place(text: str, variant: str, gold_raw: str, question: str) -> boo
     return found is not None and another_place(text[found.end() :], countries(question) | countries(gold_raw))
 
 
+# words that open an answer before a place's name without being part of it ("In New Mexico", "At the Gulf of ...")
+_PLACE_OPENER = re.compile(
+    r"(?i)^(?:(?:in|at|on|from|near|to|off|outside|inside|across|within|somewhere|probably|maybe|perhaps|it|it's|"
+    r"it was|it is|was|is|they|got|married|the)\s+)+"
+)
+
+
+def _raw_before(text: str, variant: str) -> str:
+    """``text`` as written before the gold's first mention ("" when it is not found as written)."""
+    found = re.search(rf"(?i)\b{turns.written(variant)}\b", text)
+    return text[: found.start()] if found else ""
+
+
+def _longer_place(text: str, variant: str) -> bool:
+    """The gold's name as the end of a longer place name that is another place: "New Mexico" or "In New Mexico."
+    for Mexico, "Papua New Guinea" for Guinea (a place the gazetteer knows), "the Gulf of Mexico" (a generic head
+    and "of"). Bare "New Mexico." was caught only as a list of two names; after "In" it was paid (hostile pass 55).
+
+    >>> _longer_place("In New Mexico.", "mexico"), _longer_place("In the Gulf of Mexico.", "mexico")
+    (True, True)
+    >>> _longer_place("In Mexico, near Cancun.", "mexico"), _longer_place("George Washington.", "washington")
+    (False, False)
+    """
+    written = turns.written(variant)
+    found = re.search(rf"((?:[A-Z][\w'-]*\s+(?:of\s+(?:the\s+)?)?)+)(?i:{written})\b", text)
+    if found is None:
+        return False
+    lead = _PLACE_OPENER.sub("", found.group(1)).strip()
+    if not lead:
+        return False
+    first = lead.split()[0].lower()
+    if first in HEAD_WORDS and re.search(r"\bof\b", lead):
+        return True  # "Gulf of Mexico", "Bay of Bengal": a feature named after the place
+    whole = f"{lead} {text[found.end(1) : found.end()]}"
+    return normalize(whole) != variant and bool(places.level(whole))
+
+
 def _possessor(text: str, variant: str, asked: frozenset[str]) -> bool:
     """The gold only as the owner of the answer: "Jupiter's moon Europa", "Jupiter's neighbour Saturn" for
     Jupiter name a moon and a planet, not Jupiter (hostile pass 5). A relation word or another name within
@@ -1664,7 +1720,7 @@ def _bare_list(text: str, gold_raw: str, gold: str, asked: frozenset[str], quest
     if len(words) < 2 or re.search(r"[,;:/()&]", raw) or is_statement(raw) or re.search(r"\d", gold_raw):
         return False
     if words[0] in _NAMING:
-        words = words[1:]  # "[It's] called Tynwald Court": the naming word is no guess
+        words = words[1 + (words[1:2] in (["after"], ["for"])) :]  # "[It's] called Tynwald Court", "named after X"
     if len(words) < 2 or any(len(w) < 3 or w in STOP for w in words):
         return False  # a small word: a phrase ("rio de janeiro", "the capital is"), not bare names
     joined = " ".join(words)
@@ -1818,6 +1874,10 @@ def _is_list(
         return False
     items = whole
     others = [i for i in items if find_word(normalize(i), gold) < 0 and not empty(i)]
+    # the question's own name beside the gold: "Hylda Baker and Arthur Mullard" to "Who sang it with Arthur
+    # Mullard?" (hostile pass 55); not where the question offers the gold too ("between Mayweather and Guerrero")
+    if asked and not set(gold.split()) <= asked and not re.search(r"(?i)\bor\b", question or ""):
+        others = [i for i in others if not set(normalize(i).split()) <= asked]
     if not re.search(r"\d", gold) and not _ITS_PLACE.match(items[0]):
         others = [i for i in others if not _ITS_PLACE.match(i)]  # "The Last One (season 10, episode 17)": where it is
     if not any(_candidate_item(i) for i in others):

@@ -421,3 +421,27 @@ def other_magnitude(text: str, gold_raw: str) -> bool:
     if times := _TIMES_MAGNITUDE.match(gold_raw):  # "Hundreds of thousands": that magnitude and no other
         return (times["times"].lower(), times["of"].lower()) != (said["times"].lower(), said["of"].lower())
     return gold[1].lower() in (said["times"].lower(), said["of"].lower())
+
+
+_CALENDAR_CLASSES = (
+    frozenset("monday tuesday wednesday thursday friday saturday sunday weekend weekday".split()),
+    frozenset("january february march april may june july august september october november december".split()),
+)
+
+
+def other_calendar_word(text: str, gold_raw: str) -> bool:
+    """The gold names a weekday or a month beside its number and the answer names another: "The fourth Saturday of
+    September." for Fourth Sunday of September (hostile pass 55: only the ordinal was compared, so another weekday or
+    month was paid). "May" is read as the month only in a gold that names it.
+
+    >>> other_calendar_word("The fourth Saturday of September.", "Fourth Sunday of September")
+    True
+    >>> other_calendar_word("The fourth Sunday in September.", "Fourth Sunday of September")
+    False
+    """
+    gold_words, said = set(re.findall(r"[a-z]+", gold_raw.lower())), set(re.findall(r"[a-z]+", text.lower()))
+    for words in _CALENDAR_CLASSES:
+        wanted = gold_words & words
+        if wanted and (said & words) - wanted and not said & wanted:
+            return True
+    return False
