@@ -22,7 +22,8 @@ holes G3 "A bulldog ant." (``kinds.modifies_another_noun``), G2 "Exactly one yea
 1998." (``values._OFFSET``), G9 "narrowly avoided a nuclear holocaust" (``grader._KEPT_OFF``) and F1 "11,000 BC"
 supported by "11,000 years ago" (``facts._era_for_years_ago``); none moved a pinned grade case.
 
-Left (in the issue's note): under-pays: "Anonymously.", all-digit dates in ``supported``.
+Left then: under-pays "Anonymously.", all-digit dates in ``supported`` (both closed with pass 55:
+tests/test_hostile_pass55.py).
 """
 
 from __future__ import annotations

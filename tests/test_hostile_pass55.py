@@ -11,8 +11,11 @@ tests/test_hostile_pass55_jobs.py and tests/test_hostile_pass55_cli.py.
   is no second guess); "Lord Melbourne." and "William Lamb." for William Lamb, 2nd Viscount Melbourne
   (``titles``), and ``supported`` of "named after Lord Melbourne" by "named after ... 2nd Viscount Melbourne".
 
+Also closed: pass 54's under-pays "Anonymously." for anonymous and an all-digit date in ``supported``, and two months
+offered beside the gold's ordinal.
+
 Left (in the issue's note): ``answer_contradicted`` of "Raoul." against "chooses the Phantom over Raoul" is False
-(a bare wrong name the passage holds); "The fourth Sunday of September or October." is CORRECT (two months offered).
+(a bare wrong name the passage holds).
 """
 
 from __future__ import annotations
@@ -101,3 +104,17 @@ def test_a_peer_s_title_with_lord_is_the_same_peer() -> None:
     passage = ["Melbourne was named after William Lamb, 2nd Viscount Melbourne, the British prime minister."]
     assert facts.supported("Melbourne was named after Lord Melbourne, the British prime minister.", passage)
     assert not facts.supported("Melbourne was named after Lord Palmerston, the British prime minister.", passage)
+
+
+def test_pass54_under_pays_left_then() -> None:
+    """Pass 54's G12 and F4 (left by that pass): the gold's adverb, and an all-digit date that can be one date only;
+    two months offered beside an ordinal (found while closing G8)."""
+    question = "Who wrote the letter to the king in the Gunpowder Plot?"
+    assert grade("Anonymously.", "anonymous", question).name == "CORRECT"
+    assert grade("It was sent anonymously.", "anonymous", question).name == "CORRECT"
+    assert grade("Guy Fawkes.", "anonymous", question).name == "INCORRECT"
+    aired = ["Law & Order first aired on NBC on September 13, 1990."]
+    assert facts.supported("Law & Order first aired on 13/09/1990.", aired)
+    assert facts.supported("Law & Order first aired on 1990-09-13.", aired)
+    assert facts.contradicted("Law & Order first aired on 14/09/1990.", aired)
+    assert grade("The fourth Sunday of September or October.", "Fourth Sunday of September", OYSTER).name == "INCORRECT"

@@ -353,6 +353,8 @@ def canonical(text: str) -> str:
         text = _MOUNT.sub("Mount ", text)
     if "\u00b2" in text or "sq" in text:  # "643,801 km²" is "643,801 square kilometres" (hostile pass 17)
         text = _SQUARE.sub(lambda m: f"{m.group(1)} square {_SQUARE_UNITS[(m.group(2) or m.group(3)).lower()]}", text)
+    if "/" in text or "-" in text:  # "13/09/1990", "1990-09-13" as "13 September 1990" (hostile pass 54)
+        text = _DIGIT_DATE.sub(_date_in_words, text)
     if "egree" in text:  # "degrees Celsius" written as the evidence's "°C": unit words are no claim words
         text = _DEGREES.sub(lambda m: " \u00b0" + ("F" if m.group(1)[0] in "fF" else "C"), text)
     if "twice" in text or "thrice" in text or "once" in text:  # "lost it twice" is a count (hostile pass 53)
@@ -362,6 +364,30 @@ def canonical(text: str) -> str:
             lambda m: f"{numbers_in_words_to_digits(m.group(1).lower())} {m.group(2)}times", text
         )
     return shares_as_percent(text, of_only=True)  # "half of its land" is 50 %, against "29 %" (hostile pass 16)
+
+
+_DIGIT_DATE = re.compile(
+    r"\b(?:(?P<a>\d{1,2})[/.-](?P<b>\d{1,2})[/.-](?P<y>\d{4})|(?P<iy>\d{4})-(?P<im>\d{2})-(?P<id>\d{2}))\b"
+)
+_MONTHS = "January February March April May June July August September October November December".split()
+
+
+def _date_in_words(found: re.Match[str]) -> str:
+    """An all-digit date as words where it can be only one date: ISO's year-month-day, or day and month one of
+    which is over 12 (13/09/1990); "09/10/1990" is left as written (either order)."""
+    if found["iy"]:
+        year, month, day = int(found["iy"]), int(found["im"]), int(found["id"])
+    else:
+        a, b, year = int(found["a"]), int(found["b"]), int(found["y"])
+        if a > 12 >= b:
+            day, month = a, b
+        elif b > 12 >= a:
+            day, month = b, a
+        else:
+            return found.group()
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return found.group()
+    return f"{day} {_MONTHS[month - 1]} {year}"
 
 
 _TWICE_DENIED = re.compile(r"(?i)\bit(?: is|'s|\u2019s| was) not (?:untrue|false|incorrect|wrong) (?:to say )?that\s+")

@@ -1326,7 +1326,7 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
         text = re.sub(rf"(?i)\b{written}\b", gold_raw, candidate.text)
         candidate = dataclasses.replace(candidate, text=text)
     family = family_name(gold_raw, gold, reading.asked)
-    for variant in dict.fromkeys((gold, without_titles(gold), family or gold, _noun_form(gold))):
+    for variant in dict.fromkeys((gold, without_titles(gold), family or gold, _noun_form(gold), _adverb_form(gold))):
         at = find_word(seg, variant)
         if at < 0 or (variant == family and spelling.another_given_name(candidate.text, seg[:at], gold)):
             continue
@@ -1391,6 +1391,25 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
     if spelling.misspelt_name(seg, gold, gold_raw):
         return Label.CORRECT
     return _parts_verdict(candidate, seg, gold_raw, reading)
+
+
+def _adverb_form(gold: str) -> str:
+    """The adverb of a one-word adjective gold: "anonymous" -> "anonymously" (hostile pass 54: "Anonymously." was
+    INCORRECT for the letter's writer "anonymous"), "happy" -> "happily", "tragic" -> "tragically"; the gold itself
+    otherwise.
+
+    >>> _adverb_form("anonymous"), _adverb_form("tragic"), _adverb_form("paris france")
+    ('anonymously', 'tragically', 'paris france')
+    """
+    if " " in gold or len(gold) < 4 or gold.endswith("ly") or not gold.isalpha():
+        return gold
+    if gold.endswith("ic"):
+        return gold + "ally"
+    if gold.endswith("y"):
+        return gold[:-1] + "ily"
+    if gold.endswith("le"):
+        return gold[:-1] + "y"
+    return gold + "ly"
 
 
 _TIC_NOUN = re.compile(r"^(?P<stem>[a-z]{4,}[eoy])tic$")

@@ -438,10 +438,15 @@ def other_calendar_word(text: str, gold_raw: str) -> bool:
     True
     >>> other_calendar_word("The fourth Sunday in September.", "Fourth Sunday of September")
     False
+    >>> other_calendar_word("The fourth Sunday of September or October.", "Fourth Sunday of September")
+    True
     """
     gold_words, said = set(re.findall(r"[a-z]+", gold_raw.lower())), set(re.findall(r"[a-z]+", text.lower()))
     for words in _CALENDAR_CLASSES:
-        wanted = gold_words & words
-        if wanted and (said & words) - wanted and not said & wanted:
+        wanted, others = gold_words & words, (said & words) - gold_words
+        if wanted and others and not said & wanted:
             return True
+        pair = rf"(?:{'|'.join(wanted | others)})"
+        if wanted and others and re.search(rf"(?i)\b{pair}\s*(?:,\s*)?(?:or|/)\s*{pair}\b", text):
+            return True  # "the fourth Sunday of September or October": two months offered
     return False
