@@ -89,7 +89,7 @@ def names_another_kind(text: str, gold: str, question: str, whole: str = "") -> 
     if re.search(rf"\balso\s+an?\s+{said}\b|\b{said}\s+(?:too|as well)\b", whole):
         return False  # "[a lawyer.] Actually, a planter too": a second role beside the answer, not another
     noun = _stem(said)
-    if noun in CLASS_NOUNS or any(_stem(w) == noun for w in _WORD.findall(question.casefold())):
+    if _a_class_here(said, question):
         return False
     # the gold's head ("dog" of "bulldog", "whale" of "blue whale"): the class it belongs to
     return not any(_stem(w).endswith(noun) for w in _WORD.findall(gold.casefold()))
@@ -114,6 +114,14 @@ def modifies_another_noun(text: str, gold_raw: str, question: str) -> bool:
     if found is None:
         return False
     head = found["head"]
-    if head.endswith("ly") or head in _AFTER_A_NAME or _stem(head) in CLASS_NOUNS or head in CLASS_NOUNS:
-        return False
-    return not any(_stem(w) == _stem(head) for w in _WORD.findall(question.casefold()))
+    return not (head.endswith("ly") or head in _AFTER_A_NAME or _a_class_here(head, question))
+
+
+def _a_class_here(noun: str, question: str) -> bool:
+    """A class word, or a noun the question itself says ("An animal." to "What kind of animal ...")."""
+    stemmed = _stem(noun)
+    return (
+        noun in CLASS_NOUNS
+        or stemmed in CLASS_NOUNS
+        or any(_stem(w) == stemmed for w in _WORD.findall(question.casefold()))
+    )
