@@ -136,22 +136,31 @@ _NEGATION_BEFORE = re.compile(
     r"\s+(?:\w+\s+){0,3}$"
 )
 # the gold as what did not happen: "A world that narrowly avoided a nuclear holocaust" for Nuclear Holocaust (hostile
-# pass 54); not where the question asks what was avoided ("Which war did the treaty avert?")
+# pass 54); not where the question asks what was avoided ("Which war did the treaty avert?"). "Escaped" and "evaded"
+# are left out: a place escaped from is often what is asked ("He escaped from Alcatraz": review 55); "prevent" only
+# where the question asks no protection or treatment ("It prevents polio." for what a vaccine protects against)
 _KEPT_OFF = re.compile(
-    r"\b(?:avoid|avoids|avoided|avoiding|avert|averts|averted|averting|prevent|prevents|prevented|preventing|"
-    r"escape|escapes|escaped|escaping|evade|evades|evaded|evading|dodge|dodges|dodged|dodging|forestalled|"
-    r"staved off|warded off|headed off)\s+(?:\w+\s+){0,2}$"
+    r"\b(?:avoid|avoids|avoided|avoiding|avert|averts|averted|averting|forestalled|narrowly missed|steered clear of|"
+    r"staved off|warded off|headed off|(?P<prevent>prevent|prevents|prevented|preventing))\s+(?:\w+\s+){0,2}$"
+)
+_ASKS_KEPT_OFF = re.compile(
+    r"(?i)\b(?:avoid|avert|prevent|forestall|stave|ward|head(?:ed)? off|steer)|"
+    r"\b(?:against|protect|treat|cure|vaccin|stop|fight|reduce|lower)"
 )
 # the gold as the option passed over: "She chooses Raoul over the Phantom", "prefers Raoul to the Phantom", "Raoul
-# over the Phantom" (hostile pass 55); not where the question asks who was passed over ("... over whom?")
+# over the Phantom" (hostile pass 55), only where the question asks for a choice (who is chosen, picked, married);
+# "He chose to go to Harvard Law School" is no preference (review 55)
 _PASSED_OVER = re.compile(
-    r"(?:\b(?:choose|chooses|chose|chosen|choosing|pick|picks|picked|prefer|prefers|preferred|prefering|select|"
-    r"selects|selected|favou?rs?|favou?red|opts? for|opted for|marries|married|ends up with|goes with|went with)\b"
-    r"(?:\s+\w+){1,4}?\s+(?:over|to|above|ahead of))\s+(?:the\s+)?$"
+    r"(?:\b(?:choose|chooses|chose|chosen|choosing|pick|picks|picked|select|selects|selected|favou?rs?|favou?red|"
+    r"opts? for|opted for|marries|married|ends up with|goes with|went with)\b(?:\s+\w+){1,4}?\s+(?:over|above|ahead of)"
+    r"|\bprefer(?:s|red|ring)?\b(?:\s+\w+){1,4}?\s+(?:to|over))\s+(?:the\s+)?$"
 )
 _NAME_OVER = re.compile(r"^\W*[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}\s+over\s+(?:the\s+)?$")  # "Raoul over [the Phantom]"
+_ASKS_A_CHOICE = re.compile(
+    r"(?i)\b(?:choose|chooses|chose|chosen|pick|picks|picked|prefer|prefers|preferred|select|selects|selected|"
+    r"marry|marries|married|end(?:s)? up with|ended up with|go(?:es)? with|went with|favou?r|fall(?:s)? for|fell for)\b"
+)
 _ASKS_PASSED_OVER = re.compile(r"(?i)\b(?:over|instead of|rather than|reject|turn(?:s|ed)? down|passe[sd] over)\b")
-_ASKS_KEPT_OFF = re.compile(r"(?i)\b(?:avoid|avert|prevent|escap|evad|dodg|forestall|stave|ward|head(?:ed)? off)")
 # the gold as what the answer is taken for: "A Saint Bernard, often mistaken for an English Mastiff" (pass 31); not
 # where the question asks what is mistaken ("Which planet is often mistaken for a star?": its review)
 _MISTAKEN_FOR = re.compile(
@@ -847,7 +856,7 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         and any(find_word(normalize(c.text), g) >= 0 for _, g in golds)
         for c in reading.candidates
     )  # "I don't know, though it wasn't Henry Mancini." denies the gold Henry Mancini: INCORRECT
-    if any(titles.another_holder(c.text, raw) for c in reading.candidates for raw, _ in golds):
+    if any(titles.another_holder(text, raw) for raw, _ in golds):
         return Label.INCORRECT  # "The 1st Viscount Melbourne." for the 2nd: another holder of the title
     if question and reading.refused and not commits(answer, question) and not _miscounts(reading, golds) and not denied:
         # a refusal whose rest offers no answer: "I don't know who wrote it. Mozart wrote Figaro, though." is
@@ -1077,7 +1086,7 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
             return Label.INCORRECT, True  # "1889 is wrong.", "1889 (not really)" (hostile pass 20)
         if label is not None:
             return label, True
-    if _side_remark(candidate, seg, gold_raw, gold, reading) or _vague(candidate, gold, reading):
+    if _side_remark(candidate, seg, gold_raw, gold, reading) or _vague(candidate, gold_raw, gold, reading):
         return Label.NOT_ATTEMPTED, False
     another = _ANOTHER_GUESS.match(seg)  # "It might also be Lyon": another answer, however long the clause
     competing = _candidate_item(seg[another.end() :] if another else candidate.text) or names_alternatives(seg)
@@ -1294,7 +1303,7 @@ def _few_holds(low: str, opener: re.Match[str], gold: str) -> bool:
     return 2 * size <= abs(want[0]) < 10 * size
 
 
-def _vague(candidate: Candidate, gold: str, reading: Reading) -> bool:
+def _vague(candidate: Candidate, gold_raw: str, gold: str, reading: Reading) -> bool:
     """ "a city in France" for Paris when the question names France: a description that names nothing the
     question and gold do not, so it neither confirms nor contradicts the gold (SimpleQA: NOT_ATTEMPTED)."""
     if _WHOEVER.match(lower(candidate.text)) and "," not in candidate.text:
@@ -1307,7 +1316,7 @@ def _vague(candidate: Candidate, gold: str, reading: Reading) -> bool:
     opener = opener or _VAGUE.match(lower(candidate.text))
     if not reading.asked or not opener:
         return False
-    if kinds.names_another_kind(candidate.text, gold, reading.question, reading.low):
+    if kinds.names_another_kind(candidate.text, gold_raw, reading.question, reading.low):
         return False  # "A cat." for bulldog: another kind offered, not a description (hostile pass 54)
     known = reading.asked | set(gold.split())
     names = re.findall(r"\b[A-Z][\w'-]*", candidate.text[opener.end() :])  # "A city ...": the article is no name
@@ -1336,7 +1345,7 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
         if _MISTAKEN_FOR.search(before + " ") and not _ASKS_A_MISTAKE.search(reading.question):
             return Label.INCORRECT
         passed_over = _PASSED_OVER.search(before + " ") or _NAME_OVER.match(_raw_before(candidate.text, variant))
-        if passed_over and not _ASKS_PASSED_OVER.search(reading.question):
+        if passed_over and _ASKS_A_CHOICE.search(reading.question) and not _ASKS_PASSED_OVER.search(reading.question):
             return Label.INCORRECT  # "She chooses Raoul over the Phantom." for the Phantom (hostile pass 55)
         if _KEPT_OFF.search(before + " ") and not _ASKS_KEPT_OFF.search(reading.question):
             return Label.INCORRECT  # "A world that narrowly avoided a nuclear holocaust" (hostile pass 54)
@@ -1344,7 +1353,7 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
             return Label.INCORRECT  # "Andrew Hennings; she finally divorces Jake." for whom she ends up with (pass 32)
         if _named_in_a_clause_of_another(candidate.text, variant, reading):
             return Label.INCORRECT  # "The Gulf of Oman, which connects to the Persian Gulf ..." (hostile pass 32)
-        if _longer_place(candidate.text, variant):
+        if _longer_place(candidate.text, variant) and not _said_bare(reading, variant):
             return Label.INCORRECT  # "In New Mexico." for Mexico, "the Gulf of Mexico": another place (pass 55)
         if kinds.modifies_another_noun(candidate.text, gold_raw, reading.question):
             return Label.INCORRECT  # "A bulldog ant." for bulldog: an ant (hostile pass 54)
@@ -1559,6 +1568,15 @@ _PLACE_OPENER = re.compile(
 )
 
 
+def _said_bare(reading: Reading, variant: str) -> bool:
+    """Some candidate names the gold as itself: a longer place in an aside after it is a remark ("Mexico; Texas also
+    borders New Mexico": review 55)."""
+    return any(
+        re.search(rf"(?i)\b{turns.written(variant)}\b", c.text) and not _longer_place(c.text, variant)
+        for c in reading.candidates
+    )
+
+
 def _raw_before(text: str, variant: str) -> str:
     """``text`` as written before the gold's first mention ("" when it is not found as written)."""
     found = re.search(rf"(?i)\b{turns.written(variant)}\b", text)
@@ -1574,10 +1592,15 @@ def _longer_place(text: str, variant: str) -> bool:
     (True, True)
     >>> _longer_place("In Mexico, near Cancun.", "mexico"), _longer_place("George Washington.", "washington")
     (False, False)
+    >>> _longer_place("Mexico; to the west, Texas also borders New Mexico.", "mexico")
+    False
     """
     written = turns.written(variant)
-    found = re.search(rf"((?:[A-Z][\w'-]*\s+(?:of\s+(?:the\s+)?)?)+)(?i:{written})\b", text)
-    if found is None:
+    first = re.search(rf"(?i)\b{written}\b", text)  # the answer's own mention, not an aside's ("...; Texas also
+    if first is None:  # borders New Mexico": review 55)
+        return False
+    found = re.search(rf"((?:[A-Z][\w'-]*\s+(?:of\s+(?:the\s+)?)?)+)(?i:{written})\b", text[: first.end()])
+    if found is None or found.end() != first.end():
         return False
     lead = _PLACE_OPENER.sub("", found.group(1)).strip()
     if not lead:

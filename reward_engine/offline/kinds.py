@@ -24,7 +24,8 @@ import re
 # class words: nouns that name a category many answers fall in, never one answer of a "what kind" question
 CLASS_NOUNS = frozenset(
     """
-    animal mammal bird fish reptile amphibian insect bug creature beast species breed pet predator herbivore
+    animal mammal bird fish reptile amphibian insect bug creature beast species breed pet predator herbivore hound
+    terrier gundog
     carnivore vertebrate invertebrate organism plant tree flower shrub bush herb weed grass fungus fruit vegetable
     nut berry grain cereal crop seed food dish meal drink beverage spice condiment sweet dessert snack
     metal element mineral gas liquid solid chemical compound substance material mixture acid base salt alloy
@@ -44,19 +45,25 @@ CLASS_NOUNS = frozenset(
     """.split()
 )
 
-# words that may follow an answer's name without being its head noun: adverbs and pronouns, young and mixed forms,
-# and the common species a breed's name goes before ("a Siamese cat", "a Labrador retriever" for the breed)
+# words that may follow an answer's name without being its head noun: adverbs and pronouns, young and mixed forms
+# ("a lion cub", "a beagle pup"), and the common species a breed's name goes before ("a Siamese cat", "an Akita inu")
 _AFTER_A_NAME = frozenset(
     """
     himself herself itself themselves too also though indeed again now then yes today there here instead anyway
     perhaps maybe alone both once twice first second overall jr sr puppy puppies mix cross part piece
     confident sure certain correct right idea
-    dog cat horse pony cattle cow pig sheep goat chicken duck rabbit retriever terrier hound spaniel
+    dog cat horse pony cattle cow pig sheep goat chicken duck rabbit retriever terrier hound spaniel inu
+    pup cub calf kitten foal chick joey lamb piglet fawn duckling gosling cygnet owlet eaglet leveret larva
     """.split()
 )
 _ONE_NOUN = re.compile(r"(?:a|an|A|An)\s+(?P<noun>[a-z][a-z-]{2,})\W*")
 _ASKS_PERSON_PLACE_TIME = re.compile(r"(?i)^\W*(?:who|whom|whose|where|when|why|how)\b")
 _WORD = re.compile(r"[a-z]+")
+# "What is the name of Dorothy's dog?", "Name the scientist ...": "A terrier." describes it ("the name for a group
+# of owls" asks a term: "A murder." is another one)
+_ASKS_A_NAME = re.compile(r"(?i)\bname\s+(?:of|the|a|an)\b|\bnamed\b|\bcalled\b(?!\?)")
+_CAPITALISED = re.compile(r"\b[A-Z][\w'-]*")
+_ASKS_A_KIND = re.compile(r"(?i)\b(?:kind|type|breed|species|sort|variety|genus)\b")  # "A poodle." for German Shepherd
 
 
 def _stem(word: str) -> str:
@@ -83,8 +90,10 @@ def names_another_kind(text: str, gold: str, question: str, whole: str = "") -> 
     False
     """
     found = _ONE_NOUN.fullmatch(text.strip())
-    if found is None or not question or _ASKS_PERSON_PLACE_TIME.match(question):
+    if found is None or not question or _ASKS_PERSON_PLACE_TIME.match(question) or _ASKS_A_NAME.search(question):
         return False
+    if len(_CAPITALISED.findall(gold)) >= 2 and not _ASKS_A_KIND.search(question):
+        return False  # "A lawyer." for Abraham Lincoln, "A sloop." for HMS Beagle: a description of a named one
     said = found["noun"].casefold()
     if re.search(rf"\balso\s+an?\s+{said}\b|\b{said}\s+(?:too|as well)\b", whole):
         return False  # "[a lawyer.] Actually, a planter too": a second role beside the answer, not another
@@ -105,11 +114,13 @@ def modifies_another_noun(text: str, gold_raw: str, question: str) -> bool:
     False
     >>> modifies_another_noun("The bulldog, probably.", "bulldog", "What kind of animal is Binky from Arthur?")
     False
+    >>> modifies_another_noun("A lion cub.", "Lion", "What kind of animal is Simba?")
+    False
     """
     if len(gold_raw.strip()) < 3 or gold_raw.strip().casefold() in ("yes", "no"):
         return False  # "No idea, but I'd guess no." for No
-    found = re.fullmatch(
-        rf"(?:(?i:a|an|the)\s+)?(?i:{re.escape(gold_raw.strip())})\s+(?P<head>[a-z][a-z-]{{2,}})\W*", text.strip()
+    found = re.fullmatch(  # after an article: "Copper sheeting." or "Oak planks." is the material, not a kind
+        rf"(?i:a|an)\s+(?i:{re.escape(gold_raw.strip())})\s+(?P<head>[a-z][a-z-]{{2,}})\W*", text.strip()
     )
     if found is None:
         return False

@@ -54,8 +54,7 @@ def date_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, readi
     spans = date_spans(candidate.text, century(want))
     if not spans:
         return None
-    offset = _OFFSET.search(candidate.text)
-    if offset and not date_spans(candidate.text[: offset.start()]) and date_spans(candidate.text[offset.end() :]):
+    if counted_from(candidate.text):
         return Label.INCORRECT  # "Exactly one year after Earth Day, April 22, 1998.": another date (hostile pass 54)
     if _MARGIN_SAID.search(candidate.text) and want.years is not None:
         # "1889 ± 5": a range of years, vague when it holds the gold's, wrong when not (hostile pass 8)
@@ -77,13 +76,41 @@ def date_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, readi
     return Label.INCORRECT if said is None else _compare_dates(want, said)
 
 
-# an offset from a date said after it: the answer is the date it counts to ("a year after April 22, 1998"); a date
-# said before it is the answer and the offset a detail ("in 1890, a year after it opened in 1889": review 40)
+# an offset from a date: "a year after", "the day before", "on the eve of"
 _OFFSET = re.compile(
-    r"(?i)\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|several|\d+)\s+"
-    r"(?:days?|weeks?|fortnights?|months?|years?|decades?|century|centuries)\s+"
-    r"(?:after|before|later\s+than|earlier\s+than|prior\s+to|following|preceding)\b"
+    r"(?i)\b(?:(?:(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|several|\d+)\s+"
+    r"(?:days?|weeks?|fortnights?|months?|years?|decades?|century|centuries)|the\s+(?:day|week|month|year))\s+"
+    r"(?:after|before|later\s+than|earlier\s+than|prior\s+to|following|preceding)|on\s+the\s+eve\s+of)\b"
 )
+_DATE_START = re.compile(rf"(?i)\b(?:{MONTH_WORDS}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH_WORDS}|\d{{4}})\b")
+_NAMED_DAY = re.compile(r"(?:the\s+)?[A-Z][\w'-]*(?:\s+(?:of\s+(?:the\s+)?)?[A-Z][\w'-]*)*")  # "Earth Day", "V-E Day"
+
+
+def counted_from(text: str) -> bool:
+    """An offset heads the answer and counts from a date it gives, so the answer is another date: "A day before
+    April 22, 1998.", "Exactly one year after Earth Day, April 22, 1998." (the event's date in apposition: hostile
+    pass 54). Not when the answer's own date is set apart after the event the offset counts from ("Four days after
+    launch, on July 20, 1969.", "Four years after it began: November 11, 1918.": review 55), nor when a date comes
+    before the offset ("in 1890, a year after it opened in 1889": review 40).
+
+    >>> counted_from("Exactly one year after Earth Day, April 22, 1998."), counted_from("The day after July 20, 1969.")
+    (True, True)
+    >>> counted_from("Four days after launch, on July 20, 1969."), counted_from("Four years after it began, 1918.")
+    (False, False)
+    """
+    offset = _OFFSET.search(text)
+    if offset is None or _DATE_START.search(text[: offset.start()]):
+        return False
+    rest = text[offset.end() :]
+    date = _DATE_START.search(rest)
+    if date is None:
+        return False
+    between = rest[: date.start()].strip()
+    # the date right after the offset, or after a named day in apposition ("Earth Day, April 22, 1998"); an event
+    # said in words ("after it began, November 11, 1918": the reading turns a colon into a comma) sets it apart
+    return not between or bool(between.endswith(",") and _NAMED_DAY.fullmatch(between.rstrip(" ,")))
+
+
 _SPAN_GOLD = re.compile(r"\d{4}\s*(?:-|\u2013|\u2014|to|until|through)\s*\d{2,4}")  # a gold said as a span of years
 
 
