@@ -33,6 +33,21 @@ def choose_backend(model: ModelConfig) -> str:
     return "unsloth" if unsloth_usable() else "transformers"
 
 
+def built_in_folder(name: str, seed: int = 0) -> Path | None:
+    """Where ``resolve_model_path`` builds or converts a built-in model ('tiny' and its shapes, 'smollm2', a
+    bundled GGUF's name); None for any other name (a local folder or a hub id, used as given). Nothing is built:
+    ``--resume`` compares it with the base a checkpoint was trained on."""
+    from knowrl.tiny import SHAPES
+    from knowrl_io.gguf_models import PART_MODELS
+
+    models = cache_dir() / "models"
+    if name in SHAPES:
+        return models / f"{name}-{seed}"
+    if name == "smollm2":
+        return models / "SmolLM2-135M-Instruct"
+    return models / f"{name}-instruct" if name in PART_MODELS else None
+
+
 def resolve_model_path(name: str, seed: int = 0) -> str:
     """'tiny' -> a tiny local test model ('tiny-vllm': one vLLM's CPU kernels take); 'smollm2' or a bundled
     judge GGUF's name ('qwen2.5-coder-0.5b', 'qwen2.5-coder-1.5b': a bigger policy that also ships offline) -> that
@@ -40,23 +55,23 @@ def resolve_model_path(name: str, seed: int = 0) -> str:
     from knowrl.tiny import SHAPES
     from knowrl_io.gguf_models import PART_MODELS
 
-    if name not in (*SHAPES, "smollm2", *PART_MODELS):
+    folder = built_in_folder(name, seed)
+    if folder is None:
         return name
+    folder.parent.mkdir(parents=True, exist_ok=True)
     from filelock import FileLock
 
-    models = cache_dir() / "models"
-    models.mkdir(parents=True, exist_ok=True)
     # Several processes (DDP ranks, parallel jobs) may ask at once: one builds, the rest wait.
-    with FileLock(str(models / f"{name}.lock")):
+    with FileLock(str(folder.parent / f"{name}.lock")):
         if name in SHAPES:
             from knowrl.tiny import build_tiny_model
 
-            return str(build_tiny_model(models / f"{name}-{seed}", seed=seed, shape=name))
+            return str(build_tiny_model(folder, seed=seed, shape=name))
         if name == "smollm2":
-            return str(gguf_safetensors(models / "SmolLM2-135M-Instruct", smollm2_gguf))
+            return str(gguf_safetensors(folder, smollm2_gguf))
         from knowrl_io.gguf_models import assembled
 
-        return str(gguf_safetensors(models / f"{name}-instruct", lambda: assembled(PART_MODELS[name])))
+        return str(gguf_safetensors(folder, lambda: assembled(PART_MODELS[name])))
 
 
 def smollm2_gguf() -> Path:

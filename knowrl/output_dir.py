@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Literal
 
 from knowrl.config import ConfigError, TrainConfig
+from knowrl.resume import check_resume
 
 log = logging.getLogger(__name__)
 CHECKPOINT = re.compile(r"checkpoint-\d+")  # transformers' checkpoint folders (``get_last_checkpoint``'s pattern)
@@ -61,6 +62,7 @@ def claim_output_dir(config: TrainConfig, resume: bool, overwrite: bool, resumab
         return
     kind = route(config)
     if resume and checkpoints and kind != "pipeline":
+        check_resume(config, checkpoints[-1])  # what the last checkpoint was trained with (hostile pass 55)
         return
     found = _names(checkpoints + products)
     if not checkpoints or not resumable:

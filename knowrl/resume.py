@@ -1,0 +1,140 @@
+"""What ``--resume`` cannot change: the LoRA adapter's shape and the base model its checkpoint was trained on.
+
+A checkpoint's adapter weights and optimizer state are sized by ``lora.r`` and ``lora.target_modules``; loaded
+into an adapter built from another config they died in torch's "size mismatch" traceback, or in an optimizer
+error naming no key (hostile pass 55). Compared here with the checkpoint's ``adapter_config.json``, before
+anything loads, so the error names each key.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from knowrl.config import ConfigError, TrainConfig
+from knowrl.models import built_in_folder
+
+ADAPTER_CONFIG = "adapter_config.json"  # what peft saves beside a LoRA checkpoint's weights
+
+
+def check_resume(config: TrainConfig, checkpoint: Path) -> None:
+    """Raise a ``ConfigError`` naming every key the config changed that ``checkpoint`` cannot continue with."""
+    saved = read_adapter_config(checkpoint)
+    if saved is None and not (checkpoint / "config.json").is_file():
+        return  # neither an adapter nor a full model (a save cut short?): nothing to compare, the trainer says
+    changed = _adapter_changes(config, saved) + _base_changes(config, saved)
+    if not changed:
+        return
+    raise ConfigError(
+        f"--resume: {checkpoint} cannot continue with this config: {'; '.join(changed)}; set the checkpoint's "
+        "values again (--set KEY=VALUE), or pass --overwrite to start again (removes the run's checkpoints)"
+    )
+
+
+def read_adapter_config(folder: Path) -> dict[str, Any] | None:
+    """A LoRA folder's ``adapter_config.json``; None when there is none (a full-model checkpoint)."""
+    path = folder / ADAPTER_CONFIG
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ConfigError(f"--resume: cannot read {path}: {exc}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"--resume: {path} is not a JSON object")
+    return data
+
+
+def _adapter_changes(config: TrainConfig, saved: dict[str, Any] | None) -> list[str]:
+    """'<key> is X in the checkpoint, Y in the config' for the adapter's shape: ``model.adapter``'s own config
+    when one is given (it, not ``lora``, builds the adapter), else the ``lora`` section."""
+    if not config.model.adapter and not config.lora.enabled:
+        return [] if saved is None else ["lora.enabled is true in the checkpoint (a LoRA adapter), false in the config"]
+    if saved is None:  # a full model's checkpoint: config.json, no adapter_config.json
+        return ["lora.enabled is false in the checkpoint (a full model), true in the config (a LoRA adapter)"]
+    if config.model.adapter:
+        started = read_adapter_config(Path(config.model.adapter)) or {}
+        keys = [(f"model.adapter's {key}", key, started.get(key)) for key in ("r", "lora_alpha", "target_modules")]
+        names = None  # both lists were saved by peft: already only modules the model has
+    else:
+        keys = [
+            ("lora.r", "r", config.lora.r),
+            ("lora.alpha", "lora_alpha", config.lora.alpha),
+            ("lora.target_modules", "target_modules", config.lora.target_modules),
+        ]
+        names = module_names(config)
+    changes = []
+    for name, key, ours in keys:
+        theirs, ours = _value(saved.get(key), key, names), _value(ours, key, names)
+        if theirs is not None and ours is not None and theirs != ours:
+            changes.append(f"{name} is {_shown(theirs)} in the checkpoint, {_shown(ours)} in the config")
+    return changes
+
+
+def _value(value: Any, key: str, names: set[str] | None) -> Any:
+    """A value as loading uses it: target modules as a set, without those the model lacks (``load_policy`` drops
+    them, so the checkpoint never lists them); without the model's names, compared as given."""
+    if key != "target_modules" or value is None:
+        return value
+    targets = {value} if isinstance(value, str) else set(value)
+    return targets if names is None else targets & names
+
+
+def _shown(value: Any) -> str:
+    return f"[{', '.join(sorted(value))}]" if isinstance(value, (list, set)) else str(value)
+
+
+def _base_changes(config: TrainConfig, saved: dict[str, Any] | None) -> list[str]:
+    """The base model, where the checkpoint recorded one: the same folder name (a hub id and its local copy, or a
+    built-in model's cache folder moved with ``KNOWRL_CACHE_DIR``, stay the same model)."""
+    base = (saved or {}).get("base_model_name_or_path")
+    if not isinstance(base, str) or not base:
+        return []
+    name = config.model.name_or_path
+    folder = built_in_folder(name, config.seed)
+    ours = folder.name if folder is not None else Path(name).name
+    if Path(base).name == ours:
+        return []
+    shown = name if folder is None else f"{name} (built as {ours} for seed {config.seed})"
+    return [f"model.name_or_path is {base} in the checkpoint, {shown} in the config"]
+
+
+def module_names(config: TrainConfig) -> set[str] | None:
+    """Every module name in the base model's weights (``model.layers.0.mlp.gate_proj.weight``: model, layers, 0,
+    mlp, gate_proj), read from its safetensors headers without loading a tensor; None when the weights are not on
+    this machine or not safetensors."""
+    folder = _local_folder(config.model.name_or_path, config.seed)
+    files = sorted(folder.glob("*.safetensors")) if folder is not None else []
+    if not files:
+        return None
+    names: set[str] = set()
+    for file in files:
+        for key in _tensor_names(file):
+            names.update(key.split(".")[:-1])
+    return names
+
+
+def _local_folder(name: str, seed: int) -> Path | None:
+    """The model's folder on this machine: a built-in model's cache folder, a local path, or a hub id's
+    snapshot already in the Hugging Face cache (never downloaded here)."""
+    folder = built_in_folder(name, seed) or Path(name).expanduser()
+    if folder.is_dir():
+        return folder
+    try:
+        from huggingface_hub import snapshot_download
+
+        return Path(snapshot_download(name, local_files_only=True))
+    except (ImportError, OSError, ValueError):
+        return None
+
+
+def _tensor_names(file: Path) -> list[str]:
+    """The tensor names in a safetensors file's header (an 8-byte length, then JSON)."""
+    try:
+        with file.open("rb") as f:
+            size = int.from_bytes(f.read(8), "little")
+            header = json.loads(f.read(size))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return []
+    return [key for key in header if key != "__metadata__"] if isinstance(header, dict) else []
