@@ -22,15 +22,31 @@ sys.path.insert(0, str(ROOT))
 from knowrl_io.job_output import check_results  # noqa: E402
 
 
+class JUnitError(ValueError):
+    """The JUnit file is not a run's account: cut short, empty, another page, or no test in it."""
+
+
 def counts(junit: Path) -> dict[str, Any]:
-    """Tests, failures, errors and skips over every suite in a JUnit XML file, and pytest's own time."""
-    root = ET.parse(junit).getroot()
+    """Tests, failures, errors and skips over every suite in a JUnit XML file, and pytest's own time. A file
+    that is not one run's account raises ``JUnitError`` naming it: a cut or empty file was an XML traceback, and an
+    HTML error page or an empty ``<testsuites/>`` wrote a CI page of 0 tests passed, exit 0 (hostile pass 55)."""
+    try:
+        root = ET.parse(junit).getroot()
+    except ET.ParseError as exc:
+        raise JUnitError(f"{junit}: not JUnit XML (cut short or empty? {exc})") from None
+    if root.tag not in ("testsuite", "testsuites"):
+        raise JUnitError(f"{junit}: not JUnit XML (its root is <{root.tag}>, not <testsuites> or <testsuite>)")
     suites = [root] if root.tag == "testsuite" else list(root.iter("testsuite"))
     total = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0, "time_s": 0.0}
     for suite in suites:
-        for key in ("tests", "failures", "errors", "skipped"):
-            total[key] += int(suite.get(key, 0))
-        total["time_s"] += float(suite.get("time", 0.0))
+        try:
+            for key in ("tests", "failures", "errors", "skipped"):
+                total[key] += int(suite.get(key, 0))
+            total["time_s"] += float(suite.get("time", 0.0))
+        except ValueError as exc:
+            raise JUnitError(f"{junit}: a <testsuite> has a count that is not a number ({exc})") from None
+    if total["tests"] < 1:
+        raise JUnitError(f"{junit}: no test in it (the run collected nothing, or was stopped before its first test)")
     total["passed"] = total["tests"] - total["failures"] - total["errors"] - total["skipped"]
     failed = [
         f"{case.get('classname', '')}::{case.get('name', '')}"
@@ -72,7 +88,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from knowrl_io import provenance  # HEAD, '+changes' when the tree differs from it
 
-    text = render(counts(args.junit), args.install_s, args.total_s, args.exit_code, provenance.commit(ROOT))
+    try:
+        found = counts(args.junit)
+    except (JUnitError, OSError) as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    text = render(found, args.install_s, args.total_s, args.exit_code, provenance.commit(ROOT))
     args.out.write_text(text)
     print(text)
     return 0
