@@ -34,6 +34,7 @@ from knowrl_io.once import Once
 
 WARN_ABSTAIN_SHARE = 0.8
 MIN_FAMILY = 20  # fewer probed questions than this: the family borrows the pooled prior
+SPLITS = ("train", "heldout")  # the two files of a run's data folder (--data)
 
 
 @dataclass(frozen=True)
@@ -243,8 +244,19 @@ def render(result: Mapping[str, Mapping[str, float]], preset: str) -> str:
             f"| {name} | {r['questions']} | {r['abstain_share']:.1%} | {r['f_optimum']:.3f} | {r['incorrect']:.3f} "
             f"| {r['f_base']:.3f} | {r['f_oracle']:.3f} | {r['expected_reward']:+.3f} |"
         )
+    left = unprobed_line(result)
     note = warning(result)
-    return "\n".join(lines + ([note] if note else []))
+    return "\n".join(lines + ([left] if left else []) + ([note] if note else []))
+
+
+def unprobed_line(result: Mapping[str, Mapping[str, float]]) -> str | None:
+    """How many rows per set the probe never asked, left out of the table (a table of only such rows read as a
+    forecast of 0 questions, with no word: hostile pass 55); None when every row was forecast."""
+    left = {name: int(r.get("unprobed", 0)) for name, r in result.items()}
+    if not any(left.values()):
+        return None
+    counts = ", ".join(f"{name} {n}" for name, n in left.items() if n)
+    return f"left out: rows whose qid the probe never asked ({counts}); the table reads only the probed ones"
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
@@ -259,43 +271,116 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
+def read_data(folder: Path) -> dict[str, list[dict[str, Any]]]:
+    """``--data``'s train.jsonl and heldout.jsonl, every row a JSON object with the ``qid`` its probe keys questions
+    by; else a ``ValueError`` naming the flag and the file (plain KnowRL rows were a ``KeyError: 'qid'`` traceback,
+    a folder without heldout.jsonl an ``InputError`` one: hostile pass 55)."""
+    sets = {}
+    for name in SPLITS:
+        path = folder / f"{name}.jsonl"
+        if not path.is_file():
+            holds = " and ".join(f"{n}.jsonl" for n in SPLITS)
+            raise ValueError(f"--data {folder}: no {path.name} in it (a run's data folder holds {holds})")
+        try:
+            rows = read_rows(path)
+        except ValueError as exc:  # knowrl_io's InputError included
+            raise ValueError(f"--data {exc}") from None
+        bad = next(
+            (i for i, r in enumerate(rows, 1) if not isinstance(r, dict) or not isinstance(r.get("qid"), str)), 0
+        )
+        if bad:
+            raise ValueError(
+                f"--data {path}: row {bad} has no 'qid' (the probe's question id): the forecast reads a probed "
+                "design's rows (<output_dir>/data of a run with pipeline.demo_design margin or gradient), not plain "
+                "KnowRL rows"
+            )
+        sets[name] = rows
+    return sets
+
+
+def nothing_forecast(result: Mapping[str, Mapping[str, float]], data: Path | None, probe: Path) -> str | None:
+    """Why a set has nothing to forecast (no row, or none the probe asked), naming it (``--data``'s file when
+    given); None when each set has a question."""
+    for name, r in result.items():
+        if not r["questions"]:
+            where = f"--data {data / f'{name}.jsonl'}" if data is not None else f"{probe} ({name} set)"
+            why = f"none of its {r['unprobed']} rows has a qid the probe asked" if r["unprobed"] else "it has no row"
+            return f"{where}: nothing to forecast on {name}: {why}"
+    return None
+
+
+def range_problem(args: Any) -> str | None:
+    """A flag out of range, named, before anything is read: ``--threshold-t`` was a pydantic block of lines."""
+    t = args.threshold_t
+    if t is not None and not 0 < t < 1:
+        return f"--threshold-t must be between 0 and 1 (both excluded), got {t}"
+    return None
+
+
+def read_probe(path: Path) -> tuple[dict[str, Any], int]:
+    """(qid -> {"correct": ...}, k) of a probe file; a ``ValueError`` naming it when it is not one, when it drew no
+    answer per question (``k`` 0 read as every question never right, exit 0: hostile pass 55), or when a question's
+    right count is not one of 0..k."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        probe, k = data["probe"], int(data["k"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{path}: not a probe file ({exc})") from None
+    if k < 1:
+        raise ValueError(f"{path}: k is {k}: the probe drew no answer per question (probe again with --k 1 or more)")
+    if not isinstance(probe, dict):
+        raise ValueError(f"{path}: not a probe file ('probe' is not an object of questions)")
+    bad = next((q for q, got in probe.items() if not _count_of(got, k)), None)
+    if bad is not None:
+        raise ValueError(f"{path}: question {bad}: 'correct' is not a count from 0 to k {k}")
+    return probe, k
+
+
+def _count_of(got: Any, k: int) -> bool:
+    correct = got.get("correct") if isinstance(got, dict) else None
+    return isinstance(correct, int) and not isinstance(correct, bool) and 0 <= correct <= k
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Print what a reward preset's optimum does on a probed set, before training."""
-    import argparse
-
+    from knowrl_io.args import Parser
     from reward_engine.semantics import semantics
 
-    parser = argparse.ArgumentParser(prog="python -m knowrl.effect.forecast", description=main.__doc__)
+    parser = Parser(prog="python -m knowrl.effect.forecast", description=main.__doc__)
     parser.add_argument("probe", type=Path, help="a probe file (python -m knowrl.effect.probe_candidates)")
     parser.add_argument("--preset", default="knowrl", help="reward preset (reward_engine.semantics.PRESETS)")
-    parser.add_argument("--threshold-t", type=float, help="preset threshold: the confidence target t")
+    parser.add_argument("--threshold-t", type=float, help="preset threshold: the confidence target t, in (0, 1)")
     parser.add_argument(
         "--data",
         type=Path,
         action=Once,
-        help="a run's data folder (train.jsonl, heldout.jsonl); default: the "
+        help="a run's data folder (train.jsonl, heldout.jsonl; rows with the probe's qid); default: the "
         "effect study's margin design drawn from the probe",
     )
     parser.add_argument("--seed", type=int, default=0, help="without --data: the seed whose training draw is read")
     parser.add_argument("--json", action="store_true", help='{"train": {...}, "heldout": {...}}')
     args = parser.parse_args(argv)
+    problem = range_problem(args)
+    if problem:
+        parser.error(problem)
     try:
-        data = json.loads(args.probe.read_text(encoding="utf-8"))
-        probe, k = data["probe"], int(data["k"])
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        parser.error(f"{args.probe}: not a probe file ({exc})")
+        probe, k = read_probe(args.probe)
+        sets = read_data(args.data) if args.data is not None else None
+    except ValueError as exc:
+        parser.error(str(exc))
     overrides = {} if args.threshold_t is None else {"threshold_t": args.threshold_t}
     try:
         sem = semantics(args.preset, **overrides)
     except ValueError as exc:
         parser.error(str(exc))
-    if args.data is not None:
-        sets = {name: read_rows(args.data / f"{name}.jsonl") for name in ("train", "heldout")}
-    else:
+    if sets is None:
         from knowrl.effect.margin import study_rows
 
         sets = study_rows(probe, k, seed=args.seed)
     result = forecast(sets, probe, k, sem)
+    problem = nothing_forecast(result, args.data, args.probe)
+    if problem:
+        parser.error(problem)
     print(json.dumps(result, indent=2) if args.json else render(result, args.preset))
     return 0
 

@@ -11,27 +11,38 @@ Its own module: it needs the candidates (``knowrl.effect.demo_data``), which nee
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from knowrl.effect.boundary import probe, write_probe_file
+from knowrl_io.args import Parser
 from knowrl_io.once import Once
+
+
+def range_problem(args: Any) -> str | None:
+    """A flag out of range, named, before the model loads: ``--k 0`` wrote a probe of no answers that the forecast
+    read as every question never right, and ``--temperature -0.5`` sampled the least likely tokens (hostile pass
+    55)."""
+    if args.k < 1:
+        return f"--k must be at least 1 (sampled answers per question), got {args.k}"
+    if not 0 < args.temperature < float("inf"):
+        return f"--temperature must be above 0 (and finite), got {args.temperature}"
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Probe a policy on every candidate of the effect design and keep the result as a file (what
     ``configs/data/boundary-smollm2-k8.json`` is: the demo reads it instead of probing for most of an hour)."""
-    import argparse
     import time
 
     from knowrl.effect.demo_data import gradient_items
     from knowrl.models import resolve_model_path
     from knowrl_io.provenance import commit
 
-    parser = argparse.ArgumentParser(prog="python -m knowrl.effect.probe_candidates", description=main.__doc__)
+    parser = Parser(prog="python -m knowrl.effect.probe_candidates", description=main.__doc__)
     parser.add_argument("--model", default="smollm2", action=Once)
     parser.add_argument("--out", type=Path, action=Once)
-    parser.add_argument("--k", type=int, default=8, help="sampled answers per question (default 8)")
-    parser.add_argument("--temperature", type=float, default=0.9)
+    parser.add_argument("--k", type=int, default=8, help="sampled answers per question, at least 1 (default 8)")
+    parser.add_argument("--temperature", type=float, default=0.9, help="sampling temperature, above 0 (default 0.9)")
     parser.add_argument("--cache", type=Path, action=Once, help="probe cache folder (default: a temporary one)")
     parser.add_argument(
         "--regrade",
@@ -41,6 +52,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="grade a kept probe file's answers again with today's grader",
     )
     args = parser.parse_args(argv)
+    problem = range_problem(args)
+    if problem:
+        parser.error(problem)
     if args.regrade is not None:
         return _regrade(args.regrade)
     if args.out is None:
