@@ -38,7 +38,7 @@ def read_rows(
         elif not isinstance(record.value, dict):
             yield Row(record.line, None, f"{path}:{record.where}: {_not_an_object(record.value)}", record.digest)
         else:
-            problem = _check(record.value, required, optional, may_be_blank)
+            problem = fields_problem(record.value, required, optional, may_be_blank)
             error = f"{path}:{record.where}: {problem}" if problem else None
             yield Row(
                 record.line, record.value if problem is None else None, error, record.digest, _row_id(record.value)
@@ -63,12 +63,18 @@ def _row_id(value: dict[str, Any]) -> str | int | float | None:
     return found if isinstance(found, (str, int, float)) and not isinstance(found, bool) else None
 
 
-def _check(
+def fields_problem(
     data: dict[str, Any],
     required: dict[str, tuple[type, ...]],
     optional: dict[str, tuple[type, ...]],
     may_be_blank: frozenset[str] = frozenset(),
 ) -> str | None:
+    """Why ``data``'s fields are not what a row holds (naming the field), or None: how every job reads a row, so
+    another reader of the same fields (the reward server's label) refuses what they refuse.
+
+    >>> fields_problem({"title": 3}, {}, {"title": (str, list)}), fields_problem({"title": ["A"]}, {}, {})
+    ("field 'title' must be str or list, got int", None)
+    """
     for name, types in required.items():
         if name not in data:
             return f"field '{name}' missing"

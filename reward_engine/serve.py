@@ -7,8 +7,9 @@ OpenRLHF posts ``{"query": [...], "prompts": [...], "labels": [...]}`` (each que
 the policy's response, decoded with special tokens) and reads ``rewards`` (and ``scores``, ``extra_logs``)
 back, one per query. Here the response is the query after its prompt, trailing special tokens removed; a
 label is the gold answer, a JSON list of aliases, or a JSON object ``{"answers", "question", "title"}`` (the
-question otherwise is the prompt's text; an item with neither, or with no gold, is refused with a 400 naming it
-and logged, never paid the unscored reward). One engine serves every request, so the caches, the judge budget and
+question otherwise is the prompt's text; the title a string or a list of titles, read as ``score`` reads a row's;
+an item with no question, no gold or a title of another type is refused with a 400 naming it and logged, never
+paid the unscored reward). One engine serves every request, so the caches, the judge budget and
 the step budget hold across them; a completion the engine could not score within its budget gets
 ``--unscored-reward`` (OpenRLHF needs a number) and counts in ``extra_logs.unscored``.
 
@@ -34,13 +35,14 @@ from aiohttp import web
 
 from knowrl_io.args import Parser
 from knowrl_io.http_serve import serve_forever
+from knowrl_io.jsonl import fields_problem
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.once import Once
 from retrieval.source import KnowledgeSource
 from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
 from reward_engine.disk_cache import CacheError
 from reward_engine.engine import RewardEngine, RewardResult, Sample
-from reward_engine.job import JobCheckError, KeyRefusedError, check_judges, check_knowledge
+from reward_engine.job import OPTIONAL, JobCheckError, KeyRefusedError, check_judges, check_knowledge
 from reward_engine.knowledge import report_unusable_factuality
 from reward_engine.offline.gold import gold_problem
 
@@ -77,12 +79,15 @@ def sample_of(query: Any, prompt: Any, label: Any, n: int) -> Sample:
         except ValueError:
             answers = label  # a gold answer that happens to start with a bracket
     if isinstance(answers, dict):
-        question = answers.get("question") or prompt
-        title = answers.get("title")
+        # the title as score reads a row's (a list of titles too: hostile pass 55 read one as no title)
+        problem = fields_problem(answers, {}, {"title": OPTIONAL["title"]})
+        if problem:
+            raise BadRequest(f"item {n}: 'labels': {problem}")
+        question, title = answers.get("question") or prompt, answers.get("title")
         answers = answers.get("answers")
     if not isinstance(answers, (str, list)) or not isinstance(question, str):
         raise BadRequest(f"item {n}: a label must be a gold answer, a JSON list of them or {{'answers': ...}}")
-    sample = Sample(question, response_of(query, prompt), answers, title if isinstance(title, str) else None)
+    sample = Sample(question, response_of(query, prompt), answers, title)
     # Refused here, not scored: the engine would leave the item unscored and OpenRLHF would pay it
     # --unscored-reward, so a right answer and garbage would earn the same (issue #74).
     cleaned = sample.cleaned()

@@ -1,0 +1,101 @@
+"""Hostile pass 55 (seed 55055, run at ba91e2c, issue #74): the job finding J6. Closed here (each
+test failed on ba91e2c):
+
+- J6, a silent failure: ``reward_engine.serve`` scored a label whose ``title`` is a list (``["Nicolas Cage"]``) as
+  if it had none (0.0, where ``score`` pays the same row 0.000123); it now reads a title as ``score`` reads a row's
+  (the same field check), and a title of another type is a 400 naming ``title``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any, Iterator
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+PROMPT = "<|im_start|>user\nWho plays Dave in The Sorcerer's Apprentice?<|im_end|>\n<|im_start|>assistant\n"
+QUESTION = "Who plays Dave in The Sorcerer's Apprentice?"
+CAGE = "<think>Nicolas Cage was born in Long Beach, California.</think><answer>Nicolas Cage.</answer>"
+IDK = "<think>I am not sure.</think><answer>I don't know.</answer>"
+SAT = "The Sorcerer's Apprentice (2010 film)"
+DOCS = {
+    SAT: "The Sorcerer's Apprentice is a 2010 American fantasy film. Jay Baruchel plays Dave Stutler in The "
+    "Sorcerer's Apprentice. Nicolas Cage plays Balthazar Blake, the sorcerer.",
+    "Nicolas Cage": "Nicolas Cage is an American actor. Nicolas Cage was born in Long Beach, California. He played "
+    "Balthazar Blake in The Sorcerer's Apprentice.",
+    "Matt Lauer": "Matt Lauer is an American former television journalist. Matt Lauer attended college at Ohio "
+    "University in Athens, Ohio.",
+    "Orange Is the New Black": "Orange Is the New Black is an American comedy-drama series. Taylor Schilling played "
+    "Piper Chapman in Orange Is the New Black. Laura Prepon played Alex Vause.",
+}
+
+
+def documents() -> list[Any]:
+    from retrieval.sources import Document
+
+    return [Document(title, text) for title, text in DOCS.items()]
+
+
+@contextlib.contextmanager
+def serving(config: Path) -> Iterator[tuple[str, subprocess.Popen]]:
+    """A real ``reward_engine.serve`` on 127.0.0.1 (any free port): its URL and process, stopped on leaving."""
+    cmd = [sys.executable, "-m", "reward_engine.serve", "--config", str(config), "--port", "0"]
+    proc = subprocess.Popen(cmd, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()  # "... listening on http://127.0.0.1:PORT/get_reward"
+        assert "listening on" in line, proc.stderr.read()[-2000:]
+        yield line.split()[-1], proc
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def post(url: str, body: dict) -> tuple[int, dict]:
+    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=120) as reply:
+            return reply.status, json.loads(reply.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+def scored(tmp_path: Path, config: Path, row: dict, name: str) -> dict:
+    """The row as ``reward_engine.score`` scores it (in this process, the real job)."""
+    from reward_engine.score import main
+
+    src, out = tmp_path / f"{name}.jsonl", tmp_path / f"{name}-scored.jsonl"
+    src.write_text(json.dumps(row) + "\n")
+    assert main(["--input", str(src), "--output", str(out), "--config", str(config), "--no-progress"]) == 0
+    return json.loads(out.read_text().splitlines()[0])
+
+
+# -- J6: a list title ---------------------------------------------------------------------------------------------
+
+
+def test_serve_reads_a_list_title_as_score_does(tmp_path: Path) -> None:
+    from retrieval.build import build
+
+    db = tmp_path / "kb.db"
+    build(db, documents(), progress=False, dense_index=False)
+    config = tmp_path / "robust.json"
+    factuality = {"kb_path": str(db), "retrieval_mode": "bm25", "evidence_k": 5}
+    config.write_text(json.dumps({"preset": "knowrl-robust", "grader": "offline", "factuality": factuality}))
+    row = {"id": 31, "question": QUESTION, "completion": CAGE, "answers": "Jay Baruchel"}
+    listed = scored(tmp_path, config, {**row, "title": ["Nicolas Cage"]}, "listed")["reward"]
+    assert listed != scored(tmp_path, config, row, "untitled")["reward"]  # the title decides this row's reward
+    label = {"answers": "Jay Baruchel", "question": QUESTION, "title": ["Nicolas Cage"]}
+    with serving(config) as (url, _):
+        status, reply = post(url, {"query": [PROMPT + CAGE], "prompts": [PROMPT], "labels": [json.dumps(label)]})
+        assert status == 200 and abs(reply["rewards"][0] - listed) < 1e-9, (reply, listed)
+        for title in (7, {"name": "Nicolas Cage"}):
+            status, reply = post(
+                url, {"query": [PROMPT + CAGE], "prompts": [PROMPT], "labels": [{**label, "title": title}]}
+            )
+            assert status == 400 and "'title'" in reply["error"], reply
