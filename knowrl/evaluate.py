@@ -26,7 +26,12 @@ from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.once import Once
 from knowrl_io.paths import input_problem
 from reward_engine.completion import parse
-from reward_engine.config import RewardEngineConfig, load_reward_config_or_report, parse_reward_config
+from reward_engine.config import (
+    RewardEngineConfig,
+    load_reward_config_or_report,
+    parse_reward_config,
+    warn_training_only,
+)
 from reward_engine.engine import RewardEngine, Sample
 
 
@@ -345,6 +350,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     if config is None:
         return 2
+    warn_training_only(config, "knowrl.evaluate")
     from knowrl.models import model_inputs_problem
 
     problem = model_inputs_problem(args.model, args.adapter)

@@ -13,6 +13,7 @@ import hashlib
 import importlib
 import importlib.util
 import json
+import logging
 import os
 import re
 from pathlib import Path
@@ -26,6 +27,8 @@ from reward_engine.judge.config import Endpoint, JudgeConfig
 from reward_engine.prompts.files import Templates, load_templates
 from reward_engine.semantics import PRESETS, Semantics, semantics
 from reward_engine.stages.nli import NLIConfig
+
+log = logging.getLogger(__name__)
 
 
 class ConfigError(ValueError):
@@ -569,6 +572,20 @@ def load_reward_config(path: str | Path) -> RewardEngineConfig:
     return parse_reward_config(data, str(path), path.parent)
 
 
+def warn_training_only(config: RewardEngineConfig, entry: str) -> None:
+    """One warning for each key ``config`` sets that only ``knowrl.train`` applies, which ``entry`` (a job, a server
+    or another trainer's adapter, none with TRL's step) does not: a training config is rightly reused there, but
+    what it pays differs from what the config says (hostile pass 55: serve paid "I don't know" the unramped value,
+    silently)."""
+    if config.abstain_ramp_steps is not None:
+        log.warning(
+            "%s: abstain_ramp_steps (%d) is not applied here: only knowrl.train ramps it (by TRL's step); an "
+            "abstention is paid the preset's value",
+            entry,
+            config.abstain_ramp_steps,
+        )
+
+
 def load_reward_config_or_report(path: str | Path) -> RewardEngineConfig | None:
     """For CLIs: the config, or None after printing the error (the caller exits with 2)."""
     import sys
@@ -588,4 +605,5 @@ __all__ = [
     "RewardEngineConfig",
     "load_reward_config",
     "parse_reward_config",
+    "warn_training_only",
 ]

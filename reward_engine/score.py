@@ -48,7 +48,7 @@ from knowrl_io.row_index import Span, index_rows
 from knowrl_io.threaded import in_daemon_thread
 from retrieval.source import KnowledgeSource
 from reward_engine import knowledge
-from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
+from reward_engine.config import RewardEngineConfig, load_reward_config_or_report, warn_training_only
 from reward_engine.disk_cache import CacheError
 from reward_engine.engine import RewardResult
 from reward_engine.job import (
@@ -648,6 +648,7 @@ def main(argv: list[str] | None = None) -> int:
     config = load_reward_config_or_report(args.config)
     if config is None or knowledge.report_unusable_factuality(config):
         return EXIT_USAGE
+    warn_training_only(config, JOB)
     try:  # the KB or source, and its index for the retrieval mode: one line before anything is scored
         found = check_knowledge(config)
     except JobCheckError as exc:

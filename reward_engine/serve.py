@@ -39,7 +39,7 @@ from knowrl_io.jsonl import fields_problem
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.once import Once
 from retrieval.source import KnowledgeSource
-from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
+from reward_engine.config import RewardEngineConfig, load_reward_config_or_report, warn_training_only
 from reward_engine.disk_cache import CacheError
 from reward_engine.engine import RewardEngine, RewardResult, Sample
 from reward_engine.job import OPTIONAL, JobCheckError, KeyRefusedError, check_judges, check_knowledge
@@ -188,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     config = load_reward_config_or_report(args.config)
     if config is None or report_unusable_factuality(config):
         return 2
+    warn_training_only(config, "reward_engine.serve")
     try:  # the judges and the knowledge source, once, before the first request (a source is opened here)
         asyncio.run(_judges_up(config, args.judge_wait))  # one not up: every request 0.0, unscored (hostile pass 53)
         found = check_knowledge(config)

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from retrieval.source import KnowledgeSource
-from reward_engine.config import RewardEngineConfig, load_reward_config
+from reward_engine.config import RewardEngineConfig, load_reward_config, warn_training_only
 from reward_engine.engine import RewardEngine, RewardResult, Sample
 from reward_engine.job import check_knowledge
 
@@ -98,7 +98,9 @@ def config_path(given: str) -> str:
 def _engine_for(path: str, stamp: tuple = ()) -> EngineThread:
     """One engine per config file (its absolute path, and ``stamp``: its size and mtime, so an edited config is
     read again: hostile pass 10) per worker process: verl gives a function, not an object, to keep it on."""
-    return EngineThread(load_reward_config(path))
+    config = load_reward_config(path)
+    warn_training_only(config, "reward_engine.verl")  # once per config per worker: this is cached
+    return EngineThread(config)
 
 
 def _stamp(path: str) -> tuple:

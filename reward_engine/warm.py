@@ -33,7 +33,7 @@ from knowrl_io.paths import input_problem, is_pipe
 from knowrl_io.records import InputError
 from retrieval.kb import split_titles
 from retrieval.source import KnowledgeSource
-from reward_engine.config import RewardEngineConfig, load_reward_config_or_report
+from reward_engine.config import RewardEngineConfig, load_reward_config_or_report, warn_training_only
 from reward_engine.disk_cache import CacheError
 from reward_engine.engine import RewardEngine
 from reward_engine.job import OPTIONAL, REQUIRED, JobCheckError, ScoreJob, check_judges, check_knowledge
@@ -165,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     config = load_reward_config_or_report(args.config)
     if config is None or report_unusable_factuality(config):
         return 2
+    warn_training_only(config, "reward_engine.warm")
     try:  # as score checks them: the KB (its index when completions are scored) and the judges, before any row
         found = check_knowledge(config, retrieves=args.completions is not None)
         if args.completions is not None and not args.ray:

@@ -1,15 +1,19 @@
-"""Hostile pass 55 (seed 55055, run at ba91e2c, issue #74): the job finding J6. Closed here (each
+"""Hostile pass 55 (seed 55055, run at ba91e2c, issue #74): the job findings J6 and J8. Closed here (each
 test failed on ba91e2c):
 
 - J6, a silent failure: ``reward_engine.serve`` scored a label whose ``title`` is a list (``["Nicolas Cage"]``) as
   if it had none (0.0, where ``score`` pays the same row 0.000123); it now reads a title as ``score`` reads a row's
-  (the same field check), and a title of another type is a 400 naming ``title``.
+  (the same field check), and a title of another type is a 400 naming ``title``;
+- J8, a silent failure: ``serve`` with ``abstain_ramp_steps`` listened silently and paid "I don't know" the
+  unramped value; serve, score, warm, evaluate and verl's ``compute_score`` now say once, at warning level, that
+  the key is not applied there (only ``knowrl.train`` ramps it by TRL's step).
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -17,6 +21,10 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any, Iterator
+
+import pytest
+
+from tests.helpers import write_offline_config
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
@@ -99,3 +107,37 @@ def test_serve_reads_a_list_title_as_score_does(tmp_path: Path) -> None:
                 url, {"query": [PROMPT + CAGE], "prompts": [PROMPT], "labels": [{**label, "title": title}]}
             )
             assert status == 400 and "'title'" in reply["error"], reply
+
+
+# -- J8: abstain_ramp_steps where nothing ramps it ---------------------------------------------------------------
+
+
+def test_serve_says_once_that_it_does_not_ramp_abstentions(tmp_path: Path) -> None:
+    config = write_offline_config(tmp_path / "cfg.json", preset="knowrl", abstain_ramp_steps=30)
+    with serving(config) as (url, proc):
+        status, reply = post(url, {"query": [PROMPT + IDK], "prompts": [PROMPT], "labels": ["Jay Baruchel"]})
+    said = [line for line in proc.stderr.read().splitlines() if "abstain_ramp_steps" in line]
+    assert status == 200 and reply["rewards"] == [2.0]  # the preset's value, unramped, as the line says
+    assert len(said) == 1 and said[0].startswith("WARNING") and "not applied" in said[0], said
+
+
+def test_score_warm_evaluate_and_verl_say_it_once_each(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from knowrl.evaluate import main as evaluate
+    from reward_engine.verl import compute_score
+    from reward_engine.warm import main as warm
+
+    config = write_offline_config(tmp_path / "cfg.json", preset="knowrl", abstain_ramp_steps=30)
+    row = {"id": 6, "question": QUESTION, "completion": IDK, "answers": "Jay Baruchel"}
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps(row) + "\n")
+    with caplog.at_level(logging.WARNING, logger="reward_engine.config"):
+        assert scored(tmp_path, config, row, "idk")["reward"] == 2.0
+        warm(["--completions", str(rows), "--config", str(config)])
+        evaluate(["--model", str(tmp_path / "no-model"), "--data", str(rows), "--config", str(config)])
+        for _ in range(2):  # verl calls per batch: one warning per worker and config
+            paid = compute_score(["src"], [IDK], ["Jay Baruchel"], [{"question": QUESTION}], config=str(config))
+            assert paid[0]["score"] == 2.0
+    said = [r for r in caplog.records if "abstain_ramp_steps" in r.getMessage()]
+    assert all(r.levelno == logging.WARNING and "not applied" in r.getMessage() for r in said)
+    entries = [r.getMessage().split(":")[0] for r in said]
+    assert entries == ["reward_engine.score", "reward_engine.warm", "knowrl.evaluate", "reward_engine.verl"]
