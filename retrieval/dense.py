@@ -1,13 +1,17 @@
 """The FAISS index over passage embeddings, its manifest, and incremental sync.
 
 Vector ids are passage ids. The manifest beside the index records what the vectors
-mean (model, dim, normalisation) and which passages they cover (count, max id,
-checksum); loading refuses an index whose manifest disagrees with the KB.
+mean (model, its probe vector, dim, normalisation) and which passages they cover (count, max id,
+checksum); loading refuses an index whose manifest disagrees with the KB. The model is keyed by what it
+computes (its vector of ``embedder.PROBE``), not only by its name: weights changed at the same path or name
+are another model, whose passages are embedded again (hostile pass 55).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import logging
 import math
 import sqlite3
 import time
@@ -19,10 +23,15 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from retrieval.embedder import Embedder
-from retrieval.schema import passages_fingerprint
+from retrieval.schema import passages_fingerprint, set_meta
 
+log = logging.getLogger(__name__)
 FLAT_MAX = 200_000  # exact search below this many passages; IVF,SQ8 above
 ENCODE_BATCH = 1024
+# One model's vectors differ by ~1e-6 across PyTorch, ONNX and devices; weights changed in place by 5 % noise
+# moved them by ~5e-3 (hostile pass 55). A hash of rounded values would flip at a rounding edge: compared instead.
+PROBE_TOLERANCE = 1e-4
+PROOF_PASSAGES = 4  # an index without a probe: how many of its stored vectors are embedded again to prove its model
 
 
 class IndexMismatchError(RuntimeError):
@@ -42,13 +51,15 @@ class Manifest:
     faiss_version: str
     built_at: float
     kb_id: str = ""  # the KB file it was built from (``schema.create_schema``); "" before that existed
+    model_probe: list[float] | None = None  # the model's vector of ``embedder.PROBE``; None before hostile pass 55
 
     @classmethod
     def read(cls, path: Path) -> "Manifest":
         """The manifest; a file that is not one raises ``IndexMismatchError`` naming it."""
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-            return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data or k != "kb_id"})
+            fields = {k: data[k] for k in cls.__dataclass_fields__ if k in data}
+            return cls(**fields)  # a required field missing: TypeError
         except (OSError, ValueError, TypeError, KeyError) as exc:
             raise IndexMismatchError(
                 f"index manifest {path} is unreadable ({type(exc).__name__}); rebuild the index: "
@@ -94,6 +105,58 @@ def _new_index(index_type: str, dim: int, train: np.ndarray | None) -> Any:
 
 def _family(index_type: str) -> str:
     return "Flat" if index_type == "Flat" else "IVF"
+
+
+def same_output(recorded: Any, current: Any) -> bool:
+    """Whether two vectors (or stacks of them) of the same texts come from one model, within ``PROBE_TOLERANCE``.
+
+    >>> same_output([0.6, 0.8], [0.60001, 0.79999]), same_output([0.6, 0.8], [0.61, 0.79]), same_output([1.0], [1, 0])
+    (True, False, False)
+    """
+    a, b = np.asarray(recorded, dtype=np.float32), np.asarray(current, dtype=np.float32)
+    return a.shape == b.shape and float(np.abs(a - b).max(initial=0.0)) <= PROBE_TOLERANCE
+
+
+def check_model(manifest: Manifest, embedder: Embedder, db_path: Path) -> None:
+    """Refuse a dense index whose recorded probe the loaded model does not compute (one embedding call): its
+    passages were embedded by another model under the same name or path. An index without a probe passes."""
+    if manifest.model_probe is not None and not same_output(manifest.model_probe, embedder.probe()):
+        raise IndexMismatchError(
+            f"{db_path}: its dense index was embedded with {manifest.model} as it was then, and that model now "
+            f"computes other vectors (were its weights changed?); rebuild the index: python -m retrieval.build "
+            f"--from-db {db_path} --model {manifest.model}"
+        )
+
+
+def probe_digest(probe: list[float]) -> str:
+    """A short hash of a recorded probe, in the KB's meta: what keys a job's rows to the model that embedded it."""
+    return hashlib.sha256(json.dumps(probe).encode()).hexdigest()[:16]
+
+
+def _embedded_as_now(old: Manifest, index: Any, conn: sqlite3.Connection, embedder: Embedder) -> bool:
+    """Whether an index without a probe (built before hostile pass 55) holds what ``embedder`` computes now: its
+    first passages embedded again against their stored vectors. Only a Flat index stores them exactly (IVF,SQ8
+    quantises them), so an IVF index without a probe cannot be proven and is embedded again."""
+    if _family(old.index_type) != "Flat":
+        return False
+    rows = conn.execute(
+        "SELECT id, text FROM passages WHERE id <= ? ORDER BY id LIMIT ?", (old.max_id, PROOF_PASSAGES)
+    ).fetchall()
+    try:
+        stored = np.vstack([index.reconstruct(int(pid)) for pid, _ in rows]) if rows else None
+    except RuntimeError:  # an id the index lacks
+        return False
+    return stored is not None and same_output(stored, embedder.encode([text for _, text in rows]))
+
+
+def _computes_as_before(
+    old: Manifest, index: Any, conn: sqlite3.Connection, embedder: Embedder, probe: list[float]
+) -> bool:
+    """Whether ``embedder`` computes the vectors ``index`` holds: its probe against the recorded one, or, for an
+    index recorded without one, a few stored vectors against the same passages embedded now."""
+    if old.model_probe is not None:
+        return same_output(old.model_probe, probe)
+    return _embedded_as_now(old, index, conn, embedder)
 
 
 def validate(manifest: Manifest, index: Any, conn: sqlite3.Connection, model: str | None, db_path: Path) -> None:
@@ -166,27 +229,18 @@ def sync(
 ) -> DenseSyncReport:
     """Bring the index in line with the passages: embed only new ones, drop deleted ones.
 
-    A changed model or a change of index type (the KB crossed ``flat_max``) rebuilds.
+    A changed model or a change of index type (the KB crossed ``flat_max``) rebuilds. The model is the one its
+    vector of ``PROBE`` says (recorded in the manifest), not its name: weights changed at the same path rebuild
+    too. An index recorded before the probe existed is kept, and its probe recorded, only where a few of its
+    stored vectors prove the model the same (a Flat index: ``_embedded_as_now``); otherwise it is rebuilt.
     """
     started = time.perf_counter()
     faiss = _faiss()
     index_path, manifest_path = index_paths(db_path)
     fp = passages_fingerprint(conn)
     wanted_type = index_type_for(fp["count"], flat_max)
-    old: Manifest | None = None
-    index = None
-    if index_path.exists() and manifest_path.exists():
-        old = Manifest.read(manifest_path)
-        same_kb = old.kb_id == fp["kb_id"]  # a KB built again reuses ids for other text: embed it all again
-        if same_kb and old.model == embedder.name and _family(old.index_type) == _family(wanted_type):
-            try:
-                index = faiss.read_index(str(index_path))
-            except RuntimeError:  # truncated or not an index: build it again
-                index = None
-            if index is None or index.ntotal != old.count:
-                index, old = None, None  # half-written: start again
-        else:
-            old = None
+    probe = embedder.probe()
+    index, old = _reusable(db_path, fp, wanted_type, conn, embedder, probe)
     rebuilt = index is None
     removed = 0
     if index is not None and old is not None:
@@ -206,6 +260,7 @@ def sync(
     added = _add_rows(index, conn, query, new_rows, embedder, progress)
     faiss.write_index(index, str(index_path) + ".tmp")
     Path(str(index_path) + ".tmp").replace(index_path)
+    recorded = old.model_probe if old is not None and old.model_probe is not None else probe
     Manifest(
         model=embedder.name,
         dim=index.d,
@@ -218,10 +273,42 @@ def sync(
         faiss_version=faiss.__version__,
         built_at=time.time(),
         kb_id=fp["kb_id"],
+        model_probe=recorded,
     ).write(manifest_path)
+    set_meta(conn, "embedding_probe", probe_digest(recorded))
     conn.execute("DELETE FROM passages_deleted")
     conn.commit()
     return DenseSyncReport(wanted_type, added, removed, rebuilt, time.perf_counter() - started)
+
+
+def _reusable(
+    db_path: Path, fp: dict, wanted_type: str, conn: sqlite3.Connection, embedder: Embedder, probe: list[float]
+) -> tuple[Any, Manifest | None]:
+    """The index to update in place and its manifest, or ``(None, None)``: every passage is embedded again for
+    another KB, model or index family, a half-written index, or a model computing other vectors under its name."""
+    index_path, manifest_path = index_paths(db_path)
+    if not (index_path.exists() and manifest_path.exists()):
+        return None, None
+    old = Manifest.read(manifest_path)
+    same_kb = old.kb_id == fp["kb_id"]  # a KB built again reuses ids for other text: embed it all again
+    if not (same_kb and old.model == embedder.name and _family(old.index_type) == _family(wanted_type)):
+        return None, None
+    try:
+        index = _faiss().read_index(str(index_path))
+    except RuntimeError:  # truncated or not an index: build it again
+        return None, None
+    if index.ntotal != old.count:
+        return None, None  # half-written: start again
+    if not _computes_as_before(old, index, conn, embedder, probe):
+        why = (
+            "computes other vectors than its dense index holds (were its weights changed?)"
+            if old.model_probe is not None
+            else "is not proven the one its dense index was embedded with (an index from before model probes, not Flat "
+            "or with other stored vectors)"
+        )
+        log.warning("%s: the embedding model %s %s: re-embedding every passage", db_path, embedder.name, why)
+        return None, None
+    return index, old
 
 
 def _add_rows(

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import warnings
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -13,6 +14,8 @@ from knowrl_io.model_loading import model_load_lock
 from retrieval.models import DEFAULT_EMBEDDING_MODEL, canonical_model_name, resolve_model_path
 
 FAST_BATCH_MAX = 8  # up to this many texts go through the one-thread ONNX session (queries)
+# What a model computes, not what it is called: its vector of this sentence keys a dense index to the model
+PROBE = "The probe: Marie Curie, born in Warsaw in 1867, won Nobel Prizes in physics and chemistry."
 
 
 class Embedder:
@@ -88,6 +91,13 @@ class Embedder:
                     warnings.warn(f"ONNX query encoder unavailable, using PyTorch: {exc}", stacklevel=2)
             return self._onnx
 
+    def probe(self) -> list[float]:
+        """The model's vector of ``PROBE`` (6 decimals): a model whose weights changed at the same path or name
+        computes another (hostile pass 55: its old passage vectors were kept under its new query vectors)."""
+        with _fp32_matmul():
+            vector = self.encode([PROBE])[0]
+        return [round(float(v), 6) for v in vector]
+
     def encode(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
         """Embed ``texts`` as an (n, dim) float32 array."""
         if len(texts) == 0:
@@ -107,6 +117,20 @@ class Embedder:
             show_progress_bar=progress,
         )
         return np.ascontiguousarray(vectors, dtype=np.float32)
+
+
+@contextlib.contextmanager
+def _fp32_matmul() -> Iterator[None]:
+    """Full fp32 matmuls inside: TF32 (a GPU trainer's ``tf32: true``, process-wide) moves a vector by ~1e-3, more
+    than one model's vectors may differ (``dense.PROBE_TOLERANCE``)."""
+    import torch
+
+    saved = torch.get_float32_matmul_precision()
+    torch.set_float32_matmul_precision("highest")
+    try:
+        yield
+    finally:
+        torch.set_float32_matmul_precision(saved)
 
 
 def _build_threads() -> int:

