@@ -61,6 +61,7 @@ def test_a_changed_build_from_file_rebuilds_the_kb_as_exactly_its_documents(tmp_
 
     held = documents()
     assert held == dict(v2) and second_title not in held
+    caplog.clear()  # the builds above may have logged already (another test can leave the root logger at INFO)
     with caplog.at_level(logging.INFO, logger="knowrl.kb"):
         ensure_kb(config)
     assert not [r for r in caplog.records if "building" in r.getMessage()], "an unchanged input is not rebuilt"
