@@ -41,7 +41,7 @@ from typing import Any, Sequence
 from retrieval.source import KnowledgeSource
 from reward_engine.config import RewardEngineConfig, load_reward_config, warn_training_only
 from reward_engine.engine import RewardEngine, RewardResult, Sample
-from reward_engine.job import check_knowledge
+from reward_engine.job import OPTIONAL, check_knowledge
 
 
 class EngineThread:
@@ -111,6 +111,13 @@ def _stamp(path: str) -> tuple:
     return (info.st_size, info.st_mtime_ns, info.st_ino)
 
 
+def _title(value: Any) -> Any:
+    """A row's title as ``score`` reads one: a string or a list of them (verl hands lists as numpy arrays); anything
+    else is no title (a step is never failed for it; the reward server answers 400 instead)."""
+    value = value.tolist() if hasattr(value, "tolist") else value
+    return value if isinstance(value, OPTIONAL["title"]) else None
+
+
 def compute_score(
     data_sources: Sequence[Any],
     solution_strs: Sequence[str],
@@ -130,7 +137,7 @@ def compute_score(
     for source, response, gold, extra in zip(data_sources, solution_strs, ground_truths, extras):
         extra = extra if isinstance(extra, dict) else {}
         question = extra.get("question") if isinstance(extra.get("question"), str) else str(source)
-        title = extra.get("title") if isinstance(extra.get("title"), str) else None
+        title = _title(extra.get("title"))
         gold = gold.tolist() if hasattr(gold, "tolist") else gold  # verl hands numpy arrays of aliases
         samples.append(Sample(question, response, list(gold) if isinstance(gold, (list, tuple)) else gold, title))
     found = config_path(str(path))

@@ -11,7 +11,8 @@ test failed on ba91e2c):
   kept the old model's vectors (``rebuilt: false``); the index now records the model's vector of a probe
   sentence, a build whose model computes another embeds every passage again, a job's up-front check refuses
   the index until then (one line naming the model and the KB), and an index recorded before the probe is kept
-  only where its stored vectors prove the model the same.
+  only where its stored vectors prove the model the same;
+- verl's ``compute_score`` read a list title (or verl's numpy array of one) as none, as serve did (found then).
 """
 
 from __future__ import annotations
@@ -235,3 +236,16 @@ def test_an_index_from_before_the_probe_is_kept_only_when_its_vectors_prove_the_
     perturb(model)
     report = build(db, documents(), model=str(model), progress=False, embedder=Embedder(str(model)))
     assert report.dense["rebuilt"] and report.dense["added"] == len(vectors(db))
+
+
+def test_verl_reads_a_list_title_as_score_does() -> None:
+    """J6's sibling in verl's ``compute_score`` (found while closing J6): a list title, or verl's numpy array of one,
+    was read as no title; a title of another type is none, never a failed step."""
+    import numpy as np
+
+    from reward_engine.verl import _title
+
+    assert _title(["Nicolas Cage"]) == ["Nicolas Cage"]
+    assert _title(np.array(["Nicolas Cage", "Face/Off"])) == ["Nicolas Cage", "Face/Off"]
+    assert _title("Nicolas Cage") == "Nicolas Cage"
+    assert _title(3) is None and _title({"name": "x"}) is None
