@@ -27,7 +27,7 @@ from reward_engine.offline.answer_forms import (
 )
 from reward_engine.offline.comparatives import compared_the_other_way, misranked, outranked, picks_the_lesser
 from reward_engine.offline.reading import APOSTROPHE_THOUSANDS, CITATION, POSSESSIVE_DESCRIPTION, SECTION_WORDS
-from reward_engine.offline.rewrites import shares_as_percent
+from reward_engine.offline.rewrites import holidays_as_dates, shares_as_percent
 from reward_engine.offline.text_form import fold_marks, is_statement, normalize
 from reward_engine.offline.words import STOP, WORD, content_words, names, nfkc, one_e_form, stem
 
@@ -353,6 +353,7 @@ def canonical(text: str) -> str:
         text = _MOUNT.sub("Mount ", text)
     if "\u00b2" in text or "sq" in text:  # "643,801 km²" is "643,801 square kilometres" (hostile pass 17)
         text = _SQUARE.sub(lambda m: f"{m.group(1)} square {_SQUARE_UNITS[(m.group(2) or m.group(3)).lower()]}", text)
+    text = holidays_as_dates(text)  # "on Christmas Day 2013" is the evidence's "25 December 2013" (hostile pass 56)
     if "/" in text or "-" in text:  # "13/09/1990", "1990-09-13" as "13 September 1990" (hostile pass 54)
         text = _DIGIT_DATE.sub(_date_in_words, text)
     if "egree" in text:  # "degrees Celsius" written as the evidence's "°C": unit words are no claim words

@@ -147,6 +147,8 @@ _ASKS_KEPT_OFF = re.compile(
     r"(?i)\b(?:avoid|avert|prevent|forestall|stave|ward|head(?:ed)? off|steer)|"
     r"\b(?:against|protect|treat|cure|vaccin|stop|fight|reduce|lower)"
 )
+# an office under the gold's: "The Deputy Prime Minister." for Prime Minister, "the Vice President" (hostile pass 56)
+_UNDER_OFFICE = re.compile(r"\b(?:deputy|vice|lieutenant|assistant|under|associate|acting|co|sub)[\s-]+$")
 # the gold as the option passed over: "She chooses Raoul over the Phantom", "prefers Raoul to the Phantom", "Raoul
 # over the Phantom" (hostile pass 55), only where the question asks for a choice (who is chosen, picked, married);
 # "He chose to go to Harvard Law School" is no preference (review 55)
@@ -572,6 +574,8 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
         text = turns.without_other_measure(text, question)  # "71% (29% is land)" (hostile pass 26)
         text = turns.without_reference_figures(text, question, raw_golds)  # "one more than the usual 365" (pass 29)
         text = rewrites.without_label_ranges(text)  # "32 Accounting Standards (AS 1 to AS 32)" (pass 30)
+        if any(gold_date(g) is not None for g in raw_golds):
+            text = rewrites.holidays_as_dates(text)  # "Boxing Day, 2013." is 26 December 2013 (hostile pass 56)
         if question and re.match(r"(?i)\s*how many\b", question) and not rewrites.asks_a_part(question):
             text = rewrites.without_included_part(text)  # "275, including his record 61 in 1961" (pass 34)
         text = rewrites.without_named_years(text, question)  # "under the Local Government Act 1972" (pass 31)
@@ -1347,6 +1351,8 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
         passed_over = _PASSED_OVER.search(before + " ") or _NAME_OVER.match(_raw_before(candidate.text, variant))
         if passed_over and _ASKS_A_CHOICE.search(reading.question) and not _ASKS_PASSED_OVER.search(reading.question):
             return Label.INCORRECT  # "She chooses Raoul over the Phantom." for the Phantom (hostile pass 55)
+        if _UNDER_OFFICE.search(before + " ") and not _UNDER_OFFICE.search(" " + gold_raw.lower() + " "):
+            return Label.INCORRECT  # "The Deputy Prime Minister." for Prime Minister: another office (pass 56)
         if _KEPT_OFF.search(before + " ") and not _ASKS_KEPT_OFF.search(reading.question):
             return Label.INCORRECT  # "A world that narrowly avoided a nuclear holocaust" (hostile pass 54)
         if _left_behind(before, candidate.text, reading):

@@ -35,6 +35,10 @@ ABSTENTIONS = (
     r"(?:a |one )?hundred (?:percent|per cent) |100 ?(?:percent|per cent) )?(?:sure|certain|positive|confident)\b",
     r"\b(?:unsure|uncertain)\b",
     r"\bno (?:idea|clue)\b",
+    # "I'll pass on this one.", "Skipping this one." (hostile pass 56: INCORRECT, -3 under threshold t 0.75)
+    _I + r"(?:'ll|will|'d|would|must|'m going to|am going to|have to|'ll have to|will have to) "
+    r"(?:pass|skip|sit (?:this|that) one out)\b(?! (?:it|him|her|them) to\b)",
+    r"\b(?:skipping|passing on|pass on|skip) (?:this|that) (?:one|question)\b",
     r"\b(?:cannot|can not|can't|cant|could not|couldn't) be (?:determined|known|answered|said|confirmed|verified)\b",
     r"\bunknown to me\b",
     _I + r"(?:cannot|can not|can't|cant|could not|couldn't|am unable to|'m unable to|am not able to|'m not able to|"
@@ -130,6 +134,8 @@ _HEDGE = re.compile(
     r"|\bmy (?:best |first |only |honest |educated |wild )?(?:guess|bet|estimate|recollection|understanding|belief|"
     r"instinct|hunch)(?: would be| is| was|:)?(?: that\b)?"
     r"|\bif i (?:had|have) to (?:guess|bet|say|pick|choose|name (?:one|someone|something))\b"
+    # "my money's on Paul Young", "I'd bet on X": a guess, committed (hostile pass 56 read it as an abstention)
+    r"|\bmy money(?:'s| is| would be| would go)? on\b|\bi(?:'d| would| will|'ll)? (?:bet|put my money) on\b"
     r"|\b" + _TO_MIND + r"|\bif (?:i (?:remember|recall)|memory serves)(?: me)?(?: correctly| rightly| right)?\b"
     r"|\b(?:as far as|from what) i (?:know|remember|recall|can tell|understand)\b"
     r"|\bto the best of my (?:knowledge|recollection|memory)\b"

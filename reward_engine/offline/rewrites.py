@@ -626,3 +626,52 @@ def hyphenated_as_written(text: str, golds: list[str]) -> str:
             joined = re.compile(rf"(?i)^(\W*(?:the\s+)?){re.escape(found[1])}\s?{re.escape(found[2])}(\W*)$")
             text = joined.sub(lambda m, f=found: f"{m[1]}{f[0]}{m[2]}", text)
     return text
+
+
+# holidays on one fixed date everywhere they are kept (Independence Day, Thanksgiving and Easter are not)
+_HOLIDAYS = {
+    "christmas day": "25 December",
+    "christmas eve": "24 December",
+    "boxing day": "26 December",
+    "new year's day": "1 January",
+    "new year's eve": "31 December",
+    "halloween": "31 October",
+    "valentine's day": "14 February",
+    "st patrick's day": "17 March",
+    "st. patrick's day": "17 March",
+    "bastille day": "14 July",
+    "guy fawkes night": "5 November",
+    "bonfire night": "5 November",
+    "armistice day": "11 November",
+    "anzac day": "25 April",
+    "canada day": "1 July",
+    "australia day": "26 January",
+}
+_HOLIDAY = re.compile(
+    r"(?i)(?P<on>\bon\s+)?\b(?P<day>"
+    + "|".join(re.escape(h) for h in sorted(_HOLIDAYS, key=len, reverse=True))
+    + r")(?P<year>,?\s+(?:of\s+)?\d{4}\b)?"
+)
+
+
+def holidays_as_dates(text: str) -> str:
+    """A fixed-date holiday said as a day, with its year or after "on", as that date: "Boxing Day, 2013" is 26
+    December 2013 (hostile pass 56: NOT_ATTEMPTED for 25 December 2013, and `supported` missed "on Christmas Day
+    2013" against "25 December 2013"). A holiday named as a thing ("Halloween is celebrated ...") stays.
+
+    >>> holidays_as_dates("Boxing Day, 2013."), holidays_as_dates("They met on Christmas Day.")
+    ('26 December 2013.', 'They met on 25 December.')
+    >>> holidays_as_dates("Halloween is celebrated in October.")
+    'Halloween is celebrated in October.'
+    """
+    if not _HOLIDAY.search(text):
+        return text
+
+    def dated(found: re.Match[str]) -> str:
+        if not (found["on"] or found["year"]):
+            return found.group()
+        year = re.search(r"\d{4}", found["year"] or "")
+        day = _HOLIDAYS[found["day"].lower().replace("\u2019", "'")]
+        return f"{found['on'] or ''}{day}{' ' + year.group() if year else ''}"
+
+    return _HOLIDAY.sub(dated, text)
