@@ -6,7 +6,9 @@ Questions are generated from the data packages with a known gold document and ar
 copied from it: Wikipedia questions ask for the article whose short description (a
 Wikidata field that is not part of the indexed text) is given; Factbook questions ask for
 a field of a country in words other than the field's label. Everything is measured in one
-run on this machine; results go to bench/results/retrieval.md and retrieval.png.
+run on this machine; results go to bench/results/retrieval.md and retrieval.png. The demo corpus is built
+into --db (default: the demo KB in the user cache), which must be a new file or a demo build: a user's own KB
+is refused, not overwritten.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import json
 import os
 import platform
 import random
+import sqlite3
 import statistics
 import sys
 import time
@@ -126,9 +129,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     check_results(args, __file__, [("--out", args.out / "retrieval.md")], [args.out / "retrieval.png"])
     db = args.db or demo_kb_path()
+    problem = foreign_kb(db)
+    if problem:
+        print(f"error: --db {db}: {problem}", file=sys.stderr)
+        return 2
 
     build_started = time.perf_counter()
-    report = build(db, demo_documents(), progress=True)
+    report = build(db, demo_documents(), progress=True, preset="demo")
     build_seconds = time.perf_counter() - build_started
     conn = connect(db, readonly=True)
     meta = get_meta(conn)
@@ -182,6 +189,32 @@ def main(argv: list[str] | None = None) -> int:
     plot(args.out / "retrieval.png", rows)
     print((args.out / "retrieval.md").read_text())
     return 0
+
+
+def foreign_kb(db: Path) -> str | None:
+    """Why the demo corpus must not be built into ``db``: it is neither new nor a demo build (the demo KB's own
+    path, or a KB whose meta says ``preset: demo``). ``--db`` a user's KB had the demo's 10,290 documents built
+    into it (hostile pass 56)."""
+    if not db.exists() or (db.is_file() and db.stat().st_size == 0):
+        return None
+    if not db.is_file():
+        return "not a file; give a new file or a demo KB this bench built"
+    if db.resolve() == demo_kb_path().resolve():
+        return None
+    try:
+        conn = connect(db, readonly=True)
+        try:
+            preset = get_meta(conn).get("preset")
+        finally:
+            conn.close()
+    except (ValueError, sqlite3.DatabaseError) as exc:  # not SQLite: refused all the same, and said why
+        return f"not a knowledge base ({exc}); give a new file or a demo KB this bench built"
+    if preset == "demo":
+        return None
+    return (
+        "an existing knowledge base that is not a demo build; this bench builds the demo corpus into --db, "
+        "so it takes only a new file or a demo KB (retrieval.build --preset demo, or this bench's own)"
+    )
 
 
 def build_encoding(kb: KnowledgeBase, n: int, rng: random.Random) -> dict:

@@ -486,7 +486,7 @@ def main(argv: list[str] | None = None) -> int:
     check_results(args, __file__, [("--out", args.out / "reward_throughput.md")], [args.out / "reward_throughput.png"])
     db = demo_kb_path()
     if not db.exists():
-        build(db, demo_documents())
+        build(db, demo_documents(), preset="demo")
     with KnowledgeBase(db) as kb:
         needs_index = "dense" not in kb.modes  # the demo builds BM25 only; this bench searches hybrid
     if needs_index:

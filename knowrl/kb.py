@@ -124,4 +124,6 @@ def build_kb(path: Path, source: str, dense_index: bool = True) -> None:
         if source == "demo"
         else (r for _, r in read_documents(Path(source)) if isinstance(r, Document))
     )
-    build(path, documents, dense_index=dense_index, replace=True)  # exactly the input: a removed document goes
+    build(
+        path, documents, dense_index=dense_index, replace=True, preset="demo" if source == "demo" else None
+    )  # exactly the input: a removed document goes

@@ -149,6 +149,7 @@ def build(
     embedder: Embedder | None = None,
     dense_index: bool = True,
     replace: bool = False,
+    preset: str | None = None,
 ) -> BuildReport:
     """Ingest ``documents`` (if any), derive passages + FTS5, then sync the FAISS index.
 
@@ -156,6 +157,8 @@ def build(
     (enough where titles or names pin the evidence, e.g. the demo; a later full build adds the index).
     ``replace=True`` makes the KB's documents exactly ``documents`` (the CLI's --input/--preset: a document removed
     from the input leaves the rebuilt KB); False adds to and updates what the KB holds.
+    ``preset`` ("demo") is recorded in the KB's meta when ``documents`` are that preset's; a build of other
+    documents removes it (``bench/retrieval_quality.py`` builds only into a KB its meta names a demo).
     """
     started = time.perf_counter()
     db_path = Path(db_path)
@@ -181,6 +184,10 @@ def build(
             ingest(conn, documents, chunker, progress, replace, False, bad_rows) if documents is not None else None
         )
         synced = sync_passages(conn, progress)
+        if documents is not None:
+            conn.execute("DELETE FROM meta WHERE key = 'preset'")
+            if preset is not None:
+                set_meta(conn, "preset", preset)
         set_meta(conn, "chunker", {"tokenizer": chunker.name, "max_tokens": max_tokens})
         conn.commit()
         if not dense_index:
@@ -323,6 +330,7 @@ def main(argv: list[str] | None = None) -> int:
             bad,
             dense_index=not args.no_dense,
             replace=documents is not None,  # --input, --preset: the KB is the input's content, not a merge
+            preset=args.preset,
         )
     except (ValueError, IndexMismatchError, sqlite3.DatabaseError, OSError) as exc:  # not a KB, a bad path: one line
         print(f"error: {exc}", file=sys.stderr)
