@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import math
+import os
 import types
 import typing
 from pathlib import Path
@@ -350,6 +351,43 @@ def check_trl_values(values: Any, cls: type, section: str) -> None:
                 raise ValueError(f"{name} must be {within}, got {value}")
 
 
+def check_generation_batch(values: Any, cls: type, world_size: int | None = None) -> None:
+    """TRL's rule (GRPOConfig.__post_init__, trl 1.16) with the config: the generation batch,
+    ``per_device_train_batch_size`` x ``steps_per_generation`` (default ``gradient_accumulation_steps``) x processes,
+    or ``generation_batch_size``, holds whole groups of ``num_generations``. TRL raised it after the model loaded,
+    naming only its derived ``generation_batch_size`` (hostile pass 56). Call after ``check_trl_values``."""
+    if not isinstance(values, dict):
+        return
+    defaults = {f.name: f.default for f in dataclasses.fields(cls)}
+
+    def value(key: str) -> Any:
+        return values[key] if values.get(key) is not None else defaults.get(key)
+
+    world = world_size or int(os.environ.get("WORLD_SIZE", "1") or 1)
+    per_device, groups = value("per_device_train_batch_size"), value("num_generations")
+    generation, steps = value("generation_batch_size"), value("steps_per_generation")
+    processes = f" x {world} processes" if world > 1 else ""
+    if generation is not None and steps is not None:
+        raise ValueError("grpo.generation_batch_size and grpo.steps_per_generation: set one of them, not both")
+    if generation is not None:
+        if generation % (per_device * world):
+            raise ValueError(
+                f"grpo.generation_batch_size {generation} must be a multiple of grpo.per_device_train_batch_size "
+                f"{per_device}{processes}"
+            )
+        batch = f"grpo.generation_batch_size {generation}"
+    else:
+        key = "steps_per_generation" if steps is not None else "gradient_accumulation_steps"
+        steps = value(key)
+        generation = per_device * steps * world
+        batch = f"grpo.per_device_train_batch_size {per_device} x grpo.{key} {steps}{processes} = {generation}"
+    if generation % groups:
+        raise ValueError(
+            f"grpo.num_generations {groups} must divide the generation batch ({batch}): each prompt's "
+            "completions are one group in one batch"
+        )
+
+
 class TrainConfig(BaseModel):
     """A GRPO (``knowrl.train``) or cold-start SFT (``knowrl.sft``) run."""
 
@@ -508,6 +546,7 @@ def load_train_config(path: str | Path, overrides: list[str] | None = None) -> T
         from trl import GRPOConfig, SFTConfig
 
         check_trl_values(data.get("grpo"), GRPOConfig, "grpo")  # before the validators that add these numbers
+        check_generation_batch(data.get("grpo"), GRPOConfig)
         check_trl_values(data.get("sft"), SFTConfig, "sft")
     except ValueError as exc:
         raise ConfigError(f"{path}: {exc}") from None

@@ -4,6 +4,8 @@ test failed on 96b8607):
 - data loss: ``bench/retrieval_quality.py --db`` a user's KB built the demo's 10,290 documents into it (an
   existing ``--db`` is now refused unless it is a demo build: the demo KB's path, or a KB whose meta says
   ``preset: demo``);
+- late check: ``knowrl.train --set grpo.num_generations=3`` with a batch of 4 stopped after the model loaded,
+  naming TRL's derived ``generation_batch_size`` (TRL's rule is checked with the config, naming the grpo keys);
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
@@ -91,3 +95,45 @@ def test_retrieval_bench_takes_a_new_file_or_a_demo_build(tmp_path: Path) -> Non
     notes = tmp_path / "notes.db"
     notes.write_text("my notes\n")
     assert foreign_kb(notes)
+
+
+def test_num_generations_must_divide_the_generation_batch() -> None:
+    from trl import GRPOConfig
+
+    from knowrl.config import check_generation_batch
+
+    for values, named in (
+        ({"per_device_train_batch_size": 4, "num_generations": 3}, "grpo.per_device_train_batch_size 4"),
+        ({"per_device_train_batch_size": 2, "gradient_accumulation_steps": 3, "num_generations": 4}, "accumulation"),
+        ({"per_device_train_batch_size": 4, "steps_per_generation": 1, "num_generations": 8}, "steps_per_generation"),
+        ({"generation_batch_size": 12, "per_device_train_batch_size": 4, "num_generations": 8}, "generation_batch"),
+    ):
+        with pytest.raises(ValueError, match="grpo.num_generations") as refused:
+            check_generation_batch(values, GRPOConfig, world_size=1)
+        assert named in str(refused.value)
+    with pytest.raises(ValueError, match="2 processes"):
+        check_generation_batch({"per_device_train_batch_size": 3, "num_generations": 4}, GRPOConfig, world_size=2)
+    for values in (
+        {"per_device_train_batch_size": 4, "num_generations": 4},
+        {"per_device_train_batch_size": 2, "gradient_accumulation_steps": 2, "num_generations": 4},
+        {"per_device_train_batch_size": 3, "num_generations": 2},  # 3 x 2 processes = 6
+    ):
+        check_generation_batch(values, GRPOConfig, world_size=2 if values["per_device_train_batch_size"] == 3 else 1)
+    check_generation_batch({}, GRPOConfig, world_size=1)  # TRL's defaults: 8 and 8
+
+
+def test_train_refuses_num_generations_before_anything_loads(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    done = _run(
+        "-m",
+        "knowrl.train",
+        "--config",
+        "configs/smoke.yaml",
+        "--set",
+        "grpo.num_generations=3",
+        "--set",
+        f"output_dir={run}",
+    )
+    _one_line(done, "grpo.num_generations")
+    assert "per_device_train_batch_size" in done.stderr
+    assert "Loading weights" not in done.stderr and not run.exists()
