@@ -20,10 +20,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--title", action="append", default=[], help="restrict to this document (repeatable)")
     parser.add_argument("--mode", choices=MODES, default="hybrid")
     parser.add_argument("--fusion", choices=FUSIONS, default="convex")
-    parser.add_argument("--k", type=int, default=5)
+    parser.add_argument("--k", type=int, default=5, help="passages to return (at least 1)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)
+    if args.k < 1:  # --k 0 and --k -2 printed "no passages found", exit 0 (hostile pass 56)
+        parser.error(f"--k must be at least 1, got {args.k}")
     db = args.db or str(demo_kb_path())
     try:
         kb = KnowledgeBase(db, fusion_rule=args.fusion)

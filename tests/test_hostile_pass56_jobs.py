@@ -6,6 +6,8 @@ test failed on 96b8607):
   ``preset: demo``);
 - late check: ``knowrl.train --set grpo.num_generations=3`` with a batch of 4 stopped after the model loaded,
   naming TRL's derived ``generation_batch_size`` (TRL's rule is checked with the config, naming the grpo keys);
+- accepted nonsense: ``retrieval.search --k 0`` and ``--k -2`` printed "no passages found", exit 0 (``--k`` is
+  refused below 1, before the KB opens);
 """
 
 from __future__ import annotations
@@ -137,3 +139,16 @@ def test_train_refuses_num_generations_before_anything_loads(tmp_path: Path) -> 
     _one_line(done, "grpo.num_generations")
     assert "per_device_train_batch_size" in done.stderr
     assert "Loading weights" not in done.stderr and not run.exists()
+
+
+def test_search_refuses_k_below_one(tmp_path: Path) -> None:
+    db = _user_kb(tmp_path)
+    for k in ("0", "-2"):
+        done = _run(
+            "-m", "retrieval.search", "--db", str(db), "--query", "Who had a hit with Love Is in the Air?",
+            "--mode", "bm25", "--k", k,
+        )  # fmt: skip
+        _one_line(done, "--k")
+        assert "no passages found" not in done.stdout
+    done = _run("-m", "retrieval.search", "--db", str(tmp_path / "none.db"), "--query", "q", "--k", "0")
+    _one_line(done, "--k")  # before the KB opens
