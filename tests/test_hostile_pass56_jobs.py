@@ -8,6 +8,9 @@ test failed on 96b8607):
   naming TRL's derived ``generation_batch_size`` (TRL's rule is checked with the config, naming the grpo keys);
 - accepted nonsense: ``retrieval.search --k 0`` and ``--k -2`` printed "no passages found", exit 0 (``--k`` is
   refused below 1, before the KB opens);
+- data loss: ``knowrl.effect.probe_candidates --out`` a copy of the kept SmolLM2 probe replaced it with tiny's,
+  exit 0, and ``--out`` a folder probed for 30 s before an IsADirectoryError (an existing ``--out`` is refused
+  unless ``--overwrite``, a folder, FIFO or device always, before the model loads).
 """
 
 from __future__ import annotations
@@ -152,3 +155,21 @@ def test_search_refuses_k_below_one(tmp_path: Path) -> None:
         assert "no passages found" not in done.stdout
     done = _run("-m", "retrieval.search", "--db", str(tmp_path / "none.db"), "--query", "q", "--k", "0")
     _one_line(done, "--k")  # before the KB opens
+
+
+def test_probe_candidates_refuses_an_existing_out(tmp_path: Path) -> None:
+    kept = tmp_path / "probe.json"
+    kept.write_bytes((ROOT / "configs" / "data" / "boundary-smollm2-k8.json").read_bytes())
+    before = _sha(kept)
+    (tmp_path / "folder").mkdir()
+    os.mkfifo(tmp_path / "fifo")
+    for out, extra in (
+        (kept, []),
+        (tmp_path / "folder", []),
+        (tmp_path / "folder", ["--overwrite"]),
+        (tmp_path / "fifo", []),
+    ):
+        done = _run("-m", "knowrl.effect.probe_candidates", "--model", "tiny", "--k", "1", "--out", str(out), *extra)
+        _one_line(done, "--out")
+        assert "probed" not in done.stdout
+    assert _sha(kept) == before

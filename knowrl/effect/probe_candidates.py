@@ -1,6 +1,7 @@
 """Probe a policy on every candidate of the effect design and keep the result as a file.
 
-    python -m knowrl.effect.probe_candidates --model smollm2 --k 8 --out configs/data/boundary-smollm2-k8.json
+    python -m knowrl.effect.probe_candidates --model smollm2 --k 8 --out configs/data/boundary-smollm2-k8.json \
+        --overwrite  # regenerating the kept file: an existing --out is refused without it
     python -m knowrl.effect.probe_candidates --regrade configs/data/boundary-smollm2.json  # after a grader change
 
 What ``configs/data/boundary-smollm2-k8.json`` is: the demo and the effect study read it instead of probing
@@ -10,11 +11,13 @@ Its own module: it needs the candidates (``knowrl.effect.demo_data``), which nee
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any, Sequence
 
 from knowrl.effect.boundary import probe, write_probe_file
 from knowrl_io.args import Parser
+from knowrl_io.job_output import OutputError, check_page
 from knowrl_io.once import Once
 
 
@@ -41,6 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = Parser(prog="python -m knowrl.effect.probe_candidates", description=main.__doc__)
     parser.add_argument("--model", default="smollm2", action=Once)
     parser.add_argument("--out", type=Path, action=Once)
+    parser.add_argument("--overwrite", action="store_true", help="replace an existing --out (e.g. the kept probe)")
     parser.add_argument("--k", type=int, default=8, help="sampled answers per question, at least 1 (default 8)")
     parser.add_argument("--temperature", type=float, default=0.9, help="sampling temperature, above 0 (default 0.9)")
     parser.add_argument("--cache", type=Path, action=Once, help="probe cache folder (default: a temporary one)")
@@ -59,6 +63,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _regrade(args.regrade)
     if args.out is None:
         parser.error("--out is required unless --regrade is given")
+    try:  # before the model loads: a kept probe was replaced without a word, a folder failed after probing (pass 56)
+        check_page(args.out, [args.cache], "probe_candidates", None, "the probe", args.overwrite, "--out")
+    except OutputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     import tempfile
 
     started = time.perf_counter()
@@ -75,7 +84,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "grader": f"reward_engine.offline.grader (the training grader, with the question) at commit {commit()}",
         "questions": len(rows),
         "probe_s": round(time.perf_counter() - started, 1),
-        "made_by": f"python -m knowrl.effect.probe_candidates --model {args.model} --k {args.k} --out {args.out}",
+        "made_by": f"python -m knowrl.effect.probe_candidates --model {args.model} --k {args.k} --out {args.out}"
+        + (" --overwrite" if args.overwrite else ""),
     }
     write_probe_file(args.out, meta, got)
     print(f"{len(got)} questions probed in {meta['probe_s']:.0f} s -> {args.out}")
