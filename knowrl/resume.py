@@ -87,10 +87,11 @@ def _shown(value: Any) -> str:
 
 def _base_changes(config: TrainConfig, saved: dict[str, Any] | None) -> list[str]:
     """The base model, where the checkpoint recorded one: the same folder name (a hub id and its local copy, or a
-    built-in model's cache folder moved with ``KNOWRL_CACHE_DIR``, stay the same model)."""
+    built-in model's cache folder moved with ``KNOWRL_CACHE_DIR``, stay the same model). Only on the transformers
+    backend: Unsloth loads many models from its own copy under another name, which peft records (landing review)."""
     base = (saved or {}).get("base_model_name_or_path")
-    if not isinstance(base, str) or not base:
-        return []
+    if not isinstance(base, str) or not base or config.model.backend != "transformers":
+        return []  # Unsloth (and "auto", which may pick it) records its own copy's name ("unsloth/llama-3-8b-...")
     name = config.model.name_or_path
     folder = built_in_folder(name, config.seed)
     ours = folder.name if folder is not None else Path(name).name

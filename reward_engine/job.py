@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import os
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlsplit
@@ -141,7 +142,7 @@ def _host_port(url: str) -> tuple[str, int] | None:
 
 
 async def _key_refused(endpoint: Any, timeout_s: float) -> str | None:
-    """Why the endpoint refuses the job's key (HTTP 401 or 403 to an authenticated ``GET <base_url>/models``, the
+    """Why the endpoint refuses the job's key (HTTP 401 to an authenticated ``GET <base_url>/models``, the
     OpenAI-compatible route vLLM, llama.cpp's server and hosted APIs answer), else None: any other status or
     failure leaves the judge's reachability to its requests (a server without that route is not refused)."""
     import aiohttp
@@ -156,10 +157,13 @@ async def _key_refused(endpoint: Any, timeout_s: float) -> str | None:
                 status = reply.status
     except (aiohttp.ClientError, asyncio.TimeoutError, ValueError):
         return None
-    if status not in (401, 403):
-        return None
-    variable = endpoint.api_key_env or "no api_key_env"
-    return f"HTTP {status} to the key in {variable}" if endpoint.api_key_env else f"HTTP {status} ({variable})"
+    if status != 401:
+        return None  # 403 from /models can be a key without the models permission that chat still accepts
+    if not endpoint.api_key_env:
+        return "HTTP 401 (no api_key_env: the request carried no key)"
+    if not os.environ.get(endpoint.api_key_env):
+        return f"HTTP 401: {endpoint.api_key_env} is not set"
+    return f"HTTP 401 to the key in {endpoint.api_key_env}"
 
 
 async def _connect(host: str, port: int, timeout_s: float) -> str | None:

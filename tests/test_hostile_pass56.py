@@ -51,3 +51,28 @@ def test_a_fixed_date_holiday_is_its_date_in_supported() -> None:
     assert facts.supported("The Wolf of Wall Street was released on Christmas Day 2013.", passage)
     assert not facts.supported("The Wolf of Wall Street was released on Boxing Day 2013.", passage)
     assert facts.supported("Halloween is on 31 October.", ["Halloween is celebrated on 31 October."])
+
+
+@pytest.mark.parametrize(
+    ("answer", "gold", "question", "label"),
+    [
+        # the landing review of this session's rules: right answers the first versions paid wrong, and back
+        ("He served under Henry VIII.", "Henry VIII", "Which king did he serve?", "CORRECT"),
+        ("Lieutenant John Chard.", "John Chard", "Who led the defence of Rorke's Drift?", "CORRECT"),
+        ("Hardly.", "hard", "How was the exam?", "INCORRECT"),
+        ("Deadly.", "dead", "What state was the patient in?", "INCORRECT"),
+        ("In the Republic of Ireland.", "Ireland", "Where was he born?", "CORRECT"),
+        ("In the State of Israel.", "Israel", "Where was she born?", "CORRECT"),
+        ("I'd skip Lyon; the answer is Paris.", "Paris", "What is the capital of France?", "CORRECT"),
+        ("I'll pass.", "Paris", "What is the capital of France?", "NOT_ATTEMPTED"),
+        (
+            "William Lamb. His father was the 1st Viscount Melbourne.",
+            "William Lamb, 2nd Viscount Melbourne",
+            "Where does the name Melbourne come from?",
+            "CORRECT",
+        ),
+        ("Wilson; Fences premiered in March 1985.", "August Wilson", "Who wrote the play Fences?", "CORRECT"),
+    ],
+)
+def test_landing_review_wordings(answer: str, gold: str, question: str, label: str) -> None:
+    assert grade(answer, gold, question).name == label

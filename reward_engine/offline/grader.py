@@ -148,7 +148,14 @@ _ASKS_KEPT_OFF = re.compile(
     r"\b(?:against|protect|treat|cure|vaccin|stop|fight|reduce|lower)"
 )
 # an office under the gold's: "The Deputy Prime Minister." for Prime Minister, "the Vice President" (hostile pass 56)
-_UNDER_OFFICE = re.compile(r"\b(?:deputy|vice|lieutenant|assistant|under|associate|acting|co|sub)[\s-]+$")
+_UNDER_OFFICE = re.compile(r"\b(?:deputy|vice|lieutenant|assistant|associate|acting|under secretary)[\s-]+$")
+# golds that are offices: only there does "deputy", "vice" or "acting" name another one ("Lieutenant John Chard." for
+# John Chard names him: landing review)
+_OFFICE = re.compile(
+    r"(?i)\b(?:minister|president|governor|secretary|chancellor|director|general|admiral|chair(?:man|woman|person)?|"
+    r"mayor|premier|commander|chief|speaker|treasurer|manager|editor|principal|prime|head|leader|captain|marshal|"
+    r"commissioner|ambassador|attorney|justice|sheriff|superintendent|dean|provost|rector|president)\b"
+)
 # the gold as the option passed over: "She chooses Raoul over the Phantom", "prefers Raoul to the Phantom", "Raoul
 # over the Phantom" (hostile pass 55), only where the question asks for a choice (who is chosen, picked, married);
 # "He chose to go to Harvard Law School" is no preference (review 55)
@@ -1351,7 +1358,7 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
         passed_over = _PASSED_OVER.search(before + " ") or _NAME_OVER.match(_raw_before(candidate.text, variant))
         if passed_over and _ASKS_A_CHOICE.search(reading.question) and not _ASKS_PASSED_OVER.search(reading.question):
             return Label.INCORRECT  # "She chooses Raoul over the Phantom." for the Phantom (hostile pass 55)
-        if _UNDER_OFFICE.search(before + " ") and not _UNDER_OFFICE.search(" " + gold_raw.lower() + " "):
+        if _OFFICE.search(gold_raw) and _UNDER_OFFICE.search(before + " ") and not _UNDER_OFFICE.search(gold + " "):
             return Label.INCORRECT  # "The Deputy Prime Minister." for Prime Minister: another office (pass 56)
         if _KEPT_OFF.search(before + " ") and not _ASKS_KEPT_OFF.search(reading.question):
             return Label.INCORRECT  # "A world that narrowly avoided a nuclear holocaust" (hostile pass 54)
@@ -1408,22 +1415,25 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
     return _parts_verdict(candidate, seg, gold_raw, reading)
 
 
+_ADVERB_BASES = ("ous", "ful", "ic", "al", "ive", "ent", "ant", "less", "ible", "able", "ate", "ary")
+
+
 def _adverb_form(gold: str) -> str:
     """The adverb of a one-word adjective gold: "anonymous" -> "anonymously" (hostile pass 54: "Anonymously." was
-    INCORRECT for the letter's writer "anonymous"), "happy" -> "happily", "tragic" -> "tragically"; the gold itself
-    otherwise.
+    INCORRECT for the letter's writer "anonymous"), "tragic" -> "tragically", "probable" -> "probably"; only for
+    adjective endings whose adverb means the same; the gold itself otherwise.
 
     >>> _adverb_form("anonymous"), _adverb_form("tragic"), _adverb_form("paris france")
     ('anonymously', 'tragically', 'paris france')
     """
-    if " " in gold or len(gold) < 4 or gold.endswith("ly") or not gold.isalpha():
-        return gold
+    if " " in gold or len(gold) < 6 or not gold.isalpha() or not gold.endswith(_ADVERB_BASES):
+        return gold  # "hardly", "deadly", "shortly", "nearly" mean other things (landing review)
     if gold.endswith("ic"):
         return gold + "ally"
-    if gold.endswith("y"):
-        return gold[:-1] + "ily"
-    if gold.endswith("le"):
+    if gold.endswith(("ible", "able")):
         return gold[:-1] + "y"
+    if gold.endswith("ary"):
+        return gold[:-1] + "ily"
     return gold + "ly"
 
 
@@ -1574,6 +1584,12 @@ _PLACE_OPENER = re.compile(
 )
 
 
+_STATE_WORDS = frozenset(
+    "republic state kingdom commonwealth island isle federation principality sultanate emirate duchy grand "
+    "people's federal city of the".split()
+)
+
+
 def _said_bare(reading: Reading, variant: str) -> bool:
     """Some candidate names the gold as itself: a longer place in an aside after it is a remark ("Mexico; Texas also
     borders New Mexico": review 55)."""
@@ -1609,8 +1625,8 @@ def _longer_place(text: str, variant: str) -> bool:
     if found is None or found.end() != first.end():
         return False
     lead = _PLACE_OPENER.sub("", found.group(1)).strip()
-    if not lead:
-        return False
+    if not lead or set(lead.lower().split()) <= _STATE_WORDS:
+        return False  # "the Republic of Ireland", "the State of Israel": the gold's own long form (landing review)
     first = lead.split()[0].lower()
     if first in HEAD_WORDS and re.search(r"\bof\b", lead):
         return True  # "Gulf of Mexico", "Bay of Bengal": a feature named after the place

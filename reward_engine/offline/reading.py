@@ -37,7 +37,7 @@ ABSTENTIONS = (
     r"\bno (?:idea|clue)\b",
     # "I'll pass on this one.", "Skipping this one." (hostile pass 56: INCORRECT, -3 under threshold t 0.75)
     _I + r"(?:'ll|will|'d|would|must|'m going to|am going to|have to|'ll have to|will have to) "
-    r"(?:pass|skip|sit (?:this|that) one out)\b(?! (?:it|him|her|them) to\b)",
+    r"(?:pass|skip|sit (?:this|that) one out)(?: (?:on )?(?:this|that|it)(?: one| question)?)?(?=\s*(?:[.!;,]|$))",
     r"\b(?:skipping|passing on|pass on|skip) (?:this|that) (?:one|question)\b",
     r"\b(?:cannot|can not|can't|cant|could not|couldn't) be (?:determined|known|answered|said|confirmed|verified)\b",
     r"\bunknown to me\b",

@@ -67,8 +67,8 @@ def another_holder(answer: str, gold: str) -> bool:
 
     """
     found = _PEER.match(gold.strip())
-    if found is None:
-        return False
+    if found is None or re.search(rf"(?i)\b{re.escape(found['name'].strip())}\b", answer):
+        return False  # "William Lamb. His father was the 1st Viscount Melbourne.": the gold, then an aside
     said = [m["nth"] for m in re.finditer(rf"(?i)\b(?P<nth>{_ORDINAL})\s+{re.escape(found['rank'])}\b", answer)]
     # the gold's own holder beside another ("8th Earl Spencer; her brother is the 9th": review 55) is the gold
     return bool(said) and all(_number(n) != _number(found["nth"]) for n in said)

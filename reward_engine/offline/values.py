@@ -14,6 +14,7 @@ from reward_engine.labels import Label
 from reward_engine.offline import qualifiers, questions, topic, turns
 from reward_engine.offline.answer_forms import (
     MONTH_WORDS,
+    ORDINAL_WORDS,
     DateSpan,
     Quantity,
     asked_step,
@@ -468,6 +469,8 @@ def other_calendar_word(text: str, gold_raw: str) -> bool:
     >>> other_calendar_word("The fourth Sunday of September or October.", "Fourth Sunday of September")
     True
     """
+    if not re.search(rf"(?i)\d|\b(?:{'|'.join(ORDINAL_WORDS)}|last)\b", gold_raw):
+        return False  # no number beside: "August Wilson" names no month (landing review)
     gold_words, said = set(re.findall(r"[a-z]+", gold_raw.lower())), set(re.findall(r"[a-z]+", text.lower()))
     for words in _CALENDAR_CLASSES:
         wanted, others = gold_words & words, (said & words) - gold_words
