@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -91,3 +93,13 @@ def grade_table(cases: list[tuple[str, str, str, object]]):  # noqa: ANN201 - a 
         assert grade(answer, gold, question) is label
 
     return test
+
+
+def post(url: str, body: dict, timeout_s: float = 120) -> tuple[int, dict]:
+    """POST ``body`` as JSON to a server under test: (status, the JSON reply), an HTTP error's body included."""
+    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout_s) as reply:
+            return reply.status, json.loads(reply.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())

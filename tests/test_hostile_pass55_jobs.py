@@ -24,15 +24,13 @@ import os
 import shutil
 import subprocess
 import sys
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any, Iterator
 
 import numpy as np
 import pytest
 
-from tests.helpers import write_offline_config
+from tests.helpers import post, write_offline_config
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
@@ -71,15 +69,6 @@ def serving(config: Path) -> Iterator[tuple[str, subprocess.Popen]]:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
-
-
-def post(url: str, body: dict) -> tuple[int, dict]:
-    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=120) as reply:
-            return reply.status, json.loads(reply.read())
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read())
 
 
 def scored(tmp_path: Path, config: Path, row: dict, name: str) -> dict:

@@ -6,12 +6,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import urllib.error
-import urllib.request
 
 import pytest
 
-from tests.helpers import write_offline_config
+from tests.helpers import post, write_offline_config
 
 PROMPT = "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n<|im_start|>assistant\n"
 
@@ -29,15 +27,6 @@ def reward_server(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=30)
-
-
-def post(url: str, body: dict) -> tuple[int, dict]:
-    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=60) as reply:
-            return reply.status, json.loads(reply.read())
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read())
 
 
 def test_a_batch_as_openrlhf_sends_it_gets_one_reward_per_query(reward_server) -> None:
