@@ -1572,8 +1572,7 @@ def _described(candidate: Candidate, reading: Reading) -> bool:
 def _another_place(text: str, variant: str, gold_raw: str, question: str) -> bool:
     """The gold's name put in a country the question and the gold do not ("Paris, Texas" for the capital of
     France; ``turns.another_place``)."""
-    written = turns.written(variant)
-    found = re.search(rf"(?i)\b{written}\b", text)
+    found = _first_mention(text, variant)
     return found is not None and another_place(text[found.end() :], countries(question) | countries(gold_raw))
 
 
@@ -1593,15 +1592,17 @@ _STATE_WORDS = frozenset(
 def _said_bare(reading: Reading, variant: str) -> bool:
     """Some candidate names the gold as itself: a longer place in an aside after it is a remark ("Mexico; Texas also
     borders New Mexico": review 55)."""
-    return any(
-        re.search(rf"(?i)\b{turns.written(variant)}\b", c.text) and not _longer_place(c.text, variant)
-        for c in reading.candidates
-    )
+    return any(_first_mention(c.text, variant) and not _longer_place(c.text, variant) for c in reading.candidates)
+
+
+def _first_mention(text: str, variant: str) -> re.Match[str] | None:
+    """The gold's first mention in ``text`` as written (case aside), or None."""
+    return re.search(rf"(?i)\b{turns.written(variant)}\b", text)
 
 
 def _raw_before(text: str, variant: str) -> str:
     """``text`` as written before the gold's first mention ("" when it is not found as written)."""
-    found = re.search(rf"(?i)\b{turns.written(variant)}\b", text)
+    found = _first_mention(text, variant)
     return text[: found.start()] if found else ""
 
 
@@ -1617,10 +1618,10 @@ def _longer_place(text: str, variant: str) -> bool:
     >>> _longer_place("Mexico; to the west, Texas also borders New Mexico.", "mexico")
     False
     """
-    written = turns.written(variant)
-    first = re.search(rf"(?i)\b{written}\b", text)  # the answer's own mention, not an aside's ("...; Texas also
-    if first is None:  # borders New Mexico": review 55)
+    first = _first_mention(text, variant)  # the answer's own mention, not an aside's ("...; Texas also borders New
+    if first is None:  # Mexico": review 55)
         return False
+    written = turns.written(variant)
     found = re.search(rf"((?:[A-Z][\w'-]*\s+(?:of\s+(?:the\s+)?)?)+)(?i:{written})\b", text[: first.end()])
     if found is None or found.end() != first.end():
         return False
