@@ -69,7 +69,7 @@ def test_the_pinned_cases_cover_every_review_and_all_three_readers() -> None:
         53,
         55,
     }
-    assert len(ROWS) == 3567 + 89 + 205 + 204
+    assert len(ROWS) == 3567 + 89 + 205 + 204 + 20  # review 55: 204 at first, 20 more once its misses closed
     assert all(any(key in r for r in ROWS) for key in ("label", "contradicted", "supported"))
     assert any("claim" in r and "contradicted" in r for r in ROWS)
 

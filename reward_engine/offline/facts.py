@@ -989,6 +989,10 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
             return True  # "meets the Fraser at Kamloops" where the Thompson joins it at Lytton (hostile pass 52)
         if claim_names - have or not words:
             continue
+        if not negative and swaps.order_turned(claim, passage):
+            # "chooses Raoul over the Phantom" where she chooses the Phantom over Raoul (hostile pass 55); the names
+            # decide, not the verb's words: "beat" where it says "defeated" or "lost to" (review 55)
+            return True
         if not negative and _other_rank(claim, words, passage, threshold):
             return True  # "the sixth planet from the Sun" where it says "the fifth" (hostile pass 14)
         if len(words & have) / len(words) < threshold:
@@ -1011,8 +1015,6 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
             return True  # "was not completed in 1889" where it says "completed in 1889" (hostile pass 41)
         if not negative and _opposed(claim, words, passage, threshold):
             return True  # "the smallest planet" where it says "the largest" (hostile pass 12)
-        if not negative and swaps.order_turned(claim, passage):
-            return True  # "chooses Raoul over the Phantom" where she chooses the Phantom over Raoul (hostile pass 55)
     return False
 
 
@@ -1426,6 +1428,8 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return True
     if _only_the_replaced(question, response, [s for _, s, _ in answering]):
         return True  # "Elizabeth Fry." where Churchill is on the note, "replacing Elizabeth Fry" (hostile pass 49)
+    if swaps.on_the_losing_side(question, response, [s for _, s, _ in answering]):
+        return True  # "Raoul." where she "chooses the Phantom over Raoul", the loser to who won (review 55)
     if _only_ranked_below(question, response, [s for _, s, _ in answering]):
         return True  # "California." where California is "followed by" after the largest (hostile pass 48)
     where = turns.countries(question) | turns.countries(" ".join(s for _, s, _ in answering))

@@ -63,6 +63,7 @@ from reward_engine.offline import (
     slots,
     spelling,
     structured,
+    swaps,
     titles,
     towns,
     turns,
@@ -164,12 +165,14 @@ _PASSED_OVER = re.compile(
     r"opts? for|opted for|marries|married|ends up with|goes with|went with)\b(?:\s+\w+){1,4}?\s+(?:over|above|ahead of)"
     r"|\bprefer(?:s|red|ring)?\b(?:\s+\w+){1,4}?\s+(?:to|over))\s+(?:the\s+)?$"
 )
-_NAME_OVER = re.compile(r"^\W*[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}\s+over\s+(?:the\s+)?$")  # "Raoul over [the Phantom]"
-_ASKS_A_CHOICE = re.compile(
-    r"(?i)\b(?:choose|chooses|chose|chosen|pick|picks|picked|prefer|prefers|preferred|select|selects|selected|"
-    r"marry|marries|married|end(?:s)? up with|ended up with|go(?:es)? with|went with|favou?r|fall(?:s)? for|fell for)\b"
+# the gold as the one beaten: "Al Gore beat George W. Bush." to who won (review 55), or beating itself "Bush lost to
+# Gore"; only where the question asks a winner (``swaps.asks_a_win``), so "Wellington defeated Napoleon." answers whom
+# he defeated
+_BEATEN = re.compile(
+    r"\b(?:beat|beats|beat out|beats out|defeated|defeats|edged out|edges out|outpolled|overcame|upset)\s+(?:the\s+)?$"
 )
-_ASKS_PASSED_OVER = re.compile(r"(?i)\b(?:over|instead of|rather than|reject|turn(?:s|ed)? down|passe[sd] over)\b")
+_LOST_TO = re.compile(r"^\s+(?:lost|loses|losing|fell|was beaten|were beaten|was defeated|were defeated)\s+(?:to|by)\b")
+_NAME_OVER = re.compile(r"^\W*[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}\s+over\s+(?:the\s+)?$")  # "Raoul over [the Phantom]"
 # the gold as what the answer is taken for: "A Saint Bernard, often mistaken for an English Mastiff" (pass 31); not
 # where the question asks what is mistaken ("Which planet is often mistaken for a star?": its review)
 _MISTAKEN_FOR = re.compile(
@@ -180,12 +183,16 @@ _MISTAKEN_FOR = re.compile(
 _ASKS_A_MISTAKE = re.compile(r"(?i)\b(?:mistak|confus|think|thought|believ|wrong|say|said|claim)")
 # the gold as the one left or passed over: "she finally divorces Jake", "she chooses him over Stefan"
 _LEFT_BEHIND = re.compile(
-    r"\b(?:divorces|divorced|dumps|dumped|jilts|jilted|rejects|rejected|leaves|(?:breaks|broke) up with|"
-    r"(?:turns|turned) down|(?:chooses|chose|picks|picked|prefers|preferred)(?: \w+){1,2} over)\s+$"
+    r"\b(?:divorces|divorced|dumps|dumped|dumping|jilts|jilted|jilting|rejects|rejected|rejecting|spurns|spurned|"
+    r"spurning|leaves|(?:breaks|broke) up with|(?:turns|turned|turning) down|"
+    r"(?:chooses|chose|picks|picked|prefers|preferred)(?: \w+){1,2} over)\s+$"
 )
+# a proposal or suitor refused: never the one married, even where a question about a spouse lets "divorced" stand
+_REJECTED = re.compile(r"^(?:reject|spurn|jilt|turn|turning)")
+_ASKS_A_REJECTION = re.compile(r"(?i)\b(?:reject|spurn|jilt|turn(?:s|ed)? down|refuse)")
 _ASKS_A_PARTING = re.compile(
-    r"(?i)\b(?:divorc|leave|left|dump|reject|break up|broke up|split|jilt|turn(?:ed|s)? down|husband|wife|spouse|"
-    r"marr|wed)"
+    r"(?i)\b(?:divorc|leave(?!s? with)|left(?! with)|dump|reject|break up|broke up|split|jilt|turn(?:ed|s)? down|"
+    r"husband|wife|spouse|marr|wed)"
 )
 # ... and back together after: "She finally divorces Jake, only to remarry him at the end."
 _BACK_TOGETHER = re.compile(
@@ -200,7 +207,13 @@ def _left_behind(before: str, text: str, reading: Reading) -> bool:
     together ("..., only to remarry him"), nor leaves a place ("The Mayflower leaves Plymouth"; the review of pass
     32)."""
     found = _LEFT_BEHIND.search(before)
-    if found is None or _ASKS_A_PARTING.search(reading.question) or _BACK_TOGETHER.search(text[-200:]):
+    if found is None:
+        return False
+    if _REJECTED.search(found.group(0)):  # "She marries Darcy, turning down Mr. Collins." for whom she marries
+        verb = re.search(rf"(?i)\b{re.escape(found.group(0).split()[0])}", text)
+        later = text[verb.end() :] if verb else text  # "..., only to marry him later" brings them back together
+        return not _ASKS_A_REJECTION.search(reading.question) and not _BACK_TOGETHER.search(later)
+    if _BACK_TOGETHER.search(text[-200:]) or _ASKS_A_PARTING.search(reading.question):
         return False
     return not found.group(0).startswith("leaves") or bool(questions.ASKS_WHO.search(reading.question))
 
@@ -846,10 +859,13 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         return Label.INCORRECT  # "Announced in 2014, but the merger never went through." (hostile pass 44)
     if golds and all(re.search(r"\d", raw) and _sign_turned(text, raw, question) for raw, _ in golds):
         return Label.INCORRECT  # "-1889" for 1889, "8,849 m below sea level" for a height
+    if golds and any(kinds.another_animal(text, raw) or _the_district(text, raw, question) for raw, _ in golds):
+        return Label.INCORRECT  # "A sea lion." for lion; "Washington, D.C." for the state (review 55)
     if pred in periods or any(
         (pred == g or same_answer(pred, g))
         and _same_figures(text, raw)
         and not _head_added(pred, heads, [n for _, n in golds])
+        and not _feature_of(pred, g, question or "")
         for raw, g in golds
     ):
         return Label.CORRECT
@@ -1071,6 +1087,7 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
         (seg == gold or same_answer(seg, gold))
         and _same_figures(candidate.text, gold_raw)
         and not _head_added(seg, reading.heads, [gold])
+        and not _feature_of(seg, gold, reading.question)
     ):
         return Label.CORRECT, False
     if (compared := comparison_verdict(reading.question, candidate.text, gold, reading.low)) is not None:
@@ -1356,8 +1373,13 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
         if _MISTAKEN_FOR.search(before + " ") and not _ASKS_A_MISTAKE.search(reading.question):
             return Label.INCORRECT
         passed_over = _PASSED_OVER.search(before + " ") or _NAME_OVER.match(_raw_before(candidate.text, variant))
-        if passed_over and _ASKS_A_CHOICE.search(reading.question) and not _ASKS_PASSED_OVER.search(reading.question):
+        if passed_over and swaps.asks_a_choice(reading.question):
             return Label.INCORRECT  # "She chooses Raoul over the Phantom." for the Phantom (hostile pass 55)
+        beaten = _BEATEN.search(before + " ") or _LOST_TO.match(after)
+        if beaten and swaps.asks_a_win(reading.question) and find_word(after, variant) < 0:
+            # "Al Gore beat George W. Bush." for who won (review 55); not when the answer comes back to the gold
+            # ("Athens beat Sparta at Pylos, but Sparta won the war": review 33)
+            return Label.INCORRECT
         if _OFFICE.search(gold_raw) and _UNDER_OFFICE.search(before + " ") and not _UNDER_OFFICE.search(gold + " "):
             return Label.INCORRECT  # "The Deputy Prime Minister." for Prime Minister: another office (pass 56)
         if _KEPT_OFF.search(before + " ") and not _ASKS_KEPT_OFF.search(reading.question):
@@ -1366,7 +1388,7 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
             return Label.INCORRECT  # "Andrew Hennings; she finally divorces Jake." for whom she ends up with (pass 32)
         if _named_in_a_clause_of_another(candidate.text, variant, reading):
             return Label.INCORRECT  # "The Gulf of Oman, which connects to the Persian Gulf ..." (hostile pass 32)
-        if _longer_place(candidate.text, variant) and not _said_bare(reading, variant):
+        if _longer_place(candidate.text, variant, reading.question) and not _said_bare(reading, variant):
             return Label.INCORRECT  # "In New Mexico." for Mexico, "the Gulf of Mexico": another place (pass 55)
         if kinds.modifies_another_noun(candidate.text, gold_raw, reading.question):
             return Label.INCORRECT  # "A bulldog ant." for bulldog: an ant (hostile pass 54)
@@ -1587,12 +1609,56 @@ _STATE_WORDS = frozenset(
     "republic state kingdom commonwealth island isle federation principality sultanate emirate duchy grand "
     "people's federal city of the".split()
 )
+# a division "of" the place that is the place itself: "the Province of Quebec", "the County of Kent"
+_DIVISION_WORDS = _STATE_WORDS | frozenset(
+    "province county town district region territory prefecture canton borough municipality islands isla".split()
+)
 
 
 def _said_bare(reading: Reading, variant: str) -> bool:
     """Some candidate names the gold as itself: a longer place in an aside after it is a remark ("Mexico; Texas also
     borders New Mexico": review 55)."""
-    return any(_first_mention(c.text, variant) and not _longer_place(c.text, variant) for c in reading.candidates)
+    return any(
+        _first_mention(c.text, variant) and not _longer_place(c.text, variant, reading.question)
+        for c in reading.candidates
+    )
+
+
+_DISTRICT = re.compile(r"(?i)\bwashington,?\s+d\.?\s?c\b|\bdistrict of columbia\b")
+
+
+def _the_district(text: str, gold_raw: str, question: str) -> bool:
+    """ "Washington, D.C." for the state of Washington: the capital district, another place (review 55).
+
+    >>> _the_district("Washington, D.C.", "Washington", "In which US state is Seattle?")
+    True
+    >>> _the_district("Washington.", "Washington", "In which US state is Seattle?")
+    False
+    """
+    return (
+        normalize(gold_raw) in ("washington", "washington state")
+        and bool(_DISTRICT.search(text))
+        and bool(re.search(r"(?i)\bstate\b", question or ""))
+    )
+
+
+def _feature_of(pred: str, gold: str, question: str) -> bool:
+    """``pred`` (normalised) is a generic head "of" the gold that the question does not ask: "Gulf of Mexico" for
+    Mexico names a gulf (review 55), where "University of Oxford" answers which university and "Republic of
+    Ireland" is the country's long form.
+
+    >>> _feature_of("gulf of mexico", "mexico", "Which country borders the US?")
+    True
+    >>> _feature_of("university of oxford", "oxford", "Which university did he attend?")
+    False
+    """
+    found = re.fullmatch(rf"(?:the )?(\w+) of (?:the )?{re.escape(gold)}", pred)
+    return (
+        found is not None
+        and found[1] in HEAD_WORDS
+        and found[1] not in _DIVISION_WORDS
+        and same_head(found[1]) not in {same_head(w) for w in normalize(question).split()}
+    )
 
 
 def _first_mention(text: str, variant: str) -> re.Match[str] | None:
@@ -1606,7 +1672,7 @@ def _raw_before(text: str, variant: str) -> str:
     return text[: found.start()] if found else ""
 
 
-def _longer_place(text: str, variant: str) -> bool:
+def _longer_place(text: str, variant: str, question: str = "") -> bool:
     """The gold's name as the end of a longer place name that is another place: "New Mexico" or "In New Mexico."
     for Mexico, "Papua New Guinea" for Guinea (a place the gazetteer knows), "the Gulf of Mexico" (a generic head
     and "of"). Bare "New Mexico." was caught only as a list of two names; after "In" it was paid (hostile pass 55).
@@ -1630,7 +1696,11 @@ def _longer_place(text: str, variant: str) -> bool:
         return False  # "the Republic of Ireland", "the State of Israel": the gold's own long form (landing review)
     first = lead.split()[0].lower()
     if first in HEAD_WORDS and re.search(r"\bof\b", lead):
-        return True  # "Gulf of Mexico", "Bay of Bengal": a feature named after the place
+        # "Gulf of Mexico", "Bay of Bengal": a feature named after the place; not the head the question asks
+        # ("University of Oxford." to which university)
+        return first not in _DIVISION_WORDS and same_head(first) not in {
+            same_head(w) for w in normalize(question).split()
+        }
     whole = f"{lead} {text[found.end(1) : found.end()]}"
     return normalize(whole) != variant and bool(places.level(whole))
 
@@ -1784,6 +1854,8 @@ def _bare_list(text: str, gold_raw: str, gold: str, asked: frozenset[str], quest
     words = normalize(raw).split()
     if len(words) < 2 or re.search(r"[,;:/()&]", raw) or is_statement(raw) or re.search(r"\d", gold_raw):
         return False
+    if re.match(r"(?i)an?\s", raw):
+        return False  # "A Bengal tiger.", "A big tiger.": one thing described, not two names (review 55)
     if words[0] in _NAMING:
         words = words[1 + (words[1:2] in (["after"], ["for"])) :]  # "[It's] called Tynwald Court", "named after X"
     if len(words) < 2 or any(len(w) < 3 or w in STOP for w in words):

@@ -56,6 +56,28 @@ _AFTER_A_NAME = frozenset(
     pup cub calf kitten foal chick joey lamb piglet fawn duckling gosling cygnet owlet eaglet leveret larva
     """.split()
 )
+# species a breed's name goes before: after the gold only where the question asks a breed or names the species ("A
+# Siamese cat." for Siamese); "A fox terrier." for the fox names a dog (review 55)
+_SPECIES_AFTER = frozenset(
+    "dog cat horse pony cattle cow pig sheep goat chicken duck rabbit retriever terrier hound spaniel inu".split()
+)
+# the compound a metal or element forms: "Copper sulfate." for copper is another substance, "Copper sheeting." the
+# metal worked (review 55)
+_COMPOUNDS = frozenset(
+    """
+    sulfate sulphate sulfide sulphide oxide dioxide monoxide chloride nitrate nitrite carbonate bicarbonate hydroxide
+    iodide fluoride bromide phosphate acetate cyanide hydride nitride silicate chromate sulfite sulphite carbide
+    """.split()
+)
+# a modifier that makes the gold's word another animal: a sea lion is no lion, a red panda no giant panda (review 55);
+# a closed list, as telling a Bengal tiger (a tiger) from a sea lion takes knowledge
+_NOT_THE_ANIMAL = frozenset(
+    """
+    sea-lion mountain-lion ant-lion sea-horse sea-cow sea-dog guinea-pig prairie-dog flying-fox red-panda
+    koala-bear water-bear sea-snake sea-cucumber sea-slug sea-urchin sea-monkey mole-rat naked-mole-rat
+    killer-whale
+    """.split()
+)
 _ONE_NOUN = re.compile(r"(?:a|an|A|An)\s+(?P<noun>[a-z][a-z-]{2,})\W*")
 _ASKS_PERSON_PLACE_TIME = re.compile(r"(?i)^\W*(?:who|whom|whose|where|when|why|how)\b")
 _WORD = re.compile(r"[a-z]+")
@@ -116,16 +138,46 @@ def modifies_another_noun(text: str, gold_raw: str, question: str) -> bool:
     False
     >>> modifies_another_noun("A lion cub.", "Lion", "What kind of animal is Simba?")
     False
+    >>> modifies_another_noun("A Bulldog Ant.", "Bulldog", "What breed of dog is the Churchill mascot?")
+    True
+    >>> modifies_another_noun("A fox terrier.", "Fox", "What animal is Mr. Tod?")
+    True
+    >>> modifies_another_noun("A Siamese cat.", "Siamese", "What breed of cat is Si?")
+    False
     """
     if len(gold_raw.strip()) < 3 or gold_raw.strip().casefold() in ("yes", "no"):
         return False  # "No idea, but I'd guess no." for No
-    found = re.fullmatch(  # after an article: "Copper sheeting." or "Oak planks." is the material, not a kind
-        rf"(?i:a|an)\s+(?i:{re.escape(gold_raw.strip())})\s+(?P<head>[a-z][a-z-]{{2,}})\W*", text.strip()
-    )
+    gold = re.escape(gold_raw.strip())
+    compound = re.fullmatch(rf"(?i:(?:a|an|the)\s+)?(?i:{gold})\s+(?P<head>[A-Za-z]+)\W*", text.strip())
+    if compound is not None and compound["head"].casefold() in _COMPOUNDS:
+        return True  # "Copper sulfate." for copper
+    # after an article: "Copper sheeting." or "Oak planks." is the material, not a kind; "A Bulldog Ant." in title
+    # case as "A bulldog ant." (review 55)
+    found = re.fullmatch(rf"(?i:a|an)\s+(?i:{gold})\s+(?P<head>[A-Za-z][a-z-]{{2,}})\W*", text.strip())
     if found is None:
         return False
-    head = found["head"]
+    head = found["head"].casefold()
+    if head in _SPECIES_AFTER and not re.search(rf"(?i)\bbreed|\b{head}", question):
+        return True  # "A fox terrier." for the fox: a dog
     return not (head.endswith("ly") or head in _AFTER_A_NAME or _a_class_here(head, question))
+
+
+def another_animal(text: str, gold_raw: str) -> bool:
+    """``text`` is a modifier and the gold's last word that together name another animal: "A sea lion." for lion,
+    "A red panda." for giant panda (``_NOT_THE_ANIMAL``), unless the gold itself says so.
+
+    >>> another_animal("A sea lion.", "Lion"), another_animal("A red panda.", "Giant panda")
+    (True, True)
+    >>> another_animal("A Bengal tiger.", "Tiger"), another_animal("A sea lion.", "Sea lion")
+    (False, False)
+    """
+    words = re.findall(r"[a-z]+", text.casefold())
+    if words[:1] in (["a"], ["an"], ["the"]):
+        words = words[1:]
+    gold_words = re.findall(r"[a-z]+", gold_raw.casefold())
+    if len(words) != 2 or not gold_words or words[-1] != gold_words[-1]:
+        return False
+    return "-".join(words) in _NOT_THE_ANIMAL and "-".join(gold_words[-2:]) not in _NOT_THE_ANIMAL
 
 
 def _a_class_here(noun: str, question: str) -> bool:

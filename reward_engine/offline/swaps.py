@@ -57,22 +57,96 @@ def word_swapped(claim: str, sentences: list[str]) -> bool:
 
 
 _SIDE = r"(?:the\s+)?[A-Z][\w'-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w'-]*)*"
+# each relation read as one canonical direction: who beat whom, who came first, who was chosen over whom; a passive
+# or a converse verb says the same pair the other way round ("the Celtics were defeated by the Lakers", "the Celtics
+# lost to the Lakers", "Adams succeeded Washington": review 55 found "beat" against "defeated" and passives unread)
+_WON = r"beat(?:s)?(?:\s+out)?|defeat(?:s|ed)|edged\s+out|edges\s+out|overcame|overcomes|outscored|outpolled"
+_LOST = r"(?:lost|loses)\s+to|(?:was|were|is|are|got)\s+(?:beaten|defeated|edged\s+out|outscored|outpolled)\s+by"
+_CHOSEN = r"(?:(?:chooses|chose|chosen|picks|picked|prefers|preferred|favou?rs|favou?red)\s+)?(?P<over>over)"
 _ORDERED = re.compile(
-    rf"(?P<a>{_SIDE})\s+(?:(?:chooses|chose|chosen|picks|picked|prefers|preferred|favou?rs|favou?red)\s+)?"
-    rf"(?:(?P<rel>over|beat|beats|defeated|defeats|outscored|outsold|outranks|outranked|preceded|precedes|"
-    rf"succeeded|succeeds)|(?P<pref>to))\s+(?P<b>{_SIDE})"
+    rf"(?P<a>{_SIDE})\s+(?:{_CHOSEN}|(?:(?:chooses|chose|chosen|picks|picked|prefers|preferred|favou?rs|"
+    rf"favou?red)\s+)?(?P<pref>to)|(?P<won>{_WON})|(?P<lost>{_LOST})|(?P<first>preceded|precedes)|"
+    rf"(?P<later>succeeded|succeeds)|(?:was|were|is|are)\s+(?P<first_by>succeeded)\s+by|"
+    rf"(?:was|were|is|are)\s+(?P<later_by>preceded)\s+by|(?P<other>outsold|outsells|outranks|outranked))\s+"
+    rf"(?P<b>{_SIDE})"
 )
 
 
-def _pairs(text: str) -> set[tuple[str, str, str]]:
-    """(first name, relation, second name), "the" dropped and lower-cased: the ordered pairs a text states."""
+def _side(name: str) -> frozenset[str]:
+    """A name's words, lower-cased, without "the", "of", "de": "John Adams" and "Adams" share one."""
+    return frozenset(w for w in name.lower().split() if w not in ("the", "of", "de"))
+
+
+def _pairs(text: str) -> set[tuple[frozenset[str], str, frozenset[str]]]:
+    """(first name's words, relation, second name's words): the ordered pairs a text states, each relation in one
+    direction (winner first, earlier first, chosen first).
+
+    >>> [(sorted(a), r, sorted(b)) for a, r, b in _pairs("The Celtics were defeated by the Lakers.")]
+    [(['lakers'], 'beat', ['celtics'])]
+    >>> [(sorted(a), r, sorted(b)) for a, r, b in _pairs("John Adams succeeded George Washington.")]
+    [(['george', 'washington'], 'preceded', ['adams', 'john'])]
+    """
     out = set()
     for found in _ORDERED.finditer(text):
         if found["pref"] and not re.search(r"(?i)\bprefer\w*\s+\S+(?:\s+\S+){0,3}\s*$", text[: found.end("a")]):
             continue  # "to" orders a pair only after "prefers" ("prefers Raoul to the Phantom")
-        a, b = (re.sub(r"(?i)^the\s+", "", found[k]).lower() for k in ("a", "b"))
-        out.add((a.split()[-1] if a else a, (found["rel"] or "to").lower(), b.split()[0] if b else b))
+        a, b = _side(found["a"]), _side(found["b"])
+        if found["won"]:
+            out.add((a, "beat", b))
+        elif found["lost"]:
+            out.add((b, "beat", a))
+        elif found["first"] or found["first_by"]:
+            out.add((a, "preceded", b))
+        elif found["later"] or found["later_by"]:
+            out.add((b, "preceded", a))
+        elif found["other"]:
+            out.add((a, found["other"].lower()[:6], b))  # "outsold"/"outsells", "outranks"/"outranked"
+        else:
+            out.add((a, "over", b))
     return out
+
+
+# what a question asks: the one chosen (not the one passed over), the winner (not the loser)
+_ASKS_A_CHOICE = re.compile(
+    r"(?i)\b(?:choose|chooses|chose|chosen|pick|picks|picked|prefer|prefers|preferred|select|selects|selected|"
+    r"marry|marries|married|end(?:s)? up with|ended up with|go(?:es)? with|went with|favou?r|fall(?:s)? for|fell for|"
+    r"leaves? with|left with)\b"
+)
+_ASKS_PASSED_OVER = re.compile(r"(?i)\b(?:over|instead of|rather than|reject|turn(?:s|ed)? down|passe[sd] over)\b")
+_ASKS_A_WIN = re.compile(r"(?i)\b(?:won|win|wins|winner|winners|winning|victor|victorious|champions?)\b")
+_ASKS_A_LOSS = re.compile(r"(?i)\b(?:lost|lose|loses|losing|loser|losers|runners?-up|beaten|defeated|beat|defeat)\b")
+
+
+def asks_a_choice(question: str) -> bool:
+    """Whom someone chose, married or ended up with, not whom they passed over."""
+    return bool(_ASKS_A_CHOICE.search(question)) and not _ASKS_PASSED_OVER.search(question)
+
+
+def asks_a_win(question: str) -> bool:
+    """Who or what won, not who lost or whom the winner beat."""
+    return bool(_ASKS_A_WIN.search(question)) and not _ASKS_A_LOSS.search(question)
+
+
+def on_the_losing_side(question: str, response: str, sentences: list[str]) -> bool:
+    """The response names only the side a sentence puts second where the question asks for the first: "The Boston
+    Celtics." to who won, where "the Lakers beat the Boston Celtics"; "Raoul." to whom she chooses, where she
+    "chooses the Phantom over Raoul" (hostile pass 55 and review 55: Binary RAR paid both 1).
+
+    >>> on_the_losing_side("Who won the 1985 NBA Finals?", "The Boston Celtics.",
+    ...                    ["The Los Angeles Lakers beat the Boston Celtics in the 1985 NBA Finals."])
+    True
+    >>> on_the_losing_side("Which team did the Lakers beat in 1985?", "The Boston Celtics.",
+    ...                    ["The Los Angeles Lakers beat the Boston Celtics in the 1985 NBA Finals."])
+    False
+    """
+    wanted = "beat" if asks_a_win(question) else "over" if asks_a_choice(question) else None
+    if wanted is None:
+        return False
+    said = _side(" ".join(re.findall(r"\b[A-Z][\w'-]*", response)))
+    if not said:
+        return False
+    pairs = [(a, b) for s in sentences for a, rel, b in _pairs(s) if rel == wanted]
+    return any(said <= b for _, b in pairs) and not any(said & a for a, _ in pairs)
 
 
 def order_turned(claim: str, passage: str) -> bool:
@@ -82,6 +156,12 @@ def order_turned(claim: str, passage: str) -> bool:
     True
     >>> order_turned("The Lakers beat the Celtics in 1985.", "The Lakers beat the Celtics in 1985.")
     False
+    >>> order_turned("The Celtics beat the Lakers in 1985.", "The Celtics lost to the Lakers in 1985.")
+    True
     """
     stated, told = _pairs(claim), _pairs(passage)
-    return any((b, rel, a) in told and (a, rel, b) not in told for a, rel, b in stated)
+
+    def said(a: frozenset[str], rel: str, b: frozenset[str]) -> bool:
+        return any(r == rel and a & x and b & y for x, r, y in told)
+
+    return any(said(b, rel, a) and not said(a, rel, b) for a, rel, b in stated)

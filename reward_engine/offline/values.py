@@ -79,7 +79,8 @@ def date_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, readi
 
 # an offset from a date: "a year after", "the day before", "on the eve of"
 _OFFSET = re.compile(
-    r"(?i)\b(?:(?:(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|several|\d+)\s+"
+    r"(?i)\b(?:(?:(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|twenty|thirty|"
+    r"forty|fifty|sixty|seventy|eighty|ninety|(?:twenty|thirty|forty|fifty)[\s-]\w+|a few|several|\d+)\s+"
     r"(?:days?|weeks?|fortnights?|months?|years?|decades?|century|centuries)|the\s+(?:day|week|month|year))\s+"
     r"(?:after|before|later\s+than|earlier\s+than|prior\s+to|following|preceding)|on\s+the\s+eve\s+of)\b"
 )
@@ -457,6 +458,19 @@ _CALENDAR_CLASSES = (
 )
 
 
+# a month's or weekday's short form, written with its point, before a number or at the end ("Jun.", "Oct 5", "Thu."):
+# "Mar" or "Jan" inside a sentence may be a word or a name
+_IN_FULL = {
+    **{m[:3]: m for m in "january february march april june july august september october november december".split()},
+    "sept": "september",
+    **{d[:3]: d for d in "monday tuesday wednesday thursday friday saturday sunday".split()},
+    "tues": "tuesday",
+    "thur": "thursday",
+    "thurs": "thursday",
+}
+_ABBREVIATED = re.compile(rf"(?i)\b({'|'.join(sorted(_IN_FULL, key=len, reverse=True))})(?:\.|(?=\s*\d)|\s*$)")
+
+
 def other_calendar_word(text: str, gold_raw: str) -> bool:
     """The gold names a weekday or a month beside its number and the answer names another: "The fourth Saturday of
     September." for Fourth Sunday of September (hostile pass 55: only the ordinal was compared, so another weekday or
@@ -468,9 +482,12 @@ def other_calendar_word(text: str, gold_raw: str) -> bool:
     False
     >>> other_calendar_word("The fourth Sunday of September or October.", "Fourth Sunday of September")
     True
+    >>> other_calendar_word("The second Sunday in Jun.", "Second Sunday of May")
+    True
     """
     if not re.search(rf"(?i)\d|\b(?:{'|'.join(ORDINAL_WORDS)}|last)\b", gold_raw):
         return False  # no number beside: "August Wilson" names no month (landing review)
+    text = _ABBREVIATED.sub(lambda m: _IN_FULL[m[1].lower()], text)  # "The second Sunday in Jun." (review 55)
     gold_words, said = set(re.findall(r"[a-z]+", gold_raw.lower())), set(re.findall(r"[a-z]+", text.lower()))
     for words in _CALENDAR_CLASSES:
         wanted, others = gold_words & words, (said & words) - gold_words

@@ -1,0 +1,80 @@
+"""Review 55's misses that were reward holes, closed (issue #74): a gold named as the one beaten or rejected, a
+pair the other way round another verb or a passive, "a"/"an" + the gold + another head in title case or a
+species after a non-breed gold, a compound of an element, a modifier that makes another animal, a feature "of"
+the gold place, the capital district for a state, abbreviated months, offsets counted in words past twelve. Each
+case below is new (review 55's own rows are pinned in tests/data/grader_reviews.jsonl); the wrong ones all but three
+(the Carter, Sea of Japan and Waterloo rows, guards) and four right ones failed on cb7647b."""
+
+from __future__ import annotations
+
+import pytest
+
+from reward_engine.offline import facts
+from reward_engine.offline.grader import grade
+
+WRONG_PAID = [
+    ("Juventus beat Barcelona in the final.", "Barcelona", "Which club won the 2015 Champions League final?"),
+    ("Barcelona lost to Juventus.", "Barcelona", "Which club won the 2015 Champions League final?"),
+    ("Jimmy Carter defeated Ronald Reagan.", "Ronald Reagan", "Who won the 1980 US presidential election?"),
+    (
+        "She marries Darcy, turning down Mr. Collins.",
+        "Mr. Collins",
+        "Whom does Charlotte marry in Pride and Prejudice?",
+    ),
+    ("A sea horse.", "Horse", "What animal is Black Beauty?"),
+    ("A Fox Terrier.", "Fox", "What animal is Fantastic Mr Fox?"),
+    ("A Poodle Moth.", "Poodle", "What breed of dog is Fifi?"),
+    ("Zinc oxide.", "Zinc", "Which metal coats galvanised steel?"),
+    ("The Sea of Japan.", "Japan", "Which country is Mount Fuji in?"),
+    ("Washington DC.", "Washington", "Which US state is Spokane in?"),
+    ("The third Monday in Feb.", "Third Monday of January", "When is Martin Luther King Jr. Day?"),
+    ("Eighteen months after March 1815.", "June 1815", "When was the Battle of Waterloo?"),
+]
+
+RIGHT_KEPT = [
+    ("Barcelona beat Juventus in the final.", "Barcelona", "Which club won the 2015 Champions League final?"),
+    ("Barcelona beat Juventus.", "Juventus", "Which club did Barcelona beat in the 2015 Champions League final?"),
+    ("An Arabian horse.", "Horse", "What animal is Black Beauty?"),
+    ("A Persian cat.", "Persian", "What breed of cat is Mr. Bigglesworth?"),
+    ("A lion cub.", "Lion", "What kind of animal is Simba?"),
+    ("The University of Cambridge.", "Cambridge", "Which university did Isaac Newton attend?"),
+    ("Washington.", "Washington", "Which US state is Spokane in?"),
+    ("The third Monday in Jan.", "Third Monday of January", "When is Martin Luther King Jr. Day?"),
+    ("A Bengal tiger.", "Tiger", "What animal is Shere Khan in The Jungle Book?"),
+]
+
+
+@pytest.mark.parametrize(("answer", "gold", "question"), WRONG_PAID)
+def test_a_wrong_answer_is_incorrect(answer: str, gold: str, question: str) -> None:
+    assert grade(answer, gold, question).name == "INCORRECT"
+
+
+@pytest.mark.parametrize(("answer", "gold", "question"), RIGHT_KEPT)
+def test_the_right_answer_stays_correct(answer: str, gold: str, question: str) -> None:
+    assert grade(answer, gold, question).name == "CORRECT"
+
+
+FINAL = ["Brazil beat Germany 2–0 in the 2002 World Cup final."]
+
+
+def test_a_pair_turned_round_another_verb_is_contradicted() -> None:
+    assert facts.contradicted("Germany defeated Brazil in the 2002 final.", FINAL) is True
+    assert facts.contradicted("Brazil lost to Germany in the 2002 final.", FINAL) is True
+    assert facts.contradicted("Germany lost to Brazil in the 2002 final.", FINAL) is False
+    assert facts.contradicted("Germany was beaten by Brazil in the 2002 final.", FINAL) is False
+
+
+def test_the_loser_named_for_the_winner_is_contradicted() -> None:
+    assert facts.answer_contradicted("Who won the 2002 World Cup final?", "Germany.", FINAL) is True
+    assert facts.answer_contradicted("Who won the 2002 World Cup final?", "Brazil.", FINAL) is False
+    asked_the_loser = "Whom did Brazil beat in the 2002 World Cup final?"
+    assert facts.answer_contradicted(asked_the_loser, "Germany.", FINAL) is False
+    chose = ["In the end, Elizabeth chooses Darcy over Wickham."]
+    assert facts.answer_contradicted("Whom does Elizabeth choose in the end?", "Wickham.", chose) is True
+    assert facts.answer_contradicted("Whom does Elizabeth choose in the end?", "Darcy.", chose) is False
+
+
+def test_a_division_of_the_place_is_the_place() -> None:
+    question = "In which Canadian province is Montreal?"
+    assert grade("In the Province of Quebec.", "Quebec", question).name == "CORRECT"
+    assert grade("Gulf of Mexico.", "Mexico", "Which country borders the US to the south?").name == "INCORRECT"
