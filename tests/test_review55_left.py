@@ -1,7 +1,9 @@
 """Review 55's misses that were reward holes, closed (issue #74): a gold named as the one beaten or rejected, a
 pair the other way round another verb or a passive, "a"/"an" + the gold + another head in title case or a
-species after a non-breed gold, a compound of an element, a modifier that makes another animal, a feature "of"
-the gold place, the capital district for a state, abbreviated months, offsets counted in words past twelve. Each
+species after a non-breed gold, "a"/"an" + another kind with another set aside, a compound of an element, a
+modifier that makes another animal, a feature "of"
+the gold place, the capital district for a state, abbreviated months, offsets counted in words past twelve; and
+under-pays mended: another word for the gold's kind or its young ("A solicitor." for lawyer, "A foal." for horse). Each
 case below is new (review 55's own rows are pinned in tests/data/grader_reviews.jsonl); the wrong ones all but three
 (the Carter, Sea of Japan and Waterloo rows, guards) and four right ones failed on cb7647b."""
 
@@ -29,6 +31,8 @@ WRONG_PAID = [
     ("Washington DC.", "Washington", "Which US state is Spokane in?"),
     ("The third Monday in Feb.", "Third Monday of January", "When is Martin Luther King Jr. Day?"),
     ("Eighteen months after March 1815.", "June 1815", "When was the Battle of Waterloo?"),
+    ("A lamb, not a goat.", "Pig", "What type of animal is Babe?"),
+    ("A kid or a lamb.", "Goat", "What animal is Heidi's Schwänli?"),
 ]
 
 RIGHT_KEPT = [
@@ -41,6 +45,9 @@ RIGHT_KEPT = [
     ("Washington.", "Washington", "Which US state is Spokane in?"),
     ("The third Monday in Jan.", "Third Monday of January", "When is Martin Luther King Jr. Day?"),
     ("A Bengal tiger.", "Tiger", "What animal is Shere Khan in The Jungle Book?"),
+    ("A solicitor.", "Lawyer", "What was Gandhi's profession in South Africa?"),
+    ("Probably a foal.", "Horse", "What animal is Black Beauty?"),
+    ("A cygnet, not a duckling.", "Swan", "What is the Ugly Duckling in the end?"),
 ]
 
 

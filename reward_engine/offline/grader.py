@@ -1083,6 +1083,8 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
     seg = normalize(candidate.text)
     if not seg:
         return Label.NOT_ATTEMPTED, False
+    if kinds.same_kind(candidate.text, gold_raw):
+        return Label.CORRECT, False  # "An attorney." for lawyer, "A piglet." for pig (review 55)
     if (
         (seg == gold or same_answer(seg, gold))
         and _same_figures(candidate.text, gold_raw)

@@ -78,7 +78,10 @@ _NOT_THE_ANIMAL = frozenset(
     killer-whale
     """.split()
 )
-_ONE_NOUN = re.compile(r"(?:a|an|A|An)\s+(?P<noun>[a-z][a-z-]{2,})\W*")
+# one noun after "a"/"an", perhaps then another set aside or offered: "A lamb, not a goat.", "A lamb or a goat."
+_ONE_NOUN = re.compile(
+    r"(?:a|an|A|An)\s+(?P<noun>[a-z][a-z-]{2,})(?:\W*|,?\s+(?P<tail>not|rather than|instead of|or)\b.*)", re.S
+)
 _ASKS_PERSON_PLACE_TIME = re.compile(r"(?i)^\W*(?:who|whom|whose|where|when|why|how)\b")
 _WORD = re.compile(r"[a-z]+")
 # "What is the name of Dorothy's dog?", "Name the scientist ...": "A terrier." describes it ("the name for a group
@@ -110,6 +113,8 @@ def names_another_kind(text: str, gold: str, question: str, whole: str = "") -> 
     False
     >>> names_another_kind("A tree nut.", "almond", "Which nut is the main ingredient of marzipan?")
     False
+    >>> names_another_kind("A lamb, not a goat.", "pig", "What type of animal is Babe?")
+    True
     """
     found = _ONE_NOUN.fullmatch(text.strip())
     if found is None or not question or _ASKS_PERSON_PLACE_TIME.match(question) or _ASKS_A_NAME.search(question):
@@ -124,6 +129,59 @@ def names_another_kind(text: str, gold: str, question: str, whole: str = "") -> 
         return False
     # the gold's head ("dog" of "bulldog", "whale" of "blue whale"): the class it belongs to
     return not any(_stem(w).endswith(noun) for w in _WORD.findall(gold.casefold()))
+
+
+# another word for the same kind, or the young of it: "An attorney." for lawyer, "A piglet." for pig, "A fawn." for
+# deer name the gold (review 55: INCORRECT once "a"/"an" + another noun read as another kind); answer word -> the
+# gold words it is one of (directed: a solicitor is a lawyer, not every lawyer a solicitor)
+_SAME_KIND = {
+    "attorney": {"lawyer"},
+    "lawyer": {"attorney"},
+    "solicitor": {"lawyer"},
+    "barrister": {"lawyer"},
+    "doctor": {"physician"},
+    "physician": {"doctor"},
+    "mongrel": {"dog"},
+    "mutt": {"dog"},
+    "hog": {"pig"},
+    "swine": {"pig"},
+    "thunderhead": {"cumulonimbus"},
+    "aerie": {"eyrie"},
+    "eyrie": {"aerie"},
+    "automobile": {"car"},
+    "piglet": {"pig"},
+    "puppy": {"dog"},
+    "pup": {"dog", "seal"},
+    "kitten": {"cat"},
+    "cub": {"lion", "tiger", "bear", "fox", "wolf", "leopard", "cheetah", "panda"},
+    "calf": {"cow", "cattle", "whale", "elephant", "giraffe"},
+    "foal": {"horse", "pony", "donkey", "zebra"},
+    "colt": {"horse"},
+    "filly": {"horse"},
+    "lamb": {"sheep"},
+    "fawn": {"deer"},
+    "duckling": {"duck"},
+    "gosling": {"goose"},
+    "cygnet": {"swan"},
+    "joey": {"kangaroo"},
+    "owlet": {"owl"},
+    "eaglet": {"eagle"},
+    "leveret": {"hare"},
+    "tadpole": {"frog", "toad"},
+}
+
+
+def same_kind(text: str, gold_raw: str) -> bool:
+    """``text`` is "a"/"an" and one noun that is another word for the gold's one-word kind, or its young.
+
+    >>> same_kind("An attorney.", "Lawyer"), same_kind("A piglet.", "Pig"), same_kind("A kitten.", "Persian")
+    (True, True, False)
+    """
+    found = _ONE_NOUN.fullmatch(text.strip())
+    gold = re.findall(r"[a-z]+", gold_raw.casefold())
+    if found is None or found["tail"] == "or" or len(gold) != 1:
+        return False
+    return _stem(gold[0]) in _SAME_KIND.get(found["noun"].casefold(), ())
 
 
 def modifies_another_noun(text: str, gold_raw: str, question: str) -> bool:
