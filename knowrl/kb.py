@@ -3,10 +3,10 @@ changed since it was built, then checked (whatever its kind) before the first st
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from pathlib import Path
 
+from knowrl import build_stamp
 from knowrl.config import ConfigError, TrainConfig
 from reward_engine.knowledge import kb_path
 
@@ -16,7 +16,8 @@ log = logging.getLogger(__name__)
 def ensure_kb(config: TrainConfig) -> None:
     """Build the reward's KB when it is missing, or again, as exactly the file's documents, when ``kb.build_from``
     changed since the KB was built from it (a run trained against the old text: hostile pass 54). Idempotent; DDP
-    ranks wait for the one that builds."""
+    ranks wait for the one that builds. The file is compared by its stat first and hashed only when that differs
+    (``knowrl.build_stamp``), by one rank at a time."""
     reward = config.reward
     if reward is None or not reward.factuality.enabled or reward.factuality.source:
         return  # nothing to build: no facts, or a source the user runs
@@ -25,19 +26,19 @@ def ensure_kb(config: TrainConfig) -> None:
     path = kb_path(reward.factuality.kb_path) or Path("")
     dense_index = reward.factuality.retrieval_mode != "bm25"  # BM25-only runs skip minutes of embedding
     given = config.kb.build_from
-    stamp = _input_stamp(Path(given)) if given and given != "demo" else None
-    if _current(path, dense_index, stamp) or (path.exists() and not given):
-        return  # built (from this input), or a KB the user gave as-is (e.g. a documents-only FActScore DB)
+    input_file = Path(given) if given and given != "demo" else None
+    if _current(path, dense_index, input_file, hash_it=False) or (path.exists() and not given):
+        return  # built (from this input, by its stat), or a KB the user gave as-is (e.g. a documents-only DB)
     source = given or ("demo" if reward.factuality.kb_path == "demo" else None)
     if source is None:
         raise ConfigError(
             f"knowledge base {path} does not exist; build it (python -m retrieval.build) or set kb.build_from"
         )
     path.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(path) + ".lock"):  # DDP ranks start together: one builds, the others wait
-        if _current(path, dense_index, stamp):
+    with FileLock(str(path) + ".lock"):  # DDP ranks start together: one hashes or builds, the others wait
+        if _current(path, dense_index, input_file, hash_it=True):
             return
-        again = stamp is not None and path.exists()
+        again = input_file is not None and path.exists()
         log.info(
             "%s the knowledge base %s from %s%s",
             "rebuilding" if again else "building",
@@ -47,51 +48,24 @@ def ensure_kb(config: TrainConfig) -> None:
             if again
             else " (once" + ("" if dense_index else "; BM25 only, as retrieval_mode is bm25") + ")",
         )
+        stamp = build_stamp.take(input_file) if input_file is not None else None  # before the build reads it
         build_kb(path, source, dense_index)
         if stamp is not None:
-            _record_stamp(path, stamp)
+            build_stamp.record(path, stamp)
 
 
-_STAMP_KEY = "build_from_sha256"
-
-
-def _input_stamp(source: Path) -> str:
-    """The build input's content hash (a missing file is the build's to report)."""
-    digest = hashlib.sha256()
-    try:
-        with source.open("rb") as handle:
-            while block := handle.read(1 << 20):
-                digest.update(block)
-    except OSError:
-        return ""
-    return digest.hexdigest()
-
-
-def _current(path: Path, dense_index: bool, stamp: str | None) -> bool:
-    """Built, and (with a stamp) built from the input whose content hash is ``stamp``."""
+def _current(path: Path, dense_index: bool, input_file: Path | None, hash_it: bool) -> bool:
+    """Built, and (with an input file) built from that file as it is now: by its stat alone, or with ``hash_it``
+    by its content where the stat differs (which refreshes the stamp)."""
     from retrieval.build import is_built
-    from retrieval.schema import connect, get_meta
 
     if not is_built(path, dense_index):
         return False
-    if stamp is None:
+    if input_file is None:
         return True
-    conn = connect(path, readonly=True)
-    try:
-        return get_meta(conn).get(_STAMP_KEY) == stamp
-    finally:
-        conn.close()
-
-
-def _record_stamp(path: Path, stamp: str) -> None:
-    from retrieval.schema import connect, set_meta
-
-    conn = connect(path)
-    try:
-        with conn:
-            set_meta(conn, _STAMP_KEY, stamp)
-    finally:
-        conn.close()
+    if hash_it:
+        return build_stamp.unchanged(path, input_file)
+    return build_stamp.unchanged_by_stat(path, input_file)
 
 
 def check_reward_knowledge(config: TrainConfig) -> None:

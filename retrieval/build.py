@@ -34,6 +34,7 @@ from retrieval.dense import IndexMismatchError
 from retrieval.embedder import Embedder
 from retrieval.models import DEFAULT_EMBEDDING_MODEL
 from retrieval.schema import (
+    INPUT_STAMP_KEYS,
     connect,
     create_schema,
     document_columns,
@@ -184,8 +185,8 @@ def build(
             ingest(conn, documents, chunker, progress, replace, False, bad_rows) if documents is not None else None
         )
         synced = sync_passages(conn, progress)
-        if documents is not None:
-            conn.execute("DELETE FROM meta WHERE key = 'preset'")
+        if documents is not None:  # another input: neither the preset nor a caller's input file any more
+            conn.executemany("DELETE FROM meta WHERE key = ?", [("preset",), *((k,) for k in INPUT_STAMP_KEYS)])
             if preset is not None:
                 set_meta(conn, "preset", preset)
         set_meta(conn, "chunker", {"tokenizer": chunker.name, "max_tokens": max_tokens})

@@ -66,3 +66,91 @@ def test_a_changed_build_from_file_rebuilds_the_kb_as_exactly_its_documents(tmp_
         ensure_kb(config)
     assert not [r for r in caplog.records if "building" in r.getMessage()], "an unchanged input is not rebuilt"
     assert documents() == dict(v2)
+
+
+def _settle(path, seconds: float = 10.0) -> None:
+    """The file's mtime ``seconds`` in the past: a stamp taken just after a write is not trusted (racy mtime)."""
+    import os
+    import time
+
+    past = time.time_ns() - int(seconds * 1e9)
+    os.utime(path, ns=(past, past))
+
+
+def _hashes(monkeypatch) -> list[int]:
+    """One entry per SHA-256 started from now on (how a job start reads the build_from file whole)."""
+    import hashlib
+
+    started: list[int] = []
+    real = hashlib.sha256
+
+    def counted(*args, **kwargs):
+        started.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hashlib, "sha256", counted)
+    return started
+
+
+def _rebuilds(caplog, config) -> int:
+    import logging
+
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="knowrl.kb"):
+        ensure_kb(config)
+    return len([r for r in caplog.records if "building" in r.getMessage()])
+
+
+def test_an_unchanged_build_from_file_is_keyed_by_its_stat_not_read_again(tmp_path, monkeypatch, caplog):
+    """Every job start on every rank hashed the whole kb.build_from file (cb7647b): now its size and mtime are
+    compared first; a touched file is hashed once, found the same, and its stat refreshed (no rebuild)."""
+    import os
+
+    config = _config(tmp_path, "bm25")
+    docs = tmp_path / "docs.jsonl"
+    _settle(docs)
+    ensure_kb(config)
+    read = _hashes(monkeypatch)
+    assert _rebuilds(caplog, config) == 0 and read == [], "an unchanged file is neither rebuilt nor read"
+    os.utime(docs)  # touched: same text, a new mtime
+    _settle(docs, 5)
+    assert _rebuilds(caplog, config) == 0 and read == [1], "hashed once, the same: no rebuild"
+    assert _rebuilds(caplog, config) == 0 and read == [1], "the refreshed stat vouches for it"
+
+
+def test_a_kb_stamped_before_stats_is_hashed_once_not_rebuilt(tmp_path, monkeypatch, caplog):
+    """A KB built before the stamp held size and mtime (the hash alone, ``build_from_sha256``) is not embedded
+    again for lacking them: its file is hashed once, and the stamp recorded."""
+    import hashlib
+    import sqlite3
+
+    config = _config(tmp_path, "bm25")
+    db, docs = tmp_path / "kb.db", tmp_path / "docs.jsonl"
+    _settle(docs)
+    ensure_kb(config)
+    digest = hashlib.sha256(docs.read_bytes()).hexdigest()
+    with sqlite3.connect(db) as conn:  # as cb7647b left it
+        conn.execute("DELETE FROM meta WHERE key = 'build_from'")
+        conn.execute("INSERT OR REPLACE INTO meta VALUES ('build_from_sha256', ?)", (json.dumps(digest),))
+    read = _hashes(monkeypatch)
+    assert _rebuilds(caplog, config) == 0 and read == [1]
+    assert _rebuilds(caplog, config) == 0 and read == [1], "stamped: not read again"
+
+
+def test_a_hand_rebuild_from_another_file_is_noticed_by_the_next_job(tmp_path, caplog):
+    """``python -m retrieval.build --input OTHER --db KB`` left kb.build_from's stamp in the KB (cb7647b), so the
+    next job trained against OTHER's text; a build of other documents now clears the stamp and the job rebuilds."""
+    import sqlite3
+
+    from retrieval.build import main as build_main
+
+    config = _config(tmp_path, "bm25")
+    db, docs = tmp_path / "kb.db", tmp_path / "docs.jsonl"
+    _settle(docs)
+    ensure_kb(config)
+    other = tmp_path / "other.jsonl"
+    other.write_text(json.dumps({"title": "Elsewhere", "text": "Another text entirely."}) + "\n")
+    assert build_main(["--input", str(other), "--db", str(db), "--no-dense", "--no-progress"]) == 0
+    assert _rebuilds(caplog, config) == 1
+    with sqlite3.connect(db) as conn:
+        assert dict(conn.execute("SELECT title, text FROM documents")) == dict(CORPUS)
