@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import math
-import os
 import types
 import typing
 from pathlib import Path
@@ -351,11 +350,13 @@ def check_trl_values(values: Any, cls: type, section: str) -> None:
                 raise ValueError(f"{name} must be {within}, got {value}")
 
 
-def check_generation_batch(values: Any, cls: type, world_size: int | None = None) -> None:
+def check_generation_batch(values: Any, cls: type, world_size: int) -> None:
     """TRL's rule (GRPOConfig.__post_init__, trl 1.16) with the config: the generation batch,
     ``per_device_train_batch_size`` x ``steps_per_generation`` (default ``gradient_accumulation_steps``) x processes,
     or ``generation_batch_size``, holds whole groups of ``num_generations``. TRL raised it after the model loaded,
-    naming only its derived ``generation_batch_size`` (hostile pass 56). Call after ``check_trl_values``."""
+    naming only its derived ``generation_batch_size`` (hostile pass 56). ``world_size`` is the GRPO launch's: the
+    check belongs to its start (``knowrl.grpo.check_start``), not to every job that reads the config (``knowrl.sft``
+    held a config to it at its own process count). Call after ``check_trl_values``."""
     if not isinstance(values, dict):
         return
     defaults = {f.name: f.default for f in dataclasses.fields(cls)}
@@ -363,14 +364,13 @@ def check_generation_batch(values: Any, cls: type, world_size: int | None = None
     def value(key: str) -> Any:
         return values[key] if values.get(key) is not None else defaults.get(key)
 
-    world = world_size or int(os.environ.get("WORLD_SIZE", "1") or 1)
     per_device, groups = value("per_device_train_batch_size"), value("num_generations")
     generation, steps = value("generation_batch_size"), value("steps_per_generation")
-    processes = f" x {world} processes" if world > 1 else ""
+    processes = f" x {world_size} processes" if world_size > 1 else " x 1 process"  # the world size, named either way
     if generation is not None and steps is not None:
         raise ValueError("grpo.generation_batch_size and grpo.steps_per_generation: set one of them, not both")
     if generation is not None:
-        if generation % (per_device * world):
+        if generation % (per_device * world_size):
             raise ValueError(
                 f"grpo.generation_batch_size {generation} must be a multiple of grpo.per_device_train_batch_size "
                 f"{per_device}{processes}"
@@ -379,7 +379,7 @@ def check_generation_batch(values: Any, cls: type, world_size: int | None = None
     else:
         key = "steps_per_generation" if steps is not None else "gradient_accumulation_steps"
         steps = value(key)
-        generation = per_device * steps * world
+        generation = per_device * steps * world_size
         batch = f"grpo.per_device_train_batch_size {per_device} x grpo.{key} {steps}{processes} = {generation}"
     if generation % groups:
         raise ValueError(
@@ -546,7 +546,6 @@ def load_train_config(path: str | Path, overrides: list[str] | None = None) -> T
         from trl import GRPOConfig, SFTConfig
 
         check_trl_values(data.get("grpo"), GRPOConfig, "grpo")  # before the validators that add these numbers
-        check_generation_batch(data.get("grpo"), GRPOConfig)
         check_trl_values(data.get("sft"), SFTConfig, "sft")
     except ValueError as exc:
         raise ConfigError(f"{path}: {exc}") from None

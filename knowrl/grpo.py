@@ -61,9 +61,35 @@ def _rank() -> tuple[int, int]:
     return int(os.environ.get("RANK", "0")), int(os.environ.get("WORLD_SIZE", "1"))
 
 
+def check_start(config: TrainConfig, world: int) -> None:
+    """What TRL and the trainer refused only after the policy loaded, refused before anything loads, for this
+    launch's ``world`` size: a generation batch of whole ``num_generations`` groups (in ``load_train_config`` this
+    held ``knowrl.sft`` and ``knowrl.task_eval`` to it at their own process count), an evaluation GRPO is given no
+    dataset for, and dynamic sampling's settings. Raises ``ConfigError`` (one line naming the keys)."""
+    from trl import GRPOConfig
+
+    from knowrl.config import ConfigError, check_generation_batch
+
+    try:
+        check_generation_batch(config.grpo, GRPOConfig, world)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    strategy = config.grpo.get("eval_strategy")
+    if strategy not in (None, "no"):  # transformers refused it after the model loaded: no eval_dataset is passed
+        raise ConfigError(
+            f"grpo.eval_strategy {strategy!r}: GRPO is given no eval dataset here; held-out rows are evaluated by "
+            "pipeline.evaluate_before_after (data.eval) or python -m knowrl.evaluate; set grpo.eval_strategy: no"
+        )
+    if config.dynamic_sampling.max_rounds:
+        from knowrl import dynamic_sampling
+
+        dynamic_sampling.check(config.grpo, world)
+
+
 def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None = None) -> dict[str, Any]:
     """One GRPO run; ``callbacks`` are extra ``transformers.TrainerCallback`` objects (e.g. for benchmarks)."""
     started = time.perf_counter()
+    check_start(config, _rank()[1])  # again here for callers that skip knowrl.train's run: it costs nothing
     ensure_kb(config)
     check_reward_knowledge(config)  # a source that cannot serve the reward: one line, before the policy loads
     policy = load_policy(config.model, config.lora, config.seed)  # before importing trl's trainer
@@ -99,7 +125,6 @@ def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None
     if config.dynamic_sampling.max_rounds:
         from knowrl import dynamic_sampling
 
-        dynamic_sampling.check(config.grpo, world)
         trainer_cls = dynamic_sampling.trainer_class(GRPOTrainer)
     args = grpo_args(config)
     if args.use_vllm and not cuda_available():

@@ -24,7 +24,7 @@ from typing import Any
 
 from knowrl.cli import config_parser, run_job
 from knowrl.config import TrainConfig, load_train_config
-from knowrl.grpo import train
+from knowrl.grpo import check_start, train
 from knowrl.models import check_model_path
 from knowrl.output_dir import claim_output_dir, route
 
@@ -33,8 +33,10 @@ def run(
     config: TrainConfig, resume: bool, command: str = "python -m knowrl.train", overwrite: bool = False
 ) -> dict[str, Any] | None:
     """The two-stage pipeline when the config asks for it (prints its table), else one GRPO run."""
-    if config.reward is not None:  # the launcher's process count against judge.limits.rank_weights
-        config.reward.check_world_size(int(os.environ.get("WORLD_SIZE", "1")))
+    world = int(os.environ.get("WORLD_SIZE", "1") or 1)  # the launcher's process count
+    check_start(config, world)  # TRL's batch rules for this launch, before any stage loads a model
+    if config.reward is not None:  # against judge.limits.rank_weights
+        config.reward.check_world_size(world)
     check_model_path(config.model.name_or_path)  # before any stage spends time
     claim_output_dir(config, resume, overwrite)
     if config.reward is not None:  # a judge not up trained on unscored rewards, exit 0 (hostile pass 54)
