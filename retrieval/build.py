@@ -28,7 +28,7 @@ from knowrl_io.args import Parser, interrupted
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.once import Once
 from knowrl_io.paths import demo_kb_path, input_problem
-from retrieval import dense
+from retrieval import dense, probe_memo
 from retrieval.chunking import Chunker
 from retrieval.dense import IndexMismatchError
 from retrieval.embedder import Embedder
@@ -211,6 +211,8 @@ def build(
         set_meta(conn, "normalize", embedder.normalize)
         conn.commit()
         dense_report = dense.sync(db_path, conn, embedder, flat_max=flat_max, progress=progress)
+        # the files it loaded from compute the recorded probe: a job's check need not load them (probe_memo)
+        probe_memo.vouch(embedder.loaded_stamp, dense.Manifest.read(dense.index_paths(db_path)[1]).model_probe)
         if dense_report.rebuilt:
             set_meta(
                 conn,

@@ -11,7 +11,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from knowrl_io.model_loading import model_load_lock
-from retrieval.models import DEFAULT_EMBEDDING_MODEL, canonical_model_name, resolve_model_path
+from retrieval.models import DEFAULT_EMBEDDING_MODEL, canonical_model_name, files_stamp, resolve_model_path
 
 FAST_BATCH_MAX = 8  # up to this many texts go through the one-thread ONNX session (queries)
 # What a model computes, not what it is called: its vector of this sentence keys a dense index to the model
@@ -40,6 +40,12 @@ class Embedder:
         self._onnx: Any = None
         self._onnx_tried = False
         self._onnx_bulk: Any = None  # the same graph on every core, for KB builds
+        self.loaded_stamp: str | None = None  # ``models.files_stamp`` of the files the model was loaded from
+
+    @property
+    def requested(self) -> str:
+        """The model's name or path as given (what it loads from)."""
+        return self._requested
 
     @property
     def model(self) -> Any:
@@ -52,8 +58,11 @@ class Embedder:
                     import torch
 
                     device = "cuda" if torch.cuda.is_available() else "cpu"
+                stamp = files_stamp(self._requested)
                 with model_load_lock():
                     self._model = SentenceTransformer(resolve_model_path(self._requested), device=device)
+                if stamp is not None and files_stamp(self._requested) == stamp:  # unchanged while it loaded
+                    self.loaded_stamp = stamp
             return self._model
 
     @property

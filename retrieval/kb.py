@@ -25,9 +25,9 @@ from typing import Any, Callable, Iterable, Literal, Sequence
 
 import numpy as np
 
-from retrieval import dense, fts, fusion
+from retrieval import dense, fts, fusion, probe_memo
 from retrieval.embedder import Embedder
-from retrieval.models import DEFAULT_EMBEDDING_MODEL
+from retrieval.models import DEFAULT_EMBEDDING_MODEL, files_stamp
 from retrieval.schema import SEPARATOR, connect, get_meta, has_table, passages_fingerprint
 from retrieval.text import bindable
 
@@ -236,7 +236,7 @@ def check_kb(db_path: str | Path, mode: str | None = None) -> str:
                             "--model MODEL"
                         )
                 if mode in DENSE_MODES:
-                    _check_model(manifest, model or DEFAULT_EMBEDDING_MODEL, path)
+                    check_model(manifest, model or DEFAULT_EMBEDDING_MODEL, path)
             elif mode in DENSE_MODES:
                 why = (
                     "its build was interrupted before the dense index was written"
@@ -278,13 +278,25 @@ def _check_documents(conn: sqlite3.Connection, path: Path) -> None:
         raise ValueError(f"{path} holds no documents: build it with python -m retrieval.build --input DOCS.jsonl")
 
 
-def _check_model(manifest: dense.Manifest, model: str, path: Path) -> None:
+def check_model(manifest: dense.Manifest, model: str, path: Path, embedder: Embedder | None = None) -> None:
     """The model a search would load computes the vectors the index recorded (``dense.check_model``: loading it and
-    one embedding call; weights changed in place gave new query vectors against old passage vectors, pass 55)."""
-    try:
-        dense.check_model(manifest, Embedder(model), path)
-    except dense.IndexMismatchError as exc:
-        raise ValueError(str(exc)) from None
+    one embedding call; weights changed in place gave new query vectors against old passage vectors, pass 55).
+    Loaded only when its folder's files are not ones seen computing that probe (``probe_memo``), by one process at
+    a time. ``embedder``: the one a search will use (else one is loaded here). Raises ``ValueError``, one line."""
+    if manifest.model_probe is None:
+        return  # an index from before probes: nothing to compare
+    stamp = files_stamp(embedder.requested if embedder is not None else model)
+    if probe_memo.vouched(stamp, manifest.model_probe):
+        return
+    with probe_memo.one_at_a_time(stamp, manifest.model_probe):
+        if probe_memo.vouched(stamp, manifest.model_probe):
+            return  # another rank loaded it meanwhile
+        embedder = embedder or Embedder(model)
+        try:
+            dense.check_model(manifest, embedder, path)
+        except dense.IndexMismatchError as exc:
+            raise ValueError(str(exc)) from None
+        probe_memo.vouch(embedder.loaded_stamp, manifest.model_probe)
 
 
 def _check_index(conn: sqlite3.Connection, path: Path, index_path: Path, manifest_path: Path) -> dense.Manifest:

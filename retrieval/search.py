@@ -10,7 +10,7 @@ from knowrl_io.args import Parser
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.paths import demo_kb_path
 from retrieval.dense import IndexMismatchError
-from retrieval.kb import FUSIONS, MODES, KnowledgeBase
+from retrieval.kb import DENSE_MODES, FUSIONS, MODES, KnowledgeBase, check_model
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,6 +41,12 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     with kb:
+        if args.mode in DENSE_MODES and kb.manifest is not None:  # a model changed in place: wrong neighbours, exit 0
+            try:
+                check_model(kb.manifest, kb.embedder.name, kb.db_path, kb.embedder)
+            except ValueError as exc:
+                print(f"error: {exc}", file=sys.stderr)
+                return 2
         result = kb.search(args.query, titles=args.title, k=args.k, mode=args.mode)
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))

@@ -81,13 +81,20 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--port {args.port} is not a port (0-65535)")
     if not args.db.is_file():
         parser.error(f"knowledge base not found (or not a file): {args.db}")
-    from retrieval.kb import KnowledgeBase
+    from retrieval.kb import KnowledgeBase, check_model
 
     try:
         kb = KnowledgeBase(args.db)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if kb.manifest is not None:  # its dense searches would find the old model's neighbours for new query vectors
+        try:
+            check_model(kb.manifest, kb.embedder.name, kb.db_path, kb.embedder)
+        except ValueError as exc:
+            kb.close()
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     try:
         asyncio.run(serve_forever(make_app(kb), args.host, args.port, "knowledge base served on {url}"))
     except KeyboardInterrupt:
