@@ -8,8 +8,9 @@ the policy's response, decoded with special tokens) and reads ``rewards`` (and `
 back, one per query. Here the response is the query after its prompt, trailing special tokens removed; a
 label is the gold answer, a JSON list of aliases, or a JSON object ``{"answers", "question", "title"}`` (the
 question otherwise is the prompt's text; the title a string or a list of titles, read as ``score`` reads a row's;
-an item with no question, no gold or a title of another type is refused with a 400 naming it and logged, never
-paid the unscored reward). One engine serves every request, so the caches, the judge budget and
+an item with no question or no gold is refused with a 400 naming it and logged, never paid the unscored reward; an
+item whose title has another type is refused alone: paid ``--unscored-reward``, 1.0 in ``extra_logs.bad_input``,
+logged once, the others scored). One engine serves every request, so the caches, the judge budget and
 the step budget hold across them; a completion the engine could not score within its budget gets
 ``--unscored-reward`` (OpenRLHF needs a number) and counts in ``extra_logs.unscored``.
 
@@ -17,8 +18,8 @@ The knowledge source is opened and checked once before the server listens (``job
 job does): a missing file, a source that cannot be opened or does not serve ``factuality.retrieval_mode`` is one
 line naming the config key and exit 2, never an error on every request. ``extra_logs`` holds numbers only (OpenRLHF
 makes tensors of them): ``format``, ``correctness`` (the fact score already inside it), ``fact_score`` with
-``fact_scored`` (1.0 where a fact score was computed; where none was, ``fact_score`` is a placeholder 0.0) and
-``unscored``.
+``fact_scored`` (1.0 where a fact score was computed; where none was, ``fact_score`` is a placeholder 0.0),
+``unscored`` and ``bad_input`` (1.0 for an item refused alone).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from reward_engine.disk_cache import CacheError
 from reward_engine.engine import RewardEngine, RewardResult, Sample
 from reward_engine.job import OPTIONAL, JobCheckError, KeyRefusedError, check_judges, check_knowledge
 from reward_engine.knowledge import report_unusable_factuality
+from reward_engine.labels import Status
 from reward_engine.offline.gold import gold_problem
 
 log = logging.getLogger(__name__)
@@ -51,7 +53,13 @@ TRAILING_SPECIAL = re.compile(r"(?:\s*(?:<\|[^|<>]{1,40}\|>|</s>|<eos>|<pad>))+\
 
 
 class BadRequest(ValueError):
-    pass
+    """The request cannot be read (not JSON, not the lists, an item without a question or a gold): a 400."""
+
+
+class BadItem(Exception):
+    """One item's label has a field of the wrong type (a number or an object for a title): that item is refused,
+    paid ``--unscored-reward`` and counted in ``extra_logs.bad_input``; the others are scored. A 400 for the whole
+    request made OpenRLHF retry it and stop (issue #74)."""
 
 
 def response_of(query: str, prompt: str) -> str:
@@ -69,10 +77,11 @@ def response_of(query: str, prompt: str) -> str:
 
 
 def sample_of(query: Any, prompt: Any, label: Any, n: int) -> Sample:
-    """One OpenRLHF item as an engine sample; a malformed item is a ``BadRequest`` naming its index."""
+    """One OpenRLHF item as an engine sample; a malformed item is a ``BadRequest`` naming its index, one whose
+    label's title has the wrong type a ``BadItem`` (its other fields checked first)."""
     if not isinstance(query, str) or not isinstance(prompt, str):
         raise BadRequest(f"item {n}: 'query' and 'prompts' must be strings")
-    question, answers, title = prompt, label, None
+    question, answers, title, title_problem = prompt, label, None, None
     if isinstance(label, str) and label.lstrip()[:1] in ("{", "["):
         try:
             answers = json.loads(label)
@@ -80,10 +89,8 @@ def sample_of(query: Any, prompt: Any, label: Any, n: int) -> Sample:
             answers = label  # a gold answer that happens to start with a bracket
     if isinstance(answers, dict):
         # the title as score reads a row's (a list of titles too: hostile pass 55 read one as no title)
-        problem = fields_problem(answers, {}, {"title": OPTIONAL["title"]})
-        if problem:
-            raise BadRequest(f"item {n}: 'labels': {problem}")
-        question, title = answers.get("question") or prompt, answers.get("title")
+        title_problem = fields_problem(answers, {}, {"title": OPTIONAL["title"]})
+        question, title = answers.get("question") or prompt, None if title_problem else answers.get("title")
         answers = answers.get("answers")
     if not isinstance(answers, (str, list)) or not isinstance(question, str):
         raise BadRequest(f"item {n}: a label must be a gold answer, a JSON list of them or {{'answers': ...}}")
@@ -96,7 +103,29 @@ def sample_of(query: Any, prompt: Any, label: Any, n: int) -> Sample:
     problem = gold_problem(cleaned.answers)
     if problem:
         raise BadRequest(f"item {n}: 'labels': {problem}")
+    if title_problem:
+        raise BadItem(f"item {n}: 'labels': {title_problem}")
     return sample
+
+
+def read_items(queries: list[Any], prompts: list[Any], labels: list[Any]) -> list[Sample | str]:
+    """Each item's sample, or why it is refused (``BadItem``); a ``BadRequest`` for the whole request."""
+    items: list[Sample | str] = []
+    for n, (query, prompt, label) in enumerate(zip(queries, prompts, labels)):
+        try:
+            items.append(sample_of(query, prompt, label, n))
+        except BadItem as exc:
+            items.append(str(exc))
+    return items
+
+
+def with_refused(items: list[Sample | str], scored: list[RewardResult]) -> list[RewardResult]:
+    """The engine's results in item order, a ``bad_input`` result (no reward, its reason) for each refused item."""
+    results = iter(scored)
+    return [
+        next(results) if isinstance(item, Sample) else RewardResult(status=Status.BAD_INPUT.value, error=item)
+        for item in items
+    ]
 
 
 def reply_of(results: list[RewardResult], unscored: float) -> dict[str, Any]:
@@ -111,6 +140,7 @@ def reply_of(results: list[RewardResult], unscored: float) -> dict[str, Any]:
             "fact_score": [r.fact_score if r.fact_score is not None else 0.0 for r in results],
             "fact_scored": [float(r.fact_score is not None) for r in results],
             "unscored": [float(r.total is None) for r in results],
+            "bad_input": [float(r.status == Status.BAD_INPUT.value) for r in results],
         },
     }
 
@@ -119,6 +149,7 @@ def make_app(config: RewardEngineConfig, unscored: float = 0.0, kb: KnowledgeSou
     """The aiohttp application; its engine opens on startup and closes on cleanup."""
     app = web.Application(client_max_size=64 * 2**20)
     engine_key = web.AppKey("engine", RewardEngine)
+    told: set[str] = set()  # refusals already logged, without their item's index: a bad dataset row comes back often
 
     async def engine_context(app: web.Application):  # type: ignore[no-untyped-def]
         async with RewardEngine(config, kb=kb) as engine:
@@ -134,12 +165,22 @@ def make_app(config: RewardEngineConfig, unscored: float = 0.0, kb: KnowledgeSou
             if not len(queries) == len(prompts) == len(labels):
                 sizes = f"{len(queries)}, {len(prompts)}, {len(labels)}"
                 raise BadRequest(f"'query', 'prompts', 'labels' differ in length ({sizes})")
-            samples = [sample_of(q, p, a, n) for n, (q, p, a) in enumerate(zip(queries, prompts, labels))]
-        except (ValueError, AttributeError) as exc:  # not JSON, not an object, a bad item
+            items = read_items(queries, prompts, labels)
+        except (ValueError, AttributeError) as exc:  # not JSON, not an object, an item without question or gold
             log.warning("reward request refused (400): %s", exc)
             return web.json_response({"error": str(exc)}, status=400)
-        results = await app[engine_key].score(samples)
-        return web.json_response(reply_of(results, unscored))
+        for refused in (i for i in items if isinstance(i, str)):
+            problem = refused.split(": ", 1)[-1]
+            if problem not in told:
+                told.add(problem)
+                log.warning(
+                    "reward %s: that item is paid --unscored-reward (extra_logs.bad_input), the rest are scored; "
+                    "this problem is not logged again",
+                    refused,
+                )
+        samples = [i for i in items if isinstance(i, Sample)]
+        scored = await app[engine_key].score(samples) if samples else []
+        return web.json_response(reply_of(with_refused(items, scored), unscored))
 
     app.cleanup_ctx.append(engine_context)
     app.router.add_post("/get_reward", get_reward)

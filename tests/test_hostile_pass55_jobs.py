@@ -3,7 +3,8 @@ test failed on ba91e2c):
 
 - J6, a silent failure: ``reward_engine.serve`` scored a label whose ``title`` is a list (``["Nicolas Cage"]``) as
   if it had none (0.0, where ``score`` pays the same row 0.000123); it now reads a title as ``score`` reads a row's
-  (the same field check), and a title of another type is a 400 naming ``title``;
+  (the same field check), and a title of another type is a 400 naming ``title`` (since: that item alone is
+  refused, tests/test_reward_server.py);
 - J8, a silent failure: ``serve`` with ``abstain_ramp_steps`` listened silently and paid "I don't know" the
   unramped value; serve, score, warm, evaluate and verl's ``compute_score`` now say once, at warning level, that
   the key is not applied there (only ``knowrl.train`` ramps it by TRL's step);
@@ -99,11 +100,11 @@ def test_serve_reads_a_list_title_as_score_does(tmp_path: Path) -> None:
     with serving(config) as (url, _):
         status, reply = post(url, {"query": [PROMPT + CAGE], "prompts": [PROMPT], "labels": [json.dumps(label)]})
         assert status == 200 and abs(reply["rewards"][0] - listed) < 1e-9, (reply, listed)
-        for title in (7, {"name": "Nicolas Cage"}):
+        for title in (7, {"name": "Nicolas Cage"}):  # a 400 here then; that item alone refused now (unscored)
             status, reply = post(
                 url, {"query": [PROMPT + CAGE], "prompts": [PROMPT], "labels": [{**label, "title": title}]}
             )
-            assert status == 400 and "'title'" in reply["error"], reply
+            assert status == 200 and reply["extra_logs"]["bad_input"] == [1.0], reply
 
 
 # -- J8: abstain_ramp_steps where nothing ramps it ---------------------------------------------------------------

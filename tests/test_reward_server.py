@@ -57,3 +57,52 @@ def test_a_batch_as_openrlhf_sends_it_gets_one_reward_per_query(reward_server) -
 def test_a_malformed_request_is_a_400_that_says_why(reward_server, body, message) -> None:
     status, reply = post(reward_server, body)
     assert status == 400 and message in reply["error"]
+
+
+def test_a_title_of_the_wrong_type_refuses_its_item_only(tmp_path) -> None:
+    """cb7647b answered the whole request 400 when one label's title was a number or an object; OpenRLHF retried
+    it and stopped. That item is now refused alone (paid --unscored-reward, ``bad_input`` 1.0), the rest scored,
+    and the problem logged once; a request that cannot be read at all stays a 400."""
+    import urllib.request
+
+    from tests.helpers import post
+
+    config = tmp_path / "reward.yaml"
+    write_offline_config(config)
+    cmd = [sys.executable, "-m", "reward_engine.serve", "--config", str(config), "--port", "0"]
+    cmd += ["--unscored-reward", "-0.5"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert "listening on" in line, proc.stderr.read()[-2000:]
+        url = line.split()[-1]
+        right = PROMPT + "<think>Paris is the capital of France.</think><answer>Paris</answer><|im_end|>"
+        labels = [
+            json.dumps({"answers": "Paris", "title": "Paris"}),
+            json.dumps({"answers": "Paris", "title": 7}),
+            {"answers": "Paris", "title": {"name": "Paris"}},
+            "Paris",
+        ]
+        for _ in range(2):  # a dataset's bad row comes back every epoch: logged the first time only
+            status, reply = post(url, {"query": [right] * 4, "prompts": [PROMPT] * 4, "labels": labels})
+            assert status == 200, reply
+            assert reply["rewards"] == [3.0, -0.5, -0.5, 3.0] and reply["scores"] == reply["rewards"]
+            assert reply["extra_logs"]["bad_input"] == [0.0, 1.0, 1.0, 0.0]
+            assert reply["extra_logs"]["unscored"] == [0.0, 1.0, 1.0, 0.0]
+            assert all(isinstance(v, float) for values in reply["extra_logs"].values() for v in values)
+        status, reply = post(url, {"query": [right], "prompts": [PROMPT], "labels": [labels[1]]})
+        assert status == 200 and reply["rewards"] == [-0.5]  # every item refused: no engine call, still a reply
+        raw = urllib.request.Request(url, b"not json", {"Content-Type": "application/json"})
+        try:
+            urllib.request.urlopen(raw, timeout=60)
+            raise AssertionError("a body that is not JSON was answered 200")
+        except urllib.error.HTTPError as err:
+            assert err.code == 400
+        status, reply = post(url, {"prompts": [PROMPT], "labels": ["Paris"]})
+        assert status == 400 and "must hold the lists" in reply["error"]
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=30)
+    told = [line for line in err.splitlines() if "'title'" in line]
+    assert len(told) == 2, told  # an int, an object: once each over three requests
+    assert "item 1: 'labels': field 'title' must be str or list, got int" in told[0]
