@@ -69,6 +69,12 @@ _NOT_A_NEGATION = re.compile(
     r"nothing but|none other than|no longer than|no\.\s*\d)"
 )
 _ERAS = frozenset({"bc", "bce", "ad", "ce", "b", "c"})  # "1889 BC": an era, not a name the evidence must hold
+_CALENDAR_NAMES = frozenset(
+    form
+    for w in "january february march april may june july august september october november december monday tuesday "
+    "wednesday thursday friday saturday sunday".split()
+    for form in (w, stem(w))
+)
 _NEGATORS = frozenset(
     stem(w)
     for w in "not no never neither nor none nobody nothing nowhere cannot hardly scarcely anything except rather "
@@ -981,7 +987,9 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
     stated = tuple(v for v in values(_ORDINAL_CENTURY.sub(" ", claim)) if (v.value, v.unit) not in bounded)
     numbers = _numbers(claim)
     words = {w for w in _words(claim) if not w[:1].isdigit()} - _CENTURY_WORDS
-    claim_names = names(claim) - _NEGATORS - _ERAS
+    # a month or weekday is a value the passage may give otherwise, not a name it must hold: "at Christmas 1977"
+    # (December 1977) against "on March 24, 1977" (hostile pass 57: never contradicted)
+    claim_names = names(claim) - _NEGATORS - _ERAS - _CALENDAR_NAMES
     negative = claims_negation(claim)
     for passage in passages:
         have, passage_numbers = _passage_features(passage)
@@ -1003,6 +1011,8 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
             return True  # "passed in 1997" where it passed in 1994 and took effect in 1997 (hostile pass 51)
         if _period_broken(claim, passage):
             return True  # "from 1643 until 1751" against "from 1643 until his death in 1715" (hostile pass 17)
+        if not negative and qualifiers.other_time_of_year(claim, passage):
+            return True  # "released at Christmas 1977" (December) where it says "on March 24, 1977" (hostile pass 57)
         if any(
             _broken(test, vs[0], values(passage), passage, kind)
             for test, vs, kind in bounds
@@ -1386,6 +1396,7 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         response = _count_in_digits(response, question)  # "Three rounds." for how many rounds (hostile pass 40)
     response = _country_as_written(response, passages)  # "USA" where it says "the United States" (pass 18)
     response = spelling.given_names_as_written(response, " ".join(passages))  # "Rob" for Robert (hostile pass 47)
+    response = holidays_as_dates(response)  # "Christmas 1977." is December 1977 (hostile pass 57)
     as_number = turns.roman(response)
     spoken = str(as_number) if as_number is not None else numbers_in_words_to_digits(response)
     if re.fullmatch(r"[\d\s]+", normalize(spoken) or "-"):

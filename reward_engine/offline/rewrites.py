@@ -611,6 +611,7 @@ def runners_up_as_places(text: str) -> str:
 
 
 _HYPHENATED = re.compile(r"\b([^\W\d_]{2,})-([^\W\d_]{2,})\b")
+_CODE = re.compile(r"\b([A-Z]{1,3})-?(\d{1,4})\b")  # a model code: letters then a number ("V6", "B-52")
 
 
 def hyphenated_as_written(text: str, golds: list[str]) -> str:
@@ -619,12 +620,17 @@ def hyphenated_as_written(text: str, golds: list[str]) -> str:
 
     >>> hyphenated_as_written("Spiderman.", ["Spider-Man"]), hyphenated_as_written("ant man", ["Ant-Man"])
     ('Spider-Man.', 'Ant-Man')
+    >>> hyphenated_as_written("It's a V-6 engine.", ["V6"]), hyphenated_as_written("The F16.", ["F-16"])
+    ("It's a V6 engine.", 'The F-16.')
     """
     for gold in golds:
         for found in _HYPHENATED.finditer(gold):
             # the whole answer only: "Spiderman, and later the Green Goblin", "Bride of Reanimator" (review 48)
             joined = re.compile(rf"(?i)^(\W*(?:the\s+)?){re.escape(found[1])}\s?{re.escape(found[2])}(\W*)$")
             text = joined.sub(lambda m, f=found: f"{m[1]}{f[0]}{m[2]}", text)
+        for found in _CODE.finditer(gold):  # "V-6" for V6, "F16" for F-16 (hostile pass 57: INCORRECT)
+            written = re.compile(rf"(?i)\b{re.escape(found[1])}[-\s]?{found[2]}\b")
+            text = written.sub(found[0], text)
     return text
 
 
@@ -646,11 +652,16 @@ _HOLIDAYS = {
     "anzac day": "25 April",
     "canada day": "1 July",
     "australia day": "26 January",
+    # the season, not the day: "Christmas 1977" is December 1977 (hostile pass 57: the bare year left was vague)
+    "christmas": "December",
+    "christmastime": "December",
+    "christmas time": "December",
+    "xmas": "December",
 }
 _HOLIDAY = re.compile(
-    r"(?i)(?P<on>\bon\s+)?\b(?P<day>"
-    + "|".join(re.escape(h) for h in sorted(_HOLIDAYS, key=len, reverse=True))
-    + r")(?P<year>,?\s+(?:of\s+)?\d{4}\b)?"
+    r"(?i)(?P<on>\b(?:on|at)\s+)?\b(?P<day>"
+    + "|".join(re.escape(h).replace("'", "['\u2019]") for h in sorted(_HOLIDAYS, key=len, reverse=True))
+    + r")\b(?P<year>,?\s+(?:of\s+)?\d{4}\b)?"
 )
 
 
@@ -663,6 +674,8 @@ def holidays_as_dates(text: str) -> str:
     ('26 December 2013.', 'They met on 25 December.')
     >>> holidays_as_dates("Halloween is celebrated in October.")
     'Halloween is celebrated in October.'
+    >>> holidays_as_dates("At Christmas 1977."), holidays_as_dates("St Patrick\u2019s Day, 1977.")
+    ('in December 1977.', '17 March 1977.')
     """
     if not _HOLIDAY.search(text):
         return text
@@ -672,6 +685,11 @@ def holidays_as_dates(text: str) -> str:
             return found.group()
         year = re.search(r"\d{4}", found["year"] or "")
         day = _HOLIDAYS[found["day"].lower().replace("\u2019", "'")]
-        return f"{found['on'] or ''}{day}{' ' + year.group() if year else ''}"
+        on = found["on"] or ""
+        if on and not day[:1].isdigit():
+            on = "in "  # "at Christmas 1977": in December 1977
+        elif on.lower().startswith("at"):
+            on = "on "
+        return f"{on}{day}{' ' + year.group() if year else ''}"
 
     return _HOLIDAY.sub(dated, text)

@@ -8,7 +8,7 @@ import re
 
 from reward_engine.offline.answer_forms import HONORIFICS, NAME_PARTICLES
 from reward_engine.offline.reading import find_word
-from reward_engine.offline.text_form import normalize
+from reward_engine.offline.text_form import fold_marks, normalize
 
 
 def another_given_name(text: str, before: str, gold: str) -> bool:
@@ -37,6 +37,9 @@ def another_given_name(text: str, before: str, gold: str) -> bool:
     for word, capitalised in words:
         initial = len(word) == 1 and any(g.startswith(word) for g in gold_words)
         initial = initial or any(g in full_forms(word) for g in gold_words)  # "Rob Knepper" (hostile pass 47)
+        # the gold's one given initial spelt out: "Genevieve Hannelius" for G Hannelius (hostile pass 57); not one
+        # of two ("Edmund Wilson" for E. O. Wilson: review 30)
+        initial = initial or (len(order) == 2 and len(order[0]) == 1 and word.startswith(order[0]))
         if word in gold_words or initial or (other and any(_spelt(word, g) for g in gold_words)):
             if other:
                 # her own given name before it, unless the gold has a name of its own where the other one
@@ -330,7 +333,29 @@ def given_names_as_written(response: str, evidence: str) -> str:
                 return f"{written[1]} {found[2]}"
         return found[0]
 
-    return _GIVEN_AND_FAMILY.sub(full, response)
+    return _GIVEN_AND_FAMILY.sub(full, umlauts_as_written(response, evidence))
+
+
+_UMLAUT_SPELT = re.compile(r"(?i)ae|oe|ue")
+
+
+def umlauts_as_written(response: str, evidence: str) -> str:
+    """A name's "ae", "oe", "ue" (the spelling of "ä", "ö", "ü") as the evidence, its marks folded, writes it:
+    "Nykaenen" where it says "Nykänen" (hostile pass 57: Binary RAR read another name and paid a right answer 0).
+
+    >>> umlauts_as_written("Matti Nykaenen.", "Matti Nykanen won four golds."), umlauts_as_written("Goethe.", "Goethe")
+    ('Matti Nykanen.', 'Goethe.')
+    """
+    said = set(re.findall(r"\w+", fold_marks(evidence).lower()))
+
+    def folded(found: re.Match[str]) -> str:
+        word = found[0]
+        if word.lower() in said:
+            return word
+        plain = _UMLAUT_SPELT.sub(lambda m: m[0][0], word)
+        return plain if plain.lower() in said else word
+
+    return re.sub(r"\b[A-Z]\w*(?:ae|oe|ue)\w*", folded, response) if _UMLAUT_SPELT.search(response) else response
 
 
 _GIVEN_AND_FAMILY = re.compile(r"\b([A-Z][a-z]+)\s+([A-Z][\w'-]+)")
