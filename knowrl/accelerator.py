@@ -6,7 +6,9 @@ transformers and peft at import) without importing the model code.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
+import re
 from contextlib import AbstractContextManager
 
 
@@ -47,3 +49,21 @@ def training_attention() -> AbstractContextManager[None]:
     from torch.nn.attention import SDPBackend, sdpa_kernel
 
     return sdpa_kernel([SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH])
+
+
+@functools.cache  # torch's registry is the process's: once is enough
+def cpu_rank_loads() -> None:
+    """Let ``torch.load`` map a checkpoint onto an indexed CPU device (``cpu:0``), as it does onto ``cpu``.
+
+    Under several CPU processes (gloo), accelerate gives each rank the device ``cpu:<local index>`` and transformers'
+    Trainer loads a checkpoint's optimizer state with ``map_location=args.device`` when ``world_size > 1``; torch's
+    CPU deserializer takes only the tag ``cpu``, so every ``--resume`` under torchrun on CPU died in "don't know how
+    to restore data location of torch.storage.UntypedStorage (tagged with cpu:0)" (hostile pass 56). Registered
+    after torch's own CPU entry (priority 10), it answers that tag only.
+    """
+    import torch
+
+    def deserialize(storage: torch.UntypedStorage, location: str) -> torch.UntypedStorage | None:
+        return storage if re.fullmatch(r"cpu:\d+", location) and storage.device.type == "cpu" else None
+
+    torch.serialization.register_package(11, lambda storage: None, deserialize)

@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from knowrl.accelerator import cuda_available, is_available, training_attention
+from knowrl.accelerator import cpu_rank_loads, cuda_available, is_available, training_attention
 from knowrl.config import TrainConfig
 from knowrl.kb import check_reward_knowledge, ensure_kb
 from knowrl.models import load_policy
-from knowrl.reward_log import RewardLog, start_fresh, trim_reward_log
+from knowrl.reward_log import RewardLog, other_logs, rank_log, start_fresh, trim_reward_log
 from knowrl.trl_args import trainer_args
 
 log = logging.getLogger(__name__)
@@ -103,16 +103,19 @@ def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None
     rank, world = _rank()
     out = Path(config.output_dir)
     out.mkdir(parents=True, exist_ok=True)
-    log_path = out / config.logging.reward_log
-    if world > 1:  # each rank scores its own completions: one log per rank
-        log_path = log_path.with_name(f"{log_path.stem}.rank{rank}{log_path.suffix}")
+    log_path = rank_log(out / config.logging.reward_log, rank, world)
+    # Each process trims its own log; the first also those of a run under another process count (1 -> 2 ranks).
+    logs = [log_path, *(other_logs(out / config.logging.reward_log, world) if rank == 0 else [])]
     checkpoint = get_last_checkpoint(str(out)) if resume and out.exists() else None
-    if checkpoint is not None:  # each process trims its own log
-        trim_reward_log(log_path, int(Path(checkpoint).name.rsplit("-", 1)[-1]))
+    if checkpoint is not None:
+        for path in logs:
+            trim_reward_log(path, int(Path(checkpoint).name.rsplit("-", 1)[-1]))
+        cpu_rank_loads()  # transformers loads a DDP rank's optimizer state onto "cpu:<rank>" (hostile pass 56)
     else:
         if resume:
             log.warning("--resume: no checkpoint in %s, starting fresh", out)
-        start_fresh(log_path)
+        for path in logs:
+            start_fresh(path)
     reward_log = RewardLog(log_path)
     if config.reward is not None:  # the rank picks its weight in a shared judge budget (judge.limits.rank_weights)
         config = config.model_copy(update={"reward": config.reward.model_copy(update={"rank": rank})})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,22 @@ from knowrl_io.jsonl import Appender, read_objects, rewrite
 from reward_engine.samples import RewardResult, Sample
 
 log = logging.getLogger(__name__)
+
+
+def rank_log(path: Path, rank: int, world: int) -> Path:
+    """The log one process writes: ``path`` in a one-process run, ``<stem>.rank<N><suffix>`` under several (each
+    rank scores its own completions)."""
+    return path if world == 1 else path.with_name(f"{path.stem}.rank{rank}{path.suffix}")
+
+
+def other_logs(path: Path, world: int) -> list[Path]:
+    """The logs beside ``path`` that a run under another process count wrote and a run of ``world`` processes will
+    not: the one-process log under several, every rank's log past this run's (all of them in one process). A
+    resume trims them too, so that no step is in two logs."""
+    name = re.compile(rf"{re.escape(path.stem)}\.rank(\d+){re.escape(path.suffix)}")
+    found = [(p, name.fullmatch(p.name)) for p in path.parent.glob(f"{path.stem}.rank*{path.suffix}")]
+    ranks = sorted(p for p, match in found if match and (world == 1 or int(match[1]) >= world))
+    return ranks + ([path] if world > 1 and path.exists() else [])
 
 
 def trim_reward_log(path: Path, step: int) -> None:
