@@ -360,6 +360,10 @@ def main(argv: list[str] | None = None) -> int:
         problem = f"--out {args.out} exists and is not a folder"  # found after the evaluation otherwise
     if problem is None:  # before the model loads: an hour's evaluation must not end on a refused report
         problem = report_problem(args)
+    if problem is None and args.adapter:  # last (it may build a built-in base): torch's "size mismatch" otherwise
+        from knowrl.adapters import adapter_base_problem
+
+        problem = adapter_base_problem(args.adapter, args.model, 0, ("--adapter", "--model"))
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2

@@ -62,10 +62,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--overwrite", action="store_true", help="merge into a folder that already holds files")
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)
+    from knowrl.adapters import adapter_base_problem
     from knowrl.models import model_inputs_problem
 
-    problem = model_inputs_problem(args.base, args.adapter, "--base") or out_problem(
-        args.base, args.adapter, Path(args.out), args.overwrite
+    problem = (
+        model_inputs_problem(args.base, args.adapter, "--base")
+        or out_problem(args.base, args.adapter, Path(args.out), args.overwrite)
+        or adapter_base_problem(args.adapter, args.base, 0, ("--adapter", "--base"))  # last: may build the base
     )
     if problem:
         print(f"error: {problem}", file=sys.stderr)

@@ -8,14 +8,12 @@ anything loads, so the error names each key.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from knowrl.adapters import folder_shapes, local_folder, read_adapter_config
 from knowrl.config import ConfigError, TrainConfig
 from knowrl.models import built_in_folder
-
-ADAPTER_CONFIG = "adapter_config.json"  # what peft saves beside a LoRA checkpoint's weights
 
 
 def check_resume(config: TrainConfig, checkpoint: Path) -> None:
@@ -30,20 +28,6 @@ def check_resume(config: TrainConfig, checkpoint: Path) -> None:
         f"--resume: {checkpoint} cannot continue with this config: {'; '.join(changed)}; set the checkpoint's "
         "values again (--set KEY=VALUE), or pass --overwrite to start again (removes the run's checkpoints)"
     )
-
-
-def read_adapter_config(folder: Path) -> dict[str, Any] | None:
-    """A LoRA folder's ``adapter_config.json``; None when there is none (a full-model checkpoint)."""
-    path = folder / ADAPTER_CONFIG
-    if not path.is_file():
-        return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise ConfigError(f"--resume: cannot read {path}: {exc}") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"--resume: {path} is not a JSON object")
-    return data
 
 
 def _adapter_changes(config: TrainConfig, saved: dict[str, Any] | None) -> list[str]:
@@ -105,37 +89,8 @@ def module_names(config: TrainConfig) -> set[str] | None:
     """Every module name in the base model's weights (``model.layers.0.mlp.gate_proj.weight``: model, layers, 0,
     mlp, gate_proj), read from its safetensors headers without loading a tensor; None when the weights are not on
     this machine or not safetensors."""
-    folder = _local_folder(config.model.name_or_path, config.seed)
-    files = sorted(folder.glob("*.safetensors")) if folder is not None else []
-    if not files:
+    folder = local_folder(config.model.name_or_path, config.seed)
+    shapes = folder_shapes(folder) if folder is not None else {}
+    if not shapes:
         return None
-    names: set[str] = set()
-    for file in files:
-        for key in _tensor_names(file):
-            names.update(key.split(".")[:-1])
-    return names
-
-
-def _local_folder(name: str, seed: int) -> Path | None:
-    """The model's folder on this machine: a built-in model's cache folder, a local path, or a hub id's
-    snapshot already in the Hugging Face cache (never downloaded here)."""
-    folder = built_in_folder(name, seed) or Path(name).expanduser()
-    if folder.is_dir():
-        return folder
-    try:
-        from huggingface_hub import snapshot_download
-
-        return Path(snapshot_download(name, local_files_only=True))
-    except (ImportError, OSError, ValueError):
-        return None
-
-
-def _tensor_names(file: Path) -> list[str]:
-    """The tensor names in a safetensors file's header (an 8-byte length, then JSON)."""
-    try:
-        with file.open("rb") as f:
-            size = int.from_bytes(f.read(8), "little")
-            header = json.loads(f.read(size))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return []
-    return [key for key in header if key != "__metadata__"] if isinstance(header, dict) else []
+    return {part for key in shapes for part in key.split(".")[:-1]}

@@ -117,9 +117,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     def job() -> dict[str, Any]:
+        from knowrl.adapters import check_start_adapter
         from knowrl.output_dir import claim_output_dir
 
         config = load_train_config(args.config, args.set)
+        check_start_adapter(config.model, config.seed)  # one trained on another base: torch's "size mismatch"
         claim_output_dir(config, resume=False, overwrite=args.overwrite, resumable=False)  # as knowrl.train owns it
         return sft(config)
 

@@ -20,11 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from knowrl import task_registry as tasks
+from knowrl.adapters import adapter_base_problem
 from knowrl.cli import config_parser, run_job
 from knowrl.config import ConfigError, TrainConfig, load_train_config
 from knowrl.evaluate import generate
 from knowrl.grpo import train
-from knowrl.models import check_model_path, resolve_model_path
+from knowrl.models import check_model_path, model_inputs_problem, resolve_model_path
 from knowrl.tasks.boxed import last_boxed
 from knowrl_io.job_output import reports_problem, write_atomically
 from knowrl_io.once import Once
@@ -142,13 +143,17 @@ def main(argv: list[str] | None = None) -> int:
         # the reports as knowrl.evaluate's: never the config, a directory or a special file; an earlier run's
         # replaced only with --overwrite (task_eval wrote over them and over any file of those names)
         problem = reports_problem(out, ("report.json", "report.md"), [args.config], "knowrl.task_eval", args.overwrite)
+        adapter = args.adapter or config.model.adapter
+        if not problem and adapter:  # one trained on another base: torch's "size mismatch" after the model loaded
+            flags = ("--adapter" if args.adapter else "model.adapter", "model.name_or_path")
+            problem = model_inputs_problem(config.model.name_or_path, adapter, flags[1]) or adapter_base_problem(
+                adapter, config.model.name_or_path, config.seed, flags
+            )
         if problem:
             raise ConfigError(problem)
         rows = tasks.eval_rows(config)
         model = resolve_model_path(config.model.name_or_path, config.seed)
-        metrics, details = evaluate_task(
-            config, model, args.adapter or config.model.adapter, rows, config.pipeline.eval_max_new_tokens
-        )
+        metrics, details = evaluate_task(config, model, adapter, rows, config.pipeline.eval_max_new_tokens)
         out.mkdir(parents=True, exist_ok=True)
         write_atomically(out / "report.json", json.dumps({"metrics": metrics, "details": details}, indent=2).encode())
         lines = ["| task | n | accuracy | mean score | format compliance |", "|---|---|---|---|---|"]

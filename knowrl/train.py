@@ -22,6 +22,7 @@ import os
 import sys
 from typing import Any
 
+from knowrl.adapters import check_start_adapter
 from knowrl.cli import config_parser, run_job
 from knowrl.config import TrainConfig, load_train_config
 from knowrl.grpo import check_start, train
@@ -38,6 +39,7 @@ def run(
     if config.reward is not None:  # against judge.limits.rank_weights
         config.reward.check_world_size(world)
     check_model_path(config.model.name_or_path)  # before any stage spends time
+    check_start_adapter(config.model, config.seed)  # before --overwrite removes anything
     claim_output_dir(config, resume, overwrite)
     if config.reward is not None:  # a judge not up trained on unscored rewards, exit 0 (hostile pass 54)
         import asyncio
