@@ -188,7 +188,7 @@ def test_the_answer_threshold_of_each_preset_and_how_many_questions_clear_it():
 def test_boundary_cold_start_min_correct_moves_the_known_line(tmp_path):
     """The probe's kept counts decide the "I don't know" targets: by default a question is known at 2 of 4
     right answers; with min_correct=1 one right answer is enough, so fewer targets say "I don't know"."""
-    from knowrl.effect.boundary import model_key
+    from knowrl.effect.boundary import model_key, seal
     from knowrl.effect.demo_data import build_demo_data
 
     plain = build_demo_data(tmp_path / "plain", 24, 12, 3)
@@ -199,7 +199,9 @@ def test_boundary_cold_start_min_correct_moves_the_known_line(tmp_path):
     counts = {q: 1 if i < 3 else 2 if i < 5 else 0 for i, q in enumerate(real)}
     cache = tmp_path / "boundary"
     cache.mkdir()
+    rows = {r["qid"]: r for r in read_objects(plain["train"])}
     kept = {q: {"answers": ["x"] * 4, "correct": c} for q, c in counts.items()}
+    kept = {q: {**e, "seal": seal(e, rows[q])} for q, e in kept.items()}  # as if today's grader counted them
     (cache / f"{model_key(str(model))}-k4-t0.9-s3.json").write_text(json.dumps(kept))
 
     def unsure(min_correct):

@@ -7,7 +7,9 @@ each answer. A question is *known* when at least ``min_correct`` of the k are ri
 teaches "I don't know" exactly where the model is wrong, not on a random share of questions.
 
 Results are cached per model folder (its config and weight files' sizes and times) and per question, so a
-seed that asks the same questions again costs nothing.
+seed that asks the same questions again costs nothing. Each cached count carries a seal over the grader's version
+(``reward_engine.offline.version.rules_version``), the question, its gold answers and the sampled answers: a count
+any other grader gave is graded again from the kept answers, never reused (hostile pass 57).
 """
 
 from __future__ import annotations
@@ -97,16 +99,35 @@ def probe(
     Rows about things that do not exist are not asked (nothing to know)."""
     path = probe_path(model_path, cache, k, temperature, seed)
     known: dict[str, dict[str, Any]] = json.loads(path.read_text()) if path.exists() else {}
+    stale = [r for r in rows if r["qid"] in known and known[r["qid"]].get("seal") != seal(known[r["qid"]], r)]
+    for row in stale:  # another grader's count (or another row's): today's grader reads the kept answers
+        known[row["qid"]] = graded(known[row["qid"]]["answers"], row)
     todo = [r for r in rows if r["answerable"] and r["qid"] not in known]
     if todo:
         answers = sample_answers(model_path, [r["question"] for r in todo], k, temperature, seed, batch_size=batch_size)
         for row, said in zip(todo, answers):
-            known[row["qid"]] = {"answers": said, "correct": right_count(said, row)}
+            known[row["qid"]] = graded(said, row)
+    if todo or stale:
         from knowrl_io.job_output import write_atomically
 
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomically(path, json.dumps(known).encode())
     return {r["qid"]: known[r["qid"]] for r in rows if r["qid"] in known}
+
+
+def graded(answers: Sequence[str], row: dict[str, Any]) -> dict[str, Any]:
+    """A cache entry: the answers, today's training grader's right count and the seal that says who counted."""
+    entry = {"answers": list(answers), "correct": right_count(answers, row)}
+    return {**entry, "seal": seal(entry, row)}
+
+
+def seal(entry: dict[str, Any], row: dict[str, Any]) -> str:
+    """What a cached count was decided by: the grader's version, the question, its golds, the answers and the count
+    itself. A count another grader left (or one edited by hand) no longer matches, so it is graded again."""
+    from reward_engine.offline.version import rules_version
+
+    decided_by = [rules_version(), row["question"], row["answers"], entry.get("answers"), entry.get("correct")]
+    return hashlib.sha256(json.dumps(decided_by, ensure_ascii=False).encode()).hexdigest()[:16]
 
 
 def right_count(answers: Sequence[str], row: dict[str, Any]) -> int:
