@@ -179,13 +179,42 @@ PRESETS: dict[str, dict] = {
 PRESETS["truthrl-strict"] = {**PRESETS["truthrl"], "abstention": "phrase_strict"}
 
 
+SET_BY_T = ("incorrect", "no_answer", "unparseable")  # what a confidence target t pays: -t/(1-t) each
+
+
 def semantics(preset: str = "knowrl", **overrides: float | str | bool | None) -> Semantics:
     if preset not in PRESETS:
         raise ValueError(f"unknown reward preset {preset!r}; choose one of {sorted(PRESETS)}")
     merged = {**PRESETS[preset], **overrides}
     if preset == "threshold" and merged.get("threshold_t") is None:
         raise ValueError("preset 'threshold' needs threshold_t in (0, 1): answering pays only where p(right) > t")
+    _check_set_by_t(preset, merged.get("threshold_t"), overrides)
     return Semantics(**merged)
+
+
+def _check_set_by_t(preset: str, t: object, overrides: dict[str, object]) -> None:
+    """A constant that threshold_t sets, overridden to another value, is refused: the target would drop it
+    without a word (hostile pass 57: ``incorrect: -2`` under t 0.75 paid -3).
+
+    >>> _check_set_by_t("threshold", 0.75, {"incorrect": -3.0, "correct": 5.0})  # what t sets anyway: fine
+    >>> _check_set_by_t("threshold", 0.75, {"incorrect": -2.0, "no_answer": -2.0})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: semantics.incorrect, semantics.no_answer under preset 'threshold': threshold_t 0.75 sets ... = -3; ...
+    """
+    if not isinstance(t, (int, float)) or not 0 < t < 1:
+        return  # no target (or a bad one, which Semantics names)
+    wrong = -t / (1 - t)
+    clash = [k for k in SET_BY_T if k in overrides and not _same(overrides[k], wrong)]
+    if clash:
+        named = ", ".join(f"semantics.{k}" for k in clash)
+        raise ValueError(
+            f"{named} under preset {preset!r}: threshold_t {t:g} sets a wrong answer, no answer and an unreadable "
+            f"grade to -t/(1-t) = {wrong:g}; drop {'it' if len(clash) == 1 else 'them'} or change threshold_t"
+        )
+
+
+def _same(value: object, wrong: float) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isclose(value, wrong)
 
 
 def payoffs(sem: Semantics) -> dict[str, float]:
