@@ -292,15 +292,22 @@ LEAST = {
     "generation_batch_size": 1,
     "steps_per_generation": 1,
     "max_length": 1,
+    "vllm_max_model_length": 1,
+    "vllm_tensor_parallel_size": 1,
 }
 ALSO = {"max_steps": (-1, "train num_train_epochs instead")}
 # settings with a range of their own: (least, whether the least itself is allowed, most or None). A negative
 # learning rate or a temperature of 0 reached transformers or the sampler, which refused it after the model loaded
-# without naming the key (hostile pass 53)
+# without naming the key (hostile pass 53); so did a repetition_penalty of 0, a top_k of -5 and a min_p of 1.5,
+# naming transformers' own argument (pass 57). top_k 0 turns the filter off (TRL 1.16, vLLM alike)
 RANGES = {
     "learning_rate": (0.0, False, None),
     "temperature": (0.0, False, None),
     "top_p": (0.0, False, 1.0),
+    "top_k": (0, True, None),
+    "min_p": (0.0, True, 1.0),
+    "repetition_penalty": (0.0, False, None),
+    "vllm_gpu_memory_utilization": (0.0, False, 1.0),
     "beta": (0.0, True, None),
     "epsilon": (0.0, True, None),
     "weight_decay": (0.0, True, None),
