@@ -34,6 +34,7 @@ def adapter(tmp_path_factory: pytest.TempPathFactory) -> Path:
     model = get_peft_model(base, LoraConfig(r=4, target_modules=["q_proj", "v_proj"], task_type="CAUSAL_LM"))
     folder = tmp_path_factory.mktemp("run") / "final"
     model.save_pretrained(folder)
+    resolve_model_path("tiny-vllm")  # built here, so the job's stderr is its own (a fresh cache builds it first)
     return folder
 
 
