@@ -1,18 +1,19 @@
 """Hostile pass 57 (seed 57057, run at cb7647b, issue #74): 30 cases written before they were run; 15 held. The
 grader and fact-check cases closed here (each assertion below on the pass's own wordings failed on cb7647b); the job
-cases are in tests/test_hostile_pass57_jobs.py.
+cases are in tests/test_hostile_pass57_*.py.
 
 - wrong paid as an abstention: "Christmas 1977." for March 24, 1977 (NOT_ATTEMPTED; knowrl-robust paid 2.0): the
   season without "Day" is its month (``rewrites.holidays_as_dates``);
 - fact checks: "released at Christmas 1977" (or "in April 1977") where it says "on March 24, 1977" was never
   contradicted, a month being read as a name the passage must hold; Binary RAR paid it 1;
-- right paid wrong: "Genevieve Hannelius." for G Hannelius (the gold's one given initial spelt out), "A V-6." for V6
-  and "F16" for F-16 (a model code hyphenated the other way), ``supported`` and ``answer_contradicted`` of
-  "Matti Nykaenen" against "Nykänen" (an umlaut spelt "ae"; Binary RAR paid the right answer 0).
+- right paid wrong: "A V-6." for V6 and "F16" for F-16 (a model code hyphenated the other way), ``supported`` and
+  ``answer_contradicted`` of "Matti Nykaenen" against "Nykänen" (an umlaut spelt "ae"; Binary RAR paid 0).
 
-Left (in the issue's note): "David Sloan Wilson." for Sloan Wilson, the mirror of pass 56's "Paul Young." (another
-given name before a gold whose first name may be a middle name: "Thomas Woodrow Wilson" for Woodrow Wilson is the
-same man; telling them apart needs knowledge).
+Left (in the issue's note): "Genevieve Hannelius." for G Hannelius (INCORRECT: reading a given name spelt from the
+gold's initial paid any name of that letter, "Gina Hannelius.", "Oliver Henry." for O. Henry: review 57); "David
+Sloan Wilson." for Sloan Wilson, the mirror of pass 56's "Paul Young." (another given name before a gold whose first
+name may be a middle name: "Thomas Woodrow Wilson" for Woodrow Wilson is the same man; telling them apart needs
+knowledge).
 """
 
 from __future__ import annotations
@@ -35,7 +36,6 @@ NYKANEN = ["Matti Nykänen won four Olympic gold medals in ski jumping."]
         ("Xmas 1977.", "March 24, 1977", DREAMS, "INCORRECT"),
         ("Christmas 1977.", "December 1977", DREAMS, "CORRECT"),
         ("March 1977.", "March 24, 1977", DREAMS, "NOT_ATTEMPTED"),
-        ("Genevieve Hannelius.", "G Hannelius", "Who played Avery in Dog with a Blog?", "CORRECT"),
         ("Edmund Wilson.", "E. O. Wilson", "Who wrote Sociobiology?", "INCORRECT"),
         ("A V-6.", "V6", "Is the Honda Pilot a V6 or V8?", "CORRECT"),
         ("It's a V-8 engine.", "V6", "Is the Honda Pilot a V6 or V8?", "INCORRECT"),

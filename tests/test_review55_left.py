@@ -33,18 +33,23 @@ WRONG_PAID = [
     ("Eighteen months after March 1815.", "June 1815", "When was the Battle of Waterloo?"),
     ("A lamb, not a goat.", "Pig", "What type of animal is Babe?"),
     ("A kid or a lamb.", "Goat", "What animal is Heidi's Schwänli?"),
+    # review 57: a kind named by a modifier is no plain description, nor a young form with the gold set aside
+    ("A Tasmanian tiger.", "Tiger", "What kind of animal is Shere Khan in The Jungle Book?"),
+    ("A polar bear.", "Bear", "What kind of animal is Paddington?"),
+    ("A cub, not a lion.", "Lion", "What kind of animal is Simba in The Lion King?"),
 ]
 
 RIGHT_KEPT = [
     ("Barcelona beat Juventus in the final.", "Barcelona", "Which club won the 2015 Champions League final?"),
     ("Barcelona beat Juventus.", "Juventus", "Which club did Barcelona beat in the 2015 Champions League final?"),
-    ("An Arabian horse.", "Horse", "What animal is Black Beauty?"),
     ("A Persian cat.", "Persian", "What breed of cat is Mr. Bigglesworth?"),
     ("A lion cub.", "Lion", "What kind of animal is Simba?"),
     ("The University of Cambridge.", "Cambridge", "Which university did Isaac Newton attend?"),
     ("Washington.", "Washington", "Which US state is Spokane in?"),
     ("The third Monday in Jan.", "Third Monday of January", "When is Martin Luther King Jr. Day?"),
-    ("A Bengal tiger.", "Tiger", "What animal is Shere Khan in The Jungle Book?"),
+    ("A big tiger.", "Tiger", "What animal is Shere Khan in The Jungle Book?"),
+    ("A collie dog.", "Collie", "What kind of animal is Lassie?"),
+    ("A sea snake.", "Snake", "What type of animal is the banded sea krait?"),
     ("A solicitor.", "Lawyer", "What was Gandhi's profession in South Africa?"),
     ("Probably a foal.", "Horse", "What animal is Black Beauty?"),
     ("A cygnet, not a duckling.", "Swan", "What is the Ugly Duckling in the end?"),
@@ -62,6 +67,21 @@ def test_the_right_answer_stays_correct(answer: str, gold: str, question: str) -
 
 
 FINAL = ["Brazil beat Germany 2–0 in the 2002 World Cup final."]
+
+
+def test_a_win_said_after_the_loss_keeps_the_gold() -> None:
+    asked = "Who won the 2008 Wimbledon men's singles title?"
+    assert grade("Rafael Nadal was beaten by Federer in 2007 but won in 2008.", "Rafael Nadal", asked).name == "CORRECT"
+    trump = "Donald Trump lost by nearly three million votes in the popular vote but won the Electoral College."
+    assert grade(trump, "Donald Trump", "Who won the 2016 United States presidential election?").name == "CORRECT"
+
+
+def test_a_rematch_is_no_contradiction() -> None:
+    final = ["Rafael Nadal beat Roger Federer in the 2008 Wimbledon final."]
+    assert not facts.contradicted("Roger Federer beat Rafael Nadal in a Wimbledon final.", final)
+    assert facts.contradicted("Roger Federer beat Rafael Nadal in the 2008 Wimbledon final.", final)
+    terms = ["Benjamin Harrison succeeded Grover Cleveland as president in 1889."]
+    assert not facts.contradicted("Grover Cleveland succeeded Benjamin Harrison as president.", terms)
 
 
 def test_a_pair_turned_round_another_verb_is_contradicted() -> None:

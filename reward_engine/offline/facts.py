@@ -940,12 +940,19 @@ def _number_apart(words: set[str], numbers: set[str], passage: str) -> bool:
 _CLAUSE_SPLIT = re.compile(r"[,;]\s*|\s+(?:and|while|whereas|but)\s+")
 
 
+_DATE_COMMA = re.compile(
+    r"(?i)\b((?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}),"
+    r"(\s+\d{4})\b"
+)
+
+
 def _crossed(words: set[str], numbers: set[str], passage: str) -> bool:
     """The claim puts a number beside words the passage says with another number: "Physics in 1911" from "the
     Nobel Prize in Physics in 1903 and the Nobel Prize in Chemistry in 1911". Crossed when the clause holding
     the claim's number has a word the claim lacks (Chemistry) and the claim has a word only a clause with another
     number holds (Physics)."""
     for sentence in split_sentences(passage):
+        sentence = _DATE_COMMA.sub(r"\1\2", sentence)  # "On December 24, 1968, ...": one date, not two clauses
         clauses = [(set(_words(c)), set(_numbers(c))) for c in _CLAUSE_SPLIT.split(sentence) if c.strip()]
         if len(clauses) < 2:
             continue
@@ -997,7 +1004,7 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
             return True  # "meets the Fraser at Kamloops" where the Thompson joins it at Lytton (hostile pass 52)
         if claim_names - have or not words:
             continue
-        if not negative and swaps.order_turned(claim, passage):
+        if not negative and swaps.order_turned(claim, passage, same_occasion=True):
             # "chooses Raoul over the Phantom" where she chooses the Phantom over Raoul (hostile pass 55); the names
             # decide, not the verb's words: "beat" where it says "defeated" or "lost to" (review 55)
             return True
@@ -1473,7 +1480,9 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     if qualifiers.other_half_of_the_day(response, " ".join(s for _, s, _ in answering)):
         return True  # "7:00 am." where it starts "at 7:00 pm" (hostile pass 45)
     said_numbers = _numbers(response)
-    if said_numbers and any(_crossed(_words(question), said_numbers, s) for _, s, _ in answering):
+    # the question's own numbers ("Apollo 8") are no other value beside the asked words (review 57)
+    asked_numbers = said_numbers | _numbers(question)
+    if said_numbers and any(_crossed(_words(question), asked_numbers, s) for _, s, _ in answering):
         return True  # "1903" for Curie's Chemistry prize: the year the sentence gives Physics (hostile pass 9)
     bounded = {(v.value, v.unit) for _, vs, _ in bounds for v in vs}
     confirmed = False  # a value of the response agrees with the evidence: its other words are detail

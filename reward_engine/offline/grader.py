@@ -171,7 +171,11 @@ _PASSED_OVER = re.compile(
 _BEATEN = re.compile(
     r"\b(?:beat|beats|beat out|beats out|defeated|defeats|edged out|edges out|outpolled|overcame|upset)\s+(?:the\s+)?$"
 )
-_LOST_TO = re.compile(r"^\s+(?:lost|loses|losing|fell|was beaten|were beaten|was defeated|were defeated)\s+(?:to|by)\b")
+_LOST_TO = re.compile(
+    r"^\s+(?:lost to|loses to|fell to|was beaten by|were beaten by|was defeated by|were defeated by)\b"
+)
+# ... unless the answer then gives the gold a win: "Nadal was beaten by Federer in 2007 but won in 2008" (review 57)
+_WON_AFTER = re.compile(r"\b(?:won|wins|win|winning|prevailed|triumphed|victorious)\b")
 _NAME_OVER = re.compile(r"^\W*[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}\s+over\s+(?:the\s+)?$")  # "Raoul over [the Phantom]"
 # the gold as what the answer is taken for: "A Saint Bernard, often mistaken for an English Mastiff" (pass 31); not
 # where the question asks what is mistaken ("Which planet is often mistaken for a star?": its review)
@@ -1378,7 +1382,12 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
         if passed_over and swaps.asks_a_choice(reading.question):
             return Label.INCORRECT  # "She chooses Raoul over the Phantom." for the Phantom (hostile pass 55)
         beaten = _BEATEN.search(before + " ") or _LOST_TO.match(after)
-        if beaten and swaps.asks_a_win(reading.question) and find_word(after, variant) < 0:
+        if (
+            beaten
+            and swaps.asks_a_win(reading.question)
+            and find_word(after, variant) < 0
+            and not _WON_AFTER.search(after)
+        ):
             # "Al Gore beat George W. Bush." for who won (review 55); not when the answer comes back to the gold
             # ("Athens beat Sparta at Pylos, but Sparta won the war": review 33)
             return Label.INCORRECT
@@ -1842,6 +1851,14 @@ def _lists(candidate: Candidate, gold_raw: str, gold: str, asked: frozenset[str]
     )
 
 
+# adjectives that describe one animal or thing without naming a kind of it
+_PLAIN_ADJECTIVES = (
+    "big|large|huge|small|little|tiny|young|old|adult|baby|male|female|wild|tame|fierce|friendly|cute|fat|hungry|"
+    "talking|clever|wise|brave|shy|lazy|lonely|proud|grumpy|playful|fluffy|furry|stuffed|toy|teddy|cartoon|fictional|"
+    "anthropomorphic"
+)
+
+
 def _bare_list(text: str, gold_raw: str, gold: str, asked: frozenset[str], question: str | None = None) -> bool:
     """ "bratislava ljubljana zagreb budapest": the gold among bare words, without a separator, a verb or a
     small word, and two or more others the question does not hold (a head word such as "mount" is not one).
@@ -1856,8 +1873,8 @@ def _bare_list(text: str, gold_raw: str, gold: str, asked: frozenset[str], quest
     words = normalize(raw).split()
     if len(words) < 2 or re.search(r"[,;:/()&]", raw) or is_statement(raw) or re.search(r"\d", gold_raw):
         return False
-    if re.match(r"(?i)an?\s", raw):
-        return False  # "A Bengal tiger.", "A big tiger.": one thing described, not two names (review 55)
+    if re.match(rf"(?i)an?\s+(?:{_PLAIN_ADJECTIVES})\s+\S+$", raw):
+        return False  # "A big tiger.": one thing described, not two names; "A polar bear." names a kind (review 57)
     if words[0] in _NAMING:
         words = words[1 + (words[1:2] in (["after"], ["for"])) :]  # "[It's] called Tynwald Court", "named after X"
     if len(words) < 2 or any(len(w) < 3 or w in STOP for w in words):

@@ -56,11 +56,13 @@ _AFTER_A_NAME = frozenset(
     pup cub calf kitten foal chick joey lamb piglet fawn duckling gosling cygnet owlet eaglet leveret larva
     """.split()
 )
-# species a breed's name goes before: after the gold only where the question asks a breed or names the species ("A
-# Siamese cat." for Siamese); "A fox terrier." for the fox names a dog (review 55)
+# species a breed's name goes before ("A Siamese cat." for Siamese, "A collie dog." for Collie); after a gold that is
+# itself an animal opening a breed's name it names that breed: "A fox terrier." for the fox is a dog (review 55)
 _SPECIES_AFTER = frozenset(
     "dog cat horse pony cattle cow pig sheep goat chicken duck rabbit retriever terrier hound spaniel inu".split()
 )
+# animals whose names open a breed's: "fox terrier", "bull terrier", "rat terrier", "deer hound"
+_ANIMALS_BEFORE_BREEDS = frozenset("fox bull rat bear wolf deer lion tiger otter bird mouse badger boar".split())
 # the compound a metal or element forms: "Copper sulfate." for copper is another substance, "Copper sheeting." the
 # metal worked (review 55)
 _COMPOUNDS = frozenset(
@@ -74,8 +76,7 @@ _COMPOUNDS = frozenset(
 _NOT_THE_ANIMAL = frozenset(
     """
     sea-lion mountain-lion ant-lion sea-horse sea-cow sea-dog guinea-pig prairie-dog flying-fox red-panda
-    koala-bear water-bear sea-snake sea-cucumber sea-slug sea-urchin sea-monkey mole-rat naked-mole-rat
-    killer-whale
+    koala-bear water-bear sea-cucumber sea-urchin sea-monkey mole-rat tasmanian-tiger
     """.split()
 )
 # one noun after "a"/"an", perhaps then another set aside or offered: "A lamb, not a goat.", "A lamb or a goat."
@@ -181,6 +182,8 @@ def same_kind(text: str, gold_raw: str) -> bool:
     gold = re.findall(r"[a-z]+", gold_raw.casefold())
     if found is None or found["tail"] == "or" or len(gold) != 1:
         return False
+    if found["tail"] and re.search(rf"\b{gold[0]}", text[found.end("tail") :].casefold()):
+        return False  # "A cub, not a lion.": the gold set aside (review 57)
     return _stem(gold[0]) in _SAME_KIND.get(found["noun"].casefold(), ())
 
 
@@ -215,8 +218,8 @@ def modifies_another_noun(text: str, gold_raw: str, question: str) -> bool:
     if found is None:
         return False
     head = found["head"].casefold()
-    if head in _SPECIES_AFTER and not re.search(rf"(?i)\bbreed|\b{head}", question):
-        return True  # "A fox terrier." for the fox: a dog
+    if head in _SPECIES_AFTER and found[0].split()[1].casefold() in _ANIMALS_BEFORE_BREEDS:
+        return True  # "A fox terrier." for the fox: a dog; "A collie dog." for Collie is the collie (review 57)
     return not (head.endswith("ly") or head in _AFTER_A_NAME or _a_class_here(head, question))
 
 

@@ -37,9 +37,6 @@ def another_given_name(text: str, before: str, gold: str) -> bool:
     for word, capitalised in words:
         initial = len(word) == 1 and any(g.startswith(word) for g in gold_words)
         initial = initial or any(g in full_forms(word) for g in gold_words)  # "Rob Knepper" (hostile pass 47)
-        # the gold's one given initial spelt out: "Genevieve Hannelius" for G Hannelius (hostile pass 57); not one
-        # of two ("Edmund Wilson" for E. O. Wilson: review 30)
-        initial = initial or (len(order) == 2 and len(order[0]) == 1 and word.startswith(order[0]))
         if word in gold_words or initial or (other and any(_spelt(word, g) for g in gold_words)):
             if other:
                 # her own given name before it, unless the gold has a name of its own where the other one

@@ -149,8 +149,11 @@ def on_the_losing_side(question: str, response: str, sentences: list[str]) -> bo
     return any(said <= b for _, b in pairs) and not any(said & a for a, _ in pairs)
 
 
-def order_turned(claim: str, passage: str) -> bool:
-    """The claim's two names stand the other way round the same relation in the passage.
+def order_turned(claim: str, passage: str, same_occasion: bool = False) -> bool:
+    """The claim's two names stand the other way round the same relation in the passage. With ``same_occasion``
+    (to contradict, not just to withhold support) a passage sentence that dates or scores the pair must share a
+    number with the claim: "Federer beat Nadal in a Wimbledon final" is no contradiction of "Nadal beat Federer in
+    the 2008 final", a rematch may have gone the other way (review 57), where "in 1985" against "the 1985 Finals" is.
 
     >>> order_turned("Christine chooses Raoul over the Phantom.", "Christine chooses the Phantom over Raoul.")
     True
@@ -158,10 +161,20 @@ def order_turned(claim: str, passage: str) -> bool:
     False
     >>> order_turned("The Celtics beat the Lakers in 1985.", "The Celtics lost to the Lakers in 1985.")
     True
+    >>> order_turned("Federer beat Nadal in a final.", "Nadal beat Federer in the 2008 final.", same_occasion=True)
+    False
     """
-    stated, told = _pairs(claim), _pairs(passage)
+    stated = _pairs(claim)
+    numbers = set(re.findall(r"\d+", claim))
+    sentences = [(s, _pairs(s)) for s in re.split(r"(?<=[.;!?])\s+", passage)]
 
-    def said(a: frozenset[str], rel: str, b: frozenset[str]) -> bool:
+    def said(a: frozenset[str], rel: str, b: frozenset[str], told: set) -> bool:
         return any(r == rel and a & x and b & y for x, r, y in told)
 
-    return any(said(b, rel, a) and not said(a, rel, b) for a, rel, b in stated)
+    everywhere = {pair for _, told in sentences for pair in told}
+    for sentence, told in sentences:
+        if not told or (same_occasion and (held := set(re.findall(r"\d+", sentence))) and not held & numbers):
+            continue
+        if any(said(b, rel, a, told) and not said(a, rel, b, everywhere) for a, rel, b in stated):
+            return True
+    return False
