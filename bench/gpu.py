@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from knowrl_io import provenance  # noqa: E402
 from knowrl_io.job_output import check_results
+from knowrl_io.work_folder import claim_work
 
 SMOKE = ROOT / "configs" / "smoke.yaml"
 COMMON = ["reward.factuality.retrieval_mode=bm25", "model.dtype=auto", "grpo.save_steps=100000"]
@@ -192,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
-    args.work.mkdir(parents=True, exist_ok=True)
+    claim_work(args, __file__)  # its own folder: each case's run folder in it is removed before the case runs
     cases: list[tuple[str, list[str]]] = []
     for backend in args.backends if args.tiny else []:
         cases.append((f"tiny-{backend}", [f"model.backend={backend}", f"grpo.max_steps={args.steps}"]))

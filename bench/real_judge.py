@@ -26,7 +26,6 @@ import asyncio
 import json
 import pickle
 import platform
-import shutil
 import subprocess
 import sys
 import time
@@ -48,6 +47,7 @@ from knowrl.effect.demo_data import build_demo_data  # noqa: E402
 from knowrl.evaluate import grade_completions, wilson  # noqa: E402
 from knowrl_io import provenance  # noqa: E402
 from knowrl_io.job_output import check_results
+from knowrl_io.work_folder import claim_work
 from retrieval.build import build  # noqa: E402
 from retrieval.sources import Document, read_documents  # noqa: E402
 from reward_engine import prompts  # noqa: E402
@@ -693,9 +693,7 @@ def main(argv: list[str] | None = None) -> int:
         write_report(args.out, args, pickle.loads((args.work / "report.pickle").read_bytes()), cases)
         return 0
     started = time.perf_counter()
-    shutil.rmtree(args.work, ignore_errors=True)  # every call of this run is a real one
-    w = args.work
-    w.mkdir(parents=True)
+    w = claim_work(args, __file__, clear=True)  # its own folder only, emptied: every call of this run is a real one
     models = args.models.split(",")
     main_model = models[0]
     if args.red_team_only:

@@ -32,6 +32,7 @@ import hostile  # noqa: E402
 
 from knowrl_io import provenance  # noqa: E402
 from knowrl_io.job_output import check_results
+from knowrl_io.work_folder import claim_work
 
 SMOKE = ROOT / "configs" / "smoke.yaml"
 SMOKE_RL = ROOT / "configs" / "data" / "smoke_rl.jsonl"
@@ -801,7 +802,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     check_results(args, __file__, beside=[args.out.with_suffix(".json")])  # never an input or someone's file
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    shutil.rmtree(args.work, ignore_errors=True)  # a judge cache left by an earlier run would answer everything
+    claim_work(args, __file__, clear=True)  # its own folder only: a judge cache left there would answer everything
     results = {"soak": soak(args.work / "soak", args.steps, args.fault_rate, args.down_steps)}
     results["crash"] = crash_score(args.work / "jobs", args.rows)
     results["shared"] = shared_cache(args.work / "jobs", args.rows // 2)

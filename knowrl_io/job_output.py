@@ -200,19 +200,11 @@ def check_results(
     JUnit input replaced it, exit 0: hostile pass 52; the results index, which names every script, was taken for
     ci_summary's page: pass 53). Prints one line and exits 2 when refused."""
     name = Path(script).stem
-    named = re.compile(  # says the script made it: its command, or "Written by `bench/x.py`" (a note naming it is not)
-        rb"python\s+(?:-m\s+bench\.|bench/)" + re.escape(name.encode()) + rb"(?:\.py)?(?![\w.])"
-        rb"|Written by `bench/" + re.escape(name.encode()) + rb"\.py`"
-    )
     given = vars(args)
     if pages is None:
         pages = [("--" + key, given.get(key)) for key in ("out", "md")]
     pages = [(flag, Path(path)) for flag, path in pages if path is not None]
-    sources = [
-        Path(value)
-        for key, value in given.items()
-        if key not in ("out", "md") and isinstance(value, (str, Path)) and str(value) and os.path.isfile(value)
-    ]
+    sources = [path for path in argument_paths(args, ("out", "md")) if path.is_file()]
     try:
         seen: dict[str, str] = {}
         for flag, path in [*pages, *(("--out", Path(p)) for p in beside)]:
@@ -222,7 +214,7 @@ def check_results(
             seen[where] = flag
         for flag, path in pages:
             check_page(path, sources, f"bench/{name}.py", None, "the results", True, flag)  # where, not whose
-            if path.is_file() and path.stat().st_size and not named.search(_head_lines(path)):
+            if path.is_file() and path.stat().st_size and not written_by(path, script):
                 raise OutputError(
                     f"{flag} {path} exists and is not a page bench/{name}.py wrote; remove it, or choose another {flag}"
                 )
@@ -231,6 +223,25 @@ def check_results(
     except OutputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
+
+
+def argument_paths(args: argparse.Namespace, skip: Iterable[str] = ()) -> list[Path]:
+    """Every argument of a bench script (but the ``skip`` ones) that names an existing file or folder: its inputs."""
+    return [
+        Path(value)
+        for key, value in vars(args).items()
+        if key not in skip and isinstance(value, (str, Path)) and str(value) and os.path.exists(value)
+    ]
+
+
+def written_by(path: Path, script: str) -> bool:
+    """Whether the head of ``path`` says bench script ``script`` made it: its command ("python bench/x.py ...",
+    "python -m bench.x") or "Written by `bench/x.py`" (a note that names it is not enough)."""
+    name = re.escape(Path(script).stem.encode())
+    named = re.compile(
+        rb"python\s+(?:-m\s+bench\.|bench/)" + name + rb"(?:\.py)?(?![\w.])|Written by `bench/" + name + rb"\.py`"
+    )
+    return bool(named.search(_head_lines(path)))
 
 
 def _head_lines(path: Path, lines: int = 6) -> bytes:
