@@ -41,7 +41,8 @@ def claim_output_dir(config: TrainConfig, resume: bool, overwrite: bool, resumab
     """An ``output_dir`` holding an earlier run is continued (``resume``, where there are checkpoints to continue)
     or cleared (``overwrite``: its checkpoints, ``final`` and ``summary.json`` removed, by the first process
     only), else refused with a ``ConfigError`` naming both flags (``resumable`` False: a job with no ``--resume``,
-    ``knowrl.sft``, which trained over a finished run's ``final``: hostile pass 54). Empty or new: nothing to do."""
+    ``knowrl.sft``, which trained over a finished run's ``final``: hostile pass 54). Empty or new: nothing to do.
+    ``overwrite`` never removes what the run reads (``model.adapter`` its own ``final``: ``run_inputs``)."""
     if resume and overwrite:
         raise ConfigError("--resume continues the run in output_dir and --overwrite removes it: give one of them")
     out = Path(config.output_dir)
@@ -49,6 +50,9 @@ def claim_output_dir(config: TrainConfig, resume: bool, overwrite: bool, resumab
     if not checkpoints and not products:
         return
     if overwrite:
+        problem = _input_removed(config, checkpoints + products)
+        if problem:  # read after the removal: the adapter the run was to start from was gone (hostile pass 57)
+            raise ConfigError(problem)
         if int(os.environ.get("RANK", "0")) == 0:
             for path in checkpoints + products:
                 try:
@@ -73,6 +77,57 @@ def claim_output_dir(config: TrainConfig, resume: bool, overwrite: bool, resumab
     else:
         offer = "pass --resume to continue it, or --overwrite to start clean (removes them first)"
     raise ConfigError(f"output_dir {out} holds an earlier run ({found}): {offer}; or choose another output_dir")
+
+
+def run_inputs(config: TrainConfig) -> list[tuple[str, str]]:
+    """(key, path) of every local file or folder the run reads: the model, the adapter, the data, the KB's source
+    and the reward's knowledge base and judge templates (names that are no local path are skipped)."""
+    found = [
+        ("model.name_or_path", config.model.name_or_path),
+        ("model.adapter", config.model.adapter),
+        ("data.train", config.data.train),
+        ("data.eval", config.data.eval),
+        ("data.sft", config.data.sft),
+        ("kb.build_from", config.kb.build_from),
+        ("pipeline.demo_boundary_file", config.pipeline.demo_boundary_file),
+    ]
+    reward = config.reward
+    if reward is not None:
+        from reward_engine.knowledge import kb_path
+
+        kb = kb_path(reward.factuality.kb_path)
+        found += [
+            ("reward.factuality.kb_path", str(kb) if kb else None),
+            ("reward.factuality.source", reward.factuality.source),
+        ]
+        found += [
+            (f"reward.prompts.{key}", getattr(reward.prompts, key))
+            for key in ("grader", "decompose", "verify", "fused")
+        ]
+    return [(key, value) for key, value in found if value and os.path.lexists(value)]
+
+
+def _input_removed(config: TrainConfig, removed: list[Path]) -> str | None:
+    """Why ``--overwrite`` must not remove ``removed``: one of the run's inputs lies in it, or None."""
+    for key, value in run_inputs(config):
+        for gone in removed:
+            if _takes(gone, Path(value)):
+                return (
+                    f"{key} {value} lies in output_dir {config.output_dir}'s {gone.name}, which --overwrite removes; "
+                    "copy it out of output_dir first, or choose another output_dir"
+                )
+    return None
+
+
+def _takes(gone: Path, path: Path) -> bool:
+    """Whether removing ``gone`` (a folder's tree, or a file or link) removes ``path`` or the way to it."""
+
+    def within(a: str, b: str) -> bool:
+        return a == b or a.startswith(b.rstrip(os.sep) + os.sep)
+
+    if within(os.path.abspath(path), os.path.abspath(gone)):
+        return True
+    return not gone.is_symlink() and within(os.path.realpath(path), os.path.realpath(gone))
 
 
 def _names(paths: list[Path]) -> str:

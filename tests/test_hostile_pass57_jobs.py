@@ -3,12 +3,17 @@ test failed on 071011f):
 
 - data loss: ``bench/reliability.py --work`` a folder of the user's files removed them and trained into it, and
   ``bench/real_judge.py --work`` emptied it for a run that could not start (a bench script's ``--work`` is its own:
-  a new or empty folder it marks, or one it marked earlier; anything else is refused before anything is removed).
+  a new or empty folder it marks, or one it marked earlier; anything else is refused before anything is removed);
+- data loss: ``knowrl.train --overwrite`` with ``model.adapter`` the same output_dir's ``final`` removed final/ and
+  checkpoint-1, then failed to find the adapter after the model loaded; ``knowrl.sft --overwrite`` the same (an
+  input of the run inside what ``--overwrite`` removes is refused, naming the key and output_dir, before anything
+  is removed).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -97,3 +102,67 @@ def test_a_work_folder_is_marked_and_only_a_marked_one_is_cleared(tmp_path: Path
     empty.mkdir()
     claim_work(argparse.Namespace(work=empty), script)  # an empty folder is taken
     assert (empty / WORK_MARK).is_file()
+
+
+def _earlier_run(tmp_path: Path) -> Path:
+    """An output_dir as a finished GRPO run leaves it: checkpoint-1, final (the adapter), summary.json."""
+    run = tmp_path / "run"
+    for folder in ("final", "checkpoint-1"):
+        (run / folder).mkdir(parents=True)
+        (run / folder / "adapter_config.json").write_text(json.dumps({"r": 4, "lora_alpha": 8}))
+        (run / folder / "adapter_model.safetensors").write_bytes(os.urandom(64))
+    (run / "summary.json").write_text("{}")
+    return run
+
+
+def _train_config(tmp_path: Path, adapter: Path, data: str = "smoke_rl.jsonl", **more: object) -> Path:
+    config = {
+        "model": {"name_or_path": "tiny", "backend": "transformers", "dtype": "float32", "adapter": str(adapter)},
+        "lora": {"r": 4, "alpha": 8, "dropout": 0.0, "target_modules": ["q_proj", "v_proj"]},
+        "data": {"train": str(ROOT / "configs" / "data" / data)},
+        "reward": {"preset": "knowrl", "grader": "offline", "factuality": {"enabled": False}},
+        "grpo": {"max_steps": 1, "per_device_train_batch_size": 4, "num_generations": 4, "max_completion_length": 8},
+        "output_dir": str(tmp_path / "run"),
+        "seed": 0,
+        **more,
+    }
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    return path
+
+
+@pytest.mark.parametrize(
+    "job, adapter",
+    [("knowrl.train", "final"), ("knowrl.train", "checkpoint-1"), ("knowrl.sft", "final")],
+)
+def test_overwrite_refuses_to_remove_the_adapter_the_run_starts_from(tmp_path: Path, job: str, adapter: str) -> None:
+    run = _earlier_run(tmp_path)
+    before = _tree(run)
+    if job == "knowrl.sft":
+        config = _train_config(tmp_path, run / adapter, "smoke_sft.json", reward=None, sft={"max_steps": 1})
+    else:
+        config = _train_config(tmp_path, run / adapter)
+    done = _run("-m", job, "--config", str(config), "--overwrite", timeout=300)
+    _one_line(done, "model.adapter")
+    assert "output_dir" in done.stderr and "Loading weights" not in done.stderr
+    assert _tree(run) == before
+
+
+def test_overwrite_refuses_any_input_inside_what_it_removes(tmp_path: Path) -> None:
+    from knowrl.config import ConfigError, load_train_config
+    from knowrl.output_dir import claim_output_dir
+
+    run = _earlier_run(tmp_path)
+    data = run / "checkpoint-1" / "rows.jsonl"
+    data.write_bytes((ROOT / "configs" / "data" / "smoke_rl.jsonl").read_bytes())
+    link = tmp_path / "rows-link.jsonl"
+    link.symlink_to(data)  # through a link: the file itself is removed all the same
+    config = load_train_config(_train_config(tmp_path, run / "final", "x.jsonl"), [f"data.train={link}"])
+    config.model.adapter = None
+    with pytest.raises(ConfigError, match="data.train .* output_dir .*checkpoint-1"):
+        claim_output_dir(config, resume=False, overwrite=True)
+    assert data.exists()
+    config.data.train = str(run / "rows-beside.jsonl")  # beside the run, not in what --overwrite removes
+    Path(config.data.train).write_text("")
+    claim_output_dir(config, resume=False, overwrite=True)
+    assert sorted(p.name for p in run.iterdir()) == ["rows-beside.jsonl"]
