@@ -7,7 +7,10 @@ test failed on 071011f):
 - data loss: ``knowrl.train --overwrite`` with ``model.adapter`` the same output_dir's ``final`` removed final/ and
   checkpoint-1, then failed to find the adapter after the model loaded; ``knowrl.sft --overwrite`` the same (an
   input of the run inside what ``--overwrite`` removes is refused, naming the key and output_dir, before anything
-  is removed).
+  is removed);
+- data loss: ``knowrl.effect.probe_candidates --regrade probe.json --out regraded.json`` rewrote probe.json in
+  place, exit 0, and ``--out`` was ignored (``--regrade`` writes ``--out``, owned as the probe's ``--out`` is; in
+  place only with ``--overwrite``); ``--regrade`` of a JSON that is not a probe ended in a traceback (one line).
 """
 
 from __future__ import annotations
@@ -166,3 +169,51 @@ def test_overwrite_refuses_any_input_inside_what_it_removes(tmp_path: Path) -> N
     Path(config.data.train).write_text("")
     claim_output_dir(config, resume=False, overwrite=True)
     assert sorted(p.name for p in run.iterdir()) == ["rows-beside.jsonl"]
+
+
+def _small_probe(tmp_path: Path) -> Path:
+    """The kept probe cut to six questions, their right counts as an older grader might have left them."""
+    from knowrl.effect.boundary import write_probe_file
+
+    kept = json.loads((ROOT / "configs" / "data" / "boundary-smollm2-k8.json").read_text())
+    got = {qid: {**kept["probe"][qid], "correct": 5} for qid in sorted(kept["probe"])[:6]}
+    path = tmp_path / "probe.json"
+    write_probe_file(path, {k: v for k, v in kept.items() if k != "probe"}, got)
+    return path
+
+
+def test_regrade_writes_its_out_and_never_its_input(tmp_path: Path) -> None:
+    probe = _small_probe(tmp_path)
+    before = probe.read_bytes()
+    out = tmp_path / "regraded.json"
+    done = _run("-m", "knowrl.effect.probe_candidates", "--regrade", str(probe), "--out", str(out))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert probe.read_bytes() == before
+    regraded = json.loads(out.read_text())
+    assert regraded["probe"].keys() == json.loads(before)["probe"].keys()
+    assert [r["correct"] for r in regraded["probe"].values()] != [5] * 6  # today's grader's counts
+    assert f"--out {out}" in regraded["regraded_by"]
+    again = _run("-m", "knowrl.effect.probe_candidates", "--regrade", str(probe), "--out", str(out))
+    _one_line(again, "--out")  # an existing --out only with --overwrite, as the probe's own --out
+    assert probe.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "flags, named",
+    [
+        ([], "--out"),  # in place only when asked for
+        (["--out", "{probe}", "--overwrite"], "--out"),  # the input as its own output
+        (["--out", "{tmp}/x.json"], "smoke_sft.json"),  # not a probe: one line naming it, no traceback
+        (["--out", "{tmp}/x.json"], "reward.json"),  # a JSON object with no probe in it
+    ],
+)
+def test_regrade_refuses_in_one_line(tmp_path: Path, flags: list[str], named: str) -> None:
+    probe = _small_probe(tmp_path)
+    (tmp_path / "reward.json").write_text(json.dumps({"preset": "knowrl", "grader": "offline"}))
+    source = {"--out": probe, "reward.json": tmp_path / "reward.json"}.get(named, ROOT / "configs" / "data" / named)
+    before = source.read_bytes()
+    flags = [f.format(probe=probe, tmp=tmp_path) for f in flags]
+    done = _run("-m", "knowrl.effect.probe_candidates", "--regrade", str(source), *flags)
+    _one_line(done, named)
+    assert source.read_bytes() == before
+    assert not (tmp_path / "x.json").exists()

@@ -199,12 +199,7 @@ def load_probe_file(path: Path, k: int, temperature: float, model: str | None = 
     model: for another (``model`` given and different) it is empty, and that model is probed."""
     from reward_engine.config import ConfigError  # knowrl.config's, defined below it
 
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ConfigError(f"{path}: cannot read the probe file ({exc})") from exc
-    if not isinstance(data, dict) or not isinstance(data.get("probe"), dict):
-        raise ConfigError(f"{path}: not a probe file (no 'probe' object)")
+    data = read_probe_file(path)
     if model is not None and data.get("model") != model:
         log.warning("%s is the probe of %r, not of %r: probing %r", path, data.get("model"), model, model)
         return {}
@@ -215,8 +210,29 @@ def load_probe_file(path: Path, k: int, temperature: float, model: str | None = 
     return data["probe"]
 
 
+def read_probe_file(path: Path) -> dict[str, Any]:
+    """A probe file's metadata and ``probe`` (qid -> {"answers": [str], "correct": int}), its shape checked: a
+    ``ConfigError`` naming the file, where ``--regrade`` of another JSON ended in a traceback (hostile pass 57)."""
+    from reward_engine.config import ConfigError  # knowrl.config's, defined below it
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{path}: cannot read the probe file ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("probe"), dict):
+        raise ConfigError(f"{path}: not a probe file (no 'probe' object)")
+    for qid, result in data["probe"].items():
+        answers = result.get("answers") if isinstance(result, dict) else None
+        correct = result.get("correct") if isinstance(result, dict) else None
+        if not isinstance(answers, list) or not all(isinstance(a, str) for a in answers) or type(correct) is not int:
+            raise ConfigError(f"{path}: not a probe file (question {qid!r} has no 'answers' list and 'correct' count)")
+    return data
+
+
 def write_probe_file(path: Path, meta: dict[str, Any], got: dict[str, dict[str, Any]]) -> None:
-    """One question per line (a diff shows which answers moved), metadata first."""
+    """One question per line (a diff shows which answers moved), metadata first; written whole or not at all."""
+    from knowrl_io.job_output import write_atomically
+
     lines = [json.dumps(meta, ensure_ascii=False)[:-1] + ', "probe": {']
     body = [f"{json.dumps(q)}: {json.dumps(got[q], ensure_ascii=False)}" for q in sorted(got)]
-    path.write_text("\n".join(lines + [",\n".join(body), "}}"]) + "\n", encoding="utf-8")
+    write_atomically(path, ("\n".join(lines + [",\n".join(body), "}}"]) + "\n").encode("utf-8"))

@@ -2,7 +2,8 @@
 
     python -m knowrl.effect.probe_candidates --model smollm2 --k 8 --out configs/data/boundary-smollm2-k8.json \
         --overwrite  # regenerating the kept file: an existing --out is refused without it
-    python -m knowrl.effect.probe_candidates --regrade configs/data/boundary-smollm2.json  # after a grader change
+    python -m knowrl.effect.probe_candidates --regrade configs/data/boundary-smollm2-k8.json --out regraded.json
+    python -m knowrl.effect.probe_candidates --regrade configs/data/boundary-smollm2-k8.json --overwrite  # in place
 
 What ``configs/data/boundary-smollm2-k8.json`` is: the demo and the effect study read it instead of probing
 every candidate (8 samples each: a p(right) estimate the reward forecast, ``knowrl.effect.forecast``, can use).
@@ -53,14 +54,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=Path,
         action=Once,
         metavar="FILE",
-        help="grade a kept probe file's answers again with today's grader",
+        help="grade a kept probe file's answers again with today's grader, into --out (in place: --overwrite)",
     )
     args = parser.parse_args(argv)
     problem = range_problem(args)
     if problem:
         parser.error(problem)
     if args.regrade is not None:
-        return _regrade(args.regrade)
+        if args.out is None and not args.overwrite:  # --out was ignored and the input rewritten (hostile pass 57)
+            parser.error(
+                f"--regrade {args.regrade}: give --out for the regraded probe, or --overwrite to regrade in place"
+            )
+        return _regrade(args.regrade, args.out, args.overwrite)
     if args.out is None:
         parser.error("--out is required unless --regrade is given")
     try:  # before the model loads: a kept probe was replaced without a word, a folder failed after probing (pass 56)
@@ -92,20 +97,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _regrade(path: Path) -> int:
-    import json
-
-    from knowrl.effect.boundary import regrade
+def _regrade(path: Path, out: Path | None, overwrite: bool) -> int:
+    """Grade the probe file ``path``'s answers again into ``out`` (None: ``path`` itself, which ``main`` allows only
+    with ``overwrite``); the input is never written when ``out`` is given. Exit 2 with one line on a file that is
+    not a probe, or an ``--out`` that is not this job's to write."""
+    from knowrl.effect.boundary import read_probe_file, regrade
     from knowrl.effect.demo_data import gradient_items
     from knowrl_io.provenance import commit
+    from reward_engine.config import ConfigError
 
-    data = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        data = read_probe_file(path)
+        if out is not None:
+            check_page(out, [path], "probe_candidates", None, "the regraded probe", overwrite, "--out")
+    except (ConfigError, OutputError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     got = data.pop("probe")
     changed = regrade(got, [i.rl_row() for i in gradient_items() if i.answerable])
     data["grader"] = f"reward_engine.offline.grader (the training grader, with the question) at commit {commit()}"
-    data["regraded_by"] = f"python -m knowrl.effect.probe_candidates --regrade {path}"
-    write_probe_file(path, data, got)
-    print(f"{changed} of {len(got)} questions' right counts changed -> {path}")
+    target = out or path
+    data["regraded_by"] = (
+        f"python -m knowrl.effect.probe_candidates --regrade {path}"
+        + (f" --out {out}" if out is not None else "")
+        + (" --overwrite" if overwrite else "")
+    )
+    write_probe_file(target, data, got)
+    print(f"{changed} of {len(got)} questions' right counts changed -> {target}")
     return 0
 
 
