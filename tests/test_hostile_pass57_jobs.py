@@ -10,7 +10,9 @@ test failed on 071011f):
   is removed);
 - data loss: ``knowrl.effect.probe_candidates --regrade probe.json --out regraded.json`` rewrote probe.json in
   place, exit 0, and ``--out`` was ignored (``--regrade`` writes ``--out``, owned as the probe's ``--out`` is; in
-  place only with ``--overwrite``); ``--regrade`` of a JSON that is not a probe ended in a traceback (one line).
+  place only with ``--overwrite``); ``--regrade`` of a JSON that is not a probe ended in a traceback (one line);
+- late check: ``knowrl.effect.training_signal --block 0`` ended in range()'s ValueError, ``--block -3`` and a log
+  with no step rows printed an empty table, exit 0 (one line naming ``--block`` or the file, exit 2).
 """
 
 from __future__ import annotations
@@ -217,3 +219,33 @@ def test_regrade_refuses_in_one_line(tmp_path: Path, flags: list[str], named: st
     _one_line(done, named)
     assert source.read_bytes() == before
     assert not (tmp_path / "x.json").exists()
+
+
+def _reward_log(tmp_path: Path, with_steps: bool = True) -> Path:
+    """16 rows of a GRPO reward log (steps 0-3, 4 each), or a score job's rows (no step)."""
+    path = tmp_path / "rewards.jsonl"
+    rows = [
+        {"label": "CORRECT" if i % 2 else "INCORRECT", "total": float(i % 2), "completion": "<answer>x</answer>"}
+        | ({"step": i // 4} if with_steps else {"line": i})
+        for i in range(16)
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+@pytest.mark.parametrize("block", ["0", "-3"])
+def test_training_signal_refuses_a_block_below_one(tmp_path: Path, block: str) -> None:
+    done = _run("-m", "knowrl.effect.training_signal", str(_reward_log(tmp_path)), "--block", block)
+    _one_line(done, "--block")
+    assert done.stdout == ""
+
+
+def test_training_signal_refuses_a_log_with_no_steps(tmp_path: Path) -> None:
+    log = _reward_log(tmp_path, with_steps=False)
+    done = _run("-m", "knowrl.effect.training_signal", str(log))
+    _one_line(done, str(log))
+    assert done.stdout == ""
+    folder = _run("-m", "knowrl.effect.training_signal", str(tmp_path))  # a folder: one line, not a traceback
+    _one_line(folder, str(tmp_path))
+    fine = _run("-m", "knowrl.effect.training_signal", str(_reward_log(tmp_path)), "--block", "2")
+    assert fine.returncode == 0 and "| 0-1 | 8 |" in fine.stdout and "| 2-3 | 8 |" in fine.stdout

@@ -11,11 +11,12 @@ resampled draws included.
 
 from __future__ import annotations
 
-import argparse
 import statistics
+import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+from knowrl_io.args import Parser
 from knowrl_io.jsonl import read_objects
 from reward_engine.samples import fact_score_of
 
@@ -100,6 +101,8 @@ def training_signal(
 def label_trajectory(log: Path, block: int = 8) -> list[dict[str, Any]]:
     """Label shares of the sampled completions per block of ``block`` steps: shows when a policy collapses onto
     one answer (e.g. "I don't know" everywhere), which the run's averages hide."""
+    if block < 1:  # 0 ended in range()'s ValueError, a negative block gave an empty table (hostile pass 57)
+        raise ValueError(f"block must be at least 1 step, got {block}")
     steps = _steps(log)
     out = []
     for first in range(0, max(steps, default=-1) + 1, block):
@@ -131,15 +134,28 @@ def trajectory_table(rows: Sequence[dict[str, Any]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m knowrl.effect.training_signal", description="label shares per block of GRPO steps"
-    )
+    """Print the label trajectory of a run's reward log; a bad ``--block`` or a file with no GRPO step rows is one
+    line and exit 2, never a traceback or an empty table (hostile pass 57)."""
+    parser = Parser(prog="python -m knowrl.effect.training_signal", description="label shares per block of GRPO steps")
     parser.add_argument("log", type=Path, help="a run's rewards.jsonl")
-    parser.add_argument("--block", type=int, default=8, help="steps per row")
+    parser.add_argument("--block", type=int, default=8, help="steps per row, at least 1 (default 8)")
     args = parser.parse_args(argv)
+    if args.block < 1:
+        parser.error(f"--block must be at least 1 (steps per row), got {args.block}")
     if not args.log.exists():
         parser.error(f"reward log not found: {args.log}")
-    print(trajectory_table(label_trajectory(args.log, args.block)))
+    try:
+        rows = label_trajectory(args.log, args.block)
+    except OSError as exc:
+        print(f"error: cannot read the reward log {args.log}: {exc.strerror}", file=sys.stderr)
+        return 2
+    if not rows:  # a score job's output, or any JSONL: no row carries a GRPO step
+        print(
+            f"error: {args.log} holds no GRPO step rows (rows with an integer 'step'): not a run's reward log",
+            file=sys.stderr,
+        )
+        return 2
+    print(trajectory_table(rows))
     return 0
 
 
