@@ -89,14 +89,16 @@ def check_start(config: TrainConfig, world: int) -> None:
 def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None = None) -> dict[str, Any]:
     """One GRPO run; ``callbacks`` are extra ``transformers.TrainerCallback`` objects (e.g. for benchmarks)."""
     started = time.perf_counter()
+    from knowrl import task_registry as registry
+
     check_start(config, _rank()[1])  # again here for callers that skip knowrl.train's run: it costs nothing
+    rows = registry.train_rows(config)  # no usable row: one line naming the file, before anything loads
     ensure_kb(config)
     check_reward_knowledge(config)  # a source that cannot serve the reward: one line, before the policy loads
     policy = load_policy(config.model, config.lora, config.seed)  # before importing trl's trainer
     from transformers.trainer_utils import get_last_checkpoint
     from trl import GRPOTrainer
 
-    from knowrl import task_registry as registry
     from knowrl.finite import StopOnNonFinite
     from knowrl.time_budget import StopAfterMinutes
 
@@ -120,7 +122,7 @@ def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None
     if config.reward is not None:  # the rank picks its weight in a shared judge budget (judge.limits.rank_weights)
         config = config.model_copy(update={"reward": config.reward.model_copy(update={"rank": rank})})
     task = registry.setup(
-        config, policy.tokenizer, knowrl_sink=reward_log, rows_sink=reward_log.write_rows, world_size=world
+        config, policy.tokenizer, knowrl_sink=reward_log, rows_sink=reward_log.write_rows, world_size=world, rows=rows
     )
     rewards = task.rewards
     budget = StopAfterMinutes(config.time_budget_min) if config.time_budget_min else None

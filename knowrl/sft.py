@@ -65,15 +65,15 @@ def check_lengths(
 def sft(config: TrainConfig, callbacks: list[Any] | None = None) -> dict[str, Any]:
     """One cold-start SFT run; ``callbacks`` are extra ``transformers.TrainerCallback`` objects (as for ``train``)."""
     started = time.perf_counter()
+    conversations, report = load_sharegpt(config.data.train, config.data.max_samples)
+    if not conversations:  # before the policy loads: RL rows given to sft failed only after it (hostile pass 57)
+        raise ConfigError(f"no usable conversations in {config.data.train} ({len(report.bad)} bad)")
     policy = load_policy(config.model, config.lora, config.seed)
     from datasets import Dataset
     from trl import SFTTrainer
 
     from knowrl.finite import StopOnNonFinite
 
-    conversations, report = load_sharegpt(config.data.train, config.data.max_samples)
-    if not conversations:
-        raise ConfigError(f"no usable conversations in {config.data.train} ({len(report.bad)} bad)")
     # Single-answer conversations become prompt/completion pairs: TRL then puts the loss on the
     # model's turn only (no chat-template generation markers needed). Multi-turn stay as messages.
     single = all(len(c) >= 2 and all(m["role"] != "assistant" for m in c[:-1]) for c in conversations)

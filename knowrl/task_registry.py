@@ -175,17 +175,26 @@ def rewards(
     return task_for(config).rewards(knowrl_sink, rows_sink, world_size)
 
 
+def train_rows(config: TrainConfig) -> tuple[list[dict[str, Any]], int]:
+    """The task's training rows and how many were bad; none usable is a ``ConfigError`` naming the data file (read
+    before the policy loads: SFT rows given to GRPO failed only after it loaded, hostile pass 57)."""
+    rows, bad = task_for(config).train_rows()
+    if not rows:
+        raise ConfigError(f"no usable training rows in {config.data.train} ({bad} bad)")
+    return rows, bad
+
+
 def setup(
     config: TrainConfig,
     tokenizer: Any,
     knowrl_sink: Callable[..., None] | None = None,
     rows_sink: RowsSink | None = None,
     world_size: int = 1,
+    rows: tuple[list[dict[str, Any]], int] | None = None,
 ) -> TaskSetup:
+    """The task's dataset and rewards for TRL; ``rows``: ``train_rows``' result, when the caller read them first."""
     task = task_for(config)
-    rows, bad = task.train_rows()
-    if not rows:
-        raise ConfigError(f"no usable training rows in {config.data.train} ({bad} bad)")
+    rows, bad = rows or train_rows(config)
     rewards = task.rewards(knowrl_sink, rows_sink, world_size)
     if hasattr(rewards, "start"):  # verifier workers up and warm before the first step's timed checks
         rewards.start()

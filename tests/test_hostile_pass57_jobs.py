@@ -12,7 +12,9 @@ test failed on 071011f):
   place, exit 0, and ``--out`` was ignored (``--regrade`` writes ``--out``, owned as the probe's ``--out`` is; in
   place only with ``--overwrite``); ``--regrade`` of a JSON that is not a probe ended in a traceback (one line);
 - late check: ``knowrl.effect.training_signal --block 0`` ended in range()'s ValueError, ``--block -3`` and a log
-  with no step rows printed an empty table, exit 0 (one line naming ``--block`` or the file, exit 2).
+  with no step rows printed an empty table, exit 0 (one line naming ``--block`` or the file, exit 2);
+- late check: ``knowrl.sft`` given RL rows, and ``knowrl.train`` given SFT conversations, exited 2 only after the
+  policy loaded (the data is read and checked first).
 """
 
 from __future__ import annotations
@@ -120,9 +122,14 @@ def _earlier_run(tmp_path: Path) -> Path:
     return run
 
 
-def _train_config(tmp_path: Path, adapter: Path, data: str = "smoke_rl.jsonl", **more: object) -> Path:
+def _train_config(tmp_path: Path, adapter: Path | None, data: str = "smoke_rl.jsonl", **more: object) -> Path:
     config = {
-        "model": {"name_or_path": "tiny", "backend": "transformers", "dtype": "float32", "adapter": str(adapter)},
+        "model": {
+            "name_or_path": "tiny",
+            "backend": "transformers",
+            "dtype": "float32",
+            "adapter": adapter and str(adapter),
+        },
         "lora": {"r": 4, "alpha": 8, "dropout": 0.0, "target_modules": ["q_proj", "v_proj"]},
         "data": {"train": str(ROOT / "configs" / "data" / data)},
         "reward": {"preset": "knowrl", "grader": "offline", "factuality": {"enabled": False}},
@@ -249,3 +256,24 @@ def test_training_signal_refuses_a_log_with_no_steps(tmp_path: Path) -> None:
     _one_line(folder, str(tmp_path))
     fine = _run("-m", "knowrl.effect.training_signal", str(_reward_log(tmp_path)), "--block", "2")
     assert fine.returncode == 0 and "| 0-1 | 8 |" in fine.stdout and "| 2-3 | 8 |" in fine.stdout
+
+
+@pytest.mark.parametrize(
+    "job, data, what",
+    [
+        ("knowrl.sft", "smoke_rl.jsonl", "no usable conversations"),
+        ("knowrl.train", "smoke_sft.json", "no usable training rows"),
+    ],
+)
+def test_data_of_the_other_stage_is_refused_before_the_policy_loads(
+    tmp_path: Path, job: str, data: str, what: str
+) -> None:
+    more: dict[str, object] = (
+        {"reward": None, "sft": {"max_steps": 1, "max_length": 128}} if job == "knowrl.sft" else {}
+    )
+    config = _train_config(tmp_path, None, data, **more)
+    done = _run("-m", job, "--config", str(config), timeout=300)
+    _one_line(done, data)
+    assert what in done.stderr
+    assert "Loading weights" not in done.stderr  # the model never loaded
+    assert not (tmp_path / "run").exists() or not any((tmp_path / "run").iterdir())
