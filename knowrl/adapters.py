@@ -53,9 +53,11 @@ def tensor_shapes(file: Path) -> dict[str, tuple[str, list[int]]]:
     try:
         with file.open("rb") as f:
             size = int.from_bytes(f.read(8), "little")
+            if size > file.stat().st_size - 8:
+                return {}  # a length past the file's end: not a safetensors header (never read gigabytes)
             header = json.loads(f.read(size))
-    except (OSError, UnicodeDecodeError, ValueError, MemoryError):
-        return {}
+    except (OSError, UnicodeDecodeError, ValueError, MemoryError, OverflowError):
+        return {}  # not a safetensors file (a random 8-byte length overflows a read): peft reports it
     if not isinstance(header, dict):
         return {}
     return {

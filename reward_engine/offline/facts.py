@@ -337,6 +337,14 @@ _TIMES_IN_WORDS = re.compile(
 )  # "five consecutive times" too
 
 
+_PLURAL = {"story": "stories", "storey": "storeys", "foot": "feet", "inch": "inches", "century": "centuries"}
+_COUNTED_ADJECTIVE = re.compile(
+    r"\b(\d[\d,.]*)-(story|storey|floor|foot|inch|metre|meter|mile|kilometre|kilometer|year|month|week|day|hour|"
+    r"minute|page|track|episode|member|seat|acre|room|game|lap|hole|mile|century)\b",
+    re.IGNORECASE,
+)
+
+
 @functools.lru_cache(maxsize=8192)
 def canonical(text: str) -> str:
     """``text`` with the marks that change no fact taken out or spelled one way."""
@@ -360,6 +368,8 @@ def canonical(text: str) -> str:
     if "\u00b2" in text or "sq" in text:  # "643,801 km²" is "643,801 square kilometres" (hostile pass 17)
         text = _SQUARE.sub(lambda m: f"{m.group(1)} square {_SQUARE_UNITS[(m.group(2) or m.group(3)).lower()]}", text)
     text = holidays_as_dates(text)  # "on Christmas Day 2013" is the evidence's "25 December 2013" (hostile pass 56)
+    if "-" in text:  # "a 58-story skyscraper" counts 58 stories, "a 363-foot tower" 363 feet (hostile pass 58)
+        text = _COUNTED_ADJECTIVE.sub(lambda m: f"{m[1]} {_PLURAL.get(m[2].lower(), m[2] + 's')}", text)
     if "/" in text or "-" in text:  # "13/09/1990", "1990-09-13" as "13 September 1990" (hostile pass 54)
         text = _DIGIT_DATE.sub(_date_in_words, text)
     if "egree" in text:  # "degrees Celsius" written as the evidence's "°C": unit words are no claim words
@@ -946,6 +956,28 @@ _DATE_COMMA = re.compile(
 )
 
 
+_NUMBERED_NAME = re.compile(r"\b([A-Z][a-z]+)\s+(\d+)\b")
+
+
+def _numbered_name_differs(response: str, sentences: list[str]) -> bool:
+    """A name ending in a number ("Flight 93", "Apollo 8") whose number the answering sentences hold only after
+    another capitalised word ("United 93"): another name, not the evidence's value (hostile pass 58: the shared
+    93 confirmed it, Binary RAR paid 1).
+
+    >>> _numbered_name_differs("Flight 93.", ["United 93 is a 2006 film directed by Paul Greengrass."])
+    True
+    >>> _numbered_name_differs("Flight 93.", ["It tells the story of United Airlines Flight 93."])
+    False
+    """
+    for word, number in _NUMBERED_NAME.findall(response):
+        if word.lower() in STOP or stem(word.lower()) in _CALENDAR_NAMES:
+            continue  # "On 24 December", "December 24": a date, not a name
+        held = [w for s in sentences for w, n in _NUMBERED_NAME.findall(s) if n == number]
+        if held and word not in held:
+            return True
+    return False
+
+
 def _crossed(words: set[str], numbers: set[str], passage: str) -> bool:
     """The claim puts a number beside words the passage says with another number: "Physics in 1911" from "the
     Nobel Prize in Physics in 1903 and the Nobel Prize in Chemistry in 1911". Crossed when the clause holding
@@ -1484,6 +1516,8 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     asked_numbers = said_numbers | _numbers(question)
     if said_numbers and any(_crossed(_words(question), asked_numbers, s) for _, s, _ in answering):
         return True  # "1903" for Curie's Chemistry prize: the year the sentence gives Physics (hostile pass 9)
+    if _numbered_name_differs(response, [s for _, s, _ in answering]):
+        return True  # "Flight 93." where the film is "United 93": the number is part of another name (pass 58)
     bounded = {(v.value, v.unit) for _, vs, _ in bounds for v in vs}
     confirmed = False  # a value of the response agrees with the evidence: its other words are detail
     for value in values(response) or _worded_measures(response):  # "Three years." is a measure too

@@ -1089,6 +1089,8 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
         return Label.NOT_ATTEMPTED, False
     if kinds.same_kind(candidate.text, gold_raw):
         return Label.CORRECT, False  # "An attorney." for lawyer, "A piglet." for pig (review 55)
+    if kinds.family_members(candidate.text, gold_raw):
+        return Label.CORRECT, False  # "The Shermans." for The Sherman Brothers (hostile pass 58)
     if (
         (seg == gold or same_answer(seg, gold))
         and _same_figures(candidate.text, gold_raw)
@@ -2055,6 +2057,8 @@ def _is_list(
         if len(measures) == 1 and all(_MEASURE_ITEM.match(i) or _ALSO_CALLED.match(i) for i in others):
             return False
     lower_case = answer == answer.lower()
+    if _town_in_the_gold(items, gold_raw, gold, question or "") and not joined_by_and:
+        return False  # "Harrisville, Rhode Island." for Rhode Island: where in it (hostile pass 58)
     if joined_by_and or not gold_first or unknown:
         return True
     # after the gold, a figure qualifies it: "Kilimanjaro, in Tanzania (5,895 m)" is one answer (hostile pass 29); two
@@ -2155,6 +2159,24 @@ _ITS_PLACE = re.compile(
     r"|(?:aired|released|broadcast|published|first\s+shown)\b.*|\d{4})\s*[.)]?\s*$"
 )
 _MEASURE_ITEM = re.compile(r"\s*(?:about\s+|c\.\s*|~\s*)?[\d.,]+\s*(?:[a-zA-Z%\u00b0]{1,10}\.?)?\s*$")
+
+
+_ASKS_A_REGION = re.compile(r"(?i)\b(?:state|country|province|region|territory|county|nation)\b|^\W*where\b")
+
+
+def _town_in_the_gold(items: list[str], gold_raw: str, gold: str, question: str) -> bool:
+    """Two items, a name no gazetteer level knows (a town) and then the gold, a state or country, to a question
+    asking a region or where: the town said with the region holding it ("Hoboken, New Jersey." for New Jersey);
+    two regions ("Connecticut, Rhode Island") stay a list, and so does a town beside the short form of a city or
+    lake gold ("Seattle, Washington" for Washington, D.C.: review 32)."""
+    return (
+        bool(_ASKS_A_REGION.search(question))
+        and len(items) == 2
+        and normalize(re.sub(r"(?i)^\s*in\s+", "", items[1])) == normalize(gold_raw)
+        and places.level(gold_raw) >= 1
+        and not places.levels(items[0])
+        and bool(re.fullmatch(r"\s*(?:[Ii]n\s+)?[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}\s*", items[0]))
+    )
 
 
 def _places_around(items: list[str], gold_raw: str, asked: frozenset[str]) -> bool:

@@ -249,3 +249,18 @@ def _a_class_here(noun: str, question: str) -> bool:
         or stemmed in CLASS_NOUNS
         or any(_stem(w) == stemmed for w in _WORD.findall(question.casefold()))
     )
+
+
+_FAMILY_GOLD = re.compile(r"(?i)^\s*(?:the\s+)?(?P<family>[a-z][\w'-]+)\s+(?:brothers|sisters|twins|family)\s*$")
+
+
+def family_members(text: str, gold_raw: str) -> bool:
+    """The family a group gold names, said as the family: "The Shermans." for The Sherman Brothers (hostile pass
+    58: INCORRECT). Members by given name ("Richard and Robert Sherman.") are not read: which given names belong
+    takes knowledge ("Groucho and Karl Marx." for The Marx Brothers, review 39).
+
+    >>> family_members("The Shermans.", "The Sherman Brothers"), family_members("Richard Sherman.", "Sherman Brothers")
+    (True, False)
+    """
+    gold = _FAMILY_GOLD.match(gold_raw)
+    return gold is not None and bool(re.fullmatch(rf"(?i)\s*(?:the\s+)?{re.escape(gold['family'])}(?:e?s)\W*", text))

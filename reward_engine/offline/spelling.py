@@ -289,6 +289,11 @@ _SHORT_FORMS = {
     "maximilian": "max",
     "augustus": "gus",
     "eugene": "gene",
+    "stanley": "stan",
+    "bernard": "bernie",
+    "ernest": "ernie",
+    "clifford": "cliff",
+    "leslie": "les",
 }
 
 
