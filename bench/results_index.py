@@ -1,7 +1,7 @@
 """The index of bench/results: what each file measures, the command and commit that made it, and whether the code
 it measures has changed since.
 
-    python bench/results_index.py           # -> bench/results/README.md
+    python bench/results_index.py           # -> bench/results/README.md (only a README it wrote is replaced)
     python bench/results_index.py --check   # exit 1 unless every results file states a clean commit
 
 Read from each file's own title, command line and "at commit X" (``knowrl_io/provenance.py`` writes it at the top),
@@ -24,6 +24,9 @@ from collections.abc import Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from knowrl_io.job_output import check_results  # noqa: E402
+
 RESULTS = ROOT / "bench" / "results"
 _COMMAND = re.compile(r"`((?:python|CUDA_VISIBLE_DEVICES=\S+ python)[^`]*)`")
 _MADE_AT = re.compile(r"\bat commit ([0-9a-f]{7,40}(?:\+changes)?)|\bEngine: commit `([0-9a-f]{7})[0-9a-f]*`")
@@ -379,6 +382,8 @@ def index(
     lines = [
         "# bench/results",
         "",
+        "Written by `bench/results_index.py`: a rerun replaces this page, and it refuses a README it did not write.",
+        "",
         "Every results file, what it measures, the command at its top, the commit it says it measured ('+changes':"
         " the tree differed from that commit), the code it measures (`CODE` in `bench/results_index.py`, plus the"
         " repository files its command names) and, from git, whether that code changed after that commit"
@@ -450,10 +455,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", type=Path, default=ROOT, help="the repository (default: this one)")
     args = parser.parse_args(argv)
     root = args.root.resolve()
-    if args.check:
+    if not (root / "bench" / "results").is_dir():  # a traceback before (hostile pass 58)
+        print(f"error: --root {args.root} has no bench/results folder; give a repository that has one", file=sys.stderr)
+        return 2
+    if args.check:  # read-only: no page is checked or written
         return check(root)
-    (root / "bench" / "results" / "README.md").write_text(index(root), encoding="utf-8")
-    print((root / "bench" / "results" / "README.md").read_text(encoding="utf-8"))
+    page = root / "bench" / "results" / "README.md"
+    check_results(args, __file__, [("--root", page)])  # never the user's own README (hostile pass 58)
+    page.write_text(index(root), encoding="utf-8")
+    print(page.read_text(encoding="utf-8"))
     return 0
 
 

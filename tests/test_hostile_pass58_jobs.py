@@ -1,0 +1,52 @@
+"""Hostile pass 58, jobs: a script that replaced the user's own results README, a cache checked only after the
+model loaded, a foreign SQLite file read as an empty knowledge base, and an evaluation that never checked its judge."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+INDEX = ROOT / "bench" / "results_index.py"
+
+
+def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=300, check=False)
+
+
+def test_results_index_refuses_a_readme_it_did_not_write_and_replaces_its_own(tmp_path):
+    """J2: ``--root`` with the user's own bench/results/README.md replaced it with the index, exit 0."""
+    results = tmp_path / "proj" / "bench" / "results"
+    results.mkdir(parents=True)
+    mine = "# My own notes on these results\n\nkeep me\n"
+    (results / "README.md").write_text(mine)
+    (results / "mine.md").write_text("# mine\n")
+    got = run(str(INDEX), "--root", str(tmp_path / "proj"))
+    assert got.returncode == 2, got.stdout + got.stderr
+    assert got.stderr.count("\n") == 1 and "README.md" in got.stderr and "Traceback" not in got.stderr
+    assert (results / "README.md").read_text() == mine
+
+    before = sorted(p.name for p in results.iterdir())
+    got = run(str(INDEX), "--root", str(tmp_path / "proj"), "--check")  # read-only, whatever it finds
+    assert (results / "README.md").read_text() == mine and sorted(p.name for p in results.iterdir()) == before
+
+    (results / "README.md").unlink()  # its own page: written, then replaced by a rerun
+    assert run(str(INDEX), "--root", str(tmp_path / "proj")).returncode == 0
+    assert "Written by `bench/results_index.py`" in (results / "README.md").read_text()
+    assert run(str(INDEX), "--root", str(tmp_path / "proj")).returncode == 0
+
+
+def test_results_index_says_one_line_for_a_root_without_results(tmp_path):
+    got = run(str(INDEX), "--root", str(tmp_path))
+    assert got.returncode == 2 and "Traceback" not in got.stderr
+    assert got.stderr.count("\n") == 1 and "--root" in got.stderr and "bench/results" in got.stderr
+
+
+def test_this_repositorys_results_readme_is_the_index_s_own():
+    sys.path.insert(0, str(ROOT))
+    from knowrl_io.job_output import written_by
+
+    readme = ROOT / "bench" / "results" / "README.md"
+    assert "Written by `bench/results_index.py`" in readme.read_text(encoding="utf-8").splitlines()[2]
+    assert written_by(readme, "bench/results_index.py")
