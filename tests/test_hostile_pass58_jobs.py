@@ -50,3 +50,22 @@ def test_this_repositorys_results_readme_is_the_index_s_own():
     readme = ROOT / "bench" / "results" / "README.md"
     assert "Written by `bench/results_index.py`" in readme.read_text(encoding="utf-8").splitlines()[2]
     assert written_by(readme, "bench/results_index.py")
+
+
+def test_probe_candidates_checks_its_cache_before_the_model_loads(tmp_path, monkeypatch, capsys):
+    """J5: ``--cache`` a user's file ended in a FileExistsError traceback after the model loaded and probed."""
+    from knowrl.effect import probe_candidates
+
+    def never(*_args, **_kwargs):
+        raise AssertionError("probed before --cache was checked")
+
+    monkeypatch.setattr(probe_candidates, "probe", never)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine\n")
+    for cache in (notes, notes / "sub"):
+        code = probe_candidates.main(
+            ["--model", "tiny", "--k", "1", "--cache", str(cache), "--out", str(tmp_path / "p.json")]
+        )
+        err = capsys.readouterr().err
+        assert code == 2 and err.count("\n") == 1 and "--cache" in err and str(notes) in err
+    assert notes.read_text() == "mine\n" and not (tmp_path / "p.json").exists()

@@ -33,6 +33,19 @@ def range_problem(args: Any) -> str | None:
     return None
 
 
+def cache_problem(cache: Path | None) -> str | None:
+    """Why ``--cache`` cannot be the probe cache folder, or None: it must be a folder or not exist yet, under a
+    folder (the probe makes it only when it saves its first batch, after the model loaded)."""
+    if cache is None:
+        return None
+    for where in (cache, *cache.parents):
+        if where.exists():
+            if not where.is_dir():
+                return f"--cache {cache}: {where} exists and is not a folder; give a folder for the probe cache"
+            return None
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Probe a policy on every candidate of the effect design and keep the result as a file (what
     ``configs/data/boundary-smollm2-k8.json`` is: the demo reads it instead of probing for most of an hour)."""
@@ -68,6 +81,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _regrade(args.regrade, args.out, args.overwrite)
     if args.out is None:
         parser.error("--out is required unless --regrade is given")
+    problem = cache_problem(args.cache)
+    if problem:  # a FileExistsError traceback after the model loaded and probed (hostile pass 58)
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     try:  # before the model loads: a kept probe was replaced without a word, a folder failed after probing (pass 56)
         check_page(args.out, [args.cache], "probe_candidates", None, "the probe", args.overwrite, "--out")
     except OutputError as exc:
