@@ -261,8 +261,9 @@ def check_kb(db_path: str | Path, mode: str | None = None) -> str:
         conn.close()
 
 
-def _check_documents(conn: sqlite3.Connection, path: Path) -> None:
-    """A KB without passages must be a FActScore/KnowRL DB: a ``documents(title, text)`` table with rows."""
+def _check_documents(conn: sqlite3.Connection, path: Path, rows: bool = True) -> None:
+    """A KB without passages must be a FActScore/KnowRL DB: a ``documents(title, text)`` table with rows (``rows``
+    False: the table only, as ``KnowledgeBase`` opens it: another program's documents table read as an empty KB)."""
     if not has_table(conn, "documents"):
         raise ValueError(
             f"{path} is not a knowledge base: no documents or passages table "
@@ -274,7 +275,7 @@ def _check_documents(conn: sqlite3.Connection, path: Path) -> None:
             f"{path} is not a knowledge base: its documents table has columns {sorted(columns)}, "
             "not FActScore's (title, text)"
         )
-    if conn.execute("SELECT 1 FROM documents LIMIT 1").fetchone() is None:
+    if rows and conn.execute("SELECT 1 FROM documents LIMIT 1").fetchone() is None:
         raise ValueError(f"{path} holds no documents: build it with python -m retrieval.build --input DOCS.jsonl")
 
 
@@ -350,8 +351,8 @@ class KnowledgeBase:
         conn = self._conn()
         self.meta = get_meta(conn)
         self.indexed = has_table(conn, "passages_fts") and has_table(conn, "passages")
-        if not has_table(conn, "documents") and not self.indexed:
-            raise ValueError(f"{self.db_path} is not a knowledge base: no documents or passages table")
+        if not self.indexed:  # any documents table passed, and search said "no passages found" (hostile pass 58)
+            _check_documents(conn, self.db_path, rows=False)
         model = self.meta.get("embedding_model", DEFAULT_EMBEDDING_MODEL)
         self.embedder = embedder or Embedder(model)
         self._index: Any = None

@@ -69,3 +69,27 @@ def test_probe_candidates_checks_its_cache_before_the_model_loads(tmp_path, monk
         err = capsys.readouterr().err
         assert code == 2 and err.count("\n") == 1 and "--cache" in err and str(notes) in err
     assert notes.read_text() == "mine\n" and not (tmp_path / "p.json").exists()
+
+
+def test_search_refuses_another_programs_sqlite_file(tmp_path, capsys):
+    """J4: a foreign SQLite file with a ``documents(id, body)`` table read as an empty knowledge base, exit 0."""
+    import sqlite3
+
+    import pytest
+
+    from retrieval import search
+    from retrieval.kb import KnowledgeBase
+
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE documents (id INTEGER PRIMARY KEY, body TEXT)")
+        conn.execute("CREATE TABLE notes (x)")
+        conn.execute("INSERT INTO documents (body) VALUES ('Paris is the capital of France.')")
+    conn.close()
+    before = other.read_bytes()
+    code = search.main(["--db", str(other), "--query", "Paris", "--mode", "bm25"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and str(other) in err and "not a knowledge base" in err
+    with pytest.raises(ValueError, match="not a knowledge base"):
+        KnowledgeBase(other)
+    assert other.read_bytes() == before
