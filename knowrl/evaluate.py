@@ -84,13 +84,9 @@ EVAL_BUDGET_S = 7 * 24 * 3600.0
 UNSCORED = ("timeout", "error", "breaker_open")  # the engine's statuses for a row it could not grade
 
 
-async def grade_completions(
-    rows: list[dict[str, Any]], completions: list[str], config: RewardEngineConfig
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Grade only (no factuality: evaluation measures answers, not the reward), every answer: a training
-    step's budget (``step_timeout_s``) would leave answers unfinished, and an unfinished one would count as not
-    attempted (real_judge.md, 2026-11-27: 48 of 300 through the 1.5B at the local config's 900 s). Rows the
-    engine still could not grade (a judge down) are counted in ``unscored``."""
+def grading_config(config: RewardEngineConfig) -> RewardEngineConfig:
+    """The config evaluation grades with, and checks the judges of before the model loads: factuality off (it
+    measures answers, not the reward), a whole run's budget."""
     update: dict[str, Any] = {
         "factuality": config.factuality.model_copy(update={"enabled": False}),
         "step_timeout_s": max(config.step_timeout_s, EVAL_BUDGET_S),
@@ -99,7 +95,17 @@ async def grade_completions(
         # Binary RAR grades no answer (one verdict against evidence): every row failed, blamed on a judge (hostile
         # pass 50); evaluation reports the grader's label, as under any other preset
         update["rule"] = "graded"
-    config = config.model_copy(update=update)
+    return config.model_copy(update=update)
+
+
+async def grade_completions(
+    rows: list[dict[str, Any]], completions: list[str], config: RewardEngineConfig
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Grade only (no factuality: evaluation measures answers, not the reward), every answer: a training
+    step's budget (``step_timeout_s``) would leave answers unfinished, and an unfinished one would count as not
+    attempted (real_judge.md, 2026-11-27: 48 of 300 through the 1.5B at the local config's 900 s). Rows the
+    engine still could not grade (a judge down) are counted in ``unscored``."""
+    config = grading_config(config)
     async with RewardEngine(config) as engine:
         results = await engine.score(
             [Sample(r["question"], c, r["answers"], r["title"]) for r, c in zip(rows, completions)]
@@ -312,6 +318,18 @@ def report_problem(args: argparse.Namespace) -> str | None:
     return reports_problem(args.out, REPORTS, [args.data, args.config], JOB, args.overwrite)
 
 
+def judge_problem(config: RewardEngineConfig) -> str | None:
+    """Why the judges evaluation grades with cannot be used (``check_judges``, as score and train check them before
+    their first row), or None; a judge lost mid-run is still exit 4 after the reports."""
+    from reward_engine.job import check_judges
+
+    try:
+        asyncio.run(check_judges(grading_config(config)))
+    except ValueError as exc:  # JobCheckError, KeyRefusedError, a judge cache's CacheError
+        return str(exc)
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = Parser(prog="python -m knowrl.evaluate", description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", required=True, action=Once, help="model path or id ('tiny', 'smollm2' too)")
@@ -364,6 +382,8 @@ def main(argv: list[str] | None = None) -> int:
         from knowrl.adapters import adapter_base_problem
 
         problem = adapter_base_problem(args.adapter, args.model, 0, ("--adapter", "--model"))
+    if problem is None:  # a judge not up: the model loaded, decoded and reported, exit 0 (hostile pass 58)
+        problem = judge_problem(config)
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2

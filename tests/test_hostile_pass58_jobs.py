@@ -93,3 +93,39 @@ def test_search_refuses_another_programs_sqlite_file(tmp_path, capsys):
     with pytest.raises(ValueError, match="not a knowledge base"):
         KnowledgeBase(other)
     assert other.read_bytes() == before
+
+
+def test_evaluate_checks_its_llm_judge_before_the_model_loads(tmp_path, monkeypatch, capsys):
+    """J3: a judge config whose only endpoint was down loaded the model, wrote a report and exited 0; score and
+    train refuse it up front (``check_judges``)."""
+    import json
+    import socket
+
+    from knowrl import evaluate
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    config = tmp_path / "judge.json"
+    judge = {"endpoints": [{"base_url": f"http://127.0.0.1:{port}/v1", "model": "judge", "api_key_env": None}]}
+    config.write_text(
+        json.dumps(
+            {
+                "preset": "knowrl",
+                "grader": "llm",
+                "factuality": {"enabled": False},
+                "judge": {**judge, "max_attempts": 1, "cache_dir": None},
+            }
+        )
+    )
+
+    def never(*_args, **_kwargs):
+        raise AssertionError("the model loaded before the judge was checked")
+
+    monkeypatch.setattr(evaluate, "_evaluate", never)
+    data = ROOT / "configs" / "data" / "smoke_rl.jsonl"
+    argv = ["--model", "tiny", "--data", str(data), "--config", str(config), "--out", str(tmp_path / "ev")]
+    assert evaluate.main([*argv, "--max-samples", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "judge: no endpoint accepts a connection" in err and f":{port}" in err
+    assert not (tmp_path / "ev" / "report.json").exists()
