@@ -296,23 +296,27 @@ LEAST = {
     "vllm_tensor_parallel_size": 1,
 }
 ALSO = {"max_steps": (-1, "train num_train_epochs instead")}
-# settings with a range of their own: (least, whether the least itself is allowed, most or None). A negative
-# learning rate or a temperature of 0 reached transformers or the sampler, which refused it after the model loaded
-# without naming the key (hostile pass 53); so did a repetition_penalty of 0, a top_k of -5 and a min_p of 1.5,
-# naming transformers' own argument (pass 57). top_k 0 turns the filter off (TRL 1.16, vLLM alike)
-RANGES = {
-    "learning_rate": (0.0, False, None),
-    "temperature": (0.0, False, None),
-    "top_p": (0.0, False, 1.0),
-    "top_k": (0, True, None),
-    "min_p": (0.0, True, 1.0),
-    "repetition_penalty": (0.0, False, None),
-    "vllm_gpu_memory_utilization": (0.0, False, 1.0),
-    "beta": (0.0, True, None),
-    "epsilon": (0.0, True, None),
-    "weight_decay": (0.0, True, None),
-    "max_grad_norm": (0.0, True, None),
-    "warmup_steps": (0.0, True, None),
+# settings with a range of their own: (least, whether the least itself is allowed, most or None, whether the most
+# itself is allowed). A negative learning rate or a temperature of 0 reached transformers or the sampler, which
+# refused it after the model loaded without naming the key (hostile pass 53); so did a repetition_penalty of 0, a
+# top_k of -5 and a min_p of 1.5, naming transformers' own argument (pass 57), and an adam_beta1 of 1.5, naming
+# torch's "index 0" (pass 58). top_k 0 turns the filter off (TRL 1.16, vLLM alike)
+RANGES: dict[str, tuple[float, bool, float | None, bool]] = {
+    "learning_rate": (0.0, False, None, False),
+    "temperature": (0.0, False, None, False),
+    "top_p": (0.0, False, 1.0, True),
+    "top_k": (0, True, None, False),
+    "min_p": (0.0, True, 1.0, True),
+    "repetition_penalty": (0.0, False, None, False),
+    "vllm_gpu_memory_utilization": (0.0, False, 1.0, True),
+    "beta": (0.0, True, None, False),
+    "epsilon": (0.0, True, None, False),
+    "weight_decay": (0.0, True, None, False),
+    "max_grad_norm": (0.0, True, None, False),
+    "warmup_steps": (0.0, True, None, False),
+    "adam_beta1": (0.0, True, 1.0, False),  # torch's Adam/AdamW: 0 <= beta < 1
+    "adam_beta2": (0.0, True, 1.0, False),
+    "adam_epsilon": (0.0, False, None, False),  # torch takes 0, a division by zero at a zero second moment
 }
 
 
@@ -349,11 +353,13 @@ def check_trl_values(values: Any, cls: type, section: str) -> None:
             either = f"{also} ({meaning}) or " if also is not None else ""
             raise ValueError(f"{name} must be {either}at least {least}, got {value}")
         if key in RANGES:
-            low, low_allowed, high = RANGES[key]
-            if not math.isfinite(value) or value < low or (value == low and not low_allowed) or (high and value > high):
-                within = f"{'at least' if low_allowed else 'above'} {low:g}" + (
-                    f" and at most {high:g}" if high else ""
-                )
+            low, low_allowed, high, high_allowed = RANGES[key]
+            below = value < low or (value == low and not low_allowed)
+            above = high is not None and (value > high or (value == high and not high_allowed))
+            if not math.isfinite(value) or below or above:
+                within = f"{'at least' if low_allowed else 'above'} {low:g}"
+                if high is not None:
+                    within += f" and {'at most' if high_allowed else 'below'} {high:g}"
                 raise ValueError(f"{name} must be {within}, got {value}")
 
 
