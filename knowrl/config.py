@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import enum
 import math
 import types
 import typing
@@ -320,6 +321,31 @@ RANGES: dict[str, tuple[float, bool, float | None, bool]] = {
 }
 
 
+# TRL's text settings that take a few words, as TRL 1.16 spells them in its messages (GRPOConfig/SFTConfig declare
+# plain ``str``, so there is nothing to read at runtime; tests/test_hostile_pass58_config.py holds these to TRL's
+# source). TRL refused another word only in its trainer, after the model loaded (``loss_type``: after step 1 had
+# generated; hostile pass 58). transformers' choices (``lr_scheduler_type``, ``optim``, ``*_strategy``) are its
+# enums, read from the field's type.
+CHOICES: dict[tuple[str, str], tuple[Any, ...]] = {
+    ("grpo", "loss_type"): ("grpo", "dr_grpo", "dapo", "bnpo", "cispo", "sapo", "luspo", "vespo"),
+    ("grpo", "importance_sampling_level"): ("token", "sequence"),
+    ("grpo", "scale_rewards"): ("group", "batch", "none", True, False),  # TRL: True is group, False none
+    ("grpo", "multi_objective_aggregation"): ("sum_then_normalize", "normalize_then_sum"),
+    ("sft", "loss_type"): ("nll", "dft", "chunked_nll"),  # chunked_nll: deprecated, read as nll
+}
+
+
+def _choices(annotation: Any, section: str, key: str) -> tuple[Any, ...] | None:
+    """The values a TRL text setting takes: its enum's (transformers) or ``CHOICES``; None for a free one."""
+    if (section, key) in CHOICES:
+        return CHOICES[section, key]
+    union = typing.get_origin(annotation) in (typing.Union, types.UnionType)
+    for kind in typing.get_args(annotation) if union else (annotation,):
+        if isinstance(kind, type) and issubclass(kind, enum.Enum):
+            return tuple(member.value for member in kind)
+    return None
+
+
 def _scalar_types(annotation: Any) -> tuple[Any, ...] | None:
     """The types a TRL field of plain numbers or flags takes (``int | None`` -> int, NoneType); None for others."""
     union = typing.get_origin(annotation) in (typing.Union, types.UnionType)
@@ -336,6 +362,13 @@ def check_trl_values(values: Any, cls: type, section: str) -> None:
     fields = {f.name: f for f in dataclasses.fields(cls)}
     for key, value in values.items():
         field = fields.get(key) if isinstance(key, str) else None
+        choices = _choices(field.type, section, key) if field is not None else None
+        if choices is not None:
+            value = "no" if value is False and key.endswith("_strategy") else value  # YAML reads a bare `no` as false
+            if not any(value == c and type(value) is type(c) for c in choices):
+                allowed = ", ".join(str(c).lower() if isinstance(c, bool) else c for c in choices)
+                raise ValueError(f"{section}.{key} must be one of {allowed}; got {value!r}")
+            continue
         kinds = _scalar_types(field.type) if field is not None else None
         if kinds is None or (value is None and type(None) in kinds):
             continue
