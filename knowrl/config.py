@@ -296,7 +296,7 @@ LEAST = {
     "vllm_max_model_length": 1,
     "vllm_tensor_parallel_size": 1,
 }
-ALSO = {"max_steps": (-1, "train num_train_epochs instead")}
+ALSO = {"max_steps": (-1, "train num_train_epochs instead"), "top_k": (-1, "no top-k filter, as vLLM writes it")}
 # settings with a range of their own: (least, whether the least itself is allowed, most or None, whether the most
 # itself is allowed). A negative learning rate or a temperature of 0 reached transformers or the sampler, which
 # refused it after the model loaded without naming the key (hostile pass 53); so did a repetition_penalty of 0, a
@@ -385,7 +385,7 @@ def check_trl_values(values: Any, cls: type, section: str) -> None:
         if least is not None and value < least and value != also:
             either = f"{also} ({meaning}) or " if also is not None else ""
             raise ValueError(f"{name} must be {either}at least {least}, got {value}")
-        if key in RANGES:
+        if key in RANGES and value != also:
             low, low_allowed, high, high_allowed = RANGES[key]
             below = value < low or (value == low and not low_allowed)
             above = high is not None and (value > high or (value == high and not high_allowed))
@@ -593,6 +593,9 @@ def load_train_config(path: str | Path, overrides: list[str] | None = None) -> T
 
         check_trl_values(data.get("grpo"), GRPOConfig, "grpo")  # before the validators that add these numbers
         check_trl_values(data.get("sft"), SFTConfig, "sft")
+        for section in ("grpo", "sft"):
+            if isinstance(data.get(section), dict) and data[section].get("top_k") == -1:
+                data[section]["top_k"] = 0  # vLLM's "no filter"; transformers' top-k refuses -1 (landing review)
     except ValueError as exc:
         raise ConfigError(f"{path}: {exc}") from None
     try:

@@ -55,8 +55,8 @@ def work_problem(work: Path, script: str, inputs: list[Path], flag: str = "--wor
         mark = work / WORK_MARK
         if not (mark.is_file() and written_by(mark, script)):
             return (
-                f"{flag} {work} holds files bench/{Path(script).stem}.py did not make (no {WORK_MARK} of its own); "
-                f"choose a new or empty {flag}"
+                f"{flag} {work} holds files without bench/{Path(script).stem}.py's {WORK_MARK} (a run before marks "
+                f"were written leaves none: remove it if that run made it); choose a new or empty {flag}"
             )
     where = os.path.realpath(work)
     for path in inputs:

@@ -76,7 +76,7 @@ def test_a_bench_script_refuses_a_work_folder_of_someone_s_files(tmp_path: Path,
     mine = _users_folder(tmp_path)
     before = _tree(mine)
     out = tmp_path / "out" / "page.md"
-    done = _run(script, "--work", str(mine), "--out", str(out), *more, timeout=60)
+    done = _run(script, "--work", str(mine), "--out", str(out), *more, timeout=300)
     _one_line(done, "--work")
     assert _tree(mine) == before
     assert not out.exists()

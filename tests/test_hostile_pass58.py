@@ -55,3 +55,35 @@ def test_a_hyphenated_count_is_the_count() -> None:
     assert facts.supported(
         "The Washington Monument is 555 feet tall.", ["The Washington Monument is a 555-foot obelisk."]
     )
+
+
+@pytest.mark.parametrize(
+    ("answer", "gold", "question", "label"),
+    [
+        # the landing review of this session's rules: what their first versions paid wrong
+        (
+            "She first turns down Mr. Darcy, then accepts him.",
+            "Mr. Darcy",
+            "Whom does Elizabeth Bennet marry?",
+            "CORRECT",
+        ),
+        ("Rafael Nadal lost to Federer in 2007 but beat him in 2008.", "Rafael Nadal", "Who won in 2008?", "CORRECT"),
+        ("A cub.", "Bear", "What kind of animal is Baloo?", "INCORRECT"),
+        ("Umbria, Tuscany.", "Tuscany", "Which Italian region is Florence in?", "INCORRECT"),
+        ("It was a 1 in 5 chance.", "A1", "Which steak sauce is it?", "INCORRECT"),
+    ],
+)
+def test_landing_review_wordings(answer: str, gold: str, question: str, label: str) -> None:
+    assert grade(answer, gold, question).name == label
+
+
+def test_landing_review_fact_readings() -> None:
+    died = ["About 3000 people died in the attacks."]
+    assert not facts.answer_contradicted("How many people died in the attacks?", "Nearly 3000.", died)
+    rematch = [
+        "The Boston Celtics beat the Los Angeles Lakers in the 1984 NBA Finals, but the Lakers won the 1985 NBA Finals."
+    ]
+    assert not facts.answer_contradicted("Who won the 1985 NBA Finals?", "The Los Angeles Lakers.", rematch)
+    from reward_engine.offline.rewrites import holidays_as_dates
+
+    assert holidays_as_dates("On Christmas Island in 1957.") == "On Christmas Island in 1957."

@@ -3,7 +3,7 @@ pair the other way round another verb or a passive, "a"/"an" + the gold + anothe
 species after a non-breed gold, "a"/"an" + another kind with another set aside, a compound of an element, a
 modifier that makes another animal, a feature "of"
 the gold place, the capital district for a state, abbreviated months, offsets counted in words past twelve; and
-under-pays mended: another word for the gold's kind or its young ("A solicitor." for lawyer, "A foal." for horse). Each
+under-pays mended: another word for the gold's kind or its young ("A solicitor." for lawyer, "A kitten." for cat). Each
 case below is new (review 55's own rows are pinned in tests/data/grader_reviews.jsonl); the wrong ones all but three
 (the Carter, Sea of Japan and Waterloo rows, guards) and four right ones failed on cb7647b."""
 
@@ -51,7 +51,7 @@ RIGHT_KEPT = [
     ("A collie dog.", "Collie", "What kind of animal is Lassie?"),
     ("A sea snake.", "Snake", "What type of animal is the banded sea krait?"),
     ("A solicitor.", "Lawyer", "What was Gandhi's profession in South Africa?"),
-    ("Probably a foal.", "Horse", "What animal is Black Beauty?"),
+    ("Probably a kitten.", "Cat", "What animal is Tom in Tom and Jerry?"),
     ("A cygnet, not a duckling.", "Swan", "What is the Ugly Duckling in the end?"),
 ]
 

@@ -340,7 +340,7 @@ _TIMES_IN_WORDS = re.compile(
 _PLURAL = {"story": "stories", "storey": "storeys", "foot": "feet", "inch": "inches", "century": "centuries"}
 _COUNTED_ADJECTIVE = re.compile(
     r"\b(\d[\d,.]*)-(story|storey|floor|foot|inch|metre|meter|mile|kilometre|kilometer|year|month|week|day|hour|"
-    r"minute|page|track|episode|member|seat|acre|room|game|lap|hole|mile|century)\b",
+    r"minute|page|track|episode|member|seat|acre|room|game|lap|hole|century)\b(?!-)",  # "5-year-old" stays
     re.IGNORECASE,
 )
 
@@ -956,7 +956,12 @@ _DATE_COMMA = re.compile(
 )
 
 
+_ASKS_HOW_MANY = re.compile(r"(?i)\bhow\s+(?:many|much|long|old|far|tall|high|big)\b")
 _NUMBERED_NAME = re.compile(r"\b([A-Z][a-z]+)\s+(\d+)\b")
+_QUANTIFIERS = frozenset(
+    "nearly about approximately roughly around exactly just only circa almost over under some precisely maybe "
+    "perhaps probably possibly reportedly officially estimated total".split()
+)
 
 
 def _numbered_name_differs(response: str, sentences: list[str]) -> bool:
@@ -970,8 +975,8 @@ def _numbered_name_differs(response: str, sentences: list[str]) -> bool:
     False
     """
     for word, number in _NUMBERED_NAME.findall(response):
-        if word.lower() in STOP or stem(word.lower()) in _CALENDAR_NAMES:
-            continue  # "On 24 December", "December 24": a date, not a name
+        if word.lower() in STOP or word.lower() in _QUANTIFIERS or stem(word.lower()) in _CALENDAR_NAMES:
+            continue  # "On 24 December", "December 24": a date, "Nearly 3000": a count, not a name
         held = [w for s in sentences for w, n in _NUMBERED_NAME.findall(s) if n == number]
         if held and word not in held:
             return True
@@ -1516,7 +1521,7 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     asked_numbers = said_numbers | _numbers(question)
     if said_numbers and any(_crossed(_words(question), asked_numbers, s) for _, s, _ in answering):
         return True  # "1903" for Curie's Chemistry prize: the year the sentence gives Physics (hostile pass 9)
-    if _numbered_name_differs(response, [s for _, s, _ in answering]):
+    if not _ASKS_HOW_MANY.search(question) and _numbered_name_differs(response, [s for _, s, _ in answering]):
         return True  # "Flight 93." where the film is "United 93": the number is part of another name (pass 58)
     bounded = {(v.value, v.unit) for _, vs, _ in bounds for v in vs}
     confirmed = False  # a value of the response agrees with the evidence: its other words are detail

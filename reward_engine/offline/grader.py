@@ -175,7 +175,9 @@ _LOST_TO = re.compile(
     r"^\s+(?:lost to|loses to|fell to|was beaten by|were beaten by|was defeated by|were defeated by)\b"
 )
 # ... unless the answer then gives the gold a win: "Nadal was beaten by Federer in 2007 but won in 2008" (review 57)
-_WON_AFTER = re.compile(r"\b(?:won|wins|win|winning|prevailed|triumphed|victorious)\b")
+_WON_AFTER = re.compile(
+    r"\b(?:won|wins|win|winning|prevailed|triumphed|victorious|beat|beats|defeated|defeats|took|claimed|captured)\b"
+)
 _NAME_OVER = re.compile(r"^\W*[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}\s+over\s+(?:the\s+)?$")  # "Raoul over [the Phantom]"
 # the gold as what the answer is taken for: "A Saint Bernard, often mistaken for an English Mastiff" (pass 31); not
 # where the question asks what is mistaken ("Which planet is often mistaken for a star?": its review)
@@ -193,6 +195,8 @@ _LEFT_BEHIND = re.compile(
 )
 # a proposal or suitor refused: never the one married, even where a question about a spouse lets "divorced" stand
 _REJECTED = re.compile(r"^(?:reject|spurn|jilt|turn|turning)")
+# ... then taken: "She first turns down Mr. Darcy, then accepts him", "... she eventually weds him" (landing review)
+_ACCEPTED_LATER = re.compile(r"(?i)\b(?:accept\w*|wed|weds|wedded|agree\w* to marry|says? yes)\b")
 _ASKS_A_REJECTION = re.compile(r"(?i)\b(?:reject|spurn|jilt|turn(?:s|ed)? down|refuse)")
 _ASKS_A_PARTING = re.compile(
     r"(?i)\b(?:divorc|leave(?!s? with)|left(?! with)|dump|reject|break up|broke up|split|jilt|turn(?:ed|s)? down|"
@@ -216,7 +220,8 @@ def _left_behind(before: str, text: str, reading: Reading) -> bool:
     if _REJECTED.search(found.group(0)):  # "She marries Darcy, turning down Mr. Collins." for whom she marries
         verb = re.search(rf"(?i)\b{re.escape(found.group(0).split()[0])}", text)
         later = text[verb.end() :] if verb else text  # "..., only to marry him later" brings them back together
-        return not _ASKS_A_REJECTION.search(reading.question) and not _BACK_TOGETHER.search(later)
+        taken_back = _BACK_TOGETHER.search(later) or _ACCEPTED_LATER.search(later)
+        return not _ASKS_A_REJECTION.search(reading.question) and not taken_back
     if _BACK_TOGETHER.search(text[-200:]) or _ASKS_A_PARTING.search(reading.question):
         return False
     return not found.group(0).startswith("leaves") or bool(questions.ASKS_WHO.search(reading.question))
@@ -2164,16 +2169,22 @@ _MEASURE_ITEM = re.compile(r"\s*(?:about\s+|c\.\s*|~\s*)?[\d.,]+\s*(?:[a-zA-Z%\u
 _ASKS_A_REGION = re.compile(r"(?i)\b(?:state|country|province|region|territory|county|nation)\b|^\W*where\b")
 
 
+def _us_state(name: str) -> bool:
+    """``name`` (normalised) is one of the fifty states."""
+    return name in {normalize(state) for state in towns.state_codes().values()}
+
+
 def _town_in_the_gold(items: list[str], gold_raw: str, gold: str, question: str) -> bool:
-    """Two items, a name no gazetteer level knows (a town) and then the gold, a state or country, to a question
+    """Two items, a name no gazetteer level knows (a town) and then the gold, a US state or a country, to a question
     asking a region or where: the town said with the region holding it ("Hoboken, New Jersey." for New Jersey);
-    two regions ("Connecticut, Rhode Island") stay a list, and so does a town beside the short form of a city or
-    lake gold ("Seattle, Washington" for Washington, D.C.: review 32)."""
+    two regions ("Connecticut, Rhode Island", "Umbria, Tuscany": the gazetteer lacks Umbria, landing review) stay a
+    list, and so does a town beside the short form of a city or lake gold ("Seattle, Washington" for Washington,
+    D.C.: review 32)."""
     return (
         bool(_ASKS_A_REGION.search(question))
         and len(items) == 2
         and normalize(re.sub(r"(?i)^\s*in\s+", "", items[1])) == normalize(gold_raw)
-        and places.level(gold_raw) >= 1
+        and (places.level(gold_raw) >= 2 or _us_state(normalize(gold_raw)))
         and not places.levels(items[0])
         and bool(re.fullmatch(r"\s*(?:[Ii]n\s+)?[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}\s*", items[0]))
     )

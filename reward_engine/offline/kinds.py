@@ -134,7 +134,8 @@ def names_another_kind(text: str, gold: str, question: str, whole: str = "") -> 
 
 # another word for the same kind, or the young of it: "An attorney." for lawyer, "A piglet." for pig, "A fawn." for
 # deer name the gold (review 55: INCORRECT once "a"/"an" + another noun read as another kind); answer word -> the
-# gold words it is one of (directed: a solicitor is a lawyer, not every lawyer a solicitor)
+# gold words it is one of (directed: a solicitor is a lawyer, not every lawyer a solicitor); a young word of several
+# kinds ("cub", "calf", "foal") is left out, or "A cub." would answer for every bear, lion and wolf (landing review)
 _SAME_KIND = {
     "attorney": {"lawyer"},
     "lawyer": {"attorney"},
@@ -152,11 +153,7 @@ _SAME_KIND = {
     "automobile": {"car"},
     "piglet": {"pig"},
     "puppy": {"dog"},
-    "pup": {"dog", "seal"},
     "kitten": {"cat"},
-    "cub": {"lion", "tiger", "bear", "fox", "wolf", "leopard", "cheetah", "panda"},
-    "calf": {"cow", "cattle", "whale", "elephant", "giraffe"},
-    "foal": {"horse", "pony", "donkey", "zebra"},
     "colt": {"horse"},
     "filly": {"horse"},
     "lamb": {"sheep"},
@@ -168,7 +165,6 @@ _SAME_KIND = {
     "owlet": {"owl"},
     "eaglet": {"eagle"},
     "leveret": {"hare"},
-    "tadpole": {"frog", "toad"},
 }
 
 
@@ -177,6 +173,8 @@ def same_kind(text: str, gold_raw: str) -> bool:
 
     >>> same_kind("An attorney.", "Lawyer"), same_kind("A piglet.", "Pig"), same_kind("A kitten.", "Persian")
     (True, True, False)
+    >>> same_kind("A cub.", "Lion")
+    False
     """
     found = _ONE_NOUN.fullmatch(text.strip())
     gold = re.findall(r"[a-z]+", gold_raw.casefold())

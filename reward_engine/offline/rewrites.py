@@ -629,7 +629,7 @@ def hyphenated_as_written(text: str, golds: list[str]) -> str:
             joined = re.compile(rf"(?i)^(\W*(?:the\s+)?){re.escape(found[1])}\s?{re.escape(found[2])}(\W*)$")
             text = joined.sub(lambda m, f=found: f"{m[1]}{f[0]}{m[2]}", text)
         for found in _CODE.finditer(gold):  # "V-6" for V6, "F16" for F-16 (hostile pass 57: INCORRECT)
-            written = re.compile(rf"(?i)\b{re.escape(found[1])}[-\s]?{found[2]}\b")
+            written = re.compile(rf"\b{re.escape(found[1])}-?{found[2]}\b")  # "a 1 in 5" is no A1 (landing review)
             text = written.sub(found[0], text)
     return text
 
@@ -661,7 +661,7 @@ _HOLIDAYS = {
 _HOLIDAY = re.compile(
     r"(?i)(?P<on>\b(?:on|at)\s+)?\b(?P<day>"
     + "|".join(re.escape(h).replace("'", "['\u2019]") for h in sorted(_HOLIDAYS, key=len, reverse=True))
-    + r")\b(?P<year>,?\s+(?:of\s+)?\d{4}\b)?"
+    + r")\b(?!\s+[A-Z][a-z])(?P<year>,?\s+(?:of\s+)?\d{4}\b)?"  # "Christmas Island" is a place
 )
 
 

@@ -145,7 +145,18 @@ def on_the_losing_side(question: str, response: str, sentences: list[str]) -> bo
     said = _side(" ".join(re.findall(r"\b[A-Z][\w'-]*", response)))
     if not said:
         return False
-    pairs = [(a, b) for s in sentences for a, rel, b in _pairs(s) if rel == wanted]
+    asked_numbers = set(re.findall(r"\d+", question))
+    pairs = []
+    for sentence in sentences:
+        held = set(re.findall(r"\d+", sentence))
+        if held and asked_numbers and not held & asked_numbers:
+            continue  # another year's final
+        if any(
+            re.search(rf"(?i)\b{re.escape(w)}\b(?:\s+\w+){{0,2}}\s+(?:won|wins|beat|defeated)\b", sentence)
+            for w in said
+        ):
+            continue  # "..., but the Lakers won the 1985 Finals": the sentence gives it the win (landing review)
+        pairs += [(a, b) for a, rel, b in _pairs(sentence) if rel == wanted]
     return any(said <= b for _, b in pairs) and not any(said & a for a, _ in pairs)
 
 
