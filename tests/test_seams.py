@@ -178,7 +178,8 @@ def test_training_checks_the_source_before_the_policy_loads(elsewhere, monkeypat
         raise AssertionError("the policy loaded before the knowledge source was checked")
 
     monkeypatch.setattr(grpo, "load_policy", loaded_first)
-    run = {"model": {"name_or_path": "tiny"}, "data": {"train": "train.jsonl"}, "output_dir": str(elsewhere / "run")}
+    data = ROOT / "configs" / "data" / "smoke_rl.jsonl"  # train reads its data first (pass 57): it must exist
+    run = {"model": {"name_or_path": "tiny"}, "data": {"train": str(data)}, "output_dir": str(elsewhere / "run")}
     config = TrainConfig.model_validate(run)
     config.reward = load_reward_config(write_config(elsewhere, source_options={"path": "docs/gone.jsonl"}))
     with pytest.raises(ConfigError, match=r"^reward\.factuality\.source .* cannot be opened"):
