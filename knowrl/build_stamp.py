@@ -16,10 +16,10 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from retrieval.models import SETTLE_NS
 from retrieval.schema import INPUT_STAMP_KEYS, connect, get_meta, set_meta
 
 log = logging.getLogger(__name__)
-SETTLE_NS = 2_000_000_000  # coarse file systems keep mtimes in 1-2 s steps
 KEY, LEGACY_KEY = INPUT_STAMP_KEYS  # the stamp; the hash alone, as KBs built before stamps recorded it
 
 

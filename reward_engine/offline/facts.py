@@ -19,6 +19,7 @@ from retrieval.text import split_sentences
 from reward_engine.offline import events, places, qualifiers, spelling, structured, swaps, titles, turns, units
 from reward_engine.offline.answer_forms import (
     HONORIFICS,
+    MONTH_WORDS,
     NAME_PARTICLES,
     NUMBER_PHRASE,
     date_spans,
@@ -950,10 +951,7 @@ def _number_apart(words: set[str], numbers: set[str], passage: str) -> bool:
 _CLAUSE_SPLIT = re.compile(r"[,;]\s*|\s+(?:and|while|whereas|but)\s+")
 
 
-_DATE_COMMA = re.compile(
-    r"(?i)\b((?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}),"
-    r"(\s+\d{4})\b"
-)
+_DATE_COMMA = re.compile(rf"(?i)\b({MONTH_WORDS}\s+\d{{1,2}}),(\s+\d{{4}})\b")
 
 
 _ASKS_HOW_MANY = re.compile(r"(?i)\bhow\s+(?:many|much|long|old|far|tall|high|big)\b")

@@ -50,6 +50,7 @@ answer ("a city in France") reads as INCORRECT, not NOT_ATTEMPTED.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from typing import Iterable
 
@@ -2169,9 +2170,10 @@ _MEASURE_ITEM = re.compile(r"\s*(?:about\s+|c\.\s*|~\s*)?[\d.,]+\s*(?:[a-zA-Z%\u
 _ASKS_A_REGION = re.compile(r"(?i)\b(?:state|country|province|region|territory|county|nation)\b|^\W*where\b")
 
 
-def _us_state(name: str) -> bool:
-    """``name`` (normalised) is one of the fifty states."""
-    return name in {normalize(state) for state in towns.state_codes().values()}
+@functools.cache
+def _us_states() -> frozenset[str]:
+    """The fifty states' names, normalised (read once, not per grade)."""
+    return frozenset(normalize(state) for state in towns.state_codes().values())
 
 
 def _town_in_the_gold(items: list[str], gold_raw: str, gold: str, question: str) -> bool:
@@ -2184,7 +2186,7 @@ def _town_in_the_gold(items: list[str], gold_raw: str, gold: str, question: str)
         bool(_ASKS_A_REGION.search(question))
         and len(items) == 2
         and normalize(re.sub(r"(?i)^\s*in\s+", "", items[1])) == normalize(gold_raw)
-        and (places.level(gold_raw) >= 2 or _us_state(normalize(gold_raw)))
+        and (places.level(gold_raw) >= 2 or normalize(gold_raw) in _us_states())
         and not places.levels(items[0])
         and bool(re.fullmatch(r"\s*(?:[Ii]n\s+)?[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}\s*", items[0]))
     )
