@@ -170,11 +170,13 @@ _PASSED_OVER = re.compile(
 # Gore"; only where the question asks a winner (``swaps.asks_a_win``), so "Wellington defeated Napoleon." answers whom
 # he defeated
 _BEATEN = re.compile(
-    r"\b(?:beat|beats|beat out|beats out|defeated|defeats|edged out|edges out|outpolled|overcame|upset)\s+(?:the\s+)?$"
+    r"\b(?:beat|beats|beat out|beats out|defeated|defeats|edged out|edges out|outpolled|overcame|upset|knocked out|"
+    r"knocks out|eliminated|eliminates)\s+(?:the\s+)?$"
 )
 _LOST_TO = re.compile(
-    r"^\s+(?:lost to|loses to|fell to|was beaten by|were beaten by|was defeated by|were defeated by)\b"
-)
+    r"^\s+(?:lost to|loses to|lost out to|fell to|(?:was|were|got) (?:beaten|defeated|knocked out|eliminated|upset|"
+    r"outscored|outpointed|edged out) by)\b"
+)  # "Muhammad Ali was knocked out by George Foreman." for who won (review 57)
 # ... unless the answer then gives the gold a win: "Nadal was beaten by Federer in 2007 but won in 2008" (review 57)
 _WON_AFTER = re.compile(
     r"\b(?:won|wins|win|winning|prevailed|triumphed|victorious|beat|beats|defeated|defeats|took|claimed|captured)\b"
@@ -869,7 +871,12 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         return Label.INCORRECT  # "Announced in 2014, but the merger never went through." (hostile pass 44)
     if golds and all(re.search(r"\d", raw) and _sign_turned(text, raw, question) for raw, _ in golds):
         return Label.INCORRECT  # "-1889" for 1889, "8,849 m below sea level" for a height
-    if golds and any(kinds.another_animal(text, raw) or _the_district(text, raw, question) for raw, _ in golds):
+    if golds and any(
+        kinds.another_animal(text, raw)
+        or kinds.two_kinds(text, raw, question or "")
+        or _the_district(text, raw, question)
+        for raw, _ in golds
+    ):
         return Label.INCORRECT  # "A sea lion." for lion; "Washington, D.C." for the state (review 55)
     if pred in periods or any(
         (pred == g or same_answer(pred, g))
@@ -1634,6 +1641,22 @@ _DIVISION_WORDS = _STATE_WORDS | frozenset(
 )
 
 
+# an institution, or a person's title where no person is asked, named "of" a place: "The Duke of Kent." names a
+# duke, "The Bank of Italy." a bank, "Port of Spain." a city in Trinidad, none the place (review 57: CORRECT for Kent,
+# Italy, Spain); "The Duke of Wellington." to who won at Waterloo is the gold's own title
+_NAMED_AFTER = frozenset("bank port church".split())
+_TITLES_OF = frozenset(
+    """duke duchess earl count countess prince princess king queen emperor empress lord lady baron baroness marquess
+    marquis viscount archduke archbishop bishop sultan""".split()
+)
+
+
+def _named_after(head: str, question: str) -> bool:
+    """``head`` before "of" and the gold names something after the place, not the place (``_NAMED_AFTER``)."""
+    asked = {w.lower() for w in re.findall(r"[A-Za-z]+", question)}
+    return head in _NAMED_AFTER or (head in _TITLES_OF and not asked & questions.ASKS_PERSON)
+
+
 def _said_bare(reading: Reading, variant: str) -> bool:
     """Some candidate names the gold as itself: a longer place in an aside after it is a remark ("Mexico; Texas also
     borders New Mexico": review 55)."""
@@ -1643,19 +1666,33 @@ def _said_bare(reading: Reading, variant: str) -> bool:
     )
 
 
-_DISTRICT = re.compile(r"(?i)\bwashington,?\s+d\.?\s?c\b|\bdistrict of columbia\b")
+_DISTRICT = re.compile(
+    r"(?i)(?<!not )\b(?:washington,?\s+d\.?\s?c\b|district of columbia\b|washington,?\s+(?:the\s+)?(?:u\.?s\.?|us|"
+    r"american|nation'?s|federal)\s+capital\b)"
+)
+_THE_STATE = re.compile(r"(?i)(?<!not )\b(?:washington\s+state|state\s+of\s+washington)\b")
 
 
 def _the_district(text: str, gold_raw: str, question: str) -> bool:
-    """ "Washington, D.C." for the state of Washington: the capital district, another place (review 55).
+    """ "Washington, D.C." or "Washington, the U.S. capital." for the state of Washington, "Washington State." for
+    the capital, "The District of Columbia." for South Carolina's capital: the other place (reviews 55 and 57).
 
     >>> _the_district("Washington, D.C.", "Washington", "In which US state is Seattle?")
     True
     >>> _the_district("Washington.", "Washington", "In which US state is Seattle?")
     False
+    >>> _the_district("Washington State.", "Washington, D.C.", "What is the capital of the United States?")
+    True
+    >>> _the_district("The District of Columbia.", "Columbia", "What is the capital of South Carolina?")
+    True
     """
+    gold = normalize(gold_raw)
+    if gold in ("washington d c", "washington dc", "district of columbia"):
+        return bool(_THE_STATE.search(text))
+    if gold == "columbia":
+        return bool(_DISTRICT.search(text))
     return (
-        normalize(gold_raw) in ("washington", "washington state")
+        gold in ("washington", "washington state")
         and bool(_DISTRICT.search(text))
         and bool(re.search(r"(?i)\bstate\b", question or ""))
     )
@@ -1674,7 +1711,7 @@ def _feature_of(pred: str, gold: str, question: str) -> bool:
     found = re.fullmatch(rf"(?:the )?(\w+) of (?:the )?{re.escape(gold)}", pred)
     return (
         found is not None
-        and found[1] in HEAD_WORDS
+        and (found[1] in HEAD_WORDS or _named_after(found[1], question))
         and found[1] not in _DIVISION_WORDS
         and same_head(found[1]) not in {same_head(w) for w in normalize(question).split()}
     )
@@ -1714,7 +1751,7 @@ def _longer_place(text: str, variant: str, question: str = "") -> bool:
     if not lead or set(lead.lower().split()) <= _STATE_WORDS:
         return False  # "the Republic of Ireland", "the State of Israel": the gold's own long form (landing review)
     first = lead.split()[0].lower()
-    if first in HEAD_WORDS and re.search(r"\bof\b", lead):
+    if (first in HEAD_WORDS or _named_after(first, question)) and re.search(r"\bof\b", lead):
         # "Gulf of Mexico", "Bay of Bengal": a feature named after the place; not the head the question asks
         # ("University of Oxford." to which university)
         return first not in _DIVISION_WORDS and same_head(first) not in {

@@ -676,6 +676,8 @@ def holidays_as_dates(text: str) -> str:
     'Halloween is celebrated in October.'
     >>> holidays_as_dates("At Christmas 1977."), holidays_as_dates("St Patrick\u2019s Day, 1977.")
     ('in December 1977.', '17 March 1977.')
+    >>> holidays_as_dates("On Christmas 2004.")
+    'On 25 December 2004.'
     """
     if not _HOLIDAY.search(text):
         return text
@@ -686,6 +688,8 @@ def holidays_as_dates(text: str) -> str:
         year = re.search(r"\d{4}", found["year"] or "")
         day = _HOLIDAYS[found["day"].lower().replace("\u2019", "'")]
         on = found["on"] or ""
+        if on.lower().startswith("on") and found["day"].lower() in ("christmas", "xmas"):
+            day = _HOLIDAYS["christmas day"]  # "on Christmas 2004" is a day: 25 December 2004 (review 57)
         if on and not day[:1].isdigit():
             on = "in "  # "at Christmas 1977": in December 1977
         elif on.lower().startswith("at"):

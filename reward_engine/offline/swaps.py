@@ -60,8 +60,14 @@ _SIDE = r"(?:the\s+)?[A-Z][\w'-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w'-]*)*"
 # each relation read as one canonical direction: who beat whom, who came first, who was chosen over whom; a passive
 # or a converse verb says the same pair the other way round ("the Celtics were defeated by the Lakers", "the Celtics
 # lost to the Lakers", "Adams succeeded Washington": review 55 found "beat" against "defeated" and passives unread)
-_WON = r"beat(?:s)?(?:\s+out)?|defeat(?:s|ed)|edged\s+out|edges\s+out|overcame|overcomes|outscored|outpolled"
-_LOST = r"(?:lost|loses)\s+to|(?:was|were|is|are|got)\s+(?:beaten|defeated|edged\s+out|outscored|outpolled)\s+by"
+_WON = (
+    r"beat(?:s)?(?:\s+out)?|defeat(?:s|ed)|edged\s+out|edges\s+out|overcame|overcomes|outscored|outpolled|"
+    r"knock(?:s|ed)\s+out|(?:won|wins|took|claimed)\b[^.;:]{0,80}?\b(?:over|ahead\s+of)"  # "won ... over Hamilton"
+)
+_LOST = (
+    r"(?:lost|loses)\s+(?:out\s+)?to|(?:was|were|is|are|got)\s+(?:beaten|defeated|edged\s+out|outscored|outpolled|"
+    r"knocked\s+out|eliminated|upset)\s+by"
+)
 _CHOSEN = r"(?:(?:chooses|chose|chosen|picks|picked|prefers|preferred|favou?rs|favou?red)\s+)?(?P<over>over)"
 _ORDERED = re.compile(
     rf"(?P<a>{_SIDE})\s+(?:{_CHOSEN}|(?:(?:chooses|chose|chosen|picks|picked|prefers|preferred|favou?rs|"

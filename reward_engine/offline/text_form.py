@@ -22,7 +22,7 @@ VERBS = frozenset(
     # past tenses that say what someone did ("Nansen led the expedition": a statement, not a four-word answer)
     "led built founded invented discovered painted composed designed directed ruled commanded sailed captained "
     "played signed flew sang ran took gave began taught fought held sent sold brought told said went came saw "
-    "knew".split()
+    "knew knocked defeated".split()
 )
 
 _MEMO_MAX_CHARS = 256  # pure helpers below remember short texts only: a hostile answer must not fill a memo
