@@ -296,6 +296,13 @@ def _chars(answers: str | tuple, question: str | None) -> int:
     return sum(map(len, texts)) + len(question or "")
 
 
+# a person's gold with the name they went by in brackets between given and family name
+_INNER_NAME = re.compile(
+    r"(?P<given>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)?)\s+\((?P<other>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)?)\)\s+"
+    r"(?P<family>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
+)
+
+
 @short_memo(8_192, 4_096, _chars)
 def _gold_aliases(answers: str | tuple[str, ...], question: str | None) -> tuple[str, ...]:
     items = re.split(r"[;|]", answers) if isinstance(answers, str) else [a for a in answers if isinstance(a, str)]
@@ -308,6 +315,11 @@ def _gold_aliases(answers: str | tuple[str, ...], question: str | None) -> tuple
             out.append(year)
             continue
         out.append(item)
+        inner = _INNER_NAME.fullmatch(item)
+        if inner:  # "Angelina (Anne) Ramsey": Angelina Ramsey and Anne Ramsey, never "Angelina" alone (pass 59)
+            out += [f"{inner['given']} {inner['family']}", f"{inner['other']} {inner['family']}"]
+            out += _other_names(item, question) + titles.peer_names(item)
+            continue
         head, sep = (re.split(r"\s*([(,])", item, maxsplit=1) + [""])[:2]
         head = head.strip()
         tail = item[len(head) :]
@@ -709,6 +721,8 @@ def _gives_another_value(text: str, question: str | None, golds: list[tuple[str,
     golds_raw = [raw for raw, _ in golds]
     if any(turns.outdone(text, question, raw) for raw in golds_raw):
         return True  # "The Amazon is longer than the Nile." for the longest river (hostile pass 28)
+    if any(turns.said_the_wrong_side(text, question, raw) for raw in golds_raw):
+        return True  # "Black Lightning came after Static Shock." to which came first (hostile pass 59)
     values = turns.relation_values(text, question) + turns.role_given(text, question)
     if turns.named_in_another_role(text, question, golds_raw):  # "Brad Bird directed the film, but Edna Mode was
         values += turns.agents_in_role(text, question)  # voiced by Holly Hunter." (pass 31; its review: only so)

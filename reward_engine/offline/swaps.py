@@ -195,3 +195,59 @@ def order_turned(claim: str, passage: str, same_occasion: bool = False) -> bool:
         if any(said(b, rel, a, told) and not said(a, rel, b, everywhere) for a, rel, b in stated):
             return True
     return False
+
+
+# a move or change "from" one thing "to" another: its two ends, as words
+_FROM_TO = re.compile(
+    r"(?i)\bfrom\s+(?P<a>[^,.;:!?]{1,40}?)\s+(?:to|into)\s+(?P<b>[^,.;:!?]{1,40}?)"
+    r"(?=\s+(?:on|in|at|for|by|during|after|before|when|while|since|and|but)\b|[,.;:!?]|$)"
+)
+# a question asking where something moved, switched or changed to: the far end of the move
+_ASKS_THE_END = re.compile(
+    r"(?i)\b(?:move|moved|moves|moving|switch|switched|switches|change|changed|changes|transfer|transferred|"
+    r"relocate|relocated|relocates|go|went|goes|convert|converted|rename|renamed)\b(?:\s+\w+){0,3}\s+(?:to|into)"
+    r"(?:\s*\?|\s+(?:on|in|at|for|during|after|before|when)\b)"
+)
+
+
+def _ends(text: str) -> list[tuple[frozenset[str], frozenset[str]]]:
+    out = []
+    for found in _FROM_TO.finditer(text):
+        a, b = (frozenset(w for w in _tokens(found[k]) if w not in STOP) for k in ("a", "b"))
+        if a and b and a != b:
+            out.append((a, b))
+    return out
+
+
+def move_turned(claim: str, passage: str) -> bool:
+    """The claim's move "from" one end "to" the other is the passage's the other way round: "moved from channel
+    314 to channel 41" where it "moved from channel 41 to channel 314" (hostile pass 59: supported).
+
+    >>> move_turned("Faction moved from channel 314 to channel 41.", "Faction moved from channel 41 to channel 314.")
+    True
+    >>> move_turned("Faction moved from channel 41 to channel 314.", "Faction moved from channel 41 to channel 314.")
+    False
+    """
+    told = _ends(passage)
+    return any((b, a) in told and (a, b) not in told for a, b in _ends(claim))
+
+
+def only_the_start(question: str, response: str, sentences: list[str]) -> bool:
+    """To where something moved, the response names the end it left (or gives the move turned round): "Channel
+    41." where it "moved from channel 41 to channel 314" (hostile pass 59: Binary RAR paid 1).
+
+    >>> said = ["In 2017, Faction moved from channel 41 to channel 314 on Sirius XM."]
+    >>> asked = "What channel did Faction move to on Sirius XM?"
+    >>> only_the_start(asked, "Channel 41.", said), only_the_start(asked, "Channel 314.", said)
+    (True, False)
+    >>> only_the_start(asked, "From channel 314 to channel 41.", said)
+    True
+    """
+    if not _ASKS_THE_END.search(question):
+        return False
+    if any(move_turned(response, s) for s in sentences):
+        return True
+    asked = set(_tokens(question))
+    told = [pair for s in sentences for pair in _ends(s)]
+    said = frozenset(w for w in _tokens(response) if w not in STOP and w not in asked)
+    return bool(said) and any(said <= a - asked and not said & (b - asked) for a, b in told)

@@ -11,6 +11,7 @@ import string
 import unicodedata
 
 from reward_engine.offline.memo import short_memo
+from reward_engine.offline.words import UNDECOMPOSED as _UNDECOMPOSED
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _PUNCT = re.compile(f"[{re.escape(string.punctuation)}\u2018\u2019\u201c\u201d\u2013\u2014\u00b7]")
@@ -43,10 +44,6 @@ def normalize(text: str) -> str:
 
 # letters no canonical decomposition takes apart, written as an English text writes them (hostile pass 19: "Lodz"
 # for "Łódź", "Strauss" for "Strauß", "Soren" for "Søren")
-_UNDECOMPOSED = str.maketrans(
-    {"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "ß": "ss", "ẞ": "SS", "æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe",
-     "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "þ": "th", "Þ": "Th", "ı": "i"}
-)  # fmt: skip
 
 
 def fold_marks(text: str) -> str:

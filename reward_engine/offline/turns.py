@@ -1207,6 +1207,47 @@ def outdone(text: str, question: str | None, gold: str) -> bool:
     )  # not "No planet is larger than Jupiter", "Some argue the Amazon is longer", "was more populous until 2023"
 
 
+# a question asking which of them came first (or last), and a clause putting the gold after (or before) another name
+_ASKS_FIRST = re.compile(r"(?i)\b(?:first|earliest|earlier|oldest|older)\b")
+_ASKS_LAST = re.compile(r"(?i)\b(?:last|latest|later|most\s+recent|newest|newer|youngest|younger)\b")
+_AFTER = r"after|later\s+than|newer\s+than|more\s+recently\s+than|more\s+recent\s+than|younger\s+than|following"
+_BEFORE = r"before|earlier\s+than|older\s+than|sooner\s+than|preceding|ahead\s+of"
+
+
+def said_the_wrong_side(text: str, question: str | None, gold: str) -> bool:
+    """The answer puts the gold after another name where the question asks which came first ("Black Lightning came
+    after Static Shock." to "Who came first, Black Lightning or Static Shock?"), or before one where it asks which
+    came last (hostile pass 59: CORRECT, the gold being named).
+
+    >>> asked = "Which came first, Black Lightning or Static Shock?"
+    >>> said_the_wrong_side("Black Lightning came after Static Shock.", asked, "Black Lightning")
+    True
+    >>> said_the_wrong_side("Black Lightning, years before Static Shock.", asked, "Black Lightning")
+    False
+    >>> said_the_wrong_side("Mozart came first, after the war.", "Who came first?", "Mozart")
+    False
+    """
+    first, last = _ASKS_FIRST.search(question or ""), _ASKS_LAST.search(question or "")
+    if bool(first) == bool(last):
+        return False  # neither, or both ("Who came first and who came last?")
+    side = _AFTER if first else _BEFORE
+    said = written(normalize(gold))
+    asked = set(re.findall(r"[a-z][\w'-]*", (question or "").lower())) - set(normalize(gold).split())
+    for sentence in re.split(r"(?<=[.!?;])\s+", text):
+        found = re.search(
+            rf"(?i:\b{said})\b(?P<between>[^.;!?]{{0,60}}?)\b(?i:{side})\s+(?:the\s+)?(?P<other>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){{0,2}})",
+            sentence,
+        )
+        if (
+            found
+            and set(found["other"].lower().split()) & asked  # the question's other option, not "after Bach"
+            and not re.search(r"(?i)\b(?:first|last|earliest|latest)\b", found["between"])
+            and not _HEARSAY.search(sentence)
+        ):
+            return True
+    return False
+
+
 _NOT_A_SUBJECT = frozenset("No Nothing None Nobody Only Everything Every Some Many It This That He She They".split())
 _NOT_NOW = re.compile(
     r"(?i)\b(?:until|planned|plans?|will|would|could|might|used to|once|formerly|from base|except|only|apart from|"

@@ -1,0 +1,73 @@
+"""Hostile pass 59's grader and fact-check findings (issue #74), each a variant of the pass's case (the pass's own
+calls stay out of the tests): the gold put after the other option to "which came first", a move read backwards by
+Binary RAR, a gold with the name its bearer went by in brackets, names without Turkish or Nordic letters, and a decade
+a passage's year lies in. Every assertion but the guards failed on bc3ecef."""
+
+from __future__ import annotations
+
+import pytest
+
+from reward_engine.offline import facts
+from reward_engine.offline.grader import grade
+
+WRONG_PAID = [
+    ("Toy Story came after A Bug's Life.", "Toy Story", "Which came first, Toy Story or A Bug's Life?"),
+    ("Haydn was born later than Handel.", "Haydn", "Who was born first, Haydn or Handel?"),
+    ("The Game Boy, after the Sega Game Gear.", "Game Boy", "Which came first, the Game Boy or the Sega Game Gear?"),
+    ("The Wii U was released before the Nintendo Switch.", "Wii U", "Which came last, the Wii U or the Switch?"),
+    ("Clara.", "Clara (Clarissa) Bow", "Who starred in the silent film It?"),
+]
+
+RIGHT_PAID = [
+    ("Toy Story came first.", "Toy Story", "Which came first, Toy Story or A Bug's Life?"),
+    ("Toy Story, a few years before A Bug's Life.", "Toy Story", "Which came first, Toy Story or A Bug's Life?"),
+    ("Handel was born after Bach, in 1685.", "Handel", "Who was born first, Haydn or Handel?"),
+    ("Clarissa Bow.", "Clara (Clarissa) Bow", "Who starred in the silent film It?"),
+    ("Clara Bow.", "Clara (Clarissa) Bow", "Who starred in the silent film It?"),
+    ("Bow.", "Clara (Clarissa) Bow", "Who starred in the silent film It?"),
+]
+
+
+@pytest.mark.parametrize(("answer", "gold", "question"), WRONG_PAID)
+def test_a_wrong_answer_is_incorrect(answer: str, gold: str, question: str) -> None:
+    assert grade(answer, gold, question).name == "INCORRECT"
+
+
+@pytest.mark.parametrize(("answer", "gold", "question"), RIGHT_PAID)
+def test_a_right_answer_is_correct(answer: str, gold: str, question: str) -> None:
+    assert grade(answer, gold, question).name == "CORRECT"
+
+
+MOVE = ["In 1997, the club moved from Roker Park to the Stadium of Light in Sunderland."]
+ASKED = "Which ground did Sunderland move to in 1997?"
+
+
+def test_the_end_a_move_left_is_contradicted_where_its_destination_is_asked() -> None:
+    assert facts.answer_contradicted(ASKED, "Roker Park.", MOVE)
+    assert facts.answer_contradicted(ASKED, "From the Stadium of Light to Roker Park.", MOVE)
+    assert not facts.answer_contradicted(ASKED, "The Stadium of Light.", MOVE)
+
+
+def test_a_move_turned_round_is_not_supported() -> None:
+    assert not facts.supported("Sunderland moved from the Stadium of Light to Roker Park.", MOVE)
+    assert facts.supported("Sunderland moved from Roker Park to the Stadium of Light.", MOVE)
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage"),
+    [
+        ("Recep Tayyip Erdogan was born in Istanbul.", "Recep Tayyip Erdoğan was born in Kasımpaşa, Istanbul."),
+        ("Bjork Gudmundsdottir was born in Reykjavik.", "Björk Guðmundsdóttir was born in Reykjavík."),
+        ("Soren Kierkegaard was born in Copenhagen.", "Søren Kierkegaard was born in Copenhagen in 1813."),
+        ("Erwin Schrödinger won the Nobel Prize in 1933.", "Erwin Schroedinger won the Nobel Prize in 1933."),
+    ],
+)
+def test_a_name_without_its_marks_is_the_evidence_s_name(claim: str, passage: str) -> None:
+    assert facts.supported(claim, [passage])
+
+
+def test_a_year_supports_its_decade_and_no_other() -> None:
+    said = ["Charles Dickens's Oliver Twist was first published in 1838."]
+    assert facts.supported("Oliver Twist was first published in the 1830s.", said)
+    assert not facts.supported("Oliver Twist was first published in the 1840s.", said)
+    assert not facts.supported("Oliver Twist was first published in the early 1830s.", said)
