@@ -197,11 +197,11 @@ def order_turned(claim: str, passage: str, same_occasion: bool = False) -> bool:
     return False
 
 
-# a move or change "from" one thing "to" another: its two ends, as words
-_FROM_TO = re.compile(
-    r"(?i)\bfrom\s+(?P<a>[^,.;:!?]{1,40}?)\s+(?:to|into)\s+(?P<b>[^,.;:!?]{1,40}?)"
-    r"(?=\s+(?:on|in|at|for|by|during|after|before|when|while|since|and|but)\b|[,.;:!?]|$)"
-)
+# a move or change "from" one thing "to" another (or "to" one "from" the other): its two ends, as words
+_END = r"[^,.;:!?]{1,40}?"
+_STOPS_AN_END = r"(?=\s+(?:on|in|at|for|by|during|after|before|when|while|since|and|but|the\s+next)\b|[,.;:!?]|$)"
+_FROM_TO = re.compile(rf"(?i)\bfrom\s+(?P<a>{_END})\s+(?:to|into)\s+(?P<b>{_END}){_STOPS_AN_END}")
+_TO_FROM = re.compile(rf"(?i)\b(?:to|into)\s+(?P<b>{_END})\s+from\s+(?P<a>{_END}){_STOPS_AN_END}")
 # a question asking where something moved, switched or changed to: the far end of the move
 _ASKS_THE_END = re.compile(
     r"(?i)\b(?:move|moved|moves|moving|switch|switched|switches|change|changed|changes|transfer|transferred|"
@@ -210,12 +210,15 @@ _ASKS_THE_END = re.compile(
 )
 
 
-def _ends(text: str) -> list[tuple[frozenset[str], frozenset[str]]]:
+def _ends(text: str) -> list[tuple[str, frozenset[str], frozenset[str]]]:
+    """(the verb before it, stemmed, or "", the start's words, the end's words) of each move the text states."""
     out = []
-    for found in _FROM_TO.finditer(text):
-        a, b = (frozenset(w for w in _tokens(found[k]) if w not in STOP) for k in ("a", "b"))
-        if a and b and a != b:
-            out.append((a, b))
+    for pattern in (_FROM_TO, _TO_FROM):
+        for found in pattern.finditer(text):
+            a, b = (frozenset(w for w in _tokens(found[k]) if w not in STOP) for k in ("a", "b"))
+            before = [w for w in _tokens(text[: found.start()])[-3:] if w not in STOP]
+            if a and b and a != b:
+                out.append((stem(before[-1]) if before else "", a, b))
     return out
 
 
@@ -229,7 +232,12 @@ def move_turned(claim: str, passage: str) -> bool:
     False
     """
     told = _ends(passage)
-    return any((b, a) in told and (a, b) not in told for a, b in _ends(claim))
+
+    def said(verb: str, a: frozenset[str], b: frozenset[str]) -> bool:
+        return any(x == a and y == b and (not verb or v == verb) for v, x, y in told)
+
+    # the same verb: "returned from London to Paris" is not turned by "went from Paris to London" (review 44)
+    return any(said(verb, b, a) and not said("", a, b) for verb, a, b in _ends(claim))
 
 
 def only_the_start(question: str, response: str, sentences: list[str]) -> bool:
@@ -250,4 +258,4 @@ def only_the_start(question: str, response: str, sentences: list[str]) -> bool:
     asked = set(_tokens(question))
     told = [pair for s in sentences for pair in _ends(s)]
     said = frozenset(w for w in _tokens(response) if w not in STOP and w not in asked)
-    return bool(said) and any(said <= a - asked and not said & (b - asked) for a, b in told)
+    return bool(said) and any(said <= a - asked and not said & (b - asked) for _, a, b in told)
