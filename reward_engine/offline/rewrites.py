@@ -683,8 +683,8 @@ def holidays_as_dates(text: str) -> str:
         return text
 
     def dated(found: re.Match[str]) -> str:
-        if not (found["on"] or found["year"]):
-            return found.group()
+        if not (found["on"] or found["year"]) or re.search(r"(?i)\bnot\s*$", text[: found.start()]):
+            return found.group()  # "26 December 2004, not on Christmas.": a day set aside (review 59)
         year = re.search(r"\d{4}", found["year"] or "")
         day = _HOLIDAYS[found["day"].lower().replace("\u2019", "'")]
         on = found["on"] or ""

@@ -1230,21 +1230,24 @@ def said_the_wrong_side(text: str, question: str | None, gold: str) -> bool:
     first, last = _ASKS_FIRST.search(question or ""), _ASKS_LAST.search(question or "")
     if bool(first) == bool(last):
         return False  # neither, or both ("Who came first and who came last?")
-    side = _AFTER if first else _BEFORE
+    side, other_side = (_AFTER, _BEFORE) if first else (_BEFORE, _AFTER)
     said = written(normalize(gold))
-    asked = set(re.findall(r"[a-z][\w'-]*", (question or "").lower())) - set(normalize(gold).split())
+    gold_words = set(normalize(gold).split())
+    asked = set(re.findall(r"[a-z0-9][\w'-]*", (question or "").lower())) - gold_words
+    name = r"(?:the\s+)?(?P<other>[A-Z0-9][\w'-]*(?:\s+[A-Z0-9][\w'-]*){0,2})"
     for sentence in re.split(r"(?<=[.!?;])\s+", text):
-        found = re.search(
-            rf"(?i:\b{said})\b(?P<between>[^.;!?]{{0,60}}?)\b(?i:{side})\s+(?:the\s+)?(?P<other>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){{0,2}})",
-            sentence,
+        if _HEARSAY.search(sentence):
+            continue
+        # the gold after the other option ("Black Lightning came after Static Shock"), or the other option before
+        # the gold ("Beethoven was born before Mozart": review 59)
+        found = re.search(rf"(?i:\b{said})\b(?P<between>[^.;!?]{{0,60}}?)\b(?i:{side})\s+{name}", sentence)
+        mirror = re.search(
+            rf"{name}\b(?P<between>[^.;!?]{{0,60}}?)\b(?i:{other_side})\s+(?:the\s+)?(?i:{said})\b", sentence
         )
-        if (
-            found
-            and set(found["other"].lower().split()) & asked  # the question's other option, not "after Bach"
-            and not re.search(r"(?i)\b(?:first|last|earliest|latest)\b", found["between"])
-            and not _HEARSAY.search(sentence)
-        ):
-            return True
+        for hit in (found, mirror):
+            words = set(hit["other"].lower().split()) - gold_words if hit else set()
+            if hit and words & asked and not re.search(r"(?i)\b(?:first|last|earliest|latest)\b", hit["between"]):
+                return True  # the question's other option, not a third name ("after Bach")
     return False
 
 
