@@ -97,24 +97,31 @@ def _pairs(text: str, question: str = "") -> set[tuple[frozenset[str], str, froz
     for found in _ORDERED.finditer(text):
         if found["pref"] and not re.search(r"(?i)\bprefer\w*\s+\S+(?:\s+\S+){0,3}\s*$", text[: found.end("a")]):
             continue  # "to" orders a pair only after "prefers" ("prefers Raoul to the Phantom")
-        a, b = _side(found["a"]), _side(found["b"])
         if question and found["prize"] is not None:
             prize = {stem(w) for w in _tokens(found["prize"]) if _content(w)}
             if not prize & {stem(w) for w in _tokens(question)}:
                 continue
-        if found["won"]:
-            out.add((a, "beat", b))
-        elif found["lost"]:
-            out.add((b, "beat", a))
-        elif found["first"] or found["first_by"]:
-            out.add((a, "preceded", b))
-        elif found["later"] or found["later_by"]:
-            out.add((b, "preceded", a))
-        elif found["other"]:
-            out.add((a, found["other"].lower()[:6], b))  # "outsold"/"outsells", "outranks"/"outranked"
-        else:
-            out.add((a, "over", b))
+        a = _side(found["a"])
+        # the second side may be a list: "ahead of Andrés Iniesta and Xavi" puts both behind (review 59)
+        more = _MORE_SIDES.match(text, found.end("b"))[0]  # never None: the pattern matches the empty string
+        for b in [_side(found["b"]), *(_side(s) for s in _SIDE_SPLIT.split(more) if s)]:
+            if found["won"]:
+                out.add((a, "beat", b))
+            elif found["lost"]:
+                out.add((b, "beat", a))
+            elif found["first"] or found["first_by"]:
+                out.add((a, "preceded", b))
+            elif found["later"] or found["later_by"]:
+                out.add((b, "preceded", a))
+            elif found["other"]:
+                out.add((a, found["other"].lower()[:6], b))  # "outsold"/"outsells", "outranks"/"outranked"
+            else:
+                out.add((a, "over", b))
     return out
+
+
+_MORE_SIDES = re.compile(rf"(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+){_SIDE})*")
+_SIDE_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 
 
 # what a question asks: the one chosen (not the one passed over), the winner (not the loser)
@@ -266,7 +273,7 @@ def only_the_start(question: str, response: str, sentences: list[str]) -> bool:
     if any(move_turned(response, s) for s in sentences):
         return True
     clauses = [c for s in sentences for c in re.split(r"[;,]|\band\b", s)]
-    dated = [c for c in clauses if set(re.findall(r"\d+", c)) & set(re.findall(r"\d+", question))]
+    dated = [c for c in clauses if set(re.findall(r"\d+", c)) & set(re.findall(r"\d+", question)) and _ends(c)]
     told = [pair for c in dated or clauses for pair in _ends(c)]  # the asked year's move (review 59)
     said = frozenset(w for w in _tokens(response) if w not in STOP)
     if not said or any(said & (b - a) for _, a, b in told):
