@@ -79,20 +79,44 @@ def _documents(
         yield row
 
 
+def index_files_problem(db_path: Path) -> str | None:
+    """Why a build must not touch the dense index files beside ``db_path`` (``KB.faiss``, ``KB.faiss.json``), or
+    None: a build replaces or removes only an index it recognises as a build's, by its manifest (``dense.Manifest``,
+    written last). A ``KB.faiss`` without one, or a ``KB.faiss.json`` that is no manifest, is someone's file: a
+    ``--no-dense`` build deleted a user's ``papers.faiss`` beside a new KB and a dense build replaced it (hostile
+    pass 59). A manifest's ``kb_id`` is not asked to match: a KB deleted and built again at its path has a new one,
+    and the index its earlier build left is still this KB path's to remove (pass 48)."""
+    index, manifest_path = dense.index_paths(db_path)
+    if os.path.lexists(manifest_path):
+        try:
+            dense.Manifest.read(manifest_path)
+        except IndexMismatchError:
+            return (
+                f"{manifest_path}: not a dense index manifest a build wrote, where {db_path.name}'s goes; move it "
+                "away or choose another --db"
+            )
+        return None  # a build's manifest: the index beside it, if any, is that build's
+    if os.path.lexists(index):
+        return (
+            f"{index}: lies where {db_path.name}'s dense index goes, without the manifest a build writes "
+            f"({manifest_path.name}): someone's file; move it away (an interrupted build's: remove it) or choose "
+            "another --db"
+        )
+    return None
+
+
 def _drop_stale_index(db_path: Path, conn: sqlite3.Connection) -> bool:
     """Remove a dense index (and its manifest) that no longer describes the KB's passages: a --no-dense rebuild
     with other text left the old index beside it, and hybrid scoring then blamed an interrupted build (hostile
-    pass 48). An index that still matches is kept (a --no-dense rebuild of the same text)."""
+    pass 48). An index that still matches is kept (a --no-dense rebuild of the same text), and so is anything
+    without a build's manifest (``index_files_problem`` refused it before the build: someone's file, pass 59)."""
     index, manifest_path = dense.index_paths(db_path)
-    if not index.exists() and not manifest_path.exists():
-        return False
     try:
         manifest = dense.Manifest.read(manifest_path)
-        fp = passages_fingerprint(conn)
-        current = all(fp[k] == getattr(manifest, k) for k in ("count", "max_id", "checksum"))
-    except (IndexMismatchError, OSError, ValueError):
-        current = False
-    if current:
+    except IndexMismatchError:
+        return False  # none, or not a build's
+    fp = passages_fingerprint(conn)
+    if all(fp[k] == getattr(manifest, k) for k in ("count", "max_id", "checksum")):
         return False
     for path in (index, manifest_path):
         path.unlink(missing_ok=True)
@@ -164,6 +188,9 @@ def build(
     started = time.perf_counter()
     db_path = Path(db_path)
     check_db(db_path, index_only=documents is None)
+    problem = index_files_problem(db_path)
+    if problem:
+        raise ValueError(problem)
     embedder = embedder or Embedder(model)
     if dense_index:  # the model loads before the KB is touched: a bad --model wrote the new text, then failed (pass 52)
         try:
@@ -316,6 +343,9 @@ def main(argv: list[str] | None = None) -> int:
                 db = args.from_db
             elif db.exists() and not args.overwrite:
                 parser.error(f"--db {db} exists; --from-db copies {args.from_db} over it only with --overwrite")
+            elif problem := index_files_problem(db):  # before the copy: nothing written when the build refuses
+                print(f"error: {problem}", file=sys.stderr)
+                return 2
             else:
                 _copy_db(args.from_db, db)
         documents = None
