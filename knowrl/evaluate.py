@@ -369,6 +369,7 @@ def main(argv: list[str] | None = None) -> int:
     if config is None:
         return 2
     warn_training_only(config, "knowrl.evaluate")
+    from knowrl.model_folder import output_model_problem
     from knowrl.models import model_inputs_problem
 
     problem = model_inputs_problem(args.model, args.adapter)
@@ -376,6 +377,9 @@ def main(argv: list[str] | None = None) -> int:
         problem = input_problem(args.data, "--data", stdin=False)
     if problem is None and args.out.exists() and not args.out.is_dir():
         problem = f"--out {args.out} exists and is not a folder"  # found after the evaluation otherwise
+    if problem is None:  # never into the model's own folder, a built-in id's included (hostile pass 59)
+        models = [("--model", args.model), ("--adapter", args.adapter)]
+        problem = output_model_problem(args.out, "--out", models, holds=False, fix="choose another --out")
     if problem is None:  # before the model loads: an hour's evaluation must not end on a refused report
         problem = report_problem(args)
     if problem is None and args.adapter:  # last (it may build a built-in base): torch's "size mismatch" otherwise

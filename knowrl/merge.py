@@ -36,17 +36,18 @@ def merge(base: str, adapter: str, out: str | Path) -> Path:
 
 
 def out_problem(base: str, adapter: str, out: Path, overwrite: bool) -> str | None:
-    """Why the merged model must not go into ``out``, or None: never the adapter's or a local base's folder (nor
-    one inside or around them: the merge wrote its weights among the adapter's), never a file, and a folder with
-    files in it only with ``overwrite`` (output ownership, as every job has it: ``knowrl_io.job_output``)."""
+    """Why the merged model must not go into ``out``, or None: never the adapter's or the base's folder (nor one
+    inside or around them: the merge wrote its weights among the adapter's), a built-in id's folder included
+    (``--base tiny`` into tiny's cache folder rewrote the base every later job loads: hostile pass 59), never a
+    file, and a folder with files in it only with ``overwrite`` (output ownership, as every job has it:
+    ``knowrl_io.job_output``)."""
+    from knowrl.model_folder import output_model_problem
+
+    models = [("--adapter", adapter), ("--base", base)]
+    problem = output_model_problem(out, "--out", models, fix="merge into another folder")
+    if problem:
+        return problem
     where = Path(out).resolve()
-    for name, given in (("--adapter", adapter), ("--base", base)):
-        folder = Path(given)
-        if not folder.exists():
-            continue  # a model id ("tiny", "smollm2"): nothing of the user's on disk to write over
-        folder = folder.resolve()
-        if where == folder or folder in where.parents or where in folder.parents:
-            return f"--out {out} is (or holds, or is inside) the {name} folder {given}; merge into another folder"
     if where.exists() and not where.is_dir():
         return f"--out {out} is a file, not a folder; give a folder path"
     if where.is_dir() and any(where.iterdir()) and not overwrite:

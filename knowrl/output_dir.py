@@ -42,9 +42,13 @@ def claim_output_dir(config: TrainConfig, resume: bool, overwrite: bool, resumab
     or cleared (``overwrite``: its checkpoints, ``final`` and ``summary.json`` removed, by the first process
     only), else refused with a ``ConfigError`` naming both flags (``resumable`` False: a job with no ``--resume``,
     ``knowrl.sft``, which trained over a finished run's ``final``: hostile pass 54). Empty or new: nothing to do.
-    ``overwrite`` never removes what the run reads (``model.adapter`` its own ``final``: ``run_inputs``)."""
+    ``overwrite`` never removes what the run reads (``model.adapter`` its own ``final``: ``run_inputs``), and no
+    run writes into its model's folder (``model_folder_problem``)."""
     if resume and overwrite:
         raise ConfigError("--resume continues the run in output_dir and --overwrite removes it: give one of them")
+    problem = model_folder_problem(config)
+    if problem:
+        raise ConfigError(problem)
     out = Path(config.output_dir)
     checkpoints, products = earlier_run(out)
     if not checkpoints and not products:
@@ -77,6 +81,18 @@ def claim_output_dir(config: TrainConfig, resume: bool, overwrite: bool, resumab
     else:
         offer = "pass --resume to continue it, or --overwrite to start clean (removes them first)"
     raise ConfigError(f"output_dir {out} holds an earlier run ({found}): {offer}; or choose another output_dir")
+
+
+def model_folder_problem(config: TrainConfig) -> str | None:
+    """Why the run must not write into ``output_dir``, or None: it is (or lies inside) the folder the run's model or
+    adapter loads from, a built-in id's cache folder included (``output_dir`` set to tiny's folder trained into
+    the base every later job loads; ``knowrl.merge`` did the same: hostile pass 59)."""
+    from knowrl.model_folder import output_model_problem
+
+    models = [("model.name_or_path", config.model.name_or_path), ("model.adapter", config.model.adapter)]
+    return output_model_problem(
+        config.output_dir, "output_dir", models, config.seed, holds=False, fix="choose another output_dir"
+    )
 
 
 def run_inputs(config: TrainConfig) -> list[tuple[str, str]]:

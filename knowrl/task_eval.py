@@ -25,6 +25,7 @@ from knowrl.cli import config_parser, run_job
 from knowrl.config import ConfigError, TrainConfig, load_train_config
 from knowrl.evaluate import generate
 from knowrl.grpo import train
+from knowrl.model_folder import output_model_problem
 from knowrl.models import check_model_path, model_inputs_problem, resolve_model_path
 from knowrl.tasks.boxed import last_boxed
 from knowrl_io.job_output import reports_problem, write_atomically
@@ -144,6 +145,9 @@ def main(argv: list[str] | None = None) -> int:
         # replaced only with --overwrite (task_eval wrote over them and over any file of those names)
         problem = reports_problem(out, ("report.json", "report.md"), [args.config], "knowrl.task_eval", args.overwrite)
         adapter = args.adapter or config.model.adapter
+        if not problem:  # never into the model's own folder, a built-in id's included (hostile pass 59)
+            models = [("model.name_or_path", config.model.name_or_path), ("--adapter", adapter)]
+            problem = output_model_problem(out, "--out", models, config.seed, holds=False, fix="choose another --out")
         if not problem and adapter:  # one trained on another base: torch's "size mismatch" after the model loaded
             flags = ("--adapter" if args.adapter else "model.adapter", "model.name_or_path")
             problem = model_inputs_problem(config.model.name_or_path, adapter, flags[1]) or adapter_base_problem(

@@ -3,6 +3,9 @@
 J4: ``retrieval.build --no-dense`` deleted a user's ``papers.faiss`` (no manifest) beside a new KB, blaming "the KB's
 old text"; a dense build replaced one; a lone foreign ``papers.faiss.json`` went too. Now a build touches only index
 files its manifest marks as a build's, and refuses anything else up front, naming it (``retrieval/build.py``).
+J5: ``knowrl.merge --base tiny --out <tiny's cache folder> --overwrite`` merged into the built-in base, exit 0; a
+model id was never resolved to its folder. Now every writer given a model (merge, train, sft, evaluate, task_eval)
+refuses an output in the folder that model loads from (``knowrl/model_folder.py``).
 """
 
 from __future__ import annotations
@@ -116,3 +119,90 @@ def test_a_builds_own_stale_index_is_still_removed(tmp_path: Path, caplog: pytes
     dense.Manifest(**fields, checksum="0", faiss_version="1", built_at=0.0).write(manifest)
     build_kb(db, [Document("Nice", "Nice is in France.")], progress=False, dense_index=False, replace=True)
     assert not manifest.exists()
+
+
+# J5 ------------------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def adapter(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A LoRA adapter on the tiny model whose B is not zero: merged, it changes the base's weights."""
+    from peft import LoraConfig, get_peft_model
+    from transformers import AutoModelForCausalLM
+
+    from knowrl.models import resolve_model_path
+
+    base = AutoModelForCausalLM.from_pretrained(resolve_model_path("tiny"))
+    lora = LoraConfig(r=4, target_modules=["q_proj", "v_proj"], task_type="CAUSAL_LM", init_lora_weights=False)
+    folder = tmp_path_factory.mktemp("run") / "final"
+    get_peft_model(base, lora).save_pretrained(folder)
+    return folder
+
+
+def test_merge_never_writes_into_a_built_in_bases_folder(tmp_path: Path, adapter: Path) -> None:
+    """J5: exit 0 and tiny's own weights rewritten; now one line naming --out, the base byte-identical. Inside it
+    and around it are refused as a local base's folder is."""
+    from knowrl.models import built_in_folder
+
+    base = built_in_folder("tiny")
+    assert base is not None and (base / "config.json").is_file()  # built by the fixture
+    before = tree(base)
+    for out in (base, base / "merged", base.parent):
+        line = one_line(run("-m", "knowrl.merge", "--base", "tiny", "--adapter", adapter, "--out", out, "--overwrite"))
+        assert line.startswith(f"error: --out {out} ") and f"--base folder tiny ({base})" in line
+    assert tree(base) == before and not (base / "merged").exists()
+
+
+def test_merge_never_writes_into_a_hub_cache_snapshot(tmp_path: Path, adapter: Path) -> None:
+    """A hub id's cached snapshot links into its blobs: a merge there would write the blobs."""
+    snapshot = tmp_path / "hub" / "models--someone--base" / "snapshots" / "0123"
+    snapshot.mkdir(parents=True)
+    (snapshot / "config.json").write_text("{}")
+    env = dict(ENV, HF_HUB_CACHE=str(tmp_path / "hub"))
+    done = run("-m", "knowrl.merge", "--base", "someone/base", "--adapter", adapter, "--out", snapshot, "--overwrite",
+               env=env)  # fmt: skip
+    assert "--base folder someone/base" in one_line(done) and (snapshot / "config.json").read_text() == "{}"
+
+
+def test_model_folder_resolves_without_building(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from knowrl.model_folder import model_folder, output_model_problem
+
+    monkeypatch.setenv("KNOWRL_CACHE_DIR", str(tmp_path / "cache"))
+    assert model_folder("tiny", 3) == tmp_path / "cache" / "models" / "tiny-3"
+    assert not (tmp_path / "cache").exists()  # named, not built
+    assert model_folder("nobody/not-downloaded") is None and model_folder(str(tmp_path)) == tmp_path
+    inside = tmp_path / "cache" / "models" / "tiny-0" / "run"
+    assert "is (or is inside)" in output_model_problem(inside, "output_dir", [("model.name_or_path", "tiny")], 0, False)
+    assert output_model_problem(tmp_path / "cache", "output_dir", [("k", "tiny")], 0, holds=False) is None
+    assert output_model_problem(tmp_path / "elsewhere", "--out", [("--base", "tiny"), ("--adapter", None)]) is None
+
+
+@pytest.mark.parametrize("job", ["knowrl.train", "knowrl.sft"])
+def test_a_run_never_trains_into_its_built_in_bases_folder(job: str, adapter: Path, capsys) -> None:
+    """The same hole in ``output_dir``: a run trained into tiny's cache folder; now refused before anything."""
+    import importlib
+
+    from knowrl.models import built_in_folder
+
+    base = built_in_folder("tiny")
+    assert base is not None
+    before = tree(base)
+    sets = ["model.name_or_path=tiny", f"output_dir={base}", "grpo.max_steps=1"]
+    argv = ["--config", str(ROOT / "configs" / "smoke.yaml"), *(f"--set={s}" for s in sets)]
+    assert importlib.import_module(job).main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"error: output_dir {base} is (or is inside) the model.name_or_path folder tiny" in err
+    assert tree(base) == before
+
+
+def test_evaluate_never_reports_into_its_models_folder(adapter: Path) -> None:
+    from knowrl.models import built_in_folder
+
+    base = built_in_folder("tiny")
+    assert base is not None
+    before = tree(base)
+    for out, flag in ((base, "--model folder tiny"), (adapter, f"--adapter folder {adapter}")):
+        done = run("-m", "knowrl.evaluate", "--model", "tiny", "--adapter", adapter, "--data", DATA, "--out", out,
+                   "--max-samples", "1", "--max-new-tokens", "2")  # fmt: skip
+        assert flag in one_line(done)
+    assert tree(base) == before and not (adapter / "report.json").exists()
