@@ -11,7 +11,6 @@ import dataclasses
 import difflib
 import hashlib
 import importlib
-import importlib.util
 import json
 import logging
 import os
@@ -24,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 from knowrl_io.small_files import SmallFileError, read_small_text
 from reward_engine.judge.config import Endpoint, JudgeConfig
+from reward_engine.plugin_code import plugin_digest
 from reward_engine.prompts.files import Templates, load_templates
 from reward_engine.semantics import PRESETS, Semantics, semantics
 from reward_engine.stages.nli import NLIConfig
@@ -264,8 +264,9 @@ class RewardEngineConfig(BaseModel):
         if self.judges:  # absent when unused: fingerprints of configs without stage judges stay as they were
             decides["judges"] = {stage: _decides(j) for stage, j in sorted(self.judges.items())}
         if self.plugins:  # the stages a plugin registers decide rewards too (hostile pass 10), and so does their
-            # code (pass 12: a plugin edited in place resumed the rows its old code scored); none: as before
-            decides["plugins"] = [[name, _module_digest(name)] for name in self.plugins]
+            # code (pass 12: a plugin edited in place resumed the rows its old code scored), its package's and the
+            # helpers it imports beside it included (pass 59: ``plugin_code``); none: as before
+            decides["plugins"] = [[name, plugin_digest(name)] for name in self.plugins]
         for name, default in (("grader_calls", "one"), ("grader_aliases", "off")):  # how the grade is reached
             if getattr(self, name) != default:
                 decides[name] = getattr(self, name)
@@ -521,16 +522,6 @@ def import_plugins(modules: list[str]) -> None:
             importlib.import_module(module)
         except Exception as exc:  # noqa: BLE001 - whatever a user's module raises, the config names it
             raise ValueError(f"plugins: cannot import {module!r}: {type(exc).__name__}: {exc}") from None
-
-
-def _module_digest(name: str) -> str | None:
-    """A sha256 of a module's source file (None when it cannot be found or read): a plugin's code, by name."""
-    try:
-        spec = importlib.util.find_spec(name)
-        origin = spec.origin if spec is not None else None
-        return hashlib.sha256(Path(origin).read_bytes()).hexdigest()[:16] if origin else None
-    except (ImportError, ValueError, OSError):
-        return None
 
 
 def parse_reward_config(

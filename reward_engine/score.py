@@ -356,10 +356,14 @@ def _check_rows_scored_with(output_path: Path, settings: str, overwrite: bool) -
                 except (ValueError, AttributeError, RecursionError):
                     continue
                 if isinstance(theirs, str) and theirs != settings:
+                    why = (
+                        "the reward config, a plugin's code or the reward code changed since."  # rows and record agree
+                        if _record(output_path).get("settings") == theirs
+                        else "though the job's record beside it is this job's: a file moved or copied over it?"
+                    )
                     raise OutputError(
                         f"--output {output_path}:{number} holds a row scored with other settings (config hash "
-                        f"{theirs}, now {settings}), though the job's record beside it is this job's: a file moved "
-                        "or copied over it? Pass --overwrite to score again, or choose another --output"
+                        f"{theirs}, now {settings}): {why} Pass --overwrite to score again, or choose another --output"
                     )
     except OSError:
         return

@@ -6,6 +6,9 @@ files its manifest marks as a build's, and refuses anything else up front, namin
 J5: ``knowrl.merge --base tiny --out <tiny's cache folder> --overwrite`` merged into the built-in base, exit 0; a
 model id was never resolved to its folder. Now every writer given a model (merge, train, sft, evaluate, task_eval)
 refuses an output in the folder that model loads from (``knowrl/model_folder.py``).
+J6: a score rerun after a plugin's helper module changed kept the old rows, exit 0: the fingerprint hashed the named
+module's file alone. Now it covers the plugin's package and the modules beside it that it imports
+(``reward_engine/plugin_code.py``).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -206,3 +210,126 @@ def test_evaluate_never_reports_into_its_models_folder(adapter: Path) -> None:
                    "--max-samples", "1", "--max-new-tokens", "2")  # fmt: skip
         assert flag in one_line(done)
     assert tree(base) == before and not (adapter / "report.json").exists()
+
+
+# J6 ------------------------------------------------------------------------------------------------------------
+
+STAGES = """from reward_engine.labels import Label
+from reward_engine.stages.llm_stage import StageOutput
+from reward_engine.stages.registry import register
+
+from mypl.logic import LABEL
+
+
+class _Grader:
+    async def grade(self, question, gold, answer):
+        return StageOutput(Label[LABEL])
+
+
+@register("grader", "pass59-grader")
+def _factory(ctx):
+    return _Grader()
+"""
+
+
+def _plugin(folder: Path) -> Path:
+    package = folder / "mypl"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "stages.py").write_text(STAGES)
+    (package / "logic.py").write_text('LABEL = "CORRECT"\n')
+    return package
+
+
+def test_a_score_rerun_after_a_plugin_helper_changed_is_refused(tmp_path: Path) -> None:
+    """J6: the second run kept [3.0, 3.0], exit 0; now it is another job's output: one line saying what changed."""
+    package = _plugin(tmp_path / "plug")
+    config = tmp_path / "reward.json"
+    plugin = {"preset": "knowrl", "grader": "pass59-grader", "plugins": ["mypl.stages"]}
+    config.write_text(json.dumps({**plugin, "factuality": {"enabled": False}}))
+    completion = "<think>\nIt is Paris.\n</think>\n<answer>\nParis\n</answer>"
+    rows = [{"id": str(i), "question": "What is the capital of France?", "answers": ["Paris"], "completion": completion}
+            for i in range(2)]  # fmt: skip
+    (tmp_path / "in.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = tmp_path / "out.jsonl"
+    env = dict(ENV, PYTHONPATH=f"{ROOT}{os.pathsep}{tmp_path / 'plug'}")
+    argv = ["-m", "reward_engine.score", "--input", tmp_path / "in.jsonl", "--output", out, "--config", config]
+    first = run(*argv, "--no-progress", env=env)
+    assert first.returncode == 0, first.stderr[-2000:]
+    assert [json.loads(x)["reward"] for x in out.read_text().splitlines()] == [3.0, 3.0]
+    kept = out.read_bytes()
+    (package / "logic.py").write_text('LABEL = "INCORRECT"\n')
+    line = one_line(run(*argv, "--no-progress", env=env))
+    assert "other settings" in line and "a plugin's code" in line and "moved or copied" not in line
+    assert out.read_bytes() == kept
+    rescored = run(*argv, "--no-progress", "--overwrite", env=env)
+    assert rescored.returncode == 0 and [json.loads(x)["reward"] for x in out.read_text().splitlines()] == [0.0, 0.0]
+
+
+def _fingerprint(plugins: list[str]) -> str:
+    from reward_engine.config import parse_reward_config
+
+    return parse_reward_config({"plugins": plugins, "factuality": {"enabled": False}}).fingerprint()
+
+
+@pytest.fixture
+def syspath(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A folder on sys.path for the plugins a test writes; what they import and register is gone afterwards."""
+    from reward_engine.stages import registry
+
+    folder = tmp_path / "plug"
+    folder.mkdir()
+    monkeypatch.syspath_prepend(str(folder))
+    yield folder
+    for name in [m for m in sys.modules if m.split(".")[0] in ("mypl", "pk59", "single59", "helper59")]:
+        del sys.modules[name]
+    registry._FACTORIES["grader"].pop("pass59-grader", None)
+
+
+def test_the_fingerprint_covers_a_plugins_package(syspath: Path) -> None:
+    package = _plugin(syspath)
+    before = _fingerprint(["mypl.stages"])
+    (package / "__pycache__").mkdir()
+    (package / "__pycache__" / "logic.cpython-311.pyc").write_bytes(b"compiled")
+    (syspath / "unrelated.py").write_text("X = 1\n")  # beside it, but never imported
+    assert _fingerprint(["mypl.stages"]) == before
+    (package / "logic.py").write_text('LABEL = "INCORRECT"\n')
+    assert _fingerprint(["mypl.stages"]) != before
+    (package / "logic.py").write_text('LABEL = "CORRECT"\n')
+    assert _fingerprint(["mypl.stages"]) == before  # the content, not when it changed
+
+
+def test_the_package_form_is_covered(syspath: Path) -> None:
+    """Side probe: ``plugins: [pk]`` whose ``__init__`` imports the stage module."""
+    package = syspath / "pk59"
+    package.mkdir()
+    (package / "__init__.py").write_text("from . import stages\n")
+    (package / "stages.py").write_text("LABEL = 'CORRECT'\n")
+    before = _fingerprint(["pk59"])
+    (package / "stages.py").write_text("LABEL = 'INCORRECT'\n")
+    assert _fingerprint(["pk59"]) != before
+
+
+def test_a_single_file_plugin_covers_the_helpers_it_imports_beside_it(syspath: Path) -> None:
+    (syspath / "single59.py").write_text("import json, helper59 as h\nfrom helper59 import LABEL\n")
+    (syspath / "helper59.py").write_text("LABEL = 'CORRECT'\n")
+    before = _fingerprint(["single59"])
+    (syspath / "helper59.py").write_text("LABEL = 'INCORRECT'\n")
+    assert _fingerprint(["single59"]) != before
+
+
+def test_the_plugin_digest_does_not_depend_on_where_the_plugin_lies(tmp_path: Path) -> None:
+    from reward_engine.plugin_code import plugin_digest
+
+    digests = []
+    for where in ("a", "b"):
+        _plugin(tmp_path / where)
+        found = subprocess.run(
+            [sys.executable, "-c", "import sys; from reward_engine.plugin_code import plugin_digest as d; "
+             "print(d(sys.argv[1]))", "mypl.stages"],
+            env=dict(ENV, PYTHONPATH=f"{ROOT}{os.pathsep}{tmp_path / where}"), capture_output=True, text=True,
+            check=True,
+        )  # fmt: skip
+        digests.append(found.stdout.strip())
+    assert digests[0] == digests[1] != "None"
+    assert plugin_digest("no_such_plugin_59") is None
