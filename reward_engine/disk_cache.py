@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import json
+import os
 import sqlite3
 import threading
 from pathlib import Path
@@ -44,6 +45,45 @@ class JsonDisk(diskcache.Disk):
             return None
 
 
+CACHE_DB = "cache.db"  # diskcache's database in its directory (diskcache.core.DBNAME)
+OWN_TABLES = {"Settings", "Cache"}  # the only tables diskcache makes
+
+
+def foreign_cache_db(directory: Path) -> str | None:
+    """Why ``directory``'s ``cache.db`` is not diskcache's own (None: it is, or there is none yet): diskcache opens
+    any SQLite file of that name, adds its tables and switches it to WAL (audit 59 H7: a user's ``cache.db`` of
+    contacts, or a KB named ``cache.db`` beside ``cache_dir``, was changed by the first score run). Read without
+    writing: ``immutable`` unless a write-ahead log is there (a live database, read through it)."""
+    db = directory / CACHE_DB
+    try:
+        info = db.stat()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"cannot read its {CACHE_DB} ({exc.strerror})"
+    if not os.path.isfile(db):
+        return f"its {CACHE_DB} is not a regular file"
+    if info.st_size == 0:
+        return None  # an empty file is an empty database: nothing in it to lose
+    live = os.path.exists(str(db) + "-wal")
+    uri = Path(os.path.abspath(db)).as_uri() + ("?mode=ro" if live else "?immutable=1")
+    try:
+        conn = sqlite3.connect(uri, uri=True)
+        try:
+            found = conn.execute(
+                "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'"
+            ).fetchall()
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        return f"its {CACHE_DB} is not an SQLite database diskcache wrote ({exc})"
+    others = sorted(name for (name,) in found if name not in OWN_TABLES)
+    if others:
+        shown = ", ".join(others[:5]) + (f" and {len(others) - 5} more" if len(others) > 5 else "")
+        return f"its {CACHE_DB} is someone else's SQLite database (tables {shown}), not a diskcache"
+    return None
+
+
 class DiskCache:
     """One diskcache directory (several processes may share it) behind a small in-memory LRU.
 
@@ -56,6 +96,9 @@ class DiskCache:
 
     def __init__(self, directory: str | Path, size_limit_gb: float = 4.0, memory_items: int = 10_000) -> None:
         self.directory = Path(directory).expanduser()
+        refused = foreign_cache_db(self.directory)
+        if refused:
+            raise CacheError(f"cache directory {self.directory} cannot be used: {refused}; point cache_dir elsewhere")
         try:
             self._cache = diskcache.Cache(str(self.directory), size_limit=int(size_limit_gb * 2**30), disk=JsonDisk)
         except (OSError, sqlite3.Error) as exc:  # a file where the folder should be, a damaged cache.db

@@ -189,11 +189,15 @@ async def check_judges(config: RewardEngineConfig, timeout_s: float = 5.0) -> No
     and port are named, never the URL (it may carry a key), and of the key only its variable's name. Raises
     ``JobCheckError`` (``KeyRefusedError`` when every endpoint that answers refuses the key; or the cache's
     ``CacheError``)."""
+    from reward_engine.disk_cache import CacheError
     from reward_engine.judge.cache import JudgeCache
 
     for name, judge in used_judges(config).items():
         if judge.cache_dir:
-            JudgeCache(judge.cache_dir).close()
+            try:
+                JudgeCache(judge.cache_dir).close()
+            except CacheError as exc:  # which key: a config with several judges names several folders
+                raise CacheError(f"{name}.cache_dir: {exc}") from None
         problems: list[str] = []
         refused = 0
         for index, endpoint in enumerate(judge.endpoints):

@@ -1,0 +1,84 @@
+"""Audit 59's write-site holes (issue #74, item 2: never the input, never a special file, never a foreign file;
+another input's output only when asked to replace), each shown on real files, most through the real CLI.
+
+- H7: a ``cache_dir`` holding a user's SQLite ``cache.db`` (or a KB named so) was turned into a diskcache.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tests.test_jobs_keyed_by_content import DOCS, ROWS, build_kb, jsonl, one_line_error, score
+
+
+def _user_db(path: Path) -> bytes:
+    """A user's own SQLite file (journal mode DELETE, as sqlite3 makes one); its bytes."""
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE contacts (name TEXT, phone TEXT)")
+    conn.execute("INSERT INTO contacts VALUES ('Ada', '555-0100')")
+    conn.commit()
+    conn.close()
+    return path.read_bytes()
+
+
+def _journal_mode(path: Path) -> str:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute("PRAGMA journal_mode").fetchone()[0]
+    finally:
+        conn.close()
+
+
+# -- H7: a cache_dir whose cache.db is not diskcache's own -------------------------------------------------------------
+def test_a_users_cache_db_in_judge_cache_dir_is_refused_and_left_as_it_was(tmp_path):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    before = _user_db(folder / "cache.db")
+    judge = {"endpoints": [{"base_url": "http://127.0.0.1:9/v1", "model": "m"}], "cache_dir": str(folder)}
+    cfg = tmp_path / "judge.yaml"
+    cfg.write_text(json.dumps({"grader": "llm", "judge": judge, "factuality": {"enabled": False}}))
+    out = tmp_path / "scored.jsonl"
+    line = one_line_error(score(jsonl(tmp_path / "in.jsonl", ROWS), out, cfg), "judge.cache_dir", "contacts")
+    assert "cache.db" in line and "not a diskcache" in line
+    assert (folder / "cache.db").read_bytes() == before and _journal_mode(folder / "cache.db") == "delete"
+    assert sorted(p.name for p in folder.iterdir()) == ["cache.db"] and not out.exists()
+
+
+def test_a_kb_named_cache_db_is_never_made_a_diskcache_by_factuality_cache_dir(tmp_path):
+    """``kb_path: kb/cache.db`` with ``cache_dir: kb``: the first score run wrote diskcache's tables into the KB."""
+    kb = build_kb(tmp_path, (tmp_path / "kb").joinpath("cache.db"), DOCS, "--no-dense")
+    before = kb.read_bytes()
+    cfg = tmp_path / "reward.yaml"
+    factuality = {"kb_path": "kb/cache.db", "cache_dir": "kb", "retrieval_mode": "bm25"}
+    cfg.write_text(json.dumps({"grader": "offline", "factuality": factuality}))
+    out = tmp_path / "scored.jsonl"
+    line = one_line_error(score(jsonl(tmp_path / "in.jsonl", ROWS), out, cfg), "factuality.cache_dir", "cache.db")
+    assert "someone else's SQLite database" in line and "passages" in line
+    assert kb.read_bytes() == before and not out.exists()
+    assert not {"Settings", "Cache"} & {r[0] for r in sqlite3.connect(kb).execute("SELECT name FROM sqlite_master")}
+
+
+def test_the_caches_own_folders_open_as_before(tmp_path):
+    """A new folder, an empty one, an empty cache.db and a diskcache of its own all open; a text file does not."""
+    from reward_engine.disk_cache import CacheError, DiskCache
+
+    own = DiskCache(tmp_path / "new" / "cache")
+    own.set("k", {"v": 1})
+    own.close()
+    again = DiskCache(tmp_path / "new" / "cache")  # its own cache.db: reopened, values kept
+    assert again.get("k") == {"v": 1}
+    again.close()
+    (tmp_path / "empty").mkdir()
+    DiskCache(tmp_path / "empty").close()
+    (tmp_path / "blank").mkdir()
+    (tmp_path / "blank" / "cache.db").touch()
+    DiskCache(tmp_path / "blank").close()
+    (tmp_path / "text").mkdir()
+    (tmp_path / "text" / "cache.db").write_text("my notes\n")
+    with pytest.raises(CacheError, match="cannot be used"):
+        DiskCache(tmp_path / "text")
+    assert (tmp_path / "text" / "cache.db").read_text() == "my notes\n"
