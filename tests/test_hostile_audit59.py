@@ -2,17 +2,20 @@
 another input's output only when asked to replace), each shown on real files, most through the real CLI.
 
 - H7: a ``cache_dir`` holding a user's SQLite ``cache.db`` (or a KB named so) was turned into a diskcache.
+- H8: ``score --output docs.jsonl --overwrite`` replaced a custom source's corpus named in ``source_options``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from tests.test_jobs_keyed_by_content import DOCS, ROWS, build_kb, jsonl, one_line_error, score
+from knowrl_io.job_output import sidecar
+from tests.test_jobs_keyed_by_content import DOCS, REPO, ROWS, SOURCE, build_kb, jsonl, one_line_error, score
 
 
 def _user_db(path: Path) -> bytes:
@@ -82,3 +85,56 @@ def test_the_caches_own_folders_open_as_before(tmp_path):
     with pytest.raises(CacheError, match="cannot be used"):
         DiskCache(tmp_path / "text")
     assert (tmp_path / "text" / "cache.db").read_text() == "my notes\n"
+
+
+# -- H8: a custom source's files are inputs ----------------------------------------------------------------------------
+EXTRA_SOURCE = """
+from my_source import JsonlSource
+
+
+class Corpus(JsonlSource):
+    '''Its corpus under an option name the path rule does not know, and more files in a list.'''
+
+    def __init__(self, corpus, more=()):
+        super().__init__(corpus)
+"""
+
+
+@pytest.mark.parametrize("named", ["path", "corpus", "more"])
+def test_score_never_replaces_a_custom_sources_corpus_even_with_overwrite(tmp_path, named):
+    (tmp_path / "my_source.py").write_text(SOURCE)
+    (tmp_path / "my_corpus.py").write_text(EXTRA_SOURCE)
+    env = {"PYTHONPATH": os.pathsep.join([str(tmp_path), str(REPO), os.environ.get("PYTHONPATH", "")])}
+    docs = jsonl(tmp_path / "docs.jsonl", DOCS)
+    before = docs.read_bytes()
+    factuality: dict = {"retrieval_mode": "bm25"}
+    if named == "path":  # relative: resolved against the config's folder
+        factuality |= {"source": "my_source:JsonlSource", "source_options": {"path": "docs.jsonl"}}
+    elif named == "corpus":
+        factuality |= {"source": "my_corpus:Corpus", "source_options": {"corpus": str(docs)}}
+    else:
+        other = jsonl(tmp_path / "other.jsonl", DOCS[:1])
+        options = {"corpus": str(other), "more": [str(docs)]}
+        factuality |= {"source": "my_corpus:Corpus", "source_options": options}
+    cfg = tmp_path / "reward.yaml"
+    cfg.write_text(json.dumps({"grader": "offline", "factuality": factuality}))
+    src = jsonl(tmp_path / "in.jsonl", ROWS)
+    for extra in ([], ["--overwrite"]):
+        one_line_error(score(src, docs, cfg, *extra, env=env), f"--output {docs} is the input file")
+        assert docs.read_bytes() == before and not sidecar(docs).exists()
+    done = score(src, tmp_path / "scored.jsonl", cfg, env=env)  # the same config scores into another file
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_source_option_files_walks_lists_and_mappings_and_skips_urls(tmp_path):
+    from reward_engine.score import source_option_files
+
+    kept = jsonl(tmp_path / "kept.jsonl", DOCS)
+    options = {
+        "index_dir": str(tmp_path / "not-yet"),  # named as a path: an input whether or not it exists yet
+        "url": "http://127.0.0.1:9/x",
+        "nested": {"list": [str(kept), "not a file", 3]},
+        "name": "mine",
+        "bad": "a\0b",
+    }
+    assert source_option_files(options) == [tmp_path / "not-yet", kept]
