@@ -346,14 +346,16 @@ def write_atomically(path: Path, data: bytes) -> None:
 
 def _check_record_place(output: Path) -> None:
     """Where the job keeps ``output``'s record must hold a record or nothing: another job's output named like it
-    ("--output run.jsonl.job.json" earlier, "--output run.jsonl" now) was written over (hostile pass 10)."""
+    ("--output run.jsonl.job.json" earlier, "--output run.jsonl" now) was written over (hostile pass 10), and so
+    was a user's one-line ``results.job.json`` (audit 59 H14). A record is one line of JSON, an object naming its
+    ``job`` (what ``own_output`` writes), in a regular file of its own: never a link (written through, it
+    replaced the file it named)."""
     place = sidecar(output)
     try:
-        if not place.exists():
+        if not os.path.lexists(place):
             return
-        foreign = not place.is_file() or place.stat().st_size > 1 << 20 or sidecar(place).exists()
-        # a record is one line; rows of scores are many (a torn or corrupt record is the owner check's to tell)
-        foreign = foreign or len(place.read_bytes().strip().splitlines()) > 1
+        foreign = place.is_symlink() or not place.is_file() or place.stat().st_size > 1 << 20
+        foreign = foreign or sidecar(place).exists() or not _is_record(place.read_bytes())
     except OSError:
         foreign = True
     if foreign:
@@ -361,6 +363,20 @@ def _check_record_place(output: Path) -> None:
             f"{place} is not a job record (another job's output, or someone's file) and --output {output} would "
             "keep its record there; move it, or choose another --output"
         )
+
+
+def _is_record(data: bytes) -> bool:
+    """``data`` is a job record: nothing (an empty file holds nothing to lose), or one line of JSON, an object
+    with a ``job`` name (rows of scores are many lines; a user's ``{"user": "data"}`` names no job)."""
+    if not data.strip():
+        return True
+    if len(data.strip().splitlines()) > 1:
+        return False
+    try:
+        found = json.loads(data)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(found, dict) and isinstance(found.get("job"), str) and bool(found["job"])
 
 
 @contextmanager

@@ -3,6 +3,7 @@ another input's output only when asked to replace), each shown on real files, mo
 
 - H7: a ``cache_dir`` holding a user's SQLite ``cache.db`` (or a KB named so) was turned into a diskcache.
 - H8: ``score --output docs.jsonl --overwrite`` replaced a custom source's corpus named in ``source_options``.
+- H14: ``score --output results`` wrote its record over a user's one-line ``results.job.json``.
 """
 
 from __future__ import annotations
@@ -138,3 +139,43 @@ def test_source_option_files_walks_lists_and_mappings_and_skips_urls(tmp_path):
         "bad": "a\0b",
     }
     assert source_option_files(options) == [tmp_path / "not-yet", kept]
+
+
+# -- H14: the record's place -------------------------------------------------------------------------------------------
+OFFLINE = {"grader": "offline", "factuality": {"enabled": False}}
+
+
+@pytest.mark.parametrize("planted", ["one line of json", "a link"])
+def test_score_never_writes_its_record_over_a_users_file(tmp_path, planted):
+    cfg = tmp_path / "offline.json"
+    cfg.write_text(json.dumps(OFFLINE))
+    src, out = jsonl(tmp_path / "in.jsonl", ROWS), tmp_path / "results"
+    victim = tmp_path / "victim.json"
+    victim.write_text('{"user": "data"}\n')
+    if planted == "a link":
+        sidecar(out).symlink_to(victim)
+    else:
+        sidecar(out).write_text(victim.read_text())
+    for extra in ([], ["--overwrite"]):
+        one_line_error(score(src, out, cfg, *extra), f"{sidecar(out)} is not a job record")
+        assert victim.read_text() == '{"user": "data"}\n' and not out.exists()
+    assert sidecar(out).read_text() == '{"user": "data"}\n'
+    sidecar(out).unlink()
+    for _ in range(2):  # its own record: written, then read back by the rerun
+        done = score(src, out, cfg)
+        assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(sidecar(out).read_text())["job"]
+
+
+def test_an_empty_record_place_is_taken_and_a_list_is_not(tmp_path):
+    from knowrl_io.job_output import OutputError, own_output
+
+    src, out = jsonl(tmp_path / "in.jsonl", ROWS), tmp_path / "o.jsonl"
+    sidecar(out).touch()
+    with own_output(out, src, "score", "s"):
+        pass
+    assert json.loads(sidecar(out).read_text())["job"] == "score"
+    sidecar(out).write_text('["job", "score"]\n')
+    with pytest.raises(OutputError, match="is not a job record"):
+        with own_output(out, src, "score", "s"):
+            pass
