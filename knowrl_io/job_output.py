@@ -10,7 +10,8 @@ concurrent run into a clear error instead of interleaved rows.
 
 A report a job writes whole (``check_page``: ``python -m reward_engine.inspect``'s HTML page) follows the same
 rule with no file beside it: the job recognizes its own page by a mark in the file's head and replaces only that
-(``knowrl.evaluate``'s reports carry no mark: an existing one is replaced only with ``--overwrite``).
+(inspect only its page of the same ROWS; ``knowrl.evaluate``'s reports carry no mark: an existing one is replaced
+only with ``--overwrite``).
 """
 
 from __future__ import annotations

@@ -10,17 +10,22 @@ look gamed; search by text. Row text is data, never markup: it is embedded as JS
 
 The output is owned as a score job's is (``knowrl_io.job_output.check_page``): never ROWS, ``--input``,
 ``--kb`` or the input ROWS were scored from (its ``.job.json`` record names it), nor a symbolic or hard link to
-one of them; never a directory, FIFO or device (``/dev/null``); an existing file is replaced only when it is a
-page this command wrote (the ``generator`` mark in its head) or is empty; any other file only with
-``--overwrite``. A refusal is one line naming the path, exit 2. The page is written to a temporary file and
-renamed over the output: a link at the output is replaced, never written through, and a crash leaves no half page.
+one of them; never a directory, FIFO or device (``/dev/null``); an existing file is replaced only when it is
+empty or a page this command wrote (the ``generator`` mark in its head) of the same ROWS file (the ``knowrl-rows``
+mark beside it names ROWS' real path: a rerun refreshes its report; the page of other rows is another report);
+any other file only with ``--overwrite``. A refusal is one line naming the path, exit 2. The page is written to a
+temporary file and renamed over the output: a link at the output is replaced, never written through, and a crash
+leaves no half page.
 """
 
 from __future__ import annotations
 
+import html
 import json
 import os
+import re
 import sqlite3
+import stat
 import sys
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -37,6 +42,9 @@ from reward_engine.samples import fact_score_of
 MAX_EVIDENCE_CHARS = 1_500  # per passage in the report: enough to read the claim's context
 JOB = "reward_engine.inspect"
 MARK = b'<meta name="generator" content="knowrl reward_engine.inspect">'  # in the page's head: a page we wrote
+ROWS_META = re.compile(rb'<meta name="knowrl-rows" content="([^"]*)">')  # which ROWS file the page shows
+HEAD_BYTES = 1 << 16  # where ROWS_META is looked for: an escaped path of 4,096 bytes fits many times
+PLACEHOLDER = re.compile(r"__(TITLE_JSON|PASSAGES_JSON|ROWS_JSON|ROWS_FILE)__")
 
 
 def gamed(row: dict[str, Any]) -> list[str]:
@@ -159,13 +167,26 @@ def _embed(data: Any) -> str:
     return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
-def render(rows: list[dict[str, Any]], title: str, passages: dict[int, dict[str, str]] | None = None) -> str:
+def rows_identity(rows_path: Path) -> str:
+    """Which ROWS file a page shows, as its head records it: the file's real path (a link names the file it
+    links to), the identity a rerun is compared by."""
+    return os.path.realpath(rows_path)
+
+
+def render(
+    rows: list[dict[str, Any]], title: str, passages: dict[int, dict[str, str]] | None = None, rows_file: str = ""
+) -> str:
+    """The page; ``rows_file`` (``rows_identity``) goes in its head, so a rerun knows whether it is the same
+    report. One pass over the template: a value holding a placeholder's name (a file called
+    ``__ROWS_JSON__.jsonl``) is never substituted again."""
     page = (Path(__file__).parent / "inspect_page.html").read_text(encoding="utf-8")
-    return (
-        page.replace("__TITLE_JSON__", _embed(title))
-        .replace("__PASSAGES_JSON__", _embed(passages or {}))
-        .replace("__ROWS_JSON__", _embed(rows))
-    )
+    values = {
+        "TITLE_JSON": _embed(title),
+        "PASSAGES_JSON": _embed(passages or {}),
+        "ROWS_JSON": _embed(rows),
+        "ROWS_FILE": html.escape(json.dumps(rows_file), quote=True),  # ASCII: any path, any byte
+    }
+    return PLACEHOLDER.sub(lambda m: values[m.group(1)], page)
 
 
 def write_page(rows_path: Path, output: Path, kb_path: Path | None = None, inputs: Path | None = None) -> int:
@@ -189,7 +210,8 @@ def write_page(rows_path: Path, output: Path, kb_path: Path | None = None, input
             passages = evidence_texts(rows, kb)
         finally:
             kb.close()
-    write_atomically(output, render(rows, rows_path.name, passages).encode("utf-8"))
+    page = render(rows, rows_path.name, passages, rows_identity(rows_path))
+    write_atomically(output, page.encode("utf-8"))
     return len(rows)
 
 
@@ -242,6 +264,46 @@ def check_output(
         if record is not None and output.exists() and record.exists() and os.path.samefile(record, output):
             raise OutputError(f"--output {output} is the job record of {source}; write the report to another file")
     check_page(output, sources, JOB, MARK, "the report", overwrite)
+    if not overwrite:
+        _check_same_rows(output, rows_path)
+
+
+def _check_same_rows(output: Path, rows_path: Path) -> None:
+    """A page this command wrote is replaced by a rerun on the same ROWS only: the page of other rows is another
+    report (issue #74: an output from another input is refused unless asked to replace; ``inspect a.jsonl -o
+    r.html`` then ``inspect b.jsonl -o r.html`` replaced a's page). A page that names no rows (written before
+    pages named them) cannot be told apart either. ``check_page`` has checked the output is a regular file."""
+    try:  # never blocks: a FIFO swapped in since check_page opens at once and is refused
+        fd = os.open(output, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise OutputError(f"cannot read --output {output} to see which rows it shows: {exc.strerror}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OutputError(f"--output {output} is not a regular file (a device or pipe); give a file path")
+        head = os.read(fd, HEAD_BYTES)
+    except OSError as exc:
+        raise OutputError(f"cannot read --output {output} to see which rows it shows: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    if MARK not in head:
+        return  # empty: nothing to lose
+    found = ROWS_META.search(head)
+    try:
+        shown = json.loads(html.unescape(found.group(1).decode("ascii"))) if found else None
+    except (ValueError, UnicodeDecodeError):
+        shown = None
+    if shown == rows_identity(rows_path):
+        return
+    if isinstance(shown, str) and shown:
+        what = f"the rows of {shown if shown.isprintable() else ascii(shown)}"  # one line, whatever the name
+    else:
+        what = "rows it does not name"
+    raise OutputError(
+        f"--output {output} is the page of {what}, not of {rows_path}; pass --overwrite to replace it, or choose "
+        "another --output"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -253,7 +315,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kb", type=Path, action=Once, help="the knowledge base, to show each claim's evidence text")
     parser.add_argument("-o", "--output", type=Path, action=Once, required=True, help="the HTML file to write")
     parser.add_argument(
-        "--overwrite", action="store_true", help="replace an existing --output that is not a page this command wrote"
+        "--overwrite",
+        action="store_true",
+        help="replace an existing --output that is not this command's page of these ROWS",
     )
     args = parser.parse_args(argv)
     for path in (args.rows, args.input, args.kb):

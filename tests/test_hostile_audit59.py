@@ -3,6 +3,7 @@ another input's output only when asked to replace), each shown on real files, mo
 
 - H7: a ``cache_dir`` holding a user's SQLite ``cache.db`` (or a KB named so) was turned into a diskcache.
 - H8: ``score --output docs.jsonl --overwrite`` replaced a custom source's corpus named in ``source_options``.
+- H10: ``inspect b.jsonl -o r.html`` replaced the page of ``a.jsonl`` without a flag.
 - H14: ``score --output results`` wrote its record over a user's one-line ``results.job.json``.
 """
 
@@ -11,12 +12,13 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from knowrl_io.job_output import sidecar
-from tests.test_jobs_keyed_by_content import DOCS, REPO, ROWS, SOURCE, build_kb, jsonl, one_line_error, score
+from tests.test_jobs_keyed_by_content import DOCS, REPO, ROWS, SOURCE, build_kb, jsonl, one_line_error, run, score
 
 
 def _user_db(path: Path) -> bytes:
@@ -179,3 +181,55 @@ def test_an_empty_record_place_is_taken_and_a_list_is_not(tmp_path):
     with pytest.raises(OutputError, match="is not a job record"):
         with own_output(out, src, "score", "s"):
             pass
+
+
+# -- H10: inspect's page of other rows -------------------------------------------------------------------------------
+def _rows(path: Path, label: str) -> Path:
+    return jsonl(path, [{"line": 1, "id": label, "label": label, "total": 1.0, "question": f"Q {label}?"}])
+
+
+def _inspect(*args: object) -> subprocess.CompletedProcess:
+    return run("reward_engine.inspect", *args)
+
+
+def test_inspect_replaces_the_page_of_the_same_rows_only(tmp_path):
+    a, b = _rows(tmp_path / "a.jsonl", "CORRECT"), _rows(tmp_path / "b.jsonl", "INCORRECT")
+    page = tmp_path / "r.html"
+    for _ in range(2):  # a rerun on the same rows refreshes its report
+        assert _inspect(a, "-o", page).returncode == 0
+    mine = page.read_bytes()
+    shown = os.path.realpath(a)  # the page names the rows' real path
+    line = one_line_error(_inspect(b, "-o", page), f"--output {page} is the page of the rows of {shown}", "--overwrite")
+    assert f"not of {b}" in line and page.read_bytes() == mine
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(a)  # the same rows by another name
+    assert _inspect(link, "-o", page).returncode == 0
+    assert _inspect(b, "-o", page, "--overwrite").returncode == 0 and b"INCORRECT" in page.read_bytes()
+    assert _inspect(b, "-o", page).returncode == 0
+
+
+def test_inspect_refuses_a_page_that_names_no_rows(tmp_path):
+    """A page written before pages named their rows: which report it is cannot be told, so it is not replaced."""
+    a = _rows(tmp_path / "a.jsonl", "CORRECT")
+    page = tmp_path / "old.html"
+    assert _inspect(a, "-o", page).returncode == 0
+    old = b"".join(line for line in page.read_bytes().splitlines(True) if b"knowrl-rows" not in line)
+    page.write_bytes(old)
+    one_line_error(_inspect(a, "-o", page), "rows it does not name", "--overwrite")
+    assert page.read_bytes() == old
+
+
+def test_a_rows_file_named_like_a_placeholder_makes_a_whole_page(tmp_path):
+    """The template's placeholders were replaced one after another: a ROWS file named ``__ROWS_JSON__.jsonl`` put
+    the rows inside the title's JSON."""
+    import html
+    import re
+
+    rows = _rows(tmp_path / "__ROWS_JSON__.jsonl", "CORRECT")
+    page = tmp_path / "p.html"
+    assert _inspect(rows, "-o", page).returncode == 0
+    text = page.read_text()
+    title = re.search(r'<script id="data-title" type="application/json">(.*?)</script>', text).group(1)
+    assert json.loads(title) == "__ROWS_JSON__.jsonl"
+    named = re.search(r'<meta name="knowrl-rows" content="([^"]*)">', text).group(1)
+    assert json.loads(html.unescape(named)) == os.path.realpath(rows)
