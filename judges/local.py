@@ -18,6 +18,7 @@ import json
 import os
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import threading
@@ -26,7 +27,7 @@ import urllib.request
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, BinaryIO, Iterator
 
 from judges.ports import free_port
 from knowrl_io.logs import add_verbosity, setup_logging
@@ -142,6 +143,27 @@ def _ready(url: str) -> bool:
         return False
 
 
+def open_log(path: Path) -> BinaryIO:
+    """The server's log, opened to append after a line saying which server starts when: never truncated (a
+    user's ``notes/smollm2-2.log`` beside a results page, or a log of an earlier run, keeps what it holds: audit
+    59 H11), never through a symbolic link (a planted link in a shared work folder named some other file), never
+    a FIFO (it hung the run), device or directory: those raise ``LocalJudgeError`` before the server starts."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags, 0o666)  # a FIFO with no reader: ENXIO at once, not a hang
+    except OSError as exc:
+        why = "a symbolic link" if os.path.islink(path) else (exc.strerror or str(exc))
+        raise LocalJudgeError(f"cannot write the judge's log {path}: {why}; give a regular file") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise LocalJudgeError(f"the judge's log {path} is not a regular file (a FIFO or device); give a regular file")
+    os.set_blocking(fd, True)
+    log = os.fdopen(fd, "ab")
+    log.write(f"--- judges.local starting {time.strftime('%Y-%m-%d %H:%M:%S')} (pid {os.getpid()})\n".encode())
+    log.flush()
+    return log
+
+
 @contextmanager
 def running(
     model: str = DEFAULT_MODEL,
@@ -154,7 +176,8 @@ def running(
 ) -> Iterator[str]:
     """The local judge in a child process for the duration of the block; yields ``http://127.0.0.1:PORT/v1``.
 
-    The child stops with the block, and on its own when this process dies."""
+    The child stops with the block, and on its own when this process dies. Its output is appended to
+    ``log_path`` (``open_log``: never truncated, never a link, FIFO or device)."""
     resolve_model(model)  # assemble / fail here, with the message, not inside the child
     port = port or free_port()
     cmd = [
@@ -174,7 +197,7 @@ def running(
         "--parent-pid",
         str(os.getpid()),
     ]
-    log = log_path.open("wb") if log_path else subprocess.DEVNULL
+    log = open_log(log_path) if log_path else subprocess.DEVNULL
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
     root = f"http://127.0.0.1:{port}"
     try:

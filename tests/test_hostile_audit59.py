@@ -4,6 +4,7 @@ another input's output only when asked to replace), each shown on real files, mo
 - H7: a ``cache_dir`` holding a user's SQLite ``cache.db`` (or a KB named so) was turned into a diskcache.
 - H8: ``score --output docs.jsonl --overwrite`` replaced a custom source's corpus named in ``source_options``.
 - H10: ``inspect b.jsonl -o r.html`` replaced the page of ``a.jsonl`` without a flag.
+- H11: the local judge's log truncated a user's file, wrote through a link, and hung on a FIFO.
 - H14: ``score --output results`` wrote its record over a user's one-line ``results.job.json``.
 """
 
@@ -13,6 +14,7 @@ import json
 import os
 import sqlite3
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -233,3 +235,76 @@ def test_a_rows_file_named_like_a_placeholder_makes_a_whole_page(tmp_path):
     assert json.loads(title) == "__ROWS_JSON__.jsonl"
     named = re.search(r'<meta name="knowrl-rows" content="([^"]*)">', text).group(1)
     assert json.loads(html.unescape(named)) == os.path.realpath(rows)
+
+
+# -- H11: the local judge's log ----------------------------------------------------------------------------------------
+class _Child:
+    """Stands in for the judge's child process: writes a line to the log it was given, and is always ready."""
+
+    def __init__(self, cmd, stdout, stderr):
+        os.write(stdout.fileno(), b"server says hello\n")
+        self.returncode = None
+
+    def poll(self):
+        return None
+
+    def terminate(self):
+        pass
+
+    def wait(self, timeout=None):
+        return 0
+
+
+def test_the_judge_log_is_appended_to_never_truncated(tmp_path, monkeypatch):
+    from judges import local
+
+    monkeypatch.setattr(local, "resolve_model", lambda model: None)
+    monkeypatch.setattr(local, "_ready", lambda root: True)
+    monkeypatch.setattr(local.subprocess, "Popen", _Child)
+    log = tmp_path / "smollm2-2.log"
+    log.write_text("my own notes\n")
+    for _ in range(2):
+        with local.running(model="smollm2", port=9, log_path=log):
+            pass
+    text = log.read_text()
+    assert text.startswith("my own notes\n--- judges.local starting ")
+    assert text.count("server says hello\n") == 2 and text.count("--- judges.local starting") == 2
+
+
+FIFO_RUN = """
+import sys
+from pathlib import Path
+from judges import local
+local.resolve_model = lambda model: None
+local.subprocess.Popen = lambda *args, **kwargs: sys.exit("the server was started")  # never a real one here
+try:
+    with local.running(model="smollm2", port=9, log_path=Path(sys.argv[1])):
+        pass
+except local.LocalJudgeError as exc:
+    print(f"error: {exc}", file=sys.stderr)
+    sys.exit(2)
+"""
+
+
+@pytest.mark.parametrize("special", ["fifo", "link", "device", "folder"])
+def test_the_judge_log_is_never_a_special_file(tmp_path, special):
+    log = tmp_path / "judge.log"
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n")
+    if special == "fifo":
+        os.mkfifo(log)
+    elif special == "link":
+        log.symlink_to(victim)
+    elif special == "device":
+        log = Path(os.devnull)
+    else:
+        log.mkdir()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", FIFO_RUN, str(log)], capture_output=True, text=True, timeout=30, cwd=REPO
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the judge's log as a {special} hung the run")
+    why = {"fifo": "No such device", "link": "a symbolic link", "device": "not a regular file", "folder": "directory"}
+    one_line_error(done, f"the judge's log {log}", why[special])
+    assert victim.read_text() == "keep me\n"
