@@ -6,6 +6,7 @@ another input's output only when asked to replace), each shown on real files, mo
 - H10: ``inspect b.jsonl -o r.html`` replaced the page of ``a.jsonl`` without a flag.
 - H11: the local judge's log truncated a user's file, wrote through a link, and hung on a FIFO.
 - H14: ``score --output results`` wrote its record over a user's one-line ``results.job.json``.
+- H15: the demo data in the shared cache was rewritten in place: a reader could see a truncated file.
 """
 
 from __future__ import annotations
@@ -308,3 +309,35 @@ def test_the_judge_log_is_never_a_special_file(tmp_path, special):
     why = {"fifo": "No such device", "link": "a symbolic link", "device": "not a regular file", "folder": "directory"}
     one_line_error(done, f"the judge's log {log}", why[special])
     assert victim.read_text() == "keep me\n"
+
+
+# -- H15: the demo data is replaced whole ------------------------------------------------------------------------------
+def _items(n: int, tag: str) -> list:
+    from knowrl.effect.demo_questions import Item
+
+    return [
+        Item(f"{tag}{i}", "capital", f"What is the capital of {tag}{i}?", (f"City{i}",), True, f"{tag}{i}", (tag,))
+        for i in range(n)
+    ]
+
+
+def test_demo_data_files_are_replaced_whole_never_rewritten_in_place(tmp_path):
+    """A reader that opened train.jsonl before another demo run rewrote it read what that run wrote, or a torn
+    part of it: the file was truncated and written again in place."""
+    from knowrl.effect.demo_data import write_data
+
+    first, second = _items(40, "Aland"), _items(3, "Bland")
+    paths = write_data(tmp_path, [i.rl_row() for i in first], [], first, set(), {"rule": "r"})
+    handles = {name: path.open("rb") for name, path in paths.items()}
+    try:
+        before = {name: path.read_bytes() for name, path in paths.items()}
+        write_data(tmp_path, [i.rl_row() for i in second], [], second, set(), {"rule": "r"})
+        for name, handle in handles.items():  # the reader's file is whole: the run's own, not a torn new one
+            assert handle.read() == before[name], name
+    finally:
+        for handle in handles.values():
+            handle.close()
+    assert [json.loads(line)["question"] for line in paths["train"].read_text().splitlines()] == [
+        i.question for i in second
+    ]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in paths.values())
