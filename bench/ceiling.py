@@ -24,6 +24,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: the project's packages, not bench's modules
 from knowrl_io.job_output import check_results  # noqa: E402
+from knowrl_io.work_folder import claim_work  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "ceiling.md"
 MODELS = ("smollm2", "qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b")
@@ -110,10 +111,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--models", nargs="+", default=list(MODELS))
     parser.add_argument("--heldout", type=int, help="first N held-out questions only (default: all)")
-    parser.add_argument("--work", type=Path, help="keep the probes here (default: a fresh temporary folder)")
+    parser.add_argument(
+        "--work",
+        type=Path,
+        help="keep the probes here: a folder it marks (knowrl-work.txt), never one of other files (default: a fresh "
+        "temporary folder)",
+    )
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
     check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
+    if args.work is not None:
+        claim_work(args, __file__)  # its own folder: never one of someone's files (hostile pass 59)
     command = "python bench/ceiling.py " + " ".join(argv if argv is not None else sys.argv[1:])
     with tempfile.TemporaryDirectory() as tmp:
         result = measure(args.models, args.heldout, args.work or Path(tmp))

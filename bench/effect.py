@@ -64,6 +64,7 @@ from knowrl.effect.training_signal import training_signal  # noqa: E402
 from knowrl.stats import paired_bootstrap, rates  # noqa: E402
 from knowrl_io import provenance  # noqa: E402
 from knowrl_io.job_output import check_results
+from knowrl_io.work_folder import claim_work, renew_inside
 
 RESULTS = ROOT / "bench" / "results"
 ARMS: dict[str, list[str]] = {
@@ -899,11 +900,9 @@ def run_workers(argv: list[str], workers: int, work: Path) -> None:
     its pieces in ``work`` and writes no report (each would probe the base model's held-out knowledge for its
     own ceiling, side by side); the caller then assembles the one report. A worker that fails stops the rest
     (the pieces it was to make would be waited for for ever)."""
-    import shutil
     import subprocess
 
-    shutil.rmtree(work / "claims", ignore_errors=True)  # claims of an interrupted run: its pieces are redone
-    (work / "claims").mkdir(parents=True)
+    renew_inside(work, "claims", __file__)  # claims of an interrupted run (its pieces are redone); its folder only
     env = {**os.environ, "OMP_NUM_THREADS": str(worker_threads(workers))}
     procs = []
     for i in range(workers):
@@ -1151,7 +1150,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="tiny model, 1 seed, 2 steps: the job end to end")
     parser.add_argument("--profile", action="store_true", help="time the stages, print the sizes that fit")
     parser.add_argument("--budget-min", type=float, default=150.0)
-    parser.add_argument("--work", type=Path)
+    parser.add_argument(
+        "--work",
+        type=Path,
+        help="the study's own folder, kept across runs (default: $TMPDIR/knowrl-effect[-quick]); marked with "
+        "knowrl-work.txt when made: a folder holding other files is refused, and one a run made before marks "
+        "existed is refused with the command that marks it (its pieces then reused)",
+    )
     parser.add_argument("--out", type=Path)
     parser.add_argument(
         "--keep",
@@ -1174,7 +1179,8 @@ def main(argv: list[str] | None = None) -> int:
     work = (
         args.work or Path(os.environ.get("TMPDIR", "/tmp")) / ("knowrl-effect-quick" if args.quick else "knowrl-effect")
     ).resolve()
-    work.mkdir(parents=True, exist_ok=True)
+    args.work = work  # its own folder, marked: a foreign one is refused before anything is written or cleared
+    claim_work(args, __file__)
     if not args.pieces_only:  # the report's files, before any piece runs: never an input or someone's file
         page = args.out or (work / "effect.md" if args.quick else RESULTS / "effect.md")
         check_results(args, __file__, [("--out", page)], [page.with_suffix(".json")])

@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from knowrl.effect.eval_grader import agreement  # noqa: E402
 from knowrl.effect.forecast import read_rows  # noqa: E402
+from knowrl_io.work_folder import WORK_MARK, marked  # noqa: E402
 
 
 def draw(work: Path, n: int, seed: int = 0) -> list[dict[str, Any]]:
@@ -62,9 +63,16 @@ def outcome(label: str | None) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--work", type=Path, required=True)
+    parser.add_argument("--work", type=Path, required=True, help="a bench/effect.py study's --work (it writes there)")
     parser.add_argument("--answers", type=int, default=200)
     args = parser.parse_args(argv)
+    if not marked(args.work, "bench/effect.py"):  # it writes judge.log and judge_agreement.json there
+        print(
+            f"error: --work {args.work} has no {WORK_MARK} of bench/effect.py: give the --work of an effect study "
+            "(bench/effect.py --work DIR marks its folder, or says how to mark one made before marks)",
+            file=sys.stderr,
+        )
+        return 2
     from judges.local import running
 
     picked = draw(args.work, args.answers)

@@ -186,7 +186,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", help="a real model too, e.g. 'smollm2' (the bundled GGUF's weights)")
     parser.add_argument("--tiny", action=argparse.BooleanOptionalAction, default=True, help="the tiny test model")
     parser.add_argument("--completion-length", type=int, default=128, help="for the --shape / --model runs")
-    parser.add_argument("--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "knowrl-gpu")
+    parser.add_argument(
+        "--work",
+        type=Path,
+        default=Path(os.environ.get("TMPDIR", "/tmp")) / "knowrl-gpu",
+        help="its own folder (each case's run folder in it is replaced): made and marked (knowrl-work.txt) when new "
+        "or empty; a folder holding other files is refused, one a run made before marks with the command that marks it",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "gpu.md")
     parser.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE", help="one more override for every case"

@@ -787,7 +787,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", type=int, default=400)
     parser.add_argument("--soak-rows", type=int, default=20_000, help="rows of the scoring soak (0: skip it)")
     parser.add_argument("--soak-rpm", type=int, default=1200)
-    parser.add_argument("--work", type=Path, default=Path("/tmp/knowrl-reliability"))
+    parser.add_argument(
+        "--work",
+        type=Path,
+        default=Path("/tmp/knowrl-reliability"),
+        help="its own folder, emptied by each run: made and marked (knowrl-work.txt) when new or empty; a folder "
+        "holding other files is refused, and one a run made before marks existed is refused naming the rm -r that "
+        "clears it (its files cannot be told from a user's)",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "reliability.md")
     parser.add_argument(
         "--memory-mb",

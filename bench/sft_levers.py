@@ -31,6 +31,7 @@ from knowrl.effect.selectivity import report  # noqa: E402
 from knowrl.pipeline import known_mask  # noqa: E402
 from knowrl.stats import paired_bootstrap, rates  # noqa: E402
 from knowrl_io.job_output import check_results
+from knowrl_io.work_folder import claim_work
 
 # name -> (what changes, sizes changed, config overrides, min_correct)
 LEVERS: dict[str, tuple[str, dict[str, int], list[str], int | None]] = {
@@ -141,13 +142,19 @@ def markdown(command: str, rows: list[dict[str, Any]], wall_s: float) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--levers", nargs="+", default=list(LEVERS), choices=list(LEVERS))
-    parser.add_argument("--work", type=Path, required=True)
+    parser.add_argument(
+        "--work",
+        type=Path,
+        required=True,
+        help="the levers' own folder, kept across runs; marked with knowrl-work.txt when made: a folder holding "
+        "other files is refused (one made before marks: with the command that marks it)",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "sft-levers.md")
     args = parser.parse_args(argv)
     check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
     started = time.perf_counter()
     effect = effect_module()
-    args.work.mkdir(parents=True, exist_ok=True)
+    claim_work(args, __file__)  # its own folder: never one of someone's files (hostile pass 59)
     command = ("python bench/sft_levers.py " + " ".join(argv if argv is not None else sys.argv[1:])).strip()
     rows = []
     for name in args.levers:

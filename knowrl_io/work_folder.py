@@ -1,18 +1,21 @@
 """A bench script's ``--work`` folder: the script's own, never a folder of someone's files.
 
     claim_work(args, __file__, clear=True)  # before the run: refused (exit 2), or claimed and emptied
+    renew_inside(work, "claims", __file__)  # one subfolder emptied, only inside a folder the script marked
 
-``bench/reliability.py --work ~/mywork`` removed every file in the folder and trained into it (hostile pass 57).
-A script now marks the folder it makes with a file (``WORK_MARK``) that says "Written by `bench/x.py`", the words
-``check_results`` knows the script's results pages by; an existing folder that holds files and no such mark is
-someone else's, refused before anything runs or is removed. A marked folder is the script's, cleared by its
-next run.
+``bench/reliability.py --work ~/mywork`` removed every file in the folder and trained into it (hostile pass 57);
+``bench/effect.py --workers 2`` cleared ``claims/`` of any ``--work`` (pass 59). A script marks the folder it makes
+with a file (``WORK_MARK``) that says "Written by `bench/x.py`", the words ``check_results`` knows the script's
+results pages by; an existing folder that holds files and no such mark is someone else's, refused before anything
+runs or is removed. A folder an earlier run made before marks were written is refused too (its files cannot be told
+from a user's): the one line says how to remove it (a script that empties it) or mark it (one that keeps pieces).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import shutil
 import sys
 from pathlib import Path
@@ -22,12 +25,25 @@ from knowrl_io.job_output import argument_paths, written_by
 WORK_MARK = "knowrl-work.txt"
 
 
+def _mark_line(script: str) -> str:
+    return f"Written by `bench/{Path(script).stem}.py`"
+
+
+def marked(work: Path, script: str) -> bool:
+    """Whether ``work`` carries ``script``'s mark (``claim_work`` made or claimed it)."""
+    mark = Path(work) / WORK_MARK
+    try:
+        return mark.is_file() and written_by(mark, script)
+    except OSError:
+        return False
+
+
 def claim_work(args: argparse.Namespace, script: str, clear: bool = False, flag: str = "--work") -> Path:
     """Claim ``args.work`` for bench script ``script``: a new or empty folder is made and marked; a marked one is
     the script's (emptied but for its mark when ``clear``); anything else, or a folder that holds one of the run's
     inputs (an argument naming a path inside it), is refused with one line naming ``flag`` and exit 2."""
-    work, name = Path(args.work), f"bench/{Path(script).stem}.py"
-    problem = work_problem(work, script, argument_paths(args, ("work", "out", "md")), flag)
+    work = Path(args.work)
+    problem = work_problem(work, script, argument_paths(args, ("work", "out", "md")), flag, clear)
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         raise SystemExit(2)
@@ -35,29 +51,65 @@ def claim_work(args: argparse.Namespace, script: str, clear: bool = False, flag:
         work.mkdir(parents=True, exist_ok=True)
         for entry in os.scandir(work) if clear else ():
             if entry.name != WORK_MARK:
-                if entry.is_dir(follow_symlinks=False):
-                    shutil.rmtree(entry.path)
-                else:
-                    os.unlink(entry.path)
-        mark = f"Written by `{name}`: its {flag} folder, emptied by its next run. Keep nothing else here.\n"
-        (work / WORK_MARK).write_text(mark, encoding="utf-8")
+                _remove(Path(entry.path))
+        if not marked(work, script):  # written whole, once: a worker reading it meanwhile never sees it empty
+            note = "emptied by its next run" if clear else "what it holds is rewritten or removed by its runs"
+            tmp = work / f".{WORK_MARK}.{os.getpid()}"
+            tmp.write_text(f"{_mark_line(script)}: its {flag} folder, {note}. Keep nothing else here.\n")
+            os.replace(tmp, work / WORK_MARK)
     except OSError as exc:
         print(f"error: cannot {'clear' if clear else 'make'} {flag} {work}: {exc.strerror}", file=sys.stderr)
         raise SystemExit(2) from None
     return work
 
 
-def work_problem(work: Path, script: str, inputs: list[Path], flag: str = "--work") -> str | None:
-    """Why ``work`` is not ``script``'s to use, or None (see ``claim_work``)."""
+def renew_inside(work: Path, name: str, script: str, flag: str = "--work") -> Path:
+    """``work/name`` removed and made again empty, only where ``work`` carries ``script``'s mark (else one line
+    naming ``flag`` and exit 2): the one place a script clears a subfolder of a folder it keeps."""
+    if not marked(work, script):
+        print(
+            f"error: {flag} {work} is not bench/{Path(script).stem}.py's (no {WORK_MARK}): not clearing {name}/",
+            file=sys.stderr,
+        )
+        raise SystemExit(2)
+    inside = Path(work) / name
+    try:
+        if inside.exists() or inside.is_symlink():
+            _remove(inside)
+        inside.mkdir()
+    except OSError as exc:
+        print(f"error: cannot clear {flag} {inside}: {exc.strerror}", file=sys.stderr)
+        raise SystemExit(2) from None
+    return inside
+
+
+def _remove(path: Path) -> None:
+    """A folder with what it holds, or a file or link (a link's target is never followed)."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+
+
+def work_problem(work: Path, script: str, inputs: list[Path], flag: str = "--work", clear: bool = False) -> str | None:
+    """Why ``work`` is not ``script``'s to use, or None (see ``claim_work``). A folder an earlier run made before
+    marks existed is refused like any other: the line names what to do (``rm -r`` it where the script empties it
+    anyway; where it keeps pieces, the command that writes the mark)."""
+    name = f"bench/{Path(script).stem}.py"
     if work.exists() and not work.is_dir():
-        return f"{flag} {work} is not a folder; give a new folder, or one an earlier run of this script made"
-    if work.is_dir() and any(work.iterdir()):
-        mark = work / WORK_MARK
-        if not (mark.is_file() and written_by(mark, script)):
-            return (
-                f"{flag} {work} holds files without bench/{Path(script).stem}.py's {WORK_MARK} (a run before marks "
-                f"were written leaves none: remove it if that run made it); choose a new or empty {flag}"
-            )
+        return f"{flag} {work} is not a folder; give a new folder, or one an earlier run of {name} made"
+    if work.is_dir() and any(work.iterdir()) and not marked(work, script):
+        quoted = shlex.quote(str(work))
+        if clear:
+            fix = f"remove it by hand (rm -r {quoted}; the run would empty it anyway)"
+        else:
+            mark = shlex.quote(str(work / WORK_MARK))
+            keeps = "its runs then reuse or replace what it holds"
+            fix = f"mark it as {name}'s ({keeps}): echo '{_mark_line(script)}' > {mark}"
+        return (
+            f"{flag} {work} holds files without {name}'s {WORK_MARK}; if an earlier run of {name} made it "
+            f"(runs before marks left none), {fix}; else choose a new or empty {flag}"
+        )
     where = os.path.realpath(work)
     for path in inputs:
         if os.path.commonpath([where, os.path.realpath(path)]) == where:

@@ -1,0 +1,164 @@
+"""Issue #74's jobs left after pass 58 (the stop note's "Jobs" bullet), each test failing on bc3ecef:
+
+- data loss: ``bench/effect.py --workers 2`` removed ``claims/`` from any ``--work`` (its long-lived folders carried
+  no mark); ``bench/sft_levers.py``, ``bench/ceiling.py`` and ``bench/effect_judge.py`` wrote into any ``--work``
+  (every bench ``--work`` is now a folder its script marked, a foreign one refused in one line before anything);
+- a folder a run made before marks (the default /tmp/knowrl-reliability) was refused with no way round but
+  guessing: the line now says what to do (``rm -r`` it, or the command that marks it), and doing it works.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+
+
+def _run(*args: str, timeout: float = 180) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(
+            [sys.executable, *args], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=timeout, check=False
+        )
+    except subprocess.TimeoutExpired:  # still running: it took the folder
+        return subprocess.CompletedProcess(args, 124, "", "")
+
+
+def _error_line(done: subprocess.CompletedProcess, flag: str) -> str:
+    assert done.returncode == 2, (done.returncode, done.stderr[-2000:])
+    assert "Traceback" not in done.stderr
+    lines = [line for line in done.stderr.splitlines() if "error" in line]
+    assert len(lines) == 1 and flag in lines[0], done.stderr
+    return lines[0]
+
+
+def _tree(folder: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.rglob("*") if p.is_file()
+    }
+
+
+def _users_folder(tmp_path: Path) -> Path:
+    """Someone's folder that happens to hold the names the scripts use (``claims/``, ``boundary/``, ``seed0/``)."""
+    mine = tmp_path / "mywork"
+    for sub in ("claims", "boundary", "seed0"):
+        (mine / sub).mkdir(parents=True)
+        (mine / sub / "keep.txt").write_text(f"my {sub}\n")
+    (mine / "notes.txt").write_text("my notes\n")
+    return mine
+
+
+@pytest.mark.parametrize(
+    "script, more",
+    [
+        # --config of no file: a worker bc3ecef started failed at once, after claims/ was cleared
+        ("bench/effect.py", ["--quick", "--workers", "2", "--no-keep", "--config", "configs/no-such.yaml"]),
+        ("bench/effect.py", ["--quick", "--no-keep", "--config", "configs/no-such.yaml"]),
+        ("bench/sft_levers.py", ["--levers", "demo"]),
+        ("bench/ceiling.py", ["--models", "tiny", "--heldout", "2"]),
+    ],
+)
+def test_a_bench_script_refuses_a_work_folder_of_someone_s_files(tmp_path: Path, script: str, more: list[str]) -> None:
+    mine = _users_folder(tmp_path)
+    before = _tree(mine)
+    out = tmp_path / "out" / "page.md"
+    done = _run(script, "--work", str(mine), "--out", str(out), *more)
+    _error_line(done, "--work")
+    assert _tree(mine) == before
+    assert not out.exists()
+
+
+def test_effect_judge_writes_only_into_an_effect_study_s_folder(tmp_path: Path) -> None:
+    """It wrote judge.log and judge_agreement.json into any --work (after starting the judge: refused first now)."""
+    from knowrl_io.work_folder import claim_work
+
+    mine = _users_folder(tmp_path)
+    before = _tree(mine)
+    line = _error_line(_run("bench/effect_judge.py", "--work", str(mine), "--answers", "1"), "--work")
+    assert "bench/effect.py" in line and _tree(mine) == before
+    study = tmp_path / "study"
+    claim_work(argparse.Namespace(work=study), str(ROOT / "bench" / "sft_levers.py"))  # another script's folder
+    _error_line(_run("bench/effect_judge.py", "--work", str(study), "--answers", "1"), "--work")
+
+
+def test_a_subfolder_is_cleared_only_inside_the_script_s_own_folder(tmp_path: Path, capsys) -> None:
+    from knowrl_io.work_folder import claim_work, renew_inside
+
+    script = str(ROOT / "bench" / "effect.py")
+    mine = _users_folder(tmp_path)
+    with pytest.raises(SystemExit) as refused:
+        renew_inside(mine, "claims", script)
+    assert refused.value.code == 2 and (mine / "claims" / "keep.txt").is_file()
+    assert capsys.readouterr().err.count("error:") == 1
+    work = tmp_path / "study"
+    claim_work(argparse.Namespace(work=work), script)
+    (work / "claims").mkdir()
+    (work / "claims" / "seed0-knowrl").touch()  # an interrupted run's claim: its piece is redone
+    (work / "seed0").mkdir()
+    (work / "seed0" / "cold_start.json").write_text("{}")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "keep.txt").write_text("x")
+    assert renew_inside(work, "claims", script) == work / "claims"
+    assert list((work / "claims").iterdir()) == [] and (work / "seed0" / "cold_start.json").is_file()
+    (work / "claims").rmdir()
+    (work / "claims").symlink_to(elsewhere)  # a link is removed, never followed
+    renew_inside(work, "claims", script)
+    assert (elsewhere / "keep.txt").is_file() and not (work / "claims").is_symlink()
+
+
+def _say(folder: Path, script: str, clear: bool, capsys) -> str:
+    from knowrl_io.work_folder import claim_work
+
+    with pytest.raises(SystemExit) as refused:
+        claim_work(argparse.Namespace(work=folder), str(ROOT / "bench" / script), clear=clear)
+    assert refused.value.code == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: --work ")
+    return lines[0]
+
+
+def test_a_folder_made_before_marks_is_refused_with_what_to_do_and_doing_it_works(tmp_path: Path, capsys) -> None:
+    """A long-lived study folder from before marks keeps its pieces: the line gives the command that marks it."""
+    from knowrl_io.work_folder import WORK_MARK, claim_work
+
+    study = tmp_path / "effect study"  # a space: the command must quote the path
+    (study / "seed0").mkdir(parents=True)
+    (study / "seed0" / "cold_start.json").write_text('{"seed": 0}')
+    (study / "base.eval.json").write_text("{}")
+    before = _tree(study)
+    line = _say(study, "effect.py", False, capsys)
+    command = line.split(": ", 2)[-1].split("echo ", 1)[1].split("; else", 1)[0]
+    subprocess.run(["bash", "-c", "echo " + command], check=True)
+    assert claim_work(argparse.Namespace(work=study), str(ROOT / "bench" / "effect.py")) == study
+    assert {k: v for k, v in _tree(study).items() if k != WORK_MARK} == before  # its pieces kept
+    with pytest.raises(SystemExit):  # the mark names effect.py: another script still refuses the folder
+        claim_work(argparse.Namespace(work=study), str(ROOT / "bench" / "reliability.py"), clear=True)
+
+
+def test_reliability_s_old_default_folder_is_refused_naming_the_rm_that_clears_it(tmp_path: Path) -> None:
+    old = tmp_path / "knowrl-reliability"  # as a run before marks left it
+    (old / "soak").mkdir(parents=True)
+    (old / "soak" / "cache.db").write_text("an earlier run's judge cache")
+    done = _run("bench/reliability.py", "--work", str(old), "--out", str(tmp_path / "r.md"), "--steps", "1")
+    line = _error_line(done, "--work")
+    assert f"rm -r {old}" in line and (old / "soak" / "cache.db").is_file()
+    quoted = line.split("(rm -r ", 1)[1].split(";", 1)[0]
+    subprocess.run(["bash", "-c", f"rm -r {quoted}"], check=True)  # as the line says
+    assert not old.exists()
+
+
+def test_bench_scripts_document_their_work_folder_in_help() -> None:
+    for script in ("reliability", "gpu", "effect", "sft_levers", "ceiling"):
+        wide = dict(ENV, COLUMNS="2000")  # argparse wraps long help at hyphens ("knowrl-" / "work.txt")
+        cmd = [sys.executable, f"bench/{script}.py", "--help"]
+        done = subprocess.run(cmd, cwd=ROOT, env=wide, capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert "knowrl-work.txt" in done.stdout, script
