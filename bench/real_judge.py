@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import pickle
 import platform
 import subprocess
 import sys
@@ -47,7 +46,7 @@ from knowrl.effect.demo_data import build_demo_data  # noqa: E402
 from knowrl.evaluate import grade_completions, wilson  # noqa: E402
 from knowrl_io import provenance  # noqa: E402
 from knowrl_io.job_output import check_results
-from knowrl_io.work_folder import claim_work
+from knowrl_io.work_folder import WORK_MARK, claim_work, marked
 from retrieval.build import build  # noqa: E402
 from retrieval.sources import Document, read_documents  # noqa: E402
 from reward_engine import prompts  # noqa: E402
@@ -659,6 +658,41 @@ def write_report(path: Path, args: argparse.Namespace, r: dict[str, Any], cases:
     path.write_text("\n".join(lines))
 
 
+def read_report(work: Path) -> dict[str, Any] | str:
+    """The last run's figures from ``work/report.json``, as the run held them (confusion counts keyed (label, got),
+    slots by number), or why not (one line). Only from a folder this script marked: it unpickled any folder's
+    report.pickle, and unpickling a foreign file runs its code (hostile pass 59); JSON is data only."""
+    if not marked(work, __file__):
+        return f"--work {work} has no {WORK_MARK} of bench/real_judge.py: --report-only reads only a run of its own"
+    path = work / "report.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return f"--work {work} holds no report.json (a run that finished writes it): run without --report-only"
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return f"--work {path} cannot be read as the run's report: {exc}"
+    if not isinstance(data, dict) or not {"sets", "slots", "cache", "generated"} <= set(data):
+        return f"--work {path} is not a report of a whole bench/real_judge.py run"
+    try:
+        return report_from_json(data)
+    except (TypeError, ValueError):  # slots not numbered, a confusion not counts: not what a run wrote
+        return f"--work {path} is not a report of a whole bench/real_judge.py run"
+
+
+def report_from_json(obj: Any, key: str = "") -> Any:
+    """``judge_set.jsonable``'s report back as the run held it: each ``*_confusion`` a Counter keyed (label, got),
+    ``slots`` keyed by number."""
+    if isinstance(obj, dict):
+        if key.endswith("_confusion"):
+            return Counter({tuple(k.split("->", 1)): v for k, v in obj.items()})
+        if key == "slots":
+            return {int(k): report_from_json(v) for k, v in obj.items()}
+        return {k: report_from_json(v, k) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [report_from_json(v) for v in obj]
+    return obj
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -675,7 +709,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--work", type=Path, default=Path("/tmp/knowrl-real-judge"))
     parser.add_argument("--out", type=Path, default=RESULTS / "real_judge.md")
-    parser.add_argument("--report-only", action="store_true", help="write the report again from --work's last run")
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="write the report again from --work's last run (its report.json, read only from a folder it marked)",
+    )
     parser.add_argument(
         "--red-team-only",
         action="store_true",
@@ -690,7 +728,11 @@ def main(argv: list[str] | None = None) -> int:
         cases = judge_set.load_cases()
         if args.cases:
             cases = [c for kind in ("grade", "verify") for c in [c for c in cases if c["kind"] == kind][: args.cases]]
-        write_report(args.out, args, pickle.loads((args.work / "report.pickle").read_bytes()), cases)
+        r = read_report(args.work)
+        if isinstance(r, str):
+            print(f"error: {r}", file=sys.stderr)
+            return 2
+        write_report(args.out, args, r, cases)
         return 0
     started = time.perf_counter()
     w = claim_work(args, __file__, clear=True)  # its own folder only, emptied: every call of this run is a real one
@@ -757,8 +799,7 @@ def main(argv: list[str] | None = None) -> int:
                 log(f"cache: {r['cache']}")
     r["slots"] = dict(sorted(r["slots"].items()))
     r["wall_s"] = time.perf_counter() - started
-    (w / "report.json").write_text(json.dumps(judge_set.jsonable(r), indent=1))
-    (w / "report.pickle").write_bytes(pickle.dumps(r))  # --report-only renders it again
+    (w / "report.json").write_text(json.dumps(judge_set.jsonable(r), indent=1))  # --report-only renders it again
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write_report(args.out, args, r, cases)
     print(args.out.read_text())

@@ -4,16 +4,21 @@
   no mark); ``bench/sft_levers.py``, ``bench/ceiling.py`` and ``bench/effect_judge.py`` wrote into any ``--work``
   (every bench ``--work`` is now a folder its script marked, a foreign one refused in one line before anything);
 - a folder a run made before marks (the default /tmp/knowrl-reliability) was refused with no way round but
-  guessing: the line now says what to do (``rm -r`` it, or the command that marks it), and doing it works.
+  guessing: the line now says what to do (``rm -r`` it, or the command that marks it), and doing it works;
+- ``bench/real_judge.py --report-only`` unpickled any folder's report.pickle (a foreign pickle runs its code): it
+  reads only its own folder's report.json.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
+import pickle
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -162,3 +167,56 @@ def test_bench_scripts_document_their_work_folder_in_help() -> None:
         done = subprocess.run(cmd, cwd=ROOT, env=wide, capture_output=True, text=True, timeout=120, check=False)
         assert done.returncode == 0, done.stderr[-2000:]
         assert "knowrl-work.txt" in done.stdout, script
+
+
+class _Runs:
+    """A pickle that, loaded, makes a folder: what any code in a foreign report.pickle could do."""
+
+    def __init__(self, where: Path) -> None:
+        self.where = where
+
+    def __reduce__(self):
+        return (os.mkdir, (str(self.where),))
+
+
+def test_real_judge_report_only_never_unpickles_a_foreign_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "downloaded"
+    folder.mkdir()
+    ran = tmp_path / "ran"
+    (folder / "report.pickle").write_bytes(pickle.dumps(_Runs(ran)))
+    (folder / "report.json").write_text("{}")
+    out = tmp_path / "page.md"
+    done = _run("bench/real_judge.py", "--report-only", "--work", str(folder), "--out", str(out))
+    _error_line(done, "--work")
+    assert not ran.exists(), "unpickled: a foreign file's code ran"
+    assert not out.exists()
+
+
+def test_real_judge_report_only_reads_its_own_report_json(tmp_path: Path) -> None:
+    """Its own folder: report.json (data, no code) read back as the run held it; no report is one line."""
+    from knowrl_io.work_folder import claim_work
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import judge_set
+
+    from tests.test_real_judge_report import load_bench
+
+    bench = load_bench()
+    work = tmp_path / "work"
+    claim_work(argparse.Namespace(work=work), str(ROOT / "bench" / "real_judge.py"), clear=True)
+    assert "holds no report.json" in bench.read_report(work)
+    held = {
+        "sets": {"m": {"grade_confusion": Counter({("CORRECT", "INCORRECT"): 2}), "by_category": {"x": {"n": 1}}}},
+        "slots": {1: {"wall_s": 3.0}, 2: {"wall_s": 2.0}},
+        "cache": {"off": {"calls": 1}},
+        "generated": {"rows": 2},
+        "red_order": [("a", None, "baseline"), ("b", "a", "swap")],
+    }
+    (work / "report.json").write_text(json.dumps(judge_set.jsonable(held)))
+    got = bench.read_report(work)
+    assert got["sets"]["m"]["grade_confusion"] == held["sets"]["m"]["grade_confusion"]
+    assert list(got["slots"]) == [1, 2] and got["sets"]["m"]["by_category"] == {"x": {"n": 1}}
+    assert [tuple(row) for row in got["red_order"]] == held["red_order"]
+    (work / "report.json").write_text("[1, 2]")
+    assert "is not a report" in bench.read_report(work)
+    assert not hasattr(bench, "pickle"), "nothing in it unpickles"
