@@ -1,9 +1,13 @@
-"""What a reward KB was built from: ``kb.build_from``'s SHA-256 with the path, size and mtime it had when hashed.
+"""What a reward KB was built from: ``kb.build_from``'s SHA-256 with the path, size, mtime, inode and ctime it had
+when hashed.
 
 Every job start on every rank asked whether the file changed since the KB was built; hashing it each time read the
 whole file (gigabytes for a real corpus) once per rank. The stat is compared first and the file hashed only when it
 differs; an unchanged hash then just refreshes the stat. A stat recorded within ``SETTLE_NS`` of the file's mtime
 is not trusted (an edit in the same clock tick keeps size and mtime: git's "racy" case), so that file is hashed again.
+Size and mtime alone vouched for a same-size rewrite whose mtime was put back (``cp -p``, ``touch -r``: hostile pass
+59); the inode and the ctime, which no user can set, are compared too. A stamp from before them (no inode) vouches
+for nothing: its file is hashed once and stamped again, not rebuilt.
 """
 
 from __future__ import annotations
@@ -32,13 +36,17 @@ class Stamp:
     size: int
     mtime_ns: int
     checked_ns: int
+    ino: int = -1  # absent from stamps before hostile pass 59: never equal
+    ctime_ns: int = -1
 
     def vouches_for(self, path: Path, stat: os.stat_result) -> bool:
-        """The file is as it was when hashed: same path, size and mtime, and the mtime was settled by then."""
+        """The file is as it was when hashed: same path, size, mtime, inode and ctime, and the mtime was settled."""
         return (
             self.path == str(path)
             and self.size == stat.st_size
             and self.mtime_ns == stat.st_mtime_ns
+            and self.ino == stat.st_ino
+            and self.ctime_ns == stat.st_ctime_ns
             and self.checked_ns - stat.st_mtime_ns >= SETTLE_NS
         )
 
@@ -57,7 +65,8 @@ def take(path: Path) -> Stamp | None:
     None for a file that cannot be read (the build reports it)."""
     try:
         stat = path.stat()
-        return Stamp(file_sha256(path), str(path), stat.st_size, stat.st_mtime_ns, time.time_ns())
+        sha = file_sha256(path)
+        return Stamp(sha, str(path), stat.st_size, stat.st_mtime_ns, time.time_ns(), stat.st_ino, stat.st_ctime_ns)
     except OSError:
         return None
 

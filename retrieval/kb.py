@@ -99,7 +99,7 @@ def _stat_key(path: Path) -> tuple:
         except OSError:
             key.append(None)
             continue
-        key.append((info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns))
+        key.append((info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns))  # ctime: pass 59
     return tuple(key)
 
 
@@ -168,7 +168,7 @@ def content_version(db_path: str | Path, conn: sqlite3.Connection | None = None)
     their text (an edit in place keeps every id) and its embedding model, by name and by the digest of its probe
     vector where the index recorded one (weights changed in place re-embed the passages: another version). A
     FActScore/KnowRL DB with only ``documents`` (opened as-is, never written): a sha256 of its documents. Each digest
-    is computed once per state of the file (size, mtime and inode of it and its write-ahead log) and kept in the
+    is computed once per state of the file (size, mtime, inode and ctime of it and its write-ahead log) and kept in the
     user cache.
     """
     path = Path(db_path)

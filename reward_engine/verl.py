@@ -96,8 +96,8 @@ def config_path(given: str) -> str:
 
 @functools.lru_cache(maxsize=4)
 def _engine_for(path: str, stamp: tuple = ()) -> EngineThread:
-    """One engine per config file (its absolute path, and ``stamp``: its size and mtime, so an edited config is
-    read again: hostile pass 10) per worker process: verl gives a function, not an object, to keep it on."""
+    """One engine per config file (its absolute path, and ``stamp``: its size, mtime, inode and ctime, so an edited
+    config is read again: hostile pass 10) per worker process: verl gives a function, not an object, to keep it on."""
     config = load_reward_config(path)
     warn_training_only(config, "reward_engine.verl")  # once per config per worker: this is cached
     return EngineThread(config)
@@ -108,7 +108,7 @@ def _stamp(path: str) -> tuple:
         info = os.stat(path)
     except OSError:
         return ()
-    return (info.st_size, info.st_mtime_ns, info.st_ino)
+    return (info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)  # ctime: a user cannot set it (pass 59)
 
 
 def _title(value: Any) -> Any:

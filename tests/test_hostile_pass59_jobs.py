@@ -18,6 +18,7 @@ import os
 import pickle
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -220,3 +221,76 @@ def test_real_judge_report_only_reads_its_own_report_json(tmp_path: Path) -> Non
     (work / "report.json").write_text("[1, 2]")
     assert "is not a report" in bench.read_report(work)
     assert not hasattr(bench, "pickle"), "nothing in it unpickles"
+
+
+def _rewrite_keeping_size_and_mtime(path: Path, tmp_path: Path, data: bytes | None = None) -> None:
+    """``data`` (default: one bit of the file flipped) of the same size, the mtime put back with ``touch -r`` from a
+    ``cp -p`` copy: what size + mtime stamps trusted."""
+    ref = tmp_path / f"{path.name}.ref"
+    subprocess.run(["cp", "-p", str(path), str(ref)], check=True)
+    old = path.read_bytes()
+    data = data if data is not None else bytes([old[0] ^ 1]) + old[1:]
+    assert len(data) == len(old) and data != old
+    path.write_bytes(data)
+    subprocess.run(["touch", "-r", str(ref), str(path)], check=True)
+    assert path.stat().st_size == ref.stat().st_size and path.stat().st_mtime_ns == ref.stat().st_mtime_ns
+
+
+def test_a_same_size_build_from_rewrite_with_its_mtime_put_back_rebuilds_the_kb(tmp_path: Path, caplog) -> None:
+    """kb.build_from's stamp (path, size, mtime) vouched for other text kept at the same size and mtime: the job
+    trained against the old KB. The inode and ctime are in the stamp now: the file is hashed, and the KB rebuilt."""
+    import sqlite3
+
+    from tests.test_ensure_kb import _config, _rebuilds, _settle
+
+    config = _config(tmp_path, "bm25")
+    db, docs = tmp_path / "kb.db", tmp_path / "docs.jsonl"
+    _settle(docs)
+    _rebuilds(caplog, config)
+    assert _rebuilds(caplog, config) == 0, "unchanged: trusted by its stamp"
+    text = docs.read_text()
+    assert '"Paris"' in text
+    _rewrite_keeping_size_and_mtime(docs, tmp_path, text.replace('"Paris"', '"Parix"', 1).encode())
+    assert _rebuilds(caplog, config) == 1, "a same-size rewrite with its mtime put back was trusted"
+    with sqlite3.connect(db) as conn:
+        titles = {t for (t,) in conn.execute("SELECT title FROM documents")}
+    assert "Parix" in titles and "Paris" not in titles
+
+
+def _model_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "model"
+    folder.mkdir()
+    (folder / "config.json").write_text('{"hidden_size": 4}')
+    (folder / "model.safetensors").write_bytes(bytes(range(64)))
+    past = time.time_ns() - 60 * 10**9  # settled: stamps ignore files written in the last 2 s
+    for f in folder.iterdir():
+        os.utime(f, ns=(past, past))
+    return folder
+
+
+def _keys() -> dict[str, object]:
+    from knowrl.effect.boundary import model_key
+    from retrieval.kb import _stat_key
+    from retrieval.models import files_stamp
+    from retrieval.onnx_encoder import _fingerprint
+    from reward_engine.verl import _stamp
+
+    return {
+        "files_stamp": lambda folder: files_stamp(str(folder)),
+        "onnx": _fingerprint,
+        "boundary": lambda folder: model_key(str(folder)),
+        "kb_memo": lambda folder: _stat_key(folder / "model.safetensors"),
+        "verl": lambda folder: _stamp(str(folder / "model.safetensors")),
+    }
+
+
+@pytest.mark.parametrize("name", ["files_stamp", "onnx", "boundary", "kb_memo", "verl"])
+def test_every_stat_key_sees_a_same_size_rewrite_with_its_mtime_put_back(tmp_path: Path, name: str) -> None:
+    """The probe memo's model stamp, the ONNX export's, the boundary probe's, the KB digest memo's and verl's config
+    stamp were keyed by size and mtime: ``cp -p``'s kind of rewrite kept every one of them."""
+    key = _keys()[name]
+    folder = _model_folder(tmp_path)
+    before = key(folder)
+    assert before and key(folder) == before
+    _rewrite_keeping_size_and_mtime(folder / "model.safetensors", tmp_path)
+    assert key(folder) != before

@@ -21,6 +21,8 @@ import math
 from pathlib import Path
 from typing import Any, Sequence
 
+from knowrl_io.file_key import file_key
+
 log = logging.getLogger(__name__)
 
 SHOTS = (
@@ -40,14 +42,15 @@ def probe_messages(question: str) -> list[dict[str, str]]:
 
 
 def model_key(model_path: str) -> str:
-    """Names a model folder's contents cheaply: its files' names, sizes and modification times."""
+    """Names a model folder's contents cheaply: its files' names and stats (``knowrl_io.file_key``: size, mtime,
+    inode, ctime; whole-second mtimes kept a probe of weights rewritten with their mtime put back: pass 59)."""
     folder = Path(model_path)
     parts = [str(folder.resolve())]
     if folder.is_dir():
         for f in sorted(folder.iterdir()):
             if f.is_file():
                 st = f.stat()
-                parts.append(f"{f.name}:{st.st_size}:{int(st.st_mtime)}")
+                parts.append(f"{f.name}:{file_key(st)}")
     return hashlib.sha1("|".join(parts).encode()).hexdigest()[:16]
 
 
