@@ -321,11 +321,12 @@ RANGES: dict[str, tuple[float, bool, float | None, bool]] = {
 }
 
 
-# TRL's text settings that take a few words, as TRL 1.16 spells them in its messages (GRPOConfig/SFTConfig declare
-# plain ``str``, so there is nothing to read at runtime; tests/test_hostile_pass58_config.py holds these to TRL's
-# source). TRL refused another word only in its trainer, after the model loaded (``loss_type``: after step 1 had
-# generated; hostile pass 58). transformers' choices (``lr_scheduler_type``, ``optim``, ``*_strategy``) are its
-# enums, read from the field's type.
+# TRL's text settings that take a few words, as TRL 1.15 and 1.16 spell them (the same words in both: read from
+# their sources; the GPU extra takes 1.15). GRPOConfig declares plain ``str``, so there is nothing to read at runtime
+# but where a field lists its own ``choices`` (SFTConfig's ``loss_type``), which win over this copy: the installed
+# TRL's words. tests/test_hostile_pass58_config.py holds the copy to the installed TRL's source. TRL refused another
+# word only in its trainer, after the model loaded (``loss_type``: after step 1 had generated; hostile pass 58).
+# transformers' choices (``lr_scheduler_type``, ``optim``, ``*_strategy``) are its enums, read from the field's type.
 CHOICES: dict[tuple[str, str], tuple[Any, ...]] = {
     ("grpo", "loss_type"): ("grpo", "dr_grpo", "dapo", "bnpo", "cispo", "sapo", "luspo", "vespo"),
     ("grpo", "importance_sampling_level"): ("token", "sequence"),
@@ -335,9 +336,14 @@ CHOICES: dict[tuple[str, str], tuple[Any, ...]] = {
 }
 
 
-def _choices(annotation: Any, section: str, key: str) -> tuple[Any, ...] | None:
-    """The values a TRL text setting takes: its enum's (transformers) or ``CHOICES``; None for a free one."""
+def _choices(field: dataclasses.Field, section: str, key: str) -> tuple[Any, ...] | None:
+    """The values a TRL text setting takes: for a ``CHOICES`` key the field's own declared ``choices`` (the
+    installed TRL's words) else the copy; its enum's (transformers); None for a free one."""
+    annotation = field.type
     if (section, key) in CHOICES:
+        declared = field.metadata.get("choices")
+        if isinstance(declared, (list, tuple)) and declared and all(isinstance(c, str) for c in declared):
+            return (*declared, *(c for c in CHOICES[section, key] if isinstance(c, bool)))
         return CHOICES[section, key]
     union = typing.get_origin(annotation) in (typing.Union, types.UnionType)
     for kind in typing.get_args(annotation) if union else (annotation,):
@@ -362,7 +368,7 @@ def check_trl_values(values: Any, cls: type, section: str) -> None:
     fields = {f.name: f for f in dataclasses.fields(cls)}
     for key, value in values.items():
         field = fields.get(key) if isinstance(key, str) else None
-        choices = _choices(field.type, section, key) if field is not None else None
+        choices = _choices(field, section, key) if field is not None else None
         if choices is not None:
             value = "no" if value is False and key.endswith("_strategy") else value  # YAML reads a bare `no` as false
             if not any(value == c and type(value) is type(c) for c in choices):

@@ -294,3 +294,20 @@ def test_every_stat_key_sees_a_same_size_rewrite_with_its_mtime_put_back(tmp_pat
     assert before and key(folder) == before
     _rewrite_keeping_size_and_mtime(folder / "model.safetensors", tmp_path)
     assert key(folder) != before
+
+
+def test_a_trl_field_s_own_choices_win_over_the_copied_ones() -> None:
+    """``CHOICES`` is a copy of TRL's words; where the installed TRL's field lists its own (SFTConfig.loss_type),
+    those are the ones checked, so another TRL version's word is neither refused nor let through by the copy."""
+    import dataclasses
+
+    from knowrl.config import CHOICES, check_trl_values
+
+    @dataclasses.dataclass
+    class OtherTRL:  # an SFTConfig of another TRL version: one word more, one fewer
+        loss_type: str = dataclasses.field(default="nll", metadata={"choices": ["nll", "dft", "newer"]})
+
+    assert "newer" not in CHOICES["sft", "loss_type"]
+    check_trl_values({"loss_type": "newer"}, OtherTRL, "sft")
+    with pytest.raises(ValueError, match=r"sft.loss_type must be one of nll, dft, newer; got 'chunked_nll'"):
+        check_trl_values({"loss_type": "chunked_nll"}, OtherTRL, "sft")
