@@ -239,7 +239,8 @@ def build(
         conn.commit()
         dense_report = dense.sync(db_path, conn, embedder, flat_max=flat_max, progress=progress)
         # the files it loaded from compute the recorded probe: a job's check need not load them (probe_memo)
-        probe_memo.vouch(embedder.loaded_stamp, dense.Manifest.read(dense.index_paths(db_path)[1]).model_probe)
+        probe = dense.Manifest.read(dense.index_paths(db_path)[1]).model_probe
+        probe_memo.vouch(embedder.loaded_stamp, probe, embedder.requested)
         if dense_report.rebuilt:
             set_meta(
                 conn,

@@ -297,7 +297,7 @@ def check_model(manifest: dense.Manifest, model: str, path: Path, embedder: Embe
             dense.check_model(manifest, embedder, path)
         except dense.IndexMismatchError as exc:
             raise ValueError(str(exc)) from None
-        probe_memo.vouch(embedder.loaded_stamp, manifest.model_probe)
+        probe_memo.vouch(embedder.loaded_stamp, manifest.model_probe, embedder.requested)
 
 
 def _check_index(conn: sqlite3.Connection, path: Path, index_path: Path, manifest_path: Path) -> dense.Manifest:

@@ -6,7 +6,11 @@
 - a folder a run made before marks (the default /tmp/knowrl-reliability) was refused with no way round but
   guessing: the line now says what to do (``rm -r`` it, or the command that marks it), and doing it works;
 - ``bench/real_judge.py --report-only`` unpickled any folder's report.pickle (a foreign pickle runs its code): it
-  reads only its own folder's report.json.
+  reads only its own folder's report.json;
+- stale: kb.build_from's stamp and every marker keyed by size and mtime kept a same-size rewrite whose mtime was put
+  back (``cp -p``, ``touch -r``): the inode and ctime are in the key;
+- ``CHOICES`` is a copy of TRL's words: a TRL field's own declared choices win over it;
+- ``model-probes/`` markers were never pruned: writing one drops the dead ones and keeps at most ``MAX_MARKERS``.
 """
 
 from __future__ import annotations
@@ -259,7 +263,7 @@ def test_a_same_size_build_from_rewrite_with_its_mtime_put_back_rebuilds_the_kb(
 
 def _model_folder(tmp_path: Path) -> Path:
     folder = tmp_path / "model"
-    folder.mkdir()
+    folder.mkdir(parents=True)
     (folder / "config.json").write_text('{"hidden_size": 4}')
     (folder / "model.safetensors").write_bytes(bytes(range(64)))
     past = time.time_ns() - 60 * 10**9  # settled: stamps ignore files written in the last 2 s
@@ -311,3 +315,35 @@ def test_a_trl_field_s_own_choices_win_over_the_copied_ones() -> None:
     check_trl_values({"loss_type": "newer"}, OtherTRL, "sft")
     with pytest.raises(ValueError, match=r"sft.loss_type must be one of nll, dft, newer; got 'chunked_nll'"):
         check_trl_values({"loss_type": "chunked_nll"}, OtherTRL, "sft")
+
+
+def test_model_probe_markers_are_pruned_when_one_is_written(tmp_path: Path, monkeypatch) -> None:
+    """``model-probes/`` grew by one marker per (model files, probe) for ever: writing one now drops those whose
+    folder is gone or whose files changed (they never match again), markers from before they named a folder, and
+    the oldest past ``MAX_MARKERS``."""
+    import shutil
+
+    from retrieval import probe_memo
+    from retrieval.models import files_stamp
+
+    monkeypatch.setenv("KNOWRL_CACHE_DIR", str(tmp_path / "cache"))
+    kept, gone, changed = (_model_folder(tmp_path / name) for name in ("kept", "gone", "changed"))
+    stamps = {folder: files_stamp(str(folder)) for folder in (kept, gone, changed)}
+    for folder, stamp in stamps.items():
+        probe_memo.vouch(stamp, [0.5, 0.25], str(folder))
+        assert probe_memo.vouched(stamp, [0.5, 0.25])
+    markers = tmp_path / "cache" / "model-probes"
+    (markers / ("0" * 32)).touch()  # as bc3ecef wrote them: empty
+    (markers / ("0" * 32 + ".lock")).touch()
+    shutil.rmtree(gone)
+    _rewrite_keeping_size_and_mtime(changed / "model.safetensors", tmp_path)
+    probe_memo.vouch(stamps[kept], [1.0, 0.0], str(kept))
+    assert probe_memo.vouched(stamps[kept], [0.5, 0.25]) and probe_memo.vouched(stamps[kept], [1.0, 0.0])
+    assert not probe_memo.vouched(stamps[gone], [0.5, 0.25]) and not probe_memo.vouched(stamps[changed], [0.5, 0.25])
+    assert len(list(markers.iterdir())) == 2, sorted(p.name for p in markers.iterdir())
+
+    for i in range(probe_memo.MAX_MARKERS + 3):  # as many probes of one model's files: the newest kept
+        probe_memo.vouch(stamps[kept], [float(i)], str(kept))
+    left = [p for p in markers.iterdir() if p.suffix != ".lock"]
+    assert len(left) == probe_memo.MAX_MARKERS
+    assert probe_memo.vouched(stamps[kept], [float(probe_memo.MAX_MARKERS + 2)])
