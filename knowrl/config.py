@@ -21,6 +21,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from knowrl.accelerator import import_unsloth_first
+from knowrl.report_to import report_to_problem
 from knowrl.tasks.math_reward import MathRewardConfig
 from knowrl.tasks.rg_reward import ReasoningGymRewardConfig
 from reward_engine.config import (
@@ -253,7 +254,10 @@ class KBConfig(BaseModel):
 class LoggingConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    report_to: list[str] = Field(default_factory=list, description="tensorboard, wandb, swanlab (when installed)")
+    report_to: list[str] = Field(
+        default_factory=list,
+        description="transformers' integrations: tensorboard, wandb, swanlab, ... (checked at load: installed)",
+    )
     reward_log: str = Field("rewards.jsonl", description="per-completion reward breakdown, appended each step")
 
 
@@ -636,6 +640,9 @@ def load_train_config(path: str | Path, overrides: list[str] | None = None) -> T
     taken = next((p for p in (Path(config.output_dir), *Path(config.output_dir).parents) if p.exists()), None)
     if taken is not None and not taken.is_dir():  # found at the first save otherwise: a traceback after setup
         raise ConfigError(f"{path}: output_dir: {taken} exists and is not a folder")
+    problem = report_to_problem(config.logging.report_to)
+    if problem:  # a tracker missing, or misspelt, failed after the model loaded (hostile pass 59)
+        raise ConfigError(f"{path}: {problem}")
     return config
 
 
