@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from knowrl.accelerator import import_unsloth_first
 from knowrl.report_to import report_to_problem
+from knowrl.reward_log import reward_log_problem
 from knowrl.tasks.math_reward import MathRewardConfig
 from knowrl.tasks.rg_reward import ReasoningGymRewardConfig
 from reward_engine.config import (
@@ -258,7 +259,10 @@ class LoggingConfig(BaseModel):
         default_factory=list,
         description="transformers' integrations: tensorboard, wandb, swanlab, ... (checked at load: installed)",
     )
-    reward_log: str = Field("rewards.jsonl", description="per-completion reward breakdown, appended each step")
+    reward_log: str = Field(
+        "rewards.jsonl",
+        description="per-completion reward breakdown, appended each step: a .jsonl name in output_dir",
+    )
 
 
 # Keys of older TRL / transformers (KnowRL's TRL 0.23 and transformers 4.57) that the installed ones
@@ -640,8 +644,8 @@ def load_train_config(path: str | Path, overrides: list[str] | None = None) -> T
     taken = next((p for p in (Path(config.output_dir), *Path(config.output_dir).parents) if p.exists()), None)
     if taken is not None and not taken.is_dir():  # found at the first save otherwise: a traceback after setup
         raise ConfigError(f"{path}: output_dir: {taken} exists and is not a folder")
-    problem = report_to_problem(config.logging.report_to)
-    if problem:  # a tracker missing, or misspelt, failed after the model loaded (hostile pass 59)
+    problem = reward_log_problem(config.logging.reward_log) or report_to_problem(config.logging.report_to)
+    if problem:  # the log over the run's own data, a tracker missing after the model loaded (hostile pass 59)
         raise ConfigError(f"{path}: {problem}")
     return config
 

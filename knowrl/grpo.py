@@ -19,6 +19,7 @@ from knowrl.config import TrainConfig
 from knowrl.kb import check_reward_knowledge, ensure_kb
 from knowrl.models import load_policy
 from knowrl.reward_log import RewardLog, other_logs, rank_log, start_fresh, trim_reward_log
+from knowrl.run_outputs import check_reward_log
 from knowrl.trl_args import trainer_args
 
 log = logging.getLogger(__name__)
@@ -92,6 +93,7 @@ def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None
     from knowrl import task_registry as registry
 
     check_start(config, _rank()[1])  # again here for callers that skip knowrl.train's run: it costs nothing
+    check_reward_log(config, _rank()[1])  # in output_dir, none of the inputs: start_fresh moves a file there aside
     rows = registry.train_rows(config)  # no usable row: one line naming the file, before anything loads
     ensure_kb(config)
     check_reward_knowledge(config)  # a source that cannot serve the reward: one line, before the policy loads

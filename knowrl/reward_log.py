@@ -12,6 +12,26 @@ from knowrl_io.jsonl import Appender, read_objects, rewrite
 from reward_engine.samples import RewardResult, Sample
 
 log = logging.getLogger(__name__)
+RUN_FOLDERS = re.compile(r"final|data|sft|sft-merged|checkpoint-\d+")  # what a run writes in output_dir itself
+
+
+def reward_log_problem(value: str) -> str | None:
+    """Why ``logging.reward_log`` names no place for the log (one line naming the key), or None: a relative
+    ``.jsonl`` name in ``output_dir``, outside the folders the run writes itself. An absolute path or ``..`` wrote
+    the log over whatever was there, the run's own data file included, moved aside (hostile pass 59)."""
+    name = Path(value)
+    inside = "the log is written in output_dir; give a name in it (e.g. rewards.jsonl)"
+    if not value.strip():
+        return f"logging.reward_log is empty: {inside}"
+    if name.is_absolute() or value.startswith("~"):
+        return f"logging.reward_log {value} is an absolute or home-folder path: {inside}"
+    if ".." in name.parts:
+        return f"logging.reward_log {value} leads out of output_dir: {inside}"
+    if name.suffix != ".jsonl":
+        return f"logging.reward_log {value} must name a .jsonl file (the log is JSON lines), e.g. rewards.jsonl"
+    if len(name.parts) > 1 and RUN_FOLDERS.fullmatch(name.parts[0]):
+        return f"logging.reward_log {value} lies in output_dir's {name.parts[0]}/, which the run writes itself"
+    return None
 
 
 def rank_log(path: Path, rank: int, world: int) -> Path:

@@ -28,6 +28,7 @@ from knowrl.config import TrainConfig, load_train_config
 from knowrl.grpo import check_start, train
 from knowrl.models import check_model_path
 from knowrl.output_dir import claim_output_dir, route
+from knowrl.run_outputs import check_outputs
 
 
 def run(
@@ -38,6 +39,7 @@ def run(
     check_start(config, world)  # TRL's batch rules for this launch, before any stage loads a model
     if config.reward is not None:  # against judge.limits.rank_weights
         config.reward.check_world_size(world)
+    check_outputs(config, world)  # the reward log: in output_dir, never an input
     check_model_path(config.model.name_or_path)  # before any stage spends time
     check_start_adapter(config.model, config.seed)  # before --overwrite removes anything
     claim_output_dir(config, resume, overwrite)

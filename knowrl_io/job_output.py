@@ -45,7 +45,7 @@ def lock_path(output: Path) -> Path:
     return output.with_name(output.name + ".lock")
 
 
-def _same_file(a: Path, b: Path) -> bool:
+def same_file(a: Path, b: Path) -> bool:
     """Whether ``a`` and ``b`` name one file by any route: a symbolic or hard link, or a path through folders
     that do not exist yet (``sub/../in.jsonl`` while ``sub/`` is missing names ``in.jsonl``: the job makes
     ``sub/`` and would write over the input). ``os.path.realpath`` follows the links of the part that exists and
@@ -105,13 +105,13 @@ def _check_location(
             continue
         if source is None:
             continue
-        if _same_file(source, output):
+        if same_file(source, output):
             named = "" if Path(os.path.abspath(source)) == Path(os.path.abspath(output)) else f" {source}"
             raise OutputError(f"{flag} {output} is the input file{named}; write {writes} to another file")
         if not keeps_files:
             continue
         for name, own in (("record", sidecar(output)), ("lock", lock_path(output))):
-            if _same_file(source, own):
+            if same_file(source, own):
                 raise OutputError(
                     f"the input {source} is where this job keeps --output {output}'s {name} file; "
                     "rename the input or choose another --output"

@@ -1,12 +1,17 @@
 """Hostile pass 59 (run at bc3ecef, issue #74), the training job's findings; each test failed on bc3ecef.
 
+- J1 data loss: ``logging.reward_log`` naming the run's own data file (or ``../notes.jsonl``) moved the file aside
+  and wrote the log in its place, exit 0. The log is a ``.jsonl`` name in output_dir, none of the run's inputs.
 - J8 late: ``logging.report_to: [tensorboard]`` (not installed) and ``[bogus]`` failed after the model loaded;
   now checked when the config loads, against transformers' integrations and their availability helpers.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +21,7 @@ from knowrl.config import load_train_config
 
 ROOT = Path(__file__).resolve().parents[1]
 SMOKE_RL = ROOT / "configs" / "data" / "smoke_rl.jsonl"
+ENV = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
 
 
 def _config(tmp: Path, *lines: str, held_out: bool = False) -> Path:
@@ -61,6 +67,56 @@ def refused(monkeypatch, capsys):
         return err
 
     return run
+
+
+def _job(cfg: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "knowrl.train", "--config", str(cfg)],
+        cwd=ROOT,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def test_j1_the_reward_log_over_the_runs_own_data_is_refused_before_the_model_loads(tmp_path):
+    cfg = _config(tmp_path, f"logging: {{reward_log: {tmp_path / 'train.jsonl'}}}")
+    done = _job(cfg)
+    assert done.returncode == 2 and "logging.reward_log" in done.stderr, done.stderr[-2000:]
+    assert done.stderr.count("\n") == 1 and "Loading weights" not in done.stderr
+    assert (tmp_path / "train.jsonl").read_bytes() == SMOKE_RL.read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["train.jsonl", "train.yaml"]
+
+
+@pytest.mark.parametrize(
+    "name", ["../notes.jsonl", "~/notes.jsonl", "notes.json", "final/r.jsonl", "checkpoint-2/r.jsonl"]
+)
+def test_j1_a_reward_log_out_of_output_dir_or_in_its_run_folders_is_refused(tmp_path, refused, name):
+    (tmp_path / "notes.jsonl").write_text("mine\n")
+    err = refused(_config(tmp_path), f"logging.reward_log={name}")
+    assert "logging.reward_log" in err and name in err
+    assert (tmp_path / "notes.jsonl").read_text() == "mine\n"
+
+
+def test_j1_a_reward_log_that_resolves_to_an_input_or_out_of_output_dir_is_refused(tmp_path, refused):
+    cfg = _config(tmp_path)
+    run = tmp_path / "run"
+    run.mkdir()
+    shutil.copyfile(SMOKE_RL, run / "data.jsonl")  # an input kept in output_dir
+    err = refused(cfg, "logging.reward_log=data.jsonl", f"data.train={run / 'data.jsonl'}")
+    assert "logging.reward_log" in err and "data.train" in err
+    (tmp_path / "notes.jsonl").write_text("mine\n")
+    (run / "rewards.jsonl").symlink_to(tmp_path / "notes.jsonl")  # a resume rewrites the log through the link
+    err = refused(cfg)
+    assert "logging.reward_log" in err and "leads out of output_dir" in err
+    (run / "rewards.jsonl").unlink()
+    (run / "rewards.jsonl").mkdir()
+    assert "not a plain file" in refused(cfg)
+    assert (tmp_path / "notes.jsonl").read_text() == "mine\n" and (
+        run / "data.jsonl"
+    ).read_bytes() == SMOKE_RL.read_bytes()
 
 
 @pytest.mark.parametrize(
