@@ -217,9 +217,9 @@ class PipelineConfig(BaseModel):
     )
     report: str | None = Field(
         None,
-        description="also write the run's markdown report here (stage times, the "
-        "table, whether GRPO moved the rates beyond their intervals); <output_dir>/report.md "
-        "is always written",
+        description="also write the pipeline's markdown report here (stage times, the table, whether GRPO moved "
+        "the rates beyond their intervals), with its reward curve and inspector page beside it; never over an "
+        "input or a file this project did not write; <output_dir>/report.md is always written",
     )
     sample_before: bool = Field(
         True,

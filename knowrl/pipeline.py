@@ -14,7 +14,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from knowrl.config import TrainConfig
+from knowrl.config import ConfigError, TrainConfig
 from knowrl.effect.heldout import evaluate_policy, save
 from knowrl.grpo import train
 from knowrl.kb import check_reward_knowledge, ensure_kb
@@ -22,6 +22,7 @@ from knowrl.merge import merge
 from knowrl.models import resolve_model_path
 from knowrl.pipeline_report import StageClock, write_report
 from knowrl.reward_log import reward_curve
+from knowrl.run_outputs import check_report
 from knowrl.sft import sft
 from knowrl_io.paths import cache_dir
 
@@ -293,18 +294,32 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
         result.update(summaries, table=table(summaries), paired=paired(evals))
     curve = reward_curve(out / config.logging.reward_log, out / "reward_curve.png")
     result["reward_curve"] = str(curve) if curve else None
+    report = checked_report(config)  # again: a file may have appeared beside it while the stages ran
     try:
-        result["inspector"] = [str(page) for page in _inspector_pages(config, out, p.report)]
+        result["inspector"] = [str(page) for page in _inspector_pages(config, out, report)]
     except (OSError, ValueError, sqlite3.Error) as exc:  # a finished run keeps its table whatever the page hits
         log.warning("reward inspector page not written: %s", exc)
         result["inspector"] = []
     clock.stop()
     result["stages_s"] = dict(clock.stages)
     (out / "pipeline.json").write_text(json.dumps(result, indent=2))
-    for report in [out / "report.md"] + ([Path(p.report)] if p.report else []):
-        write_report(report, command, config, clock, result)
-        print(f"report: {report}", flush=True)
+    for path in [out / "report.md"] + ([Path(report)] if report else []):
+        write_report(path, command, config, clock, result)
+        print(f"report: {path}", flush=True)
     return result
+
+
+def checked_report(config: TrainConfig) -> str | None:
+    """``pipeline.report`` when it and the files beside it may still be written (``check_report``), else None
+    with a warning: the run is done, its report stays in output_dir."""
+    if not config.pipeline.report:
+        return None
+    try:
+        check_report(config)
+    except ConfigError as exc:
+        log.warning("%s; the report is in %s only", exc, Path(config.output_dir) / "report.md")
+        return None
+    return config.pipeline.report
 
 
 def print_forecast(config: TrainConfig, probed: dict[str, Any], k: int) -> dict[str, Any]:

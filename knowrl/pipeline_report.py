@@ -14,6 +14,7 @@ from typing import Any
 from knowrl_io import provenance
 
 log = logging.getLogger(__name__)
+REPORT_MARK = b"# Pipeline run: `"  # the report's first line: a file with it is our report, which a rerun replaces
 
 
 class StageClock:
@@ -147,7 +148,7 @@ def write_report(path: Path, command: str, config: Any, clock: StageClock, resul
     if curve:
         shutil.copyfile(curve, png)
     lines = [
-        f"# Pipeline run: `{command}`",
+        f"{REPORT_MARK.decode()}{command}`",
         "",
         f"Written by that command at commit {provenance.commit()}. {minutes(clock.total_s)} from start to table on "
         f"{platform.machine()}, "

@@ -12,6 +12,7 @@ from knowrl_io.jsonl import Appender, read_objects, rewrite
 from reward_engine.samples import RewardResult, Sample
 
 log = logging.getLogger(__name__)
+CURVE_MARK = b"knowrl reward curve"  # in the PNG's head (its title): a curve of ours, which a rerun replaces
 RUN_FOLDERS = re.compile(r"final|data|sft|sft-merged|checkpoint-\d+")  # what a run writes in output_dir itself
 
 
@@ -126,6 +127,6 @@ def reward_curve(log_path: Path, png: Path) -> Path | None:
     ax.set_ylabel("mean over completions")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(png, dpi=100)
+    fig.savefig(png, dpi=100, metadata={"Title": CURVE_MARK.decode()})
     plt.close(fig)
     return png

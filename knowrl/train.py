@@ -28,7 +28,7 @@ from knowrl.config import TrainConfig, load_train_config
 from knowrl.grpo import check_start, train
 from knowrl.models import check_model_path
 from knowrl.output_dir import claim_output_dir, route
-from knowrl.run_outputs import check_outputs
+from knowrl.run_outputs import check_keys, check_outputs
 
 
 def run(
@@ -36,10 +36,11 @@ def run(
 ) -> dict[str, Any] | None:
     """The two-stage pipeline when the config asks for it (prints its table), else one GRPO run."""
     world = int(os.environ.get("WORLD_SIZE", "1") or 1)  # the launcher's process count
+    check_keys(config)  # pipeline keys this config's route does not read, or cannot run without
     check_start(config, world)  # TRL's batch rules for this launch, before any stage loads a model
     if config.reward is not None:  # against judge.limits.rank_weights
         config.reward.check_world_size(world)
-    check_outputs(config, world)  # the reward log: in output_dir, never an input
+    check_outputs(config, world)  # the reward log and pipeline.report: never an input or a user's file
     check_model_path(config.model.name_or_path)  # before any stage spends time
     check_start_adapter(config.model, config.seed)  # before --overwrite removes anything
     claim_output_dir(config, resume, overwrite)

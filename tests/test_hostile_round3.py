@@ -519,7 +519,8 @@ def test_train_refuses_what_resume_cannot_continue(tmp_path, capsys, trained) ->
     _one_line_error(code, err, f"output_dir {out}", "nothing to --resume", "--overwrite")
     pipeline = tmp_path / "pipeline"
     _earlier_run(pipeline)
-    code, err = _train(capsys, pipeline, "--resume", "--set=pipeline.cold_start_sft=true")
+    sft = ROOT / "configs" / "data" / "smoke_sft.json"  # the stage's data: without it, refused first (pass 59)
+    code, err = _train(capsys, pipeline, "--resume", "--set=pipeline.cold_start_sft=true", f"--set=data.sft={sft}")
     _one_line_error(code, err, f"output_dir {pipeline}", "--overwrite", "--resume does not continue it")
     assert trained == []
 
