@@ -149,27 +149,34 @@ def check_page(
     _check_location(output, sources, writes, keeps_files=False, flag=flag)
     if overwrite:
         return
-    try:  # never blocks: a FIFO swapped in after the check above opens at once and is refused below
-        fd = os.open(output, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
-        return
-    except OSError as exc:
-        raise OutputError(f"cannot read {flag} {output} to see whether {job} wrote it: {exc.strerror}") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise OutputError(f"{flag} {output} is not a regular file (a device or pipe); give a file path")
-        head = os.read(fd, MARK_BYTES) if info.st_size else b""
-    except OSError as exc:
-        raise OutputError(f"cannot read {flag} {output} to see whether {job} wrote it: {exc.strerror}") from None
-    finally:
-        os.close(fd)
+    head = read_head(output, MARK_BYTES, flag, f"whether {job} wrote it")
     if head and mark is None:
         raise OutputError(
             f"{flag} {output} exists (an earlier run's, or someone's file); {replace}, or choose another {flag}"
         )
     if head and mark not in head:
         raise OutputError(f"{flag} {output} exists and is not a page {job} wrote; {replace}, or choose another {flag}")
+
+
+def read_head(output: Path, size: int, flag: str, why: str) -> bytes:
+    """The first ``size`` bytes of an existing output, b"" when it does not exist; a device or pipe (one swapped in
+    since it was checked: the open never blocks) or an unreadable file is an ``OutputError`` saying ``why`` it was
+    read."""
+    try:
+        fd = os.open(output, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return b""
+    except OSError as exc:
+        raise OutputError(f"cannot read {flag} {output} to see {why}: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OutputError(f"{flag} {output} is not a regular file (a device or pipe); give a file path")
+        return os.read(fd, size) if info.st_size else b""
+    except OSError as exc:
+        raise OutputError(f"cannot read {flag} {output} to see {why}: {exc.strerror}") from None
+    finally:
+        os.close(fd)
 
 
 def reports_problem(

@@ -25,13 +25,12 @@ import json
 import os
 import re
 import sqlite3
-import stat
 import sys
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from knowrl_io.args import Parser, interrupted
-from knowrl_io.job_output import OutputError, check_page, sidecar, write_atomically
+from knowrl_io.job_output import OutputError, check_page, read_head, sidecar, write_atomically
 from knowrl_io.jsonl import finite
 from knowrl_io.once import Once
 from knowrl_io.records import iter_records
@@ -273,20 +272,7 @@ def _check_same_rows(output: Path, rows_path: Path) -> None:
     report (issue #74: an output from another input is refused unless asked to replace; ``inspect a.jsonl -o
     r.html`` then ``inspect b.jsonl -o r.html`` replaced a's page). A page that names no rows (written before
     pages named them) cannot be told apart either. ``check_page`` has checked the output is a regular file."""
-    try:  # never blocks: a FIFO swapped in since check_page opens at once and is refused
-        fd = os.open(output, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
-        return
-    except OSError as exc:
-        raise OutputError(f"cannot read --output {output} to see which rows it shows: {exc.strerror}") from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OutputError(f"--output {output} is not a regular file (a device or pipe); give a file path")
-        head = os.read(fd, HEAD_BYTES)
-    except OSError as exc:
-        raise OutputError(f"cannot read --output {output} to see which rows it shows: {exc.strerror}") from None
-    finally:
-        os.close(fd)
+    head = read_head(output, HEAD_BYTES, "--output", "which rows it shows")
     if MARK not in head:
         return  # empty: nothing to lose
     found = ROWS_META.search(head)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import urllib.error
@@ -103,3 +104,27 @@ def post(url: str, body: dict, timeout_s: float = 120) -> tuple[int, dict]:
             return reply.status, json.loads(reply.read())
     except urllib.error.HTTPError as err:
         return err.code, json.loads(err.read())
+
+
+REPO = Path(__file__).resolve().parents[1]
+JOB_ENV = dict(os.environ, PYTHONPATH=str(REPO), OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+
+
+def run_job(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """``python *args`` in the repository, offline, one thread; a job still running at ``timeout`` is exit 124 (it
+    took the folder it was told not to)."""
+    try:
+        return subprocess.run(
+            [sys.executable, *args], cwd=REPO, env=JOB_ENV, capture_output=True, text=True, timeout=timeout, check=False
+        )
+    except subprocess.TimeoutExpired:
+        return subprocess.CompletedProcess(args, 124, "", "")
+
+
+def one_error_line(done: subprocess.CompletedProcess, flag: str) -> str:
+    """The job exited 2 with one error line naming ``flag`` and no traceback; that line."""
+    assert done.returncode == 2, (done.returncode, done.stderr[-2000:])
+    assert "Traceback" not in done.stderr
+    lines = [line for line in done.stderr.splitlines() if "error" in line]
+    assert len(lines) == 1 and flag in lines[0], done.stderr
+    return lines[0]

@@ -23,29 +23,17 @@ import hashlib
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.helpers import one_error_line, run_job
+
 ROOT = Path(__file__).resolve().parents[1]
-ENV = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
 
 
 def _run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    try:
-        return subprocess.run(
-            [sys.executable, *args], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=timeout, check=False
-        )
-    except subprocess.TimeoutExpired:  # still running: it took the folder
-        return subprocess.CompletedProcess(args, 124, "", "")
-
-
-def _one_line(done: subprocess.CompletedProcess, flag: str) -> None:
-    assert done.returncode == 2, (done.returncode, done.stderr[-2000:])
-    assert "Traceback" not in done.stderr
-    lines = [line for line in done.stderr.splitlines() if "error" in line]
-    assert len(lines) == 1 and flag in lines[0], done.stderr
+    return run_job(*args, timeout=timeout)
 
 
 def _tree(folder: Path) -> dict[str, str]:
@@ -77,7 +65,7 @@ def test_a_bench_script_refuses_a_work_folder_of_someone_s_files(tmp_path: Path,
     before = _tree(mine)
     out = tmp_path / "out" / "page.md"
     done = _run(script, "--work", str(mine), "--out", str(out), *more, timeout=300)
-    _one_line(done, "--work")
+    one_error_line(done, "--work")
     assert _tree(mine) == before
     assert not out.exists()
 
@@ -156,7 +144,7 @@ def test_overwrite_refuses_to_remove_the_adapter_the_run_starts_from(tmp_path: P
     else:
         config = _train_config(tmp_path, run / adapter)
     done = _run("-m", job, "--config", str(config), "--overwrite", timeout=300)
-    _one_line(done, "model.adapter")
+    one_error_line(done, "model.adapter")
     assert "output_dir" in done.stderr and "Loading weights" not in done.stderr
     assert _tree(run) == before
 
@@ -204,7 +192,7 @@ def test_regrade_writes_its_out_and_never_its_input(tmp_path: Path) -> None:
     assert [r["correct"] for r in regraded["probe"].values()] != [5] * 6  # today's grader's counts
     assert f"--out {out}" in regraded["regraded_by"]
     again = _run("-m", "knowrl.effect.probe_candidates", "--regrade", str(probe), "--out", str(out))
-    _one_line(again, "--out")  # an existing --out only with --overwrite, as the probe's own --out
+    one_error_line(again, "--out")  # an existing --out only with --overwrite, as the probe's own --out
     assert probe.read_bytes() == before
 
 
@@ -224,7 +212,7 @@ def test_regrade_refuses_in_one_line(tmp_path: Path, flags: list[str], named: st
     before = source.read_bytes()
     flags = [f.format(probe=probe, tmp=tmp_path) for f in flags]
     done = _run("-m", "knowrl.effect.probe_candidates", "--regrade", str(source), *flags)
-    _one_line(done, named)
+    one_error_line(done, named)
     assert source.read_bytes() == before
     assert not (tmp_path / "x.json").exists()
 
@@ -244,17 +232,17 @@ def _reward_log(tmp_path: Path, with_steps: bool = True) -> Path:
 @pytest.mark.parametrize("block", ["0", "-3"])
 def test_training_signal_refuses_a_block_below_one(tmp_path: Path, block: str) -> None:
     done = _run("-m", "knowrl.effect.training_signal", str(_reward_log(tmp_path)), "--block", block)
-    _one_line(done, "--block")
+    one_error_line(done, "--block")
     assert done.stdout == ""
 
 
 def test_training_signal_refuses_a_log_with_no_steps(tmp_path: Path) -> None:
     log = _reward_log(tmp_path, with_steps=False)
     done = _run("-m", "knowrl.effect.training_signal", str(log))
-    _one_line(done, str(log))
+    one_error_line(done, str(log))
     assert done.stdout == ""
     folder = _run("-m", "knowrl.effect.training_signal", str(tmp_path))  # a folder: one line, not a traceback
-    _one_line(folder, str(tmp_path))
+    one_error_line(folder, str(tmp_path))
     fine = _run("-m", "knowrl.effect.training_signal", str(_reward_log(tmp_path)), "--block", "2")
     assert fine.returncode == 0 and "| 0-1 | 8 |" in fine.stdout and "| 2-3 | 8 |" in fine.stdout
 
@@ -274,7 +262,7 @@ def test_data_of_the_other_stage_is_refused_before_the_policy_loads(
     )
     config = _train_config(tmp_path, None, data, **more)
     done = _run("-m", job, "--config", str(config), timeout=300)
-    _one_line(done, data)
+    one_error_line(done, data)
     assert what in done.stderr
     assert "Loading weights" not in done.stderr  # the model never loaded
     assert not (tmp_path / "run").exists() or not any((tmp_path / "run").iterdir())

@@ -28,25 +28,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import one_error_line, run_job
+
 ROOT = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
 
 
 def _run(*args: str, timeout: float = 180) -> subprocess.CompletedProcess:
-    try:
-        return subprocess.run(
-            [sys.executable, *args], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=timeout, check=False
-        )
-    except subprocess.TimeoutExpired:  # still running: it took the folder
-        return subprocess.CompletedProcess(args, 124, "", "")
-
-
-def _error_line(done: subprocess.CompletedProcess, flag: str) -> str:
-    assert done.returncode == 2, (done.returncode, done.stderr[-2000:])
-    assert "Traceback" not in done.stderr
-    lines = [line for line in done.stderr.splitlines() if "error" in line]
-    assert len(lines) == 1 and flag in lines[0], done.stderr
-    return lines[0]
+    return run_job(*args, timeout=timeout)
 
 
 def _tree(folder: Path) -> dict[str, str]:
@@ -80,7 +69,7 @@ def test_a_bench_script_refuses_a_work_folder_of_someone_s_files(tmp_path: Path,
     before = _tree(mine)
     out = tmp_path / "out" / "page.md"
     done = _run(script, "--work", str(mine), "--out", str(out), *more)
-    _error_line(done, "--work")
+    one_error_line(done, "--work")
     assert _tree(mine) == before
     assert not out.exists()
 
@@ -91,11 +80,11 @@ def test_effect_judge_writes_only_into_an_effect_study_s_folder(tmp_path: Path) 
 
     mine = _users_folder(tmp_path)
     before = _tree(mine)
-    line = _error_line(_run("bench/effect_judge.py", "--work", str(mine), "--answers", "1"), "--work")
+    line = one_error_line(_run("bench/effect_judge.py", "--work", str(mine), "--answers", "1"), "--work")
     assert "bench/effect.py" in line and _tree(mine) == before
     study = tmp_path / "study"
     claim_work(argparse.Namespace(work=study), str(ROOT / "bench" / "sft_levers.py"))  # another script's folder
-    _error_line(_run("bench/effect_judge.py", "--work", str(study), "--answers", "1"), "--work")
+    one_error_line(_run("bench/effect_judge.py", "--work", str(study), "--answers", "1"), "--work")
 
 
 def test_a_subfolder_is_cleared_only_inside_the_script_s_own_folder(tmp_path: Path, capsys) -> None:
@@ -158,7 +147,7 @@ def test_reliability_s_old_default_folder_is_refused_naming_the_rm_that_clears_i
     (old / "soak").mkdir(parents=True)
     (old / "soak" / "cache.db").write_text("an earlier run's judge cache")
     done = _run("bench/reliability.py", "--work", str(old), "--out", str(tmp_path / "r.md"), "--steps", "1")
-    line = _error_line(done, "--work")
+    line = one_error_line(done, "--work")
     assert f"rm -r {old}" in line and (old / "soak" / "cache.db").is_file()
     quoted = line.split("(rm -r ", 1)[1].split(";", 1)[0]
     subprocess.run(["bash", "-c", f"rm -r {quoted}"], check=True)  # as the line says
@@ -192,7 +181,7 @@ def test_real_judge_report_only_never_unpickles_a_foreign_folder(tmp_path: Path)
     (folder / "report.json").write_text("{}")
     out = tmp_path / "page.md"
     done = _run("bench/real_judge.py", "--report-only", "--work", str(folder), "--out", str(out))
-    _error_line(done, "--work")
+    one_error_line(done, "--work")
     assert not ran.exists(), "unpickled: a foreign file's code ran"
     assert not out.exists()
 
