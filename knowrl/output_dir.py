@@ -4,21 +4,19 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import re
 import shutil
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from knowrl.config import ConfigError, TrainConfig
 from knowrl.resume import check_resume
 
 log = logging.getLogger(__name__)
 CHECKPOINT = re.compile(r"checkpoint-\d+")  # transformers' checkpoint folders (``get_last_checkpoint``'s pattern)
-MARK = "knowrl-run.json"  # written into output_dir when a run claims it: the folder is a knowrl run's
-TRL_CARD = "It has been trained using [TRL](https://github.com/huggingface/trl)."  # the model card TRL writes
+PRODUCTS = ("final", "summary.json")  # what a finished GRPO run leaves beside them
 
 
 def route(config: TrainConfig) -> Literal["task_eval", "grpo", "pipeline"]:
@@ -30,119 +28,30 @@ def route(config: TrainConfig) -> Literal["task_eval", "grpo", "pipeline"]:
     return "pipeline" if p.demo_data or p.cold_start_sft or p.evaluate_before_after else "grpo"
 
 
-def marked(out: Path) -> bool:
-    """Whether ``out`` carries a knowrl run's mark (``MARK``, written when a run claimed it)."""
-    try:
-        found = json.loads((out / MARK).read_text())
-    except (OSError, ValueError):
-        return False
-    return isinstance(found, dict) and found.get("written_by") == "knowrl"
-
-
-def _entries(out: Path) -> list[Path]:
-    """What ``out`` holds, less its mark and the mark another process is writing (``MARK``'s temporary name)."""
+def earlier_run(out: Path) -> tuple[list[Path], list[Path]]:
+    """(checkpoint folders, other products) an earlier GRPO run left in ``out``, oldest checkpoint first."""
     if not out.is_dir():
-        return []
-    return sorted(p for p in out.iterdir() if p.name != MARK and not p.name.startswith(f".{MARK}."))
-
-
-def _json_dict(path: Path) -> dict[str, Any] | None:
-    try:
-        found = json.loads(path.read_text())
-    except (OSError, ValueError, UnicodeDecodeError):
-        return None
-    return found if isinstance(found, dict) else None
-
-
-def _legacy_product(path: Path, reward_log: str) -> bool:
-    """Whether ``path`` is what a knowrl run made before runs marked their folder, by its look, not its name alone:
-    a checkpoint with transformers' ``trainer_state.json``, a ``final`` adapter or model, this project's
-    ``summary.json``, TRL's model card, the reward log (or one moved aside, or a rank's). A user's ``final/ch1.md``
-    or ``summary.json`` is none of these (``--overwrite`` removed them as "an earlier run": hostile audit 59)."""
-    if path.is_symlink():
-        return False
-    name = path.name
-    if path.is_dir():
-        if CHECKPOINT.fullmatch(name):
-            return (path / "trainer_state.json").is_file()
-        if name == "final":
-            return (path / "adapter_config.json").is_file() or (path / "config.json").is_file()
-        if name == "runs":  # tensorboard's event files (logging.report_to: tensorboard)
-            files = [f for f in path.rglob("*") if not f.is_dir()]
-            return bool(files) and all(f.name.startswith("events.out.tfevents.") for f in files)
-        return False
-    if not path.is_file():
-        return False
-    if name == "summary.json":
-        summary = _json_dict(path)
-        return summary is not None and {"global_step", "adapter", "training_loss"} <= summary.keys()
-    if name == "README.md":
-        try:
-            return TRL_CARD in path.read_text(errors="replace")
-        except OSError:
-            return False
-    log_name = Path(reward_log)
-    return re.fullmatch(rf"{re.escape(log_name.stem)}(\.rank\d+)?(\.\d{{8}}-\d{{6}})?\.jsonl", name) is not None
-
-
-def earlier_run(out: Path, reward_log: str = "rewards.jsonl") -> tuple[list[Path], list[Path]] | None:
-    """(checkpoint folders, everything else) an earlier run left in ``out``, oldest checkpoint first; None where
-    ``out`` holds files that no knowrl run is known to have made (no mark, and not only an older run's products)."""
-    entries = _entries(out)
-    if entries and not marked(out) and not all(_legacy_product(p, reward_log) for p in entries):
-        return None
-    checkpoints = [p for p in entries if CHECKPOINT.fullmatch(p.name) and p.is_dir() and not p.is_symlink()]
+        return [], []
+    checkpoints = [p for p in out.iterdir() if CHECKPOINT.fullmatch(p.name) and p.is_dir()]
     checkpoints.sort(key=lambda p: int(p.name.rsplit("-", 1)[1]))
-    return checkpoints, [p for p in entries if p not in checkpoints]
+    return checkpoints, [out / name for name in PRODUCTS if (out / name).exists() or (out / name).is_symlink()]
 
 
-def mark(out: Path, job: str) -> None:
-    """Write ``out``'s mark (first process only; whole, by a rename): the folder is a knowrl run's from now on."""
-    if int(os.environ.get("RANK", "0")) != 0 or marked(out):
-        return
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        tmp = out / f".{MARK}.{os.getpid()}"
-        note = "this folder is a knowrl run's output_dir: --overwrite removes everything in it but this file"
-        tmp.write_text(json.dumps({"written_by": "knowrl", "job": job, "note": note}, indent=2) + "\n")
-        os.replace(tmp, out / MARK)
-    except OSError as exc:
-        raise ConfigError(f"output_dir {out}: cannot write {MARK}: {exc.strerror}") from None
-
-
-def claim_output_dir(
-    config: TrainConfig, resume: bool, overwrite: bool, resumable: bool = True, job: str = "knowrl.train"
-) -> None:
-    """Claim ``output_dir`` for a run of ``job``: a new or empty folder, or one a knowrl run claimed (its ``MARK``),
-    is marked and used; a folder of other files is refused (``ConfigError``), ``--overwrite`` or not: TRL's model
-    card replaced a user's ``README.md``, the pipeline's reports their same-named files, and ``--overwrite`` removed
-    any ``final/`` (hostile audit 59). A folder an older knowrl run made (no mark) is taken only where everything in
-    it looks like that run's products (``_legacy_product``). An earlier run there is continued (``resume``, where
-    there are checkpoints to continue) or cleared (``overwrite``: everything in it but the mark, the pipeline's
-    ``sft/``, ``data/`` and reports too, by the first process only; a file the run reads stays), else refused with
-    a ``ConfigError`` naming both flags (``resumable`` False: a job with no ``--resume``, ``knowrl.sft``).
-    ``overwrite`` never removes what the run reads (``run_inputs``), and no run writes into its model's folder
-    (``model_folder_problem``)."""
+def claim_output_dir(config: TrainConfig, resume: bool, overwrite: bool, resumable: bool = True) -> None:
+    """An ``output_dir`` holding an earlier run is continued (``resume``, where there are checkpoints to continue)
+    or cleared (``overwrite``: its checkpoints, ``final`` and ``summary.json`` removed, by the first process
+    only), else refused with a ``ConfigError`` naming both flags (``resumable`` False: a job with no ``--resume``,
+    ``knowrl.sft``, which trained over a finished run's ``final``: hostile pass 54). Empty or new: nothing to do.
+    ``overwrite`` never removes what the run reads (``model.adapter`` its own ``final``: ``run_inputs``), and no
+    run writes into its model's folder (``model_folder_problem``)."""
     if resume and overwrite:
         raise ConfigError("--resume continues the run in output_dir and --overwrite removes it: give one of them")
     problem = model_folder_problem(config)
     if problem:
         raise ConfigError(problem)
     out = Path(config.output_dir)
-    if (out.exists() or out.is_symlink()) and not out.is_dir():
-        raise ConfigError(f"output_dir {out} is not a folder; choose a new or empty output_dir")
-    found_run = earlier_run(out, config.logging.reward_log)
-    if found_run is None:
-        raise ConfigError(
-            f"output_dir {out} holds files that no knowrl run made (no {MARK}; {_names(_entries(out))}): a run "
-            "writes README.md, reports and checkpoints there and --overwrite would remove them; choose a new or "
-            "empty output_dir (an older knowrl run's folder with other files in it: move those out first)"
-        )
-    checkpoints, products = found_run
-    inputs = {os.path.abspath(value) for _, value in run_inputs(config)}
-    products = [p for p in products if os.path.abspath(p) not in inputs]  # a data file kept beside the run stays
+    checkpoints, products = earlier_run(out)
     if not checkpoints and not products:
-        mark(out, job)
         return
     if overwrite:
         problem = _input_removed(config, checkpoints + products)
@@ -158,12 +67,10 @@ def claim_output_dir(
                 except OSError as exc:
                     raise ConfigError(f"--overwrite: cannot remove {path}: {exc.strerror}") from None
             log.warning("--overwrite: removed %s from %s", _names(checkpoints + products), out)
-        mark(out, job)
         return
     kind = route(config)
     if resume and checkpoints and kind != "pipeline":
         check_resume(config, checkpoints[-1])  # what the last checkpoint was trained with (hostile pass 55)
-        mark(out, job)
         return
     found = _names(checkpoints + products)
     if not checkpoints or not resumable:
@@ -213,10 +120,6 @@ def run_inputs(config: TrainConfig) -> list[tuple[str, str]]:
             (f"reward.prompts.{key}", getattr(reward.prompts, key))
             for key in ("grader", "decompose", "verify", "fused")
         ]
-        from reward_engine.score import source_option_files  # a custom source's files (audit 59 H8)
-
-        options = reward.factuality.source_options
-        found += [("reward.factuality.source_options", str(p)) for p in source_option_files(options or {})]
     return [(key, value) for key, value in found if value and os.path.lexists(value)]
 
 

@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
 
         config = load_train_config(args.config, args.set)
         check_start_adapter(config.model, config.seed)  # one trained on another base: torch's "size mismatch"
-        claim_output_dir(config, False, args.overwrite, resumable=False, job="knowrl.sft")  # as knowrl.train
+        claim_output_dir(config, resume=False, overwrite=args.overwrite, resumable=False)  # as knowrl.train owns it
         return sft(config)
 
     return run_job(args, job)

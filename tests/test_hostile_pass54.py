@@ -64,7 +64,6 @@ def test_sft_owns_its_output_dir_as_train_does(tmp_path: Path) -> None:
     (run / "final").mkdir(parents=True)
     (run / "final" / "adapter_config.json").write_text("{}")
     (run / "summary.json").write_text("{}")
-    (run / "knowrl-run.json").write_text('{"written_by": "knowrl", "job": "knowrl.train"}')  # a run claimed it
     with pytest.raises(ConfigError, match="--overwrite") as refused:
         claim_output_dir(config, resume=False, overwrite=False, resumable=False)
     assert "--resume" not in str(refused.value)

@@ -107,7 +107,6 @@ def _earlier_run(tmp_path: Path) -> Path:
         (run / folder / "adapter_config.json").write_text(json.dumps({"r": 4, "lora_alpha": 8}))
         (run / folder / "adapter_model.safetensors").write_bytes(os.urandom(64))
     (run / "summary.json").write_text("{}")
-    (run / "knowrl-run.json").write_text('{"written_by": "knowrl", "job": "knowrl.train"}')  # a run claimed it
     return run
 
 
@@ -166,7 +165,7 @@ def test_overwrite_refuses_any_input_inside_what_it_removes(tmp_path: Path) -> N
     config.data.train = str(run / "rows-beside.jsonl")  # beside the run, not in what --overwrite removes
     Path(config.data.train).write_text("")
     claim_output_dir(config, resume=False, overwrite=True)
-    assert sorted(p.name for p in run.iterdir()) == ["knowrl-run.json", "rows-beside.jsonl"]
+    assert sorted(p.name for p in run.iterdir()) == ["rows-beside.jsonl"]
 
 
 def _small_probe(tmp_path: Path) -> Path:

@@ -485,7 +485,6 @@ def _earlier_run(out: Path) -> None:
     (out / "final").mkdir()
     (out / "final" / "adapter_config.json").write_text("{}")
     (out / "summary.json").write_text("{}")
-    (out / "knowrl-run.json").write_text('{"written_by": "knowrl", "job": "knowrl.train"}')  # a run claimed it
 
 
 def test_train_into_an_earlier_runs_output_dir_needs_resume_or_overwrite(tmp_path, capsys, trained) -> None:
@@ -516,7 +515,6 @@ def test_train_refuses_what_resume_cannot_continue(tmp_path, capsys, trained) ->
     out = tmp_path / "run"
     out.mkdir()
     (out / "final").mkdir()
-    (out / "knowrl-run.json").write_text('{"written_by": "knowrl", "job": "knowrl.train"}')  # a run claimed it
     code, err = _train(capsys, out, "--resume")
     _one_line_error(code, err, f"output_dir {out}", "nothing to --resume", "--overwrite")
     pipeline = tmp_path / "pipeline"
