@@ -18,6 +18,7 @@ import json
 import logging
 import os
 import sqlite3
+import stat
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -280,6 +281,23 @@ def _at_least(minimum: int) -> Callable[[str], int]:
     return parse
 
 
+def file_problem(path: Path, flag: str) -> str | None:
+    """Why ``path`` cannot be a KB file (``--db``, ``--from-db``): a directory, or a special file (a FIFO, a device,
+    a socket) that a build would block on or, replaced with --overwrite, unlink (``--db /dev/null``: hostile pass 59).
+    A link to a regular file is that file; a missing path is a new file."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"{flag} {path}: {exc.strerror}"
+    if stat.S_ISDIR(mode):
+        return f"{flag} {path} is a directory; give a knowledge base file"
+    if not stat.S_ISREG(mode):
+        return f"{flag} {path} is a special file (a FIFO, device or socket), not a knowledge base file"
+    return None
+
+
 def _copy_db(source: Path, target: Path) -> None:
     """A copy of the SQLite database ``source`` as a reader sees it, write-ahead log included (a file copy leaves
     out what is still in ``-wal``: hostile pass 9 built 5 of 10 documents)."""
@@ -287,6 +305,16 @@ def _copy_db(source: Path, target: Path) -> None:
     with contextlib.closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)) as src:
         with contextlib.closing(sqlite3.connect(target)) as dst:
             src.backup(dst)
+
+
+def _replaceable(db: Path) -> str | None:
+    """Why ``--from-db X --db Y --overwrite`` must not copy over ``Y``: it is not a knowledge base (a text file,
+    another program's SQLite database); None for a KB, an empty file or none."""
+    try:
+        check_db(db)
+    except ValueError as exc:
+        return f"{exc} (--overwrite replaces only a knowledge base)"
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -313,9 +341,16 @@ def main(argv: list[str] | None = None) -> int:
         help="documents, passages and BM25 only (no embedding; search with mode bm25)",
     )
     parser.add_argument("--no-progress", action="store_true")
-    parser.add_argument("--overwrite", action="store_true", help="with --from-db: replace an existing --db")
+    parser.add_argument(
+        "--overwrite", action="store_true", help="with --from-db: copy over an existing --db (a knowledge base)"
+    )
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)
+    for flag, path in (("--db", args.db), ("--from-db", args.from_db)):
+        problem = file_problem(path, flag) if path is not None else None
+        if problem:  # before anything: a traceback, or /dev/null unlinked by --overwrite
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
 
     bad: list[BadRow] = []
     repeats: list[str] = []  # rows whose title repeats an earlier row's (told, not merged unseen)
@@ -344,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
                 db = args.from_db
             elif db.exists() and not args.overwrite:
                 parser.error(f"--db {db} exists; --from-db copies {args.from_db} over it only with --overwrite")
-            elif problem := index_files_problem(db):  # before the copy: nothing written when the build refuses
+            elif problem := _replaceable(db) or index_files_problem(db):  # nothing written when the build refuses
                 print(f"error: {problem}", file=sys.stderr)
                 return 2
             else:
