@@ -96,6 +96,13 @@ def index_files_problem(db_path: Path) -> str | None:
                 f"{manifest_path}: not a dense index manifest a build wrote, where {db_path.name}'s goes; move it "
                 "away or choose another --db"
             )
+        owner = dense.index_owner(db_path)
+        if owner is not None:  # kb.sqlite and kb.db share kb.faiss: a build of one replaced the other's (pass 59)
+            return (
+                f"{index}: the dense index of {owner.name}, a knowledge base beside {db_path.name} whose name differs "
+                f"only after its last dot; {db_path.name}'s index would go to the same files: choose a --db with "
+                "another name"
+            )
         return None  # a build's manifest: the index beside it, if any, is that build's
     if os.path.lexists(index):
         return (
@@ -127,7 +134,7 @@ def _drop_stale_index(db_path: Path, conn: sqlite3.Connection) -> bool:
 def is_built(db_path: Path, dense_index: bool = True) -> bool:
     """Whether a build of ``db_path`` finished: the index manifest is written last; a BM25-only build
     records its chunker after the passages and FTS5 are in."""
-    if dense.index_paths(db_path)[1].exists():
+    if dense.index_paths(db_path)[1].exists() and dense.index_owner(db_path) is None:
         return True
     if dense_index or not db_path.exists():
         return False

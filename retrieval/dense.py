@@ -9,6 +9,7 @@ are another model, whose passages are embedded again (hostile pass 55).
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import logging
@@ -17,13 +18,13 @@ import sqlite3
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, Callable
 
 import numpy as np
 from tqdm.auto import tqdm
 
 from retrieval.embedder import Embedder
-from retrieval.schema import passages_fingerprint, set_meta
+from retrieval.schema import connect, get_meta, passages_fingerprint, set_meta
 
 log = logging.getLogger(__name__)
 FLAT_MAX = 200_000  # exact search below this many passages; IVF,SQ8 above
@@ -52,6 +53,7 @@ class Manifest:
     built_at: float
     kb_id: str = ""  # the KB file it was built from (``schema.create_schema``); "" before that existed
     model_probe: list[float] | None = None  # the model's vector of ``embedder.PROBE``; None before hostile pass 55
+    db_name: str = ""  # the KB file's name: ``kb.db`` and ``kb.sqlite`` share ``kb.faiss``; "" before pass 59
 
     @classmethod
     def read(cls, path: Path) -> "Manifest":
@@ -67,15 +69,64 @@ class Manifest:
             ) from None
 
     def write(self, path: Path) -> None:
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(json.dumps(asdict(self), indent=2, sort_keys=True))
-        tmp.replace(path)
+        text = json.dumps(asdict(self), indent=2, sort_keys=True)
+        write_atomically(path, lambda handle: handle.write(text.encode()))
+
+
+def write_atomically(path: Path, write: Callable[[IO[bytes]], Any]) -> None:
+    """``write`` into a new temporary file beside ``path`` (created exclusively, under a name of its own), then
+    renamed over it (``knowrl_io.job_output.atomic_file``). A fixed ``KB.faiss.tmp`` was opened for writing
+    wherever it pointed: a link planted there had its target overwritten (hostile pass 59)."""
+    from knowrl_io.job_output import atomic_file  # its import costs ~80 ms; only a build writes
+
+    with atomic_file(path) as handle:
+        write(handle)
 
 
 def index_paths(db_path: Path) -> tuple[Path, Path]:
     """``KB.db`` -> ``KB.faiss`` and ``KB.faiss.json``."""
     index = db_path.with_suffix(".faiss")
     return index, index.with_name(index.name + ".json")
+
+
+def _kb_id(path: Path) -> str | None:
+    """The ``kb_id`` a KB file records, or None (not a KB, unreadable, none recorded)."""
+    try:
+        conn = connect(path, readonly=True)
+    except (OSError, ValueError):
+        return None
+    try:
+        found = get_meta(conn).get("kb_id")
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()
+    return found if isinstance(found, str) and found else None
+
+
+def index_owner(db_path: Path) -> Path | None:
+    """Another KB file whose dense index lies where ``db_path``'s goes, or None. ``index_paths`` keeps the name up to
+    its last dot, so ``kb.sqlite`` and ``kb.db`` (or ``wiki`` and ``wiki.db``) in one folder share ``kb.faiss``: a
+    build of one replaced (or, ``--no-dense``, removed) the other's index, hours of embedding (hostile pass 59). The
+    manifest names its KB file; one written before it did is the sibling KB's whose ``kb_id`` it records. A KB
+    that no longer exists owns nothing (a renamed KB's index is its new name's)."""
+    index, manifest_path = index_paths(db_path)
+    try:
+        manifest = Manifest.read(manifest_path)
+    except IndexMismatchError:
+        return None
+    if manifest.db_name:
+        other = db_path.with_name(manifest.db_name)
+        return other if manifest.db_name != db_path.name and other.is_file() else None
+    if not manifest.kb_id or _kb_id(db_path) == manifest.kb_id:
+        return None
+    stem = db_path.with_suffix("")
+    for other in [stem, *stem.parent.glob(glob.escape(stem.name) + ".*")]:
+        if other.name == db_path.name or not other.is_file() or other.with_suffix(".faiss") != index:
+            continue
+        if other.suffix not in (".faiss", ".json", ".lock", ".tmp") and _kb_id(other) == manifest.kb_id:
+            return other
+    return None
 
 
 def _faiss() -> Any:
@@ -258,8 +309,7 @@ def sync(
             train = embedder.encode(sample, progress=progress)
         index = _new_index(wanted_type, embedder.dim, train)
     added = _add_rows(index, conn, query, new_rows, embedder, progress)
-    faiss.write_index(index, str(index_path) + ".tmp")
-    Path(str(index_path) + ".tmp").replace(index_path)
+    write_atomically(index_path, lambda handle: faiss.write_index(index, faiss.PyCallbackIOWriter(handle.write)))
     recorded = old.model_probe if old is not None and old.model_probe is not None else probe
     Manifest(
         model=embedder.name,
@@ -274,6 +324,7 @@ def sync(
         built_at=time.time(),
         kb_id=fp["kb_id"],
         model_probe=recorded,
+        db_name=db_path.name,
     ).write(manifest_path)
     set_meta(conn, "embedding_probe", probe_digest(recorded))
     conn.execute("DELETE FROM passages_deleted")
