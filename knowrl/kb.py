@@ -1,5 +1,6 @@
 """The reward's knowledge base for a run: built from ``kb.build_from`` when it does not exist yet or that file
-changed since it was built, then checked (whatever its kind) before the first step."""
+changed since it was built, then checked (whatever its kind) before the first step. A KB built from anything else
+is refused, never rebuilt."""
 
 from __future__ import annotations
 
@@ -15,36 +16,33 @@ log = logging.getLogger(__name__)
 
 def ensure_kb(config: TrainConfig) -> None:
     """Build the reward's KB when it is missing, or again, as exactly the file's documents, when ``kb.build_from``
-    changed since the KB was built from it (a run trained against the old text: hostile pass 54). Idempotent; DDP
-    ranks wait for the one that builds. The file is compared by its stat first and hashed only when that differs
-    (``knowrl.build_stamp``), by one rank at a time."""
-    reward = config.reward
-    if reward is None or not reward.factuality.enabled or reward.factuality.source:
-        return  # nothing to build: no facts, or a source the user runs
-    from filelock import FileLock
-
-    path = kb_path(reward.factuality.kb_path) or Path("")
-    dense_index = reward.factuality.retrieval_mode != "bm25"  # BM25-only runs skip minutes of embedding
-    given = config.kb.build_from
-    input_file = Path(given) if given and given != "demo" else None
-    if _current(path, dense_index, input_file, hash_it=False) or (path.exists() and not given):
-        return  # built (from this input, by its stat), or a KB the user gave as-is (e.g. a documents-only DB)
-    source = given or ("demo" if reward.factuality.kb_path == "demo" else None)
+    changed since the KB was built from it (a run trained against the old text: hostile pass 54) or that build did
+    not finish. A KB built from anything else is refused (``check_kb``). Idempotent; DDP ranks wait for the one that
+    builds. The file is compared by its stat first and hashed only when that differs (``knowrl.build_stamp``), by
+    one rank at a time."""
+    wanted = _wanted(config)
+    if wanted is None:
+        return
+    path, dense_index, source, input_file = wanted
     if source is None:
         raise ConfigError(
             f"knowledge base {path} does not exist; build it (python -m retrieval.build) or set kb.build_from"
         )
+    from filelock import FileLock
+
+    _refuse_another_kb(path, source, input_file)  # before the lock file: nothing is written beside another's KB
     path.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(str(path) + ".lock"):  # DDP ranks start together: one hashes or builds, the others wait
         if _current(path, dense_index, input_file, hash_it=True):
             return
+        _refuse_another_kb(path, source, input_file)  # another config's run may have built it meanwhile
         again = input_file is not None and path.exists()
         log.info(
             "%s the knowledge base %s from %s%s",
             "rebuilding" if again else "building",
             path,
             source,
-            " (it changed since the KB was built, or the KB does not say what it was built from)"
+            " (it changed since the KB was built from it, or that build did not finish)"
             if again
             else " (once" + ("" if dense_index else "; BM25 only, as retrieval_mode is bm25") + ")",
         )
@@ -52,6 +50,57 @@ def ensure_kb(config: TrainConfig) -> None:
         build_kb(path, source, dense_index)
         if stamp is not None:
             build_stamp.record(path, stamp)
+
+
+def check_kb(config: TrainConfig) -> None:
+    """``ensure_kb``'s refusal of a KB built from something else than ``kb.build_from``, alone and cheap (a stat and
+    a read of the KB's meta; a hash of the file only for a KB stamped from another path): a job calls it before it
+    writes or removes anything (``--overwrite``)."""
+    wanted = _wanted(config)
+    if wanted is not None and wanted[2] is not None:
+        _refuse_another_kb(wanted[0], wanted[2], wanted[3])
+
+
+def _wanted(config: TrainConfig) -> tuple[Path, bool, str | None, Path | None] | None:
+    """The KB a run must build: its path, whether with a dense index, what from (None: nothing given, and it does
+    not exist) and the input file; None when there is nothing to build: no facts, a source the user runs, a KB built
+    from this input (by its stat), or one given without ``kb.build_from`` (used as it is)."""
+    reward = config.reward
+    if reward is None or not reward.factuality.enabled or reward.factuality.source:
+        return None
+    path = kb_path(reward.factuality.kb_path) or Path("")
+    dense_index = reward.factuality.retrieval_mode != "bm25"  # BM25-only runs skip minutes of embedding
+    given = config.kb.build_from
+    input_file = Path(given) if given and given != "demo" else None
+    if _current(path, dense_index, input_file, hash_it=False) or (path.exists() and not given):
+        return None  # built (from this input, by its stat), or a KB the user gave as-is (e.g. a documents-only DB)
+    return path, dense_index, given or ("demo" if reward.factuality.kb_path == "demo" else None), input_file
+
+
+def _refuse_another_kb(path: Path, source: str, input_file: Path | None) -> None:
+    """A ``ConfigError`` unless the KB at ``path`` may be (re)built from ``source``: none yet, or one this project
+    built from this input (``retrieval.build.other_input``; a build of it that did not finish counts). Any other
+    KB had every document deleted and replaced by ``kb.build_from``'s, before the policy loaded: FActScore's
+    ``knowledge_base.db``, a KB built from another file, another config's (hostile pass 59). One that records
+    another path but this file's content (a copy of it) is this input's."""
+    from retrieval.build import build_source, other_input
+
+    held = other_input(path, build_source(input_file, None if input_file is not None else "demo"))
+    if held is None or (input_file is not None and _same_content(path, input_file)):
+        return
+    rebuild = f"python -m retrieval.build --{'input ' + str(input_file) if input_file else 'preset demo'}"
+    raise ConfigError(
+        f"reward.factuality.kb_path {path} holds {held}, not a build of kb.build_from {source}, and training would "
+        f"replace its documents: set reward.factuality.kb_path to a new file to build there, leave kb.build_from "
+        f"unset to use this KB as it is, or replace it on purpose ({rebuild} --db {path} --overwrite)"
+    )
+
+
+def _same_content(path: Path, input_file: Path) -> bool:
+    """Whether the KB records a hash of what ``input_file`` holds now (a stamp taken under another path)."""
+    sha, _ = build_stamp.recorded(path)
+    now = build_stamp.take(input_file) if sha is not None else None
+    return now is not None and now.sha256 == sha
 
 
 def _current(path: Path, dense_index: bool, input_file: Path | None, hash_it: bool) -> bool:
@@ -99,5 +148,10 @@ def build_kb(path: Path, source: str, dense_index: bool = True) -> None:
         else (r for _, r in read_documents(Path(source)) if isinstance(r, Document))
     )
     build(
-        path, documents, dense_index=dense_index, replace=True, preset="demo" if source == "demo" else None
-    )  # exactly the input: a removed document goes
+        path,
+        documents,
+        dense_index=dense_index,
+        replace=True,  # exactly the input: a removed document goes
+        preset="demo" if source == "demo" else None,
+        input_path=None if source == "demo" else Path(source),
+    )

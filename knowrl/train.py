@@ -26,6 +26,7 @@ from knowrl.adapters import check_start_adapter
 from knowrl.cli import config_parser, run_job
 from knowrl.config import TrainConfig, load_train_config
 from knowrl.grpo import check_start, train
+from knowrl.kb import check_kb
 from knowrl.models import check_model_path
 from knowrl.output_dir import claim_output_dir, route
 from knowrl.run_outputs import check_keys, check_outputs
@@ -43,6 +44,7 @@ def run(
     check_outputs(config, world)  # the reward log and pipeline.report: never an input or a user's file
     check_model_path(config.model.name_or_path)  # before any stage spends time
     check_start_adapter(config.model, config.seed)  # before --overwrite removes anything
+    check_kb(config)  # a KB that kb.build_from would replace but is not its build: refused before anything too
     claim_output_dir(config, resume, overwrite)
     if config.reward is not None:  # a judge not up trained on unscored rewards, exit 0 (hostile pass 54)
         import asyncio

@@ -6,7 +6,9 @@
     python -m retrieval.build --preset demo --no-dense            # BM25 only: seconds, no embedding
 
 Re-running is idempotent: unchanged documents are skipped, only new passages are embedded. An existing ``--db``
-must be a knowledge base (or an empty file): another program's SQLite database is refused, untouched.
+must be a knowledge base (or an empty file): another program's SQLite database is refused, untouched. A KB built
+from another input (or one that does not say what it was built from: a FActScore DB) is replaced by ``--input`` or
+``--preset`` only with ``--overwrite``.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from retrieval.dense import IndexMismatchError
 from retrieval.embedder import Embedder
 from retrieval.models import DEFAULT_EMBEDDING_MODEL
 from retrieval.schema import (
+    BUILT_FROM_KEY,
     INPUT_STAMP_KEYS,
     connect,
     create_schema,
@@ -171,6 +174,85 @@ def check_db(db_path: Path, index_only: bool = False) -> None:
         )
 
 
+def build_source(input_path: Path | None = None, preset: str | None = None) -> dict | None:
+    """What a build of documents is of, as a KB's meta records it (``schema.BUILT_FROM_KEY``): a preset by its name,
+    an input file by its absolute path; None for documents a caller gives without saying (an API build)."""
+    if preset is not None:
+        return {"preset": preset}
+    if input_path is not None:
+        return {"input": os.path.abspath(input_path)}
+    return None
+
+
+def _same_input(recorded: object, given: str) -> bool:
+    """Whether a recorded input path names the input file ``given`` (an absolute path): the same path, or another
+    name of the same file. A pipe or stdin is never the same input: what it held cannot be told again."""
+    if not isinstance(recorded, str) or not os.path.isfile(given):
+        return False
+    if os.path.abspath(recorded) == given:
+        return True
+    try:
+        return os.path.samefile(recorded, given)
+    except OSError:
+        return False
+
+
+def other_input(db_path: Path, source: dict | None) -> str | None:
+    """What the KB at ``db_path`` holds when a build of ``source`` (``build_source``) must not replace it without
+    being asked (``--overwrite``): a KB built from another input, the demo KB, or one that does not say what it was
+    built from (FActScore's or KnowRL's ``knowledge_base.db``, a ``--from-db`` KB). None when the build may: no
+    file, an empty one, no document in it, or a KB built from ``source``. That is what its ``built_from`` records
+    (written with the documents, so a build interrupted while embedding counts), a ``kb.build_from`` stamp naming
+    the same file (or the hash alone, as stamps were before they named it), or a demo KB's ``preset``. Replacing
+    any other KB deleted its documents, exit 0 (hostile pass 59)."""
+    if not db_path.is_file() or db_path.stat().st_size == 0:
+        return None
+    try:
+        conn = connect(db_path, readonly=True)
+    except ValueError:
+        return None  # not SQLite: check_db says so
+    try:
+        meta = get_meta(conn)
+        held = {"title", "text"} <= document_columns(conn) and bool(
+            conn.execute("SELECT 1 FROM documents LIMIT 1").fetchone()
+        )
+    except sqlite3.DatabaseError:
+        return None  # check_db says what it is
+    finally:
+        conn.close()
+    if not held:
+        return None  # nothing to lose: a new KB, or a first build killed before its documents were committed
+    built_from, stamp, preset = meta.get(BUILT_FROM_KEY), meta.get(INPUT_STAMP_KEYS[0]), meta.get("preset")
+    built_from = built_from if isinstance(built_from, dict) else {}
+    stamped = stamp.get("path") if isinstance(stamp, dict) else None
+    wanted = source or {}
+    if "preset" in wanted and (
+        wanted["preset"] in (built_from.get("preset"), preset)
+        or (wanted["preset"] == "demo" and db_path.resolve() == demo_kb_path().resolve())  # the cache's own demo KB
+    ):
+        return None
+    if "input" in wanted and (
+        _same_input(built_from.get("input"), wanted["input"])
+        or _same_input(stamped, wanted["input"])
+        or (not stamp and isinstance(meta.get(INPUT_STAMP_KEYS[1]), str) and os.path.isfile(wanted["input"]))
+    ):
+        return None
+    if "input" in built_from and built_from["input"] == wanted.get("input"):  # a pipe: what it held then is unknown
+        return f"a knowledge base built from {built_from['input']}, which is no file whose content can be told again"
+    if "input" in built_from:
+        return f"a knowledge base built from {built_from['input']}"
+    if isinstance(stamped, str):
+        return f"a knowledge base built from {stamped} (kb.build_from)"
+    if "preset" in built_from or preset is not None:
+        return f"the {built_from.get('preset') or preset} preset's knowledge base"
+    if isinstance(meta.get(INPUT_STAMP_KEYS[1]), str):
+        return "a knowledge base built from a kb.build_from file"
+    return (
+        "a knowledge base that does not say what it was built from (a FActScore or KnowRL database, a KB built "
+        "with --from-db or by an earlier version)"
+    )
+
+
 def build(
     db_path: str | Path,
     documents: Iterable[Document] | None = None,
@@ -183,6 +265,8 @@ def build(
     dense_index: bool = True,
     replace: bool = False,
     preset: str | None = None,
+    input_path: Path | None = None,
+    overwrite: bool = False,
 ) -> BuildReport:
     """Ingest ``documents`` (if any), derive passages + FTS5, then sync the FAISS index.
 
@@ -192,6 +276,8 @@ def build(
     from the input leaves the rebuilt KB); False adds to and updates what the KB holds.
     ``preset`` ("demo") is recorded in the KB's meta when ``documents`` are that preset's; a build of other
     documents removes it (``bench/retrieval_quality.py`` builds only into a KB its meta names a demo).
+    ``input_path``: the file ``documents`` were read from. A replace records it (or ``preset``) as what the KB was
+    built from, and replaces a KB built from anything else (``other_input``) only with ``overwrite``.
     """
     started = time.perf_counter()
     db_path = Path(db_path)
@@ -199,6 +285,14 @@ def build(
     problem = index_files_problem(db_path)
     if problem:
         raise ValueError(problem)
+    source = build_source(input_path, preset) if documents is not None and replace else None
+    held = other_input(db_path, source) if documents is not None and replace and not overwrite else None
+    if held:
+        what = f"--input {input_path}" if input_path is not None else f"--preset {preset}" if preset else "this build"
+        raise ValueError(
+            f"{db_path} holds {held}; {what} would replace its documents: pass --overwrite to replace them, or "
+            "choose another --db"
+        )
     embedder = embedder or Embedder(model)
     if dense_index:  # the model loads before the KB is touched: a bad --model wrote the new text, then failed (pass 52)
         try:
@@ -216,14 +310,17 @@ def build(
                 embedder.name,
             )
         chunker = Chunker(max_tokens=max_tokens)
+        if documents is not None:  # another input: neither the preset nor a caller's input file any more
+            stale = ("preset", BUILT_FROM_KEY, *INPUT_STAMP_KEYS)
+            conn.executemany("DELETE FROM meta WHERE key = ?", [(k,) for k in stale])
+            if preset is not None:
+                set_meta(conn, "preset", preset)
+            if source is not None:  # committed with the documents: a build killed while embedding is still told
+                set_meta(conn, BUILT_FROM_KEY, source)  # as this input's, and the next run of it finishes it
         ingested = (
             ingest(conn, documents, chunker, progress, replace, False, bad_rows) if documents is not None else None
         )
         synced = sync_passages(conn, progress)
-        if documents is not None:  # another input: neither the preset nor a caller's input file any more
-            conn.executemany("DELETE FROM meta WHERE key = ?", [("preset",), *((k,) for k in INPUT_STAMP_KEYS)])
-            if preset is not None:
-                set_meta(conn, "preset", preset)
         set_meta(conn, "chunker", {"tokenizer": chunker.name, "max_tokens": max_tokens})
         conn.commit()
         if not dense_index:
@@ -349,7 +446,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--no-progress", action="store_true")
     parser.add_argument(
-        "--overwrite", action="store_true", help="with --from-db: copy over an existing --db (a knowledge base)"
+        "--overwrite",
+        action="store_true",
+        help="with --input or --preset: replace the documents of a KB built from another input, or of one that does "
+        "not say (a FActScore DB); with --from-db: copy over an existing --db (a knowledge base)",
     )
     args = add_verbosity(parser).parse_args(argv)
     setup_logging(args.log_level)
@@ -407,6 +507,8 @@ def main(argv: list[str] | None = None) -> int:
             dense_index=not args.no_dense,
             replace=documents is not None,  # --input, --preset: the KB is the input's content, not a merge
             preset=args.preset,
+            input_path=args.input,
+            overwrite=args.overwrite,
         )
     except (ValueError, IndexMismatchError, sqlite3.DatabaseError, OSError) as exc:  # not a KB, a bad path: one line
         print(f"error: {exc}", file=sys.stderr)

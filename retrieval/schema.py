@@ -19,6 +19,10 @@ SCHEMA_VERSION = 1
 # meta keys where a caller records the file a build read (``knowrl.build_stamp``: ``kb.build_from``'s hash and stat;
 # the older key, the hash alone). Any build of other documents removes both: the KB no longer holds that file's text.
 INPUT_STAMP_KEYS = ("build_from", "build_from_sha256")
+# meta key: what a build of documents was of, ``{"input": absolute path}`` or ``{"preset": name}``, written in the
+# transaction that writes the documents (``retrieval.build``): a later build replaces only a KB of its own input
+# (one interrupted while embedding included) unless asked to (hostile pass 59: another input's KB was replaced).
+BUILT_FROM_KEY = "built_from"
 
 DOCUMENTS_DDL = "CREATE TABLE IF NOT EXISTS documents (title PRIMARY KEY, text)"
 

@@ -137,11 +137,15 @@ def test_a_kb_stamped_before_stats_is_hashed_once_not_rebuilt(tmp_path, monkeypa
     assert _rebuilds(caplog, config) == 0 and read == [1], "stamped: not read again"
 
 
-def test_a_hand_rebuild_from_another_file_is_noticed_by_the_next_job(tmp_path, caplog):
+def test_a_hand_rebuild_from_another_file_is_noticed_by_the_next_job(tmp_path):
     """``python -m retrieval.build --input OTHER --db KB`` left kb.build_from's stamp in the KB (cb7647b), so the
-    next job trained against OTHER's text; a build of other documents now clears the stamp and the job rebuilds."""
+    next job trained against OTHER's text; later the job rebuilt it from kb.build_from, deleting OTHER's documents
+    (audit 59, H1). Now the hand build needs --overwrite, and the next job refuses the KB, naming the keys."""
     import sqlite3
 
+    import pytest
+
+    from knowrl.config import ConfigError
     from retrieval.build import main as build_main
 
     config = _config(tmp_path, "bm25")
@@ -150,7 +154,10 @@ def test_a_hand_rebuild_from_another_file_is_noticed_by_the_next_job(tmp_path, c
     ensure_kb(config)
     other = tmp_path / "other.jsonl"
     other.write_text(json.dumps({"title": "Elsewhere", "text": "Another text entirely."}) + "\n")
-    assert build_main(["--input", str(other), "--db", str(db), "--no-dense", "--no-progress"]) == 0
-    assert _rebuilds(caplog, config) == 1
+    hand = ["--input", str(other), "--db", str(db), "--no-dense", "--no-progress"]
+    assert build_main(hand) == 2, "the job's KB is not replaced without --overwrite"
+    assert build_main([*hand, "--overwrite"]) == 0
+    with pytest.raises(ConfigError, match="reward.factuality.kb_path .* holds a knowledge base built from .*other"):
+        ensure_kb(config)
     with sqlite3.connect(db) as conn:
-        assert dict(conn.execute("SELECT title, text FROM documents")) == dict(CORPUS)
+        assert dict(conn.execute("SELECT title, text FROM documents")) == {"Elsewhere": "Another text entirely."}

@@ -1,5 +1,12 @@
 """Audit 59 (issue #74, rule 2): the holes where a KB build replaced what was not its own.
 
+H1: ``knowrl.train`` with ``kb.build_from`` deleted every document of a KB not stamped as built from that file (a
+FActScore DB, a KB built from another input) and filled it with the file's. Now ``ensure_kb`` rebuilds only a KB
+built from this input (its stamp or the build's own record; a build of it that did not finish included) and refuses
+any other before the policy loads, naming ``reward.factuality.kb_path`` and ``kb.build_from``.
+H2: ``retrieval.build --input extra.jsonl --db fs.db`` (or ``--preset demo``) replaced a KB built from another input,
+or FActScore's documents-only DB, exit 0. Now a build records its input and replaces another's KB only with
+``--overwrite``.
 H12: ``kb.sqlite`` and ``kb.db`` in one folder shared ``kb.faiss``: a build of one replaced (``--no-dense``: removed)
 the other's index. The manifest now names its KB file and a build refuses the clash. The fixed ``KB.faiss.tmp`` and
 ``KB.faiss.json.tmp`` names were written through a link planted there; now temporary files are created exclusively.
@@ -12,10 +19,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from knowrl.config import ConfigError, load_train_config
+from knowrl.kb import ensure_kb
 from retrieval.build import build, is_built
 from retrieval.sources import Document
 from tests.helpers import CORPUS
@@ -42,8 +54,162 @@ def jsonl(path: Path, rows: list[dict]) -> Path:
     return path
 
 
+def documents(db: Path) -> dict[str, str]:
+    with sqlite3.connect(db) as conn:
+        return dict(conn.execute("SELECT title, text FROM documents"))
+
+
 def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def factscore_db(path: Path, n: int = 5) -> Path:
+    """FActScore's documents-only DB."""
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE documents (title PRIMARY KEY, text)")
+        conn.executemany("INSERT INTO documents VALUES (?, ?)", [(f"Doc {i}", f"Text number {i}.") for i in range(n)])
+    return path
+
+
+def train_config(tmp_path: Path, kb: Path, build_from: Path, mode: str = "bm25"):
+    """A training config whose reward KB is ``kb``, built from ``build_from`` (what ``knowrl.train`` loads)."""
+    config = tmp_path / f"run-{build_from.stem}.yaml"
+    train = jsonl(tmp_path / "train.jsonl", [{"prompt": "Where is the Eiffel Tower?", "answer": "Paris"}])
+    config.write_text(
+        json.dumps(
+            {
+                "model": {"name_or_path": "tiny"},
+                "data": {"train": str(train)},
+                "kb": {"build_from": str(build_from)},
+                "reward": {"factuality": {"kb_path": str(kb), "retrieval_mode": mode}},
+            }
+        )
+    )
+    return load_train_config(config)
+
+
+def refused(config, kb: Path) -> str:
+    with pytest.raises(ConfigError) as caught:
+        ensure_kb(config)
+    message = str(caught.value)
+    assert "\n" not in message and "reward.factuality.kb_path" in message and "kb.build_from" in message, message
+    assert f"--db {kb} --overwrite" in message, message  # what to do
+    return message
+
+
+# H1 ---------------------------------------------------------------------------------------------------------------
+
+
+def test_training_refuses_a_kb_built_from_another_file_and_rebuilds_only_its_own(tmp_path):
+    """`retrieval.build --input mine.jsonl --db mine.db`, then a run with `kb.build_from: smoke docs` and that KB:
+    mine.db held only the smoke documents. Now refused, untouched, no lock file beside it; a KB stamped from this
+    file (as runs before the build recorded its input stamped it) is still rebuilt when the file changes."""
+    mine = jsonl(tmp_path / "mine.jsonl", MINE)
+    smoke = jsonl(tmp_path / "smoke.jsonl", [{"title": t, "text": x} for t, x in CORPUS])
+    kb = tmp_path / "mine.db"
+    assert run_build("--input", mine, "--db", kb, "--no-dense").returncode == 0
+    before = digest(kb)
+    message = refused(train_config(tmp_path, kb, smoke), kb)
+    assert str(mine) in message and str(smoke) in message
+    from knowrl.kb import check_kb  # knowrl.train's check, before --overwrite removes anything
+
+    with pytest.raises(ConfigError, match="reward.factuality.kb_path"):
+        check_kb(train_config(tmp_path, kb, smoke))
+    assert digest(kb) == before and documents(kb) == {"Mine": MINE[0]["text"]}
+    assert not (tmp_path / "mine.db.lock").exists()
+
+    own = tmp_path / "own.db"  # the run's own KB, stamped as before builds recorded their input
+    config = train_config(tmp_path, own, smoke)
+    ensure_kb(config)
+    with sqlite3.connect(own) as conn:
+        conn.execute("DELETE FROM meta WHERE key = 'built_from'")
+    jsonl(smoke, [{"title": t, "text": x} for t, x in CORPUS[1:]])
+    ensure_kb(config)
+    assert documents(own) == dict(CORPUS[1:]), "its own input changed: rebuilt as exactly the file"
+
+
+def test_training_refuses_a_factscore_db_and_the_demo_kb(tmp_path):
+    """KnowRL's `knowledge_base.db` (documents only) with `kb.build_from: extra.jsonl` lost its documents."""
+    extra = jsonl(tmp_path / "extra.jsonl", MINE)
+    fs = factscore_db(tmp_path / "knowledge_base.db")
+    before = digest(fs)
+    assert "does not say what it was built from" in refused(train_config(tmp_path, fs, extra), fs)
+    assert digest(fs) == before and len(documents(fs)) == 5
+
+    demo = tmp_path / "demo.db"
+    build(demo, [Document(t, x) for t, x in CORPUS], dense_index=False, progress=False, preset="demo")
+    before = digest(demo)
+    assert "demo preset" in refused(train_config(tmp_path, demo, extra), demo)
+    assert digest(demo) == before
+
+
+def test_an_interrupted_build_is_finished_by_its_input_and_refused_by_another(tmp_path, monkeypatch):
+    """A run killed after the documents were committed, before the build finished: the next run of the same
+    `kb.build_from` finishes it; a run of another file is refused (it replaced it before)."""
+    import retrieval.build as build_module
+
+    smoke = jsonl(tmp_path / "smoke.jsonl", [{"title": t, "text": x} for t, x in CORPUS])
+    other = jsonl(tmp_path / "other.jsonl", MINE)
+    kb = tmp_path / "kb.db"
+    real = build_module.sync_passages
+
+    def killed(*args, **kwargs):
+        real(*args, **kwargs)  # commits the documents and passages
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(build_module, "sync_passages", killed)
+    with pytest.raises(KeyboardInterrupt):
+        ensure_kb(train_config(tmp_path, kb, smoke))
+    monkeypatch.setattr(build_module, "sync_passages", real)
+    assert documents(kb) == dict(CORPUS) and not is_built(kb, dense_index=False)
+
+    before = digest(kb)
+    assert str(smoke) in refused(train_config(tmp_path, kb, other), kb)
+    assert digest(kb) == before
+    ensure_kb(train_config(tmp_path, kb, smoke))
+    assert is_built(kb, dense_index=False) and documents(kb) == dict(CORPUS)
+
+
+# H2 ---------------------------------------------------------------------------------------------------------------
+
+
+def test_build_replaces_a_factscore_db_only_with_overwrite(tmp_path):
+    """`--input extra.jsonl --db fs.db`: exit 0, fs.db's 5 documents gone. A `--from-db` KB records no input either."""
+    extra = jsonl(tmp_path / "extra.jsonl", MINE)
+    fs = factscore_db(tmp_path / "fs.db")
+    before = digest(fs)
+    line = one_line(run_build("--input", extra, "--db", fs, "--no-dense"))
+    assert "--overwrite" in line and "does not say what it was built from" in line
+    assert digest(fs) == before
+
+    copy = tmp_path / "copy.db"
+    assert run_build("--from-db", fs, "--db", copy, "--no-dense").returncode == 0
+    assert "--overwrite" in one_line(run_build("--input", extra, "--db", copy, "--no-dense"))
+    assert len(documents(copy)) == 5
+
+    assert run_build("--input", extra, "--db", fs, "--no-dense", "--overwrite").returncode == 0
+    assert documents(fs) == {"Mine": MINE[0]["text"]}
+
+
+def test_build_replaces_another_inputs_kb_only_with_overwrite_and_rebuilds_its_own(tmp_path):
+    """A KB built from a.jsonl: `--input b.jsonl` and `--preset demo` replaced it, exit 0. Now refused; the same
+    input rebuilds it as exactly its content (a removed document goes), and --overwrite makes it b's."""
+    a = jsonl(tmp_path / "a.jsonl", [{"title": t, "text": x} for t, x in CORPUS])
+    b = jsonl(tmp_path / "b.jsonl", MINE)
+    kb = tmp_path / "kb.db"
+    assert run_build("--input", a, "--db", kb, "--no-dense").returncode == 0
+    before = digest(kb)
+    for source in (["--input", b], ["--preset", "demo"]):
+        line = one_line(run_build(*source, "--db", kb, "--no-dense"))
+        assert f"built from {a}" in line and "--overwrite" in line
+        assert digest(kb) == before
+
+    jsonl(a, [{"title": t, "text": x} for t, x in CORPUS[1:]])
+    assert run_build("--input", a, "--db", kb, "--no-dense").returncode == 0
+    assert documents(kb) == dict(CORPUS[1:])
+    assert run_build("--input", b, "--db", kb, "--no-dense", "--overwrite").returncode == 0
+    assert documents(kb) == {"Mine": MINE[0]["text"]}
+    assert run_build("--input", b, "--db", kb, "--no-dense").returncode == 0, "now b's own"
 
 
 # H12 --------------------------------------------------------------------------------------------------------------

@@ -28,7 +28,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _build(source: Path, db: Path) -> subprocess.CompletedProcess:
     command = [sys.executable, "-m", "retrieval.build", "--input", str(source), "--db", str(db), "--no-dense"]
-    return subprocess.run([*command, "--no-progress"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    # --overwrite: old.jsonl's KB is rebuilt from new.jsonl, another input (audit 59, H2)
+    return subprocess.run(
+        [*command, "--no-progress", "--overwrite"], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_a_torn_row_keeps_only_the_document_it_may_be(tmp_path: Path) -> None:

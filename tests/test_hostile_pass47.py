@@ -182,7 +182,7 @@ def test_one_ruled_out_after_a_refusal_commits_to_nothing() -> None:
 
 def _build(docs: list[dict[str, str]], source: Path, db: Path) -> None:
     source.write_text("".join(json.dumps(d) + "\n" for d in docs), encoding="utf-8")
-    argv = ["--input", str(source), "--db", str(db), "--no-dense", "--no-progress"]
+    argv = ["--input", str(source), "--db", str(db), "--no-dense", "--no-progress", "--overwrite"]  # another input
     done = subprocess.run([sys.executable, "-m", "retrieval.build", *argv], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
 

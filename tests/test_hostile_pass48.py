@@ -108,10 +108,24 @@ def test_a_no_dense_rebuild_removes_the_index_of_the_old_text(
     build(db, [Document("Paris", "Paris is the capital of France.")], progress=False, embedder=embedder)
     index, manifest = dense.index_paths(db)
     assert index.exists() and manifest.exists()
-    build(db, [Document("Paris", "Paris is the capital of France.")], progress=False, dense_index=False, replace=True)
+    build(
+        db,
+        [Document("Paris", "Paris is the capital of France.")],
+        progress=False,
+        dense_index=False,
+        replace=True,
+        overwrite=True,
+    )
     assert index.exists()  # the same text: the index still describes it
     with caplog.at_level(logging.WARNING, logger="retrieval.build"):
-        build(db, [Document("Lyon", "Lyon is a city in France.")], progress=False, dense_index=False, replace=True)
+        build(
+            db,
+            [Document("Lyon", "Lyon is a city in France.")],
+            progress=False,
+            dense_index=False,
+            replace=True,
+            overwrite=True,
+        )
     assert not index.exists() and not manifest.exists()
     assert "described the KB's old text and was removed" in caplog.text
 

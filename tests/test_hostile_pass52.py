@@ -84,7 +84,9 @@ def test_a_model_that_cannot_load_leaves_the_kb_as_it_was(tmp_path: Path) -> Non
     (tmp_path / "b.jsonl").write_text(json.dumps({"title": "Beta", "text": "Beta is a letter."}) + "\n")
     assert _build(tmp_path, "--input", "a.jsonl", "--db", "kb.db", "--no-dense").returncode == 0
     before = (tmp_path / "kb.db").read_bytes()
-    done = _build(tmp_path, "--input", "b.jsonl", "--db", "kb.db", "--model", str(tmp_path / "no-such-model"))
+    done = _build(
+        tmp_path, "--input", "b.jsonl", "--db", "kb.db", "--overwrite", "--model", str(tmp_path / "no-such-model")
+    )
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip().splitlines()[-1].startswith("error: embedding model"), done.stderr
     assert (tmp_path / "kb.db").read_bytes() == before

@@ -95,7 +95,7 @@ def test_retrieval_bench_takes_a_new_file_or_a_demo_build(tmp_path: Path) -> Non
     documents = [Document(title=d["title"], text=d["text"]) for d in DOCUMENTS]
     build(db, documents, progress=False, dense_index=False, preset="demo")
     assert foreign_kb(db) is None  # a demo build (the bench's own, or retrieval.build --preset demo)
-    build(db, documents[:2], progress=False, dense_index=False, replace=True)
+    build(db, documents[:2], progress=False, dense_index=False, replace=True, overwrite=True)
     assert "not a demo build" in (foreign_kb(db) or "")  # other documents built into it: no longer the demo
     notes = tmp_path / "notes.db"
     notes.write_text("my notes\n")

@@ -118,10 +118,19 @@ def test_a_builds_own_stale_index_is_still_removed(tmp_path: Path, caplog: pytes
     dense.Manifest(**fields, checksum="0", faiss_version="1", built_at=0.0).write(manifest)
     index.write_bytes(b"an earlier build's index")
     with caplog.at_level(logging.WARNING, logger="retrieval.build"):
-        build_kb(db, [Document("Lyon", "Lyon is in France.")], progress=False, dense_index=False, replace=True)
+        build_kb(
+            db,
+            [Document("Lyon", "Lyon is in France.")],
+            progress=False,
+            dense_index=False,
+            replace=True,
+            overwrite=True,
+        )
     assert not index.exists() and not manifest.exists() and "was removed" in caplog.text
     dense.Manifest(**fields, checksum="0", faiss_version="1", built_at=0.0).write(manifest)
-    build_kb(db, [Document("Nice", "Nice is in France.")], progress=False, dense_index=False, replace=True)
+    build_kb(
+        db, [Document("Nice", "Nice is in France.")], progress=False, dense_index=False, replace=True, overwrite=True
+    )
     assert not manifest.exists()
 
 

@@ -232,14 +232,16 @@ def test_a_build_stopped_before_its_passages_leaves_the_kb_as_it_was(tmp_path, m
     from retrieval.sources import Document
 
     db = tmp_path / "kb.db"
-    build(db, [Document("Paris", "Paris is a city.")], progress=False, dense_index=False, replace=True)
+    build(db, [Document("Paris", "Paris is a city.")], progress=False, dense_index=False, replace=True, overwrite=True)
 
     def killed(conn, progress=True):  # noqa: ANN001, ANN202 - sync_passages' signature
         raise KeyboardInterrupt
 
     monkeypatch.setattr(build_module, "sync_passages", killed)
     with pytest.raises(KeyboardInterrupt):
-        build(db, [Document("Lyon", "Lyon is a city.")], progress=False, dense_index=False, replace=True)
+        build(
+            db, [Document("Lyon", "Lyon is a city.")], progress=False, dense_index=False, replace=True, overwrite=True
+        )
     with sqlite3.connect(db) as conn:
         assert [t for (t,) in conn.execute("SELECT title FROM documents")] == ["Paris"]
         assert [t for (t,) in conn.execute("SELECT title FROM passages")] == ["Paris"]
