@@ -71,3 +71,49 @@ def test_a_year_supports_its_decade_and_no_other() -> None:
     assert facts.supported("Oliver Twist was first published in the 1830s.", said)
     assert not facts.supported("Oliver Twist was first published in the 1840s.", said)
     assert not facts.supported("Oliver Twist was first published in the early 1830s.", said)
+
+
+# the landing review of this session's rules: right answers they first failed, and the wrong ones they still catch
+LANDING_RIGHT = [
+    ("Germany beat Brazil 7-1.", "Germany", "Which team beat Brazil 7-1 in 2014?"),
+    ("Harold was defeated by William the Conqueror.", "William the Conqueror", "Who defeated Harold at Hastings?"),
+    ("Foreman lost to Muhammad Ali.", "Muhammad Ali", "Whom did Foreman lose to in 1974?"),
+    ("Usain Bolt, Jamaica.", "Usain Bolt", "Who won the men's 100m at the 2008 Olympics?"),
+    ("Mozart, Austria.", "Mozart", "Who composed The Magic Flute?"),
+    ("Argentina, in Mexico.", "Argentina", "Who won the 1986 World Cup?"),
+    ("He was King of France.", "France", "Which country did Louis XIV rule?"),
+    ("In the Palace of Versailles.", "Versailles", "Where was the Treaty of Versailles signed?"),
+    (
+        "Washington, D.C., not to be confused with Washington State.",
+        "Washington, D.C.",
+        "What is the capital of the United States?",
+    ),
+    ("Columbia (not the District of Columbia).", "Columbia", "What is the capital of South Carolina?"),
+    (
+        "George Washington, after whom Washington State is named.",
+        "George Washington",
+        "Who was the first president of the United States?",
+    ),
+    ("Andrew Johnson, who came after Lincoln.", "Andrew Johnson", "Who was the first president after Lincoln?"),
+]
+LANDING_WRONG = [
+    ("Ali was knocked out by George Foreman.", "George Foreman", "Who lost the Rumble in the Jungle in 1974?"),
+    ("The Tower of London.", "London", "Which city is the British Museum in?"),
+    ("Washington State.", "George Washington", "Who was the first president of the United States?"),
+]
+
+
+@pytest.mark.parametrize(("answer", "gold", "question"), LANDING_RIGHT)
+def test_the_landing_review_s_right_answers_stay_right(answer: str, gold: str, question: str) -> None:
+    assert grade(answer, gold, question).name == "CORRECT"
+
+
+@pytest.mark.parametrize(("answer", "gold", "question"), LANDING_WRONG)
+def test_the_landing_review_s_wrong_answers_stay_wrong(answer: str, gold: str, question: str) -> None:
+    assert grade(answer, gold, question).name == "INCORRECT"
+
+
+def test_pairs_stop_at_the_next_clause_and_wins_keep_their_prize() -> None:
+    assert not facts.contradicted("Germany beat Spain.", ["Spain beat Italy, and Germany lost to Argentina."])
+    assert not facts.contradicted("Bush won the 2000 election over Gore.", ["Gore won the popular vote over Bush."])
+    assert not facts.contradicted("The road runs from Boston to New York.", ["The road runs from New York to Boston."])

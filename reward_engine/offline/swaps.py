@@ -83,6 +83,11 @@ def _side(name: str) -> frozenset[str]:
     return frozenset(w for w in name.lower().split() if w not in ("the", "of", "de"))
 
 
+def _prize(text: str) -> frozenset[str]:
+    """What a win "over" someone was of: its content words, stemmed, numbers too ("2000", "election")."""
+    return frozenset(stem(w) for w in _tokens(text) if _content(w) or w.isdigit())
+
+
 def _pairs(text: str, question: str = "") -> set[tuple[frozenset[str], str, frozenset[str]]]:
     """(first name's words, relation, second name's words): the ordered pairs a text states, each relation in one
     direction (winner first, earlier first, chosen first). With ``question``, a win "over" someone counts only for a
@@ -98,15 +103,20 @@ def _pairs(text: str, question: str = "") -> set[tuple[frozenset[str], str, froz
         if found["pref"] and not re.search(r"(?i)\bprefer\w*\s+\S+(?:\s+\S+){0,3}\s*$", text[: found.end("a")]):
             continue  # "to" orders a pair only after "prefers" ("prefers Raoul to the Phantom")
         if question and found["prize"] is not None:
-            prize = {stem(w) for w in _tokens(found["prize"]) if _content(w)}
-            if not prize & {stem(w) for w in _tokens(question)}:
+            named = {w for w in _prize(found["prize"]) if not w[:1].isdigit()}  # the prize's words, not its year
+            if not named & {stem(w) for w in _tokens(question)}:
                 continue
         a = _side(found["a"])
         # the second side may be a list: "ahead of Andrés Iniesta and Xavi" puts both behind (review 59)
         more = _MORE_SIDES.match(text, found.end("b"))[0]  # never None: the pattern matches the empty string
+        if more and not _LIST_ENDS.match(text, found.end("b") + len(more)):
+            more = ""  # "Spain beat Italy, and Germany lost to Argentina": a clause of its own (landing review 59)
+        # a win "over" someone is of its prize: "won the 2000 election over Gore" is not turned by "Gore won the
+        # popular vote over Bush" (landing review 59)
+        won = "beat" if found["prize"] is None else " ".join(["beat", *sorted(_prize(found["prize"]))])
         for b in [_side(found["b"]), *(_side(s) for s in _SIDE_SPLIT.split(more) if s)]:
             if found["won"]:
-                out.add((a, "beat", b))
+                out.add((a, won, b))
             elif found["lost"]:
                 out.add((b, "beat", a))
             elif found["first"] or found["first_by"]:
@@ -120,6 +130,7 @@ def _pairs(text: str, question: str = "") -> set[tuple[frozenset[str], str, froz
     return out
 
 
+_LIST_ENDS = re.compile(r"\s*(?:[.;:!?,)]|$|(?:in|at|on|for|by|during|with|from|to|after|before)\b)")
 _MORE_SIDES = re.compile(rf"(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+){_SIDE})*")
 _SIDE_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 
@@ -145,9 +156,24 @@ def asks_a_win(question: str) -> bool:
     return bool(_ASKS_A_WIN.search(question)) and not _ASKS_A_LOSS.search(question)
 
 
+# the loser's forms only: "Who lost ...?", the runner-up, "Whom did X beat?", "Who was beaten (in ...)?"; never "Who
+# beat X?", "Whom did X lose to?" or "Who was X beaten by?", which ask for the winner (landing review 59)
+_ASKS_THE_LOSER = re.compile(
+    r"(?i)\b(?:who|which\s+\w+|what\s+\w+)\s+(?:lost|loses|was\s+(?:beaten|defeated|knocked\s+out|eliminated)"
+    r"(?!\s+by)|finished\s+second|came\s+second)\b|\b(?:loser|losers|runners?-up)\b|"
+    r"\b(?:did|does|do)\s+[\w' .-]{1,60}?\s+(?:beat|defeat|knock\s+out|eliminate)\b"
+)
+
+
 def asks_a_loss(question: str) -> bool:
-    """Who or what lost, or whom the winner beat, not who won."""
-    return bool(_ASKS_A_LOSS.search(question)) and not _ASKS_A_WIN.search(question)
+    """Who or what lost, or whom the winner beat, not who won (nor who beat someone: the winner asked by the loss).
+
+    >>> asks_a_loss("Who lost the Rumble in the Jungle?"), asks_a_loss("Whom did Ali beat in 1974?")
+    (True, True)
+    >>> asks_a_loss("Which team beat Brazil 7-1?"), asks_a_loss("Whom did Foreman lose to?")
+    (False, False)
+    """
+    return bool(_ASKS_THE_LOSER.search(question)) and not _ASKS_A_WIN.search(question)
 
 
 def on_the_losing_side(question: str, response: str, sentences: list[str]) -> bool:
@@ -179,7 +205,7 @@ def on_the_losing_side(question: str, response: str, sentences: list[str]) -> bo
             for w in said
         ):
             continue  # "..., but the Lakers won the 1985 Finals": the sentence gives it the win (landing review)
-        pairs += [(a, b) for a, rel, b in _pairs(sentence, question) if rel == wanted]
+        pairs += [(a, b) for a, rel, b in _pairs(sentence, question) if rel.split()[0] == wanted]
     return any(said <= b for _, b in pairs) and not any(said & a for a, _ in pairs)
 
 
@@ -239,6 +265,10 @@ def _ends(text: str) -> list[tuple[str, frozenset[str], frozenset[str]]]:
     return out
 
 
+# verbs of a move made once: a road "runs from Boston to New York" both ways (landing review 59)
+_MOVING = ("mov", "reloc", "switch", "transfer", "chang", "return", "went", "go", "convert", "renam", "migrat", "fled")
+
+
 def move_turned(claim: str, passage: str) -> bool:
     """The claim's move "from" one end "to" the other is the passage's the other way round: "moved from channel
     314 to channel 41" where it "moved from channel 41 to channel 314" (hostile pass 59: supported).
@@ -248,7 +278,7 @@ def move_turned(claim: str, passage: str) -> bool:
     >>> move_turned("Faction moved from channel 41 to channel 314.", "Faction moved from channel 41 to channel 314.")
     False
     """
-    told = _ends(passage)
+    told = [(v, a, b) for v, a, b in _ends(passage) if not v or v.startswith(_MOVING)]
 
     def said(verb: str, a: frozenset[str], b: frozenset[str]) -> bool:
         return any(x == a and y == b and (not verb or v == verb) for v, x, y in told)

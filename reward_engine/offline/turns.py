@@ -1233,7 +1233,10 @@ def said_the_wrong_side(text: str, question: str | None, gold: str) -> bool:
     side, other_side = (_AFTER, _BEFORE) if first else (_BEFORE, _AFTER)
     said = written(normalize(gold))
     gold_words = set(normalize(gold).split())
-    asked = set(re.findall(r"[a-z0-9][\w'-]*", (question or "").lower())) - gold_words
+    # the question's other options ("Black Lightning or Static Shock"), never any name it holds: "Andrew Johnson, who
+    # came after Lincoln." answers "the first president after Lincoln" (landing review 59)
+    options = " ".join(questions.offered(question)).lower()
+    asked = set(re.findall(r"[a-z0-9][\w'-]*", options)) - gold_words
     name = r"(?:the\s+)?(?P<other>[A-Z0-9][\w'-]*(?:\s+[A-Z0-9][\w'-]*){0,2})"
     for sentence in re.split(r"(?<=[.!?;])\s+", text):
         if _HEARSAY.search(sentence):
