@@ -29,6 +29,7 @@ from reward_engine.offline.answer_forms import (
 from reward_engine.offline.comparatives import compared_the_other_way, misranked, outranked, picks_the_lesser
 from reward_engine.offline.reading import APOSTROPHE_THOUSANDS, CITATION, POSSESSIVE_DESCRIPTION, SECTION_WORDS
 from reward_engine.offline.rewrites import holidays_as_dates, shares_as_percent
+from reward_engine.offline.slots import with_verb_bases
 from reward_engine.offline.text_form import fold_marks, is_statement, normalize
 from reward_engine.offline.words import STOP, WORD, content_words, names, nfkc, one_e_form, stem
 
@@ -1165,6 +1166,9 @@ def _asked_words(question: str) -> list[frozenset[str]]:
     # city hosted ...?" without "city" (the review of pass 38)
     kind = re.match(r"(?i)\W*(?:in |for |from |by |of |to |with )?(?:which|what)\s+([a-z]+)\b", question)
     skip = {stem(w) for w in _ASKING} | (content_words(kind[1]) if kind else set())
+    count = _HOW_MANY_TIMES.match(question)
+    if count:  # "many", "times": the evidence says "once", "twice", "three titles" (hostile pass 60)
+        skip |= {"many", "much"} | ({stem("times")} if count[1] else set())
     out = [frozenset(content_words(question) - skip)]
     for aside in (_ASIDE_SET_OFF, _ASIDE_AT_END):
         rest = aside.sub(" ", question)
@@ -1173,6 +1177,37 @@ def _asked_words(question: str) -> list[frozenset[str]]:
         if rest != question and len(kept) >= 2 and verb and kept not in out:
             out.append(kept)
     return [words for words in out if words]
+
+
+_ASKS_WHEN = re.compile(r"(?i)\W*(?:when|(?:in\s+)?(?:what|which)\s+(?:year|decade|century|month))\b")
+# an answer that it never happened at all, nothing else said
+_NEVER_HAPPENED = re.compile(
+    r"(?i)\W*(?:never|not\s+yet|(?:they|he|she|it|we)\s+(?:never\s+(?:have|has|had|did)|(?:have|has|had)\s+never"
+    r"(?:\s+\w+){0,4}|never(?:\s+\w+){1,4}|(?:didn't|did\s+not|haven't|have\s+not|hasn't|has\s+not)(?:\s+\w+){0,4})|"
+    r"it\s+(?:never|has\s+never|hasn't|has\s+not)\s+(?:happened|been\s+\w+)|no\s+one\s+(?:ever\s+)?(?:has|did))\W*"
+)
+_HOW_MANY_TIMES = re.compile(r"(?i)\W*how\s+(?:many|much)\b(\s+times\b)?")
+# "once" as a count where a count of times is asked ("He won the French Open once, in 1989"), not "once the capital"
+_ONCE = re.compile(r"(?i)\bonce\b(?=\s*[,.;]|\s*$|\s+(?:in|during|at|before|after|and|only|so\s+far)\b)")
+# an answer of no times at all: "None.", "Zero.", "Never.", "Not once." (hostile pass 60: paid 1 against "once")
+_NO_TIMES = re.compile(
+    r"(?i)\W*(?:none|zero|never|not\s+once|no\s+times|0)(?:\s+times)?(?:\s*[,;:-]\s*(?:he|she|they|it)\s+"
+    r"(?:never|has\s+never|have\s+never|did\s+not|didn't)\b[^.]*)?\W*"
+)
+
+
+def counted_times(question: str, response: str, passages: list[str]) -> tuple[str, list[str]]:
+    """Where a count of times is asked, the evidence's "once" and the response's "None." as the counts they are
+    ("1 time", "0 times"), as ``times_in_digits`` reads "twice".
+
+    >>> counted_times("How many times did he win?", "None.", ["He won once, in 1989."])
+    ('0 times', ['He won 1 time, in 1989.'])
+    """
+    found = _HOW_MANY_TIMES.match(question or "")
+    if not found or not found[1]:
+        return response, passages
+    response = "0 times" if _NO_TIMES.fullmatch(response) else _ONCE.sub("1 time", response)
+    return response, [_ONCE.sub("1 time", p) for p in passages]
 
 
 _SPAN = re.compile(r"\b(1\d{3}|20\d{2})\s*(?:-|\u2013|to|until|through)\s*(1\d{3}|20\d{2})\b")
@@ -1199,7 +1234,7 @@ def _answering(asked: frozenset[str], passages: list[str]) -> tuple[list, list]:
             # toward the question's words: "She won ... in Chemistry in 1911" answers a question naming Curie)
             pronoun = _PRONOUN.search(sentence)
             held = (words | before if pronoun else words) | _spanned(sentence, asked)
-            if len(one_e_form(held) & one_e_form(asked)) >= need:
+            if len(one_e_form(with_verb_bases(held)) & one_e_form(with_verb_bases(asked))) >= need:
                 for clause in _answering_clauses(sentence, asked, need):
                     answering.append((passage, clause, frozenset(held if clause == sentence else _words(clause))))
                     named_runs.append(_name_runs(clause) + (_name_runs(before_text) if pronoun else []))
@@ -1460,7 +1495,7 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     response = turns.without_value_set_aside(response)  # "1991, not 1989" gives 1991 (hostile pass 18)
     # "twice" is a count: "Three times." against "a republic twice" (hostile pass 51: no count read, Binary RAR paid 1)
     passages = [times_in_digits(fold_marks(p)) for p in passages]
-    response = times_in_digits(response)
+    response, passages = counted_times(question, times_in_digits(response), passages)
     if any(re.search(r"\d", p) for p in passages):  # evidence in words is read as words (review 41)
         response = _count_in_digits(response, question)  # "Three rounds." for how many rounds (hostile pass 40)
     response = _country_as_written(response, passages)  # "USA" where it says "the United States" (pass 18)
@@ -1504,6 +1539,8 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     runs = [run for found in named_runs for run in found]
     if not answering:
         return False
+    if _ASKS_WHEN.match(question) and _NEVER_HAPPENED.fullmatch(response):
+        return True  # "They never have." where an answering sentence says when they did (hostile pass 60)
     if _superlative_given_another(question, response, [w for _, _, w in answering]):
         return True
     if _only_the_replaced(question, response, [s for _, s, _ in answering]):
@@ -1572,6 +1609,7 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     asked_forms = asked | one_e_form(asked)
     named, negative, said, kept = _said(response, asked_forms)
     said -= _modal_words(response)  # "She will end up with Micah." names no "Will" (hostile pass 30)
+    said -= _REFLEXIVES  # "Dolly Parton wrote it herself.": no word of another answer
     if any(negative & words for _, _, words in answering):
         return True
     if _denied_of_the_answer(response, question, runs):
@@ -1642,10 +1680,12 @@ def _agents(question: str, passages: list[str]) -> list[str]:
     participle = _PARTICIPLES.get(past, past)
     text = " ".join(passages)
     found = re.findall(rf"{_AGENT_NAME}\s+(?:also\s+|first\s+)?{re.escape(past)}\b", text)
-    found += re.findall(rf"(?i:\b{re.escape(participle)})\s+by\s+{_AGENT_NAME}", text)
+    # "written and performed by Dolly Parton": the doer of both (review 37's case, answered since pass 60)
+    found += re.findall(rf"(?i:\b{re.escape(participle)}(?:\s+and\s+[a-z]+)?)\s+by\s+{_AGENT_NAME}", text)
     return [f for f in found if f not in ("He", "She", "It", "They", "The", "This")]
 
 
+_REFLEXIVES = frozenset("myself yourself himself herself itself ourselves yourselves themselves".split())
 _MODALS = frozenset("will may can might must shall would could".split())
 
 
@@ -2123,7 +2163,18 @@ _SAID_OF_IT = re.compile(rf"\s*(?i:he|she|they|it)\s+(?:also\s+|later\s+|then\s+
 
 
 def _names_it(said: list[str], run: tuple[str, ...]) -> bool:
-    """``said`` is ``run`` or the run with words left out, its last word kept; a letter stands for its word."""
+    """``said`` is ``run`` or the run with words left out, its last word kept; a letter stands for its word. A name
+    "X of Y" is X's: "Lindos" alone names the town, not Chares of Lindos (hostile pass 60), and "Chares" names him.
+
+    >>> _names_it(["lindos"], ("chares", "of", "lindos")), _names_it(["chares"], ("chares", "of", "lindos"))
+    (False, True)
+    """
+    if "of" in run[1:-1]:
+        head = run[run.index("of", 1) - 1]
+        if head not in said:
+            return False
+        said = said[: said.index(head) + 1] if said[-1] != run[-1] else said
+        run = run if said[-1] == run[-1] else run[: run.index("of", 1)]
     if said[-1] != run[-1]:
         return False
     at = 0

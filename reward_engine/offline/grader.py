@@ -220,6 +220,28 @@ _BACK_TOGETHER = re.compile(
 )
 
 
+_HYPHEN_SUFFIXES = frozenset("based born bred style like era made type esque class wide speaking language".split())
+
+
+def _hyphened_to_another(text: str, variant: str, gold_raw: str) -> bool:
+    """The gold is one part of a hyphened word whose other part the gold does not hold: another direction,
+    another state or another thing ("North-west" for north, "Austria-Hungary" for Austria); not a description
+    ("Paris-based", "Gothic-style").
+
+    >>> _hyphened_to_another("North-west.", "north", "north"), _hyphened_to_another("Paris-based.", "paris", "Paris")
+    (True, False)
+    """
+    if " " in variant:
+        return False
+    gold_words = set(normalize(gold_raw).split())
+    for found in re.finditer(rf"(?i)(?:\b([^\W\d_]+)-)?\b{re.escape(variant)}\b(?:-([^\W\d_]+)\b)?", text):
+        for part in (found[1], found[2]):
+            word = normalize(part).strip() if part else ""
+            if len(word) > 1 and word not in gold_words and word not in _HYPHEN_SUFFIXES:
+                return True
+    return False
+
+
 def _left_behind(before: str, text: str, reading: Reading) -> bool:
     """The gold as the one left or passed over ("she finally divorces Jake", "chooses him over Stefan"), where the
     question asks whom someone ends up with, not a spouse or a parting, and the answer does not bring them back
@@ -1410,6 +1432,10 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
         at = find_word(seg, variant)
         if at < 0 or (variant == family and spelling.another_given_name(candidate.text, seg[:at], gold)):
             continue
+        if variant == family and spelling.another_name_after(candidate.text, seg[:at], gold):
+            return Label.INCORRECT  # "King George VI." for William Lyon Mackenzie King (hostile pass 60)
+        if variant != family and _hyphened_to_another(candidate.text, variant, gold_raw):
+            return Label.INCORRECT  # "North-west." for north, "Austria-Hungary" for Austria (hostile pass 60)
         before, after = seg[:at], seg[at + len(variant) :]
         if _NEGATION_BEFORE.search(before + " ") or _NEGATION_AFTER.match(after) or _RELATIVE_TO.search(before):
             return Label.INCORRECT

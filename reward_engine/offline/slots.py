@@ -64,6 +64,19 @@ _FORMS = {
     "chosen": "choose", "beat": "beat", "beaten": "beat", "held": "hold", "holder": "hold",
     "author": "write", "authored": "write",
 }  # fmt: skip
+
+
+def with_verb_bases(words: Iterable[str]) -> set[str]:
+    """``words`` with each irregular verb form's base added: "won" meets the question's "win" (hostile pass 60:
+    "The Steelers won Super Bowl XIV" did not answer "When did the Steelers win ...?").
+
+    >>> sorted(with_verb_bases({"won", "cup"}))
+    ['cup', 'win', 'won']
+    """
+    words = set(words)
+    return words | {_FORMS[w] for w in words if w in _FORMS}
+
+
 _DOER = re.compile(r"^(?P<base>\w{4,}?)(?:er|or)$")  # "inventor", "director", "painter": invent, direct, paint
 
 

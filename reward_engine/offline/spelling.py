@@ -55,6 +55,28 @@ def another_given_name(text: str, before: str, gold: str) -> bool:
     return other
 
 
+def another_name_after(text: str, before: str, gold: str) -> bool:
+    """The family name goes on into a name the gold does not hold: "King George VI." for William Lyon Mackenzie
+    King names the king, not the prime minister (hostile pass 60); "Mackenzie King, prime minister" and "King led
+    Canada" stop at the comma or a small word. A numeral or a suffix after it ("Henry Ford II", "King Jr.") is
+    left to the other rules. ``before`` is the normalised text before the family name.
+
+    >>> another_name_after("King George VI.", "", "william lyon mackenzie king")
+    True
+    >>> another_name_after("Mackenzie King, the Liberal leader.", "mackenzie", "william lyon mackenzie king")
+    False
+    """
+    tokens, seen, want = text.split(), 0, len(before.split())
+    at = next((i for i, t in enumerate(tokens) if (seen := seen + len(normalize(t).split())) > want), None)
+    if at is None or at + 1 >= len(tokens) or tokens[at][-1:] in ",;:.!?()\"'\u201d-":
+        return False
+    following = tokens[at + 1]
+    word = normalize(following).split()[:1]
+    if not word or not following[:1].isupper() or word[0] in set(gold.split()) | HONORIFICS:
+        return False
+    return not re.fullmatch(r"(?:[IVX]+|Jr|Sr|Jnr|Snr)\W*", following)
+
+
 _DOTTED_INITIALS = re.compile(r"(?:[A-Z]\.){2,3}")
 
 

@@ -72,7 +72,8 @@ _CHOSEN = r"(?:(?:chooses|chose|chosen|picks|picked|prefers|preferred|favou?rs|f
 _ORDERED = re.compile(
     rf"(?P<a>{_SIDE})\s+(?:{_CHOSEN}|(?:(?:chooses|chose|chosen|picks|picked|prefers|preferred|favou?rs|"
     rf"favou?red)\s+)?(?P<pref>to)|(?P<won>{_WON})|(?P<lost>{_LOST})|(?P<first>preceded|precedes)|"
-    rf"(?P<later>succeeded|succeeds)|(?:was|were|is|are)\s+(?P<first_by>succeeded)\s+by|"
+    rf"(?P<later>succeeded|succeeds|replaced|replaces|(?:took|takes|taken)\s+over\s+(?:[a-z]+\s+){{0,3}}?from)|"
+    rf"(?:was|were|is|are)\s+(?P<first_by>succeeded|replaced)\s+by|"
     rf"(?:was|were|is|are)\s+(?P<later_by>preceded)\s+by|(?P<other>outsold|outsells|outranks|outranked))\s+"
     rf"(?P<b>{_SIDE})"
 )

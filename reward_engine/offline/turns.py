@@ -1210,8 +1210,15 @@ def outdone(text: str, question: str | None, gold: str) -> bool:
 # a question asking which of them came first (or last), and a clause putting the gold after (or before) another name
 _ASKS_FIRST = re.compile(r"(?i)\b(?:first|earliest|earlier|oldest|older)\b")
 _ASKS_LAST = re.compile(r"(?i)\b(?:last|latest|later|most\s+recent|newest|newer|youngest|younger)\b")
-_AFTER = r"after|later\s+than|newer\s+than|more\s+recently\s+than|more\s+recent\s+than|younger\s+than|following"
-_BEFORE = r"before|earlier\s+than|older\s+than|sooner\s+than|preceding|ahead\s+of"
+# a succession says the order too: "David Lewis took over the role from Les Tremayne" puts Lewis after (pass 60)
+_AFTER = (
+    r"after|later\s+than|newer\s+than|more\s+recently\s+than|more\s+recent\s+than|younger\s+than|following|"
+    r"succeeded|replaced|(?:took|takes)\s+over\s+(?:[a-z]+\s+){0,3}?from"
+)
+_BEFORE = (
+    r"before|earlier\s+than|older\s+than|sooner\s+than|preceding|ahead\s+of|preceded|"
+    r"(?:was|were)\s+(?:succeeded|replaced)\s+by|handed\s+(?:[a-z]+\s+){0,3}?(?:over\s+)?to"
+)
 
 
 def said_the_wrong_side(text: str, question: str | None, gold: str) -> bool:
