@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -128,3 +129,10 @@ def one_error_line(done: subprocess.CompletedProcess, flag: str) -> str:
     lines = [line for line in done.stderr.splitlines() if "error" in line]
     assert len(lines) == 1 and flag in lines[0], done.stderr
     return lines[0]
+
+
+def tree_hashes(folder: Path) -> dict[str, str]:
+    """Every file under ``folder`` by its path and SHA-256: what a job must leave as it was."""
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.rglob("*") if p.is_file()
+    }

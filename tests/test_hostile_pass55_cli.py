@@ -16,7 +16,6 @@ wrote a product out of nothing. Closed here (each test failed on ba91e2c):
 
 from __future__ import annotations
 
-import hashlib
 import json
 import subprocess
 import sys
@@ -25,17 +24,12 @@ from pathlib import Path
 import pytest
 
 from knowrl.config import ConfigError, load_train_config
+from tests.helpers import tree_hashes
 from tests.test_ci_summary import _junit
 
 ROOT = Path(__file__).resolve().parents[1]
 SMOKE = ROOT / "configs" / "smoke.yaml"
 PROBE = ROOT / "configs" / "data" / "boundary-smollm2-k8.json"  # a real probe: smollm2, k 8
-
-
-def _tree(folder: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.rglob("*") if p.is_file()
-    }
 
 
 def test_a_resume_that_changes_the_adapter_or_its_base_names_each_key(tmp_path: Path) -> None:
@@ -44,7 +38,7 @@ def test_a_resume_that_changes_the_adapter_or_its_base_names_each_key(tmp_path: 
     train = [sys.executable, "-m", "knowrl.train", "--config", str(SMOKE), *(f"--set={s}" for s in sets)]
     first = subprocess.run(train, capture_output=True, text=True)
     assert first.returncode == 0, first.stderr[-3000:]
-    before = _tree(out)
+    before = tree_hashes(out)
 
     changed = ["--resume", "--set=lora.r=8", "--set=lora.target_modules=[q_proj]"]
     refused = subprocess.run([*train, *changed], capture_output=True, text=True)
@@ -53,7 +47,7 @@ def test_a_resume_that_changes_the_adapter_or_its_base_names_each_key(tmp_path: 
     assert "lora.r is 4 in the checkpoint, 8 in the config" in refused.stderr
     assert "lora.target_modules is [q_proj, v_proj] in the checkpoint, [q_proj] in the config" in refused.stderr
     assert "checkpoint-1" in refused.stderr and "--overwrite" in refused.stderr
-    assert _tree(out) == before  # nothing trimmed, nothing written
+    assert tree_hashes(out) == before  # nothing trimmed, nothing written
 
     from knowrl.output_dir import claim_output_dir
 

@@ -19,27 +19,15 @@ test failed on 071011f):
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import one_error_line, run_job
+from tests.helpers import one_error_line, run_job, tree_hashes
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return run_job(*args, timeout=timeout)
-
-
-def _tree(folder: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.rglob("*") if p.is_file()
-    }
 
 
 def _users_folder(tmp_path: Path) -> Path:
@@ -62,11 +50,11 @@ def _users_folder(tmp_path: Path) -> Path:
 )
 def test_a_bench_script_refuses_a_work_folder_of_someone_s_files(tmp_path: Path, script: str, more: list[str]) -> None:
     mine = _users_folder(tmp_path)
-    before = _tree(mine)
+    before = tree_hashes(mine)
     out = tmp_path / "out" / "page.md"
-    done = _run(script, "--work", str(mine), "--out", str(out), *more, timeout=300)
+    done = run_job(script, "--work", str(mine), "--out", str(out), *more, timeout=300)
     one_error_line(done, "--work")
-    assert _tree(mine) == before
+    assert tree_hashes(mine) == before
     assert not out.exists()
 
 
@@ -137,15 +125,15 @@ def _train_config(tmp_path: Path, adapter: Path | None, data: str = "smoke_rl.js
 )
 def test_overwrite_refuses_to_remove_the_adapter_the_run_starts_from(tmp_path: Path, job: str, adapter: str) -> None:
     run = _earlier_run(tmp_path)
-    before = _tree(run)
+    before = tree_hashes(run)
     if job == "knowrl.sft":
         config = _train_config(tmp_path, run / adapter, "smoke_sft.json", reward=None, sft={"max_steps": 1})
     else:
         config = _train_config(tmp_path, run / adapter)
-    done = _run("-m", job, "--config", str(config), "--overwrite", timeout=300)
+    done = run_job("-m", job, "--config", str(config), "--overwrite", timeout=300)
     one_error_line(done, "model.adapter")
     assert "output_dir" in done.stderr and "Loading weights" not in done.stderr
-    assert _tree(run) == before
+    assert tree_hashes(run) == before
 
 
 def test_overwrite_refuses_any_input_inside_what_it_removes(tmp_path: Path) -> None:
@@ -183,14 +171,14 @@ def test_regrade_writes_its_out_and_never_its_input(tmp_path: Path) -> None:
     probe = _small_probe(tmp_path)
     before = probe.read_bytes()
     out = tmp_path / "regraded.json"
-    done = _run("-m", "knowrl.effect.probe_candidates", "--regrade", str(probe), "--out", str(out))
+    done = run_job("-m", "knowrl.effect.probe_candidates", "--regrade", str(probe), "--out", str(out))
     assert done.returncode == 0, done.stderr[-2000:]
     assert probe.read_bytes() == before
     regraded = json.loads(out.read_text())
     assert regraded["probe"].keys() == json.loads(before)["probe"].keys()
     assert [r["correct"] for r in regraded["probe"].values()] != [5] * 6  # today's grader's counts
     assert f"--out {out}" in regraded["regraded_by"]
-    again = _run("-m", "knowrl.effect.probe_candidates", "--regrade", str(probe), "--out", str(out))
+    again = run_job("-m", "knowrl.effect.probe_candidates", "--regrade", str(probe), "--out", str(out))
     one_error_line(again, "--out")  # an existing --out only with --overwrite, as the probe's own --out
     assert probe.read_bytes() == before
 
@@ -210,7 +198,7 @@ def test_regrade_refuses_in_one_line(tmp_path: Path, flags: list[str], named: st
     source = {"--out": probe, "reward.json": tmp_path / "reward.json"}.get(named, ROOT / "configs" / "data" / named)
     before = source.read_bytes()
     flags = [f.format(probe=probe, tmp=tmp_path) for f in flags]
-    done = _run("-m", "knowrl.effect.probe_candidates", "--regrade", str(source), *flags)
+    done = run_job("-m", "knowrl.effect.probe_candidates", "--regrade", str(source), *flags)
     one_error_line(done, named)
     assert source.read_bytes() == before
     assert not (tmp_path / "x.json").exists()
@@ -230,19 +218,19 @@ def _reward_log(tmp_path: Path, with_steps: bool = True) -> Path:
 
 @pytest.mark.parametrize("block", ["0", "-3"])
 def test_training_signal_refuses_a_block_below_one(tmp_path: Path, block: str) -> None:
-    done = _run("-m", "knowrl.effect.training_signal", str(_reward_log(tmp_path)), "--block", block)
+    done = run_job("-m", "knowrl.effect.training_signal", str(_reward_log(tmp_path)), "--block", block)
     one_error_line(done, "--block")
     assert done.stdout == ""
 
 
 def test_training_signal_refuses_a_log_with_no_steps(tmp_path: Path) -> None:
     log = _reward_log(tmp_path, with_steps=False)
-    done = _run("-m", "knowrl.effect.training_signal", str(log))
+    done = run_job("-m", "knowrl.effect.training_signal", str(log))
     one_error_line(done, str(log))
     assert done.stdout == ""
-    folder = _run("-m", "knowrl.effect.training_signal", str(tmp_path))  # a folder: one line, not a traceback
+    folder = run_job("-m", "knowrl.effect.training_signal", str(tmp_path))  # a folder: one line, not a traceback
     one_error_line(folder, str(tmp_path))
-    fine = _run("-m", "knowrl.effect.training_signal", str(_reward_log(tmp_path)), "--block", "2")
+    fine = run_job("-m", "knowrl.effect.training_signal", str(_reward_log(tmp_path)), "--block", "2")
     assert fine.returncode == 0 and "| 0-1 | 8 |" in fine.stdout and "| 2-3 | 8 |" in fine.stdout
 
 
@@ -260,7 +248,7 @@ def test_data_of_the_other_stage_is_refused_before_the_policy_loads(
         {"reward": None, "sft": {"max_steps": 1, "max_length": 128}} if job == "knowrl.sft" else {}
     )
     config = _train_config(tmp_path, None, data, **more)
-    done = _run("-m", job, "--config", str(config), timeout=300)
+    done = run_job("-m", job, "--config", str(config), timeout=300)
     one_error_line(done, data)
     assert what in done.stderr
     assert "Loading weights" not in done.stderr  # the model never loaded

@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import pickle
@@ -28,20 +27,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import one_error_line, run_job
+from tests.helpers import one_error_line, run_job, tree_hashes
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
-
-
-def _run(*args: str, timeout: float = 180) -> subprocess.CompletedProcess:
-    return run_job(*args, timeout=timeout)
-
-
-def _tree(folder: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.rglob("*") if p.is_file()
-    }
 
 
 def _users_folder(tmp_path: Path) -> Path:
@@ -66,11 +55,11 @@ def _users_folder(tmp_path: Path) -> Path:
 )
 def test_a_bench_script_refuses_a_work_folder_of_someone_s_files(tmp_path: Path, script: str, more: list[str]) -> None:
     mine = _users_folder(tmp_path)
-    before = _tree(mine)
+    before = tree_hashes(mine)
     out = tmp_path / "out" / "page.md"
-    done = _run(script, "--work", str(mine), "--out", str(out), *more)
+    done = run_job(script, "--work", str(mine), "--out", str(out), *more, timeout=180)
     one_error_line(done, "--work")
-    assert _tree(mine) == before
+    assert tree_hashes(mine) == before
     assert not out.exists()
 
 
@@ -79,12 +68,14 @@ def test_effect_judge_writes_only_into_an_effect_study_s_folder(tmp_path: Path) 
     from knowrl_io.work_folder import claim_work
 
     mine = _users_folder(tmp_path)
-    before = _tree(mine)
-    line = one_error_line(_run("bench/effect_judge.py", "--work", str(mine), "--answers", "1"), "--work")
-    assert "bench/effect.py" in line and _tree(mine) == before
+    before = tree_hashes(mine)
+    line = one_error_line(
+        run_job("bench/effect_judge.py", "--work", str(mine), "--answers", "1", timeout=180), "--work"
+    )
+    assert "bench/effect.py" in line and tree_hashes(mine) == before
     study = tmp_path / "study"
     claim_work(argparse.Namespace(work=study), str(ROOT / "bench" / "sft_levers.py"))  # another script's folder
-    one_error_line(_run("bench/effect_judge.py", "--work", str(study), "--answers", "1"), "--work")
+    one_error_line(run_job("bench/effect_judge.py", "--work", str(study), "--answers", "1", timeout=180), "--work")
 
 
 def test_a_subfolder_is_cleared_only_inside_the_script_s_own_folder(tmp_path: Path, capsys) -> None:
@@ -132,12 +123,12 @@ def test_a_folder_made_before_marks_is_refused_with_what_to_do_and_doing_it_work
     (study / "seed0").mkdir(parents=True)
     (study / "seed0" / "cold_start.json").write_text('{"seed": 0}')
     (study / "base.eval.json").write_text("{}")
-    before = _tree(study)
+    before = tree_hashes(study)
     line = _say(study, "effect.py", False, capsys)
     command = line.split(": ", 2)[-1].split("echo ", 1)[1].split("; else", 1)[0]
     subprocess.run(["bash", "-c", "echo " + command], check=True)
     assert claim_work(argparse.Namespace(work=study), str(ROOT / "bench" / "effect.py")) == study
-    assert {k: v for k, v in _tree(study).items() if k != WORK_MARK} == before  # its pieces kept
+    assert {k: v for k, v in tree_hashes(study).items() if k != WORK_MARK} == before  # its pieces kept
     with pytest.raises(SystemExit):  # the mark names effect.py: another script still refuses the folder
         claim_work(argparse.Namespace(work=study), str(ROOT / "bench" / "reliability.py"), clear=True)
 
@@ -146,7 +137,9 @@ def test_reliability_s_old_default_folder_is_refused_naming_the_rm_that_clears_i
     old = tmp_path / "knowrl-reliability"  # as a run before marks left it
     (old / "soak").mkdir(parents=True)
     (old / "soak" / "cache.db").write_text("an earlier run's judge cache")
-    done = _run("bench/reliability.py", "--work", str(old), "--out", str(tmp_path / "r.md"), "--steps", "1")
+    done = run_job(
+        "bench/reliability.py", "--work", str(old), "--out", str(tmp_path / "r.md"), "--steps", "1", timeout=180
+    )
     line = one_error_line(done, "--work")
     assert f"rm -r {old}" in line and (old / "soak" / "cache.db").is_file()
     quoted = line.split("(rm -r ", 1)[1].split(";", 1)[0]
@@ -180,7 +173,7 @@ def test_real_judge_report_only_never_unpickles_a_foreign_folder(tmp_path: Path)
     (folder / "report.pickle").write_bytes(pickle.dumps(_Runs(ran)))
     (folder / "report.json").write_text("{}")
     out = tmp_path / "page.md"
-    done = _run("bench/real_judge.py", "--report-only", "--work", str(folder), "--out", str(out))
+    done = run_job("bench/real_judge.py", "--report-only", "--work", str(folder), "--out", str(out), timeout=180)
     one_error_line(done, "--work")
     assert not ran.exists(), "unpickled: a foreign file's code ran"
     assert not out.exists()
