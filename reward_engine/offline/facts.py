@@ -1164,7 +1164,8 @@ def _asked_words(question: str) -> list[frozenset[str]]:
     repeat still picks the answer ("Albert Einstein, known for the theory of relativity, won ...")."""
     # nor the noun a "Which/What ..." question asks for: "Barcelona hosted the 1992 Summer Olympics" answers "Which
     # city hosted ...?" without "city" (the review of pass 38)
-    kind = re.match(r"(?i)\W*(?:in |for |from |by |of |to |with )?(?:which|what)\s+([a-z]+)\b", question)
+    question = _asked_only(question)
+    kind = re.match(_KIND_ASKED, question)
     skip = {stem(w) for w in _ASKING} | (content_words(kind[1]) if kind else set())
     count = _HOW_MANY_TIMES.match(question)
     if count:  # "many", "times": the evidence says "once", "twice", "three titles" (hostile pass 60)
@@ -1186,6 +1187,33 @@ _NEVER_HAPPENED = re.compile(
     r"(?:\s+\w+){0,4}|never(?:\s+\w+){1,4}|(?:didn't|did\s+not|haven't|have\s+not|hasn't|has\s+not)(?:\s+\w+){0,4})|"
     r"it\s+(?:never|has\s+never|hasn't|has\s+not)\s+(?:happened|been\s+\w+)|no\s+one\s+(?:ever\s+)?(?:has|did))\W*"
 )
+# what a question says that its evidence need not: quotation marks round a title ("'The Starry Night'" is no word
+# "'the"), a dotted abbreviation ("U.S."), an adverb of the asking ("immediately before", "directly succeeded") and
+# the unit the answer is asked in ("in degrees Fahrenheit"): review 61 found no answering sentence for each
+_TITLE_QUOTES = re.compile(r"(?<![\w])['\u2018\u201c\"]|['\u2019\u201d\"](?![\w])")
+_DOTTED = re.compile(r"\b(?:[A-Z]\.){2,}")
+_ASKING_ADVERB = re.compile(r"\b(?:immediately|directly|actually|currently|officially|exactly)\b")
+_ASKED_UNIT = re.compile(
+    r"(?i)\bin\s+(?:degrees\s+)?(?:fahrenheit|celsius|kelvin|metres|meters|feet|miles|kilometres|kilometers|"
+    r"kilograms|pounds|tonnes|tons|years|dollars|euros|inches|centimetres|centimeters)\b"
+)
+
+
+_KIND_ASKED = r"(?i)\W*(?:in |for |from |by |of |to |with |on |at |during )?(?:which|what)\s+([a-z]+)\b"
+
+
+def _asked_only(question: str) -> str:
+    """The question without what its evidence need not repeat (``_TITLE_QUOTES``, ``_DOTTED``, ``_ASKING_ADVERB``,
+    ``_ASKED_UNIT``).
+
+    >>> _asked_only("Who painted 'The Starry Night'?"), _asked_only("Which U.S. president directly succeeded him?")
+    ('Who painted  The Starry Night ?', 'Which   president   succeeded him?')
+    """
+    for pattern in (_TITLE_QUOTES, _DOTTED, _ASKING_ADVERB, _ASKED_UNIT):
+        question = pattern.sub(" ", question)
+    return question
+
+
 _HOW_MANY_TIMES = re.compile(r"(?i)\W*how\s+(?:many|much)\b(\s+times\b)?")
 # "once" as a count where a count of times is asked ("He won the French Open once, in 1989"), not "once the capital"
 _ONCE = re.compile(r"(?i)\bonce\b(?=\s*[,.;]|\s*$|\s+(?:in|during|at|before|after|and|only|so\s+far)\b)")
@@ -2104,10 +2132,13 @@ def _names_another(clauses: list[str], question: str, passages: list[str]) -> bo
     for clause in parts:  # "Jet Li (he also plays the Silent Monk)" (hostile pass 30); "(it could be Jackie Chan)"
         guess = _GUESS_SAID.match(clause)
         clause = guess["rest"] if guess else clause  # "It could also be Jackie Chan": a name put forward
+        runs = _name_runs(clause)
         if is_statement(clause) or _SAID_OF_IT.match(clause):
-            continue  # "Beethoven wrote nine symphonies", "He also plays the Silent Monk": asides
+            # "Beethoven wrote nine symphonies", "He also plays the Silent Monk": asides; but not the question's deed
+            # done by a name ("Steven Soderbergh directed it." to who directed Jaws: review 61)
+            runs = runs[:1] if _does_the_asked_deed(clause, question) else []
         before = -1
-        for i, run in enumerate(_name_runs(clause)):
+        for i, run in enumerate(runs):
             first = clause.lstrip(" \"'([*_-").lower().startswith(run[0])
             if i == 0 and first and (run[0].endswith("ly") or _OPENER.match(run[0])):
                 run = run[1:]
@@ -2122,6 +2153,22 @@ def _names_another(clauses: list[str], question: str, passages: list[str]) -> bo
             if not set(run) <= asked and not any(_names_it(list(run), h) for h in held):
                 return True
     return False
+
+
+def _does_the_asked_deed(clause: str, question: str) -> bool:
+    """A sentence that opens with a name and the verb a who-question asks: "Steven Soderbergh directed it." to "Who
+    directed Jaws?".
+
+    >>> _does_the_asked_deed("Steven Soderbergh directed it.", "Who directed the 1975 film Jaws?")
+    True
+    >>> _does_the_asked_deed("Beethoven wrote nine symphonies.", "Who composed the Moonlight Sonata?")
+    False
+    """
+    verb = re.match(r"(?i)\W*who\s+([a-z]+)\b", question)
+    found = re.match(rf"\W*{_AGENT_NAME.replace('(', '(?:', 1)}\s+(?:also\s+)?([a-z]+)\b", clause)
+    if not verb or not found or verb[1].lower() in ("is", "was", "are", "were", "did", "does", "do", "has", "had"):
+        return False
+    return bool(with_verb_bases({stem(verb[1].lower())}) & with_verb_bases({stem(found[1])}))
 
 
 def _agent_named_another(response: str, question: str, passages: list[str]) -> bool:

@@ -74,7 +74,23 @@ def with_verb_bases(words: Iterable[str]) -> set[str]:
     ['cup', 'win', 'won']
     """
     words = set(words)
-    return words | {_FORMS[w] for w in words if w in _FORMS}
+    return words | {_FORMS.get(w) or _PAST_FORMS[w] for w in words if w in _FORMS or w in _PAST_FORMS}
+
+
+# irregular past forms beyond ``_FORMS`` (which also names doers), for matching a question's verb only
+_PAST_FORMS = {
+    "sank": "sink", "sunk": "sink", "fell": "fall", "fallen": "fall", "rose": "rise", "risen": "rise",
+    "died": "die", "born": "bear", "bore": "bear", "came": "come", "became": "become", "went": "go", "gone": "go",
+    "saw": "see", "seen": "see", "knew": "know", "known": "know", "grew": "grow", "grown": "grow", "sold": "sell",
+    "told": "tell", "thought": "think", "taught": "teach", "brought": "bring", "bought": "buy", "caught": "catch",
+    "fought": "fight", "met": "meet", "left": "leave", "lost": "lose", "paid": "pay", "said": "say", "sent": "send",
+    "spent": "spend", "stood": "stand", "struck": "strike", "swam": "swim", "swum": "swim", "threw": "throw",
+    "thrown": "throw", "wore": "wear", "worn": "wear", "froze": "freeze", "frozen": "freeze", "hung": "hang",
+    "dug": "dig", "drove": "drive", "driven": "drive", "rode": "ride", "ridden": "ride", "broke": "break",
+    "broken": "break", "stole": "steal", "stolen": "steal", "ate": "eat", "eaten": "eat", "hid": "hide",
+    "hidden": "hide", "lay": "lie", "lain": "lie", "sat": "sit", "slew": "slay", "slain": "slay", "shook": "shake",
+    "woke": "wake", "woken": "wake", "laid": "lay", "won": "win", "sang": "sing", "wrote": "write",
+}  # fmt: skip
 
 
 _DOER = re.compile(r"^(?P<base>\w{4,}?)(?:er|or)$")  # "inventor", "director", "painter": invent, direct, paint

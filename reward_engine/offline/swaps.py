@@ -56,7 +56,12 @@ def word_swapped(claim: str, sentences: list[str]) -> bool:
     return False
 
 
-_SIDE = r"(?:the\s+)?[A-Z][\w'-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w'-]*)*"
+# a name, its initials dotted ("George W. Bush": review 61 read "George W" and lost the pair)
+_SIDE = r"(?:the\s+)?[A-Z][\w'-]*(?:\s+(?:of\s+|de\s+)?(?:[A-Z]\.|[A-Z][\w'-]*))*"
+# a winner's title before the loser's name: "defeated five-time defending champion Roger Federer" (review 61)
+_BILLED = (
+    r"(?:(?:[a-z]+-time|defending|reigning|champions?|former|world|top|seeded|rival|compatriot|title|holders?)\s+){0,4}"
+)
 # each relation read as one canonical direction: who beat whom, who came first, who was chosen over whom; a passive
 # or a converse verb says the same pair the other way round ("the Celtics were defeated by the Lakers", "the Celtics
 # lost to the Lakers", "Adams succeeded Washington": review 55 found "beat" against "defeated" and passives unread)
@@ -70,18 +75,23 @@ _LOST = (
 )
 _CHOSEN = r"(?:(?:chooses|chose|chosen|picks|picked|prefers|preferred|favou?rs|favou?red)\s+)?(?P<over>over)"
 _ORDERED = re.compile(
-    rf"(?P<a>{_SIDE})\s+(?:{_CHOSEN}|(?:(?:chooses|chose|chosen|picks|picked|prefers|preferred|favou?rs|"
+    rf"(?P<a>{_SIDE})(?:,\s*who)?\s+(?:{_CHOSEN}|(?:(?:chooses|chose|chosen|picks|picked|prefers|preferred|favou?rs|"
     rf"favou?red)\s+)?(?P<pref>to)|(?P<won>{_WON})|(?P<lost>{_LOST})|(?P<first>preceded|precedes)|"
     rf"(?P<later>succeeded|succeeds|replaced|replaces|(?:took|takes|taken)\s+over\s+(?:[a-z]+\s+){{0,3}}?from)|"
     rf"(?:was|were|is|are)\s+(?P<first_by>succeeded|replaced)\s+by|"
     rf"(?:was|were|is|are)\s+(?P<later_by>preceded)\s+by|(?P<other>outsold|outsells|outranks|outranked))\s+"
-    rf"(?P<b>{_SIDE})"
+    rf"{_BILLED}(?P<b>{_SIDE})"
+)
+# a win told after the winner's clause: "Germany won the Cup, defeating Argentina", "Argentina, beating Germany"
+_WON_AFTER_A_COMMA = re.compile(
+    rf"(?:^|(?<=[.;!?])\s+)(?P<a>{_SIDE})\b[^.;!?]*?,\s*(?:beating|defeating|edging\s+out|overcoming|knocking\s+out)\s+"
+    rf"{_BILLED}(?P<b>{_SIDE})"
 )
 
 
 def _side(name: str) -> frozenset[str]:
     """A name's words, lower-cased, without "the", "of", "de": "John Adams" and "Adams" share one."""
-    return frozenset(w for w in name.lower().split() if w not in ("the", "of", "de"))
+    return frozenset(w.strip(".") for w in name.lower().split() if w not in ("the", "of", "de"))
 
 
 def _prize(text: str) -> frozenset[str]:
@@ -99,7 +109,7 @@ def _pairs(text: str, question: str = "") -> set[tuple[frozenset[str], str, froz
     >>> [(sorted(a), r, sorted(b)) for a, r, b in _pairs("John Adams succeeded George Washington.")]
     [(['george', 'washington'], 'preceded', ['adams', 'john'])]
     """
-    out = set()
+    out = {(_side(found["a"]), "beat", _side(found["b"])) for found in _WON_AFTER_A_COMMA.finditer(text)}
     for found in _ORDERED.finditer(text):
         if found["pref"] and not re.search(r"(?i)\bprefer\w*\s+\S+(?:\s+\S+){0,3}\s*$", text[: found.end("a")]):
             continue  # "to" orders a pair only after "prefers" ("prefers Raoul to the Phantom")
@@ -192,7 +202,10 @@ def on_the_losing_side(question: str, response: str, sentences: list[str]) -> bo
     wanted = "beat" if asks_a_win(question) else "over" if asks_a_choice(question) else None
     if wanted is None:
         return False
-    said = _side(" ".join(re.findall(r"\b[A-Z][\w'-]*", response)))
+    # a response that states a pair itself puts forward its first side: "Roger Federer, who beat Rafael Nadal." to who
+    # won, where "Nadal defeated Federer" (review 61: both names were said, so neither was read as the answer)
+    own = [a for a, rel, _ in _pairs(response, question) if rel.split()[0] == wanted]
+    said = own[0] if own else _side(" ".join(re.findall(r"\b[A-Z][\w'-]*", response)))
     if not said:
         return False
     asked_numbers = set(re.findall(r"\d+", question))
