@@ -5,10 +5,12 @@ is refused, never rebuilt."""
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 
 from knowrl import build_stamp
 from knowrl.config import ConfigError, TrainConfig
+from knowrl_io.paths import input_problem, is_pipe
 from reward_engine.knowledge import kb_path
 
 log = logging.getLogger(__name__)
@@ -17,7 +19,8 @@ log = logging.getLogger(__name__)
 def ensure_kb(config: TrainConfig) -> None:
     """Build the reward's KB when it is missing, or again, as exactly the file's documents, when ``kb.build_from``
     changed since the KB was built from it (a run trained against the old text: hostile pass 54) or that build did
-    not finish. A KB built from anything else is refused (``check_kb``). Idempotent; DDP ranks wait for the one that
+    not finish. A KB built from anything else is refused (``check_kb``), and so is a file with a bad row
+    (``check_input``). Idempotent; DDP ranks wait for the one that
     builds. The file is compared by its stat first and hashed only when that differs (``knowrl.build_stamp``), by
     one rank at a time."""
     wanted = _wanted(config)
@@ -47,6 +50,8 @@ def ensure_kb(config: TrainConfig) -> None:
             else " (once" + ("" if dense_index else "; BM25 only, as retrieval_mode is bm25") + ")",
         )
         stamp = build_stamp.take(input_file) if input_file is not None else None  # before the build reads it
+        if input_file is not None:
+            check_input(input_file)  # read by the rank that builds, as the build will read it
         build_kb(path, source, dense_index)
         if stamp is not None:
             build_stamp.record(path, stamp)
@@ -59,6 +64,8 @@ def check_kb(config: TrainConfig) -> None:
     wanted = _wanted(config)
     if wanted is not None and wanted[2] is not None:
         _refuse_another_kb(wanted[0], wanted[2], wanted[3])
+        if wanted[3] is not None:
+            check_input(wanted[3])  # read whole, but only where a build follows: it reads the file too
 
 
 def _wanted(config: TrainConfig) -> tuple[Path, bool, str | None, Path | None] | None:
@@ -72,9 +79,54 @@ def _wanted(config: TrainConfig) -> tuple[Path, bool, str | None, Path | None] |
     dense_index = reward.factuality.retrieval_mode != "bm25"  # BM25-only runs skip minutes of embedding
     given = config.kb.build_from
     input_file = Path(given) if given and given != "demo" else None
+    if input_file is not None and _same_file(path, input_file):  # read as JSONL, the KB emptied itself (pass 60)
+        raise ConfigError(
+            f"kb.build_from {input_file} is reward.factuality.kb_path itself: give the JSON/JSONL of {{title, text}} "
+            "the KB is built from, or leave kb.build_from unset to use the KB as it is"
+        )
     if _current(path, dense_index, input_file, hash_it=False) or (path.exists() and not given):
         return None  # built (from this input, by its stat), or a KB the user gave as-is (e.g. a documents-only DB)
     return path, dense_index, given or ("demo" if reward.factuality.kb_path == "demo" else None), input_file
+
+
+def _same_file(path: Path, input_file: Path) -> bool:
+    """Whether the two paths name one file (a link, another spelling of the path)."""
+    try:
+        return path.resolve() == input_file.resolve() or os.path.samefile(path, input_file)
+    except OSError:
+        return False
+
+
+def check_input(input_file: Path) -> None:
+    """A ``ConfigError`` unless ``kb.build_from`` is a file of ``{title, text}`` documents without a bad row. A bad
+    row was dropped without a word, and a rebuild then deleted the document it held (hostile pass 60, J6); a
+    Markdown file was all bad rows and built an empty KB, exit 0 (J11). A pipe is refused: it is read twice (checked
+    and hashed, then built), and the second read finds it empty."""
+    from retrieval.sources import BadRow, read_documents
+
+    problem = input_problem(input_file, "kb.build_from")
+    if problem is None and is_pipe(input_file):
+        problem = f"kb.build_from {input_file} is a pipe; a KB is built from a file (it is read more than once)"
+    if problem:
+        raise ConfigError(problem)
+    bad: list[BadRow] = []
+    good = 0
+    try:
+        for _, row in read_documents(input_file):
+            if isinstance(row, BadRow):
+                bad.append(row)
+            else:
+                good += 1
+    except OSError as exc:
+        raise ConfigError(f"kb.build_from {input_file}: cannot be read ({exc.strerror or exc})") from None
+    if bad:
+        shown = "; ".join(map(str, bad[:3])) + (f"; and {len(bad) - 3} more" if len(bad) > 3 else "")
+        raise ConfigError(
+            f"kb.build_from has {len(bad)} bad row(s), whose documents the KB would lack: {shown}; fix or remove "
+            "them (retrieval.build --input lists them all)"
+        )
+    if not good:
+        raise ConfigError(f"kb.build_from {input_file}: no documents to build (an empty file or JSON array)")
 
 
 def _refuse_another_kb(path: Path, source: str, input_file: Path | None) -> None:
@@ -138,18 +190,17 @@ def check_reward_knowledge(config: TrainConfig) -> None:
 
 
 def build_kb(path: Path, source: str, dense_index: bool = True) -> None:
-    """A KB at ``path`` from a JSON/JSONL of ``{title, text}`` (bad rows skipped), or 'demo'."""
-    from retrieval.build import build
-    from retrieval.sources import Document, demo_documents, read_documents
+    """A KB at ``path`` from a JSON/JSONL of ``{title, text}``, or 'demo'. A bad row (``check_input`` refuses them;
+    the file may change after) is logged, and the document it may be is kept, as ``retrieval.build`` keeps it."""
+    from retrieval.build import build, good_documents
+    from retrieval.sources import BadRow, demo_documents, read_documents
 
-    documents = (
-        demo_documents()
-        if source == "demo"
-        else (r for _, r in read_documents(Path(source)) if isinstance(r, Document))
-    )
+    bad: list[BadRow] = []
+    documents = demo_documents() if source == "demo" else good_documents(read_documents(Path(source)), bad, source)
     build(
         path,
         documents,
+        bad_rows=bad,
         dense_index=dense_index,
         replace=True,  # exactly the input: a removed document goes
         preset="demo" if source == "demo" else None,

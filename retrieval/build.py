@@ -63,7 +63,7 @@ class BuildReport:
     seconds: float = 0.0
 
 
-def _documents(
+def good_documents(
     rows: Iterable[tuple[int, Document | BadRow]], bad: list[BadRow], source: str = "", repeats: list[str] | None = None
 ) -> Iterator[Document]:
     """The input's documents, bad rows set aside; a title that repeats an earlier one once normalised (NFC, spaces:
@@ -402,6 +402,14 @@ def file_problem(path: Path, flag: str) -> str | None:
     return None
 
 
+def _one_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one existing file."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def _copy_db(source: Path, target: Path) -> None:
     """A copy of the SQLite database ``source`` as a reader sees it, write-ahead log included (a file copy leaves
     out what is still in ``-wal``: hostile pass 9 built 5 of 10 documents)."""
@@ -429,7 +437,8 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         action=Once,
         help="JSON array or JSONL of {title, text}; the KB becomes exactly these documents (others are removed, "
-        "but for those a bad row may be: see docs/build-a-knowledge-base.md)",
+        "but for those a bad row may be: see docs/build-a-knowledge-base.md); each bad row is reported as "
+        "FILE:LINE: reason (field) and skipped, exit 0 (no good row: exit 2)",
     )
     source.add_argument("--from-db", type=Path, action=Once, help="a DB with FActScore's documents table")
     source.add_argument("--preset", choices=["demo"], help="the embedded offline KB")
@@ -466,10 +475,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.db is None:
             parser.error("--input needs --db")
         problem = input_problem(args.input, "--input")
+        if not problem and _one_file(args.input, args.db):  # read as JSONL, a KB emptied itself (hostile pass 60)
+            problem = f"--input {args.input} is --db {args.db} itself: give the JSON/JSONL of {{title, text}}"
         if problem:  # a pipe is read (once); a directory says so, not "not found"
             print(f"error: {problem}", file=sys.stderr)
             return 2
-        documents = _documents(read_documents(args.input), bad, str(args.input), repeats)
+        documents = good_documents(read_documents(args.input), bad, str(args.input), repeats)
         first = next(iter(documents), None)  # an input without one document would build an empty KB, exit 0
         if first is None:
             why = f"all {len(bad)} row(s) bad, the first: {bad[0]}" if bad else "an empty file or an empty JSON array"
