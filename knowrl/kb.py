@@ -36,7 +36,7 @@ def ensure_kb(config: TrainConfig) -> None:
     _refuse_another_kb(path, source, input_file)  # before the lock file: nothing is written beside another's KB
     path.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(str(path) + ".lock"):  # DDP ranks start together: one hashes or builds, the others wait
-        if _current(path, dense_index, input_file, hash_it=True):
+        if _current(path, dense_index, input_file, source == "demo", hash_it=True):
             return
         _refuse_another_kb(path, source, input_file)  # another config's run may have built it meanwhile
         again = input_file is not None and path.exists()
@@ -84,7 +84,7 @@ def _wanted(config: TrainConfig) -> tuple[Path, bool, str | None, Path | None] |
             f"kb.build_from {input_file} is reward.factuality.kb_path itself: give the JSON/JSONL of {{title, text}} "
             "the KB is built from, or leave kb.build_from unset to use the KB as it is"
         )
-    if _current(path, dense_index, input_file, hash_it=False) or (path.exists() and not given):
+    if _current(path, dense_index, input_file, given == "demo", hash_it=False) or (path.exists() and not given):
         return None  # built (from this input, by its stat), or a KB the user gave as-is (e.g. a documents-only DB)
     return path, dense_index, given or ("demo" if reward.factuality.kb_path == "demo" else None), input_file
 
@@ -155,15 +155,16 @@ def _same_content(path: Path, input_file: Path) -> bool:
     return now is not None and now.sha256 == sha
 
 
-def _current(path: Path, dense_index: bool, input_file: Path | None, hash_it: bool) -> bool:
+def _current(path: Path, dense_index: bool, input_file: Path | None, demo: bool, hash_it: bool) -> bool:
     """Built, and (with an input file) built from that file as it is now: by its stat alone, or with ``hash_it``
-    by its content where the stat differs (which refreshes the stamp)."""
-    from retrieval.build import is_built
+    by its content where the stat differs (which refreshes the stamp); with ``demo``, built as the demo KB (a KB
+    built from a file was taken as built, and the run trained on the file's KB: hostile pass 60, J5)."""
+    from retrieval.build import build_source, is_built, other_input
 
     if not is_built(path, dense_index):
         return False
     if input_file is None:
-        return True
+        return not demo or other_input(path, build_source(preset="demo")) is None
     if hash_it:
         return build_stamp.unchanged(path, input_file)
     return build_stamp.unchanged_by_stat(path, input_file)

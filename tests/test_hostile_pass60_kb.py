@@ -127,6 +127,19 @@ def test_j11_build_input_that_is_its_own_db_is_refused(tmp_path, capsys):
     assert digest(kb) == before
 
 
+# J5 ---------------------------------------------------------------------------------------------------------------
+
+
+def test_j5_demo_after_a_file_build_is_refused_like_another_file(tmp_path):
+    kb = tmp_path / "kb.db"
+    docs = jsonl(tmp_path / "docs.jsonl", ROWS)
+    ensure_kb(config(tmp_path, kb, docs))
+    before = digest(kb)
+    refused(tmp_path, kb, jsonl(tmp_path / "other.jsonl", ROWS[:2]), str(docs))  # what HEAD does for file -> file
+    refused(tmp_path, kb, "demo", str(docs), "reward.factuality.kb_path")
+    assert digest(kb) == before
+
+
 # J6 ---------------------------------------------------------------------------------------------------------------
 
 
