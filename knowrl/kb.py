@@ -14,6 +14,7 @@ from knowrl_io.paths import input_problem, is_pipe
 from reward_engine.knowledge import kb_path
 
 log = logging.getLogger(__name__)
+KB_KEY = "reward.factuality.kb_path"
 
 
 def ensure_kb(config: TrainConfig) -> None:
@@ -193,17 +194,29 @@ def check_reward_knowledge(config: TrainConfig) -> None:
 def build_kb(path: Path, source: str, dense_index: bool = True) -> None:
     """A KB at ``path`` from a JSON/JSONL of ``{title, text}``, or 'demo'. A bad row (``check_input`` refuses them;
     the file may change after) is logged, and the document it may be is kept, as ``retrieval.build`` keeps it."""
-    from retrieval.build import build, good_documents
+    from retrieval.build import Flags, build, good_documents
     from retrieval.sources import BadRow, demo_documents, read_documents
 
     bad: list[BadRow] = []
     documents = demo_documents() if source == "demo" else good_documents(read_documents(Path(source)), bad, source)
-    build(
-        path,
-        documents,
-        bad_rows=bad,
-        dense_index=dense_index,
-        replace=True,  # exactly the input: a removed document goes
-        preset="demo" if source == "demo" else None,
-        input_path=None if source == "demo" else Path(source),
-    )
+    try:
+        build(
+            path,
+            documents,
+            bad_rows=bad,
+            dense_index=dense_index,
+            replace=True,  # exactly the input: a removed document goes
+            preset="demo" if source == "demo" else None,
+            input_path=None if source == "demo" else Path(source),
+            overwrite=True,  # ensure_kb refused a KB not built from this input: build() asked for a CLI flag
+            flags=Flags(KB_KEY, "kb.build_from"),
+        )
+    except ValueError as exc:  # not a KB, someone's file where its index goes: one line naming the key
+        message = str(exc)
+        raise ConfigError(
+            message
+            if KB_KEY in message
+            else f"{KB_KEY} {message}"
+            if message.startswith(str(path))
+            else f"{KB_KEY} {path}: {message}"
+        ) from None

@@ -63,6 +63,15 @@ class BuildReport:
     seconds: float = 0.0
 
 
+@dataclass(frozen=True)
+class Flags:
+    """What a build's messages call the KB file and the input file: the CLI's flags, or a caller's own names
+    (a training run's config keys: its user has no ``--db`` to change)."""
+
+    db: str = "--db"
+    input: str = "--input"
+
+
 def good_documents(
     rows: Iterable[tuple[int, Document | BadRow]], bad: list[BadRow], source: str = "", repeats: list[str] | None = None
 ) -> Iterator[Document]:
@@ -83,7 +92,7 @@ def good_documents(
         yield row
 
 
-def index_files_problem(db_path: Path) -> str | None:
+def index_files_problem(db_path: Path, db_flag: str = "--db") -> str | None:
     """Why a build must not touch the dense index files beside ``db_path`` (``KB.faiss``, ``KB.faiss.json``), or
     None: a build replaces or removes only an index it recognises as a build's, by its manifest (``dense.Manifest``,
     written last). A ``KB.faiss`` without one, or a ``KB.faiss.json`` that is no manifest, is someone's file: a
@@ -97,21 +106,21 @@ def index_files_problem(db_path: Path) -> str | None:
         except IndexMismatchError:
             return (
                 f"{manifest_path}: not a dense index manifest a build wrote, where {db_path.name}'s goes; move it "
-                "away or choose another --db"
+                f"away or choose another {db_flag}"
             )
         owner = dense.index_owner(db_path)
         if owner is not None:  # kb.sqlite and kb.db share kb.faiss: a build of one replaced the other's (pass 59)
             return (
                 f"{index}: the dense index of {owner.name}, a knowledge base beside {db_path.name} whose name differs "
-                f"only after its last dot; {db_path.name}'s index would go to the same files: choose a --db with "
-                "another name"
+                f"only after its last dot; {db_path.name}'s index would go to the same files: choose a {db_flag} "
+                "with another name"
             )
         return None  # a build's manifest: the index beside it, if any, is that build's
     if os.path.lexists(index):
         return (
             f"{index}: lies where {db_path.name}'s dense index goes, without the manifest a build writes "
             f"({manifest_path.name}): someone's file; move it away (an interrupted build's: remove it) or choose "
-            "another --db"
+            f"another {db_flag}"
         )
     return None
 
@@ -267,6 +276,7 @@ def build(
     preset: str | None = None,
     input_path: Path | None = None,
     overwrite: bool = False,
+    flags: Flags | None = None,
 ) -> BuildReport:
     """Ingest ``documents`` (if any), derive passages + FTS5, then sync the FAISS index.
 
@@ -278,20 +288,28 @@ def build(
     documents removes it (``bench/retrieval_quality.py`` builds only into a KB its meta names a demo).
     ``input_path``: the file ``documents`` were read from. A replace records it (or ``preset``) as what the KB was
     built from, and replaces a KB built from anything else (``other_input``) only with ``overwrite``.
+    ``flags``: what the messages call the KB file and the input (the CLI's by default; a training run's keys).
     """
     started = time.perf_counter()
     db_path = Path(db_path)
     check_db(db_path, index_only=documents is None)
-    problem = index_files_problem(db_path)
+    flags = flags or Flags()
+    problem = index_files_problem(db_path, flags.db)
     if problem:
         raise ValueError(problem)
     source = build_source(input_path, preset) if documents is not None and replace else None
     held = other_input(db_path, source) if documents is not None and replace and not overwrite else None
     if held:
-        what = f"--input {input_path}" if input_path is not None else f"--preset {preset}" if preset else "this build"
+        what = (
+            f"{flags.input} {input_path}"
+            if input_path is not None
+            else f"--preset {preset}"
+            if preset
+            else "this build"
+        )
         raise ValueError(
             f"{db_path} holds {held}; {what} would replace its documents: pass --overwrite to replace them, or "
-            "choose another --db"
+            f"choose another {flags.db}"
         )
     embedder = embedder or Embedder(model)
     if dense_index:  # the model loads before the KB is touched: a bad --model wrote the new text, then failed (pass 52)

@@ -23,7 +23,7 @@ import pytest
 
 from knowrl import train
 from knowrl.config import ConfigError, load_train_config
-from knowrl.kb import check_kb, ensure_kb
+from knowrl.kb import build_kb, check_kb, ensure_kb
 from retrieval.build import main as build_main
 from tests.helpers import CORPUS
 
@@ -164,3 +164,21 @@ def test_j6_a_bad_row_refuses_the_run_and_keeps_the_kb(tmp_path, line, where):
     fresh = tmp_path / "fresh.db"  # a first build: no KB missing a document either
     refused(tmp_path, fresh, docs, f"{docs}:1")
     assert not fresh.exists()
+
+
+# build_kb ---------------------------------------------------------------------------------------------------------
+
+
+def test_build_kb_replaces_what_ensure_kb_accepted_and_names_the_config_keys(tmp_path):
+    """``build_kb`` is called once ``ensure_kb`` accepted replacing the KB: ``build()`` asked for ``--overwrite``."""
+    kb = tmp_path / "kb.db"
+    assert build_main(["--input", str(jsonl(tmp_path / "a.jsonl", ROWS)), "--db", str(kb), "--no-dense"]) == 0
+    build_kb(kb, str(jsonl(tmp_path / "b.jsonl", ROWS[:2])), dense_index=False)
+    assert documents(kb) == dict(CORPUS[:2])
+
+    stray = tmp_path / "other.db"  # someone's file where other.db's dense index goes
+    (tmp_path / "other.faiss").write_text("not an index\n")
+    with pytest.raises(ConfigError) as caught:
+        ensure_kb(config(tmp_path, stray, tmp_path / "a.jsonl"))
+    message = str(caught.value)
+    assert "reward.factuality.kb_path" in message and "--db" not in message, message
