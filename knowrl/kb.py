@@ -32,11 +32,10 @@ def ensure_kb(config: TrainConfig) -> None:
         raise ConfigError(
             f"knowledge base {path} does not exist; build it (python -m retrieval.build) or set kb.build_from"
         )
-    from filelock import FileLock
+    from retrieval.build import kb_lock
 
     _refuse_another_kb(path, source, input_file)  # before the lock file: nothing is written beside another's KB
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(path) + ".lock"):  # DDP ranks start together: one hashes or builds, the others wait
+    with kb_lock(path):  # DDP ranks start together: one hashes or builds, the others wait; so does retrieval.build
         if _current(path, dense_index, input_file, source == "demo", hash_it=True):
             return
         _refuse_another_kb(path, source, input_file)  # another config's run may have built it meanwhile

@@ -25,7 +25,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from knowrl_io.args import Parser, interrupted
 from knowrl_io.logs import add_verbosity, setup_logging
@@ -50,7 +50,11 @@ from retrieval.schema import (
 from retrieval.sources import BadRow, Document, demo_documents, read_documents
 from retrieval.store import ingest, sync_passages
 
+if TYPE_CHECKING:
+    from filelock import FileLock
+
 log = logging.getLogger(__name__)
+_ANY: dict = {}  # a build that may replace any KB's documents (--overwrite, or it adds rather than replaces)
 
 
 @dataclass
@@ -292,99 +296,120 @@ def build(
     """
     started = time.perf_counter()
     db_path = Path(db_path)
-    check_db(db_path, index_only=documents is None)
     flags = flags or Flags()
-    problem = index_files_problem(db_path, flags.db)
-    if problem:
-        raise ValueError(problem)
     source = build_source(input_path, preset) if documents is not None and replace else None
-    held = other_input(db_path, source) if documents is not None and replace and not overwrite else None
-    if held:
-        what = (
-            f"{flags.input} {input_path}"
-            if input_path is not None
-            else f"--preset {preset}"
-            if preset
-            else "this build"
-        )
-        raise ValueError(
-            f"{db_path} holds {held}; {what} would replace its documents: pass --overwrite to replace them, or "
-            f"choose another {flags.db}"
-        )
+    what = f"{flags.input} {input_path}" if input_path else f"--preset {preset}" if preset else "this build"
+    ask = documents is not None and replace and not overwrite  # whether replacing another's KB is refused
+
+    def check() -> None:
+        _check_target(db_path, documents is None, source if ask else _ANY, flags, what)
+
+    check()  # before the lock file: nothing is written beside a file refused
     embedder = embedder or Embedder(model)
     if dense_index:  # the model loads before the KB is touched: a bad --model wrote the new text, then failed (pass 52)
         try:
             _ = embedder.dim
         except OSError as exc:
             raise OSError(f"embedding model {model!r} cannot be loaded ({exc}); {db_path} is unchanged") from None
-    conn = connect(db_path)
-    try:
-        create_schema(conn)
-        meta = get_meta(conn)
-        if meta.get("embedding_model") not in (None, embedder.name):
-            log.warning(
-                "embedding model changes from %r to %r: re-embedding every passage",
-                meta["embedding_model"],
-                embedder.name,
-            )
-        chunker = Chunker(max_tokens=max_tokens)
-        if documents is not None:  # another input: neither the preset nor a caller's input file any more
-            stale = ("preset", BUILT_FROM_KEY, *INPUT_STAMP_KEYS)
-            conn.executemany("DELETE FROM meta WHERE key = ?", [(k,) for k in stale])
-            if preset is not None:
-                set_meta(conn, "preset", preset)
-            if source is not None:  # committed with the documents: a build killed while embedding is still told
-                set_meta(conn, BUILT_FROM_KEY, source)  # as this input's, and the next run of it finishes it
-        ingested = (
-            ingest(conn, documents, chunker, progress, replace, False, bad_rows) if documents is not None else None
-        )
-        synced = sync_passages(conn, progress)
-        set_meta(conn, "chunker", {"tokenizer": chunker.name, "max_tokens": max_tokens})
-        conn.commit()
-        if not dense_index:
-            if _drop_stale_index(db_path, conn):
+    with kb_lock(db_path):
+        check()  # again: another build of this KB may have finished meanwhile
+        conn = connect(db_path)
+        try:
+            create_schema(conn)
+            meta = get_meta(conn)
+            if meta.get("embedding_model") not in (None, embedder.name):
                 log.warning(
-                    "%s: its dense index described the KB's old text and was removed; build without --no-dense to "
-                    "index the new text",
-                    db_path,
+                    "embedding model changes from %r to %r: re-embedding every passage",
+                    meta["embedding_model"],
+                    embedder.name,
                 )
-            return BuildReport(
-                db=str(db_path),
-                documents=asdict(ingested) if ingested else {},
-                passages=asdict(synced),
-                dense={},
-                bad_rows=[str(b) for b in (bad_rows or [])],
-                seconds=round(time.perf_counter() - started, 2),
+            chunker = Chunker(max_tokens=max_tokens)
+            if documents is not None:  # another input: neither the preset nor a caller's input file any more
+                stale = ("preset", BUILT_FROM_KEY, *INPUT_STAMP_KEYS)
+                conn.executemany("DELETE FROM meta WHERE key = ?", [(k,) for k in stale])
+                if preset is not None:
+                    set_meta(conn, "preset", preset)
+                if source is not None:  # committed with the documents: a build killed while embedding is still told
+                    set_meta(conn, BUILT_FROM_KEY, source)  # as this input's, and the next run of it finishes it
+            ingested = (
+                ingest(conn, documents, chunker, progress, replace, False, bad_rows) if documents is not None else None
             )
-        set_meta(conn, "embedding_model", embedder.name)
-        set_meta(conn, "embedding_dim", embedder.dim)
-        set_meta(conn, "normalize", embedder.normalize)
-        conn.commit()
-        dense_report = dense.sync(db_path, conn, embedder, flat_max=flat_max, progress=progress)
-        # the files it loaded from compute the recorded probe: a job's check need not load them (probe_memo)
-        probe = dense.Manifest.read(dense.index_paths(db_path)[1]).model_probe
-        probe_memo.vouch(embedder.loaded_stamp, probe, embedder.requested)
-        if dense_report.rebuilt:
-            set_meta(
-                conn,
-                "first_build",
-                {
-                    "seconds": round(time.perf_counter() - started, 1),
-                    "passages": dense_report.added,
-                    "index_type": dense_report.index_type,
-                },
-            )
+            synced = sync_passages(conn, progress)
+            set_meta(conn, "chunker", {"tokenizer": chunker.name, "max_tokens": max_tokens})
             conn.commit()
-    finally:
-        conn.close()
-    return BuildReport(
-        db=str(db_path),
-        documents=asdict(ingested) if ingested else {},
-        passages=asdict(synced),
-        dense=asdict(dense_report),
-        bad_rows=[str(b) for b in (bad_rows or [])],
-        seconds=round(time.perf_counter() - started, 2),
-    )
+            if not dense_index:
+                if _drop_stale_index(db_path, conn):
+                    log.warning(
+                        "%s: its dense index described the KB's old text and was removed; build without --no-dense to "
+                        "index the new text",
+                        db_path,
+                    )
+                return BuildReport(
+                    db=str(db_path),
+                    documents=asdict(ingested) if ingested else {},
+                    passages=asdict(synced),
+                    dense={},
+                    bad_rows=[str(b) for b in (bad_rows or [])],
+                    seconds=round(time.perf_counter() - started, 2),
+                )
+            set_meta(conn, "embedding_model", embedder.name)
+            set_meta(conn, "embedding_dim", embedder.dim)
+            set_meta(conn, "normalize", embedder.normalize)
+            conn.commit()
+            dense_report = dense.sync(db_path, conn, embedder, flat_max=flat_max, progress=progress)
+            # the files it loaded from compute the recorded probe: a job's check need not load them (probe_memo)
+            probe = dense.Manifest.read(dense.index_paths(db_path)[1]).model_probe
+            probe_memo.vouch(embedder.loaded_stamp, probe, embedder.requested)
+            if dense_report.rebuilt:
+                set_meta(
+                    conn,
+                    "first_build",
+                    {
+                        "seconds": round(time.perf_counter() - started, 1),
+                        "passages": dense_report.added,
+                        "index_type": dense_report.index_type,
+                    },
+                )
+                conn.commit()
+        finally:
+            conn.close()
+        return BuildReport(
+            db=str(db_path),
+            documents=asdict(ingested) if ingested else {},
+            passages=asdict(synced),
+            dense=asdict(dense_report),
+            bad_rows=[str(b) for b in (bad_rows or [])],
+            seconds=round(time.perf_counter() - started, 2),
+        )
+
+
+def kb_lock(db_path: Path) -> FileLock:
+    """The lock held by one build of ``db_path`` at a time (``KB.lock`` beside it; ``knowrl.kb.ensure_kb`` holds it
+    across its check and build): a CLI build beside a training run's interleaved their writes (hostile pass 60).
+    One instance per path (``is_singleton``), so a holder that builds takes it again without waiting on itself."""
+    from filelock import FileLock
+
+    try:
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"cannot create the folder of {db_path}: {exc.strerror}") from None
+    return FileLock(str(db_path) + ".lock", is_singleton=True)
+
+
+def _check_target(db_path: Path, index_only: bool, source: dict | None, flags: Flags, what: str) -> None:
+    """A ``ValueError`` unless a build may write ``db_path`` (``check_db``), the dense index files beside it
+    (``index_files_problem``) and replace the documents of what it holds with a build of ``source``
+    (``other_input``; ``_ANY``: whatever it holds)."""
+    check_db(db_path, index_only=index_only)
+    problem = index_files_problem(db_path, flags.db)
+    if problem:
+        raise ValueError(problem)
+    held = other_input(db_path, source) if source is not _ANY else None
+    if held:
+        raise ValueError(
+            f"{db_path} holds {held}; {what} would replace its documents: pass --overwrite to replace them, or "
+            f"choose another {flags.db}"
+        )
 
 
 def _at_least(minimum: int) -> Callable[[str], int]:
@@ -519,7 +544,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"error: {problem}", file=sys.stderr)
                 return 2
             else:
-                _copy_db(args.from_db, db)
+                with kb_lock(db):  # not under a build of it
+                    _copy_db(args.from_db, db)
         documents = None
     else:
         db = args.db or demo_kb_path()

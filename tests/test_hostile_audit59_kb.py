@@ -108,6 +108,7 @@ def test_training_refuses_a_kb_built_from_another_file_and_rebuilds_only_its_own
     smoke = jsonl(tmp_path / "smoke.jsonl", [{"title": t, "text": x} for t, x in CORPUS])
     kb = tmp_path / "mine.db"
     assert run_build("--input", mine, "--db", kb, "--no-dense").returncode == 0
+    (tmp_path / "mine.db.lock").unlink()  # the build's own lock (pass 60): the refusal must not write one
     before = digest(kb)
     message = refused(train_config(tmp_path, kb, smoke), kb)
     assert str(mine) in message and str(smoke) in message

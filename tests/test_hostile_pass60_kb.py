@@ -17,6 +17,9 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -182,3 +185,29 @@ def test_build_kb_replaces_what_ensure_kb_accepted_and_names_the_config_keys(tmp
         ensure_kb(config(tmp_path, stray, tmp_path / "a.jsonl"))
     message = str(caught.value)
     assert "reward.factuality.kb_path" in message and "--db" not in message, message
+
+
+# lock -------------------------------------------------------------------------------------------------------------
+
+
+def test_a_build_waits_for_the_lock_a_training_run_holds(tmp_path):
+    """``ensure_kb`` holds ``KB.lock`` across its check and build; ``retrieval.build`` took none and interleaved."""
+    kb = tmp_path / "kb.db"
+    docs = jsonl(tmp_path / "docs.jsonl", ROWS)
+    hold = f"held = FileLock({str(kb) + '.lock'!r}); held.acquire(); print('held', flush=True); time.sleep(120)"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", f"import time; from filelock import FileLock; {hold}"], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        done: list[int] = []
+        argv = ["--input", str(docs), "--db", str(kb), "--no-dense", "--no-progress"]
+        builder = threading.Thread(target=lambda: done.append(build_main(argv)))
+        builder.start()
+        builder.join(5)
+        assert builder.is_alive() and not done, "the build did not wait for the lock"
+    finally:
+        holder.kill()
+        holder.wait()
+    builder.join(120)
+    assert done == [0] and documents(kb) == dict(CORPUS)
