@@ -8,9 +8,9 @@ import logging
 import os
 from pathlib import Path
 
-from knowrl import build_stamp
 from knowrl.config import ConfigError, TrainConfig
 from knowrl_io.paths import input_problem, is_pipe
+from retrieval import build_stamp
 from reward_engine.knowledge import kb_path
 
 log = logging.getLogger(__name__)
@@ -22,7 +22,7 @@ def ensure_kb(config: TrainConfig) -> None:
     changed since the KB was built from it (a run trained against the old text: hostile pass 54) or that build did
     not finish. A KB built from anything else is refused (``check_kb``), and so is a file with a bad row
     (``check_input``). Idempotent; DDP ranks wait for the one that
-    builds. The file is compared by its stat first and hashed only when that differs (``knowrl.build_stamp``), by
+    builds. The file is compared by its stat first and hashed only when that differs (``retrieval.build_stamp``), by
     one rank at a time."""
     wanted = _wanted(config)
     if wanted is None:
@@ -52,9 +52,7 @@ def ensure_kb(config: TrainConfig) -> None:
         stamp = build_stamp.take(input_file) if input_file is not None else None  # before the build reads it
         if input_file is not None:
             check_input(input_file)  # read by the rank that builds, as the build will read it
-        build_kb(path, source, dense_index)
-        if stamp is not None:
-            build_stamp.record(path, stamp)
+        build_kb(path, source, dense_index, stamp)
 
 
 def check_kb(config: TrainConfig) -> None:
@@ -190,9 +188,10 @@ def check_reward_knowledge(config: TrainConfig) -> None:
         found.source.close()
 
 
-def build_kb(path: Path, source: str, dense_index: bool = True) -> None:
+def build_kb(path: Path, source: str, dense_index: bool = True, stamp: build_stamp.Stamp | None = None) -> None:
     """A KB at ``path`` from a JSON/JSONL of ``{title, text}``, or 'demo'. A bad row (``check_input`` refuses them;
-    the file may change after) is logged, and the document it may be is kept, as ``retrieval.build`` keeps it."""
+    the file may change after) is logged, and the document it may be is kept, as ``retrieval.build`` keeps it.
+    ``stamp``: the file's, taken before it is read, recorded with the documents."""
     from retrieval.build import Flags, build, good_documents
     from retrieval.sources import BadRow, demo_documents, read_documents
 
@@ -209,6 +208,7 @@ def build_kb(path: Path, source: str, dense_index: bool = True) -> None:
             input_path=None if source == "demo" else Path(source),
             overwrite=True,  # ensure_kb refused a KB not built from this input: build() asked for a CLI flag
             flags=Flags(KB_KEY, "kb.build_from"),
+            input_stamp=stamp,
         )
     except ValueError as exc:  # not a KB, someone's file where its index goes: one line naming the key
         message = str(exc)

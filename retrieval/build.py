@@ -31,7 +31,7 @@ from knowrl_io.args import Parser, interrupted
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.once import Once
 from knowrl_io.paths import demo_kb_path, input_problem
-from retrieval import dense, probe_memo
+from retrieval import build_stamp, dense, probe_memo
 from retrieval.chunking import Chunker
 from retrieval.dense import IndexMismatchError
 from retrieval.embedder import Embedder
@@ -281,6 +281,7 @@ def build(
     input_path: Path | None = None,
     overwrite: bool = False,
     flags: Flags | None = None,
+    input_stamp: build_stamp.Stamp | None = None,
 ) -> BuildReport:
     """Ingest ``documents`` (if any), derive passages + FTS5, then sync the FAISS index.
 
@@ -293,6 +294,8 @@ def build(
     ``input_path``: the file ``documents`` were read from. A replace records it (or ``preset``) as what the KB was
     built from, and replaces a KB built from anything else (``other_input``) only with ``overwrite``.
     ``flags``: what the messages call the KB file and the input (the CLI's by default; a training run's keys).
+    ``input_stamp``: ``input_path``'s stamp, taken before it was read, recorded with the documents: a training run
+    whose ``kb.build_from`` is that file finds the KB built from it.
     """
     started = time.perf_counter()
     db_path = Path(db_path)
@@ -331,6 +334,8 @@ def build(
                     set_meta(conn, "preset", preset)
                 if source is not None:  # committed with the documents: a build killed while embedding is still told
                     set_meta(conn, BUILT_FROM_KEY, source)  # as this input's, and the next run of it finishes it
+                if input_stamp is not None:  # a run finds it unfinished by is_built, not by a missing stamp
+                    set_meta(conn, build_stamp.KEY, asdict(input_stamp))
             ingested = (
                 ingest(conn, documents, chunker, progress, replace, False, bad_rows) if documents is not None else None
             )
@@ -512,6 +517,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
 
     bad: list[BadRow] = []
+    stamp: build_stamp.Stamp | None = None
     repeats: list[str] = []  # rows whose title repeats an earlier row's (told, not merged unseen)
     documents: Iterable[Document] | None
     if args.input is not None:
@@ -523,6 +529,8 @@ def main(argv: list[str] | None = None) -> int:
         if problem:  # a pipe is read (once); a directory says so, not "not found"
             print(f"error: {problem}", file=sys.stderr)
             return 2
+        # a file's stamp, before it is read (a pipe has none): a training run of it finds the KB built
+        stamp = build_stamp.take(Path(os.path.abspath(args.input))) if args.input.is_file() else None
         documents = good_documents(read_documents(args.input), bad, str(args.input), repeats)
         first = next(iter(documents), None)  # an input without one document would build an empty KB, exit 0
         if first is None:
@@ -564,6 +572,7 @@ def main(argv: list[str] | None = None) -> int:
             preset=args.preset,
             input_path=args.input,
             overwrite=args.overwrite,
+            input_stamp=stamp,
         )
     except (ValueError, IndexMismatchError, sqlite3.DatabaseError, OSError) as exc:  # not a KB, a bad path: one line
         print(f"error: {exc}", file=sys.stderr)

@@ -16,7 +16,7 @@ from typing import Any
 
 SEPARATOR = "####SPECIAL####SEPARATOR####"
 SCHEMA_VERSION = 1
-# meta keys where a caller records the file a build read (``knowrl.build_stamp``: ``kb.build_from``'s hash and stat;
+# meta keys where a caller records the file a build read (``retrieval.build_stamp``: ``kb.build_from``'s hash and stat;
 # the older key, the hash alone). Any build of other documents removes both: the KB no longer holds that file's text.
 INPUT_STAMP_KEYS = ("build_from", "build_from_sha256")
 # meta key: what a build of documents was of, ``{"input": absolute path}`` or ``{"preset": name}``, written in the

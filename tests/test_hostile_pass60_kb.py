@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import sqlite3
 import subprocess
 import sys
@@ -211,3 +212,16 @@ def test_a_build_waits_for_the_lock_a_training_run_holds(tmp_path):
         holder.wait()
     builder.join(120)
     assert done == [0] and documents(kb) == dict(CORPUS)
+
+
+# stamp ------------------------------------------------------------------------------------------------------------
+
+
+def test_a_cli_build_stamps_its_input_so_training_does_not_build_again(tmp_path, caplog):
+    kb = tmp_path / "kb.db"
+    docs = jsonl(tmp_path / "docs.jsonl", ROWS)
+    assert build_main(["--input", str(docs), "--db", str(kb), "--no-dense", "--no-progress"]) == 0
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="knowrl.kb"):
+        ensure_kb(config(tmp_path, kb, docs))
+    assert not [r for r in caplog.records if "building" in r.getMessage()], caplog.text

@@ -1,5 +1,6 @@
-"""What a reward KB was built from: ``kb.build_from``'s SHA-256 with the path, size, mtime, inode and ctime it had
-when hashed.
+"""What a reward KB was built from: its input file's SHA-256 with the path, size, mtime, inode and ctime it had
+when hashed, recorded by a training run's ``kb.build_from`` build and by ``retrieval.build --input`` alike (the CLI
+build recorded none, so the next run built the KB again: hostile pass 60).
 
 Every job start on every rank asked whether the file changed since the KB was built; hashing it each time read the
 whole file (gigabytes for a real corpus) once per rank. The stat is compared first and the file hashed only when it
