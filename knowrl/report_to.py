@@ -27,7 +27,11 @@ ALONE = ("all", "none")  # transformers' words for every installed integration /
 
 def report_to_problem(values: list[str]) -> str | None:
     """Why ``logging.report_to`` cannot be reported to here (one line naming the key), or None: each value one of
-    transformers' integrations (``all`` or ``none`` only on their own) whose package transformers finds."""
+    transformers' integrations (``all`` or ``none`` only on their own) whose package transformers finds. Nothing
+    named (or ``none`` alone) asks nothing: transformers' integrations are imported only for a name to check (every
+    config load paid for them, hostile pass 60)."""
+    if not values or values == ["none"]:
+        return None
     from transformers.integrations import integration_utils as hub
 
     known = list(hub.INTEGRATION_TO_CALLBACK)
