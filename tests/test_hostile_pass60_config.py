@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_jobs_keyed_by_content import REPO, SOURCE
+from tests.test_jobs_keyed_by_content import DOCS, REPO, SOURCE, jsonl
 
 SMOKE = REPO / "configs" / "smoke.yaml"
 # SOURCE's JsonlSource with no version (``KnowledgeSource.version`` None: nothing says what it holds)
@@ -33,6 +33,27 @@ def _source_module(tmp_path: Path, name: str, text: str) -> dict[str, str]:
     """``text`` written as module ``name`` in ``tmp_path``; the env a subprocess imports it with."""
     (tmp_path / f"{name}.py").write_text(text)
     return {"PYTHONPATH": os.pathsep.join([str(tmp_path), str(REPO), os.environ.get("PYTHONPATH", "")])}
+
+
+# -- J3: a versionless source's evidence is never kept on disk -----------------------------------------------------
+async def test_a_source_without_a_version_never_serves_another_corpus_evidence(tmp_path, monkeypatch):
+    from reward_engine.stages.evidence_cache import EvidenceCache
+    from reward_engine.stages.retrieve import EvidenceRetriever
+
+    _source_module(tmp_path, "nover_source", NO_VERSION)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from nover_source import JsonlSource
+
+    first = JsonlSource(jsonl(tmp_path / "a.jsonl", DOCS))
+    second = JsonlSource(jsonl(tmp_path / "b.jsonl", OTHER))
+    cache = EvidenceCache(str(tmp_path / "cache"))
+    query = "When was the Eiffel Tower completed?"
+    found = await EvidenceRetriever(first, mode="bm25", cache=cache).pool(query, "Paris", k=1)
+    assert "1889" in found[0].text
+    cache.flush()
+    again = EvidenceRetriever(second, mode="bm25", cache=EvidenceCache(str(tmp_path / "cache")))
+    got = await again.pool(query, "Paris", k=1)
+    assert got[0].text == OTHER[0]["text"]  # looked up in its own corpus, not served from the first's
 
 
 # -- report_to: nothing named, nothing imported ----------------------------------------------------------------------

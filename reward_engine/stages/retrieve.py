@@ -45,7 +45,8 @@ class EvidenceRetriever:
     A completion's claims are embedded in one batch and searched in the default executor
     (embedding, FAISS and FTS5 are CPU work, never on the loop). Results are memoised in
     memory and, with a cache, on disk keyed by the KB's checksum, so a warmed or repeated
-    run does not search again and a rebuilt KB never serves stale evidence. A cache-only
+    run does not search again and a rebuilt KB never serves stale evidence (a source with no version is memoised
+    only: nothing would tell its corpora apart on disk). A cache-only
     view (``cache_only()``, for dry runs) answers from those and raises ``NotCachedError``
     instead of searching.
     """
@@ -67,7 +68,15 @@ class EvidenceRetriever:
             raise ValueError(unserved_mode(kb, mode, modes))
         # the evidence cache's key: what the KB's text is (an UPDATE in place keeps every passage id: pass 9)
         self._kb_content = getattr(kb, "content_version", None)  # re-read each step: a rebuild under a server
-        self._kb_version = self._kb_content or getattr(kb, "version", None) or str(getattr(kb, "db_path", ""))
+        # None: a source that does not say what it holds (``KnowledgeSource.version``) is never cached on disk: keyed
+        # by nothing, two corpora shared their evidence (hostile pass 60); a path or the options are no content
+        self._kb_version: str | None = self._kb_content or getattr(kb, "version", None)
+        if self._kb_version is None and cache is not None:
+            log.warning(
+                "the knowledge source %s gives no version: its evidence is searched each run, never kept in "
+                "factuality.cache_dir (give the source a version that changes with its passages to cache it)",
+                type(kb).__name__,
+            )
         self._memo: dict[SearchKey, list[Passage]] = {}
         self._memo_size = memo_size
         self._lock = threading.Lock()
@@ -104,15 +113,19 @@ class EvidenceRetriever:
     # -- memo and disk cache -----------------------------------------------------------------
     async def _lookup(self, key: SearchKey) -> list[Passage] | None:
         hit = self._memo.get(key)
-        if hit is None and self.cache is not None:
-            hit = await self.cache.apassages(self._disk_key(key))
+        if hit is None and self._on_disk():
+            hit = await self.cache.apassages(self._disk_key(key))  # type: ignore[union-attr]
             if hit is not None:
                 self._remember(key, hit)
         return hit
 
+    def _on_disk(self) -> bool:
+        """Whether evidence goes to the disk cache: there is one, and the source says which content it holds."""
+        return self.cache is not None and bool(self._kb_version)
+
     def _disk_key(self, key: SearchKey) -> str:
         kind, k, query, titles = key
-        return evidence_key(self._kb_version, kind, k, self.mode, query, titles)
+        return evidence_key(str(self._kb_version), kind, k, self.mode, query, titles)
 
     def _remember(self, key: SearchKey, passages: list[Passage]) -> None:
         with self._lock:
@@ -123,8 +136,8 @@ class EvidenceRetriever:
     def _store(self, key: SearchKey, passages: list[Passage]) -> None:
         """In memory now, and in the disk cache when there is one."""
         self._remember(key, passages)
-        if self.cache is not None:
-            self.cache.store(self._disk_key(key), passages)
+        if self._on_disk():
+            self.cache.store(self._disk_key(key), passages)  # type: ignore[union-attr]
 
     def _claim_key(self, query: str, titles: str) -> SearchKey:
         return ("claim", self.k, query, titles)
