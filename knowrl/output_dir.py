@@ -97,7 +97,8 @@ def model_folder_problem(config: TrainConfig) -> str | None:
 
 def run_inputs(config: TrainConfig) -> list[tuple[str, str]]:
     """(key, path) of every local file or folder the run reads: the model, the adapter, the data, the KB's source
-    and the reward's knowledge base and judge templates (names that are no local path are skipped)."""
+    and the reward's knowledge base, custom source's files and judge templates (names that are no local path are
+    skipped)."""
     found = [
         ("model.name_or_path", config.model.name_or_path),
         ("model.adapter", config.model.adapter),
@@ -116,6 +117,11 @@ def run_inputs(config: TrainConfig) -> list[tuple[str, str]]:
             ("reward.factuality.kb_path", str(kb) if kb else None),
             ("reward.factuality.source", reward.factuality.source),
         ]
+        if reward.factuality.source:  # a custom source's corpus files (hostile pass 60)
+            from reward_engine.score import source_option_files
+
+            options = source_option_files(reward.factuality.source_options)
+            found += [("reward.factuality.source_options", str(path)) for path in options]
         found += [
             (f"reward.prompts.{key}", getattr(reward.prompts, key))
             for key in ("grader", "decompose", "verify", "fused")

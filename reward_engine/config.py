@@ -246,12 +246,13 @@ class RewardEngineConfig(BaseModel):
         decides = {
             "semantics": sem,
             "stages": [self.grader, self.decomposer, self.verifier],
-            # a source's options (a URL, maybe with a token) are where, not what: its passages' version keys
-            # the evidence; unset, the new fields leave every older fingerprint as it was
+            # a custom source's options say which corpus it reads (a version may not: hostile pass 60 switched
+            # corpora and kept the rows), so they are part of it when given; unset, the new fields leave every
+            # older fingerprint as it was (a hash: a token in an option is never shown)
             "factuality": self.factuality.model_dump(
                 exclude={
                     "cache_dir",
-                    "source_options",
+                    *(() if self.factuality.source and self.factuality.source_options else ("source_options",)),
                     *(() if with_kb_path else ("kb_path",)),
                     *(() if self.factuality.source else ("source",)),
                     *(() if self.verifier == "llm" else ("claims_per_call",)),  # what an llm verifier is shown

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+from knowrl_io.file_key import file_key
 from knowrl_io.jsonl import Row
 from retrieval.source import KnowledgeSource
 from reward_engine import knowledge as knowledge_paths
@@ -54,12 +55,35 @@ def reads_knowledge(config: RewardEngineConfig) -> bool:
     return config.factuality.enabled or config.grader_aliases == "kb"
 
 
-def knowledge_version(source: Any) -> str | None:
-    """An open source's content version: a KB's ``content_version``, else the source's own ``version``."""
+def knowledge_version(source: Any, options: dict[str, Any] | None = None) -> str | None:
+    """An open source's content version: a KB's ``content_version``, else the source's own ``version``; with a
+    ``factuality.source``'s ``options``, the keys (``knowrl_io.file_key``) of the files they name too: a source
+    whose version stays the same whatever it reads, or that has none, read another corpus file as the same job
+    (hostile pass 60). None: nothing says what the source holds."""
     found = getattr(source, "content_version", None)
     if found is None:
         found = getattr(source, "version", None)
+    files = source_files_key(options or {})
+    if files is not None:
+        return f"files:{files}" if found is None else f"{found}+files:{files}"
     return None if found is None else str(found)
+
+
+def source_files_key(options: dict[str, Any]) -> str | None:
+    """A digest of the stats of the files a custom source's options name (``score.source_option_files``; one that
+    is not there counts as such), or None when they name none."""
+    from reward_engine.score import source_option_files
+
+    paths = source_option_files(options)
+    if not paths:
+        return None
+    keys = []
+    for path in paths:
+        try:
+            keys.append(file_key(path.stat()))
+        except (OSError, ValueError):  # not there, a NUL in the name: a state of its own
+            keys.append("absent")
+    return hashlib.sha256("\n".join(keys).encode()).hexdigest()[:16]
 
 
 def check_knowledge(config: RewardEngineConfig, retrieves: bool = True) -> Knowledge:
@@ -77,7 +101,7 @@ def check_knowledge(config: RewardEngineConfig, retrieves: bool = True) -> Knowl
 
         try:
             source = load_source(fc.source, fc.source_options)
-            modes, version = tuple(source.modes), knowledge_version(source)
+            modes, version = tuple(source.modes), knowledge_version(source, fc.source_options)
         except Exception as exc:  # noqa: BLE001 - whatever a user's factory raises (a missing file): one line
             message = str(exc).splitlines()[0] if str(exc) else ""
             raise JobCheckError(

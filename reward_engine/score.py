@@ -162,7 +162,7 @@ async def score_file(
     """
     started = time.perf_counter()
     if kb is not None:
-        kb_version = knowledge_version(kb) if reads_knowledge(config) else None
+        kb_version = knowledge_version(kb, _options(config)) if reads_knowledge(config) else None
     else:
         knowledge = knowledge if knowledge is not None else check_knowledge(config)
         kb_version = knowledge.version
@@ -214,11 +214,16 @@ async def score_file(
 def _knowledge_now(config: RewardEngineConfig, kb: Any) -> str | None:
     """The content version of the knowledge the job reads, read again at its end."""
     if kb is not None:
-        return knowledge_version(kb)
+        return knowledge_version(kb, _options(config))
     try:
         return check_knowledge(config, retrieves=False).version
     except JobCheckError:
         return None  # gone or broken since the start: changed all the same
+
+
+def _options(config: RewardEngineConfig) -> dict[str, Any] | None:
+    """A custom source's options: the files they name are part of its version (``job.knowledge_version``)."""
+    return config.factuality.source_options if config.factuality.source else None
 
 
 def knowledge_files(config: RewardEngineConfig) -> list[Path]:

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -21,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_jobs_keyed_by_content import DOCS, REPO, SOURCE, jsonl
+from tests.test_jobs_keyed_by_content import DOCS, REPO, ROWS, SOURCE, jsonl, score
 
 SMOKE = REPO / "configs" / "smoke.yaml"
 # SOURCE's JsonlSource with no version (``KnowledgeSource.version`` None: nothing says what it holds)
@@ -54,6 +55,49 @@ async def test_a_source_without_a_version_never_serves_another_corpus_evidence(t
     again = EvidenceRetriever(second, mode="bm25", cache=EvidenceCache(str(tmp_path / "cache")))
     got = await again.pool(query, "Paris", k=1)
     assert got[0].text == OTHER[0]["text"]  # looked up in its own corpus, not served from the first's
+
+
+# -- J4: the options and the files they name key the job's rows ------------------------------------------------------
+def test_the_fingerprint_holds_a_custom_sources_options(tmp_path):
+    from reward_engine.config import parse_reward_config
+
+    def fingerprint(options: dict) -> str:
+        data = {"grader": "offline", "factuality": {"source": "my:Source", "source_options": options}}
+        return parse_reward_config(data, "reward.yaml", tmp_path).fingerprint()
+
+    assert fingerprint({"path": "a.jsonl"}) != fingerprint({"path": "b.jsonl"})
+    assert fingerprint({"path": "a.jsonl"}) == fingerprint({"path": str(tmp_path / "a.jsonl")})  # the same file
+
+
+@pytest.mark.parametrize("versioned", [True, False])
+def test_a_rerun_on_another_or_an_edited_corpus_keeps_no_old_row(tmp_path, versioned):
+    env = _source_module(tmp_path, "my_source", SOURCE if versioned else NO_VERSION)
+    first, other = jsonl(tmp_path / "a.jsonl", DOCS), jsonl(tmp_path / "b.jsonl", OTHER)
+    src, out = jsonl(tmp_path / "in.jsonl", ROWS), tmp_path / "scored.jsonl"
+
+    def config(corpus: Path) -> Path:
+        factuality = {"source": "my_source:JsonlSource", "source_options": {"path": corpus.name}}
+        path = tmp_path / "reward.yaml"
+        path.write_text(json.dumps({"grader": "offline", "factuality": {**factuality, "retrieval_mode": "bm25"}}))
+        return path
+
+    done = score(src, out, config(first), env=env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    switched = score(src, out, config(other), env=env)  # kept 3 rows as already_scored at ddd6803
+    assert switched.returncode == 2 and "--overwrite" in switched.stderr, switched.stdout + switched.stderr
+    jsonl(first, OTHER)  # the same path, other text: the source says the same version (or none)
+    edited = score(src, out, config(first), env=env)
+    assert edited.returncode == 2 and "another version of the knowledge base" in edited.stderr, edited.stderr
+
+
+def test_run_inputs_lists_a_custom_sources_files(tmp_path):
+    from knowrl.config import load_train_config
+    from knowrl.output_dir import run_inputs
+
+    corpus = jsonl(tmp_path / "corpus.jsonl", DOCS)
+    sets = ["reward.factuality.source=my_source:JsonlSource", f"reward.factuality.source_options={{corpus: {corpus}}}"]
+    config = load_train_config(SMOKE, sets)
+    assert ("reward.factuality.source_options", str(corpus)) in run_inputs(config)
 
 
 # -- report_to: nothing named, nothing imported ----------------------------------------------------------------------

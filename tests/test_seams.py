@@ -105,7 +105,7 @@ def test_source_option_paths_resolve_against_the_config_folder_as_kb_path_does(e
     assert options["path"] == str((elsewhere / "docs" / "kb.jsonl").resolve())  # not the working directory's
     assert options["url"] == "http://kb-host:8300"  # not a path option: as written
     found = check_knowledge(config)  # opens: the file is found from another working directory
-    assert isinstance(found.source, JsonlSource) and found.version == "jsonl-1"
+    assert isinstance(found.source, JsonlSource) and found.version.startswith("jsonl-1+files:")  # its file too
     found.source.close()
     # a mapping without a config file (no folder to resolve against) keeps relative paths relative, as kb_path
     raw = parse_reward_config({"factuality": {"source": SOURCE, "source_options": {"index_dir": "idx", "k": 3}}})
