@@ -85,6 +85,9 @@ def check_start(config: TrainConfig, world: int) -> None:
         from knowrl import dynamic_sampling
 
         dynamic_sampling.check(config.grpo, world)
+    from knowrl.start_checks import check_before_load
+
+    check_before_load(config)  # push_to_hub, the reward's cache folders: read only after the model loaded
 
 
 def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None = None) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import one_error_line, run_job
 from tests.test_jobs_keyed_by_content import DOCS, REPO, ROWS, SOURCE, jsonl, score
 
 SMOKE = REPO / "configs" / "smoke.yaml"
@@ -98,6 +99,40 @@ def test_run_inputs_lists_a_custom_sources_files(tmp_path):
     sets = ["reward.factuality.source=my_source:JsonlSource", f"reward.factuality.source_options={{corpus: {corpus}}}"]
     config = load_train_config(SMOKE, sets)
     assert ("reward.factuality.source_options", str(corpus)) in run_inputs(config)
+
+
+# -- J10 and the cache folders: before the model loads ---------------------------------------------------------------
+def _train(tmp_path: Path, *sets: str) -> subprocess.CompletedProcess:
+    out = f"output_dir={tmp_path / 'run'}"
+    return run_job("-m", "knowrl.train", "--config", str(SMOKE), "--set", out, *[a for s in sets for a in ("--set", s)])
+
+
+def test_push_to_hub_offline_is_one_line_before_the_model_loads(tmp_path):
+    done = _train(tmp_path, "grpo.push_to_hub=true", "grpo.hub_model_id=me/run")
+    assert "HF_HUB_OFFLINE" in one_error_line(done, "grpo.push_to_hub")
+    assert not (tmp_path / "run").exists()
+
+
+def test_push_to_hub_without_a_token_or_a_valid_repo_is_refused(tmp_path, monkeypatch):
+    from knowrl.config import ConfigError
+    from knowrl.start_checks import check_push_to_hub
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "0")
+    monkeypatch.delenv("HF_TOKEN", raising=False)
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))  # no saved login
+    with pytest.raises(ConfigError, match="grpo.push_to_hub: no Hugging Face token"):
+        check_push_to_hub({"push_to_hub": True}, "grpo")
+    with pytest.raises(ConfigError, match="sft.push_to_hub: sft.hub_model_id 'me/a b' is no repo id"):
+        check_push_to_hub({"push_to_hub": True, "hub_token": "x", "hub_model_id": "me/a b"}, "sft")
+    check_push_to_hub({"push_to_hub": False}, "grpo")
+
+
+def test_a_cache_dir_that_is_a_file_is_one_line_before_the_model_loads(tmp_path):
+    taken = tmp_path / "notes.txt"
+    taken.write_text("mine\n")
+    done = _train(tmp_path, f"reward.factuality.cache_dir={taken}")
+    one_error_line(done, "reward.factuality.cache_dir")
+    assert taken.read_text() == "mine\n" and not (tmp_path / "run").exists()
 
 
 # -- report_to: nothing named, nothing imported ----------------------------------------------------------------------
