@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from knowrl.accelerator import cuda_available, is_available, unsloth_usable
-from knowrl.config import LoraConfig, ModelConfig
+from knowrl.config import ConfigError, LoraConfig, ModelConfig
 from knowrl_io.model_loading import model_load_lock
 from knowrl_io.paths import cache_dir
 
@@ -190,14 +190,32 @@ def _load_transformers(model_cfg: ModelConfig, lora: LoraConfig, path: str) -> P
     elif lora.enabled:
         from peft import LoraConfig as PeftLoraConfig
 
-        names = {n.rsplit(".", 1)[-1] for n, _ in model.named_modules()}
-        targets = [t for t in lora.target_modules if t in names]
-        if not targets:
-            raise ValueError(f"none of lora.target_modules {lora.target_modules} exist in {path}")
+        targets = lora_targets(lora, model, path)
         peft_config = PeftLoraConfig(
             r=lora.r, lora_alpha=lora.alpha, lora_dropout=lora.dropout, target_modules=targets, task_type="CAUSAL_LM"
         )
     return Policy(model, tokenizer, "transformers", peft_config)
+
+
+def lora_targets(lora: LoraConfig, model: Any, path: str) -> list[str]:
+    """The ``lora.target_modules`` the model has, checked once it is built and before training: a name given in the
+    config that the model lacks is an error (``[q_proj, v_prj]`` trained q_proj alone, silently: hostile pass 60);
+    of the default list, those the architecture has (GPT-2-like models lack gate_proj...). Raises ``ConfigError``."""
+    from difflib import get_close_matches
+
+    names = {n.rsplit(".", 1)[-1] for n, _ in model.named_modules()}
+    targets = [t for t in lora.target_modules if t in names]
+    unknown = [t for t in lora.target_modules if t not in names]
+    if unknown and ("target_modules" in lora.model_fields_set or not targets):
+        kinds = ("Linear", "Conv1D")  # what LoRA adapts (GPT-2's projections are Conv1D)
+        leaves = sorted({n.rsplit(".", 1)[-1] for n, m in model.named_modules() if type(m).__name__.endswith(kinds)})
+        near = get_close_matches(unknown[0], leaves, n=1)
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        raise ConfigError(
+            f"lora.target_modules: no module named {', '.join(map(repr, unknown))} in {path}{hint}; its layers "
+            f"LoRA can adapt: {', '.join(leaves) or 'none'}"
+        )
+    return targets
 
 
 def _load_unsloth(model_cfg: ModelConfig, lora: LoraConfig, path: str, seed: int) -> Policy:
@@ -219,7 +237,7 @@ def _load_unsloth(model_cfg: ModelConfig, lora: LoraConfig, path: str, seed: int
         model = FastLanguageModel.get_peft_model(
             model,
             r=lora.r,
-            target_modules=lora.target_modules,
+            target_modules=lora_targets(lora, model, path),
             lora_alpha=lora.alpha,
             lora_dropout=lora.dropout,
             use_gradient_checkpointing="unsloth",

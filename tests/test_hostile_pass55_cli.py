@@ -55,7 +55,7 @@ def test_a_resume_that_changes_the_adapter_or_its_base_names_each_key(tmp_path: 
         claim_output_dir(load_train_config(SMOKE, [*sets, "seed=1"]), resume=True, overwrite=False)
     with pytest.raises(ConfigError, match="lora.alpha is 8 in the checkpoint, 16 in the config"):
         claim_output_dir(load_train_config(SMOKE, [*sets, "lora.alpha=16"]), resume=True, overwrite=False)
-    # a target the tiny model lacks is dropped when it loads, so the checkpoint never lists it: still the same
+    # a target the tiny model lacks is not in the checkpoint (the load refuses it: pass 60): not a resume change
     same = load_train_config(SMOKE, [*sets, "lora.target_modules=[v_proj, q_proj, c_attn]"])
     claim_output_dir(same, resume=True, overwrite=False)
 

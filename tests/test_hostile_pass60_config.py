@@ -101,6 +101,34 @@ def test_run_inputs_lists_a_custom_sources_files(tmp_path):
     assert ("reward.factuality.source_options", str(corpus)) in run_inputs(config)
 
 
+# -- J8: a typo in lora.target_modules -------------------------------------------------------------------------------
+def _model():
+    import torch
+
+    class Attention(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.q_proj, self.v_proj = torch.nn.Linear(4, 4), torch.nn.Linear(4, 4)
+
+    return Attention()
+
+
+def test_a_target_module_the_model_lacks_is_one_error_naming_it():
+    from knowrl.config import ConfigError, LoraConfig
+    from knowrl.models import lora_targets
+
+    with pytest.raises(ConfigError, match=r"lora.target_modules: no module named 'v_prj' .*did you mean 'v_proj'"):
+        lora_targets(LoraConfig(target_modules=["q_proj", "v_prj"]), _model(), "tiny")
+    assert lora_targets(LoraConfig(target_modules=["v_proj", "q_proj"]), _model(), "tiny") == ["v_proj", "q_proj"]
+    assert lora_targets(LoraConfig(), _model(), "tiny") == ["q_proj", "v_proj"]  # the default: what it has
+
+
+def test_train_with_a_typo_in_target_modules_is_one_line_before_any_step(tmp_path):
+    done = _train(tmp_path, "lora.target_modules=[q_proj, v_prj]")
+    line = one_error_line(done, "lora.target_modules")
+    assert "'v_prj'" in line and not list((tmp_path / "run").glob("checkpoint-*"))
+
+
 # -- J10 and the cache folders: before the model loads ---------------------------------------------------------------
 def _train(tmp_path: Path, *sets: str) -> subprocess.CompletedProcess:
     out = f"output_dir={tmp_path / 'run'}"
