@@ -147,7 +147,7 @@ def test_push_to_hub_without_a_token_or_a_valid_repo_is_refused(tmp_path, monkey
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "0")
     monkeypatch.delenv("HF_TOKEN", raising=False)
-    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))  # no saved login
+    monkeypatch.setattr("huggingface_hub.get_token", lambda: None)  # no saved login on this machine either
     with pytest.raises(ConfigError, match="grpo.push_to_hub: no Hugging Face token"):
         check_push_to_hub({"push_to_hub": True}, "grpo")
     with pytest.raises(ConfigError, match="sft.push_to_hub: sft.hub_model_id 'me/a b' is no repo id"):
