@@ -200,7 +200,10 @@ class RewardEngine:
             fc = self.config.factuality
             cache_dir = fc.cache_dir or (self.judge.config.cache_dir if self.judge is not None else None)
             cache = evidence_cache(cache_dir, self.judge.config.cache if self.judge is not None else None)
-            self.retriever = EvidenceRetriever(kb, fc.evidence_k, fc.retrieval_mode, cache)
+            # a custom source's files key its evidence too: a version that stays the same whatever corpus the
+            # options name shared one key across corpora (hostile pass 60)
+            scope = (knowledge.source_files_key(fc.source_options) if fc.source else None) or ""
+            self.retriever = EvidenceRetriever(kb, fc.evidence_k, fc.retrieval_mode, cache, scope=scope)
         return self.retriever
 
     # -- a dry run ----------------------------------------------------------------------

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-from knowrl_io.file_key import file_key
 from knowrl_io.jsonl import Row
 from retrieval.source import KnowledgeSource
 from reward_engine import knowledge as knowledge_paths
@@ -63,27 +62,10 @@ def knowledge_version(source: Any, options: dict[str, Any] | None = None) -> str
     found = getattr(source, "content_version", None)
     if found is None:
         found = getattr(source, "version", None)
-    files = source_files_key(options or {})
+    files = knowledge_paths.source_files_key(options or {})
     if files is not None:
         return f"files:{files}" if found is None else f"{found}+files:{files}"
     return None if found is None else str(found)
-
-
-def source_files_key(options: dict[str, Any]) -> str | None:
-    """A digest of the stats of the files a custom source's options name (``score.source_option_files``; one that
-    is not there counts as such), or None when they name none."""
-    from reward_engine.score import source_option_files
-
-    paths = source_option_files(options)
-    if not paths:
-        return None
-    keys = []
-    for path in paths:
-        try:
-            keys.append(file_key(path.stat()))
-        except (OSError, ValueError):  # not there, a NUL in the name: a state of its own
-            keys.append("absent")
-    return hashlib.sha256("\n".join(keys).encode()).hexdigest()[:16]
 
 
 def check_knowledge(config: RewardEngineConfig, retrieves: bool = True) -> Knowledge:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from pathlib import Path
 from typing import Any
 
+from knowrl_io.file_key import file_key
 from knowrl_io.paths import demo_kb_path
 
 
@@ -44,6 +46,24 @@ def report_unusable_factuality(config: Any) -> bool:
         print(f"error: factuality.cache_dir: {exc}", file=sys.stderr)
         return True
     return False
+
+
+def source_files_key(options: dict[str, Any]) -> str | None:
+    """A digest of the stats (``knowrl_io.file_key``) of the files a custom source's options name
+    (``score.source_option_files``; one that is not there counts as such), or None when they name none: part of
+    the job's knowledge version and of the evidence cache's key, beside the source's own version."""
+    from reward_engine.score import source_option_files
+
+    paths = source_option_files(options)
+    if not paths:
+        return None
+    keys = []
+    for path in paths:
+        try:
+            keys.append(file_key(path.stat()))
+        except (OSError, ValueError):  # not there, a NUL in the name: a state of its own
+            keys.append("absent")
+    return hashlib.sha256("\n".join(keys).encode()).hexdigest()[:16]
 
 
 def open_source(factuality: Any) -> Any:

@@ -58,6 +58,30 @@ async def test_a_source_without_a_version_never_serves_another_corpus_evidence(t
     assert got[0].text == OTHER[0]["text"]  # looked up in its own corpus, not served from the first's
 
 
+async def test_a_versioned_source_on_another_corpus_file_gets_its_own_evidence(tmp_path, monkeypatch):
+    """SOURCE says version 'jsonl-1' whatever file it reads: the engine keys its evidence by the file too."""
+    from reward_engine.config import parse_reward_config
+    from reward_engine.engine import RewardEngine
+
+    _source_module(tmp_path, "ver_source", SOURCE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    jsonl(tmp_path / "a.jsonl", DOCS), jsonl(tmp_path / "b.jsonl", OTHER)
+    query = "When was the Eiffel Tower completed?"
+
+    async def evidence(corpus: str) -> str:
+        options = {"source": "ver_source:JsonlSource", "source_options": {"path": corpus}, "retrieval_mode": "bm25"}
+        stages = {"grader": "offline", "decomposer": "offline", "verifier": "offline"}
+        data = {**stages, "factuality": {**options, "cache_dir": "cache"}}
+        async with RewardEngine(parse_reward_config(data, "reward.yaml", tmp_path)) as engine:
+            retriever = await engine.ensure_retriever()
+            found = await retriever.pool(query, "Paris", k=1)
+            retriever.cache.flush()
+        return found[0].text
+
+    assert "1889" in await evidence("a.jsonl")
+    assert await evidence("b.jsonl") == OTHER[0]["text"]
+
+
 # -- J4: the options and the files they name key the job's rows ------------------------------------------------------
 def test_the_fingerprint_holds_a_custom_sources_options(tmp_path):
     from reward_engine.config import parse_reward_config

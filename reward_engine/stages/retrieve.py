@@ -58,11 +58,13 @@ class EvidenceRetriever:
         mode: str = "hybrid",
         cache: EvidenceStore | None = None,
         memo_size: int = 10_000,
+        scope: str = "",
     ) -> None:
         self.kb = kb
         self.k = k
         self.mode = mode
         self.cache = cache
+        self.scope = scope  # beside the version in the disk key: the stats of a custom source's files
         modes = tuple(getattr(kb, "modes", (mode,)))
         if mode not in modes:
             raise ValueError(unserved_mode(kb, mode, modes))
@@ -125,7 +127,8 @@ class EvidenceRetriever:
 
     def _disk_key(self, key: SearchKey) -> str:
         kind, k, query, titles = key
-        return evidence_key(str(self._kb_version), kind, k, self.mode, query, titles)
+        version = f"{self._kb_version}+files:{self.scope}" if self.scope else str(self._kb_version)
+        return evidence_key(version, kind, k, self.mode, query, titles)
 
     def _remember(self, key: SearchKey, passages: list[Passage]) -> None:
         with self._lock:
