@@ -2,7 +2,8 @@
 (the score job and the train CLI as subprocesses where the finding was about what a user sees).
 
 - J3: a custom source with no version kept its evidence in ``factuality.cache_dir`` under one key whatever corpus
-  it read: switching corpora served the other corpus's passages. Now such a source is memoised only.
+  it read: switching corpora served the other corpus's passages. Now such a source is memoised only, and a
+  source whose version never changes has its evidence keyed by the stats of its files too.
 - J4: the job fingerprint left out ``factuality.source_options``: a rerun on another corpus kept the old rows as
   ``already_scored``; a corpus file edited under a source whose version never changes did too. The options are
   in the fingerprint and the stats of the files they name in the knowledge version; ``run_inputs`` lists them.
