@@ -118,7 +118,7 @@ def run_inputs(config: TrainConfig) -> list[tuple[str, str]]:
             ("reward.factuality.source", reward.factuality.source),
         ]
         if reward.factuality.source:  # a custom source's corpus files (hostile pass 60)
-            from reward_engine.score import source_option_files
+            from reward_engine.source_options import source_option_files
 
             options = source_option_files(reward.factuality.source_options)
             found += [("reward.factuality.source_options", str(path)) for path in options]

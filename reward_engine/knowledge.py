@@ -50,9 +50,9 @@ def report_unusable_factuality(config: Any) -> bool:
 
 def source_files_key(options: dict[str, Any]) -> str | None:
     """A digest of the stats (``knowrl_io.file_key``) of the files a custom source's options name
-    (``score.source_option_files``; one that is not there counts as such), or None when they name none: part of
+    (``source_options.source_option_files``; one that is not there counts as such), or None when they name none: part of
     the job's knowledge version and of the evidence cache's key, beside the source's own version."""
-    from reward_engine.score import source_option_files
+    from reward_engine.source_options import source_option_files
 
     paths = source_option_files(options)
     if not paths:

@@ -66,6 +66,7 @@ from reward_engine.job import (
 )
 from reward_engine.offline.version import rules_version
 from reward_engine.samples import fact_score_of
+from reward_engine.source_options import source_option_files
 
 log = logging.getLogger(__name__)
 
@@ -243,33 +244,6 @@ def knowledge_files(config: RewardEngineConfig) -> list[Path]:
     prompts = config.prompts
     found += [Path(p) for p in (prompts.grader, prompts.decompose, prompts.verify, prompts.fused) if p]
     return found
-
-
-def source_option_files(options: dict[str, Any]) -> list[Path]:
-    """The files a custom source's options name: every option named as a path (``source_option_paths``' rule:
-    ``path``, ``*_file``...) and any other string value that names an existing file, in lists and mappings too.
-    A URL is no file. The source reads them: the job's inputs.
-
-    >>> [str(p) for p in source_option_files({"path": "/cfg/kb.jsonl", "url": "http://h/x", "k": 3})]
-    ['/cfg/kb.jsonl']
-    """
-    from reward_engine.config import PATH_OPTION
-
-    found: list[Path] = []
-    for name, value in options.items():
-        found += _option_files(value, PATH_OPTION.fullmatch(str(name)) is not None)
-    return found
-
-
-def _option_files(value: Any, named_as_path: bool) -> list[Path]:
-    if isinstance(value, dict):
-        return source_option_files(value)
-    if isinstance(value, (list, tuple)):
-        return [p for v in value for p in _option_files(v, named_as_path)]
-    if not isinstance(value, str) or not value or "://" in value:
-        return []
-    path = os.path.expanduser(value)
-    return [Path(path)] if named_as_path or os.path.isfile(path) else []  # isfile: False for a NUL, a long name
 
 
 def _record(output_path: Path) -> dict[str, Any]:

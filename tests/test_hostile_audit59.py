@@ -133,7 +133,7 @@ def test_score_never_replaces_a_custom_sources_corpus_even_with_overwrite(tmp_pa
 
 
 def test_source_option_files_walks_lists_and_mappings_and_skips_urls(tmp_path):
-    from reward_engine.score import source_option_files
+    from reward_engine.source_options import source_option_files
 
     kept = jsonl(tmp_path / "kept.jsonl", DOCS)
     options = {
