@@ -2,13 +2,17 @@
 RAR's offline check found no answering sentence where the question quotes a title, writes "U.S.", asks "immediately
 before", names the unit, asks "on what date" or uses an irregular verb the evidence puts in the past ("sank", "fell");
 a sentence naming the doer of the asked deed was read as an aside; a win told with "beating" or "who beat" was no
-pair; a name with dotted initials ("George W. Bush") broke a pair. Every assertion but the guards failed on ddd6803."""
+pair; a name with dotted initials ("George W. Bush") broke a pair. The grader paid a denial of the gold's family name as
+no attempt, another generation ("Jr." for "Sr."), another initial beside the gold's own, a one-word gold run on
+into another name where no person is asked, and a succession turned round. Every assertion but the guards failed on
+ddd6803."""
 
 from __future__ import annotations
 
 import pytest
 
 from reward_engine.offline import facts
+from reward_engine.offline.grader import grade
 
 WATCH = "The Night Watch is a 1642 painting by Rembrandt van Rijn."
 
@@ -82,3 +86,32 @@ def test_a_pair_turned_round_is_not_supported() -> None:
     final = ["Maria Sharapova defeated two-time defending champion Serena Williams in the 2004 Wimbledon final."]
     assert not facts.supported("Serena Williams defeated Maria Sharapova in the 2004 Wimbledon final.", final)
     assert facts.supported("Maria Sharapova defeated Serena Williams in the 2004 Wimbledon final.", final)
+
+
+WRONG_PAID = [
+    ("Definitely not Picasso.", "Pablo Picasso", "Who painted Guernica?"),
+    ("Franklin D. Roosevelt Jr.", "Franklin D. Roosevelt", "Who was US president during most of World War II?"),
+    ("Martin Luther King Sr.", "Martin Luther King Jr.", "Who gave the 'I Have a Dream' speech?"),
+    ("George H. W. Bush.", "George W. Bush", "Who was US president on 11 September 2001?"),
+    ("Prince Harry.", "Prince", "Which musician recorded the album Purple Rain?"),
+    ("David Cameron succeeded Theresa May.", "Theresa May", "Who succeeded David Cameron as Prime Minister?"),
+    ("Harry Truman preceded Franklin Roosevelt.", "Harry Truman", "Who came after Franklin Roosevelt as president?"),
+]
+
+RIGHT_PAID = [
+    ("Martin Luther King Jr.", "Martin Luther King Jr.", "Who gave the 'I Have a Dream' speech?"),
+    ("John Fitzgerald Kennedy.", "John F. Kennedy", "Who was US president during the Cuban Missile Crisis?"),
+    ("Prince.", "Prince", "Which musician recorded the album Purple Rain?"),
+    ("Apple Inc.", "Apple", "Which company makes the iPhone?"),
+    ("Theresa May succeeded David Cameron.", "Theresa May", "Who succeeded David Cameron as Prime Minister?"),
+]
+
+
+@pytest.mark.parametrize(("answer", "gold", "question"), WRONG_PAID)
+def test_a_wrong_answer_is_incorrect(answer: str, gold: str, question: str) -> None:
+    assert grade(answer, gold, question).name == "INCORRECT"
+
+
+@pytest.mark.parametrize(("answer", "gold", "question"), RIGHT_PAID)
+def test_a_right_answer_is_correct(answer: str, gold: str, question: str) -> None:
+    assert grade(answer, gold, question).name == "CORRECT"

@@ -220,6 +220,29 @@ _BACK_TOGETHER = re.compile(
 )
 
 
+_COMPANY_SUFFIXES = frozenset("inc ltd corp co llc plc ag gmbh sa nv bv".split())
+
+
+def _one_name_goes_on(text: str, before: str, gold: str, known: str = "") -> bool:
+    """A one-word gold that the answer runs on into a longer name: "Queen Latifah." for the band Queen (where a
+    person is asked, the next word may be the gold's own family name: "Michelangelo Buonarroti"); not a place's
+    kind or a place after it ("Amazon River", "Paris Texas" is the other rules'), nor a company's suffix ("Apple
+    Inc."), nor a word of ``known`` (the gold as written and the question: "Outstanding Paper" for the asked
+    award's "Outstanding Paper Award").
+
+    >>> _one_name_goes_on("Queen Latifah.", "", "queen"), _one_name_goes_on("The Amazon River.", "the", "amazon")
+    (True, False)
+    """
+    if " " in gold:
+        return False
+    following = normalize(spelling.next_word(text, before))
+    if not following or following in HEAD_WORDS or following in _COMPANY_SUFFIXES or places.level(following):
+        return False
+    if following in normalize(known).split():
+        return False
+    return spelling.another_name_after(text, before, gold)
+
+
 _HYPHEN_SUFFIXES = frozenset("based born bred style like era made type esque class wide speaking language".split())
 
 
@@ -751,6 +774,8 @@ def _gives_another_value(text: str, question: str | None, golds: list[tuple[str,
     golds_raw = [raw for raw, _ in golds]
     if any(turns.outdone(text, question, raw) for raw in golds_raw):
         return True  # "The Amazon is longer than the Nile." for the longest river (hostile pass 28)
+    if any(swaps.succession_turned(question or "", text, raw) for raw in golds_raw):
+        return True  # "Tony Blair succeeded Gordon Brown." to who succeeded Blair (review 61)
     if any(turns.said_the_wrong_side(text, question, raw) for raw in golds_raw):
         return True  # "Black Lightning came after Static Shock." to which came first (hostile pass 59)
     values = turns.relation_values(text, question) + turns.role_given(text, question)
@@ -888,8 +913,10 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
     if any(_in_its_country(text, raw) for raw, _ in golds):
         return Label.CORRECT  # "Cusco Region, Peru": a place, then the country asked for (hostile pass 26)
     first = re.split(r"(?<=[a-z\d)][.!?])\s+(?=[A-Z])", text.strip(), maxsplit=1)[0]
-    if golds and _GENERATION.search(first) and not any(_GENERATION.search(raw) for raw, _ in golds):
-        # in the answer's own sentence: "Martin Luther King Sr. was his father." after the gold is a remark (review 52)
+    said_generation = _generation(first)
+    if golds and said_generation and not any(_generation(raw) == said_generation for raw, _ in golds):
+        # in the answer's own sentence: "Martin Luther King Sr. was his father." after the gold is a remark (review 52);
+        # another generation than the gold's: "Joseph P. Kennedy Jr." for Joseph P. Kennedy Sr. (review 61)
         return Label.INCORRECT  # "Mozart Sr." is Leopold, the father, for Wolfgang Amadeus (hostile pass 8)
     if golds and all(_heir_named(text, raw, question) or _state_school(text, raw, question) for raw, _ in golds):
         return Label.INCORRECT  # "Isaac Hayes III", "Kansas State" for Kansas's team (hostile pass 34)
@@ -1075,6 +1102,16 @@ def _state_school(text: str, gold_raw: str, question: str | None) -> bool:
 
 # a generation said after a name: another person of that name ("Mozart Sr.", "Pliny the Elder")
 _GENERATION = re.compile(r"\b[A-Z][\w'-]+,?\s+(?:(?i:jr|sr|junior|senior)\b\.?|(?i:the (?:elder|younger))\b)")
+_ELDER = frozenset({"sr", "senior", "the elder"})
+
+
+def _generation(text: str) -> str | None:
+    """ "elder" or "younger" for a name said with its generation ("Mozart Sr.", "Pliny the Younger"), else None."""
+    found = _GENERATION.search(text)
+    if not found:
+        return None
+    word = re.sub(r"^.*?,?\s+", "", found[0].lower(), count=1).rstrip(".")
+    return "elder" if word in _ELDER else "younger"
 
 
 def _sign_turned(text: str, gold_raw: str, question: str | None) -> bool:
@@ -1160,8 +1197,10 @@ def _grade_candidate(candidate: Candidate, gold_raw: str, gold: str, reading: Re
     # "Not two." names the gold 2: no abstention (hostile pass 19); "Not one person knows." rules out no number
     spelled = numbers_in_words_to_digits(seg) if len(seg.split()) <= 3 else seg
     ruled_out = RULED_OUT.match(candidate.text.strip()) or RULED_OUT_SAID.match(candidate.text.strip())
+    family = family_name(gold_raw, gold, reading.asked) if ruled_out else None
     if ruled_out and find_word(spelled, gold) < 0 and find_word(gold, seg) < 0:
-        return Label.NOT_ATTEMPTED, False  # "not Venus": rules one out, names no answer ("Not guilty" is part)
+        if not (family and find_word(spelled, family) >= 0):  # "Definitely not Beethoven.": the gold denied (review 61)
+            return Label.NOT_ATTEMPTED, False  # "not Venus": rules one out, names no answer ("Not guilty" is part)
     if _other_era(candidate.text, gold_raw):
         return Label.INCORRECT, True  # "1945 BC" for 1945: another year, not the gold's (issue #74's H6)
     if values.other_calendar_word(candidate.text, gold_raw):
@@ -1434,6 +1473,12 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
             continue
         if variant == family and spelling.another_name_after(candidate.text, seg[:at], gold):
             return Label.INCORRECT  # "King George VI." for William Lyon Mackenzie King (hostile pass 60)
+        if (
+            variant == gold
+            and not reading.asked & questions.ASKS_PERSON
+            and _one_name_goes_on(candidate.text, seg[:at], gold, f"{gold_raw} {reading.question}")
+        ):
+            return Label.INCORRECT  # "Queen Latifah." for the band Queen (review 61)
         if variant != family and _hyphened_to_another(candidate.text, variant, gold_raw):
             return Label.INCORRECT  # "North-west." for north, "Austria-Hungary" for Austria (hostile pass 60)
         before, after = seg[:at], seg[at + len(variant) :]

@@ -38,6 +38,8 @@ def another_given_name(text: str, before: str, gold: str) -> bool:
         initial = len(word) == 1 and any(g.startswith(word) for g in gold_words)
         initial = initial or any(g in full_forms(word) for g in gold_words)  # "Rob Knepper" (hostile pass 47)
         if word in gold_words or initial or (other and any(_spelt(word, g) for g in gold_words)):
+            if other and any(len(o) == 1 for o in others) and any(len(g) == 1 for g in gold_words):
+                return True  # "George H. W. Bush" for George W. Bush: an initial beside the gold's own (review 61)
             if other:
                 # her own given name before it, unless the gold has a name of its own where the other one
                 # stands: "Johann Christian Bach" for Johann Sebastian Bach (hostile pass 16); a gold's initial
@@ -55,6 +57,15 @@ def another_given_name(text: str, before: str, gold: str) -> bool:
     return other
 
 
+def next_word(text: str, before: str) -> str:
+    """The raw word after the one ``before`` (normalised text) ends at, or "" where a mark ends the name."""
+    tokens, seen, want = text.split(), 0, len(before.split())
+    at = next((i for i, t in enumerate(tokens) if (seen := seen + len(normalize(t).split())) > want), None)
+    if at is None or at + 1 >= len(tokens) or tokens[at][-1:] in ",;:.!?()\"'\u201d-":
+        return ""
+    return tokens[at + 1]
+
+
 def another_name_after(text: str, before: str, gold: str) -> bool:
     """The family name goes on into a name the gold does not hold: "King George VI." for William Lyon Mackenzie
     King names the king, not the prime minister (hostile pass 60); "Mackenzie King, prime minister" and "King led
@@ -66,11 +77,7 @@ def another_name_after(text: str, before: str, gold: str) -> bool:
     >>> another_name_after("Mackenzie King, the Liberal leader.", "mackenzie", "william lyon mackenzie king")
     False
     """
-    tokens, seen, want = text.split(), 0, len(before.split())
-    at = next((i for i, t in enumerate(tokens) if (seen := seen + len(normalize(t).split())) > want), None)
-    if at is None or at + 1 >= len(tokens) or tokens[at][-1:] in ",;:.!?()\"'\u201d-":
-        return False
-    following = tokens[at + 1]
+    following = next_word(text, before)
     word = normalize(following).split()[:1]
     if not word or not following[:1].isupper() or word[0] in set(gold.split()) | HONORIFICS:
         return False

@@ -187,6 +187,39 @@ def asks_a_loss(question: str) -> bool:
     return bool(_ASKS_THE_LOSER.search(question)) and not _ASKS_A_WIN.search(question)
 
 
+_ASKS_A_SUCCESSOR = re.compile(
+    rf"(?i:\bwho\s+(?:(?:directly|immediately)\s+)?(?P<verb>succeeded|replaced|followed|came\s+after|preceded|"
+    rf"came\s+before))\s+(?P<x>{_SIDE})"
+)
+
+
+def succession_turned(question: str, answer: str, gold: str) -> bool:
+    """The answer puts the gold before the one the question asks the successor of, or after the one it asks the
+    predecessor of: "Tony Blair succeeded Gordon Brown." to "Who succeeded Tony Blair?" (review 61: the gold named,
+    CORRECT).
+
+    >>> succession_turned("Who succeeded Tony Blair as Prime Minister?", "Tony Blair succeeded Gordon Brown.",
+    ...                   "Gordon Brown")
+    True
+    >>> succession_turned("Who succeeded Tony Blair as Prime Minister?", "Gordon Brown succeeded Tony Blair.",
+    ...                   "Gordon Brown")
+    False
+    """
+    asked = _ASKS_A_SUCCESSOR.search(question or "")
+    if not asked:
+        return False
+    other, named = _side(asked["x"]), _side(gold)
+    later = not asked["verb"].lower().endswith(("preceded", "before"))
+    for first, relation, second in _pairs(answer):
+        if relation != "preceded":
+            continue
+        gold_first = named & first and other & second and not named & second
+        gold_second = named & second and other & first and not named & first
+        if (gold_first and later) or (gold_second and not later):
+            return True
+    return False
+
+
 def on_the_losing_side(question: str, response: str, sentences: list[str]) -> bool:
     """The response names only the side a sentence puts second where the question asks for the first: "The Boston
     Celtics." to who won, where "the Lakers beat the Boston Celtics"; "Raoul." to whom she chooses, where she
