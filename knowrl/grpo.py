@@ -18,7 +18,9 @@ from knowrl.accelerator import cpu_rank_loads, cuda_available, is_available, tra
 from knowrl.config import TrainConfig
 from knowrl.kb import check_reward_knowledge, ensure_kb
 from knowrl.models import load_policy
+from knowrl.output_dir import run_names
 from knowrl.reward_log import RewardLog, other_logs, rank_log, start_fresh, trim_reward_log
+from knowrl.run_mark import claim
 from knowrl.run_outputs import check_reward_log
 from knowrl.trl_args import trainer_args
 
@@ -109,7 +111,7 @@ def train(config: TrainConfig, resume: bool = False, callbacks: list[Any] | None
 
     rank, world = _rank()
     out = Path(config.output_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    claim(out, run_names(config))  # the run's first write, after every check: its ledger (audit 60)
     log_path = rank_log(out / config.logging.reward_log, rank, world)
     # Each process trims its own log; the first also those of a run under another process count (1 -> 2 ranks).
     logs = [log_path, *(other_logs(out / config.logging.reward_log, world) if rank == 0 else [])]

@@ -7,16 +7,20 @@ from __future__ import annotations
 import logging
 import os
 import re
-import shutil
 from pathlib import Path
 from typing import Literal
 
 from knowrl.config import ConfigError, TrainConfig
 from knowrl.resume import check_resume
+from knowrl.run_mark import existing, foreign_problem, release, remove
 
 log = logging.getLogger(__name__)
 CHECKPOINT = re.compile(r"checkpoint-\d+")  # transformers' checkpoint folders (``get_last_checkpoint``'s pattern)
 PRODUCTS = ("final", "summary.json")  # what a finished GRPO run leaves beside them
+WRITES = ("checkpoint-*", *PRODUCTS, "README.md")  # what a GRPO or SFT run writes (README.md: TRL's model card)
+# What the pipeline writes beside the GRPO run's own, in every stage: a rerun starts from none of them (audit 60).
+STAGES = ("data", "sft", "sft-merged", "heldout_*.json", "pipeline.json", "report.md", "rewards.html")
+STAGES += ("reward_curve.png",)
 
 
 def route(config: TrainConfig) -> Literal["task_eval", "grpo", "pipeline"]:
@@ -28,20 +32,36 @@ def route(config: TrainConfig) -> Literal["task_eval", "grpo", "pipeline"]:
     return "pipeline" if p.demo_data or p.cold_start_sft or p.evaluate_before_after else "grpo"
 
 
-def earlier_run(out: Path) -> tuple[list[Path], list[Path]]:
-    """(checkpoint folders, other products) an earlier GRPO run left in ``out``, oldest checkpoint first."""
+def reward_logs(config: TrainConfig) -> list[str]:
+    """The reward log's name in ``output_dir`` and its ranks' (``reward_log.rank_log``), as ledger patterns."""
+    name = Path(config.logging.reward_log)
+    return [name.as_posix(), name.with_name(f"{name.stem}.rank*{name.suffix}").as_posix()]
+
+
+def run_names(config: TrainConfig) -> list[str]:
+    """Every name (or pattern) the run writes in ``output_dir``: what ``run_mark.claim`` records at its first
+    write, and where a file of someone else's refuses the run."""
+    return [*WRITES, *reward_logs(config), *(STAGES if route(config) == "pipeline" else ())]
+
+
+def earlier_run(out: Path, config: TrainConfig | None = None) -> tuple[list[Path], list[Path]]:
+    """(checkpoint folders, other products) an earlier run left in ``out``, oldest checkpoint first; a pipeline's
+    ``config`` adds its stage folders and files."""
     if not out.is_dir():
         return [], []
     checkpoints = [p for p in out.iterdir() if CHECKPOINT.fullmatch(p.name) and p.is_dir()]
     checkpoints.sort(key=lambda p: int(p.name.rsplit("-", 1)[1]))
-    return checkpoints, [out / name for name in PRODUCTS if (out / name).exists() or (out / name).is_symlink()]
+    stages = STAGES if config is not None and route(config) == "pipeline" else ()
+    return checkpoints, [out / name for name in existing(out, [*PRODUCTS, *stages])]
 
 
 def claim_output_dir(config: TrainConfig, resume: bool, overwrite: bool, resumable: bool = True) -> None:
     """An ``output_dir`` holding an earlier run is continued (``resume``, where there are checkpoints to continue)
-    or cleared (``overwrite``: its checkpoints, ``final`` and ``summary.json`` removed, by the first process
-    only), else refused with a ``ConfigError`` naming both flags (``resumable`` False: a job with no ``--resume``,
-    ``knowrl.sft``, which trained over a finished run's ``final``: hostile pass 54). Empty or new: nothing to do.
+    or cleared (``overwrite``: its checkpoints, ``final``, ``summary.json`` and a pipeline's stage outputs removed,
+    by the first process only), else refused with a ``ConfigError`` naming both flags (``resumable`` False: a job
+    with no ``--resume``, ``knowrl.sft``, which trained over a finished run's ``final``: hostile pass 54). Empty or
+    new: nothing to do, and nothing is made (``run_mark.claim`` marks the folder at the run's first write). A file
+    or folder the run would write and did not write is refused whatever the flags (``run_mark``: audit 60).
     ``overwrite`` never removes what the run reads (``model.adapter`` its own ``final``: ``run_inputs``), and no
     run writes into its model's folder (``model_folder_problem``)."""
     if resume and overwrite:
@@ -50,7 +70,10 @@ def claim_output_dir(config: TrainConfig, resume: bool, overwrite: bool, resumab
     if problem:
         raise ConfigError(problem)
     out = Path(config.output_dir)
-    checkpoints, products = earlier_run(out)
+    problem = foreign_problem(out, run_names(config) if resumable else list(WRITES))  # knowrl.sft: no reward log
+    if problem:
+        raise ConfigError(problem)
+    checkpoints, products = earlier_run(out, config)
     if not checkpoints and not products:
         return
     if overwrite:
@@ -60,12 +83,10 @@ def claim_output_dir(config: TrainConfig, resume: bool, overwrite: bool, resumab
         if int(os.environ.get("RANK", "0")) == 0:
             for path in checkpoints + products:
                 try:
-                    if path.is_dir() and not path.is_symlink():
-                        shutil.rmtree(path)
-                    else:
-                        path.unlink()
+                    remove(path)
                 except OSError as exc:
                     raise ConfigError(f"--overwrite: cannot remove {path}: {exc.strerror}") from None
+            release(out, [p.name for p in checkpoints + products])
             log.warning("--overwrite: removed %s from %s", _names(checkpoints + products), out)
         return
     kind = route(config)
@@ -73,11 +94,11 @@ def claim_output_dir(config: TrainConfig, resume: bool, overwrite: bool, resumab
         check_resume(config, checkpoints[-1])  # what the last checkpoint was trained with (hostile pass 55)
         return
     found = _names(checkpoints + products)
-    if not checkpoints or not resumable:
+    if kind == "pipeline":
+        offer = "pass --overwrite to start clean (a pipeline runs every stage again: --resume does not continue it)"
+    elif not checkpoints or not resumable:
         why = "nothing to --resume (no checkpoint); " if resume else ""
         offer = f"{why}pass --overwrite to replace it"
-    elif kind == "pipeline":
-        offer = "pass --overwrite to start clean (a pipeline runs every stage again: --resume does not continue it)"
     else:
         offer = "pass --resume to continue it, or --overwrite to start clean (removes them first)"
     raise ConfigError(f"output_dir {out} holds an earlier run ({found}): {offer}; or choose another output_dir")

@@ -20,8 +20,10 @@ from knowrl.grpo import train
 from knowrl.kb import check_reward_knowledge, ensure_kb
 from knowrl.merge import merge
 from knowrl.models import resolve_model_path
+from knowrl.output_dir import run_names
 from knowrl.pipeline_report import StageClock, write_report
 from knowrl.reward_log import reward_curve
+from knowrl.run_mark import claim
 from knowrl.run_outputs import check_report
 from knowrl.sft import sft
 from knowrl_io.paths import cache_dir
@@ -178,7 +180,7 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
     clock = StageClock()
     p = config.pipeline
     out = Path(config.output_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    claim(out, run_names(config))  # the pipeline's first write, after every check: its ledger (audit 60)
     if p.demo_data and p.demo_design == "margin":
         from knowrl.effect.margin import margin_data_for
 

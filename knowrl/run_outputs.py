@@ -20,9 +20,10 @@ import os
 from pathlib import Path
 
 from knowrl.config import ConfigError, TrainConfig
-from knowrl.output_dir import route, run_inputs
+from knowrl.output_dir import reward_logs, route, run_inputs
 from knowrl.pipeline_report import REPORT_MARK
 from knowrl.reward_log import CURVE_MARK, rank_log
+from knowrl.run_mark import foreign
 from knowrl_io.job_output import MARK_BYTES, OutputError, check_page, same_file
 
 log = logging.getLogger(__name__)
@@ -75,7 +76,8 @@ def check_outputs(config: TrainConfig, world: int) -> None:
 
 def check_reward_log(config: TrainConfig, world: int) -> None:
     """Each rank's reward log lies in ``output_dir`` by every route (a link out of it is refused: a resume rewrites
-    the log through it), is a plain file or nothing, and is none of the run's inputs. Raises ``ConfigError``."""
+    the log through it), is a plain file or nothing, none of the run's inputs, and a log a knowrl run wrote when it
+    exists (a fresh run moves it aside). Raises ``ConfigError``."""
     out = Path(config.output_dir)
     inside = os.path.realpath(out)
     for path in [rank_log(out / config.logging.reward_log, rank, world) for rank in range(world)]:
@@ -89,6 +91,12 @@ def check_reward_log(config: TrainConfig, world: int) -> None:
                 raise ConfigError(
                     f"logging.reward_log {path} is {key} {value}, which the run reads; give the log another name"
                 )
+    taken = foreign(out, reward_logs(config))  # moved aside as "an earlier run's" log otherwise (audit 60 J1)
+    if taken:
+        raise ConfigError(
+            f"logging.reward_log {taken[0]} exists and is no reward log a knowrl run wrote; move it away, or give "
+            "the log another name"
+        )
 
 
 def report_files(report: Path) -> tuple[Path, Path, Path]:

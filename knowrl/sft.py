@@ -20,6 +20,8 @@ from knowrl.cli import config_parser, run_job
 from knowrl.config import ConfigError, TrainConfig, load_train_config
 from knowrl.data import load_sharegpt
 from knowrl.models import load_policy
+from knowrl.output_dir import WRITES
+from knowrl.run_mark import claim
 from knowrl.trl_args import trainer_args
 
 log = logging.getLogger(__name__)
@@ -83,6 +85,7 @@ def sft(config: TrainConfig, callbacks: list[Any] | None = None) -> dict[str, An
         else [{"messages": c} for c in conversations]
     )
     check_lengths(conversations, policy.tokenizer, config.sft.get("max_length", 1024), config.data.train)
+    claim(Path(config.output_dir), list(WRITES))  # the run's first write, after every check (audit 60)
     trainer = SFTTrainer(
         model=policy.model,
         args=sft_args(config),

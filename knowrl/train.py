@@ -13,7 +13,9 @@ tasks' before/after evaluation (``knowrl.task_eval``) and prints their table.
 
 An ``output_dir`` that holds an earlier run (its checkpoints, ``final``, ``summary.json``) is refused unless
 ``--resume`` continues it or ``--overwrite`` starts clean (removing those first): trained into as it was, the
-old run's checkpoints rotated away under ``save_total_limit``, or a later ``--resume`` continued the old run.
+old run's checkpoints rotated away under ``save_total_limit``, or a later ``--resume`` continued the old run. What
+the run writes there is its own by the ledger it keeps (``knowrl.run_mark``): a user's file or folder of such a name
+is refused whatever the flags, and ``--overwrite`` removes only the run's own.
 """
 
 from __future__ import annotations

@@ -517,6 +517,7 @@ def test_train_refuses_what_resume_cannot_continue(tmp_path, capsys, trained) ->
     out = tmp_path / "run"
     out.mkdir()
     (out / "final").mkdir()
+    (out / "summary.json").write_text("{}")  # a run's final (a lone final/ is someone's: audit 60 H5)
     code, err = _train(capsys, out, "--resume")
     _one_line_error(code, err, f"output_dir {out}", "nothing to --resume", "--overwrite")
     pipeline = tmp_path / "pipeline"
