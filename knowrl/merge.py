@@ -5,12 +5,59 @@ For starting the RL stage from the cold-start SFT result, or serving with vLLM.
 
 from __future__ import annotations
 
+import json
+import logging
 import sys
 from pathlib import Path
+from typing import Any
 
 from knowrl_io.args import Parser
+from knowrl_io.file_key import file_key
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.once import Once
+
+log = logging.getLogger(__name__)
+STAMP = ".knowrl-merge.json"  # in the merged folder, written last: what it was folded from
+
+
+def merge_inputs(base_path: str, adapter: str) -> dict[str, Any]:
+    """What a merge folds: the base's folder and the adapter's, each file by its ``file_key`` (a retrained adapter,
+    a rebuilt base: other files, another key). A base that is no local folder (a hub id) is named only."""
+
+    def files(folder: Path) -> dict[str, str]:
+        if not folder.is_dir():
+            return {}
+        return {p.name: file_key(p.stat()) for p in sorted(folder.iterdir()) if p.is_file()}
+
+    base, lora = Path(base_path), Path(adapter)
+    return {"base": str(base.resolve()) if base.exists() else base_path, "base_files": files(base)} | {
+        "adapter": str(lora.resolve()),
+        "adapter_files": files(lora),
+    }
+
+
+def merged_from(out: Path) -> dict[str, Any] | None:
+    """The inputs ``out``'s stamp names, None with no readable stamp (an unfinished or a foreign merge)."""
+    try:
+        data = json.loads((Path(out) / STAMP).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def merge_current(base: str, adapter: str, out: Path) -> Path:
+    """The pipeline's merge into its own ``out`` (``sft-merged``): reused only when its stamp names these very
+    inputs, else removed and merged again (a rerun after the SFT data changed loaded the stale merged model)."""
+    from knowrl.models import resolve_model_path
+    from knowrl.run_mark import remove
+
+    out = Path(out)
+    if merged_from(out) == merge_inputs(resolve_model_path(base), adapter):
+        log.info("%s already holds %s merged into %s; reused", out, adapter, base)
+        return out
+    if out.exists() or out.is_symlink():
+        remove(out)
+    return merge(base, adapter, out)
 
 
 def merge(base: str, adapter: str, out: str | Path) -> Path:
@@ -32,6 +79,7 @@ def merge(base: str, adapter: str, out: str | Path) -> Path:
     merged.save_pretrained(out)
     tokenizer_source = adapter if (Path(adapter) / "tokenizer_config.json").exists() else path
     AutoTokenizer.from_pretrained(tokenizer_source).save_pretrained(out)
+    (out / STAMP).write_text(json.dumps(merge_inputs(path, adapter), indent=1) + "\n", encoding="utf-8")
     return out
 
 

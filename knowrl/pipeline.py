@@ -18,7 +18,7 @@ from knowrl.config import ConfigError, TrainConfig
 from knowrl.effect.heldout import evaluate_policy, save
 from knowrl.grpo import train
 from knowrl.kb import check_reward_knowledge, ensure_kb
-from knowrl.merge import merge
+from knowrl.merge import merge_current
 from knowrl.models import resolve_model_path
 from knowrl.output_dir import run_names
 from knowrl.pipeline_report import StageClock, write_report
@@ -271,7 +271,7 @@ def run_pipeline(config: TrainConfig, command: str = "python -m knowrl.train") -
         sft_config.data.train, sft_config.output_dir = config.data.sft, str(out / "sft")
         sft_config.model.name_or_path = base
         sft(sft_config)
-        grpo_base = str(merge(base, str(out / "sft" / "final"), out / "sft-merged"))
+        grpo_base = str(merge_current(base, str(out / "sft" / "final"), out / "sft-merged"))
         if p.evaluate_before_after and config.data.eval:
             clock.stage("evaluating after cold-start SFT")
             evaluate("after_sft", grpo_base, None, p.eval_samples)

@@ -5,6 +5,7 @@
 - H5: ``--overwrite`` removed any ``final/`` in output_dir, one the run never wrote included.
 - H9: an interrupted pipeline's stage folders were trained over by a rerun, a user's ``sft/`` alike.
 - J1: a user's ``rewards.jsonl`` was moved aside as "an earlier run's" reward log.
+- the pipeline's merge into ``sft-merged`` checked none of its inputs.
 Each refusal is one line naming the path, before anything is written; an earlier knowrl run's files keep working.
 """
 
@@ -192,3 +193,28 @@ def test_the_job_refuses_a_users_rewards_jsonl_in_one_line(tmp_path) -> None:
     assert (out / "rewards.jsonl").read_text() == "not json at all\n"
     assert sorted(out.iterdir()) == [out / "rewards.jsonl"]
 
+
+def test_the_pipelines_merge_checks_its_inputs(tmp_path, monkeypatch) -> None:
+    """A rerun after the SFT data changed retrains the adapter: the merged model of the old one is not reused."""
+    import knowrl.merge
+
+    base, adapter, out = tmp_path / "base", tmp_path / "adapter", tmp_path / "sft-merged"
+    for folder, name in ((base, "config.json"), (adapter, "adapter_model.safetensors")):
+        folder.mkdir()
+        (folder / name).write_bytes(b"v1")
+    merges: list[str] = []
+
+    def fake_merge(base_name: str, adapter_path: str, where: Path) -> Path:
+        merges.append(adapter_path)
+        where.mkdir(parents=True, exist_ok=True)
+        (where / f"weights-{len(merges)}.bin").write_bytes(b"w")
+        (where / knowrl.merge.STAMP).write_text(json.dumps(knowrl.merge.merge_inputs(base_name, adapter_path)))
+        return where
+
+    monkeypatch.setattr(knowrl.merge, "merge", fake_merge)
+    knowrl.merge.merge_current(str(base), str(adapter), out)
+    knowrl.merge.merge_current(str(base), str(adapter), out)
+    assert len(merges) == 1  # the same inputs: reused
+    (adapter / "adapter_model.safetensors").write_bytes(b"v2")  # retrained on other SFT data
+    knowrl.merge.merge_current(str(base), str(adapter), out)
+    assert len(merges) == 2 and sorted(p.name for p in out.iterdir()) == [knowrl.merge.STAMP, "weights-2.bin"]
