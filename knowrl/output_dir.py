@@ -70,7 +70,9 @@ def claim_output_dir(config: TrainConfig, resume: bool, overwrite: bool, resumab
     if problem:
         raise ConfigError(problem)
     out = Path(config.output_dir)
-    problem = foreign_problem(out, run_names(config) if resumable else list(WRITES))  # knowrl.sft: no reward log
+    first = int(os.environ.get("RANK", "0")) == 0
+    names = run_names(config) if resumable else list(WRITES)  # knowrl.sft writes no reward log
+    problem = foreign_problem(out, names) if first or not overwrite else None  # not while rank 0 removes
     if problem:
         raise ConfigError(problem)
     checkpoints, products = earlier_run(out, config)
@@ -80,7 +82,7 @@ def claim_output_dir(config: TrainConfig, resume: bool, overwrite: bool, resumab
         problem = _input_removed(config, checkpoints + products)
         if problem:  # read after the removal: the adapter the run was to start from was gone (hostile pass 57)
             raise ConfigError(problem)
-        if int(os.environ.get("RANK", "0")) == 0:
+        if first:
             for path in checkpoints + products:
                 try:
                     remove(path)

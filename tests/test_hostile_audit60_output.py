@@ -218,3 +218,20 @@ def test_the_pipelines_merge_checks_its_inputs(tmp_path, monkeypatch) -> None:
     (adapter / "adapter_model.safetensors").write_bytes(b"v2")  # retrained on other SFT data
     knowrl.merge.merge_current(str(base), str(adapter), out)
     assert len(merges) == 2 and sorted(p.name for p in out.iterdir()) == [knowrl.merge.STAMP, "weights-2.bin"]
+
+
+def test_only_the_first_rank_judges_what_overwrite_removes(tmp_path, monkeypatch) -> None:
+    """Under several processes rank 0 removes the earlier run while the others start: a checkpoint half removed
+    (its trainer state gone first) is not someone's folder to them; rank 0 has checked it before removing."""
+    from knowrl.config import ConfigError, load_train_config
+    from knowrl.output_dir import claim_output_dir
+
+    out = tmp_path / "run"
+    (out / "checkpoint-1").mkdir(parents=True)
+    config = load_train_config(SMOKE, [f"output_dir={out}", f"reward.factuality.kb_path={tmp_path / 'kb.db'}"])
+    monkeypatch.setenv("RANK", "1")
+    claim_output_dir(config, resume=False, overwrite=True)
+    assert (out / "checkpoint-1").is_dir()  # rank 1 removes nothing
+    monkeypatch.setenv("RANK", "0")
+    with pytest.raises(ConfigError, match="checkpoint-1, a folder no knowrl run wrote"):
+        claim_output_dir(config, resume=False, overwrite=True)
