@@ -97,8 +97,11 @@ def release(out: Path, names: list[str]) -> None:
 
 
 def _write(out: Path, names: list[str]) -> None:
+    ledger = out / MARK
+    if ledger.is_symlink() or (ledger.exists() and not ledger.is_file()):  # written through, it replaced another file
+        raise ConfigError(f"output_dir {out}: {ledger} is not a plain file (a link or a folder); remove it")
     body = {"job": JOB, "note": "what knowrl.train wrote here; --overwrite removes these only", "names": names}
-    write_atomically(out / MARK, (json.dumps(body, indent=1) + "\n").encode())
+    write_atomically(ledger, (json.dumps(body, indent=1) + "\n").encode())
 
 
 def written_before_marks(out: Path, name: str) -> bool:

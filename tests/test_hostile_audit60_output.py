@@ -81,7 +81,7 @@ def test_h3_the_runs_own_model_card_is_its_own_and_a_rerun_replaces_it(tmp_path)
     sets.append("--set=grpo.max_steps=1")
     first = run_job("-m", "knowrl.train", "--config", str(SMOKE), *sets, timeout=300)
     assert first.returncode == 0, first.stderr[-3000:]
-    assert (out / MARK).is_file() and {"README.md", "final", "checkpoint-*", "rewards.jsonl"} <= set(marked(out))
+    assert (out / MARK).is_file() and {"README.md", "final", "checkpoint-[0-9]*", "rewards.jsonl"} <= set(marked(out))
     assert (out / "README.md").is_file() and is_ours(out, "README.md") and is_ours(out, "checkpoint-1")
     again = run_job("-m", "knowrl.train", "--config", str(SMOKE), *sets, "--overwrite", timeout=300)
     assert again.returncode == 0, again.stderr[-3000:]
@@ -123,7 +123,7 @@ def test_h5_overwrite_removes_a_final_of_the_runs_own(tmp_path, capsys, stages) 
     from knowrl.run_mark import claim, marked
 
     out = tmp_path / "run"
-    claim(out, ["final", "checkpoint-*"])
+    claim(out, ["final", "checkpoint-[0-9]*"])
     (out / "final").mkdir()
     (out / "final" / "adapter_config.json").write_text("{}")
     (out / "notes.txt").write_text("mine")  # never a name the run writes: left alone
@@ -235,3 +235,16 @@ def test_only_the_first_rank_judges_what_overwrite_removes(tmp_path, monkeypatch
     monkeypatch.setenv("RANK", "0")
     with pytest.raises(ConfigError, match="checkpoint-1, a folder no knowrl run wrote"):
         claim_output_dir(config, resume=False, overwrite=True)
+
+
+def test_the_ledger_is_never_written_through_a_link(tmp_path) -> None:
+    from knowrl.config import ConfigError
+    from knowrl.run_mark import MARK, claim
+
+    out, mine = tmp_path / "run", tmp_path / "mine.txt"
+    out.mkdir()
+    mine.write_text("keep")
+    (out / MARK).symlink_to(mine)
+    with pytest.raises(ConfigError, match="not a plain file"):
+        claim(out, ["final"])
+    assert mine.read_text() == "keep"
