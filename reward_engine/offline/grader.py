@@ -1717,6 +1717,8 @@ def _another_place(text: str, variant: str, gold_raw: str, question: str) -> boo
     """The gold's name put in a country the question and the gold do not ("Paris, Texas" for the capital of
     France; ``turns.another_place``)."""
     found = _first_mention(text, variant)
+    if found is not None and towns.state_other_than_asked(text[found.end() :], question):
+        return True  # "Charleston, South Carolina." for the capital of West Virginia (hostile pass 61)
     return found is not None and another_place(text[found.end() :], countries(question) | countries(gold_raw))
 
 
@@ -1886,6 +1888,8 @@ def _longer_place(text: str, variant: str, question: str = "") -> bool:
             same_head(w) for w in normalize(question).split()
         }
     whole = f"{lead} {text[found.end(1) : found.end()]}"
+    if lead.lower() in ("new", "old") and not re.search(rf"(?i)\b{re.escape(lead)}\s+{written}\b", question):
+        return True  # "New Berlin, Wisconsin." for Berlin: a town named after it (hostile pass 61)
     return normalize(whole) != variant and bool(places.level(whole))
 
 

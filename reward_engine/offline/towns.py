@@ -195,3 +195,40 @@ def outside_the_asked_state(text: str, golds: list[str], question: str | None) -
             if found[1].lower() != asked[1].lower():
                 return True
     return False
+
+
+def state_other_than_asked(after: str, question: str) -> bool:
+    """The words after the gold's town put it in a US state other than the one the question names: "Charleston,
+    South Carolina." for the capital of West Virginia (hostile pass 61: CORRECT, the town alone read).
+
+    >>> q = "What is the capital of the US state of West Virginia?"
+    >>> state_other_than_asked(", South Carolina.", q), state_other_than_asked(", West Virginia.", q)
+    (True, False)
+    >>> state_other_than_asked(", SC", q), state_other_than_asked(", South Carolina.", "What is Charleston?")
+    (True, False)
+
+    Only a state the asked place lies in ("the capital of", "which city in"), not one the question names for
+    something else ("Born in Mississippi, Elvis died in which city?": review 45).
+
+    >>> state_other_than_asked(", Tennessee.", "Born in Mississippi, Elvis Presley died in which city?")
+    False
+    """
+    asked = {found["state"] for found in _asked_within().finditer(question or "")}
+    if not asked:
+        return False
+    found = re.match(rf"\s*,\s*({_states_pattern()})\b", states_spelt(f"Town{after}")[4:])
+    return found is not None and found[1] not in asked
+
+
+@functools.cache
+def _asked_within() -> re.Pattern[str]:
+    """A state the asked place lies in: "the capital of (the US state of) Illinois", "which city in Ohio",
+    "Ohio's capital"."""
+    within = (
+        r"(?i:\b(?:capital|city|town|county|seat|cities|towns)\s+(?:of|in)\s+"
+        r"(?:the\s+(?:u\.?s\.?\s+)?state\s+of\s+)?)"
+    )
+    return re.compile(
+        rf"(?:{within}|\b(?=(?:{_states_pattern()})['\u2019]s\s+(?i:capital|largest\s+city)\b))"
+        rf"(?P<state>{_states_pattern()})\b"
+    )
