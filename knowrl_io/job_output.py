@@ -22,13 +22,14 @@ import os
 import re
 import stat
 import sys
-import tempfile
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import IO, Iterable, Iterator
+from typing import Iterable, Iterator
 
 from filelock import FileLock, Timeout
 
+from knowrl_io.atomic_write import atomic_file as atomic_file  # re-exported: callers import it here
+from knowrl_io.atomic_write import through_link, write_atomically
 from knowrl_io.records import iter_records
 from knowrl_io.row_index import index_rows
 
@@ -312,44 +313,6 @@ def _holds_the_same_rows(output: Path, source: Path) -> bool:
     except (OSError, ValueError):
         return False
     return not made
-
-
-def through_link(path: Path) -> Path:
-    """The file a symbolic link ``path`` names (``path`` itself otherwise): an output the user linked elsewhere is
-    written there and the link kept, as a shell's ">" does (hostile pass 35: the rename replaced the link and the
-    linked file was never written)."""
-    return Path(os.path.realpath(path)) if path.is_symlink() else path
-
-
-@contextmanager
-def atomic_file(path: Path) -> Iterator[IO[bytes]]:
-    """A binary handle whose bytes replace ``path`` (through a link: ``through_link``) when the block ends without
-    error: a temporary file created exclusively beside it (a planted link is never followed), fsynced, then
-    renamed over it."""
-    path = through_link(Path(path))
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name[:200] + ".", suffix=".tmp")
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; an output is as readable as any file the user makes
-        with os.fdopen(fd, "wb") as handle:
-            yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    current = os.umask(0o022)
-    os.umask(current)
-    return current
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` (see ``atomic_file``)."""
-    with atomic_file(path) as handle:
-        handle.write(data)
 
 
 def _check_record_place(output: Path) -> None:

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from knowrl_io.job_output import OutputError, atomic_file, write_atomically
+from knowrl_io.atomic_write import atomic_file, write_atomically
+from knowrl_io.job_output import OutputError
 from knowrl_io.records import iter_records
 from knowrl_io.row_index import Span
 

@@ -18,11 +18,12 @@ import sqlite3
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import IO, Any, Callable
+from typing import Any
 
 import numpy as np
 from tqdm.auto import tqdm
 
+from knowrl_io.atomic_write import atomic_file, write_atomically
 from retrieval.embedder import Embedder
 from retrieval.schema import connect, get_meta, passages_fingerprint, set_meta
 
@@ -70,17 +71,7 @@ class Manifest:
 
     def write(self, path: Path) -> None:
         text = json.dumps(asdict(self), indent=2, sort_keys=True)
-        write_atomically(path, lambda handle: handle.write(text.encode()))
-
-
-def write_atomically(path: Path, write: Callable[[IO[bytes]], Any]) -> None:
-    """``write`` into a new temporary file beside ``path`` (created exclusively, under a name of its own), then
-    renamed over it (``knowrl_io.job_output.atomic_file``). A fixed ``KB.faiss.tmp`` was opened for writing
-    wherever it pointed: a link planted there had its target overwritten (hostile pass 59)."""
-    from knowrl_io.job_output import atomic_file  # its import costs ~80 ms; only a build writes
-
-    with atomic_file(path) as handle:
-        write(handle)
+        write_atomically(path, text.encode())
 
 
 def index_paths(db_path: Path) -> tuple[Path, Path]:
@@ -309,7 +300,8 @@ def sync(
             train = embedder.encode(sample, progress=progress)
         index = _new_index(wanted_type, embedder.dim, train)
     added = _add_rows(index, conn, query, new_rows, embedder, progress)
-    write_atomically(index_path, lambda handle: faiss.write_index(index, faiss.PyCallbackIOWriter(handle.write)))
+    with atomic_file(index_path) as handle:  # a fixed KB.faiss.tmp was written through a planted link (pass 59)
+        faiss.write_index(index, faiss.PyCallbackIOWriter(handle.write))
     recorded = old.model_probe if old is not None and old.model_probe is not None else probe
     Manifest(
         model=embedder.name,
