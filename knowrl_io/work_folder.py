@@ -20,6 +20,7 @@ import shutil
 import sys
 from pathlib import Path
 
+from knowrl_io.atomic_write import write_atomically
 from knowrl_io.job_output import argument_paths, written_by
 
 WORK_MARK = "knowrl-work.txt"
@@ -54,9 +55,8 @@ def claim_work(args: argparse.Namespace, script: str, clear: bool = False, flag:
                 _remove(Path(entry.path))
         if not marked(work, script):  # written whole, once: a worker reading it meanwhile never sees it empty
             note = "emptied by its next run" if clear else "what it holds is rewritten or removed by its runs"
-            tmp = work / f".{WORK_MARK}.{os.getpid()}"
-            tmp.write_text(f"{_mark_line(script)}: its {flag} folder, {note}. Keep nothing else here.\n")
-            os.replace(tmp, work / WORK_MARK)
+            text = f"{_mark_line(script)}: its {flag} folder, {note}. Keep nothing else here.\n"
+            write_atomically(work / WORK_MARK, text.encode(), follow_link=False)  # a link there is replaced
     except OSError as exc:
         print(f"error: cannot {'clear' if clear else 'make'} {flag} {work}: {exc.strerror}", file=sys.stderr)
         raise SystemExit(2) from None

@@ -15,7 +15,6 @@ from __future__ import annotations
 import collections
 import hashlib
 import json
-import os
 import sqlite3
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -25,6 +24,7 @@ from typing import Any, Callable, Iterable, Literal, Sequence
 
 import numpy as np
 
+from knowrl_io.atomic_write import write_atomically
 from retrieval import dense, fts, fusion, probe_memo
 from retrieval.embedder import Embedder
 from retrieval.models import DEFAULT_EMBEDDING_MODEL, files_stamp
@@ -152,9 +152,7 @@ def _remembered_digest(
     found = compute(conn)
     try:
         memo.parent.mkdir(parents=True, exist_ok=True)
-        tmp = memo.with_name(f"{memo.name}.{os.getpid()}.tmp")
-        tmp.write_text(found, encoding="ascii")
-        tmp.replace(memo)
+        write_atomically(memo, found.encode("ascii"), follow_link=False)
     except OSError:  # a read-only cache: computed again next time
         pass
     return found

@@ -15,11 +15,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import time
 from pathlib import Path
 from typing import Iterator
 
+from knowrl_io.atomic_write import write_atomically
 from knowrl_io.paths import cache_dir
 from retrieval.dense import probe_digest
 from retrieval.models import files_stamp, resolve_model_path
@@ -47,9 +47,8 @@ def vouch(stamp: str | None, probe: list[float] | None, model: str) -> None:
     try:
         marker.parent.mkdir(parents=True, exist_ok=True)
         prune(marker.parent, keep=MAX_MARKERS - 1)
-        tmp = marker.with_name(f".{marker.name}.{os.getpid()}")
-        tmp.write_text(json.dumps({"folder": resolve_model_path(model), "stamp": stamp}), encoding="utf-8")
-        os.replace(tmp, marker)
+        said = json.dumps({"folder": resolve_model_path(model), "stamp": stamp})
+        write_atomically(marker, said.encode("utf-8"), follow_link=False)
     except OSError:
         pass  # a read-only cache: the next check loads the model again
 
@@ -66,7 +65,8 @@ def prune(markers: Path, keep: int = MAX_MARKERS) -> None:
                 if not path.with_suffix("").exists() and now - path.stat().st_mtime > LOCK_AGE_S:
                     path.unlink()
                 continue
-            if path.name.startswith("."):  # a marker before its rename: another writer's, or one that died
+            # a marker before its rename (KEY.RANDOM.tmp; .KEY.PID before): another writer's, or one that died
+            if path.suffix == ".tmp" or path.name.startswith("."):
                 if now - path.stat().st_mtime > LOCK_AGE_S:
                     path.unlink()
                 continue
