@@ -13,4 +13,10 @@ import os
 
 def file_key(stat: os.stat_result) -> str:
     """``size:mtime_ns:inode:ctime_ns`` of a ``stat`` result."""
-    return f"{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}:{stat.st_ctime_ns}"
+    return ":".join(str(part) for part in stat_fields(stat))
+
+
+def stat_fields(stat: os.stat_result) -> tuple[int, int, int, int]:
+    """``(size, mtime_ns, inode, ctime_ns)``: what ``file_key`` joins, for a record that keeps them as its own
+    fields (``retrieval.build_stamp``'s stamp in a KB's meta)."""
+    return (stat.st_size, stat.st_mtime_ns, stat.st_ino, stat.st_ctime_ns)

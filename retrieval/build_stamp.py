@@ -21,6 +21,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from knowrl_io.file_key import stat_fields
 from retrieval.models import SETTLE_NS
 from retrieval.schema import INPUT_STAMP_KEYS, connect, get_meta, set_meta
 
@@ -44,10 +45,7 @@ class Stamp:
         """The file is as it was when hashed: same path, size, mtime, inode and ctime, and the mtime was settled."""
         return (
             self.path == str(path)
-            and self.size == stat.st_size
-            and self.mtime_ns == stat.st_mtime_ns
-            and self.ino == stat.st_ino
-            and self.ctime_ns == stat.st_ctime_ns
+            and (self.size, self.mtime_ns, self.ino, self.ctime_ns) == stat_fields(stat)
             and self.checked_ns - stat.st_mtime_ns >= SETTLE_NS
         )
 
@@ -65,9 +63,9 @@ def take(path: Path) -> Stamp | None:
     """The file's stamp now (stat first: an edit while hashing changes the mtime, so the next check hashes again);
     None for a file that cannot be read (the build reports it)."""
     try:
-        stat = path.stat()
+        size, mtime_ns, ino, ctime_ns = stat_fields(path.stat())
         sha = file_sha256(path)
-        return Stamp(sha, str(path), stat.st_size, stat.st_mtime_ns, time.time_ns(), stat.st_ino, stat.st_ctime_ns)
+        return Stamp(sha, str(path), size, mtime_ns, time.time_ns(), ino, ctime_ns)
     except OSError:
         return None
 

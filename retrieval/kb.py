@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterable, Literal, Sequence
 import numpy as np
 
 from knowrl_io.atomic_write import write_atomically
+from knowrl_io.file_key import file_key
 from retrieval import dense, fts, fusion, probe_memo
 from retrieval.embedder import Embedder
 from retrieval.models import DEFAULT_EMBEDDING_MODEL, files_stamp
@@ -99,7 +100,7 @@ def _stat_key(path: Path) -> tuple:
         except OSError:
             key.append(None)
             continue
-        key.append((info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns))  # ctime: pass 59
+        key.append((info.st_dev, file_key(info)))
     return tuple(key)
 
 

@@ -38,6 +38,7 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Sequence
 
+from knowrl_io.file_key import file_key
 from retrieval.source import KnowledgeSource
 from reward_engine.config import RewardEngineConfig, load_reward_config, warn_training_only
 from reward_engine.engine import RewardEngine, RewardResult, Sample
@@ -95,7 +96,7 @@ def config_path(given: str) -> str:
 
 
 @functools.lru_cache(maxsize=4)
-def _engine_for(path: str, stamp: tuple = ()) -> EngineThread:
+def _engine_for(path: str, stamp: str = "") -> EngineThread:
     """One engine per config file (its absolute path, and ``stamp``: its size, mtime, inode and ctime, so an edited
     config is read again: hostile pass 10) per worker process: verl gives a function, not an object, to keep it on."""
     config = load_reward_config(path)
@@ -103,12 +104,12 @@ def _engine_for(path: str, stamp: tuple = ()) -> EngineThread:
     return EngineThread(config)
 
 
-def _stamp(path: str) -> tuple:
+def _stamp(path: str) -> str:
+    """The config file's ``file_key`` ("" when it cannot be read: ``load_reward_config`` says why)."""
     try:
-        info = os.stat(path)
+        return file_key(os.stat(path))
     except OSError:
-        return ()
-    return (info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)  # ctime: a user cannot set it (pass 59)
+        return ""
 
 
 def _title(value: Any) -> Any:
