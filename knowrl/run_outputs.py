@@ -24,7 +24,7 @@ from knowrl.output_dir import reward_logs, route, run_inputs
 from knowrl.pipeline_report import REPORT_MARK
 from knowrl.reward_log import CURVE_MARK, rank_log
 from knowrl.run_mark import foreign
-from knowrl_io.job_output import MARK_BYTES, OutputError, check_page, same_file
+from knowrl_io.job_output import MARK_BYTES, OutputError, check_page, read_head, same_file
 
 log = logging.getLogger(__name__)
 RUN_FILES = ("summary.json", "pipeline.json", "rewards.html", "reward_curve.png")  # and report.md, which may repeat
@@ -142,9 +142,7 @@ def check_report(config: TrainConfig) -> None:
 
 def _written_by_us(path: Path, mark: bytes, before: bytes | None) -> bool:
     """An absent or empty file, one whose head holds ``mark``, or (``before`` given: beside a report of ours) one
-    whose head holds what the page held before it carried the mark."""
-    if not path.is_file() or not path.stat().st_size:
-        return True
-    with open(path, "rb") as handle:
-        head = handle.read(MARK_BYTES)
-    return mark in head or (before is not None and before in head)
+    whose head holds what the page held before it carried the mark. A device or pipe swapped in since
+    ``check_page`` looked (``read_head`` never blocks on it), or an unreadable file, is an ``OutputError``."""
+    head = read_head(path, MARK_BYTES, "pipeline.report", "whether the run wrote it")
+    return not head or mark in head or (before is not None and before in head)
