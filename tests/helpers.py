@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import urllib.error
@@ -136,3 +137,20 @@ def tree_hashes(folder: Path) -> dict[str, str]:
     return {
         str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.rglob("*") if p.is_file()
     }
+
+
+def jsonl(path: Path, rows: list[dict]) -> Path:
+    """``rows`` written to ``path`` as JSON lines (a build input, a score input)."""
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def documents(db: Path) -> dict[str, str]:
+    """A KB's documents, title to text: what a build kept."""
+    with sqlite3.connect(db) as conn:
+        return dict(conn.execute("SELECT title, text FROM documents"))
+
+
+def digest(path: Path) -> str:
+    """A file's SHA-256: whether a job left it as it was."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()

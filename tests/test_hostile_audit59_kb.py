@@ -16,7 +16,6 @@ Now a directory or special file as ``--db`` is refused in one line, before anyth
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sqlite3
@@ -30,7 +29,7 @@ from knowrl.config import ConfigError, load_train_config
 from knowrl.kb import ensure_kb
 from retrieval.build import build, is_built
 from retrieval.sources import Document
-from tests.helpers import CORPUS
+from tests.helpers import CORPUS, digest, documents, jsonl
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
@@ -47,20 +46,6 @@ def one_line(done: subprocess.CompletedProcess[str]) -> str:
     line = done.stderr.strip()
     assert done.returncode == 2 and "\n" not in line and line.startswith("error: "), done.stderr[-3000:]
     return line
-
-
-def jsonl(path: Path, rows: list[dict]) -> Path:
-    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    return path
-
-
-def documents(db: Path) -> dict[str, str]:
-    with sqlite3.connect(db) as conn:
-        return dict(conn.execute("SELECT title, text FROM documents"))
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def factscore_db(path: Path, n: int = 5) -> Path:

@@ -14,10 +14,8 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -29,23 +27,9 @@ from knowrl import train
 from knowrl.config import ConfigError, load_train_config
 from knowrl.kb import build_kb, check_kb, ensure_kb
 from retrieval.build import main as build_main
-from tests.helpers import CORPUS
+from tests.helpers import CORPUS, digest, documents, jsonl
 
 ROWS = [{"title": t, "text": x} for t, x in CORPUS]
-
-
-def jsonl(path: Path, rows: list[dict]) -> Path:
-    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    return path
-
-
-def documents(db: Path) -> dict[str, str]:
-    with sqlite3.connect(db) as conn:
-        return dict(conn.execute("SELECT title, text FROM documents"))
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def config_file(tmp_path: Path, kb: Path, build_from: Path | str) -> Path:

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.helpers import score_command
+from tests.helpers import jsonl, score_command
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -62,11 +62,6 @@ ROWS = [
         "completion": "<think>Unsure.</think><answer>I don't know</answer>",
     },
 ]
-
-
-def jsonl(path: Path, rows: list[dict]) -> Path:
-    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    return path
 
 
 def run(module: str, *args: object, stdin: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
