@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 from knowrl_io.atomic_write import write_atomically
-from knowrl_io.job_output import argument_paths, written_by
+from knowrl_io.job_output import MARK_BYTES, OutputError, argument_paths, read_head
 
 WORK_MARK = "knowrl-work.txt"
 
@@ -31,12 +31,15 @@ def _mark_line(script: str) -> str:
 
 
 def marked(work: Path, script: str) -> bool:
-    """Whether ``work`` carries ``script``'s mark (``claim_work`` made or claimed it)."""
+    """Whether ``work`` carries ``script``'s mark (``claim_work`` made or claimed it): a ``WORK_MARK`` file whose
+    first line opens with the mark's own words. A file of that name that only quotes the script's command (a
+    user's note on how they ran it) is no mark: hostile pass 62 had it taken for one, and the folder emptied."""
     mark = Path(work) / WORK_MARK
     try:
-        return mark.is_file() and written_by(mark, script)
-    except OSError:
+        head = read_head(mark, MARK_BYTES, flag="--work", why="whether it is the script's mark")
+    except OutputError:
         return False
+    return head.split(b"\n", 1)[0].startswith(_mark_line(script).encode())
 
 
 def claim_work(args: argparse.Namespace, script: str, clear: bool = False, flag: str = "--work") -> Path:
