@@ -8,7 +8,6 @@ durations), so a reader compares the README's sentence with it, and a new fresh-
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import os
 import platform
@@ -19,6 +18,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from knowrl_io.args import Parser, seconds  # noqa: E402
 from knowrl_io.job_output import check_results  # noqa: E402
 
 
@@ -75,10 +75,10 @@ def render(c: dict[str, Any], install_s: float, total_s: float, exit_code: int, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("junit", type=Path)
-    parser.add_argument("--install-s", type=float, required=True, help="seconds from the start to the tests")
-    parser.add_argument("--total-s", type=float, required=True, help="seconds of the whole run")
+    parser.add_argument("--install-s", type=seconds, required=True, help="seconds from the start to the tests")
+    parser.add_argument("--total-s", type=seconds, required=True, help="seconds of the whole run")
     parser.add_argument("--exit-code", type=int, required=True, help="the test command's exit code")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "ci.md")
     args = parser.parse_args(argv)

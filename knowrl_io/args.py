@@ -29,6 +29,18 @@ def share(text: str) -> float:
     return value
 
 
+def seconds(text: str) -> float:
+    """An argparse type: a finite duration of zero seconds or more; "nan", "inf" or "-5" is a one-line usage error
+    (hostile pass 63: ``ci_summary --install-s nan --total-s -5`` wrote "nan min" into the CI record, exit 0)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0.0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, 0 or more, got {text!r}")
+    return value
+
+
 def interrupted(kept: str) -> int:
     """Say on stderr, on a line of its own, that the job was stopped and what it kept; return the exit status. The
     line opens with a newline: a progress bar cut off mid-line would otherwise swallow its start (pass 47's run:

@@ -159,6 +159,19 @@ def check_page(
         raise OutputError(f"{flag} {output} exists and is not a page {job} wrote; {replace}, or choose another {flag}")
 
 
+def through_own_link(output: Path, mark: bytes) -> bool:
+    """Whether to write a page through a link at ``output``: yes where it names a page of ours (or nothing yet), as
+    a shell's ">" does; no where it names someone's file, so that ``--overwrite`` replaces the link and keeps the
+    file (hostile pass 63: "report.html" linked to a user's notes.txt, ``--overwrite`` wrote the notes over)."""
+    if not Path(output).is_symlink():
+        return True
+    try:
+        head = read_head(Path(output), MARK_BYTES, "--output", "whether the link names a page of ours")
+    except OutputError:
+        return False
+    return not head or mark in head
+
+
 def read_head(output: Path, size: int, flag: str, why: str) -> bytes:
     """The first ``size`` bytes of an existing output, b"" when it does not exist; a device or pipe (one swapped in
     since it was checked: the open never blocks) or an unreadable file is an ``OutputError`` saying ``why`` it was

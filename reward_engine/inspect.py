@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from knowrl_io.args import Parser, interrupted
-from knowrl_io.job_output import OutputError, check_page, read_head, sidecar, write_atomically
+from knowrl_io.job_output import OutputError, check_page, read_head, sidecar, through_own_link, write_atomically
 from knowrl_io.jsonl import finite
 from knowrl_io.once import Once
 from knowrl_io.records import iter_records
@@ -210,7 +210,7 @@ def write_page(rows_path: Path, output: Path, kb_path: Path | None = None, input
         finally:
             kb.close()
     page = render(rows, rows_path.name, passages, rows_identity(rows_path))
-    write_atomically(output, page.encode("utf-8"))
+    write_atomically(output, page.encode("utf-8"), follow_link=through_own_link(output, MARK))
     return len(rows)
 
 

@@ -18,6 +18,7 @@ from typing import Any, Iterable, NamedTuple
 from retrieval.text import split_sentences
 from reward_engine.offline import events, places, qualifiers, spelling, structured, swaps, titles, turns, units
 from reward_engine.offline.answer_forms import (
+    HEAD_WORDS,
     HONORIFICS,
     MONTH_WORDS,
     NAME_PARTICLES,
@@ -598,6 +599,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue
         if numbers and _counts_another_thing(claim, passage):
             continue  # "275 doubles" where it says "275 home runs" (hostile pass 53)
+        if _superlative_of_another(claim, passage):
+            continue  # "The Amazon is the longest river" where "the Nile is ... the longest river" (hostile pass 63)
         if (
             swaps.order_turned(claim, passage)
             or swaps.word_swapped(claim, split_sentences(passage))
@@ -892,6 +895,35 @@ def _other_superlative(claim: str, passage: str) -> bool:
             return True  # "the largest planet"
         if heads and head not in held:
             return True  # "the largest in the Solar System" of a passage that never says "moon"
+    return False
+
+
+def _superlative_of_another(claim: str, passage: str) -> bool:
+    """The claim gives a superlative ("the longest river") to a name no passage sentence saying it holds (nor the
+    sentence before one that opens with a pronoun): another thing has it.
+
+    >>> p = "The Amazon is the largest river by discharge. The Nile is regarded as the longest river in the world."
+    >>> _superlative_of_another("The Amazon is the longest river in the world.", p)
+    True
+    >>> _superlative_of_another("The Nile is the longest river in the world.", p)
+    False
+    """
+    said = _superlatives(claim)
+    first = re.search(r"(?i)\b(?:" + "|".join(re.escape(sup) for sup, _ in said) + r")\b", claim) if said else None
+    subject = claim[: first.start()] if first else ""  # the name the claim gives it: "Lake Michigan is the ..."
+    named = {stem(w.lower()) for w in WORD.findall(subject) if w[:1].isupper() and w.lower() not in STOP}
+    named -= HEAD_WORDS | {stem(w) for w in HEAD_WORDS}  # "Lake", "Mount": no name of their own
+    if not said or not named:
+        return False
+    sentences = split_sentences(passage)
+    for sup, head in said:
+        holding = []
+        for i, sentence in enumerate(sentences):
+            if (sup, head) in _superlatives(sentence):
+                opens_with_pronoun = i and _PRONOUN.search(sentence)
+                holding.append(f"{sentences[i - 1]} {sentence}" if opens_with_pronoun else sentence)
+        if holding and not any(named <= {stem(w.lower()) for w in WORD.findall(s)} for s in holding):
+            return True
     return False
 
 

@@ -220,6 +220,17 @@ _BACK_TOGETHER = re.compile(
 )
 
 
+# the gold ranked below the top the question asks for: "the Nile is second", "with the Nile second", "the Nile comes
+# third", "the Nile, the second longest"
+_RANKED_AFTER = re.compile(
+    r"\s+(?:is|was|comes|came|ranks|ranked|finished|placed)\s+(?:only\s+)?(?:the\s+)?"
+    r"(?:second|third|fourth|fifth|2nd|3rd|4th|5th|runner[\s-]up)(?!\s+to\s+none)"
+    r"(?=\s*(?:[.;,)!]|$|(?:longest|largest|biggest|highest|tallest|most|place|to)\b|[a-z]+est\b))"
+)  # a copula: not "Titan, second largest moon in the Solar System", "Djokovic, second to none"
+_WITH_IT_AFTER = re.compile(r"\bwith\s+(?:the\s+)?$")  # "The Congo, with the Nile second."
+_ASKS_THE_TOP = re.compile(r"(?i)\b(?:[a-z]{3,}est|most|first|top|best|worst|number one)\b")
+
+
 _COMPANY_SUFFIXES = frozenset("inc ltd corp co llc plc ag gmbh sa nv bv".split())
 
 
@@ -1525,6 +1536,11 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
             return Label.INCORRECT  # "The father of Mozart", "Paris, Texas": someone or somewhere else
         if turns.compared(before) or turns.marked_wrong(candidate.text, variant) or turns.put_down(before, after):
             return Label.INCORRECT  # "bigger than Paris", "Paris ❌", "I doubt it's Paris", "Paris? Unlikely."
+        ranked = _RANKED_AFTER.match(after) or (
+            _WITH_IT_AFTER.search(before) and re.match(r"\s+(?:second|third|2nd|3rd)\b(?!\s+to\s+none)", after)
+        )
+        if ranked and _ASKS_THE_TOP.search(reading.question):
+            return Label.INCORRECT  # "The Congo; the Nile is second." to the longest river in Africa (pass 63)
         if said_the_other_way(reading.question, after, before, reading.low):
             return Label.INCORRECT  # "Jupiter is smaller than Saturn" to "Which is larger?" (hostile passes 18-19)
         if turns.past_only(candidate.text, reading.question):
