@@ -12,14 +12,16 @@ from typing import Literal
 
 from knowrl.config import ConfigError, TrainConfig
 from knowrl.resume import check_resume
-from knowrl.run_mark import existing, foreign_problem, release, remove
+from knowrl.run_mark import CHECKPOINTS, existing, foreign_problem, release, remove
 
 log = logging.getLogger(__name__)
 CHECKPOINT = re.compile(r"checkpoint-\d+")  # transformers' checkpoint folders (``get_last_checkpoint``'s pattern)
 PRODUCTS = ("final", "summary.json")  # what a finished GRPO run leaves beside them
-WRITES = ("checkpoint-[0-9]*", *PRODUCTS, "README.md")  # what a GRPO or SFT run writes (README.md: TRL's model card)
+WRITES = (CHECKPOINTS, *PRODUCTS, "README.md")  # what a GRPO or SFT run writes (README.md: TRL's model card)
 # What the pipeline writes beside the GRPO run's own, in every stage: a rerun starts from none of them (audit 60).
-STAGES = ("data", "sft", "sft-merged", "heldout_*.json", "pipeline.json", "report.md", "rewards.html")
+HELDOUT = tuple(f"heldout_{stage}.json" for stage in ("base", "majority", "before", "after_sft", "after"))
+# the pipeline's own names, each whole: a pattern ("heldout_*.json") took a user's heldout_questions.json for the run's
+STAGES = ("data", "sft", "sft-merged", *HELDOUT, "pipeline.json", "report.md", "rewards.html")
 STAGES += ("reward_curve.png",)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from fnmatch import fnmatchcase
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from knowrl.config import ConfigError
 from knowrl_io.job_output import MARK_BYTES, read_head, write_atomically
 
 MARK = ".knowrl-run.json"
+CHECKPOINTS = "checkpoint-[0-9]*"  # the ledger's pattern for transformers' checkpoint folders
 JOB = "knowrl.train"
 
 
@@ -36,9 +38,17 @@ def marked(out: Path) -> list[str]:
     return [n for n in names if isinstance(n, str)] if isinstance(names, list) else []
 
 
+def matches(name: str, pattern: str) -> bool:
+    """``name`` is one the ledger's ``pattern`` covers; a checkpoint pattern covers transformers' own names only
+    ("checkpoint-500", never a user's "checkpoint-500-best": the landing review of pass 63)."""
+    if pattern == CHECKPOINTS:
+        return re.fullmatch(r"checkpoint-\d+", name) is not None
+    return fnmatchcase(name, pattern)
+
+
 def is_ours(out: Path, name: str) -> bool:
     """Whether ``out/name`` is the run's own: named in the ledger, or recognised as a knowrl run's file."""
-    if any(fnmatchcase(name, pattern) for pattern in marked(out)):
+    if any(matches(name, pattern) for pattern in marked(out)):
         return True
     return written_before_marks(Path(out), name)
 
@@ -52,7 +62,7 @@ def existing(out: Path, names: list[str]) -> list[str]:
             continue
         for entry in sorted(folder.iterdir()):
             name = entry.relative_to(out).as_posix()
-            if fnmatchcase(name, pattern) and name not in found and name != MARK:
+            if matches(name, pattern) and name not in found and name != MARK:
                 found.append(name)
     return found
 
@@ -69,8 +79,9 @@ def foreign_problem(out: Path, names: list[str]) -> str | None:
         return None
     what = "folder" if taken[0].is_dir() else "file"
     return (
-        f"output_dir {out} holds {taken[0]}, a {what} no knowrl run wrote (no {MARK} names it), where the run writes "
-        "its own: --overwrite and --resume never touch it; move it away, or choose another output_dir"
+        f"output_dir {out} holds {taken[0]}, a {what} no run's ledger names (no {MARK} lists it: someone's, or a "
+        "pipeline stage from before runs kept a ledger), where the run writes its own: --overwrite and --resume "
+        "never touch it; move or remove it by hand, or choose another output_dir"
     )
 
 
@@ -89,7 +100,7 @@ def claim(out: Path, names: list[str]) -> None:
 def release(out: Path, names: list[str]) -> None:
     """``names`` (removed by ``--overwrite``) dropped from the ledger; the ledger removed when it names nothing."""
     gone = set(names)
-    held = [n for n in marked(out) if n not in gone and not any(fnmatchcase(g, n) for g in gone)]
+    held = [n for n in marked(out) if n not in gone and not any(matches(g, n) for g in gone)]
     if held:
         _write(Path(out), held)
     else:

@@ -68,7 +68,7 @@ def test_h3_a_users_readme_in_output_dir_is_refused_before_anything(tmp_path, ca
     out.mkdir()
     (out / "README.md").write_text("# My experiment notes\n")
     for extra in ([], ["--overwrite"], ["--resume"]):
-        _one_line(*_train(capsys, out, *extra), f"{out / 'README.md'}", "no knowrl run wrote")
+        _one_line(*_train(capsys, out, *extra), f"{out / 'README.md'}", "no run's ledger names")
     assert stages == [] and _tree(out) == {"README.md": b"# My experiment notes\n"}
 
 
@@ -115,7 +115,7 @@ def test_h5_overwrite_never_removes_a_final_the_run_did_not_write(tmp_path, caps
     (out / "final").mkdir(parents=True)
     (out / "final" / "adapter_config.json").write_text('{"r": 8}')  # a user's own adapter, kept here
     before = _tree(out)
-    _one_line(*_train(capsys, out, "--overwrite"), f"{out / 'final'}", "no knowrl run wrote")
+    _one_line(*_train(capsys, out, "--overwrite"), f"{out / 'final'}", "no run's ledger names")
     assert stages == [] and _tree(out) == before
 
 
@@ -154,7 +154,7 @@ def test_h9_a_users_folder_named_like_a_stage_is_never_the_pipelines(tmp_path, c
     (out / "sft" / "notes.md").write_text("my own SFT experiments")
     before = _tree(out)
     for extra in ([], ["--overwrite"], ["--resume"]):
-        _one_line(*_train(capsys, out, *PIPELINE, *extra), f"{out / 'sft'}", "no knowrl run wrote")
+        _one_line(*_train(capsys, out, *PIPELINE, *extra), f"{out / 'sft'}", "no run's ledger names")
     assert stages == [] and _tree(out) == before
 
 
@@ -233,7 +233,7 @@ def test_only_the_first_rank_judges_what_overwrite_removes(tmp_path, monkeypatch
     claim_output_dir(config, resume=False, overwrite=True)
     assert (out / "checkpoint-1").is_dir()  # rank 1 removes nothing
     monkeypatch.setenv("RANK", "0")
-    with pytest.raises(ConfigError, match="checkpoint-1, a folder no knowrl run wrote"):
+    with pytest.raises(ConfigError, match="checkpoint-1, a folder no run's ledger names"):
         claim_output_dir(config, resume=False, overwrite=True)
 
 

@@ -80,3 +80,44 @@ def test_a_superlative_given_to_another_name_is_not_supported() -> None:
     assert not facts.supported("Lake Michigan is the largest of the Great Lakes by area.", LAKES)
     assert not facts.supported("Lake Erie is the smallest of the Great Lakes by area.", LAKES)
     assert facts.supported("Lake Superior is the largest of the Great Lakes by area.", LAKES)
+
+
+# the landing review of this pass's mends (and of the session's): right answers the new rules refused, a right
+# "never" contradicted, and ledger patterns that covered a user's files
+
+
+@pytest.mark.parametrize(
+    ("answer", "gold", "question"),
+    [
+        ("Canada is the second largest country.", "Canada", "What is the second largest country in the world by area?"),
+        ("Justin Guarini finished second.", "Justin Guarini", "Who finished second in American Idol's first season?"),
+        ("Dami Im was runner-up.", "Dami Im", "Who was runner-up in the 2016 Eurovision Song Contest?"),
+        ("Microsoft Corporation.", "Microsoft", "Which company makes Windows?"),
+        ("Pixar Animation Studios.", "Pixar", "Which studio made Toy Story?"),
+        ("Shakespeare's Hamlet is the play.", "William Shakespeare", "Who wrote Hamlet?"),
+    ],
+)
+def test_a_rank_asked_a_company_name_and_a_possessive_stay_correct(answer: str, gold: str, question: str) -> None:
+    assert grade(answer, gold, question).name == "CORRECT"
+
+
+def test_never_is_not_contradicted_where_the_evidence_says_never() -> None:
+    browns = ["The Cleveland Browns, founded in 1946, have never played in the Super Bowl."]
+    asked = "When did the Cleveland Browns win the Super Bowl?"
+    assert not facts.answer_contradicted(asked, "They never have.", browns)
+
+
+def test_the_sentence_after_a_name_can_give_it_the_superlative() -> None:
+    tokyo = ["Tokyo is the capital of Japan. The city is the most populous city in Japan."]
+    assert facts.supported("Tokyo is the most populous city in Japan.", tokyo)
+
+
+def test_the_ledger_covers_only_the_run_s_own_names() -> None:
+    from knowrl.output_dir import STAGES, WRITES
+    from knowrl.run_mark import matches
+
+    patterns = [*WRITES, *STAGES]
+    assert any(matches("checkpoint-500", p) for p in patterns)
+    assert any(matches("heldout_after_sft.json", p) for p in patterns)
+    assert not any(matches("checkpoint-500-best", p) for p in patterns)
+    assert not any(matches("heldout_questions.json", p) for p in patterns)

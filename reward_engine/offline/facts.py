@@ -898,6 +898,9 @@ def _other_superlative(claim: str, passage: str) -> bool:
     return False
 
 
+_THE_NOUN = re.compile(r"\W*[Tt]he\s+[a-z]+\b")  # "The city is ...": the name of the sentence before
+
+
 def _superlative_of_another(claim: str, passage: str) -> bool:
     """The claim gives a superlative ("the longest river") to a name no passage sentence saying it holds (nor the
     sentence before one that opens with a pronoun): another thing has it.
@@ -920,7 +923,7 @@ def _superlative_of_another(claim: str, passage: str) -> bool:
         holding = []
         for i, sentence in enumerate(sentences):
             if (sup, head) in _superlatives(sentence):
-                opens_with_pronoun = i and _PRONOUN.search(sentence)
+                opens_with_pronoun = i and (_PRONOUN.search(sentence) or _THE_NOUN.match(sentence))
                 holding.append(f"{sentences[i - 1]} {sentence}" if opens_with_pronoun else sentence)
         if holding and not any(named <= {stem(w.lower()) for w in WORD.findall(s)} for s in holding):
             return True
@@ -1244,6 +1247,12 @@ def _asked_only(question: str) -> str:
     for pattern in (_TITLE_QUOTES, _DOTTED, _ASKING_ADVERB, _ASKED_UNIT):
         question = pattern.sub(" ", question)
     return question
+
+
+def _dates_it(answering: list[tuple[str, str, frozenset[str]]]) -> bool:
+    """An answering sentence gives a year and does not deny the event: "won ... in 1980", not "have never played in
+    the Super Bowl, founded in 1946" (the landing review of pass 63)."""
+    return any(re.search(r"\b(?:1\d{3}|20\d{2})\b", s) and not negated(s) for _, s, _ in answering)
 
 
 _HOW_MANY_TIMES = re.compile(r"(?i)\W*how\s+(?:many|much)\b(\s+times\b)?")
@@ -1599,7 +1608,7 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     runs = [run for found in named_runs for run in found]
     if not answering:
         return False
-    if _ASKS_WHEN.match(question) and _NEVER_HAPPENED.fullmatch(response):
+    if _ASKS_WHEN.match(question) and _NEVER_HAPPENED.fullmatch(response) and _dates_it(answering):
         return True  # "They never have." where an answering sentence says when they did (hostile pass 60)
     if _superlative_given_another(question, response, [w for _, _, w in answering]):
         return True

@@ -228,10 +228,19 @@ _RANKED_AFTER = re.compile(
     r"(?=\s*(?:[.;,)!]|$|(?:longest|largest|biggest|highest|tallest|most|place|to)\b|[a-z]+est\b))"
 )  # a copula: not "Titan, second largest moon in the Solar System", "Djokovic, second to none"
 _WITH_IT_AFTER = re.compile(r"\bwith\s+(?:the\s+)?$")  # "The Congo, with the Nile second."
-_ASKS_THE_TOP = re.compile(r"(?i)\b(?:[a-z]{3,}est|most|first|top|best|worst|number one)\b")
+_ASKS_THE_TOP = re.compile(
+    r"(?i)\b(?:longest|largest|biggest|highest|tallest|oldest|youngest|deepest|fastest|smallest|shortest|greatest|"
+    r"heaviest|lightest|earliest|latest|hottest|coldest|richest|most|first|top|best|worst|number one)\b"
+)
+# a question that asks for a rank below the top itself: "the second largest country", "Who finished second?"
+_ASKS_A_RANK = re.compile(r"(?i)\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th|runners?[\s-]up|next)\b")
 
 
-_COMPANY_SUFFIXES = frozenset("inc ltd corp co llc plc ag gmbh sa nv bv".split())
+_COMPANY_SUFFIXES = frozenset(
+    """inc ltd corp co llc plc ag gmbh sa nv bv corporation company studios studio electronics group holdings motors
+    airlines incorporated limited international entertainment technologies industries records pictures games labs
+    software systems""".split()
+)
 
 
 def _one_name_goes_on(text: str, before: str, gold: str, known: str = "") -> bool:
@@ -249,6 +258,9 @@ def _one_name_goes_on(text: str, before: str, gold: str, known: str = "") -> boo
     following = normalize(spelling.next_word(text, before))
     if not following or following in HEAD_WORDS or following in _COMPANY_SUFFIXES or places.level(following):
         return False
+    run = re.search(rf"(?i:\b{re.escape(gold)}\b)((?:\s+[A-Z][\w&.'-]*){{1,3}})", text)
+    if run and _COMPANY_SUFFIXES & set(normalize(run[1]).split()):
+        return False  # "Pixar Animation Studios.": the company's full name (the landing review of pass 63)
     if following in normalize(known).split():
         return False
     return spelling.another_name_after(text, before, gold)
@@ -1539,7 +1551,7 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
         ranked = _RANKED_AFTER.match(after) or (
             _WITH_IT_AFTER.search(before) and re.match(r"\s+(?:second|third|2nd|3rd)\b(?!\s+to\s+none)", after)
         )
-        if ranked and _ASKS_THE_TOP.search(reading.question):
+        if ranked and _ASKS_THE_TOP.search(reading.question) and not _ASKS_A_RANK.search(reading.question):
             return Label.INCORRECT  # "The Congo; the Nile is second." to the longest river in Africa (pass 63)
         if said_the_other_way(reading.question, after, before, reading.low):
             return Label.INCORRECT  # "Jupiter is smaller than Saturn" to "Which is larger?" (hostile passes 18-19)

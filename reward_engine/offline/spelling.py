@@ -63,6 +63,8 @@ def next_word(text: str, before: str) -> str:
     at = next((i for i, t in enumerate(tokens) if (seen := seen + len(normalize(t).split())) > want), None)
     if at is None or at + 1 >= len(tokens) or tokens[at][-1:] in ",;:.!?()\"'\u201d-":
         return ""
+    if re.search(r"['\u2019]s?$", tokens[at]):  # "Shakespeare's Hamlet": his work, no longer name (landing review)
+        return ""
     return tokens[at + 1]
 
 
