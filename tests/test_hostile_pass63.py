@@ -121,3 +121,10 @@ def test_the_ledger_covers_only_the_run_s_own_names() -> None:
     assert any(matches("heldout_after_sft.json", p) for p in patterns)
     assert not any(matches("checkpoint-500-best", p) for p in patterns)
     assert not any(matches("heldout_questions.json", p) for p in patterns)
+
+
+def test_a_place_put_in_another_country_with_in_is_contradicted() -> None:
+    elbrus = ["Mount Elbrus in Russia is the highest mountain in Europe, at 5,642 metres."]
+    asked = "What is the highest mountain in Europe?"
+    assert facts.answer_contradicted(asked, "Elbrus, in Georgia.", elbrus)
+    assert not facts.answer_contradicted(asked, "Elbrus, in Russia.", elbrus)

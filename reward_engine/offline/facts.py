@@ -2100,7 +2100,9 @@ def _another_place_named(response: str, where: set[str]) -> bool:
     """The response's first name is put in a country the question and evidence do not name ("Paris, Texas",
     ``turns.another_place``)."""
     first = re.match(r"\W*([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)", response)
-    return first is not None and turns.country(first[1]) is None and turns.another_place(response[first.end() :], where)
+    # ", in Kenya" says where as ", Kenya" does (hostile pass 63: "Kilimanjaro, in Kenya." against Tanzania, paid 1)
+    after = re.sub(r"^\s*,\s*in\s+(?=[A-Z])", ", ", response[first.end() :]) if first else ""
+    return first is not None and turns.country(first[1]) is None and turns.another_place(after, where)
 
 
 def _name_tokens(text: str) -> list[str]:
