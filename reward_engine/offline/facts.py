@@ -554,7 +554,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
     if (active := _active(claim)) is not None:  # "Vincent Mancini was played by Sofia Coppola": who did it
         return supported(active, passages, threshold)
     if (stated := _set_aside(claim)) is not None:  # "born in Salzburg, not Vienna": born in Salzburg
-        return supported(stated, passages, threshold)
+        # ... where no passage gives the rest to what it sets aside ("highest in Tanzania but not in Africa")
+        return supported(stated, [p for p in passages if not _denied_where_told(claim, p)], threshold)
     # "Kivanc Tatlitug" is the evidence's "Kıvanç Tatlıtuğ": both read without marks (hostile pass 59)
     claim = canonical(fold_marks(claim))  # and "Goedel" is the claim's "Gödel" (review 57)
     passages = [canonical(spelling.umlauts_as_written(fold_marks(p), claim)) for p in passages]
@@ -599,7 +600,7 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue
         if numbers and _counts_another_thing(claim, passage):
             continue  # "275 doubles" where it says "275 home runs" (hostile pass 53)
-        if _superlative_of_another(claim, passage):
+        if _superlative_of_another(claim, passage) or _denied_where_told(claim, passage):
             continue  # "The Amazon is the longest river" where "the Nile is ... the longest river" (hostile pass 63)
         if (
             swaps.order_turned(claim, passage)
@@ -928,6 +929,33 @@ def _superlative_of_another(claim: str, passage: str) -> bool:
         if holding and not any(named <= {stem(w.lower()) for w in WORD.findall(s)} for s in holding):
             return True
     return False
+
+
+_BUT_NOT = re.compile(
+    r"(?i:\s*,?\s*but\s+not\s+(?:(?:in|of|at|on|from|for|by|to)\s+)?(?:the\s+)?)"
+    r"(?P<name>[A-Z][\w'-]*(?:\s+(?:of\s+)?[A-Z][\w'-]*)*)"
+)
+
+
+def _denied_where_told(claim: str, passage: str) -> bool:
+    """The claim sets a name aside ("..., but not in Africa") that a passage sentence saying the rest of the claim
+    gives it: "Kilimanjaro is the highest mountain in Tanzania but not in Africa." where it is "the highest mountain
+    in Africa" (hostile pass 63: supported, every word there).
+
+    >>> p = "Mount Kilimanjaro in Tanzania is the highest mountain in Africa, at 5,895 metres."
+    >>> _denied_where_told("Kilimanjaro is the highest mountain in Tanzania but not in Africa.", p)
+    True
+    >>> _denied_where_told("Kilimanjaro is the highest mountain in Tanzania but not in Europe.", p)
+    False
+    """
+    found = _BUT_NOT.search(claim)
+    if found is None:
+        return False
+    rest, name = _words(claim[: found.start()]), _words(found["name"])
+    return bool(rest and name) and any(
+        name <= (told := _words(sentence)) and len(rest & told) >= 0.75 * len(rest) and not negated(sentence)
+        for sentence in split_sentences(passage)
+    )
 
 
 # rank and standing words: "the second largest city" or "the former capital" is not "the largest city" or "the

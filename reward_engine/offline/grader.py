@@ -269,15 +269,24 @@ def _one_name_goes_on(text: str, before: str, gold: str, known: str = "") -> boo
 _HYPHEN_SUFFIXES = frozenset("based born bred style like era made type esque class wide speaking language".split())
 
 
-def _hyphened_to_another(text: str, variant: str, gold_raw: str) -> bool:
+# a question that asks for a firm or a brand: its hyphened name is the firm's own ("Mercedes-Benz" for Mercedes)
+_ASKS_A_FIRM = re.compile(
+    r"(?i)\b(?:company|companies|brand|make\s+of|manufacturer|maker|carmaker|automaker|firm|marque|label)\b"
+)
+
+
+def _hyphened_to_another(text: str, variant: str, gold_raw: str, question: str = "") -> bool:
     """The gold is one part of a hyphened word whose other part the gold does not hold: another direction,
     another state or another thing ("North-west" for north, "Austria-Hungary" for Austria); not a description
-    ("Paris-based", "Gothic-style").
+    ("Paris-based", "Gothic-style"), nor a firm's full name where a firm is asked ("Mercedes-Benz." for the maker
+    Mercedes: the landing review of pass 63).
 
     >>> _hyphened_to_another("North-west.", "north", "north"), _hyphened_to_another("Paris-based.", "paris", "Paris")
     (True, False)
+    >>> _hyphened_to_another("Mercedes-Benz.", "mercedes", "Mercedes", "Which carmaker builds the S-Class?")
+    False
     """
-    if " " in variant:
+    if " " in variant or _ASKS_A_FIRM.search(question):
         return False
     gold_words = set(normalize(gold_raw).split())
     for found in re.finditer(rf"(?i)(?:\b([^\W\d_]+)-)?\b{re.escape(variant)}\b(?:-([^\W\d_]+)\b)?", text):
@@ -699,6 +708,7 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
         if question and re.match(r"(?i)\s*how many\b", question) and not rewrites.asks_a_part(question):
             text = rewrites.without_included_part(text)  # "275, including his record 61 in 1961" (pass 34)
         text = rewrites.without_named_years(text, question)  # "under the Local Government Act 1972" (pass 31)
+        text = rewrites.years_counted(text)  # "The year after 1911." is 1912 (hostile pass 63)
         # "<date> in Japan, and <date> in North America" (pass 30)
         text = rewrites.one_region(text, raw_golds, question)
         if question and questions.ASKS_YEAR.search(question) and any(re.fullmatch(r"\d{4}", g) for g in raw_golds):
@@ -717,6 +727,8 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
     if towns.state_gold(raw_golds):  # "Lebanon, TN" for "Lebanon, Tennessee" (hostile pass 34)
         text = towns.states_spelt(text)
     text = rewrites.hyphenated_as_written(text, raw_golds)  # "Spiderman" for Spider-Man (hostile pass 48)
+    if rewrites.direction_gold(raw_golds):
+        text = rewrites.headings_as_directions(text)  # "Northward." for north (the landing review of pass 63)
     if rewrites.place_gold(raw_golds):  # "Third runner-up." is fourth place (hostile pass 48); the gold's too
         text, raw_golds = rewrites.runners_up_as_places(text), [rewrites.runners_up_as_places(g) for g in raw_golds]
     if rewrites.ordinal_part_gold(raw_golds):  # "season one" for "the first season" (hostile pass 34)
@@ -1502,7 +1514,7 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
             and _one_name_goes_on(candidate.text, seg[:at], gold, f"{gold_raw} {reading.question}")
         ):
             return Label.INCORRECT  # "Queen Latifah." for the band Queen (review 61)
-        if variant != family and _hyphened_to_another(candidate.text, variant, gold_raw):
+        if variant != family and _hyphened_to_another(candidate.text, variant, gold_raw, reading.question):
             return Label.INCORRECT  # "North-west." for north, "Austria-Hungary" for Austria (hostile pass 60)
         before, after = seg[:at], seg[at + len(variant) :]
         if _NEGATION_BEFORE.search(before + " ") or _NEGATION_AFTER.match(after) or _RELATIVE_TO.search(before):
@@ -2235,6 +2247,8 @@ def _is_list(
         return False
     items = whole
     others = [i for i in items if find_word(normalize(i), gold) < 0 and not empty(i)]
+    if len(gold.split()) > 1 and asked & questions.ASKS_PERSON:  # "Austen — Jane Austen, in 1813." (pass 63)
+        others = [i for i in others if normalize(i) != gold.split()[-1]]  # the family name, then the whole name
     # the question's own name beside the gold: "Hylda Baker and Arthur Mullard" to "Who sang it with Arthur
     # Mullard?" (hostile pass 55); not where the question offers the gold too ("between Mayweather and Guerrero")
     if asked and not set(gold.split()) <= asked and not re.search(r"(?i)\bor\b", question or ""):

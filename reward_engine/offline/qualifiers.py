@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import re
 
+from reward_engine.offline import turns
 from reward_engine.offline.answer_forms import date_spans, one_date
 from reward_engine.offline.words import STOP
 
@@ -120,6 +121,33 @@ _SEASON_MONTHS = {
 }
 
 
+# countries wholly or mostly south of the equator: only where the texts name one is a season read the southern way
+_SOUTHERN = frozenset(
+    "australia;new zealand;south africa;argentina;chile;uruguay;paraguay;brazil;bolivia;peru;madagascar;mozambique;"
+    "zimbabwe;zambia;botswana;namibia;angola;lesotho;eswatini;swaziland;malawi;indonesia;fiji;samoa;tonga;"
+    "papua new guinea;mauritius;antarctica".split(";")
+)
+
+
+def _northern(months: frozenset[int], said: str, evidence: str) -> frozenset[int]:
+    """A season's months north of the equator (December to February is winter), unless ``said`` or ``evidence``
+    names a southern country: "In the spring of 1989." is not 9 November 1989 in Berlin (hostile pass 63), though
+    November is a spring month in Sydney.
+
+    >>> sorted(_northern(months_of_a_season("in the spring"), "In the spring of 1989.", "on 9 November 1989"))
+    [3, 4, 5]
+    >>> len(_northern(months_of_a_season("in the spring"), "In the spring.", "in Perth, Australia, in November"))
+    6
+    """
+    if turns.countries(f"{said} {evidence}") & _SOUTHERN:
+        return months
+    return months & frozenset().union(*(_NORTH[s] for s in _seasons(said)))
+
+
+_NORTH = {"spring": frozenset({3, 4, 5}), "summer": frozenset({6, 7, 8}), "fall": frozenset({9, 10, 11}),
+          "winter": frozenset({12, 1, 2})}  # fmt: skip
+
+
 def months_of_a_season(text: str) -> frozenset[int] | None:
     """The months the seasons ``text`` names may mean (in either hemisphere), or None when it names none.
 
@@ -150,6 +178,8 @@ def other_time_of_year(said: str, evidence: str) -> bool:
     if said_at is None:
         return False
     year, months = said_at
+    if _seasons(said) and months == months_of_a_season(said):
+        months = _northern(months, said, evidence)  # the months came from a season: which hemisphere's
     spans = date_spans(evidence)
     told = [span for span in spans if span.years == (year, year)]
     if len(told) != 1 or told[0].months is None:

@@ -697,3 +697,41 @@ def holidays_as_dates(text: str) -> str:
         return f"{on}{day}{' ' + year.group() if year else ''}"
 
     return _HOLIDAY.sub(dated, text)
+
+
+# a year told by the one next to it: "the year after 1911", "a year before 1913", "the year following 1911"
+_NEXT_YEAR = re.compile(
+    r"(?i)\b(?:the|a|one)\s+year\s+(?P<way>after|before|following|preceding|prior\s+to)\s+(?P<year>1\d{3}|20\d{2})\b"
+)
+
+
+def years_counted(text: str) -> str:
+    """A year said as the one after or before another, written as that year (hostile pass 63: "The year after
+    1911." was INCORRECT for 1912).
+
+    >>> years_counted("The year after 1911."), years_counted("A year before 1913, I think.")
+    ('1912.', '1912, I think.')
+    """
+    return _NEXT_YEAR.sub(
+        lambda m: str(int(m["year"]) + (1 if m["way"].lower() in ("after", "following") else -1)), text
+    )
+
+
+_COMPASS = r"(?:north|south)(?:[\s-]?(?:east|west))?|east|west"
+_DIRECTION_GOLD = re.compile(rf"(?i)\s*(?:the\s+)?(?:{_COMPASS})\s*")
+_HEADING = re.compile(rf"(?i)\b({_COMPASS})wards?\b")
+
+
+def direction_gold(golds: list[str]) -> bool:
+    """Some gold is a compass direction ("north", "the southeast")."""
+    return any(_DIRECTION_GOLD.fullmatch(g) for g in golds)
+
+
+def headings_as_directions(text: str) -> str:
+    """ "Northward" and "northwards" as the direction they head (the landing review of pass 63: "Northward." was
+    INCORRECT for north); "North-westward" stays north-west.
+
+    >>> headings_as_directions("Northwards, to the Mediterranean."), headings_as_directions("north-westward")
+    ('North, to the Mediterranean.', 'north-west')
+    """
+    return _HEADING.sub(lambda m: m[1], text)
