@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import socket
+import urllib.request
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -16,8 +17,12 @@ TRUE = ("1", "on", "true", "yes")  # how huggingface_hub reads a boolean variabl
 
 
 def check_before_load(config: TrainConfig) -> None:
-    """Every check of this module. Raises ``ConfigError``."""
-    for section in ("grpo", "sft"):
+    """Every check of this module, for the stages this run has: ``sft.push_to_hub`` only where a cold-start SFT
+    runs (a GRPO-only run was refused for a push it never makes). Raises ``ConfigError``."""
+    from knowrl.output_dir import route
+
+    sft_runs = bool(config.pipeline.cold_start_sft) and route(config) == "pipeline"
+    for section in ("grpo", "sft") if sft_runs else ("grpo",):
         check_push_to_hub(getattr(config, section), section)
     check_cache_dirs(config)
 
@@ -52,10 +57,16 @@ def check_push_to_hub(values: dict[str, Any], section: str) -> None:
 
 
 def _unreachable(url: str, timeout_s: float = 5.0) -> str | None:
-    """Why ``url``'s host does not accept a TCP connection within ``timeout_s``, or None when it does."""
+    """Why ``url``'s host does not accept a TCP connection within ``timeout_s``, or None when it does; behind a
+    proxy the environment names for it (``HTTPS_PROXY``, not bypassed by ``NO_PROXY``), the proxy's (a user who
+    reaches the hub only through one was refused)."""
     try:
         parts = urlsplit(url)
         host, port = parts.hostname, parts.port or (443 if parts.scheme == "https" else 80)
+        proxy = urllib.request.getproxies().get(parts.scheme) if host else None
+        if proxy and not urllib.request.proxy_bypass(host):
+            through = urlsplit(proxy if "://" in proxy else f"http://{proxy}")
+            host, port = through.hostname, through.port or (443 if through.scheme == "https" else 80)
     except ValueError as exc:
         return str(exc)
     if not host:

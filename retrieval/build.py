@@ -391,9 +391,11 @@ def build(
 def kb_lock(db_path: Path) -> FileLock:
     """The lock held by one build of ``db_path`` at a time (``KB.lock`` beside it; ``knowrl.kb.ensure_kb`` holds it
     across its check and build): a CLI build beside a training run's interleaved their writes (hostile pass 60).
-    One instance per path (``is_singleton``), so a holder that builds takes it again without waiting on itself."""
+    One instance per path (``is_singleton``), so a holder that builds takes it again without waiting on itself;
+    the path is the file's real one, so two spellings of one KB ("kb.db", "sub/../kb.db", a link) share one lock."""
     from filelock import FileLock
 
+    db_path = db_path.resolve()
     try:
         db_path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
