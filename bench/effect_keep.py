@@ -12,6 +12,8 @@ from __future__ import annotations
 import gzip
 from pathlib import Path
 
+from knowrl_io.atomic_write import write_atomically
+
 WORK = "{work}"  # stands for the work folder inside kept JSON files
 SHARED = ("base.eval.json", "base_samples.json")  # one per work folder: the base policy, the same for every seed
 COLD = (
@@ -46,10 +48,7 @@ def _copy_in(src: Path, dst: Path, work: Path) -> None:
     data = src.read_bytes()
     if src.suffix in TEXT:
         data = data.decode().replace(str(work), WORK).encode()
-    tmp = dst.with_name(dst.name + ".gz.tmp")
-    with gzip.GzipFile(tmp, "wb", mtime=0) as f:  # mtime 0: the same piece gives the same bytes
-        f.write(data)
-    tmp.replace(dst.with_name(dst.name + ".gz"))
+    write_atomically(dst.with_name(dst.name + ".gz"), gzip.compress(data, mtime=0))  # the same piece, same bytes
 
 
 def _copy_out(src: Path, dst: Path, work: Path) -> None:
@@ -58,9 +57,7 @@ def _copy_out(src: Path, dst: Path, work: Path) -> None:
     if dst.suffix in TEXT:
         data = data.decode().replace(WORK, str(work)).encode()
     dst.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dst.with_name(dst.name + ".tmp")
-    tmp.write_bytes(data)
-    tmp.replace(dst)
+    write_atomically(dst, data)
 
 
 def keep(work: Path, keep_dir: Path, seed: int, arm: str | None) -> None:

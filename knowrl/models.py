@@ -9,14 +9,13 @@ is imported.
 from __future__ import annotations
 
 import importlib.util
-import os
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from knowrl.accelerator import cuda_available, is_available, unsloth_usable
 from knowrl.config import ConfigError, LoraConfig, ModelConfig
+from knowrl_io.atomic_write import folder_put_in_place
 from knowrl_io.model_loading import model_load_lock
 from knowrl_io.paths import cache_dir
 
@@ -106,13 +105,9 @@ def gguf_safetensors(out: Path, gguf: Callable[[], Path]) -> Path:
     model = AutoModelForCausalLM.from_config(config)
     model.load_state_dict(loaded.state_dict())
     model.generation_config = loaded.generation_config
-    tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
-    model.save_pretrained(tmp)
-    tokenizer.save_pretrained(tmp)
-    try:
-        tmp.rename(out)
-    except OSError:  # another process converted it first
-        shutil.rmtree(tmp, ignore_errors=True)
+    with folder_put_in_place(out) as tmp:  # another process may convert it first: theirs is kept
+        model.save_pretrained(tmp)
+        tokenizer.save_pretrained(tmp)
     return out
 
 

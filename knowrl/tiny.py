@@ -7,9 +7,9 @@ prompts, generation, rewards, GRPO, SFT) runs exactly as it would on a real mode
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
+
+from knowrl_io.atomic_write import folder_put_in_place
 
 CHAT_TEMPLATE = (
     "{% for m in messages %}<|{{ m['role'] }}|>{{ m['content'] }}<|end|>\n{% endfor %}"
@@ -65,14 +65,9 @@ def build_tiny_model(out_dir: str | Path, seed: int = 0, vocab_size: int = 512, 
     )
     model = LlamaForCausalLM(config)
     # Write aside and rename: another process (a second DDP rank) never sees half a model.
-    tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
-    model.save_pretrained(tmp)
-    fast.save_pretrained(tmp)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        tmp.rename(out)
-    except OSError:  # someone else finished first: theirs is identical (same seed)
-        shutil.rmtree(tmp, ignore_errors=True)
+    with folder_put_in_place(out) as tmp:  # someone else may finish first: theirs is identical (same seed)
+        model.save_pretrained(tmp)
+        fast.save_pretrained(tmp)
     return out
 
 

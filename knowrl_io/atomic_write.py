@@ -12,6 +12,7 @@ a link planted there had its target overwritten (hostile pass 59).
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -54,3 +55,22 @@ def write_atomically(path: Path, data: bytes, follow_link: bool = True) -> None:
     """Replace ``path`` with ``data`` (see ``atomic_file``)."""
     with atomic_file(path, follow_link) as handle:
         handle.write(data)
+
+
+@contextmanager
+def folder_put_in_place(out: Path) -> Iterator[Path]:
+    """A fresh empty folder beside ``out`` (``tempfile.mkdtemp``: no one else's name, no planted link) to save into;
+    renamed to ``out`` when the block ends, or removed where another process put ``out`` there first (two DDP
+    ranks converting one model: both wrote the same files). A fixed ``OUT.tmp-PID`` was written through a link
+    planted there (the landing review of pass 63)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=out.name[:200] + ".", suffix=".tmp"))
+    try:
+        yield tmp
+        tmp.chmod(0o777 & ~_umask())  # mkdtemp makes 0700; a model folder is as readable as any the user makes
+        tmp.rename(out)
+    except OSError:
+        if not out.is_dir():
+            raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
