@@ -12,7 +12,7 @@ import urllib.error
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 # The hand-written facts of configs/data/smoke_kb.jsonl (the smoke config's KB and the red team's):
 # one copy, read here for the tests and by bench/real_judge.py.
@@ -154,3 +154,24 @@ def documents(db: Path) -> dict[str, str]:
 def digest(path: Path) -> str:
     """A file's SHA-256: whether a job left it as it was."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+Table = list[tuple[str, str, str]]
+
+
+def grade_tables(wrong: Table, right: Table) -> tuple[Callable[..., None], Callable[..., None]]:
+    """The two table tests of a pass or review file: each (answer, gold, question) of ``wrong`` graded INCORRECT,
+    each of ``right`` CORRECT. A file binds them to its own ``test_`` names, so each row is its own test."""
+    import pytest
+
+    from reward_engine.offline.grader import grade
+
+    @pytest.mark.parametrize(("answer", "gold", "question"), wrong)
+    def wrong_is_incorrect(answer: str, gold: str, question: str) -> None:
+        assert grade(answer, gold, question).name == "INCORRECT"
+
+    @pytest.mark.parametrize(("answer", "gold", "question"), right)
+    def right_is_correct(answer: str, gold: str, question: str) -> None:
+        assert grade(answer, gold, question).name == "CORRECT"
+
+    return wrong_is_incorrect, right_is_correct

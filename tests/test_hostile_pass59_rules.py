@@ -9,6 +9,7 @@ import pytest
 
 from reward_engine.offline import facts
 from reward_engine.offline.grader import grade
+from tests.helpers import grade_tables
 
 WRONG_PAID = [
     ("Toy Story came after A Bug's Life.", "Toy Story", "Which came first, Toy Story or A Bug's Life?"),
@@ -28,14 +29,7 @@ RIGHT_PAID = [
 ]
 
 
-@pytest.mark.parametrize(("answer", "gold", "question"), WRONG_PAID)
-def test_a_wrong_answer_is_incorrect(answer: str, gold: str, question: str) -> None:
-    assert grade(answer, gold, question).name == "INCORRECT"
-
-
-@pytest.mark.parametrize(("answer", "gold", "question"), RIGHT_PAID)
-def test_a_right_answer_is_correct(answer: str, gold: str, question: str) -> None:
-    assert grade(answer, gold, question).name == "CORRECT"
+test_a_wrong_answer_is_incorrect, test_a_right_answer_is_correct = grade_tables(WRONG_PAID, RIGHT_PAID)
 
 
 MOVE = ["In 1997, the club moved from Roker Park to the Stadium of Light in Sunderland."]

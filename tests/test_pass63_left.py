@@ -6,10 +6,8 @@ set-aside claim failed on 600c82b; the wrong answers and the southern seasons ar
 
 from __future__ import annotations
 
-import pytest
-
 from reward_engine.offline import facts
-from reward_engine.offline.grader import grade
+from tests.helpers import grade_tables
 
 TITANIC = "RMS Titanic sank in the North Atlantic Ocean on 15 April 1912, four days into her maiden voyage."
 OPERA = "The Sydney Opera House in Australia was formally opened on 20 October 1973 by Queen Elizabeth II."
@@ -33,14 +31,7 @@ RIGHT_PAID = [
 ]
 
 
-@pytest.mark.parametrize(("answer", "gold", "question"), WRONG_PAID)
-def test_a_wrong_answer_is_not_paid(answer: str, gold: str, question: str) -> None:
-    assert grade(answer, gold, question).name == "INCORRECT"
-
-
-@pytest.mark.parametrize(("answer", "gold", "question"), RIGHT_PAID)
-def test_a_right_answer_is_paid(answer: str, gold: str, question: str) -> None:
-    assert grade(answer, gold, question).name == "CORRECT"
+test_a_wrong_answer_is_not_paid, test_a_right_answer_is_paid = grade_tables(WRONG_PAID, RIGHT_PAID)
 
 
 def test_a_season_holding_none_of_the_evidence_s_months_is_contradicted() -> None:

@@ -9,10 +9,9 @@ case below is new (review 55's own rows are pinned in tests/data/grader_reviews.
 
 from __future__ import annotations
 
-import pytest
-
 from reward_engine.offline import facts
 from reward_engine.offline.grader import grade
+from tests.helpers import grade_tables
 
 WRONG_PAID = [
     ("Juventus beat Barcelona in the final.", "Barcelona", "Which club won the 2015 Champions League final?"),
@@ -56,14 +55,7 @@ RIGHT_KEPT = [
 ]
 
 
-@pytest.mark.parametrize(("answer", "gold", "question"), WRONG_PAID)
-def test_a_wrong_answer_is_incorrect(answer: str, gold: str, question: str) -> None:
-    assert grade(answer, gold, question).name == "INCORRECT"
-
-
-@pytest.mark.parametrize(("answer", "gold", "question"), RIGHT_KEPT)
-def test_the_right_answer_stays_correct(answer: str, gold: str, question: str) -> None:
-    assert grade(answer, gold, question).name == "CORRECT"
+test_a_wrong_answer_is_incorrect, test_the_right_answer_stays_correct = grade_tables(WRONG_PAID, RIGHT_KEPT)
 
 
 FINAL = ["Brazil beat Germany 2–0 in the 2002 World Cup final."]

@@ -6,10 +6,8 @@ wrong one was paid CORRECT or NOT_ATTEMPTED, and the Binary RAR one not contradi
 
 from __future__ import annotations
 
-import pytest
-
 from reward_engine.offline import facts
-from reward_engine.offline.grader import grade
+from tests.helpers import grade_tables
 
 WRONG_PAID = [
     ("The Earl of Essex.", "Essex", "In which English county is Colchester?"),
@@ -40,14 +38,7 @@ RIGHT_KEPT = [
 ]
 
 
-@pytest.mark.parametrize(("answer", "gold", "question"), WRONG_PAID)
-def test_a_wrong_answer_is_incorrect(answer: str, gold: str, question: str) -> None:
-    assert grade(answer, gold, question).name == "INCORRECT"
-
-
-@pytest.mark.parametrize(("answer", "gold", "question"), RIGHT_KEPT)
-def test_a_right_answer_stays_correct(answer: str, gold: str, question: str) -> None:
-    assert grade(answer, gold, question).name == "CORRECT"
+test_a_wrong_answer_is_incorrect, test_a_right_answer_stays_correct = grade_tables(WRONG_PAID, RIGHT_KEPT)
 
 
 DERBY = ["Lewis Hamilton won the 2008 Formula One World Championship by one point ahead of Felipe Massa."]

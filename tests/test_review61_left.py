@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from reward_engine.offline import facts
-from reward_engine.offline.grader import grade
+from tests.helpers import grade_tables
 
 WATCH = "The Night Watch is a 1642 painting by Rembrandt van Rijn."
 
@@ -107,11 +107,4 @@ RIGHT_PAID = [
 ]
 
 
-@pytest.mark.parametrize(("answer", "gold", "question"), WRONG_PAID)
-def test_a_wrong_answer_is_incorrect(answer: str, gold: str, question: str) -> None:
-    assert grade(answer, gold, question).name == "INCORRECT"
-
-
-@pytest.mark.parametrize(("answer", "gold", "question"), RIGHT_PAID)
-def test_a_right_answer_is_correct(answer: str, gold: str, question: str) -> None:
-    assert grade(answer, gold, question).name == "CORRECT"
+test_a_wrong_answer_is_incorrect, test_a_right_answer_is_correct = grade_tables(WRONG_PAID, RIGHT_PAID)
