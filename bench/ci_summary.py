@@ -82,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--exit-code", type=int, required=True, help="the test command's exit code")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "ci.md")
     args = parser.parse_args(argv)
+    if args.install_s > args.total_s:  # the install is part of the whole run (hostile pass 64: a page said 1.7 in 0.2)
+        parser.error(f"--install-s {args.install_s:g} is longer than --total-s {args.total_s:g}, the run it is part of")
     check_results(args, __file__)  # never an input or someone's file (hostile pass 52)
     if not args.junit.is_file():
         print(f"{args.junit}: no JUnit XML (the tests did not get to run)", file=sys.stderr)
@@ -92,6 +94,12 @@ def main(argv: list[str] | None = None) -> int:
         found = counts(args.junit)
     except (JUnitError, OSError) as exc:
         print(exc, file=sys.stderr)
+        return 2
+    if found["time_s"] > args.total_s:
+        print(
+            f"{args.junit}: its tests took {found['time_s']:g} s, longer than --total-s {args.total_s:g}",
+            file=sys.stderr,
+        )
         return 2
     text = render(found, args.install_s, args.total_s, args.exit_code, provenance.commit(ROOT))
     args.out.write_text(text)

@@ -27,7 +27,7 @@ import re
 import sqlite3
 import sys
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable
 
 from knowrl_io.args import Parser, interrupted
 from knowrl_io.job_output import OutputError, check_page, read_head, sidecar, through_own_link, write_atomically
@@ -65,10 +65,24 @@ def gamed(row: dict[str, Any]) -> list[str]:
     return reasons
 
 
-def _objects(path: Path) -> Iterator[dict[str, Any]]:
+def _objects(path: Path) -> list[dict[str, Any]]:
     """ROWS' objects, read as every input is (``knowrl_io.records``): a line of any length is one row, and a
-    line that cannot be read (a torn last line, a 5,000-digit number, deep nesting) is skipped, not the report."""
-    return (r.value for r in iter_records(path) if isinstance(r.value, dict))
+    line that cannot be read (a torn last line, a 5,000-digit number, deep nesting) is skipped with a warning
+    naming it, not the report; a file with no row to read at all (gzip'd, not JSONL) is a ``ValueError`` (hostile
+    pass 64: "0 rows -> report.html", exit 0)."""
+    rows, skipped = [], []
+    for record in iter_records(path):
+        (rows if isinstance(record.value, dict) else skipped).append(record)
+    if skipped:
+        first = skipped[0]
+        why = first.error or f"a JSON {type(first.value).__name__}, not an object"
+        if not rows:
+            raise ValueError(f"{path}: no row reads as a JSON object (line {first.where}: {why}); is it JSONL?")
+        print(
+            f"warning: {path}: {len(skipped)} row(s) skipped, unreadable (first: line {first.where}: {why})",
+            file=sys.stderr,
+        )
+    return [r.value for r in rows]
 
 
 def _inputs_by_line(path: Path | None, digests: dict[int, str] | None = None) -> dict[int, dict[str, Any]]:
@@ -192,15 +206,16 @@ def write_page(rows_path: Path, output: Path, kb_path: Path | None = None, input
     """The report of ``rows_path`` as one HTML file (evidence text from ``kb_path`` when given); rows written."""
     digests: dict[int, str] = {}
     by_line = _inputs_by_line(inputs, digests)
+    scored = _objects(rows_path)
     if inputs is not None:
-        stale = stale_rows(_objects(rows_path), digests)
+        stale = stale_rows(scored, digests)
         if stale:
             print(
                 f"warning: --input {inputs}: {len(stale)} row(s) are not the rows these scores were made from "
                 f"(first: line {stale[0]}; edited since, or another file); the page shows them as they are now",
                 file=sys.stderr,
             )
-    rows = report_rows(_objects(rows_path), by_line)
+    rows = report_rows(scored, by_line)
     passages = None
     if kb_path is not None:
         _warn_if_other_knowledge(rows_path, kb_path)

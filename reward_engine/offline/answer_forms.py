@@ -71,6 +71,9 @@ strait canal valley falls glacier volcano city town county province state univer
 )
 HEAD_WORDS = _HEADS_BEFORE | _HEADS_AFTER  # generic words of a place name ("mount", "lake"), not names
 _LINKS = frozenset("of the and for".split())
+# link words an initialism leaves out, French, Spanish and Italian ones too: "Fédération Internationale de Football
+# Association" is FIFA (hostile pass 64: "FIFA" was INCORRECT for it); not in a person's name ("Miguel de Cervantes")
+_INITIAL_LINKS = _LINKS | frozenset("de du des la le les del della di et y".split())
 
 
 def _number_phrase(words: list[str]) -> int | None:
@@ -213,8 +216,15 @@ def initials(name: str) -> str:
 
     >>> initials("united states of america"), initials("world war ii"), initials("world war i")
     ('usa', 'wwii', 'wwi')
+    >>> initials("federation internationale de football association")
+    'fifa'
     """
-    words = [w for w in name.split() if w not in _LINKS]
+    split = name.split()  # "de l automobile": an elided article after a link word is one too (FIA)
+    words = [
+        w
+        for i, w in enumerate(split)
+        if w not in _INITIAL_LINKS and not (w in ("l", "d") and i and split[i - 1] in _INITIAL_LINKS)
+    ]
     return _roman_digits("".join(w if _ORDINAL.match(w) else w[0] for w in words)) if len(words) >= 2 else ""
 
 

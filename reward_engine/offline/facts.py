@@ -335,9 +335,22 @@ _SCALED = re.compile(r"(?i)\b(\d[\d,.]*)\s+(thousand|million|billion|trillion)\b
 _NUMBER_WORD = re.compile(r"(?i)\b(?:\w+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand)\b")
 
 
+_SMALL_COUNTS = dict(zip("two three four five six seven eight nine ten eleven twelve".split(), range(2, 13)))
+# a small number counting a plural noun ("five capital cities", "three times"); "one" is a word of many uses
+_SMALL_COUNT = re.compile(rf"(?i)\b({'|'.join(_SMALL_COUNTS)})\s+(?:[a-z-]+\s+)?[a-z]{{2,}}s\b")
+
+
 def _spoken(text: str) -> str:
-    """Numbers said in words as digits, only where there are number words to read (most claims have none)."""
-    return numbers_in_words_to_digits(text.lower()) if _NUMBER_WORD.search(text) else ""
+    """Numbers said in words as digits, only where there are number words to read (most claims have none): the
+    tens and larger anywhere, two to twelve where they count a plural noun (hostile pass 64: "five capital cities"
+    was supported where it says "four capital cities").
+
+    >>> _spoken("It flows through four capital cities."), _spoken("One of the two rivers.")
+    ('4', '2')
+    """
+    said = numbers_in_words_to_digits(text.lower()) if _NUMBER_WORD.search(text) else ""
+    counts = " ".join(str(_SMALL_COUNTS[found[1].lower()]) for found in _SMALL_COUNT.finditer(text))
+    return f"{said} {counts}".strip()
 
 
 @functools.lru_cache(maxsize=8192)
@@ -1228,6 +1241,7 @@ def _asked_words(question: str) -> list[frozenset[str]]:
     # nor the noun a "Which/What ..." question asks for: "Barcelona hosted the 1992 Summer Olympics" answers "Which
     # city hosted ...?" without "city" (the review of pass 38)
     question = _asked_only(question)
+    question = re.sub(r"(?i)\bco-(?=[a-z]{3,})", "", question)  # "co-founded": the evidence says "founded by A and B"
     kind = re.match(_KIND_ASKED, question)
     skip = {stem(w) for w in _ASKING} | (content_words(kind[1]) if kind else set())
     count = _HOW_MANY_TIMES.match(question)
@@ -1330,13 +1344,46 @@ def _answering(asked: frozenset[str], passages: list[str]) -> tuple[list, list]:
             # "He wrote ... The Magic Flute": a pronoun names what the sentence before it is about (and counts
             # toward the question's words: "She won ... in Chemistry in 1911" answers a question naming Curie)
             pronoun = _PRONOUN.search(sentence)
-            held = (words | before if pronoun else words) | _spanned(sentence, asked)
+            carried = _carried(before, before_text, asked) if _opens_with_another_name(sentence, before) else before
+            held = (words | carried if pronoun else words) | _spanned(sentence, asked)
             if len(one_e_form(with_verb_bases(held)) & one_e_form(with_verb_bases(asked))) >= need:
                 for clause in _answering_clauses(sentence, asked, need):
                     answering.append((passage, clause, frozenset(held if clause == sentence else _words(clause))))
                     named_runs.append(_name_runs(clause) + (_name_runs(before_text) if pronoun else []))
             before, before_text = words, sentence
     return answering, named_runs
+
+
+def _carried(before: set[str], before_text: str, asked: frozenset[str]) -> set[str]:
+    """What a sentence opening with a name of its own takes from the one before its pronoun points to: the asked
+    words, not the deed told there ("Microsoft was founded by Bill Gates and Paul Allen. Steve Ballmer later served
+    as its chief executive." holds Microsoft, not "founded" nor Paul Allen; "Python is a programming language. Guido
+    van Rossum first released it" holds the language).
+
+    >>> asked = frozenset({"found", "microsoft"})
+    >>> sorted(_carried({"microsoft", "found", "paul"}, "Microsoft was founded by Paul", asked))
+    ['microsoft']
+    """
+    deeds = {stem(w.lower()) for w in re.findall(r"(?i)\b[a-z]{3,}ed\b", before_text)}
+    return (before & asked) - deeds
+
+
+def _opens_with_another_name(sentence: str, before: set[str]) -> bool:
+    """The sentence opens with a name the one before does not hold: its pronoun ("its chief executive") points
+    back, but the deed is this name's, so only the asked words of the sentence before carry over (``_carried``),
+    not its deed nor its other names ("Steve Ballmer later served as its chief executive" answered who co-founded
+    Microsoft, and named Paul Allen as its chief executive: hostile pass 64).
+
+    >>> _opens_with_another_name("Steve Ballmer later served as its CEO.", {"microsoft", "found", "bill", "gat"})
+    True
+    >>> _opens_with_another_name("She won it again in 1911.", {"marie", "curie", "won"})
+    False
+    """
+    runs = _name_runs(sentence)
+    first = re.match(r"\W*([\w'-]+)", nfkc(sentence))
+    if not runs or not first or _PRONOUN.fullmatch(first[1]) or first[1].lower() in STOP:
+        return False
+    return runs[0][0] == first[1].lower() and not _words(" ".join(runs[0])) & before
 
 
 def _answering_clauses(sentence: str, asked: frozenset[str], need: int) -> list[str]:
