@@ -25,6 +25,7 @@ from knowrl.report_to import report_to_problem
 from knowrl.reward_log import reward_log_problem
 from knowrl.tasks.math_reward import MathRewardConfig
 from knowrl.tasks.rg_reward import ReasoningGymRewardConfig
+from knowrl_io.paths import expand_path
 from reward_engine.config import (
     ConfigError,
     RewardEngineConfig,
@@ -579,15 +580,19 @@ def apply_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any
     return data
 
 
-def _resolve(path: str | None, base: Path, hub_id: bool = False) -> str | None:
-    """A path relative to the config file's folder; with ``hub_id``, a name that is not a local folder
-    (``gpt2``, ``org/name``) stays as given for the hub loader."""
+def _resolve(path: str | None, base: Path, key: str, hub_id: bool = False) -> str | None:
+    """A path relative to the config file's folder, ``~`` and environment variables expanded (an unset one is a
+    ``ConfigError`` naming ``key``); with ``hub_id``, a name that is not a local folder (``gpt2``, ``org/name``)
+    stays as given for the hub loader."""
     from knowrl.tiny import SHAPES  # the tiny test models, built locally
     from knowrl_io.gguf_models import PART_MODELS  # bundled GGUFs a policy can be converted from
 
     if path is None or path in (*SHAPES, "smollm2", "demo", *PART_MODELS) or "://" in path:
         return path
-    candidate = Path(path).expanduser()
+    try:
+        candidate = Path(expand_path(path))
+    except ValueError as exc:
+        raise ConfigError(f"{key}: {exc}") from None
     if candidate.is_absolute():
         return str(candidate)
     local = (base / candidate).resolve()
@@ -628,16 +633,22 @@ def load_train_config(path: str | Path, overrides: list[str] | None = None) -> T
         if not isinstance(reward, dict):
             raise ConfigError(f"invalid config {path}: 'reward' must be a mapping")
         config.reward = parse_reward_config(reward, f"{path} (reward)", base)
-    config.model.name_or_path = _resolve(config.model.name_or_path, base, hub_id=True)  # type: ignore[assignment]
-    config.model.adapter = _resolve(config.model.adapter, base, hub_id=True)
-    config.data.train = _resolve(config.data.train, base)  # type: ignore[assignment]
-    config.data.eval = _resolve(config.data.eval, base)
-    config.data.sft = _resolve(config.data.sft, base)
-    config.kb.build_from = _resolve(config.kb.build_from, base)
-    config.pipeline.report = _resolve(config.pipeline.report, base)
-    config.pipeline.demo_boundary_file = _resolve(config.pipeline.demo_boundary_file, base)
+    config.model.name_or_path = _resolve(config.model.name_or_path, base, "model.name_or_path", hub_id=True)  # type: ignore[assignment]
+    config.model.adapter = _resolve(config.model.adapter, base, "model.adapter", hub_id=True)
+    config.data.train = _resolve(config.data.train, base, "data.train")  # type: ignore[assignment]
+    config.data.eval = _resolve(config.data.eval, base, "data.eval")
+    config.data.sft = _resolve(config.data.sft, base, "data.sft")
+    config.kb.build_from = _resolve(config.kb.build_from, base, "kb.build_from")
+    config.pipeline.report = _resolve(config.pipeline.report, base, "pipeline.report")
+    config.pipeline.demo_boundary_file = _resolve(
+        config.pipeline.demo_boundary_file, base, "pipeline.demo_boundary_file"
+    )
     if not config.output_dir.strip():  # "" resolved to the config's own folder: a run trained into configs/
         raise ConfigError(f"{path}: output_dir is empty: name the folder the run writes to (e.g. runs/my-run)")
+    try:  # "~/runs/a" and "$SCRATCH/runs/a" as a shell reads them, not folders named "~" (hostile pass 65)
+        config.output_dir = expand_path(config.output_dir)
+    except ValueError as exc:
+        raise ConfigError(f"{path}: output_dir: {exc}") from None
     config.output_dir = (
         str((base / config.output_dir).resolve()) if not Path(config.output_dir).is_absolute() else config.output_dir
     )

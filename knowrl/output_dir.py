@@ -7,11 +7,15 @@ from __future__ import annotations
 import logging
 import os
 import re
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Literal
+from typing import Iterator, Literal
+
+from filelock import BaseFileLock
 
 from knowrl.config import ConfigError, TrainConfig
 from knowrl.resume import check_resume
+from knowrl.run_lock import hold_output_dir
 from knowrl.run_mark import CHECKPOINTS, existing, foreign_problem, release, remove
 
 log = logging.getLogger(__name__)
@@ -57,7 +61,7 @@ def earlier_run(out: Path, config: TrainConfig | None = None) -> tuple[list[Path
     return checkpoints, [out / name for name in existing(out, [*PRODUCTS, *stages])]
 
 
-def claim_output_dir(config: TrainConfig, resume: bool, overwrite: bool, resumable: bool = True) -> None:
+def claim_output_dir(config: TrainConfig, resume: bool, overwrite: bool, resumable: bool = True) -> BaseFileLock | None:
     """An ``output_dir`` holding an earlier run is continued (``resume``, where there are checkpoints to continue)
     or cleared (``overwrite``: its checkpoints, ``final``, ``summary.json`` and a pipeline's stage outputs removed,
     by the first process only), else refused with a ``ConfigError`` naming both flags (``resumable`` False: a job
@@ -65,13 +69,15 @@ def claim_output_dir(config: TrainConfig, resume: bool, overwrite: bool, resumab
     new: nothing to do, and nothing is made (``run_mark.claim`` marks the folder at the run's first write). A file
     or folder the run would write and did not write is refused whatever the flags (``run_mark``: audit 60).
     ``overwrite`` never removes what the run reads (``model.adapter`` its own ``final``: ``run_inputs``), and no
-    run writes into its model's folder (``model_folder_problem``)."""
+    run writes into its model's folder (``model_folder_problem``). Returns the folder's lock (``run_lock``), which
+    the caller holds until the run ends: a run still writing the folder refuses every other claim of it."""
     if resume and overwrite:
         raise ConfigError("--resume continues the run in output_dir and --overwrite removes it: give one of them")
     problem = model_folder_problem(config)
     if problem:
         raise ConfigError(problem)
     out = Path(config.output_dir)
+    held = hold_output_dir(out)
     first = int(os.environ.get("RANK", "0")) == 0
     names = run_names(config) if resumable else list(WRITES)  # knowrl.sft writes no reward log
     problem = foreign_problem(out, names) if first or not overwrite else None  # not while rank 0 removes
@@ -79,7 +85,7 @@ def claim_output_dir(config: TrainConfig, resume: bool, overwrite: bool, resumab
         raise ConfigError(problem)
     checkpoints, products = earlier_run(out, config)
     if not checkpoints and not products:
-        return
+        return held
     if overwrite:
         problem = _input_removed(config, checkpoints + products)
         if problem:  # read after the removal: the adapter the run was to start from was gone (hostile pass 57)
@@ -92,11 +98,17 @@ def claim_output_dir(config: TrainConfig, resume: bool, overwrite: bool, resumab
                     raise ConfigError(f"--overwrite: cannot remove {path}: {exc.strerror}") from None
             release(out, [p.name for p in checkpoints + products])
             log.warning("--overwrite: removed %s from %s", _names(checkpoints + products), out)
-        return
+        return held
     kind = route(config)
     if resume and checkpoints and kind != "pipeline":
+        if not (checkpoints[-1] / "trainer_state.json").is_file():  # a raw "[Errno 2] ..." from the trainer before
+            earlier = checkpoints[-2].name if len(checkpoints) > 1 else "the start"
+            raise ConfigError(
+                f"--resume: {checkpoints[-1]} was not saved whole (no trainer_state.json: the run stopped while "
+                f"saving it); remove that folder to continue from {earlier}"
+            )
         check_resume(config, checkpoints[-1])  # what the last checkpoint was trained with (hostile pass 55)
-        return
+        return held
     found = _names(checkpoints + products)
     if kind == "pipeline":
         offer = "pass --overwrite to start clean (a pipeline runs every stage again: --resume does not continue it)"
@@ -106,6 +118,17 @@ def claim_output_dir(config: TrainConfig, resume: bool, overwrite: bool, resumab
     else:
         offer = "pass --resume to continue it, or --overwrite to start clean (removes them first)"
     raise ConfigError(f"output_dir {out} holds an earlier run ({found}): {offer}; or choose another output_dir")
+
+
+@contextmanager
+def claimed(config: TrainConfig, resume: bool, overwrite: bool, resumable: bool = True) -> Iterator[None]:
+    """``claim_output_dir`` for the length of the block: the folder's lock released when the run ends."""
+    held = claim_output_dir(config, resume, overwrite, resumable)
+    try:
+        yield
+    finally:
+        if held is not None:
+            held.release()
 
 
 def model_folder_problem(config: TrainConfig) -> str | None:

@@ -55,6 +55,12 @@ def check_keys(config: TrainConfig) -> None:
             )
         if p.cold_start_sft and not config.data.sft:  # found after the base model's evaluation otherwise
             raise ConfigError("data.sft: pipeline.cold_start_sft trains on data.sft and none is given; set data.sft")
+        read = [("data.train", config.data.train)]
+        read += [("data.eval", config.data.eval)] if p.evaluate_before_after else []
+        read += [("data.sft", config.data.sft)] if p.cold_start_sft else []
+        for key, given in read:  # a typo in data.eval: trained and evaluated nothing, then a traceback (pass 65)
+            if given and not Path(given).is_file():
+                raise ConfigError(f"{key}: no such file: {given}")
     fields = type(p).model_fields  # set away from their defaults (the loader's path resolving sets some too)
     unread = [key for key, field in fields.items() if key not in ROUTE_FLAGS and getattr(p, key) != field.default]
     unread = unread if kind == "grpo" else []

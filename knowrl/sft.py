@@ -121,14 +121,14 @@ def main(argv: list[str] | None = None) -> int:
 
     def job() -> dict[str, Any]:
         from knowrl.adapters import check_start_adapter
-        from knowrl.output_dir import claim_output_dir
+        from knowrl.output_dir import claimed
         from knowrl.start_checks import check_push_to_hub
 
         config = load_train_config(args.config, args.set)
         check_start_adapter(config.model, config.seed)  # one trained on another base: torch's "size mismatch"
         check_push_to_hub(config.sft, "sft")  # before the model loads, not when the trained adapter is pushed
-        claim_output_dir(config, resume=False, overwrite=args.overwrite, resumable=False)  # as knowrl.train owns it
-        return sft(config)
+        with claimed(config, resume=False, overwrite=args.overwrite, resumable=False):  # as knowrl.train owns it
+            return sft(config)
 
     return run_job(args, job)
 

@@ -30,7 +30,7 @@ from knowrl.config import TrainConfig, load_train_config
 from knowrl.grpo import check_start, train
 from knowrl.kb import check_kb
 from knowrl.models import check_model_path
-from knowrl.output_dir import claim_output_dir, route
+from knowrl.output_dir import claimed, route
 from knowrl.run_outputs import check_keys, check_outputs
 
 
@@ -47,7 +47,12 @@ def run(
     check_model_path(config.model.name_or_path)  # before any stage spends time
     check_start_adapter(config.model, config.seed)  # before --overwrite removes anything
     check_kb(config)  # a KB that kb.build_from would replace but is not its build: refused before anything too
-    claim_output_dir(config, resume, overwrite)
+    with claimed(config, resume, overwrite):  # held to the run's end: no second run into this folder
+        return _stages(config, resume, command)
+
+
+def _stages(config: TrainConfig, resume: bool, command: str) -> dict[str, Any] | None:
+    """The run's stages, in a claimed ``output_dir``: the judges checked, then its route."""
     if config.reward is not None:  # a judge not up trained on unscored rewards, exit 0 (hostile pass 54)
         import asyncio
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -51,3 +52,24 @@ def is_pipe(path: Path) -> bool:
     except OSError:
         return False
     return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
+
+
+_LEFT_VARIABLE = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
+
+
+def expand_path(value: str) -> str:
+    """``value`` with ``~`` and environment variables (``$VAR``, ``${VAR}``) expanded, as a shell would; a
+    variable that is not set is a ``ValueError`` naming it (hostile pass 65: ``output_dir: ${UNSET}/runs`` and
+    ``~/runs`` were folders named "${UNSET}" and "~" in the working folder).
+
+    >>> expand_path("~/runs").startswith("/")
+    True
+    >>> expand_path("runs/$KNOWRL_NO_SUCH_TEST_VAR_")
+    Traceback (most recent call last):
+    ValueError: runs/$KNOWRL_NO_SUCH_TEST_VAR_: $KNOWRL_NO_SUCH_TEST_VAR_ is not set
+    """
+    expanded = os.path.expandvars(os.path.expanduser(value))
+    left = _LEFT_VARIABLE.search(expanded)
+    if left:
+        raise ValueError(f"{value}: ${left[1] or left[2]} is not set")
+    return expanded

@@ -21,6 +21,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
+from knowrl_io.paths import expand_path
 from knowrl_io.small_files import SmallFileError, read_small_text
 from reward_engine.judge.config import Endpoint, JudgeConfig
 from reward_engine.plugin_code import plugin_digest
@@ -494,8 +495,12 @@ def source_option_paths(options: dict[str, Any], base_dir: Path | None) -> dict[
 
 
 def _resolve(path: str, base_dir: Path | None) -> str:
-    """``~`` expanded; a relative path is relative to the config file's folder."""
-    resolved = Path(path).expanduser()
+    """``~`` and environment variables expanded (an unset one is a ``ConfigError``); a relative path is relative
+    to the config file's folder."""
+    try:
+        resolved = Path(expand_path(path))
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
     if base_dir is not None and not resolved.is_absolute():
         resolved = (base_dir / resolved).resolve()
     return str(resolved)

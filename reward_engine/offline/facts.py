@@ -639,7 +639,11 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue  # "turns chemical energy into light energy"; a year from another sentence (hostile pass 7)
         if _reversed(claim, passage) or compared_the_other_way(claim, [passage]) or misranked(claim, [passage]):
             continue  # "Japan is the capital of Tokyo" where it says "Tokyo is the capital of Japan" (pass 10)
-        if _doer_swapped(claim, passage) or _credit_given_another(claim, passage):
+        if (
+            _doer_swapped(claim, passage)
+            or _credit_given_another(claim, passage)
+            or swaps.agent_swapped(claim, passage)
+        ):
             continue  # "Angela Bassett played Whitney Houston" where Yaya DaCosta did (hostile pass 33)
         if _subject_swapped(claim, words, passage):
             continue  # "Japan is the most populous metropolitan area": said of "The Greater Tokyo Area" (pass 9)

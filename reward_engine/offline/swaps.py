@@ -356,3 +356,42 @@ def only_the_start(question: str, response: str, sentences: list[str]) -> bool:
     if not said or any(said & (b - a) for _, a, b in told):
         return False  # the end of a move ("Real Madrid." where he moved there, then on: review 59)
     return any(said & (a - b) for _, a, b in told)  # "Cassius Clay." for what he changed his name to (review 59)
+
+
+_NAME = r"[A-Z][\w'-]*(?:\s+(?:de\s+|van\s+|von\s+|da\s+)?[A-Z][\w'-]*)*"
+_NAMES = rf"{_NAME}(?:(?:,\s*|,?\s+and\s+){_NAME})*"
+_IRREGULAR = {"wrote": "write", "written": "write", "won": "win", "built": "build", "made": "make", "led": "lead",
+              "drew": "draw", "drawn": "draw", "sang": "sing", "sung": "sing", "found": "find"}  # fmt: skip
+_DEED = rf"(?P<verb>[a-z]{{3,}}ed|{'|'.join(_IRREGULAR)})"
+_DONE_BY = re.compile(rf"(?P<doers>{_NAMES})\s+(?:(?:first|later|also|jointly|famously)\s+)?{_DEED}\b")
+_BY_WHOM = re.compile(rf"\b{_DEED}\s+by\s+(?P<doers>{_NAMES})")
+
+
+def _agents(text: str) -> dict[str, set[str]]:
+    """Each deed's doers in ``text`` by their last names: "James Watson and Francis Crick proposed" and "data
+    obtained by Rosalind Franklin" give {"propos": {"watson", "crick"}, "obtain": {"franklin"}}."""
+    out: dict[str, set[str]] = {}
+    for pattern in (_DONE_BY, _BY_WHOM):
+        for found in pattern.finditer(text):
+            verb = found["verb"].lower()
+            deed = _IRREGULAR.get(verb) or stem(verb)
+            for name in re.split(r",\s*|,?\s+and\s+", found["doers"]):
+                last = name.split()[-1].lower()
+                if last not in STOP:
+                    out.setdefault(deed, set()).add(last)
+    return out
+
+
+def agent_swapped(claim: str, passage: str) -> bool:
+    """The claim gives a deed to someone the passage names in another role, where the passage gives that deed to
+    others: "Rosalind Franklin proposed the double helix using data obtained by James Watson" against "Watson and
+    Crick proposed the double helix, using data obtained by Rosalind Franklin" (hostile pass 65: supported, every
+    word there).
+
+    >>> p = "Watson and Crick proposed the double helix, using X-ray data obtained by Rosalind Franklin."
+    >>> agent_swapped("Rosalind Franklin proposed the double helix.", p), agent_swapped("Crick proposed it.", p)
+    (True, False)
+    """
+    told = _agents(passage)
+    named = {w.lower() for w in WORD.findall(passage) if w[:1].isupper()}
+    return any(deed in told and doers <= named and not doers & told[deed] for deed, doers in _agents(claim).items())
