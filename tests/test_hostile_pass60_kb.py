@@ -93,7 +93,7 @@ def test_j11_the_train_job_refuses_before_its_output_dir_and_model(tmp_path, mon
         raise AssertionError("the job went past its KB check")
 
     monkeypatch.setattr(train, "check_model_path", lambda *_a, **_k: None)
-    monkeypatch.setattr(train, "claim_output_dir", never)
+    monkeypatch.setattr(train, "claimed", never)
     kb = tmp_path / "kb.db"
     ensure_kb(config(tmp_path, kb, jsonl(tmp_path / "docs.jsonl", ROWS)))
     before = digest(kb)
