@@ -471,7 +471,7 @@ class TrainConfig(BaseModel):
     logging: LoggingConfig = Field(default_factory=LoggingConfig)
     pipeline: PipelineConfig = Field(default_factory=PipelineConfig)
     output_dir: str = "runs/knowrl"
-    seed: int = 42
+    seed: int = Field(42, ge=0, le=2**32 - 1, description="numpy, torch and the tiny models take 0 to 2**32 - 1")
     time_budget_min: float | None = Field(
         None,
         gt=0,

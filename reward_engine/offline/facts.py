@@ -613,7 +613,11 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue
         if numbers and _counts_another_thing(claim, passage):
             continue  # "275 doubles" where it says "275 home runs" (hostile pass 53)
-        if _superlative_of_another(claim, passage) or _denied_where_told(claim, passage):
+        if (
+            _superlative_of_another(claim, passage)
+            or _denied_where_told(claim, passage)
+            or _given_what_it_sets_aside(claim, passage)
+        ):
             continue  # "The Amazon is the longest river" where "the Nile is ... the longest river" (hostile pass 63)
         if (
             swaps.order_turned(claim, passage)
@@ -944,6 +948,31 @@ def _superlative_of_another(claim: str, passage: str) -> bool:
                 opens_with_pronoun = i and (_PRONOUN.search(sentence) or _THE_NOUN.match(sentence))
                 holding.append(f"{sentences[i - 1]} {sentence}" if opens_with_pronoun else sentence)
         if holding and not any(named <= {stem(w.lower()) for w in WORD.findall(s)} for s in holding):
+            return True
+    return False
+
+
+_SET_ASIDE_IN = re.compile(r"(?i),\s*(?:and\s+|but\s+)?not\s+(?:the\s+|a\s+|an\s+|by\s+|in\s+)?([a-z][\w'-]*)")
+
+
+def _given_what_it_sets_aside(claim: str, passage: str) -> bool:
+    """The claim says of a word what the passage says is not so of it, set off as ", not X": "The female seahorse
+    carries the eggs" where "it is the male, not the female, that carries the eggs" (hostile pass 66: supported,
+    every word there); only where the passage holds the word nowhere else.
+
+    >>> p = "In seahorses it is the male, not the female, that carries the eggs."
+    >>> _given_what_it_sets_aside("The female seahorse carries the eggs.", p)
+    True
+    >>> _given_what_it_sets_aside("The male seahorse carries the eggs.", p)
+    False
+    """
+    if claims_negation(claim):
+        return False
+    said = {stem(w) for w in content_words(claim)}
+    for found in _SET_ASIDE_IN.finditer(passage):
+        word = stem(found[1].lower())
+        rest = passage[: found.start()] + passage[found.end() :]
+        if word in said and word not in {stem(w) for w in content_words(rest)}:
             return True
     return False
 
@@ -1691,6 +1720,8 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return True  # "They never have." where an answering sentence says when they did (hostile pass 60)
     if _superlative_given_another(question, response, [w for _, _, w in answering]):
         return True
+    if qualifiers.kin_of_another_role(question, response, [s for _, s, _ in answering]):
+        return True  # "Zeus." to Apollo's mother, where "a son of Zeus, and his mother is Leto" (hostile pass 66)
     if _only_the_replaced(question, response, [s for _, s, _ in answering]):
         return True  # "Elizabeth Fry." where Churchill is on the note, "replacing Elizabeth Fry" (hostile pass 49)
     if swaps.on_the_losing_side(question, response, [s for _, s, _ in answering]):

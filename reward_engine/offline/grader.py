@@ -1424,6 +1424,7 @@ def _listlike(words: str, asked: frozenset[str], raw: str = "") -> bool:
     run, formed = 0, False
     for word in words.split():
         joins = word in _JOINING or stem(word) in known or any(ch.isdigit() for ch in word)
+        joins = joins or word in ("sir", "dame")  # "Sir Tim Berners-Lee, the English ...": his title (pass 66)
         # a verb or adverb written in lower case: "stabbing him through the arras" is prose (hostile pass 33); not
         # two such forms in a row ("reading harding kettering worthing": names, the review of pass 33)
         form = bool(_PROSE_FORM.fullmatch(word))
@@ -1589,8 +1590,11 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
             or _bare_list(text, gold_raw, variant, reading.asked, reading.question)
         ):
             return Label.INCORRECT
+        # by the family name, the given names before it are the gold's own (``another_given_name`` read them):
+        # "Sir Timothy John Berners-Lee, the English computer scientist, ..." is no run of names (hostile pass 66)
+        own = " ".join(before.split()[:-3]) if variant == family and variant != gold else before
         if len(seg.split()) - len(variant.split()) > max(6, len(variant.split())) and _listlike(
-            before + " " + after, reading.asked, candidate.text
+            own + " " + after, reading.asked, candidate.text
         ):
             return Label.INCORRECT
         return Label.CORRECT
@@ -2290,7 +2294,8 @@ def _is_list(
 # "Brad Bird (writer and director)"
 _POSSESSIVE_NOUN = re.compile(POSSESSIVE_DESCRIPTION + r"\s*(?:,|$)")  # "Sosa's assassin," beside the gold
 _DESCRIPTION = re.compile(
-    r",\s*(?:(?:a|an|the)\s+|(?P<clause>(?:who|which|whose|where)\b))|\s*\((?=[a-z])"
+    r",\s*(?:(?:a|an|the)\s+|(?P<clause>(?:who|which|whose|where|starring|featuring|"
+    r"(?:directed|written|produced|composed|performed|sung)\s+by)\b))|\s*\((?=[a-z])"
     r"|(?P<said>\s*(?:[,;:]|\s[\u2013\u2014-]+|[\u2013\u2014])\s*(?:she|he|they)\s+(?=[a-z]{3,}(?:ed|s)\b|(?:can|could|will|would|must)\s+[a-z]{3,}\b))"
     r"|,\s*(?=%s)" % _POSSESSIVE_NOUN.pattern  # "The Skull, Sosa's assassin, shoots him" (hostile pass 39)
 )
@@ -2315,6 +2320,8 @@ def _without_description(answer: str, gold: str) -> str:
     'Paris, the capital, and Lyon'
     >>> _without_description("Rachel Perkins \u2014 she directed Radiance and Bran Nue Dae.", "rachel perkins")
     'Rachel Perkins'
+    >>> _without_description("Titanic, starring Leonardo DiCaprio and Kate Winslet.", "titanic")  # hostile pass 66
+    'Titanic'
     """
     firm = _FIRM_AFTER.search(answer)
     if firm and find_word(normalize(answer[: firm.start()]), gold) >= 0:

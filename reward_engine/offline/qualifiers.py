@@ -232,3 +232,29 @@ def without_taking_effect(text: str, question: str | None, golds: list[str] | No
     years = {y for g in golds or () for y in re.findall(r"\b\d{4}\b", g)}
     # the year it took effect kept where it is a gold's: "Ratified in 1919; it took effect in 1920." for 1920
     return _TOOK_EFFECT.sub(lambda m: m.group() if set(re.findall(r"\b\d{4}\b", m.group())) & years else "", text)
+
+
+def kin_of_another_role(question: str, response: str, sentences: list[str]) -> bool:
+    """A kinship question answered with a name the answering sentence gives another kinship, in a clause of its own,
+    where another clause names the asked one: "Zeus." to who is Apollo's mother, against "Apollo is a son of Zeus,
+    and his mother is the Titaness Leto" (hostile pass 66: Zeus was in the answering sentence, so not contradicted).
+
+    >>> s = ["Apollo is a son of Zeus, and his mother is the Titaness Leto."]
+    >>> asked = "Who is the mother of Apollo?"
+    >>> kin_of_another_role(asked, "Zeus.", s), kin_of_another_role(asked, "Leto", s)
+    (True, False)
+    """
+    asked = {k.lower() for k in _KIN.findall(question)}
+    said = {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", response)} - STOP
+    if not asked or not said:
+        return False
+    for sentence in sentences:
+        clauses = [
+            c for c in re.split(r"[,;]\s*(?:and\s+|but\s+|while\s+)?|\s+and\s+(?=(?:his|her|their|its)\b)", sentence)
+        ]
+        holding = [c for c in clauses if said & {w.lower() for w in re.findall(r"[\w'-]+", c)}]
+        kin_of = [{k.lower() for k in _KIN.findall(c)} for c in holding]
+        asked_elsewhere = any(asked & {k.lower() for k in _KIN.findall(c)} for c in clauses if c not in holding)
+        if holding and asked_elsewhere and all(kin and not kin & asked for kin in kin_of):
+            return True
+    return False

@@ -37,6 +37,7 @@ def another_given_name(text: str, before: str, gold: str) -> bool:
     for word, capitalised in words:
         initial = len(word) == 1 and any(g.startswith(word) for g in gold_words)
         initial = initial or any(g in full_forms(word) for g in gold_words)  # "Rob Knepper" (hostile pass 47)
+        initial = initial or any(_full_of_diminutive(word, g) for g in gold_words)  # "Timothy" for Tim (pass 66)
         if word in gold_words or initial or (other and any(_spelt(word, g) for g in gold_words)):
             if other and any(len(o) == 1 for o in others) and any(len(g) == 1 for g in gold_words):
                 return True  # "George H. W. Bush" for George W. Bush: an initial beside the gold's own (review 61)
@@ -44,10 +45,10 @@ def another_given_name(text: str, before: str, gold: str) -> bool:
                 # her own given name before it, unless the gold has a name of its own where the other one
                 # stands: "Johann Christian Bach" for Johann Sebastian Bach (hostile pass 16); a gold's initial
                 # spelled out is its own ("John Fitzgerald Kennedy" for John F. Kennedy: pass 18's review)
-                at = next((i for i, g in enumerate(order) if _spelt(word, g)), None)
+                at = next((i for i, g in enumerate(order) if _own_given(word, g)), None)
                 between = set(order[at + 1 : -1]) if at is not None else set()
                 spelled = {g for g in between if len(g) == 1 and any(o.startswith(g) for o in others)}
-                return not any(_spelt(word, g) for g in gold_words) or bool(between - walked - spelled)
+                return not any(_own_given(word, g) for g in gold_words) or bool(between - walked - spelled)
             walked.add(word)
             continue
         if not word or word in HONORIFICS or not capitalised:
@@ -87,6 +88,29 @@ def another_name_after(text: str, before: str, gold: str) -> bool:
 
 
 _DOTTED_INITIALS = re.compile(r"(?:[A-Z]\.){2,3}")
+
+
+# short forms that are no given name of their own, so their full form names the same person ("Timothy Berners-Lee"
+# for Tim Berners-Lee); "Will", "Harry", "Kate", "Drew", "Jerry" are ("William Smith" is not Will Smith)
+_DIMINUTIVES = frozenset(
+    """tim bob bobby bill billy jim jimmy mike mikey rob robbie tom tommy tony ben benny dan danny dave joe joey matt
+    nick greg jeff larry ron ronnie don donnie fred freddie ken kenny chuck walt vince phil doug abe zach zack liz
+    lizzie sue susie becky debbie jen jenny peggy cathy kathy gabe stan bernie ernie cliff""".split()
+)
+
+
+def _full_of_diminutive(word: str, gold_word: str) -> bool:
+    """``word`` is the full given name of the gold's short one, where the short one stands for no other name.
+
+    >>> _full_of_diminutive("timothy", "tim"), _full_of_diminutive("william", "will")
+    (True, False)
+    """
+    return gold_word in _DIMINUTIVES and word in full_forms(gold_word)
+
+
+def _own_given(word: str, gold_word: str) -> bool:
+    """``word`` is the gold's given name, spelt another way or said in full ("Maria", "Timothy")."""
+    return _spelt(word, gold_word) or _full_of_diminutive(word, gold_word)
 
 
 def _spelt(word: str, gold_word: str) -> bool:

@@ -28,8 +28,11 @@ _BEFORE_A_THING = frozenset("of from by with at in on for".split())
 
 
 def word_swapped(claim: str, sentences: list[str]) -> bool:
-    """A content word of the claim after a preposition that no sentence holds, where one sentence has another
-    content word between the same two neighbours: the claim names something else in that slot.
+    """A content word of the claim in a slot after a preposition (and an article: "from the petals of") that no
+    sentence fills with it, where one sentence has another content word, not the claim's, between the same
+    neighbours: the claim names something else in that slot (the word may stand elsewhere in the passage: "from
+    the petals of the flower" where it is "from the stigmas of the flower; the petals are discarded": hostile
+    pass 66).
 
     >>> word_swapped("Anne Frank died of typhoid at Bergen-Belsen.", ["Anne Frank died of typhus at Bergen-Belsen."])
     True
@@ -37,23 +40,38 @@ def word_swapped(claim: str, sentences: list[str]) -> bool:
     False
     >>> word_swapped("The Qing dynasty ended in 1912.", ["The Qing dynasty fell in 1912 when Puyi abdicated."])
     False
+    >>> word_swapped("It comes from the petals of it.", ["It comes from the stigmas of it; petals are not used."])
+    True
     """
     said = _tokens(claim)
     told = [_tokens(s) for s in sentences]
     held = {w for t in told for w in t}
+    pairs = {(t[j], t[j + 1]) for t in told for j in range(len(t) - 1)}
     stems = {stem(w) for w in said}
     for i in range(1, len(said) - 1):
         word = said[i]
-        if not _content(word) or word in held or said[i - 1] not in _BEFORE_A_THING:
+        # a word the passage never holds, after a preposition; or one it holds elsewhere, never before the claim's
+        # next word, after a preposition and an article too ("from the petals of")
+        slot = _slot(said, i) if word in held else (said[i - 1],) if said[i - 1] in _BEFORE_A_THING else None
+        if not _content(word) or slot is None or (word, said[i + 1]) in pairs:
             continue
         for there in told:
             for j in range(1, len(there) - 1):
                 other = there[j]
-                if there[j - 1] != said[i - 1] or there[j + 1] != said[i + 1] or other == word:
+                if _slot(there, j) != slot or there[j + 1] != said[i + 1] or other == word:
                     continue
                 if _content(other) and stem(other) not in stems and stem(other) != stem(word):
                     return True
     return False
+
+
+def _slot(tokens: list[str], i: int) -> tuple[str, ...] | None:
+    """The preposition before ``tokens[i]``, with the article between them ("from the"); None after another word."""
+    if tokens[i - 1] in _BEFORE_A_THING:
+        return (tokens[i - 1],)
+    if i >= 2 and tokens[i - 1] in ("the", "a", "an") and tokens[i - 2] in _BEFORE_A_THING:
+        return (tokens[i - 2], tokens[i - 1])
+    return None
 
 
 # a name, its initials dotted ("George W. Bush": review 61 read "George W" and lost the pair)
