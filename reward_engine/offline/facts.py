@@ -24,6 +24,7 @@ from reward_engine.offline.answer_forms import (
     NAME_PARTICLES,
     NUMBER_PHRASE,
     date_spans,
+    initials,
     numbers_in_words_to_digits,
     times_in_digits,
 )
@@ -58,6 +59,54 @@ def decompose(reasoning: str) -> list[str]:
 
 def _numbers(text: str) -> set[str]:
     return {n.replace(",", "") for n in _NUM.findall(text)}
+
+
+_NAME_THEN_INITIALS = re.compile(
+    r"(?P<name>[A-Z][\w'-]*(?:\s+(?:of\s+|and\s+|the\s+)?[A-Z][\w'-]*)+)\s*\((?P<short>[A-Z]{2,6})\)"
+)
+_COUNTRY_S = re.compile(r"\b(?P<country>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)['\u2019]s\s+(?=[A-Z])")
+
+
+def _without_own_asides(response: str) -> str:
+    """A name's own initials after it and a place's possessive before a name left out: they name nothing else
+    ("The British Aircraft Corporation (BAC) together with France's Aérospatiale." was contradicted, "BAC" and
+    "France" read as names the evidence lacks: hostile pass 67).
+
+    >>> _without_own_asides("The British Aircraft Corporation (BAC) with France's Aérospatiale.")
+    'The British Aircraft Corporation with Aérospatiale.'
+    """
+    response = _NAME_THEN_INITIALS.sub(
+        lambda m: m["name"] if initials(normalize(m["name"])) == m["short"].lower() else m[0], response
+    )
+    return _COUNTRY_S.sub(lambda m: "" if turns.country(m["country"]) or places.level(m["country"]) else m[0], response)
+
+
+def _converted(claim: str, passage: str, missing: set[str]) -> set[str]:
+    """The claim's numbers in ``missing`` that are a measure the passage gives in another unit, at the coarser
+    precision of the two ("5,387 feet" where it says "1,642 metres").
+
+    >>> sorted(_converted("It is about 5,387 feet deep.", "It is 1,642 metres deep.", {"5387"}))
+    ['5387']
+    """
+    if not missing:
+        return set()
+    told = [v for v in values(passage) if v.unit is not None]
+    return {
+        n
+        for n in missing
+        for v in values(claim)
+        if v.unit is not None
+        and abs(v.value - float(n)) < 1e-9
+        and any(f.unit != v.unit and v.consistent(f) for f in told)
+    }
+
+
+def _units_of(claim: str, numbers: set[str]) -> set[str]:
+    """The content words right after ``numbers`` in the claim: their units ("feet" of "5,387 feet")."""
+    low = nfkc(claim).lower().replace(",", "")
+    return {stem(m[1]) for n in numbers for m in re.finditer(rf"\b{re.escape(n)}\s+([a-z]+)", low)} | {
+        m[1] for n in numbers for m in re.finditer(rf"\b{re.escape(n)}\s+([a-z]+)", low)
+    }
 
 
 def _decade_as_years(claim: str, passage_numbers: set[str]) -> list[str]:
@@ -591,7 +640,13 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
         as_years = _decade_as_years(claim, passage_numbers) if numbers - passage_numbers else []
         if any(supported(year, [passage], threshold) for year in as_years):
             return True  # "in the 1830s" where it says "in 1837", each year put in its place and checked (pass 59)
-        if numbers - passage_numbers or c_names - have or _scaled(claim) - _scaled(passage):
+        missing = numbers - passage_numbers
+        converted = _converted(claim, passage, missing)  # "about 5,387 feet" where it says 1,642 metres (pass 67)
+        if converted:  # the figure and its unit said another way: held as the passage's own
+            pieces = {w for w in c_words if w.isdigit() and any(w in n for n in converted)}  # "5", "387"
+            have = have | converted | pieces | _units_of(claim, converted)
+        missing -= converted
+        if missing or c_names - have or _scaled(claim) - _scaled(passage):
             continue  # ... and "8,849 thousand metres" is not "8,849 metres"
         if said_events and (told := events.told(passage)) and said_events - told:
             continue  # "died in Salzburg in 1756" where it says "born in Salzburg in 1756" (hostile pass 20)
@@ -753,14 +808,20 @@ _RELATION_CLAIM = re.compile(r"^(?P<a>.+?) (?:is|was|are|were) (?:the |a |an )?(
 
 
 def _reversed(claim: str, passage: str) -> bool:
-    """ "A is the R of B" where the passage says "B is the R of A" and never the claim's way round."""
+    """ "A is the R of B" where the passage says "B is the R of A" and never the claim's way round.
+
+    >>> _reversed("Aristotle was the teacher of Plato.", "Plato was a pupil of Socrates and the teacher of Aristotle.")
+    True
+    """
     found = _RELATION_CLAIM.match(normalize(claim))
     if not found:
         return False
     a, rel, b = found.group("a"), found.group("rel"), found.group("b")
     said = normalize(passage)
-    way = rf"\b{re.escape(a)} (?:is|was|are|were) (?:the |a |an )?{re.escape(rel)}\b[\w ]* of {re.escape(b)}\b"
-    other = rf"\b{re.escape(b)} (?:is|was|are|were) (?:the |a |an )?{re.escape(rel)}\b[\w ]* of {re.escape(a)}\b"
+    # a few words may come between ("Plato was a student of Socrates and the teacher of Aristotle": pass 67)
+    gap = r"(?:\w+ ){0,8}?"
+    way = rf"\b{re.escape(a)} (?:is|was|are|were) {gap}{re.escape(rel)}\b[\w ]* of {re.escape(b)}\b"
+    other = rf"\b{re.escape(b)} (?:is|was|are|were) {gap}{re.escape(rel)}\b[\w ]* of {re.escape(a)}\b"
     return bool(re.search(other, said)) and not re.search(way, said)
 
 
@@ -1676,6 +1737,7 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     if any(re.search(r"\d", p) for p in passages):  # evidence in words is read as words (review 41)
         response = _count_in_digits(response, question)  # "Three rounds." for how many rounds (hostile pass 40)
     response = _country_as_written(response, passages)  # "USA" where it says "the United States" (pass 18)
+    response = _without_own_asides(response)  # "the British Aircraft Corporation (BAC)", "France's X" (pass 67)
     response = spelling.given_names_as_written(response, " ".join(passages))  # "Rob" for Robert (hostile pass 47)
     response = holidays_as_dates(response)  # "Christmas 1977." is December 1977 (hostile pass 57)
     as_number = turns.roman(response)
@@ -1720,6 +1782,8 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return True  # "They never have." where an answering sentence says when they did (hostile pass 60)
     if _superlative_given_another(question, response, [w for _, _, w in answering]):
         return True
+    if swaps.done_by_another(question, response, [s for _, s, _ in answering]):
+        return True  # "Charles Lindbergh." to who built the plane "built by Ryan Airlines" he flew (pass 67)
     if qualifiers.kin_of_another_role(question, response, [s for _, s, _ in answering]):
         return True  # "Zeus." to Apollo's mother, where "a son of Zeus, and his mother is Leto" (hostile pass 66)
     if _only_the_replaced(question, response, [s for _, s, _ in answering]):

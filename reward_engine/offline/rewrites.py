@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 
 from reward_engine.offline import turns
-from reward_engine.offline.answer_forms import NUMBER_PHRASE, ORDINAL_WORDS, numbers_in_words_to_digits
+from reward_engine.offline.answer_forms import NUMBER_PHRASE, ORDINAL_WORDS, initials, numbers_in_words_to_digits
 from reward_engine.offline.reading import has_refusal
+from reward_engine.offline.text_form import normalize
 
 _NUMERALS = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"),
              (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))  # fmt: skip
@@ -735,3 +736,28 @@ def headings_as_directions(text: str) -> str:
     ('North, to the Mediterranean.', 'north-west')
     """
     return _HEADING.sub(lambda m: m[1], text)
+
+
+_CAPS = re.compile(r"\b[A-Z]{2,6}\b")
+_PHRASE = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:(?:of|the|and|for|de|du|des|la|le)\s+)*[A-Z][\w'-]*){1,6}")
+
+
+def initialisms_as_gold(text: str, golds: list[str]) -> str:
+    """A name the gold gives as its initialism said in full, or the other way round, written as the gold: "The
+    European Central Bank, headquartered in Frankfurt." for ECB (hostile pass 67: INCORRECT; the whole answer had
+    to be the one or the other). Only initials of the words: "AIDS" takes its D from inside a word, unread.
+
+    >>> initialisms_as_gold("The European Central Bank, in Frankfurt.", ["ECB"])
+    'ECB, in Frankfurt.'
+    >>> initialisms_as_gold("It was run by NASA.", ["National Aeronautics and Space Administration"])
+    'It was run by National Aeronautics and Space Administration.'
+    """
+    for gold in golds:
+        short = gold.strip()
+        if _CAPS.fullmatch(short):
+            text = _PHRASE.sub(lambda m: short if initials(normalize(m[0])) == short.lower() else m[0], text)
+            continue
+        letters = initials(normalize(short))
+        if len(letters) >= 2 and letters.isalpha():
+            text = re.sub(rf"\b{letters.upper()}\b", short, text)
+    return text

@@ -28,11 +28,10 @@ _BEFORE_A_THING = frozenset("of from by with at in on for".split())
 
 
 def word_swapped(claim: str, sentences: list[str]) -> bool:
-    """A content word of the claim in a slot after a preposition (and an article: "from the petals of") that no
-    sentence fills with it, where one sentence has another content word, not the claim's, between the same
-    neighbours: the claim names something else in that slot (the word may stand elsewhere in the passage: "from
-    the petals of the flower" where it is "from the stigmas of the flower; the petals are discarded": hostile
-    pass 66).
+    """A content word of the claim in a slot after a preposition, or a preposition and an article, that no sentence
+    fills with it, where one sentence has another content word, not the claim's, between the same neighbours: the
+    claim names something else in that slot ("from the petals of" where it is "from the stigmas of ...; the petals
+    are discarded": hostile pass 66; "by the alpha cells" where it is "by the beta cells": pass 67).
 
     >>> word_swapped("Anne Frank died of typhoid at Bergen-Belsen.", ["Anne Frank died of typhus at Bergen-Belsen."])
     True
@@ -45,14 +44,13 @@ def word_swapped(claim: str, sentences: list[str]) -> bool:
     """
     said = _tokens(claim)
     told = [_tokens(s) for s in sentences]
-    held = {w for t in told for w in t}
     pairs = {(t[j], t[j + 1]) for t in told for j in range(len(t) - 1)}
     stems = {stem(w) for w in said}
     for i in range(1, len(said) - 1):
         word = said[i]
         # a word the passage never holds, after a preposition; or one it holds elsewhere, never before the claim's
         # next word, after a preposition and an article too ("from the petals of")
-        slot = _slot(said, i) if word in held else (said[i - 1],) if said[i - 1] in _BEFORE_A_THING else None
+        slot = _slot(said, i)
         if not _content(word) or slot is None or (word, said[i + 1]) in pairs:
             continue
         for there in told:
@@ -60,9 +58,14 @@ def word_swapped(claim: str, sentences: list[str]) -> bool:
                 other = there[j]
                 if _slot(there, j) != slot or there[j + 1] != said[i + 1] or other == word:
                     continue
+                if word in other or other in word or {word, other} <= _SAME_SEASON:
+                    continue  # "late" in "mid-to-late", "fall" for "autumn": the same slot said another way
                 if _content(other) and stem(other) not in stems and stem(other) != stem(word):
                     return True
     return False
+
+
+_SAME_SEASON = frozenset({"fall", "autumn"})
 
 
 def _slot(tokens: list[str], i: int) -> tuple[str, ...] | None:
@@ -308,8 +311,10 @@ def order_turned(claim: str, passage: str, same_occasion: bool = False) -> bool:
 # a move or change "from" one thing "to" another (or "to" one "from" the other): its two ends, as words
 _END = r"[^,.;:!?]{1,40}?"
 _STOPS_AN_END = r"(?=\s+(?:on|in|at|for|by|during|after|before|when|while|since|and|but|the\s+next)\b|[,.;:!?]|$)"
-_FROM_TO = re.compile(rf"(?i)\bfrom\s+(?P<a>{_END})\s+(?:to|into)\s+(?P<b>{_END}){_STOPS_AN_END}")
-_TO_FROM = re.compile(rf"(?i)\b(?:to|into)\s+(?P<b>{_END})\s+from\s+(?P<a>{_END}){_STOPS_AN_END}")
+_FROM_TO = re.compile(
+    rf"(?i)\b(?:from|out\s+of)\s+(?P<a>{_END})\s+(?:and\s+)?(?:to|into)\s+(?P<b>{_END}){_STOPS_AN_END}"
+)  # "flows out of Lake Titicaca and into Lake Poopó" (hostile pass 67)
+_TO_FROM = re.compile(rf"(?i)\b(?:to|into)\s+(?P<b>{_END})\s+(?:from|out\s+of)\s+(?P<a>{_END}){_STOPS_AN_END}")
 # a question asking where something moved, switched or changed to: the far end of the move
 _ASKS_THE_END = re.compile(
     r"(?i)\b(?:move|moved|moves|moving|switch|switched|switches|change|changed|changes|transfer|transferred|"
@@ -332,6 +337,7 @@ def _ends(text: str) -> list[tuple[str, frozenset[str], frozenset[str]]]:
 
 # verbs of a move made once: a road "runs from Boston to New York" both ways (landing review 59)
 _MOVING = ("mov", "reloc", "switch", "transfer", "chang", "return", "went", "go", "convert", "renam", "migrat", "fled")
+_MOVING += ("flow", "drain", "empt", "discharg")  # a river's course runs one way (hostile pass 67)
 
 
 def move_turned(claim: str, passage: str) -> bool:
@@ -413,3 +419,47 @@ def agent_swapped(claim: str, passage: str) -> bool:
     told = _agents(passage)
     named = {w.lower() for w in WORD.findall(passage) if w[:1].isupper()}
     return any(deed in told and doers <= named and not doers & told[deed] for deed, doers in _agents(claim).items())
+
+
+_WHO_DID = re.compile(r"(?i)^\W*who\s+(?P<verb>[a-z]{3,}ed|" + "|".join(_IRREGULAR) + r")\s+(?P<what>[^?]+?)\s*\??\s*$")
+_A_NAME = re.compile(
+    r"^\W*(?P<name>[A-Z][\w'.-]*(?:\s+(?:(?:de|la|le|du|da|di|van|von|der|del)\s+)*[A-Z][\w'.-]*)*)\W*$"
+)
+_DONE_TO = re.compile(
+    rf"(?P<what>[^,;]+?)\s+(?:was|were|is|are|had\s+been|has\s+been)\s+{_DEED}\s+by\s+(?P<doers>{_NAMES})"
+)
+
+
+_NEXT_DEED = re.compile(r"\s+(?:[a-z]+ed|flew|wrote|won|sang|made|built|led|drew|ran|took|gave|became|went)\b")
+
+
+def done_by_another(question: str, response: str, sentences: list[str]) -> bool:
+    """A who-did question answered with a bare name, where an answering sentence says the asked thing was done by
+    others and names the answer in another role: "Charles Lindbergh." to who built the Spirit of St. Louis, against
+    "The Spirit of St. Louis was built by Ryan Airlines ..., and Charles Lindbergh flew it" (hostile pass 67).
+
+    >>> said = ["The Spirit of St. Louis was built by Ryan Airlines, and Charles Lindbergh flew it."]
+    >>> asked = "Who built the Spirit of St. Louis?"
+    >>> done_by_another(asked, "Charles Lindbergh.", said), done_by_another(asked, "Ryan Airlines.", said)
+    (True, False)
+    """
+    asked = _WHO_DID.match(question)
+    said = _A_NAME.match(re.sub(r"(?i)\s+(?:did|built|wrote|made)\s+(?:it|them)\s*\.?\s*$", "", response))
+    if not asked or not said:
+        return False
+    deed = _IRREGULAR.get(asked["verb"].lower()) or stem(asked["verb"].lower())
+    what = {w for w in _tokens(asked["what"]) if w not in STOP}
+    name = said["name"].rstrip(".").split()[-1].lower()
+    for sentence in sentences:
+        named = {w.lower() for w in WORD.findall(sentence) if w[:1].isupper()}
+        for found in _DONE_TO.finditer(sentence):
+            verb = found["verb"].lower()
+            if (_IRREGULAR.get(verb) or stem(verb)) != deed or not what & set(_tokens(found["what"])):
+                continue
+            listed = re.split(r",\s*|,?\s+and\s+", found["doers"])
+            if len(listed) > 1 and _NEXT_DEED.match(sentence[found.end() :]):
+                listed = listed[:-1]  # ", and Charles Lindbergh flew it": the subject of the next clause
+            doers = {n.split()[-1].lower() for n in listed}
+            if name not in doers and name in named:
+                return True
+    return False
