@@ -175,3 +175,18 @@ def grade_tables(wrong: Table, right: Table) -> tuple[Callable[..., None], Calla
         assert grade(answer, gold, question).name == "CORRECT"
 
     return wrong_is_incorrect, right_is_correct
+
+
+@contextmanager
+def lock_held_elsewhere(lock_file: Path) -> Iterator[None]:
+    """``lock_file`` locked (``filelock``) by another process for the block: a run or a build that holds it."""
+    hold = f"held = FileLock({str(lock_file)!r}); held.acquire(); print('held', flush=True); time.sleep(120)"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", f"import time; from filelock import FileLock; {hold}"], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        yield
+    finally:
+        holder.kill()
+        holder.wait()

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 
 from reward_engine.offline import facts
-from reward_engine.offline.grader import grade
 from tests.helpers import grade_tables
 
 WRONG_PAID = [
@@ -97,14 +96,9 @@ LANDING_WRONG = [
 ]
 
 
-@pytest.mark.parametrize(("answer", "gold", "question"), LANDING_RIGHT)
-def test_the_landing_review_s_right_answers_stay_right(answer: str, gold: str, question: str) -> None:
-    assert grade(answer, gold, question).name == "CORRECT"
-
-
-@pytest.mark.parametrize(("answer", "gold", "question"), LANDING_WRONG)
-def test_the_landing_review_s_wrong_answers_stay_wrong(answer: str, gold: str, question: str) -> None:
-    assert grade(answer, gold, question).name == "INCORRECT"
+test_the_landing_review_s_wrong_answers_stay_wrong, test_the_landing_review_s_right_answers_stay_right = grade_tables(
+    LANDING_WRONG, LANDING_RIGHT
+)
 
 
 def test_pairs_stop_at_the_next_clause_and_wins_keep_their_prize() -> None:

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import json
 import logging
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -27,7 +25,7 @@ from knowrl import train
 from knowrl.config import ConfigError, load_train_config
 from knowrl.kb import build_kb, check_kb, ensure_kb
 from retrieval.build import main as build_main
-from tests.helpers import CORPUS, digest, documents, jsonl
+from tests.helpers import CORPUS, digest, documents, jsonl, lock_held_elsewhere
 
 ROWS = [{"title": t, "text": x} for t, x in CORPUS]
 
@@ -179,21 +177,13 @@ def test_a_build_waits_for_the_lock_a_training_run_holds(tmp_path):
     """``ensure_kb`` holds ``KB.lock`` across its check and build; ``retrieval.build`` took none and interleaved."""
     kb = tmp_path / "kb.db"
     docs = jsonl(tmp_path / "docs.jsonl", ROWS)
-    hold = f"held = FileLock({str(kb) + '.lock'!r}); held.acquire(); print('held', flush=True); time.sleep(120)"
-    holder = subprocess.Popen(
-        [sys.executable, "-c", f"import time; from filelock import FileLock; {hold}"], stdout=subprocess.PIPE, text=True
-    )
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-        done: list[int] = []
+    done: list[int] = []
+    with lock_held_elsewhere(Path(str(kb) + ".lock")):
         argv = ["--input", str(docs), "--db", str(kb), "--no-dense", "--no-progress"]
         builder = threading.Thread(target=lambda: done.append(build_main(argv)))
         builder.start()
         builder.join(5)
         assert builder.is_alive() and not done, "the build did not wait for the lock"
-    finally:
-        holder.kill()
-        holder.wait()
     builder.join(120)
     assert done == [0] and documents(kb) == dict(CORPUS)
 

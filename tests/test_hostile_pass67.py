@@ -3,8 +3,8 @@
 flow turned round ("out of A and into B"), a relation reversed across a coordination, and a bare name for who did a
 deed the passage gives to others in the passive were paid; a figure converted to another unit, a name in full for
 its initialism gold, and a name's own initials or its country's possessive beside it were refused. Every assertion
-but the guards failed on 7899b67. Left: "Lao Tzu" for Laozi (romanisation) and "AIDS" for Acquired
-immunodeficiency syndrome (letters from inside words) are still refused."""
+but the guards failed on 7899b67; a Wade-Giles "Tzu" for the gold's pinyin "zi" is read since. Left: "AIDS" for
+Acquired immunodeficiency syndrome (letters from inside words) is still refused."""
 
 from __future__ import annotations
 
@@ -65,9 +65,13 @@ def test_a_name_s_own_initials_and_its_country_s_possessive_name_nothing_else() 
 
 
 test_a_wrong_answer_is_incorrect, test_a_right_answer_is_correct = grade_tables(
-    [("The World Trade Organization.", "WHO", "Which UN agency leads on global public health?")],
+    [
+        ("The World Trade Organization.", "WHO", "Which UN agency leads on global public health?"),
+        ("Chuang Tzu.", "Sunzi", "Who wrote The Art of War?"),
+    ],
     [
         ("The World Health Organization, based in Geneva.", "WHO", "Which UN agency leads on global public health?"),
         ("It was built for the IOC.", "International Olympic Committee", "Who awards the Olympic Games?"),
+        ("It is credited to the general Sun Tzu.", "Sunzi", "Who wrote The Art of War?"),
     ],
 )

@@ -4,13 +4,11 @@ KB's own, and the two wrote at once. The wait below failed on 600c82b."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
 from retrieval.build import main as build_main
-from tests.helpers import documents, jsonl
+from tests.helpers import documents, jsonl, lock_held_elsewhere
 
 ROWS = [{"title": "Paris", "text": "Paris is the capital and largest city of France."}]
 
@@ -20,20 +18,12 @@ def test_a_build_through_a_link_waits_for_the_lock_on_the_kb_itself(tmp_path: Pa
     docs = jsonl(tmp_path / "docs.jsonl", ROWS)
     assert build_main(["--input", str(docs), "--db", str(kb), "--no-dense", "--no-progress"]) == 0
     alias.symlink_to(kb)
-    hold = f"held = FileLock({str(kb) + '.lock'!r}); held.acquire(); print('held', flush=True); time.sleep(120)"
-    holder = subprocess.Popen(
-        [sys.executable, "-c", f"import time; from filelock import FileLock; {hold}"], stdout=subprocess.PIPE, text=True
-    )
     done: list[int] = []
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    with lock_held_elsewhere(Path(str(kb) + ".lock")):
         argv = ["--input", str(docs), "--db", str(alias), "--no-dense", "--no-progress"]
         builder = threading.Thread(target=lambda: done.append(build_main(argv)))
         builder.start()
         builder.join(5)
         assert builder.is_alive() and not done, "the build through the link did not wait for the KB's lock"
-    finally:
-        holder.kill()
-        holder.wait()
     builder.join(120)
     assert done == [0] and documents(kb) == {"Paris": ROWS[0]["text"]}

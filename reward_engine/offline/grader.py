@@ -728,6 +728,7 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
         text = towns.states_spelt(text)
     text = rewrites.hyphenated_as_written(text, raw_golds)  # "Spiderman" for Spider-Man (hostile pass 48)
     text = rewrites.initialisms_as_gold(text, raw_golds)  # "The European Central Bank, in ..." for ECB (pass 67)
+    text = rewrites.tzu_as_gold(text, raw_golds)  # "attributed to Lao Tzu." for Laozi (hostile pass 67)
     if rewrites.direction_gold(raw_golds):
         text = rewrites.headings_as_directions(text)  # "Northward." for north (the landing review of pass 63)
     if rewrites.place_gold(raw_golds):  # "Third runner-up." is fourth place (hostile pass 48); the gold's too

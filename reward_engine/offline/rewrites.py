@@ -761,3 +761,20 @@ def initialisms_as_gold(text: str, golds: list[str]) -> str:
         if len(letters) >= 2 and letters.isalpha():
             text = re.sub(rf"\b{letters.upper()}\b", short, text)
     return text
+
+
+_TZU = re.compile(r"\b([A-Z][a-z]+)[\s-](?:[Tt]zu|[Tt]ze|[Tt]se)\b")
+
+
+def tzu_as_gold(text: str, golds: list[str]) -> str:
+    """A Chinese name's Wade-Giles "Tzu" written as the gold's pinyin "zi": "attributed to Lao Tzu." for Laozi
+    (hostile pass 67: INCORRECT in a sentence; ``same_answer`` reads the bare name).
+
+    >>> tzu_as_gold("It is attributed to Lao Tzu.", ["Laozi"])
+    'It is attributed to Laozi.'
+    """
+    for gold in golds:
+        plain = normalize(gold).replace(" ", "")
+        if plain.endswith("zi"):
+            text = _TZU.sub(lambda m, g=gold, p=plain: g if m[1].lower() + "zi" == p else m[0], text)
+    return text
