@@ -469,6 +469,19 @@ def _copy_db(source: Path, target: Path) -> None:
             src.backup(dst)
 
 
+def _no_documents(source: Path) -> str | None:
+    """Why ``--from-db source`` has nothing to index: no ``documents(title, text)`` table (an empty file, another
+    SQLite database), or it cannot be read as SQLite; None when it has one."""
+    try:
+        with contextlib.closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)) as conn:
+            columns = {row[1] for row in conn.execute("PRAGMA table_info(documents)")}
+    except sqlite3.DatabaseError as exc:
+        return f"--from-db {source}: not an SQLite database ({exc})"
+    if not {"title", "text"} <= columns:
+        return f"--from-db {source} has no documents(title, text) table: not a knowledge base to index"
+    return None
+
+
 def _replaceable(db: Path) -> str | None:
     """Why ``--from-db X --db Y --overwrite`` must not copy over ``Y``: it is not a knowledge base (a text file,
     another program's SQLite database); None for a KB, an empty file or none."""
@@ -550,7 +563,9 @@ def main(argv: list[str] | None = None) -> int:
                 db = args.from_db
             elif db.exists() and not args.overwrite:
                 parser.error(f"--db {db} exists; --from-db copies {args.from_db} over it only with --overwrite")
-            elif problem := _replaceable(db) or index_files_problem(db):  # nothing written when the build refuses
+            elif problem := (
+                _replaceable(db) or index_files_problem(db) or _no_documents(args.from_db)
+            ):  # nothing written when the build refuses (a copy of a source with no documents: hostile pass 68)
                 print(f"error: {problem}", file=sys.stderr)
                 return 2
             else:

@@ -30,7 +30,7 @@ from reward_engine.offline.answer_forms import (
 )
 from reward_engine.offline.comparatives import compared_the_other_way, misranked, outranked, picks_the_lesser
 from reward_engine.offline.reading import APOSTROPHE_THOUSANDS, CITATION, POSSESSIVE_DESCRIPTION, SECTION_WORDS
-from reward_engine.offline.rewrites import holidays_as_dates, shares_as_percent
+from reward_engine.offline.rewrites import holidays_as_dates, initialisms_as_passage, shares_as_percent
 from reward_engine.offline.slots import with_verb_bases
 from reward_engine.offline.text_form import fold_marks, is_statement, normalize
 from reward_engine.offline.words import STOP, WORD, content_words, names, nfkc, one_e_form, stem
@@ -620,6 +620,7 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
         return supported(stated, [p for p in passages if not _denied_where_told(claim, p)], threshold)
     # "Kivanc Tatlitug" is the evidence's "Kıvanç Tatlıtuğ": both read without marks (hostile pass 59)
     claim = canonical(fold_marks(claim))  # and "Goedel" is the claim's "Gödel" (review 57)
+    claim = initialisms_as_passage(claim, " ".join(passages))  # "the UN" where it says "the United Nations"
     passages = [canonical(spelling.umlauts_as_written(fold_marks(p), claim)) for p in passages]
     words = _words(claim)
     numbers = _numbers(claim) | _numbers(_spoken(claim))  # "in eighteen ninety" is 1890 (hostile pass 10)
@@ -1437,13 +1438,17 @@ def _answering(asked: frozenset[str], passages: list[str]) -> tuple[list, list]:
             words = _words(sentence)
             # "He wrote ... The Magic Flute": a pronoun names what the sentence before it is about (and counts
             # toward the question's words: "She won ... in Chemistry in 1911" answers a question naming Curie)
-            pronoun = _PRONOUN.search(sentence)
-            carried = _carried(before, before_text, asked) if _opens_with_another_name(sentence, before) else before
+            described = _THE_NOUN.match(sentence)  # "The company is headquartered in ...": Walmart (pass 68)
+            pronoun = _PRONOUN.search(sentence) or described
+            own_deed = described or _opens_with_another_name(sentence, before)
+            carried = _carried(before, before_text, asked) if own_deed else before
             held = (words | carried if pronoun else words) | _spanned(sentence, asked)
             if len(one_e_form(with_verb_bases(held)) & one_e_form(with_verb_bases(asked))) >= need:
                 for clause in _answering_clauses(sentence, asked, need):
                     answering.append((passage, clause, frozenset(held if clause == sentence else _words(clause))))
-                    named_runs.append(_name_runs(clause) + (_name_runs(before_text) if pronoun else []))
+                    named_runs.append(
+                        _name_runs(clause) + (_name_runs(before_text) if pronoun and not own_deed else [])
+                    )
             before, before_text = words, sentence
     return answering, named_runs
 
@@ -1870,7 +1875,15 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return True
     if not said and _the_question_s_own_name(response, question, passages, runs):
         return True  # "Garth Brooks wrote it." for who wrote the song he sang (hostile pass 37)
+    qualified = _PLACE_QUALIFIED.match(response)
+    if qualified and places.level(qualified["where"]):  # "In Rogers, Arkansas.": the town, not its state (pass 68)
+        head = _words(qualified["place"]) - asked_forms
+        if head and not any(head & words for _, _, words in answering):
+            return True
     return bool(said) and not any(said & words for _, _, words in answering)
+
+
+_PLACE_QUALIFIED = re.compile(r"^\W*(?:(?:in|at|near)\s+)?(?P<place>[A-Z][^,;]*?),\s*(?P<where>[A-Z][\w .'-]*?)\W*$")
 
 
 def _the_question_s_own_name(response: str, question: str, passages: list[str], runs: list[tuple[str, ...]]) -> bool:

@@ -758,9 +758,35 @@ def initialisms_as_gold(text: str, golds: list[str]) -> str:
             text = _PHRASE.sub(lambda m: short if initials(normalize(m[0])) == short.lower() else m[0], text)
             continue
         letters = initials(normalize(short))
-        if len(letters) >= 2 and letters.isalpha():
-            text = re.sub(rf"\b{letters.upper()}\b", short, text)
+        if len(letters) >= 2 and letters.isalpha():  # "W3C" is World Wide Web Consortium (hostile pass 68)
+            text = _CAPS_DIGITS.sub(lambda m, g=short, w=letters: g if _spelt_out(m[0]) == w else m[0], text)
     return text
+
+
+_CAPS_DIGITS = re.compile(r"\b[A-Z](?:[A-Z]|[2-4](?=[A-Z]))+\b")
+
+
+def _spelt_out(short: str) -> str:
+    """An initialism's letters, a digit repeating the letter before it: "W3C" -> "wwwc"."""
+    return re.sub(r"([a-z])([2-4])", lambda m: m[1] * int(m[2]), short.lower())
+
+
+def initialisms_as_passage(claim: str, passage: str) -> str:
+    """A claim's initialisms written as the names the passage spells out: "The UN General Assembly adopted the UDHR"
+    against "... was adopted by the United Nations General Assembly" (hostile pass 68: not supported).
+
+    >>> initialisms_as_passage("The UN adopted it.", "It was adopted by the United Nations in Paris.")
+    'The United Nations adopted it.'
+    """
+    if not _CAPS_DIGITS.search(claim):
+        return claim
+    spelt: dict[str, str] = {}
+    for found in _PHRASE.finditer(passage):  # each run of its words: "United Nations" in "... General Assembly"
+        words = found[0].split()
+        for i, j in ((i, j) for i in range(len(words)) for j in range(i + 2, len(words) + 1)):
+            if words[i][:1].isupper() and words[i] != "The" and words[j - 1][:1].isupper():
+                spelt.setdefault(initials(normalize(" ".join(words[i:j]))), " ".join(words[i:j]))
+    return _CAPS_DIGITS.sub(lambda m: spelt.get(_spelt_out(m[0]), m[0]), claim)
 
 
 _TZU = re.compile(r"\b([A-Z][a-z]+)[\s-](?:[Tt]zu|[Tt]ze|[Tt]se)\b")

@@ -42,22 +42,26 @@ def word_swapped(claim: str, sentences: list[str]) -> bool:
     >>> word_swapped("It comes from the petals of it.", ["It comes from the stigmas of it; petals are not used."])
     True
     """
-    said = _tokens(claim)
-    told = [_tokens(s) for s in sentences]
-    pairs = {(t[j], t[j + 1]) for t in told for j in range(len(t) - 1)}
+    said = [*_tokens(claim), ""]  # "": the sentence's end, a neighbour too ("attached to its abdomen.": pass 68)
+    told = [[*_tokens(s), ""] for s in re.split(r"(?<=[.!?;])\s+", " ".join(sentences))]
+    pairs = {(t[j], t[j + 1]) for t in told for j in range(len(t) - 1) if t[j + 1]}
+    filled = {(_slot(t, j), t[j], t[j + 1]) for t in told for j in range(1, len(t) - 1)}
     stems = {stem(w) for w in said}
     for i in range(1, len(said) - 1):
         word = said[i]
-        # a word the passage never holds, after a preposition; or one it holds elsewhere, never before the claim's
-        # next word, after a preposition and an article too ("from the petals of")
+        # a word the passage holds in this slot, or before the claim's next word, is said there ("with lyrics by"
+        # where it says "and lyrics by")
         slot = _slot(said, i)
-        if not _content(word) or slot is None or (word, said[i + 1]) in pairs:
+        if not _content(word) or slot is None or (word, said[i + 1]) in pairs or (slot, word, said[i + 1]) in filled:
             continue
         for there in told:
             for j in range(1, len(there) - 1):
                 other = there[j]
                 if _slot(there, j) != slot or there[j + 1] != said[i + 1] or other == word:
                     continue
+                before, at = i - len(slot) - 1, j - len(slot) - 1  # at a sentence's end, the word before the slot
+                if not said[i + 1] and (before < 0 or at < 0 or stem(said[before]) != stem(there[at])):
+                    continue  # must agree too: "born in Stratford." is no "performed at the Globe in London."
                 if word in other or other in word or {word, other} <= _SAME_SEASON:
                     continue  # "late" in "mid-to-late", "fall" for "autumn": the same slot said another way
                 if _content(other) and stem(other) not in stems and stem(other) != stem(word):
@@ -66,14 +70,15 @@ def word_swapped(claim: str, sentences: list[str]) -> bool:
 
 
 _SAME_SEASON = frozenset({"fall", "autumn"})
+_DETERMINERS = frozenset("the a an its his her their".split())
 
 
 def _slot(tokens: list[str], i: int) -> tuple[str, ...] | None:
     """The preposition before ``tokens[i]``, with the article between them ("from the"); None after another word."""
     if tokens[i - 1] in _BEFORE_A_THING:
         return (tokens[i - 1],)
-    if i >= 2 and tokens[i - 1] in ("the", "a", "an") and tokens[i - 2] in _BEFORE_A_THING:
-        return (tokens[i - 2], tokens[i - 1])
+    if i >= 2 and tokens[i - 1] in _DETERMINERS and tokens[i - 2] in _BEFORE_A_THING | {"to", "into", "onto"}:
+        return (tokens[i - 2], "the")  # "to its abdomen" and "to the thorax" fill one slot
     return None
 
 
