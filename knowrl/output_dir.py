@@ -78,6 +78,18 @@ def claim_output_dir(config: TrainConfig, resume: bool, overwrite: bool, resumab
         raise ConfigError(problem)
     out = Path(config.output_dir)
     held = hold_output_dir(out)
+    try:
+        return _claim(config, out, resume, overwrite, resumable, held)
+    except BaseException:
+        if held is not None:
+            held.release()  # refused: the folder is free again at once, not when the traceback goes
+        raise
+
+
+def _claim(
+    config: TrainConfig, out: Path, resume: bool, overwrite: bool, resumable: bool, held: BaseFileLock | None
+) -> BaseFileLock | None:
+    """``claim_output_dir`` with the folder's lock taken."""
     first = int(os.environ.get("RANK", "0")) == 0
     names = run_names(config) if resumable else list(WRITES)  # knowrl.sft writes no reward log
     problem = foreign_problem(out, names) if first or not overwrite else None  # not while rank 0 removes

@@ -59,8 +59,8 @@ def check_keys(config: TrainConfig) -> None:
         read += [("data.eval", config.data.eval)] if p.evaluate_before_after else []
         read += [("data.sft", config.data.sft)] if p.cold_start_sft else []
         for key, given in read:  # a typo in data.eval: trained and evaluated nothing, then a traceback (pass 65)
-            if given and not Path(given).is_file():
-                raise ConfigError(f"{key}: no such file: {given}")
+            if given and not Path(given).exists():  # a file, or a local dataset folder (load_from_disk)
+                raise ConfigError(f"{key}: no such file or folder: {given}")
     fields = type(p).model_fields  # set away from their defaults (the loader's path resolving sets some too)
     unread = [key for key, field in fields.items() if key not in ROUTE_FLAGS and getattr(p, key) != field.default]
     unread = unread if kind == "grpo" else []

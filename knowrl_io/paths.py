@@ -68,6 +68,8 @@ def expand_path(value: str) -> str:
     Traceback (most recent call last):
     ValueError: runs/$KNOWRL_NO_SUCH_TEST_VAR_: $KNOWRL_NO_SUCH_TEST_VAR_ is not set
     """
+    if "KNOWRL_CACHE_DIR" in value and not os.environ.get("KNOWRL_CACHE_DIR"):  # unset: the user cache, as caches do
+        value = re.sub(r"\$\{KNOWRL_CACHE_DIR\}|\$KNOWRL_CACHE_DIR\b", lambda _: str(cache_dir()), value)
     expanded = os.path.expandvars(os.path.expanduser(value))
     left = _LEFT_VARIABLE.search(expanded)
     if left:

@@ -66,16 +66,42 @@ def test_a_second_launch_into_a_running_run_s_folder_is_refused_and_removes_noth
     assert later.returncode == 0, later.stderr[-2000:]
 
 
-def test_the_lock_is_keyed_on_the_real_folder_and_released_with_the_run(tmp_path: Path) -> None:
+def test_the_lock_is_keyed_on_the_real_folder_and_a_refused_claim_frees_it(tmp_path: Path) -> None:
     from knowrl.run_lock import hold_output_dir
 
     (tmp_path / "run").mkdir()
-    held = hold_output_dir(tmp_path / "run")
-    assert held is not None and held.is_locked
-    hold_output_dir(tmp_path / "sub" / ".." / "run")  # the same process: the one lock again (reentrant)
-    held.release()
-    held.release()
-    assert not held.is_locked
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "run")
+    hold = (
+        "import sys, time; from pathlib import Path; from knowrl.run_lock import hold_output_dir; "
+        "held = hold_output_dir(Path(sys.argv[1])); print('held', flush=True); time.sleep(120)"
+    )
+    holder = subprocess.Popen(
+        [sys.executable, "-c", hold, str(tmp_path / "run")], cwd=REPO, env=JOB_ENV, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        for spelt in (tmp_path / "link", tmp_path / "sub" / ".." / "run"):  # another spelling, the same folder
+            with pytest.raises(ConfigError, match="in use"):
+                hold_output_dir(spelt)
+    finally:
+        holder.kill()
+        holder.wait()
+    config = load_train_config(_config(tmp_path, output_dir=str(tmp_path / "run"), seed=-0))
+    (tmp_path / "run" / "summary.json").write_text("{}")  # someone's file: the claim is refused ...
+    from knowrl.output_dir import claim_output_dir
+
+    with pytest.raises(ConfigError):
+        claim_output_dir(config, resume=False, overwrite=False)
+    checker = subprocess.run(  # ... and the folder is free again at once, for another process
+        [sys.executable, "-c", hold.replace("time.sleep(120)", "pass"), str(tmp_path / "run")],
+        cwd=REPO,
+        env=JOB_ENV,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert checker.returncode == 0 and checker.stdout.strip() == "held", checker.stderr[-2000:]
 
 
 # -- output_dir as a shell reads it --------------------------------------------------------------------------------

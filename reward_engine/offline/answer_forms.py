@@ -266,8 +266,14 @@ def same_answer(pred: str, gold: str) -> bool:
     if without_head(without_titles(pred)) == without_head(without_titles(gold)) and not _heads_differ(pred, gold):
         return True
     short_pred, short_gold = _as_initialism(pred), _as_initialism(gold)
-    if short_pred and short_pred == initials(gold) or short_gold and short_gold == initials(pred):
-        return True
+    if (
+        short_pred
+        and short_pred == initials(gold)
+        or short_gold
+        and short_gold == initials(pred)
+        and not _two_places(pred)
+    ):
+        return True  # not "united states and australia" for USA: two places (the landing review of pass 68)
     if _one_spelling(pred) == _one_spelling(gold):
         return True  # "organisation" for "organization", "centre" for "center" (hostile pass 17)
     if _romanised(pred) == _romanised(gold) and " " in pred + gold:
@@ -315,6 +321,11 @@ def _romanised(text: str) -> str:
     ('laozi', 'sunzi', 'paris')
     """
     return _WADE_GILES.sub("zi", text) if "tz" in text or "tse" in text else text
+
+
+def _two_places(text: str) -> bool:
+    """``text`` joins places with "and" ("united states and australia"), each a place of its own."""
+    return " and " in text and any(turns.country(part.strip()) for part in text.split(" and "))
 
 
 def _one_spelling(text: str) -> str:

@@ -386,7 +386,9 @@ _NUMBER_WORD = re.compile(r"(?i)\b(?:\w+teen|twenty|thirty|forty|fifty|sixty|sev
 
 _SMALL_COUNTS = dict(zip("two three four five six seven eight nine ten eleven twelve".split(), range(2, 13)))
 # a small number counting a plural noun ("five capital cities", "three times"); "one" is a word of many uses
-_SMALL_COUNT = re.compile(rf"(?i)\b({'|'.join(_SMALL_COUNTS)})\s+(?:[a-z-]+\s+)?[a-z]{{2,}}s\b")
+_SMALL_COUNTS["dozen"] = 12  # "a dozen studio albums"
+# not the end of a compound ("twenty-two years" is 22: the landing review of pass 68)
+_SMALL_COUNT = re.compile(rf"(?i)(?<![\w-])({'|'.join(_SMALL_COUNTS)})\s+(?:[a-z-]+\s+)?[a-z]{{2,}}s\b")
 
 
 def _spoken(text: str) -> str:
@@ -808,6 +810,12 @@ def _credit_given_another(claim: str, passage: str) -> bool:
 _RELATION_CLAIM = re.compile(r"^(?P<a>.+?) (?:is|was|are|were) (?:the |a |an )?(?P<rel>[a-z ]+?) of (?P<b>.+)$")
 
 
+_SYMMETRIC = frozenset(
+    """friend lover rival partner ally contemporary teammate bandmate sibling cousin colleague spouse twin neighbour
+    neighbor classmate companion""".split()
+)
+
+
 def _reversed(claim: str, passage: str) -> bool:
     """ "A is the R of B" where the passage says "B is the R of A" and never the claim's way round.
 
@@ -818,6 +826,8 @@ def _reversed(claim: str, passage: str) -> bool:
     if not found:
         return False
     a, rel, b = found.group("a"), found.group("rel"), found.group("b")
+    if rel.split()[-1] in _SYMMETRIC:
+        return False  # "the lover of", "a friend of": said either way round (the landing review of pass 68)
     said = normalize(passage)
     # a few words may come between ("Plato was a student of Socrates and the teacher of Aristotle": pass 67)
     gap = r"(?:\w+ ){0,8}?"
@@ -1060,10 +1070,14 @@ def _denied_where_told(claim: str, passage: str) -> bool:
     if found is None:
         return False
     rest, name = _words(claim[: found.start()]), _words(found["name"])
-    return bool(rest and name) and any(
-        name <= (told := _words(sentence)) and len(rest & told) >= 0.75 * len(rest) and not negated(sentence)
-        for sentence in split_sentences(passage)
+    clauses = [c for sentence in split_sentences(passage) for c in _CLAUSE_BREAK.split(sentence)]
+    return bool(rest and name) and any(  # in one clause: "..., while penguins live in Antarctica" is another's
+        name <= (told := _words(clause)) and len(rest & told) >= 0.75 * len(rest) and not negated(clause)
+        for clause in clauses
     )
+
+
+_CLAUSE_BREAK = re.compile(r";\s*|,?\s+(?:while|whereas|but|although|though)\s+")
 
 
 # rank and standing words: "the second largest city" or "the former capital" is not "the largest city" or "the
@@ -1310,6 +1324,7 @@ def _ranked(text: str) -> set[tuple[str, str]]:
 
 
 _PRONOUN = re.compile(r"(?i)\b(?:he|she|it|they|his|her|its|their|this|these)\b")
+_PERSON_PRONOUN = re.compile(r"(?i)\b(?:he|she|they|his|her|their|him|them)\b")
 # the question's own asking words, and its auxiliaries and "year" of "in which year did ..." (hostile pass 9: a
 # sentence giving the year was not read as answering it)
 # a modifier of what the question names: trailing ("... Society aimed at promoting education?") or set off by commas
@@ -1440,7 +1455,10 @@ def _answering(asked: frozenset[str], passages: list[str]) -> tuple[list, list]:
             # toward the question's words: "She won ... in Chemistry in 1911" answers a question naming Curie)
             described = _THE_NOUN.match(sentence)  # "The company is headquartered in ...": Walmart (pass 68)
             pronoun = _PRONOUN.search(sentence) or described
-            own_deed = described or _opens_with_another_name(sentence, before)
+            # its own deed, unless a pronoun points back too ("The company he founded is Walmart": landing review)
+            own_deed = (described and not _PERSON_PRONOUN.search(sentence)) or _opens_with_another_name(
+                sentence, before
+            )
             carried = _carried(before, before_text, asked) if own_deed else before
             held = (words | carried if pronoun else words) | _spanned(sentence, asked)
             if len(one_e_form(with_verb_bases(held)) & one_e_form(with_verb_bases(asked))) >= need:

@@ -963,7 +963,7 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         turns.another_figured_item(g, question) for g in raw_golds
     ):
         return Label.INCORRECT  # "Churchill is on the £10 note." to "Who is on the £5 note?" (hostile pass 49)
-    if slots.given_to_another(prepare(answer or ""), question, raw_golds) and any(
+    if slots.given_to_another(rewrites.tzu_as_gold(prepare(answer or ""), raw_golds), question, raw_golds) and any(
         find_word(pred, g) >= 0 or (len(g.split()) > 1 and find_word(pred, g.split()[-1]) >= 0) for _, g in golds
     ):  # the gold by its surname too ("Shakespeare's name is on it, but Marlowe wrote it": review 52)
         return Label.INCORRECT  # "Pete Seeger wrote it; Phil Ochs only recorded it." (hostile pass 51)

@@ -248,6 +248,17 @@ def kin_of_another_role(question: str, response: str, sentences: list[str]) -> b
     said = {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", response)} - STOP
     if not asked or not said:
         return False
+    kin = "|".join(re.escape(k) for k in asked)
+    # the asked kinship given to a name of its own ("his mother is the Titaness Leto"), not one left unnamed ("his
+    # father is the king of the gods") nor a name in another deed ("her father had Anne executed": landing review)
+    told = re.compile(rf"(?i:\b(?:{kin})s?\s+(?:is|was)\s+(?:the\s+)?)(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
+    for sentence in sentences:
+        clauses = re.split(r"[,;]\s*(?:and\s+|but\s+|while\s+)?|\s+and\s+(?=(?:his|her|their|its)\b)", sentence)
+        holding = [c for c in clauses if said & {w.lower() for w in re.findall(r"[\w'-]+", c)}]
+        others = [found for found in told.finditer(sentence) if not said & set(found["who"].lower().split())]
+        if holding and others and all(not asked & {k.lower() for k in _KIN.findall(c)} for c in holding):
+            return True
+    return False
     for sentence in sentences:
         clauses = [
             c for c in re.split(r"[,;]\s*(?:and\s+|but\s+|while\s+)?|\s+and\s+(?=(?:his|her|their|its)\b)", sentence)

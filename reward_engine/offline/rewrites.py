@@ -755,12 +755,21 @@ def initialisms_as_gold(text: str, golds: list[str]) -> str:
     for gold in golds:
         short = gold.strip()
         if _CAPS.fullmatch(short):
-            text = _PHRASE.sub(lambda m: short if initials(normalize(m[0])) == short.lower() else m[0], text)
+            text = _PHRASE.sub(lambda m, g=short: g if _spells(m[0], g) else m[0], text)
             continue
         letters = initials(normalize(short))
         if len(letters) >= 2 and letters.isalpha():  # "W3C" is World Wide Web Consortium (hostile pass 68)
             text = _CAPS_DIGITS.sub(lambda m, g=short, w=letters: g if _spelt_out(m[0]) == w else m[0], text)
     return text
+
+
+def _spells(phrase: str, short: str) -> bool:
+    """``phrase`` is ``short`` spelt out, and not two places joined ("The United States and Australia" is no USA)."""
+    if initials(normalize(phrase)) != short.lower():
+        return False
+    from reward_engine.offline import places  # noqa: PLC0415 (the place table, read only for a joined phrase)
+
+    return " and " not in phrase or not any(places.level(part.strip()) for part in phrase.split(" and "))
 
 
 _CAPS_DIGITS = re.compile(r"\b[A-Z](?:[A-Z]|[2-4](?=[A-Z]))+\b")
@@ -803,4 +812,6 @@ def tzu_as_gold(text: str, golds: list[str]) -> str:
         plain = normalize(gold).replace(" ", "")
         if plain.endswith("zi"):
             text = _TZU.sub(lambda m, g=gold, p=plain: g if m[1].lower() + "zi" == p else m[0], text)
+        elif found := _TZU.fullmatch(gold.strip()):  # the gold in Wade-Giles, the answer in pinyin ("Laozi")
+            text = re.sub(rf"\b{found[1]}zi\b", gold.strip(), text, flags=re.IGNORECASE)
     return text

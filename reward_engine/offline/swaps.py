@@ -387,7 +387,17 @@ def only_the_start(question: str, response: str, sentences: list[str]) -> bool:
     return any(said & (a - b) for _, a, b in told)  # "Cassius Clay." for what he changed his name to (review 59)
 
 
-_NAME = r"[A-Z][\w'-]*(?:\s+(?:de\s+|van\s+|von\s+|da\s+)?[A-Z][\w'-]*)*"
+_PARTICLES = r"(?:de|del|della|der|den|di|du|da|dos|das|la|le|van|von|bin|ibn|al)"
+_NAME = rf"[A-Z][\w'-]*(?:\s+(?:{_PARTICLES}\s+)*[A-Z][\w'.-]*)*"  # "Guillermo del Toro", "Mies van der Rohe"
+_SUFFIX = re.compile(r"(?i)^(?:jr|sr|[ivx]+)\.?,?$")
+
+
+def _last(name: str) -> str:
+    """A name's last word, its generation left out: "King" of "Martin Luther King Jr.", "Toro" of "del Toro"."""
+    words = [w for w in name.replace(",", " ").split() if not _SUFFIX.match(w)] or name.split()
+    return words[-1].strip(".").lower()
+
+
 _NAMES = rf"{_NAME}(?:(?:,\s*|,?\s+and\s+){_NAME})*"
 _IRREGULAR = {"wrote": "write", "written": "write", "won": "win", "built": "build", "made": "make", "led": "lead",
               "drew": "draw", "drawn": "draw", "sang": "sing", "sung": "sing", "found": "find"}  # fmt: skip
@@ -405,7 +415,7 @@ def _agents(text: str) -> dict[str, set[str]]:
             verb = found["verb"].lower()
             deed = _IRREGULAR.get(verb) or stem(verb)
             for name in re.split(r",\s*|,?\s+and\s+", found["doers"]):
-                last = name.split()[-1].lower()
+                last = _last(name)
                 if last not in STOP:
                     out.setdefault(deed, set()).add(last)
     return out
@@ -427,9 +437,7 @@ def agent_swapped(claim: str, passage: str) -> bool:
 
 
 _WHO_DID = re.compile(r"(?i)^\W*who\s+(?P<verb>[a-z]{3,}ed|" + "|".join(_IRREGULAR) + r")\s+(?P<what>[^?]+?)\s*\??\s*$")
-_A_NAME = re.compile(
-    r"^\W*(?P<name>[A-Z][\w'.-]*(?:\s+(?:(?:de|la|le|du|da|di|van|von|der|del)\s+)*[A-Z][\w'.-]*)*)\W*$"
-)
+_A_NAME = re.compile(rf"^\W*(?P<name>{_NAME})\W*$")
 _DONE_TO = re.compile(
     rf"(?P<what>[^,;]+?)\s+(?:was|were|is|are|had\s+been|has\s+been)\s+{_DEED}\s+by\s+(?P<doers>{_NAMES})"
 )
@@ -454,7 +462,7 @@ def done_by_another(question: str, response: str, sentences: list[str]) -> bool:
         return False
     deed = _IRREGULAR.get(asked["verb"].lower()) or stem(asked["verb"].lower())
     what = {w for w in _tokens(asked["what"]) if w not in STOP}
-    name = said["name"].rstrip(".").split()[-1].lower()
+    name = _last(said["name"])
     for sentence in sentences:
         named = {w.lower() for w in WORD.findall(sentence) if w[:1].isupper()}
         for found in _DONE_TO.finditer(sentence):
@@ -464,7 +472,7 @@ def done_by_another(question: str, response: str, sentences: list[str]) -> bool:
             listed = re.split(r",\s*|,?\s+and\s+", found["doers"])
             if len(listed) > 1 and _NEXT_DEED.match(sentence[found.end() :]):
                 listed = listed[:-1]  # ", and Charles Lindbergh flew it": the subject of the next clause
-            doers = {n.split()[-1].lower() for n in listed}
+            doers = {_last(n) for n in listed}
             if name not in doers and name in named:
                 return True
     return False
