@@ -271,7 +271,7 @@ def same_answer(pred: str, gold: str) -> bool:
         and short_pred == initials(gold)
         or short_gold
         and short_gold == initials(pred)
-        and not _two_places(pred)
+        and not two_places(pred)
     ):
         return True  # not "united states and australia" for USA: two places (the landing review of pass 68)
     if _one_spelling(pred) == _one_spelling(gold):
@@ -323,7 +323,7 @@ def _romanised(text: str) -> str:
     return _WADE_GILES.sub("zi", text) if "tz" in text or "tse" in text else text
 
 
-def _two_places(text: str) -> bool:
+def two_places(text: str) -> bool:
     """``text`` joins places with "and" ("united states and australia"), each a place of its own."""
     return " and " in text and any(turns.country(part.strip()) for part in text.split(" and "))
 

@@ -104,9 +104,8 @@ def _converted(claim: str, passage: str, missing: set[str]) -> set[str]:
 def _units_of(claim: str, numbers: set[str]) -> set[str]:
     """The content words right after ``numbers`` in the claim: their units ("feet" of "5,387 feet")."""
     low = nfkc(claim).lower().replace(",", "")
-    return {stem(m[1]) for n in numbers for m in re.finditer(rf"\b{re.escape(n)}\s+([a-z]+)", low)} | {
-        m[1] for n in numbers for m in re.finditer(rf"\b{re.escape(n)}\s+([a-z]+)", low)
-    }
+    after = {m[1] for n in numbers for m in re.finditer(rf"\b{re.escape(n)}\s+([a-z]+)", low)}
+    return after | {stem(w) for w in after}
 
 
 def _decade_as_years(claim: str, passage_numbers: set[str]) -> list[str]:
@@ -1351,7 +1350,8 @@ def _asked_words(question: str) -> list[frozenset[str]]:
     # nor the noun a "Which/What ..." question asks for: "Barcelona hosted the 1992 Summer Olympics" answers "Which
     # city hosted ...?" without "city" (the review of pass 38)
     question = _asked_only(question)
-    question = re.sub(r"(?i)\bco-(?=[a-z]{3,})", "", question)  # "co-founded": the evidence says "founded by A and B"
+    # "co-founded", "co-wrote": the evidence says "founded by A and B" ("co-operative" keeps its "co-")
+    question = re.sub(r"(?i)\bco-(?=[a-z]{2,}(?:ed|ote|tten)\b)", "", question)
     kind = re.match(_KIND_ASKED, question)
     skip = {stem(w) for w in _ASKING} | (content_words(kind[1]) if kind else set())
     count = _HOW_MANY_TIMES.match(question)
@@ -1496,11 +1496,8 @@ def _opens_with_another_name(sentence: str, before: set[str]) -> bool:
     >>> _opens_with_another_name("She won it again in 1911.", {"marie", "curie", "won"})
     False
     """
-    runs = _name_runs(sentence)
-    first = re.match(r"\W*([\w'-]+)", nfkc(sentence))
-    if not runs or not first or _PRONOUN.fullmatch(first[1]) or first[1].lower() in STOP:
-        return False
-    return runs[0][0] == first[1].lower() and not _words(" ".join(runs[0])) & before
+    lead = _leading_name(sentence)
+    return lead is not None and not _words(" ".join(lead)) & before
 
 
 def _answering_clauses(sentence: str, asked: frozenset[str], need: int) -> list[str]:
@@ -1533,9 +1530,18 @@ def _answering_clauses(sentence: str, asked: frozenset[str], need: int) -> list[
 
 def _opens_with_a_doer(clause: str, asked: frozenset[str]) -> bool:
     """The clause's first words are a name the question does not hold ("Alana de la Garza played ...")."""
-    runs = _name_runs(clause)
-    first = re.match(r"\W*([\w'-]+)", nfkc(clause))
-    return bool(runs and first and runs[0][0] == first[1].lower() and _words(" ".join(runs[0])) - asked)
+    lead = _leading_name(clause)
+    return lead is not None and bool(_words(" ".join(lead)) - asked)
+
+
+def _leading_name(text: str) -> tuple[str, ...] | None:
+    """The name ``text`` opens with (its first words, lower case), or None: it opens with another word, a pronoun
+    or a small word ("She won ...", "The company ...")."""
+    runs = _name_runs(text)
+    first = re.match(r"\W*([\w'-]+)", nfkc(text))
+    if not runs or not first or _PRONOUN.fullmatch(first[1]) or first[1].lower() in STOP:
+        return None
+    return runs[0] if runs[0][0] == first[1].lower() else None
 
 
 _YEARS = re.compile(r"\b(?:1\d{3}|20\d{2})\b")

@@ -11,7 +11,13 @@ from __future__ import annotations
 import re
 
 from reward_engine.offline import turns
-from reward_engine.offline.answer_forms import NUMBER_PHRASE, ORDINAL_WORDS, initials, numbers_in_words_to_digits
+from reward_engine.offline.answer_forms import (
+    NUMBER_PHRASE,
+    ORDINAL_WORDS,
+    initials,
+    numbers_in_words_to_digits,
+    two_places,
+)
 from reward_engine.offline.reading import has_refusal
 from reward_engine.offline.text_form import normalize
 
@@ -765,11 +771,7 @@ def initialisms_as_gold(text: str, golds: list[str]) -> str:
 
 def _spells(phrase: str, short: str) -> bool:
     """``phrase`` is ``short`` spelt out, and not two places joined ("The United States and Australia" is no USA)."""
-    if initials(normalize(phrase)) != short.lower():
-        return False
-    from reward_engine.offline import places  # noqa: PLC0415 (the place table, read only for a joined phrase)
-
-    return " and " not in phrase or not any(places.level(part.strip()) for part in phrase.split(" and "))
+    return initials(normalize(phrase)) == short.lower() and not two_places(normalize(phrase))
 
 
 _CAPS_DIGITS = re.compile(r"\b[A-Z](?:[A-Z]|[2-4](?=[A-Z]))+\b")

@@ -389,6 +389,7 @@ def only_the_start(question: str, response: str, sentences: list[str]) -> bool:
 
 _PARTICLES = r"(?:de|del|della|der|den|di|du|da|dos|das|la|le|van|von|bin|ibn|al)"
 _NAME = rf"[A-Z][\w'-]*(?:\s+(?:{_PARTICLES}\s+)*[A-Z][\w'.-]*)*"  # "Guillermo del Toro", "Mies van der Rohe"
+_LISTED = re.compile(r",\s*|,?\s+and\s+")  # the names of a list: "A, B and C"
 _SUFFIX = re.compile(r"(?i)^(?:jr|sr|[ivx]+)\.?,?$")
 
 
@@ -414,7 +415,7 @@ def _agents(text: str) -> dict[str, set[str]]:
         for found in pattern.finditer(text):
             verb = found["verb"].lower()
             deed = _IRREGULAR.get(verb) or stem(verb)
-            for name in re.split(r",\s*|,?\s+and\s+", found["doers"]):
+            for name in _LISTED.split(found["doers"]):
                 last = _last(name)
                 if last not in STOP:
                     out.setdefault(deed, set()).add(last)
@@ -469,7 +470,7 @@ def done_by_another(question: str, response: str, sentences: list[str]) -> bool:
             verb = found["verb"].lower()
             if (_IRREGULAR.get(verb) or stem(verb)) != deed or not what & set(_tokens(found["what"])):
                 continue
-            listed = re.split(r",\s*|,?\s+and\s+", found["doers"])
+            listed = _LISTED.split(found["doers"])
             if len(listed) > 1 and _NEXT_DEED.match(sentence[found.end() :]):
                 listed = listed[:-1]  # ", and Charles Lindbergh flew it": the subject of the next clause
             doers = {_last(n) for n in listed}
