@@ -49,14 +49,14 @@ def merge_current(base: str, adapter: str, out: Path) -> Path:
     """The pipeline's merge into its own ``out`` (``sft-merged``): reused only when its stamp names these very
     inputs, else removed and merged again (a rerun after the SFT data changed loaded the stale merged model)."""
     from knowrl.models import resolve_model_path
-    from knowrl.run_mark import remove
+    from knowrl_io.paths import remove_path
 
     out = Path(out)
     if merged_from(out) == merge_inputs(resolve_model_path(base), adapter):
         log.info("%s already holds %s merged into %s; reused", out, adapter, base)
         return out
     if out.exists() or out.is_symlink():
-        remove(out)
+        remove_path(out)
     return merge(base, adapter, out)
 
 

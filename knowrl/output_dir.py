@@ -16,7 +16,8 @@ from filelock import BaseFileLock
 from knowrl.config import ConfigError, TrainConfig
 from knowrl.resume import check_resume
 from knowrl.run_lock import hold_output_dir
-from knowrl.run_mark import CHECKPOINTS, existing, foreign_problem, release, remove
+from knowrl.run_mark import CHECKPOINTS, existing, foreign_problem, release
+from knowrl_io.paths import remove_path
 
 log = logging.getLogger(__name__)
 CHECKPOINT = re.compile(r"checkpoint-\d+")  # transformers' checkpoint folders (``get_last_checkpoint``'s pattern)
@@ -105,7 +106,7 @@ def _claim(
         if first:
             for path in checkpoints + products:
                 try:
-                    remove(path)
+                    remove_path(path)
                 except OSError as exc:
                     raise ConfigError(f"--overwrite: cannot remove {path}: {exc.strerror}") from None
             release(out, [p.name for p in checkpoints + products])

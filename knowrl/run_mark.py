@@ -15,7 +15,6 @@ the inspector's and the curve's marks, TRL's model card.
 from __future__ import annotations
 
 import json
-import os
 import re
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -166,13 +165,3 @@ def _reward_rows(head: bytes) -> bool:
     except ValueError:
         return False
     return isinstance(row, dict) and isinstance(row.get("step"), int) and "completion" in row
-
-
-def remove(path: Path) -> None:
-    """A folder with what it holds, or a file or link (a link's target is never followed)."""
-    import shutil
-
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
-    else:
-        os.unlink(path)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import stat
 from pathlib import Path
 
@@ -75,3 +76,11 @@ def expand_path(value: str) -> str:
     if left:
         raise ValueError(f"{value}: ${left[1] or left[2]} is not set")
     return expanded
+
+
+def remove_path(path: Path) -> None:
+    """A folder with what it holds, or a file or link (a link's target is never followed)."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        os.unlink(path)

@@ -16,12 +16,12 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-import shutil
 import sys
 from pathlib import Path
 
 from knowrl_io.atomic_write import write_atomically
 from knowrl_io.job_output import MARK_BYTES, OutputError, argument_paths, read_head
+from knowrl_io.paths import remove_path
 
 WORK_MARK = "knowrl-work.txt"
 
@@ -55,7 +55,7 @@ def claim_work(args: argparse.Namespace, script: str, clear: bool = False, flag:
         work.mkdir(parents=True, exist_ok=True)
         for entry in os.scandir(work) if clear else ():
             if entry.name != WORK_MARK:
-                _remove(Path(entry.path))
+                remove_path(Path(entry.path))
         if not marked(work, script):  # written whole, once: a worker reading it meanwhile never sees it empty
             note = "emptied by its next run" if clear else "what it holds is rewritten or removed by its runs"
             text = f"{_mark_line(script)}: its {flag} folder, {note}. Keep nothing else here.\n"
@@ -78,20 +78,12 @@ def renew_inside(work: Path, name: str, script: str, flag: str = "--work") -> Pa
     inside = Path(work) / name
     try:
         if inside.exists() or inside.is_symlink():
-            _remove(inside)
+            remove_path(inside)
         inside.mkdir()
     except OSError as exc:
         print(f"error: cannot clear {flag} {inside}: {exc.strerror}", file=sys.stderr)
         raise SystemExit(2) from None
     return inside
-
-
-def _remove(path: Path) -> None:
-    """A folder with what it holds, or a file or link (a link's target is never followed)."""
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
-    else:
-        path.unlink()
 
 
 def work_problem(work: Path, script: str, inputs: list[Path], flag: str = "--work", clear: bool = False) -> str | None:
