@@ -727,8 +727,7 @@ def _in_gold_form(text: str, raw_golds: list[str], question: str | None) -> tupl
     if towns.state_gold(raw_golds):  # "Lebanon, TN" for "Lebanon, Tennessee" (hostile pass 34)
         text = towns.states_spelt(text)
     text = rewrites.hyphenated_as_written(text, raw_golds)  # "Spiderman" for Spider-Man (hostile pass 48)
-    text = rewrites.initialisms_as_gold(text, raw_golds)  # "The European Central Bank, in ..." for ECB (pass 67)
-    text = rewrites.tzu_as_gold(text, raw_golds)  # "attributed to Lao Tzu." for Laozi (hostile pass 67)
+    text = rewrites.names_as_gold(text, raw_golds)  # "The European Central Bank" for ECB, "Lao Tzu" for Laozi
     if rewrites.direction_gold(raw_golds):
         text = rewrites.headings_as_directions(text)  # "Northward." for north (the landing review of pass 63)
     if rewrites.place_gold(raw_golds):  # "Third runner-up." is fourth place (hostile pass 48); the gold's too
@@ -963,7 +962,7 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         turns.another_figured_item(g, question) for g in raw_golds
     ):
         return Label.INCORRECT  # "Churchill is on the £10 note." to "Who is on the £5 note?" (hostile pass 49)
-    if slots.given_to_another(rewrites.tzu_as_gold(prepare(answer or ""), raw_golds), question, raw_golds) and any(
+    if slots.given_to_another(rewrites.names_as_gold(prepare(answer or ""), raw_golds), question, raw_golds) and any(
         find_word(pred, g) >= 0 or (len(g.split()) > 1 and find_word(pred, g.split()[-1]) >= 0) for _, g in golds
     ):  # the gold by its surname too ("Shakespeare's name is on it, but Marlowe wrote it": review 52)
         return Label.INCORRECT  # "Pete Seeger wrote it; Phil Ochs only recorded it." (hostile pass 51)
@@ -1404,7 +1403,8 @@ _JOINING = (
     | _VERBS
     | frozenset(
         "as that which who whom whose where when while during after before into onto over under about than then but "
-        "not no so also often only very most more one two its been being still first later".split()
+        "not no so also often only very most more one two its been being still first later known called pen stage "
+        "name pseudonym".split()
     )
     | {"s"}  # a possessive: "dudley s mustache twirling nemesis" is a phrase, not names in a row (hostile pass 32)
 )
@@ -1580,7 +1580,13 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
         if _named_as(before):  # "Malia Ann and Natasha Marian, known as Malia Obama and Sasha Obama"
             lead = _NAMED_AS.split(lower(candidate.text))[0].strip(" ,")
             named = set(normalize(lead).split()) - _STOP  # "the City of Light, known as ...": a description
-            if named and not lead.startswith("the ") and not named & set(gold.split()) and not named <= reading.asked:
+            if (
+                named
+                and not lead.startswith("the ")
+                and not named & set(gold.split())
+                and not named <= reading.asked
+                and not _birth_name(candidate.text, reading.question)
+            ):
                 return Label.INCORRECT  # "Lyon, also known as Paris": another name, said to be the gold's (pass 10)
             seg, raw_named = seg[at:], list(_NAMED_AS.finditer(lower(text)))  # the gold's other names before it
             text = text[raw_named[-1].end() :] if raw_named else text
@@ -1953,7 +1959,20 @@ def _possessor(text: str, variant: str, asked: frozenset[str]) -> bool:
     return any(w[:1].isupper() and normalize(w) not in asked | set(variant.split()) for w in words)
 
 
-_NAMED_AS = re.compile(r"\b(?:(?:known|referred to|called|named|nicknamed) as|aka|a\.?k\.?a\.?|nicknamed)(?!\w)")
+_NAMED_AS = re.compile(
+    r"\b(?:(?:known|referred to|called|named|nicknamed|wrote|writing|published|performed|performing) as|aka|"
+    r"a\.?k\.?a\.?|nicknamed|(?:pen|stage) name|pseudonym)(?!\w)"
+)
+
+
+_PERSON_LEAD = re.compile(r"^\W*(?:[A-Z][\w'.-]*\s+){1,3}[A-Z][\w'-]+\W*$")
+
+
+def _birth_name(text: str, question: str) -> bool:
+    """To "who", a person's name before "known as" is their own other name: "Samuel Clemens, known as Mark Twain"
+    names the gold by its pen name (a place or thing before it is another answer: "Lyon, also known as Paris")."""
+    lead = re.split(r"(?i),|\b(?:also|better|more\s+commonly|popularly)?\s*(?:known|referred to|called)\b", text)[0]
+    return bool(questions.ASKS_WHO.search(question)) and bool(_PERSON_LEAD.match(lead.strip(" ,")))
 
 
 def _named_as(text: str) -> bool:
@@ -2107,6 +2126,8 @@ def _bare_list(text: str, gold_raw: str, gold: str, asked: frozenset[str], quest
     if at < 0:
         return False
     before, after = joined[:at].split(), joined[at + len(gold) :].split()
+    if raw != raw.lower() and len(before) >= 2 and all(w.islower() for w in raw.split()[1 : len(before) + 1]):
+        return False  # "The patient develops AIDS.": words written in lower case before it are prose, not names
     gold_words = set(gold.split())
     offered = {w for o in questions.offered(question) for w in normalize(o).split()} - gold_words
     if offered & set(before):

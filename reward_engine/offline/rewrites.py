@@ -14,6 +14,7 @@ from reward_engine.offline import turns
 from reward_engine.offline.answer_forms import (
     NUMBER_PHRASE,
     ORDINAL_WORDS,
+    initialisms,
     initials,
     numbers_in_words_to_digits,
     two_places,
@@ -751,7 +752,7 @@ _PHRASE = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:(?:of|the|and|for|de|du|des|la|le)
 def initialisms_as_gold(text: str, golds: list[str]) -> str:
     """A name the gold gives as its initialism said in full, or the other way round, written as the gold: "The
     European Central Bank, headquartered in Frankfurt." for ECB (hostile pass 67: INCORRECT; the whole answer had
-    to be the one or the other). Only initials of the words: "AIDS" takes its D from inside a word, unread.
+    to be the one or the other); "AIDS" takes its D from inside a word (``initialisms``).
 
     >>> initialisms_as_gold("The European Central Bank, in Frankfurt.", ["ECB"])
     'ECB, in Frankfurt.'
@@ -763,15 +764,15 @@ def initialisms_as_gold(text: str, golds: list[str]) -> str:
         if _CAPS.fullmatch(short):
             text = _PHRASE.sub(lambda m, g=short: g if _spells(m[0], g) else m[0], text)
             continue
-        letters = initials(normalize(short))
-        if len(letters) >= 2 and letters.isalpha():  # "W3C" is World Wide Web Consortium (hostile pass 68)
-            text = _CAPS_DIGITS.sub(lambda m, g=short, w=letters: g if _spelt_out(m[0]) == w else m[0], text)
+        forms = {w for w in initialisms(normalize(short)) if len(w) >= 2 and w.isalpha()}
+        if forms:  # "W3C" is World Wide Web Consortium (hostile pass 68)
+            text = _CAPS_DIGITS.sub(lambda m, g=short, w=forms: g if _spelt_out(m[0]) in w else m[0], text)
     return text
 
 
 def _spells(phrase: str, short: str) -> bool:
     """``phrase`` is ``short`` spelt out, and not two places joined ("The United States and Australia" is no USA)."""
-    return initials(normalize(phrase)) == short.lower() and not two_places(normalize(phrase))
+    return short.lower() in initialisms(normalize(phrase)) and not two_places(normalize(phrase))
 
 
 _CAPS_DIGITS = re.compile(r"\b[A-Z](?:[A-Z]|[2-4](?=[A-Z]))+\b")
@@ -798,6 +799,12 @@ def initialisms_as_passage(claim: str, passage: str) -> str:
             if words[i][:1].isupper() and words[i] != "The" and words[j - 1][:1].isupper():
                 spelt.setdefault(initials(normalize(" ".join(words[i:j]))), " ".join(words[i:j]))
     return _CAPS_DIGITS.sub(lambda m: spelt.get(_spelt_out(m[0]), m[0]), claim)
+
+
+def names_as_gold(text: str, golds: list[str]) -> str:
+    """The gold's names written as the gold writes them: its initialism or its spelt-out name (``initialisms_as_gold``),
+    a "Tzu" as its "zi" (``tzu_as_gold``); before a rule reads the names in ``text`` as another's (pass 67)."""
+    return tzu_as_gold(initialisms_as_gold(text, golds), golds)
 
 
 _TZU = re.compile(r"\b([A-Z][a-z]+)[\s-](?:[Tt]zu|[Tt]ze|[Tt]se)\b")
