@@ -16,7 +16,18 @@ import re
 from typing import Any, Iterable, NamedTuple
 
 from retrieval.text import split_sentences
-from reward_engine.offline import events, places, qualifiers, spelling, structured, swaps, titles, turns, units
+from reward_engine.offline import (
+    events,
+    places,
+    qualifiers,
+    set_aside,
+    spelling,
+    structured,
+    swaps,
+    titles,
+    turns,
+    units,
+)
 from reward_engine.offline.answer_forms import (
     HEAD_WORDS,
     HONORIFICS,
@@ -29,6 +40,10 @@ from reward_engine.offline.answer_forms import (
     times_in_digits,
 )
 from reward_engine.offline.comparatives import compared_the_other_way, misranked, outranked, picks_the_lesser
+from reward_engine.offline.polarity import CHUNK as _CHUNK
+from reward_engine.offline.polarity import NEGATION, NOT_A_NEGATION, claims_negation, negated
+from reward_engine.offline.polarity import NEGATORS as _NEGATORS
+from reward_engine.offline.polarity import claim_words as _words
 from reward_engine.offline.reading import APOSTROPHE_THOUSANDS, CITATION, POSSESSIVE_DESCRIPTION, SECTION_WORDS
 from reward_engine.offline.rewrites import holidays_as_dates, initialisms_as_passage, shares_as_percent
 from reward_engine.offline.slots import with_verb_bases
@@ -125,17 +140,7 @@ def _decade_as_years(claim: str, passage_numbers: set[str]) -> list[str]:
     return out
 
 
-# -- polarity: whether a text says a thing is not so -------------------------------------------------------------
-_NEGATION = re.compile(
-    r"(?i)\b(?:not|no|never|neither|nor|none|nobody|nothing|nowhere|cannot|hardly|scarcely|anything but|other than|"
-    r"except|(?:false|untrue|a myth|a misconception) that|"
-    r"rather than|instead of)\b|n['\u2019]t\b|\bnon-(?=\w)"  # "non-general-purpose" (hostile pass 9)
-)
-# phrases with a negation word that state something ("not only", "no doubt", "No. 5", "no more than 8 km")
-_NOT_A_NEGATION = re.compile(
-    r"(?i)\b(?:not only|not just|not least|not until|no doubt|no less than|no fewer than|no more than|"
-    r"nothing but|none other than|no longer than|no\.\s*\d)"
-)
+# -- polarity (``polarity``) and the passage's pieces ------------------------------------------------------------
 _ERAS = frozenset({"bc", "bce", "ad", "ce", "b", "c"})  # "1889 BC": an era, not a name the evidence must hold
 _CALENDAR_NAMES = frozenset(
     form
@@ -143,48 +148,6 @@ _CALENDAR_NAMES = frozenset(
     "wednesday thursday friday saturday sunday".split()
     for form in (w, stem(w))
 )
-_NEGATORS = frozenset(
-    stem(w)
-    for w in "not no never neither nor none nobody nothing nowhere cannot hardly scarcely anything except rather "
-    "instead".split()
-)
-
-
-def negated(text: str) -> bool:
-    """Whether ``text`` says something is not so ("Paris is not the capital", "Paris was never ...", "isn't").
-
-    >>> negated("Paris is not the capital of France."), negated("Paris is not only the capital but the largest city.")
-    (True, False)
-    """
-    return bool(_NEGATION.search(_NOT_A_NEGATION.sub(" ", text)))
-
-
-# where a negation's reach ends: a comma, a colon, a bracket, "but", "while" ("... or hail, but some thunderstorms
-# produce no precipitation" states the hail plainly; "Paris, not Lyon, is the capital" states Paris plainly)
-# (not a title's colon: "Law & Order: Special Victims Unit premiered ..." is one piece, hostile pass 41)
-_CHUNK = re.compile(
-    r"[,;()]\s*|:(?!\s*(?-i:[A-Z]))\s*|\s+(?:but|while|whereas|although|though|however)\s+", re.IGNORECASE
-)
-
-
-def claims_negation(claim: str) -> bool:
-    """Whether a claim states that something is not so: its main part (the piece between commas, "but" ... that
-    holds most of its content words) holds a negation.
-
-    >>> claims_negation("Paris is not the capital of France."), claims_negation("Paris, not Lyon, is the capital.")
-    (True, False)
-    """
-    pieces = [p for p in _CHUNK.split(claim) if p and p.strip()]
-    if not pieces:
-        return False
-    main = max(pieces, key=lambda p: len(_words(p)))
-    return negated(main)
-
-
-def _words(text: str) -> set[str]:
-    """Content words without the negation words (polarity is read apart: a claim and its negation cover the
-    same words)."""
-    return {w for w in content_words(text) if w not in _NEGATORS and not w.endswith(("n't", "n\u2019t"))}
 
 
 @functools.lru_cache(maxsize=8192)
@@ -560,24 +523,6 @@ def _respectively(claim: str) -> list[str] | None:
     return [f"{a} {found['verb']} {b}" for a, b in zip(doers, done)]
 
 
-_NAMED = r"(?:[A-Z][\w'-]*(?:\s+(?:of\s+)?[A-Z][\w'-]*)*|\d[\d,.]*)"
-_SET_ASIDE = re.compile(
-    rf"^(?P<main>.*?\b(?P<said>[\w'-]+))\s*,?\s+(?:and\s+|but\s+)?(?:not|rather\s+than|instead\s+of)\s+"
-    rf"(?:in\s+|on\s+|at\s+)?(?P<other>{_NAMED})\s*(?P<end>[.!]?)\s*$"
-)
-
-
-def _set_aside(claim: str) -> str | None:
-    """ "Mozart was born in Salzburg, not Vienna." -> "Mozart was born in Salzburg.": what the claim states without
-    the value it sets aside (hostile pass 19); None for a claim that sets nothing aside. What it denies is not
-    checked: which slot the other value would fill is a reading these rules get wrong (the review of pass 19:
-    "Canberra is the capital of Australia, not Sydney" is no claim that Sydney is the capital of Sydney)."""
-    found = _SET_ASIDE.match(claim.strip())
-    if not found or found["said"] == found["other"]:
-        return None
-    return found["main"] + found["end"]
-
-
 # a figure as a date before the era, and the same figure as an age counted back from now
 _BEFORE_ERA = re.compile(r"(?i)\b(\d[\d,]*)\s*(?:B\.?C\.?E?\.?|BCE)(?!\w)")
 _YEARS_AGO = re.compile(r"(?i)\b(\d[\d,]*)\s+(?:(?:thousand|million)\s+)?years?\s+(?:ago|before\s+(?:present|now))\b")
@@ -616,9 +561,9 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
         return all(supported(pair, passages, threshold) for pair in pairs)
     if (active := _active(claim)) is not None:  # "Vincent Mancini was played by Sofia Coppola": who did it
         return supported(active, passages, threshold)
-    if (stated := _set_aside(claim)) is not None:  # "born in Salzburg, not Vienna": born in Salzburg
+    if (stated := set_aside.set_aside(claim)) is not None:  # "born in Salzburg, not Vienna": born in Salzburg
         # ... where no passage gives the rest to what it sets aside ("highest in Tanzania but not in Africa")
-        return supported(stated, [p for p in passages if not _denied_where_told(claim, p)], threshold)
+        return supported(stated, [p for p in passages if not set_aside.denied_where_told(claim, p)], threshold)
     # "Kivanc Tatlitug" is the evidence's "Kıvanç Tatlıtuğ": both read without marks (hostile pass 59)
     claim = canonical(fold_marks(claim))  # and "Goedel" is the claim's "Gödel" (review 57)
     claim = initialisms_as_passage(claim, " ".join(passages))  # "the UN" where it says "the United Nations"
@@ -672,8 +617,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue  # "275 doubles" where it says "275 home runs" (hostile pass 53)
         if (
             _superlative_of_another(claim, passage)
-            or _denied_where_told(claim, passage)
-            or _given_what_it_sets_aside(claim, passage)
+            or set_aside.denied_where_told(claim, passage)
+            or set_aside.given_what_it_sets_aside(claim, passage)
         ):
             continue  # "The Amazon is the longest river" where "the Nile is ... the longest river" (hostile pass 63)
         if (
@@ -1023,62 +968,6 @@ def _superlative_of_another(claim: str, passage: str) -> bool:
     return False
 
 
-_SET_ASIDE_IN = re.compile(r"(?i),\s*(?:and\s+|but\s+)?not\s+(?:the\s+|a\s+|an\s+|by\s+|in\s+)?([a-z][\w'-]*)")
-
-
-def _given_what_it_sets_aside(claim: str, passage: str) -> bool:
-    """The claim says of a word what the passage says is not so of it, set off as ", not X": "The female seahorse
-    carries the eggs" where "it is the male, not the female, that carries the eggs" (hostile pass 66: supported,
-    every word there); only where the passage holds the word nowhere else.
-
-    >>> p = "In seahorses it is the male, not the female, that carries the eggs."
-    >>> _given_what_it_sets_aside("The female seahorse carries the eggs.", p)
-    True
-    >>> _given_what_it_sets_aside("The male seahorse carries the eggs.", p)
-    False
-    """
-    if claims_negation(claim):
-        return False
-    said = {stem(w) for w in content_words(claim)}
-    for found in _SET_ASIDE_IN.finditer(passage):
-        word = stem(found[1].lower())
-        rest = passage[: found.start()] + passage[found.end() :]
-        if word in said and word not in {stem(w) for w in content_words(rest)}:
-            return True
-    return False
-
-
-_BUT_NOT = re.compile(
-    r"(?i:\s*,?\s*but\s+not\s+(?:(?:in|of|at|on|from|for|by|to)\s+)?(?:the\s+)?)"
-    r"(?P<name>[A-Z][\w'-]*(?:\s+(?:of\s+)?[A-Z][\w'-]*)*)"
-)
-
-
-def _denied_where_told(claim: str, passage: str) -> bool:
-    """The claim sets a name aside ("..., but not in Africa") that a passage sentence saying the rest of the claim
-    gives it: "Kilimanjaro is the highest mountain in Tanzania but not in Africa." where it is "the highest mountain
-    in Africa" (hostile pass 63: supported, every word there).
-
-    >>> p = "Mount Kilimanjaro in Tanzania is the highest mountain in Africa, at 5,895 metres."
-    >>> _denied_where_told("Kilimanjaro is the highest mountain in Tanzania but not in Africa.", p)
-    True
-    >>> _denied_where_told("Kilimanjaro is the highest mountain in Tanzania but not in Europe.", p)
-    False
-    """
-    found = _BUT_NOT.search(claim)
-    if found is None:
-        return False
-    rest, name = _words(claim[: found.start()]), _words(found["name"])
-    clauses = [c for sentence in split_sentences(passage) for c in _CLAUSE_BREAK.split(sentence)]
-    return bool(rest and name) and any(  # in one clause: "..., while penguins live in Antarctica" is another's
-        name <= (told := _words(clause)) and len(rest & told) >= 0.75 * len(rest) and not negated(clause)
-        for clause in clauses
-    )
-
-
-_CLAUSE_BREAK = re.compile(r";\s*|,?\s+(?:while|whereas|but|although|though)\s+")
-
-
 # rank and standing words: "the second largest city" or "the former capital" is not "the largest city" or "the
 # capital", however many words they share. Compared as groups: "final" says "last", "sole" says "only", "until"
 # says "former"
@@ -1226,7 +1115,7 @@ def contradicted(claim: str, passages: Iterable[str], threshold: float = 0.75) -
     """
     if (pairs := _respectively(claim)) is not None:
         return any(contradicted(pair, passages, threshold) for pair in pairs)
-    if (stated := _set_aside(claim)) is not None:  # "born in Vienna, not Salzburg": born in Vienna
+    if (stated := set_aside.set_aside(claim)) is not None:  # "born in Vienna, not Salzburg": born in Vienna
         return contradicted(stated, passages, threshold)
     claim = canonical(fold_marks(claim))  # "Gödel" is the evidence's "Goedel" here too (review 59)
     passages = [canonical(spelling.umlauts_as_written(fold_marks(p), claim)) for p in passages]
@@ -1632,12 +1521,12 @@ def _said(response: str, asked: set[str]) -> tuple[list[tuple[set[str], str]], s
     negative: set[str] = set()
     low = _BOTH_POSSIBLE.sub(" ", _ALTERNATIVE.sub(" or ", low))
     for clause in _CLAUSES.split(low):
-        clause = _PUT_FORWARD.sub("", _NOT_A_NEGATION.sub(" ", clause).strip())
+        clause = _PUT_FORWARD.sub("", NOT_A_NEGATION.sub(" ", clause).strip())
         taken_back, clause = _opening(clause)
         if taken_back:
             negative |= _words(" ".join(kept))
             kept = []
-        found = _NEGATION.search(clause)
+        found = NEGATION.search(clause)
         if found:
             scope, *rest = re.split(
                 r",\s*(?=(?:it|that|this)(?:'s|\u2019s| is| was)\b|but\b|rather\b)", clause[found.end() :], 1
