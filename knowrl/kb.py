@@ -5,10 +5,10 @@ is refused, never rebuilt."""
 from __future__ import annotations
 
 import logging
-import os
 from pathlib import Path
 
 from knowrl.config import ConfigError, TrainConfig
+from knowrl_io.job_output import same_file
 from knowrl_io.paths import input_problem, is_pipe
 from retrieval import build_stamp
 from reward_engine.knowledge import kb_path
@@ -77,7 +77,7 @@ def _wanted(config: TrainConfig) -> tuple[Path, bool, str | None, Path | None] |
     dense_index = reward.factuality.retrieval_mode != "bm25"  # BM25-only runs skip minutes of embedding
     given = config.kb.build_from
     input_file = Path(given) if given and given != "demo" else None
-    if input_file is not None and _same_file(path, input_file):  # read as JSONL, the KB emptied itself (pass 60)
+    if input_file is not None and same_file(path, input_file):  # read as JSONL, the KB emptied itself (pass 60)
         raise ConfigError(
             f"kb.build_from {input_file} is reward.factuality.kb_path itself: give the JSON/JSONL of {{title, text}} "
             "the KB is built from, or leave kb.build_from unset to use the KB as it is"
@@ -85,14 +85,6 @@ def _wanted(config: TrainConfig) -> tuple[Path, bool, str | None, Path | None] |
     if _current(path, dense_index, input_file, given == "demo", hash_it=False) or (path.exists() and not given):
         return None  # built (from this input, by its stat), or a KB the user gave as-is (e.g. a documents-only DB)
     return path, dense_index, given or ("demo" if reward.factuality.kb_path == "demo" else None), input_file
-
-
-def _same_file(path: Path, input_file: Path) -> bool:
-    """Whether the two paths name one file (a link, another spelling of the path)."""
-    try:
-        return path.resolve() == input_file.resolve() or os.path.samefile(path, input_file)
-    except OSError:
-        return False
 
 
 def check_input(input_file: Path) -> None:

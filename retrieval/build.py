@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from knowrl_io.args import Parser, interrupted
+from knowrl_io.job_output import same_file
 from knowrl_io.logs import add_verbosity, setup_logging
 from knowrl_io.once import Once
 from knowrl_io.paths import demo_kb_path, input_problem
@@ -54,7 +55,6 @@ if TYPE_CHECKING:
     from filelock import FileLock
 
 log = logging.getLogger(__name__)
-_ANY: dict = {}  # a build that may replace any KB's documents (--overwrite, or it adds rather than replaces)
 
 
 @dataclass
@@ -305,7 +305,7 @@ def build(
     ask = documents is not None and replace and not overwrite  # whether replacing another's KB is refused
 
     def check() -> None:
-        _check_target(db_path, documents is None, source if ask else _ANY, flags, what)
+        _check_target(db_path, documents is None, source, flags, what, replaces_any=not ask)
 
     check()  # before the lock file: nothing is written beside a file refused
     embedder = embedder or Embedder(model)
@@ -403,15 +403,17 @@ def kb_lock(db_path: Path) -> FileLock:
     return FileLock(str(db_path) + ".lock", is_singleton=True)
 
 
-def _check_target(db_path: Path, index_only: bool, source: dict | None, flags: Flags, what: str) -> None:
+def _check_target(
+    db_path: Path, index_only: bool, source: dict | None, flags: Flags, what: str, replaces_any: bool = False
+) -> None:
     """A ``ValueError`` unless a build may write ``db_path`` (``check_db``), the dense index files beside it
     (``index_files_problem``) and replace the documents of what it holds with a build of ``source``
-    (``other_input``; ``_ANY``: whatever it holds)."""
+    (``other_input``; with ``replaces_any``, whatever it holds: --overwrite, or a build that adds)."""
     check_db(db_path, index_only=index_only)
     problem = index_files_problem(db_path, flags.db)
     if problem:
         raise ValueError(problem)
-    held = other_input(db_path, source) if source is not _ANY else None
+    held = None if replaces_any else other_input(db_path, source)
     if held:
         raise ValueError(
             f"{db_path} holds {held}; {what} would replace its documents: pass --overwrite to replace them, or "
@@ -450,14 +452,6 @@ def file_problem(path: Path, flag: str) -> str | None:
     if not stat.S_ISREG(mode):
         return f"{flag} {path} is a special file (a FIFO, device or socket), not a knowledge base file"
     return None
-
-
-def _one_file(a: Path, b: Path) -> bool:
-    """Whether two paths name one existing file."""
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return False
 
 
 def _copy_db(source: Path, target: Path) -> None:
@@ -539,7 +533,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.db is None:
             parser.error("--input needs --db")
         problem = input_problem(args.input, "--input")
-        if not problem and _one_file(args.input, args.db):  # read as JSONL, a KB emptied itself (hostile pass 60)
+        if not problem and same_file(args.input, args.db):  # read as JSONL, a KB emptied itself (hostile pass 60)
             problem = f"--input {args.input} is --db {args.db} itself: give the JSON/JSONL of {{title, text}}"
         if problem:  # a pipe is read (once); a directory says so, not "not found"
             print(f"error: {problem}", file=sys.stderr)

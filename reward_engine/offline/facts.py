@@ -1601,6 +1601,9 @@ def _denied_of_the_answer(response: str, question: str, runs: list[tuple[str, ..
 _ARTICLES = frozenset("a an the this that these those his her its their my your our".split())
 
 
+_PLACE_QUALIFIED = re.compile(r"^\W*(?:(?:in|at|near)\s+)?(?P<place>[A-Z][^,;]*?),\s*(?P<where>[A-Z][\w .'-]*?)\W*$")
+
+
 def answer_contradicted(question: str, response: str, passages: Iterable[str]) -> bool:
     """Binary RAR's question-and-response check without a model: True when the question and the response
     together make a claim the evidence contradicts. Evidence sentences *answer* the question when they hold
@@ -1794,9 +1797,6 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         if head and not any(head & words for _, _, words in answering):
             return True
     return bool(said) and not any(said & words for _, _, words in answering)
-
-
-_PLACE_QUALIFIED = re.compile(r"^\W*(?:(?:in|at|near)\s+)?(?P<place>[A-Z][^,;]*?),\s*(?P<where>[A-Z][\w .'-]*?)\W*$")
 
 
 def _the_question_s_own_name(response: str, question: str, passages: list[str], runs: list[tuple[str, ...]]) -> bool:

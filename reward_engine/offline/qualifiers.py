@@ -129,6 +129,10 @@ _SOUTHERN = frozenset(
 )
 
 
+_NORTH = {"spring": frozenset({3, 4, 5}), "summer": frozenset({6, 7, 8}), "fall": frozenset({9, 10, 11}),
+          "winter": frozenset({12, 1, 2})}  # fmt: skip
+
+
 def _northern(months: frozenset[int], said: str, evidence: str) -> frozenset[int]:
     """A season's months north of the equator (December to February is winter), unless ``said`` or ``evidence``
     names a southern country: "In the spring of 1989." is not 9 November 1989 in Berlin (hostile pass 63), though
@@ -142,10 +146,6 @@ def _northern(months: frozenset[int], said: str, evidence: str) -> frozenset[int
     if turns.countries(f"{said} {evidence}") & _SOUTHERN:
         return months
     return months & frozenset().union(*(_NORTH[s] for s in _seasons(said)))
-
-
-_NORTH = {"spring": frozenset({3, 4, 5}), "summer": frozenset({6, 7, 8}), "fall": frozenset({9, 10, 11}),
-          "winter": frozenset({12, 1, 2})}  # fmt: skip
 
 
 def months_of_a_season(text: str) -> frozenset[int] | None:

@@ -749,6 +749,9 @@ _CAPS = re.compile(r"\b[A-Z]{2,6}\b")
 _PHRASE = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:(?:of|the|and|for|de|du|des|la|le)\s+)*[A-Z][\w'-]*){1,6}")
 
 
+_CAPS_DIGITS = re.compile(r"\b[A-Z](?:[A-Z]|[2-4](?=[A-Z]))+\b")
+
+
 def initialisms_as_gold(text: str, golds: list[str]) -> str:
     """A name the gold gives as its initialism said in full, or the other way round, written as the gold: "The
     European Central Bank, headquartered in Frankfurt." for ECB (hostile pass 67: INCORRECT; the whole answer had
@@ -773,9 +776,6 @@ def initialisms_as_gold(text: str, golds: list[str]) -> str:
 def _spells(phrase: str, short: str) -> bool:
     """``phrase`` is ``short`` spelt out, and not two places joined ("The United States and Australia" is no USA)."""
     return short.lower() in initialisms(normalize(phrase)) and not two_places(normalize(phrase))
-
-
-_CAPS_DIGITS = re.compile(r"\b[A-Z](?:[A-Z]|[2-4](?=[A-Z]))+\b")
 
 
 def _spelt_out(short: str) -> str:
