@@ -17,7 +17,9 @@ from typing import Any, Iterable, NamedTuple
 
 from retrieval.text import split_sentences
 from reward_engine.offline import (
+    binding,
     events,
+    parallel,
     places,
     qualifiers,
     set_aside,
@@ -613,6 +615,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue  # "meets the Fraser at Kamloops" where the Thompson joins it at Lytton (hostile pass 52)
         if len(c_words & have) / len(c_words) < threshold:
             continue
+        if not binding.said_together(claim, c_words, c_names, passage, threshold, have - _passage_features(passage)[0]):
+            continue  # "Charlotte Brontë wrote Wuthering Heights": the words of two sentences (hostile pass 69)
         if numbers and _counts_another_thing(claim, passage):
             continue  # "275 doubles" where it says "275 home runs" (hostile pass 53)
         if (
@@ -621,6 +625,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             or set_aside.given_what_it_sets_aside(claim, passage)
         ):
             continue  # "The Amazon is the longest river" where "the Nile is ... the longest river" (hostile pass 63)
+        if any(parallel.filler_of_the_other(claim, s) for s in split_sentences(passage)):
+            continue  # "The western terminus is Vladivostok" where "its eastern terminus is Vladivostok" (pass 69)
         if (
             swaps.order_turned(claim, passage)
             or swaps.word_swapped(claim, split_sentences(passage))
@@ -1707,6 +1713,8 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return True  # "Charles Lindbergh." to who built the plane "built by Ryan Airlines" he flew (pass 67)
     if qualifiers.kin_of_another_role(question, response, [s for _, s, _ in answering]):
         return True  # "Zeus." to Apollo's mother, where "a son of Zeus, and his mother is Leto" (hostile pass 66)
+    if any(parallel.filler_of_the_other(f"{question} {response}", s) for _, s, _ in answering):
+        return True  # "Vladivostok." to the western terminus, where "its eastern terminus is Vladivostok" (pass 69)
     if _only_the_replaced(question, response, [s for _, s, _ in answering]):
         return True  # "Elizabeth Fry." where Churchill is on the note, "replacing Elizabeth Fry" (hostile pass 49)
     if swaps.on_the_losing_side(question, response, [s for _, s, _ in answering]):

@@ -57,6 +57,7 @@ from typing import Iterable
 from reward_engine.labels import Label
 from reward_engine.offline import (
     kinds,
+    parallel,
     places,
     qualifiers,
     questions,
@@ -958,6 +959,8 @@ def _grade(answer: str, answers: str | Iterable[str] | None, question: str | Non
         return Label.INCORRECT  # "Isaac Hayes III", "Kansas State" for Kansas's team (hostile pass 34)
     if turns.rival_held_possible(prepare(answer or ""), question, raw_golds):  # before hedges are read away
         return Label.INCORRECT  # "Jonathan Pryce, though I'd give Ciarán Hinds a 40% chance." (hostile pass 50)
+    if any(parallel.gold_given_the_other(question or "", text, g) for g in raw_golds):
+        return Label.INCORRECT  # "absorb oxygen ... and release carbon dioxide" to what plants absorb (pass 69)
     if turns.another_figured_item(text, question) and not any(
         turns.another_figured_item(g, question) for g in raw_golds
     ):
