@@ -147,13 +147,20 @@ def family_name(gold_raw: str, gold: str, asked: frozenset[str]) -> str | None:
     capitalised = all(w[:1].isupper() for w in raw if w.lower() not in _PARTICLES)
     if not 2 <= len(words) <= 4 or not capitalised or _LINKS & set(gold_raw.lower().split()):
         return None
-    family = words[-1]
+    family = words[0] if words[0] in _KNOWN_BY_GIVEN_NAME else words[-1]  # "Michelangelo" (hostile pass 69)
     if len(family) < 3 or family in asked or not family.isalpha():
         return None
     if family in _OFFICES and all(w in _OFFICE_MODIFIERS for w in words[:-1]):
         return None  # "Vice President" names an office: "The President." is another one (hostile pass 45); "Kerry
         # King", "Alexander Pope", "John Major" are people (review 46)
     return family
+
+
+# people known by their given name alone, whose gold may add the family name ("Michelangelo Buonarroti", "Galileo
+# Galilei", "Rembrandt van Rijn"): the given name is the one a model answers with
+_KNOWN_BY_GIVEN_NAME = frozenset(
+    "michelangelo raphael leonardo dante galileo rembrandt titian donatello giotto petrarch napoleon tintoretto".split()
+)
 
 
 # an office named by a modifier and the office's word: "Vice President", "Prime Minister", "Attorney General"

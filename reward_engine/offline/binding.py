@@ -17,6 +17,7 @@ from reward_engine.offline.polarity import claim_words
 from reward_engine.offline.words import STOP, WORD, names, nfkc, stem
 
 # a sentence that opens on a word standing for a name said before it: "He wrote ...", "Its summit is ..."
+_PERSON_OPENER = re.compile(r"^\W*(?:he|she|his|her|him)\b", re.IGNORECASE)
 _STANDS_FOR = re.compile(r"^\W*(?:he|she|it|they|his|her|its|their|this|these|the\s+[a-z]+)\b", re.IGNORECASE)
 
 
@@ -37,23 +38,36 @@ def _subject(sentence: str) -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=8192)
-def units(passage: str) -> tuple[frozenset[str], ...]:
-    """Each sentence's words with those of the passage's topic (its first sentence's first name) and, where the
-    sentence opens on a pronoun or "the <noun>", the first name of the sentence before."""
+def units(passage: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """Each sentence's own words, and those with the names it stands for: the passage's topic (its first
+    sentence's first name), where the sentence opens on a pronoun or "the <noun>" the first name of the sentence
+    before, and a family name's whole name said before ("Wren" after "Christopher Wren")."""
     sentences = split_sentences(passage)
     if not sentences:
         return ()
     topic = _subject(sentences[0])
     out = []
     for i, sentence in enumerate(sentences):
-        words = set(claim_words(sentence)) | topic
-        if i and _STANDS_FOR.match(sentence):
-            words |= _subject(sentences[i - 1])
+        own = frozenset(claim_words(sentence))
+        words = set(own)
+        if i and _PERSON_OPENER.match(sentence):  # "He wrote ...", "Her father ...": a person named before
+            words |= _last_person(sentences[:i])
+        else:
+            words |= topic
+            if i and _STANDS_FOR.match(sentence):
+                words |= _subject(sentences[i - 1])
         for run in (run for before in sentences[:i] for run in _runs(before)):
             if len(run) > 1 and run[-1] in words:  # "Wren designed ..." after "Christopher Wren": the whole name
                 words |= set(run)
-        out.append(frozenset(words))
+        out.append((own, frozenset(words)))
     return tuple(out)
+
+
+def _last_person(sentences: list[str]) -> frozenset[str]:
+    """The words of the last name of two or more words said before (the person "he", "her" stand for): "Louisa May
+    Alcott" of "Little Women is a novel by Louisa May Alcott", not the novel."""
+    runs = [run for sentence in sentences for run in _runs(sentence) if len(run) > 1]
+    return frozenset(runs[-1]) if runs else frozenset()
 
 
 def _runs(sentence: str) -> list[tuple[str, ...]]:
@@ -95,5 +109,34 @@ def _held(words: set[str], named: set[str], passage: str, threshold: float, extr
     if not words:
         return False
     return any(
-        named <= (have := unit | extra) and len(words & have) >= threshold * len(words) for unit in units(passage)
+        named <= (have := whole | extra) and len(words & have) >= threshold * len(words) for _, whole in units(passage)
     )
+
+
+_POSSESSOR = re.compile(r"\b[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*['\u2019]s\b")
+_RESPONSE_CLAUSES = re.compile(r"[.;!?]\s+|,\s*(?=(?:who|which|where|while|whereas|and|but)\b)")
+
+
+def named_apart(asked: set[str], response: str, passages: list[str], threshold: float = 0.75) -> bool:
+    """A clause of the response that says the question's words puts forward a name the passages hold only apart
+    from them, where a sentence holds the question's words with other names: "Jaws (1975) was directed by John
+    Williams, who ..." where the film is "directed by Steven Spielberg" and "Its score ... was composed by John
+    Williams" (hostile pass 69: not contradicted; the composer is in the passage). A name in a clause that leaves
+    the question's words out is detail ("...; its score was by John Williams")."""
+    if not asked:
+        return False
+    all_units = [whole for passage in passages for _, whole in units(passage)]
+    need = len(asked) - 1 if len(asked) >= 3 else len(asked)  # all the question's words but one of three or more
+    if not any(len(asked & unit) >= need for unit in all_units):
+        return False  # no sentence answers: nothing to say it is another's
+    for clause in _RESPONSE_CLAUSES.split(response):
+        said = asked & claim_words(clause)
+        if not said or len(said) < threshold * len(asked & claim_words(response)):
+            continue
+        for run in _runs(_POSSESSOR.sub(" ", clause)):  # "Frank's neighbour": who the answer is, no name put forward
+            name = set(run) - asked
+            if not name or not any(name <= unit for unit in all_units):
+                continue  # the question's own name, or one the passages lack (other rules read those)
+            if not any(name <= unit and len(asked & unit) >= need for unit in all_units):
+                return True
+    return False

@@ -22,6 +22,7 @@ from reward_engine.offline import (
     parallel,
     places,
     qualifiers,
+    questions,
     set_aside,
     spelling,
     structured,
@@ -428,9 +429,12 @@ def canonical(text: str) -> str:
         text = _TIMES_IN_WORDS.sub(
             lambda m: f"{numbers_in_words_to_digits(m.group(1).lower())} {m.group(2)}times", text
         )
+    if "heart of" in text or "middle of" in text or "center" in text:  # "in the heart of Rome" (hostile pass 69)
+        text = _CENTRE.sub("centre", text)
     return shares_as_percent(text, of_only=True)  # "half of its land" is 50 %, against "29 %" (hostile pass 16)
 
 
+_CENTRE = re.compile(r"\b(?:heart|middle|center)(?=\s+of\b)|\bcenter\b")
 _DIGIT_DATE = re.compile(
     r"\b(?:(?P<a>\d{1,2})[/.-](?P<b>\d{1,2})[/.-](?P<y>\d{4})|(?P<iy>\d{4})-(?P<im>\d{2})-(?P<id>\d{2}))\b"
 )
@@ -547,6 +551,10 @@ def _era_for_years_ago(claim: str, passage: str) -> bool:
     return False
 
 
+# a courtesy title before a name: the person, not a word the evidence must repeat
+_COURTESY = re.compile(r"\b(?:Sir|Dame|Dr|Mr|Mrs|Ms|Miss|Mx|Prof|Professor)\.?\s+(?=[A-Z])")
+
+
 def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> bool:
     """True when one passage covers ``threshold`` of the claim's content words, all its numbers in the same
     units ("8,849 feet" is not "8,849 metres") and all its names ("Lyon is the capital city of France" is not
@@ -568,6 +576,7 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
         return supported(stated, [p for p in passages if not set_aside.denied_where_told(claim, p)], threshold)
     # "Kivanc Tatlitug" is the evidence's "Kıvanç Tatlıtuğ": both read without marks (hostile pass 59)
     claim = canonical(fold_marks(claim))  # and "Goedel" is the claim's "Gödel" (review 57)
+    claim = _COURTESY.sub("", claim)  # "Sir J. J. Thomson" where it says "J. J. Thomson ... knighted" (pass 69)
     claim = initialisms_as_passage(claim, " ".join(passages))  # "the UN" where it says "the United Nations"
     passages = [canonical(spelling.umlauts_as_written(fold_marks(p), claim)) for p in passages]
     words = _words(claim)
@@ -1715,6 +1724,8 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return True  # "Zeus." to Apollo's mother, where "a son of Zeus, and his mother is Leto" (hostile pass 66)
     if any(parallel.filler_of_the_other(f"{question} {response}", s) for _, s, _ in answering):
         return True  # "Vladivostok." to the western terminus, where "its eastern terminus is Vladivostok" (pass 69)
+    if binding.named_apart(set(asked), response, passages):
+        return True  # "Jaws (1975) was directed by John Williams", the composer of another sentence (pass 69)
     if _only_the_replaced(question, response, [s for _, s, _ in answering]):
         return True  # "Elizabeth Fry." where Churchill is on the note, "replacing Elizabeth Fry" (hostile pass 49)
     if swaps.on_the_losing_side(question, response, [s for _, s, _ in answering]):
@@ -1772,7 +1783,11 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         )
         if _disagree(value, found) or any(_unit_swapped((value,), p) for p in whole):
             return True  # another value, or the evidence's digits in another measurement ("8,849 m²")
-        confirmed = confirmed or any(value.consistent(f) for f in found)
+        # the question's own figure ("the 1975 film Jaws") or a date beside a name asked of ("Who wrote ...? ...
+        # published in 1847") confirms no answer: the names still must be the evidence's (hostile pass 69)
+        of_the_question = value.unit is None and str(int(value.value)) in _numbers(question)
+        if not of_the_question and not questions.ASKS_WHO.search(question):
+            confirmed = confirmed or any(value.consistent(f) for f in found)
     inverted = re.fullmatch(r"\s*([A-Z][\w'-]+),\s+([A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)\s*\.?\s*", response)
     if inverted and any(_names_it(_name_tokens(f"{inverted[2]} {inverted[1]}"), run) for run in runs):
         response = f"{inverted[2]} {inverted[1]}"  # "Curie, Marie": a name family first, as a catalogue writes it
@@ -1812,8 +1827,6 @@ def _the_question_s_own_name(response: str, question: str, passages: list[str], 
     the question does not: the response names no one new ("Garth Brooks wrote it." to "Who wrote the dance sung by
     Garth Brooks?" against "Tony Arata wrote The Dance"), so no answering word of it was checked. Not a question that
     offers its names to choose from ("Who won, Mayweather or Guerrero?", "... between Mayweather and Guerrero?")."""
-    from reward_engine.offline import questions
-
     if (
         not questions.ASKS_WHO.search(question)
         or questions.offered(question)

@@ -1991,8 +1991,10 @@ _SEMICOLON_LIST = re.compile(
 
 # where the answer lies, said after it ("Paris, I think, close to the river"): a detail, not another answer
 _WHERE_IT_LIES = re.compile(
-    r"^(?:near|nearby|close to|next to|beside|along|alongside|across|inside|outside|beyond|around|behind|opposite|"
-    r"towards?|above|below|beneath|between|among|facing|not far from)\b"
+    r"^(?:(?:just|right|directly|immediately|slightly|a little|a short way)\s+)?"  # "just east of the Forum" (pass 69)
+    r"(?:near|nearby|close to|next to|beside|along|alongside|across|inside|outside|beyond|around|behind|opposite|"
+    r"towards?|above|below|beneath|between|among|facing|not far from|"
+    r"(?:north|south|east|west)(?:-?(?:east|west))? of)\b"
 )
 
 
@@ -2254,6 +2256,11 @@ def _known(candidate: Candidate, gold_raw: str, asked: frozenset[str]) -> frozen
     return asked | frozenset(normalize(gold_raw).split()) if candidate.after_ruled_out else None
 
 
+# after the answer, a clause that says why or how ("..., each unit of salt holds one sodium ion and ..."), its
+# "and" no list of answers
+_EXPLAINED = re.compile(r"(?i)\s*[,:]\s+(?:each|every|both|because|since|so|this|these)\s+\w+(?:\s+[\w'-]+){3,}")
+
+
 def _is_list(
     answer: str,
     gold_raw: str,
@@ -2268,6 +2275,9 @@ def _is_list(
     (after "Not Venus, but ...") only a qualifier in those words does ("Mars, Jupiter" is a list)."""
     answer = _QUOTED.sub(lambda m: m.group(0).replace(",", " "), answer)
     answer = _without_description(answer, gold)
+    explained = _EXPLAINED.search(answer)
+    if explained and find_word(normalize(answer[: explained.start()]), gold) >= 0:
+        answer = answer[: explained.start()]  # "Sodium and chlorine: each unit of salt holds ...": why (pass 69)
     items = [i for i in _ITEM_SPLIT.split(answer) if normalize(i)]
     if len(items) == 2 and _POSSESSIVE_NOUN.fullmatch(items[0].strip()) and find_word(normalize(items[1]), gold) >= 0:
         return False  # "Sosa's assassin, the Skull": who the gold is, then the gold (hostile pass 39)
@@ -2441,6 +2451,8 @@ def _places_around(items: list[str], gold_raw: str, asked: frozenset[str]) -> bo
     the gold: where the gold lies, said outward ("Georgia, USA", "Ile-de-France, France, Europe"). A name that
     is also a city's ("New York") counts only when the question holds it."""
     size = places.level(gold_raw)
+    while len(items) > 1 and _WHERE_IT_LIES.match(" ".join(re.findall(r"[\w']+", lower(items[-1])))):
+        items = items[:-1]  # "Rome, Italy, just east of the Roman Forum": where in it, after where it lies
     for item in items:
         if places.also_a_city(item) and not set(normalize(item).split()) <= asked:
             return False
@@ -2534,7 +2546,12 @@ def _parts_verdict(candidate: Candidate, seg: str, gold_raw: str, reading: Readi
         return Label.INCORRECT
     if all(named):
         longest = max(len(o.split()) for o in all_forms)
-        return Label.INCORRECT if len(seg.split()) > 2 * len(gold_raw.split()) + 6 + longest else Label.CORRECT
+        # the clause that names every part ("Water is made of oxygen and hydrogen: each molecule has ..." names
+        # them before its colon: hostile pass 69, INCORRECT for its length)
+        clauses = [normalize(c) for c in re.split(r"\s*[,:;]\s+|\.\s+", candidate.text)]
+        naming = [c for c in clauses if all(any(find_word(c, f) >= 0 for f in options) for options in forms)]
+        short = min((len(c.split()) for c in naming), default=len(seg.split()))
+        return Label.INCORRECT if short > 2 * len(gold_raw.split()) + 6 + longest else Label.CORRECT
     return Label.NOT_ATTEMPTED if _INCOMPLETE.search(reading.low) else Label.INCORRECT
 
 

@@ -407,9 +407,10 @@ _DONE_BY = re.compile(rf"(?P<doers>{_NAMES})\s+(?:(?:first|later|also|jointly|fa
 _BY_WHOM = re.compile(rf"\b{_DEED}\s+by\s+(?P<doers>{_NAMES})")
 
 
-def _agents(text: str) -> dict[str, set[str]]:
+def _agents(text: str, whole: bool = False) -> dict[str, set[str]]:
     """Each deed's doers in ``text`` by their last names: "James Watson and Francis Crick proposed" and "data
-    obtained by Rosalind Franklin" give {"propos": {"watson", "crick"}, "obtain": {"franklin"}}."""
+    obtained by Rosalind Franklin" give {"propos": {"watson", "crick"}, "obtain": {"franklin"}}; ``whole``: by
+    every word of their names ("Michelangelo" is the passage's "Michelangelo Buonarroti": hostile pass 69)."""
     out: dict[str, set[str]] = {}
     for pattern in (_DONE_BY, _BY_WHOM):
         for found in pattern.finditer(text):
@@ -419,6 +420,9 @@ def _agents(text: str) -> dict[str, set[str]]:
                 last = _last(name)
                 if last not in STOP:
                     out.setdefault(deed, set()).add(last)
+                words = {w.lower() for w in name.split() if w.lower() not in STOP}
+                if whole and words:
+                    out.setdefault(deed, set()).update(words)
     return out
 
 
@@ -432,7 +436,7 @@ def agent_swapped(claim: str, passage: str) -> bool:
     >>> agent_swapped("Rosalind Franklin proposed the double helix.", p), agent_swapped("Crick proposed it.", p)
     (True, False)
     """
-    told = _agents(passage)
+    told = _agents(passage, whole=True)
     named = {w.lower() for w in WORD.findall(passage) if w[:1].isupper()}
     return any(deed in told and doers <= named and not doers & told[deed] for deed, doers in _agents(claim).items())
 
