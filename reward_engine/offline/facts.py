@@ -1,8 +1,8 @@
 """Offline decomposition and verification: no judge, deterministic, cheap.
 
 Decompose: sentences, then clauses, minus questions, hedges, plans and fragments.
-Verify: a claim is supported when one evidence passage holds nearly all its content
-words and every number (in its unit) and name it states, and says it the same way round: a claim that negates
+Verify: a claim is supported when one evidence passage holds nearly all its content words and every number (in
+its unit) and name it states, in one sentence (``binding``), and says it the same way round: a claim that negates
 what the evidence states ("Paris is not the capital of France") is not supported by it but contradicted,
 and a claim the evidence states only negated is not supported either, nor one that says "smallest" where the
 evidence says "largest" (one word of a pair of opposites against the other). Crude next to an NLI model or an
