@@ -147,7 +147,7 @@ def family_name(gold_raw: str, gold: str, asked: frozenset[str]) -> str | None:
     capitalised = all(w[:1].isupper() for w in raw if w.lower() not in _PARTICLES)
     if not 2 <= len(words) <= 4 or not capitalised or _LINKS & set(gold_raw.lower().split()):
         return None
-    family = words[0] if words[0] in _KNOWN_BY_GIVEN_NAME else words[-1]  # "Michelangelo" (hostile pass 69)
+    family = words[0] if " ".join(words) in _KNOWN_BY_GIVEN_NAME else words[-1]  # "Michelangelo" (hostile pass 69)
     if len(family) < 3 or family in asked or not family.isalpha():
         return None
     if family in _OFFICES and all(w in _OFFICE_MODIFIERS for w in words[:-1]):
@@ -156,10 +156,11 @@ def family_name(gold_raw: str, gold: str, asked: frozenset[str]) -> str | None:
     return family
 
 
-# people known by their given name alone, whose gold may add the family name ("Michelangelo Buonarroti", "Galileo
-# Galilei", "Rembrandt van Rijn"): the given name is the one a model answers with
+# people known by their given name alone, as the gold writes them in full: the given name is the one a model answers
+# with ("Michelangelo" for Michelangelo Buonarroti; not "Leonardo" for Leonardo DiCaprio)
 _KNOWN_BY_GIVEN_NAME = frozenset(
-    "michelangelo raphael leonardo dante galileo rembrandt titian donatello giotto petrarch napoleon tintoretto".split()
+    "michelangelo buonarroti;galileo galilei;rembrandt van rijn;raphael sanzio;dante alighieri;tiziano vecellio;"
+    "donatello di niccolo;giotto di bondone".split(";")
 )
 
 
@@ -248,7 +249,8 @@ def initialisms(name: str) -> frozenset[str]:
     >>> sorted(initialisms("acquired immunodeficiency syndrome"))
     ['aids', 'ais']
     """
-    return frozenset(found for found in (initials(name), initials(_COMBINING.sub(r"\1 ", name))) if found)
+    inner = initials(_COMBINING.sub(r"\1 ", name)) if len(name.split()) >= 2 else ""  # not "ms" for Microsoft
+    return frozenset(found for found in (initials(name), inner) if found)
 
 
 _ROMAN_SMALL = {"1": "i", "2": "ii", "3": "iii", "4": "iv", "5": "v", "6": "vi", "7": "vii", "8": "viii", "9": "ix"}

@@ -17,6 +17,8 @@ from reward_engine.offline.polarity import claim_words
 from reward_engine.offline.words import STOP, WORD, names, nfkc, stem
 
 # a sentence that opens on a word standing for a name said before it: "He wrote ...", "Its summit is ..."
+# a name that owns what follows it ("Jane Austen's novel", "Frank's neighbour"): whose, not what a claim says of it
+_POSSESSOR = re.compile(r"\b[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*['\u2019]s\b")
 _PERSON_OPENER = re.compile(r"^\W*(?:he|she|his|her|him)\b", re.IGNORECASE)
 _STANDS_FOR = re.compile(r"^\W*(?:he|she|it|they|his|her|its|their|this|these|the\s+[a-z]+)\b", re.IGNORECASE)
 
@@ -51,7 +53,7 @@ def units(passage: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
         own = frozenset(claim_words(sentence))
         words = set(own)
         if i and _PERSON_OPENER.match(sentence):  # "He wrote ...", "Her father ...": a person named before
-            words |= _last_person(sentences[:i])
+            words |= _person(sentences[i - 1]) or topic
         else:
             words |= topic
             if i and _STANDS_FOR.match(sentence):
@@ -63,11 +65,17 @@ def units(passage: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
     return tuple(out)
 
 
-def _last_person(sentences: list[str]) -> frozenset[str]:
-    """The words of the last name of two or more words said before (the person "he", "her" stand for): "Louisa May
-    Alcott" of "Little Women is a novel by Louisa May Alcott", not the novel."""
-    runs = [run for sentence in sentences for run in _runs(sentence) if len(run) > 1]
-    return frozenset(runs[-1]) if runs else frozenset()
+_BY_NAME = re.compile(r"\bby\s+((?:[A-Z][\w'-]*\s+)*[A-Z][\w'-]*)")
+
+
+def _person(sentence: str) -> frozenset[str]:
+    """Whom "he" or "her" after ``sentence`` stands for: the name it gives a work to ("Little Women is a novel by
+    Louisa May Alcott": not the novel), else the name it opens on ("Barack Obama served as ..."); none for a
+    sentence that opens on a pronoun itself (the topic then)."""
+    found = _BY_NAME.search(sentence)
+    if found and len(found[1].split()) > 1:
+        return frozenset(stem(w) for w in found[1].split())
+    return _subject(sentence)
 
 
 def _runs(sentence: str) -> list[tuple[str, ...]]:
@@ -96,13 +104,36 @@ def said_together(
     Flute") is so held with the claim's first name; ``extra``: words the claim may take from anywhere (a figure
     converted to the passage's unit)."""
     ruled_out = names(" ".join(_RULED_OUT.findall(claim))) - names(_RULED_OUT.sub(",", claim))
-    if _held(words, named - ruled_out, passage, threshold, extra):
+    owners = names(" ".join(_POSSESSOR.findall(claim)))  # "Jane Austen's novel ... follows ...": whose, said anywhere
+    if _held(words, named - ruled_out - owners, passage, threshold, extra):
         return True
+    joined = _JOINED_NAMES.search(claim)  # "Dickens wrote Oliver Twist and A Christmas Carol": each its own
+    if joined:
+        sides = [claim[: joined.start()] + joined[side] + claim[joined.end() :] for side in ("a", "b")]
+        if all(
+            said_together(side, claim_words(side), names(side) & named, passage, threshold, extra) for side in sides
+        ):
+            return True
     pieces = [p for p in _PIECE.split(_RULED_OUT.sub(",", claim)) if claim_words(p)]
     if len(pieces) < 2:
         return False
-    subject = _subject(claim)
-    return all(_held(claim_words(p) | subject, (names(p) & named) | subject, passage, threshold, extra) for p in pieces)
+    subject, held = _subject(claim), []
+    for i, piece in enumerate(pieces):
+        # "..., which follows Elizabeth Bennet": of the name before it, not of the claim's first
+        about = _last_run(pieces[i - 1]) if i and _RELATIVE.match(piece) else subject
+        held.append(_held(claim_words(piece) | about, (names(piece) & named) | about, passage, threshold, extra))
+    return all(held)
+
+
+_JOINED_NAMES = re.compile(
+    r"(?P<a>(?:[A-Z][\w'-]*\s+)*[A-Z][\w'-]*)\s+and\s+(?P<b>(?:(?:A|An|The)\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)"
+)
+_RELATIVE = re.compile(r"(?i)^\W*(?:which|who|whose|that|where)\b")
+
+
+def _last_run(text: str) -> frozenset[str]:
+    runs = _runs(text)
+    return frozenset(runs[-1]) if runs else frozenset()
 
 
 def _held(words: set[str], named: set[str], passage: str, threshold: float, extra: frozenset[str]) -> bool:
@@ -113,7 +144,6 @@ def _held(words: set[str], named: set[str], passage: str, threshold: float, extr
     )
 
 
-_POSSESSOR = re.compile(r"\b[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*['\u2019]s\b")
 _RESPONSE_CLAUSES = re.compile(r"[.;!?]\s+|,\s*(?=(?:who|which|where|while|whereas|and|but)\b)")
 
 
@@ -133,10 +163,9 @@ def named_apart(asked: set[str], response: str, passages: list[str], threshold: 
         said = asked & claim_words(clause)
         if not said or len(said) < threshold * len(asked & claim_words(response)):
             continue
-        for run in _runs(_POSSESSOR.sub(" ", clause)):  # "Frank's neighbour": who the answer is, no name put forward
-            name = set(run) - asked
-            if not name or not any(name <= unit for unit in all_units):
-                continue  # the question's own name, or one the passages lack (other rules read those)
-            if not any(name <= unit and len(asked & unit) >= need for unit in all_units):
-                return True
+        put = [set(run) - asked for run in _runs(_POSSESSOR.sub(" ", clause))]  # "Frank's neighbour": no name put
+        put = [name for name in put if name and any(name <= unit for unit in all_units)]  # not the question's own
+        bound = [any(name <= unit and len(asked & unit) >= need for unit in all_units) for name in put]
+        if put and not any(bound):  # "Steven Spielberg directed Jaws, based on the novel by Peter Benchley": detail
+            return True
     return False

@@ -552,7 +552,7 @@ def _era_for_years_ago(claim: str, passage: str) -> bool:
 
 
 # a courtesy title before a name: the person, not a word the evidence must repeat
-_COURTESY = re.compile(r"\b(?:Sir|Dame|Dr|Mr|Mrs|Ms|Miss|Mx|Prof|Professor)\.?\s+(?=[A-Z])")
+_COURTESY = re.compile(r"\b(?:Sir|Dame|Dr|Prof|Professor)\.?\s+(?=[A-Z])")  # not Mr or Mrs: they tell people apart
 
 
 def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> bool:

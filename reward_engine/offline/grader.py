@@ -1406,8 +1406,7 @@ _JOINING = (
     | _VERBS
     | frozenset(
         "as that which who whom whose where when while during after before into onto over under about than then but "
-        "not no so also often only very most more one two its been being still first later known called pen stage "
-        "name pseudonym".split()
+        "not no so also often only very most more one two its been being still first later".split()
     )
     | {"s"}  # a possessive: "dudley s mustache twirling nemesis" is a phrase, not names in a row (hostile pass 32)
 )
@@ -1583,13 +1582,7 @@ def _text_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, read
         if _named_as(before):  # "Malia Ann and Natasha Marian, known as Malia Obama and Sasha Obama"
             lead = _NAMED_AS.split(lower(candidate.text))[0].strip(" ,")
             named = set(normalize(lead).split()) - _STOP  # "the City of Light, known as ...": a description
-            if (
-                named
-                and not lead.startswith("the ")
-                and not named & set(gold.split())
-                and not named <= reading.asked
-                and not _birth_name(candidate.text, reading.question)
-            ):
+            if named and not lead.startswith("the ") and not named & set(gold.split()) and not named <= reading.asked:
                 return Label.INCORRECT  # "Lyon, also known as Paris": another name, said to be the gold's (pass 10)
             seg, raw_named = seg[at:], list(_NAMED_AS.finditer(lower(text)))  # the gold's other names before it
             text = text[raw_named[-1].end() :] if raw_named else text
@@ -1962,20 +1955,7 @@ def _possessor(text: str, variant: str, asked: frozenset[str]) -> bool:
     return any(w[:1].isupper() and normalize(w) not in asked | set(variant.split()) for w in words)
 
 
-_NAMED_AS = re.compile(
-    r"\b(?:(?:known|referred to|called|named|nicknamed|wrote|writing|published|performed|performing) as|aka|"
-    r"a\.?k\.?a\.?|nicknamed|(?:pen|stage) name|pseudonym)(?!\w)"
-)
-
-
-_PERSON_LEAD = re.compile(r"^\W*(?:[A-Z][\w'.-]*\s+){1,3}[A-Z][\w'-]+\W*$")
-
-
-def _birth_name(text: str, question: str) -> bool:
-    """To "who", a person's name before "known as" is their own other name: "Samuel Clemens, known as Mark Twain"
-    names the gold by its pen name (a place or thing before it is another answer: "Lyon, also known as Paris")."""
-    lead = re.split(r"(?i),|\b(?:also|better|more\s+commonly|popularly)?\s*(?:known|referred to|called)\b", text)[0]
-    return bool(questions.ASKS_WHO.search(question)) and bool(_PERSON_LEAD.match(lead.strip(" ,")))
+_NAMED_AS = re.compile(r"\b(?:(?:known|referred to|called|named|nicknamed) as|aka|a\.?k\.?a\.?|nicknamed)(?!\w)")
 
 
 def _named_as(text: str) -> bool:
@@ -2106,6 +2086,20 @@ _PLAIN_ADJECTIVES = (
 )
 
 
+def _prose_before(raw: str, gold: str) -> bool:
+    """The words before the gold, after the first, are written in lower case and one of them is a verb ("The
+    patient develops AIDS."): a sentence, not names in a row ("Lyon marseille paris" has no verb)."""
+    tokens = raw.split()
+    at = next((i for i, t in enumerate(tokens) if normalize(t) == gold.split()[0]), 0)
+    before = tokens[1:at]
+    return (
+        raw != raw.lower()
+        and bool(before)
+        and all(t.islower() for t in before)
+        and any(t in _VERBS or re.fullmatch(r"[a-z]{3,}(?:s|ed)", t) and not t.endswith("ss") for t in before)
+    )
+
+
 def _bare_list(text: str, gold_raw: str, gold: str, asked: frozenset[str], question: str | None = None) -> bool:
     """ "bratislava ljubljana zagreb budapest": the gold among bare words, without a separator, a verb or a
     small word, and two or more others the question does not hold (a head word such as "mount" is not one).
@@ -2131,8 +2125,8 @@ def _bare_list(text: str, gold_raw: str, gold: str, asked: frozenset[str], quest
     if at < 0:
         return False
     before, after = joined[:at].split(), joined[at + len(gold) :].split()
-    if raw != raw.lower() and len(before) >= 2 and all(w.islower() for w in raw.split()[1 : len(before) + 1]):
-        return False  # "The patient develops AIDS.": words written in lower case before it are prose, not names
+    if _prose_before(raw, gold):
+        return False  # "The patient develops AIDS.": a verb in lower case before it, prose, not names
     gold_words = set(gold.split())
     offered = {w for o in questions.offered(question) for w in normalize(o).split()} - gold_words
     if offered & set(before):
@@ -2256,9 +2250,9 @@ def _known(candidate: Candidate, gold_raw: str, asked: frozenset[str]) -> frozen
     return asked | frozenset(normalize(gold_raw).split()) if candidate.after_ruled_out else None
 
 
-# after the answer, a clause that says why or how ("..., each unit of salt holds one sodium ion and ..."), its
-# "and" no list of answers
-_EXPLAINED = re.compile(r"(?i)\s*[,:]\s+(?:each|every|both|because|since|so|this|these)\s+\w+(?:\s+[\w'-]+){3,}")
+# after the answer, a clause that says of each what it holds ("..., each unit of salt holds one sodium ion and ..."),
+# in lower case: its "and" joins no list of answers
+_EXPLAINED = re.compile(r"\s*[,:]\s+(?:[Ee]ach|[Ee]very)\s+[a-z]+(?:\s+[a-z][\w'-]*){3,}")
 
 
 def _is_list(

@@ -436,9 +436,19 @@ def agent_swapped(claim: str, passage: str) -> bool:
     >>> agent_swapped("Rosalind Franklin proposed the double helix.", p), agent_swapped("Crick proposed it.", p)
     (True, False)
     """
-    told = _agents(passage, whole=True)
+    told, whole = _agents(passage), _agents(passage, whole=True)
     named = {w.lower() for w in WORD.findall(passage) if w[:1].isupper()}
-    return any(deed in told and doers <= named and not doers & told[deed] for deed, doers in _agents(claim).items())
+    return any(
+        deed in told and doers <= named and not doers & (whole if alone else told)[deed]
+        for deed, doers, alone in _doers(claim)
+    )
+
+
+def _doers(claim: str) -> list[tuple[str, set[str], bool]]:
+    """The claim's deeds, their doers' last names, and whether each doer is named by one word ("Michelangelo
+    painted ...": any word of the passage's doer may be his; "Elton John" is not "John Lennon")."""
+    last, whole = _agents(claim), _agents(claim, whole=True)
+    return [(deed, doers, whole.get(deed, set()) == doers) for deed, doers in last.items()]
 
 
 _WHO_DID = re.compile(r"(?i)^\W*who\s+(?P<verb>[a-z]{3,}ed|" + "|".join(_IRREGULAR) + r")\s+(?P<what>[^?]+?)\s*\??\s*$")
