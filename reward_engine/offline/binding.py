@@ -144,18 +144,29 @@ def _held(words: set[str], named: set[str], passage: str, threshold: float, extr
     )
 
 
-_RESPONSE_CLAUSES = re.compile(r"[.;!?]\s+|,\s*(?=(?:who|which|where|while|whereas|and|but)\b)")
+# a response's clauses: not after an initial or a short title ("Donald A. Hall", "St. Louis")
+_RESPONSE_CLAUSES = re.compile(
+    r"(?<!\b[A-Z])(?<!\b(?:St|Mr|Dr|Jr|Sr|No|Mt))[.;!?]\s+|;|,\s*(?=(?:who|which|where|while|whereas|and|but)\b)"
+)
 
 
-def named_apart(asked: set[str], response: str, passages: list[str], threshold: float = 0.75) -> bool:
+def named_apart(
+    asked: set[str],
+    response: str,
+    passages: list[str],
+    threshold: float = 0.75,
+    asked_names: frozenset[str] = frozenset(),
+) -> bool:
     """A clause of the response that says the question's words puts forward a name the passages hold only apart
     from them, where a sentence holds the question's words with other names: "Jaws (1975) was directed by John
     Williams, who ..." where the film is "directed by Steven Spielberg" and "Its score ... was composed by John
     Williams" (hostile pass 69: not contradicted; the composer is in the passage). A name in a clause that leaves
-    the question's words out is detail ("...; its score was by John Williams")."""
+    the question's words out is detail ("...; its score was by John Williams"). A sentence answers with every name
+    the question asks of (``asked_names``): "Perseus, another Greek hero, killed the Gorgon" does not answer who
+    killed the Minotaur."""
     if not asked:
         return False
-    all_units = [whole for passage in passages for _, whole in units(passage)]
+    all_units = [whole for passage in passages for _, whole in units(passage) if asked_names <= whole]
     need = len(asked) - 1 if len(asked) >= 3 else len(asked)  # all the question's words but one of three or more
     if not any(len(asked & unit) >= need for unit in all_units):
         return False  # no sentence answers: nothing to say it is another's
@@ -164,8 +175,11 @@ def named_apart(asked: set[str], response: str, passages: list[str], threshold: 
         if not said or len(said) < threshold * len(asked & claim_words(response)):
             continue
         put = [set(run) - asked for run in _runs(_POSSESSOR.sub(" ", clause))]  # "Frank's neighbour": no name put
-        put = [name for name in put if name and any(name <= unit for unit in all_units)]  # not the question's own
-        bound = [any(name <= unit and len(asked & unit) >= need for unit in all_units) for name in put]
-        if put and not any(bound):  # "Steven Spielberg directed Jaws, based on the novel by Peter Benchley": detail
+        every = [whole for passage in passages for _, whole in units(passage)]
+        put = [name for name in put if name and any(name <= unit for unit in every)]  # not the question's own
+        # the clause's first name is its answer: "Perseus killed the Minotaur in the Labyrinth of Crete" puts
+        # Perseus forward, the Labyrinth is where; "Steven Spielberg directed Jaws, based on the novel by Peter
+        # Benchley" puts Spielberg forward, Benchley is detail
+        if put and not any(put[0] <= unit and len(asked & unit) >= need for unit in all_units):
             return True
     return False

@@ -670,6 +670,8 @@ def supported(claim: str, passages: Iterable[str], threshold: float = 0.75) -> b
             continue  # "Japan is the most populous metropolitan area": said of "The Greater Tokyo Area" (pass 9)
         if _other_superlative(claim, passage):
             continue  # "the largest moon" where it says "the largest planet" (hostile pass 8)
+        if _ranked_below(claim, c_names, passage):
+            continue  # "The Congo River is the longest river in Africa" where it is "the second-longest" (pass 70)
         if _ranks(claim) - _ranks(passage) or (numbers and _crossed(words, numbers, passage)):
             continue  # "the second largest", "the former capital"; Physics with Chemistry's year (hostile pass 6)
         stances = _stances(words, passage, threshold)
@@ -1001,6 +1003,28 @@ _RANK_GROUPS = {
 }
 _ORDINAL_GROUPS = frozenset(_ORDINAL_WORDS)
 _RANK = re.compile(r"(?i)\b(?:" + "|".join(sorted(map(re.escape, _RANK_GROUPS), key=len, reverse=True)) + r")\b")
+
+
+def _ranked_below(claim: str, named: set[str], passage: str) -> bool:
+    """The claim gives a name a superlative ("the longest river") that a passage sentence holding the name ranks
+    with an ordinal ("the second-longest river"), the claim saying no rank.
+
+    >>> _ranked_below("The Congo is the longest river.", {"congo"}, "The Congo is the second-longest river.")
+    True
+    """
+    said = {m.lower() for m in _SUPERLATIVE_WORD.findall(claim)}
+    if not said or _ranks(claim) & _ORDINAL_GROUPS:
+        return False
+    for sentence, have in _sentences(passage):
+        if named <= have and any(m[1].lower() in said for m in _ORDINAL_SUPERLATIVE.finditer(sentence)):
+            return True
+    return False
+
+
+_SUPERLATIVE_WORD = re.compile(r"(?i)\b([a-z]{3,}est)\b")
+_ORDINAL_SUPERLATIVE = re.compile(
+    r"(?i)\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th)[\s-]+(?:most\s+)?([a-z]{3,}est)\b"
+)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -1610,7 +1634,17 @@ def _denied_of_the_answer(response: str, question: str, runs: list[tuple[str, ..
         run = _name_tokens(found["name"])
         if run and found["verb"][:5] in asked and any(_names_it(run, r) for r in runs):
             return True
+    for found in _ROLE_DENIED.finditer(response):  # "Alonzo Church was Turing's student, not his advisor" (pass 70)
+        run = _name_tokens(found["name"])
+        if run and found["role"][:5] in asked and any(_names_it(run, r) for r in runs):
+            return True
     return False
+
+
+_ROLE_DENIED = re.compile(
+    r"(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)\s+(?:was|is|were|are)\b[^.;:]*?,\s*(?:but\s+)?not\s+"
+    r"(?:his|her|its|their|the|a|an)\s+(?P<role>[a-z]+)"
+)
 
 
 _ARTICLES = frozenset("a an the this that these those his her its their my your our".split())
@@ -1674,6 +1708,7 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         response = _count_in_digits(response, question)  # "Three rounds." for how many rounds (hostile pass 40)
     response = _country_as_written(response, passages)  # "USA" where it says "the United States" (pass 18)
     response = _without_own_asides(response)  # "the British Aircraft Corporation (BAC)", "France's X" (pass 67)
+    response = initialisms_as_passage(response, " ".join(passages))  # "The ICJ, which sits in ..." (pass 70)
     response = spelling.given_names_as_written(response, " ".join(passages))  # "Rob" for Robert (hostile pass 47)
     response = holidays_as_dates(response)  # "Christmas 1977." is December 1977 (hostile pass 57)
     as_number = turns.roman(response)
@@ -1724,7 +1759,7 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return True  # "Zeus." to Apollo's mother, where "a son of Zeus, and his mother is Leto" (hostile pass 66)
     if any(parallel.filler_of_the_other(f"{question} {response}", s) for _, s, _ in answering):
         return True  # "Vladivostok." to the western terminus, where "its eastern terminus is Vladivostok" (pass 69)
-    if binding.named_apart(set(asked), response, passages):
+    if binding.named_apart(set(asked), response, passages, asked_names=frozenset(asked_names)):
         return True  # "Jaws (1975) was directed by John Williams", the composer of another sentence (pass 69)
     if _only_the_replaced(question, response, [s for _, s, _ in answering]):
         return True  # "Elizabeth Fry." where Churchill is on the note, "replacing Elizabeth Fry" (hostile pass 49)
@@ -1775,6 +1810,8 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
     for value in values(response) or _worded_measures(response):  # "Three years." is a measure too
         if (value.value, value.unit) in bounded or (value.value, None) in bounded:
             continue
+        if value.unit is None and any(v.value == value.value for v in values(question)):
+            continue  # "The Veyron 16.4 has ...": the question's own figure, a name's (hostile pass 70)
         # "for four years": a measure the evidence words as words is still a measure (hostile pass 43)
         found = (
             [v for p in whole for v in (*values(p), *_worded_measures(p))]
@@ -1785,8 +1822,7 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
             return True  # another value, or the evidence's digits in another measurement ("8,849 m²")
         # the question's own figure ("the 1975 film Jaws") or a date beside a name asked of ("Who wrote ...? ...
         # published in 1847") confirms no answer: the names still must be the evidence's (hostile pass 69)
-        of_the_question = value.unit is None and str(int(value.value)) in _numbers(question)
-        if not of_the_question and not questions.ASKS_WHO.search(question):
+        if not questions.ASKS_WHO.search(question):
             confirmed = confirmed or any(value.consistent(f) for f in found)
     inverted = re.fullmatch(r"\s*([A-Z][\w'-]+),\s+([A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)\s*\.?\s*", response)
     if inverted and any(_names_it(_name_tokens(f"{inverted[2]} {inverted[1]}"), run) for run in runs):

@@ -388,7 +388,7 @@ def only_the_start(question: str, response: str, sentences: list[str]) -> bool:
 
 
 _PARTICLES = r"(?:de|del|della|der|den|di|du|da|dos|das|la|le|van|von|bin|ibn|al)"
-_NAME = rf"[A-Z][\w'-]*(?:\s+(?:{_PARTICLES}\s+)*[A-Z][\w'.-]*)*"  # "Guillermo del Toro", "Mies van der Rohe"
+_NAME = rf"[A-Z][\w'-]*(?:\s+(?:(?:{_PARTICLES}|of)\s+)*[A-Z][\w'.-]*)*"  # "Guillermo del Toro", "Ignatius of Loyola"
 _LISTED = re.compile(r",\s*|,?\s+and\s+")  # the names of a list: "A, B and C"
 _SUFFIX = re.compile(r"(?i)^(?:jr|sr|[ivx]+)\.?,?$")
 

@@ -45,6 +45,10 @@ def _build() -> Any:
     return pint.UnitRegistry()
 
 
+# English words pint reads as a unit's plural or symbol
+_ENGLISH_WORDS = frozenset("has was is its as at are".split())
+
+
 @functools.lru_cache(maxsize=4096)
 def _unit(word: str) -> str | None:
     """pint's name for the unit ``word`` (lower case) names, or None when it is not one ("people", "in",
@@ -55,6 +59,8 @@ def _unit(word: str) -> str | None:
     if degrees and degrees.group(1) in _TEMPERATURE:
         word = degrees.group(1)
     word = _TEMPERATURE.get(word, _LOWER_CASE_SYMBOLS.get(word, word))
+    if word in _ENGLISH_WORDS:
+        return None  # "16.4 has": pint reads "has" as hectares (hostile pass 70)
     if not word or (len(word) <= 2 and word not in _SHORT_OK and word not in _TEMPERATURE.values()):
         return None
     try:

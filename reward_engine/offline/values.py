@@ -228,6 +228,9 @@ def _is_century(span: DateSpan) -> bool:
     return span.years is not None and span.months is None and span.years[1] - span.years[0] == 100
 
 
+_NAMED_NUMBER = re.compile(r"\b([A-Z][\w-]*)\s+(\d+(?:\.\d+)?)\b")  # "Veyron 16.4", "Apollo 11": a name's number
+
+
 def number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, reading: Reading) -> Label | None:
     """Numbers: right to the gold's last significant figure (see ``answer_forms.gold_quantity``): a
     value in [gold - step/2, gold + step/2) is CORRECT, the upper end left out (so for 120k, step 10k:
@@ -244,6 +247,8 @@ def number_verdict(candidate: Candidate, seg: str, gold_raw: str, gold: str, rea
     if abs(want[0]) < 1000 and _other_figures_only(candidate.text, reading.question):
         return None  # "Three members; they released two albums.", "...; the band formed in 1994.": detail (review 47)
     text = without_other_counts(candidate.text, reading.question)  # "eight legs, in four pairs": one count
+    for name, number in _NAMED_NUMBER.findall(reading.question or ""):  # "The Veyron 16.4 has ...": its name
+        text = re.sub(rf"\b({re.escape(name)})\s+{re.escape(number)}(?![\d.,]*\d)", r"\1", text)
     found = quantities(text, in_asked_unit(gold_raw, reading.question))
     if found and other_dimension(text, in_asked_unit(gold_raw, reading.question)):
         return Label.INCORRECT  # "8,849 m²" or "8,849 m/s" for 8,849 m: another measurement
