@@ -58,8 +58,9 @@ def units(passage: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
             words |= topic
             if i and _STANDS_FOR.match(sentence):
                 words |= _subject(sentences[i - 1])
+        named_here = {w for run in _runs(sentence) for w in run}  # capitalised: "the sonata's" names no Sonata
         for run in (run for before in sentences[:i] for run in _runs(before)):
-            if len(run) > 1 and run[-1] in words:  # "Wren designed ..." after "Christopher Wren": the whole name
+            if len(run) > 1 and run[-1] in named_here:  # "Wren designed ..." after "Christopher Wren": the whole name
                 words |= set(run)
         out.append((own, frozenset(words)))
     return tuple(out)

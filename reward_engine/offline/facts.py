@@ -1496,7 +1496,9 @@ def _of_the_asked_time(question: str, answering: list, named_runs: list) -> tupl
 _ASKING = frozenset("what which who whom whose when where how why name called named did does do year".split())
 # a list's items ("Paris, Lyon, Marseille", "Paris or Lyon", "Paris/Lyon", "Paris | Lyon")
 _ITEMS = re.compile(r"\s*(?:[,;/&|\n]|\band\b|\bor\b)\s*", re.IGNORECASE)
-_CLAUSES = re.compile(r"(?<!\b[a-z])[.;:!?]+\s*|,\s*(?=but\b)|(?<!anything)(?<!nothing)\s+but\s+", re.IGNORECASE)
+_CLAUSES = re.compile(
+    r"(?<!\b[a-z])[.;:!?]+\s*|,\s*(?=but\b|though\b|although\b)|(?<!anything)(?<!nothing)\s+but\s+", re.IGNORECASE
+)
 # hedged or conditional alternatives are a list of guesses: "Paris if not Lyon", "Possibly Paris, possibly Lyon"
 _ALTERNATIVE = re.compile(
     r"(?i)\b(?:if not|unless(?: it['\u2019]?s| it is| it was)?|failing that|otherwise|or maybe|or perhaps|"
@@ -1509,8 +1511,8 @@ _BOTH_POSSIBLE = re.compile(
 )
 # "It is Lyon.": what follows puts a name forward, however the clause opens
 _PUT_FORWARD = re.compile(
-    r"(?i)^(?:so |and |then )?(?:(?:it|that|this)(?:['\u2019]s| is| was| must be| would be)|"
-    r"the answer (?:is|was)|answer:)\s+(?=\w)"
+    r"(?i)^(?:so |and |then )?(?:i (?:believe|think|guess|suppose) )?"  # "I believe it was Chopin" (hostile pass 70)
+    r"(?:(?:it|that|this)(?:['\u2019]s| is| was| must be| would be)|the answer (?:is|was)|answer:)\s+(?=\w)"
 )
 _TAKEN_BACK = re.compile(r"(?i)^(?:no|nope|not|wrong|incorrect|false)$")  # "Paris? No."
 # a bare "No" or a refusal opening a clause, then a comma or a dash: what follows is put forward, not negated
@@ -1520,7 +1522,7 @@ _OPENING = re.compile(
 )
 _NOT_AN_ITEM = frozenset(
     "the a an this that which who whom whose where when in on at of for from with by to as near close along "
-    "about around is was are were it its he she they also i according note question answer".split()
+    "about around is was are were it its he she they also i according note question answer but though although".split()
 )
 _PIECES = re.compile(r"[,()\[\]\n]")
 
