@@ -167,10 +167,19 @@ def named_apart(
     killed the Minotaur."""
     if not asked:
         return False
-    all_units = [whole for passage in passages for _, whole in units(passage) if asked_names <= whole]
+    found = [(own, whole) for passage in passages for own, whole in units(passage) if asked_names <= whole]
+    all_units = [whole for _, whole in found]
     need = len(asked) - 1 if len(asked) >= 3 else len(asked)  # all the question's words but one of three or more
     if not any(len(asked & unit) >= need for unit in all_units):
         return False  # no sentence answers: nothing to say it is another's
+    deed = asked - asked_names  # said by the sentence itself: "the interiors were completed by a team led by Peter
+    # Hall" names the Opera House only as the passage's topic, and designs nothing (hostile pass 71)
+    deed = {w.rstrip("e") for w in deed}  # "voice" is the passage's "voic" (its stem of "voices")
+    answering = [
+        whole
+        for own, whole in found
+        if len(asked & whole) >= need and 2 * len(deed & {w.rstrip("e") for w in own}) >= len(deed)
+    ]
     for clause in _RESPONSE_CLAUSES.split(response):
         said = asked & claim_words(clause)
         if not said or len(said) < threshold * len(asked & claim_words(response)):
@@ -181,6 +190,6 @@ def named_apart(
         # the clause's first name is its answer: "Perseus killed the Minotaur in the Labyrinth of Crete" puts
         # Perseus forward, the Labyrinth is where; "Steven Spielberg directed Jaws, based on the novel by Peter
         # Benchley" puts Spielberg forward, Benchley is detail
-        if put and not any(put[0] <= unit and len(asked & unit) >= need for unit in all_units):
+        if put and not any(put[0] <= unit for unit in answering):
             return True
     return False

@@ -1761,7 +1761,7 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return True  # "Zeus." to Apollo's mother, where "a son of Zeus, and his mother is Leto" (hostile pass 66)
     if any(parallel.filler_of_the_other(f"{question} {response}", s) for _, s, _ in answering):
         return True  # "Vladivostok." to the western terminus, where "its eastern terminus is Vladivostok" (pass 69)
-    if binding.named_apart(set(asked), response, passages, asked_names=frozenset(asked_names)):
+    if binding.named_apart(set(asked), response, passages, asked_names=frozenset(asked & names(question))):
         return True  # "Jaws (1975) was directed by John Williams", the composer of another sentence (pass 69)
     if _only_the_replaced(question, response, [s for _, s, _ in answering]):
         return True  # "Elizabeth Fry." where Churchill is on the note, "replacing Elizabeth Fry" (hostile pass 49)
