@@ -167,7 +167,8 @@ def named_apart(
     killed the Minotaur."""
     if not asked:
         return False
-    found = [(own, whole) for passage in passages for own, whole in units(passage) if asked_names <= whole]
+    every = [(own, whole) for passage in passages for own, whole in units(passage)]
+    found = [(own, whole) for own, whole in every if asked_names <= whole]
     all_units = [whole for _, whole in found]
     need = len(asked) - 1 if len(asked) >= 3 else len(asked)  # all the question's words but one of three or more
     if not any(len(asked & unit) >= need for unit in all_units):
@@ -185,8 +186,7 @@ def named_apart(
         if not said or len(said) < threshold * len(asked & claim_words(response)):
             continue
         put = [set(run) - asked for run in _runs(_POSSESSOR.sub(" ", clause))]  # "Frank's neighbour": no name put
-        every = [whole for passage in passages for _, whole in units(passage)]
-        put = [name for name in put if name and any(name <= unit for unit in every)]  # not the question's own
+        put = [name for name in put if name and any(name <= whole for _, whole in every)]  # not the question's own
         # the clause's first name is its answer: "Perseus killed the Minotaur in the Labyrinth of Crete" puts
         # Perseus forward, the Labyrinth is where; "Steven Spielberg directed Jaws, based on the novel by Peter
         # Benchley" puts Spielberg forward, Benchley is detail

@@ -1809,10 +1809,11 @@ def answer_contradicted(question: str, response: str, passages: Iterable[str]) -
         return True  # "Flight 93." where the film is "United 93": the number is part of another name (pass 58)
     bounded = {(v.value, v.unit) for _, vs, _ in bounds for v in vs}
     confirmed = False  # a value of the response agrees with the evidence: its other words are detail
+    asked_values = values(question)
     for value in values(response) or _worded_measures(response):  # "Three years." is a measure too
         if (value.value, value.unit) in bounded or (value.value, None) in bounded:
             continue
-        if value.unit is None and any(v.value == value.value for v in values(question)):
+        if value.unit is None and any(v.value == value.value for v in asked_values):
             continue  # "The Veyron 16.4 has ...": the question's own figure, a name's (hostile pass 70)
         # "for four years": a measure the evidence words as words is still a measure (hostile pass 43)
         found = (

@@ -46,7 +46,7 @@ def _build() -> Any:
 
 
 # English words pint reads as a unit's plural or symbol
-_ENGLISH_WORDS = frozenset("has was is its as at are".split())
+_ENGLISH_WORDS = frozenset("has was its are".split())  # two letters or fewer are refused below anyway
 
 
 @functools.lru_cache(maxsize=4096)
